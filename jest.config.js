@@ -1,0 +1,56 @@
+// @ts-check
+
+/** One `jest` run: unit + API tests (node, real database), client component tests (jsdom), e2e (Chromium). */
+/** @type {import('jest').Config['transform']} */
+const swc = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+/** @type {import('jest').Config} */
+const config = {
+  testTimeout: 30_000,
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      transform: swc,
+      testMatch: ['<rootDir>/tests/unit/**/*.test.ts'],
+    },
+    {
+      displayName: 'api',
+      testEnvironment: 'node',
+      transform: swc,
+      testMatch: ['<rootDir>/tests/api/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/helpers/global-teardown.ts',
+    },
+    {
+      displayName: 'client',
+      testEnvironment: 'jsdom',
+      transform: swc,
+      testMatch: ['<rootDir>/tests/client/**/*.test.tsx'],
+      setupFilesAfterEnv: ['<rootDir>/tests/client/setup.ts'],
+      moduleNameMapper: {
+        '^antd/es/(.*)$': 'antd/lib/$1',
+        '^@ant-design/icons/es/(.*)$': '@ant-design/icons/lib/$1',
+        '\\.(css|less|svg|png|jpg|webp)$': '<rootDir>/tests/client/file-stub.ts',
+      },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      transform: swc,
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/helpers/global-teardown.ts',
+    },
+  ],
+};
+
+module.exports = config;

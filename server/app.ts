@@ -1,0 +1,97 @@
+/**
+ * createApp(deps): the whole HTTP surface in one Express app. Order matters:
+ * security headers -> compression -> request log -> health -> contract docs -> JSON body ->
+ * contract validator -> feature routers -> JSON 404 for /api -> SPA -> the one error handler.
+ */
+import { randomUUID } from 'node:crypto';
+import compression from 'compression';
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config';
+import { docsRouter } from './docs/docs.routes';
+import { clientRouter } from './lib/client';
+import { AppError, errorHandler } from './lib/errors';
+import type { Logger } from './lib/logger';
+import { OPENAPI_PATH } from './lib/paths';
+import { cmsRouter } from './modules/cms';
+import { tagsRouter } from './modules/tags';
+
+export interface AppDeps {
+  config: Pick<Config, 'clientDir' | 'validateResponses' | 'trustProxy'>;
+  logger: Logger;
+  /** Resolves when the database answers; used by /readyz. */
+  pingDatabase: () => Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.-]{1,100}$/;
+
+export function createApp({ config, logger, pingDatabase }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'extended');
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // http deployments (a LAN address) must keep working; TLS is the proxy's job.
+          upgradeInsecureRequests: null,
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          mediaSrc: ["'self'", 'blob:'],
+        },
+      },
+    }),
+  );
+  app.use(compression());
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res) => {
+    try {
+      await pingDatabase();
+      res.json({ status: 'ready' });
+    } catch (err) {
+      req.log.warn({ err }, 'database not reachable');
+      res.status(503).json({ status: 'unavailable', message: 'The database is not reachable.', code: 'unavailable' });
+    }
+  });
+
+  app.use(docsRouter());
+  app.use('/api/v2', express.json({ limit: '1mb' }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: OPENAPI_PATH,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      validateResponses: config.validateResponses,
+      validateSecurity: false,
+      ignoreUndocumented: false,
+      ignorePaths: (path: string) => !path.startsWith('/api/v2'),
+    }),
+  );
+
+  app.use('/api/v2', tagsRouter, cmsRouter);
+
+  app.use('/api', (req, _res, next) => {
+    next(new AppError(404, 'not_found', `No API call ${req.method} ${req.originalUrl.split('?')[0]}`));
+  });
+
+  app.use(clientRouter(config.clientDir));
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,137 @@
+/**
+ * The CMS content Knack ships with: the footer, page metadata and two posts. Seeding inserts what is
+ * missing and never overwrites what an editor has changed since.
+ */
+import type { Model } from 'mongoose';
+import { NativePostModel, PageMetaModel, PageUiModel } from './cms.model';
+
+const SITE = 'Knack';
+const DEFAULT_DESCRIPTION =
+  'Knack pays creators of music, art and photos for every play and view. Upload your work, list it, and earn knack from $0.05 each time someone plays or views it.';
+
+const FOOTER = {
+  name: 'footer',
+  sections: [
+    {
+      title: 'SUPPORT',
+      entries: [
+        { name: 'FAQ', link: '/earning/faq' },
+        { name: 'How It Works', link: '/become/all' },
+        { name: 'User Guide', link: '/user-guide/introduction' },
+        { name: 'Pricing', link: '/pricing' },
+        { name: 'Contact us', link: 'mailto:support@knack.example' },
+      ],
+    },
+    {
+      title: 'SOCIAL',
+      entries: [
+        { name: 'Twitter', link: 'https://twitter.com/knackapp' },
+        { name: 'Facebook', link: 'https://www.facebook.com/knackapp' },
+        { name: 'Instagram', link: 'https://www.instagram.com/knackapp' },
+        { name: 'Pinterest', link: 'https://www.pinterest.com/knackapp' },
+        { name: 'Tumblr', link: 'https://knackapp.tumblr.com' },
+      ],
+    },
+    {
+      title: 'TRENDING',
+      entries: [
+        { name: 'Hip Hop', link: '/explore/hip-hop' },
+        { name: 'Digital Art', link: '/explore/digital-art' },
+        { name: 'A.I. Art', link: '/explore/a-i-art' },
+        { name: 'Travel', link: '/explore/travel' },
+      ],
+    },
+    {
+      title: 'MOST VIEWED',
+      entries: [
+        { name: 'Music', link: '/explore/music' },
+        { name: 'Art', link: '/explore/art' },
+        { name: 'Photos', link: '/explore/photos' },
+        { name: 'Nature', link: '/explore/nature' },
+      ],
+    },
+  ],
+};
+
+function pageMeta(page: string, title: string, description: string) {
+  return {
+    page,
+    title,
+    meta: [
+      { property: 'description', content: description },
+      { property: 'keywords', content: 'music, art, photos, creators, get paid per play, knack' },
+    ],
+    facebook: [
+      { property: 'og:site_name', content: SITE },
+      { property: 'og:type', content: 'website' },
+      { property: 'og:title', content: title },
+      { property: 'og:description', content: description },
+    ],
+    twitter: [
+      { property: 'twitter:card', content: 'summary_large_image' },
+      { property: 'twitter:title', content: title },
+      { property: 'twitter:description', content: description },
+    ],
+  };
+}
+
+const PAGE_METAS = [
+  pageMeta('meta', `${SITE}: get paid for every play and view`, DEFAULT_DESCRIPTION),
+  pageMeta('home', `${SITE}: get paid for every play and view`, DEFAULT_DESCRIPTION),
+  pageMeta(
+    'earn',
+    `Earn with ${SITE}`,
+    'List a piece for a small fee and earn knack on every play or view: 90% to the creator, 10% to the supporter who paid, paid out on the 1st of each month.',
+  ),
+  pageMeta(
+    'become',
+    `How ${SITE} works`,
+    'Upload music, art or photos, monetize them with a listing fee from $0.65, and earn from every play or view by signed-in listeners and viewers.',
+  ),
+  pageMeta('explore', `Explore music, art and photos on ${SITE}`, 'Discover popular, featured, trending and up-and-coming creators of music, art and photos.'),
+];
+
+const POSTS = [
+  {
+    slug: 'how-knack-works',
+    title: 'How Knack works',
+    excerpt: 'Every play and view of a listed piece earns knack for its creator and its supporter.',
+    body: [
+      '## Upload',
+      'Share your songs, art and photos under Music, Art or Photos and pick the sub-tag that fits.',
+      '',
+      '## List',
+      'Pay a small listing fee (from $0.65) to monetize a piece. A subscription credit or a discount code can cover it.',
+      '',
+      '## Earn',
+      'From then on every play or view by another signed-in member earns knack, from $0.05: 90% goes to the creator and 10% to the supporter who paid the listing fee.',
+      '',
+      '## Get paid',
+      'Balances of $10 or more are paid out on the 1st of each month; the payment provider fee is deducted from the payout.',
+    ].join('\n'),
+  },
+  {
+    slug: 'what-is-a-knack',
+    title: 'What is a knack?',
+    excerpt: 'The K in Knack stands for knack: the small amount a piece earns each time it is played or viewed.',
+    body: [
+      'A knack is one play of a song or one view of an image by a signed-in member who is not its owner.',
+      '',
+      'Each tag has a price; a knack is worth 8% of it, at least $0.05. Premium tags such as Digital Art and Music 2 earn $0.99 a knack.',
+      '',
+      'A song counts once more than half of it has played.',
+    ].join('\n'),
+  },
+];
+
+async function insertMissing<T extends object>(model: Model<T>, key: keyof T & string, docs: T[], extra: Partial<T> = {}) {
+  for (const doc of docs) {
+    await model.updateOne({ [key]: doc[key] } as never, { $setOnInsert: { ...doc, ...extra } } as never, { upsert: true });
+  }
+}
+
+export async function seedCms(now = new Date()): Promise<void> {
+  await insertMissing(PageUiModel as never, 'name', [FOOTER]);
+  await insertMissing(PageMetaModel as never, 'page', PAGE_METAS);
+  await insertMissing(NativePostModel as never, 'slug', POSTS, { status: 'published', publishedAt: now } as never);
+}

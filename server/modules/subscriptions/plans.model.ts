@@ -1,0 +1,14 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+
+/** A subscription plan: how many standard (sCredits) and premium (pCredits) listing credits it grants. */
+const planSchema = new Schema(
+  {
+    planId: { type: Number, required: true, unique: true },
+    name: { type: String, required: true },
+    sCredits: { type: Number, required: true, min: 0 },
+    pCredits: { type: Number, required: true, min: 0 },
+  },
+  { timestamps: true },
+);
+export type PlanDoc = InferSchemaType<typeof planSchema>;
+export const PlanModel = model('Plan', planSchema, 'plans');

@@ -1,0 +1,5 @@
+/** Tags: main tags (Music, Art, Photos), sub-tags, prices and price history. */
+export { tagsRouter } from './tags.routes';
+export { seedTags } from './tags.seed';
+export * as tagsService from './tags.service';
+export { TagModel, TagHistoryModel, TAG_TYPES, type TagType, type TagDoc } from './tags.model';

@@ -1,0 +1,38 @@
+import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+
+export const TAG_TYPES = ['music', 'art', 'photos'] as const;
+export type TagType = (typeof TAG_TYPES)[number];
+
+const tagSchema = new Schema(
+  {
+    label: { type: String, required: true, trim: true },
+    /** Lower-cased label: the indexed key of label look-ups (no collation on FerretDB). */
+    labelLower: { type: String, required: true, unique: true },
+    slug: { type: String, required: true, unique: true },
+    parentTag: { type: Schema.Types.ObjectId, ref: 'Tag', default: null },
+    type: { type: String, enum: TAG_TYPES, required: true },
+    priceMicros: { type: Number, required: true, default: 0, min: 0 },
+    /** The last price change (new price minus old), in micro-dollars. */
+    diffPriceMicros: { type: Number, required: true, default: 0 },
+    totalReactedCount: { type: Number, required: true, default: 0, min: 0 },
+    image: { type: String, default: null },
+    /** Display order: main tags first, then sub-tags in the order of spec §3. */
+    position: { type: Number, required: true, default: 1000 },
+  },
+  { timestamps: { createdAt: 'uploadedAt', updatedAt: 'updatedAt' } },
+);
+tagSchema.index({ position: 1, labelLower: 1 });
+tagSchema.index({ parentTag: 1, totalReactedCount: -1 });
+
+export type TagDoc = InferSchemaType<typeof tagSchema> & { _id: Types.ObjectId; uploadedAt: Date };
+export const TagModel = model('Tag', tagSchema);
+
+const tagHistorySchema = new Schema({
+  tagId: { type: Schema.Types.ObjectId, ref: 'Tag', required: true },
+  priceMicros: { type: Number, required: true, min: 0 },
+  createdAt: { type: Date, required: true, default: () => new Date() },
+});
+tagHistorySchema.index({ tagId: 1, createdAt: 1 });
+
+export type TagHistoryDoc = InferSchemaType<typeof tagHistorySchema>;
+export const TagHistoryModel = model('TagHistory', tagHistorySchema, 'tag_history');

@@ -1,0 +1,84 @@
+/** Reference tags of spec §3 with the knack prices of spec §9. Seeding is idempotent. */
+import { tagPriceForKnackPrice } from '../../lib/money';
+import { TagHistoryModel, TagModel, type TagType } from './tags.model';
+import { slugify } from './tags.service';
+
+const BASELINE_KNACK_MICROS = 50_000; // $0.05 a play or view
+const PREMIUM_KNACK_MICROS = 990_000; // $0.99: Digital Art and Music 2 (spec §9)
+
+interface MainTagSeed {
+  label: string;
+  type: TagType;
+  subTags: string[];
+}
+
+export const MAIN_TAGS: MainTagSeed[] = [
+  {
+    label: 'Music',
+    type: 'music',
+    subTags: ['Music 2', 'Rock', 'Pop', 'Hip Hop', 'R&B', 'Country', 'Jazz', 'Instrumentals', 'Beats'],
+  },
+  { label: 'Art', type: 'art', subTags: ['A.I. Art', 'Fractal Art', 'Pixel Art', 'Fantasy Art', 'Digital Art'] },
+  {
+    label: 'Photos',
+    type: 'photos',
+    subTags: [
+      'Cars',
+      'Travel',
+      'Planes',
+      'Trains',
+      'Motorcycles',
+      'Fashion',
+      'People',
+      'Animals and Pets',
+      'Nature',
+      'Architecture & Buildings',
+      'Arts & Entertainment',
+      'Beauty & Health',
+      'Concepts & Ideas',
+      'Food and Drink',
+      'Holidays & Celebrations',
+      'Lifestyle',
+      'Sports & Fitness',
+    ],
+  },
+];
+
+const PREMIUM_LABELS = new Set(['Digital Art', 'Music 2']);
+
+export function seedKnackPriceMicros(label: string): number {
+  return PREMIUM_LABELS.has(label) ? PREMIUM_KNACK_MICROS : BASELINE_KNACK_MICROS;
+}
+
+/** Inserts missing tags (with their first price-history entry); existing tags are left as they are. */
+async function upsertTag(label: string, type: TagType, parentTag: unknown, position: number) {
+  const priceMicros = tagPriceForKnackPrice(seedKnackPriceMicros(label));
+  const result = await TagModel.updateOne(
+    { labelLower: label.toLowerCase() },
+    {
+      $setOnInsert: {
+        label,
+        labelLower: label.toLowerCase(),
+        slug: slugify(label),
+        parentTag,
+        type,
+        priceMicros,
+        diffPriceMicros: 0,
+        totalReactedCount: 0,
+        position,
+      },
+    },
+    { upsert: true },
+  );
+  const tag = await TagModel.findOne({ labelLower: label.toLowerCase() }, { _id: 1 }).lean();
+  if (result.upsertedCount && tag) await TagHistoryModel.create({ tagId: tag._id, priceMicros });
+  return tag!._id;
+}
+
+export async function seedTags(): Promise<void> {
+  let position = MAIN_TAGS.length;
+  for (const [index, main] of MAIN_TAGS.entries()) {
+    const mainId = await upsertTag(main.label, main.type, null, index);
+    for (const label of main.subTags) await upsertTag(label, main.type, mainId, position++);
+  }
+}

@@ -1,0 +1,103 @@
+import request from 'supertest';
+import { seedReferenceData } from '../../server/db/seed';
+import { createTestApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+
+useTestDatabase();
+const app = createTestApp();
+
+describe('health', () => {
+  it('when /healthz is called, then the process answers ok', async () => {
+    await request(app).get('/healthz').expect(200, { status: 'ok' });
+  });
+
+  it('when the database answers, then /readyz is ready', async () => {
+    await request(app).get('/readyz').expect(200, { status: 'ready' });
+  });
+
+  it('when the database does not answer, then /readyz is 503', async () => {
+    const broken = createTestApp({ pingDatabase: () => Promise.reject(new Error('connection refused')) });
+    const res = await request(broken).get('/readyz').expect(503);
+    expect(res.body).toMatchObject({ status: 'unavailable', code: 'unavailable' });
+  });
+});
+
+describe('the API surface', () => {
+  it('when an unknown /api/v2 path is called, then a JSON 404 in the error shape', async () => {
+    const res = await request(app).get('/api/v2/no-such-call').expect(404).expect('Content-Type', /json/);
+    expect(res.body).toMatchObject({ code: 'not_found', message: 'No API call GET /api/v2/no-such-call' });
+    expect(res.body.requestId).toEqual(expect.any(String));
+  });
+
+  it('when an unknown /api path outside v2 is called, then a JSON 404 too (never the SPA)', async () => {
+    const res = await request(app).get('/api/v1/tag/get-all').expect(404).expect('Content-Type', /json/);
+    expect(res.body).toMatchObject({ code: 'not_found', message: 'No API call GET /api/v1/tag/get-all' });
+  });
+
+  it('when a known path is called with the wrong method, then 405', async () => {
+    const res = await request(app).delete('/api/v2/tag/get-all').expect(405);
+    expect(res.body.code).toBe('method_not_allowed');
+  });
+
+  it('when the caller sends a request id, then it is echoed; otherwise one is made', async () => {
+    const given = await request(app).get('/healthz').set('X-Request-Id', 'abc-123').expect(200);
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const made = await request(app).get('/healthz').expect(200);
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = await request(app).get('/healthz').set('X-Request-Id', 'bad id <script>').expect(200);
+    expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when any response is sent, then security headers are set', async () => {
+    const res = await request(app).get('/healthz');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('when a large JSON answer is asked for with gzip, then it is compressed', async () => {
+    await seedReferenceData();
+    const res = await request(app).get('/api/v2/tag/get-all').set('Accept-Encoding', 'gzip').expect(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+});
+
+describe('the published contract', () => {
+  it('when /api/openapi.yaml is fetched, then the raw contract comes back', async () => {
+    const res = await request(app).get('/api/openapi.yaml').expect(200).expect('Content-Type', /yaml/);
+    expect(res.text).toMatch(/^openapi: 3\.0\.3/);
+    expect(res.text).toContain('operationId: getAllTags');
+  });
+
+  it('when /api/docs is opened, then the rendered docs page loads its script and styles from this server', async () => {
+    const page = await request(app).get('/api/docs').expect(200).expect('Content-Type', /html/);
+    expect(page.text).toContain('/api/docs/assets/swagger-ui-bundle.js');
+    await request(app).get('/api/docs/assets/swagger-ui-bundle.js').expect(200).expect('Content-Type', /javascript/);
+    await request(app).get('/api/docs/assets/swagger-ui.css').expect(200).expect('Content-Type', /css/);
+    const init = await request(app).get('/api/docs/init.js').expect(200);
+    expect(init.text).toContain("url: '/api/openapi.yaml'");
+  });
+});
+
+describe('the SPA', () => {
+  it('when a client route is opened, then index.html is served (history mode), not cached', async () => {
+    const res = await request(app).get('/explore/music').set('Accept', 'text/html').expect(200).expect('Content-Type', /html/);
+    expect(res.text).toContain('Knack fixture');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('when a hashed asset is fetched, then it is cached for a year as immutable', async () => {
+    const res = await request(app).get('/assets/app-abc123.js').expect(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('when a missing asset is fetched, then 404, not index.html', async () => {
+    await request(app).get('/assets/missing-file.js').expect(404);
+  });
+
+  it('when the client is not built, then pages answer 503 with how to build it', async () => {
+    const unbuilt = createTestApp({ config: { clientDir: '/nonexistent', validateResponses: true, trustProxy: false } });
+    const res = await request(unbuilt).get('/').expect(503);
+    expect(res.text).toContain('npm run build');
+  });
+});

@@ -1,0 +1,26 @@
+/** Gives each test file its own database on the run's real database server, dropped afterwards. */
+import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
+import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
+
+export function useTestDatabase(): void {
+  beforeAll(async () => {
+    const base = process.env.KNACK_TEST_DB_URI;
+    if (!base) throw new Error('No test database: the jest globalSetup did not run');
+    const name = `knack_test_${process.env.JEST_WORKER_ID ?? 0}_${randomBytes(4).toString('hex')}`;
+    const url = new URL(base);
+    url.pathname = '/';
+    await mongoose.connect(withDatabaseName(url.toString(), name), { serverSelectionTimeoutMS: 10_000 });
+    await ensureIndexes();
+  });
+
+  afterAll(async () => {
+    await mongoose.connection.dropDatabase();
+    await mongoose.disconnect();
+  });
+}
+
+/** Empties every collection (indexes stay), for tests that need a clean slate. */
+export async function clearDatabase(): Promise<void> {
+  await Promise.all(Object.values(mongoose.connection.collections).map((c) => c.deleteMany({})));
+}

@@ -1,0 +1,30 @@
+/**
+ * Starts one real database for the test run (same resolution as the app: MONGODB_URI, mongod, FerretDB,
+ * mongodb-memory-server) with its data in a throw-away directory. Each test file then uses its own
+ * database on it (tests/helpers/db.ts), so files run in parallel without sharing data.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../server/db/embedded';
+
+declare global {
+  var knackTestDatabase: { db?: EmbeddedDatabase; dir: string } | undefined;
+}
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env.KNACK_TEST_DB_URI) return; // started already by another jest project of this run
+  if (process.env.MONGODB_URI) {
+    process.env.KNACK_TEST_DB_URI = process.env.MONGODB_URI;
+    return;
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'knack-test-db-'));
+  const db = await startEmbeddedDatabase({
+    dataDir: dir,
+    binDir: path.resolve(__dirname, '../../data/bin'),
+    log: (message) => process.stderr.write(`[test database] ${message}\n`),
+  });
+  globalThis.knackTestDatabase = { db, dir };
+  process.env.KNACK_TEST_DB_URI = db.uri;
+  process.env.KNACK_TEST_DB_KIND = db.kind;
+}
