@@ -1,7 +1,7 @@
 /** Reference tags of spec §3 with the knack prices of spec §9. Seeding is idempotent. */
 import { tagPriceForKnackPrice } from '../../lib/money';
 import { TagHistoryModel, TagModel, type TagType } from './tags.model';
-import { slugify } from './tags.service';
+import { invalidateTagLists, slugify } from './tags.service';
 
 const BASELINE_KNACK_MICROS = 50_000; // $0.05 a play or view
 const PREMIUM_KNACK_MICROS = 990_000; // $0.99: Digital Art and Music 2 (spec §9)
@@ -81,4 +81,5 @@ export async function seedTags(): Promise<void> {
     const mainId = await upsertTag(main.label, main.type, null, index);
     for (const label of main.subTags) await upsertTag(label, main.type, mainId, position++);
   }
+  invalidateTagLists();
 }

@@ -15,9 +15,27 @@ export function slugify(label: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export async function listTags(filter: { parent?: string } = {}): Promise<TagDoc[]> {
+/**
+ * Tag lists are reference data read on every page and changed rarely, so each process keeps them for a
+ * few seconds. The cache only saves reads: another instance sees a change within TAG_LIST_TTL_MS, and a
+ * change made here clears it at once (invalidateTagLists).
+ */
+export const TAG_LIST_TTL_MS = 5_000;
+const tagLists = new Map<string, { expires: number; tags: Promise<TagDoc[]> }>();
+
+export function invalidateTagLists(): void {
+  tagLists.clear();
+}
+
+export function listTags(filter: { parent?: string } = {}): Promise<TagDoc[]> {
+  const key = filter.parent ?? '*';
+  const cached = tagLists.get(key);
+  if (cached && cached.expires > Date.now()) return cached.tags;
   const query = filter.parent ? { parentTag: new Types.ObjectId(filter.parent) } : {};
-  return TagModel.find(query).sort({ position: 1, labelLower: 1 }).lean<TagDoc[]>();
+  const tags = TagModel.find(query).sort({ position: 1, labelLower: 1 }).lean<TagDoc[]>().exec();
+  tagLists.set(key, { expires: Date.now() + TAG_LIST_TTL_MS, tags });
+  tags.catch(() => tagLists.delete(key)); // a failed read is not kept
+  return tags;
 }
 
 export async function getTag(id: string): Promise<TagDoc> {

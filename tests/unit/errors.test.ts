@@ -1,0 +1,40 @@
+import { AppError, toAppError } from '../../server/lib/errors';
+
+describe('toAppError: one error shape for every failure', () => {
+  it('when the contract validator rejects a parameter, then 400 names the field in plain words', () => {
+    const err = toAppError({ status: 400, message: 'request/params/id must match', errors: [{ path: '/params/id', message: 'must match pattern' }] });
+    expect(err).toMatchObject({ status: 400, code: 'bad_request', message: 'id must match pattern', errors: [{ path: 'id', message: 'must match pattern' }] });
+  });
+
+  it('when a body field is nested, then its path is dotted', () => {
+    const err = toAppError({ status: 400, message: 'x', errors: [{ path: '/body/user/email', message: 'must be email' }] });
+    expect(err?.errors).toEqual([{ path: 'user.email', message: 'must be email' }]);
+  });
+
+  it('when the validator knows no such call, then 404 names the call', () => {
+    const err = toAppError({ status: 404, message: 'not found', errors: [] }, { method: 'GET', originalUrl: '/api/v2/x?y=1' });
+    expect(err).toMatchObject({ status: 404, code: 'not_found', message: 'No API call GET /api/v2/x' });
+  });
+
+  it('when mongoose cannot cast a value, then 400', () => {
+    expect(toAppError({ name: 'CastError', path: '_id' })).toMatchObject({ status: 400, message: 'Invalid value for _id' });
+  });
+
+  it('when a unique key is hit twice, then 409', () => {
+    expect(toAppError({ code: 11000 })).toMatchObject({ status: 409, code: 'conflict' });
+  });
+
+  it('when the JSON body cannot be parsed, then 400', () => {
+    expect(toAppError({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ status: 400, message: 'The request body is not valid JSON.' });
+  });
+
+  it('when a service throws an AppError, then it passes through unchanged', () => {
+    const original = new AppError(402, 'payment_required', 'Payment Failed');
+    expect(toAppError(original)).toBe(original);
+  });
+
+  it('when something unexpected is thrown, then it is not mapped (the handler answers a generic 500)', () => {
+    expect(toAppError(new TypeError('x is undefined'))).toBeUndefined();
+    expect(toAppError({ status: 503, errors: [] })).toBeUndefined();
+  });
+});
