@@ -1,8 +1,11 @@
 /**
  * `npm run bench`: GET /api/v2/tag/get-all through the whole app (helmet, logging, contract validation,
- * database read, mapping) against a raw node:http server answering the same JSON bytes, in the same run.
- * Prints both request rates and the ratio. Uses MONGODB_URI or the embedded database under a temp dir.
+ * tag list read, mapping) against a raw node:http server answering the same JSON bytes, in the same run.
+ * The two servers run in a child process and autocannon in this one, so the load generator does not
+ * share a thread with what it measures. Prints both request rates and the ratio.
+ * Uses MONGODB_URI, or a throw-away embedded database (the project's FerretDB binary under data/bin).
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,8 +23,41 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PATH = '/api/v2/tag/get-all';
 
+interface Ready {
+  appUrl: string;
+  rawUrl: string;
+  bytes: number;
+}
+
 function listen(server: http.Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/** Child: database, seed, the app and the raw server; tells the parent their URLs, stops on 'stop'. */
+async function serve() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-'));
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
+  const logger = createLogger('silent');
+  const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
+  const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench' }, logger);
+  await seedReferenceData();
+  const app = http.createServer(createApp({ config, logger, pingDatabase: db.ping }));
+  const appUrl = await listen(app);
+  const body = Buffer.from(await (await fetch(appUrl + PATH)).arrayBuffer());
+  const raw = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+    res.end(body);
+  });
+  const rawUrl = await listen(raw);
+  process.send!({ appUrl, rawUrl, bytes: body.length } satisfies Ready);
+  process.on('message', async () => {
+    app.close();
+    raw.close();
+    await db.close();
+    await embedded?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
 }
 
 async function measure(name: string, url: string): Promise<number> {
@@ -32,37 +68,23 @@ async function measure(name: string, url: string): Promise<number> {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-'));
-  const base = loadConfig({ ...process.env, NODE_ENV: 'production' });
-  const logger = createLogger('silent');
-  // A throw-away database server unless MONGODB_URI is given; the FerretDB binary is the project's.
-  const embedded = base.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(base.dataDir, 'bin') });
-  const db = await connectDatabase({ ...base, mongodbUri: base.mongodbUri ?? embedded!.uri, dbName: 'knack_bench' }, logger);
+  const child: ChildProcess = fork(__filename, ['--serve'], { execArgv: [...process.execArgv, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] });
   try {
-    await seedReferenceData();
-    const app = http.createServer(createApp({ config: base, logger, pingDatabase: db.ping }));
-    const appUrl = await listen(app);
-    const body = Buffer.from(await (await fetch(appUrl + PATH)).arrayBuffer());
-    const raw = http.createServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
-      res.end(body);
+    const ready = await new Promise<Ready>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as Ready));
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     });
-    const rawUrl = await listen(raw);
-
-    console.log(`GET ${PATH}: ${body.length} bytes, ${CONNECTIONS} connections, ${DURATION_S} s each`);
-    const rawRate = await measure('raw node:http (same JSON)', rawUrl + PATH);
-    const appRate = await measure('Knack app', appUrl + PATH);
+    console.log(`GET ${PATH}: ${ready.bytes} bytes, ${CONNECTIONS} connections, ${DURATION_S} s each`);
+    await measure('warm-up', ready.appUrl + PATH);
+    const rawRate = await measure('raw node:http (same JSON)', ready.rawUrl + PATH);
+    const appRate = await measure('Knack app', ready.appUrl + PATH);
     console.log(`ratio app/raw: ${(appRate / rawRate).toFixed(3)}`);
-    app.close();
-    raw.close();
   } finally {
-    await db.close();
-    await embedded?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    child.send('stop');
   }
 }
 
-main().catch((err) => {
+(process.argv.includes('--serve') ? serve() : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });
