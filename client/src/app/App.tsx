@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { Provider } from 'react-redux';
+import { BrowserRouter } from 'react-router-dom';
+import ConfigProvider from 'antd/es/config-provider';
+import { ErrorScreen } from '../components/errors';
+import { AppErrorBoundary } from '../components/errors/AppErrorBoundary';
+import { ToastLayer } from '../components/ToastLayer';
+import { AppRoutes } from './AppRoutes';
+import type { AppStore } from './store';
+import { theme } from './theme';
+
+/** The SPA: theme, store, history-mode router, error toasts, and an app-wide error boundary. */
+export function App({ store }: { store: AppStore }) {
+  return (
+    <StrictMode>
+      <AppErrorBoundary fallback={(error) => <ErrorScreen error={error} />}>
+        <ConfigProvider theme={theme}>
+          <Provider store={store}>
+            <BrowserRouter>
+              <ToastLayer />
+              <AppRoutes />
+            </BrowserRouter>
+          </Provider>
+        </ConfigProvider>
+      </AppErrorBoundary>
+    </StrictMode>
+  );
+}

@@ -1,0 +1,31 @@
+/** Layout and brand constants of spec §9, in one place for the whole SPA. */
+
+/** Breakpoints in px (spec §9): phone below 600, tablet 768-1024. CSS mirrors these in styles/global.css. */
+export const BREAKPOINTS = {
+  xs: 576,
+  phone: 600,
+  tablet: 768,
+  compact: 1000,
+  tabletWide: 1024,
+  desktop: 1200,
+  wide: 1300,
+} as const;
+
+export const BRAND = {
+  name: 'Knack',
+  primary: '#5b3cf5',
+  ink: '#161326',
+  supportEmail: 'support@knack.example',
+  copyrightYear: 2026,
+} as const;
+
+/** Paths of screens and static pages linked from the layout. Screens not built yet fall back to home. */
+export const PATHS = {
+  home: '/',
+  explore: '/explore',
+  pricing: '/pricing',
+  userGuide: '/user-guide',
+  privacy: '/privacy-policy.html',
+  terms: '/terms-of-use.html',
+  exploreTag: (slug: string) => `/explore/${encodeURIComponent(slug)}`,
+} as const;

@@ -1,0 +1,12 @@
+import { combineReducers } from '@reduxjs/toolkit';
+import { uiReducer } from '../features/ui';
+import { tagsReducer } from '../features/tags';
+import { cmsReducer } from '../features/cms';
+
+export const rootReducer = combineReducers({
+  ui: uiReducer,
+  tags: tagsReducer,
+  cms: cmsReducer,
+});
+
+export type RootState = ReturnType<typeof rootReducer>;

@@ -1,0 +1,9 @@
+import type { SagaIterator } from 'redux-saga';
+import { all, fork } from 'redux-saga/effects';
+import { uiSaga } from '../features/ui';
+import { tagsSaga } from '../features/tags';
+import { cmsSaga } from '../features/cms';
+
+export function* rootSaga(): SagaIterator {
+  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga)]);
+}

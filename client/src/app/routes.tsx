@@ -1,0 +1,49 @@
+/**
+ * The route table of spec §2, declared in one place. Only screens that are built are listed (no
+ * placeholder pages); every other path redirects home (spec §2). Later issues add their screens here.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath } from 'react-router-dom';
+import { withChunkReload } from '../components/errors/chunkReload';
+import type { MetaPage } from '../features/cms';
+import { loadHomePage } from '../features/home';
+
+export interface AppRoute {
+  /** The route name of spec §2 (home, pricing, explore, …). */
+  name: string;
+  path: string;
+  /** The CMS page whose metadata the route shows (spec §7); 'meta' is the site-wide default. */
+  metaPage: MetaPage;
+  /** Reachable without a stored account (spec §6 route guard). */
+  guest: boolean;
+  /** The page, a lazy chunk; a stale chunk reloads the page once per 60 s (spec §8). */
+  Page: LazyExoticComponent<ComponentType>;
+  /** Starts downloading the page's chunk (used to preload the landing route). */
+  preload: () => Promise<unknown>;
+}
+
+function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: () => Promise<{ default: ComponentType }> }): AppRoute {
+  const { load, ...rest } = definition;
+  let pending: Promise<{ default: ComponentType }> | undefined;
+  const loadOnce = withChunkReload(() => (pending ??= load().catch((error: unknown) => {
+    pending = undefined; // a failed load can be retried
+    throw error;
+  })));
+  return { ...rest, Page: lazy(loadOnce), preload: loadOnce };
+}
+
+export const ROUTES: readonly AppRoute[] = [
+  route({ name: 'home', path: '/', metaPage: 'home', guest: true, load: loadHomePage }),
+];
+
+/** Where unmatched paths go (spec §2). */
+export const FALLBACK_PATH = '/';
+
+export function findRoute(pathname: string): AppRoute | undefined {
+  return ROUTES.find((candidate) => matchPath({ path: candidate.path, end: true }, pathname));
+}
+
+/** Preloads the page of `pathname`, if it is a known route (called before the first render). */
+export function preloadRoute(pathname: string): void {
+  void findRoute(pathname)?.preload().catch(() => undefined);
+}

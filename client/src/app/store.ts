@@ -1,0 +1,22 @@
+import { configureStore } from '@reduxjs/toolkit';
+import createSagaMiddleware from 'redux-saga';
+import { rootReducer, type RootState } from './rootReducer';
+import { rootSaga } from './rootSaga';
+
+/** A store with the saga middleware running the root saga. Tests make their own with preloaded state. */
+export function createAppStore(preloadedState?: Partial<RootState>) {
+  const sagaMiddleware = createSagaMiddleware({
+    onError: (error) => console.error('Uncaught saga error', error),
+  });
+  const store = configureStore({
+    reducer: rootReducer,
+    preloadedState,
+    middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
+  });
+  const rootTask = sagaMiddleware.run(rootSaga);
+  return Object.assign(store, { rootTask });
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;
+export type AppDispatch = AppStore['dispatch'];
+export type { RootState };

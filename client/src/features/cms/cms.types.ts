@@ -1,0 +1,10 @@
+import type { components } from '../../api/generated/openapi';
+
+export type PageMeta = components['schemas']['PageMeta'];
+export type MetaItem = components['schemas']['MetaItem'];
+export type PageUi = components['schemas']['PageUi'];
+export type PageUiSection = components['schemas']['PageUiSection'];
+export type PageUiEntry = components['schemas']['PageUiEntry'];
+
+/** The pages that have metadata in the CMS (spec §7); any other route uses 'meta'. */
+export type MetaPage = 'meta' | 'home' | 'earn' | 'become' | 'explore';

@@ -1,0 +1,26 @@
+import { useGetPageUi } from '../../api/generated/hooks';
+import type { PageUiSection } from './cms.types';
+
+/** The footer's CMS columns in the order of spec §2. */
+export const FOOTER_COLUMNS = ['SUPPORT', 'SOCIAL', 'TRENDING', 'MOST VIEWED'] as const;
+
+export interface FooterData {
+  sections: PageUiSection[];
+  loading: boolean;
+  failed: boolean;
+}
+
+/**
+ * The footer from the CMS page UI 'footer' (spec §2): its sections, known columns first in spec order.
+ * On failure there are no sections; the layout still renders the footer's fixed parts.
+ */
+export function useFooter(): FooterData {
+  const { data, error, loading } = useGetPageUi({ path: { name: 'footer' } });
+  const sections = [...(data?.pageUi.sections ?? [])].filter((section) => section.entries.length > 0);
+  const rank = (title: string) => {
+    const index = (FOOTER_COLUMNS as readonly string[]).indexOf(title.toUpperCase());
+    return index === -1 ? FOOTER_COLUMNS.length : index;
+  };
+  sections.sort((a, b) => rank(a.title) - rank(b.title));
+  return { sections, loading, failed: Boolean(error) };
+}

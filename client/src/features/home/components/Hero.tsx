@@ -1,0 +1,105 @@
+import Button from 'antd/es/button';
+import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
+import { TYPE_COLORS } from '../../tags';
+import { TypeIcon } from '../../tags/ui';
+
+export interface HeroProps {
+  /** The decorative visual: only where there is room for it (tablet and wider). */
+  showVisual: boolean;
+  onJoin: () => void;
+  onUpload: () => void;
+}
+
+const OFFER = [
+  { value: '$0.05', label: 'the smallest knack, paid per play or view' },
+  { value: '90%', label: 'of what a piece earns goes to its creator' },
+  { value: '10%', label: 'goes to the supporter who backs it' },
+];
+
+/** A decorative stack of three pieces earning knacks, one per content type. */
+function HeroVisual() {
+  const bars = [38, 62, 44, 80, 56, 92, 70, 48, 84, 60, 36, 74, 52, 88, 64, 40, 72, 58];
+  return (
+    <div className="kn-hero__visual" aria-hidden="true">
+      <div className="kn-hero__card kn-hero__card--music" style={{ borderColor: TYPE_COLORS.music.soft }}>
+        <div className="kn-hero__card-head">
+          <span className="kn-hero__chip" style={{ background: TYPE_COLORS.music.tint, color: TYPE_COLORS.music.strong }}>
+            <TypeIcon type="music" /> Rock
+          </span>
+          <span className="kn-hero__earn" style={{ background: TYPE_COLORS.music.color }}>
+            +$0.05
+          </span>
+        </div>
+        <p className="kn-hero__card-title">Midnight Drive</p>
+        <div className="kn-hero__wave">
+          {bars.map((height, index) => (
+            <span key={index} style={{ height: `${height}%`, background: index < 11 ? TYPE_COLORS.music.color : TYPE_COLORS.music.soft }} />
+          ))}
+        </div>
+        <p className="kn-hero__card-foot">A play counts once half the track has played</p>
+      </div>
+      <div className="kn-hero__card kn-hero__card--art" style={{ borderColor: TYPE_COLORS.art.soft }}>
+        <div className="kn-hero__art" />
+        <div className="kn-hero__card-head">
+          <span className="kn-hero__chip" style={{ background: TYPE_COLORS.art.tint, color: TYPE_COLORS.art.strong }}>
+            <TypeIcon type="art" /> Digital Art
+          </span>
+          <span className="kn-hero__earn" style={{ background: TYPE_COLORS.art.color }}>
+            +$0.99
+          </span>
+        </div>
+      </div>
+      <div className="kn-hero__card kn-hero__card--photo" style={{ borderColor: TYPE_COLORS.photos.soft }}>
+        <div className="kn-hero__photo" />
+        <div className="kn-hero__card-head">
+          <span className="kn-hero__chip" style={{ background: TYPE_COLORS.photos.tint, color: TYPE_COLORS.photos.strong }}>
+            <TypeIcon type="photos" /> Travel
+          </span>
+          <span className="kn-hero__earn" style={{ background: TYPE_COLORS.photos.color }}>
+            +$0.05
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The landing hero: Knack in one line and the offer (spec §1, §9). */
+export function Hero({ showVisual, onJoin, onUpload }: HeroProps) {
+  return (
+    <section className={showVisual ? 'kn-hero' : 'kn-hero kn-hero--text'} aria-labelledby="kn-hero-title">
+      <div className="kn-hero__copy">
+        <p className="kn-hero__eyebrow">
+          <span style={{ background: TYPE_COLORS.music.color }} />
+          <span style={{ background: TYPE_COLORS.art.color }} />
+          <span style={{ background: TYPE_COLORS.photos.color }} />
+          Music · Art · Photos
+        </p>
+        <h1 id="kn-hero-title" className="kn-hero__title">
+          Get paid for every play and view.
+        </h1>
+        <p className="kn-hero__lead">
+          Knack is the marketplace where creators earn a <strong>knack</strong> — from $0.05 — each time their music is
+          played or their art and photos are viewed.
+        </p>
+        <div className="kn-hero__actions">
+          <Button type="primary" size="large" onClick={onJoin}>
+            Join For Free
+          </Button>
+          <Button size="large" icon={<CloudUploadOutlined />} onClick={onUpload}>
+            Upload your work
+          </Button>
+        </div>
+        <dl className="kn-hero__offer">
+          {OFFER.map((item) => (
+            <div key={item.value}>
+              <dt>{item.value}</dt>
+              <dd>{item.label}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      {showVisual ? <HeroVisual /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+import { useEffect } from 'react';
+import { BREAKPOINTS } from '../../../app/constants';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { selectTagGroups, selectTagsError, selectTagsStatus, tagsRequested } from '../../tags';
+import { TagSections } from '../../tags/ui';
+import { modalOpened, selectIsPhone, selectViewportWidth } from '../../ui';
+import { Hero } from '../components/Hero';
+import { HowItWorks } from '../components/HowItWorks';
+import './home.css';
+
+/** The landing page `/`: the hero with the offer, then Music, Art and Photos with their sub-tags. */
+export default function HomePage() {
+  const dispatch = useAppDispatch();
+  const status = useAppSelector(selectTagsStatus);
+  const groups = useAppSelector(selectTagGroups);
+  const error = useAppSelector(selectTagsError);
+  const isPhone = useAppSelector(selectIsPhone);
+  const wide = useAppSelector(selectViewportWidth) >= BREAKPOINTS.tablet;
+
+  useEffect(() => {
+    if (status === 'idle') dispatch(tagsRequested());
+  }, [status, dispatch]);
+
+  return (
+    <div className="kn-home">
+      <Hero showVisual={wide && !isPhone} onJoin={() => dispatch(modalOpened('signup'))} onUpload={() => dispatch(modalOpened('upload'))} />
+      <section className="kn-home__browse" aria-labelledby="kn-browse-title">
+        <div className="kn-home__heading-row">
+          <h2 id="kn-browse-title" className="kn-home__heading">
+            Browse by category
+          </h2>
+          <p className="kn-home__sub">Every category shows what one play or view earns its creator.</p>
+        </div>
+        <TagSections status={status} groups={groups} error={error} onRetry={() => dispatch(tagsRequested())} />
+      </section>
+      <HowItWorks />
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import type { components } from '../../api/generated/openapi';
+
+export type Tag = components['schemas']['Tag'];
+export type TagType = components['schemas']['TagType'];
+
+/** A main tag (Music, Art, Photos) with its sub-tags. */
+export interface TagGroup {
+  type: TagType;
+  main: Tag;
+  subTags: Tag[];
+}

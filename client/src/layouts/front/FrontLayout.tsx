@@ -1,0 +1,67 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { RouteErrorBoundary } from '../../components/errors';
+import { PageLoading } from '../../components/PageLoading';
+import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../features/ui';
+import { Footer } from './Footer';
+import { SideMenu } from './SideMenu';
+import { TopNav } from './TopNav';
+import './front.css';
+
+const PhoneDrawer = lazy(() => import('./PhoneDrawer'));
+
+/** The phone drawer's code is loaded the first time it opens. */
+function SideMenuDrawer() {
+  const dispatch = useAppDispatch();
+  const open = useAppSelector(selectSideMenuOpen);
+  const [wanted, setWanted] = useState(open);
+  useEffect(() => {
+    if (open) setWanted(true);
+  }, [open]);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <PhoneDrawer open={open} onClose={() => dispatch(sideMenuClosed())} />
+    </Suspense>
+  );
+}
+
+/**
+ * Front layout (spec §2), logged-out: top navigation, the slim side menu (a drawer on phones), the page
+ * inside a route error boundary, and the footer.
+ */
+export function FrontLayout() {
+  const { pathname } = useLocation();
+  const dispatch = useAppDispatch();
+  // Phone layout (spec §9, below 600 px or a phone user agent): no sidebar, a hamburger and a drawer.
+  const isPhone = useAppSelector(selectIsPhone);
+  useEffect(() => {
+    dispatch(sideMenuClosed());
+    window.scrollTo?.({ top: 0 });
+  }, [pathname, dispatch]);
+  return (
+    <div className={isPhone ? 'kn-shell kn-shell--phone' : 'kn-shell'}>
+      <a className="kn-skip" href="#kn-main">
+        Skip to content
+      </a>
+      <TopNav />
+      <div className="kn-body">
+        {isPhone ? null : (
+          <nav className="kn-rail" aria-label="Side menu">
+            <SideMenu variant="rail" />
+          </nav>
+        )}
+        <main id="kn-main" className="kn-main" tabIndex={-1}>
+          <RouteErrorBoundary resetKey={pathname}>
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </RouteErrorBoundary>
+        </main>
+      </div>
+      <Footer />
+      {isPhone ? <SideMenuDrawer /> : null}
+    </div>
+  );
+}
