@@ -1,6 +1,7 @@
 import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
-import { TYPE_COLORS } from '../../tags';
+import type { ReactNode } from 'react';
+import { TYPE_COLORS, type TagType } from '../../tags';
 import { TypeIcon } from '../../tags/ui';
 
 export interface HeroProps {
@@ -16,50 +17,54 @@ const OFFER = [
   { value: '10%', label: 'goes to the supporter who backs it' },
 ];
 
+interface SampleCardProps {
+  type: TagType;
+  label: string;
+  earns: string;
+  className: string;
+  children?: ReactNode;
+}
+
+/** One sample piece of the hero visual: its sub-tag chip and what a knack earns it. */
+function SampleCard({ type, label, earns, className, children }: SampleCardProps) {
+  const colors = TYPE_COLORS[type];
+  return (
+    <div className={`kn-hero__card ${className}`} style={{ borderColor: colors.soft }}>
+      {type !== 'music' && children}
+      <div className="kn-hero__card-head">
+        <span className="kn-hero__chip" style={{ background: colors.tint, color: colors.strong }}>
+          <TypeIcon type={type} /> {label}
+        </span>
+        <span className="kn-hero__earn" style={{ background: colors.color }}>
+          {earns}
+        </span>
+      </div>
+      {type === 'music' && children}
+    </div>
+  );
+}
+
+const WAVE_BARS = [38, 62, 44, 80, 56, 92, 70, 48, 84, 60, 36, 74, 52, 88, 64, 40, 72, 58];
+
 /** A decorative stack of three pieces earning knacks, one per content type. */
 function HeroVisual() {
-  const bars = [38, 62, 44, 80, 56, 92, 70, 48, 84, 60, 36, 74, 52, 88, 64, 40, 72, 58];
   return (
     <div className="kn-hero__visual" aria-hidden="true">
-      <div className="kn-hero__card kn-hero__card--music" style={{ borderColor: TYPE_COLORS.music.soft }}>
-        <div className="kn-hero__card-head">
-          <span className="kn-hero__chip" style={{ background: TYPE_COLORS.music.tint, color: TYPE_COLORS.music.strong }}>
-            <TypeIcon type="music" /> Rock
-          </span>
-          <span className="kn-hero__earn" style={{ background: TYPE_COLORS.music.color }}>
-            +$0.05
-          </span>
-        </div>
+      <SampleCard type="music" label="Rock" earns="+$0.05" className="kn-hero__card--music">
         <p className="kn-hero__card-title">Midnight Drive</p>
         <div className="kn-hero__wave">
-          {bars.map((height, index) => (
+          {WAVE_BARS.map((height, index) => (
             <span key={index} style={{ height: `${height}%`, background: index < 11 ? TYPE_COLORS.music.color : TYPE_COLORS.music.soft }} />
           ))}
         </div>
         <p className="kn-hero__card-foot">A play counts once half the track has played</p>
-      </div>
-      <div className="kn-hero__card kn-hero__card--art" style={{ borderColor: TYPE_COLORS.art.soft }}>
+      </SampleCard>
+      <SampleCard type="art" label="Digital Art" earns="+$0.99" className="kn-hero__card--art">
         <div className="kn-hero__art" />
-        <div className="kn-hero__card-head">
-          <span className="kn-hero__chip" style={{ background: TYPE_COLORS.art.tint, color: TYPE_COLORS.art.strong }}>
-            <TypeIcon type="art" /> Digital Art
-          </span>
-          <span className="kn-hero__earn" style={{ background: TYPE_COLORS.art.color }}>
-            +$0.99
-          </span>
-        </div>
-      </div>
-      <div className="kn-hero__card kn-hero__card--photo" style={{ borderColor: TYPE_COLORS.photos.soft }}>
+      </SampleCard>
+      <SampleCard type="photos" label="Travel" earns="+$0.05" className="kn-hero__card--photo">
         <div className="kn-hero__photo" />
-        <div className="kn-hero__card-head">
-          <span className="kn-hero__chip" style={{ background: TYPE_COLORS.photos.tint, color: TYPE_COLORS.photos.strong }}>
-            <TypeIcon type="photos" /> Travel
-          </span>
-          <span className="kn-hero__earn" style={{ background: TYPE_COLORS.photos.color }}>
-            +$0.05
-          </span>
-        </div>
-      </div>
+      </SampleCard>
     </div>
   );
 }
