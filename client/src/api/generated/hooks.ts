@@ -4,9 +4,26 @@
 import { useApiQuery, useApiMutation, type QueryOptions } from '../useApi';
 import * as api from './operations';
 
+/** Sends POST /auth/check-loggedin when `run` is called. */
+export const useCheckLoggedIn = () => useApiMutation<api.CheckLoggedInArgs, api.CheckLoggedInResult>(api.checkLoggedIn);
+
+/** Sends POST /auth/confirm when `run` is called. */
+export const useConfirmAccount = () => useApiMutation<api.ConfirmAccountArgs, api.ConfirmAccountResult>(api.confirmAccount);
+
+/** Sends POST /auth/facebook-signin when `run` is called. */
+export const useFacebookSignin = () => useApiMutation<api.FacebookSigninArgs, api.FacebookSigninResult>(api.facebookSignin);
+
+/** Loads GET /subscription/all-plans and reloads when `args` change. */
+export const useGetAllPlans = (args?: api.GetAllPlansArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetAllPlansArgs, api.GetAllPlansResult>(api.getAllPlans, args ?? {}, options);
+
 /** Loads GET /tag/get-all and reloads when `args` change. */
 export const useGetAllTags = (args?: api.GetAllTagsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetAllTagsArgs, api.GetAllTagsResult>(api.getAllTags, args ?? {}, options);
+
+/** Loads GET /auth/providers and reloads when `args` change. */
+export const useGetAuthProviders = (args?: api.GetAuthProvidersArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetAuthProvidersArgs, api.GetAuthProvidersResult>(api.getAuthProviders, args ?? {}, options);
 
 /** Loads GET /native-posts/{slug} and reloads when `args` change. */
 export const useGetNativePost = (args: api.GetNativePostArgs, options?: QueryOptions) =>
@@ -19,6 +36,10 @@ export const useGetPageMeta = (args: api.GetPageMetaArgs, options?: QueryOptions
 /** Loads GET /page-ui/{name} and reloads when `args` change. */
 export const useGetPageUi = (args: api.GetPageUiArgs, options?: QueryOptions) =>
   useApiQuery<api.GetPageUiArgs, api.GetPageUiResult>(api.getPageUi, args ?? {}, options);
+
+/** Loads GET /subscription/{id} and reloads when `args` change. */
+export const useGetSubscription = (args: api.GetSubscriptionArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetSubscriptionArgs, api.GetSubscriptionResult>(api.getSubscription, args ?? {}, options);
 
 /** Loads GET /tag/{id} and reloads when `args` change. */
 export const useGetTagById = (args: api.GetTagByIdArgs, options?: QueryOptions) =>
@@ -35,3 +56,44 @@ export const useGetTagHistory = (args: api.GetTagHistoryArgs, options?: QueryOpt
 /** Loads GET /tag/get-top-sub-tags/{id} and reloads when `args` change. */
 export const useGetTopSubTags = (args: api.GetTopSubTagsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetTopSubTagsArgs, api.GetTopSubTagsResult>(api.getTopSubTags, args ?? {}, options);
+
+/** Loads GET /user/get-user-by-email/{email} and reloads when `args` change. */
+export const useGetUserByEmail = (args: api.GetUserByEmailArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetUserByEmailArgs, api.GetUserByEmailResult>(api.getUserByEmail, args ?? {}, options);
+
+/** Loads GET /user/get-user-by-username/{username} and reloads when `args` change. */
+export const useGetUserByUsername = (args: api.GetUserByUsernameArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetUserByUsernameArgs, api.GetUserByUsernameResult>(api.getUserByUsername, args ?? {}, options);
+
+/** Loads GET /user/get-data/{id} and reloads when `args` change. */
+export const useGetUserData = (args: api.GetUserDataArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetUserDataArgs, api.GetUserDataResult>(api.getUserData, args ?? {}, options);
+
+/** Loads GET /user-setting/get-ext/{id} and reloads when `args` change. */
+export const useGetUserExt = (args: api.GetUserExtArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetUserExtArgs, api.GetUserExtResult>(api.getUserExt, args ?? {}, options);
+
+/** Sends POST /auth/google-signin when `run` is called. */
+export const useGoogleSignin = () => useApiMutation<api.GoogleSigninArgs, api.GoogleSigninResult>(api.googleSignin);
+
+/** Sends POST /auth/logout when `run` is called. */
+export const useLogout = () => useApiMutation<api.LogoutArgs, api.LogoutResult>(api.logout);
+
+/** Sends POST /auth/logout-all when `run` is called. */
+export const useLogoutAll = () => useApiMutation<api.LogoutAllArgs, api.LogoutAllResult>(api.logoutAll);
+
+/** Sends POST /auth/request-reset-password when `run` is called. */
+export const useRequestPasswordReset = () => useApiMutation<api.RequestPasswordResetArgs, api.RequestPasswordResetResult>(api.requestPasswordReset);
+
+/** Loads GET /auth/confirm-email/{email} and reloads when `args` change. */
+export const useResendActivationEmail = (args: api.ResendActivationEmailArgs, options?: QueryOptions) =>
+  useApiQuery<api.ResendActivationEmailArgs, api.ResendActivationEmailResult>(api.resendActivationEmail, args ?? {}, options);
+
+/** Sends POST /auth/reset-password when `run` is called. */
+export const useResetPassword = () => useApiMutation<api.ResetPasswordArgs, api.ResetPasswordResult>(api.resetPassword);
+
+/** Sends POST /auth/signin when `run` is called. */
+export const useSignin = () => useApiMutation<api.SigninArgs, api.SigninResult>(api.signin);
+
+/** Sends POST /auth/signup when `run` is called. */
+export const useSignup = () => useApiMutation<api.SignupArgs, api.SignupResult>(api.signup);

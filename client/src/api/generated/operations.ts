@@ -4,11 +4,46 @@
 import type { operations } from './openapi';
 import { request, type RequestOptions } from '../http';
 
+export type CheckLoggedInArgs = { body?: NonNullable<operations['checkLoggedIn']['requestBody']>['content']['application/json'] };
+export type CheckLoggedInResult = operations['checkLoggedIn']['responses'][200]['content']['application/json'];
+/** POST /auth/check-loggedin: Reload the session */
+export function checkLoggedIn(args?: CheckLoggedInArgs, options?: RequestOptions): Promise<CheckLoggedInResult> {
+  return request<CheckLoggedInResult>('post', '/auth/check-loggedin', args ?? {}, options);
+}
+
+export type ConfirmAccountArgs = { body: NonNullable<operations['confirmAccount']['requestBody']>['content']['application/json'] };
+export type ConfirmAccountResult = operations['confirmAccount']['responses'][200]['content']['application/json'];
+/** POST /auth/confirm: Activate an account with the emailed token */
+export function confirmAccount(args: ConfirmAccountArgs, options?: RequestOptions): Promise<ConfirmAccountResult> {
+  return request<ConfirmAccountResult>('post', '/auth/confirm', args ?? {}, options);
+}
+
+export type FacebookSigninArgs = { body: NonNullable<operations['facebookSignin']['requestBody']>['content']['application/json'] };
+export type FacebookSigninResult = operations['facebookSignin']['responses'][200]['content']['application/json'];
+/** POST /auth/facebook-signin: Sign in with a Facebook access token */
+export function facebookSignin(args: FacebookSigninArgs, options?: RequestOptions): Promise<FacebookSigninResult> {
+  return request<FacebookSigninResult>('post', '/auth/facebook-signin', args ?? {}, options);
+}
+
+export type GetAllPlansArgs = Record<string, never>;
+export type GetAllPlansResult = operations['getAllPlans']['responses'][200]['content']['application/json'];
+/** GET /subscription/all-plans: Subscription plans */
+export function getAllPlans(args?: GetAllPlansArgs, options?: RequestOptions): Promise<GetAllPlansResult> {
+  return request<GetAllPlansResult>('get', '/subscription/all-plans', args ?? {}, options);
+}
+
 export type GetAllTagsArgs = { query?: operations['getAllTags']['parameters']['query'] };
 export type GetAllTagsResult = operations['getAllTags']['responses'][200]['content']['application/json'];
 /** GET /tag/get-all: List every tag */
 export function getAllTags(args?: GetAllTagsArgs, options?: RequestOptions): Promise<GetAllTagsResult> {
   return request<GetAllTagsResult>('get', '/tag/get-all', args ?? {}, options);
+}
+
+export type GetAuthProvidersArgs = Record<string, never>;
+export type GetAuthProvidersResult = operations['getAuthProviders']['responses'][200]['content']['application/json'];
+/** GET /auth/providers: Which social sign-in providers are configured */
+export function getAuthProviders(args?: GetAuthProvidersArgs, options?: RequestOptions): Promise<GetAuthProvidersResult> {
+  return request<GetAuthProvidersResult>('get', '/auth/providers', args ?? {}, options);
 }
 
 export type GetNativePostArgs = { path: operations['getNativePost']['parameters']['path'] };
@@ -30,6 +65,13 @@ export type GetPageUiResult = operations['getPageUi']['responses'][200]['content
 /** GET /page-ui/{name}: Generic page UI such as the footer */
 export function getPageUi(args: GetPageUiArgs, options?: RequestOptions): Promise<GetPageUiResult> {
   return request<GetPageUiResult>('get', '/page-ui/{name}', args ?? {}, options);
+}
+
+export type GetSubscriptionArgs = { path: operations['getSubscription']['parameters']['path'] };
+export type GetSubscriptionResult = operations['getSubscription']['responses'][200]['content']['application/json'];
+/** GET /subscription/{id}: A member's current subscription */
+export function getSubscription(args: GetSubscriptionArgs, options?: RequestOptions): Promise<GetSubscriptionResult> {
+  return request<GetSubscriptionResult>('get', '/subscription/{id}', args ?? {}, options);
 }
 
 export type GetTagByIdArgs = { path: operations['getTagById']['parameters']['path'] };
@@ -58,4 +100,88 @@ export type GetTopSubTagsResult = operations['getTopSubTags']['responses'][200][
 /** GET /tag/get-top-sub-tags/{id}: The most reacted sub-tags of a main tag */
 export function getTopSubTags(args: GetTopSubTagsArgs, options?: RequestOptions): Promise<GetTopSubTagsResult> {
   return request<GetTopSubTagsResult>('get', '/tag/get-top-sub-tags/{id}', args ?? {}, options);
+}
+
+export type GetUserByEmailArgs = { path: operations['getUserByEmail']['parameters']['path'] };
+export type GetUserByEmailResult = operations['getUserByEmail']['responses'][200]['content']['application/json'];
+/** GET /user/get-user-by-email/{email}: Whether an account uses this email */
+export function getUserByEmail(args: GetUserByEmailArgs, options?: RequestOptions): Promise<GetUserByEmailResult> {
+  return request<GetUserByEmailResult>('get', '/user/get-user-by-email/{email}', args ?? {}, options);
+}
+
+export type GetUserByUsernameArgs = { path: operations['getUserByUsername']['parameters']['path'] };
+export type GetUserByUsernameResult = operations['getUserByUsername']['responses'][200]['content']['application/json'];
+/** GET /user/get-user-by-username/{username}: Whether a username is taken */
+export function getUserByUsername(args: GetUserByUsernameArgs, options?: RequestOptions): Promise<GetUserByUsernameResult> {
+  return request<GetUserByUsernameResult>('get', '/user/get-user-by-username/{username}', args ?? {}, options);
+}
+
+export type GetUserDataArgs = { path: operations['getUserData']['parameters']['path'] };
+export type GetUserDataResult = operations['getUserData']['responses'][200]['content']['application/json'];
+/** GET /user/get-data/{id}: Public profile of a member */
+export function getUserData(args: GetUserDataArgs, options?: RequestOptions): Promise<GetUserDataResult> {
+  return request<GetUserDataResult>('get', '/user/get-data/{id}', args ?? {}, options);
+}
+
+export type GetUserExtArgs = { path: operations['getUserExt']['parameters']['path'] };
+export type GetUserExtResult = operations['getUserExt']['responses'][200]['content']['application/json'];
+/** GET /user-setting/get-ext/{id}: A member's extension (city, state and listing credits) */
+export function getUserExt(args: GetUserExtArgs, options?: RequestOptions): Promise<GetUserExtResult> {
+  return request<GetUserExtResult>('get', '/user-setting/get-ext/{id}', args ?? {}, options);
+}
+
+export type GoogleSigninArgs = { body: NonNullable<operations['googleSignin']['requestBody']>['content']['application/json'] };
+export type GoogleSigninResult = operations['googleSignin']['responses'][200]['content']['application/json'];
+/** POST /auth/google-signin: Sign in with a Google ID token */
+export function googleSignin(args: GoogleSigninArgs, options?: RequestOptions): Promise<GoogleSigninResult> {
+  return request<GoogleSigninResult>('post', '/auth/google-signin', args ?? {}, options);
+}
+
+export type LogoutArgs = Record<string, never>;
+export type LogoutResult = operations['logout']['responses'][200]['content']['application/json'];
+/** POST /auth/logout: Sign out this browser */
+export function logout(args?: LogoutArgs, options?: RequestOptions): Promise<LogoutResult> {
+  return request<LogoutResult>('post', '/auth/logout', args ?? {}, options);
+}
+
+export type LogoutAllArgs = Record<string, never>;
+export type LogoutAllResult = operations['logoutAll']['responses'][200]['content']['application/json'];
+/** POST /auth/logout-all: Sign out everywhere */
+export function logoutAll(args?: LogoutAllArgs, options?: RequestOptions): Promise<LogoutAllResult> {
+  return request<LogoutAllResult>('post', '/auth/logout-all', args ?? {}, options);
+}
+
+export type RequestPasswordResetArgs = { body: NonNullable<operations['requestPasswordReset']['requestBody']>['content']['application/json'] };
+export type RequestPasswordResetResult = operations['requestPasswordReset']['responses'][200]['content']['application/json'];
+/** POST /auth/request-reset-password: Mail a password-reset link */
+export function requestPasswordReset(args: RequestPasswordResetArgs, options?: RequestOptions): Promise<RequestPasswordResetResult> {
+  return request<RequestPasswordResetResult>('post', '/auth/request-reset-password', args ?? {}, options);
+}
+
+export type ResendActivationEmailArgs = { path: operations['resendActivationEmail']['parameters']['path'] };
+export type ResendActivationEmailResult = operations['resendActivationEmail']['responses'][200]['content']['application/json'];
+/** GET /auth/confirm-email/{email}: Send the activation mail again */
+export function resendActivationEmail(args: ResendActivationEmailArgs, options?: RequestOptions): Promise<ResendActivationEmailResult> {
+  return request<ResendActivationEmailResult>('get', '/auth/confirm-email/{email}', args ?? {}, options);
+}
+
+export type ResetPasswordArgs = { body: NonNullable<operations['resetPassword']['requestBody']>['content']['application/json'] };
+export type ResetPasswordResult = operations['resetPassword']['responses'][200]['content']['application/json'];
+/** POST /auth/reset-password: Set a new password with the emailed token */
+export function resetPassword(args: ResetPasswordArgs, options?: RequestOptions): Promise<ResetPasswordResult> {
+  return request<ResetPasswordResult>('post', '/auth/reset-password', args ?? {}, options);
+}
+
+export type SigninArgs = { body: NonNullable<operations['signin']['requestBody']>['content']['application/json'] };
+export type SigninResult = operations['signin']['responses'][200]['content']['application/json'];
+/** POST /auth/signin: Sign in with email and password */
+export function signin(args: SigninArgs, options?: RequestOptions): Promise<SigninResult> {
+  return request<SigninResult>('post', '/auth/signin', args ?? {}, options);
+}
+
+export type SignupArgs = { body: NonNullable<operations['signup']['requestBody']>['content']['application/json'] };
+export type SignupResult = operations['signup']['responses'][201]['content']['application/json'];
+/** POST /auth/signup: Create an account */
+export function signup(args: SignupArgs, options?: RequestOptions): Promise<SignupResult> {
+  return request<SignupResult>('post', '/auth/signup', args ?? {}, options);
 }
