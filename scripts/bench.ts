@@ -16,6 +16,7 @@ import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { connectDatabase } from '../server/db/connection';
 import { startEmbeddedDatabase } from '../server/db/embedded';
+import { outboxMailer } from '../server/integrations/mail';
 import { seedReferenceData } from '../server/db/seed';
 import { createLogger } from '../server/lib/logger';
 
@@ -41,7 +42,7 @@ async function serve() {
   const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
   const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench' }, logger);
   await seedReferenceData();
-  const app = http.createServer(createApp({ config, logger, pingDatabase: db.ping }));
+  const app = http.createServer(createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from) }));
   const appUrl = await listen(app);
   const body = Buffer.from(await (await fetch(appUrl + PATH)).arrayBuffer());
   const raw = http.createServer((_req, res) => {

@@ -1,33 +1,39 @@
 /**
  * createApp(deps): the whole HTTP surface in one Express app. Order matters:
- * security headers -> compression -> request log -> health -> contract docs -> JSON body ->
+ * security headers -> compression -> request log -> health -> contract docs (+ dev outbox) -> JSON body and cookies ->
  * contract validator -> feature routers -> JSON 404 for /api -> SPA -> the one error handler.
  */
 import { randomUUID } from 'node:crypto';
 import compression from 'compression';
+import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { docsRouter } from './docs/docs.routes';
+import { outboxRouter, type Mailer } from './integrations/mail';
 import { clientRouter } from './lib/client';
 import { AppError, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { OPENAPI_PATH } from './lib/paths';
+import { authRouter, createAuthService } from './modules/auth';
 import { cmsRouter } from './modules/cms';
+import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
+import { usersRouter } from './modules/users';
 
 export interface AppDeps {
-  config: Pick<Config, 'clientDir' | 'validateResponses' | 'trustProxy'>;
+  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'auth'>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
+  mailer: Mailer;
 }
 
 const REQUEST_ID = /^[\w.-]{1,100}$/;
 
-export function createApp({ config, logger, pingDatabase }: AppDeps): Express {
+export function createApp({ config, logger, pingDatabase, mailer }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -73,7 +79,8 @@ export function createApp({ config, logger, pingDatabase }: AppDeps): Express {
   });
 
   app.use(docsRouter());
-  app.use('/api/v2', express.json({ limit: '1mb' }));
+  if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir));
+  app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,
@@ -85,7 +92,15 @@ export function createApp({ config, logger, pingDatabase }: AppDeps): Express {
     }),
   );
 
-  app.use('/api/v2', tagsRouter, cmsRouter);
+  const auth = createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger });
+  app.use(
+    '/api/v2',
+    tagsRouter,
+    cmsRouter,
+    authRouter(config.auth, auth),
+    usersRouter(config.auth),
+    subscriptionsRouter(config.auth),
+  );
 
   app.use('/api', (req, _res, next) => {
     next(new AppError(404, 'not_found', `No API call ${req.method} ${req.originalUrl.split('?')[0]}`));

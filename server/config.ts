@@ -2,6 +2,8 @@
  * The only reader of process.env. Every variable is documented in README.md (Configuration).
  * Values are parsed and defaulted here; a wrong value stops the process at start with a clear message.
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from './lib/paths';
 
@@ -29,6 +31,32 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** How long a graceful stop waits for open requests before exiting. */
   shutdownTimeoutMs: number;
+  /** The address people use to reach Knack; links in emails start with it. */
+  publicUrl: string;
+  auth: AuthConfig;
+  mail: MailConfig;
+}
+
+export interface AuthConfig {
+  /** HS256 key of access tokens; in development a random one is kept under DATA_DIR/secrets. */
+  jwtSecret: string;
+  jwtIssuer: string;
+  jwtAudience: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  /** The refresh cookie is Secure (HTTPS only; browsers also accept it on localhost). */
+  cookieSecure: boolean;
+  bcryptCost: number;
+  /** Accounts with these emails are admins; nothing a client sends can make an admin. */
+  adminEmails: string[];
+  google: { clientId: string; certsUrl: string | undefined } | undefined;
+  facebook: { appId: string; appSecret: string; graphUrl: string } | undefined;
+}
+
+export interface MailConfig {
+  /** smtp(s)://user:pass@host:port; unset: mails go to the outbox under DATA_DIR/mail. */
+  smtpUrl: string | undefined;
+  from: string;
 }
 
 export class ConfigError extends Error {}
@@ -65,12 +93,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mode = nodeEnv as Environment;
   const dataDir = path.resolve(PROJECT_ROOT, env.DATA_DIR ?? 'data');
   const mongodbUri = env.MONGODB_URI?.trim() || undefined;
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('PUBLIC_URL must be an http(s) URL such as https://knack.example.');
   if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     throw new ConfigError('MONGODB_URI must start with mongodb:// or mongodb+srv://.');
   }
   return {
     env: mode,
-    port: int(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env.HOST ?? '0.0.0.0',
     mongodbUri,
     dbName: env.DB_NAME ?? 'knack',
@@ -81,5 +112,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: bool(env, 'VALIDATE_RESPONSES', mode !== 'production'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    publicUrl,
+    auth: authConfig(env, mode, dataDir),
+    mail: { smtpUrl: env.SMTP_URL?.trim() || undefined, from: env.MAIL_FROM ?? 'Knack <no-reply@knack.example>' },
+  };
+}
+
+/** A random key kept on disk, so development sessions survive restarts without any setup. */
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secrets', 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function authConfig(env: NodeJS.ProcessEnv, mode: Environment, dataDir: string): AuthConfig {
+  let jwtSecret = env.JWT_SECRET;
+  if (!jwtSecret) {
+    if (mode === 'production') throw new ConfigError('JWT_SECRET must be set in production (32 characters or more).');
+    jwtSecret = localSecret(dataDir);
+  }
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be 32 characters or more.');
+  const googleClientId = env.GOOGLE_CLIENT_ID?.trim();
+  const facebookAppId = env.FACEBOOK_APP_ID?.trim();
+  const facebookSecret = env.FACEBOOK_APP_SECRET?.trim();
+  if (facebookAppId && !facebookSecret) throw new ConfigError('FACEBOOK_APP_SECRET must be set with FACEBOOK_APP_ID.');
+  return {
+    jwtSecret,
+    jwtIssuer: env.JWT_ISSUER ?? 'knack',
+    jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 30, 86_400),
+    refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
+    cookieSecure: bool(env, 'COOKIE_SECURE', true),
+    bcryptCost: int(env, 'BCRYPT_COST', 12, 10, 15),
+    adminEmails: (env.ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+    google: googleClientId ? { clientId: googleClientId, certsUrl: env.GOOGLE_CERTS_URL?.trim() || undefined } : undefined,
+    facebook:
+      facebookAppId && facebookSecret
+        ? { appId: facebookAppId, appSecret: facebookSecret, graphUrl: (env.FACEBOOK_GRAPH_URL ?? 'https://graph.facebook.com/v19.0').replace(/\/+$/, '') }
+        : undefined,
   };
 }

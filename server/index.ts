@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { connectDatabase, type Database } from './db/connection';
 import { NoDatabaseError } from './db/embedded';
 import { seedReferenceData } from './db/seed';
+import { createMailer } from './integrations/mail';
 import { createLogger } from './lib/logger';
 
 async function main() {
@@ -35,7 +36,9 @@ async function main() {
     logger.info('reference data seeded');
   }
 
-  const app = createApp({ config, logger, pingDatabase: db.ping });
+  const mailer = createMailer(config);
+  logger.info({ mail: mailer.kind, outbox: mailer.outboxDir }, mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP');
+  const app = createApp({ config, logger, pingDatabase: db.ping, mailer });
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

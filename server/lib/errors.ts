@@ -43,6 +43,7 @@ const STATUS_CODES: Record<number, string> = {
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  429: 'too_many_requests',
 };
 
 /** "/params/id" -> "id", "/body/user/email" -> "user.email": paths a person can read. */
@@ -85,6 +86,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const status = known?.status ?? 500;
     if (res.headersSent) return;
+    const retryAfter = (known as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     res.status(status).json({
       message: known?.message ?? 'Something went wrong on our side. Please try again.',
       code: known?.code ?? 'internal',

@@ -1,18 +1,45 @@
-import mongoose from 'mongoose';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import mongoose from 'mongoose';
 import { createApp, type AppDeps } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import { outboxMailer } from '../../server/integrations/mail';
 import { createLogger } from '../../server/lib/logger';
 
 export const FIXTURE_CLIENT_DIR = path.resolve(__dirname, '../fixtures/client');
+export const TEST_JWT_SECRET = 'test-secret-for-knack-tests-0123456789abcdef';
+
+type TestConfig = AppDeps['config'];
+
+/** The configuration tests run with: production defaults where they matter (bcrypt cost 12, Secure cookies). */
+export function testConfig(overrides: Partial<TestConfig> = {}): TestConfig {
+  const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, ADMIN_EMAILS: 'admin@knack.example', DATA_DIR: os.tmpdir() });
+  return {
+    env: base.env,
+    clientDir: FIXTURE_CLIENT_DIR,
+    validateResponses: true,
+    trustProxy: false,
+    publicUrl: 'http://knack.test',
+    auth: base.auth,
+    ...overrides,
+  };
+}
+
+export interface TestAppOptions extends Partial<Omit<AppDeps, 'config'>> {
+  config?: Partial<TestConfig>;
+}
 
 /** The real app, as production builds it, with responses checked against openapi.yaml. */
-export function createTestApp(overrides: Partial<AppDeps> = {}) {
+export function createTestApp(options: TestAppOptions = {}) {
+  const { config, ...deps } = options;
   return createApp({
-    config: { clientDir: FIXTURE_CLIENT_DIR, validateResponses: true, trustProxy: false },
+    config: testConfig(config),
     logger: createLogger('silent'),
     pingDatabase: async () => {
       await mongoose.connection.db!.admin().ping();
     },
-    ...overrides,
+    mailer: outboxMailer(mkdtempSync(path.join(os.tmpdir(), 'knack-outbox-')), 'Knack <no-reply@knack.test>'),
+    ...deps,
   });
 }

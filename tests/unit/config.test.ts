@@ -20,7 +20,29 @@ describe('loadConfig', () => {
   });
 
   it('when production is set, then responses are not validated and logs are at info', () => {
-    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ validateResponses: false, logLevel: 'info' });
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret })).toMatchObject({ validateResponses: false, logLevel: 'info' });
+  });
+
+  it('when auth settings are given, then admins, providers and token lifetimes are parsed', () => {
+    const config = loadConfig({
+      JWT_SECRET: 'y'.repeat(32),
+      ADMIN_EMAILS: ' Boss@Knack.example, ops@knack.example ,',
+      GOOGLE_CLIENT_ID: 'client.apps.googleusercontent.com',
+      FACEBOOK_APP_ID: '42',
+      FACEBOOK_APP_SECRET: 'shh',
+      ACCESS_TOKEN_TTL_SECONDS: '600',
+      PUBLIC_URL: 'https://knack.example/',
+    });
+    expect(config.auth).toMatchObject({
+      adminEmails: ['boss@knack.example', 'ops@knack.example'],
+      google: { clientId: 'client.apps.googleusercontent.com', certsUrl: undefined },
+      facebook: { appId: '42', appSecret: 'shh', graphUrl: 'https://graph.facebook.com/v19.0' },
+      accessTokenTtlSeconds: 600,
+      bcryptCost: 12,
+      cookieSecure: true,
+    });
+    expect(config.publicUrl).toBe('https://knack.example');
   });
 
   it('when values are given, then they are parsed', () => {
@@ -40,6 +62,11 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, /NODE_ENV must be/],
     [{ SEED_ON_START: 'maybe' }, /SEED_ON_START must be true or false/],
     [{ MONGODB_URI: 'postgres://x' }, /MONGODB_URI must start with mongodb/],
+    [{ NODE_ENV: 'production' }, /JWT_SECRET must be set in production/],
+    [{ JWT_SECRET: 'short' }, /JWT_SECRET must be 32 characters or more/],
+    [{ FACEBOOK_APP_ID: '123' }, /FACEBOOK_APP_SECRET must be set/],
+    [{ PUBLIC_URL: 'knack.example' }, /PUBLIC_URL must be an http/],
+    [{ BCRYPT_COST: '4' }, /BCRYPT_COST must be a whole number from 10 to 15/],
   ])('when %p is set, then start fails with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

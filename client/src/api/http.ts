@@ -1,6 +1,12 @@
 /**
  * The one HTTP client of the SPA. Generated operation functions call `request`; errors come back
  * as `ApiError` carrying the server's `message` (spec §8: call errors are shown with that message).
+ *
+ * Sessions: the auth feature registers a small bridge (`registerAuthBridge`) that gives the current access
+ * token, renews it and ends the session; this file never imports a feature. Every call carries
+ * `Authorization: Bearer <token>` while signed in. A 401 from a call outside `/auth/` renews the token once
+ * (one renewal shared by every call waiting on it), then retries the call; if that fails the session ends
+ * quietly (no toast).
  */
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { components } from './generated/openapi';
@@ -22,6 +28,8 @@ export class ApiError extends Error {
 export interface RequestOptions {
   signal?: AbortSignal;
   onUploadProgress?: (loadedFraction: number) => void;
+  /** The caller shows the error itself (a form): no error toast. */
+  quiet?: boolean;
 }
 
 interface RequestArgs {
@@ -37,6 +45,39 @@ const errorListeners = new Set<(error: ApiError) => void>();
 export function onApiError(listener: (error: ApiError) => void): () => void {
   errorListeners.add(listener);
   return () => errorListeners.delete(listener);
+}
+
+/** What the auth feature lends the HTTP client. */
+export interface AuthBridge {
+  /** The current access token, or null when signed out. */
+  getToken(): string | null;
+  /** Renews the access token with the refresh cookie; the new token, or null when the session is gone. */
+  renew(): Promise<string | null>;
+  /** The session could not be renewed: sign out quietly. */
+  sessionLost(): void;
+}
+
+let authBridge: AuthBridge | null = null;
+let renewal: Promise<string | null> | null = null;
+
+/** Registers the auth bridge (one at a time); returns the unregister function. */
+export function registerAuthBridge(bridge: AuthBridge): () => void {
+  authBridge = bridge;
+  renewal = null;
+  return () => {
+    if (authBridge === bridge) authBridge = null;
+  };
+}
+
+/** One renewal at a time: calls failing together wait on the same one. */
+function renewOnce(bridge: AuthBridge): Promise<string | null> {
+  renewal ??= bridge
+    .renew()
+    .catch(() => null)
+    .finally(() => {
+      renewal = null;
+    });
+  return renewal;
 }
 
 export function toApiError(error: unknown): ApiError {
@@ -58,22 +99,60 @@ export function fillPath(template: string, params: Record<string, string | numbe
   });
 }
 
+const isUnauthorized = (error: unknown) => error instanceof AxiosError && error.response?.status === 401;
+
 export async function request<T>(method: string, template: string, args: RequestArgs, options: RequestOptions = {}): Promise<T> {
-  try {
+  const send = async (token: string | null) => {
     const response = await http.request<T>({
       method,
       url: fillPath(template, args.path),
       params: args.query,
       data: args.body,
+      headers: token ? { Authorization: `Bearer ${token}` } : undefined,
       signal: options.signal,
       onUploadProgress: options.onUploadProgress
         ? (event) => options.onUploadProgress!(event.total ? event.loaded / event.total : 0)
         : undefined,
     });
     return response.data;
+  };
+
+  const bridge = authBridge;
+  const token = bridge?.getToken() ?? null;
+  try {
+    try {
+      return await send(token);
+    } catch (error) {
+      // The sign-in calls answer 401 for their own reasons (a wrong password): never renew for them.
+      if (!bridge || !token || !isUnauthorized(error) || template.startsWith('/auth/')) throw error;
+      // Another call may have renewed the token meanwhile; else renew now.
+      const current = bridge.getToken();
+      const fresh = current && current !== token ? current : await renewOnce(bridge);
+      if (!fresh) {
+        bridge.sessionLost();
+        throw new SessionLost(toApiError(error));
+      }
+      try {
+        return await send(fresh);
+      } catch (retryError) {
+        if (isUnauthorized(retryError)) {
+          bridge.sessionLost();
+          throw new SessionLost(toApiError(retryError));
+        }
+        throw retryError;
+      }
+    }
   } catch (error) {
+    if (error instanceof SessionLost) throw error.apiError;
     const apiError = toApiError(error);
-    if (!axios.isCancel(error)) errorListeners.forEach((listener) => listener(apiError));
+    if (!axios.isCancel(error) && !options.quiet) errorListeners.forEach((listener) => listener(apiError));
     throw apiError;
+  }
+}
+
+/** A 401 that ended the session: passed to the caller without a toast (the user is signed out quietly). */
+class SessionLost extends Error {
+  constructor(readonly apiError: ApiError) {
+    super(apiError.message);
   }
 }

@@ -1,18 +1,20 @@
 import { useEffect } from 'react';
 import message from 'antd/es/message';
+import type { ToastKind } from './notify';
 
 export interface Toast {
   id: number;
+  kind: ToastKind;
   message: string;
 }
 
-/** Shows queued error toasts with antd message.error; one toast per distinct text at a time. */
+/** Shows queued toasts with antd message; one toast per distinct text at a time. */
 export default function Toasts({ queue, onShown }: { queue: Toast[]; onShown: (ids: number[]) => void }) {
   const [api, contextHolder] = message.useMessage({ maxCount: 3 });
   useEffect(() => {
     if (!queue.length) return;
     for (const toast of queue) {
-      void api.error({ content: toast.message, key: `api-error:${toast.message}`, duration: 4 });
+      void api.open({ type: toast.kind, content: toast.message, key: `${toast.kind}:${toast.message}`, duration: toast.kind === 'error' ? 4 : 3 });
     }
     onShown(queue.map((toast) => toast.id));
   }, [queue, api, onShown]);

@@ -1,3 +1,5 @@
-/** Subscriptions: plans (seeded now); subscribing and credits come with the money issue. */
+/** Subscriptions: plans and members' subscriptions (checkout and credits come with the money issue). */
 export { PlanModel } from './plans.model';
+export { SubscriptionModel } from './subscriptions.model';
 export { seedPlans, PLANS } from './plans.seed';
+export { subscriptionsRouter } from './subscriptions.routes';

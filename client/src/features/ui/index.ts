@@ -1,7 +1,7 @@
 /** features/ui: device, orientation, the open modal and the phone side menu. */
-export { uiReducer, initialUiState, viewportChanged, modalOpened, modalClosed, sideMenuOpened, sideMenuClosed } from './ui.slice';
-export type { UiState, ModalName } from './ui.slice';
+export { uiReducer, initialUiState, viewportChanged, modalOpened, modalClosed, sideMenuOpened, sideMenuClosed, AUTH_MODALS } from './ui.slice';
+export type { UiState, ModalName, ModalOrigin, ModalProps, ModalRequest } from './ui.slice';
 export { uiSaga } from './ui.saga';
-export { selectDevice, selectIsPhone, selectOrientation, selectOpenModal, selectSideMenuOpen, selectViewportWidth } from './ui.selectors';
+export { selectDevice, selectIsPhone, selectOrientation, selectOpenModal, selectModalProps, selectSideMenuOpen, selectViewportWidth } from './ui.selectors';
 export { detectDevice, detectOrientation, readViewport, isPhoneUserAgent } from './viewport';
 export type { Device, Orientation, Viewport } from './viewport';

@@ -1,8 +1,36 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
 import { readViewport, type Device, type Orientation, type Viewport } from './viewport';
 
-/** Modals later issues render; for now the buttons only record the request. */
-export type ModalName = 'login' | 'signup' | 'upload';
+/**
+ * The modals of the front layout. The auth modal names match the `/auth/{type}` route. 'upload' is rendered
+ * by a later issue; for now its buttons only record the request.
+ */
+export type ModalName = 'login' | 'signup' | 'forgot-password' | 'reset-password' | 'upload';
+
+export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
+
+/**
+ * Where a modal was opened from (spec §4): after a login, 'onClickKnack' and 'comments' run the callback,
+ * 'userProfile' goes to the own profile, anything else to /explore; after a signup 'onClickKnack' and
+ * 'pricing' run the callback.
+ */
+export type ModalOrigin = 'onClickKnack' | 'comments' | 'userProfile' | 'pricing' | (string & {});
+
+export interface ModalProps {
+  origin?: ModalOrigin;
+  /** An action dispatched after a successful login when the origin asks for it (must stay serializable). */
+  callback?: UnknownAction;
+  /** Prefills the email field (login opened from signup step 1). */
+  email?: string;
+  /** The emailed token (reset password). */
+  token?: string;
+  /** A line shown above the form (e.g. the password was reset). */
+  notice?: string;
+}
+
+export interface ModalRequest extends ModalProps {
+  name: ModalName;
+}
 
 export interface UiState {
   device: Device;
@@ -11,12 +39,14 @@ export interface UiState {
   height: number;
   /** The open modal, or null. */
   modal: ModalName | null;
+  /** What the open modal was opened with. */
+  modalProps: ModalProps;
   /** The phone side-menu drawer. */
   sideMenuOpen: boolean;
 }
 
 export function initialUiState(viewport: Viewport = readViewport()): UiState {
-  return { ...viewport, modal: null, sideMenuOpen: false };
+  return { ...viewport, modal: null, modalProps: {}, sideMenuOpen: false };
 }
 
 const uiSlice = createSlice({
@@ -27,12 +57,21 @@ const uiSlice = createSlice({
       Object.assign(state, action.payload);
       if (action.payload.device === 'desktop') state.sideMenuOpen = false;
     },
-    modalOpened(state, action: PayloadAction<ModalName>) {
-      state.modal = action.payload;
-      state.sideMenuOpen = false;
+    /** Opens a modal (one at a time: opening another replaces it), by name or with its props. */
+    modalOpened: {
+      reducer(state, action: PayloadAction<ModalRequest>) {
+        const { name, ...props } = action.payload;
+        state.modal = name;
+        state.modalProps = props;
+        state.sideMenuOpen = false;
+      },
+      prepare(request: ModalName | ModalRequest) {
+        return { payload: typeof request === 'string' ? { name: request } : request };
+      },
     },
     modalClosed(state) {
       state.modal = null;
+      state.modalProps = {};
     },
     sideMenuOpened(state) {
       state.sideMenuOpen = true;

@@ -1,0 +1,238 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { modalOpened } from '../ui';
+import { loadAccount } from './auth.storage';
+import type {
+  AuthProviders,
+  FieldError,
+  FormName,
+  FormState,
+  Plan,
+  Session,
+  SignupValues,
+  StoredAccount,
+  Subscription,
+  User,
+  UserExt,
+} from './auth.types';
+
+/**
+ * Client auth state (spec §3): isLoggedIn, user, token, userExt, subscription and plans, the reacted
+ * contents list with its counter; plus the status of each auth form and the signup step.
+ */
+export interface AuthState {
+  isLoggedIn: boolean;
+  user: User | null;
+  token: string | null;
+  userExt: UserExt | null;
+  subscription: Subscription | null;
+  plans: Plan[];
+  reactedContents: string[];
+  reactedCount: number;
+  /** guest: no account; restoring: a stored account is being reloaded; active: the server confirmed it. */
+  session: 'guest' | 'restoring' | 'active';
+  /** The configured social sign-in providers, once asked. */
+  providers: AuthProviders | null;
+  signup: { step: 1 | 2; email: string };
+  forms: Record<FormName, FormState>;
+}
+
+const idleForm: FormState = { status: 'idle', message: null, errors: [] };
+const idleForms = (): Record<FormName, FormState> => ({
+  login: idleForm,
+  signup: idleForm,
+  forgot: idleForm,
+  reset: idleForm,
+  confirm: idleForm,
+});
+
+/** The state at start: signed in from the stored account (if any) while it is reloaded. */
+export function initialAuthState(account: StoredAccount | null = loadAccount()): AuthState {
+  return {
+    isLoggedIn: Boolean(account),
+    user: account?.user ?? null,
+    token: account?.token ?? null,
+    userExt: null,
+    subscription: null,
+    plans: [],
+    reactedContents: [],
+    reactedCount: 0,
+    session: account ? 'restoring' : 'guest',
+    providers: null,
+    signup: { step: 1, email: '' },
+    forms: idleForms(),
+  };
+}
+
+export interface FormFailure {
+  form: FormName;
+  message: string;
+  errors: FieldError[];
+}
+
+function signIn(state: AuthState, session: Session) {
+  state.isLoggedIn = true;
+  state.user = session.user;
+  state.token = session.token;
+  state.reactedContents = session.reactedContents;
+  state.reactedCount = session.reactedContents.length;
+  state.session = 'active';
+}
+
+const MODAL_FORMS: Partial<Record<string, FormName>> = {
+  login: 'login',
+  signup: 'signup',
+  'forgot-password': 'forgot',
+  'reset-password': 'reset',
+};
+
+const authSlice = createSlice({
+  name: 'auth',
+  initialState: () => initialAuthState(),
+  reducers: {
+    // Login
+    loginSubmitted(state, _action: PayloadAction<{ email: string; password: string }>) {
+      state.forms.login = { status: 'sending', message: null, errors: [] };
+    },
+    loginSucceeded(state, action: PayloadAction<Session>) {
+      signIn(state, action.payload);
+      state.forms.login = { status: 'idle', message: null, errors: [] };
+    },
+    /** The password was right but the account is not activated: no token, 'Check Your Email'. */
+    loginNeedsActivation(state, action: PayloadAction<{ email: string; message: string }>) {
+      state.forms.login = { status: 'sent', message: action.payload.message, errors: [], email: action.payload.email };
+    },
+    // Signup
+    signupEmailSubmitted(state, action: PayloadAction<string>) {
+      state.forms.signup = { status: 'sending', message: null, errors: [] };
+      state.signup.email = action.payload;
+    },
+    signupDetailsShown(state, action: PayloadAction<string>) {
+      state.forms.signup = idleForm;
+      state.signup = { step: 2, email: action.payload };
+    },
+    signupBackToEmail(state) {
+      state.forms.signup = idleForm;
+      state.signup.step = 1;
+    },
+    signupSubmitted(state, _action: PayloadAction<SignupValues>) {
+      state.forms.signup = { status: 'sending', message: null, errors: [] };
+    },
+    /** The account exists and the activation mail is sent: 'Check Your Email'. */
+    signupSucceeded(state, action: PayloadAction<{ email: string; message: string }>) {
+      state.forms.signup = { status: 'sent', message: action.payload.message, errors: [], email: action.payload.email };
+    },
+    activationEmailResendRequested(_state, _action: PayloadAction<string>) {},
+    // Forgot and reset password
+    passwordResetRequested(state, action: PayloadAction<string>) {
+      state.forms.forgot = { status: 'sending', message: null, errors: [], email: action.payload };
+    },
+    passwordResetEmailSent(state, action: PayloadAction<{ email: string; message: string }>) {
+      state.forms.forgot = { status: 'sent', message: action.payload.message, errors: [], email: action.payload.email };
+    },
+    newPasswordSubmitted(state, _action: PayloadAction<{ token: string; newPassword: string; passwordConfirm: string }>) {
+      state.forms.reset = { status: 'sending', message: null, errors: [] };
+    },
+    passwordResetSucceeded(state, action: PayloadAction<string>) {
+      state.forms.reset = { status: 'sent', message: action.payload, errors: [] };
+    },
+    // Activation link
+    accountConfirmRequested(state, _action: PayloadAction<string>) {
+      state.forms.confirm = { status: 'sending', message: null, errors: [] };
+    },
+    accountConfirmFinished(state, action: PayloadAction<{ ok: boolean; message: string }>) {
+      state.forms.confirm = { status: action.payload.ok ? 'sent' : 'failed', message: action.payload.message, errors: [] };
+    },
+    /** Any auth form's call failed; the server's message and the fields it named. */
+    authFormFailed(state, action: PayloadAction<FormFailure>) {
+      const { form, message, errors } = action.payload;
+      state.forms[form] = { status: 'failed', message, errors };
+    },
+    // Social sign-in
+    authProvidersRequested() {},
+    authProvidersLoaded(state, action: PayloadAction<AuthProviders>) {
+      state.providers = action.payload;
+    },
+    googleCredentialReceived(_state, _action: PayloadAction<string>) {},
+    facebookLoginReceived(_state, _action: PayloadAction<{ accessToken: string; userID?: string }>) {},
+    // Session
+    sessionRestored(state, action: PayloadAction<Session>) {
+      signIn(state, action.payload);
+    },
+    /** A new access token (the 401 renewal, or another tab). */
+    sessionRefreshed(state, action: PayloadAction<{ user: User; token: string }>) {
+      state.user = action.payload.user;
+      state.token = action.payload.token;
+      state.isLoggedIn = true;
+      state.session = 'active';
+    },
+    /** The session could not be renewed (the HTTP client's 401 handling): sign out quietly. */
+    sessionLost() {},
+    logoutRequested() {},
+    /** Clears the account, its extras and the reacted list (spec §4). Plans and providers are not personal. */
+    loggedOut(state) {
+      state.isLoggedIn = false;
+      state.user = null;
+      state.token = null;
+      state.userExt = null;
+      state.subscription = null;
+      state.reactedContents = [];
+      state.reactedCount = 0;
+      state.session = 'guest';
+    },
+    userExtLoaded(state, action: PayloadAction<UserExt>) {
+      state.userExt = action.payload;
+    },
+    subscriptionLoaded(state, action: PayloadAction<Subscription | null>) {
+      state.subscription = action.payload;
+    },
+    plansLoaded(state, action: PayloadAction<Plan[]>) {
+      state.plans = action.payload;
+    },
+    /** A knack was counted: the content joins the reacted list and the counter goes up. */
+    contentReacted(state, action: PayloadAction<string>) {
+      if (!state.reactedContents.includes(action.payload)) state.reactedContents.push(action.payload);
+      state.reactedCount += 1;
+    },
+  },
+  extraReducers: (builder) => {
+    // A modal opens fresh: its form forgets the last answer; signup starts at step 1.
+    builder.addCase(modalOpened, (state, action) => {
+      const form = MODAL_FORMS[action.payload.name];
+      if (form) state.forms[form] = idleForm;
+      if (action.payload.name === 'signup') state.signup = { step: 1, email: action.payload.email ?? '' };
+    });
+  },
+});
+
+export const {
+  loginSubmitted,
+  loginSucceeded,
+  loginNeedsActivation,
+  signupEmailSubmitted,
+  signupDetailsShown,
+  signupBackToEmail,
+  signupSubmitted,
+  signupSucceeded,
+  activationEmailResendRequested,
+  passwordResetRequested,
+  passwordResetEmailSent,
+  newPasswordSubmitted,
+  passwordResetSucceeded,
+  accountConfirmRequested,
+  accountConfirmFinished,
+  authFormFailed,
+  authProvidersRequested,
+  authProvidersLoaded,
+  googleCredentialReceived,
+  facebookLoginReceived,
+  sessionRestored,
+  sessionRefreshed,
+  sessionLost,
+  logoutRequested,
+  loggedOut,
+  userExtLoaded,
+  subscriptionLoaded,
+  plansLoaded,
+  contentReacted,
+} = authSlice.actions;
+export const authReducer = authSlice.reducer;

@@ -1,0 +1,51 @@
+import type { components } from '../../api/generated/openapi';
+
+type Schemas = components['schemas'];
+
+export type User = Schemas['User'];
+export type UserExt = Schemas['UserExt'];
+export type Subscription = Schemas['Subscription'];
+export type Plan = Schemas['Plan'];
+export type AuthResponse = Schemas['AuthResponse'];
+export type AuthProviders = Schemas['AuthProviders'];
+
+/** A signed-in session as the client keeps it. */
+export interface Session {
+  user: User;
+  token: string;
+  reactedContents: string[];
+}
+
+/** The account kept in browser storage (spec §3): user and token. */
+export interface StoredAccount {
+  user: User;
+  token: string;
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export type FormName = 'login' | 'signup' | 'forgot' | 'reset' | 'confirm';
+
+/** idle → sending → sent (done, or a check-your-email answer) | failed. */
+export type FormStatus = 'idle' | 'sending' | 'sent' | 'failed';
+
+export interface FormState {
+  status: FormStatus;
+  /** The server's message (an error, or 'Check Your Email' / 'Email Sent'). */
+  message: string | null;
+  /** The fields the server named. */
+  errors: FieldError[];
+  /** The email the answer is about (shown in the check-your-email panel). */
+  email?: string;
+}
+
+export interface SignupValues {
+  firstName: string;
+  lastName: string;
+  username: string;
+  password: string;
+  passwordConfirm: string;
+}

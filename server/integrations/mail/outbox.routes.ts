@@ -1,0 +1,48 @@
+/** /dev/mail: the outbox as web pages (development only; never mounted in production). */
+import { Router } from 'express';
+import { listOutbox, readOutboxMail } from './outbox.driver';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} · Knack outbox</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f7f6fb;color:#161326}
+main{max-width:860px;margin:24px auto;padding:0 16px}h1{font-size:22px}table{width:100%;border-collapse:collapse;background:#fff}
+td,th{padding:10px 12px;border-bottom:1px solid #e9e7f2;text-align:left}a{color:#5b3cf5}.meta{color:#5d5a6e}
+.mail{background:#fff;border:1px solid #e9e7f2;border-radius:12px;padding:20px}</style></head>
+<body><main>${body}</main></body></html>`;
+
+export function outboxRouter(dir: string): Router {
+  const router = Router();
+  router.get('/dev/mail', async (_req, res) => {
+    const mails = await listOutbox(dir);
+    const rows = mails
+      .map((m) => `<tr><td class="meta">${escape(new Date(m.sentAt).toLocaleString('en-US'))}</td><td>${escape(m.to)}</td><td><a href="/dev/mail/${m.id}">${escape(m.subject)}</a></td></tr>`)
+      .join('');
+    res.type('html').send(
+      page(
+        'Outbox',
+        `<h1>Outbox</h1><p class="meta">Mails Knack sent while no SMTP server is configured (newest first). Set SMTP_URL to deliver them for real.</p>
+        ${mails.length ? `<table><thead><tr><th>Sent</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No mail yet.</p>'}`,
+      ),
+    );
+  });
+  router.get('/dev/mail/:id', async (req, res) => {
+    const mail = await readOutboxMail(dir, req.params.id);
+    if (!mail) {
+      res.status(404).type('html').send(page('Not found', '<p>No such mail. <a href="/dev/mail">Back to the outbox</a></p>'));
+      return;
+    }
+    // The body is our own template's HTML (user values escaped when it was made).
+    res.type('html').send(
+      page(
+        mail.subject,
+        `<p><a href="/dev/mail">&larr; Outbox</a></p><h1>${escape(mail.subject)}</h1>
+        <p class="meta">To ${escape(mail.to)} · from ${escape(mail.from)} · ${escape(new Date(mail.sentAt).toLocaleString('en-US'))}</p>
+        <div class="mail">${mail.html}</div>`,
+      ),
+    );
+  });
+  return router;
+}

@@ -1,0 +1,49 @@
+/** Bearer-token checks for the routes that need a signed-in member. */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AuthConfig } from '../../config';
+import { AppError } from '../../lib/errors';
+import { UserModel } from '../users/users.model';
+import type { Role } from '../users/users.mapper';
+import { MESSAGES } from './auth.rules';
+import { verifyAccessToken } from './auth.tokens';
+
+export interface AuthContext {
+  userId: string;
+  email: string;
+  role: Role;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      auth?: AuthContext;
+    }
+  }
+}
+
+/**
+ * Verifies the access token, then checks the account still exists, is active and has not revoked the
+ * token (password change, reset or logout-all bump the token version).
+ */
+export function requireAuth(config: AuthConfig): RequestHandler {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    if (!token) throw new AppError(401, 'unauthorized', 'Please log in.');
+    const claims = verifyAccessToken(config, token);
+    const user = await UserModel.findById(claims.userId, { email: 1, isActive: 1, tokenVersion: 1 }).lean();
+    if (!user || !user.isActive || user.tokenVersion !== claims.tokenVersion) throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
+    req.auth = { userId: claims.userId, email: user.email, role: config.adminEmails.includes(user.email) ? 'admin' : 'user' };
+    next();
+  };
+}
+
+/** The route's `:id` must be the signed-in member, unless an admin asks. */
+export const requireSelfOrAdmin: RequestHandler = (req, _res, next) => {
+  if (!req.auth) throw new AppError(401, 'unauthorized', 'Please log in.');
+  if (req.auth.role !== 'admin' && req.params.id !== req.auth.userId) {
+    throw new AppError(403, 'forbidden', "You can't see another member's account.");
+  }
+  next();
+};

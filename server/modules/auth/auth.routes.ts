@@ -1,0 +1,111 @@
+import { Router, type CookieOptions, type Request, type Response } from 'express';
+import type { AuthConfig } from '../../config';
+import type { ApiRequest, ApiResponse, Schemas } from '../../lib/openapi-types';
+import { toUserDto } from '../users/users.mapper';
+import { requireAuth } from './auth.middleware';
+import { MESSAGES } from './auth.rules';
+import type { AuthService, SignedIn } from './auth.service';
+import { verifyFacebookToken, verifyGoogleCredential } from './auth.social';
+
+export const REFRESH_COOKIE = 'knack_refresh';
+
+export function authRouter(config: AuthConfig, auth: AuthService): Router {
+  const router = Router();
+  const cookieOptions: CookieOptions = {
+    httpOnly: true,
+    secure: config.cookieSecure,
+    sameSite: 'strict',
+    path: '/api/v2/auth',
+  };
+  const refreshCookie = (req: Request): string | undefined => req.cookies?.[REFRESH_COOKIE];
+  const address = (req: Request) => req.ip ?? 'unknown';
+
+  /** Answers a signed-in session: the access token in the body, the refresh token as the cookie. */
+  function sendSignedIn(res: Response, session: SignedIn, message: string, status = 200) {
+    res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieOptions, maxAge: config.refreshTokenTtlDays * 86_400_000 });
+    const body: Schemas['AuthResponse'] = {
+      user: toUserDto(session.user, session.role),
+      token: session.token,
+      message,
+      // Filled from the knacks of the member once reactions exist (knack issue).
+      reacted_contents: [],
+    };
+    res.status(status).json(body);
+  }
+
+  const pendingActivation = (): Schemas['AuthResponse'] => ({ user: null, token: null, message: MESSAGES.checkEmail, reacted_contents: [] });
+
+  router.post('/auth/signup', async (req: ApiRequest<'signup'>, res: ApiResponse<'signup'>) => {
+    await auth.signup(req.body);
+    res.status(201).json(pendingActivation());
+  });
+
+  router.post('/auth/signin', async (req: ApiRequest<'signin'>, res: ApiResponse<'signin'>) => {
+    const result = await auth.signin(req.body.email, req.body.password, address(req));
+    if ('pendingActivation' in result) {
+      res.json(pendingActivation());
+      return;
+    }
+    sendSignedIn(res, result, MESSAGES.success);
+  });
+
+  router.post('/auth/confirm', async (req: ApiRequest<'confirmAccount'>, res) => {
+    sendSignedIn(res, await auth.confirm(req.body.token), MESSAGES.activated);
+  });
+
+  router.get('/auth/confirm-email/:email', async (req: ApiRequest<'resendActivationEmail'>, res: ApiResponse<'resendActivationEmail'>) => {
+    await auth.resendActivation(req.params.email, address(req));
+    res.json({ message: MESSAGES.emailSent });
+  });
+
+  router.post('/auth/request-reset-password', async (req: ApiRequest<'requestPasswordReset'>, res: ApiResponse<'requestPasswordReset'>) => {
+    await auth.requestReset(req.body.email, address(req));
+    res.json({ message: MESSAGES.emailSent });
+  });
+
+  router.post('/auth/reset-password', async (req: ApiRequest<'resetPassword'>, res: ApiResponse<'resetPassword'>) => {
+    await auth.resetPassword(req.body.token, req.body.newPassword, req.body.passwordConfirm);
+    res.clearCookie(REFRESH_COOKIE, cookieOptions);
+    res.json({ message: MESSAGES.passwordReset });
+  });
+
+  router.post('/auth/check-loggedin', async (req, res) => {
+    try {
+      sendSignedIn(res, await auth.refresh(refreshCookie(req)), MESSAGES.success);
+    } catch (err) {
+      res.clearCookie(REFRESH_COOKIE, cookieOptions);
+      throw err;
+    }
+  });
+
+  router.post('/auth/logout', async (req, res: ApiResponse<'logout'>) => {
+    await auth.logout(refreshCookie(req));
+    res.clearCookie(REFRESH_COOKIE, cookieOptions);
+    res.json({ message: MESSAGES.loggedOut });
+  });
+
+  router.post('/auth/logout-all', requireAuth(config), async (req, res: ApiResponse<'logoutAll'>) => {
+    await auth.logoutEverywhere(req.auth!.userId);
+    res.clearCookie(REFRESH_COOKIE, cookieOptions);
+    res.json({ message: MESSAGES.loggedOutEverywhere });
+  });
+
+  router.post('/auth/google-signin', async (req: ApiRequest<'googleSignin'>, res) => {
+    const profile = await verifyGoogleCredential(config, req.body.credential);
+    sendSignedIn(res, await auth.socialSignin(profile), MESSAGES.success);
+  });
+
+  router.post('/auth/facebook-signin', async (req: ApiRequest<'facebookSignin'>, res) => {
+    const profile = await verifyFacebookToken(config, req.body.accessToken, req.body.userID);
+    sendSignedIn(res, await auth.socialSignin(profile), MESSAGES.success);
+  });
+
+  router.get('/auth/providers', (_req, res: ApiResponse<'getAuthProviders'>) => {
+    res.json({
+      google: config.google ? { clientId: config.google.clientId } : null,
+      facebook: config.facebook ? { appId: config.facebook.appId } : null,
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,243 @@
+/**
+ * Accounts and sessions: sign-up with email activation, sign-in, social sign-in, session refresh,
+ * logout, password reset. Rules and messages come from auth.rules (spec §5); permissions and roles are
+ * decided here, never by a request field.
+ */
+import bcrypt from 'bcrypt';
+import type { Types } from 'mongoose';
+import type { AuthConfig } from '../../config';
+import type { Mailer } from '../../integrations/mail';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { assertUnderLimit, clearLimit, consumeLimit, countHit, type Limit } from '../../lib/rate-limit';
+import { UserModel, type UserDoc } from '../users/users.model';
+import type { Role } from '../users/users.mapper';
+import { findUserByEmail, normalizeUsername, usernameTaken } from '../users/users.service';
+import { activationMail, resetPasswordMail } from './auth.mails';
+import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
+import type { SocialProfile } from './auth.social';
+import {
+  consumeOneTimeToken,
+  consumeSession,
+  createOneTimeToken,
+  createSession,
+  revokeAllSessions,
+  revokeSession,
+  signAccessToken,
+} from './auth.tokens';
+
+export const LOGIN_LIMITS = {
+  account: { max: 5, windowMs: 15 * 60_000 } satisfies Limit,
+  address: { max: 20, windowMs: 15 * 60_000 } satisfies Limit,
+};
+/** Mails sent on request (activation again, password reset), per address. */
+export const MAIL_LIMIT: Limit = { max: 5, windowMs: 60 * 60_000 };
+const ACTIVATION_TTL_MS = 7 * 86_400_000;
+const RESET_TTL_MS = 60 * 60_000;
+const ACTIVATION_RESEND_GAP_MS = 60_000;
+
+export interface AuthDeps {
+  config: AuthConfig;
+  publicUrl: string;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+/** A signed-in session: the access token for the response, the refresh token for the cookie. */
+export interface SignedIn {
+  user: UserDoc;
+  role: Role;
+  token: string;
+  refreshToken: string;
+}
+
+export type SigninResult = SignedIn | { pendingActivation: true };
+
+// A real hash of a random password: comparing against it takes as long as a real check, so an
+// unknown email cannot be told from a wrong password by timing.
+const DUMMY_HASH = bcrypt.hashSync(`no-such-user-${Math.random()}`, 12);
+
+export function createAuthService({ config, publicUrl, mailer, logger }: AuthDeps) {
+  const roleOf = (email: string): Role => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
+
+  async function signIn(user: UserDoc, familyId?: string): Promise<SignedIn> {
+    const token = signAccessToken(config, { userId: String(user._id), tokenVersion: user.tokenVersion });
+    const refreshToken = await createSession(config, user._id, user.tokenVersion, familyId);
+    return { user, role: roleOf(user.email), token, refreshToken };
+  }
+
+  async function sendActivation(user: Pick<UserDoc, '_id' | 'email' | 'firstName'>): Promise<void> {
+    const token = await createOneTimeToken(user._id, 'activate', ACTIVATION_TTL_MS);
+    await mailer.send(activationMail(user.email, user.firstName, `${publicUrl}/confirm?token=${token}`));
+    await UserModel.updateOne({ _id: user._id }, { $set: { activationSentAt: new Date() } });
+  }
+
+  async function hashPassword(password: string): Promise<string> {
+    return bcrypt.hash(password, config.bcryptCost);
+  }
+
+  return {
+    roleOf,
+
+    async signup(input: SignupInput): Promise<UserDoc> {
+      const valid = validateSignup(input);
+      if (await usernameTaken(valid.username)) fail(MESSAGES.usernameTaken, 'username');
+      if (await findUserByEmail(valid.email)) throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+      let created;
+      try {
+        created = await UserModel.create({
+          email: valid.email,
+          username: valid.username,
+          firstName: valid.firstName,
+          lastName: valid.lastName,
+          fullName: valid.fullName,
+          passwordHash: await hashPassword(valid.password),
+          isActive: false,
+        });
+      } catch (err) {
+        // Two sign-ups racing for the same name or address: the unique index decides.
+        const key = (err as { code?: number; keyPattern?: Record<string, unknown> }).keyPattern;
+        if ((err as { code?: number }).code === 11000 && key?.username) fail(MESSAGES.usernameTaken, 'username');
+        if ((err as { code?: number }).code === 11000) throw new AppError(409, 'conflict', MESSAGES.emailTaken);
+        throw err;
+      }
+      try {
+        await sendActivation(created);
+      } catch (err) {
+        // No half-made account: without the mail it could never be activated.
+        logger.error({ err }, 'activation mail failed; sign-up undone');
+        await UserModel.deleteOne({ _id: created._id });
+        throw new AppError(503, 'mail_failed', MESSAGES.mailFailed);
+      }
+      return created.toObject() as unknown as UserDoc;
+    },
+
+    async signin(emailInput: string | undefined, password: string | undefined, address: string): Promise<SigninResult> {
+      if (!emailInput?.trim()) fail(MESSAGES.loginEmail, 'email');
+      if (!password) fail(MESSAGES.loginPassword, 'password');
+      const email = emailInput.trim().toLowerCase();
+      const accountKey = `login:account:${email}`;
+      const addressKey = `login:ip:${address}`;
+      const wait = 'Too many failed sign-in attempts. Please wait and try again.';
+      await assertUnderLimit(accountKey, LOGIN_LIMITS.account, wait);
+      await assertUnderLimit(addressKey, LOGIN_LIMITS.address, wait);
+
+      const user = await findUserByEmail(email);
+      const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
+      if (!user || !user.passwordHash || !ok) {
+        await Promise.all([countHit(accountKey, LOGIN_LIMITS.account), countHit(addressKey, LOGIN_LIMITS.address)]);
+        throw new AppError(401, 'unauthorized', MESSAGES.badCredentials);
+      }
+      await clearLimit(accountKey);
+      if (!user.isActive) {
+        const lastSent = user.activationSentAt?.getTime() ?? 0;
+        if (Date.now() - lastSent > ACTIVATION_RESEND_GAP_MS) await sendActivation(user);
+        return { pendingActivation: true };
+      }
+      return signIn(user);
+    },
+
+    async confirm(token: string): Promise<SignedIn> {
+      const userId = await consumeOneTimeToken(token, 'activate');
+      if (!userId) fail(MESSAGES.badActivationLink, 'token');
+      const user = await UserModel.findByIdAndUpdate(userId, { $set: { isActive: true } }, { new: true }).lean<UserDoc>();
+      if (!user) fail(MESSAGES.badActivationLink, 'token');
+      return signIn(user);
+    },
+
+    /** Sends the activation mail again to an inactive account; says nothing about who has an account. */
+    async resendActivation(emailInput: string, address: string): Promise<void> {
+      const email = checkEmail(emailInput);
+      await consumeLimit(`mail:ip:${address}`, MAIL_LIMIT, 'Too many emails requested. Please wait and try again.');
+      const user = await findUserByEmail(email);
+      if (user && !user.isActive) await sendActivation(user);
+    },
+
+    async requestReset(emailInput: string | undefined, address: string): Promise<void> {
+      const email = checkEmail(emailInput, 'email', MESSAGES.loginEmail);
+      await consumeLimit(`mail:ip:${address}`, MAIL_LIMIT, 'Too many emails requested. Please wait and try again.');
+      const user = await findUserByEmail(email);
+      if (!user) return;
+      const token = await createOneTimeToken(user._id, 'reset', RESET_TTL_MS);
+      await mailer.send(resetPasswordMail(user.email, user.firstName, `${publicUrl}/auth/reset-password?token=${token}`));
+    },
+
+    async resetPassword(token: string, newPassword: string | undefined, confirm: string | undefined): Promise<void> {
+      if (!newPassword) fail(MESSAGES.resetPassword, 'newPassword');
+      checkNewPassword(newPassword, confirm ?? '', { password: 'newPassword', confirm: 'passwordConfirm' }, MESSAGES.resetMismatch);
+      const userId = await consumeOneTimeToken(token, 'reset');
+      if (!userId) fail(MESSAGES.badResetLink, 'token');
+      // A reset also proves the address: an account waiting for activation becomes active.
+      await UserModel.updateOne(
+        { _id: userId },
+        { $set: { passwordHash: await hashPassword(newPassword), isActive: true }, $inc: { tokenVersion: 1 } },
+      );
+      await revokeAllSessions(userId);
+    },
+
+    /** Rotates the refresh token: the old one is spent, a new one of the same family is issued. */
+    async refresh(refreshToken: string | undefined): Promise<SignedIn> {
+      const expired = new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
+      if (!refreshToken) throw expired;
+      const session = await consumeSession(refreshToken);
+      const user = await UserModel.findById(session.userId).lean<UserDoc>();
+      if (!user || !user.isActive || user.tokenVersion !== session.tokenVersion) throw expired;
+      return signIn(user, session.familyId);
+    },
+
+    async logout(refreshToken: string | undefined): Promise<void> {
+      if (refreshToken) await revokeSession(refreshToken);
+    },
+
+    async logoutEverywhere(userId: Types.ObjectId | string): Promise<void> {
+      await UserModel.updateOne({ _id: userId }, { $inc: { tokenVersion: 1 } });
+      await revokeAllSessions(userId);
+    },
+
+    /**
+     * Signs in the account linked to the provider id; else links the account with the provider's
+     * verified email; else creates one (active: the provider vouched for the address).
+     */
+    async socialSignin(profile: SocialProfile): Promise<SignedIn> {
+      const idField = profile.provider === 'google' ? 'googleId' : 'facebookId';
+      let user = await UserModel.findOne({ [idField]: profile.providerId }).lean<UserDoc>();
+      if (!user && profile.email) {
+        user = await UserModel.findOneAndUpdate(
+          { email: profile.email },
+          { $set: { [idField]: profile.providerId, isActive: true } },
+          { new: true },
+        ).lean<UserDoc>();
+      }
+      if (!user) {
+        if (!profile.email) {
+          throw new AppError(400, 'bad_request', `Your ${profile.provider === 'google' ? 'Google' : 'Facebook'} account did not share a verified email address.`);
+        }
+        const created = await UserModel.create({
+          email: profile.email,
+          username: await freeUsername(profile.email.split('@')[0] ?? profile.firstName),
+          firstName: profile.firstName,
+          lastName: profile.lastName,
+          fullName: profile.fullName,
+          image: profile.picture ?? null,
+          isActive: true,
+          [idField]: profile.providerId,
+        });
+        user = created.toObject() as unknown as UserDoc;
+      }
+      return signIn(user);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** A username made from an email's local part: valid characters, 6 to 30 long, not taken. */
+async function freeUsername(seed: string): Promise<string> {
+  const base = normalizeUsername(seed).replace(/[^a-z0-9_.]/g, '').slice(0, 24).padEnd(6, '_') || 'member';
+  if (!(await usernameTaken(base))) return base;
+  for (let i = 0; i < 20; i++) {
+    const candidate = `${base}_${Math.floor(Math.random() * 100_000)}`.slice(0, 30);
+    if (!(await usernameTaken(candidate))) return candidate;
+  }
+  throw new AppError(409, 'conflict', 'Could not find a free username. Please sign up with email.');
+}

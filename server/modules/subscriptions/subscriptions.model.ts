@@ -1,0 +1,16 @@
+import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+
+/** A member's subscription to a plan (created by the subscription checkout of the money issue). */
+const subscriptionSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    planId: { type: Number, required: true },
+    /** The payment provider's subscription id. */
+    subscriptionId: { type: String, required: true, unique: true },
+    status: { type: String, enum: ['active', 'cancelled'], default: 'active' },
+  },
+  { timestamps: true },
+);
+subscriptionSchema.index({ userId: 1, status: 1, createdAt: -1 });
+export type SubscriptionDoc = InferSchemaType<typeof subscriptionSchema> & { _id: Types.ObjectId; createdAt: Date };
+export const SubscriptionModel = model('Subscription', subscriptionSchema, 'subscriptions');

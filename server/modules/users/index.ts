@@ -1,0 +1,4 @@
+/** Users: accounts' public data, look-ups and the user extension. */
+export { usersRouter } from './users.routes';
+export { UserModel, UserExtModel, type UserDoc } from './users.model';
+export * as usersService from './users.service';

@@ -1,0 +1,40 @@
+import type { Schemas } from '../../lib/openapi-types';
+import type { UserDoc, UserExtDoc } from './users.model';
+
+export type Role = Schemas['Role'];
+
+export function toUserDto(user: UserDoc, role: Role): Schemas['User'] {
+  return {
+    id: String(user._id),
+    username: user.username,
+    fullName: user.fullName,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    image: user.image ?? null,
+    isActive: user.isActive,
+    sex: (user.sex as 'M' | 'W' | null) ?? null,
+    birthday: user.birthday ? user.birthday.toISOString().slice(0, 10) : null,
+    bio: user.bio,
+    userType: user.userType,
+    role,
+    updated: user.updated.toISOString(),
+  };
+}
+
+export function toPublicUserDto(user: UserDoc): Schemas['PublicUser'] {
+  return {
+    id: String(user._id),
+    username: user.username,
+    fullName: user.fullName,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    image: user.image ?? null,
+    bio: user.bio,
+    userType: user.userType,
+  };
+}
+
+export function toUserExtDto(ext: Pick<UserExtDoc, 'city' | 'state' | 'pCredit' | 'sCredit'> | null): Schemas['UserExt'] {
+  return { city: ext?.city ?? '', state: ext?.state ?? '', pCredit: ext?.pCredit ?? 0, sCredit: ext?.sCredit ?? 0 };
+}

@@ -1,0 +1,50 @@
+import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+
+const userSchema = new Schema(
+  {
+    /** Trimmed and lower-cased: the key of sign-in and look-ups. */
+    email: { type: String, required: true, unique: true },
+    /** Trimmed, lower-cased, spaces as underscores. */
+    username: { type: String, required: true, unique: true },
+    firstName: { type: String, default: '' },
+    lastName: { type: String, default: '' },
+    fullName: { type: String, default: '' },
+    /** bcrypt hash; null for accounts made by Google or Facebook sign-in until a password is set. */
+    passwordHash: { type: String, default: null },
+    isActive: { type: Boolean, default: false },
+    image: { type: String, default: null },
+    bio: { type: String, default: '' },
+    sex: { type: String, enum: ['M', 'W', null], default: null },
+    birthday: { type: Date, default: null },
+    metaTitle: { type: String, default: '' },
+    metaDescription: { type: String, default: '' },
+    userType: { type: Number, default: 0 },
+    /** Bumped by password change, reset and logout-all: every older token stops working. */
+    tokenVersion: { type: Number, default: 0 },
+    googleId: { type: String },
+    facebookId: { type: String },
+    onesignalUserId: { type: String, default: null },
+    /** When the last activation mail went out (resending is throttled). */
+    activationSentAt: { type: Date, default: null },
+  },
+  { timestamps: { createdAt: 'createdAt', updatedAt: 'updated' } },
+);
+userSchema.index({ googleId: 1 }, { unique: true, sparse: true });
+userSchema.index({ facebookId: 1 }, { unique: true, sparse: true });
+
+export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; updated: Date };
+export const UserModel = model('User', userSchema);
+
+/** The user's extension (spec §3 userExt): location and listing credits. */
+const userExtSchema = new Schema(
+  {
+    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true, unique: true },
+    city: { type: String, default: '' },
+    state: { type: String, default: '' },
+    pCredit: { type: Number, default: 0, min: 0 },
+    sCredit: { type: Number, default: 0, min: 0 },
+  },
+  { timestamps: true },
+);
+export type UserExtDoc = InferSchemaType<typeof userExtSchema>;
+export const UserExtModel = model('UserExt', userExtSchema, 'user_exts');

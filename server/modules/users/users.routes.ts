@@ -1,0 +1,39 @@
+import { Router, type RequestHandler } from 'express';
+import type { AuthConfig } from '../../config';
+import { notFound } from '../../lib/errors';
+import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { consumeLimit, type Limit } from '../../lib/rate-limit';
+import { requireAuth, requireSelfOrAdmin } from '../auth/auth.middleware';
+import { toPublicUserDto, toUserExtDto } from './users.mapper';
+import * as users from './users.service';
+
+/** Account look-ups answer whether an address or name is in use: limited per client address. */
+export const LOOKUP_LIMIT: Limit = { max: 60, windowMs: 60_000 };
+
+export function usersRouter(config: AuthConfig): Router {
+  const router = Router();
+  const limitLookups: RequestHandler = async (req, _res, next) => {
+    await consumeLimit(`lookup:ip:${req.ip}`, LOOKUP_LIMIT, 'Too many look-ups. Please wait and try again.');
+    next();
+  };
+
+  router.get('/user/get-user-by-email/:email', limitLookups, async (req: ApiRequest<'getUserByEmail'>, res: ApiResponse<'getUserByEmail'>) => {
+    if (!(await users.emailExists(req.params.email))) throw notFound('No account uses this email.');
+    res.json({ exists: true });
+  });
+
+  router.get('/user/get-user-by-username/:username', limitLookups, async (req: ApiRequest<'getUserByUsername'>, res: ApiResponse<'getUserByUsername'>) => {
+    if (!(await users.usernameTaken(req.params.username))) throw notFound('This username is free.');
+    res.json({ exists: true });
+  });
+
+  router.get('/user/get-data/:id', async (req: ApiRequest<'getUserData'>, res: ApiResponse<'getUserData'>) => {
+    res.json({ user: toPublicUserDto(await users.getUser(req.params.id)) });
+  });
+
+  router.get('/user-setting/get-ext/:id', requireAuth(config), requireSelfOrAdmin, async (req: ApiRequest<'getUserExt'>, res: ApiResponse<'getUserExt'>) => {
+    res.json({ userExt: toUserExtDto(await users.getUserExt(req.params.id)) });
+  });
+
+  return router;
+}
