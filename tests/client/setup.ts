@@ -45,5 +45,6 @@ window.getComputedStyle = ((element: Element) => computedStyle(element)) as type
 afterEach(() => {
   cleanup();
   window.sessionStorage.clear();
+  window.localStorage.clear();
   window.history.replaceState(null, '', '/');
 });

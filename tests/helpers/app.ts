@@ -35,7 +35,7 @@ export function createTestApp(options: TestAppOptions = {}) {
   const { config, ...deps } = options;
   return createApp({
     config: testConfig(config),
-    logger: createLogger('silent'),
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     pingDatabase: async () => {
       await mongoose.connection.db!.admin().ping();
     },

@@ -2,11 +2,13 @@ import { combineReducers } from '@reduxjs/toolkit';
 import { uiReducer } from '../features/ui';
 import { tagsReducer } from '../features/tags';
 import { cmsReducer } from '../features/cms';
+import { authReducer } from '../features/auth';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
   tags: tagsReducer,
   cms: cmsReducer,
+  auth: authReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -3,7 +3,8 @@ import { all, fork } from 'redux-saga/effects';
 import { uiSaga } from '../features/ui';
 import { tagsSaga } from '../features/tags';
 import { cmsSaga } from '../features/cms';
+import { authSaga } from '../features/auth';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga)]);
+  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga), fork(authSaga)]);
 }

@@ -6,6 +6,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router-dom';
 import { withChunkReload } from '../components/errors/chunkReload';
 import type { MetaPage } from '../features/cms';
+import { loadAuthRoutePage, loadConfirmPage } from '../features/auth';
 import { loadHomePage } from '../features/home';
 
 export interface AppRoute {
@@ -32,8 +33,20 @@ function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: () => Pr
   return { ...rest, Page: lazy(loadOnce), preload: loadOnce };
 }
 
+/**
+ * Spec §6: without a stored account only the routes with these names pass; the others redirect to '/'.
+ * A route's `guest` flag says it is one of them ('confirm' and 'auth' are added: the activation and reset
+ * links are opened by people who are not signed in).
+ */
+export const GUEST_ROUTE_NAMES: readonly string[] = [
+  'index', 'home', 'become', 'become-kind', 'earning', 'userProfile', 'playlist', '{name}Top50', '{hash}', 'explore',
+  'exploreTag', 'viewAll', 'viewall-kind', 'pricing', 'blog-type', 'username', 'admin pass', 'confirm', 'auth',
+];
+
 export const ROUTES: readonly AppRoute[] = [
   route({ name: 'home', path: '/', metaPage: 'home', guest: true, load: loadHomePage }),
+  route({ name: 'confirm', path: '/confirm', metaPage: 'meta', guest: true, load: loadConfirmPage }),
+  route({ name: 'auth', path: '/auth/:type?', metaPage: 'meta', guest: true, load: loadAuthRoutePage }),
 ];
 
 /** Where unmatched paths go (spec §2). */

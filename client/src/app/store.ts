@@ -1,9 +1,13 @@
 import { configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
+import { installAuthBridge } from '../features/auth';
 import { rootReducer, type RootState } from './rootReducer';
 import { rootSaga } from './rootSaga';
 
-/** A store with the saga middleware running the root saga. Tests make their own with preloaded state. */
+/**
+ * A store with the saga middleware running the root saga, lending the HTTP client its token and session
+ * renewal. Tests make their own with preloaded state.
+ */
 export function createAppStore(preloadedState?: Partial<RootState>) {
   const sagaMiddleware = createSagaMiddleware({
     onError: (error) => console.error('Uncaught saga error', error),
@@ -13,8 +17,9 @@ export function createAppStore(preloadedState?: Partial<RootState>) {
     preloadedState,
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
+  const uninstallAuthBridge = installAuthBridge(store);
   const rootTask = sagaMiddleware.run(rootSaga);
-  return Object.assign(store, { rootTask });
+  return Object.assign(store, { rootTask, uninstallAuthBridge });
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;

@@ -524,7 +524,7 @@ export interface components {
             reacted_contents: string[];
             /** @description The access token (JWT, short-lived); null when the account is not activated yet. */
             token: string | null;
-            user: components["schemas"]["User"] | null;
+            user: components["schemas"]["User"] | components["schemas"]["NoValue"];
         };
         /** @description The refresh-token cookie is what counts; `token` (the stored access token) is accepted and ignored. */
         CheckLoggedInRequest: {
@@ -576,6 +576,11 @@ export interface components {
         NativePostResponse: {
             post: components["schemas"]["NativePost"];
         };
+        /**
+         * @description Nothing (JSON null).
+         * @enum {object|null}
+         */
+        NoValue: never | null;
         /** @description A 24-hex-digit document id. */
         ObjectId: string;
         PageMeta: {
@@ -660,7 +665,7 @@ export interface components {
             userId: string;
         };
         SubscriptionResponse: {
-            subscription: components["schemas"]["Subscription"] | null;
+            subscription: components["schemas"]["Subscription"] | components["schemas"]["NoValue"];
         };
         Tag: {
             /** @description Last price change in USD (0 when the price never changed). */

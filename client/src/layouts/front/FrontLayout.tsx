@@ -5,6 +5,7 @@ import { RouteErrorBoundary } from '../../components/errors';
 import { PageLoading } from '../../components/PageLoading';
 import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../features/ui';
 import { Footer } from './Footer';
+import { ModalHost } from './ModalHost';
 import { SideMenu } from './SideMenu';
 import { TopNav } from './TopNav';
 import './front.css';
@@ -28,8 +29,8 @@ function SideMenuDrawer() {
 }
 
 /**
- * Front layout (spec §2), logged-out: top navigation, the slim side menu (a drawer on phones), the page
- * inside a route error boundary, and the footer.
+ * Front layout (spec §2): top navigation, the slim side menu (a drawer on phones), the page inside a route
+ * error boundary, the footer, and the open modal.
  */
 export function FrontLayout() {
   const { pathname } = useLocation();
@@ -62,6 +63,7 @@ export function FrontLayout() {
       </div>
       <Footer />
       {isPhone ? <SideMenuDrawer /> : null}
+      <ModalHost />
     </div>
   );
 }

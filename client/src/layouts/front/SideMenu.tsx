@@ -1,48 +1,96 @@
-import { NavLink } from 'react-router-dom';
-import { useAppDispatch } from '../../app/hooks';
-import { modalOpened } from '../../features/ui';
-import { LOGGED_OUT_SIDE_MENU, type SideMenuItem } from './navItems';
+import { NavLink, useLocation } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { logoutRequested, selectHasKnownPlan, selectIsAdmin, selectIsLoggedIn } from '../../features/auth';
+import { modalOpened, selectIsPhone } from '../../features/ui';
+import { AccountHead } from './AccountHead';
+import { LOGGED_OUT_SIDE_MENU, loggedInSideMenu, type SideMenuItem, type SideMenuLink } from './navItems';
 
 export interface SideMenuProps {
   /** 'rail': the slim desktop sidebar (icon over label); 'list': rows, in the phone drawer. */
   variant: 'rail' | 'list';
+  /** The entries; by default those of the visitor (logged out) or the member (logged in). */
   items?: SideMenuItem[];
   /** Called after an entry is chosen (the drawer closes). */
   onNavigate?: () => void;
 }
 
-/** The side menu entries; links for screens, buttons for the modal actions. */
-export function SideMenu({ variant, items = LOGGED_OUT_SIDE_MENU, onNavigate }: SideMenuProps) {
-  const dispatch = useAppDispatch();
-  const className = `kn-sidemenu kn-sidemenu--${variant}`;
+const itemClass = ({ isActive }: { isActive: boolean }) => `kn-sidemenu__item${isActive ? ' is-active' : ''}`;
+
+function SubLink({ link, onNavigate }: { link: SideMenuLink; onNavigate?: () => void }) {
+  if (link.href) {
+    return (
+      <a href={link.href} className="kn-sidemenu__sub">
+        {link.label}
+      </a>
+    );
+  }
   return (
-    <ul className={className}>
-      {items.map((item) => (
-        <li key={item.key}>
-          {'to' in item ? (
-            <NavLink
-              to={item.to}
-              className={({ isActive }) => `kn-sidemenu__item${isActive ? ' is-active' : ''}`}
-              onClick={onNavigate}
-            >
-              <span className="kn-sidemenu__icon" aria-hidden="true">{item.icon}</span>
-              <span className="kn-sidemenu__label">{item.label}</span>
-            </NavLink>
-          ) : (
-            <button
-              type="button"
-              className={`kn-sidemenu__item${item.key === 'join' ? ' kn-sidemenu__item--accent' : ''}`}
-              onClick={() => {
-                dispatch(modalOpened(item.modal));
-                onNavigate?.();
-              }}
-            >
-              <span className="kn-sidemenu__icon" aria-hidden="true">{item.icon}</span>
-              <span className="kn-sidemenu__label">{item.label}</span>
-            </button>
-          )}
-        </li>
-      ))}
-    </ul>
+    <NavLink to={link.to ?? '/'} className={({ isActive }) => `kn-sidemenu__sub${isActive ? ' is-active' : ''}`} onClick={onNavigate}>
+      {link.label}
+    </NavLink>
+  );
+}
+
+/** The side menu entries; links for screens, buttons for the modal actions and log out. */
+export function SideMenu({ variant, items, onNavigate }: SideMenuProps) {
+  const dispatch = useAppDispatch();
+  const { pathname } = useLocation();
+  const loggedIn = useAppSelector(selectIsLoggedIn);
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const showAnalytics = useAppSelector(selectHasKnownPlan);
+  const isPhone = useAppSelector(selectIsPhone);
+  const entries = items ?? (loggedIn ? loggedInSideMenu({ pathname, isAdmin, showAnalytics, isPhone }) : LOGGED_OUT_SIDE_MENU);
+  const label = (item: SideMenuItem) => (
+    <>
+      <span className="kn-sidemenu__icon" aria-hidden="true">
+        {item.icon}
+      </span>
+      <span className="kn-sidemenu__label">{item.label}</span>
+    </>
+  );
+  return (
+    <>
+      {loggedIn && !items ? <AccountHead variant={variant} onNavigate={onNavigate} /> : null}
+      <ul className={`kn-sidemenu kn-sidemenu--${variant}`}>
+        {entries.map((item) => (
+          <li key={item.key}>
+            {'to' in item ? (
+              <NavLink to={item.to} className={itemClass} onClick={onNavigate}>
+                {label(item)}
+              </NavLink>
+            ) : 'children' in item ? (
+              variant === 'rail' ? (
+                <NavLink to={item.children[0]?.to ?? '/'} className={itemClass} title={item.children.map((child) => child.label).join(', ')}>
+                  {label(item)}
+                </NavLink>
+              ) : (
+                <div className="kn-sidemenu__group" role="group" aria-label={item.label}>
+                  <span className="kn-sidemenu__item kn-sidemenu__item--heading">{label(item)}</span>
+                  <ul className="kn-sidemenu__subs">
+                    {item.children.map((child) => (
+                      <li key={child.key}>
+                        <SubLink link={child} onNavigate={onNavigate} />
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )
+            ) : (
+              <button
+                type="button"
+                className={`kn-sidemenu__item${item.key === 'join' ? ' kn-sidemenu__item--accent' : ''}`}
+                onClick={() => {
+                  if ('modal' in item) dispatch(modalOpened(item.modal));
+                  else dispatch(logoutRequested());
+                  onNavigate?.();
+                }}
+              >
+                {label(item)}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

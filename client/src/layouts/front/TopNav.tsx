@@ -3,17 +3,38 @@ import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
 import MenuOutlined from '@ant-design/icons/es/icons/MenuOutlined';
 import { PATHS } from '../../app/constants';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
+import { logoutRequested, selectIsLoggedIn } from '../../features/auth';
 import { modalOpened, sideMenuOpened } from '../../features/ui';
 
+const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
+
+export const PRICING_HINT =
+  'Monetize from the money tab of an upload: a one-time listing fee (from $0.65) and every play or view earns knack.';
+
+/** Pricing with its hover (and focus) hint about the money tab and the listing fee (spec §2, logged in). */
+function PricingLink() {
+  return (
+    <span className="kn-hint">
+      <NavLink to={PATHS.pricing} className={linkClass} aria-describedby="kn-pricing-hint">
+        Pricing
+      </NavLink>
+      <span role="tooltip" id="kn-pricing-hint" className="kn-hint__bubble">
+        {PRICING_HINT}
+      </span>
+    </span>
+  );
+}
+
 /**
- * Top navigation for a logged-out visitor (spec §2): Explore, Pricing, Login, Create account, Upload.
- * Below 600 px a hamburger opens the side menu drawer and the bar keeps Login and Upload.
+ * Top navigation (spec §2). Logged out: Explore, Pricing, Login, Create account, Upload. Logged in: Pricing
+ * (with its hint), Explore, Collection, My Profile, Logout, Upload. Below 600 px a hamburger opens the side
+ * menu drawer and the bar keeps Login (logged out) and Upload.
  */
 export function TopNav() {
   const dispatch = useAppDispatch();
-  const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
+  const loggedIn = useAppSelector(selectIsLoggedIn);
   return (
     <header className="kn-topnav">
       <div className="kn-topnav__inner">
@@ -25,21 +46,44 @@ export function TopNav() {
           onClick={() => dispatch(sideMenuOpened())}
         />
         <Logo />
-        <nav className="kn-topnav__links" aria-label="Main">
-          <NavLink to={PATHS.explore} className={linkClass}>
-            Explore
-          </NavLink>
-          <NavLink to={PATHS.pricing} className={linkClass}>
-            Pricing
-          </NavLink>
-        </nav>
+        {loggedIn ? (
+          <nav className="kn-topnav__links" aria-label="Main">
+            <PricingLink />
+            <NavLink to={PATHS.explore} className={linkClass}>
+              Explore
+            </NavLink>
+            <NavLink to={PATHS.collection} className={linkClass}>
+              Collection
+            </NavLink>
+            <NavLink to={PATHS.myProfile} className={linkClass}>
+              My Profile
+            </NavLink>
+          </nav>
+        ) : (
+          <nav className="kn-topnav__links" aria-label="Main">
+            <NavLink to={PATHS.explore} className={linkClass}>
+              Explore
+            </NavLink>
+            <NavLink to={PATHS.pricing} className={linkClass}>
+              Pricing
+            </NavLink>
+          </nav>
+        )}
         <div className="kn-topnav__actions">
-          <Button type="text" className="kn-topnav__login" onClick={() => dispatch(modalOpened('login'))}>
-            Login
-          </Button>
-          <Button className="kn-topnav__signup" onClick={() => dispatch(modalOpened('signup'))}>
-            Create account
-          </Button>
+          {loggedIn ? (
+            <Button type="text" className="kn-topnav__logout" onClick={() => dispatch(logoutRequested())}>
+              Logout
+            </Button>
+          ) : (
+            <>
+              <Button type="text" className="kn-topnav__login" onClick={() => dispatch(modalOpened('login'))}>
+                Login
+              </Button>
+              <Button className="kn-topnav__signup" onClick={() => dispatch(modalOpened('signup'))}>
+                Create account
+              </Button>
+            </>
+          )}
           <Button
             type="primary"
             className="kn-topnav__upload"

@@ -1,0 +1,393 @@
+/**
+ * Auth flows of spec §4: login, signup (two steps), activation link, forgot / reset password, social
+ * sign-in, logout, and the session reload at start. Calls go through the generated functions; form errors
+ * are shown by the forms (quiet calls), other messages through `notify`.
+ */
+import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
+import { eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
+import { all, call, fork, put, race, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
+import {
+  confirmAccount,
+  facebookSignin,
+  getAllPlans,
+  getAuthProviders,
+  getSubscription,
+  getUserByEmail,
+  getUserExt,
+  googleSignin,
+  logout,
+  requestPasswordReset,
+  resendActivationEmail,
+  resetPassword,
+  signin,
+  signup,
+  type GetAllPlansResult,
+  type GetAuthProvidersResult,
+  type GetSubscriptionResult,
+  type GetUserExtResult,
+  type RequestPasswordResetResult,
+  type ResendActivationEmailResult,
+  type ResetPasswordResult,
+} from '../../api/generated/operations';
+import { toApiError } from '../../api/http';
+import { currentPath, navigateTo } from '../../app/navigation';
+import { notify } from '../../components/notify';
+import { modalClosed, modalOpened, selectModalProps, type ModalProps } from '../ui';
+import { AUTH_MESSAGES, normalizeEmail, normalizeUsername } from './auth.rules';
+import { reloadSession } from './auth.session';
+import {
+  accountConfirmFinished,
+  accountConfirmRequested,
+  activationEmailResendRequested,
+  authFormFailed,
+  authProvidersLoaded,
+  authProvidersRequested,
+  facebookLoginReceived,
+  googleCredentialReceived,
+  loggedOut,
+  loginNeedsActivation,
+  loginSubmitted,
+  loginSucceeded,
+  logoutRequested,
+  newPasswordSubmitted,
+  passwordResetEmailSent,
+  passwordResetRequested,
+  passwordResetSucceeded,
+  plansLoaded,
+  sessionLost,
+  sessionRefreshed,
+  sessionRestored,
+  signupDetailsShown,
+  signupEmailSubmitted,
+  signupSubmitted,
+  signupSucceeded,
+  subscriptionLoaded,
+  userExtLoaded,
+  type AuthState,
+} from './auth.slice';
+import { ACCOUNT_KEY, clearAccount, parseAccount, saveAccount } from './auth.storage';
+import type { AuthResponse, FormName, Session, SignupValues, StoredAccount } from './auth.types';
+
+type WithAuth = { auth: AuthState };
+const selectAuth = (state: WithAuth) => state.auth;
+
+export const PATHS_AFTER_LOGIN = { userProfile: '/profile/default', default: '/explore' } as const;
+
+/** A complete session from an auth answer, or null when it carries no token (account not activated). */
+export function toSession(result: AuthResponse): Session | null {
+  if (!result.token || !result.user) return null;
+  return { user: result.user, token: result.token, reactedContents: result.reacted_contents };
+}
+
+function* formFailed(form: FormName, error: unknown): SagaIterator {
+  const apiError = toApiError(error);
+  yield put(authFormFailed({ form, message: apiError.message, errors: apiError.errors ?? [] }));
+}
+
+function goHome(): void {
+  if (currentPath() !== '/') navigateTo('/', { replace: true });
+}
+
+/**
+ * After a sign-in from a modal (spec §4): the modal closes; 'onClickKnack' and 'comments' (after a login)
+ * or 'onClickKnack' and 'pricing' (after a signup) run the callback; 'userProfile' goes to the own profile;
+ * anything else goes to /explore.
+ */
+export function* afterSignIn(kind: 'login' | 'signup'): SagaIterator {
+  const props: ModalProps = yield select(selectModalProps);
+  yield put(modalClosed());
+  const callbackOrigins = kind === 'login' ? ['onClickKnack', 'comments'] : ['onClickKnack', 'pricing'];
+  if (props.origin && callbackOrigins.includes(props.origin)) {
+    if (props.callback) yield put(props.callback as UnknownAction);
+    return;
+  }
+  yield call(navigateTo, kind === 'login' && props.origin === 'userProfile' ? PATHS_AFTER_LOGIN.userProfile : PATHS_AFTER_LOGIN.default);
+}
+
+// Login
+
+export function* login(action: PayloadAction<{ email: string; password: string }>): SagaIterator {
+  const email = normalizeEmail(action.payload.email);
+  try {
+    const result: AuthResponse = yield call(signin, { body: { email, password: action.payload.password } }, { quiet: true });
+    const session = toSession(result);
+    if (!session) {
+      yield put(loginNeedsActivation({ email, message: result.message || AUTH_MESSAGES.checkEmail }));
+      return;
+    }
+    yield put(loginSucceeded(session));
+    yield call(afterSignIn, 'login');
+  } catch (error) {
+    yield call(formFailed, 'login', error);
+  }
+}
+
+// Signup
+
+/** Step 1: an email that has an account opens login prefilled; otherwise (or if the look-up fails) step 2. */
+export function* checkSignupEmail(action: PayloadAction<string>): SagaIterator {
+  const email = normalizeEmail(action.payload);
+  let exists = false;
+  try {
+    const result: { exists: boolean } = yield call(getUserByEmail, { path: { email } }, { quiet: true });
+    exists = result.exists;
+  } catch {
+    exists = false; // 404: nobody uses it; any other failure: let the person go on
+  }
+  if (exists) {
+    const props: ModalProps = yield select(selectModalProps);
+    yield put(modalOpened({ name: 'login', email, origin: props.origin, callback: props.callback }));
+  } else {
+    yield put(signupDetailsShown(email));
+  }
+}
+
+export function* submitSignup(action: PayloadAction<SignupValues>): SagaIterator {
+  const { signup: step } = (yield select(selectAuth)) as AuthState;
+  const values = action.payload;
+  const firstName = values.firstName.trim();
+  const lastName = values.lastName.trim();
+  try {
+    const result: AuthResponse = yield call(
+      signup,
+      {
+        body: {
+          email: step.email,
+          firstName,
+          lastName,
+          fullName: `${firstName} ${lastName}`,
+          username: normalizeUsername(values.username),
+          password: values.password,
+          passwordConfirm: values.passwordConfirm,
+        },
+      },
+      { quiet: true },
+    );
+    const session = toSession(result);
+    if (!session) {
+      yield put(signupSucceeded({ email: step.email, message: result.message || AUTH_MESSAGES.checkEmail }));
+      return;
+    }
+    // A server that activates at once: signed in, then the signup origin rules.
+    yield put(loginSucceeded(session));
+    yield call(afterSignIn, 'signup');
+  } catch (error) {
+    yield call(formFailed, 'signup', error);
+  }
+}
+
+export function* resendActivation(action: PayloadAction<string>): SagaIterator {
+  try {
+    const result: ResendActivationEmailResult = yield call(resendActivationEmail, { path: { email: normalizeEmail(action.payload) } });
+    yield call(notify, 'success', result.message);
+  } catch {
+    // the HTTP client already showed the server's message
+  }
+}
+
+// Forgot and reset password
+
+export function* requestReset(action: PayloadAction<string>): SagaIterator {
+  const email = normalizeEmail(action.payload);
+  try {
+    const result: RequestPasswordResetResult = yield call(requestPasswordReset, { body: { email } }, { quiet: true });
+    yield put(passwordResetEmailSent({ email, message: result.message }));
+  } catch (error) {
+    yield call(formFailed, 'forgot', error);
+  }
+}
+
+export function* submitNewPassword(action: PayloadAction<{ token: string; newPassword: string; passwordConfirm: string }>): SagaIterator {
+  try {
+    const result: ResetPasswordResult = yield call(resetPassword, { body: action.payload }, { quiet: true });
+    yield put(passwordResetSucceeded(result.message));
+    yield put(modalOpened({ name: 'login', notice: result.message }));
+  } catch (error) {
+    yield call(formFailed, 'reset', error);
+  }
+}
+
+// Activation link (/confirm?token=…)
+
+export function* confirm(action: PayloadAction<string>): SagaIterator {
+  try {
+    const result: AuthResponse = yield call(confirmAccount, { body: { token: action.payload } }, { quiet: true });
+    const session = toSession(result);
+    if (session) yield put(loginSucceeded(session));
+    yield put(accountConfirmFinished({ ok: true, message: result.message }));
+    yield call(notify, 'success', result.message || AUTH_MESSAGES.activated);
+  } catch (error) {
+    const message = toApiError(error).message;
+    yield put(accountConfirmFinished({ ok: false, message }));
+    yield call(notify, 'error', message);
+  }
+  // Spec §2: home either way.
+  yield call(navigateTo, '/', { replace: true });
+}
+
+// Social sign-in (only offered when the server has the provider configured)
+
+export function* loadProviders(): SagaIterator {
+  const { providers } = (yield select(selectAuth)) as AuthState;
+  if (providers) return;
+  try {
+    const result: GetAuthProvidersResult = yield call(getAuthProviders, {}, { quiet: true });
+    yield put(authProvidersLoaded(result));
+  } catch {
+    // no buttons: email and password still work
+  }
+}
+
+function* socialSignIn(provider: 'Google' | 'Facebook', send: () => Promise<AuthResponse>): SagaIterator {
+  const prefix = provider === 'Google' ? AUTH_MESSAGES.googleError : AUTH_MESSAGES.facebookError;
+  try {
+    const result: AuthResponse = yield call(send);
+    const session = toSession(result);
+    if (!session) {
+      yield put(loginNeedsActivation({ email: '', message: result.message || AUTH_MESSAGES.checkEmail }));
+      return;
+    }
+    yield put(loginSucceeded(session));
+    yield call(afterSignIn, 'login');
+  } catch (error) {
+    const message = `${prefix} ${toApiError(error).message}`;
+    console.error(message);
+    yield call(notify, 'error', message);
+  }
+}
+
+export function* googleLogin(action: PayloadAction<string>): SagaIterator {
+  yield call(socialSignIn, 'Google', () => googleSignin({ body: { credential: action.payload } }, { quiet: true }));
+}
+
+export function* facebookLogin(action: PayloadAction<{ accessToken: string; userID?: string }>): SagaIterator {
+  yield call(socialSignIn, 'Facebook', () => facebookSignin({ body: action.payload }, { quiet: true }));
+}
+
+// Session
+
+/** The user's extension, subscription and the plans (spec §4); failures are ignored. */
+export function* loadAccountExtras(): SagaIterator {
+  const { user } = (yield select(selectAuth)) as AuthState;
+  if (!user) return;
+  yield all([
+    call(function* () {
+      try {
+        const result: GetUserExtResult = yield call(getUserExt, { path: { id: user.id } }, { quiet: true });
+        yield put(userExtLoaded(result.userExt));
+      } catch {
+        // the side menu shows 'Where are you from?'
+      }
+    }),
+    call(function* () {
+      try {
+        const result: GetSubscriptionResult = yield call(getSubscription, { path: { id: user.id } }, { quiet: true });
+        yield put(subscriptionLoaded(result.subscription));
+      } catch {
+        // no subscription known
+      }
+    }),
+    call(function* () {
+      try {
+        const result: GetAllPlansResult = yield call(getAllPlans, {}, { quiet: true });
+        yield put(plansLoaded(result.plans));
+      } catch {
+        // no plans known
+      }
+    }),
+  ]);
+}
+
+/** Quiet sign-out: the store and storage are cleared and the visitor goes home (unless there already). */
+export function* signOutQuietly(): SagaIterator {
+  yield put(loggedOut());
+  yield call(goHome);
+}
+
+/** Start with a stored account: reload it (user, token, reacted contents); a failed reload signs out quietly. */
+export function* restoreSession(): SagaIterator {
+  const { user, token } = (yield select(selectAuth)) as AuthState;
+  if (!user) return;
+  try {
+    const { result, interrupted } = (yield race({
+      result: call(reloadSession, token),
+      interrupted: take([loginSucceeded.type, loggedOut.type]),
+    })) as { result?: AuthResponse; interrupted?: UnknownAction };
+    if (interrupted || !result) return; // a login or logout happened meanwhile: it wins
+    const session = toSession(result);
+    if (!session) throw new Error('The session reload answered no token.');
+    yield put(sessionRestored(session));
+  } catch {
+    yield call(signOutQuietly);
+  }
+}
+
+export function* logoutFlow(): SagaIterator {
+  yield put(loggedOut());
+  yield call(goHome);
+  try {
+    yield call(logout, {}, { quiet: true });
+  } catch {
+    // the local sign-out stands; the refresh cookie expires on its own
+  }
+}
+
+export function* onSessionLost(): SagaIterator {
+  const { isLoggedIn } = (yield select(selectAuth)) as AuthState;
+  if (isLoggedIn) yield call(signOutQuietly);
+}
+
+/** Keeps the stored account in step with the store (spec §3). */
+export function* persistAccount(): SagaIterator {
+  const { user, token } = (yield select(selectAuth)) as AuthState;
+  if (user && token) yield call(saveAccount, { user, token });
+  else yield call(clearAccount);
+}
+
+/** Another tab signed out or renewed the token: follow it. */
+function accountChanges(): EventChannel<{ account: StoredAccount | null }> {
+  return eventChannel((emit) => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === ACCOUNT_KEY || event.key === null) emit({ account: parseAccount(event.newValue) });
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  });
+}
+
+function* followOtherTabs(): SagaIterator {
+  if (typeof window === 'undefined') return;
+  const channel: EventChannel<{ account: StoredAccount | null }> = yield call(accountChanges);
+  try {
+    for (;;) {
+      const { account }: { account: StoredAccount | null } = yield take(channel);
+      const state = (yield select(selectAuth)) as AuthState;
+      if (!account && state.isLoggedIn) yield call(signOutQuietly);
+      else if (account && state.user?.id === account.user.id && account.token !== state.token) {
+        yield put(sessionRefreshed(account));
+      }
+    }
+  } finally {
+    channel.close();
+  }
+}
+
+export function* authSaga(): SagaIterator {
+  yield takeLatest(loginSubmitted.type, login);
+  yield takeLatest(signupEmailSubmitted.type, checkSignupEmail);
+  yield takeLatest(signupSubmitted.type, submitSignup);
+  yield takeLeading(activationEmailResendRequested.type, resendActivation);
+  yield takeLatest(passwordResetRequested.type, requestReset);
+  yield takeLatest(newPasswordSubmitted.type, submitNewPassword);
+  // The confirm page may ask twice (React strict mode); an activation token works once.
+  yield takeLeading(accountConfirmRequested.type, confirm);
+  yield takeLeading(googleCredentialReceived.type, googleLogin);
+  yield takeLeading(facebookLoginReceived.type, facebookLogin);
+  yield takeLeading(authProvidersRequested.type, loadProviders);
+  yield takeLeading(logoutRequested.type, logoutFlow);
+  yield takeLeading(sessionLost.type, onSessionLost);
+  yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, loggedOut.type], persistAccount);
+  yield takeLatest([loginSucceeded.type, sessionRestored.type], loadAccountExtras);
+  yield fork(followOtherTabs);
+  yield fork(restoreSession);
+}

@@ -1,0 +1,45 @@
+/**
+ * Session reload (POST auth/check-loggedin). The server rotates the refresh cookie on every reload and
+ * treats a refresh token used twice as theft (every session revoked), so reloads never overlap: one at a
+ * time in this page (callers share it), and one at a time across tabs (Web Locks, where the browser has them).
+ */
+import type { Dispatch } from '@reduxjs/toolkit';
+import { checkLoggedIn, type CheckLoggedInResult } from '../../api/generated/operations';
+import { registerAuthBridge } from '../../api/http';
+import { sessionLost, sessionRefreshed, type AuthState } from './auth.slice';
+
+let inFlight: Promise<CheckLoggedInResult> | null = null;
+
+function withSessionLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  // request() resolves with what the task's promise resolves with.
+  return locks ? (locks.request('knack:session-reload', task) as Promise<unknown> as Promise<T>) : task();
+}
+
+export function reloadSession(token: string | null): Promise<CheckLoggedInResult> {
+  inFlight ??= withSessionLock(() => checkLoggedIn(token ? { body: { token } } : {}, { quiet: true })).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+interface StoreLike {
+  getState(): { auth: AuthState };
+  dispatch: Dispatch;
+}
+
+/** Lends the HTTP client the current token, the renewal and the quiet sign-out. */
+export function installAuthBridge(store: StoreLike): () => void {
+  return registerAuthBridge({
+    getToken: () => store.getState().auth.token,
+    renew: async () => {
+      const result = await reloadSession(store.getState().auth.token);
+      if (!result.token || !result.user) return null;
+      store.dispatch(sessionRefreshed({ user: result.user, token: result.token }));
+      return result.token;
+    },
+    sessionLost: () => {
+      store.dispatch(sessionLost());
+    },
+  });
+}

@@ -1,0 +1,98 @@
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalClosed, modalOpened, selectModalProps } from '../../ui';
+import { AUTH_MESSAGES } from '../auth.rules';
+import { selectAuthForm } from '../auth.selectors';
+import { activationEmailResendRequested, loginSubmitted } from '../auth.slice';
+import { AuthHeader } from './AuthHeader';
+import { clearErrorsOnEdit, useServerErrors } from './formErrors';
+import { SentPanel } from './SentPanel';
+import { SocialButtons } from './SocialButtons';
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+const FIELDS = ['email', 'password'] as const;
+
+/** Login (spec §2, §5): email and password; links to Forgot password and Create account. */
+export function LoginForm() {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector((s) => selectAuthForm(s, 'login'));
+  const props = useAppSelector(selectModalProps);
+  const [form] = Form.useForm<LoginValues>();
+  const showMessage = useServerErrors(form, state, FIELDS);
+  const sending = state.status === 'sending';
+  // Another modal keeps the origin and callback of this one.
+  const open = (name: 'signup' | 'forgot-password') => dispatch(modalOpened({ name, origin: props.origin, callback: props.callback }));
+
+  if (state.status === 'sent') {
+    return (
+      <SentPanel
+        title={state.message ?? AUTH_MESSAGES.checkEmail}
+        actions={
+          <>
+            <Button type="primary" size="large" block onClick={() => dispatch(modalClosed())}>
+              OK
+            </Button>
+            {state.email ? (
+              <Button type="link" onClick={() => dispatch(activationEmailResendRequested(state.email!))}>
+                Send the activation email again
+              </Button>
+            ) : null}
+          </>
+        }
+      >
+        <p>
+          Your account is not activated yet. We sent an activation link to <strong>{state.email}</strong>: open it to
+          activate your account, then log in.
+        </p>
+      </SentPanel>
+    );
+  }
+
+  return (
+    <div className="kn-auth">
+      <AuthHeader title="Log in to Knack" subtitle="Welcome back. Every play and view of your work earns knack." />
+      {props.notice ? <Alert className="kn-auth__alert" type="success" showIcon title={props.notice} /> : null}
+      {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
+      <Form<LoginValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        validateTrigger="onBlur"
+        disabled={sending}
+        initialValues={{ email: props.email ?? '', password: '' }}
+        onValuesChange={clearErrorsOnEdit(form)}
+        onFinish={(values) => dispatch(loginSubmitted(values))}
+        aria-labelledby="kn-auth-title"
+      >
+        <Form.Item name="email" label="Email" rules={[{ required: true, whitespace: true, message: AUTH_MESSAGES.loginEmail }]}>
+          <Input size="large" inputMode="email" autoComplete="email" autoFocus={!props.email} placeholder="you@example.com" />
+        </Form.Item>
+        <Form.Item name="password" label="Password" rules={[{ required: true, message: AUTH_MESSAGES.loginPassword }]}>
+          <Input.Password size="large" autoComplete="current-password" autoFocus={Boolean(props.email)} />
+        </Form.Item>
+        <div className="kn-auth__forgot">
+          <button type="button" className="kn-auth__link" onClick={() => open('forgot-password')}>
+            Forgot password?
+          </button>
+        </div>
+        <Button type="primary" htmlType="submit" size="large" block loading={sending}>
+          {sending ? 'Logging in…' : 'Log in'}
+        </Button>
+      </Form>
+      <SocialButtons />
+      <p className="kn-auth__switch">
+        New to Knack?{' '}
+        <button type="button" className="kn-auth__link" onClick={() => open('signup')}>
+          Create account
+        </button>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,203 @@
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import type { RuleObject } from 'antd/es/form';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalClosed, modalOpened, selectModalProps } from '../../ui';
+import { isUsernameTaken } from '../auth.lookups';
+import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, passwordProblem, usernameProblem } from '../auth.rules';
+import { selectAuthForm, selectSignupStep } from '../auth.selectors';
+import { activationEmailResendRequested, signupBackToEmail, signupEmailSubmitted, signupSubmitted } from '../auth.slice';
+import type { SignupValues } from '../auth.types';
+import { AuthHeader } from './AuthHeader';
+import { clearErrorsOnEdit, useServerErrors } from './formErrors';
+import { SentPanel } from './SentPanel';
+import { SocialButtons } from './SocialButtons';
+
+const DETAIL_FIELDS = ['firstName', 'lastName', 'username', 'password', 'passwordConfirm'] as const;
+const EMAIL_FIELDS = ['email'] as const;
+const MISMATCH = AUTH_MESSAGES.passwordMismatch;
+
+const check = (problem: string | null) => (problem ? Promise.reject(new Error(problem)) : Promise.resolve());
+
+/** Step 1: the email only. An email with an account opens login instead (the saga decides). */
+function EmailStep() {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector((s) => selectAuthForm(s, 'signup'));
+  const { email } = useAppSelector(selectSignupStep);
+  const props = useAppSelector(selectModalProps);
+  const [form] = Form.useForm<{ email: string }>();
+  const showMessage = useServerErrors(form, state, EMAIL_FIELDS);
+  const sending = state.status === 'sending';
+  return (
+    <div className="kn-auth">
+      <AuthHeader step="Step 1 of 2" title="Create your account" subtitle="Join for free: upload music, art and photos and earn on every play and view." />
+      {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
+      <Form<{ email: string }>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        validateTrigger="onBlur"
+        disabled={sending}
+        initialValues={{ email }}
+        onValuesChange={clearErrorsOnEdit(form)}
+        onFinish={(values) => dispatch(signupEmailSubmitted(normalizeEmail(values.email)))}
+        aria-labelledby="kn-auth-title"
+      >
+        <Form.Item name="email" label="Email" rules={[{ validator: (_: RuleObject, value: string) => check(emailProblem(value)) }]}>
+          <Input size="large" inputMode="email" autoComplete="email" autoFocus placeholder="you@example.com" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" size="large" block loading={sending}>
+          Continue
+        </Button>
+      </Form>
+      <SocialButtons />
+      <p className="kn-auth__switch">
+        Already have an account?{' '}
+        <button
+          type="button"
+          className="kn-auth__link"
+          onClick={() => dispatch(modalOpened({ name: 'login', origin: props.origin, callback: props.callback }))}
+        >
+          Log in
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/** Step 2: first name, last name, username (checked on blur and submit), password and its confirmation. */
+function DetailsStep() {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector((s) => selectAuthForm(s, 'signup'));
+  const { email } = useAppSelector(selectSignupStep);
+  const [form] = Form.useForm<SignupValues>();
+  const showMessage = useServerErrors(form, state, DETAIL_FIELDS);
+  const sending = state.status === 'sending';
+
+  const usernameRules = [
+    { validator: (_: RuleObject, value: string) => check(usernameProblem(value)) },
+    {
+      validator: async (_: RuleObject, value: string) => {
+        if (await isUsernameTaken(value)) throw new Error(AUTH_MESSAGES.usernameTaken);
+      },
+    },
+  ];
+  // The mismatch marks both fields (spec §5); the password side only once the confirmation was filled in.
+  const mismatch = (own: 'password' | 'passwordConfirm') => ({
+    validator: (_: RuleObject, value: string) => {
+      const other = form.getFieldValue(own === 'password' ? 'passwordConfirm' : 'password') as string | undefined;
+      const compare = own === 'passwordConfirm' || form.isFieldTouched('passwordConfirm');
+      return check(value && other && compare && value !== other ? MISMATCH : null);
+    },
+  });
+
+  return (
+    <div className="kn-auth">
+      <AuthHeader
+        step="Step 2 of 2"
+        title="Tell us about you"
+        subtitle={
+          <>
+            Signing up as <strong>{email}</strong>{' '}
+            <button type="button" className="kn-auth__link" onClick={() => dispatch(signupBackToEmail())} disabled={sending}>
+              Change
+            </button>
+          </>
+        }
+      />
+      {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
+      <Form<SignupValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        validateTrigger="onBlur"
+        disabled={sending}
+        initialValues={{ firstName: '', lastName: '', username: '', password: '', passwordConfirm: '' }}
+        onValuesChange={clearErrorsOnEdit(form, { password: 'passwordConfirm', passwordConfirm: 'password' }, MISMATCH)}
+        onFinish={(values) => dispatch(signupSubmitted({ ...values, username: normalizeUsername(values.username) }))}
+        aria-labelledby="kn-auth-title"
+      >
+        <div className="kn-auth__row">
+          <Form.Item name="firstName" label="First name" rules={[{ required: true, whitespace: true, message: AUTH_MESSAGES.firstName }]}>
+            <Input size="large" autoComplete="given-name" autoFocus />
+          </Form.Item>
+          <Form.Item name="lastName" label="Last name" rules={[{ required: true, whitespace: true, message: AUTH_MESSAGES.lastName }]}>
+            <Input size="large" autoComplete="family-name" />
+          </Form.Item>
+        </div>
+        <Form.Item name="username" label="Username" validateFirst rules={usernameRules} extra="6 to 30 characters. Spaces become underscores.">
+          <Input
+            size="large"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            onBlur={(event) => form.setFieldValue('username', normalizeUsername(event.target.value))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label="Password"
+          validateFirst
+          rules={[{ required: true, message: AUTH_MESSAGES.password }, { validator: (_: RuleObject, value: string) => check(passwordProblem(value)) }, mismatch('password')]}
+          extra="8 or more characters with an uppercase and a lowercase letter, a number and one of !@#$%^&*."
+        >
+          <Input.Password size="large" autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="passwordConfirm"
+          label="Confirm password"
+          validateFirst
+          rules={[{ required: true, message: AUTH_MESSAGES.passwordConfirm }, mismatch('passwordConfirm')]}
+        >
+          <Input.Password
+            size="large"
+            autoComplete="new-password"
+            // Leaving the confirmation checks the pair, so a mismatch marks the password field too.
+            onBlur={() => {
+              if (form.getFieldValue('password')) void form.validateFields(['password']).catch(() => undefined);
+            }}
+          />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" size="large" block loading={sending}>
+          {sending ? 'Creating your account…' : 'Create account'}
+        </Button>
+      </Form>
+      <p className="kn-auth__fine">
+        By creating an account you agree to the <a href="/terms-of-use.html">Terms of Use</a> and the{' '}
+        <a href="/privacy-policy.html">Privacy Policy</a>.
+      </p>
+    </div>
+  );
+}
+
+/** Signup in two steps (spec §2, §4, §5); on success 'Check Your Email'. */
+export function SignupForm() {
+  const dispatch = useAppDispatch();
+  const state = useAppSelector((s) => selectAuthForm(s, 'signup'));
+  const { step, email } = useAppSelector(selectSignupStep);
+  if (state.status === 'sent') {
+    return (
+      <SentPanel
+        title={state.message ?? AUTH_MESSAGES.checkEmail}
+        actions={
+          <>
+            <Button type="primary" size="large" block onClick={() => dispatch(modalClosed())}>
+              OK
+            </Button>
+            <Button type="link" onClick={() => dispatch(activationEmailResendRequested(state.email ?? email))}>
+              Send the activation email again
+            </Button>
+          </>
+        }
+      >
+        <p>
+          We sent an activation link to <strong>{state.email ?? email}</strong>. Open it to activate your account and
+          you are in.
+        </p>
+      </SentPanel>
+    );
+  }
+  return step === 1 ? <EmailStep /> : <DetailsStep />;
+}

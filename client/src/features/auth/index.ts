@@ -1,0 +1,58 @@
+/**
+ * features/auth: accounts and sessions (spec §2 modals, §4 Auth and Signup, §5 rules, §6 guard). The
+ * modals and pages are lazy chunks, loaded through here.
+ */
+export {
+  authReducer,
+  initialAuthState,
+  loginSubmitted,
+  loginSucceeded,
+  loginNeedsActivation,
+  signupEmailSubmitted,
+  signupDetailsShown,
+  signupSubmitted,
+  signupSucceeded,
+  passwordResetRequested,
+  newPasswordSubmitted,
+  accountConfirmRequested,
+  authFormFailed,
+  authProvidersLoaded,
+  sessionRestored,
+  sessionRefreshed,
+  sessionLost,
+  logoutRequested,
+  loggedOut,
+  userExtLoaded,
+  subscriptionLoaded,
+  plansLoaded,
+  contentReacted,
+} from './auth.slice';
+export type { AuthState } from './auth.slice';
+export { authSaga, toSession } from './auth.saga';
+export { installAuthBridge, reloadSession } from './auth.session';
+export {
+  selectIsLoggedIn,
+  selectUser,
+  selectToken,
+  selectUserExt,
+  selectSubscription,
+  selectPlans,
+  selectReactedContents,
+  selectReactedCount,
+  selectSessionStatus,
+  selectHasAccount,
+  selectIsAdmin,
+  selectHasKnownPlan,
+  selectLocationLine,
+} from './auth.selectors';
+export { AUTH_MESSAGES, displayUsername, initials, normalizeEmail, normalizeUsername } from './auth.rules';
+export { ACCOUNT_KEY, loadAccount, saveAccount, clearAccount } from './auth.storage';
+export type { User, UserExt, Subscription, Plan, Session, StoredAccount } from './auth.types';
+
+/** The login / signup / forgot / reset modals (one chunk, loaded when one opens). */
+export const loadAuthModal = () => import('./components/AuthModal');
+/** /confirm?token=…: activates the account, then home. */
+export const loadConfirmPage = () => import('./pages/ConfirmPage');
+/** /auth/{type}: opens the matching modal over the home page. */
+export const loadAuthRoutePage = () => import('./pages/AuthRoutePage');
+export type { AuthModalName } from './components/AuthModal';

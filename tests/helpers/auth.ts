@@ -1,0 +1,39 @@
+/** Factories for accounts: sign up through the API, read the activation mail, activate. */
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import request, { type Response } from 'supertest';
+import { tokenFromMail, type startSmtpServer } from './smtp';
+
+export const GOOD_PASSWORD = 'Str0ng!pass';
+
+export function newSignup(overrides: Record<string, string> = {}) {
+  const id = randomBytes(4).toString('hex');
+  return {
+    firstName: 'Ana',
+    lastName: 'Lima',
+    username: `ana_${id}`,
+    email: `ana.${id}@example.com`,
+    password: GOOD_PASSWORD,
+    passwordConfirm: GOOD_PASSWORD,
+    ...overrides,
+  };
+}
+
+/** The refresh cookie's value from a response, if it set one. */
+export function refreshCookieOf(res: Response): string | undefined {
+  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const found = cookies.find((c) => c.startsWith('knack_refresh='));
+  const value = found?.split(';')[0]?.slice('knack_refresh='.length);
+  return value || undefined;
+}
+
+export type Smtp = Awaited<ReturnType<typeof startSmtpServer>>;
+
+/** Signs up, opens the activation mail and activates: answers a signed-in member. */
+export async function createActiveMember(app: Express, smtp: Smtp, overrides: Record<string, string> = {}) {
+  const form = newSignup(overrides);
+  await request(app).post('/api/v2/auth/signup').send(form).expect(201);
+  const mail = await smtp.nextMailTo(form.email);
+  const res = await request(app).post('/api/v2/auth/confirm').send({ token: tokenFromMail(mail, '/confirm') }).expect(200);
+  return { form, user: res.body.user as { id: string; email: string; role: string }, token: res.body.token as string, cookie: refreshCookieOf(res)! };
+}
