@@ -29,6 +29,8 @@ export async function verifyGoogleCredential(config: AuthConfig, credential: str
   if (!client) {
     client = new OAuth2Client({
       clientId: google.clientId,
+      // Node's own fetch, instead of gaxios loading node-fetch through a dynamic import.
+      transporterOptions: { fetchImplementation: fetch },
       ...(google.certsUrl ? { endpoints: { oauth2FederatedSignonPemCertsUrl: google.certsUrl } } : {}),
     });
     googleClients.set(key, client);

@@ -1,0 +1,120 @@
+import request from 'supertest';
+import { smtpMailer } from '../../server/integrations/mail';
+import { UserModel } from '../../server/modules/users';
+import { createTestApp, testConfig } from '../helpers/app';
+import { newSignup, refreshCookieOf } from '../helpers/auth';
+import { useTestDatabase } from '../helpers/db';
+import { startFacebookStandIn, startGoogleStandIn } from '../helpers/providers';
+import { startSmtpServer } from '../helpers/smtp';
+
+useTestDatabase();
+
+const CLIENT_ID = 'knack-test.apps.googleusercontent.com';
+const FB_APP = '424242';
+const FB_SECRET = 'fb-app-secret';
+
+let google: Awaited<ReturnType<typeof startGoogleStandIn>>;
+let facebook: Awaited<ReturnType<typeof startFacebookStandIn>>;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let app: ReturnType<typeof createTestApp>;
+
+beforeAll(async () => {
+  [google, facebook, smtp] = await Promise.all([startGoogleStandIn(CLIENT_ID), startFacebookStandIn(FB_APP, FB_SECRET), startSmtpServer()]);
+  const auth = testConfig().auth;
+  app = createTestApp({
+    config: {
+      auth: {
+        ...auth,
+        google: { clientId: CLIENT_ID, certsUrl: google.certsUrl },
+        facebook: { appId: FB_APP, appSecret: FB_SECRET, graphUrl: facebook.graphUrl },
+      },
+    },
+    mailer: smtpMailer(smtp.url, 'x@knack.test'),
+  });
+});
+afterAll(async () => Promise.all([google.stop(), facebook.stop(), smtp.stop()]));
+
+const googleSignin = (credential: string) => request(app).post('/api/v2/auth/google-signin').send({ credential });
+
+describe('Google sign-in', () => {
+  it('when the ID token is valid and new, then an active account is created and signed in', async () => {
+    const credential = google.idToken({ sub: 'g-1001', email: 'Gia@Example.com', given_name: 'Gia', family_name: 'Rossi', name: 'Gia Rossi' });
+    const res = await googleSignin(credential).expect(200);
+    expect(res.body).toMatchObject({ message: 'Success', user: { email: 'gia@example.com', firstName: 'Gia', isActive: true, role: 'user' } });
+    expect(res.body.token).toEqual(expect.any(String));
+    expect(refreshCookieOf(res)).toBeDefined();
+    const stored = await UserModel.findOne({ email: 'gia@example.com' }).lean();
+    expect(stored).toMatchObject({ googleId: 'g-1001', passwordHash: null, username: 'gia___', isActive: true });
+    expect(stored!.username.length).toBeGreaterThanOrEqual(6);
+
+    const again = await googleSignin(credential).expect(200);
+    expect(again.body.user.id).toBe(res.body.user.id);
+    expect(await UserModel.countDocuments({ email: 'gia@example.com' })).toBe(1);
+  });
+
+  it('when the verified email belongs to an account waiting for activation, then it is linked and activated', async () => {
+    const form = newSignup();
+    await request(app).post('/api/v2/auth/signup').send(form).expect(201);
+    const res = await googleSignin(google.idToken({ sub: 'g-2002', email: form.email, given_name: 'Ana' })).expect(200);
+    expect(res.body.user).toMatchObject({ username: form.username, isActive: true });
+    expect(await UserModel.findOne({ email: form.email }).lean()).toMatchObject({ googleId: 'g-2002' });
+  });
+
+  it.each([
+    ['another audience', () => google.idToken({ sub: 'g-3', email: 'x3@example.com' }, { audience: 'someone-else.apps.googleusercontent.com' })],
+    ['a key Google does not publish', () => google.idToken({ sub: 'g-4', email: 'x4@example.com' }, { key: google.otherKey() })],
+    ['an expired token', () => google.idToken({ sub: 'g-5', email: 'x5@example.com', iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: undefined })],
+    ['garbage', () => 'not-a-token'],
+  ])('when the token has %s, then 401 and no account', async (_name, make) => {
+    let credential: string;
+    try {
+      credential = make();
+    } catch {
+      credential = 'x.y.z';
+    }
+    const res = await googleSignin(credential).expect(401);
+    expect(res.body.message).toBe('Google did not accept this sign-in. Please try again.');
+    expect(await UserModel.countDocuments({ email: /^x\d@example\.com$/ })).toBe(0);
+  });
+
+  it('when the Google email is not verified and no account has the id, then 400', async () => {
+    const res = await googleSignin(google.idToken({ sub: 'g-6', email: 'unverified@example.com', email_verified: false })).expect(400);
+    expect(res.body.message).toMatch(/verified email/);
+  });
+
+  it('when Google is not configured, then 503 and the provider is not offered', async () => {
+    const plain = createTestApp();
+    await request(plain).post('/api/v2/auth/google-signin').send({ credential: 'x' }).expect(503);
+    await request(plain).get('/api/v2/auth/providers').expect(200, { google: null, facebook: null });
+    await request(app).get('/api/v2/auth/providers').expect(200, { google: { clientId: CLIENT_ID }, facebook: { appId: FB_APP } });
+  });
+});
+
+describe('Facebook sign-in', () => {
+  const fbSignin = (accessToken: string, userID?: string) => request(app).post('/api/v2/auth/facebook-signin').send({ accessToken, ...(userID ? { userID } : {}) });
+
+  it('when the Graph API vouches for the token, then the account is created and signed in; again, the same account', async () => {
+    const token = facebook.issueToken({ id: 'fb-77', email: 'Fab@Example.com', first_name: 'Fab', last_name: 'Io', appId: FB_APP });
+    const res = await fbSignin(token, 'fb-77').expect(200);
+    expect(res.body.user).toMatchObject({ email: 'fab@example.com', firstName: 'Fab', lastName: 'Io', fullName: 'Fab Io', image: 'https://graph.example/fb-77.jpg' });
+    const again = await fbSignin(token).expect(200);
+    expect(again.body.user.id).toBe(res.body.user.id);
+  });
+
+  it('when the token was issued to another app, then 401', async () => {
+    const token = facebook.issueToken({ id: 'fb-88', email: 'other@example.com', first_name: 'O', last_name: 'A', appId: '999' });
+    await fbSignin(token).expect(401);
+    expect(await UserModel.countDocuments({ email: 'other@example.com' })).toBe(0);
+  });
+
+  it('when the token is unknown to Facebook or claims another user id, then 401', async () => {
+    await fbSignin('EAABforged').expect(401);
+    const token = facebook.issueToken({ id: 'fb-99', email: 'nine@example.com', first_name: 'N', last_name: 'N', appId: FB_APP });
+    await fbSignin(token, 'fb-someone-else').expect(401);
+  });
+
+  it('when the Facebook profile has no email and no account has the id, then 400', async () => {
+    const token = facebook.issueToken({ id: 'fb-100', first_name: 'No', last_name: 'Mail', appId: FB_APP });
+    await fbSignin(token).expect(400);
+  });
+});
