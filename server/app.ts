@@ -39,18 +39,7 @@ export function createApp({ config, logger, pingDatabase, mailer }: AppDeps): Ex
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'extended');
 
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // http deployments (a LAN address) must keep working; TLS is the proxy's job.
-          upgradeInsecureRequests: null,
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          mediaSrc: ["'self'", 'blob:'],
-        },
-      },
-    }),
-  );
+  app.use(helmet({ contentSecurityPolicy: { directives: contentSecurityPolicy(config.auth) } }));
   app.use(compression());
   app.use(
     pinoHttp({
@@ -109,4 +98,30 @@ export function createApp({ config, logger, pingDatabase, mailer }: AppDeps): Ex
   app.use(clientRouter(config.clientDir));
   app.use(errorHandler(logger));
   return app;
+}
+
+/** Our own origin only, plus the sign-in providers' scripts and frames when they are configured. */
+function contentSecurityPolicy(auth: AppDeps['config']['auth']) {
+  const scripts = ["'self'"];
+  const frames = ["'self'"];
+  const connect = ["'self'"];
+  if (auth.google) {
+    scripts.push('https://accounts.google.com/gsi/client');
+    frames.push('https://accounts.google.com');
+    connect.push('https://accounts.google.com/gsi/');
+  }
+  if (auth.facebook) {
+    scripts.push('https://connect.facebook.net');
+    frames.push('https://www.facebook.com', 'https://web.facebook.com');
+    connect.push('https://graph.facebook.com');
+  }
+  return {
+    // http deployments (a LAN address) must keep working; TLS is the proxy's job.
+    upgradeInsecureRequests: null,
+    scriptSrc: scripts,
+    frameSrc: frames,
+    connectSrc: connect,
+    imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+    mediaSrc: ["'self'", 'blob:'],
+  };
 }
