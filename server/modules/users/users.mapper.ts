@@ -5,18 +5,11 @@ export type Role = Schemas['Role'];
 
 export function toUserDto(user: UserDoc, role: Role): Schemas['User'] {
   return {
-    id: String(user._id),
-    username: user.username,
-    fullName: user.fullName,
-    firstName: user.firstName,
-    lastName: user.lastName,
+    ...toPublicUserDto(user),
     email: user.email,
-    image: user.image ?? null,
     isActive: user.isActive,
     sex: (user.sex as 'M' | 'W' | null) ?? null,
     birthday: user.birthday ? user.birthday.toISOString().slice(0, 10) : null,
-    bio: user.bio,
-    userType: user.userType,
     role,
     updated: user.updated.toISOString(),
   };
