@@ -53,8 +53,12 @@ beforeEach(() => {
 });
 
 describe('routes', () => {
-  it('when the table is read, then it declares only built screens: home at /', () => {
-    expect(ROUTES.map((route) => [route.name, route.path])).toEqual([['home', '/']]);
+  it('when the table is read, then it declares only built screens: home, the activation link and the auth modals', () => {
+    expect(ROUTES.map((route) => [route.name, route.path, route.guest])).toEqual([
+      ['home', '/', true],
+      ['confirm', '/confirm', true],
+      ['auth', '/auth/:type?', true],
+    ]);
   });
 
   it('when an unmatched path is opened, then the app redirects home', async () => {
@@ -86,8 +90,10 @@ describe('front layout, logged out', () => {
 
     fireEvent.click(within(top).getByRole('button', { name: 'Login' }));
     expect(store.getState().ui.modal).toBe('login');
+    expect(await screen.findByRole('dialog', { name: 'Log in' })).toBeTruthy();
     fireEvent.click(within(top).getByRole('button', { name: 'Create account' }));
     expect(store.getState().ui.modal).toBe('signup');
+    expect(await screen.findByRole('dialog', { name: 'Create account' })).toBeTruthy();
     fireEvent.click(within(side).getByRole('button', { name: 'Upload' }));
     expect(store.getState().ui.modal).toBe('upload');
   });
@@ -106,6 +112,7 @@ describe('front layout, logged out', () => {
     fireEvent.click(within(drawer).getByRole('button', { name: 'Log in' }));
     expect(store.getState().ui.modal).toBe('login');
     expect(store.getState().ui.sideMenuOpen).toBe(false);
+    expect(await screen.findByRole('heading', { name: 'Log in to Knack' })).toBeTruthy();
   });
 
   it('when the window is resized, then device and orientation are re-read after 100 ms', async () => {

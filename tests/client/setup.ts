@@ -10,6 +10,28 @@ if (typeof globalThis.TextEncoder === 'undefined') {
   Object.assign(globalThis, { TextEncoder, TextDecoder });
 }
 
+// antd's Form batches watchers in a macro task through MessageChannel, which jsdom lacks.
+if (typeof globalThis.MessageChannel === 'undefined') {
+  class MessagePortStub {
+    onmessage: ((event: { data: unknown }) => void) | null = null;
+    partner: MessagePortStub | null = null;
+    postMessage(data: unknown) {
+      const target = this.partner;
+      setTimeout(() => target?.onmessage?.({ data }), 0);
+    }
+    close() {}
+  }
+  class MessageChannelStub {
+    port1 = new MessagePortStub();
+    port2 = new MessagePortStub();
+    constructor() {
+      this.port1.partner = this.port2;
+      this.port2.partner = this.port1;
+    }
+  }
+  Object.defineProperty(globalThis, 'MessageChannel', { writable: true, configurable: true, value: MessageChannelStub });
+}
+
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,

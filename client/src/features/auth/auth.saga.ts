@@ -231,10 +231,11 @@ export function* loadProviders(): SagaIterator {
   const { providers } = (yield select(selectAuth)) as AuthState;
   if (providers) return;
   try {
-    const result: GetAuthProvidersResult = yield call(getAuthProviders, {}, { quiet: true });
-    yield put(authProvidersLoaded(result));
+    const result: GetAuthProvidersResult | undefined = yield call(getAuthProviders, {}, { quiet: true });
+    yield put(authProvidersLoaded({ google: result?.google ?? null, facebook: result?.facebook ?? null }));
   } catch {
     // no buttons: email and password still work
+    yield put(authProvidersLoaded({ google: null, facebook: null }));
   }
 }
 

@@ -45,7 +45,7 @@ export function SideMenu({ variant, items, onNavigate }: SideMenuProps) {
       <span className="kn-sidemenu__icon" aria-hidden="true">
         {item.icon}
       </span>
-      <span className="kn-sidemenu__label">{item.label}</span>
+      <span className="kn-sidemenu__label">{variant === 'rail' && 'railLabel' in item && item.railLabel ? item.railLabel : item.label}</span>
     </>
   );
   return (

@@ -27,8 +27,8 @@ export type SideMenuItem =
   | { key: string; label: string; icon: ReactNode; modal: ModalName }
   | { key: string; label: string; icon: ReactNode; to: string }
   | { key: string; label: string; icon: ReactNode; action: 'logout' }
-  /** A group: its entries in the phone list; in the desktop rail one entry leading to the first. */
-  | { key: string; label: string; icon: ReactNode; children: SideMenuLink[] };
+  /** A group: its entries in the phone list; in the desktop rail one entry (`railLabel`) leading to the first. */
+  | { key: string; label: string; railLabel?: string; icon: ReactNode; children: SideMenuLink[] };
 
 /** Side menu for a logged-out visitor (spec §2): Log in, Join For Free, Upload, Pricing, Explore. */
 export const LOGGED_OUT_SIDE_MENU: SideMenuItem[] = [
@@ -60,6 +60,7 @@ export function loggedInSideMenu({ pathname, isAdmin, showAnalytics, isPhone }: 
     {
       key: 'info',
       label: 'Your Information',
+      railLabel: 'Your Info',
       icon: <IdcardOutlined />,
       children: [
         { key: 'settings', label: 'Settings', to: PATHS.settings },

@@ -57,7 +57,7 @@ export function LoginForm() {
 
   return (
     <div className="kn-auth">
-      <AuthHeader title="Log in to Knack" subtitle="Welcome back. Every play and view of your work earns knack." />
+      <AuthHeader title="Log in to Knack" subtitle="Welcome back. Log in to play, upload and earn." />
       {props.notice ? <Alert className="kn-auth__alert" type="success" showIcon title={props.notice} /> : null}
       {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
       <Form<LoginValues>

@@ -96,6 +96,7 @@ function DetailsStep() {
   return (
     <div className="kn-auth">
       <AuthHeader
+        compact
         step="Step 2 of 2"
         title="Tell us about you"
         subtitle={

@@ -7,7 +7,8 @@ import { TypeIcon } from '../../tags/ui';
 export interface HeroProps {
   /** The decorative visual: only where there is room for it (tablet and wider). */
   showVisual: boolean;
-  onJoin: () => void;
+  /** Join For Free (signup); left out for a signed-in member, whose first action is then Upload. */
+  onJoin?: () => void;
   onUpload: () => void;
 }
 
@@ -88,10 +89,12 @@ export function Hero({ showVisual, onJoin, onUpload }: HeroProps) {
           played or their art and photos are viewed.
         </p>
         <div className="kn-hero__actions">
-          <Button type="primary" size="large" onClick={onJoin}>
-            Join For Free
-          </Button>
-          <Button size="large" icon={<CloudUploadOutlined />} onClick={onUpload}>
+          {onJoin ? (
+            <Button type="primary" size="large" onClick={onJoin}>
+              Join For Free
+            </Button>
+          ) : null}
+          <Button type={onJoin ? 'default' : 'primary'} size="large" icon={<CloudUploadOutlined />} onClick={onUpload}>
             Upload your work
           </Button>
         </div>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { BREAKPOINTS } from '../../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { selectIsLoggedIn } from '../../auth';
 import { selectTagGroups, selectTagsError, selectTagsStatus, tagsRequested } from '../../tags';
 import { TagSections } from '../../tags/ui';
 import { modalOpened, selectIsPhone, selectViewportWidth } from '../../ui';
@@ -16,6 +17,7 @@ export default function HomePage() {
   const error = useAppSelector(selectTagsError);
   const isPhone = useAppSelector(selectIsPhone);
   const wide = useAppSelector(selectViewportWidth) >= BREAKPOINTS.tablet;
+  const loggedIn = useAppSelector(selectIsLoggedIn);
 
   useEffect(() => {
     if (status === 'idle') dispatch(tagsRequested());
@@ -23,7 +25,7 @@ export default function HomePage() {
 
   return (
     <div className="kn-home">
-      <Hero showVisual={wide && !isPhone} onJoin={() => dispatch(modalOpened('signup'))} onUpload={() => dispatch(modalOpened('upload'))} />
+      <Hero showVisual={wide && !isPhone} onJoin={loggedIn ? undefined : () => dispatch(modalOpened('signup'))} onUpload={() => dispatch(modalOpened('upload'))} />
       <section className="kn-home__browse" aria-labelledby="kn-browse-title">
         <div className="kn-home__heading-row">
           <h2 id="kn-browse-title" className="kn-home__heading">

@@ -1,0 +1,37 @@
+/** Renders the whole SPA (real store, sagas, router, toasts) at a path, with an extra members-only route. */
+import { render, screen } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { BrowserRouter } from 'react-router-dom';
+import ConfigProvider from 'antd/es/config-provider';
+import { getAllTags, getPageMeta, getPageUi } from '../../client/src/api/generated/operations';
+import { AppRoutes } from '../../client/src/app/AppRoutes';
+import { ROUTES } from '../../client/src/app/routes';
+import { createAppStore } from '../../client/src/app/store';
+import { ToastLayer } from '../../client/src/components/ToastLayer';
+import { walletRoute } from './auth-fixtures';
+import { footerFixture, tagFixture } from './fixtures';
+
+/** The generated operations must be mocked by the calling test file (jest.mock). */
+export function mockPublicCalls() {
+  jest.mocked(getAllTags).mockResolvedValue({ tags: tagFixture() });
+  jest.mocked(getPageMeta).mockRejectedValue(new Error('no CMS in tests'));
+  jest.mocked(getPageUi).mockResolvedValue(footerFixture);
+}
+
+export function renderApp(path = '/') {
+  window.history.pushState(null, '', path);
+  const store = createAppStore();
+  const view = render(
+    <ConfigProvider>
+      <Provider store={store}>
+        <BrowserRouter>
+          <ToastLayer />
+          <AppRoutes routes={[...ROUTES, walletRoute]} />
+        </BrowserRouter>
+      </Provider>
+    </ConfigProvider>,
+  );
+  return { store, ...view };
+}
+
+export const homeHeading = () => screen.findByRole('heading', { level: 1, name: 'Get paid for every play and view.' });
