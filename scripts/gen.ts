@@ -4,6 +4,7 @@
  *  - client/src/api/generated/openapi.ts the same types for the client
  *  - client/src/api/generated/operations.ts  one typed function per operationId
  *  - client/src/api/generated/hooks.ts        one React hook per operationId
+ *  - server/generated/validation.ts, client/src/api/generated/validation.ts  the form rules of x-validation
  * `npm run gen -- --check` writes nothing and exits 1 when a committed file is stale.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -24,7 +25,14 @@ interface Operation {
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses: Record<string, unknown>;
 }
+interface Validation {
+  limits: Record<string, number>;
+  patterns: Record<string, string>;
+  messages: Record<string, string>;
+}
+
 interface Spec {
+  'x-validation'?: Validation;
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>> & { parameters?: Parameter[] }>;
   components?: { parameters?: Record<string, Parameter> };
 }
@@ -151,14 +159,34 @@ function hooksFile(ops: OperationInfo[]): string {
   return lines.join('\n');
 }
 
+/** The form rules of `x-validation`: limits, patterns (as RegExp) and exact messages, shared by server and client. */
+function validationFile(validation: Validation | undefined): string {
+  if (!validation) throw new Error('openapi.yaml has no x-validation');
+  const patterns = Object.entries(validation.patterns).map(([name, source]) => `  ${name}: new RegExp(${JSON.stringify(source)}),`);
+  return [
+    BANNER,
+    `export const LIMITS = ${JSON.stringify(validation.limits, null, 2)} as const;`,
+    '',
+    'export const PATTERNS = {',
+    ...patterns,
+    '} as const;',
+    '',
+    `export const MESSAGES = ${JSON.stringify(validation.messages, null, 2)} as const;`,
+    '',
+  ].join('\n');
+}
+
 /** Every generated file, keyed by its path relative to the project root. */
 export async function generateAll(): Promise<Record<string, string>> {
   const source = readFileSync(SPEC_PATH, 'utf8');
   const spec = parse(source) as Spec;
   const types = BANNER + astToString(await openapiTS(spec as never, { alphabetize: true }));
   const ops = listOperations(spec);
+  const validation = validationFile(spec['x-validation']);
   return {
     'server/generated/openapi.ts': types,
+    'server/generated/validation.ts': validation,
+    'client/src/api/generated/validation.ts': validation,
     'client/src/api/generated/openapi.ts': types,
     'client/src/api/generated/operations.ts': operationsFile(ops),
     'client/src/api/generated/hooks.ts': hooksFile(ops),

@@ -1,51 +1,17 @@
 /**
- * The form rules of spec §5, enforced again on the server with the same messages. Each check answers
+ * The form rules of spec §5 (x-validation in openapi.yaml, generated), enforced again on the server with
+ * the same messages the client shows. Each check answers
  * the first broken rule as a 400 whose `errors` name the field(s).
  */
+import { LIMITS, MESSAGES, PATTERNS } from '../../generated/validation';
 import { AppError } from '../../lib/errors';
 import { normalizeUsername } from '../users/users.service';
 
-export const MESSAGES = {
-  loginEmail: 'Please input email',
-  loginPassword: 'Please input password',
-  badCredentials: 'Incorrect email or password.',
-  emailRequired: 'You should input an email',
-  emailInvalid: 'You should input an correct email',
-  firstName: 'You should input your first name.',
-  lastName: 'You should input your last name.',
-  username: 'You should input your username.',
-  password: 'You should input your password.',
-  passwordConfirm: 'You should input your confirm password.',
-  usernameLength: 'Sorry, your username must be between 6 and 30 characters long.',
-  usernameChars: 'Usernames may use letters, numbers, underscores and dots only.',
-  usernameTaken: 'That username is taken. Try another.',
-  passwordRule: 'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length',
-  passwordTooLong: 'Password must be at most 72 bytes.',
-  passwordMismatch: "Those passwords didn't match. Try again.",
-  resetPassword: 'Please input password',
-  resetMismatch: 'Password and confirmed password should be match.',
-  emailTaken: 'An account with this email already exists. Please log in.',
-  checkEmail: 'Check Your Email',
-  emailSent: 'Email Sent',
-  success: 'Success',
-  activated: 'Successfully created an account.',
-  badActivationLink: 'This activation link is invalid or has expired.',
-  badResetLink: 'This reset link is invalid or has expired.',
-  passwordReset: 'Your password has been reset. Log in with your new password.',
-  loggedOut: 'You are logged out.',
-  loggedOutEverywhere: 'You are logged out on every device.',
-  sessionExpired: 'Your session has expired. Please log in again.',
-  mailFailed: 'We could not send the email. Please try again in a moment.',
-} as const;
+export { MESSAGES };
 
-export const USERNAME_MIN = 6;
-export const USERNAME_MAX = 30;
-/** bcrypt reads at most 72 bytes; a longer password would be silently cut, so it is refused. */
-export const PASSWORD_MAX_BYTES = 72;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PASSWORD = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*]).{8,}$/;
-const USERNAME_CHARS = /^[a-z0-9_.]+$/;
+// bcrypt reads at most 72 bytes (LIMITS.passwordMaxBytes): a longer password would be cut, so it is refused.
+const { usernameMin: USERNAME_MIN, usernameMax: USERNAME_MAX, passwordMaxBytes: PASSWORD_MAX_BYTES } = LIMITS;
+const { email: EMAIL, password: PASSWORD, usernameChars: USERNAME_CHARS } = PATTERNS;
 
 export function fail(message: string, ...fields: string[]): never {
   throw new AppError(400, 'bad_request', message, fields.map((path) => ({ path, message })));

@@ -1,40 +1,18 @@
+import { LIMITS, MESSAGES, PATTERNS } from '../../api/generated/validation';
+
 /**
- * The form rules of spec §5 with their exact messages; the server checks each again and answers the same
+ * The form rules of spec §5 with their exact messages (x-validation in openapi.yaml, generated); the server checks each again and answers the same
  * message. Usernames and emails are normalized as the server does (trimmed, lower-cased; spaces in a
  * username become underscores).
  */
 export const AUTH_MESSAGES = {
-  loginEmail: 'Please input email',
-  loginPassword: 'Please input password',
-  emailRequired: 'You should input an email',
-  emailInvalid: 'You should input an correct email',
-  firstName: 'You should input your first name.',
-  lastName: 'You should input your last name.',
-  username: 'You should input your username.',
-  password: 'You should input your password.',
-  passwordConfirm: 'You should input your confirm password.',
-  usernameLength: 'Sorry, your username must be between 6 and 30 characters long.',
-  usernameChars: 'Usernames may use letters, numbers, underscores and dots only.',
-  usernameTaken: 'That username is taken. Try another.',
-  passwordRule: 'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length',
-  passwordTooLong: 'Password must be at most 72 bytes.',
-  passwordMismatch: "Those passwords didn't match. Try again.",
-  resetPassword: 'Please input password',
-  resetMismatch: 'Password and confirmed password should be match.',
-  checkEmail: 'Check Your Email',
-  emailSent: 'Email Sent',
-  activated: 'Successfully created an account.',
+  ...MESSAGES,
   googleError: 'Google Auth Error:',
   facebookError: 'Facebook Auth Error:',
 } as const;
 
-export const USERNAME_MIN = 6;
-export const USERNAME_MAX = 30;
-export const PASSWORD_MAX_BYTES = 72;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PASSWORD = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*]).{8,}$/;
-const USERNAME_CHARS = /^[a-z0-9_.]+$/;
+export const { usernameMin: USERNAME_MIN, usernameMax: USERNAME_MAX, passwordMaxBytes: PASSWORD_MAX_BYTES } = LIMITS;
+const { email: EMAIL, password: PASSWORD, usernameChars: USERNAME_CHARS } = PATTERNS;
 
 export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
