@@ -10,6 +10,13 @@ export const useCheckLoggedIn = () => useApiMutation<api.CheckLoggedInArgs, api.
 /** Sends POST /auth/confirm when `run` is called. */
 export const useConfirmAccount = () => useApiMutation<api.ConfirmAccountArgs, api.ConfirmAccountResult>(api.confirmAccount);
 
+/** Loads GET /content/count/{id} and reloads when `args` change. */
+export const useCountUserContents = (args: api.CountUserContentsArgs, options?: QueryOptions) =>
+  useApiQuery<api.CountUserContentsArgs, api.CountUserContentsResult>(api.countUserContents, args ?? {}, options);
+
+/** Sends POST /content/delete when `run` is called. */
+export const useDeleteContent = () => useApiMutation<api.DeleteContentArgs, api.DeleteContentResult>(api.deleteContent);
+
 /** Sends POST /auth/facebook-signin when `run` is called. */
 export const useFacebookSignin = () => useApiMutation<api.FacebookSigninArgs, api.FacebookSigninResult>(api.facebookSignin);
 
@@ -24,6 +31,10 @@ export const useGetAllTags = (args?: api.GetAllTagsArgs, options?: QueryOptions)
 /** Loads GET /auth/providers and reloads when `args` change. */
 export const useGetAuthProviders = (args?: api.GetAuthProvidersArgs, options?: QueryOptions) =>
   useApiQuery<api.GetAuthProvidersArgs, api.GetAuthProvidersResult>(api.getAuthProviders, args ?? {}, options);
+
+/** Loads GET /content/get-by-id/{id} and reloads when `args` change. */
+export const useGetContentById = (args: api.GetContentByIdArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetContentByIdArgs, api.GetContentByIdResult>(api.getContentById, args ?? {}, options);
 
 /** Loads GET /native-posts/{slug} and reloads when `args` change. */
 export const useGetNativePost = (args: api.GetNativePostArgs, options?: QueryOptions) =>
@@ -92,8 +103,44 @@ export const useResendActivationEmail = (args: api.ResendActivationEmailArgs, op
 /** Sends POST /auth/reset-password when `run` is called. */
 export const useResetPassword = () => useApiMutation<api.ResetPasswordArgs, api.ResetPasswordResult>(api.resetPassword);
 
+/** Sends POST /content/save-artist when `run` is called. */
+export const useSaveArtistContent = () => useApiMutation<api.SaveArtistContentArgs, api.SaveArtistContentResult>(api.saveArtistContent);
+
+/** Sends POST /content/save when `run` is called. */
+export const useSaveContent = () => useApiMutation<api.SaveContentArgs, api.SaveContentResult>(api.saveContent);
+
+/** Sends POST /content/save-top50 when `run` is called. */
+export const useSaveTop50Content = () => useApiMutation<api.SaveTop50ContentArgs, api.SaveTop50ContentResult>(api.saveTop50Content);
+
 /** Sends POST /auth/signin when `run` is called. */
 export const useSignin = () => useApiMutation<api.SigninArgs, api.SigninResult>(api.signin);
 
 /** Sends POST /auth/signup when `run` is called. */
 export const useSignup = () => useApiMutation<api.SignupArgs, api.SignupResult>(api.signup);
+
+/** Sends POST /content/update-description when `run` is called. */
+export const useUpdateContentDescription = () => useApiMutation<api.UpdateContentDescriptionArgs, api.UpdateContentDescriptionResult>(api.updateContentDescription);
+
+/** Sends POST /content/update-projectid when `run` is called. */
+export const useUpdateContentProject = () => useApiMutation<api.UpdateContentProjectArgs, api.UpdateContentProjectResult>(api.updateContentProject);
+
+/** Sends POST /content/update-setting when `run` is called. */
+export const useUpdateContentSetting = () => useApiMutation<api.UpdateContentSettingArgs, api.UpdateContentSettingResult>(api.updateContentSetting);
+
+/** Sends POST /user/update-header-image when `run` is called. */
+export const useUpdateUserHeaderImage = () => useApiMutation<api.UpdateUserHeaderImageArgs, api.UpdateUserHeaderImageResult>(api.updateUserHeaderImage);
+
+/** Sends POST /user/update-photo when `run` is called. */
+export const useUpdateUserPhoto = () => useApiMutation<api.UpdateUserPhotoArgs, api.UpdateUserPhotoResult>(api.updateUserPhoto);
+
+/** Sends POST /content/upload-audio when `run` is called. */
+export const useUploadContentAudio = () => useApiMutation<api.UploadContentAudioArgs, api.UploadContentAudioResult>(api.uploadContentAudio);
+
+/** Sends POST /content/upload-photo when `run` is called. */
+export const useUploadContentPhoto = () => useApiMutation<api.UploadContentPhotoArgs, api.UploadContentPhotoResult>(api.uploadContentPhoto);
+
+/** Sends POST /user/upload-header-image when `run` is called. */
+export const useUploadUserHeaderImage = () => useApiMutation<api.UploadUserHeaderImageArgs, api.UploadUserHeaderImageResult>(api.uploadUserHeaderImage);
+
+/** Sends POST /user/upload-photo when `run` is called. */
+export const useUploadUserPhoto = () => useApiMutation<api.UploadUserPhotoArgs, api.UploadUserPhotoResult>(api.uploadUserPhoto);

@@ -238,6 +238,220 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/content/count/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many pieces a member has
+         * @description Counts what the caller may see.
+         */
+        get: operations["countUserContents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a piece
+         * @description The owner or an admin. The listing fee is not refunded. The files go with it.
+         */
+        post: operations["deleteContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-by-id/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One piece
+         * @description Private pieces are visible to their owner and admins only, followers-only pieces to their owner, admins and followers; to anyone else they do not exist (404).
+         */
+        get: operations["getContentById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a piece (classic mode)
+         * @description Creates the piece from uploads the caller made. The form rules answer the form messages (Title should not be empty, Description should not be empty, Tags should not be empty, Should input photo, Should input audio for Music). Members of userType 50 may publish Music only.
+         */
+        post: operations["saveContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/save-artist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a song on an artist page
+         * @description As content/save for a Music piece owned by `userId`: the caller themself, or anyone when an admin calls.
+         */
+        post: operations["saveArtistContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/save-top50": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a song to the Top 50 chart
+         * @description As content/save for a Music piece, with the email to confirm (Email must be valid).
+         */
+        post: operations["saveTop50Content"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/update-description": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the description of a piece */
+        post: operations["updateContentDescription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/update-projectid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a piece in a project or take it out */
+        post: operations["updateContentProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/update-setting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change who can see a piece
+         * @description The privacy choice is exclusive (public, private or followers; public by default). Owners change it with a subscription plan above the first; admins always.
+         */
+        post: operations["updateContentSetting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/upload-audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a song
+         * @description One audio file (MP3, WAV, OGG, FLAC, M4A/AAC) of at most 104857600 bytes (100 MB) in the field `file`, recognized by its bytes. Its duration is read and its waveform computed; large files finish processing after the answer (`status: processing`). Answers the `path` to pass to content/save.
+         */
+        post: operations["uploadContentAudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/upload-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a cover photo or artwork
+         * @description One PNG or JPEG file of at most 20 MB in the field `file`, recognized by its bytes (not its name or declared type). It is re-encoded (rotation applied, metadata such as EXIF and GPS removed) and thumbnails are made. Answers the `path` to pass to content/save.
+         */
+        post: operations["uploadContentPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/native-posts/{slug}": {
         parameters: {
             query?: never;
@@ -506,6 +720,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/update-header-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use an uploaded, cropped header image
+         * @description `headerImage` is the uploaded original, `headerImageEdited` the upload of its crop (aspect ratio 1119:305).
+         */
+        post: operations["updateUserHeaderImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/update-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Use an uploaded photo as the profile photo */
+        post: operations["updateUserPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/upload-header-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a profile header image */
+        post: operations["uploadUserHeaderImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/upload-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a profile photo
+         * @description As content/upload-photo; the answer path goes to user/update-photo.
+         */
+        post: operations["uploadUserPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -530,6 +818,69 @@ export interface components {
         CheckLoggedInRequest: {
             token?: string;
         };
+        Content: {
+            /** @description The re-encoded cover image (Music) or image. */
+            coverPath?: string;
+            description: string;
+            duration?: number;
+            fileName: string;
+            /** @description The main file (the song for Music, else the image). */
+            filePath: string;
+            fileSize: number;
+            fileType: string;
+            hthumbPath: string;
+            id: string;
+            isAudio: boolean;
+            isHide: boolean;
+            isImage: boolean;
+            /** @description Published on an artist page. */
+            isOrlando: boolean;
+            isPaidOut: boolean;
+            knackRate: number;
+            knackValue: number;
+            mthumbPath: string;
+            ownerId: string;
+            ownerName: string;
+            ownerUsername: string;
+            payerId: string | null;
+            /** @enum {string} */
+            processing: "ready" | "processing" | "failed";
+            projectId: string | null;
+            reactedCount: number;
+            setting: components["schemas"]["ContentSetting"];
+            subTag: string;
+            tags: components["schemas"]["ContentTag"][];
+            thumbPath: string;
+            title: string;
+            /** Format: date-time */
+            uploadedAt: string;
+            waveformPath?: string;
+            wthumbPath: string;
+        };
+        ContentCountResponse: {
+            contentsCount: number;
+        };
+        ContentIdRequest: {
+            contentId: components["schemas"]["ObjectId"];
+        };
+        ContentResponse: {
+            content: components["schemas"]["Content"];
+            message?: string;
+        };
+        ContentSaveResponse: {
+            content: components["schemas"]["Content"];
+            message: string;
+        };
+        ContentSetting: {
+            followers: boolean;
+            hidePlayCount: boolean;
+            hideViewCount: boolean;
+            private: boolean;
+            public: boolean;
+        };
+        ContentTag: {
+            name: string;
+        };
         EmailRequest: {
             email?: string;
         };
@@ -551,6 +902,13 @@ export interface components {
         FacebookSigninRequest: {
             accessToken: string;
             userID?: string;
+        };
+        FileUpload: {
+            /**
+             * Format: binary
+             * @description Exactly one file.
+             */
+            file?: string;
         };
         GoogleSigninRequest: {
             /** @description The ID token (JWT) from Google Identity Services. */
@@ -624,6 +982,7 @@ export interface components {
             bio: string;
             firstName: string;
             fullName: string;
+            headerImage: string | null;
             id: string;
             image: string | null;
             lastName: string;
@@ -640,6 +999,33 @@ export interface components {
         };
         /** @enum {string} */
         Role: "user" | "admin";
+        SaveArtistRequest: {
+            audioPath?: string;
+            description?: string;
+            photoPath?: string;
+            subTag?: string;
+            tags?: components["schemas"]["ContentTag"][];
+            title?: string;
+            userId: components["schemas"]["ObjectId"];
+        };
+        /** @description Emptiness is checked by the service, which answers the form's messages. */
+        SaveContentRequest: {
+            audioPath?: string;
+            description?: string;
+            photoPath?: string;
+            subTag?: string;
+            tags?: components["schemas"]["ContentTag"][];
+            title?: string;
+        };
+        SaveTop50Request: {
+            audioPath?: string;
+            description?: string;
+            email?: string;
+            photoPath?: string;
+            subTag?: string;
+            tags?: components["schemas"]["ContentTag"][];
+            title?: string;
+        };
         SigninRequest: {
             email?: string;
             onesignalUserId?: string;
@@ -714,8 +1100,65 @@ export interface components {
          * @enum {string}
          */
         TagType: "music" | "art" | "photos";
+        Thumbs: {
+            /** @description Large (WebP). */
+            hthumb: string;
+            /** @description Medium (WebP). */
+            mthumb: string;
+            /** @description Small square (WebP). */
+            thumb: string;
+            /** @description Wide (WebP). */
+            wthumb: string;
+        };
         TokenRequest: {
             token: string;
+        };
+        UpdateDescriptionRequest: {
+            contentId: components["schemas"]["ObjectId"];
+            description: string;
+        };
+        UpdateHeaderImageRequest: {
+            headerImage: string;
+            headerImageEdited: string;
+            userId: components["schemas"]["ObjectId"];
+        };
+        UpdatePhotoRequest: {
+            photoPath: string;
+            userId: components["schemas"]["ObjectId"];
+        };
+        UpdateProjectRequest: {
+            contentId: components["schemas"]["ObjectId"];
+            /** @description A project id, or empty to take the piece out of its project. */
+            projectId: string;
+        };
+        UpdateSettingRequest: {
+            contentId: components["schemas"]["ObjectId"];
+            setting: components["schemas"]["ContentSetting"];
+        };
+        Upload: {
+            /** @description Seconds, for audio. */
+            duration?: number;
+            height?: number;
+            id: string;
+            /** @enum {string} */
+            kind: "image" | "audio";
+            mimeType: string;
+            /** @description The uploaded file's name, sanitized; the stored file has a random name. */
+            originalName: string;
+            size: number;
+            /** @enum {string} */
+            status: "ready" | "processing" | "failed";
+            thumbs?: components["schemas"]["Thumbs"];
+            /** @description Where the stored file is served (re-encoded for images). */
+            url: string;
+            /** @description JSON peaks for drawing the waveform, for audio. */
+            waveformUrl?: string;
+            width?: number;
+        };
+        UploadResponse: {
+            /** @description The upload's key, to pass to the save calls. */
+            path: string;
+            upload: components["schemas"]["Upload"];
         };
         /** @description The signed-in member's own account. */
         User: {
@@ -725,6 +1168,8 @@ export interface components {
             email: string;
             firstName: string;
             fullName: string;
+            /** @description The cropped profile header (1119:305). */
+            headerImage: string | null;
             id: string;
             image: string | null;
             isActive: boolean;
@@ -748,6 +1193,10 @@ export interface components {
         };
         UserExtResponse: {
             userExt: components["schemas"]["UserExt"];
+        };
+        UserUpdateResponse: {
+            message: string;
+            user: components["schemas"]["User"];
         };
     };
     responses: {
@@ -805,6 +1254,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The file is larger than allowed; the message says the limit. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Too many attempts; try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
@@ -818,6 +1276,15 @@ export interface components {
         };
         /** @description No valid access token (missing, expired, revoked, or wrong credentials). */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The file's bytes are not of an accepted type. */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1141,6 +1608,316 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    countUserContents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentCountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveContentRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSaveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveArtistContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveArtistRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSaveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveTop50Content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveTop50Request"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSaveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateContentDescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDescriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateContentProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateContentSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadContentAudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadContentPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1494,6 +2271,122 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateUserHeaderImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateHeaderImageRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserUpdateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateUserPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePhotoRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserUpdateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadUserHeaderImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadUserPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -18,6 +18,20 @@ export function confirmAccount(args: ConfirmAccountArgs, options?: RequestOption
   return request<ConfirmAccountResult>('post', '/auth/confirm', args ?? {}, options);
 }
 
+export type CountUserContentsArgs = { path: operations['countUserContents']['parameters']['path'] };
+export type CountUserContentsResult = operations['countUserContents']['responses'][200]['content']['application/json'];
+/** GET /content/count/{id}: How many pieces a member has */
+export function countUserContents(args: CountUserContentsArgs, options?: RequestOptions): Promise<CountUserContentsResult> {
+  return request<CountUserContentsResult>('get', '/content/count/{id}', args ?? {}, options);
+}
+
+export type DeleteContentArgs = { body: NonNullable<operations['deleteContent']['requestBody']>['content']['application/json'] };
+export type DeleteContentResult = operations['deleteContent']['responses'][200]['content']['application/json'];
+/** POST /content/delete: Remove a piece */
+export function deleteContent(args: DeleteContentArgs, options?: RequestOptions): Promise<DeleteContentResult> {
+  return request<DeleteContentResult>('post', '/content/delete', args ?? {}, options);
+}
+
 export type FacebookSigninArgs = { body: NonNullable<operations['facebookSignin']['requestBody']>['content']['application/json'] };
 export type FacebookSigninResult = operations['facebookSignin']['responses'][200]['content']['application/json'];
 /** POST /auth/facebook-signin: Sign in with a Facebook access token */
@@ -44,6 +58,13 @@ export type GetAuthProvidersResult = operations['getAuthProviders']['responses']
 /** GET /auth/providers: Which social sign-in providers are configured */
 export function getAuthProviders(args?: GetAuthProvidersArgs, options?: RequestOptions): Promise<GetAuthProvidersResult> {
   return request<GetAuthProvidersResult>('get', '/auth/providers', args ?? {}, options);
+}
+
+export type GetContentByIdArgs = { path: operations['getContentById']['parameters']['path'] };
+export type GetContentByIdResult = operations['getContentById']['responses'][200]['content']['application/json'];
+/** GET /content/get-by-id/{id}: One piece */
+export function getContentById(args: GetContentByIdArgs, options?: RequestOptions): Promise<GetContentByIdResult> {
+  return request<GetContentByIdResult>('get', '/content/get-by-id/{id}', args ?? {}, options);
 }
 
 export type GetNativePostArgs = { path: operations['getNativePost']['parameters']['path'] };
@@ -172,6 +193,27 @@ export function resetPassword(args: ResetPasswordArgs, options?: RequestOptions)
   return request<ResetPasswordResult>('post', '/auth/reset-password', args ?? {}, options);
 }
 
+export type SaveArtistContentArgs = { body: NonNullable<operations['saveArtistContent']['requestBody']>['content']['application/json'] };
+export type SaveArtistContentResult = operations['saveArtistContent']['responses'][201]['content']['application/json'];
+/** POST /content/save-artist: Publish a song on an artist page */
+export function saveArtistContent(args: SaveArtistContentArgs, options?: RequestOptions): Promise<SaveArtistContentResult> {
+  return request<SaveArtistContentResult>('post', '/content/save-artist', args ?? {}, options);
+}
+
+export type SaveContentArgs = { body: NonNullable<operations['saveContent']['requestBody']>['content']['application/json'] };
+export type SaveContentResult = operations['saveContent']['responses'][201]['content']['application/json'];
+/** POST /content/save: Publish a piece (classic mode) */
+export function saveContent(args: SaveContentArgs, options?: RequestOptions): Promise<SaveContentResult> {
+  return request<SaveContentResult>('post', '/content/save', args ?? {}, options);
+}
+
+export type SaveTop50ContentArgs = { body: NonNullable<operations['saveTop50Content']['requestBody']>['content']['application/json'] };
+export type SaveTop50ContentResult = operations['saveTop50Content']['responses'][201]['content']['application/json'];
+/** POST /content/save-top50: Publish a song to the Top 50 chart */
+export function saveTop50Content(args: SaveTop50ContentArgs, options?: RequestOptions): Promise<SaveTop50ContentResult> {
+  return request<SaveTop50ContentResult>('post', '/content/save-top50', args ?? {}, options);
+}
+
 export type SigninArgs = { body: NonNullable<operations['signin']['requestBody']>['content']['application/json'] };
 export type SigninResult = operations['signin']['responses'][200]['content']['application/json'];
 /** POST /auth/signin: Sign in with email and password */
@@ -184,4 +226,67 @@ export type SignupResult = operations['signup']['responses'][201]['content']['ap
 /** POST /auth/signup: Create an account */
 export function signup(args: SignupArgs, options?: RequestOptions): Promise<SignupResult> {
   return request<SignupResult>('post', '/auth/signup', args ?? {}, options);
+}
+
+export type UpdateContentDescriptionArgs = { body: NonNullable<operations['updateContentDescription']['requestBody']>['content']['application/json'] };
+export type UpdateContentDescriptionResult = operations['updateContentDescription']['responses'][200]['content']['application/json'];
+/** POST /content/update-description: Change the description of a piece */
+export function updateContentDescription(args: UpdateContentDescriptionArgs, options?: RequestOptions): Promise<UpdateContentDescriptionResult> {
+  return request<UpdateContentDescriptionResult>('post', '/content/update-description', args ?? {}, options);
+}
+
+export type UpdateContentProjectArgs = { body: NonNullable<operations['updateContentProject']['requestBody']>['content']['application/json'] };
+export type UpdateContentProjectResult = operations['updateContentProject']['responses'][200]['content']['application/json'];
+/** POST /content/update-projectid: Put a piece in a project or take it out */
+export function updateContentProject(args: UpdateContentProjectArgs, options?: RequestOptions): Promise<UpdateContentProjectResult> {
+  return request<UpdateContentProjectResult>('post', '/content/update-projectid', args ?? {}, options);
+}
+
+export type UpdateContentSettingArgs = { body: NonNullable<operations['updateContentSetting']['requestBody']>['content']['application/json'] };
+export type UpdateContentSettingResult = operations['updateContentSetting']['responses'][200]['content']['application/json'];
+/** POST /content/update-setting: Change who can see a piece */
+export function updateContentSetting(args: UpdateContentSettingArgs, options?: RequestOptions): Promise<UpdateContentSettingResult> {
+  return request<UpdateContentSettingResult>('post', '/content/update-setting', args ?? {}, options);
+}
+
+export type UpdateUserHeaderImageArgs = { body: NonNullable<operations['updateUserHeaderImage']['requestBody']>['content']['application/json'] };
+export type UpdateUserHeaderImageResult = operations['updateUserHeaderImage']['responses'][200]['content']['application/json'];
+/** POST /user/update-header-image: Use an uploaded, cropped header image */
+export function updateUserHeaderImage(args: UpdateUserHeaderImageArgs, options?: RequestOptions): Promise<UpdateUserHeaderImageResult> {
+  return request<UpdateUserHeaderImageResult>('post', '/user/update-header-image', args ?? {}, options);
+}
+
+export type UpdateUserPhotoArgs = { body: NonNullable<operations['updateUserPhoto']['requestBody']>['content']['application/json'] };
+export type UpdateUserPhotoResult = operations['updateUserPhoto']['responses'][200]['content']['application/json'];
+/** POST /user/update-photo: Use an uploaded photo as the profile photo */
+export function updateUserPhoto(args: UpdateUserPhotoArgs, options?: RequestOptions): Promise<UpdateUserPhotoResult> {
+  return request<UpdateUserPhotoResult>('post', '/user/update-photo', args ?? {}, options);
+}
+
+export type UploadContentAudioArgs = { body: FormData };
+export type UploadContentAudioResult = operations['uploadContentAudio']['responses'][201]['content']['application/json'];
+/** POST /content/upload-audio: Upload a song */
+export function uploadContentAudio(args: UploadContentAudioArgs, options?: RequestOptions): Promise<UploadContentAudioResult> {
+  return request<UploadContentAudioResult>('post', '/content/upload-audio', args ?? {}, options);
+}
+
+export type UploadContentPhotoArgs = { body: FormData };
+export type UploadContentPhotoResult = operations['uploadContentPhoto']['responses'][201]['content']['application/json'];
+/** POST /content/upload-photo: Upload a cover photo or artwork */
+export function uploadContentPhoto(args: UploadContentPhotoArgs, options?: RequestOptions): Promise<UploadContentPhotoResult> {
+  return request<UploadContentPhotoResult>('post', '/content/upload-photo', args ?? {}, options);
+}
+
+export type UploadUserHeaderImageArgs = { body: FormData };
+export type UploadUserHeaderImageResult = operations['uploadUserHeaderImage']['responses'][201]['content']['application/json'];
+/** POST /user/upload-header-image: Upload a profile header image */
+export function uploadUserHeaderImage(args: UploadUserHeaderImageArgs, options?: RequestOptions): Promise<UploadUserHeaderImageResult> {
+  return request<UploadUserHeaderImageResult>('post', '/user/upload-header-image', args ?? {}, options);
+}
+
+export type UploadUserPhotoArgs = { body: FormData };
+export type UploadUserPhotoResult = operations['uploadUserPhoto']['responses'][201]['content']['application/json'];
+/** POST /user/upload-photo: Upload a profile photo */
+export function uploadUserPhoto(args: UploadUserPhotoArgs, options?: RequestOptions): Promise<UploadUserPhotoResult> {
+  return request<UploadUserPhotoResult>('post', '/user/upload-photo', args ?? {}, options);
 }
