@@ -23,6 +23,7 @@ export function toPublicUserDto(user: UserDoc): Schemas['PublicUser'] {
     firstName: user.firstName,
     lastName: user.lastName,
     image: user.image ?? null,
+    headerImage: user.headerImage ?? null,
     bio: user.bio,
     userType: user.userType,
   };

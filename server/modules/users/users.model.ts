@@ -12,7 +12,11 @@ const userSchema = new Schema(
     /** bcrypt hash; null for accounts made by Google or Facebook sign-in until a password is set. */
     passwordHash: { type: String, default: null },
     isActive: { type: Boolean, default: false },
+    /** URL of the profile photo (ours, or the sign-in provider's picture). */
     image: { type: String, default: null },
+    /** URLs of the cropped header (shown) and of its uploaded original (kept for cropping again). */
+    headerImage: { type: String, default: null },
+    headerImageOriginal: { type: String, default: null },
     bio: { type: String, default: '' },
     sex: { type: String, enum: ['M', 'W', null], default: null },
     birthday: { type: Date, default: null },
