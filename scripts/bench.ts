@@ -17,6 +17,7 @@ import { loadConfig } from '../server/config';
 import { connectDatabase } from '../server/db/connection';
 import { startEmbeddedDatabase } from '../server/db/embedded';
 import { outboxMailer } from '../server/integrations/mail';
+import { localStorage } from '../server/integrations/storage';
 import { seedReferenceData } from '../server/db/seed';
 import { createLogger } from '../server/lib/logger';
 
@@ -42,7 +43,7 @@ async function serve() {
   const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
   const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench' }, logger);
   await seedReferenceData();
-  const app = http.createServer(createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from) }));
+  const app = http.createServer(createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage: localStorage(path.join(dataDir, 'uploads')) }));
   const appUrl = await listen(app);
   const body = Buffer.from(await (await fetch(appUrl + PATH)).arrayBuffer());
   const raw = http.createServer((_req, res) => {

@@ -13,15 +13,18 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { docsRouter } from './docs/docs.routes';
 import { outboxRouter, type Mailer } from './integrations/mail';
+import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
 import { AppError, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, createAuthService } from './modules/auth';
 import { cmsRouter } from './modules/cms';
+import { contentsRouter, createContentsService } from './modules/contents';
+import { createMediaService, filesRouter, uploadRouter } from './modules/media';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
-import { usersRouter } from './modules/users';
+import { profileImagesRouter, usersRouter } from './modules/users';
 
 export interface AppDeps {
   config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'auth'>;
@@ -29,11 +32,13 @@ export interface AppDeps {
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
   mailer: Mailer;
+  storage: Storage;
 }
 
 const REQUEST_ID = /^[\w.-]{1,100}$/;
+const UPLOAD_PATHS = new Set(['/api/v2/content/upload-photo', '/api/v2/content/upload-audio', '/api/v2/user/upload-photo', '/api/v2/user/upload-header-image']);
 
-export function createApp({ config, logger, pingDatabase, mailer }: AppDeps): Express {
+export function createApp({ config, logger, pingDatabase, mailer, storage }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -68,6 +73,10 @@ export function createApp({ config, logger, pingDatabase, mailer }: AppDeps): Ex
   });
 
   app.use(docsRouter());
+  const media = createMediaService({ storage, signingSecret: config.auth.jwtSecret, logger });
+  app.use(filesRouter(storage, config.auth.jwtSecret));
+  // Multipart uploads stream to disk before the contract validator (which would buffer them).
+  app.use(uploadRouter(config.auth, media));
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   app.use(
@@ -77,7 +86,7 @@ export function createApp({ config, logger, pingDatabase, mailer }: AppDeps): Ex
       validateResponses: config.validateResponses,
       validateSecurity: false,
       ignoreUndocumented: false,
-      ignorePaths: (path: string) => !path.startsWith('/api/v2'),
+      ignorePaths: (path: string) => !path.startsWith('/api/v2') || UPLOAD_PATHS.has(path),
     }),
   );
 
@@ -88,6 +97,8 @@ export function createApp({ config, logger, pingDatabase, mailer }: AppDeps): Ex
     cmsRouter,
     authRouter(config.auth, auth),
     usersRouter(config.auth),
+    profileImagesRouter(config.auth, media),
+    contentsRouter(config.auth, createContentsService(media)),
     subscriptionsRouter(config.auth),
   );
 

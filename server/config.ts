@@ -35,6 +35,7 @@ export interface Config {
   publicUrl: string;
   auth: AuthConfig;
   mail: MailConfig;
+  storage: StorageConfig;
 }
 
 export interface AuthConfig {
@@ -57,6 +58,24 @@ export interface MailConfig {
   /** smtp(s)://user:pass@host:port; unset: mails go to the outbox under DATA_DIR/mail. */
   smtpUrl: string | undefined;
   from: string;
+}
+
+export interface StorageConfig {
+  /** S3 or an S3-compatible server when S3_BUCKET is set; unset: local disk under DATA_DIR/uploads. */
+  s3: S3Config | undefined;
+}
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** MinIO and other S3-compatible servers; unset: AWS. */
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  /** Both or neither; neither: the AWS SDK's default credential chain. */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** A CDN or public base URL in front of the bucket; media URLs start with it. */
+  publicBaseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +134,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     auth: authConfig(env, mode, dataDir),
     mail: { smtpUrl: env.SMTP_URL?.trim() || undefined, from: env.MAIL_FROM ?? 'Knack <no-reply@knack.example>' },
+    storage: storageConfig(env),
+  };
+}
+
+const S3_VARIABLES = ['S3_REGION', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL'];
+
+function httpUrl(env: NodeJS.ProcessEnv, name: string, example: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^https?:\/\/[^/\s]+/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL such as ${example}; got "${raw}".`);
+  return raw.replace(/\/+$/, '');
+}
+
+function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) {
+    const stray = S3_VARIABLES.filter((name) => env[name]?.trim());
+    if (stray.length > 0) throw new ConfigError(`S3_BUCKET must be set with ${stray.join(', ')} (unset all of them to store media on local disk).`);
+    return { s3: undefined };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(`S3_BUCKET must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens); got "${bucket}".`);
+  }
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(region)) throw new ConfigError(`S3_REGION must be a region name such as us-east-1; got "${region}".`);
+  const endpoint = httpUrl(env, 'S3_ENDPOINT', 'http://minio:9000');
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS default credentials).');
+  }
+  return {
+    s3: {
+      bucket,
+      region,
+      endpoint,
+      forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined),
+      accessKeyId,
+      secretAccessKey,
+      publicBaseUrl: httpUrl(env, 'S3_PUBLIC_URL', 'https://cdn.knack.example'),
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import { connectDatabase, type Database } from './db/connection';
 import { NoDatabaseError } from './db/embedded';
 import { seedReferenceData } from './db/seed';
 import { createMailer } from './integrations/mail';
+import { createStorage } from './integrations/storage';
 import { createLogger } from './lib/logger';
 
 async function main() {
@@ -38,7 +39,8 @@ async function main() {
 
   const mailer = createMailer(config);
   logger.info({ mail: mailer.kind, outbox: mailer.outboxDir }, mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP');
-  const app = createApp({ config, logger, pingDatabase: db.ping, mailer });
+  const storage = createStorage(config);
+  const app = createApp({ config, logger, pingDatabase: db.ping, mailer, storage });
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -5,6 +5,7 @@ import mongoose from 'mongoose';
 import { createApp, type AppDeps } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { outboxMailer } from '../../server/integrations/mail';
+import { localStorage } from '../../server/integrations/storage';
 import { createLogger } from '../../server/lib/logger';
 
 export const FIXTURE_CLIENT_DIR = path.resolve(__dirname, '../fixtures/client');
@@ -40,6 +41,7 @@ export function createTestApp(options: TestAppOptions = {}) {
       await mongoose.connection.db!.admin().ping();
     },
     mailer: outboxMailer(mkdtempSync(path.join(os.tmpdir(), 'knack-outbox-')), 'Knack <no-reply@knack.test>'),
+    storage: localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-uploads-'))),
     ...deps,
   });
 }

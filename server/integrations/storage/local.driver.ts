@@ -37,8 +37,9 @@ export function localStorage(root: string): Storage & { root: string } {
       await Promise.all(keys.map((key) => rm(file(key), { force: true })));
     },
     async stat(key) {
+      const target = file(key); // an unsafe key throws, as in the S3 driver
       try {
-        const info = await stat(file(key));
+        const info = await stat(target);
         return info.isFile() ? { size: info.size, mtime: info.mtime } : undefined;
       } catch {
         return undefined;

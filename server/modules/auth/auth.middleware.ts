@@ -39,6 +39,12 @@ export function requireAuth(config: AuthConfig): RequestHandler {
   };
 }
 
+/** Like requireAuth when a token is sent; lets anonymous callers through otherwise (`req.auth` unset). */
+export function optionalAuth(config: AuthConfig): RequestHandler {
+  const required = requireAuth(config);
+  return (req, res, next) => (req.headers.authorization ? required(req, res, next) : next());
+}
+
 /** The route's `:id` must be the signed-in member, unless an admin asks. */
 export const requireSelfOrAdmin: RequestHandler = (req, _res, next) => {
   if (!req.auth) throw new AppError(401, 'unauthorized', 'Please log in.');

@@ -1,6 +1,6 @@
 /** Auth: accounts, sessions, tokens, social sign-in and the guards other modules use. */
 export { authRouter, REFRESH_COOKIE } from './auth.routes';
 export { createAuthService, type AuthService } from './auth.service';
-export { requireAuth, requireSelfOrAdmin, type AuthContext } from './auth.middleware';
+export { optionalAuth, requireAuth, requireSelfOrAdmin, type AuthContext } from './auth.middleware';
 export { MESSAGES as AUTH_MESSAGES } from './auth.rules';
 export { SessionModel, OneTimeTokenModel } from './auth.model';

@@ -2,3 +2,4 @@
 export { usersRouter } from './users.routes';
 export { UserModel, UserExtModel, type UserDoc } from './users.model';
 export * as usersService from './users.service';
+export { profileImagesRouter } from './profile-images.routes';

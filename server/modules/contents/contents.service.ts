@@ -1,0 +1,166 @@
+/**
+ * Publishing and managing pieces. The form rules answer the upload form's messages (spec §5); only the
+ * owner or an admin changes or removes a piece; private pieces are not visible to others.
+ */
+import { Types } from 'mongoose';
+import { MESSAGES } from '../../generated/validation';
+import { AppError, notFound } from '../../lib/errors';
+import { knackPriceMicros } from '../../lib/money';
+import type { Schemas } from '../../lib/openapi-types';
+import type { AuthContext } from '../auth';
+import { UploadModel, type MediaService, type UploadDoc } from '../media';
+import { PlanModel, SubscriptionModel } from '../subscriptions';
+import { TagModel, type TagDoc } from '../tags';
+import { UserModel, type UserDoc } from '../users';
+import { toContentDto } from './contents.mapper';
+import { ContentModel, type ContentDoc } from './contents.model';
+
+export type SaveMode = 'classic' | 'top50' | 'artist';
+
+export interface SaveInput {
+  title?: string;
+  description?: string;
+  tags?: { name: string }[];
+  subTag?: string;
+  photoPath?: string;
+  audioPath?: string;
+  email?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAIN_TAGS = ['music', 'art', 'photos'] as const;
+
+function fail(message: string, path: string): never {
+  throw new AppError(400, 'bad_request', message, [{ path, message }]);
+}
+
+const isOwnerOrAdmin = (content: Pick<ContentDoc, 'ownerId'>, viewer: AuthContext | undefined) =>
+  Boolean(viewer && (viewer.role === 'admin' || String(content.ownerId) === viewer.userId));
+
+/** Who may see a piece: everyone when public; else its owner and admins (followers come with follows). */
+export function canSee(content: Pick<ContentDoc, 'ownerId' | 'setting'>, viewer: AuthContext | undefined): boolean {
+  return content.setting.public || isOwnerOrAdmin(content, viewer);
+}
+
+export function createContentsService(media: MediaService) {
+  async function dto(content: ContentDoc): Promise<Schemas['Content']> {
+    const [owner, uploads] = await Promise.all([
+      UserModel.findById(content.ownerId, { fullName: 1, username: 1 }).lean<Pick<UserDoc, 'fullName' | 'username'>>(),
+      UploadModel.find({ _id: { $in: [content.photoUploadId, content.audioUploadId].filter(Boolean) } }).lean<UploadDoc[]>(),
+    ]);
+    const photo = uploads.find((u) => String(u._id) === String(content.photoUploadId))!;
+    const audio = uploads.find((u) => String(u._id) === String(content.audioUploadId)) ?? null;
+    return toContentDto(content, owner, photo, audio, (key) => media.url(key, content.setting.public));
+  }
+
+  async function editable(contentId: string, caller: AuthContext): Promise<ContentDoc> {
+    const content = await ContentModel.findById(contentId).lean<ContentDoc>();
+    if (!content || !canSee(content, caller)) throw notFound('Content not found');
+    if (!isOwnerOrAdmin(content, caller)) throw new AppError(403, 'forbidden', 'Only the owner of this piece can change it.');
+    return content;
+  }
+
+  return {
+    dto,
+
+    async save(caller: AuthContext, input: SaveInput, mode: SaveMode, ownerId = caller.userId): Promise<ContentDoc> {
+      if (mode === 'artist' && ownerId !== caller.userId && caller.role !== 'admin') {
+        throw new AppError(403, 'forbidden', 'Only admins can publish on another artist’s page.');
+      }
+      const title = input.title?.trim();
+      const description = input.description?.trim();
+      if (!title) fail(MESSAGES.titleRequired, 'title');
+      if (mode === 'top50' && !EMAIL.test(input.email?.trim() ?? '')) fail(MESSAGES.emailMustBeValid, 'email');
+      if (!description) fail(MESSAGES.descriptionRequired, 'description');
+      const mainName = input.tags?.[0]?.name?.trim();
+      if (!mainName) fail(MESSAGES.tagsRequired, 'tags');
+      const main = await TagModel.findOne({ labelLower: mainName.toLowerCase(), parentTag: null }).lean<TagDoc>();
+      if (!main || !MAIN_TAGS.includes(main.type)) fail('Choose Music, Art or Photos.', 'tags');
+      const sub = input.subTag?.trim()
+        ? await TagModel.findOne({ labelLower: input.subTag.trim().toLowerCase(), parentTag: main._id }).lean<TagDoc>()
+        : null;
+      if (input.subTag?.trim() && !sub) fail(`${input.subTag.trim()} is not a sub-tag of ${main.label}.`, 'subTag');
+      const isMusic = main.type === 'music';
+      if (mode !== 'classic' && !isMusic) fail('Only Music can be published here.', 'tags');
+      const owner = await UserModel.findById(ownerId, { userType: 1 }).lean<Pick<UserDoc, 'userType'>>();
+      if (!owner) throw notFound('User not found');
+      if (owner.userType === 50 && !isMusic) throw new AppError(403, 'forbidden', MESSAGES.musicOnly);
+
+      const photo = await media.ownUnusedUpload(input.photoPath, caller.userId, 'image', 'content', MESSAGES.photoRequired);
+      const audio = isMusic ? await media.ownUnusedUpload(input.audioPath, caller.userId, 'audio', 'content', MESSAGES.audioRequired) : null;
+
+      const content = new ContentModel({
+        ownerId,
+        title,
+        description,
+        tags: [{ name: main.label }],
+        subTag: sub?.label ?? '',
+        type: main.type,
+        photoUploadId: photo._id,
+        audioUploadId: audio?._id ?? null,
+        isOrlando: mode === 'artist',
+        isTop50: mode === 'top50',
+        top50Email: mode === 'top50' ? input.email!.trim().toLowerCase() : null,
+        knackRateMicros: knackPriceMicros((sub ?? main).priceMicros),
+      });
+      await media.attach(audio ? [photo, audio] : [photo], `content:${content._id}`, 'public');
+      try {
+        await content.save();
+      } catch (err) {
+        await UploadModel.updateMany({ _id: { $in: [photo._id, audio?._id].filter(Boolean) } }, { $set: { usedBy: null } });
+        throw err;
+      }
+      return content.toObject() as unknown as ContentDoc;
+    },
+
+    async getVisible(id: string, viewer: AuthContext | undefined): Promise<ContentDoc> {
+      const content = await ContentModel.findById(id).lean<ContentDoc>();
+      if (!content || !canSee(content, viewer)) throw notFound('Content not found');
+      return content;
+    },
+
+    async updateDescription(caller: AuthContext, contentId: string, description: string): Promise<ContentDoc> {
+      await editable(contentId, caller);
+      if (!description.trim()) fail(MESSAGES.descriptionRequired, 'description');
+      return (await ContentModel.findByIdAndUpdate(contentId, { $set: { description: description.trim() } }, { new: true }).lean<ContentDoc>())!;
+    },
+
+    async updateSetting(caller: AuthContext, contentId: string, setting: Schemas['ContentSetting']): Promise<ContentDoc> {
+      const content = await editable(contentId, caller);
+      const chosen = [setting.public, setting.private, setting.followers].filter(Boolean).length;
+      if (chosen !== 1) fail(MESSAGES.privacyExclusive, 'setting');
+      if (caller.role !== 'admin') {
+        const [first, subscription] = await Promise.all([
+          PlanModel.findOne().sort({ planId: 1 }).lean(),
+          SubscriptionModel.findOne({ userId: caller.userId, status: 'active' }).sort({ createdAt: -1 }).lean(),
+        ]);
+        if (!subscription || !first || subscription.planId <= first.planId) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
+      }
+      const updated = await ContentModel.findByIdAndUpdate(contentId, { $set: { setting } }, { new: true }).lean<ContentDoc>();
+      await media.setVisibility([content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id)), setting.public ? 'public' : 'restricted');
+      return updated!;
+    },
+
+    async updateProject(caller: AuthContext, contentId: string, projectId: string): Promise<ContentDoc> {
+      await editable(contentId, caller);
+      const value = projectId ? new Types.ObjectId(projectId) : null;
+      return (await ContentModel.findByIdAndUpdate(contentId, { $set: { projectId: value } }, { new: true }).lean<ContentDoc>())!;
+    },
+
+    /** Removes the piece and its files. The listing fee is not refunded (the client warns). */
+    async remove(caller: AuthContext, contentId: string): Promise<void> {
+      const content = await editable(contentId, caller);
+      await ContentModel.deleteOne({ _id: content._id });
+      const uploads = await UploadModel.find({ _id: { $in: [content.photoUploadId, content.audioUploadId].filter(Boolean) } }).lean<UploadDoc[]>();
+      await media.remove(uploads);
+    },
+
+    async countFor(userId: string, viewer: AuthContext | undefined): Promise<number> {
+      if (!(await UserModel.exists({ _id: userId }))) throw notFound('User not found');
+      const all = viewer && (viewer.role === 'admin' || viewer.userId === userId);
+      return ContentModel.countDocuments(all ? { ownerId: userId } : { ownerId: userId, 'setting.public': true });
+    },
+  };
+}
+
+export type ContentsService = ReturnType<typeof createContentsService>;

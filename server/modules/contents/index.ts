@@ -1,0 +1,4 @@
+/** Contents: publishing pieces (classic, Top 50, artist page) and managing them. */
+export { contentsRouter } from './contents.routes';
+export { createContentsService, canSee, type ContentsService } from './contents.service';
+export { ContentModel, type ContentDoc } from './contents.model';

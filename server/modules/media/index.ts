@@ -1,0 +1,5 @@
+/** Media: uploads (sniffed, processed, stored), and serving stored files. */
+export { createMediaService, uploadKeys, type MediaService, type Visibility } from './media.service';
+export { uploadRouter } from './media.routes';
+export { filesRouter } from './files.routes';
+export { UploadModel, StoredFileModel, type UploadDoc } from './media.model';

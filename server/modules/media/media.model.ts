@@ -1,0 +1,47 @@
+import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+
+/**
+ * One uploaded file and what was made from it. `key` (the main stored file) is the `path` the upload
+ * calls answer and the save calls take.
+ */
+const uploadSchema = new Schema(
+  {
+    key: { type: String, required: true, unique: true },
+    ownerId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    kind: { type: String, enum: ['image', 'audio'], required: true },
+    /** What the upload is for: a piece's file, a profile photo or a profile header. */
+    purpose: { type: String, enum: ['content', 'avatar', 'header'], required: true },
+    status: { type: String, enum: ['ready', 'processing', 'failed'], required: true },
+    originalName: { type: String, default: '' },
+    size: { type: Number, required: true },
+    mimeType: { type: String, required: true },
+    width: { type: Number },
+    height: { type: Number },
+    duration: { type: Number },
+    thumbKeys: {
+      type: new Schema({ thumb: String, mthumb: String, hthumb: String, wthumb: String }, { _id: false }),
+      default: undefined,
+    },
+    waveformKey: { type: String },
+    /** The piece or profile that uses it (an upload is used once). */
+    usedBy: { type: String, default: null },
+  },
+  { timestamps: true },
+);
+uploadSchema.index({ ownerId: 1, createdAt: -1 });
+export type UploadDoc = InferSchemaType<typeof uploadSchema> & { _id: Types.ObjectId; createdAt: Date };
+export const UploadModel = model('Upload', uploadSchema, 'uploads');
+
+/**
+ * Every stored object, by its key: who may read it. `public` files are served to anyone; `owner` and
+ * `restricted` ones only through a signed URL given to a viewer who may see them.
+ */
+const storedFileSchema = new Schema({
+  _id: { type: String, required: true },
+  uploadId: { type: Schema.Types.ObjectId, ref: 'Upload', required: true },
+  contentType: { type: String, required: true },
+  visibility: { type: String, enum: ['public', 'owner', 'restricted'], required: true },
+});
+storedFileSchema.index({ uploadId: 1 });
+export type StoredFileDoc = InferSchemaType<typeof storedFileSchema>;
+export const StoredFileModel = model('StoredFile', storedFileSchema, 'stored_files');

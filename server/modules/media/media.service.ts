@@ -1,0 +1,210 @@
+/**
+ * Uploads: sniff, process (images re-encoded with thumbnails; audio duration and waveform), store
+ * through the storage driver, record. A failure removes whatever was already stored.
+ */
+import { randomBytes } from 'node:crypto';
+import { rename, rm } from 'node:fs/promises';
+import type { Types } from 'mongoose';
+import type { Storage } from '../../integrations/storage';
+import { MESSAGES } from '../../generated/validation';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import type { Schemas } from '../../lib/openapi-types';
+import { audioDuration, computePeaks } from './audio';
+import { processImage, THUMB_SIZES, type ThumbName } from './images';
+import { StoredFileModel, UploadModel, type UploadDoc } from './media.model';
+import { signUrl } from './media.signing';
+import { AUDIO_TYPES, IMAGE_TYPES, sniffFile } from './sniff';
+import { sanitizeFileName } from './upload.middleware';
+
+/** Audio above this size gets its waveform after the answer, off the request path. */
+export const INLINE_AUDIO_BYTES = 5 * 1024 * 1024;
+
+export type UploadPurpose = 'content' | 'avatar' | 'header';
+export type Visibility = 'public' | 'owner' | 'restricted';
+
+export interface ReceivedFile {
+  path: string;
+  originalname: string;
+  size: number;
+}
+
+export interface MediaDeps {
+  storage: Storage;
+  /** Key of signed URLs for files that are not public. */
+  signingSecret: string;
+  logger: Logger;
+}
+
+function newBaseKey(folder: 'images' | 'audio'): string {
+  const now = new Date();
+  const month = String(now.getUTCMonth() + 1).padStart(2, '0');
+  return `${folder}/${now.getUTCFullYear()}/${month}/${randomBytes(12).toString('hex')}`;
+}
+
+export function uploadKeys(upload: Pick<UploadDoc, 'key' | 'thumbKeys' | 'waveformKey'>): string[] {
+  return [upload.key, ...Object.values(upload.thumbKeys ?? {}), upload.waveformKey].filter((k): k is string => Boolean(k));
+}
+
+export function createMediaService({ storage, signingSecret, logger }: MediaDeps) {
+  /** Stores each object and its access record; on any failure removes what was stored and rethrows. */
+  async function storeAll(uploadId: Types.ObjectId, objects: { key: string; body: Buffer | string; contentType: string }[]) {
+    const done: string[] = [];
+    try {
+      for (const object of objects) {
+        if (typeof object.body === 'string') await storage.putFile(object.key, object.body, object.contentType);
+        else await storage.putBuffer(object.key, object.body, object.contentType);
+        done.push(object.key);
+        await StoredFileModel.create({ _id: object.key, uploadId, contentType: object.contentType, visibility: 'owner' });
+      }
+    } catch (err) {
+      await storage.delete(done).catch(() => undefined);
+      await StoredFileModel.deleteMany({ _id: { $in: done } });
+      throw err;
+    }
+  }
+
+  async function waveformLater(upload: UploadDoc, workPath: string) {
+    try {
+      const { peaks, seconds } = await computePeaks(workPath);
+      const waveformKey = `${upload.key.replace(/\.[a-z0-9]+$/, '')}-peaks.json`;
+      await storeAll(upload._id, [{ key: waveformKey, body: Buffer.from(JSON.stringify(peaks)), contentType: 'application/json' }]);
+      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'ready', waveformKey, duration: upload.duration ?? seconds } });
+    } catch (err) {
+      logger.error({ err, upload: String(upload._id) }, 'waveform failed');
+      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'failed' } });
+    } finally {
+      await rm(workPath, { force: true });
+    }
+  }
+
+  return {
+    async storeImage(file: ReceivedFile, ownerId: string, purpose: UploadPurpose): Promise<UploadDoc> {
+      const type = await sniffFile(file.path, IMAGE_TYPES);
+      if (!type) throw new AppError(415, 'unsupported_media_type', MESSAGES.imageType);
+      let image;
+      try {
+        image = await processImage(file.path, type.ext as 'png' | 'jpg');
+      } catch {
+        throw new AppError(415, 'unsupported_media_type', 'This image could not be read. Please try another file.');
+      }
+      const base = newBaseKey('images');
+      const key = `${base}.${type.ext}`;
+      const thumbKeys = Object.fromEntries((Object.keys(THUMB_SIZES) as ThumbName[]).map((name) => [name, `${base}-${name}.webp`]));
+      const upload = new UploadModel({
+        key,
+        ownerId,
+        kind: 'image',
+        purpose,
+        status: 'ready',
+        originalName: sanitizeFileName(file.originalname),
+        size: image.original.length,
+        mimeType: type.mime,
+        width: image.width,
+        height: image.height,
+        thumbKeys,
+      });
+      await storeAll(upload._id, [
+        { key, body: image.original, contentType: type.mime },
+        ...(Object.keys(THUMB_SIZES) as ThumbName[]).map((name) => ({ key: thumbKeys[name]!, body: image.thumbs[name], contentType: 'image/webp' })),
+      ]);
+      await upload.save();
+      return upload.toObject() as unknown as UploadDoc;
+    },
+
+    async storeAudio(file: ReceivedFile, ownerId: string): Promise<UploadDoc> {
+      const type = await sniffFile(file.path, AUDIO_TYPES);
+      if (!type) throw new AppError(415, 'unsupported_media_type', MESSAGES.audioType);
+      const base = newBaseKey('audio');
+      const key = `${base}.${type.ext}`;
+      const inline = file.size <= INLINE_AUDIO_BYTES;
+      const upload = new UploadModel({
+        key,
+        ownerId,
+        kind: 'audio',
+        purpose: 'content',
+        status: inline ? 'ready' : 'processing',
+        originalName: sanitizeFileName(file.originalname),
+        size: file.size,
+        mimeType: type.mime,
+        duration: await audioDuration(file.path),
+      });
+      const objects: { key: string; body: Buffer | string; contentType: string }[] = [{ key, body: file.path, contentType: type.mime }];
+      if (inline) {
+        let waveform;
+        try {
+          waveform = await computePeaks(file.path);
+        } catch {
+          throw new AppError(415, 'unsupported_media_type', 'This audio file could not be read. Please try another file.');
+        }
+        upload.waveformKey = `${base}-peaks.json`;
+        upload.duration ??= Math.round(waveform.seconds * 1000) / 1000;
+        objects.push({ key: upload.waveformKey, body: Buffer.from(JSON.stringify(waveform.peaks)), contentType: 'application/json' });
+      }
+      await storeAll(upload._id, objects);
+      await upload.save();
+      const saved = upload.toObject() as unknown as UploadDoc;
+      if (!inline) {
+        // Keep a private copy of the temp file (the request's one is removed when it ends).
+        const workPath = `${file.path}.work`;
+        await rename(file.path, workPath);
+        void waveformLater(saved, workPath);
+      }
+      return saved;
+    },
+
+    /** The caller's unused upload of that kind and purpose, by key; 400 with the form's message otherwise. */
+    async ownUnusedUpload(key: string | undefined, ownerId: string, kind: 'image' | 'audio', purpose: UploadPurpose, missing: string): Promise<UploadDoc> {
+      if (!key) throw new AppError(400, 'bad_request', missing, [{ path: kind === 'image' ? 'photoPath' : 'audioPath', message: missing }]);
+      const upload = await UploadModel.findOne({ key, ownerId, kind, purpose, usedBy: null }).lean<UploadDoc>();
+      if (!upload) throw new AppError(400, 'bad_request', MESSAGES.notYourUpload, [{ path: kind === 'image' ? 'photoPath' : 'audioPath', message: MESSAGES.notYourUpload }]);
+      return upload;
+    },
+
+    /** Marks uploads used by `usedBy` (first come wins) and sets who may read their files. */
+    async attach(uploads: UploadDoc[], usedBy: string, visibility: Visibility): Promise<void> {
+      for (const upload of uploads) {
+        const claimed = await UploadModel.updateOne({ _id: upload._id, usedBy: null }, { $set: { usedBy } });
+        if (!claimed.modifiedCount) throw new AppError(409, 'conflict', MESSAGES.notYourUpload);
+      }
+      await StoredFileModel.updateMany({ uploadId: { $in: uploads.map((u) => u._id) } }, { $set: { visibility } });
+    },
+
+    async setVisibility(uploadIds: Types.ObjectId[], visibility: Visibility): Promise<void> {
+      await StoredFileModel.updateMany({ uploadId: { $in: uploadIds } }, { $set: { visibility } });
+    },
+
+    async remove(uploads: Pick<UploadDoc, '_id' | 'key' | 'thumbKeys' | 'waveformKey'>[]): Promise<void> {
+      const keys = uploads.flatMap(uploadKeys);
+      await storage.delete(keys);
+      await StoredFileModel.deleteMany({ _id: { $in: keys } });
+      await UploadModel.deleteMany({ _id: { $in: uploads.map((u) => u._id) } });
+    },
+
+    /** The URL of a stored object: plain when public, signed and expiring otherwise. */
+    url(key: string, isPublic: boolean): string {
+      return isPublic ? storage.publicUrl(key) : signUrl(signingSecret, `/files/${key}`, key);
+    },
+
+    toUploadDto(upload: UploadDoc): Schemas['Upload'] {
+      const url = (key: string) => this.url(key, false);
+      return {
+        id: String(upload._id),
+        kind: upload.kind,
+        status: upload.status,
+        originalName: upload.originalName,
+        size: upload.size,
+        mimeType: upload.mimeType,
+        url: url(upload.key),
+        ...(upload.width ? { width: upload.width, height: upload.height! } : {}),
+        ...(upload.thumbKeys
+          ? { thumbs: { thumb: url(upload.thumbKeys.thumb!), mthumb: url(upload.thumbKeys.mthumb!), hthumb: url(upload.thumbKeys.hthumb!), wthumb: url(upload.thumbKeys.wthumb!) } }
+          : {}),
+        ...(upload.duration !== undefined && upload.duration !== null ? { duration: upload.duration } : {}),
+        ...(upload.waveformKey ? { waveformUrl: url(upload.waveformKey) } : {}),
+      };
+    },
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;

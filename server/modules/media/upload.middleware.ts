@@ -1,0 +1,57 @@
+/**
+ * Multipart uploads stream to a temporary file with the limits enforced while streaming (the request
+ * is cut off as soon as a file grows past its limit). One file per request, in the field `file`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import multer from 'multer';
+import { MESSAGES } from '../../generated/validation';
+import { AppError } from '../../lib/errors';
+
+const TEMP_DIR = path.join(os.tmpdir(), 'knack-uploads');
+
+export type UploadKind = 'image' | 'audio';
+
+const LIMITS: Record<UploadKind, { bytes: number; message: string }> = {
+  image: { bytes: 20 * 1024 * 1024, message: MESSAGES.imageTooLarge },
+  audio: { bytes: 104_857_600, message: MESSAGES.audioTooLarge },
+};
+
+const storage = multer.diskStorage({
+  destination: (_req, _file, done) => {
+    mkdirSync(TEMP_DIR, { recursive: true });
+    done(null, TEMP_DIR);
+  },
+  // Never the client's name on disk.
+  filename: (_req, _file, done) => done(null, `${Date.now()}-${randomBytes(8).toString('hex')}.upload`),
+});
+
+/** Runs multer for one file of `kind`, maps its errors to 400/413, and removes the temp file when the response ends. */
+export function acceptOneFile(kind: UploadKind): RequestHandler {
+  const limit = LIMITS[kind];
+  const parse = multer({ storage, limits: { fileSize: limit.bytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 } }).single('file');
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.on('close', () => {
+      if (req.file?.path) void rm(req.file.path, { force: true });
+    });
+    parse(req, res, (err?: unknown) => {
+      if (err instanceof multer.MulterError) {
+        if (err.code === 'LIMIT_FILE_SIZE') return next(new AppError(413, 'payload_too_large', limit.message));
+        return next(new AppError(400, 'bad_request', MESSAGES.oneFile, [{ path: 'file', message: MESSAGES.oneFile }]));
+      }
+      if (err) return next(err);
+      if (!req.file) return next(new AppError(400, 'bad_request', MESSAGES.oneFile, [{ path: 'file', message: MESSAGES.oneFile }]));
+      next();
+    });
+  };
+}
+
+/** Names are kept only as metadata: no path, no control characters, at most 200 characters. */
+export function sanitizeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  return base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '').trim().slice(0, 200) || 'file';
+}
