@@ -4,6 +4,7 @@
  */
 import { Types } from 'mongoose';
 import { MESSAGES } from '../../generated/validation';
+import { anyOf } from '../../lib/query';
 import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
@@ -46,7 +47,7 @@ export function createContentsService(media: MediaService) {
   async function dto(content: ContentDoc): Promise<Schemas['Content']> {
     const [owner, uploads] = await Promise.all([
       UserModel.findById(content.ownerId, { fullName: 1, username: 1 }).lean<Pick<UserDoc, 'fullName' | 'username'>>(),
-      UploadModel.find({ _id: { $in: [content.photoUploadId, content.audioUploadId].filter(Boolean) } }).lean<UploadDoc[]>(),
+      UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>(),
     ]);
     const photo = uploads.find((u) => String(u._id) === String(content.photoUploadId))!;
     const audio = uploads.find((u) => String(u._id) === String(content.audioUploadId)) ?? null;
@@ -107,7 +108,7 @@ export function createContentsService(media: MediaService) {
       try {
         await content.save();
       } catch (err) {
-        await UploadModel.updateMany({ _id: { $in: [photo._id, audio?._id].filter(Boolean) } }, { $set: { usedBy: null } });
+        await UploadModel.updateMany({ _id: anyOf([photo._id, audio?._id].filter(Boolean)) }, { $set: { usedBy: null } });
         throw err;
       }
       return content.toObject() as unknown as ContentDoc;
@@ -151,7 +152,7 @@ export function createContentsService(media: MediaService) {
     async remove(caller: AuthContext, contentId: string): Promise<void> {
       const content = await editable(contentId, caller);
       await ContentModel.deleteOne({ _id: content._id });
-      const uploads = await UploadModel.find({ _id: { $in: [content.photoUploadId, content.audioUploadId].filter(Boolean) } }).lean<UploadDoc[]>();
+      const uploads = await UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>();
       await media.remove(uploads);
     },
 

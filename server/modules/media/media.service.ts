@@ -7,6 +7,7 @@ import { rename, rm } from 'node:fs/promises';
 import type { Types } from 'mongoose';
 import type { Storage } from '../../integrations/storage';
 import { MESSAGES } from '../../generated/validation';
+import { anyOf } from '../../lib/query';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
@@ -59,7 +60,7 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
       }
     } catch (err) {
       await storage.delete(done).catch(() => undefined);
-      await StoredFileModel.deleteMany({ _id: { $in: done } });
+      await StoredFileModel.deleteMany({ _id: anyOf(done) });
       throw err;
     }
   }
@@ -167,18 +168,18 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
         const claimed = await UploadModel.updateOne({ _id: upload._id, usedBy: null }, { $set: { usedBy } });
         if (!claimed.modifiedCount) throw new AppError(409, 'conflict', MESSAGES.notYourUpload);
       }
-      await StoredFileModel.updateMany({ uploadId: { $in: uploads.map((u) => u._id) } }, { $set: { visibility } });
+      await StoredFileModel.updateMany({ uploadId: anyOf(uploads.map((u) => u._id)) }, { $set: { visibility } });
     },
 
     async setVisibility(uploadIds: Types.ObjectId[], visibility: Visibility): Promise<void> {
-      await StoredFileModel.updateMany({ uploadId: { $in: uploadIds } }, { $set: { visibility } });
+      await StoredFileModel.updateMany({ uploadId: anyOf(uploadIds) }, { $set: { visibility } });
     },
 
     async remove(uploads: Pick<UploadDoc, '_id' | 'key' | 'thumbKeys' | 'waveformKey'>[]): Promise<void> {
       const keys = uploads.flatMap(uploadKeys);
       await storage.delete(keys);
-      await StoredFileModel.deleteMany({ _id: { $in: keys } });
-      await UploadModel.deleteMany({ _id: { $in: uploads.map((u) => u._id) } });
+      await StoredFileModel.deleteMany({ _id: anyOf(keys) });
+      await UploadModel.deleteMany({ _id: anyOf(uploads.map((u) => u._id)) });
     },
 
     /** The URL of a stored object: plain when public, signed and expiring otherwise. */
