@@ -1,88 +1,218 @@
 /**
- * `npm run bench`: GET /api/v2/tag/get-all through the whole app (helmet, logging, contract validation,
- * tag list read, mapping) against a raw node:http server answering the same JSON bytes, in the same run.
- * The two servers run in a child process and autocannon in this one, so the load generator does not
- * share a thread with what it measures. Prints both request rates and the ratio.
- * Uses MONGODB_URI, or a throw-away embedded database (the project's FerretDB binary under data/bin).
+ * `npm run bench`: Knack against bare baselines, measured in the same run.
+ *  1. GET /api/v2/tag/get-all through the whole app vs a raw node:http server answering the same bytes.
+ *  2. Memory growth of the server across 20 concurrent streams of a 100 MB file (goal < 50 MB), measured
+ *     before any other file was streamed.
+ *  3. Audio bytes from /files (Range-capable, permission-checked) vs a plain fs.createReadStream server.
+ *  4. Upload-to-thumbnails rate (multipart upload, sniffing, sharp, storage) vs bare sharp doing the same sizes.
+ * The servers run in a child process and the load in this one, so the load generator does not share a
+ * thread with what it measures. Uses MONGODB_URI, or a throw-away embedded database.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { truncate, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import sharp from 'sharp';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { connectDatabase } from '../server/db/connection';
 import { startEmbeddedDatabase } from '../server/db/embedded';
+import { seedReferenceData } from '../server/db/seed';
 import { outboxMailer } from '../server/integrations/mail';
 import { localStorage } from '../server/integrations/storage';
-import { seedReferenceData } from '../server/db/seed';
 import { createLogger } from '../server/lib/logger';
+import { signAccessToken } from '../server/modules/auth/auth.tokens';
+import { processImage } from '../server/modules/media/images';
+import { StoredFileModel } from '../server/modules/media/media.model';
+import { UserModel } from '../server/modules/users';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const PATH = '/api/v2/tag/get-all';
+const TAGS_PATH = '/api/v2/tag/get-all';
+const BIG_FILE_BYTES = 100 * 1024 * 1024;
+const STREAMS = 20;
+const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 
 interface Ready {
   appUrl: string;
   rawUrl: string;
-  bytes: number;
+  rawFileUrl: string;
+  fileKey: string;
+  token: string;
+  tagBytes: number;
 }
+
+type Request = { type: 'stop' } | { type: 'memory-start' } | { type: 'memory-stop' } | { type: 'sharp'; count: number };
 
 function listen(server: http.Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
-/** Child: database, seed, the app and the raw server; tells the parent their URLs, stops on 'stop'. */
+async function photo(): Promise<Buffer> {
+  return sharp({ create: { width: 2400, height: 1600, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+    .composite([{ input: Buffer.from('<svg width="2400" height="1600"><circle cx="1200" cy="800" r="600" fill="orange"/></svg>'), top: 0, left: 0 }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** Child: database, seed, the app, the raw servers, a member and a stored 100 MB audio file. */
 async function serve() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', JWT_SECRET: process.env.JWT_SECRET ?? 'bench-secret-bench-secret-bench-secret!' });
   const logger = createLogger('silent');
   const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
   const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench' }, logger);
   await seedReferenceData();
-  const app = http.createServer(createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage: localStorage(path.join(dataDir, 'uploads')) }));
+  const storage = localStorage(path.join(dataDir, 'uploads'));
+  const app = http.createServer(
+    createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage }),
+  );
   const appUrl = await listen(app);
-  const body = Buffer.from(await (await fetch(appUrl + PATH)).arrayBuffer());
-  const raw = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
-    res.end(body);
+
+  const tagBody = Buffer.from(await (await fetch(appUrl + TAGS_PATH)).arrayBuffer());
+  const bigFile = path.join(dataDir, 'big.wav');
+  await writeFile(bigFile, Buffer.alloc(0));
+  await truncate(bigFile, BIG_FILE_BYTES);
+  const fileKey = 'audio/2026/01/0123456789abcdef01234567.wav';
+  await storage.putFile(fileKey, bigFile, 'audio/wav');
+  const member = await UserModel.create({ email: 'bench@knack.example', username: 'bench_member', isActive: true });
+  await StoredFileModel.create({ _id: fileKey, uploadId: member._id, contentType: 'audio/wav', visibility: 'public' });
+
+  const raw = http.createServer((req, res) => {
+    if (req.url === '/file') {
+      res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': BIG_FILE_BYTES });
+      createReadStream(bigFile).pipe(res);
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': tagBody.length });
+    res.end(tagBody);
   });
   const rawUrl = await listen(raw);
-  process.send!({ appUrl, rawUrl, bytes: body.length } satisfies Ready);
-  process.on('message', async () => {
-    app.close();
-    raw.close();
-    await db.close();
-    await embedded?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
+  const token = signAccessToken(config.auth, { userId: String(member._id), tokenVersion: 0 });
+  process.send!({ appUrl, rawUrl, rawFileUrl: `${rawUrl}/file`, fileKey, token, tagBytes: tagBody.length } satisfies Ready);
+
+  const image = await photo();
+  let memory: { before: number; peak: number; timer: NodeJS.Timeout } | undefined;
+  process.on('message', async (message: Request) => {
+    if (message.type === 'memory-start') {
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      memory = { before, peak: before, timer: setInterval(() => (memory!.peak = Math.max(memory!.peak, process.memoryUsage().rss)), 20) };
+      process.send!({ before });
+    } else if (message.type === 'memory-stop') {
+      clearInterval(memory!.timer);
+      process.send!({ before: memory!.before, peak: memory!.peak });
+    } else if (message.type === 'sharp') {
+      const started = performance.now();
+      for (let i = 0; i < message.count; i++) await processImage(await writeTemp(dataDir, image), 'jpg');
+      process.send!({ seconds: (performance.now() - started) / 1000 });
+    } else {
+      app.close();
+      raw.close();
+      await db.close();
+      await embedded?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }
   });
 }
 
-async function measure(name: string, url: string): Promise<number> {
+/** Bare sharp reads from a file too, as the upload path does. */
+async function writeTemp(dir: string, body: Buffer): Promise<string> {
+  const file = path.join(dir, 'bench-photo.jpg');
+  await writeFile(file, body);
+  return file;
+}
+
+async function measureRequests(name: string, url: string): Promise<number> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
   if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  console.log(`${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`);
+  console.log(`  ${name.padEnd(30)} ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`);
   return result.requests.average;
 }
 
+/** Downloads `url` with `streams` concurrent requests; answers MB/s. */
+async function measureBytes(url: string, streams: number, rounds = 1): Promise<number> {
+  const started = performance.now();
+  let bytes = 0;
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(url, (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`${url}: ${res.statusCode}`));
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', resolve);
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  for (let r = 0; r < rounds; r++) await Promise.all(Array.from({ length: streams }, one));
+  return bytes / 1024 / 1024 / ((performance.now() - started) / 1000);
+}
+
+async function uploadPhotos(appUrl: string, token: string, count: number): Promise<number> {
+  const body = await photo();
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(body)], { type: 'image/jpeg' }), 'bench.jpg');
+    const res = await fetch(`${appUrl}/api/v2/content/upload-photo`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${token}` } });
+    if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
 async function main() {
-  const child: ChildProcess = fork(__filename, ['--serve'], { execArgv: [...process.execArgv, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] });
+  const child: ChildProcess = fork(__filename, ['--serve'], {
+    execArgv: [...process.execArgv, '--expose-gc', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+  });
+  const ask = <T>(message: Request) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (m) => resolve(m as T));
+      child.send(message);
+    });
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       child.once('message', (m) => resolve(m as Ready));
       child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     });
-    console.log(`GET ${PATH}: ${ready.bytes} bytes, ${CONNECTIONS} connections, ${DURATION_S} s each`);
-    await measure('warm-up', ready.appUrl + PATH);
-    const rawRate = await measure('raw node:http (same JSON)', ready.rawUrl + PATH);
-    const appRate = await measure('Knack app', ready.appUrl + PATH);
-    console.log(`ratio app/raw: ${(appRate / rawRate).toFixed(3)}`);
+
+    console.log(`1. GET ${TAGS_PATH}: ${ready.tagBytes} bytes, ${CONNECTIONS} connections, ${DURATION_S} s each`);
+    await measureRequests('warm-up', ready.appUrl + TAGS_PATH);
+    const rawRate = await measureRequests('raw node:http (same JSON)', ready.rawUrl + TAGS_PATH);
+    const appRate = await measureRequests('Knack app', ready.appUrl + TAGS_PATH);
+    console.log(`  ratio app/raw: ${(appRate / rawRate).toFixed(3)}`);
+
+    const fileUrl = `${ready.appUrl}/files/${ready.fileKey}`;
+    console.log(`2. Server memory across ${STREAMS} concurrent streams of the 100 MB file`);
+    await ask({ type: 'memory-start' });
+    await measureBytes(fileUrl, STREAMS);
+    const { before, peak } = await ask<{ before: number; peak: number }>({ type: 'memory-stop' });
+    const growth = (peak - before) / 1024 / 1024;
+    console.log(`  RSS before ${(before / 1024 / 1024).toFixed(0)} MB, peak ${(peak / 1024 / 1024).toFixed(0)} MB: growth ${growth.toFixed(1)} MB (goal < 50)`);
+
+    console.log(`3. Audio bytes, a 100 MB file, 4 concurrent streams x 3 rounds`);
+    await measureBytes(fileUrl, 1);
+    const rawMb = await measureBytes(ready.rawFileUrl, 4, 3);
+    const appMb = await measureBytes(fileUrl, 4, 3);
+    console.log(`  fs.createReadStream server ${rawMb.toFixed(0).padStart(8)} MB/s`);
+    console.log(`  Knack /files               ${appMb.toFixed(0).padStart(8)} MB/s`);
+    console.log(`  ratio /files / raw: ${(appMb / rawMb).toFixed(3)} (goal >= 0.8)`);
+
+    console.log(`4. Upload to thumbnails: ${UPLOADS} JPEGs of 2400x1600`);
+    await uploadPhotos(ready.appUrl, ready.token, 2);
+    const uploadRate = await uploadPhotos(ready.appUrl, ready.token, UPLOADS);
+    const { seconds } = await ask<{ seconds: number }>({ type: 'sharp', count: UPLOADS });
+    const sharpRate = UPLOADS / seconds;
+    console.log(`  bare sharp (same sizes)    ${sharpRate.toFixed(1).padStart(8)} images/s`);
+    console.log(`  Knack upload-photo         ${uploadRate.toFixed(1).padStart(8)} images/s`);
+    console.log(`  ratio upload / sharp: ${(uploadRate / sharpRate).toFixed(3)} (goal >= 0.9)`);
   } finally {
-    child.send('stop');
+    child.send({ type: 'stop' } satisfies Request);
   }
 }
 
