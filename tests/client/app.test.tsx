@@ -95,7 +95,9 @@ describe('front layout, logged out', () => {
     expect(store.getState().ui.modal).toBe('signup');
     expect(await screen.findByRole('dialog', { name: 'Create account' })).toBeTruthy();
     fireEvent.click(within(side).getByRole('button', { name: 'Upload' }));
-    expect(store.getState().ui.modal).toBe('upload');
+    // A visitor who asks to upload is asked to log in first (origin 'upload': the upload modal opens after).
+    expect(store.getState().ui.modal).toBe('login');
+    expect(store.getState().ui.modalProps.origin).toBe('upload');
   });
 
   it('when the viewport is a phone, then there is no sidebar and the hamburger opens the side menu drawer', async () => {

@@ -17,6 +17,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     lastName: 'Doe',
     email: 'jane@example.com',
     image: null,
+    headerImage: null,
     isActive: true,
     sex: null,
     birthday: null,

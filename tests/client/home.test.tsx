@@ -157,13 +157,15 @@ describe('HomePage', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('when Join For Free or Upload is pressed, then the signup or upload modal is requested', async () => {
+  it('when Join For Free or Upload is pressed by a visitor, then signup opens, or login that then opens the upload modal', async () => {
     getAllTagsMock.mockResolvedValue({ tags: [] });
     const { store } = renderWithStore(<HomePage />);
     fireEvent.click(screen.getByRole('button', { name: 'Join For Free' }));
     expect(store.getState().ui.modal).toBe('signup');
     fireEvent.click(screen.getByRole('button', { name: /Upload your work/ }));
-    expect(store.getState().ui.modal).toBe('upload');
+    // Uploading is for members: a visitor gets the login modal, which opens the upload modal once signed in.
+    expect(store.getState().ui.modal).toBe('login');
+    expect(store.getState().ui.modalProps).toMatchObject({ origin: 'upload', callback: { type: 'ui/modalOpened', payload: { name: 'upload' } } });
     expect(await screen.findByText('No categories yet')).toBeTruthy();
   });
 });

@@ -30,6 +30,8 @@ export interface RequestOptions {
   onUploadProgress?: (loadedFraction: number) => void;
   /** The caller shows the error itself (a form): no error toast. */
   quiet?: boolean;
+  /** Milliseconds before the call gives up; 0 waits as long as it takes (large uploads). Default 30 s. */
+  timeout?: number;
 }
 
 interface RequestArgs {
@@ -110,6 +112,7 @@ export async function request<T>(method: string, template: string, args: Request
       data: args.body,
       headers: token ? { Authorization: `Bearer ${token}` } : undefined,
       signal: options.signal,
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       onUploadProgress: options.onUploadProgress
         ? (event) => options.onUploadProgress!(event.total ? event.loaded / event.total : 0)
         : undefined,

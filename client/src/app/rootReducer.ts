@@ -3,12 +3,14 @@ import { uiReducer } from '../features/ui';
 import { tagsReducer } from '../features/tags';
 import { cmsReducer } from '../features/cms';
 import { authReducer } from '../features/auth';
+import { uploadReducer } from '../features/upload';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
   tags: tagsReducer,
   cms: cmsReducer,
   auth: authReducer,
+  upload: uploadReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -4,7 +4,8 @@ import { uiSaga } from '../features/ui';
 import { tagsSaga } from '../features/tags';
 import { cmsSaga } from '../features/cms';
 import { authSaga } from '../features/auth';
+import { uploadSaga } from '../features/upload';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga), fork(authSaga)]);
+  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga), fork(authSaga), fork(uploadSaga)]);
 }

@@ -15,7 +15,12 @@ export function createAppStore(preloadedState?: Partial<RootState>) {
   const store = configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
+    middleware: (getDefault) =>
+      getDefault({
+        thunk: false,
+        // The chosen File rides on the upload actions to the saga that sends it; it never enters the state.
+        serializableCheck: { ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta', 'payload.file'] },
+      }).concat(sagaMiddleware),
   });
   const uninstallAuthBridge = installAuthBridge(store);
   const rootTask = sagaMiddleware.run(rootSaga);

@@ -57,6 +57,7 @@ import {
   sessionLost,
   sessionRefreshed,
   sessionRestored,
+  userUpdated,
   signupDetailsShown,
   signupEmailSubmitted,
   signupSubmitted,
@@ -91,14 +92,16 @@ function goHome(): void {
 /**
  * After a sign-in from a modal (spec §4): the modal closes; 'onClickKnack' and 'comments' (after a login)
  * or 'onClickKnack' and 'pricing' (after a signup) run the callback; 'userProfile' goes to the own profile;
- * anything else goes to /explore.
+ * anything else goes to /explore. 'upload' (a visitor pressed Upload) runs its callback too: the upload
+ * modal opens once signed in.
  */
 export function* afterSignIn(kind: 'login' | 'signup'): SagaIterator {
   const props: ModalProps = yield select(selectModalProps);
   yield put(modalClosed());
-  const callbackOrigins = kind === 'login' ? ['onClickKnack', 'comments'] : ['onClickKnack', 'pricing'];
+  const callbackOrigins = kind === 'login' ? ['onClickKnack', 'comments', 'upload'] : ['onClickKnack', 'pricing', 'upload'];
   if (props.origin && callbackOrigins.includes(props.origin)) {
-    if (props.callback) yield put(props.callback as UnknownAction);
+    // A copy: the stored action is frozen state, and the saga middleware marks the actions it puts.
+    if (props.callback) yield put({ ...(props.callback as UnknownAction) });
     return;
   }
   yield call(navigateTo, kind === 'login' && props.origin === 'userProfile' ? PATHS_AFTER_LOGIN.userProfile : PATHS_AFTER_LOGIN.default);
@@ -387,7 +390,7 @@ export function* authSaga(): SagaIterator {
   yield takeLeading(authProvidersRequested.type, loadProviders);
   yield takeLeading(logoutRequested.type, logoutFlow);
   yield takeLeading(sessionLost.type, onSessionLost);
-  yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, loggedOut.type], persistAccount);
+  yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, userUpdated.type, loggedOut.type], persistAccount);
   yield takeLatest([loginSucceeded.type, sessionRestored.type], loadAccountExtras);
   yield fork(followOtherTabs);
   yield fork(restoreSession);

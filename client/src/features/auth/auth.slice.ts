@@ -165,6 +165,10 @@ const authSlice = createSlice({
       state.isLoggedIn = true;
       state.session = 'active';
     },
+    /** The account changed (a new profile photo or header image): the server's fresh copy of the user. */
+    userUpdated(state, action: PayloadAction<User>) {
+      if (state.user && state.user.id === action.payload.id) state.user = action.payload;
+    },
     /** The session could not be renewed (the HTTP client's 401 handling): sign out quietly. */
     sessionLost() {},
     logoutRequested() {},
@@ -227,6 +231,7 @@ export const {
   facebookLoginReceived,
   sessionRestored,
   sessionRefreshed,
+  userUpdated,
   sessionLost,
   logoutRequested,
   loggedOut,

@@ -19,6 +19,7 @@ export {
   authProvidersLoaded,
   sessionRestored,
   sessionRefreshed,
+  userUpdated,
   sessionLost,
   logoutRequested,
   loggedOut,

@@ -1,5 +1,5 @@
 /** features/ui: device, orientation, the open modal and the phone side menu. */
-export { uiReducer, initialUiState, viewportChanged, modalOpened, modalClosed, sideMenuOpened, sideMenuClosed, AUTH_MODALS } from './ui.slice';
+export { uiReducer, initialUiState, viewportChanged, modalOpened, modalClosed, sideMenuOpened, sideMenuClosed, AUTH_MODALS, MEMBER_MODALS } from './ui.slice';
 export type { UiState, ModalName, ModalOrigin, ModalProps, ModalRequest } from './ui.slice';
 export { uiSaga } from './ui.saga';
 export { selectDevice, selectIsPhone, selectOrientation, selectOpenModal, selectModalProps, selectSideMenuOpen, selectViewportWidth } from './ui.selectors';

@@ -2,12 +2,25 @@ import { createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/to
 import { readViewport, type Device, type Orientation, type Viewport } from './viewport';
 
 /**
- * The modals of the front layout. The auth modal names match the `/auth/{type}` route. 'upload' is rendered
- * by a later issue; for now its buttons only record the request.
+ * The modals of the front layout (spec §2). The auth modal names match the `/auth/{type}` route. The upload
+ * modals: 'upload' (upload content, classic), 'upload-top50' (upload music, Top 50), 'upload-artist'
+ * (upload-{name}, artist page); 'profile-photo' and 'header-image' change the member's pictures.
  */
-export type ModalName = 'login' | 'signup' | 'forgot-password' | 'reset-password' | 'upload';
+export type ModalName =
+  | 'login'
+  | 'signup'
+  | 'forgot-password'
+  | 'reset-password'
+  | 'upload'
+  | 'upload-top50'
+  | 'upload-artist'
+  | 'profile-photo'
+  | 'header-image';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
+
+/** The modals only a signed-in member may use; a visitor asking for one gets the login modal. */
+export const MEMBER_MODALS: readonly ModalName[] = ['upload', 'upload-top50', 'upload-artist', 'profile-photo', 'header-image'];
 
 /**
  * Where a modal was opened from (spec §4): after a login, 'onClickKnack' and 'comments' run the callback,
@@ -26,6 +39,9 @@ export interface ModalProps {
   token?: string;
   /** A line shown above the form (e.g. the password was reset). */
   notice?: string;
+  /** The artist-page upload: whose page (the artist's user id) and the artist's name. */
+  userId?: string;
+  artistName?: string;
 }
 
 export interface ModalRequest extends ModalProps {

@@ -1,27 +1,41 @@
 import { Link } from 'react-router-dom';
+import CameraOutlined from '@ant-design/icons/es/icons/CameraOutlined';
 import { PATHS } from '../../app/constants';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { mediaUrl } from '../../api/mediaUrl';
 import { displayUsername, initials, selectLocationLine, selectUser } from '../../features/auth';
+import { modalOpened } from '../../features/ui';
 
 /**
- * The signed-in head of the side menu (spec §2): avatar (initials without a picture), the username with
- * underscores shown as spaces, and the location line ('City, State' or 'Where are you from?'). Followers and
- * following counts come with the follow issue.
+ * The signed-in head of the side menu (spec §2): the avatar (click to change the photo), the username with
+ * underscores shown as spaces, and the location line ('City, State' or 'Where are you from?'). Until the
+ * profile page exists, the header image is changed from here too ('Header image'); the phone drawer shows it
+ * behind the head. Followers and following counts come with the follow issue.
  */
 export function AccountHead({ variant, onNavigate }: { variant: 'rail' | 'list'; onNavigate?: () => void }) {
+  const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const location = useAppSelector(selectLocationLine);
   if (!user) return null;
   const name = displayUsername(user.username);
+  const header = variant === 'list' && user.headerImage ? mediaUrl(user.headerImage) : null;
+  const open = (modal: 'profile-photo' | 'header-image') => {
+    dispatch(modalOpened(modal));
+    onNavigate?.();
+  };
   return (
-    <div className={`kn-account kn-account--${variant}`}>
-      <Link to={PATHS.myProfile} className="kn-account__avatar" aria-label={`${name}: my profile`} onClick={onNavigate}>
-        {user.image ? <img src={user.image} alt="" /> : <span aria-hidden="true">{initials(user)}</span>}
-      </Link>
-      <div className="kn-account__text">
-        <span className="kn-account__name" title={name}>
-          {name}
+    <div className={`kn-account kn-account--${variant}${header ? ' kn-account--with-header' : ''}`}>
+      {header ? <img className="kn-account__header" src={header} alt="" /> : null}
+      <button type="button" className="kn-account__avatar" aria-label="Change profile photo" title="Change profile photo" onClick={() => open('profile-photo')}>
+        {user.image ? <img src={mediaUrl(user.image)} alt="" /> : <span aria-hidden="true">{initials(user)}</span>}
+        <span className="kn-account__avatar-edit" aria-hidden="true">
+          <CameraOutlined />
         </span>
+      </button>
+      <div className="kn-account__text">
+        <Link to={PATHS.myProfile} className="kn-account__name" title={name} onClick={onNavigate}>
+          {name}
+        </Link>
         {location ? (
           <span className="kn-account__location" title={location}>
             {location}
@@ -31,6 +45,9 @@ export function AccountHead({ variant, onNavigate }: { variant: 'rail' | 'list';
             Where are you from?
           </Link>
         )}
+        <button type="button" className="kn-account__header-edit" onClick={() => open('header-image')}>
+          Header image
+        </button>
       </div>
     </div>
   );

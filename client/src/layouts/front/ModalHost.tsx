@@ -1,28 +1,59 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useAppSelector } from '../../app/hooks';
-import { loadAuthModal, type AuthModalName } from '../../features/auth';
-import { selectOpenModal } from '../../features/ui';
+import { loadAuthModal, selectIsLoggedIn } from '../../features/auth';
+import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUploadModal } from '../../features/upload';
+import { selectOpenModal, type ModalName } from '../../features/ui';
 
-const AuthModal = lazy(loadAuthModal);
+type ModalComponent = LazyExoticComponent<ComponentType<{ name: never; open: boolean }>>;
 
-const isAuthModal = (name: string | null): name is AuthModalName =>
-  name === 'login' || name === 'signup' || name === 'forgot-password' || name === 'reset-password';
+interface ModalGroup {
+  key: string;
+  /** The modal names one component renders. */
+  has: (name: ModalName | null) => boolean;
+  Component: ModalComponent;
+  /** Only rendered for a signed-in member (a visitor is sent to the login modal instead). */
+  members: boolean;
+}
+
+const isAuthModal = (name: ModalName | null) => name === 'login' || name === 'signup' || name === 'forgot-password' || name === 'reset-password';
+
+/** Each group's code is one lazy chunk. */
+const GROUPS: ModalGroup[] = [
+  { key: 'auth', has: isAuthModal, Component: lazy(loadAuthModal) as ModalComponent, members: false },
+  { key: 'upload', has: isUploadFormModal, Component: lazy(loadUploadModal) as ModalComponent, members: true },
+  { key: 'profile-photo', has: (name) => name === 'profile-photo', Component: lazy(loadProfilePhotoModal) as ModalComponent, members: true },
+  { key: 'header-image', has: (name) => name === 'header-image', Component: lazy(loadHeaderImageModal) as ModalComponent, members: true },
+];
 
 /**
- * Renders the open modal of the ui state. The modal code is a lazy chunk, loaded the first time one opens
- * and then kept (so closing animates, and the next opening is instant).
+ * One group of modals: loaded the first time one of them opens, then kept (so closing animates, and the next
+ * opening is instant).
  */
-export function ModalHost() {
-  const modal = useAppSelector(selectOpenModal);
-  const [last, setLast] = useState<AuthModalName | null>(isAuthModal(modal) ? modal : null);
+function ModalSlot({ group, modal }: { group: ModalGroup; modal: ModalName | null }) {
+  const loggedIn = useAppSelector(selectIsLoggedIn);
+  const open = group.has(modal) && (!group.members || loggedIn);
+  const [last, setLast] = useState<ModalName | null>(open ? modal : null);
   useEffect(() => {
-    if (isAuthModal(modal)) setLast(modal);
-  }, [modal]);
-  const current = isAuthModal(modal) ? modal : last;
+    if (open) setLast(modal);
+  }, [open, modal]);
+  const current = open ? modal : last;
   if (!current) return null;
+  const { Component } = group;
   return (
     <Suspense fallback={null}>
-      <AuthModal name={current} open={isAuthModal(modal)} />
+      <Component name={current as never} open={open} />
     </Suspense>
+  );
+}
+
+/** Renders the open modal of the ui state. */
+export function ModalHost() {
+  const modal = useAppSelector(selectOpenModal);
+  return (
+    <>
+      {GROUPS.map((group) => (
+        <ModalSlot key={group.key} group={group} modal={modal} />
+      ))}
+    </>
   );
 }

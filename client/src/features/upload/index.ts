@@ -1,0 +1,35 @@
+/**
+ * features/upload: the upload modals of spec §2 (upload content, upload music for the Top 50, the artist
+ * page's upload-{name}), the profile photo dialog and the header image dialog. State and sagas are here;
+ * the modals are lazy chunks, loaded through the loaders below the first time one opens.
+ */
+export {
+  uploadReducer,
+  initialUploadState,
+  fileChosen,
+  fileRemoved,
+  uploadCancelled,
+  uploadSubmitted,
+  uploadSaved,
+  uploadSaveFailed,
+  top50StepChanged,
+  avatarSaveRequested,
+  headerFileChosen,
+  headerSaveRequested,
+  headerReset,
+  isUploadFormModal,
+  UPLOAD_FORM_MODALS,
+} from './upload.slice';
+export type { UploadState, TransferState, UploadModalName } from './upload.slice';
+export { uploadSaga } from './upload.saga';
+export { selectUpload, selectUploadStatus, selectUploadBusy, selectAvatarTransfer, selectHeaderTransfer } from './upload.selectors';
+// The rules (weights, messages, file checks) are imported from './upload.rules' by the modals that use them.
+export { pageReload } from './pageReload';
+export type { UploadFormKind, UploadStatus, FileSlot, StoredFile, UploadValues } from './upload.types';
+
+/** The three content upload modals (one chunk). */
+export const loadUploadModal = () => import('./components/UploadModal');
+/** The profile photo dialog with its square cropper. */
+export const loadProfilePhotoModal = () => import('./components/ProfilePhotoModal');
+/** The header image dialog: upload, then crop at 1119:305. */
+export const loadHeaderImageModal = () => import('./components/HeaderImageModal');

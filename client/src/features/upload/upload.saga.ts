@@ -1,0 +1,68 @@
+/**
+ * The upload feature's always-present saga: the member modals' guard (a visitor is sent to the login modal),
+ * the tags the content forms need, closing on sign-out, and the upload flows themselves, whose code is
+ * loaded with the first member modal (so the first page load does not carry it).
+ */
+import type { PayloadAction } from '@reduxjs/toolkit';
+import type { SagaIterator } from 'redux-saga';
+import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
+import { loggedOut, selectIsLoggedIn } from '../auth';
+import { selectTagsStatus, tagsRequested, type LoadStatus } from '../tags';
+import { MEMBER_MODALS, modalClosed, modalOpened, selectOpenModal, type ModalRequest } from '../ui';
+import { notify } from '../../components/notify';
+import { isUploadFormModal } from './upload.slice';
+
+const UPLOAD_UNAVAILABLE = 'Uploading could not start. Check your connection and try again.';
+
+const isMemberModal = (name: string | null | undefined) => Boolean(name && (MEMBER_MODALS as readonly string[]).includes(name));
+
+/**
+ * The upload and profile modals are for members: a visitor who asks for one gets the login modal, and once
+ * signed in the modal asked for opens (origin 'upload'). The content forms need the tags: they load if
+ * they have not yet.
+ */
+export function* onModalOpened(action: PayloadAction<ModalRequest>): SagaIterator {
+  const { name, ...props } = action.payload;
+  if (!isMemberModal(name)) return;
+  const loggedIn: boolean = yield select(selectIsLoggedIn);
+  if (!loggedIn) {
+    const callback = modalOpened({ name, ...props });
+    yield put(modalOpened({ name: 'login', origin: 'upload', callback }));
+    return;
+  }
+  if (isUploadFormModal(name)) {
+    const tags: LoadStatus = yield select(selectTagsStatus);
+    if (tags === 'idle' || tags === 'failed') yield put(tagsRequested());
+  }
+}
+
+/** Signing out closes a member modal. */
+export function* onLoggedOut(): SagaIterator {
+  const open: string | null = yield select(selectOpenModal);
+  if (isMemberModal(open)) yield put(modalClosed());
+}
+
+export const loadUploadFlows = () => import('./upload.flows');
+
+/** Loads and starts the upload flows when a member first opens a member modal (again next time if it failed). */
+export function* startFlowsOnFirstUse(): SagaIterator {
+  for (;;) {
+    const action: PayloadAction<ModalRequest> = yield take(modalOpened.type);
+    if (!isMemberModal(action.payload.name)) continue;
+    const loggedIn: boolean = yield select(selectIsLoggedIn);
+    if (!loggedIn) continue;
+    try {
+      const flows: Awaited<ReturnType<typeof loadUploadFlows>> = yield call(loadUploadFlows);
+      yield fork(flows.uploadFlows);
+      return;
+    } catch {
+      yield call(notify, 'error', UPLOAD_UNAVAILABLE);
+    }
+  }
+}
+
+export function* uploadSaga(): SagaIterator {
+  yield takeEvery(modalOpened.type, onModalOpened);
+  yield takeEvery(loggedOut.type, onLoggedOut);
+  yield fork(startFlowsOnFirstUse);
+}
