@@ -48,19 +48,23 @@ export function uploadKeys(upload: Pick<UploadDoc, 'key' | 'thumbKeys' | 'wavefo
 }
 
 export function createMediaService({ storage, signingSecret, logger }: MediaDeps) {
-  /** Stores each object and its access record; on any failure removes what was stored and rethrows. */
+  /** Stores the objects (in parallel) and their access records; on any failure removes what was stored and rethrows. */
   async function storeAll(uploadId: Types.ObjectId, objects: { key: string; body: Buffer | string; contentType: string }[]) {
-    const done: string[] = [];
+    const results = await Promise.allSettled(
+      objects.map((object) =>
+        typeof object.body === 'string'
+          ? storage.putFile(object.key, object.body, object.contentType)
+          : storage.putBuffer(object.key, object.body, object.contentType),
+      ),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     try {
-      for (const object of objects) {
-        if (typeof object.body === 'string') await storage.putFile(object.key, object.body, object.contentType);
-        else await storage.putBuffer(object.key, object.body, object.contentType);
-        done.push(object.key);
-        await StoredFileModel.create({ _id: object.key, uploadId, contentType: object.contentType, visibility: 'owner' });
-      }
+      if (failed) throw failed.reason;
+      await StoredFileModel.insertMany(objects.map((o) => ({ _id: o.key, uploadId, contentType: o.contentType, visibility: 'owner' })));
     } catch (err) {
-      await storage.delete(done).catch(() => undefined);
-      await StoredFileModel.deleteMany({ _id: anyOf(done) });
+      const stored = objects.filter((_, i) => results[i]!.status === 'fulfilled').map((o) => o.key);
+      await storage.delete(stored).catch(() => undefined);
+      await StoredFileModel.deleteMany({ _id: anyOf(stored) });
       throw err;
     }
   }
