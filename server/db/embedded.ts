@@ -46,7 +46,7 @@ function onPath(binary: string): string | undefined {
   return result.status === 0 && found ? found : undefined;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -5,61 +5,24 @@
  * password by mail and log in with the new one. Screenshots of every modal at 1280 and 390 px land in
  * tests/e2e/screenshots/ to be looked at.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { seedReferenceData } from '../../server/db/seed';
-import { createTestApp } from '../helpers/app';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-
-const CLIENT_DIR = path.resolve(__dirname, '../../dist/client');
-const SHOTS = path.resolve(__dirname, 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+import { DESKTOP, PHONE, SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
 
 jest.setTimeout(120_000);
 useTestDatabase();
 
-let server: Server;
+let e2e: E2eApp;
 let baseUrl: string;
 let browser: Browser;
 
-/** A free loopback port: the mail links are made from the configured public URL, so it is known first. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  if (!existsSync(path.join(CLIENT_DIR, 'index.html'))) throw new Error('Build the client first: npm run build:client');
-  await seedReferenceData();
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const app = createTestApp({ config: { clientDir: CLIENT_DIR, publicUrl: baseUrl } });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  mkdirSync(SHOTS, { recursive: true });
+  e2e = await startE2eApp();
+  ({ baseUrl, browser } = e2e);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(async () => e2e?.stop());
 
 /** Page errors and console errors, except the expected 4xx answers of the auth calls the flow provokes. */
 function watchErrors(page: Page): string[] {

@@ -2,44 +2,23 @@
  * End to end: the production build of the SPA served by the real app on the real database, driven in
  * Chromium at desktop and phone widths. Screenshots land in tests/e2e/screenshots/ to be looked at.
  */
-import { mkdirSync, existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { seedReferenceData } from '../../server/db/seed';
-import { createTestApp } from '../helpers/app';
+import type { Browser } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-
-const CLIENT_DIR = path.resolve(__dirname, '../../dist/client');
-const SHOTS = path.resolve(__dirname, 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
 
 useTestDatabase();
 
-let server: Server;
+let e2e: E2eApp;
 let baseUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(CLIENT_DIR, 'index.html'))) throw new Error('Build the client first: npm run build:client');
-  await seedReferenceData();
-  const app = createTestApp({ config: { clientDir: CLIENT_DIR, validateResponses: true, trustProxy: false } });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  mkdirSync(SHOTS, { recursive: true });
+  e2e = await startE2eApp();
+  ({ baseUrl, browser } = e2e);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(async () => e2e?.stop());
 
 describe.each([
   ['desktop', 1280, 800],

@@ -9,47 +9,27 @@
  * The fixture files are made at test time: pictures with sharp, a short WAV with a RIFF header, the 101 MB
  * file sparse (fs.truncate), the fake PNG as plain HTML.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { seedReferenceData } from '../../server/db/seed';
 import { listOutbox, outboxMailer } from '../../server/integrations/mail/outbox.driver';
 import { localStorage } from '../../server/integrations/storage';
-import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
+import { DESKTOP, PHONE, SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
 
-const CLIENT_DIR = path.resolve(__dirname, '../../dist/client');
-const SHOTS = path.resolve(__dirname, 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const HEADER_RATIO = 1119 / 305;
 
 jest.setTimeout(180_000);
 useTestDatabase();
 
-let server: Server;
+let e2e: E2eApp;
 let baseUrl: string;
 let browser: Browser;
 let work: string;
 let outboxDir: string;
 const files = {} as Record<'photo' | 'cover' | 'song' | 'header' | 'portrait' | 'huge' | 'fakePng', string>;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // Fixtures
 
@@ -146,32 +126,19 @@ async function createMember(stamp: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(CLIENT_DIR, 'index.html'))) throw new Error('Build the client first: npm run build:client');
-  await seedReferenceData();
   work = mkdtempSync(path.join(os.tmpdir(), 'knack-e2e-upload-'));
   outboxDir = path.join(work, 'mail');
   mkdirSync(path.join(work, 'fixtures'));
   await makeFixtures(path.join(work, 'fixtures'));
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const app = createTestApp({
-    config: { clientDir: CLIENT_DIR, publicUrl: baseUrl },
+  e2e = await startE2eApp({
     mailer: outboxMailer(outboxDir, 'Knack <no-reply@knack.test>'),
     storage: localStorage(path.join(work, 'files')),
   });
-  server = await new Promise<Server>((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  mkdirSync(SHOTS, { recursive: true });
+  ({ baseUrl, browser } = e2e);
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await e2e?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -513,7 +480,10 @@ describe('uploads and the media pipeline in Chromium', () => {
     const drawer = page.getByRole('navigation', { name: 'Side menu' });
     await drawer.getByRole('button', { name: 'Header image' }).click();
     const header = dialog(page, 'Header image');
+    // Save only once the original is uploaded (before that the modal asks to wait, and sends nothing).
+    const original = page.waitForResponse((r) => r.url().endsWith('/api/v2/user/upload-header-image'));
     await header.getByLabel('Upload a header image').setInputFiles(files.header);
+    expect((await original).status()).toBe(201);
     await header.getByRole('group', { name: 'Header crop area' }).waitFor();
     await shot(page, 'header-editor-phone');
     await fullScreen();

@@ -1,0 +1,46 @@
+/** The end-to-end harness: the production build of the SPA served by the real app, and Chromium. */
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { freePort } from '../../server/db/embedded';
+import { seedReferenceData } from '../../server/db/seed';
+import { createTestApp, type TestAppOptions } from './app';
+
+export const CLIENT_DIR = path.resolve(__dirname, '../../dist/client');
+export const SHOTS = path.resolve(__dirname, '../e2e/screenshots');
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface E2eApp {
+  baseUrl: string;
+  browser: Browser;
+  stop(): Promise<void>;
+}
+
+/**
+ * Seeds the reference data, starts the app on a free loopback port (known first, so mail links made from
+ * the public URL point at it) and launches Chromium.
+ */
+export async function startE2eApp(options: TestAppOptions = {}): Promise<E2eApp> {
+  if (!existsSync(path.join(CLIENT_DIR, 'index.html'))) throw new Error('Build the client first: npm run build:client');
+  await seedReferenceData();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app = createTestApp({ ...options, config: { clientDir: CLIENT_DIR, publicUrl: baseUrl, ...options.config } });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  mkdirSync(SHOTS, { recursive: true });
+  return {
+    baseUrl,
+    browser,
+    async stop() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
