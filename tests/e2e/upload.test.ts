@@ -188,9 +188,18 @@ async function chooseMainTag(modal: Locator, name: 'Music' | 'Art' | 'Photos') {
 }
 
 async function chooseSubTag(page: Page, modal: Locator, label: 'Genre' | 'Category', option: string) {
+  const openList = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
   await modal.getByRole('combobox', { name: label }).click();
-  await page.locator(`.ant-select-dropdown .ant-select-item-option[title="${option}"]`).click();
-  await page.locator('.ant-select-dropdown').waitFor({ state: 'hidden' });
+  await openList.locator(`.ant-select-item-option[title="${option}"]`).click();
+  // The choice shows in the field; a list still open (a click during its opening animation on a
+  // loaded machine) is closed by clicking the field again.
+  await modal.locator('.ant-select', { hasText: option }).first().waitFor();
+  try {
+    await openList.waitFor({ state: 'hidden', timeout: 3_000 });
+  } catch {
+    await modal.getByRole('combobox', { name: label }).click();
+    await openList.waitFor({ state: 'hidden' });
+  }
 }
 
 /** The value of a progress bar. */
