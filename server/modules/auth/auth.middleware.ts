@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
 import { UserModel } from '../users/users.model';
-import type { Role } from '../users/users.mapper';
+import { roleOf, type Role } from '../users/users.mapper';
 import { MESSAGES } from './auth.rules';
 import { verifyAccessToken } from './auth.tokens';
 
@@ -34,7 +34,7 @@ export function requireAuth(config: AuthConfig): RequestHandler {
     const claims = verifyAccessToken(config, token);
     const user = await UserModel.findById(claims.userId, { email: 1, isActive: 1, tokenVersion: 1 }).lean();
     if (!user || !user.isActive || user.tokenVersion !== claims.tokenVersion) throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
-    req.auth = { userId: claims.userId, email: user.email, role: config.adminEmails.includes(user.email) ? 'admin' : 'user' };
+    req.auth = { userId: claims.userId, email: user.email, role: roleOf(config.adminEmails, user.email) };
     next();
   };
 }

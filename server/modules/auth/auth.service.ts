@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { assertUnderLimit, clearLimit, consumeLimit, countHit, type Limit } from '../../lib/rate-limit';
 import { UserModel, type UserDoc } from '../users/users.model';
-import type { Role } from '../users/users.mapper';
+import { roleOf, type Role } from '../users/users.mapper';
 import { findUserByEmail, normalizeUsername, usernameTaken } from '../users/users.service';
 import { activationMail, resetPasswordMail } from './auth.mails';
 import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
@@ -58,12 +58,11 @@ export type SigninResult = SignedIn | { pendingActivation: true };
 const DUMMY_HASH = bcrypt.hashSync(`no-such-user-${Math.random()}`, 12);
 
 export function createAuthService({ config, publicUrl, mailer, logger }: AuthDeps) {
-  const roleOf = (email: string): Role => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
 
   async function signIn(user: UserDoc, familyId?: string): Promise<SignedIn> {
     const token = signAccessToken(config, { userId: String(user._id), tokenVersion: user.tokenVersion });
     const refreshToken = await createSession(config, user._id, user.tokenVersion, familyId);
-    return { user, role: roleOf(user.email), token, refreshToken };
+    return { user, role: roleOf(config.adminEmails, user.email), token, refreshToken };
   }
 
   async function sendActivation(user: Pick<UserDoc, '_id' | 'email' | 'firstName'>): Promise<void> {
@@ -77,8 +76,6 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
   }
 
   return {
-    roleOf,
-
     async signup(input: SignupInput): Promise<UserDoc> {
       const valid = validateSignup(input);
       if (await usernameTaken(valid.username)) fail(MESSAGES.usernameTaken, 'username');

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAuth } from '../auth';
 import type { MediaService } from '../media';
-import { toUserDto } from './users.mapper';
+import { roleOf, toUserDto } from './users.mapper';
 import { UserModel, type UserDoc } from './users.model';
 
 export const HEADER_ASPECT = 1119 / 305;
@@ -26,7 +26,7 @@ export function profileImagesRouter(config: AuthConfig, media: MediaService): Ro
     await media.attach([photo], `avatar:${req.body.userId}`, 'public');
     const user = await UserModel.findByIdAndUpdate(req.body.userId, { $set: { image: media.url(photo.thumbKeys?.mthumb ?? photo.key, true) } }, { new: true }).lean<UserDoc>();
     if (!user) throw new AppError(404, 'not_found', 'User not found');
-    res.json({ message: MESSAGES.contentSaved, user: toUserDto(user, config.adminEmails.includes(user.email) ? 'admin' : 'user') });
+    res.json({ message: MESSAGES.contentSaved, user: toUserDto(user, roleOf(config.adminEmails, user.email)) });
   });
 
   router.post('/user/update-header-image', auth, async (req: ApiRequest<'updateUserHeaderImage'>, res: ApiResponse<'updateUserHeaderImage'>) => {
@@ -44,7 +44,7 @@ export function profileImagesRouter(config: AuthConfig, media: MediaService): Ro
       { new: true },
     ).lean<UserDoc>();
     if (!user) throw new AppError(404, 'not_found', 'User not found');
-    res.json({ message: MESSAGES.contentSaved, user: toUserDto(user, config.adminEmails.includes(user.email) ? 'admin' : 'user') });
+    res.json({ message: MESSAGES.contentSaved, user: toUserDto(user, roleOf(config.adminEmails, user.email)) });
   });
 
   return router;

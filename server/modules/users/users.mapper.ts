@@ -3,6 +3,11 @@ import type { UserDoc, UserExtDoc } from './users.model';
 
 export type Role = Schemas['Role'];
 
+/** The one rule for roles: admins are the configured emails (ADMIN_EMAILS); no request can change it. */
+export function roleOf(adminEmails: readonly string[], email: string): Role {
+  return adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user';
+}
+
 export function toUserDto(user: UserDoc, role: Role): Schemas['User'] {
   return {
     ...toPublicUserDto(user),
