@@ -21,6 +21,7 @@ import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, createAuthService } from './modules/auth';
 import { cmsRouter } from './modules/cms';
 import { contentsRouter, createContentsService } from './modules/contents';
+import { createFeedsService, feedsRouter } from './modules/feeds';
 import { createMediaService, filesRouter, uploadRouter } from './modules/media';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
@@ -90,6 +91,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
     }),
   );
 
+  const contents = createContentsService(media);
   const auth = createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger });
   app.use(
     '/api/v2',
@@ -98,7 +100,8 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
     authRouter(config.auth, auth),
     usersRouter(config.auth),
     profileImagesRouter(config.auth, media),
-    contentsRouter(config.auth, createContentsService(media)),
+    contentsRouter(config.auth, contents),
+    feedsRouter(config.auth, createFeedsService(contents)),
     subscriptionsRouter(config.auth),
   );
 

@@ -31,6 +31,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** How long a graceful stop waits for open requests before exiting. */
   shutdownTimeoutMs: number;
+  /** Run the cron jobs in the API process; false when they run apart (`npm run jobs`). */
+  jobsInProcess: boolean;
   /** The address people use to reach Knack; links in emails start with it. */
   publicUrl: string;
   auth: AuthConfig;
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: bool(env, 'VALIDATE_RESPONSES', mode !== 'production'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    jobsInProcess: bool(env, 'JOBS_IN_PROCESS', true),
     publicUrl,
     auth: authConfig(env, mode, dataDir),
     mail: { smtpUrl: env.SMTP_URL?.trim() || undefined, from: env.MAIL_FROM ?? 'Knack <no-reply@knack.example>' },

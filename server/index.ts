@@ -1,4 +1,4 @@
-/** Process entry: config -> database -> seed -> createApp -> listen -> graceful stop on SIGTERM/SIGINT. */
+/** Process entry: config -> database -> seed -> createApp -> listen -> jobs -> graceful stop on SIGTERM/SIGINT. */
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -7,6 +7,7 @@ import { NoDatabaseError } from './db/embedded';
 import { seedReferenceData } from './db/seed';
 import { createMailer } from './integrations/mail';
 import { createStorage } from './integrations/storage';
+import { startJobs } from './jobs/scheduler';
 import { createLogger } from './lib/logger';
 
 async function main() {
@@ -46,6 +47,7 @@ async function main() {
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port }, `Knack is running at http://localhost:${port}`);
   });
+  const jobs = config.jobsInProcess ? startJobs({ config, logger, storage }) : undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -59,7 +61,7 @@ async function main() {
     force.unref();
     server.close();
     server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.once('close', () => resolve()));
+    await Promise.all([new Promise<void>((resolve) => server.once('close', () => resolve())), jobs?.stop()]);
     await db.close();
     logger.info('stopped');
     process.exit(0);

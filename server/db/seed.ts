@@ -1,5 +1,6 @@
 /** Reference data every Knack needs, inserted when missing (idempotent: safe on every start). */
 import { seedCms } from '../modules/cms';
+import { migrateContents } from '../modules/contents';
 import { seedPlans } from '../modules/subscriptions';
 import { seedTags } from '../modules/tags';
 
@@ -7,4 +8,5 @@ export async function seedReferenceData(): Promise<void> {
   await seedTags();
   await seedPlans();
   await seedCms();
+  await migrateContents();
 }

@@ -1,43 +1,41 @@
 import { microsToUsd } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
-import type { UploadDoc } from '../media';
-import type { UserDoc } from '../users';
 import type { ContentDoc } from './contents.model';
 
 export type UrlOf = (key: string) => string;
 
-/** A piece as the API shows it. `url` turns storage keys into URLs the viewer may load. */
-export function toContentDto(
-  content: ContentDoc,
-  owner: Pick<UserDoc, 'fullName' | 'username'> | null,
-  photo: UploadDoc,
-  audio: UploadDoc | null,
-  url: UrlOf,
-): Schemas['Content'] {
-  const main = audio ?? photo;
-  const thumbs = photo.thumbKeys ?? {};
+/** The share path of a piece (spec §2): `/{ownerUsername}-{title slug}`. */
+export const contentLink = (content: Pick<ContentDoc, 'ownerUsername' | 'slug'>) => `/${content.ownerUsername}-${content.slug}`;
+
+/** A piece as the API shows it, from its document alone. `url` turns storage keys into URLs the viewer may load. */
+export function toContentDto(content: ContentDoc, url: UrlOf): Schemas['Content'] {
+  const { media } = content;
+  const thumbs = media.thumbKeys;
   return {
     id: String(content._id),
+    type: content.type,
+    link: contentLink(content),
     ownerId: String(content.ownerId),
-    ownerName: owner?.fullName ?? '',
-    ownerUsername: owner?.username ?? '',
+    ownerName: content.ownerName,
+    ownerUsername: content.ownerUsername,
     payerId: content.payerId ? String(content.payerId) : null,
     title: content.title,
     description: content.description,
-    filePath: url(main.key),
-    coverPath: url(photo.key),
-    thumbPath: url(thumbs.thumb ?? photo.key),
-    mthumbPath: url(thumbs.mthumb ?? photo.key),
-    hthumbPath: url(thumbs.hthumb ?? photo.key),
-    wthumbPath: url(thumbs.wthumb ?? photo.key),
-    fileName: main.originalName,
-    fileSize: main.size,
-    fileType: main.mimeType,
-    isImage: !audio,
-    isAudio: Boolean(audio),
+    filePath: url(media.audioKey ?? media.photoKey),
+    coverPath: url(media.photoKey),
+    thumbPath: url(thumbs.thumb ?? media.photoKey),
+    mthumbPath: url(thumbs.mthumb ?? media.photoKey),
+    hthumbPath: url(thumbs.hthumb ?? media.photoKey),
+    wthumbPath: url(thumbs.wthumb ?? media.photoKey),
+    fileName: media.fileName,
+    fileSize: media.fileSize,
+    fileType: media.fileType,
+    isImage: !media.audioKey,
+    isAudio: Boolean(media.audioKey),
     isOrlando: content.isOrlando,
     isPaidOut: content.isPaidOut,
     isHide: content.isHide,
+    featured: Boolean(content.featuredAt),
     subTag: content.subTag,
     tags: content.tags.map(({ name }) => ({ name })),
     setting: {
@@ -53,8 +51,8 @@ export function toContentDto(
     reactedCount: content.reactedCount,
     uploadedAt: content.uploadedAt.toISOString(),
     projectId: content.projectId ? String(content.projectId) : null,
-    processing: audio?.status ?? 'ready',
-    ...(audio?.duration != null ? { duration: audio.duration } : {}),
-    ...(audio?.waveformKey ? { waveformPath: url(audio.waveformKey) } : {}),
+    processing: media.status,
+    ...(media.duration != null ? { duration: media.duration } : {}),
+    ...(media.waveformKey ? { waveformPath: url(media.waveformKey) } : {}),
   };
 }

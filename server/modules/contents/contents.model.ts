@@ -11,12 +11,38 @@ const settingSchema = new Schema(
   { _id: false },
 );
 
+/**
+ * The piece's files, copied from its uploads when it is published, so that a feed page is one read of
+ * `contents` (no join per card). `status` follows the audio's waveform processing.
+ */
+const contentMediaSchema = new Schema(
+  {
+    photoKey: { type: String, required: true },
+    thumbKeys: { type: new Schema({ thumb: String, mthumb: String, hthumb: String, wthumb: String }, { _id: false }), required: true },
+    audioKey: { type: String, default: null },
+    waveformKey: { type: String, default: null },
+    duration: { type: Number, default: null },
+    fileName: { type: String, default: '' },
+    fileSize: { type: Number, required: true },
+    fileType: { type: String, required: true },
+    status: { type: String, enum: ['ready', 'processing', 'failed'], default: 'ready' },
+  },
+  { _id: false },
+);
+
 /** A piece: a song (with its cover) or an image, under one main tag and a sub-tag. */
 const contentSchema = new Schema(
   {
     ownerId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    /** Copied from the owner (spec: ownerName, ownerUsername); a username change must update them. */
+    ownerUsername: { type: String, required: true },
+    ownerName: { type: String, default: '' },
     payerId: { type: Schema.Types.ObjectId, ref: 'User', default: null },
     title: { type: String, required: true },
+    /** The share link's title part, unique per owner: `/{ownerUsername}-{slug}`. */
+    slug: { type: String, required: true },
+    /** Lower-cased words of the title, for anchored word-start search (no $text). */
+    titleWords: { type: [String], default: [] },
     description: { type: String, required: true },
     /** One main tag (the category) as `{ name }`, as the spec's content has it. */
     tags: { type: [new Schema({ name: { type: String, required: true } }, { _id: false })], required: true },
@@ -24,6 +50,7 @@ const contentSchema = new Schema(
     type: { type: String, enum: ['music', 'art', 'photos'], required: true },
     photoUploadId: { type: Schema.Types.ObjectId, ref: 'Upload', required: true },
     audioUploadId: { type: Schema.Types.ObjectId, ref: 'Upload', default: null },
+    media: { type: contentMediaSchema, required: true },
     /** Published through the artist-page flow (spec: isOrlando) or to the Top 50 chart. */
     isOrlando: { type: Boolean, default: false },
     isTop50: { type: Boolean, default: false },
@@ -35,10 +62,23 @@ const contentSchema = new Schema(
     knackRateMicros: { type: Number, required: true },
     reactedCount: { type: Number, default: 0 },
     projectId: { type: Schema.Types.ObjectId, default: null },
+    // Ranking keys (feeds/feeds.rankings.ts): kept up to date on write, so every feed is an indexed read.
+    /** In the public feeds: public and not hidden. */
+    listed: { type: Boolean, required: true },
+    /** When an admin re-posted it to the top of Featured. */
+    featuredAt: { type: Date, default: null },
+    featureRank: { type: Number, required: true },
+    trendScore: { type: Number, default: 0 },
+    radarScore: { type: Number, default: 0 },
   },
-  { timestamps: { createdAt: 'uploadedAt', updatedAt: 'updatedAt' } },
+  { timestamps: { createdAt: 'uploadedAt', updatedAt: 'updatedAt' } as const },
 );
-contentSchema.index({ ownerId: 1, uploadedAt: -1 });
+contentSchema.index({ ownerId: 1, _id: -1 });
+contentSchema.index({ payerId: 1, _id: -1 });
+contentSchema.index({ ownerUsername: 1, slug: 1 }, { unique: true });
+contentSchema.index({ titleWords: 1 });
+for (const key of ['featureRank', 'reactedCount', 'trendScore', 'radarScore'] as const) contentSchema.index({ listed: 1, [key]: -1, _id: -1 });
+contentSchema.index({ listed: 1, _id: -1 });
 
 export type ContentDoc = InferSchemaType<typeof contentSchema> & { _id: Types.ObjectId; uploadedAt: Date };
 export const ContentModel = model('Content', contentSchema, 'contents');

@@ -45,6 +45,14 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService): R
     res.json({ message: MESSAGES.contentRemoved });
   });
 
+  router.post('/content/trend', auth, async (req: ApiRequest<'trendContent'>, res: ApiResponse<'trendContent'>) => {
+    res.json({ message: await contents.setFeatured(req.auth!, req.body.contentId, true) });
+  });
+
+  router.post('/content/remove', auth, async (req: ApiRequest<'unfeatureContent'>, res: ApiResponse<'unfeatureContent'>) => {
+    res.json({ message: await contents.setFeatured(req.auth!, req.body.contentId, false) });
+  });
+
   router.get('/content/get-by-id/:id', maybeAuth, async (req: ApiRequest<'getContentById'>, res: ApiResponse<'getContentById'>) => {
     res.json({ content: await contents.dto(await contents.getVisible(req.params.id, req.auth)) });
   });

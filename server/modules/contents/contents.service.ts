@@ -8,7 +8,10 @@ import { anyOf } from '../../lib/query';
 import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
+import { slugOf, wordsOf } from '../../lib/search';
 import type { AuthContext } from '../auth';
+import { publicPages } from '../feeds/feeds.cache';
+import { featureRankOf, initialRanking } from '../feeds/feeds.rankings';
 import { UploadModel, type MediaService, type UploadDoc } from '../media';
 import { PlanModel, SubscriptionModel } from '../subscriptions';
 import { TagModel, type TagDoc } from '../tags';
@@ -43,15 +46,47 @@ export function canSee(content: Pick<ContentDoc, 'ownerId' | 'setting'>, viewer:
   return content.setting.public || isOwnerOrAdmin(content, viewer);
 }
 
+/** The piece's copy of its files (see the model), from its uploads. */
+function mediaOf(photo: UploadDoc, audio: UploadDoc | null): ContentDoc['media'] {
+  const main = audio ?? photo;
+  return {
+    photoKey: photo.key,
+    thumbKeys: { thumb: photo.thumbKeys?.thumb, mthumb: photo.thumbKeys?.mthumb, hthumb: photo.thumbKeys?.hthumb, wthumb: photo.thumbKeys?.wthumb },
+    audioKey: audio?.key ?? null,
+    waveformKey: audio?.waveformKey ?? null,
+    duration: audio?.duration ?? null,
+    fileName: main.originalName ?? '',
+    fileSize: main.size,
+    fileType: main.mimeType,
+    status: audio?.status ?? 'ready',
+  };
+}
+
+/** A slug for the title that no other piece of the owner uses (`sunset`, `sunset-2`, …). */
+async function freeSlug(ownerUsername: string, title: string, id: Types.ObjectId): Promise<string> {
+  const base = slugOf(title) || String(id);
+  for (let n = 1; n < 50; n += 1) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    if (!(await ContentModel.exists({ ownerUsername, slug }))) return slug;
+  }
+  return `${base}-${id}`;
+}
+
 export function createContentsService(media: MediaService) {
+  /** Copies a finished waveform (audio processed after the upload answered) onto the piece. */
+  async function withFinishedMedia(content: ContentDoc): Promise<ContentDoc> {
+    if (content.media.status !== 'processing' || !content.audioUploadId) return content;
+    const audio = await UploadModel.findById(content.audioUploadId).lean<UploadDoc>();
+    if (!audio || audio.status === 'processing') return content;
+    const updated = { ...content.media, status: audio.status, waveformKey: audio.waveformKey ?? null, duration: audio.duration ?? content.media.duration };
+    await ContentModel.updateOne({ _id: content._id }, { $set: { media: updated } });
+    return { ...content, media: updated };
+  }
+
+  const toDto = (content: ContentDoc) => toContentDto(content, (key) => media.url(key, content.setting.public));
+
   async function dto(content: ContentDoc): Promise<Schemas['Content']> {
-    const [owner, uploads] = await Promise.all([
-      UserModel.findById(content.ownerId, { fullName: 1, username: 1 }).lean<Pick<UserDoc, 'fullName' | 'username'>>(),
-      UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>(),
-    ]);
-    const photo = uploads.find((u) => String(u._id) === String(content.photoUploadId))!;
-    const audio = uploads.find((u) => String(u._id) === String(content.audioUploadId)) ?? null;
-    return toContentDto(content, owner, photo, audio, (key) => media.url(key, content.setting.public));
+    return toDto(await withFinishedMedia(content));
   }
 
   async function editable(contentId: string, caller: AuthContext): Promise<ContentDoc> {
@@ -83,16 +118,26 @@ export function createContentsService(media: MediaService) {
       if (input.subTag?.trim() && !sub) fail(`${input.subTag.trim()} is not a sub-tag of ${main.label}.`, 'subTag');
       const isMusic = main.type === 'music';
       if (mode !== 'classic' && !isMusic) fail('Only Music can be published here.', 'tags');
-      const owner = await UserModel.findById(ownerId, { userType: 1 }).lean<Pick<UserDoc, 'userType'>>();
+      const owner = await UserModel.findById(ownerId, { userType: 1, username: 1, fullName: 1, followersCount: 1 }).lean<
+        Pick<UserDoc, 'userType' | 'username' | 'fullName' | 'followersCount'>
+      >();
       if (!owner) throw notFound('User not found');
       if (owner.userType === 50 && !isMusic) throw new AppError(403, 'forbidden', MESSAGES.musicOnly);
 
       const photo = await media.ownUnusedUpload(input.photoPath, caller.userId, 'image', 'content', MESSAGES.photoRequired);
       const audio = isMusic ? await media.ownUnusedUpload(input.audioPath, caller.userId, 'audio', 'content', MESSAGES.audioRequired) : null;
 
+      const _id = new Types.ObjectId();
+      const uploadedAt = new Date();
       const content = new ContentModel({
+        _id,
         ownerId,
+        ownerUsername: owner.username,
+        ownerName: owner.fullName,
         title,
+        slug: await freeSlug(owner.username, title, _id),
+        titleWords: wordsOf(title),
+        media: mediaOf(photo, audio),
         description,
         tags: [{ name: main.label }],
         subTag: sub?.label ?? '',
@@ -103,6 +148,9 @@ export function createContentsService(media: MediaService) {
         isTop50: mode === 'top50',
         top50Email: mode === 'top50' ? input.email!.trim().toLowerCase() : null,
         knackRateMicros: knackPriceMicros((sub ?? main).priceMicros),
+        listed: true,
+        uploadedAt,
+        ...initialRanking(uploadedAt, owner.followersCount),
       });
       await media.attach(audio ? [photo, audio] : [photo], `content:${content._id}`, 'public');
       try {
@@ -111,6 +159,8 @@ export function createContentsService(media: MediaService) {
         await UploadModel.updateMany({ _id: anyOf([photo._id, audio?._id].filter(Boolean)) }, { $set: { usedBy: null } });
         throw err;
       }
+      await UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: 1 } });
+      publicPages.clear();
       return content.toObject() as unknown as ContentDoc;
     },
 
@@ -123,6 +173,7 @@ export function createContentsService(media: MediaService) {
     async updateDescription(caller: AuthContext, contentId: string, description: string): Promise<ContentDoc> {
       await editable(contentId, caller);
       if (!description.trim()) fail(MESSAGES.descriptionRequired, 'description');
+      publicPages.clear();
       return (await ContentModel.findByIdAndUpdate(contentId, { $set: { description: description.trim() } }, { new: true }).lean<ContentDoc>())!;
     },
 
@@ -137,9 +188,13 @@ export function createContentsService(media: MediaService) {
         ]);
         if (!subscription || !first || subscription.planId <= first.planId) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       }
-      const updated = await ContentModel.findByIdAndUpdate(contentId, { $set: { setting } }, { new: true }).lean<ContentDoc>();
+      const listed = setting.public && !content.isHide;
+      const updated = await ContentModel.findOneAndUpdate({ _id: contentId, listed: content.listed }, { $set: { setting, listed } }, { new: true }).lean<ContentDoc>();
+      if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
+      if (listed !== content.listed) await UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: listed ? 1 : -1 } });
+      publicPages.clear();
       await media.setVisibility([content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id)), setting.public ? 'public' : 'restricted');
-      return updated!;
+      return updated;
     },
 
     async updateProject(caller: AuthContext, contentId: string, projectId: string): Promise<ContentDoc> {
@@ -151,15 +206,32 @@ export function createContentsService(media: MediaService) {
     /** Removes the piece and its files. The listing fee is not refunded (the client warns). */
     async remove(caller: AuthContext, contentId: string): Promise<void> {
       const content = await editable(contentId, caller);
-      await ContentModel.deleteOne({ _id: content._id });
+      const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
+      if (deletedCount && content.listed) await UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: -1 } });
+      publicPages.clear();
       const uploads = await UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>();
       await media.remove(uploads);
     },
 
+    /** Everything for the member and admins (a count over their own pieces); the kept public count for others. */
+    /** An admin's re-post to the top of Featured (spec §6), or taking it off again. Answers the spec's message. */
+    async setFeatured(caller: AuthContext, contentId: string, featured: boolean): Promise<string> {
+      if (caller.role !== 'admin') throw new AppError(403, 'forbidden', 'Only admins can re-post pieces.');
+      const content = await ContentModel.findById(contentId, { type: 1, uploadedAt: 1 }).lean<Pick<ContentDoc, 'type' | 'uploadedAt'>>();
+      if (!content) throw notFound('Content not found');
+      const featuredAt = featured ? new Date() : null;
+      await ContentModel.updateOne({ _id: contentId }, { $set: { featuredAt, featureRank: featureRankOf(featuredAt, content.uploadedAt) } });
+      publicPages.clear();
+      const music = content.type === 'music';
+      if (featured) return music ? 'This music is re-posted successfully.' : 'This content is re-posted successfully.';
+      return music ? 'This Music is removed from the pages successfully.' : 'This content is removed from the pages successfully.';
+    },
+
     async countFor(userId: string, viewer: AuthContext | undefined): Promise<number> {
-      if (!(await UserModel.exists({ _id: userId }))) throw notFound('User not found');
+      const user = await UserModel.findById(userId, { contentsCount: 1 }).lean<Pick<UserDoc, 'contentsCount'>>();
+      if (!user) throw notFound('User not found');
       const all = viewer && (viewer.role === 'admin' || viewer.userId === userId);
-      return ContentModel.countDocuments(all ? { ownerId: userId } : { ownerId: userId, 'setting.public': true });
+      return all ? ContentModel.countDocuments({ ownerId: userId }) : user.contentsCount;
     },
   };
 }

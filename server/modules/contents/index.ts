@@ -2,3 +2,4 @@
 export { contentsRouter } from './contents.routes';
 export { createContentsService, canSee, type ContentsService } from './contents.service';
 export { ContentModel, type ContentDoc } from './contents.model';
+export { migrateContents } from './contents.migrate';

@@ -23,19 +23,23 @@ export interface ProcessedImage {
   thumbs: Record<ThumbName, Buffer>;
 }
 
+/**
+ * The original and the four sizes are clones of one pipeline on the upload, run at once: each size comes from
+ * the upload itself (not from the re-encoded original), and a JPEG is decoded at a reduced scale for the smaller ones.
+ */
 export async function processImage(path: string, format: 'png' | 'jpg'): Promise<ProcessedImage> {
   const base = sharp(path, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
-  const encoded = format === 'png' ? base.clone().png({ compressionLevel: 9 }) : base.clone().jpeg({ quality: 88, mozjpeg: true });
-  const { data: original, info } = await encoded.toBuffer({ resolveWithObject: true });
-  const entries = await Promise.all(
-    (Object.keys(THUMB_SIZES) as ThumbName[]).map(async (name) => {
+  const names = Object.keys(THUMB_SIZES) as ThumbName[];
+  const [{ data: original, info }, ...thumbs] = await Promise.all([
+    (format === 'png' ? base.clone().png({ compressionLevel: 9 }) : base.clone().jpeg({ quality: 88, mozjpeg: true })).toBuffer({ resolveWithObject: true }),
+    ...names.map((name) => {
       const size = THUMB_SIZES[name];
-      const buffer = await sharp(original)
+      return base
+        .clone()
         .resize({ width: size.width, height: size.height, fit: size.fit, withoutEnlargement: size.fit === 'inside' })
         .webp({ quality: 80 })
         .toBuffer();
-      return [name, buffer] as const;
     }),
-  );
-  return { original, width: info.width, height: info.height, thumbs: Object.fromEntries(entries) as Record<ThumbName, Buffer> };
+  ]);
+  return { original, width: info.width, height: info.height, thumbs: Object.fromEntries(names.map((name, i) => [name, thumbs[i]!])) as Record<ThumbName, Buffer> };
 }

@@ -3,3 +3,4 @@ export { createMediaService, uploadKeys, type MediaService, type Visibility } fr
 export { uploadRouter } from './media.routes';
 export { filesRouter } from './files.routes';
 export { UploadModel, StoredFileModel, type UploadDoc } from './media.model';
+export { mediaHousekeeping } from './media.jobs';

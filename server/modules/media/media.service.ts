@@ -13,7 +13,7 @@ import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
 import { audioDuration, computePeaks } from './audio';
 import { processImage, THUMB_SIZES, type ThumbName } from './images';
-import { StoredFileModel, UploadModel, type UploadDoc } from './media.model';
+import { StoredFileModel, UploadModel, type StoredFileDoc, type UploadDoc } from './media.model';
 import { signUrl } from './media.signing';
 import { AUDIO_TYPES, IMAGE_TYPES, sniffFile } from './sniff';
 import { sanitizeFileName } from './upload.middleware';
@@ -48,42 +48,63 @@ export function uploadKeys(upload: Pick<UploadDoc, 'key' | 'thumbKeys' | 'wavefo
 }
 
 export function createMediaService({ storage, signingSecret, logger }: MediaDeps) {
-  /** Stores the objects (in parallel) and their access records; on any failure removes what was stored and rethrows. */
-  async function storeAll(uploadId: Types.ObjectId, objects: { key: string; body: Buffer | string; contentType: string }[]) {
-    const results = await Promise.allSettled(
-      objects.map((object) =>
+  /**
+   * Stores the objects, their access records and, when given, the new upload's own record, all at once (no one
+   * knows the keys before the answer); on any failure removes what was stored and rethrows.
+   */
+  async function storeAll(uploadId: Types.ObjectId, objects: { key: string; body: Buffer | string; contentType: string }[], upload?: InstanceType<typeof UploadModel>) {
+    const results = await Promise.allSettled([
+      ...objects.map((object) =>
         typeof object.body === 'string'
           ? storage.putFile(object.key, object.body, object.contentType)
           : storage.putBuffer(object.key, object.body, object.contentType),
       ),
-    );
+      StoredFileModel.insertMany(objects.map((o) => ({ _id: o.key, uploadId, contentType: o.contentType, visibility: 'owner' }))),
+      upload?.save(),
+    ]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (!failed) return;
+    const stored = objects.filter((_, i) => results[i]!.status === 'fulfilled').map((o) => o.key);
+    await storage.delete(stored).catch(() => undefined);
+    await StoredFileModel.deleteMany({ _id: anyOf(objects.map((o) => o.key)) });
+    if (upload) await UploadModel.deleteOne({ _id: uploadId });
+    throw failed.reason;
+  }
+
+  /**
+   * Stores the waveform of an audio upload from its audio at `audioPath` and marks it ready (failed when the
+   * audio cannot be decoded). Used after the answer for large uploads and by the housekeeping job; safe to repeat.
+   */
+  async function storeWaveform(upload: Pick<UploadDoc, '_id' | 'key' | 'duration'>, audioPath: string): Promise<void> {
     try {
-      if (failed) throw failed.reason;
-      await StoredFileModel.insertMany(objects.map((o) => ({ _id: o.key, uploadId, contentType: o.contentType, visibility: 'owner' })));
+      const { peaks, seconds } = await computePeaks(audioPath);
+      const waveformKey = `${upload.key.replace(/\.[a-z0-9]+$/, '')}-peaks.json`;
+      // A run that stopped between storing and marking ready left this record behind; it must not collide.
+      await StoredFileModel.deleteOne({ _id: waveformKey });
+      await storeAll(upload._id, [{ key: waveformKey, body: Buffer.from(JSON.stringify(peaks)), contentType: 'application/json' }]);
+      // The upload may already be on a public piece: its waveform is readable by the same people as its audio.
+      const main = await StoredFileModel.findById(upload.key, { visibility: 1 }).lean<Pick<StoredFileDoc, 'visibility'>>();
+      if (main) await StoredFileModel.updateOne({ _id: waveformKey }, { $set: { visibility: main.visibility } });
+      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'ready', waveformKey, duration: upload.duration ?? seconds } });
     } catch (err) {
-      const stored = objects.filter((_, i) => results[i]!.status === 'fulfilled').map((o) => o.key);
-      await storage.delete(stored).catch(() => undefined);
-      await StoredFileModel.deleteMany({ _id: anyOf(stored) });
-      throw err;
+      logger.error({ err, upload: String(upload._id) }, 'waveform failed');
+      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'failed' } });
     }
   }
 
   async function waveformLater(upload: UploadDoc, workPath: string) {
     try {
-      const { peaks, seconds } = await computePeaks(workPath);
-      const waveformKey = `${upload.key.replace(/\.[a-z0-9]+$/, '')}-peaks.json`;
-      await storeAll(upload._id, [{ key: waveformKey, body: Buffer.from(JSON.stringify(peaks)), contentType: 'application/json' }]);
-      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'ready', waveformKey, duration: upload.duration ?? seconds } });
+      await storeWaveform(upload, workPath);
     } catch (err) {
-      logger.error({ err, upload: String(upload._id) }, 'waveform failed');
-      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'failed' } });
+      logger.error({ err, upload: String(upload._id) }, 'could not record the waveform outcome');
     } finally {
       await rm(workPath, { force: true });
     }
   }
 
   return {
+    storeWaveform,
+
     async storeImage(file: ReceivedFile, ownerId: string, purpose: UploadPurpose): Promise<UploadDoc> {
       const type = await sniffFile(file.path, IMAGE_TYPES);
       if (!type) throw new AppError(415, 'unsupported_media_type', MESSAGES.imageType);
@@ -109,11 +130,14 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
         height: image.height,
         thumbKeys,
       });
-      await storeAll(upload._id, [
-        { key, body: image.original, contentType: type.mime },
-        ...(Object.keys(THUMB_SIZES) as ThumbName[]).map((name) => ({ key: thumbKeys[name]!, body: image.thumbs[name], contentType: 'image/webp' })),
-      ]);
-      await upload.save();
+      await storeAll(
+        upload._id,
+        [
+          { key, body: image.original, contentType: type.mime },
+          ...(Object.keys(THUMB_SIZES) as ThumbName[]).map((name) => ({ key: thumbKeys[name]!, body: image.thumbs[name], contentType: 'image/webp' })),
+        ],
+        upload,
+      );
       return upload.toObject() as unknown as UploadDoc;
     },
 
@@ -146,8 +170,7 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
         upload.duration ??= Math.round(waveform.seconds * 1000) / 1000;
         objects.push({ key: upload.waveformKey, body: Buffer.from(JSON.stringify(waveform.peaks)), contentType: 'application/json' });
       }
-      await storeAll(upload._id, objects);
-      await upload.save();
+      await storeAll(upload._id, objects, upload);
       const saved = upload.toObject() as unknown as UploadDoc;
       if (!inline) {
         // Keep a private copy of the temp file (the request's one is removed when it ends).

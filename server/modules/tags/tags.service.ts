@@ -1,5 +1,6 @@
 import mongoose, { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
+import { createTtlCache } from '../../lib/ttl-cache';
 import { TagHistoryModel, TagModel, type TagDoc } from './tags.model';
 import type { TagHistoryDoc } from './tags.model';
 
@@ -21,21 +22,17 @@ export function slugify(label: string): string {
  * change made here clears it at once (invalidateTagLists).
  */
 export const TAG_LIST_TTL_MS = 5_000;
-const tagLists = new Map<string, { expires: number; tags: Promise<TagDoc[]> }>();
+const tagLists = createTtlCache(TAG_LIST_TTL_MS);
 
 export function invalidateTagLists(): void {
   tagLists.clear();
 }
 
 export function listTags(filter: { parent?: string } = {}): Promise<TagDoc[]> {
-  const key = filter.parent ?? '*';
-  const cached = tagLists.get(key);
-  if (cached && cached.expires > Date.now()) return cached.tags;
-  const query = filter.parent ? { parentTag: new Types.ObjectId(filter.parent) } : {};
-  const tags = TagModel.find(query).sort({ position: 1, labelLower: 1 }).lean<TagDoc[]>().exec();
-  tagLists.set(key, { expires: Date.now() + TAG_LIST_TTL_MS, tags });
-  tags.catch(() => tagLists.delete(key)); // a failed read is not kept
-  return tags;
+  return tagLists.get(filter.parent ?? '*', () => {
+    const query = filter.parent ? { parentTag: new Types.ObjectId(filter.parent) } : {};
+    return TagModel.find(query).sort({ position: 1, labelLower: 1 }).lean<TagDoc[]>().exec();
+  });
 }
 
 export async function getTag(id: string): Promise<TagDoc> {

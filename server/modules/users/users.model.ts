@@ -1,4 +1,5 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+import { wordsOf } from '../../lib/search';
 
 const userSchema = new Schema(
   {
@@ -30,11 +31,27 @@ const userSchema = new Schema(
     onesignalUserId: { type: String, default: null },
     /** When the last activation mail went out (resending is throttled). */
     activationSentAt: { type: Date, default: null },
+    // Counters kept on write, so artist lists and profiles are indexed reads (feeds/feeds.rankings.ts).
+    /** Public pieces. */
+    contentsCount: { type: Number, default: 0 },
+    followersCount: { type: Number, default: 0 },
+    followingsCount: { type: Number, default: 0 },
+    /** Reactions to the member's pieces in the last 7 days. */
+    trendScore: { type: Number, default: 0 },
+    /** Lower-cased words of the username and full name, for anchored word-start search. */
+    searchWords: { type: [String], default: [] },
   },
-  { timestamps: { createdAt: 'createdAt', updatedAt: 'updated' } },
+  { timestamps: { createdAt: 'createdAt', updatedAt: 'updated' } as const },
 );
 userSchema.index({ googleId: 1 }, { unique: true, sparse: true });
 userSchema.index({ facebookId: 1 }, { unique: true, sparse: true });
+userSchema.pre('save', function keepSearchWords() {
+  if (this.isModified('username') || this.isModified('fullName')) this.searchWords = wordsOf(this.username, this.fullName);
+});
+userSchema.index({ searchWords: 1 });
+userSchema.index({ contentsCount: 1, _id: -1 });
+userSchema.index({ followersCount: -1, _id: -1 });
+userSchema.index({ trendScore: -1, _id: -1 });
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; updated: Date };
 export const UserModel = model('User', userSchema);

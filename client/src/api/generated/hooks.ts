@@ -20,6 +20,10 @@ export const useDeleteContent = () => useApiMutation<api.DeleteContentArgs, api.
 /** Sends POST /auth/facebook-signin when `run` is called. */
 export const useFacebookSignin = () => useApiMutation<api.FacebookSigninArgs, api.FacebookSigninResult>(api.facebookSignin);
 
+/** Loads GET /content/get-all and reloads when `args` change. */
+export const useGetAllContents = (args?: api.GetAllContentsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetAllContentsArgs, api.GetAllContentsResult>(api.getAllContents, args ?? {}, options);
+
 /** Loads GET /subscription/all-plans and reloads when `args` change. */
 export const useGetAllPlans = (args?: api.GetAllPlansArgs, options?: QueryOptions) =>
   useApiQuery<api.GetAllPlansArgs, api.GetAllPlansResult>(api.getAllPlans, args ?? {}, options);
@@ -28,6 +32,14 @@ export const useGetAllPlans = (args?: api.GetAllPlansArgs, options?: QueryOption
 export const useGetAllTags = (args?: api.GetAllTagsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetAllTagsArgs, api.GetAllTagsResult>(api.getAllTags, args ?? {}, options);
 
+/** Loads GET /user/get-users and reloads when `args` change. */
+export const useGetArtists = (args?: api.GetArtistsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetArtistsArgs, api.GetArtistsResult>(api.getArtists, args ?? {}, options);
+
+/** Loads GET /user/get-users-by-fans and reloads when `args` change. */
+export const useGetArtistsByFans = (args?: api.GetArtistsByFansArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetArtistsByFansArgs, api.GetArtistsByFansResult>(api.getArtistsByFans, args ?? {}, options);
+
 /** Loads GET /auth/providers and reloads when `args` change. */
 export const useGetAuthProviders = (args?: api.GetAuthProvidersArgs, options?: QueryOptions) =>
   useApiQuery<api.GetAuthProvidersArgs, api.GetAuthProvidersResult>(api.getAuthProviders, args ?? {}, options);
@@ -35,6 +47,33 @@ export const useGetAuthProviders = (args?: api.GetAuthProvidersArgs, options?: Q
 /** Loads GET /content/get-by-id/{id} and reloads when `args` change. */
 export const useGetContentById = (args: api.GetContentByIdArgs, options?: QueryOptions) =>
   useApiQuery<api.GetContentByIdArgs, api.GetContentByIdResult>(api.getContentById, args ?? {}, options);
+
+/** Loads GET /content/get-by-link/{username}/{slug} and reloads when `args` change. */
+export const useGetContentByLink = (args: api.GetContentByLinkArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetContentByLinkArgs, api.GetContentByLinkResult>(api.getContentByLink, args ?? {}, options);
+
+/** Loads GET /content/detail/{contentId}/for-user/{userId} and reloads when `args` change. */
+export const useGetContentDetail = (args: api.GetContentDetailArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetContentDetailArgs, api.GetContentDetailResult>(api.getContentDetail, args ?? {}, options);
+
+/** Loads GET /content/get-by-kind/{kind} and reloads when `args` change. */
+export const useGetContentsByKind = (args: api.GetContentsByKindArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetContentsByKindArgs, api.GetContentsByKindResult>(api.getContentsByKind, args ?? {}, options);
+
+/** Sends POST /content/get-by-subtags when `run` is called. */
+export const useGetContentsBySubTags = () => useApiMutation<api.GetContentsBySubTagsArgs, api.GetContentsBySubTagsResult>(api.getContentsBySubTags);
+
+/** Loads GET /content/get-by-tag and reloads when `args` change. */
+export const useGetContentsByTag = (args: api.GetContentsByTagArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetContentsByTagArgs, api.GetContentsByTagResult>(api.getContentsByTag, args ?? {}, options);
+
+/** Loads GET /content/get-by-username/{username} and reloads when `args` change. */
+export const useGetContentsByUsername = (args: api.GetContentsByUsernameArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetContentsByUsernameArgs, api.GetContentsByUsernameResult>(api.getContentsByUsername, args ?? {}, options);
+
+/** Loads GET /content/get-featured and reloads when `args` change. */
+export const useGetFeaturedContents = (args?: api.GetFeaturedContentsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetFeaturedContentsArgs, api.GetFeaturedContentsResult>(api.getFeaturedContents, args ?? {}, options);
 
 /** Loads GET /native-posts/{slug} and reloads when `args` change. */
 export const useGetNativePost = (args: api.GetNativePostArgs, options?: QueryOptions) =>
@@ -48,9 +87,17 @@ export const useGetPageMeta = (args: api.GetPageMetaArgs, options?: QueryOptions
 export const useGetPageUi = (args: api.GetPageUiArgs, options?: QueryOptions) =>
   useApiQuery<api.GetPageUiArgs, api.GetPageUiResult>(api.getPageUi, args ?? {}, options);
 
+/** Loads GET /user/profile/{username} and reloads when `args` change. */
+export const useGetProfileByUsername = (args: api.GetProfileByUsernameArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetProfileByUsernameArgs, api.GetProfileByUsernameResult>(api.getProfileByUsername, args ?? {}, options);
+
 /** Loads GET /subscription/{id} and reloads when `args` change. */
 export const useGetSubscription = (args: api.GetSubscriptionArgs, options?: QueryOptions) =>
   useApiQuery<api.GetSubscriptionArgs, api.GetSubscriptionResult>(api.getSubscription, args ?? {}, options);
+
+/** Loads GET /content/get-supported/{id} and reloads when `args` change. */
+export const useGetSupportedContents = (args: api.GetSupportedContentsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetSupportedContentsArgs, api.GetSupportedContentsResult>(api.getSupportedContents, args ?? {}, options);
 
 /** Loads GET /tag/{id} and reloads when `args` change. */
 export const useGetTagById = (args: api.GetTagByIdArgs, options?: QueryOptions) =>
@@ -64,9 +111,21 @@ export const useGetTagByLabel = (args: api.GetTagByLabelArgs, options?: QueryOpt
 export const useGetTagHistory = (args: api.GetTagHistoryArgs, options?: QueryOptions) =>
   useApiQuery<api.GetTagHistoryArgs, api.GetTagHistoryResult>(api.getTagHistory, args ?? {}, options);
 
+/** Loads GET /content/get-all-titles and reloads when `args` change. */
+export const useGetTitleSuggestions = (args: api.GetTitleSuggestionsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetTitleSuggestionsArgs, api.GetTitleSuggestionsResult>(api.getTitleSuggestions, args ?? {}, options);
+
+/** Loads GET /content/top50/{username} and reloads when `args` change. */
+export const useGetTop50Chart = (args: api.GetTop50ChartArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetTop50ChartArgs, api.GetTop50ChartResult>(api.getTop50Chart, args ?? {}, options);
+
 /** Loads GET /tag/get-top-sub-tags/{id} and reloads when `args` change. */
 export const useGetTopSubTags = (args: api.GetTopSubTagsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetTopSubTagsArgs, api.GetTopSubTagsResult>(api.getTopSubTags, args ?? {}, options);
+
+/** Loads GET /user/get-trending-users and reloads when `args` change. */
+export const useGetTrendingArtists = (args?: api.GetTrendingArtistsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetTrendingArtistsArgs, api.GetTrendingArtistsResult>(api.getTrendingArtists, args ?? {}, options);
 
 /** Loads GET /user/get-user-by-email/{email} and reloads when `args` change. */
 export const useGetUserByEmail = (args: api.GetUserByEmailArgs, options?: QueryOptions) =>
@@ -112,11 +171,25 @@ export const useSaveContent = () => useApiMutation<api.SaveContentArgs, api.Save
 /** Sends POST /content/save-top50 when `run` is called. */
 export const useSaveTop50Content = () => useApiMutation<api.SaveTop50ContentArgs, api.SaveTop50ContentResult>(api.saveTop50Content);
 
+/** Loads GET /content/search-contents and reloads when `args` change. */
+export const useSearchContents = (args: api.SearchContentsArgs, options?: QueryOptions) =>
+  useApiQuery<api.SearchContentsArgs, api.SearchContentsResult>(api.searchContents, args ?? {}, options);
+
+/** Loads GET /content/get-all-owners and reloads when `args` change. */
+export const useSearchOwners = (args: api.SearchOwnersArgs, options?: QueryOptions) =>
+  useApiQuery<api.SearchOwnersArgs, api.SearchOwnersResult>(api.searchOwners, args ?? {}, options);
+
 /** Sends POST /auth/signin when `run` is called. */
 export const useSignin = () => useApiMutation<api.SigninArgs, api.SigninResult>(api.signin);
 
 /** Sends POST /auth/signup when `run` is called. */
 export const useSignup = () => useApiMutation<api.SignupArgs, api.SignupResult>(api.signup);
+
+/** Sends POST /content/trend when `run` is called. */
+export const useTrendContent = () => useApiMutation<api.TrendContentArgs, api.TrendContentResult>(api.trendContent);
+
+/** Sends POST /content/remove when `run` is called. */
+export const useUnfeatureContent = () => useApiMutation<api.UnfeatureContentArgs, api.UnfeatureContentResult>(api.unfeatureContent);
 
 /** Sends POST /content/update-description when `run` is called. */
 export const useUpdateContentDescription = () => useApiMutation<api.UpdateContentDescriptionArgs, api.UpdateContentDescriptionResult>(api.updateContentDescription);

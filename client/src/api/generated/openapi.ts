@@ -278,6 +278,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/content/detail/{contentId}/for-user/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One piece for the detail modal, with the viewer's knack status and the comments count
+         * @description `userId` is the signed-in viewer's own id (another member's id answers 403), or `guest`. knackStatus: 0 not paid out, 1 paid out and the viewer may knack it, 2 already reacted, 3 owner.
+         */
+        get: operations["getContentDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every public piece, newest first */
+        get: operations["getAllContents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-all-owners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Artists whose username or name has words starting with the query's words */
+        get: operations["searchOwners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-all-titles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search suggestions (at most 7 titles, with their knack price) */
+        get: operations["getTitleSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content/get-by-id/{id}": {
         parameters: {
             query?: never;
@@ -292,6 +363,154 @@ export interface paths {
         get: operations["getContentById"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-by-kind/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ranked feed (the Explore tabs)
+         * @description `featured`: admins' re-posts, then newest. `popular`: most reactions of all time. `trending`: most reactions in the last 7 days. `radar`: pieces of the last 30 days by artists with fewer than 100 followers, most recent reactions first, then newest. `new`: newest first. Only public pieces.
+         */
+        get: operations["getContentsByKind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-by-link/{username}/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The piece a share link names (`/{ownerUsername}-{title slug}`) */
+        get: operations["getContentByLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-by-subtags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Public pieces under any of several sub-tags */
+        post: operations["getContentsBySubTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-by-tag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public pieces under one main tag or sub-tag */
+        get: operations["getContentsByTag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-by-username/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's pieces, newest first
+         * @description Everyone sees the public ones; the member (and admins) also see their private and followers-only pieces.
+         */
+        get: operations["getContentsByUsername"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-featured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Featured feed
+         * @description Pieces an admin re-posted (newest re-post first), then every other public piece, newest first. With `orderBy=new`, newest first only. Pages by key: pass `nextCursor` back as `cursor`.
+         */
+        get: operations["getFeaturedContents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/get-supported/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's collection (the pieces they paid the listing fee for), newest first
+         * @description Only the member themself or an admin.
+         */
+        get: operations["getSupportedContents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a re-posted piece off the Featured pages (admins) */
+        post: operations["unfeatureContent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -352,6 +571,60 @@ export interface paths {
          * @description As content/save for a Music piece, with the email to confirm (Email must be valid).
          */
         post: operations["saveTop50Content"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/search-contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pieces whose title has words starting with the query's words
+         * @description Case-insensitive, anchored at word starts (`blue ja` finds "Blue Jazz Night"); optionally under one tag; ranked like the feed named by `orderBy`.
+         */
+        get: operations["searchContents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/top50/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An artist's Top 50 music chart (most reactions first) */
+        get: operations["getTop50Chart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-post a piece to the top of Featured (admins) */
+        post: operations["trendContent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -680,6 +953,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/get-trending-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Artists whose pieces gained the most reactions in the last 7 days */
+        get: operations["getTrendingArtists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/get-user-by-email/{email}": {
         parameters: {
             query?: never;
@@ -712,6 +1002,57 @@ export interface paths {
          * @description 200 when the username (normalized: trimmed, lower-cased, spaces to underscores) is taken, 404 when it is free.
          */
         get: operations["getUserByUsername"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/get-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Artists (members with at least one public piece), newest first */
+        get: operations["getArtists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/get-users-by-fans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Artists with the most followers first */
+        get: operations["getArtistsByFans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/profile/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's public profile with counts */
+        get: operations["getProfileByUsername"];
         put?: never;
         post?: never;
         delete?: never;
@@ -823,6 +1164,8 @@ export interface components {
             coverPath?: string;
             description: string;
             duration?: number;
+            /** @description Re-posted by an admin to the top of Featured. */
+            featured: boolean;
             fileName: string;
             /** @description The main file (the song for Music, else the image). */
             filePath: string;
@@ -838,6 +1181,8 @@ export interface components {
             isPaidOut: boolean;
             knackRate: number;
             knackValue: number;
+            /** @description The share path, `/{ownerUsername}-{title lowercased, spaces to hyphens}`. */
+            link: string;
             mthumbPath: string;
             ownerId: string;
             ownerName: string;
@@ -852,6 +1197,7 @@ export interface components {
             tags: components["schemas"]["ContentTag"][];
             thumbPath: string;
             title: string;
+            type: components["schemas"]["TagType"];
             /** Format: date-time */
             uploadedAt: string;
             waveformPath?: string;
@@ -860,8 +1206,22 @@ export interface components {
         ContentCountResponse: {
             contentsCount: number;
         };
+        ContentDetailResponse: {
+            commentsCount: number;
+            content: components["schemas"]["Content"];
+            /**
+             * @description 0 not paid out; 1 paid out and the viewer may knack it; 2 already reacted; 3 owner.
+             * @enum {integer}
+             */
+            knackStatus: 0 | 1 | 2 | 3;
+            owner: components["schemas"]["PublicUser"];
+        };
         ContentIdRequest: {
             contentId: components["schemas"]["ObjectId"];
+        };
+        ContentPage: {
+            contents: components["schemas"]["Content"][];
+            nextCursor: string | null;
         };
         ContentResponse: {
             content: components["schemas"]["Content"];
@@ -903,6 +1263,8 @@ export interface components {
             accessToken: string;
             userID?: string;
         };
+        /** @enum {string} */
+        FeedKind: "featured" | "popular" | "trending" | "radar" | "new";
         FileUpload: {
             /**
              * Format: binary
@@ -1053,6 +1415,13 @@ export interface components {
         SubscriptionResponse: {
             subscription: components["schemas"]["Subscription"] | components["schemas"]["NoValue"];
         };
+        SubTagsRequest: {
+            cursor?: string;
+            kind?: components["schemas"]["FeedKind"];
+            /** @default 20 */
+            limit: number;
+            subTags: string[];
+        };
         Tag: {
             /** @description Last price change in USD (0 when the price never changed). */
             diffPrice: number;
@@ -1110,8 +1479,31 @@ export interface components {
             /** @description Wide (WebP). */
             wthumb: string;
         };
+        TitleSuggestion: {
+            id: string;
+            /** @description Dollars one knack of the piece is worth. */
+            knackPrice: number;
+            /** @description The piece's share path, `/{ownerUsername}-{title slug}`. */
+            link: string;
+            ownerName: string;
+            ownerUsername: string;
+            thumbPath: string;
+            title: string;
+            type: components["schemas"]["TagType"];
+        };
+        TitleSuggestionsResponse: {
+            titles: components["schemas"]["TitleSuggestion"][];
+        };
         TokenRequest: {
             token: string;
+        };
+        Top50Response: {
+            artist: components["schemas"]["UserCard"];
+            contents: components["schemas"]["Content"][];
+        };
+        UnfeatureRequest: {
+            artistId?: components["schemas"]["ObjectId"];
+            contentId: components["schemas"]["ObjectId"];
         };
         UpdateDescriptionRequest: {
             contentId: components["schemas"]["ObjectId"];
@@ -1183,6 +1575,13 @@ export interface components {
             /** @description 50 restricts uploads to Music. */
             userType: number;
         };
+        UserCard: {
+            /** @description Public pieces. */
+            contentsCount: number;
+            followersCount: number;
+            followingsCount: number;
+            user: components["schemas"]["PublicUser"];
+        };
         UserExt: {
             city: string;
             /** @description Premium listing credits. */
@@ -1193,6 +1592,10 @@ export interface components {
         };
         UserExtResponse: {
             userExt: components["schemas"]["UserExt"];
+        };
+        UserPage: {
+            nextCursor: string | null;
+            users: components["schemas"]["UserCard"][];
         };
         UserUpdateResponse: {
             message: string;
@@ -1216,6 +1619,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description One page of pieces; `nextCursor` is null on the last page. */
+        ContentPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentPage"];
             };
         };
         /** @description Signed in, but not allowed to do this. */
@@ -1292,10 +1704,34 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description One page of artists; `nextCursor` is null on the last page. */
+        UserPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserPage"];
+            };
+        };
     };
     parameters: {
+        /** @description The `nextCursor` of the previous page. */
+        FeedCursor: string;
+        FeedKindPath: components["schemas"]["FeedKind"];
+        FeedKindQuery: components["schemas"]["FeedKind"];
+        FeedLimit: number;
+        FeedOrderBy: components["schemas"]["FeedKind"];
+        /** @description Only pieces of this artist. */
+        FeedOwnerId: components["schemas"]["ObjectId"];
+        /** @description Only pieces under this sub-tag. */
+        FeedSubTag: string;
+        /** @description Only pieces under this main tag (Music, Art, Photos). */
+        FeedTag: string;
         IdPath: components["schemas"]["ObjectId"];
+        /** @description What was typed (any characters; they are matched as plain text). */
+        SearchQuery: string;
         SlugPath: components["schemas"]["Slug"];
+        UsernamePath: string;
     };
     requestBodies: never;
     headers: never;
@@ -1665,6 +2101,100 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getContentDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: components["schemas"]["ObjectId"];
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAllContents: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description Only pieces of this artist. */
+                ownerId?: components["parameters"]["FeedOwnerId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchOwners: {
+        parameters: {
+            query: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description What was typed (any characters; they are matched as plain text). */
+                q: components["parameters"]["SearchQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTitleSuggestions: {
+        parameters: {
+            query: {
+                limit?: number;
+                /** @description What was typed (any characters; they are matched as plain text). */
+                q: components["parameters"]["SearchQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TitleSuggestionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getContentById: {
         parameters: {
             query?: never;
@@ -1686,6 +2216,198 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentsByKind: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description Only pieces of this artist. */
+                ownerId?: components["parameters"]["FeedOwnerId"];
+                /** @description Only pieces under this sub-tag. */
+                subTag?: components["parameters"]["FeedSubTag"];
+                /** @description Only pieces under this main tag (Music, Art, Photos). */
+                tag?: components["parameters"]["FeedTag"];
+            };
+            header?: never;
+            path: {
+                kind: components["parameters"]["FeedKindPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentByLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                username: components["parameters"]["UsernamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentsBySubTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubTagsRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentsByTag: {
+        parameters: {
+            query: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                kind?: components["parameters"]["FeedKindQuery"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description A main tag (Music, Art, Photos) or a sub-tag label. */
+                tag: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentsByUsername: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description Only pieces of one main tag. */
+                type?: components["schemas"]["TagType"];
+            };
+            header?: never;
+            path: {
+                username: components["parameters"]["UsernamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFeaturedContents: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                orderBy?: "featured" | "new";
+                /** @description Only pieces of this artist. */
+                ownerId?: components["parameters"]["FeedOwnerId"];
+                /** @description Only pieces under this sub-tag. */
+                subTag?: components["parameters"]["FeedSubTag"];
+                /** @description Only pieces under this main tag (Music, Art, Photos). */
+                tag?: components["parameters"]["FeedTag"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSupportedContents: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unfeatureContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnfeatureRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -1771,6 +2493,82 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchContents: {
+        parameters: {
+            query: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                orderBy?: components["parameters"]["FeedOrderBy"];
+                /** @description What was typed (any characters; they are matched as plain text). */
+                q: components["parameters"]["SearchQuery"];
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTop50Chart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: components["parameters"]["UsernamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Top50Response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    trendContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2223,6 +3021,24 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTrendingArtists: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUserByEmail: {
         parameters: {
             query?: never;
@@ -2272,6 +3088,67 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getArtists: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getArtistsByFans: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserPage"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProfileByUsername: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: components["parameters"]["UsernamePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserCard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -39,6 +39,13 @@ export function facebookSignin(args: FacebookSigninArgs, options?: RequestOption
   return request<FacebookSigninResult>('post', '/auth/facebook-signin', args ?? {}, options);
 }
 
+export type GetAllContentsArgs = { query?: operations['getAllContents']['parameters']['query'] };
+export type GetAllContentsResult = operations['getAllContents']['responses'][200]['content']['application/json'];
+/** GET /content/get-all: Every public piece, newest first */
+export function getAllContents(args?: GetAllContentsArgs, options?: RequestOptions): Promise<GetAllContentsResult> {
+  return request<GetAllContentsResult>('get', '/content/get-all', args ?? {}, options);
+}
+
 export type GetAllPlansArgs = Record<string, never>;
 export type GetAllPlansResult = operations['getAllPlans']['responses'][200]['content']['application/json'];
 /** GET /subscription/all-plans: Subscription plans */
@@ -53,6 +60,20 @@ export function getAllTags(args?: GetAllTagsArgs, options?: RequestOptions): Pro
   return request<GetAllTagsResult>('get', '/tag/get-all', args ?? {}, options);
 }
 
+export type GetArtistsArgs = { query?: operations['getArtists']['parameters']['query'] };
+export type GetArtistsResult = operations['getArtists']['responses'][200]['content']['application/json'];
+/** GET /user/get-users: Artists (members with at least one public piece), newest first */
+export function getArtists(args?: GetArtistsArgs, options?: RequestOptions): Promise<GetArtistsResult> {
+  return request<GetArtistsResult>('get', '/user/get-users', args ?? {}, options);
+}
+
+export type GetArtistsByFansArgs = { query?: operations['getArtistsByFans']['parameters']['query'] };
+export type GetArtistsByFansResult = operations['getArtistsByFans']['responses'][200]['content']['application/json'];
+/** GET /user/get-users-by-fans: Artists with the most followers first */
+export function getArtistsByFans(args?: GetArtistsByFansArgs, options?: RequestOptions): Promise<GetArtistsByFansResult> {
+  return request<GetArtistsByFansResult>('get', '/user/get-users-by-fans', args ?? {}, options);
+}
+
 export type GetAuthProvidersArgs = Record<string, never>;
 export type GetAuthProvidersResult = operations['getAuthProviders']['responses'][200]['content']['application/json'];
 /** GET /auth/providers: Which social sign-in providers are configured */
@@ -65,6 +86,55 @@ export type GetContentByIdResult = operations['getContentById']['responses'][200
 /** GET /content/get-by-id/{id}: One piece */
 export function getContentById(args: GetContentByIdArgs, options?: RequestOptions): Promise<GetContentByIdResult> {
   return request<GetContentByIdResult>('get', '/content/get-by-id/{id}', args ?? {}, options);
+}
+
+export type GetContentByLinkArgs = { path: operations['getContentByLink']['parameters']['path'] };
+export type GetContentByLinkResult = operations['getContentByLink']['responses'][200]['content']['application/json'];
+/** GET /content/get-by-link/{username}/{slug}: The piece a share link names (`/{ownerUsername}-{title slug}`) */
+export function getContentByLink(args: GetContentByLinkArgs, options?: RequestOptions): Promise<GetContentByLinkResult> {
+  return request<GetContentByLinkResult>('get', '/content/get-by-link/{username}/{slug}', args ?? {}, options);
+}
+
+export type GetContentDetailArgs = { path: operations['getContentDetail']['parameters']['path'] };
+export type GetContentDetailResult = operations['getContentDetail']['responses'][200]['content']['application/json'];
+/** GET /content/detail/{contentId}/for-user/{userId}: One piece for the detail modal, with the viewer's knack status and the comments count */
+export function getContentDetail(args: GetContentDetailArgs, options?: RequestOptions): Promise<GetContentDetailResult> {
+  return request<GetContentDetailResult>('get', '/content/detail/{contentId}/for-user/{userId}', args ?? {}, options);
+}
+
+export type GetContentsByKindArgs = { path: operations['getContentsByKind']['parameters']['path']; query?: operations['getContentsByKind']['parameters']['query'] };
+export type GetContentsByKindResult = operations['getContentsByKind']['responses'][200]['content']['application/json'];
+/** GET /content/get-by-kind/{kind}: A ranked feed (the Explore tabs) */
+export function getContentsByKind(args: GetContentsByKindArgs, options?: RequestOptions): Promise<GetContentsByKindResult> {
+  return request<GetContentsByKindResult>('get', '/content/get-by-kind/{kind}', args ?? {}, options);
+}
+
+export type GetContentsBySubTagsArgs = { body: NonNullable<operations['getContentsBySubTags']['requestBody']>['content']['application/json'] };
+export type GetContentsBySubTagsResult = operations['getContentsBySubTags']['responses'][200]['content']['application/json'];
+/** POST /content/get-by-subtags: Public pieces under any of several sub-tags */
+export function getContentsBySubTags(args: GetContentsBySubTagsArgs, options?: RequestOptions): Promise<GetContentsBySubTagsResult> {
+  return request<GetContentsBySubTagsResult>('post', '/content/get-by-subtags', args ?? {}, options);
+}
+
+export type GetContentsByTagArgs = { query: operations['getContentsByTag']['parameters']['query'] };
+export type GetContentsByTagResult = operations['getContentsByTag']['responses'][200]['content']['application/json'];
+/** GET /content/get-by-tag: Public pieces under one main tag or sub-tag */
+export function getContentsByTag(args: GetContentsByTagArgs, options?: RequestOptions): Promise<GetContentsByTagResult> {
+  return request<GetContentsByTagResult>('get', '/content/get-by-tag', args ?? {}, options);
+}
+
+export type GetContentsByUsernameArgs = { path: operations['getContentsByUsername']['parameters']['path']; query?: operations['getContentsByUsername']['parameters']['query'] };
+export type GetContentsByUsernameResult = operations['getContentsByUsername']['responses'][200]['content']['application/json'];
+/** GET /content/get-by-username/{username}: A member's pieces, newest first */
+export function getContentsByUsername(args: GetContentsByUsernameArgs, options?: RequestOptions): Promise<GetContentsByUsernameResult> {
+  return request<GetContentsByUsernameResult>('get', '/content/get-by-username/{username}', args ?? {}, options);
+}
+
+export type GetFeaturedContentsArgs = { query?: operations['getFeaturedContents']['parameters']['query'] };
+export type GetFeaturedContentsResult = operations['getFeaturedContents']['responses'][200]['content']['application/json'];
+/** GET /content/get-featured: The Featured feed */
+export function getFeaturedContents(args?: GetFeaturedContentsArgs, options?: RequestOptions): Promise<GetFeaturedContentsResult> {
+  return request<GetFeaturedContentsResult>('get', '/content/get-featured', args ?? {}, options);
 }
 
 export type GetNativePostArgs = { path: operations['getNativePost']['parameters']['path'] };
@@ -88,11 +158,25 @@ export function getPageUi(args: GetPageUiArgs, options?: RequestOptions): Promis
   return request<GetPageUiResult>('get', '/page-ui/{name}', args ?? {}, options);
 }
 
+export type GetProfileByUsernameArgs = { path: operations['getProfileByUsername']['parameters']['path'] };
+export type GetProfileByUsernameResult = operations['getProfileByUsername']['responses'][200]['content']['application/json'];
+/** GET /user/profile/{username}: A member's public profile with counts */
+export function getProfileByUsername(args: GetProfileByUsernameArgs, options?: RequestOptions): Promise<GetProfileByUsernameResult> {
+  return request<GetProfileByUsernameResult>('get', '/user/profile/{username}', args ?? {}, options);
+}
+
 export type GetSubscriptionArgs = { path: operations['getSubscription']['parameters']['path'] };
 export type GetSubscriptionResult = operations['getSubscription']['responses'][200]['content']['application/json'];
 /** GET /subscription/{id}: A member's current subscription */
 export function getSubscription(args: GetSubscriptionArgs, options?: RequestOptions): Promise<GetSubscriptionResult> {
   return request<GetSubscriptionResult>('get', '/subscription/{id}', args ?? {}, options);
+}
+
+export type GetSupportedContentsArgs = { path: operations['getSupportedContents']['parameters']['path']; query?: operations['getSupportedContents']['parameters']['query'] };
+export type GetSupportedContentsResult = operations['getSupportedContents']['responses'][200]['content']['application/json'];
+/** GET /content/get-supported/{id}: A member's collection (the pieces they paid the listing fee for), newest first */
+export function getSupportedContents(args: GetSupportedContentsArgs, options?: RequestOptions): Promise<GetSupportedContentsResult> {
+  return request<GetSupportedContentsResult>('get', '/content/get-supported/{id}', args ?? {}, options);
 }
 
 export type GetTagByIdArgs = { path: operations['getTagById']['parameters']['path'] };
@@ -116,11 +200,32 @@ export function getTagHistory(args: GetTagHistoryArgs, options?: RequestOptions)
   return request<GetTagHistoryResult>('get', '/tag-history/{id}/{period}', args ?? {}, options);
 }
 
+export type GetTitleSuggestionsArgs = { query: operations['getTitleSuggestions']['parameters']['query'] };
+export type GetTitleSuggestionsResult = operations['getTitleSuggestions']['responses'][200]['content']['application/json'];
+/** GET /content/get-all-titles: Search suggestions (at most 7 titles, with their knack price) */
+export function getTitleSuggestions(args: GetTitleSuggestionsArgs, options?: RequestOptions): Promise<GetTitleSuggestionsResult> {
+  return request<GetTitleSuggestionsResult>('get', '/content/get-all-titles', args ?? {}, options);
+}
+
+export type GetTop50ChartArgs = { path: operations['getTop50Chart']['parameters']['path'] };
+export type GetTop50ChartResult = operations['getTop50Chart']['responses'][200]['content']['application/json'];
+/** GET /content/top50/{username}: An artist's Top 50 music chart (most reactions first) */
+export function getTop50Chart(args: GetTop50ChartArgs, options?: RequestOptions): Promise<GetTop50ChartResult> {
+  return request<GetTop50ChartResult>('get', '/content/top50/{username}', args ?? {}, options);
+}
+
 export type GetTopSubTagsArgs = { path: operations['getTopSubTags']['parameters']['path']; query?: operations['getTopSubTags']['parameters']['query'] };
 export type GetTopSubTagsResult = operations['getTopSubTags']['responses'][200]['content']['application/json'];
 /** GET /tag/get-top-sub-tags/{id}: The most reacted sub-tags of a main tag */
 export function getTopSubTags(args: GetTopSubTagsArgs, options?: RequestOptions): Promise<GetTopSubTagsResult> {
   return request<GetTopSubTagsResult>('get', '/tag/get-top-sub-tags/{id}', args ?? {}, options);
+}
+
+export type GetTrendingArtistsArgs = { query?: operations['getTrendingArtists']['parameters']['query'] };
+export type GetTrendingArtistsResult = operations['getTrendingArtists']['responses'][200]['content']['application/json'];
+/** GET /user/get-trending-users: Artists whose pieces gained the most reactions in the last 7 days */
+export function getTrendingArtists(args?: GetTrendingArtistsArgs, options?: RequestOptions): Promise<GetTrendingArtistsResult> {
+  return request<GetTrendingArtistsResult>('get', '/user/get-trending-users', args ?? {}, options);
 }
 
 export type GetUserByEmailArgs = { path: operations['getUserByEmail']['parameters']['path'] };
@@ -214,6 +319,20 @@ export function saveTop50Content(args: SaveTop50ContentArgs, options?: RequestOp
   return request<SaveTop50ContentResult>('post', '/content/save-top50', args ?? {}, options);
 }
 
+export type SearchContentsArgs = { query: operations['searchContents']['parameters']['query'] };
+export type SearchContentsResult = operations['searchContents']['responses'][200]['content']['application/json'];
+/** GET /content/search-contents: Pieces whose title has words starting with the query's words */
+export function searchContents(args: SearchContentsArgs, options?: RequestOptions): Promise<SearchContentsResult> {
+  return request<SearchContentsResult>('get', '/content/search-contents', args ?? {}, options);
+}
+
+export type SearchOwnersArgs = { query: operations['searchOwners']['parameters']['query'] };
+export type SearchOwnersResult = operations['searchOwners']['responses'][200]['content']['application/json'];
+/** GET /content/get-all-owners: Artists whose username or name has words starting with the query's words */
+export function searchOwners(args: SearchOwnersArgs, options?: RequestOptions): Promise<SearchOwnersResult> {
+  return request<SearchOwnersResult>('get', '/content/get-all-owners', args ?? {}, options);
+}
+
 export type SigninArgs = { body: NonNullable<operations['signin']['requestBody']>['content']['application/json'] };
 export type SigninResult = operations['signin']['responses'][200]['content']['application/json'];
 /** POST /auth/signin: Sign in with email and password */
@@ -226,6 +345,20 @@ export type SignupResult = operations['signup']['responses'][201]['content']['ap
 /** POST /auth/signup: Create an account */
 export function signup(args: SignupArgs, options?: RequestOptions): Promise<SignupResult> {
   return request<SignupResult>('post', '/auth/signup', args ?? {}, options);
+}
+
+export type TrendContentArgs = { body: NonNullable<operations['trendContent']['requestBody']>['content']['application/json'] };
+export type TrendContentResult = operations['trendContent']['responses'][200]['content']['application/json'];
+/** POST /content/trend: Re-post a piece to the top of Featured (admins) */
+export function trendContent(args: TrendContentArgs, options?: RequestOptions): Promise<TrendContentResult> {
+  return request<TrendContentResult>('post', '/content/trend', args ?? {}, options);
+}
+
+export type UnfeatureContentArgs = { body: NonNullable<operations['unfeatureContent']['requestBody']>['content']['application/json'] };
+export type UnfeatureContentResult = operations['unfeatureContent']['responses'][200]['content']['application/json'];
+/** POST /content/remove: Take a re-posted piece off the Featured pages (admins) */
+export function unfeatureContent(args: UnfeatureContentArgs, options?: RequestOptions): Promise<UnfeatureContentResult> {
+  return request<UnfeatureContentResult>('post', '/content/remove', args ?? {}, options);
 }
 
 export type UpdateContentDescriptionArgs = { body: NonNullable<operations['updateContentDescription']['requestBody']>['content']['application/json'] };

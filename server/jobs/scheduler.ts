@@ -1,0 +1,78 @@
+/**
+ * The cron jobs (UTC). Every run takes its lease first (lease.ts), so with many instances each job runs once;
+ * a failing run is logged and the next one tries again.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Config } from '../config';
+import type { Storage } from '../integrations/storage';
+import type { Logger } from '../lib/logger';
+import { refreshRankings } from '../modules/feeds';
+import { createMediaService, mediaHousekeeping } from '../modules/media';
+import { withLease } from './lease';
+
+export interface JobDeps {
+  config: Pick<Config, 'auth'>;
+  logger: Logger;
+  storage: Storage;
+}
+
+export interface Job {
+  name: string;
+  /** Cron expression, in UTC. */
+  schedule: string;
+  /** How long a run may hold the lease; if the process dies, another instance takes over after it. */
+  leaseMs: number;
+  run: () => Promise<unknown>;
+}
+
+export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
+  const media = createMediaService({ storage, logger, signingSecret: config.auth.jwtSecret });
+  return [
+    { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
+    { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
+  ];
+}
+
+/** Runs one job under its lease; never throws. */
+export async function runJob(job: Job, logger: Logger): Promise<void> {
+  const log = logger.child({ job: job.name });
+  try {
+    const outcome = await withLease(job.name, job.leaseMs, job.run);
+    if (outcome.taken) log.info({ result: outcome.result }, 'job done');
+    else log.debug('job skipped: another instance holds the lease');
+  } catch (err) {
+    log.error({ err }, 'job failed');
+  }
+}
+
+export function startJobs(deps: JobDeps, jobs: Job[] = defaultJobs(deps)): { stop(): Promise<void> } {
+  const running = new Set<Promise<void>>();
+  const log = deps.logger.child({ module: 'node-cron' });
+  const cronLogger = {
+    info: (message: string) => log.info(message),
+    warn: (message: string) => log.warn(message),
+    error: (message: string | Error, err?: Error) => log.error({ err: err ?? message }, String(message)),
+    debug: (message: string | Error) => log.debug(String(message)),
+  };
+  const tasks: ScheduledTask[] = jobs.map((job) =>
+    cron.schedule(
+      job.schedule,
+      async () => {
+        const run = runJob(job, deps.logger);
+        running.add(run);
+        await run;
+        running.delete(run);
+      },
+      // noOverlap: a run longer than the interval is not started again by this process.
+      { name: job.name, timezone: 'UTC', noOverlap: true, logger: cronLogger },
+    ),
+  );
+  deps.logger.info({ jobs: jobs.map((j) => `${j.name} (${j.schedule})`) }, 'jobs scheduled');
+  return {
+    /** Stops the schedules and waits for the runs under way. */
+    async stop() {
+      await Promise.all(tasks.map((task) => task.destroy()));
+      await Promise.all(running);
+    },
+  };
+}

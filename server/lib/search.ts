@@ -1,0 +1,34 @@
+/**
+ * Word-start search without `$text` (ARCHITECTURE §3): documents keep the lower-cased words of their
+ * searchable text in an indexed array, and a query matches when each of its words starts one of them.
+ */
+const MAX_QUERY_WORDS = 5;
+
+/** Lower-cased words of the texts (letters and digits of any script; `_` and `.` split words). */
+export function wordsOf(...texts: string[]): string[] {
+  const words = texts.flatMap((text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter(Boolean);
+  return [...new Set(words)];
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Conditions on `field` (an array of words) matching every word of `query` at a word start (empty when the
+ * query has no words). The caller puts them under `$and` in a filter it marks as its own (lib/query.ts `ours`).
+ */
+export function wordStartConditions(field: string, query: string): Record<string, { $regex: string }>[] {
+  return wordsOf(query)
+    .slice(0, MAX_QUERY_WORDS)
+    .map((word) => ({ [field]: { $regex: `^${escapeRegex(word)}` } }));
+}
+
+/** The share-link part of a title (spec §2: lower-cased, spaces to hyphens), keeping only URL-safe letters. */
+export function slugOf(title: string): string {
+  return title
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}\s-]+/gu, '')
+    .trim()
+    .replace(/[\s-]+/g, '-')
+    .slice(0, 120);
+}

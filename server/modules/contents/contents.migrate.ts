@@ -1,0 +1,60 @@
+/**
+ * Brings pieces and members saved before the feeds existed up to the current shape (their copy of the
+ * files, share slug, search words, ranking keys and counters). Idempotent: run on every start.
+ */
+import mongoose from 'mongoose';
+import { slugOf, wordsOf } from '../../lib/search';
+import { initialRanking } from '../feeds/feeds.rankings';
+import { UploadModel, type UploadDoc } from '../media';
+import { UserModel, type UserDoc } from '../users';
+import { ContentModel } from './contents.model';
+
+const missing = (field: string) => ({ [field]: mongoose.trusted({ $exists: false }) });
+
+export async function migrateContents(): Promise<number> {
+  const old = await ContentModel.collection.find(missing('media')).toArray();
+  for (const piece of old) {
+    const [owner, photo, audio] = await Promise.all([
+      UserModel.findById(piece.ownerId).lean<UserDoc>(),
+      UploadModel.findById(piece.photoUploadId).lean<UploadDoc>(),
+      piece.audioUploadId ? UploadModel.findById(piece.audioUploadId).lean<UploadDoc>() : null,
+    ]);
+    if (!owner || !photo) continue;
+    const main = audio ?? photo;
+    const uploadedAt: Date = piece.uploadedAt ?? piece._id.getTimestamp();
+    await ContentModel.collection.updateOne(
+      { _id: piece._id },
+      {
+        $set: {
+          ownerUsername: owner.username,
+          ownerName: owner.fullName,
+          slug: `${slugOf(piece.title) || piece._id}-${String(piece._id).slice(-6)}`,
+          titleWords: wordsOf(piece.title),
+          media: {
+            photoKey: photo.key,
+            thumbKeys: photo.thumbKeys ?? {},
+            audioKey: audio?.key ?? null,
+            waveformKey: audio?.waveformKey ?? null,
+            duration: audio?.duration ?? null,
+            fileName: main.originalName ?? '',
+            fileSize: main.size,
+            fileType: main.mimeType,
+            status: audio?.status ?? 'ready',
+          },
+          listed: Boolean(piece.setting?.public ?? true) && !piece.isHide,
+          featuredAt: null,
+          ...initialRanking(uploadedAt, owner.followersCount ?? 0),
+        },
+      },
+    );
+  }
+  if (old.length) {
+    for (const ownerId of new Set(old.map((p) => String(p.ownerId)))) {
+      const contentsCount = await ContentModel.countDocuments({ ownerId, listed: true });
+      await UserModel.updateOne({ _id: ownerId }, { $set: { contentsCount } });
+    }
+  }
+  const unsearchable = await UserModel.find(missing('searchWords'), { username: 1, fullName: 1 }).lean();
+  for (const user of unsearchable) await UserModel.updateOne({ _id: user._id }, { $set: { searchWords: wordsOf(user.username, user.fullName) } });
+  return old.length;
+}

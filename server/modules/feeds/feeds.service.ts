@@ -1,0 +1,184 @@
+/**
+ * Discovery reads: the ranked feeds, search, artists, profiles, the detail of a piece. Every list is a
+ * keyset read (feeds.cursor.ts) with a hard page cap; only listed (public, not hidden) pieces appear in
+ * public lists, and a member's own list shows them their private pieces too.
+ */
+import { Types } from 'mongoose';
+import { AppError, notFound } from '../../lib/errors';
+import type { Schemas } from '../../lib/openapi-types';
+import { ours } from '../../lib/query';
+import { wordStartConditions } from '../../lib/search';
+import type { AuthContext } from '../auth';
+import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
+import { tagsService, type TagType } from '../tags';
+import { toPublicUserDto, UserModel, type UserDoc } from '../users';
+import { publicPages } from './feeds.cache';
+import { after, decodeCursor, pageOf, sortOf } from './feeds.cursor';
+import { RANKINGS, type FeedKind } from './feeds.rankings';
+
+export const MAX_PAGE = 50;
+export const TOP_50 = 50;
+
+export interface FeedFilter {
+  kind: FeedKind;
+  /** A main tag label (Music, Art, Photos). */
+  tag?: string;
+  /** Sub-tag labels (any of them). */
+  subTags?: string[];
+  ownerId?: string;
+  /** Title words, matched at word starts. */
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+type ContentPage = Schemas['ContentPage'];
+type UserCard = Schemas['UserCard'];
+
+export const toUserCard = (user: UserDoc): UserCard => ({
+  user: toPublicUserDto(user),
+  contentsCount: user.contentsCount,
+  followersCount: user.followersCount,
+  followingsCount: user.followingsCount,
+});
+
+const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
+const isAdminOrSelf = (viewer: AuthContext | undefined, userId: string) => Boolean(viewer && (viewer.role === 'admin' || viewer.userId === userId));
+
+/** Canonical labels of a main tag and sub-tags given in any case; 404 for a label that is no tag. */
+async function resolveTags(tag: string | undefined, subTags: string[] | undefined): Promise<{ type?: TagType; subTags?: string[] }> {
+  if (!tag && !subTags?.length) return {};
+  const tags = await tagsService.listTags();
+  const byLabel = new Map(tags.map((t) => [t.labelLower, t]));
+  const find = (label: string) => {
+    const found = byLabel.get(label.trim().toLowerCase());
+    if (!found) throw notFound(`There is no tag named ${label.trim()}.`);
+    return found;
+  };
+  const main = tag ? find(tag) : undefined;
+  if (main?.parentTag) return { subTags: [main.label] }; // a sub-tag given as `tag`
+  return { type: main?.type, subTags: subTags?.map((label) => find(label).label) };
+}
+
+async function findUser(username: string): Promise<UserDoc> {
+  const user = await UserModel.findOne({ username: username.toLowerCase() }).lean<UserDoc>();
+  if (!user) throw notFound('This member does not exist.');
+  return user;
+}
+
+export function createFeedsService(contents: ContentsService) {
+  async function contentPage(filter: Record<string, unknown>, key: string | null, cursor: string | undefined, limit: number | undefined): Promise<ContentPage> {
+    const size = pageSize(limit);
+    const position = decodeCursor(cursor);
+    const conditions = [filter, after(key, position)].filter((c) => Object.keys(c).length);
+    const rows = await ContentModel.find(ours(conditions.length > 1 ? { $and: conditions } : (conditions[0] ?? {})))
+      .sort(sortOf(key))
+      .limit(size + 1)
+      .lean<ContentDoc[]>();
+    const { items, nextCursor } = pageOf(rows, size, (row) => (key ? (row[key as keyof ContentDoc] as number) : null));
+    return { contents: await Promise.all(items.map(contents.dto)), nextCursor };
+  }
+
+  async function userPage(filter: Record<string, unknown>, key: 'followersCount' | 'trendScore' | null, cursor: string | undefined, limit: number | undefined) {
+    const size = pageSize(limit);
+    const conditions = [filter, after(key, decodeCursor(cursor))].filter((c) => Object.keys(c).length);
+    const rows = await UserModel.find(ours({ $and: conditions })).sort(sortOf(key)).limit(size + 1).lean<UserDoc[]>();
+    const { items, nextCursor } = pageOf(rows, size, (row) => (key ? row[key] : null));
+    return { users: items.map(toUserCard), nextCursor };
+  }
+
+  /** Artists: members with at least one public piece. */
+  const artists = (extra: Record<string, unknown> = {}) => ({ contentsCount: { $gt: 0 }, ...extra });
+
+  return {
+    /** A public feed: the same for every visitor, so served from the short cache. */
+    feed(query: FeedFilter): Promise<ContentPage> {
+      return publicPages.get(`feed:${JSON.stringify(query)}`, async () => {
+        const { key, where } = RANKINGS[query.kind];
+        const { type, subTags } = await resolveTags(query.tag, query.subTags);
+        const words = query.q ? wordStartConditions('titleWords', query.q) : [];
+        if (query.q && !words.length) return { contents: [], nextCursor: null }; // nothing searchable typed
+        const filter = {
+          listed: true,
+          ...where,
+          ...(type ? { type } : {}),
+          ...(subTags ? { subTag: subTags.length === 1 ? subTags[0] : { $in: subTags } } : {}),
+          ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
+          ...(words.length ? { $and: words } : {}),
+        };
+        return contentPage(filter, key, query.cursor, query.limit);
+      });
+    },
+
+    /** A member's pieces, newest first: public ones for everyone, all of them for the member and admins. */
+    async byUsername(username: string, viewer: AuthContext | undefined, type: TagType | undefined, cursor?: string, limit?: number): Promise<ContentPage> {
+      const owner = await findUser(username);
+      const all = isAdminOrSelf(viewer, String(owner._id));
+      return contentPage({ ownerId: owner._id, ...(all ? {} : { listed: true }), ...(type ? { type } : {}) }, null, cursor, limit);
+    },
+
+    /** The pieces of others the member paid the listing fee for (their collection). */
+    supported(userId: string, cursor?: string, limit?: number): Promise<ContentPage> {
+      const payer = new Types.ObjectId(userId);
+      return contentPage({ payerId: payer, ownerId: { $ne: payer }, listed: true }, null, cursor, limit);
+    },
+
+    async top50(username: string): Promise<Schemas['Top50Response']> {
+      const artist = await findUser(username);
+      const rows = await ContentModel.find({ ownerId: artist._id, type: 'music', listed: true }).sort({ reactedCount: -1, _id: -1 }).limit(TOP_50).lean<ContentDoc[]>();
+      return { artist: toUserCard(artist), contents: await Promise.all(rows.map(contents.dto)) };
+    },
+
+    /** At most `limit` titles whose words start with the query's words, most reacted first. */
+    suggestions(q: string, limit: number): Promise<Schemas['TitleSuggestionsResponse']> {
+      return publicPages.get(`titles:${limit}:${q.toLowerCase()}`, async () => {
+        const words = wordStartConditions('titleWords', q);
+        if (!words.length) return { titles: [] };
+        const rows = await ContentModel.find(ours({ listed: true, $and: words })).sort({ reactedCount: -1, _id: -1 }).limit(limit).lean<ContentDoc[]>();
+        const dtos = await Promise.all(rows.map(contents.dto));
+        return {
+          titles: dtos.map((c) => ({ id: c.id, title: c.title, ownerUsername: c.ownerUsername, ownerName: c.ownerName, type: c.type, knackPrice: c.knackRate, link: c.link, thumbPath: c.thumbPath })),
+        };
+      });
+    },
+
+    searchOwners(q: string, cursor?: string, limit?: number) {
+      const words = wordStartConditions('searchWords', q);
+      if (!words.length) return Promise.resolve({ users: [], nextCursor: null });
+      return userPage(artists({ $and: words }), null, cursor, limit);
+    },
+
+    artists: (cursor?: string, limit?: number) => userPage(artists(), null, cursor, limit),
+    artistsByFans: (cursor?: string, limit?: number) => userPage(artists(), 'followersCount', cursor, limit),
+    trendingArtists: (cursor?: string, limit?: number) => userPage(artists(), 'trendScore', cursor, limit),
+
+    async profile(username: string): Promise<UserCard> {
+      return toUserCard(await findUser(username));
+    },
+
+    /**
+     * The detail modal's data. `forUser` must be the caller (or `guest`). Reactions and comments come
+     * with the knack ledger and comments: until then nobody has reacted and there are no comments.
+     */
+    async detail(contentId: string, forUser: string, viewer: AuthContext | undefined): Promise<Schemas['ContentDetailResponse']> {
+      if (forUser !== 'guest') {
+        if (!viewer) throw new AppError(401, 'unauthorized', 'Please log in.');
+        if (viewer.userId !== forUser) throw new AppError(403, 'forbidden', "You can't see another member's view of a piece.");
+      }
+      const content = await contents.getVisible(contentId, viewer);
+      const owner = await UserModel.findById(content.ownerId).lean<UserDoc>();
+      if (!owner) throw notFound('Content not found');
+      const isOwner = Boolean(viewer && viewer.userId === String(content.ownerId));
+      const knackStatus = !content.isPaidOut ? 0 : isOwner ? 3 : 1;
+      return { content: await contents.dto(content), owner: toPublicUserDto(owner), commentsCount: 0, knackStatus };
+    },
+
+    async byLink(username: string, slug: string, viewer: AuthContext | undefined): Promise<Schemas['Content']> {
+      const content = await ContentModel.findOne({ ownerUsername: username.toLowerCase(), slug: slug.toLowerCase() }).lean<ContentDoc>();
+      if (!content || !canSee(content, viewer)) throw notFound('Content not found');
+      return contents.dto(content);
+    },
+  };
+}
+
+export type FeedsService = ReturnType<typeof createFeedsService>;

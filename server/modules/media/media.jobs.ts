@@ -1,0 +1,75 @@
+/**
+ * Media housekeeping, every 10 minutes: finish the waveforms of uploads left 'processing' by a process that
+ * stopped, and remove uploads nobody used within a day. Each step is safe to run twice, even at once.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import mongoose from 'mongoose';
+import type { Storage } from '../../integrations/storage';
+import type { Logger } from '../../lib/logger';
+import { UploadModel, type UploadDoc } from './media.model';
+import type { MediaService } from './media.service';
+
+/** A waveform is computed within seconds of the upload; one still 'processing' this long after was abandoned. */
+export const STALE_PROCESSING_MS = 15 * 60_000;
+/** An upload not saved into a piece or a profile within this time never will be. */
+export const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
+/** Marks an upload being removed, so that no piece can take it meanwhile (attach wants `usedBy: null`). */
+const REMOVING = 'housekeeping:remove';
+const BATCH = 200;
+
+export interface MediaHousekeepingDeps {
+  media: Pick<MediaService, 'storeWaveform' | 'remove'>;
+  storage: Storage;
+  logger: Logger;
+}
+
+const olderThan = (ms: number) => mongoose.trusted({ $lt: new Date(Date.now() - ms) });
+
+export async function mediaHousekeeping({ media, storage, logger }: MediaHousekeepingDeps) {
+  const removed = await removeUnused(media);
+  const recovered = await recoverProcessing(media, storage, logger);
+  return { removed, recovered };
+}
+
+async function removeUnused(media: MediaHousekeepingDeps['media']): Promise<number> {
+  await UploadModel.updateMany({ usedBy: null, createdAt: olderThan(UNUSED_UPLOAD_MS) }, { $set: { usedBy: REMOVING } });
+  let removed = 0;
+  // Also finishes what a run that stopped half-way marked.
+  for (;;) {
+    const batch = await UploadModel.find({ usedBy: REMOVING }, { key: 1, thumbKeys: 1, waveformKey: 1 }).limit(BATCH).lean<UploadDoc[]>();
+    if (!batch.length) return removed;
+    await media.remove(batch);
+    removed += batch.length;
+  }
+}
+
+async function recoverProcessing(media: MediaHousekeepingDeps['media'], storage: Storage, logger: Logger): Promise<number> {
+  const stale = { status: 'processing', updatedAt: olderThan(STALE_PROCESSING_MS) };
+  const uploads = await UploadModel.find(stale, { key: 1, duration: 1 }).limit(BATCH).lean<UploadDoc[]>();
+  let recovered = 0;
+  for (const upload of uploads) {
+    // Take it (updatedAt moves to now): a second run at the same time finds it no longer stale.
+    const claimed = await UploadModel.updateOne({ _id: upload._id, ...stale }, { $set: { status: 'processing' } });
+    if (!claimed.modifiedCount) continue;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'knack-waveform-'));
+    try {
+      const audioPath = path.join(dir, path.basename(upload.key));
+      try {
+        await pipeline(await storage.read(upload.key), createWriteStream(audioPath));
+      } catch (err) {
+        logger.error({ err, upload: String(upload._id) }, 'stored audio unreadable; upload marked failed');
+        await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'failed' } });
+        continue;
+      }
+      await media.storeWaveform(upload, audioPath);
+      recovered++;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return recovered;
+}

@@ -1,0 +1,307 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { seedReferenceData } from '../../server/db/seed';
+import { smtpMailer } from '../../server/integrations/mail';
+import { localStorage } from '../../server/integrations/storage';
+import { ContentModel } from '../../server/modules/contents';
+import { recordReaction, refreshRankings } from '../../server/modules/feeds';
+import { ReactionDayModel } from '../../server/modules/feeds/reactions.model';
+import { SubscriptionModel } from '../../server/modules/subscriptions';
+import { UserModel } from '../../server/modules/users';
+import { createTestApp } from '../helpers/app';
+import { createActiveMember } from '../helpers/auth';
+import { clearDatabase, useTestDatabase } from '../helpers/db';
+import { png, wav } from '../helpers/media';
+import { startSmtpServer } from '../helpers/smtp';
+
+useTestDatabase();
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'knack-feeds-test-'));
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let app: ReturnType<typeof createTestApp>;
+type Member = Awaited<ReturnType<typeof createActiveMember>>;
+let ana: Member;
+let bea: Member;
+let admin: Member;
+
+interface Piece {
+  id: string;
+  title: string;
+  link: string;
+  type: string;
+  subTag: string;
+  ownerUsername: string;
+  featured: boolean;
+  setting: Record<string, boolean>;
+}
+
+const bearer = (m: Member) => ({ Authorization: `Bearer ${m.token}` });
+const api = (url: string, m?: Member) => (m ? request(app).get(`/api/v2${url}`).set(bearer(m)) : request(app).get(`/api/v2${url}`));
+const titles = (body: { contents: Piece[] }) => body.contents.map((c) => c.title);
+
+/** Publishes through the real calls: upload the files, then save. */
+async function publish(m: Member, title: string, tag = 'Photos', subTag = 'Travel'): Promise<Piece> {
+  const photo = await request(app).post('/api/v2/content/upload-photo').set(bearer(m)).attach('file', await png(64, 48), 'p.png').expect(201);
+  const audio = tag === 'Music' ? await request(app).post('/api/v2/content/upload-audio').set(bearer(m)).attach('file', wav(0.2), 's.wav').expect(201) : null;
+  const res = await request(app)
+    .post('/api/v2/content/save')
+    .set(bearer(m))
+    .send({ title, description: `About ${title}`, tags: [{ name: tag }], subTag, photoPath: photo.body.path, ...(audio ? { audioPath: audio.body.path } : {}) })
+    .expect(201);
+  return res.body.content as Piece;
+}
+
+async function react(piece: Piece, times: number, at = new Date()) {
+  const doc = await ContentModel.findById(piece.id).lean();
+  for (let i = 0; i < times; i += 1) await recordReaction((await ContentModel.findById(piece.id).lean()) ?? doc!, at);
+}
+
+/** Reads every page of a feed, `limit` at a time. */
+async function allPages(url: string, limit: number) {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const sep = url.includes('?') ? '&' : '?';
+    const res = await api(`${url}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+    expect(res.body.contents.length).toBeLessThanOrEqual(limit);
+    seen.push(...titles(res.body));
+    cursor = res.body.nextCursor;
+    pages += 1;
+  } while (cursor && pages < 50);
+  return { seen, pages };
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  app = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage: localStorage(root) });
+  await seedReferenceData();
+});
+afterAll(async () => {
+  await smtp.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await clearDatabase();
+  await seedReferenceData();
+  ana = await createActiveMember(app, smtp, { firstName: 'Ana', lastName: 'Lima' });
+  bea = await createActiveMember(app, smtp, { firstName: 'Bea', lastName: 'Moon', username: `bea_moon_${Date.now() % 100000}` });
+  admin = await createActiveMember(app, smtp, { email: 'admin@knack.example' });
+});
+
+describe('feeds and paging', () => {
+  it('when pieces are published, then every feed pages through them newest first, without repeats, by cursor', async () => {
+    for (const title of ['One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven']) await publish(ana, title);
+    const { seen, pages } = await allPages('/content/get-all', 3);
+    expect(seen).toEqual(['Seven', 'Six', 'Five', 'Four', 'Three', 'Two', 'One']);
+    expect(pages).toBe(3);
+    for (const kind of ['featured', 'popular', 'trending', 'radar', 'new']) {
+      const { seen: all } = await allPages(`/content/get-by-kind/${kind}`, 2);
+      expect(new Set(all).size).toBe(7);
+      expect(all).toHaveLength(7);
+    }
+  });
+
+  it('when a page size is over 50 or a cursor is forged, then 400 with a clear message', async () => {
+    await api('/content/get-all?limit=51').expect(400);
+    const res = await api('/content/get-all?cursor=bm90LWEtY3Vyc29y').expect(400);
+    expect(res.body.message).toBe('This page link is no longer valid. Please reload the list.');
+    await api('/content/get-by-kind/loudest').expect(400);
+  });
+
+  it('when a piece is published, then it carries its type, share link and ranking flags, and the owner counts it', async () => {
+    const piece = await publish(ana, 'Lisbon at Dusk!');
+    expect(piece).toMatchObject({ type: 'photos', featured: false, link: `/${ana.form.username}-lisbon-at-dusk` });
+    const twin = await publish(ana, 'Lisbon at dusk');
+    expect(twin.link).toBe(`/${ana.form.username}-lisbon-at-dusk-2`);
+    const byLink = await api(`/content/get-by-link/${ana.form.username}/lisbon-at-dusk-2`).expect(200);
+    expect(byLink.body.content.id).toBe(twin.id);
+    const profile = await api(`/user/profile/${ana.form.username}`).expect(200);
+    expect(profile.body).toMatchObject({ contentsCount: 2, followersCount: 0, followingsCount: 0, user: { username: ana.form.username, fullName: 'Ana Lima' } });
+    await api('/user/profile/nobody_here').expect(404);
+  });
+});
+
+describe('rankings', () => {
+  it('when pieces gain reactions, then Popular and Trending order by them; a week later Trending forgets them, Popular does not', async () => {
+    const calm = await publish(ana, 'Calm');
+    const loud = await publish(ana, 'Loud');
+    const mid = await publish(bea, 'Mid');
+    await react(loud, 3);
+    await react(mid, 2);
+    expect(titles((await api('/content/get-by-kind/popular').expect(200)).body)).toEqual(['Loud', 'Mid', 'Calm']);
+    expect(titles((await api('/content/get-by-kind/trending').expect(200)).body)).toEqual(['Loud', 'Mid', 'Calm']);
+
+    // Old reactions: move every daily count 8 days back, then refresh.
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000).toISOString().slice(0, 10);
+    await ReactionDayModel.updateMany({}, { $set: { day: eightDaysAgo } });
+    await react(calm, 1);
+    expect(await refreshRankings()).toMatchObject({ contents: 2 });
+    expect(titles((await api('/content/get-by-kind/trending').expect(200)).body)).toEqual(['Calm', 'Mid', 'Loud']);
+    expect(titles((await api('/content/get-by-kind/popular').expect(200)).body)).toEqual(['Loud', 'Mid', 'Calm']);
+    const trendingArtists = await api('/user/get-trending-users').expect(200);
+    expect(trendingArtists.body.users[0].user.username).toBe(ana.form.username);
+  });
+
+  it('when an artist has 100 followers or a piece is over 30 days old, then it is not On the Radar', async () => {
+    await UserModel.updateOne({ _id: bea.user.id }, { $set: { followersCount: 100 } });
+    await publish(ana, 'Fresh');
+    await publish(bea, 'Famous');
+    const old = await publish(ana, 'Old');
+    await react(old, 4);
+    expect(titles((await api('/content/get-by-kind/radar').expect(200)).body)).toEqual(['Old', 'Fresh']);
+    await ContentModel.collection.updateOne({ _id: (await ContentModel.findById(old.id))!._id }, { $set: { uploadedAt: new Date(Date.now() - 31 * 86_400_000) } });
+    await refreshRankings();
+    expect(titles((await api('/content/get-by-kind/radar').expect(200)).body)).toEqual(['Fresh']);
+  });
+
+  it('when an admin re-posts a piece, then it tops Featured with the spec message; taking it off restores newest first', async () => {
+    const first = await publish(ana, 'First');
+    await publish(ana, 'Second');
+    const song = await publish(bea, 'Song', 'Music', 'Jazz');
+    const denied = await request(app).post('/api/v2/content/trend').set(bearer(ana)).send({ contentId: first.id }).expect(403);
+    expect(denied.body.message).toBe('Only admins can re-post pieces.');
+    const done = await request(app).post('/api/v2/content/trend').set(bearer(admin)).send({ contentId: first.id }).expect(200);
+    expect(done.body.message).toBe('This content is re-posted successfully.');
+    const music = await request(app).post('/api/v2/content/trend').set(bearer(admin)).send({ contentId: song.id }).expect(200);
+    expect(music.body.message).toBe('This music is re-posted successfully.');
+    const featured = await api('/content/get-featured').expect(200);
+    expect(titles(featured.body)).toEqual(['Song', 'First', 'Second']);
+    expect(featured.body.contents[0].featured).toBe(true);
+    expect(titles((await api('/content/get-featured?orderBy=new').expect(200)).body)).toEqual(['Song', 'Second', 'First']);
+    const removed = await request(app).post('/api/v2/content/remove').set(bearer(admin)).send({ contentId: song.id, artistId: bea.user.id }).expect(200);
+    expect(removed.body.message).toBe('This Music is removed from the pages successfully.');
+    expect(titles((await api('/content/get-featured').expect(200)).body)).toEqual(['First', 'Song', 'Second']);
+  });
+});
+
+describe('filters', () => {
+  it('when a feed is filtered by main tag, sub-tag, several sub-tags or artist, then only those pieces come back', async () => {
+    await publish(ana, 'Road', 'Photos', 'Travel');
+    await publish(ana, 'Cat', 'Photos', 'Animals and Pets');
+    await publish(bea, 'Blue', 'Music', 'Jazz');
+    await publish(bea, 'Pixels', 'Art', 'Pixel Art');
+    expect(titles((await api('/content/get-by-kind/new?tag=photos').expect(200)).body)).toEqual(['Cat', 'Road']);
+    expect(titles((await api('/content/get-by-kind/new?tag=Photos&subTag=travel').expect(200)).body)).toEqual(['Road']);
+    expect(titles((await api('/content/get-by-tag?tag=Jazz').expect(200)).body)).toEqual(['Blue']);
+    expect(titles((await api('/content/get-by-tag?tag=Art&kind=new').expect(200)).body)).toEqual(['Pixels']);
+    const several = await request(app).post('/api/v2/content/get-by-subtags').send({ subTags: ['Travel', 'Jazz'], kind: 'new' }).expect(200);
+    expect(titles(several.body)).toEqual(['Blue', 'Road']);
+    expect(titles((await api(`/content/get-by-kind/new?ownerId=${bea.user.id}`).expect(200)).body)).toEqual(['Pixels', 'Blue']);
+    const unknown = await api('/content/get-by-tag?tag=Polka').expect(404);
+    expect(unknown.body.message).toBe('There is no tag named Polka.');
+  });
+});
+
+describe('privacy', () => {
+  it('when a piece is private, then no list, search, link or detail shows it to others; its owner still sees it', async () => {
+    const open = await publish(ana, 'Open sky');
+    const secret = await publish(ana, 'Secret sky');
+    await SubscriptionModel.create({ userId: ana.user.id, planId: 2, subscriptionId: 'sub-feeds' });
+    await request(app)
+      .post('/api/v2/content/update-setting')
+      .set(bearer(ana))
+      .send({ contentId: secret.id, setting: { public: false, private: true, followers: false, hidePlayCount: false, hideViewCount: false } })
+      .expect(200);
+    for (const url of ['/content/get-all', '/content/get-by-kind/popular', '/content/get-featured', '/content/search-contents?q=sky', `/content/get-by-username/${ana.form.username}`]) {
+      expect(titles((await api(url, bea).expect(200)).body)).toEqual(['Open sky']);
+    }
+    expect((await api('/content/get-all-titles?q=sky').expect(200)).body.titles.map((t: Piece) => t.title)).toEqual(['Open sky']);
+    await api(`/content/get-by-link/${ana.form.username}/secret-sky`, bea).expect(404);
+    await api(`/content/detail/${secret.id}/for-user/${bea.user.id}`, bea).expect(404);
+    expect(titles((await api(`/content/get-by-username/${ana.form.username}`, ana).expect(200)).body)).toEqual(['Secret sky', 'Open sky']);
+    expect((await api(`/user/profile/${ana.form.username}`).expect(200)).body.contentsCount).toBe(1);
+    expect((await api(`/content/count/${ana.user.id}`).expect(200)).body.contentsCount).toBe(1);
+    expect(open.setting.public).toBe(true);
+  });
+
+  it('when a piece is removed, then it leaves the feeds at once and the owner count drops', async () => {
+    const piece = await publish(ana, 'Gone soon');
+    expect(titles((await api('/content/get-all').expect(200)).body)).toEqual(['Gone soon']);
+    await request(app).post('/api/v2/content/delete').set(bearer(ana)).send({ contentId: piece.id }).expect(200);
+    expect(titles((await api('/content/get-all').expect(200)).body)).toEqual([]);
+    expect((await api(`/user/profile/${ana.form.username}`).expect(200)).body.contentsCount).toBe(0);
+    expect((await api('/user/get-users').expect(200)).body.users).toEqual([]);
+  });
+});
+
+describe('search', () => {
+  it('when words are typed, then titles starting with each word match, any case, and regex characters are plain text', async () => {
+    await publish(ana, 'Blue Jazz Night', 'Music', 'Jazz');
+    await publish(ana, 'Jazzy blues');
+    await publish(bea, 'Night train');
+    expect(titles((await api('/content/search-contents?q=NIGHT&orderBy=new').expect(200)).body)).toEqual(['Night train', 'Blue Jazz Night']);
+    expect(titles((await api('/content/search-contents?q=blu%20ja&orderBy=new').expect(200)).body)).toEqual(['Jazzy blues', 'Blue Jazz Night']);
+    expect(titles((await api('/content/search-contents?q=ight').expect(200)).body)).toEqual([]);
+    const dotStar = await api('/content/search-contents?q=.*');
+    expect([dotStar.status, dotStar.body.message]).toEqual([200, undefined]);
+    expect(titles(dotStar.body)).toEqual([]);
+    expect(titles((await api('/content/search-contents?q=jazz&tag=Music').expect(200)).body)).toEqual(['Blue Jazz Night']);
+  });
+
+  it('when suggestions are asked, then at most 7 titles come with their knack price and link', async () => {
+    for (let i = 1; i <= 9; i += 1) await publish(ana, `Sunset ${i}`);
+    const res = await api('/content/get-all-titles?q=suns').expect(200);
+    expect(res.body.titles).toHaveLength(7);
+    expect(res.body.titles[0]).toMatchObject({ knackPrice: 0.05, type: 'photos', ownerUsername: ana.form.username });
+    expect(res.body.titles[0].link).toMatch(new RegExp(`^/${ana.form.username}-sunset-\\d$`));
+    await api('/content/get-all-titles?q=suns&limit=8').expect(400);
+  });
+
+  it('when artists are searched, then name and username words match; members without pieces do not', async () => {
+    await publish(bea, 'Anything');
+    const res = await api('/content/get-all-owners?q=moon').expect(200);
+    expect(res.body.users.map((u: { user: { username: string } }) => u.user.username)).toEqual([bea.form.username]);
+    expect(res.body.users[0]).toMatchObject({ contentsCount: 1, followersCount: 0 });
+    expect((await api('/content/get-all-owners?q=lima').expect(200)).body.users).toEqual([]);
+  });
+});
+
+describe('detail, artists, charts and collections', () => {
+  it('when the detail is asked, then the knack status follows paid-out, owner and viewer; another member id is refused', async () => {
+    const piece = await publish(ana, 'Detail me');
+    const guest = await api(`/content/detail/${piece.id}/for-user/guest`).expect(200);
+    expect(guest.body).toMatchObject({ knackStatus: 0, commentsCount: 0, owner: { username: ana.form.username }, content: { id: piece.id } });
+    await api(`/content/detail/${piece.id}/for-user/${bea.user.id}`).expect(401);
+    await api(`/content/detail/${piece.id}/for-user/${ana.user.id}`, bea).expect(403);
+    await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, payerId: ana.user.id } });
+    expect((await api(`/content/detail/${piece.id}/for-user/${ana.user.id}`, ana).expect(200)).body.knackStatus).toBe(3);
+    expect((await api(`/content/detail/${piece.id}/for-user/${bea.user.id}`, bea).expect(200)).body.knackStatus).toBe(1);
+  });
+
+  it('when artists are listed, then only members with public pieces appear, by newest, fans or trend', async () => {
+    await publish(ana, 'A');
+    await publish(bea, 'B');
+    await UserModel.updateOne({ _id: ana.user.id }, { $set: { followersCount: 12 } });
+    const names = (body: { users: { user: { username: string } }[] }) => body.users.map((u) => u.user.username);
+    expect(names((await api('/user/get-users').expect(200)).body)).toEqual([bea.form.username, ana.form.username]);
+    expect(names((await api('/user/get-users-by-fans?limit=1').expect(200)).body)).toEqual([ana.form.username]);
+    const second = await api(`/user/get-users-by-fans?limit=1&cursor=${(await api('/user/get-users-by-fans?limit=1')).body.nextCursor}`).expect(200);
+    expect(names(second.body)).toEqual([bea.form.username]);
+    expect(second.body.nextCursor).toBeNull();
+  });
+
+  it('when the Top 50 chart is asked, then the artist’s songs come by reactions, songs only', async () => {
+    const slow = await publish(bea, 'Slow song', 'Music', 'Jazz');
+    const hit = await publish(bea, 'Hit song', 'Music', 'Pop');
+    await publish(bea, 'A photo');
+    await react(hit, 2);
+    const res = await api(`/content/top50/${bea.form.username}`).expect(200);
+    expect(res.body.artist.user.username).toBe(bea.form.username);
+    expect(titles(res.body)).toEqual(['Hit song', 'Slow song']);
+    expect(res.body.contents[1].id).toBe(slow.id);
+  });
+
+  it('when a member paid for others’ pieces, then their collection lists them, for them only', async () => {
+    const supported = await publish(ana, 'Supported');
+    await publish(ana, 'Not supported');
+    const own = await publish(bea, 'Own');
+    await ContentModel.updateOne({ _id: supported.id }, { $set: { isPaidOut: true, payerId: bea.user.id } });
+    await ContentModel.updateOne({ _id: own.id }, { $set: { isPaidOut: true, payerId: bea.user.id } });
+    expect(titles((await api(`/content/get-supported/${bea.user.id}`, bea).expect(200)).body)).toEqual(['Supported']);
+    await api(`/content/get-supported/${bea.user.id}`, ana).expect(403);
+    await api(`/content/get-supported/${bea.user.id}`).expect(401);
+  });
+});
