@@ -21,7 +21,7 @@ import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, createAuthService } from './modules/auth';
 import { cmsRouter } from './modules/cms';
 import { contentsRouter, createContentsService } from './modules/contents';
-import { createFeedsService, feedsRouter } from './modules/feeds';
+import { createFeedsService, createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
 import { createMediaService, filesRouter, uploadRouter } from './modules/media';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
@@ -109,7 +109,11 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
     next(new AppError(404, 'not_found', `No API call ${req.method} ${req.originalUrl.split('?')[0]}`));
   });
 
-  app.use(clientRouter(config.clientDir));
+  const previewFor = createLinkPreviews(contents, config.publicUrl);
+  app.use(clientRouter(config.clientDir, async (pathname) => {
+    const preview = await previewFor(pathname);
+    return preview && previewTags(preview);
+  }));
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,26 +1,40 @@
-/** Serves the built SPA: hashed assets cached for a year, index.html for every other page (history mode). */
-import { existsSync } from 'node:fs';
+/**
+ * Serves the built SPA: hashed assets cached for a year, index.html for every other page (history mode),
+ * with a page's link-preview tags in its head when `headFor` knows the page.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
 
 const SERVER_PATHS = /^\/(api|files|healthz|readyz)(\/|$)/;
 
-export function clientRouter(clientDir: string): Router {
+/** Extra `<head>` HTML for a page (its title and preview tags), or null for the plain page. */
+export type HeadFor = (pathname: string) => Promise<string | null>;
+
+export function clientRouter(clientDir: string, headFor?: HeadFor): Router {
   const router = Router();
   const indexHtml = path.join(clientDir, 'index.html');
+  let template: { mtimeMs: number; html: string } | undefined;
+  const readTemplate = () => {
+    const { mtimeMs } = statSync(indexHtml);
+    if (template?.mtimeMs !== mtimeMs) template = { mtimeMs, html: readFileSync(indexHtml, 'utf8') };
+    return template.html;
+  };
   router.use(
     '/assets',
     express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
   );
   router.use(express.static(clientDir, { index: false, maxAge: '1h' }));
-  router.get('/{*page}', (req, res, next) => {
+  router.get('/{*page}', async (req, res, next) => {
     if (SERVER_PATHS.test(req.path)) return next();
     if (!existsSync(indexHtml)) {
       res.status(503).type('text').send('The web client is not built yet: run `npm run build`.');
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(indexHtml);
+    const head = headFor && (await headFor(req.path).catch(() => null));
+    if (!head) return res.sendFile(indexHtml);
+    res.type('html').send(readTemplate().replace(/<title>[^<]*<\/title>/, head));
   });
   return router;
 }

@@ -81,12 +81,16 @@ describe('uploading images', () => {
     expect(square).toMatchObject({ width: 240, height: 240 });
   });
 
-  it('when a JPEG carries EXIF and GPS and a rotation, then the stored image is turned upright and has no metadata', async () => {
+  it('when a JPEG carries EXIF and GPS and a rotation, then the stored image and its sizes are turned upright and have no metadata', async () => {
     const res = await uploadPhoto(ana, await jpegWithExif(400, 200), 'camera.jpg').expect(201);
     const stored = await sharp(path.join(root, res.body.path)).metadata();
     expect(stored).toMatchObject({ format: 'jpeg', width: 200, height: 400 });
     expect(stored.exif).toBeUndefined();
     expect(stored.orientation).toBeUndefined();
+    const size = await sharp(path.join(root, res.body.path.replace('.jpg', '-mthumb.webp'))).metadata();
+    expect(size).toMatchObject({ format: 'webp', width: 200, height: 400 });
+    expect(size.exif).toBeUndefined();
+    expect(size.orientation).toBeUndefined();
   });
 
   it.each([

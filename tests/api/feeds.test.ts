@@ -305,3 +305,32 @@ describe('detail, artists, charts and collections', () => {
     await api(`/content/get-supported/${bea.user.id}`).expect(401);
   });
 });
+
+describe('link previews', () => {
+  it('when a shared piece or profile URL is opened, then its HTML carries Open Graph and Twitter tags; private pieces get none', async () => {
+    const song = await publish(ana, 'Blue <Jazz> & Night', 'Music', 'Jazz');
+    const page = await request(app).get(song.link).expect(200).expect('Content-Type', /html/);
+    expect(page.text).toContain(`<title>Blue &#60;Jazz&#62; &#38; Night by Ana Lima | Knack</title>`);
+    expect(page.text).toContain('<meta property="og:type" content="music.song">');
+    expect(page.text).toContain(`<meta property="og:url" content="http://knack.test${song.link}">`);
+    expect(page.text).toMatch(/<meta property="og:image" content="http:\/\/knack\.test\/files\/images\/[^"]+-hthumb\.webp">/);
+    expect(page.text).toMatch(/<meta property="og:audio" content="http:\/\/knack\.test\/files\/audio\/[^"]+\.wav">/);
+    expect(page.text).toContain('<meta name="twitter:card" content="summary_large_image">');
+
+    const profile = await request(app).get(`/${ana.form.username}`).expect(200);
+    expect(profile.text).toContain(`<meta property="og:title" content="Ana Lima (@${ana.form.username}) | Knack">`);
+    expect(profile.text).toContain('<meta property="og:type" content="profile">');
+
+    await SubscriptionModel.create({ userId: ana.user.id, planId: 2, subscriptionId: 'sub-preview' });
+    await request(app)
+      .post('/api/v2/content/update-setting')
+      .set(bearer(ana))
+      .send({ contentId: song.id, setting: { public: false, private: true, followers: false, hidePlayCount: false, hideViewCount: false } })
+      .expect(200);
+    const hidden = await request(app).get(song.link).expect(200);
+    expect(hidden.text).not.toContain('og:title');
+    expect(hidden.text).not.toContain('Blue');
+    const plain = await request(app).get('/explore').expect(200);
+    expect(plain.text).not.toContain('og:title');
+  });
+});

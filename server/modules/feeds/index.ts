@@ -3,3 +3,4 @@ export { feedsRouter } from './feeds.routes';
 export { createFeedsService, type FeedsService } from './feeds.service';
 export { RANKINGS, recordReaction, refreshRankings, type FeedKind } from './feeds.rankings';
 export { publicPages } from './feeds.cache';
+export { createLinkPreviews, previewTags, type LinkPreview } from './feeds.previews';

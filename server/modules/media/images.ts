@@ -30,8 +30,9 @@ export interface ProcessedImage {
 export async function processImage(path: string, format: 'png' | 'jpg'): Promise<ProcessedImage> {
   const base = sharp(path, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
   const names = Object.keys(THUMB_SIZES) as ThumbName[];
+  const encoded = format === 'png' ? base.clone().png({ compressionLevel: 9 }) : base.clone().jpeg({ quality: 88, mozjpeg: true });
   const [{ data: original, info }, ...thumbs] = await Promise.all([
-    (format === 'png' ? base.clone().png({ compressionLevel: 9 }) : base.clone().jpeg({ quality: 88, mozjpeg: true })).toBuffer({ resolveWithObject: true }),
+    encoded.toBuffer({ resolveWithObject: true }),
     ...names.map((name) => {
       const size = THUMB_SIZES[name];
       return base
@@ -41,5 +42,6 @@ export async function processImage(path: string, format: 'png' | 'jpg'): Promise
         .toBuffer();
     }),
   ]);
-  return { original, width: info.width, height: info.height, thumbs: Object.fromEntries(names.map((name, i) => [name, thumbs[i]!])) as Record<ThumbName, Buffer> };
+  const byName = Object.fromEntries(names.map((name, i) => [name, thumbs[i]!])) as Record<ThumbName, Buffer>;
+  return { original, width: info.width, height: info.height, thumbs: byName };
 }

@@ -30,6 +30,13 @@ export interface ReceivedFile {
   size: number;
 }
 
+/** An object to store: a buffer, or the path of a local file. */
+interface NewObject {
+  key: string;
+  body: Buffer | string;
+  contentType: string;
+}
+
 export interface MediaDeps {
   storage: Storage;
   /** Key of signed URLs for files that are not public. */
@@ -52,7 +59,7 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
    * Stores the objects, their access records and, when given, the new upload's own record, all at once (no one
    * knows the keys before the answer); on any failure removes what was stored and rethrows.
    */
-  async function storeAll(uploadId: Types.ObjectId, objects: { key: string; body: Buffer | string; contentType: string }[], upload?: InstanceType<typeof UploadModel>) {
+  async function storeAll(uploadId: Types.ObjectId, objects: NewObject[], upload?: InstanceType<typeof UploadModel>) {
     const results = await Promise.allSettled([
       ...objects.map((object) =>
         typeof object.body === 'string'
@@ -158,7 +165,7 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
         mimeType: type.mime,
         duration: await audioDuration(file.path),
       });
-      const objects: { key: string; body: Buffer | string; contentType: string }[] = [{ key, body: file.path, contentType: type.mime }];
+      const objects: NewObject[] = [{ key, body: file.path, contentType: type.mime }];
       if (inline) {
         let waveform;
         try {

@@ -1,0 +1,76 @@
+/**
+ * Link previews: the Open Graph and Twitter tags a chat app or social site reads from the HTML of a shared
+ * piece (`/{username}-{title slug}`) or profile (`/{username}`). Only public pieces are described.
+ */
+import type { Schemas } from '../../lib/openapi-types';
+import { ContentModel, type ContentDoc, type ContentsService } from '../contents';
+import { UserModel, type UserDoc } from '../users';
+
+export interface LinkPreview {
+  title: string;
+  description: string;
+  url: string;
+  type: 'music.song' | 'article' | 'profile';
+  image?: string;
+  audio?: { url: string; type: string };
+}
+
+const CONTENT_LINK = /^\/([a-z0-9_.]+)-([^/]+)\/?$/;
+const PROFILE_LINK = /^\/([a-z0-9_.]+)(?:\/(?:music|art|photos))?\/?$/;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+export function createLinkPreviews(contents: ContentsService, publicUrl: string) {
+  const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
+
+  function ofContent(piece: Schemas['Content']): LinkPreview {
+    return {
+      title: `${piece.title} by ${piece.ownerName || piece.ownerUsername.replace(/_/g, ' ')} | Knack`,
+      description: clip(piece.description, 200),
+      url: absolute(piece.link),
+      type: piece.isAudio ? 'music.song' : 'article',
+      image: absolute(piece.hthumbPath),
+      ...(piece.isAudio ? { audio: { url: absolute(piece.filePath), type: piece.fileType } } : {}),
+    };
+  }
+
+  return async function previewFor(pathname: string): Promise<LinkPreview | null> {
+    const path = decodeURIComponent(pathname).toLowerCase();
+    const link = CONTENT_LINK.exec(path);
+    if (link && !path.endsWith('-music-top-50')) {
+      const piece = await ContentModel.findOne({ ownerUsername: link[1], slug: link[2] }).lean<ContentDoc>();
+      return piece?.setting.public ? ofContent(await contents.dto(piece)) : null;
+    }
+    const profile = PROFILE_LINK.exec(path);
+    if (!profile) return null;
+    const user = await UserModel.findOne({ username: profile[1] }).lean<UserDoc>();
+    if (!user) return null;
+    const name = user.fullName || user.username.replace(/_/g, ' ');
+    return {
+      title: `${name} (@${user.username}) | Knack`,
+      description: clip(user.bio || `${name} on Knack: ${user.contentsCount} pieces of music, art and photos.`, 200),
+      url: absolute(`/${user.username}`),
+      type: 'profile',
+      ...(user.image ? { image: absolute(user.image) } : {}),
+    };
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The `<head>` tags of a preview. */
+export function previewTags(preview: LinkPreview): string {
+  const tags: [string, string, string][] = [
+    ['property', 'og:site_name', 'Knack'],
+    ['property', 'og:type', preview.type],
+    ['property', 'og:title', preview.title],
+    ['property', 'og:description', preview.description],
+    ['property', 'og:url', preview.url],
+    ['name', 'twitter:card', preview.image ? 'summary_large_image' : 'summary'],
+    ['name', 'twitter:title', preview.title],
+    ['name', 'twitter:description', preview.description],
+    ['name', 'description', preview.description],
+  ];
+  if (preview.image) tags.push(['property', 'og:image', preview.image], ['name', 'twitter:image', preview.image]);
+  if (preview.audio) tags.push(['property', 'og:audio', preview.audio.url], ['property', 'og:audio:type', preview.audio.type]);
+  return [`<title>${escapeHtml(preview.title)}</title>`, ...tags.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`)].join('\n    ');
+}
