@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   /** Seed reference data (tags, plans, CMS) at start. Idempotent. */
   seedOnStart: boolean;
+  /** Publish the demo catalogue on an empty database (server/db/demo.ts). */
+  seedDemo: boolean;
   /** Check every API response against openapi.yaml (on in tests and development). */
   validateResponses: boolean;
   /** Express "trust proxy" setting, for the client address behind a load balancer. */
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(PROJECT_ROOT, env.CLIENT_DIR ?? 'dist/client'),
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     seedOnStart: bool(env, 'SEED_ON_START', true),
+    seedDemo: bool(env, 'SEED_DEMO', mode === 'development'),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', mode !== 'production'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

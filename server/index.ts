@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { connectDatabase, type Database } from './db/connection';
 import { NoDatabaseError } from './db/embedded';
+import { seedDemoContent } from './db/demo';
 import { seedReferenceData } from './db/seed';
 import { createMailer } from './integrations/mail';
 import { createStorage } from './integrations/storage';
@@ -41,6 +42,7 @@ async function main() {
   const mailer = createMailer(config);
   logger.info({ mail: mailer.kind, outbox: mailer.outboxDir }, mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP');
   const storage = createStorage(config);
+  if (config.seedDemo) await seedDemoContent({ storage, signingSecret: config.auth.jwtSecret, logger });
   const app = createApp({ config, logger, pingDatabase: db.ping, mailer, storage });
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();

@@ -1,5 +1,6 @@
 /** Media fixtures made at test time: real PNG/JPEG images (sharp) and WAV audio. */
 import sharp from 'sharp';
+import { encodeWav } from '../../server/modules/media/wav';
 
 export async function png(width = 320, height = 200, color = { r: 200, g: 60, b: 40 }): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
@@ -17,24 +18,5 @@ export async function jpegWithExif(width = 400, height = 200): Promise<Buffer> {
 /** A mono 16-bit PCM WAV of `seconds` of a 440 Hz tone that fades in (so the waveform rises). */
 export function wav(seconds = 1, sampleRate = 8000): Buffer {
   const samples = Math.round(seconds * sampleRate);
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) {
-    const amplitude = (i / samples) * 0.9;
-    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * amplitude * 32767), i * 2);
-  }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return encodeWav((i) => Math.sin((2 * Math.PI * 440 * i) / sampleRate) * (i / samples) * 0.9, samples, sampleRate);
 }

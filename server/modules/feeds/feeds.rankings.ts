@@ -52,18 +52,18 @@ export function initialRanking(uploadedAt: Date, ownerFollowers: number) {
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * Counts one reaction (a knack) to a piece in every ranking. The caller (the knack ledger) makes sure a
- * member's reaction to a piece is counted once.
+ * Counts reactions (knacks) to a piece in every ranking, one by default. The caller (the knack ledger)
+ * makes sure a member's reaction to a piece is counted once.
  */
-export async function recordReaction(content: Pick<ContentDoc, '_id' | 'ownerId' | 'radarScore'>, at = new Date()): Promise<void> {
+export async function recordReaction(content: Pick<ContentDoc, '_id' | 'ownerId' | 'radarScore'>, at = new Date(), count = 1): Promise<void> {
   const day = dayOf(at);
   await ReactionDayModel.updateOne(
     { _id: `${content._id}:${day}` },
-    { $inc: { count: 1 }, $setOnInsert: { contentId: content._id, ownerId: content.ownerId, day } },
+    { $inc: { count }, $setOnInsert: { contentId: content._id, ownerId: content.ownerId, day } },
     { upsert: true },
   );
-  await ContentModel.updateOne({ _id: content._id }, { $inc: { reactedCount: 1, trendScore: 1, radarScore: content.radarScore > 0 ? 1 : 0 } });
-  await UserModel.updateOne({ _id: content.ownerId }, { $inc: { trendScore: 1 } });
+  await ContentModel.updateOne({ _id: content._id }, { $inc: { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 } });
+  await UserModel.updateOne({ _id: content.ownerId }, { $inc: { trendScore: count } });
 }
 
 /**

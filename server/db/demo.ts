@@ -1,0 +1,137 @@
+/**
+ * Demo content for a fresh local Knack (SEED_DEMO, on by default outside production): a handful of artists
+ * with a few dozen pieces (generated pictures and short songs) published through the real media and
+ * content services, some reactions and re-posts so every Explore tab differs. Runs only on an empty
+ * catalogue, so it never touches real data. Demo artists sign in with DEMO_PASSWORD.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcrypt';
+import sharp from 'sharp';
+import type { Storage } from '../integrations/storage';
+import type { Logger } from '../lib/logger';
+import { wordsOf } from '../lib/search';
+import { ContentModel, createContentsService } from '../modules/contents';
+import { recordReaction } from '../modules/feeds';
+import { createMediaService } from '../modules/media';
+import { encodeWav } from '../modules/media/wav';
+import { UserModel } from '../modules/users';
+
+export const DEMO_PASSWORD = 'Demo!pass1';
+
+const ARTISTS = [
+  { username: 'nora_vale', firstName: 'Nora', lastName: 'Vale', bio: 'Jazz pianist from Lisbon. Late-night sessions.', followers: 240 },
+  { username: 'kai.moreno', firstName: 'Kai', lastName: 'Moreno', bio: 'Street and travel photography.', followers: 35 },
+  { username: 'pixel_ada', firstName: 'Ada', lastName: 'Okafor', bio: 'Pixel art and tiny worlds.', followers: 12 },
+  { username: 'leo_beats', firstName: 'Leo', lastName: 'Sato', bio: 'Beats, hip hop and instrumentals.', followers: 88 },
+  { username: 'maya_lens', firstName: 'Maya', lastName: 'Lind', bio: 'Nature, animals and quiet places.', followers: 510 },
+];
+
+type Piece = [artist: number, title: string, tag: 'Music' | 'Art' | 'Photos', subTag: string, reactions: number];
+const PIECES: Piece[] = [
+  [0, 'Blue Jazz Night', 'Music', 'Jazz', 42], [0, 'Rain on the Tagus', 'Music', 'Jazz', 17], [0, 'Alfama Waltz', 'Music', 'Instrumentals', 9],
+  [0, 'Midnight Tram', 'Music', 'Jazz', 3], [3, 'Concrete Bloom', 'Music', 'Hip Hop', 27], [3, 'Late Bus Beat', 'Music', 'Beats', 14],
+  [3, 'Neon Rooftops', 'Music', 'Beats', 6], [3, 'Slow Motion City', 'Music', 'Instrumentals', 1], [3, 'Paper Planes', 'Music', 'Pop', 0],
+  [1, 'Lisbon at Dusk', 'Photos', 'Travel', 33], [1, 'Night Train to Porto', 'Photos', 'Trains', 12], [1, 'Red Vespa', 'Photos', 'Motorcycles', 8],
+  [1, 'Harbour Lights', 'Photos', 'Travel', 4], [1, 'Old Town Market', 'Photos', 'People', 2], [1, 'Runway Sunrise', 'Photos', 'Planes', 0],
+  [4, 'Fox in the Snow', 'Photos', 'Animals and Pets', 51], [4, 'Fern Valley', 'Photos', 'Nature', 19], [4, 'Glass Lake', 'Photos', 'Nature', 7],
+  [4, 'Sleeping Cat', 'Photos', 'Animals and Pets', 5], [4, 'Autumn Ridge', 'Photos', 'Nature', 1], [4, 'Green Pavilion', 'Photos', 'Architecture & Buildings', 0],
+  [2, 'Tiny Castle', 'Art', 'Pixel Art', 38], [2, 'Dragon Garden', 'Art', 'Fantasy Art', 21], [2, 'Fractal Bloom', 'Art', 'Fractal Art', 11],
+  [2, 'Robot Dreams', 'Art', 'A.I. Art', 6], [2, 'Sunset Arcade', 'Art', 'Pixel Art', 2], [2, 'Crystal Circuit', 'Art', 'Digital Art', 0],
+  [0, 'Sunday Morning Keys', 'Music', 'Instrumentals', 0], [1, 'Blue Door', 'Photos', 'Architecture & Buildings', 1], [2, 'Moon Harbor', 'Art', 'Digital Art', 4],
+];
+const FEATURED = ['Blue Jazz Night', 'Tiny Castle', 'Fox in the Snow'];
+
+const PALETTES = [['#0f2027', '#2c5364', '#f7b733'], ['#42275a', '#734b6d', '#ff6b6b'], ['#134e5e', '#71b280', '#f9d423'], ['#1f1c2c', '#928dab', '#f64f59'], ['#0b486b', '#f56217', '#ffe000']];
+const xmlText = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
+/** A 1200x800 picture: a gradient, a few shapes and the title. */
+function picture(index: number, title: string): Promise<Buffer> {
+  const [from, to, accent] = PALETTES[index % PALETTES.length]!;
+  const shapes = Array.from({ length: 6 }, (_, i) => {
+    const x = (index * 97 + i * 211) % 1200;
+    const y = (index * 53 + i * 137) % 800;
+    return `<circle cx="${x}" cy="${y}" r="${60 + ((index + i) % 5) * 40}" fill="${accent}" fill-opacity="${0.15 + (i % 3) * 0.15}"/>`;
+  }).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+    <rect width="1200" height="800" fill="url(#g)"/>${shapes}
+    <text x="60" y="740" font-family="sans-serif" font-size="72" font-weight="700" fill="#fff" fill-opacity="0.9">${xmlText(title)}</text></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+/** A few seconds of a chord that swells and fades. */
+function song(index: number, seconds = 6, sampleRate = 16_000): Buffer {
+  const root = 220 * 2 ** ((index % 12) / 12);
+  const notes = [root, root * 1.25, root * 1.5];
+  const samples = seconds * sampleRate;
+  return encodeWav(
+    (i) => {
+      const t = i / sampleRate;
+      const envelope = Math.sin((Math.PI * i) / samples) * (0.6 + 0.4 * Math.sin(2 * Math.PI * 0.5 * t));
+      return (notes.reduce((sum, f) => sum + Math.sin(2 * Math.PI * f * t), 0) / notes.length) * envelope * 0.8;
+    },
+    samples,
+    sampleRate,
+  );
+}
+
+export interface DemoDeps {
+  storage: Storage;
+  signingSecret: string;
+  logger: Logger;
+}
+
+/** Seeds the demo catalogue when there is none; answers how many pieces it published. */
+export async function seedDemoContent({ storage, signingSecret, logger }: DemoDeps): Promise<number> {
+  if (await ContentModel.exists({})) return 0;
+  const media = createMediaService({ storage, signingSecret, logger });
+  const contents = createContentsService(media);
+  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
+  const artists = [];
+  for (const a of ARTISTS) {
+    const fullName = `${a.firstName} ${a.lastName}`;
+    const user = await UserModel.findOneAndUpdate(
+      { username: a.username },
+      {
+        $setOnInsert: { ...a, email: `${a.username}@demo.knack.example`, fullName, passwordHash, isActive: true, searchWords: wordsOf(a.username, fullName) },
+        $set: { followersCount: a.followers },
+      },
+      { upsert: true, new: true },
+    ).lean();
+    artists.push(user!);
+  }
+
+  const work = await mkdtemp(path.join(os.tmpdir(), 'knack-demo-'));
+  try {
+    for (const [index, [artistIndex, title, tag, subTag, reactions]] of PIECES.entries()) {
+      const artist = artists[artistIndex]!;
+      const caller = { userId: String(artist._id), email: artist.email, role: 'user' as const };
+      const photoFile = path.join(work, `${randomBytes(6).toString('hex')}.jpg`);
+      const photoBytes = await picture(index, title);
+      await writeFile(photoFile, photoBytes);
+      const photo = await media.storeImage({ path: photoFile, originalname: `${title}.jpg`, size: photoBytes.length }, caller.userId, 'content');
+      let audioPath: string | undefined;
+      if (tag === 'Music') {
+        const audioFile = path.join(work, `${randomBytes(6).toString('hex')}.wav`);
+        const audioBytes = song(index);
+        await writeFile(audioFile, audioBytes);
+        audioPath = (await media.storeAudio({ path: audioFile, originalname: `${title}.wav`, size: audioBytes.length }, caller.userId)).key;
+      }
+      const saved = await contents.save(
+        caller,
+        { title, description: `${title}, by ${artist.fullName}. A Knack demo piece.`, tags: [{ name: tag }], subTag, photoPath: photo.key, audioPath },
+        'classic',
+      );
+      const doc = await ContentModel.findById(saved._id).lean();
+      if (reactions) await recordReaction(doc!, new Date(), reactions);
+      if (FEATURED.includes(title)) await contents.setFeatured({ ...caller, role: 'admin' }, String(saved._id), true);
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  logger.info({ pieces: PIECES.length, artists: ARTISTS.length }, `demo content seeded (artists sign in with ${DEMO_PASSWORD})`);
+  return PIECES.length;
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { DEMO_PASSWORD, seedDemoContent } from '../../server/db/demo';
+import { seedReferenceData } from '../../server/db/seed';
+import { localStorage } from '../../server/integrations/storage';
+import { createLogger } from '../../server/lib/logger';
+import { ContentModel } from '../../server/modules/contents';
+import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+
+useTestDatabase();
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'knack-demo-test-'));
+const storage = localStorage(root);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('demo content', () => {
+  it('when the catalogue is empty, then the demo publishes real pieces each Explore tab ranks by its rule; a second run adds nothing', async () => {
+    await seedReferenceData();
+    const deps = { storage, signingSecret: TEST_JWT_SECRET, logger: createLogger('silent') };
+    expect(await seedDemoContent(deps)).toBe(30);
+    expect(await seedDemoContent(deps)).toBe(0);
+    expect(await ContentModel.countDocuments({})).toBe(30);
+
+    const app = createTestApp({ storage });
+    const first = async (url: string) => (await request(app).get(`/api/v2${url}`).expect(200)).body.contents[0].title;
+    expect(await first('/content/get-by-kind/popular')).toBe('Fox in the Snow');
+    expect(await first('/content/get-by-kind/featured')).toBe('Tiny Castle'); // the latest re-post
+    const radar = (await request(app).get('/api/v2/content/get-by-kind/radar?limit=2').expect(200)).body.contents.map((c: { title: string }) => c.title);
+    expect(radar).toEqual(['Tiny Castle', 'Lisbon at Dusk']); // Fox in the Snow's artist has 510 followers
+    expect(await first('/content/get-by-kind/new')).toBe('Moon Harbor');
+    const songs = await request(app).get('/api/v2/content/get-by-tag?tag=Jazz&kind=popular').expect(200);
+    expect(songs.body.contents[0]).toMatchObject({ title: 'Blue Jazz Night', isAudio: true, processing: 'ready' });
+    expect(songs.body.contents[0].waveformPath).toMatch(/-peaks\.json$/);
+    await request(app).get(new URL(songs.body.contents[0].thumbPath, 'http://x').pathname).expect(200).expect('Content-Type', 'image/webp');
+
+    const login = await request(app).post('/api/v2/auth/signin').send({ email: 'nora_vale@demo.knack.example', password: DEMO_PASSWORD }).expect(200);
+    expect(login.body.user.fullName).toBe('Nora Vale');
+  });
+});
