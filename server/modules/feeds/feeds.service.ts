@@ -18,6 +18,7 @@ import { RANKINGS, type FeedKind } from './feeds.rankings';
 
 export const MAX_PAGE = 50;
 export const TOP_50 = 50;
+const SUGGESTION_POOL = 50;
 
 export interface FeedFilter {
   kind: FeedKind;
@@ -129,12 +130,14 @@ export function createFeedsService(contents: ContentsService) {
       return { artist: toUserCard(artist), contents: await Promise.all(rows.map(contents.dto)) };
     },
 
-    /** At most `limit` titles whose words start with the query's words, most reacted first. */
+    /** At most `limit` titles whose words start with the query's words, the most reacted of the first matches first. */
     suggestions(q: string, limit: number): Promise<Schemas['TitleSuggestionsResponse']> {
       return publicPages.get(`titles:${limit}:${q.toLowerCase()}`, async () => {
         const words = wordStartConditions('titleWords', q);
         if (!words.length) return { titles: [] };
-        const rows = await ContentModel.find(ours({ listed: true, $and: words })).sort({ reactedCount: -1, _id: -1 }).limit(limit).lean<ContentDoc[]>();
+        // The first SUGGESTION_POOL matches in index order, most reacted first: a typeahead stays one short read.
+        const pool = await ContentModel.find(ours({ listed: true, $and: words })).limit(SUGGESTION_POOL).lean<ContentDoc[]>();
+        const rows = pool.sort((a, b) => b.reactedCount - a.reactedCount || String(b._id).localeCompare(String(a._id))).slice(0, limit);
         const dtos = await Promise.all(rows.map(contents.dto));
         return {
           titles: dtos.map((c) => ({ id: c.id, title: c.title, ownerUsername: c.ownerUsername, ownerName: c.ownerName, type: c.type, knackPrice: c.knackRate, link: c.link, thumbPath: c.thumbPath })),
