@@ -65,7 +65,7 @@ async function allPages(url: string, limit: number) {
   let pages = 0;
   do {
     const sep = url.includes('?') ? '&' : '?';
-    const res = await api(`${url}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+    const res: request.Response = await api(`${url}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
     expect(res.body.contents.length).toBeLessThanOrEqual(limit);
     seen.push(...titles(res.body));
     cursor = res.body.nextCursor;

@@ -53,11 +53,20 @@ beforeEach(() => {
 });
 
 describe('routes', () => {
-  it('when the table is read, then it declares only built screens: home, the activation link and the auth modals', () => {
+  it('when the table is read, then it declares only built screens, open to guests as spec §6 lists them', () => {
     expect(ROUTES.map((route) => [route.name, route.path, route.guest])).toEqual([
       ['home', '/', true],
       ['confirm', '/confirm', true],
       ['auth', '/auth/:type?', true],
+      ['explore', '/explore', true],
+      ['exploreTag', '/explore/:tag', true],
+      ['viewAll', '/viewall/:kind', true],
+      ['viewall-kind', '/viewall/:kind/:sub', true],
+      ['search', '/search/:slug?', false],
+      ['userProfile', '/profile/:kind?', false],
+      ['{name}Top50', '/:segment/:sub?', true],
+      ['{hash}', '/:segment/:sub?', true],
+      ['username', '/:segment/:sub?', true],
     ]);
   });
 

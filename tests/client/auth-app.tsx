@@ -18,8 +18,9 @@ export function mockPublicCalls() {
   jest.mocked(getPageUi).mockResolvedValue(footerFixture);
 }
 
-export function renderApp(path = '/') {
-  window.history.pushState(null, '', path);
+/** `path` null renders at the current history entry, as a reload does. */
+export function renderApp(path: string | null = '/') {
+  if (path !== null) window.history.pushState(null, '', path);
   const store = createAppStore();
   const view = render(
     <ConfigProvider>

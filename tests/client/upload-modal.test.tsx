@@ -38,42 +38,23 @@ import {
   type,
 } from './upload-fixtures';
 
+import { makeContent } from './explore-fixtures';
+
 jest.mock('../../client/src/api/generated/operations');
 // The whole SPA with antd forms in jsdom: a test takes seconds.
 jest.setTimeout(60_000);
 
-const savedContent = (overrides: Partial<SaveContentResult['content']> = {}): SaveContentResult['content'] => ({
-  id: '64d000000000000000000001',
-  ownerId: makeUser().id,
-  ownerName: 'Jane Doe',
-  ownerUsername: 'jane_doe',
-  payerId: null,
-  title: 'Lisbon at dawn',
-  description: 'Tram 28',
-  filePath: 'images/2026/11/cover.jpg',
-  thumbPath: '',
-  wthumbPath: '',
-  hthumbPath: '',
-  mthumbPath: '',
-  fileName: 'cover.png',
-  fileSize: 48_213,
-  fileType: 'image/jpeg',
-  isImage: true,
-  isAudio: false,
-  isOrlando: false,
-  isPaidOut: false,
-  isHide: false,
-  subTag: 'Travel',
-  tags: [{ name: 'Photos' }],
-  setting: { public: true, private: false, followers: false, hidePlayCount: false, hideViewCount: false },
-  knackValue: 0,
-  knackRate: 0,
-  reactedCount: 0,
-  uploadedAt: '2026-11-01T00:00:00.000Z',
-  projectId: null,
-  processing: 'ready',
-  ...overrides,
-});
+const savedContent = (overrides: Partial<SaveContentResult['content']> = {}): SaveContentResult['content'] =>
+  makeContent({
+    id: '64d000000000000000000001',
+    ownerId: makeUser().id,
+    ownerName: 'Jane Doe',
+    title: 'Lisbon at dawn',
+    type: 'photos',
+    subTag: 'Travel',
+    tags: [{ name: 'Photos' }],
+    ...overrides,
+  });
 
 beforeEach(() => {
   jest.resetAllMocks();

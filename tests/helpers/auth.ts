@@ -29,8 +29,8 @@ export function refreshCookieOf(res: Response): string | undefined {
 
 export type Smtp = Awaited<ReturnType<typeof startSmtpServer>>;
 
-/** Signs up, opens the activation mail and activates: answers a signed-in member. */
-export async function createActiveMember(app: Express, smtp: Smtp, overrides: Record<string, string> = {}) {
+/** Signs up, opens the activation mail and activates: answers a signed-in member. `app` is the app or its URL. */
+export async function createActiveMember(app: Express | string, smtp: Smtp, overrides: Record<string, string> = {}) {
   const form = newSignup(overrides);
   await request(app).post('/api/v2/auth/signup').send(form).expect(201);
   const mail = await smtp.nextMailTo(form.email);

@@ -1,27 +1,58 @@
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { detailBackground, DetailUrlSync } from '../features/content-detail';
 import { FrontLayout } from '../layouts/front';
 import { NavigationBridge } from './navigation';
 import { PageMetaSync } from './PageMetaSync';
 import { RouteGuard } from './RouteGuard';
 import { FALLBACK_PATH, ROUTES, type AppRoute } from './routes';
 
-/** The router's element tree, built from the route table; each page behind the guard of spec §6. */
+function GuardedPage({ route }: { route: AppRoute }) {
+  const { guest, Page } = route;
+  return (
+    <RouteGuard guest={guest}>
+      <Page />
+    </RouteGuard>
+  );
+}
+
+/** Routes sharing one pattern: the first that accepts the path shows it; a path none accepts goes home. */
+function SharedPattern({ routes }: { routes: readonly AppRoute[] }) {
+  const { pathname } = useLocation();
+  const chosen = routes.find((candidate) => candidate.accepts?.(pathname) ?? true);
+  // No key: routes with the same page (a profile, a share link over it) keep it mounted from one to the other.
+  return chosen ? <GuardedPage route={chosen} /> : <Navigate to={FALLBACK_PATH} replace />;
+}
+
+function patternElement(group: readonly AppRoute[]) {
+  const [only] = group;
+  return only && group.length === 1 && !only.accepts ? <GuardedPage route={only} /> : <SharedPattern routes={group} />;
+}
+
+/** The routes grouped by path pattern, in table order. */
+function byPattern(routes: readonly AppRoute[]): [string, AppRoute[]][] {
+  const groups = new Map<string, AppRoute[]>();
+  for (const candidate of routes) groups.set(candidate.path, [...(groups.get(candidate.path) ?? []), candidate]);
+  return [...groups];
+}
+
+/**
+ * The router's element tree, built from the route table; each page behind the guard of spec §6. While the
+ * content detail modal has pushed a piece's link, the page it was opened over stays rendered beneath it.
+ */
 export function AppRoutes({ routes = ROUTES }: { routes?: readonly AppRoute[] }) {
+  const location = useLocation();
   return (
     <>
       <NavigationBridge />
       <PageMetaSync />
-      <Routes>
+      <DetailUrlSync />
+      <Routes location={detailBackground(location) ?? location}>
         <Route element={<FrontLayout />}>
-          {routes.map(({ name, path, guest, Page }) => (
+          {byPattern(routes).map(([path, group]) => (
             <Route
-              key={name}
+              key={path}
               path={path}
-              element={
-                <RouteGuard guest={guest}>
-                  <Page />
-                </RouteGuard>
-              }
+              element={patternElement(group)}
             />
           ))}
         </Route>

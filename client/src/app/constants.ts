@@ -38,4 +38,10 @@ export const PATHS = {
   privacy: '/privacy-policy.html',
   terms: '/terms-of-use.html',
   exploreTag: (slug: string) => `/explore/${encodeURIComponent(slug)}`,
+  /** The full list of one feed kind, optionally under one tag (its slug). */
+  viewAll: (kind: string, tagSlug?: string) => `/viewall/${kind}${tagSlug ? `/${encodeURIComponent(tagSlug)}` : ''}`,
+  /** Search results for a query (the query is the slug, URL-encoded). */
+  search: (query: string) => `/search/${encodeURIComponent(query)}`,
+  /** A member's public profile. */
+  profile: (username: string) => `/${encodeURIComponent(username)}`,
 } as const;

@@ -4,6 +4,7 @@ import { tagsReducer } from '../features/tags';
 import { cmsReducer } from '../features/cms';
 import { authReducer } from '../features/auth';
 import { uploadReducer } from '../features/upload';
+import { contentDetailReducer } from '../features/content-detail';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
@@ -11,6 +12,7 @@ export const rootReducer = combineReducers({
   cms: cmsReducer,
   auth: authReducer,
   upload: uploadReducer,
+  contentDetail: contentDetailReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

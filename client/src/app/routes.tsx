@@ -7,7 +7,9 @@ import { matchPath } from 'react-router-dom';
 import { withChunkReload } from '../components/errors/chunkReload';
 import type { MetaPage } from '../features/cms';
 import { loadAuthRoutePage, loadConfirmPage } from '../features/auth';
+import { loadExplorePage, loadSearchPage, loadViewAllPage } from '../features/explore/entry';
 import { loadHomePage } from '../features/home';
+import { loadOwnProfilePage, loadProfilePage, loadTop50Page, parsePath, SEGMENT_PATH } from '../features/content-detail';
 
 export interface AppRoute {
   /** The route name of spec §2 (home, pricing, explore, …). */
@@ -17,20 +19,38 @@ export interface AppRoute {
   metaPage: MetaPage;
   /** Reachable without a stored account (spec §6 route guard). */
   guest: boolean;
+  /**
+   * Routes sharing one path pattern (the single-segment screens: profile, share link, Top 50) tell apart the
+   * paths they take; the first route whose pattern matches and which accepts the path shows it.
+   */
+  accepts?: (pathname: string) => boolean;
   /** The page, a lazy chunk; a stale chunk reloads the page once per 60 s (spec §8). */
   Page: LazyExoticComponent<ComponentType>;
   /** Starts downloading the page's chunk (used to preload the landing route). */
   preload: () => Promise<unknown>;
 }
 
-function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: () => Promise<{ default: ComponentType }> }): AppRoute {
-  const { load, ...rest } = definition;
+type PageLoader = () => Promise<{ default: ComponentType }>;
+
+/** One lazy page per loader: routes sharing a page (profile and share link) keep it mounted between them. */
+const pages = new Map<PageLoader, Pick<AppRoute, 'Page' | 'preload'>>();
+
+function lazyPage(load: PageLoader): Pick<AppRoute, 'Page' | 'preload'> {
+  const known = pages.get(load);
+  if (known) return known;
   let pending: Promise<{ default: ComponentType }> | undefined;
   const loadOnce = withChunkReload(() => (pending ??= load().catch((error: unknown) => {
     pending = undefined; // a failed load can be retried
     throw error;
   })));
-  return { ...rest, Page: lazy(loadOnce), preload: loadOnce };
+  const page = { Page: lazy(loadOnce), preload: loadOnce };
+  pages.set(load, page);
+  return page;
+}
+
+function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: PageLoader }): AppRoute {
+  const { load, ...rest } = definition;
+  return { ...rest, ...lazyPage(load) };
 }
 
 /**
@@ -43,17 +63,34 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
   'exploreTag', 'viewAll', 'viewall-kind', 'pricing', 'blog-type', 'username', 'admin pass', 'confirm', 'auth',
 ];
 
+/** The single-segment screens of spec §2, told apart by the segment's shape (see content-detail/links.ts). */
+const segmentIs = (kind: 'top50' | 'content' | 'profile') => (pathname: string) => parsePath(pathname)?.kind === kind;
+
+/**
+ * Fixed paths are listed first; the router ranks a static segment above a dynamic one anyway, so `/explore`
+ * or `/profile` never reach the `/:segment` screens. The own profile (`userProfile`, spec §2: default = own
+ * uploads, supported = collection) needs a stored account, unlike the rest of the guest list.
+ */
 export const ROUTES: readonly AppRoute[] = [
   route({ name: 'home', path: '/', metaPage: 'home', guest: true, load: loadHomePage }),
   route({ name: 'confirm', path: '/confirm', metaPage: 'meta', guest: true, load: loadConfirmPage }),
   route({ name: 'auth', path: '/auth/:type?', metaPage: 'meta', guest: true, load: loadAuthRoutePage }),
+  route({ name: 'explore', path: '/explore', metaPage: 'explore', guest: true, load: loadExplorePage }),
+  route({ name: 'exploreTag', path: '/explore/:tag', metaPage: 'explore', guest: true, load: loadExplorePage }),
+  route({ name: 'viewAll', path: '/viewall/:kind', metaPage: 'explore', guest: true, load: loadViewAllPage }),
+  route({ name: 'viewall-kind', path: '/viewall/:kind/:sub', metaPage: 'explore', guest: true, load: loadViewAllPage }),
+  route({ name: 'search', path: '/search/:slug?', metaPage: 'explore', guest: false, load: loadSearchPage }),
+  route({ name: 'userProfile', path: '/profile/:kind?', metaPage: 'meta', guest: false, load: loadOwnProfilePage }),
+  route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
+  route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),
+  route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage }),
 ];
 
 /** Where unmatched paths go (spec §2). */
 export const FALLBACK_PATH = '/';
 
 export function findRoute(pathname: string): AppRoute | undefined {
-  return ROUTES.find((candidate) => matchPath({ path: candidate.path, end: true }, pathname));
+  return ROUTES.find((candidate) => matchPath({ path: candidate.path, end: true }, pathname) && (candidate.accepts?.(pathname) ?? true));
 }
 
 /** Preloads the page of `pathname`, if it is a known route (called before the first render). */

@@ -3,7 +3,7 @@ export { tagsReducer, tagsRequested, tagsLoaded, tagsFailed, initialTagsState } 
 export type { TagsState, LoadStatus } from './tags.slice';
 export { tagsSaga } from './tags.saga';
 export { selectTagGroups, selectTagsStatus, selectTagsError, selectAllTags, groupTags, MAIN_TAG_ORDER } from './tags.selectors';
-export { TYPE_COLORS, typeColor } from './tagColors';
+export { TYPE_COLORS, typeColor, typeStyle } from './tagColors';
 export type { TypePalette } from './tagColors';
 export { formatKnackPrice, formatKnackPricePer, knackUnit, DEFAULT_KNACK_PRICE } from './formatKnackPrice';
 export type { Tag, TagType, TagGroup } from './tags.types';

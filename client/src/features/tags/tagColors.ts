@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import type { TagType } from './tags.types';
 
 export interface TypePalette {
@@ -20,4 +21,15 @@ export const TYPE_COLORS: Record<TagType, TypePalette> = {
 
 export function typeColor(type: TagType): string {
   return TYPE_COLORS[type].color;
+}
+
+/** A type's palette as CSS variables (--kn-type, --kn-type-strong, --kn-type-tint, --kn-type-soft) for a style attribute. */
+export function typeStyle(type: TagType): CSSProperties {
+  const palette = TYPE_COLORS[type];
+  return {
+    '--kn-type': palette.color,
+    '--kn-type-strong': palette.strong,
+    '--kn-type-tint': palette.tint,
+    '--kn-type-soft': palette.soft,
+  } as CSSProperties;
 }

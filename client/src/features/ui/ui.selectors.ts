@@ -9,3 +9,4 @@ export const selectOpenModal = (state: WithUi) => state.ui.modal;
 export const selectModalProps = (state: WithUi) => state.ui.modalProps;
 export const selectSideMenuOpen = (state: WithUi) => state.ui.sideMenuOpen;
 export const selectViewportWidth = (state: WithUi) => state.ui.width;
+export const selectViewportHeight = (state: WithUi) => state.ui.height;

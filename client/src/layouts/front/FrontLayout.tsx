@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RouteErrorBoundary } from '../../components/errors';
@@ -8,6 +8,7 @@ import { Footer } from './Footer';
 import { ModalHost } from './ModalHost';
 import { SideMenu } from './SideMenu';
 import { TopNav } from './TopNav';
+import { useOpenedOnce } from './useOpenedOnce';
 import './front.css';
 
 const PhoneDrawer = lazy(() => import('./PhoneDrawer'));
@@ -16,11 +17,7 @@ const PhoneDrawer = lazy(() => import('./PhoneDrawer'));
 function SideMenuDrawer() {
   const dispatch = useAppDispatch();
   const open = useAppSelector(selectSideMenuOpen);
-  const [wanted, setWanted] = useState(open);
-  useEffect(() => {
-    if (open) setWanted(true);
-  }, [open]);
-  if (!wanted) return null;
+  if (!useOpenedOnce(open)) return null;
   return (
     <Suspense fallback={null}>
       <PhoneDrawer open={open} onClose={() => dispatch(sideMenuClosed())} />

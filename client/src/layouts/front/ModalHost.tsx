@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { loadAuthModal, selectIsLoggedIn } from '../../features/auth';
+import { loadContentDetailModal, selectDetailOpen } from '../../features/content-detail';
 import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUploadModal } from '../../features/upload';
 import { selectOpenModal, type ModalName } from '../../features/ui';
+import { useOpenedOnce } from './useOpenedOnce';
 
 type ModalComponent = LazyExoticComponent<ComponentType<{ name: never; open: boolean }>>;
 
@@ -46,11 +48,25 @@ function ModalSlot({ group, modal }: { group: ModalGroup; modal: ModalName | nul
   );
 }
 
-/** Renders the open modal of the ui state. */
+const ContentDetailModal = lazy(loadContentDetailModal);
+
+/** The content detail modal has its own state (the piece and its siblings), beside the ui modal. */
+function ContentDetailSlot() {
+  const open = useAppSelector(selectDetailOpen);
+  if (!useOpenedOnce(open)) return null;
+  return (
+    <Suspense fallback={null}>
+      <ContentDetailModal open={open} />
+    </Suspense>
+  );
+}
+
+/** Renders the open modal of the ui state, and the content detail modal (under it: login asked from the detail shows on top). */
 export function ModalHost() {
   const modal = useAppSelector(selectOpenModal);
   return (
     <>
+      <ContentDetailSlot />
       {GROUPS.map((group) => (
         <ModalSlot key={group.key} group={group} modal={modal} />
       ))}

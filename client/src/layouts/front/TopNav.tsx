@@ -2,11 +2,12 @@ import { NavLink } from 'react-router-dom';
 import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
 import MenuOutlined from '@ant-design/icons/es/icons/MenuOutlined';
-import { PATHS } from '../../app/constants';
+import { BREAKPOINTS, PATHS } from '../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { logoutRequested, selectIsLoggedIn } from '../../features/auth';
-import { modalOpened, sideMenuOpened } from '../../features/ui';
+import { SearchBox } from '../../features/explore/entry';
+import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from '../../features/ui';
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
 
@@ -29,12 +30,15 @@ function PricingLink() {
 
 /**
  * Top navigation (spec §2). Logged out: Explore, Pricing, Login, Create account, Upload. Logged in: Pricing
- * (with its hint), Explore, Collection, My Profile, Logout, Upload. Below 600 px a hamburger opens the side
- * menu drawer and the bar keeps Login (logged out) and Upload.
+ * (with its hint), Explore, Collection, My Profile, Logout, Upload. Both have the search box with suggestions (a
+ * button opening it below 1000 px). Below 600 px a hamburger opens the side menu drawer and the bar keeps
+ * search, Login (logged out) and Upload.
  */
 export function TopNav() {
   const dispatch = useAppDispatch();
   const loggedIn = useAppSelector(selectIsLoggedIn);
+  // Phones and narrow windows: the search is a button opening the box over the bar.
+  const compactSearch = useAppSelector((state) => selectIsPhone(state) || selectViewportWidth(state) < BREAKPOINTS.compact);
   return (
     <header className="kn-topnav">
       <div className="kn-topnav__inner">
@@ -69,6 +73,9 @@ export function TopNav() {
             </NavLink>
           </nav>
         )}
+        <div className="kn-topnav__search">
+          <SearchBox compact={compactSearch} />
+        </div>
         <div className="kn-topnav__actions">
           {loggedIn ? (
             <Button type="text" className="kn-topnav__logout" onClick={() => dispatch(logoutRequested())}>

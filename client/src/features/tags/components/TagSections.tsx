@@ -1,4 +1,3 @@
-import type { CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
@@ -6,7 +5,8 @@ import ArrowRightOutlined from '@ant-design/icons/es/icons/ArrowRightOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import WarningOutlined from '@ant-design/icons/es/icons/WarningOutlined';
 import { PATHS } from '../../../app/constants';
-import { TYPE_COLORS } from '../tagColors';
+import { compactCount } from '../../../components/format';
+import { typeStyle } from '../tagColors';
 import { DEFAULT_KNACK_PRICE, formatKnackPrice, formatKnackPricePer, knackUnit } from '../formatKnackPrice';
 import type { LoadStatus } from '../tags.slice';
 import type { Tag, TagGroup, TagType } from '../tags.types';
@@ -25,22 +25,6 @@ const BLURB: Record<TagType, string> = {
   art: 'Digital, A.I., pixel, fractal and fantasy art.',
   photos: 'Cars, travel, people, nature and everything in between.',
 };
-
-function paletteStyle(type: TagType): CSSProperties {
-  const palette = TYPE_COLORS[type];
-  return {
-    '--kn-type': palette.color,
-    '--kn-type-strong': palette.strong,
-    '--kn-type-tint': palette.tint,
-    '--kn-type-soft': palette.soft,
-  } as CSSProperties;
-}
-
-function compactCount(count: number): string {
-  if (count < 1000) return String(count);
-  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
-  return `${(count / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
-}
 
 function SubTagCard({ tag, type }: { tag: Tag; type: TagType }) {
   const premium = tag.knackPrice > DEFAULT_KNACK_PRICE;
@@ -68,7 +52,7 @@ function TagSection({ group }: { group: TagGroup }) {
   const headingId = `kn-tags-${main.slug}`;
   const lowest = subTags.length ? Math.min(...subTags.map((tag) => tag.knackPrice)) : main.knackPrice;
   return (
-    <section className="kn-tag-section" style={paletteStyle(type)} aria-labelledby={headingId} data-type={type}>
+    <section className="kn-tag-section" style={typeStyle(type)} aria-labelledby={headingId} data-type={type}>
       <div className="kn-tag-section__head">
         <span className="kn-tag-section__icon">
           <TypeIcon type={type} />
@@ -101,7 +85,7 @@ function LoadingSections() {
   return (
     <div className="kn-tags" aria-busy="true" aria-label="Loading tags">
       {types.map((type) => (
-        <section key={type} className="kn-tag-section kn-tag-section--loading" style={paletteStyle(type)}>
+        <section key={type} className="kn-tag-section kn-tag-section--loading" style={typeStyle(type)}>
           <div className="kn-tag-section__head">
             <span className="kn-tag-section__icon">
               <TypeIcon type={type} />

@@ -1,0 +1,99 @@
+import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { shallowEqual } from 'react-redux';
+import Modal from 'antd/es/modal';
+import { useGetContentDetail } from '../../../api/generated/hooks';
+import { mediaUrl } from '../../../api/mediaUrl';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { selectUser } from '../../auth';
+import { selectIsPhone, selectViewportHeight } from '../../ui';
+import { detailClosed, detailStepped } from '../contentDetail.slice';
+import { selectContentDetail, selectDetailPosition } from '../contentDetail.selectors';
+import type { Content } from '../contentDetail.types';
+import { fullImage } from '../contentFacts';
+import { useArrowKeys } from '../hooks/useArrowKeys';
+import { SWIPE_THRESHOLD, useSwipe } from '../hooks/useSwipe';
+import { DetailHeader } from './DetailHeader';
+import { DetailInfo } from './DetailInfo';
+import { DetailStage } from './DetailStage';
+import { FullImageModal } from './FullImageModal';
+import { ExploreStrip, MoreFromArtist, OtherArtists } from './PieceStrips';
+import './content-detail.css';
+
+/** Spec §9: the content modal is 1500 wide and min(1388, 72% of the window's height) high. */
+export const DETAIL_WIDTH = 1500;
+export function detailHeight(windowHeight: number): number {
+  return Math.min(1388, Math.round(windowHeight * 0.72));
+}
+
+/** The piece with what the detail call adds (owner, comments count), once it answers for this piece. */
+function useDetail(content: Content | null, open: boolean) {
+  const viewer = useAppSelector(selectUser);
+  const detail = useGetContentDetail(
+    { path: { contentId: content?.id ?? '', userId: viewer?.id ?? 'guest' } },
+    { enabled: open && Boolean(content) },
+  );
+  const fresh = detail.data && detail.data.content.id === content?.id ? detail.data : undefined;
+  return { content: fresh?.content ?? content, owner: fresh?.owner, commentsCount: fresh?.commentsCount };
+}
+
+/**
+ * The content detail modal (spec §2), opened by `detailOpened`: the uploader, the piece between the
+ * previous/next arrows (← → keys, swipes), what it is and its share link, then the Explore tabs, 'More from
+ * {artist}' and 'Other artists you may like'. Full screen on phones.
+ */
+export default function ContentDetailModal({ open }: { open: boolean }) {
+  const dispatch = useAppDispatch();
+  const { content: chosen } = useAppSelector(selectContentDetail);
+  const position = useAppSelector(selectDetailPosition, shallowEqual);
+  const isPhone = useAppSelector(selectIsPhone);
+  const windowHeight = useAppSelector(selectViewportHeight);
+  const { content, owner, commentsCount } = useDetail(chosen, open);
+  const [showingFull, setShowingFull] = useState(false);
+  const body = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+
+  const previous = () => dispatch(detailStepped(-1));
+  const next = () => dispatch(detailStepped(1));
+  useArrowKeys(open && !showingFull, previous, next);
+  const swipe = useSwipe({ threshold: isPhone ? SWIPE_THRESHOLD.phone : SWIPE_THRESHOLD.other, onPrevious: previous, onNext: next });
+
+  // The full image closes with the modal.
+  useEffect(() => {
+    if (!open) setShowingFull(false);
+  }, [open]);
+
+  // Each piece starts at the top.
+  useEffect(() => {
+    body.current?.scrollTo?.({ top: 0 });
+  }, [content?.id]);
+
+  if (!content) return null;
+  const height = isPhone ? undefined : detailHeight(windowHeight);
+  return (
+    <Modal
+      open={open}
+      onCancel={() => dispatch(detailClosed())}
+      footer={null}
+      // Closed, its contents go (a song playing in it stops).
+      destroyOnHidden
+      centered={!isPhone}
+      width={isPhone ? '100%' : DETAIL_WIDTH}
+      title={content.title}
+      classNames={{ header: 'kn-visually-hidden' }}
+      rootClassName={isPhone ? 'kn-detail-modal kn-detail-modal--phone' : 'kn-detail-modal'}
+      styles={isPhone ? undefined : { body: { height } }}
+    >
+      <div ref={body} className="kn-detail" data-type={content.type} style={height ? ({ '--kn-detail-h': `${height}px` } as CSSProperties) : undefined}>
+        <DetailHeader owner={owner ?? { username: content.ownerUsername, fullName: content.ownerName }} />
+        <div className="kn-detail__main">
+          <DetailStage content={content} position={position} swipe={swipe} onPrevious={previous} onNext={next} onShowFullImage={() => setShowingFull(true)} />
+          <DetailInfo content={content} titleId={titleId} commentsCount={commentsCount} />
+        </div>
+        <ExploreStrip />
+        <MoreFromArtist content={content} />
+        <OtherArtists ownerId={content.ownerId} />
+      </div>
+      <FullImageModal open={open && showingFull} src={mediaUrl(fullImage(content))} alt={content.title} onClose={() => setShowingFull(false)} />
+    </Modal>
+  );
+}

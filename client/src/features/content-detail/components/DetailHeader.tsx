@@ -1,0 +1,23 @@
+import { Link } from 'react-router-dom';
+import { displayUsername } from '../../auth';
+import type { PublicUser } from '../contentDetail.types';
+import { profilePath } from '../links';
+import { UserAvatar } from './UserAvatar';
+
+export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pick<PublicUser, 'image' | 'firstName' | 'lastName'>>;
+
+/** The uploader (spec §2): avatar and name, underscores shown as spaces, linking to the profile. */
+export function DetailHeader({ owner }: { owner: DetailOwner }) {
+  const name = displayUsername(owner.username);
+  return (
+    <header className="kn-detail__head">
+      <Link className="kn-detail__owner" to={profilePath(owner.username)}>
+        <UserAvatar user={owner} size={44} />
+        <span className="kn-detail__owner-text">
+          <span className="kn-detail__owner-name">{name}</span>
+          {owner.fullName && owner.fullName !== name ? <span className="kn-detail__owner-full">{owner.fullName}</span> : null}
+        </span>
+      </Link>
+    </header>
+  );
+}

@@ -1,0 +1,57 @@
+import CommentOutlined from '@ant-design/icons/es/icons/CommentOutlined';
+import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
+import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
+import { compactCount } from '../../../components/format';
+import { formatKnackPricePer, typeStyle } from '../../tags';
+import { TypeIcon } from '../../tags/ui';
+import type { Content } from '../contentDetail.types';
+import { reactionCount, typeByFirstTag } from '../contentFacts';
+import { MonetizedIcon } from './MonetizedIcon';
+import { ShareLink } from './ShareLink';
+
+export interface DetailInfoProps {
+  content: Content;
+  titleId: string;
+  /** From the detail call, once it answers. */
+  commentsCount?: number;
+}
+
+/**
+ * What a piece is (spec §2 content detail): its type icon by first tag, tag and sub-tag, title,
+ * description, whether it is monetized, the knack price, plays or views, comments, and the share link.
+ */
+export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps) {
+  const type = typeByFirstTag(content);
+  const reactions = reactionCount(content);
+  return (
+    <section className="kn-detail__info" style={typeStyle(type)} aria-labelledby={titleId}>
+      <div className="kn-detail__tags">
+        <span className="kn-detail__chip kn-detail__chip--main">
+          <TypeIcon type={type} /> {content.tags[0]?.name ?? type}
+        </span>
+        {content.subTag ? <span className="kn-detail__chip">{content.subTag}</span> : null}
+      </div>
+      <h2 id={titleId} className="kn-detail__title">
+        {content.title}
+      </h2>
+      <div className="kn-detail__price">
+        <MonetizedIcon paidOut={content.isPaidOut} />
+        <strong title="Knack price">{formatKnackPricePer(content.knackRate, content.type)}</strong>
+      </div>
+      <ul className="kn-detail__stats" aria-label="Activity">
+        {reactions ? (
+          <li>
+            {reactions.unit === 'plays' ? <PlayCircleOutlined aria-hidden /> : <EyeOutlined aria-hidden />} {compactCount(reactions.count)} {reactions.unit}
+          </li>
+        ) : null}
+        {commentsCount !== undefined ? (
+          <li>
+            <CommentOutlined aria-hidden /> {compactCount(commentsCount)} {commentsCount === 1 ? 'comment' : 'comments'}
+          </li>
+        ) : null}
+      </ul>
+      {content.description ? <p className="kn-detail__description">{content.description}</p> : null}
+      <ShareLink link={content.link} />
+    </section>
+  );
+}

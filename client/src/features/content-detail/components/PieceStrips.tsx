@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useGetContentsByKind, useGetTrendingArtists } from '../../../api/generated/hooks';
+import { useAppDispatch } from '../../../app/hooks';
+import { ArtistCard, ContentCard, DEFAULT_TAB, ExploreTabs, type FeedKind } from '../../explore';
+import { displayUsername } from '../../auth';
+import { detailOpened } from '../contentDetail.slice';
+import type { Content } from '../contentDetail.types';
+
+/** Pieces one strip asks for. */
+const STRIP_SIZE = 12;
+/** Spec §9: other artists 8. */
+export const OTHER_ARTISTS = 8;
+
+function StripSkeleton({ label }: { label: string }) {
+  return (
+    <div className="kn-strip" aria-busy="true" aria-label={`${label}: loading`}>
+      {Array.from({ length: 5 }, (_, index) => (
+        <span key={index} className="kn-strip__skeleton kn-skeleton" />
+      ))}
+    </div>
+  );
+}
+
+/** A sideways row of pieces; choosing one shows it in the modal, the arrows then walk this row. */
+function PieceRow({ label, pieces }: { label: string; pieces: Content[] }) {
+  const dispatch = useAppDispatch();
+  if (!pieces.length) return <p className="kn-strip__empty">Nothing here yet.</p>;
+  return (
+    <ul className="kn-strip" aria-label={label}>
+      {pieces.map((piece) => (
+        <li key={piece.id}>
+          <ContentCard content={piece} onOpen={(chosen) => dispatch(detailOpened({ content: chosen, siblings: pieces }))} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One feed of GET /content/get-by-kind as a strip (`exceptId`: the piece already shown). */
+function FeedStrip({ label, kind, ownerId, exceptId }: { label: string; kind: FeedKind; ownerId?: string; exceptId?: string }) {
+  const feed = useGetContentsByKind({ path: { kind }, query: { ownerId, limit: STRIP_SIZE } });
+  if (feed.loading && !feed.data) return <StripSkeleton label={label} />;
+  if (feed.error) return <p className="kn-strip__empty">These pieces could not be loaded.</p>;
+  return <PieceRow label={label} pieces={(feed.data?.contents ?? []).filter((piece) => piece.id !== exceptId)} />;
+}
+
+/** The Explore tabs in the modal (Popular, Featured, Trending, On the Radar), each a strip of its feed. */
+export function ExploreStrip() {
+  const [kind, setKind] = useState<FeedKind>(DEFAULT_TAB);
+  return (
+    <section className="kn-detail__section" aria-labelledby="kn-detail-explore">
+      <h3 id="kn-detail-explore" className="kn-detail__section-title">
+        Explore
+      </h3>
+      <ExploreTabs active={kind} onChange={setKind}>
+        <FeedStrip label="Explore" kind={kind} />
+      </ExploreTabs>
+    </section>
+  );
+}
+
+/** 'More from {artist}': the artist's newest pieces but the one shown. */
+export function MoreFromArtist({ content }: { content: Content }) {
+  const title = `More from ${displayUsername(content.ownerUsername)}`;
+  return (
+    <section className="kn-detail__section" aria-label={title}>
+      <h3 className="kn-detail__section-title">{title}</h3>
+      <FeedStrip label={title} kind="new" ownerId={content.ownerId} exceptId={content.id} />
+    </section>
+  );
+}
+
+/** 'Other artists you may like': the first 8 trending artists, the piece's owner left out. */
+export function OtherArtists({ ownerId }: { ownerId: string }) {
+  const trending = useGetTrendingArtists({ query: { limit: OTHER_ARTISTS + 1 } });
+  const artists = (trending.data?.users ?? []).filter((card) => card.user.id !== ownerId).slice(0, OTHER_ARTISTS);
+  if (!trending.loading && !artists.length) return null;
+  return (
+    <section className="kn-detail__section" aria-labelledby="kn-detail-artists">
+      <h3 id="kn-detail-artists" className="kn-detail__section-title">
+        Other artists you may like
+      </h3>
+      {trending.loading ? (
+        <StripSkeleton label="Other artists you may like" />
+      ) : (
+        <ul className="kn-detail__artists" aria-label="Other artists you may like">
+          {artists.map((card) => (
+            <li key={card.user.id}>
+              <ArtistCard card={card} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

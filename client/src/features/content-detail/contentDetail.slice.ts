@@ -1,0 +1,53 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { Content } from './contentDetail.types';
+
+/**
+ * The content detail modal (spec §2): whether it is open, which piece it shows and the pieces the arrows
+ * step through (the grid or strip it was opened from, in its order). After closing, `content` is the last
+ * piece shown.
+ */
+export interface ContentDetailState {
+  open: boolean;
+  content: Content | null;
+  siblings: Content[];
+}
+
+export const initialContentDetailState: ContentDetailState = { open: false, content: null, siblings: [] };
+
+export interface DetailRequest {
+  content: Content;
+  /** The pieces around it; empty or omitted: only this one. */
+  siblings?: Content[];
+}
+
+const contentDetailSlice = createSlice({
+  name: 'contentDetail',
+  initialState: initialContentDetailState,
+  reducers: {
+    /** A card was chosen: the modal shows it, the arrows walk `siblings`. */
+    detailOpened(state, action: PayloadAction<DetailRequest>) {
+      const { content, siblings = [] } = action.payload;
+      state.open = true;
+      state.content = content;
+      state.siblings = siblings.some((piece) => piece.id === content.id) ? siblings : [content, ...siblings];
+    },
+    /** The previous or next arrow (or key, or swipe): shows the sibling `offset` away, if there is one. */
+    detailStepped(state, action: PayloadAction<-1 | 1>) {
+      const index = state.siblings.findIndex((piece) => piece.id === state.content?.id);
+      const next = index < 0 ? undefined : state.siblings[index + action.payload];
+      if (state.open && next) state.content = next;
+    },
+    /** A piece was removed: it leaves the list; the modal closes if it was showing it. */
+    contentRemoved(state, action: PayloadAction<string>) {
+      state.siblings = state.siblings.filter((piece) => piece.id !== action.payload);
+      if (state.content?.id === action.payload) state.open = false;
+    },
+    /** The modal closes; the last piece stays in the state while the closing animation shows it. */
+    detailClosed(state) {
+      state.open = false;
+    },
+  },
+});
+
+export const { detailOpened, detailStepped, contentRemoved, detailClosed } = contentDetailSlice.actions;
+export const contentDetailReducer = contentDetailSlice.reducer;

@@ -1,0 +1,33 @@
+import type { TagType } from '../tags';
+import type { Content } from './contentDetail.types';
+
+const MAIN_TAG_TYPES: Record<string, TagType> = { music: 'music', art: 'art', photos: 'photos' };
+
+/** The type its first tag names (spec §3: the first tag is the category); the stored type otherwise. */
+export function typeByFirstTag(content: Pick<Content, 'tags' | 'type'>): TagType {
+  return MAIN_TAG_TYPES[content.tags[0]?.name.trim().toLowerCase() ?? ''] ?? content.type;
+}
+
+/** Plays for music, views for art and photos; null when the owner hides the count. */
+export function reactionCount(content: Pick<Content, 'type' | 'reactedCount' | 'setting'>): { count: number; unit: 'plays' | 'views' } | null {
+  const music = content.type === 'music';
+  if (music ? content.setting.hidePlayCount : content.setting.hideViewCount) return null;
+  return { count: content.reactedCount, unit: music ? 'plays' : 'views' };
+}
+
+/** Who may see a piece besides everyone: a badge for the owner's own lists. */
+export function visibilityBadge(content: Pick<Content, 'setting'>): 'Private' | 'Followers' | null {
+  if (content.setting.private) return 'Private';
+  if (content.setting.followers && !content.setting.public) return 'Followers';
+  return null;
+}
+
+/** The picture shown for a piece: the large thumbnail, else the cover or the medium one. */
+export function stageImage(content: Content): string {
+  return content.hthumbPath || content.coverPath || content.mthumbPath || content.thumbPath;
+}
+
+/** The full-size picture (show-full-image): the image itself, or a song's cover. */
+export function fullImage(content: Content): string {
+  return content.isImage ? content.filePath : content.coverPath || content.hthumbPath;
+}

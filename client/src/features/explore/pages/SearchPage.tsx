@@ -1,0 +1,127 @@
+import { useMemo, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { searchContents, searchOwners } from '../../../api/generated/operations';
+import { PATHS } from '../../../app/constants';
+import { formatKnackPricePer, typeStyle, type Tag } from '../../tags';
+import { TypeIcon } from '../../tags/ui';
+import { ArtistCard } from '../components/ArtistCard';
+import { ContentGrid, EmptyState } from '../components/ContentGrid';
+import { LoadMore } from '../components/LoadMore';
+import type { Content, UserCard } from '../explore.types';
+import { FEED_PAGE_SIZE } from '../feedKinds';
+import { usePagedList, type PagedList } from '../hooks/usePagedList';
+import { useTagFilter } from '../hooks/useTagFilter';
+import { QUERY_MAX_LENGTH, matchesQuery } from '../search';
+import '../components/explore.css';
+
+type ArtistHit = UserCard & { id: string };
+
+function useTitleResults(query: string): PagedList<Content> {
+  return usePagedList<Content>(query ? JSON.stringify(['titles', query]) : null, async (cursor, signal) => {
+    const page = await searchContents({ query: { q: query, cursor, limit: FEED_PAGE_SIZE } }, { signal });
+    return { items: page.contents, nextCursor: page.nextCursor };
+  });
+}
+
+function useArtistResults(query: string): PagedList<ArtistHit> {
+  return usePagedList<ArtistHit>(query ? JSON.stringify(['artists', query]) : null, async (cursor, signal) => {
+    const page = await searchOwners({ query: { q: query, cursor, limit: 12 } }, { signal });
+    return { items: page.users.map((card) => ({ ...card, id: card.user.id })), nextCursor: page.nextCursor };
+  });
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="kn-results" aria-labelledby={id}>
+      <h2 id={id} className="kn-section-title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function ArtistResults({ query, artists }: { query: string; artists: PagedList<ArtistHit> }) {
+  if (artists.status === 'loading') {
+    return (
+      <div className="kn-artist-grid" aria-busy="true" aria-label="Artists: loading">
+        {Array.from({ length: 4 }, (_, index) => (
+          <span key={index} className="kn-skeleton kn-artist-skeleton" />
+        ))}
+      </div>
+    );
+  }
+  if (!artists.items.length) return <EmptyState>{artists.status === 'failed' ? 'We couldn’t search the artists.' : `No artists match “${query}”.`}</EmptyState>;
+  return (
+    <>
+      <ul className="kn-artist-grid" aria-label="Artists found">
+        {artists.items.map((hit) => (
+          <li key={hit.id}>
+            <ArtistCard card={hit} />
+          </li>
+        ))}
+      </ul>
+      <LoadMore hasMore={artists.hasMore} loading={artists.loadingMore} failed={Boolean(artists.error)} onLoadMore={artists.error ? artists.retry : artists.loadMore} auto={false} />
+    </>
+  );
+}
+
+function TagResults({ query, tags }: { query: string; tags: Tag[] }) {
+  if (!tags.length) return <EmptyState>No tags match “{query}”.</EmptyState>;
+  return (
+    <ul className="kn-tag-results" aria-label="Tags found">
+      {tags.map((tag) => (
+        <li key={tag.id}>
+          <Link className="kn-tag-result" to={PATHS.exploreTag(tag.slug)} style={typeStyle(tag.type)}>
+            <TypeIcon type={tag.type} />
+            <span className="kn-tag-result__name">{tag.name}</span>
+            <span className="kn-tag-result__price">{formatKnackPricePer(tag.knackPrice, tag.type)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * /search/{query}: everything matching the query in three sections: titles (paged, "Load more"), artists,
+ * and the categories (tags) whose names match, each linking to its Explore page.
+ */
+export default function SearchPage() {
+  const { slug } = useParams();
+  const query = (slug ?? '').trim().slice(0, QUERY_MAX_LENGTH);
+  const titles = useTitleResults(query);
+  const artists = useArtistResults(query);
+  const { groups } = useTagFilter(undefined);
+  const tags = useMemo(
+    () => (query ? groups.flatMap((group) => [group.main, ...group.subTags]).filter((tag) => matchesQuery(tag.name, query)) : []),
+    [groups, query],
+  );
+
+  if (!query) {
+    return (
+      <div className="kn-explore">
+        <header className="kn-page-head">
+          <h1 className="kn-page-title">Search</h1>
+          <p className="kn-page-sub">Type a title, an artist or a category in the search box at the top.</p>
+        </header>
+      </div>
+    );
+  }
+  return (
+    <div className="kn-explore">
+      <header className="kn-page-head">
+        <h1 className="kn-page-title">Results for “{query}”</h1>
+      </header>
+      <Section id="kn-results-titles" title="Titles">
+        <ContentGrid {...titles} label="Titles found" autoLoad={false} empty={`No titles match “${query}”.`} />
+      </Section>
+      <Section id="kn-results-artists" title="Artists">
+        <ArtistResults query={query} artists={artists} />
+      </Section>
+      <Section id="kn-results-tags" title="Tags">
+        <TagResults query={query} tags={tags} />
+      </Section>
+    </div>
+  );
+}
