@@ -5,8 +5,8 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
-import { ContentModel } from '../../server/modules/contents';
-import { recordReaction, refreshRankings } from '../../server/modules/feeds';
+import { ContentModel, migrateContents } from '../../server/modules/contents';
+import { publicPages, recordReaction, refreshRankings } from '../../server/modules/feeds';
 import { ReactionDayModel } from '../../server/modules/feeds/reactions.model';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { UserModel } from '../../server/modules/users';
@@ -27,6 +27,7 @@ let bea: Member;
 let admin: Member;
 
 interface Piece {
+  thumbPath: string;
   id: string;
   title: string;
   link: string;
@@ -332,5 +333,23 @@ describe('link previews', () => {
     expect(hidden.text).not.toContain('Blue');
     const plain = await request(app).get('/explore').expect(200);
     expect(plain.text).not.toContain('og:title');
+  });
+});
+
+describe('pieces saved before the feeds', () => {
+  it('when a piece lacks the feed fields, then the start-up migration fills them and it shows in the feeds again', async () => {
+    const piece = await publish(ana, 'Old timer');
+    const _id = (await ContentModel.findById(piece.id))!._id;
+    const unset = { ownerUsername: '', ownerName: '', slug: '', titleWords: '', media: '', listed: '', featureRank: '', radarScore: '', trendScore: '', featuredAt: '' };
+    await ContentModel.collection.updateOne({ _id }, { $unset: unset });
+    await UserModel.updateOne({ _id: ana.user.id }, { $set: { contentsCount: 0 } });
+    expect(titles((await api('/content/get-all').expect(200)).body)).toEqual([]);
+    expect(await migrateContents()).toBe(1);
+    expect(await migrateContents()).toBe(0);
+    publicPages.clear();
+    const [again] = (await api('/content/get-all').expect(200)).body.contents;
+    expect(again).toMatchObject({ id: piece.id, title: 'Old timer', thumbPath: piece.thumbPath, ownerUsername: ana.form.username });
+    expect(again.link).toMatch(new RegExp(`^/${ana.form.username}-old-timer-[0-9a-f]{6}$`));
+    expect((await api(`/user/profile/${ana.form.username}`).expect(200)).body.contentsCount).toBe(1);
   });
 });

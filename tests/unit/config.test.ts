@@ -14,6 +14,8 @@ describe('loadConfig', () => {
       dataDir: path.join(PROJECT_ROOT, 'data'),
       clientDir: path.join(PROJECT_ROOT, 'dist/client'),
       seedOnStart: true,
+      seedDemo: true,
+      jobsInProcess: true,
       validateResponses: true,
       trustProxy: false,
     });
@@ -21,7 +23,8 @@ describe('loadConfig', () => {
 
   it('when production is set, then responses are not validated and logs are at info', () => {
     const secret = 'x'.repeat(40);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret })).toMatchObject({ validateResponses: false, logLevel: 'info' });
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret })).toMatchObject({ validateResponses: false, logLevel: 'info', seedDemo: false });
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, SEED_DEMO: 'true', JOBS_IN_PROCESS: 'false' })).toMatchObject({ seedDemo: true, jobsInProcess: false });
   });
 
   it('when auth settings are given, then admins, providers and token lifetimes are parsed', () => {

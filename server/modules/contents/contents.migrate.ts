@@ -8,6 +8,7 @@ import { initialRanking } from '../feeds/feeds.rankings';
 import { UploadModel, type UploadDoc } from '../media';
 import { UserModel, type UserDoc } from '../users';
 import { ContentModel } from './contents.model';
+import { mediaOf } from './contents.service';
 
 const missing = (field: string) => ({ [field]: mongoose.trusted({ $exists: false }) });
 
@@ -20,7 +21,6 @@ export async function migrateContents(): Promise<number> {
       piece.audioUploadId ? UploadModel.findById(piece.audioUploadId).lean<UploadDoc>() : null,
     ]);
     if (!owner || !photo) continue;
-    const main = audio ?? photo;
     const uploadedAt: Date = piece.uploadedAt ?? piece._id.getTimestamp();
     await ContentModel.collection.updateOne(
       { _id: piece._id },
@@ -30,17 +30,7 @@ export async function migrateContents(): Promise<number> {
           ownerName: owner.fullName,
           slug: `${slugOf(piece.title) || piece._id}-${String(piece._id).slice(-6)}`,
           titleWords: wordsOf(piece.title),
-          media: {
-            photoKey: photo.key,
-            thumbKeys: photo.thumbKeys ?? {},
-            audioKey: audio?.key ?? null,
-            waveformKey: audio?.waveformKey ?? null,
-            duration: audio?.duration ?? null,
-            fileName: main.originalName ?? '',
-            fileSize: main.size,
-            fileType: main.mimeType,
-            status: audio?.status ?? 'ready',
-          },
+          media: mediaOf(photo, audio),
           listed: Boolean(piece.setting?.public ?? true) && !piece.isHide,
           featuredAt: null,
           ...initialRanking(uploadedAt, owner.followersCount ?? 0),

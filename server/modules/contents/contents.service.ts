@@ -47,7 +47,7 @@ export function canSee(content: Pick<ContentDoc, 'ownerId' | 'setting'>, viewer:
 }
 
 /** The piece's copy of its files (see the model), from its uploads. */
-function mediaOf(photo: UploadDoc, audio: UploadDoc | null): ContentDoc['media'] {
+export function mediaOf(photo: UploadDoc, audio: UploadDoc | null): ContentDoc['media'] {
   const main = audio ?? photo;
   return {
     photoKey: photo.key,
