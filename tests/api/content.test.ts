@@ -123,6 +123,18 @@ describe('uploading images', () => {
   it('when not signed in, then 401 before any byte is stored', async () => {
     await request(app).post('/api/v2/content/upload-photo').attach('file', await png(), 'a.png').expect(401);
   });
+
+  it('when storing one of the sizes fails, then nothing of the upload is left: no file, no file record, no upload', async () => {
+    const failing = {
+      ...storage,
+      putBuffer: (key: string, body: Buffer, type: string) =>
+        key.endsWith('-hthumb.webp') ? Promise.reject(new Error('disk full')) : storage.putBuffer(key, body, type),
+    };
+    const broken = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage: failing });
+    const before = [storedFiles().length, await StoredFileModel.countDocuments(), await UploadModel.countDocuments()];
+    await request(broken).post('/api/v2/content/upload-photo').set(bearer(ana)).attach('file', await png(), 'a.png').expect(500);
+    expect([storedFiles().length, await StoredFileModel.countDocuments(), await UploadModel.countDocuments()]).toEqual(before);
+  });
 });
 
 describe('uploading audio', () => {

@@ -1,5 +1,5 @@
 /** Access tokens (JWT), refresh sessions (rotating cookie) and one-time emailed tokens. */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import mongoose, { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
@@ -18,8 +18,12 @@ export const sha256 = (value: string) => createHash('sha256').update(value).dige
 const randomToken = () => randomBytes(32).toString('base64url');
 const unauthorized = () => new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
 
+/** The HS256 key, made once per secret: given a string, jsonwebtoken first tries it as a PEM key (about 1 ms a call). */
+const keys = new Map<string, KeyObject>();
+const keyOf = (secret: string) => keys.get(secret) ?? keys.set(secret, createSecretKey(Buffer.from(secret))).get(secret)!;
+
 export function signAccessToken(config: AuthConfig, claims: AccessClaims): string {
-  return jwt.sign({ ver: claims.tokenVersion }, config.jwtSecret, {
+  return jwt.sign({ ver: claims.tokenVersion }, keyOf(config.jwtSecret), {
     algorithm: ALGORITHM,
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
@@ -31,7 +35,7 @@ export function signAccessToken(config: AuthConfig, claims: AccessClaims): strin
 /** Verifies signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry. */
 export function verifyAccessToken(config: AuthConfig, token: string): AccessClaims {
   try {
-    const payload = jwt.verify(token, config.jwtSecret, {
+    const payload = jwt.verify(token, keyOf(config.jwtSecret), {
       algorithms: [ALGORITHM],
       issuer: config.jwtIssuer,
       audience: config.jwtAudience,
