@@ -20,29 +20,21 @@ import {
   cardLink,
   detailDialog,
   janeCard,
-  janePieces,
   makeArtist,
   makeContent,
-  mockReads,
   path,
   renderAt,
   shownTitle,
   stubMedia,
   swipe,
   toastTexts,
+  useJaneWorld,
 } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 jest.setTimeout(60_000);
 
-let pieces: ReturnType<typeof janePieces>;
-
-beforeEach(() => {
-  jest.resetAllMocks();
-  jest.restoreAllMocks();
-  pieces = janePieces();
-  mockReads({ cards: [janeCard()], pieces });
-});
+const world = useJaneWorld();
 
 /** Jane's profile with the first of her pieces opened from the grid. */
 async function openFromProfile(title = 'Blue Hour', device: 'desktop' | 'phone' = 'desktop') {
@@ -68,7 +60,7 @@ describe('opening and closing', () => {
     expect(dialog.getByRole('img', { name: 'Not monetized' })).toBeTruthy();
     expect(dialog.getByText('$0.05 / view')).toBeTruthy();
     expect(await dialog.findByText('2 comments')).toBeTruthy();
-    expect(jest.mocked(getContentDetail)).toHaveBeenCalledWith({ path: { contentId: pieces[0]!.id, userId: 'guest' } }, expect.anything());
+    expect(jest.mocked(getContentDetail)).toHaveBeenCalledWith({ path: { contentId: world.pieces[0]!.id, userId: 'guest' } }, expect.anything());
 
     fireEvent.click(dialog.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(path()).toBe('/jane_doe'));
@@ -182,7 +174,7 @@ describe('media', () => {
     // (antd labels every dialog with the same id under test: find this one by its class.)
     const full = within(await waitFor(() => document.querySelector<HTMLElement>('.kn-full-image [role="dialog"]')!));
     const image = full.getByRole('img', { name: 'Blue Hour' });
-    expect(image.getAttribute('src')).toBe(pieces[0]!.filePath);
+    expect(image.getAttribute('src')).toBe(world.pieces[0]!.filePath);
     fireEvent.click(image);
     expect(image.closest('.is-zoomed')).toBeTruthy();
     fireEvent.click(image);
@@ -200,7 +192,7 @@ describe('the strips below', () => {
     const featured = [makeContent({ title: 'Featured One', ownerUsername: 'ada_lovelace' })];
     const popular = [makeContent({ title: 'Popular One', ownerUsername: 'ada_lovelace' })];
     jest.mocked(getContentsByKind).mockImplementation(async ({ path: { kind }, query }) => {
-      if (kind === 'new' && query?.ownerId) return { contents: pieces, nextCursor: null };
+      if (kind === 'new' && query?.ownerId) return { contents: world.pieces, nextCursor: null };
       return { contents: kind === 'popular' ? popular : featured, nextCursor: null };
     });
     const artists = Array.from({ length: 9 }, (_, index) => makeArtist(`artist_${index + 1}`));
@@ -216,7 +208,7 @@ describe('the strips below', () => {
     const more = await dialog.findByRole('list', { name: 'More from jane doe' });
     expect(within(more).queryByText('Blue Hour')).toBeNull();
     expect(within(more).getByText('Red Fox')).toBeTruthy();
-    expect(jest.mocked(getContentsByKind)).toHaveBeenCalledWith({ path: { kind: 'new' }, query: { ownerId: pieces[0]!.ownerId, limit: 12 } }, expect.anything());
+    expect(jest.mocked(getContentsByKind)).toHaveBeenCalledWith({ path: { kind: 'new' }, query: { ownerId: world.pieces[0]!.ownerId, limit: 12 } }, expect.anything());
 
     const others = await dialog.findByRole('list', { name: 'Other artists you may like' });
     const names = within(others).getAllByRole('link').map((link) => link.getAttribute('href'));
@@ -276,7 +268,7 @@ describe('single-segment routes', () => {
   });
 
   it('when the segment ends in -music-top-50, then the chart shows, not a share link', async () => {
-    jest.mocked(getTop50Chart).mockResolvedValue({ artist: janeCard(), contents: [pieces[2]!] });
+    jest.mocked(getTop50Chart).mockResolvedValue({ artist: janeCard(), contents: [world.pieces[2]!] });
     renderAt('/jane_doe-music-top-50');
     expect(await screen.findByRole('heading', { name: 'Jane Doe’s Top 50' })).toBeTruthy();
     expect(jest.mocked(getTop50Chart)).toHaveBeenCalledWith({ path: { username: 'jane_doe' } }, expect.anything());
@@ -286,7 +278,7 @@ describe('single-segment routes', () => {
   it('when a piece is opened over another page, then reloading its address opens the content page', async () => {
     const { store, unmount } = renderAt('/');
     await screen.findByRole('heading', { level: 1, name: 'Get paid for every play and view.' });
-    act(() => void store.dispatch(detailOpened({ content: pieces[1]!, siblings: pieces })));
+    act(() => void store.dispatch(detailOpened({ content: world.pieces[1]!, siblings: world.pieces })));
     await detailDialog('Red Fox');
     await waitFor(() => expect(path()).toBe('/jane_doe-red-fox'));
     expect(screen.getByRole('heading', { level: 1, name: 'Get paid for every play and view.' })).toBeTruthy();
@@ -295,6 +287,6 @@ describe('single-segment routes', () => {
     const reloaded = renderAt(null);
     await detailDialog('Red Fox');
     expect(await screen.findByRole('heading', { level: 1, name: 'Jane Doe' })).toBeTruthy();
-    expect(reloaded.store.getState().contentDetail.content?.id).toBe(pieces[1]!.id);
+    expect(reloaded.store.getState().contentDetail.content?.id).toBe(world.pieces[1]!.id);
   });
 });

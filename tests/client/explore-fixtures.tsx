@@ -1,10 +1,13 @@
 /**
  * Helpers for the Explore and search tests: pieces, artists and suggestions shaped as the content and user
  * calls answer them (openapi Content, UserCard, TitleSuggestion), a deferred promise to hold a call in
- * flight, and a probe showing where the router is.
+ * flight, and the pages rendered at a path with a probe showing where the router is.
  */
-import { useLocation } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import type { components } from '../../client/src/api/generated/openapi';
+import { renderWithStore } from './render';
 
 type Content = components['schemas']['Content'];
 type UserCard = components['schemas']['UserCard'];
@@ -112,6 +115,27 @@ export function deferred<T>(): Deferred<T> {
 export function LocationProbe() {
   const location = useLocation();
   return <div data-testid="location">{`${location.pathname}${location.search}`}</div>;
+}
+
+/** The router's current path and query, as the probe shows them. */
+export const currentLocation = () => screen.getByTestId('location').textContent;
+
+/**
+ * `routes` (Route elements) at `path` with a real store, after `before` (what stands outside the routes, as
+ * the search box); any other path renders nothing. The location probe is rendered too.
+ */
+export function renderRoutes(routes: ReactNode, { path, before }: { path: string; before?: ReactNode }) {
+  return renderWithStore(
+    <>
+      {before}
+      <Routes>
+        {routes}
+        <Route path="*" element={null} />
+      </Routes>
+      <LocationProbe />
+    </>,
+    { path },
+  );
 }
 
 /** An IntersectionObserver stand-in whose entries the test triggers. */

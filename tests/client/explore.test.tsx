@@ -6,7 +6,7 @@
  * operations are mocked.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes } from 'react-router-dom';
+import { Route } from 'react-router-dom';
 import {
   getAllTags,
   getArtists,
@@ -20,7 +20,7 @@ import { ContentGrid } from '../../client/src/features/explore';
 import ExplorePage from '../../client/src/features/explore/pages/ExplorePage';
 import ViewAllPage from '../../client/src/features/explore/pages/ViewAllPage';
 import { TYPE_COLORS } from '../../client/src/features/tags';
-import { contentPage, deferred, FakeIntersectionObserver, LocationProbe, makeArtist, makeContent } from './explore-fixtures';
+import { contentPage, currentLocation, deferred, FakeIntersectionObserver, makeArtist, makeContent, renderRoutes } from './explore-fixtures';
 import { tagFixture } from './fixtures';
 import { renderWithStore } from './render';
 
@@ -31,22 +31,17 @@ const getTrendingArtistsMock = jest.mocked(getTrendingArtists);
 const getArtistsMock = jest.mocked(getArtists);
 
 function renderExplore(path = '/explore') {
-  return renderWithStore(
+  return renderRoutes(
     <>
-      <Routes>
-        <Route path="/explore" element={<ExplorePage />} />
-        <Route path="/explore/:tag" element={<ExplorePage />} />
-        <Route path="/viewall/:kind" element={<ViewAllPage />} />
-        <Route path="/viewall/:kind/:sub" element={<ViewAllPage />} />
-        <Route path="*" element={null} />
-      </Routes>
-      <LocationProbe />
+      <Route path="/explore" element={<ExplorePage />} />
+      <Route path="/explore/:tag" element={<ExplorePage />} />
+      <Route path="/viewall/:kind" element={<ViewAllPage />} />
+      <Route path="/viewall/:kind/:sub" element={<ViewAllPage />} />
     </>,
     { path },
   );
 }
 
-const location = () => screen.getByTestId('location').textContent;
 /** The arguments of the n-th feed call (1-based), or of the last one. */
 const feedCall = (n?: number): GetContentsByKindArgs => {
   const calls = getContentsByKindMock.mock.calls;
@@ -82,15 +77,15 @@ describe('Explore tabs', () => {
     renderExplore();
     await feedGrid();
     fireEvent.click(screen.getByRole('tab', { name: 'Popular' }));
-    expect(location()).toBe('/explore?tab=popular');
+    expect(currentLocation()).toBe('/explore?tab=popular');
     expect(await screen.findByText('popular 1')).toBeTruthy();
     expect(feedCall().path.kind).toBe('popular');
     fireEvent.click(screen.getByRole('tab', { name: 'On the Radar' }));
     expect(await screen.findByText('radar 1')).toBeTruthy();
-    expect(location()).toBe('/explore?tab=radar');
+    expect(currentLocation()).toBe('/explore?tab=radar');
     fireEvent.click(screen.getByRole('tab', { name: 'Featured' }));
     expect(await screen.findByText('featured 1')).toBeTruthy();
-    expect(location()).toBe('/explore');
+    expect(currentLocation()).toBe('/explore');
   });
 
   it('when the URL names a tab, then that feed is the first one requested', async () => {
@@ -116,7 +111,7 @@ describe('tag chips', () => {
     expect(screen.queryByRole('group', { name: 'Music sub-tags' })).toBeNull();
 
     fireEvent.click(within(categories).getByRole('button', { name: 'Music' }));
-    expect(location()).toBe('/explore/music?tab=popular');
+    expect(currentLocation()).toBe('/explore/music?tab=popular');
     await waitFor(() => expect(feedCall().query).toEqual({ tag: 'Music', limit: 24 }));
     expect(feedCall().path.kind).toBe('popular');
     expect(screen.getByRole('heading', { level: 1, name: 'Explore Music' })).toBeTruthy();
@@ -125,16 +120,16 @@ describe('tag chips', () => {
     expect(within(subTags).getAllByRole('button').map((chip) => chip.textContent)).toEqual(['Music 2', 'Rock', 'Hip Hop', 'Jazz']);
 
     fireEvent.click(within(subTags).getByRole('button', { name: 'Rock' }));
-    expect(location()).toBe('/explore/rock?tab=popular');
+    expect(currentLocation()).toBe('/explore/rock?tab=popular');
     await waitFor(() => expect(feedCall().query).toEqual({ tag: 'Music', subTag: 'Rock', limit: 24 }));
     expect(within(screen.getByRole('group', { name: 'Music sub-tags' })).getByRole('button', { name: 'Rock' }).getAttribute('aria-pressed')).toBe('true');
 
     fireEvent.click(within(screen.getByRole('group', { name: 'Music sub-tags' })).getByRole('button', { name: 'Rock' }));
-    expect(location()).toBe('/explore/music?tab=popular');
+    expect(currentLocation()).toBe('/explore/music?tab=popular');
     await waitFor(() => expect(feedCall().query).toEqual({ tag: 'Music', limit: 24 }));
 
     fireEvent.click(within(categories).getByRole('button', { name: 'Music' }));
-    expect(location()).toBe('/explore?tab=popular');
+    expect(currentLocation()).toBe('/explore?tab=popular');
     await waitFor(() => expect(feedCall().query).toEqual({ limit: 24 }));
   });
 
@@ -168,12 +163,12 @@ describe('artists strip', () => {
     expect(adaButton.textContent).toContain('3 pieces · 12 followers');
 
     fireEvent.click(adaButton);
-    expect(location()).toBe(`/explore?artist=${adaId}`);
+    expect(currentLocation()).toBe(`/explore?artist=${adaId}`);
     await waitFor(() => expect(feedCall().query).toEqual({ ownerId: adaId, limit: 24 }));
     expect(within(strip).getByRole('button', { name: /ada lovelace/ }).getAttribute('aria-pressed')).toBe('true');
 
     fireEvent.click(within(strip).getByRole('button', { name: /ada lovelace/ }));
-    expect(location()).toBe('/explore');
+    expect(currentLocation()).toBe('/explore');
     await waitFor(() => expect(feedCall().query).toEqual({ limit: 24 }));
     expect(getArtistsMock).not.toHaveBeenCalled();
   });
@@ -297,7 +292,7 @@ describe('content cards', () => {
     expect(detail.open).toBe(true);
     expect(detail.content?.title).toBe('featured 2');
     expect(detail.siblings.map((piece) => piece.title)).toEqual(['featured 1', 'featured 2', 'featured 3']);
-    expect(location()).toBe('/explore');
+    expect(currentLocation()).toBe('/explore');
   });
 
   it('when a fixed list is given, then the grid shows it without paging', () => {
@@ -325,7 +320,7 @@ describe('/viewall', () => {
 
   it('when the kind is unknown, then it goes to Explore', async () => {
     renderExplore('/viewall/best');
-    await waitFor(() => expect(location()).toBe('/explore'));
+    await waitFor(() => expect(currentLocation()).toBe('/explore'));
   });
 
   it('when View all is followed from a tab and tag, then it leads to that list', async () => {

@@ -75,6 +75,23 @@ export function mockReads({ cards, pieces }: World) {
   jest.mocked(getTrendingArtists).mockResolvedValue({ users: [], nextCursor: null });
 }
 
+/**
+ * Jane's world for every test of the calling file: before each, the mocks are reset (spies restored), Jane's
+ * three pieces made anew and the read calls answered from them. The returned world is the running test's
+ * (its `pieces` may be changed, then passed to `mockReads` again).
+ */
+export function useJaneWorld(): World {
+  const world: World = { cards: [], pieces: [] };
+  beforeEach(() => {
+    jest.resetAllMocks();
+    jest.restoreAllMocks();
+    world.cards = [janeCard()];
+    world.pieces = janePieces();
+    mockReads(world);
+  });
+  return world;
+}
+
 /** The SPA at `path` (null: the current history entry, a reload) on a desktop (1280 × 800) or a phone (390 × 844). */
 export function renderAt(path: string | null, device: 'desktop' | 'phone' = 'desktop') {
   if (device === 'phone') setViewport(390, 844);

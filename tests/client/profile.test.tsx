@@ -19,32 +19,26 @@ import {
   cardLink,
   JANE_ID,
   janeCard,
-  janePieces,
   makeContent,
   mockReads,
   path,
   renderAt,
   shownTitle,
   toastTexts,
+  useJaneWorld,
 } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 jest.setTimeout(60_000);
 
-let pieces: ReturnType<typeof janePieces>;
-
-beforeEach(() => {
-  jest.resetAllMocks();
-  pieces = janePieces();
-  mockReads({ cards: [janeCard()], pieces });
-});
+const world = useJaneWorld();
 
 /** The SPA at `at`, signed in as Jane (a stored account, reloaded). */
 async function renderAsJane(at: string, device: 'desktop' | 'phone' = 'desktop') {
   const jane = makeUser({ id: JANE_ID, username: 'jane_doe', bio: 'Songs and photos from Austin.' });
   storeAccount('stored-token', jane);
   mockMemberCalls(jane);
-  mockReads({ cards: [janeCard()], pieces });
+  mockReads(world);
   const app = renderAt(at, device);
   await waitFor(() => expect(app.store.getState().auth.session).toBe('active'));
   return app;
@@ -83,7 +77,7 @@ describe('public profile', () => {
   it('when there is a next page, then Load more appends it with the cursor', async () => {
     const later = makeContent({ title: 'Older Piece' });
     jest.mocked(getContentsByUsername).mockImplementation(async ({ query }) =>
-      query?.cursor === 'page-2' ? { contents: [later], nextCursor: null } : { contents: pieces, nextCursor: 'page-2' },
+      query?.cursor === 'page-2' ? { contents: [later], nextCursor: null } : { contents: world.pieces, nextCursor: 'page-2' },
     );
     renderAt('/jane_doe');
     await grid('Uploads by Jane Doe');
@@ -97,7 +91,7 @@ describe('public profile', () => {
   });
 
   it('when the member has a header image, then it shows; on a phone the page fits 390 px', async () => {
-    mockReads({ cards: [janeCard({ headerImage: '/files/header.webp', image: '/files/me.webp' })], pieces });
+    mockReads({ cards: [janeCard({ headerImage: '/files/header.webp', image: '/files/me.webp' })], pieces: world.pieces });
     renderAt('/jane_doe', 'phone');
     await screen.findByRole('heading', { level: 1, name: 'Jane Doe' });
     expect(document.querySelector('.kn-profile-head__banner img')?.getAttribute('src')).toBe('/files/header.webp');
@@ -114,7 +108,7 @@ describe('own profile', () => {
   });
 
   it('when Jane opens it, then her private pieces are badged, Upload opens the upload modal, and an unknown kind goes to default', async () => {
-    pieces[1] = { ...pieces[1]!, setting: { ...pieces[1]!.setting, public: false, private: true } };
+    world.pieces[1] = { ...world.pieces[1]!, setting: { ...world.pieces[1]!.setting, public: false, private: true } };
     const { store } = await renderAsJane('/profile/other');
     await waitFor(() => expect(path()).toBe('/profile/default'));
     const uploads = await grid('Your uploads');
@@ -141,7 +135,7 @@ describe('own profile', () => {
 
     fireEvent.click(dialog.getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(toastTexts()).toContain('The content is removed successfully.'));
-    expect(jest.mocked(deleteContent)).toHaveBeenCalledWith({ body: { contentId: pieces[1]!.id } }, undefined);
+    expect(jest.mocked(deleteContent)).toHaveBeenCalledWith({ body: { contentId: world.pieces[1]!.id } }, undefined);
     await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'Your uploads' }))).toEqual(['Blue Hour', 'Night Drive']));
     // The counts are read again.
     await waitFor(() => expect(jest.mocked(getProfileByUsername).mock.calls.length).toBeGreaterThan(profileCalls));

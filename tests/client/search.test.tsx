@@ -6,7 +6,7 @@
  * operations are mocked.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes } from 'react-router-dom';
+import { Route } from 'react-router-dom';
 import {
   getAllTags,
   getTitleSuggestions,
@@ -19,7 +19,7 @@ import { createAppStore } from '../../client/src/app/store';
 import { matchesQuery, SearchBox } from '../../client/src/features/explore';
 import SearchPage from '../../client/src/features/explore/pages/SearchPage';
 import { TopNav } from '../../client/src/layouts/front';
-import { contentPage, deferred, LocationProbe, makeArtist, makeSuggestion } from './explore-fixtures';
+import { contentPage, currentLocation, deferred, makeArtist, makeSuggestion, renderRoutes } from './explore-fixtures';
 import { tagFixture } from './fixtures';
 import { renderWithStore } from './render';
 
@@ -32,20 +32,9 @@ const getAllTagsMock = jest.mocked(getAllTags);
 const NINE = ['Blue Jazz Night', 'Blue Moon', 'Blue Car', 'Blue Sky', 'Blue Train', 'Blue Hour', 'Blue Note', 'Blue Eyes', 'Blue Wave'];
 
 function renderSearch(path = '/', compact = false) {
-  return renderWithStore(
-    <>
-      <SearchBox compact={compact} />
-      <Routes>
-        <Route path="/search/:slug?" element={<SearchPage />} />
-        <Route path="*" element={null} />
-      </Routes>
-      <LocationProbe />
-    </>,
-    { path },
-  );
+  return renderRoutes(<Route path="/search/:slug?" element={<SearchPage />} />, { path, before: <SearchBox compact={compact} /> });
 }
 
-const location = () => screen.getByTestId('location').textContent;
 const box = () => screen.getByRole('combobox') as HTMLInputElement;
 const type = (text: string) => fireEvent.change(box(), { target: { value: text } });
 const press = (key: string) => fireEvent.keyDown(box(), { key });
@@ -112,7 +101,7 @@ describe('search box', () => {
     expect(options()[6]!.getAttribute('aria-selected')).toBe('true');
     press('ArrowDown'); // and back to the first
     press('Enter');
-    expect(location()).toBe('/jane_doe-blue-jazz-night');
+    expect(currentLocation()).toBe('/jane_doe-blue-jazz-night');
     expect(box().value).toBe('');
     expect(box().getAttribute('aria-expanded')).toBe('false');
   });
@@ -125,7 +114,7 @@ describe('search box', () => {
     const moon = options()[1]!;
     fireEvent.mouseDown(moon);
     fireEvent.click(moon);
-    expect(location()).toBe('/jane_doe-blue-moon');
+    expect(currentLocation()).toBe('/jane_doe-blue-moon');
     expect(box().value).toBe('');
   });
 
@@ -134,7 +123,7 @@ describe('search box', () => {
     box().focus();
     type('  blue jazz ');
     press('Enter');
-    expect(location()).toBe('/search/blue%20jazz');
+    expect(currentLocation()).toBe('/search/blue%20jazz');
     await wait(0);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Results for “blue jazz”');
     expect(searchContentsMock.mock.calls[0]![0]).toEqual({ query: { q: 'blue jazz', limit: 24 } });
@@ -147,7 +136,7 @@ describe('search box', () => {
     box().focus();
     type('   ');
     press('Enter');
-    expect(location()).toBe('/explore');
+    expect(currentLocation()).toBe('/explore');
   });
 
   it('when Escape is pressed, then the suggestions close; a second Escape empties the box', async () => {
@@ -217,7 +206,7 @@ describe('search box', () => {
     expect(box().getAttribute('aria-expanded')).toBe('false');
     expect(screen.getByText('No titles start with “zzz”.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /See all results for “zzz”/ }));
-    expect(location()).toBe('/search/zzz');
+    expect(currentLocation()).toBe('/search/zzz');
     expect(await screen.findByText('Result 1')).toBeTruthy();
     expect(await screen.findByRole('link', { name: /blue band/ })).toBeTruthy();
   });

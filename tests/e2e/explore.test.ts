@@ -5,83 +5,33 @@
  * tag chips and an artist; a member searches with suggestions and reads every result. Screenshots at
  * 1280 and 390 px land in tests/e2e/screenshots/explore-*.png.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import request from 'supertest';
-import { smtpMailer } from '../../server/integrations/mail';
-import { localStorage } from '../../server/integrations/storage';
-import { ContentModel } from '../../server/modules/contents';
-import { recordReaction } from '../../server/modules/feeds';
-import { createActiveMember } from '../helpers/auth';
+import type { Locator, Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
-import { publishPiece, signedInPage as signedInPageOf, type Member, type PublishedPiece } from '../helpers/e2e-pieces';
-import { startSmtpServer } from '../helpers/smtp';
+import { DESKTOP, PHONE, SHOTS, watchErrors } from '../helpers/e2e';
+import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 
 jest.setTimeout(180_000);
 useTestDatabase();
 
-let e2e: E2eApp;
-let baseUrl: string;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let work: string;
-let ana: Member;
-let bea: Member;
-const pieces: Record<string, PublishedPiece> = {};
-
-/** Publishes a piece through the real calls and remembers it by title. */
-async function publish(member: Member, title: string, tag: 'Music' | 'Art' | 'Photos', subTag: string, hue: number): Promise<PublishedPiece> {
-  const piece = await publishPiece(baseUrl, member, { title, tag, subTag, hue });
-  pieces[title] = piece;
-  return piece;
-}
-
-async function react(title: string, times: number) {
-  for (let i = 0; i < times; i += 1) await recordReaction((await ContentModel.findById(pieces[title]!.id).lean())!);
-}
+const world = usePiecesWorld('explore');
+const { pieces } = world;
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(os.tmpdir(), 'knack-e2e-explore-'));
-  smtp = await startSmtpServer();
-  e2e = await startE2eApp({ mailer: smtpMailer(smtp.url, 'Knack <no-reply@knack.test>'), storage: localStorage(path.join(work, 'files')) });
-  ({ baseUrl, browser } = e2e);
-  const stamp = Date.now().toString(36).slice(-5);
-  ana = await createActiveMember(baseUrl, smtp, { firstName: 'Ana', lastName: 'Lima', username: `ana_lima_${stamp}` });
-  bea = await createActiveMember(baseUrl, smtp, { firstName: 'Bea', lastName: 'Moon', username: `bea_moon_${stamp}` });
-  const admin = await createActiveMember(baseUrl, smtp, { email: 'admin@knack.example', username: `admin_${stamp}` });
-
-  await publish(ana, 'Lisbon Tram at Dawn', 'Photos', 'Travel', 200);
-  await publish(ana, 'Red Beetle', 'Photos', 'Cars', 5);
-  await publish(ana, 'Neon Fox', 'Art', 'Digital Art', 290);
-  await publish(ana, 'Pixel Harbor', 'Art', 'Pixel Art', 170);
-  await publish(bea, 'Blue Jazz Night', 'Music', 'Jazz', 225);
-  await publish(bea, 'Blue Moon Sessions', 'Music', 'Jazz', 250);
-  await publish(bea, 'Garage Thunder', 'Music', 'Rock', 15);
-  await publish(bea, 'Porto Bridge', 'Photos', 'Travel', 35);
-  await react('Garage Thunder', 5);
-  await react('Blue Jazz Night', 3);
-  await react('Red Beetle', 1);
-  await request(baseUrl).post('/api/v2/content/trend').set({ Authorization: `Bearer ${admin.token}` }).send({ contentId: pieces['Neon Fox']!.id }).expect(200);
+  const { ana, bea } = world;
+  await world.publish(ana, { title: 'Lisbon Tram at Dawn', tag: 'Photos', subTag: 'Travel', hue: 200 });
+  await world.publish(ana, { title: 'Red Beetle', tag: 'Photos', subTag: 'Cars', hue: 5 });
+  await world.publish(ana, { title: 'Neon Fox', tag: 'Art', subTag: 'Digital Art', hue: 290 });
+  await world.publish(ana, { title: 'Pixel Harbor', tag: 'Art', subTag: 'Pixel Art', hue: 170 });
+  await world.publish(bea, { title: 'Blue Jazz Night', tag: 'Music', subTag: 'Jazz', hue: 225 });
+  await world.publish(bea, { title: 'Blue Moon Sessions', tag: 'Music', subTag: 'Jazz', hue: 250 });
+  await world.publish(bea, { title: 'Garage Thunder', tag: 'Music', subTag: 'Rock', hue: 15 });
+  await world.publish(bea, { title: 'Porto Bridge', tag: 'Photos', subTag: 'Travel', hue: 35 });
+  await world.react('Garage Thunder', 5);
+  await world.react('Blue Jazz Night', 3);
+  await world.react('Red Beetle', 1);
+  await world.repost('Neon Fox');
 }, 150_000);
-
-afterAll(async () => {
-  await e2e?.stop();
-  await smtp?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-/** Page errors and console errors. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  return errors;
-}
 
 async function shot(page: Page, name: string, fullPage = false) {
   await page.waitForTimeout(300); // transitions settle
@@ -110,13 +60,11 @@ async function until<T>(read: () => Promise<T>, expected: T, timeout = 15_000) {
   expect(last).toEqual(expected);
 }
 
-const signedInPage = (member: Member, viewport: { width: number; height: number }) => signedInPageOf(browser, baseUrl, member, { viewport });
-
 describe('Explore in Chromium', () => {
   it('when a visitor browses the tabs, a tag and an artist at 1280 px, then each feed shows its pieces in its order', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
+    const page = await world.browser.newPage({ viewport: DESKTOP });
     const errors = watchErrors(page);
-    await page.goto(`${baseUrl}/explore`, { waitUntil: 'networkidle' });
+    await page.goto(`${world.baseUrl}/explore`, { waitUntil: 'networkidle' });
 
     // Featured (default): the re-posted piece first, then newest first.
     const featured = feed(page, 'Featured');
@@ -124,14 +72,14 @@ describe('Explore in Chromium', () => {
     expect(await page.getByRole('tab', { name: 'Featured' }).getAttribute('aria-selected')).toBe('true');
     const fox = featured.getByRole('article').filter({ hasText: 'Neon Fox' });
     expect(await fox.getByText('$0.99 / view').count()).toBe(1); // Digital Art pays 0.99
-    expect(await fox.locator('.kn-card__owner').getAttribute('href')).toBe(`/${ana.form.username}`);
+    expect(await fox.locator('.kn-card__owner').getAttribute('href')).toBe(`/${world.ana.form.username}`);
     expect(await fox.locator('img').getAttribute('loading')).toBe('lazy');
     await page.getByRole('list', { name: 'Filter by artist' }).waitFor();
     await shot(page, 'featured-desktop');
 
     // Popular: most reactions first; the tab is in the URL.
     await page.getByRole('tab', { name: 'Popular' }).click();
-    await page.waitForURL(`${baseUrl}/explore?tab=popular`);
+    await page.waitForURL(`${world.baseUrl}/explore?tab=popular`);
     const popular = feed(page, 'Popular');
     await until(async () => (await cardTitles(popular)).slice(0, 3), ['Garage Thunder', 'Blue Jazz Night', 'Red Beetle']);
 
@@ -139,31 +87,31 @@ describe('Explore in Chromium', () => {
     await page.getByRole('tab', { name: 'Trending' }).click();
     await until(async () => (await cardTitles(feed(page, 'Trending'))).slice(0, 2), ['Garage Thunder', 'Blue Jazz Night']);
     await page.getByRole('tab', { name: 'On the Radar' }).click();
-    await page.waitForURL(`${baseUrl}/explore?tab=radar`);
+    await page.waitForURL(`${world.baseUrl}/explore?tab=radar`);
     expect(await cardTitles(feed(page, 'On the Radar'))).toHaveLength(8);
 
     // Back returns to Trending; a reload keeps the tab.
     await page.goBack();
-    await page.waitForURL(`${baseUrl}/explore?tab=trending`);
+    await page.waitForURL(`${world.baseUrl}/explore?tab=trending`);
     await page.reload({ waitUntil: 'networkidle' });
     expect(await page.getByRole('tab', { name: 'Trending' }).getAttribute('aria-selected')).toBe('true');
 
     // Music, then its sub-tag Jazz; choosing Jazz again goes back to Music.
     await page.getByRole('group', { name: 'Categories' }).getByRole('button', { name: 'Music' }).click();
-    await page.waitForURL(`${baseUrl}/explore/music?tab=trending`);
+    await page.waitForURL(`${world.baseUrl}/explore/music?tab=trending`);
     await page.getByRole('heading', { level: 1, name: 'Explore Music' }).waitFor();
     await until(() => cardTitles(feed(page, 'Trending')), ['Garage Thunder', 'Blue Jazz Night', 'Blue Moon Sessions']);
     const jazz = page.getByRole('group', { name: 'Music sub-tags' }).getByRole('button', { name: 'Jazz' });
     await jazz.click();
-    await page.waitForURL(`${baseUrl}/explore/jazz?tab=trending`);
+    await page.waitForURL(`${world.baseUrl}/explore/jazz?tab=trending`);
     await until(() => cardTitles(feed(page, 'Trending')), ['Blue Jazz Night', 'Blue Moon Sessions']);
     await shot(page, 'tag-desktop');
     await jazz.click();
-    await page.waitForURL(`${baseUrl}/explore/music?tab=trending`);
+    await page.waitForURL(`${world.baseUrl}/explore/music?tab=trending`);
 
     // An artist: only their pieces; choosing them again shows everyone's.
     await page.getByRole('group', { name: 'Categories' }).getByRole('button', { name: 'Music' }).click();
-    await page.waitForURL(`${baseUrl}/explore?tab=trending`);
+    await page.waitForURL(`${world.baseUrl}/explore?tab=trending`);
     const strip = page.getByRole('list', { name: 'Filter by artist' });
     const anaButton = strip.getByRole('button', { name: /ana.lima/i });
     await anaButton.click();
@@ -174,7 +122,7 @@ describe('Explore in Chromium', () => {
     await until(async () => (await cardTitles(feed(page, 'Trending'))).length, 8);
 
     // View all of one kind under one tag.
-    await page.goto(`${baseUrl}/viewall/popular/travel`, { waitUntil: 'networkidle' });
+    await page.goto(`${world.baseUrl}/viewall/popular/travel`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { level: 1, name: 'Popular in Travel' }).waitFor();
     expect((await cardTitles(page.getByRole('list', { name: 'Popular in Travel' }))).sort()).toEqual(['Lisbon Tram at Dawn', 'Porto Bridge']);
 
@@ -183,9 +131,9 @@ describe('Explore in Chromium', () => {
   });
 
   it('when a visitor opens Explore at 390 px, then two cards a row fit the phone and the tabs and chips fit too', async () => {
-    const page = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
+    const page = await world.browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
     const errors = watchErrors(page);
-    await page.goto(`${baseUrl}/explore/art`, { waitUntil: 'networkidle' });
+    await page.goto(`${world.baseUrl}/explore/art`, { waitUntil: 'networkidle' });
     const grid = feed(page, 'Featured');
     await cardTitles(grid);
     const boxes = await grid.getByRole('article').evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().toJSON() as DOMRect));
@@ -198,7 +146,7 @@ describe('Explore in Chromium', () => {
     expect(radarTab!.x + radarTab!.width).toBeLessThanOrEqual(PHONE.width);
     expect(await page.locator('.kn-explore-tabs .ant-tabs-nav-operations-hidden').count()).toBe(1);
     await shot(page, 'tag-phone', true);
-    await page.goto(`${baseUrl}/explore?tab=popular`, { waitUntil: 'networkidle' });
+    await page.goto(`${world.baseUrl}/explore?tab=popular`, { waitUntil: 'networkidle' });
     await cardTitles(feed(page, 'Popular'));
     await shot(page, 'popular-phone');
     expect(errors).toEqual([]);
@@ -208,9 +156,9 @@ describe('Explore in Chromium', () => {
 
 describe('search in Chromium', () => {
   it('when a member types in the top search at 1280 px, then priced suggestions show, the keys choose one, and Enter lists every result', async () => {
-    const page = await signedInPage(bea, DESKTOP);
+    const page = await signedInPage(world, world.bea, { viewport: DESKTOP });
     const errors = watchErrors(page);
-    await page.goto(`${baseUrl}/explore`, { waitUntil: 'networkidle' });
+    await page.goto(`${world.baseUrl}/explore`, { waitUntil: 'networkidle' });
     const box = page.getByRole('combobox', { name: 'Search titles, artists and tags' });
     await box.fill('blue');
     const listbox = page.getByRole('listbox', { name: 'Suggestions' });
@@ -226,26 +174,26 @@ describe('search in Chromium', () => {
     expect(await box.getAttribute('aria-activedescendant')).toBe(await listbox.getByRole('option').first().getAttribute('id'));
     const chosen = (await listbox.getByRole('option').first().innerText()).split('\n')[0]!;
     await box.press('Enter');
-    await page.waitForURL(`${baseUrl}${pieces[chosen]!.link}`);
+    await page.waitForURL(`${world.baseUrl}${pieces[chosen]!.link}`);
     expect(await box.inputValue()).toBe('');
 
     // Enter alone: every result, in three sections.
     await box.fill('blue');
     await box.press('Enter');
-    await page.waitForURL(`${baseUrl}/search/blue`);
+    await page.waitForURL(`${world.baseUrl}/search/blue`);
     await page.getByRole('heading', { level: 1, name: 'Results for “blue”' }).waitFor();
     const titles = page.getByRole('region', { name: 'Titles' });
     expect((await cardTitles(titles)).sort()).toEqual(['Blue Jazz Night', 'Blue Moon Sessions']);
 
     await box.fill('moon');
     await box.press('Enter');
-    await page.waitForURL(`${baseUrl}/search/moon`);
+    await page.waitForURL(`${world.baseUrl}/search/moon`);
     await page.getByRole('region', { name: 'Artists' }).getByRole('link', { name: /bea.moon/i }).waitFor();
     expect(await cardTitles(page.getByRole('region', { name: 'Titles' }))).toEqual(['Blue Moon Sessions']);
 
     await box.fill('art');
     await box.press('Enter');
-    await page.waitForURL(`${baseUrl}/search/art`);
+    await page.waitForURL(`${world.baseUrl}/search/art`);
     const tags = page.getByRole('region', { name: 'Tags' });
     await tags.getByRole('link', { name: /Digital Art/ }).waitFor();
     expect(await tags.getByRole('link', { name: /Digital Art/ }).getAttribute('href')).toBe('/explore/digital-art');
@@ -264,16 +212,16 @@ describe('search in Chromium', () => {
   });
 
   it('when a member searches on a 390 px phone, then the search button opens the box over the bar with its suggestions', async () => {
-    const page = await signedInPage(bea, PHONE);
+    const page = await signedInPage(world, world.bea, { viewport: PHONE });
     const errors = watchErrors(page);
-    await page.goto(`${baseUrl}/explore`, { waitUntil: 'networkidle' });
+    await page.goto(`${world.baseUrl}/explore`, { waitUntil: 'networkidle' });
     await page.getByRole('banner').getByRole('button', { name: 'Search', exact: true }).click();
     const box = page.getByRole('combobox', { name: 'Search titles, artists and tags' });
     await box.fill('blue');
     await page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option').first().waitFor();
     await shot(page, 'suggestions-phone');
     await box.press('Enter');
-    await page.waitForURL(`${baseUrl}/search/blue`);
+    await page.waitForURL(`${world.baseUrl}/search/blue`);
     await cardTitles(page.getByRole('region', { name: 'Titles' }));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await shot(page, 'results-phone', true);

@@ -7,64 +7,30 @@
  * piece through the warning. The Top 50 chart lists the artist's songs. Screenshots at 1280 and 390 px land
  * in tests/e2e/screenshots/profile-*.png.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
-import { smtpMailer } from '../../server/integrations/mail';
-import { localStorage } from '../../server/integrations/storage';
-import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
-import { publishPiece, signedInPage, type Member, type PublishedPiece } from '../helpers/e2e-pieces';
-import { startSmtpServer } from '../helpers/smtp';
+import { DESKTOP, PHONE, SHOTS, watchErrors } from '../helpers/e2e';
+import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 
 jest.setTimeout(180_000);
 useTestDatabase();
 
-let e2e: E2eApp;
-let baseUrl: string;
-let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let work: string;
-let ana: Member;
-let bea: Member;
-const pieces: Record<string, PublishedPiece> = {};
+const world = usePiecesWorld('profile');
+const { pieces } = world;
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(os.tmpdir(), 'knack-e2e-profile-'));
-  smtp = await startSmtpServer();
-  e2e = await startE2eApp({ mailer: smtpMailer(smtp.url, 'Knack <no-reply@knack.test>'), storage: localStorage(path.join(work, 'files')) });
-  ({ baseUrl, browser } = e2e);
-  const stamp = Date.now().toString(36).slice(-5);
-  ana = await createActiveMember(baseUrl, smtp, { firstName: 'Ana', lastName: 'Lima', username: `ana_lima_${stamp}` });
-  bea = await createActiveMember(baseUrl, smtp, { firstName: 'Bea', lastName: 'Moon', username: `bea_moon_${stamp}` });
-  const publish = async (member: Member, piece: Parameters<typeof publishPiece>[2]) => {
-    pieces[piece.title] = await publishPiece(baseUrl, member, piece);
-  };
+  const { ana, bea } = world;
   // Newest first on the profile: Lisbon Tram at Dawn, Neon Fox, Night Song.
-  await publish(ana, { title: 'Night Song', tag: 'Music', subTag: 'Jazz', hue: 225, seconds: 4, description: 'Four seconds of a rising tone.' });
-  await publish(ana, { title: 'Neon Fox', tag: 'Art', subTag: 'Digital Art', hue: 290 });
-  await publish(bea, { title: 'Porto Bridge', tag: 'Photos', subTag: 'Travel', hue: 35 });
-  await publish(ana, { title: 'Lisbon Tram at Dawn', tag: 'Photos', subTag: 'Travel', hue: 200, description: 'Tram 28 climbing to Graça before the city wakes.' });
+  await world.publish(ana, { title: 'Night Song', tag: 'Music', subTag: 'Jazz', hue: 225, seconds: 4, description: 'Four seconds of a rising tone.' });
+  await world.publish(ana, { title: 'Neon Fox', tag: 'Art', subTag: 'Digital Art', hue: 290 });
+  await world.publish(bea, { title: 'Porto Bridge', tag: 'Photos', subTag: 'Travel', hue: 35 });
+  await world.publish(ana, { title: 'Lisbon Tram at Dawn', tag: 'Photos', subTag: 'Travel', hue: 200, description: 'Tram 28 climbing to Graça before the city wakes.' });
 }, 150_000);
 
-afterAll(async () => {
-  await e2e?.stop();
-  await smtp?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-/** Page errors and console errors (a 404 the test provokes on purpose aside). */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/status of 404/.test(msg.text())) errors.push(msg.text());
-  });
-  return errors;
-}
+/** The console error of the 404 the test provokes on purpose (watchErrors leaves it out). */
+const PROVOKED_404 = /status of 404/;
 
 async function shot(page: Page, name: string) {
   await page.waitForTimeout(450); // the modal's opening animation, images decoding
@@ -76,7 +42,7 @@ const shownTitle = (page: Page) => page.locator('.kn-detail__title');
 
 async function expectShown(page: Page, title: string) {
   await shownTitle(page).filter({ hasText: title }).waitFor();
-  await page.waitForURL(`${baseUrl}${pieces[title]!.link}`);
+  await page.waitForURL(`${world.baseUrl}${pieces[title]!.link}`);
   // The picture has loaded (the stage is not a black box in the screenshots).
   await page.waitForFunction(() => {
     const img = document.querySelector<HTMLImageElement>('.kn-detail__picture img');
@@ -99,9 +65,9 @@ async function swipe(page: Page, dx: number) {
 
 describe('content detail and profiles in Chromium', () => {
   it('when a visitor opens a piece from Explore at 1280 px, then the arrows and keys step, a song plays, back closes, and the owner link opens the profile', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
-    const errors = watchErrors(page);
-    await page.goto(`${baseUrl}/explore?tab=popular`, { waitUntil: 'networkidle' });
+    const page = await world.browser.newPage({ viewport: DESKTOP });
+    const errors = watchErrors(page, PROVOKED_404);
+    await page.goto(`${world.baseUrl}/explore?tab=popular`, { waitUntil: 'networkidle' });
     const grid = page.getByRole('list', { name: 'Popular pieces' });
     await grid.getByRole('link', { name: 'Lisbon Tram at Dawn' }).click();
     await expectShown(page, 'Lisbon Tram at Dawn');
@@ -109,7 +75,7 @@ describe('content detail and profiles in Chromium', () => {
     expect(await modal.getByText('Tram 28 climbing to Graça before the city wakes.').count()).toBe(1);
     expect(await modal.locator('.kn-detail__price').getByRole('img', { name: 'Not monetized', exact: true }).count()).toBe(1);
     expect(await modal.locator('.kn-detail__price').innerText()).toContain('$0.05 / view');
-    expect(await modal.getByLabel('Share link').inputValue()).toBe(`${baseUrl}${pieces['Lisbon Tram at Dawn']!.link}`);
+    expect(await modal.getByLabel('Share link').inputValue()).toBe(`${world.baseUrl}${pieces['Lisbon Tram at Dawn']!.link}`);
     // Spec §9: 1500 wide (here the window is narrower: 32 px margins) and min(1388, 72% of 800) = 576 high.
     // (Layout sizes: the opening animation scales the box on screen.)
     const [width, height] = await page.locator('.kn-detail-modal .ant-modal-body').evaluate((el: HTMLElement) => [el.offsetWidth, el.offsetHeight]);
@@ -137,14 +103,14 @@ describe('content detail and profiles in Chromium', () => {
 
     // Back leaves the modal: Explore is where it was.
     await page.goBack();
-    await page.waitForURL(`${baseUrl}/explore?tab=popular`);
+    await page.waitForURL(`${world.baseUrl}/explore?tab=popular`);
     await detail(page).waitFor({ state: 'hidden' });
 
     // The owner header leads to the artist's profile.
     await grid.getByRole('link', { name: 'Neon Fox' }).click();
     await expectShown(page, 'Neon Fox');
     await detail(page).locator('.kn-detail__owner').click();
-    await page.waitForURL(`${baseUrl}/${ana.form.username}`);
+    await page.waitForURL(`${world.baseUrl}/${world.ana.form.username}`);
     await detail(page).waitFor({ state: 'hidden' });
     await page.getByRole('heading', { level: 1, name: 'Ana Lima' }).waitFor();
     const uploads = page.getByRole('list', { name: 'Uploads by Ana Lima' });
@@ -157,10 +123,10 @@ describe('content detail and profiles in Chromium', () => {
   });
 
   it('when a share link is opened on a 390 px phone, then the piece fills the screen over the profile, a swipe steps, and closing leaves the profile', async () => {
-    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const context = await world.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
     const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(`${baseUrl}${pieces['Lisbon Tram at Dawn']!.link}`, { waitUntil: 'networkidle' });
+    const errors = watchErrors(page, PROVOKED_404);
+    await page.goto(`${world.baseUrl}${pieces['Lisbon Tram at Dawn']!.link}`, { waitUntil: 'networkidle' });
     await expectShown(page, 'Lisbon Tram at Dawn');
     const [width, height] = await page.locator('.kn-detail-modal .ant-modal-container').evaluate((el: HTMLElement) => [el.offsetWidth, el.offsetHeight]);
     expect(width).toBe(PHONE.width);
@@ -173,7 +139,7 @@ describe('content detail and profiles in Chromium', () => {
     await expectShown(page, 'Lisbon Tram at Dawn');
 
     await detail(page).getByRole('button', { name: 'Close' }).click();
-    await page.waitForURL(`${baseUrl}/${ana.form.username}`);
+    await page.waitForURL(`${world.baseUrl}/${world.ana.form.username}`);
     await page.getByRole('heading', { level: 1, name: 'Ana Lima' }).waitFor();
     await shot(page, 'phone');
     expect(errors).toEqual([]);
@@ -181,9 +147,9 @@ describe('content detail and profiles in Chromium', () => {
   });
 
   it('when the owner deletes a piece, then the warning says the listing fee is not refunded, and Remove takes the card away', async () => {
-    const page = await signedInPage(browser, baseUrl, ana, { viewport: DESKTOP });
-    const errors = watchErrors(page);
-    await page.goto(`${baseUrl}/profile/default`, { waitUntil: 'networkidle' });
+    const page = await signedInPage(world, world.ana, { viewport: DESKTOP });
+    const errors = watchErrors(page, PROVOKED_404);
+    await page.goto(`${world.baseUrl}/profile/default`, { waitUntil: 'networkidle' });
     const uploads = page.getByRole('list', { name: 'Your uploads' });
     await uploads.getByRole('link', { name: 'Neon Fox' }).waitFor();
     await uploads.getByRole('button', { name: 'Options for Neon Fox' }).click();
@@ -198,14 +164,14 @@ describe('content detail and profiles in Chromium', () => {
     await uploads.getByRole('link', { name: 'Neon Fox' }).waitFor({ state: 'detached' });
     expect(await uploads.locator('.kn-card__title').allInnerTexts()).toEqual(['Lisbon Tram at Dawn', 'Night Song']);
     const [username, ...slug] = pieces['Neon Fox']!.link.slice(1).split('-');
-    await request(baseUrl).get(`/api/v2/content/get-by-link/${username}/${slug.join('-')}`).expect(404);
+    await request(world.baseUrl).get(`/api/v2/content/get-by-link/${username}/${slug.join('-')}`).expect(404);
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
   it('when the owner opens the delete warning on a 390 px phone, then it fills the screen; Keep it keeps the piece', async () => {
-    const page = await signedInPage(browser, baseUrl, ana, { viewport: PHONE });
-    await page.goto(`${baseUrl}/profile/default`, { waitUntil: 'networkidle' });
+    const page = await signedInPage(world, world.ana, { viewport: PHONE });
+    await page.goto(`${world.baseUrl}/profile/default`, { waitUntil: 'networkidle' });
     const uploads = page.getByRole('list', { name: 'Your uploads' });
     await uploads.getByRole('button', { name: 'Options for Night Song' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
@@ -223,9 +189,9 @@ describe('content detail and profiles in Chromium', () => {
       [DESKTOP, 'top50-desktop'],
       [PHONE, 'top50-phone'],
     ] as const) {
-      const page = await signedInPage(browser, baseUrl, bea, { viewport });
-      const errors = watchErrors(page);
-      await page.goto(`${baseUrl}/${ana.form.username}-music-top-50`, { waitUntil: 'networkidle' });
+      const page = await signedInPage(world, world.bea, { viewport });
+      const errors = watchErrors(page, PROVOKED_404);
+      await page.goto(`${world.baseUrl}/${world.ana.form.username}-music-top-50`, { waitUntil: 'networkidle' });
       const chart = page.getByRole('list', { name: 'Top 50 songs' });
       await chart.getByRole('button', { name: 'Night Song' }).waitFor();
       expect(await chart.getByRole('listitem').count()).toBe(1);

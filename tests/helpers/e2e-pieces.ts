@@ -1,12 +1,23 @@
 /**
- * End-to-end helpers for pieces and members: publish a piece through the real calls (upload the cover, the
- * song for Music, then save), and open a Chromium page signed in as a member the way a login leaves it.
+ * End-to-end helpers for pieces and members: a world of two members on the real app (the app, an SMTP
+ * stand-in, files in a temporary folder), pieces published through the real calls (upload the cover, the song
+ * for Music, then save), reactions and an admin's re-post, and a Chromium page signed in as a member the way
+ * a login leaves it.
  */
-import type { Browser, Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import request from 'supertest';
-import { refreshCookieOf, type createActiveMember } from './auth';
+import { smtpMailer } from '../../server/integrations/mail';
+import { localStorage } from '../../server/integrations/storage';
+import { ContentModel } from '../../server/modules/contents';
+import { recordReaction } from '../../server/modules/feeds';
+import { createActiveMember, refreshCookieOf } from './auth';
+import { startE2eApp, type E2eApp } from './e2e';
 import { wav } from './media';
+import { startSmtpServer } from './smtp';
 
 export type Member = Awaited<ReturnType<typeof createActiveMember>>;
 
@@ -15,6 +26,19 @@ export interface PublishedPiece {
   title: string;
   link: string;
 }
+
+/** What `publishPiece` publishes: the cover's hue; `seconds` of song for Music. */
+export interface PieceSpec {
+  title: string;
+  tag: 'Music' | 'Art' | 'Photos';
+  subTag: string;
+  hue: number;
+  description?: string;
+  seconds?: number;
+}
+
+/** Where a signed-in page opens: the app's address and Chromium (an `E2eApp` or a `PiecesWorld`). */
+export type E2eTarget = Pick<E2eApp, 'baseUrl' | 'browser'>;
 
 /** A square cover: a diagonal gradient in one hue with a circle, so thumbnails tell apart. */
 export function coverPng(hue: number, size = 800): Promise<Buffer> {
@@ -32,7 +56,7 @@ export function coverPng(hue: number, size = 800): Promise<Buffer> {
 export async function publishPiece(
   baseUrl: string,
   member: Member,
-  piece: { title: string; tag: 'Music' | 'Art' | 'Photos'; subTag: string; hue: number; description?: string; seconds?: number },
+  piece: PieceSpec,
 ): Promise<PublishedPiece> {
   const auth = { Authorization: `Bearer ${member.token}` };
   const photo = await request(baseUrl).post('/api/v2/content/upload-photo').set(auth).attach('file', await coverPng(piece.hue), 'cover.png').expect(201);
@@ -57,7 +81,11 @@ export async function publishPiece(
  * A page signed in as `member`, as a login through the form leaves it: a fresh session from the sign-in call,
  * its refresh cookie in the browser and the account in localStorage.
  */
-export async function signedInPage(browser: Browser, baseUrl: string, member: Member, options: { viewport: { width: number; height: number }; hasTouch?: boolean }): Promise<Page> {
+export async function signedInPage(
+  { browser, baseUrl }: E2eTarget,
+  member: Member,
+  options: { viewport: { width: number; height: number }; hasTouch?: boolean },
+): Promise<Page> {
   const signin = await request(baseUrl).post('/api/v2/auth/signin').send({ email: member.form.email, password: member.form.password }).expect(200);
   const context = await browser.newContext(options);
   const { hostname } = new URL(baseUrl);
@@ -65,4 +93,65 @@ export async function signedInPage(browser: Browser, baseUrl: string, member: Me
   const account = JSON.stringify({ user: signin.body.user, token: signin.body.token });
   await context.addInitScript((value) => window.localStorage.setItem('knack:account', value), account);
   return context.newPage();
+}
+
+/** The app on the real database with Ana and Bea as active members, and what a test file publishes there. */
+export interface PiecesWorld extends E2eTarget {
+  ana: Member;
+  bea: Member;
+  /** The pieces published through `publish`, by title. */
+  pieces: Record<string, PublishedPiece>;
+  /** Publishes a piece through the real calls (`publishPiece`) and remembers it by title. */
+  publish(member: Member, piece: PieceSpec): Promise<PublishedPiece>;
+  /** Records `times` plays or views of the piece, as the reaction calls do. */
+  react(title: string, times: number): Promise<void>;
+  /** An admin (created on first use) re-posts the piece to the top of Featured. */
+  repost(title: string): Promise<void>;
+}
+
+/**
+ * For the calling test file (after `useTestDatabase()`): before all its tests, starts the app (`startE2eApp`,
+ * mail through an SMTP stand-in, files under a temporary folder named after `name`) and creates Ana and Bea;
+ * after them, stops it all. The world's fields are set before the file's own `beforeAll` runs.
+ */
+export function usePiecesWorld(name: string): PiecesWorld {
+  let e2e: E2eApp | undefined;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
+  let work: string | undefined;
+  let admin: Member | undefined;
+  let stamp = '';
+  const world = {
+    pieces: {},
+    async publish(member, piece) {
+      const published = await publishPiece(world.baseUrl, member, piece);
+      world.pieces[piece.title] = published;
+      return published;
+    },
+    async react(title, times) {
+      for (let i = 0; i < times; i += 1) await recordReaction((await ContentModel.findById(world.pieces[title]!.id).lean())!);
+    },
+    async repost(title) {
+      admin ??= await createActiveMember(world.baseUrl, smtp!, { email: 'admin@knack.example', username: `admin_${stamp}` });
+      await request(world.baseUrl).post('/api/v2/content/trend').set({ Authorization: `Bearer ${admin.token}` }).send({ contentId: world.pieces[title]!.id }).expect(200);
+    },
+  } as PiecesWorld;
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(os.tmpdir(), `knack-e2e-${name}-`));
+    smtp = await startSmtpServer();
+    e2e = await startE2eApp({ mailer: smtpMailer(smtp.url, 'Knack <no-reply@knack.test>'), storage: localStorage(path.join(work, 'files')) });
+    world.baseUrl = e2e.baseUrl;
+    world.browser = e2e.browser;
+    stamp = Date.now().toString(36).slice(-5);
+    world.ana = await createActiveMember(world.baseUrl, smtp, { firstName: 'Ana', lastName: 'Lima', username: `ana_lima_${stamp}` });
+    world.bea = await createActiveMember(world.baseUrl, smtp, { firstName: 'Bea', lastName: 'Moon', username: `bea_moon_${stamp}` });
+  }, 90_000);
+
+  afterAll(async () => {
+    await e2e?.stop();
+    await smtp?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  return world;
 }

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../../server/db/embedded';
 import { seedReferenceData } from '../../server/db/seed';
 import { createTestApp, type TestAppOptions } from './app';
@@ -43,4 +43,14 @@ export async function startE2eApp(options: TestAppOptions = {}): Promise<E2eApp>
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** Collects the page's errors and console errors, but those matching `ignore` (an error the test provokes on purpose). */
+export function watchErrors(page: Page, ignore?: RegExp): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !ignore?.test(msg.text())) errors.push(msg.text());
+  });
+  return errors;
 }

@@ -8,7 +8,7 @@ export { ContentGrid, EmptyState } from './components/ContentGrid';
 export type { ContentGridProps } from './components/ContentGrid';
 export { ContentCard, ContentCardSkeleton } from './components/ContentCard';
 export type { ContentCardProps } from './components/ContentCard';
-export { ArtistCard, artistName } from './components/ArtistCard';
+export { ArtistCard, ArtistGrid, artistName } from './components/ArtistCard';
 export type { ArtistCardProps } from './components/ArtistCard';
 export { ExploreTabs } from './components/ExploreTabs';
 export type { ExploreTabsProps } from './components/ExploreTabs';

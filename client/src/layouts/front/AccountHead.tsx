@@ -8,9 +8,9 @@ import { modalOpened } from '../../features/ui';
 
 /**
  * The signed-in head of the side menu (spec §2): the avatar (click to change the photo), the username with
- * underscores shown as spaces, and the location line ('City, State' or 'Where are you from?'). Until the
- * profile page exists, the header image is changed from here too ('Header image'); the phone drawer shows it
- * behind the head. Followers and following counts come with the follow issue.
+ * underscores shown as spaces, and the location line ('City, State' or 'Where are you from?'). The header
+ * image can be changed from here too ('Header image'), as from the own profile page's header; the phone drawer
+ * shows it behind the head. Followers and following counts come with the follow issue.
  */
 export function AccountHead({ variant, onNavigate }: { variant: 'rail' | 'list'; onNavigate?: () => void }) {
   const dispatch = useAppDispatch();

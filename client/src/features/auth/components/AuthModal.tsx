@@ -31,7 +31,7 @@ export default function AuthModal({ name, open }: { name: AuthModalName; open: b
       centered={!isPhone}
       width={isPhone ? '100%' : WIDTHS[name]}
       destroyOnHidden
-      rootClassName={`kn-auth-modal${isPhone ? ' kn-auth-modal--phone' : ''}`}
+      rootClassName={`kn-auth-modal${isPhone ? ' kn-auth-modal--phone kn-phone-modal' : ''}`}
       // The dialog's accessible name; the header is visually hidden (each form shows its own heading).
       title={LABELS[name]}
       classNames={{ header: 'kn-visually-hidden' }}

@@ -80,7 +80,7 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
       width={isPhone ? '100%' : DETAIL_WIDTH}
       title={content.title}
       classNames={{ header: 'kn-visually-hidden' }}
-      rootClassName={isPhone ? 'kn-detail-modal kn-detail-modal--phone' : 'kn-detail-modal'}
+      rootClassName={isPhone ? 'kn-detail-modal kn-detail-modal--phone kn-phone-modal' : 'kn-detail-modal'}
       styles={isPhone ? undefined : { body: { height } }}
     >
       <div ref={body} className="kn-detail" data-type={content.type} style={height ? ({ '--kn-detail-h': `${height}px` } as CSSProperties) : undefined}>

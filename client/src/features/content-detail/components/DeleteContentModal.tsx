@@ -51,7 +51,7 @@ export function DeleteContentModal({ content, onClose, onRemoved }: DeleteConten
       }
       width={isPhone ? '100%' : 500}
       centered
-      rootClassName={isPhone ? 'kn-delete-modal kn-delete-modal--phone' : 'kn-delete-modal'}
+      rootClassName={isPhone ? 'kn-delete-modal kn-delete-modal--phone kn-phone-modal' : 'kn-delete-modal'}
       footer={
         <div className="kn-delete__footer">
           <p className="kn-delete__footnote">{DELETE_FOOTNOTE}</p>

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { displayUsername } from '../../auth';
 import type { PublicUser } from '../contentDetail.types';
 import { profilePath } from '../links';
-import { UserAvatar } from './UserAvatar';
+import { UserAvatar } from '../../../components/UserAvatar';
 
 export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pick<PublicUser, 'image' | 'firstName' | 'lastName'>>;
 

@@ -2,11 +2,11 @@ import CommentOutlined from '@ant-design/icons/es/icons/CommentOutlined';
 import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
 import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
 import { compactCount } from '../../../components/format';
+import { MonetizedIcon } from '../../../components/MonetizedIcon';
 import { formatKnackPricePer, typeStyle } from '../../tags';
 import { TypeIcon } from '../../tags/ui';
 import type { Content } from '../contentDetail.types';
 import { reactionCount, typeByFirstTag } from '../contentFacts';
-import { MonetizedIcon } from './MonetizedIcon';
 import { ShareLink } from './ShareLink';
 
 export interface DetailInfoProps {
@@ -35,7 +35,7 @@ export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps)
         {content.title}
       </h2>
       <div className="kn-detail__price">
-        <MonetizedIcon paidOut={content.isPaidOut} />
+        <MonetizedIcon paidOut={content.isPaidOut} className="kn-detail__money" />
         <strong title="Knack price">{formatKnackPricePer(content.knackRate, content.type)}</strong>
       </div>
       <ul className="kn-detail__stats" aria-label="Activity">

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useGetContentsByKind, useGetTrendingArtists } from '../../../api/generated/hooks';
 import { useAppDispatch } from '../../../app/hooks';
-import { ArtistCard, ContentCard, DEFAULT_TAB, ExploreTabs, type FeedKind } from '../../explore';
+import { ArtistGrid, ContentCard, DEFAULT_TAB, ExploreTabs, type FeedKind } from '../../explore';
 import { displayUsername } from '../../auth';
 import { detailOpened } from '../contentDetail.slice';
 import type { Content } from '../contentDetail.types';
@@ -13,7 +13,7 @@ export const OTHER_ARTISTS = 8;
 
 function StripSkeleton({ label }: { label: string }) {
   return (
-    <div className="kn-strip" aria-busy="true" aria-label={`${label}: loading`}>
+    <div className="kn-strip kn-scroll-row" aria-busy="true" aria-label={`${label}: loading`}>
       {Array.from({ length: 5 }, (_, index) => (
         <span key={index} className="kn-strip__skeleton kn-skeleton" />
       ))}
@@ -26,7 +26,7 @@ function PieceRow({ label, pieces }: { label: string; pieces: Content[] }) {
   const dispatch = useAppDispatch();
   if (!pieces.length) return <p className="kn-strip__empty">Nothing here yet.</p>;
   return (
-    <ul className="kn-strip" aria-label={label}>
+    <ul className="kn-strip kn-scroll-row" aria-label={label}>
       {pieces.map((piece) => (
         <li key={piece.id}>
           <ContentCard content={piece} onOpen={(chosen) => dispatch(detailOpened({ content: chosen, siblings: pieces }))} />
@@ -83,13 +83,7 @@ export function OtherArtists({ ownerId }: { ownerId: string }) {
       {trending.loading ? (
         <StripSkeleton label="Other artists you may like" />
       ) : (
-        <ul className="kn-detail__artists" aria-label="Other artists you may like">
-          {artists.map((card) => (
-            <li key={card.user.id}>
-              <ArtistCard card={card} />
-            </li>
-          ))}
-        </ul>
+        <ArtistGrid cards={artists} label="Other artists you may like" />
       )}
     </section>
   );

@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import CameraOutlined from '@ant-design/icons/es/icons/CameraOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { compactCount } from '../../../components/format';
+import { UserAvatar } from '../../../components/UserAvatar';
 import { artistName } from '../../explore';
 import type { UserCard } from '../contentDetail.types';
-import { UserAvatar } from './UserAvatar';
 
 export interface ProfileHeaderProps {
   card: UserCard;

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { PATHS } from '../../../app/constants';
-import { mediaUrl } from '../../../api/mediaUrl';
 import { compactCount } from '../../../components/format';
-import { displayUsername, initials } from '../../auth';
+import { UserAvatar } from '../../../components/UserAvatar';
+import { displayUsername } from '../../auth';
 import type { UserCard } from '../explore.types';
 
 export interface ArtistCardProps {
@@ -17,20 +17,12 @@ export function artistName(user: UserCard['user']): string {
   return user.fullName.trim() || displayUsername(user.username);
 }
 
-function Avatar({ user }: { user: UserCard['user'] }) {
-  return (
-    <span className="kn-artist__avatar" aria-hidden="true">
-      {user.image ? <img src={mediaUrl(user.image)} alt="" width={56} height={56} loading="lazy" decoding="async" /> : initials(user)}
-    </span>
-  );
-}
-
 /** An artist with their avatar, name and counts of pieces and followers. */
 export function ArtistCard({ card, onToggle, selected = false }: ArtistCardProps) {
   const { user, contentsCount, followersCount } = card;
   const body = (
     <>
-      <Avatar user={user} />
+      <UserAvatar user={user} size={44} className="kn-artist__avatar" />
       <span className="kn-artist__text">
         <span className="kn-artist__name">{artistName(user)}</span>
         <span className="kn-artist__meta">
@@ -51,5 +43,18 @@ export function ArtistCard({ card, onToggle, selected = false }: ArtistCardProps
     <Link className="kn-artist" to={PATHS.profile(user.username)}>
       {body}
     </Link>
+  );
+}
+
+/** Artists as a wrapping grid of cards, each linking to the profile (search results, the detail's other artists). */
+export function ArtistGrid({ cards, label }: { cards: UserCard[]; label: string }) {
+  return (
+    <ul className="kn-artist-grid" aria-label={label}>
+      {cards.map((card) => (
+        <li key={card.user.id}>
+          <ArtistCard card={card} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -31,13 +31,13 @@ export function ArtistStrip({ selectedId, onSelect }: ArtistStripProps) {
         ) : null}
       </div>
       {loading ? (
-        <div className="kn-artists__row" aria-busy="true" aria-label="Loading artists">
+        <div className="kn-artists__row kn-scroll-row" aria-busy="true" aria-label="Loading artists">
           {Array.from({ length: 6 }, (_, index) => (
             <span key={index} className="kn-skeleton kn-artist-skeleton" />
           ))}
         </div>
       ) : (
-        <ul className="kn-artists__row" aria-label="Filter by artist">
+        <ul className="kn-artists__row kn-scroll-row" aria-label="Filter by artist">
           {artists.map((card) => (
             <li key={card.user.id}>
               <ArtistCard card={card} selected={card.user.id === selectedId} onToggle={toggle} />

@@ -1,7 +1,5 @@
 import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import CheckCircleFilled from '@ant-design/icons/es/icons/CheckCircleFilled';
-import DollarCircleOutlined from '@ant-design/icons/es/icons/DollarCircleOutlined';
 import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
 import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
 import { PATHS } from '../../../app/constants';
@@ -11,6 +9,7 @@ import { formatKnackPricePer, typeStyle } from '../../tags';
 import { TypeIcon } from '../../tags/ui';
 import type { Content } from '../explore.types';
 import { compactCount, formatDuration } from '../../../components/format';
+import { MonetizedIcon } from '../../../components/MonetizedIcon';
 
 /** A plain left click opens the modal; a modified click (new tab, new window) follows the share link. */
 function isPlainClick(event: MouseEvent) {
@@ -23,16 +22,6 @@ export interface ContentCardProps {
   onOpen: (content: Content) => void;
   /** Shown over the thumbnail's top-right corner (the owner's menu, a privacy badge). */
   extra?: ReactNode;
-}
-
-/** Monetized pieces show a check, the others a dollar sign (spec §2, content detail). */
-function MonetizedMark({ paidOut }: { paidOut: boolean }) {
-  const label = paidOut ? 'Monetized' : 'Not monetized yet';
-  return (
-    <span className={paidOut ? 'kn-card__money is-paid' : 'kn-card__money'} title={label} role="img" aria-label={label}>
-      {paidOut ? <CheckCircleFilled aria-hidden /> : <DollarCircleOutlined aria-hidden />}
-    </span>
-  );
 }
 
 /** Plays (music) or views (art, photos), unless the owner hides them. */
@@ -82,7 +71,7 @@ export function ContentCard({ content, onOpen, extra }: ContentCardProps) {
         </Link>
         <div className="kn-card__meta">
           <span className="kn-card__price">{formatKnackPricePer(content.knackRate, content.type)}</span>
-          <MonetizedMark paidOut={content.isPaidOut} />
+          <MonetizedIcon paidOut={content.isPaidOut} className="kn-card__money" unpaidLabel="Not monetized yet" />
           <ReactionCount content={content} />
         </div>
       </div>

@@ -4,7 +4,7 @@ import { searchContents, searchOwners } from '../../../api/generated/operations'
 import { PATHS } from '../../../app/constants';
 import { formatKnackPricePer, typeStyle, type Tag } from '../../tags';
 import { TypeIcon } from '../../tags/ui';
-import { ArtistCard } from '../components/ArtistCard';
+import { ArtistGrid } from '../components/ArtistCard';
 import { ContentGrid, EmptyState } from '../components/ContentGrid';
 import { LoadMore } from '../components/LoadMore';
 import type { Content, UserCard } from '../explore.types';
@@ -54,13 +54,7 @@ function ArtistResults({ query, artists }: { query: string; artists: PagedList<A
   if (!artists.items.length) return <EmptyState>{artists.status === 'failed' ? 'We couldn’t search the artists.' : `No artists match “${query}”.`}</EmptyState>;
   return (
     <>
-      <ul className="kn-artist-grid" aria-label="Artists found">
-        {artists.items.map((hit) => (
-          <li key={hit.id}>
-            <ArtistCard card={hit} />
-          </li>
-        ))}
-      </ul>
+      <ArtistGrid cards={artists.items} label="Artists found" />
       <LoadMore hasMore={artists.hasMore} loading={artists.loadingMore} failed={Boolean(artists.error)} onLoadMore={artists.error ? artists.retry : artists.loadMore} auto={false} />
     </>
   );

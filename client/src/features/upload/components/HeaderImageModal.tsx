@@ -74,7 +74,7 @@ export default function HeaderImageModal({ open }: { name: 'header-image'; open:
       centered={!isPhone}
       width={isPhone ? '100%' : 768}
       destroyOnHidden
-      rootClassName={`kn-upload-modal kn-header-modal${isPhone ? ' kn-upload-modal--phone' : ''}`}
+      rootClassName={`kn-upload-modal kn-header-modal${isPhone ? ' kn-upload-modal--phone kn-phone-modal' : ''}`}
       title="Header image"
       footer={null}
     >

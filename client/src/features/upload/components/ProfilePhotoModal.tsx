@@ -61,7 +61,7 @@ export default function ProfilePhotoModal({ open }: { name: 'profile-photo'; ope
       centered={!isPhone}
       width={isPhone ? '100%' : 500}
       destroyOnHidden
-      rootClassName={`kn-upload-modal kn-photo-modal${isPhone ? ' kn-upload-modal--phone' : ''}`}
+      rootClassName={`kn-upload-modal kn-photo-modal${isPhone ? ' kn-upload-modal--phone kn-phone-modal' : ''}`}
       title="Profile photo"
       footer={null}
     >

@@ -26,7 +26,7 @@ export default function UploadModal({ name, open }: { name: UploadModalName; ope
       centered={!isPhone}
       width={isPhone ? '100%' : WIDTHS[kind]}
       destroyOnHidden
-      rootClassName={`kn-upload-modal kn-upload-modal--${kind}${isPhone ? ' kn-upload-modal--phone' : ''}`}
+      rootClassName={`kn-upload-modal kn-upload-modal--${kind}${isPhone ? ' kn-upload-modal--phone kn-phone-modal' : ''}`}
       title={LABELS[kind]}
       classNames={{ header: 'kn-visually-hidden' }}
     >
