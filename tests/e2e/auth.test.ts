@@ -144,7 +144,7 @@ describe('accounts and sessions in Chromium', () => {
     await dialog(page).getByLabel('Password').fill(password);
     await dialog(page).getByRole('button', { name: 'Log in', exact: true }).click();
     await expectLoggedIn(page, username);
-    expect(await dialog(page).count()).toBe(0);
+    await dialog(page).waitFor({ state: 'detached' }); // the closing animation ends
 
     // Reload: the stored account is reloaded through the refresh cookie (a new access token).
     const before = await page.evaluate(() => JSON.parse(window.localStorage.getItem('knack:account') ?? 'null') as { token: string } | null);

@@ -171,7 +171,7 @@ async function logIn(page: Page, email: string, password: string) {
     await page.screenshot({ path: path.join(SHOTS, 'upload-login-failed.png') });
     throw error;
   });
-  await page.waitForURL(`${baseUrl}/`);
+  await page.waitForURL(`${baseUrl}/explore`); // after logging in, spec §4: Explore
 }
 
 async function openUpload(page: Page): Promise<Locator> {
