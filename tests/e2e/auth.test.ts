@@ -5,10 +5,9 @@
  * password by mail and log in with the new one. Screenshots of every modal at 1280 and 390 px land in
  * tests/e2e/screenshots/ to be looked at.
  */
-import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
+import { animationsSettled, DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp } from '../helpers/e2e';
 
 jest.setTimeout(120_000);
 useTestDatabase();
@@ -24,26 +23,19 @@ beforeAll(async () => {
 
 afterAll(async () => e2e?.stop());
 
-/** Page errors and console errors, except the expected 4xx answers of the auth calls the flow provokes. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/status of 4\d\d/.test(msg.text())) errors.push(msg.text());
-  });
-  return errors;
-}
+/** The console errors of the 4xx answers the auth calls give on purpose in this flow. */
+const PROVOKED_4XX = /status of 4\d\d/;
 
 const dialog = (page: Page): Locator => page.getByRole('dialog');
 
-async function shot(page: Page, name: string) {
-  // Let the modal's opening animation finish first.
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
+const shot = (page: Page, name: string) => screenshot(page, name);
 
 async function openFromTopNav(page: Page, name: 'Login' | 'Create account' | 'Logout') {
   await page.getByRole('banner').getByRole('button', { name, exact: true }).click();
+  if (name !== 'Logout') {
+    await dialog(page).waitFor();
+    await animationsSettled(page);
+  }
 }
 
 /** Opens the newest outbox mail to `to` with `subject` and follows its link (the one that looks like `linkPart`). */
@@ -80,7 +72,7 @@ describe('accounts and sessions in Chromium', () => {
   it('when a new user signs up, activates by mail, logs in and out, reloads, and resets the password, then every step works', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    const errors = watchErrors(page);
+    const errors = watchErrors(page, PROVOKED_4XX);
 
     // Home, then Create account: step 1 (email only).
     await page.goto(baseUrl, { waitUntil: 'networkidle' });
@@ -130,7 +122,7 @@ describe('accounts and sessions in Chromium', () => {
     await page.waitForURL(`${baseUrl}/`);
     await expectLoggedIn(page, username);
     await page.getByRole('navigation', { name: 'Side menu' }).getByText('Where are you from?').waitFor();
-    await page.screenshot({ path: path.join(SHOTS, 'logged-in-home-desktop.png') });
+    await shot(page, 'logged-in-home-desktop');
 
     // Log out: home, the visitor's navigation, nothing stored.
     await openFromTopNav(page, 'Logout');
@@ -203,7 +195,7 @@ describe('accounts and sessions in Chromium', () => {
   it('when the modals open on a phone (390 px), then each takes the whole screen', async () => {
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    const errors = watchErrors(page);
+    const errors = watchErrors(page, PROVOKED_4XX);
     await page.goto(baseUrl, { waitUntil: 'networkidle' });
     await page.getByText('Hip Hop', { exact: true }).first().waitFor();
 

@@ -5,10 +5,9 @@
  * tag chips and an artist; a member searches with suggestions and reads every result. Screenshots at
  * 1280 and 390 px land in tests/e2e/screenshots/explore-*.png.
  */
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, SHOTS, watchErrors } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 
 jest.setTimeout(180_000);
@@ -33,10 +32,7 @@ beforeAll(async () => {
   await world.repost('Neon Fox');
 }, 150_000);
 
-async function shot(page: Page, name: string, fullPage = false) {
-  await page.waitForTimeout(300); // transitions settle
-  await page.screenshot({ path: path.join(SHOTS, `explore-${name}.png`), fullPage });
-}
+const shot = (page: Page, name: string, fullPage = false) => screenshot(page, `explore-${name}`, fullPage);
 
 /** The titles of the feed's cards, in order. */
 async function cardTitles(grid: Locator): Promise<string[]> {

@@ -2,10 +2,9 @@
  * End to end: the production build of the SPA served by the real app on the real database, driven in
  * Chromium at desktop and phone widths. Screenshots land in tests/e2e/screenshots/ to be looked at.
  */
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
+import { screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
 
 useTestDatabase();
 
@@ -45,7 +44,7 @@ describe.each([
     // Page metadata from the pages-metas call.
     expect(await page.title()).toBe('Knack: get paid for every play and view');
 
-    await page.screenshot({ path: path.join(SHOTS, `home-${name}.png`), fullPage: true });
+    await screenshot(page, `home-${name}`, true);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -7,11 +7,10 @@
  * piece through the warning. The Top 50 chart lists the artist's songs. Screenshots at 1280 and 390 px land
  * in tests/e2e/screenshots/profile-*.png.
  */
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, SHOTS, watchErrors } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 
 jest.setTimeout(180_000);
@@ -32,10 +31,7 @@ beforeAll(async () => {
 /** The console error of the 404 the test provokes on purpose (watchErrors leaves it out). */
 const PROVOKED_404 = /status of 404/;
 
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(450); // the modal's opening animation, images decoding
-  await page.screenshot({ path: path.join(SHOTS, `profile-${name}.png`) });
-}
+const shot = (page: Page, name: string) => screenshot(page, `profile-${name}`);
 
 const detail = (page: Page): Locator => page.locator('.kn-detail-modal .ant-modal-wrap:visible [role="dialog"]');
 const shownTitle = (page: Page) => page.locator('.kn-detail__title');

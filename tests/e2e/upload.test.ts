@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { listOutbox, outboxMailer } from '../../server/integrations/mail/outbox.driver';
 import { localStorage } from '../../server/integrations/storage';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, SHOTS, startE2eApp, type E2eApp } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
 
 const HEADER_RATIO = 1119 / 305;
 
@@ -156,10 +156,7 @@ function watchErrors(page: Page): string[] {
 
 const dialog = (page: Page, name?: string): Locator => (name ? page.getByRole('dialog', { name }) : page.getByRole('dialog'));
 
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(450); // the modal's opening animation
-  await page.screenshot({ path: path.join(SHOTS, `upload-${name}.png`) });
-}
+const shot = (page: Page, name: string) => screenshot(page, `upload-${name}`);
 
 async function logIn(page: Page, email: string, password: string) {
   await page.goto(baseUrl, { waitUntil: 'networkidle' });
@@ -168,7 +165,7 @@ async function logIn(page: Page, email: string, password: string) {
   await dialog(page).getByLabel('Password').fill(password);
   await dialog(page).getByRole('button', { name: 'Log in', exact: true }).click();
   await page.waitForFunction(() => Boolean(window.localStorage.getItem('knack:account')), undefined, { timeout: 15_000 }).catch(async (error: unknown) => {
-    await page.screenshot({ path: path.join(SHOTS, 'upload-login-failed.png') });
+    await screenshot(page, 'upload-login-failed');
     throw error;
   });
   await page.waitForURL(`${baseUrl}/explore`); // after logging in, spec §4: Explore
@@ -450,7 +447,7 @@ describe('uploads and the media pipeline in Chromium', () => {
     });
     const avatarSize = await avatar.evaluate((img: HTMLImageElement) => ({ w: img.naturalWidth, h: img.naturalHeight }));
     expect(avatarSize.w).toBe(avatarSize.h);
-    await page.screenshot({ path: path.join(SHOTS, 'upload-avatar-desktop.png') });
+    await screenshot(page, 'upload-avatar-desktop');
 
     expect(errors).toEqual([]);
     await context.close();
@@ -502,8 +499,7 @@ describe('uploads and the media pipeline in Chromium', () => {
     await header.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Open menu' }).click();
     await drawer.locator('.kn-account__header').waitFor();
-    await page.waitForTimeout(400);
-    await page.screenshot({ path: path.join(SHOTS, 'upload-drawer-header-phone.png') });
+    await screenshot(page, 'upload-drawer-header-phone');
 
     expect(errors).toEqual([]);
     await context.close();

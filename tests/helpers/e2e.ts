@@ -54,3 +54,21 @@ export function watchErrors(page: Page, ignore?: RegExp): string[] {
   });
   return errors;
 }
+
+/**
+ * Waits until every finite animation on the page has ended (a modal's zoom, a drawer's slide; endless ones
+ * such as skeleton shimmer are left out). A click aimed at a modal still zooming in from the pointer can
+ * land on the mask and close it, so tests settle before they interact with what just opened.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
+  );
+}
+
+/** A screenshot in tests/e2e/screenshots/ once animations have settled and images have decoded. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  await animationsSettled(page);
+  await page.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))));
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
+}
