@@ -6,6 +6,8 @@
  *  3. Search suggestions at 50 connections vs a node:http hello.
  * The servers run in a child process and the load in this one. Uses MONGODB_URI, or a throw-away
  * embedded database, filled with BENCH_PIECES pieces (default 10 050, enough for 500 pages of 20).
+ * BENCH_ONLY=feed,pages,suggestions runs only the named parts (comma-separated; default all).
+ * BENCH_PROFILE=<dir> writes a CPU profile of the servers there.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +34,9 @@ const PIECES = Number(process.env.BENCH_PIECES ?? 10_050);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const FEED = '/api/v2/content/get-by-kind/popular?limit=20';
 const SUGGEST = '/api/v2/content/get-all-titles?q=blue%20ja';
+const PARTS = ['feed', 'pages', 'suggestions'] as const;
+const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
+const runs = (part: (typeof PARTS)[number]) => !ONLY || ONLY.includes(part);
 const WORDS = ['blue', 'jazz', 'night', 'lisbon', 'dusk', 'red', 'train', 'fox', 'snow', 'tiny', 'castle', 'rain', 'glass', 'lake'];
 
 interface Ready {
@@ -104,7 +109,7 @@ async function serve() {
   });
   const rawUrl = await listen(raw);
   // The position after which page 500 starts (the 9 980th piece by the Popular order).
-  const [last] = await ContentModel.find({}, { reactedCount: 1 }).sort({ reactedCount: -1, _id: -1 }).skip(499 * 20 - 1).limit(1).lean();
+  const [last] = await ContentModel.find({}, { reactedCount: 1 }).sort({ reactedCount: -1, _id: -1 }).skip(Math.min(499 * 20, PIECES - 20) - 1).limit(1).lean();
   process.send!({ appUrl, rawUrl, page500Cursor: encodeCursor({ key: last!.reactedCount, id: last!._id }) } satisfies Ready);
   process.on('message', async () => {
     app.close();
@@ -123,21 +128,33 @@ async function rate(name: string, url: string, connections: number) {
   return result;
 }
 
-/** Median latency of `count` sequential requests, each with its own page size (never cached). */
-async function uncachedMedian(url: (limit: number) => string, count = 9): Promise<number> {
-  const times: number[] = [];
+/** How long one uncached page takes (a page size of its own, so the public-page cache never answers). */
+async function timePage(url: string, limit: number): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url);
+  const body = (await res.json()) as { contents: unknown[] };
+  if (res.status !== 200 || body.contents.length !== limit) throw new Error(`${url}: ${res.status}, ${body.contents.length} pieces`);
+  return performance.now() - started;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/**
+ * Page 1 and page 500, `count` times each, in turn (so that other load on the machine falls on both):
+ * the median of each and the median of the pair ratios.
+ */
+async function firstAndDeepPages(url: (limit: number, cursor?: string) => string, cursor: string, count = 9) {
+  const first: number[] = [];
+  const deep: number[] = [];
   for (let i = 0; i < count; i += 1) {
-    const started = performance.now();
-    const res = await fetch(url(20 + i));
-    const body = (await res.json()) as { contents: unknown[] };
-    if (res.status !== 200 || body.contents.length !== 20 + i) throw new Error(`${url(20 + i)}: ${res.status}, ${body.contents.length} pieces`);
-    times.push(performance.now() - started);
+    first.push(await timePage(url(20 + i), 20 + i));
+    deep.push(await timePage(url(20 + i, cursor), 20 + i));
   }
-  return times.sort((a, b) => a - b)[Math.floor(count / 2)]!;
+  return { first: median(first), deep: median(deep), ratio: median(deep.map((ms, i) => ms / first[i]!)) };
 }
 
 async function main() {
-  const child = fork(__filename, ['--serve']);
+  const child = fork(__filename, ['--serve'], process.env.BENCH_PROFILE ? { execArgv: [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] } : {});
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       child.once('message', (m) => resolve(m as Ready));
@@ -147,29 +164,35 @@ async function main() {
 
     const probe = await fetch(ready.appUrl + FEED);
     if (probe.status !== 200) throw new Error(`${FEED}: ${probe.status} ${await probe.text()}`);
-    console.log('1. Popular feed, 20 pieces, 20 connections');
-    await rate('warm-up', ready.appUrl + FEED, 20);
-    const raw = await rate('raw node:http (same JSON)', `${ready.rawUrl}/feed`, 20);
-    const app = await rate('Knack app', ready.appUrl + FEED, 20);
-    console.log(`  ratio app/raw: ${(app.requests.average / raw.requests.average).toFixed(3)} (goal >= 0.35)`);
+    if (runs('feed')) {
+      console.log('1. Popular feed, 20 pieces, 20 connections');
+      await rate('warm-up', ready.appUrl + FEED, 20);
+      const raw = await rate('raw node:http (same JSON)', `${ready.rawUrl}/feed`, 20);
+      const app = await rate('Knack app', ready.appUrl + FEED, 20);
+      console.log(`  ratio app/raw: ${(app.requests.average / raw.requests.average).toFixed(3)} (goal >= 0.35)`);
+    }
 
-    console.log('2. Page 500 vs page 1 of Popular, uncached (median of 9 sequential requests)');
-    const popular = (extra: string) => (limit: number) => `${ready.appUrl}/api/v2/content/get-by-kind/popular?limit=${limit}${extra}`;
-    const first = await uncachedMedian(popular(''));
-    const deep = await uncachedMedian(popular(`&cursor=${ready.page500Cursor}`));
-    console.log(`  page 1: ${first.toFixed(1)} ms   page 500: ${deep.toFixed(1)} ms   ratio ${(deep / first).toFixed(2)} (goal <= 1.2)`);
+    if (runs('pages')) {
+      console.log('2. Page 500 vs page 1 of Popular, uncached (9 of each, in turn)');
+      const popular = (limit: number, cursor?: string) => `${ready.appUrl}/api/v2/content/get-by-kind/popular?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+      const { first, deep, ratio } = await firstAndDeepPages(popular, ready.page500Cursor);
+      console.log(`  page 1: ${first.toFixed(1)} ms   page 500: ${deep.toFixed(1)} ms (medians)   median pair ratio ${ratio.toFixed(2)} (goal <= 1.2)`);
+    }
 
-    console.log('3. Search suggestions, 50 connections');
-    await rate('warm-up', ready.appUrl + SUGGEST, 50);
-    const hello = await rate('raw node:http hello', `${ready.rawUrl}/hello`, 50);
-    const suggest = await rate('Knack suggestions', ready.appUrl + SUGGEST, 50);
-    console.log(`  ratio app/hello: ${(suggest.requests.average / hello.requests.average).toFixed(3)} (goal >= 0.5), p99 ${suggest.latency.p99} ms (goal < 20)`);
+    if (runs('suggestions')) {
+      console.log('3. Search suggestions, 50 connections');
+      await rate('warm-up', ready.appUrl + SUGGEST, 50);
+      const hello = await rate('raw node:http hello', `${ready.rawUrl}/hello`, 50);
+      const suggest = await rate('Knack suggestions', ready.appUrl + SUGGEST, 50);
+      console.log(`  ratio app/hello: ${(suggest.requests.average / hello.requests.average).toFixed(3)} (goal >= 0.5), p99 ${suggest.latency.p99} ms (goal < 20)`);
+    }
   } finally {
     child.send('stop');
   }
 }
 
 if (process.argv.includes('--serve')) void serve();
+else if (!PARTS.some(runs)) console.log('Feeds: no part asked (BENCH_ONLY)');
 else
   main().catch((err) => {
     console.error(err);

@@ -8,7 +8,8 @@
  *     (the same processImage, from a fresh temp file each time), one upload and one bare run in turn.
  * The servers run in a child process and the load in this one, so the load generator does not share a
  * thread with what it measures. Uses MONGODB_URI, or a throw-away embedded database.
- * BENCH_ONLY=tags,memory,files,upload runs only the named parts (comma-separated; default all).
+ * BENCH_ONLY=tags,memory,files,upload runs only the named parts (comma-separated; default all; the feeds
+ * bench, scripts/bench-feeds.ts, has parts feed, pages and suggestions).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +40,8 @@ const BIG_FILE_BYTES = 100 * 1024 * 1024;
 const STREAMS = 20;
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
-const runs = (part: 'tags' | 'memory' | 'files' | 'upload') => !ONLY || ONLY.includes(part);
+const PARTS = ['tags', 'memory', 'files', 'upload'] as const;
+const runs = (part: (typeof PARTS)[number]) => !ONLY || ONLY.includes(part);
 
 interface Ready {
   appUrl: string;
@@ -234,7 +236,8 @@ async function main() {
   }
 }
 
-(process.argv.includes('--serve') ? serve() : main()).catch((err) => {
+const start = process.argv.includes('--serve') ? serve : PARTS.some(runs) ? main : async () => console.log('Tags and files: no part asked (BENCH_ONLY)');
+start().catch((err) => {
   console.error(err);
   process.exit(1);
 });

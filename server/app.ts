@@ -1,9 +1,9 @@
 /**
- * createApp(deps): the whole HTTP surface in one Express app. Order matters:
- * security headers -> compression -> request log -> health -> contract docs (+ dev outbox) -> JSON body and cookies ->
- * contract validator -> feature routers -> JSON 404 for /api -> SPA -> the one error handler.
+ * createApp(deps): the whole HTTP surface in one Express app, with the stored public answers in front of it
+ * (lib/public-responses.ts). Order matters:
+ * security headers -> request log -> compression -> health -> contract docs (+ dev outbox) ->
+ * JSON body and cookies -> contract validator -> feature routers -> JSON 404 for /api -> SPA -> the one error handler.
  */
-import { randomUUID } from 'node:crypto';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
@@ -17,6 +17,8 @@ import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
 import { AppError, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
+import { answerStoredFirst } from './lib/public-responses';
+import { requestIdOf } from './lib/request-id';
 import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, createAuthService } from './modules/auth';
 import { cmsRouter } from './modules/cms';
@@ -36,7 +38,6 @@ export interface AppDeps {
   storage: Storage;
 }
 
-const REQUEST_ID = /^[\w.-]{1,100}$/;
 const UPLOAD_PATHS = new Set(['/api/v2/content/upload-photo', '/api/v2/content/upload-audio', '/api/v2/user/upload-photo', '/api/v2/user/upload-header-image']);
 
 export function createApp({ config, logger, pingDatabase, mailer, storage }: AppDeps): Express {
@@ -46,19 +47,18 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
   app.set('query parser', 'extended');
 
   app.use(helmet({ contentSecurityPolicy: { directives: contentSecurityPolicy(config.auth) } }));
-  app.use(compression());
   app.use(
     pinoHttp({
       logger,
       genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        const id = requestIdOf(req);
         res.setHeader('X-Request-Id', id);
         return id;
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     }),
   );
+  app.use(compression());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -115,6 +115,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
     return preview && previewTags(preview);
   }));
   app.use(errorHandler(logger));
+  answerStoredFirst(app, logger);
   return app;
 }
 

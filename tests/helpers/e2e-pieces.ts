@@ -53,16 +53,12 @@ export function coverPng(hue: number, size = 800): Promise<Buffer> {
 }
 
 /** Publishes through the real calls: the cover (and a `seconds` long song for Music), then save. */
-export async function publishPiece(
-  baseUrl: string,
-  member: Member,
-  piece: PieceSpec,
-): Promise<PublishedPiece> {
+export async function publishPiece(app: Parameters<typeof request>[0], member: Member, piece: PieceSpec): Promise<PublishedPiece> {
   const auth = { Authorization: `Bearer ${member.token}` };
-  const photo = await request(baseUrl).post('/api/v2/content/upload-photo').set(auth).attach('file', await coverPng(piece.hue), 'cover.png').expect(201);
+  const photo = await request(app).post('/api/v2/content/upload-photo').set(auth).attach('file', await coverPng(piece.hue), 'cover.png').expect(201);
   const audio =
-    piece.tag === 'Music' ? await request(baseUrl).post('/api/v2/content/upload-audio').set(auth).attach('file', wav(piece.seconds ?? 1), 'song.wav').expect(201) : null;
-  const saved = await request(baseUrl)
+    piece.tag === 'Music' ? await request(app).post('/api/v2/content/upload-audio').set(auth).attach('file', wav(piece.seconds ?? 1), 'song.wav').expect(201) : null;
+  const saved = await request(app)
     .post('/api/v2/content/save')
     .set(auth)
     .send({

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { sendPublicJson } from '../../lib/public-responses';
 import { optionalAuth, requireAuth, requireSelfOrAdmin } from '../auth';
 import type { FeedsService } from './feeds.service';
 
@@ -11,35 +12,35 @@ export function feedsRouter(config: AuthConfig, feeds: FeedsService): Router {
 
   router.get('/content/get-featured', async (req: ApiRequest<'getFeaturedContents'>, res: ApiResponse<'getFeaturedContents'>) => {
     const { orderBy, ...query } = req.query;
-    res.json(await feeds.feed({ kind: orderBy === 'new' ? 'new' : 'featured', ...query }));
+    sendPublicJson(req, res, await feeds.feed({ kind: orderBy === 'new' ? 'new' : 'featured', ...query }));
   });
 
   router.get('/content/get-all', async (req: ApiRequest<'getAllContents'>, res: ApiResponse<'getAllContents'>) => {
-    res.json(await feeds.feed({ kind: 'new', ...req.query }));
+    sendPublicJson(req, res, await feeds.feed({ kind: 'new', ...req.query }));
   });
 
   router.get('/content/get-by-kind/:kind', async (req: ApiRequest<'getContentsByKind'>, res: ApiResponse<'getContentsByKind'>) => {
     const { subTag, ...query } = req.query;
-    res.json(await feeds.feed({ kind: req.params.kind, ...query, subTags: subTag ? [subTag] : undefined }));
+    sendPublicJson(req, res, await feeds.feed({ kind: req.params.kind, ...query, subTags: subTag ? [subTag] : undefined }));
   });
 
   router.get('/content/get-by-tag', async (req: ApiRequest<'getContentsByTag'>, res: ApiResponse<'getContentsByTag'>) => {
     const { kind = 'featured', ...query } = req.query;
-    res.json(await feeds.feed({ kind, ...query }));
+    sendPublicJson(req, res, await feeds.feed({ kind, ...query }));
   });
 
   router.post('/content/get-by-subtags', async (req: ApiRequest<'getContentsBySubTags'>, res: ApiResponse<'getContentsBySubTags'>) => {
     const { kind = 'featured', ...query } = req.body;
-    res.json(await feeds.feed({ kind, ...query }));
+    sendPublicJson(req, res, await feeds.feed({ kind, ...query }));
   });
 
   router.get('/content/search-contents', async (req: ApiRequest<'searchContents'>, res: ApiResponse<'searchContents'>) => {
     const { orderBy = 'popular', ...query } = req.query;
-    res.json(await feeds.feed({ kind: orderBy, ...query }));
+    sendPublicJson(req, res, await feeds.feed({ kind: orderBy, ...query }));
   });
 
   router.get('/content/get-all-titles', async (req: ApiRequest<'getTitleSuggestions'>, res: ApiResponse<'getTitleSuggestions'>) => {
-    res.json(await feeds.suggestions(req.query.q, Number(req.query.limit ?? 7)));
+    sendPublicJson(req, res, await feeds.suggestions(req.query.q, Number(req.query.limit ?? 7)));
   });
 
   router.get('/content/get-all-owners', async (req: ApiRequest<'searchOwners'>, res: ApiResponse<'searchOwners'>) => {

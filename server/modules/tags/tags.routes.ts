@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { sendPublicJson } from '../../lib/public-responses';
 import { toTagDto, toTagHistoryDto } from './tags.mapper';
 import * as tags from './tags.service';
 
@@ -7,7 +8,7 @@ export const tagsRouter = Router();
 
 tagsRouter.get('/tag/get-all', async (req: ApiRequest<'getAllTags'>, res: ApiResponse<'getAllTags'>) => {
   const list = await tags.listTags({ parent: req.query.parent });
-  res.json({ tags: list.map(toTagDto) });
+  sendPublicJson(req, res, { tags: list.map(toTagDto) });
 });
 
 tagsRouter.get('/tag/label/:label', async (req: ApiRequest<'getTagByLabel'>, res: ApiResponse<'getTagByLabel'>) => {

@@ -1,5 +1,6 @@
 import mongoose, { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
+import { clearPublicResponses } from '../../lib/public-responses';
 import { createTtlCache } from '../../lib/ttl-cache';
 import { TagHistoryModel, TagModel, type TagDoc } from './tags.model';
 import type { TagHistoryDoc } from './tags.model';
@@ -26,6 +27,7 @@ const tagLists = createTtlCache(TAG_LIST_TTL_MS);
 
 export function invalidateTagLists(): void {
   tagLists.clear();
+  clearPublicResponses();
 }
 
 export function listTags(filter: { parent?: string } = {}): Promise<TagDoc[]> {

@@ -1,0 +1,123 @@
+/**
+ * Ready-made answers for public GET calls that are the same for every visitor (feed pages, suggestions, the
+ * tag list): a micro-cache in front of the app, as a caching proxy would be. A route opts in by answering
+ * through `sendPublicJson`; for the next second the same URL is answered in front of the app
+ * (`answerStoredFirst`), with the bytes (and their gzip), the ETag and the headers of that first answer (security
+ * headers included) made once, and one access-log line, without the rest of the middleware, the router, the
+ * contract validator or JSON serialization.
+ *
+ * Only an URL that went the whole way once is answered here, so only requests the contract accepted. Writers
+ * clear it together with the data caches (`clearPublicResponses`); other processes see a change within the second.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { Express, NextFunction, Request, Response } from 'express';
+import type { Logger } from './logger';
+import { requestIdOf } from './request-id';
+
+/** What goes out: the body and its headers as flat [name, value, …] pairs, made once. */
+interface Variant {
+  body: Buffer;
+  headers: string[];
+}
+
+interface Answer {
+  plain: Variant;
+  /** The gzipped body, when worth it (at least MIN_GZIP bytes). */
+  gzipped?: Variant;
+  /** The headers of a 304. */
+  unchanged: string[];
+  etag: string;
+  freshUntil: number;
+}
+
+const TTL_MS = 1_000;
+const MAX_ENTRIES = 2_000;
+/** Below this, gzip costs more than it saves (the compression middleware's threshold). */
+const MIN_GZIP = 1024;
+const ACCEPTS_GZIP = /\bgzip\b/;
+/** Headers of the first answer that are made anew for each one. */
+const PER_ANSWER = new Set(['content-length', 'content-encoding', 'date', 'x-request-id', 'etag', 'vary', 'set-cookie']);
+
+const answers = new Map<string, Answer>();
+
+/** If-None-Match names this ETag (weakly compared, as for any GET). */
+function notModified(req: IncomingMessage, etag: string): boolean {
+  const wanted = req.headers['if-none-match'];
+  if (!wanted) return false;
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  return wanted.trim() === '*' || wanted.split(',').some((tag) => strip(tag) === strip(etag));
+}
+
+function write(req: IncomingMessage, res: ServerResponse, answer: Answer, requestId: string): number {
+  if (notModified(req, answer.etag)) {
+    res.writeHead(304, answer.unchanged.concat('x-request-id', requestId)).end();
+    return 304;
+  }
+  const { body, headers } = answer.gzipped && ACCEPTS_GZIP.test(req.headers['accept-encoding'] ?? '') ? answer.gzipped : answer.plain;
+  res.writeHead(200, headers.concat('x-request-id', requestId)).end(req.method === 'HEAD' ? undefined : body);
+  return 200;
+}
+
+/** Answers a GET or HEAD whose exact URL has a fresh stored answer; false when there is none. */
+function answerStored(req: IncomingMessage, res: ServerResponse, logger: Logger): boolean {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url) return false;
+  const answer = answers.get(req.url);
+  if (!answer) return false;
+  if (Date.now() >= answer.freshUntil) {
+    answers.delete(req.url);
+    return false;
+  }
+  const id = requestIdOf(req);
+  const statusCode = write(req, res, answer, id);
+  logger.info({ req: { id, method: req.method, url: req.url }, res: { statusCode }, stored: true }, 'request completed');
+  return true;
+}
+
+/** The part of an Express app every request enters by (`app(req, res)` calls `app.handle`). */
+interface Handles {
+  handle(req: IncomingMessage, res: ServerResponse, next?: NextFunction): void;
+}
+
+/**
+ * Puts the stored answers in front of `app`, whichever way it is served (`listen`, `http.createServer(app)`,
+ * supertest): Express's own dispatch (request set-up and the router walk) costs about two thirds of the time
+ * of a stored answer given from a middleware, so they are given before it.
+ */
+export function answerStoredFirst(app: Express, logger: Logger): void {
+  const express = app as unknown as Handles;
+  const handle = express.handle.bind(app);
+  express.handle = (req, res, next) => {
+    if (!answerStored(req, res, logger)) handle(req, res, next);
+  };
+}
+
+/**
+ * Answers `value` as JSON the usual way (so the contract's response check still runs where it is on), and
+ * keeps the bytes and headers for the same URL when the answer went out as a 200.
+ */
+export function sendPublicJson(req: Pick<Request, 'originalUrl' | 'method' | 'app'>, res: Response, value: unknown): void {
+  res.json(value);
+  if (res.statusCode !== 200 || req.method !== 'GET') return;
+  const body = Buffer.from(JSON.stringify(value));
+  const etag = (req.app.get('etag fn') as (body: Buffer) => string)(body);
+  const kept = Object.entries(res.getHeaders()).flatMap(([name, value]) => (PER_ANSWER.has(name) || value === undefined ? [] : [name, String(value)]));
+  const unchanged = [...kept, 'etag', etag, 'vary', 'Accept-Encoding'];
+  const variant = (bytes: Buffer, encoding?: string): Variant => ({
+    body: bytes,
+    headers: [...unchanged, 'content-length', String(bytes.length), ...(encoding ? ['content-encoding', encoding] : [])],
+  });
+  if (answers.size >= MAX_ENTRIES) answers.delete(answers.keys().next().value!);
+  answers.set(req.originalUrl, {
+    plain: variant(body),
+    gzipped: body.length >= MIN_GZIP ? variant(gzipSync(body), 'gzip') : undefined,
+    unchanged,
+    etag,
+    freshUntil: Date.now() + TTL_MS,
+  });
+}
+
+/** Forgets every stored answer (a write changed what they show). */
+export function clearPublicResponses(): void {
+  answers.clear();
+}
