@@ -24,6 +24,7 @@ import { authRouter, createAuthService } from './modules/auth';
 import { cmsRouter } from './modules/cms';
 import { contentsRouter, createContentsService } from './modules/contents';
 import { createFeedsService, createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
+import { createKnacksService, knacksRouter } from './modules/knacks';
 import { createMediaService, filesRouter, uploadRouter } from './modules/media';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
@@ -102,6 +103,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
     profileImagesRouter(config.auth, media),
     contentsRouter(config.auth, contents),
     feedsRouter(config.auth, createFeedsService(contents)),
+    knacksRouter(config.auth, createKnacksService({ mailer, secret: config.auth.jwtSecret })),
     subscriptionsRouter(config.auth),
   );
 

@@ -725,6 +725,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/knack/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Knack a piece (a play past half the song, or a view of an image)
+         * @description Once per member per piece, whatever the concurrency: a second call answers the first result with knackStatus 2. On a paid-out piece the knack credits its knack value, 90% to the owner and 10% to the payer (100% to the owner when the same member); a piece not paid out counts the reaction and earns nothing. Owners do not knack their own pieces (knackStatus 3). A song needs the `playId` of a play session older than half its duration. More than 9 knacks in the last 24 hours need the 4-digit code mailed by `knack/over-knack` (428 until it is given).
+         */
+        post: operations["addKnack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knack/get-available-knacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in member's balance and how many knacks they may give before the code is asked */
+        get: operations["getAvailableKnacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knack/get-money/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What one knack of a piece is worth, and what the piece has earned */
+        get: operations["getKnackMoney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knack/over-knack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the 4-digit code that lets a busy member go on knacking
+         * @description The code is kept hashed, expires after 15 minutes and allows 5 attempts; a new request replaces it.
+         */
+        post: operations["requestKnackCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knack/play": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start listening to a song (a play session)
+         * @description The server notes when a signed-in member starts a song; the play counts as a knack (`knack/add` with this `playId`) only once more than half the song's duration has passed since, measured here.
+         */
+        post: operations["startPlay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/native-posts/{slug}": {
         parameters: {
             query?: never;
@@ -1139,6 +1233,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddKnackRequest: {
+            /** @description The mailed code, when the member was asked for it (428). */
+            code?: string;
+            contentId: components["schemas"]["ObjectId"];
+            /** @description Required for a song (from `knack/play`). */
+            playId?: string;
+            userId: components["schemas"]["ObjectId"];
+        };
         AuthProviders: {
             facebook: {
                 appId: string;
@@ -1154,6 +1256,17 @@ export interface components {
             /** @description The access token (JWT, short-lived); null when the account is not activated yet. */
             token: string | null;
             user: components["schemas"]["User"] | components["schemas"]["NoValue"];
+        };
+        AvailableKnacksResponse: {
+            /** @description The member's balance (USD). */
+            balance: number;
+            balanceMicros: number;
+            /** @description The balance is at least the $10 minimum cash-out. */
+            canCashOut: boolean;
+            /** @description How many more knacks before the emailed code is asked. */
+            knacksBeforeCode: number;
+            /** @description Knacks given in the last 24 hours since the last code. */
+            recentKnacks: number;
         };
         /** @description The refresh-token cookie is what counts; `token` (the stored access token) is accepted and ignored. */
         CheckLoggedInRequest: {
@@ -1276,6 +1389,32 @@ export interface components {
             /** @description The ID token (JWT) from Google Identity Services. */
             credential: string;
         };
+        KnackMoneyResponse: {
+            contentId: string;
+            /** @description What its knacks have credited so far, owner and payer together (USD). */
+            earned: number;
+            earnedMicros: number;
+            isPaidOut: boolean;
+            /** @description The change of its tag's price, in percent. */
+            knackRate: number;
+            /** @description What one knack of the piece is worth (USD). */
+            knackValue: number;
+            knackValueMicros: number;
+            reactedCount: number;
+        };
+        KnackResponse: {
+            /** @description What this knack credited in all (USD); 0 on a piece not paid out. */
+            earned: number;
+            earnedMicros: number;
+            /**
+             * @description After the call, 2 once the member has knacked it (3 for the owner).
+             * @enum {integer}
+             */
+            knackStatus: 0 | 1 | 2 | 3;
+            message: string;
+            /** @description The piece's knacks (plays and views) so far. */
+            reactedCount: number;
+        };
         MessageResponse: {
             message: string;
         };
@@ -1339,6 +1478,12 @@ export interface components {
         };
         PlansResponse: {
             plans: components["schemas"]["Plan"][];
+        };
+        PlayResponse: {
+            /** @description How long after the start the play counts (half the song). */
+            minSeconds: number;
+            /** @description The play session, for `knack/add`. */
+            playId: string;
         };
         PublicUser: {
             bio: string;
@@ -1405,6 +1550,9 @@ export interface components {
             username?: string;
         };
         Slug: string;
+        StartPlayRequest: {
+            contentId: components["schemas"]["ObjectId"];
+        };
         Subscription: {
             /** Format: date-time */
             createdAt: string;
@@ -1592,6 +1740,9 @@ export interface components {
         };
         UserExtResponse: {
             userExt: components["schemas"]["UserExt"];
+        };
+        UserIdRequest: {
+            userId: components["schemas"]["ObjectId"];
         };
         UserPage: {
             nextCursor: string | null;
@@ -2716,6 +2867,149 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addKnack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddKnackRequest"];
+            };
+        };
+        responses: {
+            /** @description The knack, new or the one already made. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnackResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description The member has knacked more than 9 pieces in the last 24 hours; the emailed code is needed. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAvailableKnacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailableKnacksResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getKnackMoney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnackMoneyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    requestKnackCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Mailed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startPlay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartPlayRequest"];
+            };
+        };
+        responses: {
+            /** @description The play session. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,6 +1,7 @@
 import { Router, type CookieOptions, type Request, type Response } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse, Schemas } from '../../lib/openapi-types';
+import { reactedContentIds } from '../knacks/knacked';
 import { toUserDto } from '../users/users.mapper';
 import { requireAuth } from './auth.middleware';
 import { MESSAGES } from './auth.rules';
@@ -21,14 +22,14 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
   const address = (req: Request) => req.ip ?? 'unknown';
 
   /** Answers a signed-in session: the access token in the body, the refresh token as the cookie. */
-  function sendSignedIn(res: Response, session: SignedIn, message: string, status = 200) {
+  async function sendSignedIn(res: Response, session: SignedIn, message: string, status = 200) {
+    const reacted = await reactedContentIds(String(session.user._id));
     res.cookie(REFRESH_COOKIE, session.refreshToken, { ...cookieOptions, maxAge: config.refreshTokenTtlDays * 86_400_000 });
     const body: Schemas['AuthResponse'] = {
       user: toUserDto(session.user, session.role),
       token: session.token,
       message,
-      // Filled from the knacks of the member once reactions exist (knack issue).
-      reacted_contents: [],
+      reacted_contents: reacted,
     };
     res.status(status).json(body);
   }
@@ -46,11 +47,11 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
       res.json(pendingActivation());
       return;
     }
-    sendSignedIn(res, result, MESSAGES.success);
+    await sendSignedIn(res, result, MESSAGES.success);
   });
 
   router.post('/auth/confirm', async (req: ApiRequest<'confirmAccount'>, res) => {
-    sendSignedIn(res, await auth.confirm(req.body.token), MESSAGES.activated);
+    await sendSignedIn(res, await auth.confirm(req.body.token), MESSAGES.activated);
   });
 
   router.get('/auth/confirm-email/:email', async (req: ApiRequest<'resendActivationEmail'>, res: ApiResponse<'resendActivationEmail'>) => {
@@ -71,7 +72,7 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
 
   router.post('/auth/check-loggedin', async (req, res) => {
     try {
-      sendSignedIn(res, await auth.refresh(refreshCookie(req)), MESSAGES.success);
+      await sendSignedIn(res, await auth.refresh(refreshCookie(req)), MESSAGES.success);
     } catch (err) {
       res.clearCookie(REFRESH_COOKIE, cookieOptions);
       throw err;
@@ -92,12 +93,12 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
 
   router.post('/auth/google-signin', async (req: ApiRequest<'googleSignin'>, res) => {
     const profile = await verifyGoogleCredential(config, req.body.credential);
-    sendSignedIn(res, await auth.socialSignin(profile), MESSAGES.success);
+    await sendSignedIn(res, await auth.socialSignin(profile), MESSAGES.success);
   });
 
   router.post('/auth/facebook-signin', async (req: ApiRequest<'facebookSignin'>, res) => {
     const profile = await verifyFacebookToken(config, req.body.accessToken, req.body.userID);
-    sendSignedIn(res, await auth.socialSignin(profile), MESSAGES.success);
+    await sendSignedIn(res, await auth.socialSignin(profile), MESSAGES.success);
   });
 
   router.get('/auth/providers', (_req, res: ApiResponse<'getAuthProviders'>) => {

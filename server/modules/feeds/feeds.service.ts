@@ -10,6 +10,7 @@ import { ours } from '../../lib/query';
 import { wordStartConditions } from '../../lib/search';
 import type { AuthContext } from '../auth';
 import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
+import { hasKnacked, knackStatusOf } from '../knacks/knacked';
 import { tagsService, type TagType } from '../tags';
 import { toPublicUserDto, UserModel, type UserDoc } from '../users';
 import { publicPages } from './feeds.cache';
@@ -160,8 +161,8 @@ export function createFeedsService(contents: ContentsService) {
     },
 
     /**
-     * The detail modal's data. `forUser` must be the caller (or `guest`). Reactions and comments come
-     * with the knack ledger and comments: until then nobody has reacted and there are no comments.
+     * The detail modal's data. `forUser` must be the caller (or `guest`). Comments come with the comments
+     * calls: until then there are none.
      */
     async detail(contentId: string, forUser: string, viewer: AuthContext | undefined): Promise<Schemas['ContentDetailResponse']> {
       if (forUser !== 'guest') {
@@ -171,8 +172,8 @@ export function createFeedsService(contents: ContentsService) {
       const content = await contents.getVisible(contentId, viewer);
       const owner = await UserModel.findById(content.ownerId).lean<UserDoc>();
       if (!owner) throw notFound('Content not found');
-      const isOwner = Boolean(viewer && viewer.userId === String(content.ownerId));
-      const knackStatus = !content.isPaidOut ? 0 : isOwner ? 3 : 1;
+      const reacted = viewer ? await hasKnacked(content._id, viewer.userId) : false;
+      const knackStatus = knackStatusOf(content, viewer?.userId, reacted);
       return { content: await contents.dto(content), owner: toPublicUserDto(owner), commentsCount: 0, knackStatus };
     },
 

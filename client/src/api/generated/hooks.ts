@@ -4,6 +4,9 @@
 import { useApiQuery, useApiMutation, type QueryOptions } from '../useApi';
 import * as api from './operations';
 
+/** Sends POST /knack/add when `run` is called. */
+export const useAddKnack = () => useApiMutation<api.AddKnackArgs, api.AddKnackResult>(api.addKnack);
+
 /** Sends POST /auth/check-loggedin when `run` is called. */
 export const useCheckLoggedIn = () => useApiMutation<api.CheckLoggedInArgs, api.CheckLoggedInResult>(api.checkLoggedIn);
 
@@ -44,6 +47,10 @@ export const useGetArtistsByFans = (args?: api.GetArtistsByFansArgs, options?: Q
 export const useGetAuthProviders = (args?: api.GetAuthProvidersArgs, options?: QueryOptions) =>
   useApiQuery<api.GetAuthProvidersArgs, api.GetAuthProvidersResult>(api.getAuthProviders, args ?? {}, options);
 
+/** Loads GET /knack/get-available-knacks and reloads when `args` change. */
+export const useGetAvailableKnacks = (args?: api.GetAvailableKnacksArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetAvailableKnacksArgs, api.GetAvailableKnacksResult>(api.getAvailableKnacks, args ?? {}, options);
+
 /** Loads GET /content/get-by-id/{id} and reloads when `args` change. */
 export const useGetContentById = (args: api.GetContentByIdArgs, options?: QueryOptions) =>
   useApiQuery<api.GetContentByIdArgs, api.GetContentByIdResult>(api.getContentById, args ?? {}, options);
@@ -74,6 +81,10 @@ export const useGetContentsByUsername = (args: api.GetContentsByUsernameArgs, op
 /** Loads GET /content/get-featured and reloads when `args` change. */
 export const useGetFeaturedContents = (args?: api.GetFeaturedContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetFeaturedContentsArgs, api.GetFeaturedContentsResult>(api.getFeaturedContents, args ?? {}, options);
+
+/** Loads GET /knack/get-money/{id} and reloads when `args` change. */
+export const useGetKnackMoney = (args: api.GetKnackMoneyArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetKnackMoneyArgs, api.GetKnackMoneyResult>(api.getKnackMoney, args ?? {}, options);
 
 /** Loads GET /native-posts/{slug} and reloads when `args` change. */
 export const useGetNativePost = (args: api.GetNativePostArgs, options?: QueryOptions) =>
@@ -152,6 +163,9 @@ export const useLogout = () => useApiMutation<api.LogoutArgs, api.LogoutResult>(
 /** Sends POST /auth/logout-all when `run` is called. */
 export const useLogoutAll = () => useApiMutation<api.LogoutAllArgs, api.LogoutAllResult>(api.logoutAll);
 
+/** Sends POST /knack/over-knack when `run` is called. */
+export const useRequestKnackCode = () => useApiMutation<api.RequestKnackCodeArgs, api.RequestKnackCodeResult>(api.requestKnackCode);
+
 /** Sends POST /auth/request-reset-password when `run` is called. */
 export const useRequestPasswordReset = () => useApiMutation<api.RequestPasswordResetArgs, api.RequestPasswordResetResult>(api.requestPasswordReset);
 
@@ -184,6 +198,9 @@ export const useSignin = () => useApiMutation<api.SigninArgs, api.SigninResult>(
 
 /** Sends POST /auth/signup when `run` is called. */
 export const useSignup = () => useApiMutation<api.SignupArgs, api.SignupResult>(api.signup);
+
+/** Sends POST /knack/play when `run` is called. */
+export const useStartPlay = () => useApiMutation<api.StartPlayArgs, api.StartPlayResult>(api.startPlay);
 
 /** Sends POST /content/trend when `run` is called. */
 export const useTrendContent = () => useApiMutation<api.TrendContentArgs, api.TrendContentResult>(api.trendContent);

@@ -4,6 +4,13 @@
 import type { operations } from './openapi';
 import { request, type RequestOptions } from '../http';
 
+export type AddKnackArgs = { body: NonNullable<operations['addKnack']['requestBody']>['content']['application/json'] };
+export type AddKnackResult = operations['addKnack']['responses'][200]['content']['application/json'];
+/** POST /knack/add: Knack a piece (a play past half the song, or a view of an image) */
+export function addKnack(args: AddKnackArgs, options?: RequestOptions): Promise<AddKnackResult> {
+  return request<AddKnackResult>('post', '/knack/add', args ?? {}, options);
+}
+
 export type CheckLoggedInArgs = { body?: NonNullable<operations['checkLoggedIn']['requestBody']>['content']['application/json'] };
 export type CheckLoggedInResult = operations['checkLoggedIn']['responses'][200]['content']['application/json'];
 /** POST /auth/check-loggedin: Reload the session */
@@ -81,6 +88,13 @@ export function getAuthProviders(args?: GetAuthProvidersArgs, options?: RequestO
   return request<GetAuthProvidersResult>('get', '/auth/providers', args ?? {}, options);
 }
 
+export type GetAvailableKnacksArgs = Record<string, never>;
+export type GetAvailableKnacksResult = operations['getAvailableKnacks']['responses'][200]['content']['application/json'];
+/** GET /knack/get-available-knacks: The signed-in member's balance and how many knacks they may give before the code is asked */
+export function getAvailableKnacks(args?: GetAvailableKnacksArgs, options?: RequestOptions): Promise<GetAvailableKnacksResult> {
+  return request<GetAvailableKnacksResult>('get', '/knack/get-available-knacks', args ?? {}, options);
+}
+
 export type GetContentByIdArgs = { path: operations['getContentById']['parameters']['path'] };
 export type GetContentByIdResult = operations['getContentById']['responses'][200]['content']['application/json'];
 /** GET /content/get-by-id/{id}: One piece */
@@ -135,6 +149,13 @@ export type GetFeaturedContentsResult = operations['getFeaturedContents']['respo
 /** GET /content/get-featured: The Featured feed */
 export function getFeaturedContents(args?: GetFeaturedContentsArgs, options?: RequestOptions): Promise<GetFeaturedContentsResult> {
   return request<GetFeaturedContentsResult>('get', '/content/get-featured', args ?? {}, options);
+}
+
+export type GetKnackMoneyArgs = { path: operations['getKnackMoney']['parameters']['path'] };
+export type GetKnackMoneyResult = operations['getKnackMoney']['responses'][200]['content']['application/json'];
+/** GET /knack/get-money/{id}: What one knack of a piece is worth, and what the piece has earned */
+export function getKnackMoney(args: GetKnackMoneyArgs, options?: RequestOptions): Promise<GetKnackMoneyResult> {
+  return request<GetKnackMoneyResult>('get', '/knack/get-money/{id}', args ?? {}, options);
 }
 
 export type GetNativePostArgs = { path: operations['getNativePost']['parameters']['path'] };
@@ -277,6 +298,13 @@ export function logoutAll(args?: LogoutAllArgs, options?: RequestOptions): Promi
   return request<LogoutAllResult>('post', '/auth/logout-all', args ?? {}, options);
 }
 
+export type RequestKnackCodeArgs = { body: NonNullable<operations['requestKnackCode']['requestBody']>['content']['application/json'] };
+export type RequestKnackCodeResult = operations['requestKnackCode']['responses'][200]['content']['application/json'];
+/** POST /knack/over-knack: Mail the 4-digit code that lets a busy member go on knacking */
+export function requestKnackCode(args: RequestKnackCodeArgs, options?: RequestOptions): Promise<RequestKnackCodeResult> {
+  return request<RequestKnackCodeResult>('post', '/knack/over-knack', args ?? {}, options);
+}
+
 export type RequestPasswordResetArgs = { body: NonNullable<operations['requestPasswordReset']['requestBody']>['content']['application/json'] };
 export type RequestPasswordResetResult = operations['requestPasswordReset']['responses'][200]['content']['application/json'];
 /** POST /auth/request-reset-password: Mail a password-reset link */
@@ -345,6 +373,13 @@ export type SignupResult = operations['signup']['responses'][201]['content']['ap
 /** POST /auth/signup: Create an account */
 export function signup(args: SignupArgs, options?: RequestOptions): Promise<SignupResult> {
   return request<SignupResult>('post', '/auth/signup', args ?? {}, options);
+}
+
+export type StartPlayArgs = { body: NonNullable<operations['startPlay']['requestBody']>['content']['application/json'] };
+export type StartPlayResult = operations['startPlay']['responses'][201]['content']['application/json'];
+/** POST /knack/play: Start listening to a song (a play session) */
+export function startPlay(args: StartPlayArgs, options?: RequestOptions): Promise<StartPlayResult> {
+  return request<StartPlayResult>('post', '/knack/play', args ?? {}, options);
 }
 
 export type TrendContentArgs = { body: NonNullable<operations['trendContent']['requestBody']>['content']['application/json'] };

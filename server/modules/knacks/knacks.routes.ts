@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import type { AuthConfig } from '../../config';
+import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { requireAuth } from '../auth';
+import type { KnacksService } from './knacks.service';
+
+/** The knack calls: play sessions, knacks, the verification code, what a piece and a member have. */
+export function knacksRouter(config: AuthConfig, knacks: KnacksService): Router {
+  const router = Router();
+  const signedIn = requireAuth(config);
+
+  router.post('/knack/play', signedIn, async (req: ApiRequest<'startPlay'>, res: ApiResponse<'startPlay'>) => {
+    res.status(201).json(await knacks.startPlay(req.auth!, req.body.contentId));
+  });
+
+  router.post('/knack/add', signedIn, async (req: ApiRequest<'addKnack'>, res: ApiResponse<'addKnack'>) => {
+    res.json(await knacks.add(req.auth!, req.body));
+  });
+
+  router.post('/knack/over-knack', signedIn, async (req: ApiRequest<'requestKnackCode'>, res: ApiResponse<'requestKnackCode'>) => {
+    res.json(await knacks.requestCode(req.auth!, req.body.userId));
+  });
+
+  router.get('/knack/get-money/:id', async (req: ApiRequest<'getKnackMoney'>, res: ApiResponse<'getKnackMoney'>) => {
+    res.json(await knacks.money(req.params.id));
+  });
+
+  router.get('/knack/get-available-knacks', signedIn, async (req: ApiRequest<'getAvailableKnacks'>, res: ApiResponse<'getAvailableKnacks'>) => {
+    res.json(await knacks.available(req.auth!));
+  });
+
+  return router;
+}

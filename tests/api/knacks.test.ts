@@ -1,0 +1,216 @@
+/**
+ * Knacks and the ledger on the real database: once per member per piece (200 at once too), the 90/10 split
+ * in exact micro-dollars, songs counted only past half a play measured by the server, knack status, the
+ * emailed code after 9 knacks, what a piece and a member have, and who may call what.
+ */
+import { Types } from 'mongoose';
+import request from 'supertest';
+import { seedReferenceData } from '../../server/db/seed';
+import { smtpMailer } from '../../server/integrations/mail';
+import { ContentModel } from '../../server/modules/contents';
+import { balanceOf, KNACK_MESSAGES, LedgerEntryModel, PLATFORM_KNACKS, post, userAccount } from '../../server/modules/knacks';
+import { KnackCodeModel, PlaySessionModel } from '../../server/modules/knacks/plays.model';
+import { createTestApp } from '../helpers/app';
+import { createActiveMember } from '../helpers/auth';
+import { useTestDatabase } from '../helpers/db';
+import { publishPiece, type Member, type PieceSpec, type PublishedPiece } from '../helpers/e2e-pieces';
+import { startSmtpServer } from '../helpers/smtp';
+
+useTestDatabase();
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let app: ReturnType<typeof createTestApp>;
+let ana: Member; // owner
+let bea: Member; // viewer
+let cara: Member; // supporter who paid a listing fee
+
+const bearer = (m: Member) => ({ Authorization: `Bearer ${m.token}` });
+const knack = (m: Member, piece: { id: string }, extra: Record<string, string> = {}) =>
+  request(app).post('/api/v2/knack/add').set(bearer(m)).send({ contentId: piece.id, userId: m.user.id, ...extra });
+
+/** A piece of Ana's, paid out by `payer` (the listing-fee payment flow sets the same two fields). */
+async function piece(spec: Partial<PieceSpec> & { title: string }, payer?: Member): Promise<PublishedPiece> {
+  const published = await publishPiece(app, ana, { tag: 'Photos', subTag: 'Travel', hue: 120, ...spec });
+  if (payer) await ContentModel.updateOne({ _id: published.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payer.user.id) } });
+  return published;
+}
+
+const balance = (m: Member) => balanceOf(userAccount(m.user.id));
+
+beforeAll(async () => {
+  await seedReferenceData();
+  smtp = await startSmtpServer();
+  app = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test') });
+  ana = await createActiveMember(app, smtp, { firstName: 'Ana' });
+  bea = await createActiveMember(app, smtp, { firstName: 'Bea' });
+  cara = await createActiveMember(app, smtp, { firstName: 'Cara' });
+}, 60_000);
+
+afterAll(async () => smtp.stop());
+
+beforeEach(async () => {
+  await Promise.all([LedgerEntryModel.deleteMany({}), KnackCodeModel.deleteMany({}), PlaySessionModel.deleteMany({})]);
+});
+
+describe('POST /knack/add on images', () => {
+  it('when a viewer knacks a piece its owner paid out, then the owner gets the whole knack value once, and a second knack changes nothing', async () => {
+    const photo = await piece({ title: 'Owner Paid' }, ana);
+    const first = await knack(bea, photo).expect(200);
+    expect(first.body).toEqual({ message: KNACK_MESSAGES.thanks, knackStatus: 2, reactedCount: 1, earned: 0.05, earnedMicros: 50_000 });
+    expect(await balance(ana)).toBe(50_000);
+    expect(await balanceOf(PLATFORM_KNACKS)).toBe(-50_000);
+
+    const again = await knack(bea, photo).expect(200);
+    expect(again.body).toEqual({ message: KNACK_MESSAGES.already, knackStatus: 2, reactedCount: 1, earned: 0.05, earnedMicros: 50_000 });
+    expect(await LedgerEntryModel.countDocuments({})).toBe(1);
+    expect(await balance(ana)).toBe(50_000);
+    expect((await ContentModel.findById(photo.id).lean())!.reactedCount).toBe(1);
+  });
+
+  it('when the piece was paid out by a supporter, then the owner gets 90% and the supporter 10%, and the legs sum to zero', async () => {
+    const photo = await piece({ title: 'Supported Piece' }, cara);
+    await knack(bea, photo).expect(200);
+    const [entry] = await LedgerEntryModel.find({}).lean();
+    expect(entry!._id).toBe(`knack:${photo.id}:${bea.user.id}`);
+    expect(entry!.legs).toEqual([
+      { account: PLATFORM_KNACKS, amountMicros: -50_000 },
+      { account: userAccount(ana.user.id), amountMicros: 45_000 },
+      { account: userAccount(cara.user.id), amountMicros: 5_000 },
+    ]);
+    expect([await balance(ana), await balance(cara), await balance(bea)]).toEqual([45_000, 5_000, 0]);
+  });
+
+  it('when the piece is not paid out, then the knack counts with status 0 and earns nothing; the owner’s own knack is status 3 and writes nothing', async () => {
+    const photo = await piece({ title: 'Not Paid Out' });
+    const res = await knack(bea, photo).expect(200);
+    expect(res.body).toEqual({ message: KNACK_MESSAGES.thanks, knackStatus: 0, reactedCount: 1, earned: 0, earnedMicros: 0 });
+    expect(await balance(ana)).toBe(0);
+
+    const own = await knack(ana, photo).expect(200);
+    expect(own.body).toMatchObject({ message: KNACK_MESSAGES.own, knackStatus: 3, earned: 0 });
+    expect(await LedgerEntryModel.countDocuments({})).toBe(1);
+  });
+
+  it('when 200 identical knacks arrive at once, then there is one ledger entry, one reaction and exact balances', async () => {
+    const photo = await piece({ title: 'Crowded Room' }, cara);
+    const answers = await Promise.all(Array.from({ length: 200 }, () => knack(bea, photo)));
+    expect(answers.map((a) => a.status)).toEqual(Array(200).fill(200));
+    expect(answers.filter((a) => a.body.message === KNACK_MESSAGES.thanks).length).toBe(1);
+    expect(answers.every((a) => a.body.earnedMicros === 50_000)).toBe(true);
+    expect(await LedgerEntryModel.countDocuments({})).toBe(1);
+    expect([await balance(ana), await balance(cara), await balanceOf(PLATFORM_KNACKS)]).toEqual([45_000, 5_000, -50_000]);
+    expect((await ContentModel.findById(photo.id).lean())!.reactedCount).toBe(1);
+  }, 60_000);
+});
+
+describe('knack status and reacted pieces', () => {
+  it('when a member has knacked a piece, then the detail says 2 to them, 1 to others, 3 to the owner, and their sign-in lists the piece', async () => {
+    const photo = await piece({ title: 'Status Check' }, ana);
+    const status = async (m?: Member) =>
+      (await request(app).get(`/api/v2/content/detail/${photo.id}/for-user/${m ? m.user.id : 'guest'}`).set(m ? bearer(m) : {}).expect(200)).body.knackStatus;
+    expect(await status(bea)).toBe(1);
+    await knack(bea, photo).expect(200);
+    expect([await status(bea), await status(cara), await status(ana), await status()]).toEqual([2, 1, 3, 1]);
+
+    const signin = await request(app).post('/api/v2/auth/signin').send({ email: bea.form.email, password: bea.form.password }).expect(200);
+    expect(signin.body.reacted_contents).toEqual([photo.id]);
+  });
+});
+
+describe('songs count past half a play', () => {
+  it('when a song is knacked without a play, too early, or with another member’s play, then it is refused; past half the song it counts', async () => {
+    const song = await piece({ title: 'Half Way Song', tag: 'Music', subTag: 'Jazz', seconds: 1 }, ana);
+    const none = await knack(bea, song).expect(400);
+    expect(none.body.message).toBe(KNACK_MESSAGES.playFirst);
+
+    const play = await request(app).post('/api/v2/knack/play').set(bearer(bea)).send({ contentId: song.id }).expect(201);
+    expect(play.body.minSeconds).toBeCloseTo(0.5, 1);
+    const early = await knack(bea, song, { playId: play.body.playId }).expect(409);
+    expect(early.body.message).toBe(KNACK_MESSAGES.keepListening);
+    const othersPlay = await knack(cara, song, { playId: play.body.playId }).expect(400);
+    expect(othersPlay.body.message).toBe(KNACK_MESSAGES.playFirst);
+
+    await new Promise((resolve) => setTimeout(resolve, play.body.minSeconds * 1000 + 50));
+    const counted = await knack(bea, song, { playId: play.body.playId }).expect(200);
+    const { knackValueMicros } = (await request(app).get(`/api/v2/knack/get-money/${song.id}`).expect(200)).body;
+    expect(counted.body).toMatchObject({ message: KNACK_MESSAGES.thanks, knackStatus: 2, earnedMicros: knackValueMicros });
+    expect(await PlaySessionModel.countDocuments({ _id: play.body.playId })).toBe(0);
+
+    const photo = await piece({ title: 'Not A Song' });
+    await request(app).post('/api/v2/knack/play').set(bearer(bea)).send({ contentId: photo.id }).expect(400);
+  });
+});
+
+describe('the emailed code after 9 knacks in 24 hours', () => {
+  it('when a member goes past 10 knacks, then the next needs the mailed code; a wrong one is refused, the right one lets them go on', async () => {
+    const pieces = await Promise.all(Array.from({ length: 12 }, (_, i) => piece({ title: `Busy Day ${i}` })));
+    for (const p of pieces.slice(0, 10)) await knack(bea, p).expect(200);
+    const asked = await knack(bea, pieces[10]!).expect(428);
+    expect(asked.body).toMatchObject({ message: KNACK_MESSAGES.codeNeeded, code: 'verification_required' });
+    expect((await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(bea)).expect(200)).body).toMatchObject({ recentKnacks: 10, knacksBeforeCode: 0 });
+
+    await request(app).post('/api/v2/knack/over-knack').set(bearer(bea)).send({ userId: cara.user.id }).expect(403);
+    const sent = await request(app).post('/api/v2/knack/over-knack').set(bearer(bea)).send({ userId: bea.user.id }).expect(200);
+    expect(sent.body.message).toBe(KNACK_MESSAGES.codeSent);
+    const mail = await smtp.nextMailTo(bea.form.email);
+    const code = /\b(\d{4})\b/.exec(mail.text.split('enter this code:')[1] ?? '')![1]!;
+    expect((await KnackCodeModel.findById(bea.user.id).lean())!.codeHash).not.toContain(code);
+
+    const wrong = String((Number(code) + 1) % 10_000).padStart(4, '0');
+    const refused = await knack(bea, pieces[10]!, { code: wrong }).expect(400);
+    expect(refused.body.message).toBe('Invalid verification code.');
+    await knack(bea, pieces[10]!, { code }).expect(200);
+    await knack(bea, pieces[11]!).expect(200); // a new count starts at the code
+    expect(await LedgerEntryModel.countDocuments({ kind: 'knack' })).toBe(12);
+  }, 60_000);
+
+  it('when the code is guessed 5 times wrong, then even the right code no longer works', async () => {
+    const pieces = await Promise.all(Array.from({ length: 11 }, (_, i) => piece({ title: `Guessing ${i}` })));
+    for (const p of pieces.slice(0, 10)) await knack(cara, p).expect(200);
+    await request(app).post('/api/v2/knack/over-knack').set(bearer(cara)).send({ userId: cara.user.id }).expect(200);
+    const code = /\b(\d{4})\b/.exec((await smtp.nextMailTo(cara.form.email)).text.split('enter this code:')[1] ?? '')![1]!;
+    const wrong = String((Number(code) + 1) % 10_000).padStart(4, '0');
+    for (let i = 0; i < 5; i += 1) await knack(cara, pieces[10]!, { code: wrong }).expect(400);
+    await knack(cara, pieces[10]!, { code }).expect(400);
+  }, 60_000);
+});
+
+describe('what a piece and a member have', () => {
+  it('when a piece has been knacked, then get-money gives its value and what it earned; the member sees their balance', async () => {
+    const photo = await piece({ title: 'Money Talk' }, cara);
+    await knack(bea, photo).expect(200);
+    const money = await request(app).get(`/api/v2/knack/get-money/${photo.id}`).expect(200);
+    expect(money.body).toMatchObject({ contentId: photo.id, knackValue: 0.05, knackValueMicros: 50_000, isPaidOut: true, reactedCount: 1, earned: 0.05, earnedMicros: 50_000 });
+    expect(typeof money.body.knackRate).toBe('number');
+
+    const mine = await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(ana)).expect(200);
+    expect(mine.body).toEqual({ balance: 0.045, balanceMicros: 45_000, canCashOut: false, recentKnacks: 0, knacksBeforeCode: 10 });
+  });
+
+  it('when someone knacks for another member, a private piece or without signing in, then it is refused and nothing is written', async () => {
+    const photo = await piece({ title: 'Guarded' }, ana);
+    await request(app).post('/api/v2/knack/add').send({ contentId: photo.id, userId: bea.user.id }).expect(401);
+    const forOther = await request(app).post('/api/v2/knack/add').set(bearer(bea)).send({ contentId: photo.id, userId: cara.user.id }).expect(403);
+    expect(forOther.body.message).toBe(KNACK_MESSAGES.forSelf);
+    await ContentModel.updateOne({ _id: photo.id }, { $set: { 'setting.public': false, 'setting.private': true, listed: false } });
+    await knack(bea, photo).expect(404);
+    await request(app).get(`/api/v2/knack/get-money/${photo.id}`).expect(404);
+    await knack(bea, { id: new Types.ObjectId().toHexString() }).expect(404);
+    await request(app).post('/api/v2/knack/add').set(bearer(bea)).send({ contentId: photo.id, userId: bea.user.id, amount: 5 }).expect(400);
+    expect(await LedgerEntryModel.countDocuments({})).toBe(0);
+  });
+});
+
+describe('the ledger', () => {
+  it('when a movement does not balance or is not in whole micro-dollars, then it is refused and nothing is written; a duplicate key answers the original', async () => {
+    const base = { kind: 'knack' as const, at: new Date(), actorId: new Types.ObjectId(), contentId: null };
+    await expect(post({ ...base, _id: 'knack:x:1', legs: [{ account: 'user:a', amountMicros: 10 }] })).rejects.toThrow('sum to zero');
+    await expect(post({ ...base, _id: 'knack:x:2', legs: [{ account: 'user:a', amountMicros: 0.5 }, { account: PLATFORM_KNACKS, amountMicros: -0.5 }] })).rejects.toThrow('whole micro-dollars');
+    expect(await LedgerEntryModel.countDocuments({})).toBe(0);
+    const legs = [{ account: 'user:a', amountMicros: 7 }, { account: PLATFORM_KNACKS, amountMicros: -7 }];
+    expect((await post({ ...base, _id: 'knack:x:3', legs })).created).toBe(true);
+    const twin = await post({ ...base, _id: 'knack:x:3', legs: [{ account: 'user:b', amountMicros: 9 }, { account: PLATFORM_KNACKS, amountMicros: -9 }] });
+    expect(twin).toMatchObject({ created: false, entry: { legs } });
+    expect(await balanceOf('user:b')).toBe(0);
+  });
+});
