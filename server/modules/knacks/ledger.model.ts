@@ -5,7 +5,17 @@ import { Schema, model, type Types } from 'mongoose';
  * which sum to zero. `_id` is the movement's idempotency key (`knack:{contentId}:{userId}`, `payout:…`), so a
  * retried or concurrent duplicate hits the unique `_id` and changes nothing. Balances are summed from it.
  *
- * Accounts: `user:{id}` (what Knack owes a member), `platform:knacks` (what plays and views pay out).
+ * Accounts: `user:{id}` (what Knack owes a member), `platform:knacks` (what plays and views pay out),
+ * `platform:fees` (listing fees and payout fees Knack keeps), `external:payments` (money that came in from a
+ * payment provider), `platform:discounts` / `platform:credits` (fees covered by a discount code or a plan's
+ * credit), `external:payouts` (money sent out to members).
+ *
+ * Kinds and keys:
+ * - `knack`    `knack:{contentId}:{userId}`   a play or view (legs: platform:knacks -> owner, payer)
+ * - `listing`  `listing:{contentId}`          the listing fee that monetized a piece, once per piece; actorId = payer,
+ *              `method` how it was covered, `amountMicros` the fee, `ref` the provider's payment id or the code
+ * - `payout`   `payout:{userId}:{yyyy-mm}`    the monthly payout of a balance (user -> external:payouts + platform:fees)
+ * - `cash-out` `cash-out:{requestId}`         a cash-out a member asked for and an admin approved (same legs as payout)
  */
 const legSchema = new Schema(
   {
@@ -18,12 +28,18 @@ const legSchema = new Schema(
 const ledgerEntrySchema = new Schema(
   {
     _id: { type: String, required: true },
-    kind: { type: String, enum: ['knack'], required: true },
+    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out'], required: true },
     at: { type: Date, required: true },
     /** Who caused it (the member who knacked). */
     actorId: { type: Schema.Types.ObjectId, required: true },
     contentId: { type: Schema.Types.ObjectId, default: null },
     legs: { type: [legSchema], default: [] },
+    /** listing: how the fee was covered. */
+    method: { type: String, enum: ['card', 'premium-credit', 'standard-credit', 'discount', null], default: null },
+    /** listing: the fee; payout / cash-out: what left the member's balance. */
+    amountMicros: { type: Number, default: null },
+    /** The provider's payment or payout id, or the discount code. */
+    ref: { type: String, default: null },
     /** The legs' accounts, top level so that a member's entries are one indexed read. */
     accounts: { type: [String], default: [] },
   },
@@ -38,14 +54,20 @@ export interface LedgerLeg {
   amountMicros: number;
 }
 
+export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out';
+export type ListingMethod = 'card' | 'premium-credit' | 'standard-credit' | 'discount';
+
 export interface LedgerEntryDoc {
   _id: string;
-  kind: 'knack';
+  kind: LedgerKind;
   at: Date;
   actorId: Types.ObjectId;
   contentId: Types.ObjectId | null;
   legs: LedgerLeg[];
   accounts: string[];
+  method?: ListingMethod | null;
+  amountMicros?: number | null;
+  ref?: string | null;
 }
 
 export const LedgerEntryModel = model<LedgerEntryDoc>('LedgerEntry', ledgerEntrySchema, 'ledger_entries');

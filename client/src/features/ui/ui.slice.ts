@@ -15,12 +15,16 @@ export type ModalName =
   | 'upload-top50'
   | 'upload-artist'
   | 'profile-photo'
-  | 'header-image';
+  | 'header-image'
+  // Issue 6: the payment modal (types dollar / price / paid), the knack verification code, share & embed.
+  | 'payment'
+  | 'verification'
+  | 'share';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
 
 /** The modals only a signed-in member may use; a visitor asking for one gets the login modal. */
-export const MEMBER_MODALS: readonly ModalName[] = ['upload', 'upload-top50', 'upload-artist', 'profile-photo', 'header-image'];
+export const MEMBER_MODALS: readonly ModalName[] = ['upload', 'upload-top50', 'upload-artist', 'profile-photo', 'header-image', 'payment', 'verification'];
 
 /**
  * Where a modal was opened from (spec §4): after a login, 'onClickKnack' and 'comments' run the callback,
@@ -42,6 +46,10 @@ export interface ModalProps {
   /** The artist-page upload: whose page (the artist's user id) and the artist's name. */
   userId?: string;
   artistName?: string;
+  /** Payment modal (issue 6): which type ('dollar' offer to monetize, 'price' confirm cash-out, 'paid' congratulation). */
+  paymentType?: 'dollar' | 'price' | 'paid';
+  /** The piece a payment, share or verification modal is about. */
+  contentId?: string;
 }
 
 export interface ModalRequest extends ModalProps {
