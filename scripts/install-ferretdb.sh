@@ -9,7 +9,10 @@
 set -euo pipefail
 VERSION=v1.24.2
 BIN_DIR=$(mkdir -p "${1:-data/bin}" && cd "${1:-data/bin}" && pwd)
-if [ -x "$BIN_DIR/ferretdb" ] && "$BIN_DIR/ferretdb" --version 2>/dev/null | grep -q "version: $VERSION"; then
+# The version output is read whole before it is matched: with pipefail, `ferretdb --version | head -1` fails with
+# SIGPIPE (exit 141) whenever head closes the pipe before ferretdb has written everything.
+installed_version() { local out; out=$("$BIN_DIR/ferretdb" --version 2>/dev/null) || true; printf '%s\n' "$out"; }
+if [ -x "$BIN_DIR/ferretdb" ] && [[ "$(installed_version)" == *"version: $VERSION"* ]]; then
   echo "FerretDB $VERSION already at $BIN_DIR/ferretdb"
   exit 0
 fi
@@ -26,4 +29,5 @@ echo "$VERSION" > "$WORK/src/build/version/version.txt"
 cd "$WORK/src"
 go build -trimpath -o "$BIN_DIR/ferretdb.tmp" ./cmd/ferretdb
 mv "$BIN_DIR/ferretdb.tmp" "$BIN_DIR/ferretdb"
-"$BIN_DIR/ferretdb" --version | head -1
+out=$(installed_version)
+echo "${out%%$'\n'*}"
