@@ -8,11 +8,11 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { docsRouter } from './docs/docs.routes';
 import { outboxRouter, type Mailer } from './integrations/mail';
+import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
 import { AppError, errorHandler } from './lib/errors';
@@ -26,28 +26,35 @@ import { contentsRouter, createContentsService } from './modules/contents';
 import { createFeedsService, createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
 import { createKnacksService, knacksRouter } from './modules/knacks';
 import { createMediaService, filesRouter, uploadRouter } from './modules/media';
+import { createPaymentsService, paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
+import { createShareService, securityHeaders, shareRouter } from './modules/share';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
 import { profileImagesRouter, usersRouter } from './modules/users';
+import { createHistoryService, historyRouter } from './modules/history';
+import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
+import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 
 export interface AppDeps {
-  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'auth'>;
+  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'auth' | 'payments' | 'payouts'>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
   mailer: Mailer;
   storage: Storage;
+  /** Where payouts and approved cash-outs are sent; by default the configured provider (config.payouts). */
+  payoutProvider?: PayoutProvider;
 }
 
 const UPLOAD_PATHS = new Set(['/api/v2/content/upload-photo', '/api/v2/content/upload-audio', '/api/v2/user/upload-photo', '/api/v2/user/upload-header-image']);
 
-export function createApp({ config, logger, pingDatabase, mailer, storage }: AppDeps): Express {
+export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'extended');
 
-  app.use(helmet({ contentSecurityPolicy: { directives: contentSecurityPolicy(config.auth) } }));
+  app.use(securityHeaders(contentSecurityPolicy(config.auth)));
   app.use(
     pinoHttp({
       logger,
@@ -79,6 +86,15 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
   app.use(filesRouter(storage, config.auth.jwtSecret));
   // Multipart uploads stream to disk before the contract validator (which would buffer them).
   app.use(uploadRouter(config.auth, media));
+  const contents = createContentsService(media);
+  // Payment webhooks are verified over their raw bytes, so they come before the JSON parser; the sandbox's
+  // checkout page delivers its signed webhooks through the same handler.
+  const provider = createPaymentProvider(config);
+  const payments = createPaymentsService({ provider, contents, publicUrl: config.publicUrl, logger });
+  app.use(paymentsWebhookRouter(payments));
+  if (isSandbox(provider)) {
+    app.use(sandboxCheckoutRouter(provider, async ({ rawBody, headers }) => void (await payments.receiveWebhook(provider.kind, rawBody, headers))));
+  }
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   app.use(
@@ -88,11 +104,10 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
       validateResponses: config.validateResponses,
       validateSecurity: false,
       ignoreUndocumented: false,
-      ignorePaths: (path: string) => !path.startsWith('/api/v2') || UPLOAD_PATHS.has(path),
+      ignorePaths: (path: string) => !path.startsWith('/api/v2') || UPLOAD_PATHS.has(path) || WEBHOOK_PATH.test(path),
     }),
   );
 
-  const contents = createContentsService(media);
   const auth = createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger });
   app.use(
     '/api/v2',
@@ -105,6 +120,9 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
     feedsRouter(config.auth, createFeedsService(contents)),
     knacksRouter(config.auth, createKnacksService({ mailer, secret: config.auth.jwtSecret })),
     subscriptionsRouter(config.auth),
+    paymentsRouter(config.auth, payments),
+    shareRouter(config.auth, createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.jwtSecret, logger })),
+    ...moneyRouters(config, logger, payoutProvider ?? createPayoutProvider(config)),
   );
 
   app.use('/api', (req, _res, next) => {
@@ -119,6 +137,12 @@ export function createApp({ config, logger, pingDatabase, mailer, storage }: App
   app.use(errorHandler(logger));
   answerStoredFirst(app, logger);
   return app;
+}
+
+/** History, wallet and cash-outs, on one payouts service (the provider and its fee). */
+function moneyRouters(config: AppDeps['config'], logger: Logger, provider: PayoutProvider) {
+  const wallet = createWalletService(createPayouts({ provider, fees: config.payouts, logger }));
+  return [historyRouter(config.auth, createHistoryService({ fees: config.payouts }), wallet), walletRouter(config.auth, wallet)];
 }
 
 /** Our own origin only, plus the sign-in providers' scripts and frames when they are configured. */

@@ -2,7 +2,7 @@
  * The only reader of process.env. Every variable is documented in README.md (Configuration).
  * Values are parsed and defaulted here; a wrong value stops the process at start with a clear message.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from './lib/paths';
@@ -40,6 +40,8 @@ export interface Config {
   auth: AuthConfig;
   mail: MailConfig;
   storage: StorageConfig;
+  payments: PaymentsConfig;
+  payouts: PayoutsConfig;
 }
 
 export interface AuthConfig {
@@ -62,6 +64,25 @@ export interface MailConfig {
   /** smtp(s)://user:pass@host:port; unset: mails go to the outbox under DATA_DIR/mail. */
   smtpUrl: string | undefined;
   from: string;
+}
+
+export interface PaymentsConfig {
+  /** Who takes listing-fee payments: the local sandbox checkout (default) or Stripe Checkout. */
+  provider: 'sandbox' | 'stripe';
+  /** What the sandbox signs its webhooks with; by default derived from JWT_SECRET (stable per install). */
+  webhookSecret: string;
+  /** Set with STRIPE_SECRET_KEY. */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string } | undefined;
+}
+
+export interface PayoutsConfig {
+  /** The payout provider's fee in hundredths of a percent (PAYOUT_FEE_PERCENT 2 -> 200), capped at feeMaxMicros. */
+  feeBasisPoints: number;
+  feeMaxMicros: number;
+  /** Where the sandbox payout driver keeps one JSON file per payout (DATA_DIR/payouts). */
+  sandboxDir: string;
+  /** PayPal Payouts when PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are set; unset: the sandbox driver. */
+  paypal: { clientId: string; clientSecret: string; apiUrl: string } | undefined;
 }
 
 export interface StorageConfig {
@@ -122,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     throw new ConfigError('MONGODB_URI must start with mongodb:// or mongodb+srv://.');
   }
+  const auth = authConfig(env, mode, dataDir);
   return {
     env: mode,
     port,
@@ -138,9 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     jobsInProcess: bool(env, 'JOBS_IN_PROCESS', true),
     publicUrl,
-    auth: authConfig(env, mode, dataDir),
+    auth,
     mail: { smtpUrl: env.SMTP_URL?.trim() || undefined, from: env.MAIL_FROM ?? 'Knack <no-reply@knack.example>' },
     storage: storageConfig(env),
+    payments: paymentsConfig(env, auth.jwtSecret),
+    payouts: payoutsConfig(env, dataDir),
   };
 }
 
@@ -181,6 +205,51 @@ function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
       secretAccessKey,
       publicBaseUrl: httpUrl(env, 'S3_PUBLIC_URL', 'https://cdn.knack.example'),
     },
+  };
+}
+
+function paymentsConfig(env: NodeJS.ProcessEnv, jwtSecret: string): PaymentsConfig {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || undefined;
+  const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
+  const provider = env.PAYMENTS_PROVIDER?.trim().toLowerCase() || (secretKey ? 'stripe' : 'sandbox');
+  if (provider !== 'sandbox' && provider !== 'stripe') throw new ConfigError(`PAYMENTS_PROVIDER must be sandbox or stripe; got "${env.PAYMENTS_PROVIDER}".`);
+  if (provider === 'stripe' && !secretKey) throw new ConfigError('STRIPE_SECRET_KEY must be set when PAYMENTS_PROVIDER is stripe.');
+  if (secretKey && !stripeWebhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint).');
+  const webhookSecret = env.PAYMENTS_WEBHOOK_SECRET?.trim() || createHmac('sha256', jwtSecret).update('knack:payments:sandbox-webhook').digest('base64url');
+  if (webhookSecret.length < 32) throw new ConfigError('PAYMENTS_WEBHOOK_SECRET must be 32 characters or more.');
+  return {
+    provider,
+    webhookSecret,
+    stripe:
+      secretKey && stripeWebhookSecret
+        ? { secretKey, webhookSecret: stripeWebhookSecret, apiUrl: httpUrl(env, 'STRIPE_API_URL', 'https://api.stripe.com') ?? 'https://api.stripe.com' }
+        : undefined,
+  };
+}
+
+/** A decimal with at most 2 decimals from min to max, in hundredths (2.5 -> 250), read exactly. */
+function hundredths(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(raw);
+  const value = match ? Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')) : NaN;
+  if (!Number.isSafeInteger(value) || value < min * 100 || value > max * 100) {
+    throw new ConfigError(`${name} must be a number from ${min} to ${max} with at most 2 decimals; got "${raw}".`);
+  }
+  return value;
+}
+
+function payoutsConfig(env: NodeJS.ProcessEnv, dataDir: string): PayoutsConfig {
+  const clientId = env.PAYPAL_CLIENT_ID?.trim() || undefined;
+  const clientSecret = env.PAYPAL_CLIENT_SECRET?.trim() || undefined;
+  if (!clientId !== !clientSecret) throw new ConfigError('PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET must be set together (or neither, for the sandbox payout driver).');
+  const apiUrl = httpUrl(env, 'PAYPAL_API_URL', 'https://api-m.paypal.com') ?? 'https://api-m.sandbox.paypal.com';
+  return {
+    feeBasisPoints: hundredths(env, 'PAYOUT_FEE_PERCENT', 200, 0, 50),
+    // hundredths of a dollar -> micro-dollars
+    feeMaxMicros: hundredths(env, 'PAYOUT_FEE_MAX_USD', 100, 0, 1000) * 10_000,
+    sandboxDir: path.join(dataDir, 'payouts'),
+    paypal: clientId && clientSecret ? { clientId, clientSecret, apiUrl } : undefined,
   };
 }
 

@@ -238,6 +238,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/code/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a discount code (admins)
+         * @description The code is stored upper-cased; an existing code answers 409.
+         */
+        post: operations["createDiscountCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/code/discount-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a discount code
+         * @description An empty code answers 400 'Discount code should not be empty'; an unknown, expired or used-up code 404 'This discount code is not valid.'. Codes are not case-sensitive.
+         */
+        post: operations["checkDiscountCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/code/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Monetize a piece with a discount code
+         * @description `userId` must be the caller, who becomes the piece's payer. One use of the code covers the whole fee; uses are counted atomically (never past `maxUses`, never after `expiresAt`). Answers 'Paid successfully' and the piece; a piece already monetized answers 409 and the use is not spent.
+         */
+        post: operations["redeemDiscountCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content/count/{id}": {
         parameters: {
             query?: never;
@@ -494,6 +554,46 @@ export interface paths {
         get: operations["getSupportedContents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Monetize a piece (pay its listing fee)
+         * @description `userId` must be the caller, who becomes the piece's payer. With a credit of the piece's tier (and `useCredit` not false) the credit is used (decremented by 1) and the piece is paid out at once: `status: paid`, 'Paid successfully' and the piece. Otherwise an order is made and the payment provider's checkout opened: `status: checkout` with the address to send the browser to; the provider returns it to `/profile/default?order={orderId}`, and the order's status comes from `payments/orders/{id}` once the provider's webhook has arrived. A piece already monetized answers 409.
+         */
+        post: operations["payForContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/react": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count one play of a public piece from the embeddable player
+         * @description Counts at most one play per visitor per piece per UTC day (the visitor is the signed-in member, else a keyed hash of the IP address and user agent) and answers the piece's play count. Signing in is optional. Earns nothing: money moves only through `knack/add`. Pieces that are not public answer 404.
+         */
+        post: operations["reactContent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -876,6 +976,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/listing-quote/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What monetizing a piece costs the signed-in member
+         * @description The piece's listing-fee tier (premium when one knack of it is worth at least $0.99, else standard), the fee, and the credit of that tier `content/paid` would use instead (null when the member has none left). Any member who can see the piece may pay its fee (the owner, or a supporter).
+         */
+        get: operations["getListingQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A listing-fee order of the signed-in member
+         * @description `message` is 'Paid successfully' when paid and 'Payment Failed' when failed (the piece stays not paid out). `superseded`: someone else monetized the piece first; the payment is owed back. Another member's order answers 404.
+         */
+        get: operations["getPaymentOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/webhook/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment provider's webhook
+         * @description For payment providers, not clients. The signature header (`Stripe-Signature` for stripe, `Knack-Signature` for the sandbox: `t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}"}`, at most 300 s old) is checked over the raw body; without a valid one the answer is 400 and nothing changes. Events are deduplicated by their id (a redelivery answers `duplicate: true`) and never move an order backwards. Only the configured provider's path exists (else 404). The body is the provider's event, read raw (this call is outside the contract validator).
+         */
+        post: operations["receivePaymentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/subscription/{id}": {
         parameters: {
             query?: never;
@@ -1010,6 +1170,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user-history/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a pending cash-out request through the payout provider (admins only)
+         * @description Posts ledger `cash-out:{historyId}` (the member's balance down by the amount, the provider fee kept) and sends the rest to the member's PayPal email. Approving again answers the approved item and pays nothing more; a cancelled request answers 409, and so does a balance that no longer covers the amount.
+         */
+        post: operations["approveCashOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-history/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending cash-out request (an admin, or the member for their own)
+         * @description An approved or cancelled request cannot change again (409). Another member's request answers 404.
+         */
+        post: operations["cancelCashOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-history/earn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to cash out the whole available balance (adds an Earn history item, pending)
+         * @description `userId` must be the caller. Refused under $10 ('You need to have a minimum balance of $10 to withdraw') and without a PayPal email in payment settings. The request is for the balance in whole cents; a member has at most one pending request (409 for another). An admin approves or cancels it.
+         */
+        post: operations["requestCashOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-history/get-all/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's history (what they paid, earned and cashed out), newest first
+         * @description Paid0 = listing fees the member paid (own piece: 'You monetized {title}', another's: 'You supported {title}'); Paid1 = knacks that credited them (paid = the knack value, earned = their share, supporterId = the piece's payer); Earn = their cash-out requests (status pending, approved or cancelled); Payout = monthly payouts. Only the member themself or an admin; anyone else gets 404. Pages by key: pass `nextCursor` back as `cursor`.
+         */
+        get: operations["getUserHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-history/get-paid/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The listing fees a member paid (Paid0 items only), newest first
+         * @description Same rules and paging as `user-history/get-all/{id}`.
+         */
+        get: operations["getPaidHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user-setting/get-ext/{id}": {
         parameters: {
             query?: never;
@@ -1024,6 +1284,26 @@ export interface paths {
         get: operations["getUserExt"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-setting/update-payment-info/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the PayPal email payouts and cash-outs are sent to
+         * @description Only the member themself (anyone else gets 404). The email is kept lower-cased.
+         */
+        post: operations["updatePaymentInfo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1138,6 +1418,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/invite-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone by email to a piece
+         * @description Mails `email` an invitation from the signed-in member (`userId` must be the caller) with the piece's title and share link. The piece must be visible to the caller. Limited per member (429 with Retry-After past the limit).
+         */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/profile/{username}": {
         parameters: {
             query?: never;
@@ -1229,6 +1529,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallet/summary/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's wallet figures (spec §9) and payout settings
+         * @description Amounts in USD with their exact micro-dollar twins (round to 2 decimals only when shown). Only the member themself or an admin; anyone else gets 404.
+         */
+        get: operations["getWalletSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1301,6 +1621,8 @@ export interface components {
             ownerName: string;
             ownerUsername: string;
             payerId: string | null;
+            /** @description Plays counted from the embeddable player (`content/react`), at most one per visitor per day. */
+            playCount?: number;
             /** @enum {string} */
             processing: "ready" | "processing" | "failed";
             projectId: string | null;
@@ -1354,6 +1676,26 @@ export interface components {
         ContentTag: {
             name: string;
         };
+        CreateDiscountCodeRequest: {
+            code: string;
+            /** Format: date-time */
+            expiresAt?: string | null;
+            maxUses: number;
+        };
+        DiscountCode: {
+            code: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            maxUses: number;
+            usesLeft: number;
+        };
+        DiscountCodeCheck: {
+            message: string;
+            valid: boolean;
+        };
+        DiscountCodeRequest: {
+            code: string;
+        };
         EmailRequest: {
             email?: string;
         };
@@ -1389,6 +1731,52 @@ export interface components {
             /** @description The ID token (JWT) from Google Identity Services. */
             credential: string;
         };
+        /** @description Paid0: paid = the listing fee. Paid1: paid = the knack value, earned = the member's share. Earn and Payout: paid = what leaves the balance, earned = what is sent after the provider fee. */
+        HistoryChanges: {
+            /** @description USD. */
+            earned: number;
+            earnedMicros: number;
+            /** @description USD. */
+            paid: number;
+            paidMicros: number;
+            /** @description Paid1 - the piece's payer; Paid0 - the member when they supported another's piece. */
+            supporterId: string | null;
+        };
+        HistoryIdRequest: {
+            historyId: components["schemas"]["ObjectId"];
+        };
+        HistoryItem: {
+            activity: string;
+            /** @enum {string} */
+            activityType: "Paid0" | "Paid1" | "Earn" | "Payout";
+            /** Format: date-time */
+            at: string;
+            changes: components["schemas"]["HistoryChanges"];
+            contentId: string | null;
+            contentTitle: string | null;
+            /** @description The ledger key, or the cash-out request id for Earn items (what approve and cancel take). */
+            historyId: string;
+            /**
+             * @description Earn items only; null for the others.
+             * @enum {string|null}
+             */
+            status: "pending" | "approved" | "cancelled" | null;
+            userId: string;
+        };
+        HistoryItemResponse: {
+            item: components["schemas"]["HistoryItem"];
+            message: string;
+        };
+        HistoryPage: {
+            items: components["schemas"]["HistoryItem"][];
+            nextCursor: string | null;
+        };
+        InviteUserRequest: {
+            contentId: components["schemas"]["ObjectId"];
+            /** @description Who is invited; checked by the server ('Email must be valid'). */
+            email: string;
+            userId: components["schemas"]["ObjectId"];
+        };
         KnackMoneyResponse: {
             contentId: string;
             /** @description What its knacks have credited so far, owner and payer together (USD). */
@@ -1415,6 +1803,51 @@ export interface components {
             /** @description The piece's knacks (plays and views) so far. */
             reactedCount: number;
         };
+        ListingCheckout: {
+            /** @description The payment provider's checkout page, to open in the browser. */
+            checkoutUrl: string;
+            orderId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "checkout";
+        };
+        ListingPaid: {
+            content: components["schemas"]["Content"];
+            /** @description 'Paid successfully' */
+            message: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "paid";
+        };
+        ListingPaidResponse: {
+            content: components["schemas"]["Content"];
+            /** @description 'Paid successfully' */
+            message: string;
+        };
+        ListingQuote: {
+            contentId: string;
+            /**
+             * @description The credit `content/paid` would use; null when the member has none of the tier.
+             * @enum {string|null}
+             */
+            credit: "standard-credit" | "premium-credit" | null;
+            /** @description The member's credits of the piece's tier. */
+            creditsLeft: number;
+            /** @description The listing fee (USD). */
+            fee: number;
+            feeMicros: number;
+            isPaidOut: boolean;
+            tier: components["schemas"]["ListingTier"];
+        };
+        /**
+         * @description premium when one knack of the piece is worth at least $0.99 (fee $12.40), else standard ($0.65).
+         * @enum {string}
+         */
+        ListingTier: "standard" | "premium";
         MessageResponse: {
             message: string;
         };
@@ -1442,6 +1875,8 @@ export interface components {
         NoValue: never | null;
         /** @description A 24-hex-digit document id. */
         ObjectId: string;
+        /** @enum {string} */
+        OrderStatus: "pending" | "paid" | "failed" | "superseded";
         PageMeta: {
             facebook: components["schemas"]["MetaItem"][];
             meta: components["schemas"]["MetaItem"][];
@@ -1469,6 +1904,33 @@ export interface components {
         PageUiSection: {
             entries: components["schemas"]["PageUiEntry"][];
             title: string;
+        };
+        PayListingRequest: {
+            contentId: components["schemas"]["ObjectId"];
+            /**
+             * @description false pays by card even when the member has a credit of the piece's tier.
+             * @default true
+             */
+            useCredit: boolean;
+            userId: components["schemas"]["ObjectId"];
+        };
+        PayListingResponse: components["schemas"]["ListingPaid"] | components["schemas"]["ListingCheckout"];
+        PaymentInfoRequest: {
+            paypal: string;
+        };
+        PaymentInfoResponse: {
+            message: string;
+            paypal: string;
+        };
+        PaymentOrder: {
+            /** @description The fee charged (USD). */
+            amount: number;
+            amountMicros: number;
+            contentId: string;
+            /** @description 'Paid successfully' when paid, 'Payment Failed' when failed. */
+            message: string;
+            orderId: string;
+            status: components["schemas"]["OrderStatus"];
         };
         Plan: {
             name: string;
@@ -1498,6 +1960,20 @@ export interface components {
         };
         PublicUserResponse: {
             user: components["schemas"]["PublicUser"];
+        };
+        ReactContentRequest: {
+            contentId: components["schemas"]["ObjectId"];
+        };
+        ReactContentResponse: {
+            /** @description Whether this call counted a play (false when this visitor already played it today). */
+            counted: boolean;
+            /** @description The piece's plays counted from embeds so far. */
+            playCount: number;
+        };
+        RedeemDiscountCodeRequest: {
+            code: string;
+            contentId: components["schemas"]["ObjectId"];
+            userId: components["schemas"]["ObjectId"];
         };
         ResetPasswordRequest: {
             newPassword?: string;
@@ -1751,6 +2227,43 @@ export interface components {
         UserUpdateResponse: {
             message: string;
             user: components["schemas"]["User"];
+        };
+        WalletSummary: {
+            /** @description What Knack owes the member now (USD). */
+            balance: number;
+            balanceMicros: number;
+            /** @description The balance is at least the minimum cash-out. */
+            canCashOut: boolean;
+            /** @description 10% of the listing fees the member paid to support others' pieces (spec §9). */
+            collections: number;
+            collectionsMicros: number;
+            /** @description The minimum cash-out and payout (USD), 10. */
+            minCashOut: number;
+            /**
+             * Format: date-time
+             * @description The next monthly payout run (00:00 UTC on the 1st).
+             */
+            nextPayoutAt: string;
+            /** @description Monthly payouts and approved cash-outs, before the provider fee (USD). */
+            paidOut: number;
+            paidOutMicros: number;
+            payoutAccount: {
+                paypal: string;
+            } | null;
+            /** @description The pending cash-out request's amount, 0 when none (USD). */
+            pendingCashOut: number;
+            pendingCashOutMicros: number;
+            /** @description uploads + collections. */
+            totalValue: number;
+            totalValueMicros: number;
+            /** @description What knacks of the member's own pieces credited them (USD). */
+            uploads: number;
+            uploadsMicros: number;
+        };
+        WebhookReceipt: {
+            /** @description The event was applied before; nothing changed now. */
+            duplicate: boolean;
+            received: boolean;
         };
     };
     responses: {
@@ -2198,6 +2711,93 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    createDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDiscountCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    checkDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscountCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The code can be used. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountCodeCheck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeemDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemDiscountCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Paid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingPaidResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     countUserContents: {
         parameters: {
             query?: never;
@@ -2530,6 +3130,73 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    payForContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayListingRequest"];
+            };
+        };
+        responses: {
+            /** @description Paid with a credit, or a checkout to complete. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayListingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached or refused the checkout. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reactContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactContentRequest"];
+            };
+        };
+        responses: {
+            /** @description The play count after the call; `counted` is false when this visitor's play was already counted today. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReactContentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -3088,6 +3755,90 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getListingQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingQuote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPaymentOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receivePaymentWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Knack-Signature"?: string;
+                "Stripe-Signature"?: string;
+            };
+            path: {
+                provider: "sandbox" | "stripe";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Received (applied now, or before when `duplicate` is true). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSubscription: {
         parameters: {
             query?: never;
@@ -3264,6 +4015,154 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    approveCashOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HistoryIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The approved request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryItemResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelCashOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HistoryIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancelled request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryItemResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    requestCashOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending request. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryItemResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUserHistory: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of history items; `nextCursor` is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPaidHistory: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of Paid0 items; `nextCursor` is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUserExt: {
         parameters: {
             query?: never;
@@ -3287,6 +4186,36 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePaymentInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentInfoRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved: 'Success'. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInfoResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3418,6 +4347,36 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation was sent: 'Invite sent successfully'. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3559,6 +4518,32 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWalletSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

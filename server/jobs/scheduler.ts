@@ -4,14 +4,16 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config';
+import { createPayoutProvider } from '../integrations/payouts';
 import type { Storage } from '../integrations/storage';
 import type { Logger } from '../lib/logger';
 import { refreshRankings } from '../modules/feeds';
 import { createMediaService, mediaHousekeeping } from '../modules/media';
+import { createPayouts, PAYOUT_CRON } from '../modules/wallet';
 import { withLease } from './lease';
 
 export interface JobDeps {
-  config: Pick<Config, 'auth'>;
+  config: Pick<Config, 'auth' | 'payouts'>;
   logger: Logger;
   storage: Storage;
 }
@@ -27,9 +29,12 @@ export interface Job {
 
 export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
   const media = createMediaService({ storage, logger, signingSecret: config.auth.jwtSecret });
+  const payouts = createPayouts({ provider: createPayoutProvider(config), fees: config.payouts, logger });
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
+    // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
+    { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },
   ];
 }
 

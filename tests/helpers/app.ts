@@ -23,6 +23,8 @@ export function testConfig(overrides: Partial<TestConfig> = {}): TestConfig {
     trustProxy: false,
     publicUrl: 'http://knack.test',
     auth: base.auth,
+    payments: base.payments,
+    payouts: base.payouts,
     ...overrides,
   };
 }

@@ -49,6 +49,7 @@ export function toContentDto(content: ContentDoc, url: UrlOf): Schemas['Content'
     knackValue: 0,
     knackRate: microsToUsd(content.knackRateMicros),
     reactedCount: content.reactedCount,
+    playCount: content.playCount ?? 0,
     uploadedAt: content.uploadedAt.toISOString(),
     projectId: content.projectId ? String(content.projectId) : null,
     processing: media.status,

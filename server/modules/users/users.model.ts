@@ -64,6 +64,8 @@ const userExtSchema = new Schema(
     state: { type: String, default: '' },
     pCredit: { type: Number, default: 0, min: 0 },
     sCredit: { type: Number, default: 0, min: 0 },
+    /** Where payouts and cash-outs are sent (payment settings); owner and admins only. */
+    paypal: { type: String, default: null },
   },
   { timestamps: true },
 );

@@ -7,6 +7,15 @@ import * as api from './operations';
 /** Sends POST /knack/add when `run` is called. */
 export const useAddKnack = () => useApiMutation<api.AddKnackArgs, api.AddKnackResult>(api.addKnack);
 
+/** Sends POST /user-history/approve when `run` is called. */
+export const useApproveCashOut = () => useApiMutation<api.ApproveCashOutArgs, api.ApproveCashOutResult>(api.approveCashOut);
+
+/** Sends POST /user-history/cancel when `run` is called. */
+export const useCancelCashOut = () => useApiMutation<api.CancelCashOutArgs, api.CancelCashOutResult>(api.cancelCashOut);
+
+/** Sends POST /code/discount-code when `run` is called. */
+export const useCheckDiscountCode = () => useApiMutation<api.CheckDiscountCodeArgs, api.CheckDiscountCodeResult>(api.checkDiscountCode);
+
 /** Sends POST /auth/check-loggedin when `run` is called. */
 export const useCheckLoggedIn = () => useApiMutation<api.CheckLoggedInArgs, api.CheckLoggedInResult>(api.checkLoggedIn);
 
@@ -16,6 +25,9 @@ export const useConfirmAccount = () => useApiMutation<api.ConfirmAccountArgs, ap
 /** Loads GET /content/count/{id} and reloads when `args` change. */
 export const useCountUserContents = (args: api.CountUserContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.CountUserContentsArgs, api.CountUserContentsResult>(api.countUserContents, args ?? {}, options);
+
+/** Sends POST /code/create when `run` is called. */
+export const useCreateDiscountCode = () => useApiMutation<api.CreateDiscountCodeArgs, api.CreateDiscountCodeResult>(api.createDiscountCode);
 
 /** Sends POST /content/delete when `run` is called. */
 export const useDeleteContent = () => useApiMutation<api.DeleteContentArgs, api.DeleteContentResult>(api.deleteContent);
@@ -86,6 +98,10 @@ export const useGetFeaturedContents = (args?: api.GetFeaturedContentsArgs, optio
 export const useGetKnackMoney = (args: api.GetKnackMoneyArgs, options?: QueryOptions) =>
   useApiQuery<api.GetKnackMoneyArgs, api.GetKnackMoneyResult>(api.getKnackMoney, args ?? {}, options);
 
+/** Loads GET /payments/listing-quote/{id} and reloads when `args` change. */
+export const useGetListingQuote = (args: api.GetListingQuoteArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetListingQuoteArgs, api.GetListingQuoteResult>(api.getListingQuote, args ?? {}, options);
+
 /** Loads GET /native-posts/{slug} and reloads when `args` change. */
 export const useGetNativePost = (args: api.GetNativePostArgs, options?: QueryOptions) =>
   useApiQuery<api.GetNativePostArgs, api.GetNativePostResult>(api.getNativePost, args ?? {}, options);
@@ -97,6 +113,14 @@ export const useGetPageMeta = (args: api.GetPageMetaArgs, options?: QueryOptions
 /** Loads GET /page-ui/{name} and reloads when `args` change. */
 export const useGetPageUi = (args: api.GetPageUiArgs, options?: QueryOptions) =>
   useApiQuery<api.GetPageUiArgs, api.GetPageUiResult>(api.getPageUi, args ?? {}, options);
+
+/** Loads GET /user-history/get-paid/{id} and reloads when `args` change. */
+export const useGetPaidHistory = (args: api.GetPaidHistoryArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetPaidHistoryArgs, api.GetPaidHistoryResult>(api.getPaidHistory, args ?? {}, options);
+
+/** Loads GET /payments/orders/{id} and reloads when `args` change. */
+export const useGetPaymentOrder = (args: api.GetPaymentOrderArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetPaymentOrderArgs, api.GetPaymentOrderResult>(api.getPaymentOrder, args ?? {}, options);
 
 /** Loads GET /user/profile/{username} and reloads when `args` change. */
 export const useGetProfileByUsername = (args: api.GetProfileByUsernameArgs, options?: QueryOptions) =>
@@ -154,14 +178,40 @@ export const useGetUserData = (args: api.GetUserDataArgs, options?: QueryOptions
 export const useGetUserExt = (args: api.GetUserExtArgs, options?: QueryOptions) =>
   useApiQuery<api.GetUserExtArgs, api.GetUserExtResult>(api.getUserExt, args ?? {}, options);
 
+/** Loads GET /user-history/get-all/{id} and reloads when `args` change. */
+export const useGetUserHistory = (args: api.GetUserHistoryArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetUserHistoryArgs, api.GetUserHistoryResult>(api.getUserHistory, args ?? {}, options);
+
+/** Loads GET /wallet/summary/{id} and reloads when `args` change. */
+export const useGetWalletSummary = (args: api.GetWalletSummaryArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetWalletSummaryArgs, api.GetWalletSummaryResult>(api.getWalletSummary, args ?? {}, options);
+
 /** Sends POST /auth/google-signin when `run` is called. */
 export const useGoogleSignin = () => useApiMutation<api.GoogleSigninArgs, api.GoogleSigninResult>(api.googleSignin);
+
+/** Sends POST /user/invite-user when `run` is called. */
+export const useInviteUser = () => useApiMutation<api.InviteUserArgs, api.InviteUserResult>(api.inviteUser);
 
 /** Sends POST /auth/logout when `run` is called. */
 export const useLogout = () => useApiMutation<api.LogoutArgs, api.LogoutResult>(api.logout);
 
 /** Sends POST /auth/logout-all when `run` is called. */
 export const useLogoutAll = () => useApiMutation<api.LogoutAllArgs, api.LogoutAllResult>(api.logoutAll);
+
+/** Sends POST /content/paid when `run` is called. */
+export const usePayForContent = () => useApiMutation<api.PayForContentArgs, api.PayForContentResult>(api.payForContent);
+
+/** Sends POST /content/react when `run` is called. */
+export const useReactContent = () => useApiMutation<api.ReactContentArgs, api.ReactContentResult>(api.reactContent);
+
+/** Sends POST /payments/webhook/{provider} when `run` is called. */
+export const useReceivePaymentWebhook = () => useApiMutation<api.ReceivePaymentWebhookArgs, api.ReceivePaymentWebhookResult>(api.receivePaymentWebhook);
+
+/** Sends POST /code/save when `run` is called. */
+export const useRedeemDiscountCode = () => useApiMutation<api.RedeemDiscountCodeArgs, api.RedeemDiscountCodeResult>(api.redeemDiscountCode);
+
+/** Sends POST /user-history/earn when `run` is called. */
+export const useRequestCashOut = () => useApiMutation<api.RequestCashOutArgs, api.RequestCashOutResult>(api.requestCashOut);
 
 /** Sends POST /knack/over-knack when `run` is called. */
 export const useRequestKnackCode = () => useApiMutation<api.RequestKnackCodeArgs, api.RequestKnackCodeResult>(api.requestKnackCode);
@@ -216,6 +266,9 @@ export const useUpdateContentProject = () => useApiMutation<api.UpdateContentPro
 
 /** Sends POST /content/update-setting when `run` is called. */
 export const useUpdateContentSetting = () => useApiMutation<api.UpdateContentSettingArgs, api.UpdateContentSettingResult>(api.updateContentSetting);
+
+/** Sends POST /user-setting/update-payment-info/{id} when `run` is called. */
+export const useUpdatePaymentInfo = () => useApiMutation<api.UpdatePaymentInfoArgs, api.UpdatePaymentInfoResult>(api.updatePaymentInfo);
 
 /** Sends POST /user/update-header-image when `run` is called. */
 export const useUpdateUserHeaderImage = () => useApiMutation<api.UpdateUserHeaderImageArgs, api.UpdateUserHeaderImageResult>(api.updateUserHeaderImage);

@@ -11,6 +11,27 @@ export function addKnack(args: AddKnackArgs, options?: RequestOptions): Promise<
   return request<AddKnackResult>('post', '/knack/add', args ?? {}, options);
 }
 
+export type ApproveCashOutArgs = { body: NonNullable<operations['approveCashOut']['requestBody']>['content']['application/json'] };
+export type ApproveCashOutResult = operations['approveCashOut']['responses'][200]['content']['application/json'];
+/** POST /user-history/approve: Pay a pending cash-out request through the payout provider (admins only) */
+export function approveCashOut(args: ApproveCashOutArgs, options?: RequestOptions): Promise<ApproveCashOutResult> {
+  return request<ApproveCashOutResult>('post', '/user-history/approve', args ?? {}, options);
+}
+
+export type CancelCashOutArgs = { body: NonNullable<operations['cancelCashOut']['requestBody']>['content']['application/json'] };
+export type CancelCashOutResult = operations['cancelCashOut']['responses'][200]['content']['application/json'];
+/** POST /user-history/cancel: Cancel a pending cash-out request (an admin, or the member for their own) */
+export function cancelCashOut(args: CancelCashOutArgs, options?: RequestOptions): Promise<CancelCashOutResult> {
+  return request<CancelCashOutResult>('post', '/user-history/cancel', args ?? {}, options);
+}
+
+export type CheckDiscountCodeArgs = { body: NonNullable<operations['checkDiscountCode']['requestBody']>['content']['application/json'] };
+export type CheckDiscountCodeResult = operations['checkDiscountCode']['responses'][200]['content']['application/json'];
+/** POST /code/discount-code: Check a discount code */
+export function checkDiscountCode(args: CheckDiscountCodeArgs, options?: RequestOptions): Promise<CheckDiscountCodeResult> {
+  return request<CheckDiscountCodeResult>('post', '/code/discount-code', args ?? {}, options);
+}
+
 export type CheckLoggedInArgs = { body?: NonNullable<operations['checkLoggedIn']['requestBody']>['content']['application/json'] };
 export type CheckLoggedInResult = operations['checkLoggedIn']['responses'][200]['content']['application/json'];
 /** POST /auth/check-loggedin: Reload the session */
@@ -30,6 +51,13 @@ export type CountUserContentsResult = operations['countUserContents']['responses
 /** GET /content/count/{id}: How many pieces a member has */
 export function countUserContents(args: CountUserContentsArgs, options?: RequestOptions): Promise<CountUserContentsResult> {
   return request<CountUserContentsResult>('get', '/content/count/{id}', args ?? {}, options);
+}
+
+export type CreateDiscountCodeArgs = { body: NonNullable<operations['createDiscountCode']['requestBody']>['content']['application/json'] };
+export type CreateDiscountCodeResult = operations['createDiscountCode']['responses'][201]['content']['application/json'];
+/** POST /code/create: Create a discount code (admins) */
+export function createDiscountCode(args: CreateDiscountCodeArgs, options?: RequestOptions): Promise<CreateDiscountCodeResult> {
+  return request<CreateDiscountCodeResult>('post', '/code/create', args ?? {}, options);
 }
 
 export type DeleteContentArgs = { body: NonNullable<operations['deleteContent']['requestBody']>['content']['application/json'] };
@@ -158,6 +186,13 @@ export function getKnackMoney(args: GetKnackMoneyArgs, options?: RequestOptions)
   return request<GetKnackMoneyResult>('get', '/knack/get-money/{id}', args ?? {}, options);
 }
 
+export type GetListingQuoteArgs = { path: operations['getListingQuote']['parameters']['path'] };
+export type GetListingQuoteResult = operations['getListingQuote']['responses'][200]['content']['application/json'];
+/** GET /payments/listing-quote/{id}: What monetizing a piece costs the signed-in member */
+export function getListingQuote(args: GetListingQuoteArgs, options?: RequestOptions): Promise<GetListingQuoteResult> {
+  return request<GetListingQuoteResult>('get', '/payments/listing-quote/{id}', args ?? {}, options);
+}
+
 export type GetNativePostArgs = { path: operations['getNativePost']['parameters']['path'] };
 export type GetNativePostResult = operations['getNativePost']['responses'][200]['content']['application/json'];
 /** GET /native-posts/{slug}: A published post by slug */
@@ -177,6 +212,20 @@ export type GetPageUiResult = operations['getPageUi']['responses'][200]['content
 /** GET /page-ui/{name}: Generic page UI such as the footer */
 export function getPageUi(args: GetPageUiArgs, options?: RequestOptions): Promise<GetPageUiResult> {
   return request<GetPageUiResult>('get', '/page-ui/{name}', args ?? {}, options);
+}
+
+export type GetPaidHistoryArgs = { path: operations['getPaidHistory']['parameters']['path']; query?: operations['getPaidHistory']['parameters']['query'] };
+export type GetPaidHistoryResult = operations['getPaidHistory']['responses'][200]['content']['application/json'];
+/** GET /user-history/get-paid/{id}: The listing fees a member paid (Paid0 items only), newest first */
+export function getPaidHistory(args: GetPaidHistoryArgs, options?: RequestOptions): Promise<GetPaidHistoryResult> {
+  return request<GetPaidHistoryResult>('get', '/user-history/get-paid/{id}', args ?? {}, options);
+}
+
+export type GetPaymentOrderArgs = { path: operations['getPaymentOrder']['parameters']['path'] };
+export type GetPaymentOrderResult = operations['getPaymentOrder']['responses'][200]['content']['application/json'];
+/** GET /payments/orders/{id}: A listing-fee order of the signed-in member */
+export function getPaymentOrder(args: GetPaymentOrderArgs, options?: RequestOptions): Promise<GetPaymentOrderResult> {
+  return request<GetPaymentOrderResult>('get', '/payments/orders/{id}', args ?? {}, options);
 }
 
 export type GetProfileByUsernameArgs = { path: operations['getProfileByUsername']['parameters']['path'] };
@@ -277,11 +326,32 @@ export function getUserExt(args: GetUserExtArgs, options?: RequestOptions): Prom
   return request<GetUserExtResult>('get', '/user-setting/get-ext/{id}', args ?? {}, options);
 }
 
+export type GetUserHistoryArgs = { path: operations['getUserHistory']['parameters']['path']; query?: operations['getUserHistory']['parameters']['query'] };
+export type GetUserHistoryResult = operations['getUserHistory']['responses'][200]['content']['application/json'];
+/** GET /user-history/get-all/{id}: A member's history (what they paid, earned and cashed out), newest first */
+export function getUserHistory(args: GetUserHistoryArgs, options?: RequestOptions): Promise<GetUserHistoryResult> {
+  return request<GetUserHistoryResult>('get', '/user-history/get-all/{id}', args ?? {}, options);
+}
+
+export type GetWalletSummaryArgs = { path: operations['getWalletSummary']['parameters']['path'] };
+export type GetWalletSummaryResult = operations['getWalletSummary']['responses'][200]['content']['application/json'];
+/** GET /wallet/summary/{id}: A member's wallet figures (spec §9) and payout settings */
+export function getWalletSummary(args: GetWalletSummaryArgs, options?: RequestOptions): Promise<GetWalletSummaryResult> {
+  return request<GetWalletSummaryResult>('get', '/wallet/summary/{id}', args ?? {}, options);
+}
+
 export type GoogleSigninArgs = { body: NonNullable<operations['googleSignin']['requestBody']>['content']['application/json'] };
 export type GoogleSigninResult = operations['googleSignin']['responses'][200]['content']['application/json'];
 /** POST /auth/google-signin: Sign in with a Google ID token */
 export function googleSignin(args: GoogleSigninArgs, options?: RequestOptions): Promise<GoogleSigninResult> {
   return request<GoogleSigninResult>('post', '/auth/google-signin', args ?? {}, options);
+}
+
+export type InviteUserArgs = { body: NonNullable<operations['inviteUser']['requestBody']>['content']['application/json'] };
+export type InviteUserResult = operations['inviteUser']['responses'][200]['content']['application/json'];
+/** POST /user/invite-user: Invite someone by email to a piece */
+export function inviteUser(args: InviteUserArgs, options?: RequestOptions): Promise<InviteUserResult> {
+  return request<InviteUserResult>('post', '/user/invite-user', args ?? {}, options);
 }
 
 export type LogoutArgs = Record<string, never>;
@@ -296,6 +366,41 @@ export type LogoutAllResult = operations['logoutAll']['responses'][200]['content
 /** POST /auth/logout-all: Sign out everywhere */
 export function logoutAll(args?: LogoutAllArgs, options?: RequestOptions): Promise<LogoutAllResult> {
   return request<LogoutAllResult>('post', '/auth/logout-all', args ?? {}, options);
+}
+
+export type PayForContentArgs = { body: NonNullable<operations['payForContent']['requestBody']>['content']['application/json'] };
+export type PayForContentResult = operations['payForContent']['responses'][200]['content']['application/json'];
+/** POST /content/paid: Monetize a piece (pay its listing fee) */
+export function payForContent(args: PayForContentArgs, options?: RequestOptions): Promise<PayForContentResult> {
+  return request<PayForContentResult>('post', '/content/paid', args ?? {}, options);
+}
+
+export type ReactContentArgs = { body: NonNullable<operations['reactContent']['requestBody']>['content']['application/json'] };
+export type ReactContentResult = operations['reactContent']['responses'][200]['content']['application/json'];
+/** POST /content/react: Count one play of a public piece from the embeddable player */
+export function reactContent(args: ReactContentArgs, options?: RequestOptions): Promise<ReactContentResult> {
+  return request<ReactContentResult>('post', '/content/react', args ?? {}, options);
+}
+
+export type ReceivePaymentWebhookArgs = { path: operations['receivePaymentWebhook']['parameters']['path']; body: NonNullable<operations['receivePaymentWebhook']['requestBody']>['content']['application/json'] };
+export type ReceivePaymentWebhookResult = operations['receivePaymentWebhook']['responses'][200]['content']['application/json'];
+/** POST /payments/webhook/{provider}: The payment provider's webhook */
+export function receivePaymentWebhook(args: ReceivePaymentWebhookArgs, options?: RequestOptions): Promise<ReceivePaymentWebhookResult> {
+  return request<ReceivePaymentWebhookResult>('post', '/payments/webhook/{provider}', args ?? {}, options);
+}
+
+export type RedeemDiscountCodeArgs = { body: NonNullable<operations['redeemDiscountCode']['requestBody']>['content']['application/json'] };
+export type RedeemDiscountCodeResult = operations['redeemDiscountCode']['responses'][200]['content']['application/json'];
+/** POST /code/save: Monetize a piece with a discount code */
+export function redeemDiscountCode(args: RedeemDiscountCodeArgs, options?: RequestOptions): Promise<RedeemDiscountCodeResult> {
+  return request<RedeemDiscountCodeResult>('post', '/code/save', args ?? {}, options);
+}
+
+export type RequestCashOutArgs = { body: NonNullable<operations['requestCashOut']['requestBody']>['content']['application/json'] };
+export type RequestCashOutResult = operations['requestCashOut']['responses'][201]['content']['application/json'];
+/** POST /user-history/earn: Ask to cash out the whole available balance (adds an Earn history item, pending) */
+export function requestCashOut(args: RequestCashOutArgs, options?: RequestOptions): Promise<RequestCashOutResult> {
+  return request<RequestCashOutResult>('post', '/user-history/earn', args ?? {}, options);
 }
 
 export type RequestKnackCodeArgs = { body: NonNullable<operations['requestKnackCode']['requestBody']>['content']['application/json'] };
@@ -415,6 +520,13 @@ export type UpdateContentSettingResult = operations['updateContentSetting']['res
 /** POST /content/update-setting: Change who can see a piece */
 export function updateContentSetting(args: UpdateContentSettingArgs, options?: RequestOptions): Promise<UpdateContentSettingResult> {
   return request<UpdateContentSettingResult>('post', '/content/update-setting', args ?? {}, options);
+}
+
+export type UpdatePaymentInfoArgs = { path: operations['updatePaymentInfo']['parameters']['path']; body: NonNullable<operations['updatePaymentInfo']['requestBody']>['content']['application/json'] };
+export type UpdatePaymentInfoResult = operations['updatePaymentInfo']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-payment-info/{id}: Set the PayPal email payouts and cash-outs are sent to */
+export function updatePaymentInfo(args: UpdatePaymentInfoArgs, options?: RequestOptions): Promise<UpdatePaymentInfoResult> {
+  return request<UpdatePaymentInfoResult>('post', '/user-setting/update-payment-info/{id}', args ?? {}, options);
 }
 
 export type UpdateUserHeaderImageArgs = { body: NonNullable<operations['updateUserHeaderImage']['requestBody']>['content']['application/json'] };

@@ -1,0 +1,339 @@
+/**
+ * `npm run bench` (part 3): the knack write path, `POST /api/v2/knack/add`, under load with duplicates,
+ * against a node:http hello in the same run (goal >= 15% of its rate), then the totals checked exactly.
+ *
+ * BENCH_KNACK_MEMBERS members (default 600) each knack 9 image pieces of 60 (paid out by their owner, by a
+ * supporter, or not paid out; knack values of $0.05, $0.99 and $0.123457), every (member, piece) pair asked
+ * BENCH_KNACK_DUPLICATES times (default 3) back to back, so that its copies are in flight at once on
+ * different connections. Nine pieces per member keeps every member at or under the 9 recent knacks that
+ * need no emailed code, so the code is never asked and no counter needs clearing.
+ * After the timed run, every pair that was sent is sent once more (a retry, and the sure end of a request the
+ * run cut off), then:
+ * ledger knack entries = the distinct pairs sent, no pair thanked twice, every balance = what the pairs
+ * imply (to the micro-dollar), reactedCount per piece = its distinct members.
+ * The servers run in a child process and the load in this one. Uses MONGODB_URI, or a throw-away embedded
+ * database. BENCH_ONLY=knacks runs only this part; BENCH_SECONDS (default 10) the length of each run.
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Types } from 'mongoose';
+import { createApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { connectDatabase } from '../server/db/connection';
+import { startEmbeddedDatabase } from '../server/db/embedded';
+import { seedReferenceData } from '../server/db/seed';
+import { outboxMailer } from '../server/integrations/mail';
+import { localStorage } from '../server/integrations/storage';
+import { createLogger } from '../server/lib/logger';
+import { signAccessToken } from '../server/modules/auth/auth.tokens';
+import { ContentModel } from '../server/modules/contents';
+import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/knacks';
+import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/knacks.service';
+import { UserModel } from '../server/modules/users';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const MEMBERS = Number(process.env.BENCH_KNACK_MEMBERS ?? 600);
+const DUPLICATES = Number(process.env.BENCH_KNACK_DUPLICATES ?? 3);
+const PIECES = 60;
+const OWNERS = 12;
+/** At most 9 pieces per member: the 10th recent knack would need the emailed code (spec §9). */
+const PIECES_PER_MEMBER = KNACKS_BEFORE_CODE;
+const VALUES = [50_000, 990_000, 123_457];
+const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
+const runs = !ONLY || ONLY.includes('knacks');
+const KNACK_PATH = '/api/v2/knack/add';
+const THANKS = 'Thank you for being apart of our Community.';
+
+interface Piece {
+  id: string;
+  ownerId: string;
+  payerId: string | null;
+  valueMicros: number;
+}
+
+interface Ready {
+  appUrl: string;
+  rawUrl: string;
+  members: { id: string; token: string }[];
+  pieces: Piece[];
+}
+
+/** What the database holds after the run. */
+interface Totals {
+  entryIds: string[];
+  balances: Record<string, number>;
+  reactedCounts: Record<string, number>;
+}
+
+function listen(server: http.Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/** Creators, members and image pieces written straight to the database (no uploads needed for a knack). */
+async function fillWorld(config: ReturnType<typeof loadConfig>): Promise<Pick<Ready, 'members' | 'pieces'>> {
+  const people = await UserModel.insertMany(
+    Array.from({ length: OWNERS + MEMBERS }, (_, i) => ({
+      email: `${i < OWNERS ? 'creator' : 'member'}${i}@bench.example`,
+      username: `${i < OWNERS ? 'creator' : 'member'}_${i}`,
+      fullName: `Bench ${i}`,
+      isActive: true,
+    })),
+  );
+  const owners = people.slice(0, OWNERS);
+  const members = people.slice(OWNERS);
+  const docs = Array.from({ length: PIECES }, (_, i) => {
+    const owner = owners[i % OWNERS]!;
+    // A third paid out by the owner, a third by a supporter (a member, whose 10% lands on a knacker's balance too), a third not paid out.
+    const payer = i % 3 === 0 ? owner : i % 3 === 1 ? members[(i * 11) % MEMBERS]! : null;
+    const key = `images/2026/01/${String(i).padStart(24, '0')}`;
+    return {
+      ownerId: owner._id,
+      ownerUsername: owner.username,
+      ownerName: owner.fullName,
+      payerId: payer?._id ?? null,
+      isPaidOut: Boolean(payer),
+      title: `Bench piece ${i}`,
+      slug: `bench-piece-${i}`,
+      titleWords: ['bench', 'piece', String(i)],
+      description: 'A bench piece',
+      tags: [{ name: 'Photos' }],
+      subTag: 'Travel',
+      type: 'photos',
+      photoUploadId: new Types.ObjectId(),
+      media: { photoKey: `${key}.jpg`, thumbKeys: { thumb: `${key}-thumb.webp` }, fileSize: 1000, fileType: 'image/jpeg' },
+      knackRateMicros: VALUES[i % VALUES.length]!,
+      listed: true,
+      featureRank: Date.now() - i,
+    };
+  });
+  const pieces = await ContentModel.insertMany(docs);
+  return {
+    members: members.map((m) => ({ id: String(m._id), token: signAccessToken(config.auth, { userId: String(m._id), tokenVersion: 0 }) })),
+    pieces: pieces.map((p) => ({ id: String(p._id), ownerId: String(p.ownerId), payerId: p.payerId ? String(p.payerId) : null, valueMicros: p.isPaidOut ? p.knackRateMicros : 0 })),
+  };
+}
+
+/** Child: database, members and pieces, the app and the hello server; answers the totals when asked. */
+async function serve() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-knacks-'));
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', JWT_SECRET: process.env.JWT_SECRET ?? 'bench-secret-bench-secret-bench-secret!' });
+  const logger = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
+  const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
+  const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench_knacks' }, logger);
+  await seedReferenceData();
+  const world = await fillWorld(config);
+  const app = http.createServer(
+    createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage: localStorage(path.join(dataDir, 'uploads')) }),
+  );
+  const appUrl = await listen(app);
+  const hello = Buffer.from('{"hello":"world"}');
+  const raw = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': hello.length });
+    res.end(hello);
+  });
+  const rawUrl = await listen(raw);
+  process.send!({ appUrl, rawUrl, ...world } satisfies Ready);
+
+  process.on('message', async (message: 'totals' | 'stop') => {
+    if (message === 'totals') {
+      const entries = await LedgerEntryModel.find({ kind: 'knack' }, { _id: 1 }).lean();
+      const accounts = [PLATFORM_KNACKS, ...(await UserModel.find({}, { _id: 1 }).lean()).map((u) => userAccount(u._id))];
+      const balances: Record<string, number> = {};
+      // Each through the ledger's own balanceOf, as the wallet reads it.
+      for (const account of accounts) balances[account] = await balanceOf(account);
+      const reactedCounts = Object.fromEntries((await ContentModel.find({}, { reactedCount: 1 }).lean()).map((c) => [String(c._id), c.reactedCount]));
+      process.send!({ entryIds: entries.map((e) => String(e._id)), balances, reactedCounts } satisfies Totals);
+      return;
+    }
+    app.close();
+    raw.close();
+    await db.close();
+    await embedded?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
+}
+
+/** Member m's 9 pieces: distinct (a step of 7 over 60 pieces), spread so that every piece gets many members. */
+function pairsOf(ready: Ready): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let m = 0; m < ready.members.length; m += 1) {
+    for (let j = 0; j < PIECES_PER_MEMBER; j += 1) pairs.push([m, (m + j * 7) % PIECES]);
+  }
+  return pairs;
+}
+
+const keyOf = (ready: Ready, [m, p]: [number, number]) => `knack:${ready.pieces[p]!.id}:${ready.members[m]!.id}`;
+
+function report(name: string, result: autocannon.Result) {
+  console.log(`  ${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(8)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms`);
+}
+
+/** The knack load: each pair DUPLICATES times in a row, so its copies run at once on different connections. */
+async function knackLoad(ready: Ready, pairs: [number, number][]) {
+  let next = 0;
+  const sent = new Set<number>();
+  const thanked = new Map<number, number>();
+  let wrongAnswers = 0;
+  const result = await autocannon({
+    url: ready.appUrl,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    requests: [
+      {
+        method: 'POST',
+        path: KNACK_PATH,
+        setupRequest: (request, context: { pair?: number }) => {
+          const pair = Math.floor(next / DUPLICATES) % pairs.length;
+          next += 1;
+          context.pair = pair;
+          sent.add(pair);
+          const [m, p] = pairs[pair]!;
+          const member = ready.members[m]!;
+          return {
+            ...request,
+            headers: { ...request.headers, 'content-type': 'application/json', authorization: `Bearer ${member.token}` },
+            body: JSON.stringify({ contentId: ready.pieces[p]!.id, userId: member.id }),
+          };
+        },
+        onResponse: (status, body, context: { pair?: number }) => {
+          if (status !== 200) wrongAnswers += 1;
+          else if (body.includes(THANKS)) thanked.set(context.pair!, (thanked.get(context.pair!) ?? 0) + 1);
+        },
+      },
+    ],
+  });
+  return { result, sent, thanked, wrongAnswers, requested: next };
+}
+
+/** Sends each pair once more (a retry after the run), `width` at a time: nothing may change. */
+async function retryEach(ready: Ready, pairs: [number, number][], indexes: number[], width = 16) {
+  let thanks = 0;
+  let failures = 0;
+  for (let start = 0; start < indexes.length; start += width) {
+    const answers = await Promise.all(
+      indexes.slice(start, start + width).map(async (index) => {
+        const [m, p] = pairs[index]!;
+        const member = ready.members[m]!;
+        const res = await fetch(ready.appUrl + KNACK_PATH, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${member.token}` },
+          body: JSON.stringify({ contentId: ready.pieces[p]!.id, userId: member.id }),
+        });
+        return { status: res.status, body: await res.text() };
+      }),
+    );
+    for (const { status, body } of answers) {
+      if (status !== 200) failures += 1;
+      else if (body.includes(THANKS)) thanks += 1;
+    }
+  }
+  return { thanks, failures };
+}
+
+/** What the pairs must have made: balances from the same split rule (90/10, rounded down for the payer) and reactions. */
+function expectedTotals(ready: Ready, pairs: [number, number][], indexes: number[]) {
+  const balances = new Map<string, number>();
+  const reacted = new Map<string, number>();
+  const add = (account: string, micros: number) => balances.set(account, (balances.get(account) ?? 0) + micros);
+  for (const index of indexes) {
+    const piece = ready.pieces[pairs[index]![1]]!;
+    for (const leg of knackLegs(piece.valueMicros, piece.ownerId, piece.payerId)) add(leg.account, leg.amountMicros);
+    reacted.set(piece.id, (reacted.get(piece.id) ?? 0) + 1);
+  }
+  return { balances, reacted, entryIds: new Set(indexes.map((index) => keyOf(ready, pairs[index]!))) };
+}
+
+/** The totals once two reads a second apart agree (at most 30 s). */
+async function settled(read: () => Promise<Totals>): Promise<Totals> {
+  const digest = (t: Totals) => JSON.stringify([t.entryIds.length, t.reactedCounts, t.balances]);
+  let last = await read();
+  for (let waited = 0; waited < 30; waited += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = await read();
+    if (digest(now) === digest(last)) return now;
+    last = now;
+  }
+  return last;
+}
+
+function check(name: string, ok: boolean, detail: string): boolean {
+  console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${name}: ${detail}`);
+  return ok;
+}
+
+async function main() {
+  const child = fork(__filename, ['--serve']);
+  const ask = <T>(message: string) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (m) => resolve(m as T));
+      child.send(message);
+    });
+  let failed = false;
+  try {
+    const ready = await new Promise<Ready>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as Ready));
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    });
+    const pairs = pairsOf(ready);
+    console.log(
+      `Knack write path: ${ready.members.length} members x ${PIECES_PER_MEMBER} of ${PIECES} image pieces = ${pairs.length} pairs, each sent ${DUPLICATES} times in a row; ${CONNECTIONS} connections, ${DURATION_S} s per run`,
+    );
+    const hello = await autocannon({ url: `${ready.rawUrl}/hello`, connections: CONNECTIONS, duration: DURATION_S });
+    report('raw node:http hello', hello);
+    const load = await knackLoad(ready, pairs);
+    report('POST /knack/add (with duplicates)', load.result);
+    const ratio = load.result.requests.average / hello.requests.average;
+    const sentPairs = [...load.sent].sort((a, b) => a - b);
+    console.log(
+      `  ${load.requested} knacks sent over ${sentPairs.length} distinct pairs${load.requested > pairs.length * DUPLICATES ? ' (the list wrapped: later ones are all duplicates)' : ''}; ` +
+        `ratio knack/hello: ${ratio.toFixed(3)} (goal >= 0.15) ${ratio >= 0.15 ? 'MET' : 'NOT MET'}`,
+    );
+
+    // Requests the run cut off may still be running on the server: let it go quiet before and after the retry.
+    await settled(() => ask<Totals>('totals'));
+    const retry = await retryEach(ready, pairs, sentPairs);
+    const totals = await settled(() => ask<Totals>('totals'));
+    const expected = expectedTotals(ready, pairs, sentPairs);
+    console.log('Checks after the run (every sent pair retried once more first):');
+    const okAnswers = check('every answer 200', load.result.non2xx === 0 && load.result.errors === 0 && load.wrongAnswers === 0 && retry.failures === 0, `${load.result.non2xx} non-2xx, ${load.result.errors} errors in the run, ${retry.failures} failed retries`);
+    const unexpected = totals.entryIds.filter((id) => !expected.entryIds.has(id));
+    const okEntries = check(
+      'ledger entries = distinct pairs',
+      totals.entryIds.length === expected.entryIds.size && unexpected.length === 0,
+      `${totals.entryIds.length} knack entries for ${expected.entryIds.size} distinct pairs sent (${unexpected.length} not among them)`,
+    );
+    const twice = [...load.thanked.values()].filter((n) => n > 1).length;
+    const thanksTotal = [...load.thanked.values()].reduce((a, b) => a + b, 0) + retry.thanks;
+    const okOnce = check('one first-time answer per pair at most', twice === 0 && thanksTotal <= expected.entryIds.size, `${thanksTotal} 'thank you' answers, ${twice} pairs thanked twice, ${retry.thanks} first-time answers in the retry (a cut-off response)`);
+    const wrongBalances = Object.entries(totals.balances).filter(([account, micros]) => micros !== (expected.balances.get(account) ?? 0));
+    const paid = -(expected.balances.get(PLATFORM_KNACKS) ?? 0);
+    const okBalances = check(
+      'every balance = the sum its pairs imply',
+      wrongBalances.length === 0,
+      `${Object.keys(totals.balances).length} accounts, ${wrongBalances.length} off${wrongBalances.length ? ` (e.g. ${wrongBalances[0]![0]}: ${wrongBalances[0]![1]} vs ${expected.balances.get(wrongBalances[0]![0]) ?? 0})` : ''}; $${(paid / 1e6).toFixed(6)} credited in all`,
+    );
+    const wrongReacted = ready.pieces.filter((piece) => totals.reactedCounts[piece.id] !== (expected.reacted.get(piece.id) ?? 0));
+    const offBy = wrongReacted.map((piece) => `${totals.reactedCounts[piece.id]} for ${expected.reacted.get(piece.id) ?? 0}`).slice(0, 5);
+    const okReacted = check('reactedCount per piece = its distinct members', wrongReacted.length === 0, `${ready.pieces.length} pieces, ${wrongReacted.length} off${offBy.length ? ` (${offBy.join(', ')})` : ''}`);
+    failed = !(okAnswers && okEntries && okOnce && okBalances && okReacted);
+    console.log(`  ${failed ? 'FAIL' : 'PASS'}: the knack totals ${failed ? 'do not match' : 'match exactly'}`);
+  } finally {
+    child.send('stop');
+  }
+  if (failed) process.exitCode = 1;
+}
+
+if (process.argv.includes('--serve')) void serve();
+else if (!runs) console.log('Knacks: no part asked (BENCH_ONLY)');
+else
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

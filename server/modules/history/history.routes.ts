@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import type { AuthConfig } from '../../config';
+import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { requireAuth } from '../auth';
+import { WALLET_MESSAGES, type WalletService } from '../wallet';
+import type { HistoryService } from './history.service';
+
+/** The history calls (spec §7): the member's items, their paid list, and cash-out requests (earn, approve, cancel). */
+export function historyRouter(config: AuthConfig, history: HistoryService, wallet: WalletService): Router {
+  const router = Router();
+  const signedIn = requireAuth(config);
+
+  router.get('/user-history/get-all/:id', signedIn, async (req: ApiRequest<'getUserHistory'>, res: ApiResponse<'getUserHistory'>) => {
+    res.json(await history.list(req.auth!, req.params.id, req.query));
+  });
+
+  router.get('/user-history/get-paid/:id', signedIn, async (req: ApiRequest<'getPaidHistory'>, res: ApiResponse<'getPaidHistory'>) => {
+    res.json(await history.list(req.auth!, req.params.id, req.query, true));
+  });
+
+  router.post('/user-history/earn', signedIn, async (req: ApiRequest<'requestCashOut'>, res: ApiResponse<'requestCashOut'>) => {
+    const request = await wallet.requestCashOut(req.auth!, req.body.userId);
+    res.status(201).json({ message: WALLET_MESSAGES.requested, item: history.requestItem(request, null) });
+  });
+
+  router.post('/user-history/approve', signedIn, async (req: ApiRequest<'approveCashOut'>, res: ApiResponse<'approveCashOut'>) => {
+    const { request, send } = await wallet.approveCashOut(req.auth!, req.body.historyId);
+    const message = send?.status === 'sent' ? WALLET_MESSAGES.approved : WALLET_MESSAGES.approvedNotSent;
+    res.json({ message, item: history.requestItem(request, send) });
+  });
+
+  router.post('/user-history/cancel', signedIn, async (req: ApiRequest<'cancelCashOut'>, res: ApiResponse<'cancelCashOut'>) => {
+    res.json({ message: WALLET_MESSAGES.cancelled, item: history.requestItem(await wallet.cancelCashOut(req.auth!, req.body.historyId), null) });
+  });
+
+  return router;
+}

@@ -1,0 +1,3 @@
+/** History: a member's Paid0 / Paid1 / Earn / Payout items, derived from the ledger and cash-out requests. */
+export { historyRouter } from './history.routes';
+export { createHistoryService, type HistoryItem, type HistoryService } from './history.service';

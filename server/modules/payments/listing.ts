@@ -1,0 +1,87 @@
+/**
+ * The listing fee (spec §1, §9): its tier, what it costs, the credits that cover it, and monetizing a piece
+ * once: the ledger entry `listing:{contentId}` is the gate (its unique `_id`), the piece's `isPaidOut` and
+ * `payerId` follow it.
+ */
+import { Types } from 'mongoose';
+import { ours } from '../../lib/query';
+import { ContentModel, type ContentDoc } from '../contents';
+import { publicPages } from '../feeds';
+import { post, type LedgerEntryDoc } from '../knacks';
+import { UserExtModel } from '../users';
+import { withLock } from './mutex';
+
+export type Tier = 'standard' | 'premium';
+export type ListingMethod = NonNullable<LedgerEntryDoc['method']>;
+
+/** A piece whose knack is worth at least $0.99 lists at the premium fee. */
+export const PREMIUM_KNACK_MICROS = 990_000;
+export const LISTING_FEES: Record<Tier, number> = { standard: 650_000, premium: 12_400_000 };
+export const PLATFORM_FEES = 'platform:fees';
+
+/** Where the fee's money comes from, per method (knacks/ledger.model.ts lists the accounts). */
+const SOURCE_ACCOUNT: Record<ListingMethod, string> = {
+  card: 'external:payments',
+  discount: 'platform:discounts',
+  'standard-credit': 'platform:credits',
+  'premium-credit': 'platform:credits',
+};
+const CREDIT_FIELD = { standard: 'sCredit', premium: 'pCredit' } as const;
+
+export const tierOf = (content: Pick<ContentDoc, 'knackRateMicros'>): Tier => (content.knackRateMicros >= PREMIUM_KNACK_MICROS ? 'premium' : 'standard');
+export const creditMethod = (tier: Tier) => `${tier}-credit` as const;
+export const listingKey = (contentId: unknown) => `listing:${String(contentId)}`;
+
+/** The member's credits of the tier (0 without a user extension). */
+export async function creditsLeft(userId: string, tier: Tier): Promise<number> {
+  const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { [CREDIT_FIELD[tier]]: 1 }).lean();
+  return ext?.[CREDIT_FIELD[tier]] ?? 0;
+}
+
+/** Uses one credit of the tier, never going below 0; false when there is none. (mutex.ts says why the lock.) */
+export function takeCredit(userId: string, tier: Tier): Promise<boolean> {
+  const field = CREDIT_FIELD[tier];
+  return withLock(`credit:${userId}`, async () => {
+    const taken = await UserExtModel.findOneAndUpdate(ours({ userId: new Types.ObjectId(userId), [field]: { $gt: 0 } }), { $inc: { [field]: -1 } }).lean();
+    return Boolean(taken);
+  });
+}
+
+export function giveCreditBack(userId: string, tier: Tier): Promise<void> {
+  return withLock(`credit:${userId}`, async () => {
+    await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $inc: { [CREDIT_FIELD[tier]]: 1 } });
+  });
+}
+
+/** Posts the listing fee of a piece; `created` is false when the piece was monetized already (`entry` is that one). */
+export function postListing(contentId: Types.ObjectId, payerId: string, method: ListingMethod, feeMicros: number, ref: string | null, at = new Date()) {
+  return post({
+    _id: listingKey(contentId),
+    kind: 'listing',
+    at,
+    actorId: new Types.ObjectId(payerId),
+    contentId,
+    method,
+    amountMicros: feeMicros,
+    ref,
+    legs: [
+      { account: SOURCE_ACCOUNT[method], amountMicros: -feeMicros },
+      { account: PLATFORM_FEES, amountMicros: feeMicros },
+    ],
+  });
+}
+
+/**
+ * Marks the piece paid out by `payerId`, only from not paid out (a repeat changes nothing), and clears the
+ * cached public answers that show it. Answers the piece as it is now (null if it was removed).
+ */
+export async function markPaidOut(contentId: Types.ObjectId, payerId: string): Promise<ContentDoc | null> {
+  const updated = await ContentModel.findOneAndUpdate(
+    { _id: contentId, isPaidOut: false },
+    { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } },
+    { new: true },
+  ).lean<ContentDoc>();
+  if (!updated) return ContentModel.findById(contentId).lean<ContentDoc>();
+  publicPages.clear();
+  return updated;
+}

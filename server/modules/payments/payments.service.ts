@@ -1,0 +1,258 @@
+/**
+ * Monetizing a piece (spec §4 Monetization, §9 Listing fee tiers): the quote, paying with a credit, a
+ * discount code or a card checkout through the payment provider, and the provider's webhooks. Any signed-in
+ * member may pay for a piece they can see (the owner, or a supporter); the payer becomes its payerId.
+ *
+ * Webhooks are verified over the raw bytes, deduplicated by event id, and applied idempotently without ever
+ * moving an order backwards; the ledger entry `listing:{contentId}` makes a piece monetized once.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Types } from 'mongoose';
+import { ProviderError, SignatureError, type PaymentProvider, type WebhookEvent } from '../../integrations/payments';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { microsToUsd } from '../../lib/money';
+import { anyOf, ours } from '../../lib/query';
+import type { AuthContext } from '../auth';
+import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
+import { creditMethod, creditsLeft, giveCreditBack, LISTING_FEES, markPaidOut, postListing, takeCredit, tierOf, type Tier } from './listing';
+import { toOrderDto } from './payments.mapper';
+import { DiscountCodeModel, DiscountUseModel, PaymentEventModel, PaymentOrderModel, type DiscountCodeDoc, type PaymentOrderDoc } from './payments.model';
+
+export const PAYMENT_MESSAGES = {
+  paid: 'Paid successfully',
+  failed: 'Payment Failed',
+  pending: 'Waiting for the payment to be confirmed.',
+  superseded: 'This piece was monetized by someone else first. Your payment will be refunded.',
+  alreadyPaid: 'This piece is already monetized.',
+  forSelf: 'You can only pay as yourself.',
+  contentNotFound: 'Content not found',
+  orderNotFound: 'Order not found',
+  providerDown: 'The payment provider could not be reached. Please try again.',
+  badSignature: 'The webhook signature is not valid.',
+  noProvider: 'This server does not take payments through that provider.',
+  codeEmpty: 'Discount code should not be empty',
+  codeInvalid: 'This discount code is not valid.',
+  codeValid: 'This discount code is valid.',
+  codeExists: 'This discount code already exists.',
+  adminsOnly: 'Only admins can create discount codes.',
+} as const;
+
+interface Deps {
+  provider: PaymentProvider;
+  contents: ContentsService;
+  publicUrl: string;
+  logger: Logger;
+}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+const alreadyPaid = () => new AppError(409, 'conflict', PAYMENT_MESSAGES.alreadyPaid);
+const normalizeCode = (code: string) => code.trim().toUpperCase();
+
+export function createPaymentsService({ provider, contents, publicUrl, logger }: Deps) {
+  /** A piece the payer can see and that is not monetized yet. */
+  async function payable(caller: AuthContext, userId: string, contentId: string): Promise<ContentDoc> {
+    if (userId !== caller.userId) throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.forSelf);
+    const content = await ContentModel.findById(contentId).lean<ContentDoc>();
+    if (!content || !canSee(content, caller)) throw notFound(PAYMENT_MESSAGES.contentNotFound);
+    if (content.isPaidOut) throw alreadyPaid();
+    return content;
+  }
+
+  async function paidAnswer(content: ContentDoc | null, contentId: Types.ObjectId) {
+    const now = content ?? (await ContentModel.findById(contentId).lean<ContentDoc>());
+    if (!now) throw notFound(PAYMENT_MESSAGES.contentNotFound);
+    return { message: PAYMENT_MESSAGES.paid, content: await contents.dto(now) };
+  }
+
+  /** A card checkout for the fee: the order first (its id is the provider's idempotency key), then the session. */
+  async function checkout(caller: AuthContext, content: ContentDoc, tier: Tier) {
+    const orderId = randomBytes(12).toString('hex');
+    const amountMicros = LISTING_FEES[tier];
+    await PaymentOrderModel.create({ _id: orderId, userId: caller.userId, contentId: content._id, amountMicros, provider: provider.kind, status: 'pending' });
+    // The client reads `order` on its return and asks the order's status.
+    const returnUrl = `${publicUrl}/profile/default?order=${orderId}`;
+    try {
+      const session = await provider.createCheckout({
+        orderId,
+        amountMicros,
+        currency: 'usd',
+        description: `Knack listing fee (${tier}): ${content.title}`,
+        successUrl: returnUrl,
+        cancelUrl: returnUrl,
+      });
+      await PaymentOrderModel.updateOne({ _id: orderId }, { $set: { sessionId: session.sessionId } });
+      return { status: 'checkout' as const, orderId, checkoutUrl: session.url };
+    } catch (err) {
+      await PaymentOrderModel.updateOne({ _id: orderId, status: 'pending' }, { $set: { status: 'failed' } });
+      if (!(err instanceof ProviderError)) throw err;
+      logger.error({ err, orderId }, 'payment provider refused the checkout');
+      throw new AppError(502, 'payment_provider', PAYMENT_MESSAGES.providerDown);
+    }
+  }
+
+  /** The money came in: the order is paid, then the piece monetized by its payer (unless someone was first). */
+  async function applyCompleted(order: PaymentOrderDoc, event: WebhookEvent): Promise<void> {
+    const paid =
+      (await PaymentOrderModel.findOneAndUpdate(
+        ours({ _id: order._id, status: anyOf(['pending', 'failed']) }),
+        { $set: { status: 'paid', paidEventId: event.eventId } },
+        { new: true },
+      ).lean<PaymentOrderDoc>()) ?? (await PaymentOrderModel.findById(order._id).lean<PaymentOrderDoc>());
+    if (paid?.status !== 'paid') return;
+    const payerId = String(paid.userId);
+    // The ref of the event that paid the order, so that a redelivery (or a crash retry) sees the entry as its own.
+    const ref = `webhook:${paid.paidEventId}`;
+    const { entry, created } = await postListing(paid.contentId, payerId, 'card', paid.amountMicros, ref);
+    if (!created && entry.ref !== ref) {
+      await PaymentOrderModel.updateOne({ _id: paid._id, status: 'paid' }, { $set: { status: 'superseded' } });
+      logger.warn(
+        { orderId: paid._id, contentId: String(paid.contentId), payerId, amountMicros: paid.amountMicros, provider: paid.provider, sessionId: paid.sessionId },
+        'listing fee paid for a piece monetized meanwhile by another payment: a refund is owed',
+      );
+      return;
+    }
+    await markPaidOut(paid.contentId, payerId);
+  }
+
+  async function apply(event: WebhookEvent): Promise<void> {
+    if (event.type === 'ignored' || !event.orderId) return;
+    const order = await PaymentOrderModel.findOne({ _id: event.orderId, provider: provider.kind }).lean<PaymentOrderDoc>();
+    if (!order || (event.sessionId && order.sessionId && order.sessionId !== event.sessionId)) {
+      logger.warn({ eventId: event.eventId, orderId: event.orderId, sessionId: event.sessionId }, 'payment webhook for an unknown order');
+      return;
+    }
+    if (event.type === 'checkout.completed') await applyCompleted(order, event);
+    // A failure only ends a pending order: a late failure after the payment changes nothing. The piece stays
+    // not paid out (the spec's cancelPaid).
+    else await PaymentOrderModel.updateOne({ _id: order._id, status: 'pending' }, { $set: { status: 'failed' } });
+  }
+
+  /** The code, if it exists, has not expired and has uses left. */
+  async function usableCode(code: string, now: Date): Promise<DiscountCodeDoc | null> {
+    const found = await DiscountCodeModel.findOne(ours({ _id: code, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] })).lean<DiscountCodeDoc>();
+    return found && (await DiscountUseModel.countDocuments({ code })) < found.maxUses ? found : null;
+  }
+
+  /** Takes a free use slot of the code (see DiscountUseModel); null when all are taken. Answers the use's id. */
+  async function takeUse(code: DiscountCodeDoc, userId: string, contentId: Types.ObjectId, now: Date): Promise<string | null> {
+    const taken = new Set((await DiscountUseModel.find({ code: code._id }, { slot: 1 }).lean()).map((use) => use.slot));
+    for (let slot = 1; slot <= code.maxUses; slot += 1) {
+      if (taken.has(slot)) continue;
+      const _id = `${code._id}#${slot}`;
+      try {
+        await DiscountUseModel.create({ _id, code: code._id, slot, userId, contentId, at: now });
+        return _id;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    }
+    return null;
+  }
+
+  function requireCode(raw: string | undefined): string {
+    const code = normalizeCode(raw ?? '');
+    if (!code) throw badRequest(PAYMENT_MESSAGES.codeEmpty, [{ path: 'code', message: PAYMENT_MESSAGES.codeEmpty }]);
+    return code;
+  }
+
+  return {
+    async quote(caller: AuthContext, contentId: string) {
+      const content = await ContentModel.findById(contentId).lean<ContentDoc>();
+      if (!content || !canSee(content, caller)) throw notFound(PAYMENT_MESSAGES.contentNotFound);
+      const tier = tierOf(content);
+      const left = await creditsLeft(caller.userId, tier);
+      return {
+        contentId: String(content._id),
+        tier,
+        fee: microsToUsd(LISTING_FEES[tier]),
+        feeMicros: LISTING_FEES[tier],
+        credit: left > 0 ? creditMethod(tier) : null,
+        creditsLeft: left,
+        isPaidOut: content.isPaidOut,
+      };
+    },
+
+    /** `content/paid`: a credit when the payer has one of the piece's tier (unless `useCredit` is false), else a card checkout. */
+    async pay(caller: AuthContext, request: { userId: string; contentId: string; useCredit?: boolean }) {
+      const content = await payable(caller, request.userId, request.contentId);
+      const tier = tierOf(content);
+      if (request.useCredit === false || !(await takeCredit(caller.userId, tier))) return checkout(caller, content, tier);
+      const { created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
+      if (!created) {
+        await giveCreditBack(caller.userId, tier);
+        throw alreadyPaid();
+      }
+      return { status: 'paid' as const, ...(await paidAnswer(await markPaidOut(content._id, caller.userId), content._id)) };
+    },
+
+    async order(caller: AuthContext, orderId: string) {
+      const order = await PaymentOrderModel.findOne({ _id: orderId, userId: new Types.ObjectId(caller.userId) }).lean<PaymentOrderDoc>();
+      if (!order) throw notFound(PAYMENT_MESSAGES.orderNotFound);
+      return toOrderDto(order, PAYMENT_MESSAGES);
+    },
+
+    /**
+     * A provider's webhook: 400 and nothing applied unless the signature holds. An event applied before
+     * answers `duplicate: true`. The event is recorded after it is applied (a crash in between re-applies it).
+     */
+    async receiveWebhook(kind: string, rawBody: Buffer, headers: IncomingHttpHeaders): Promise<{ received: true; duplicate: boolean }> {
+      if (kind !== provider.kind) throw notFound(PAYMENT_MESSAGES.noProvider);
+      let event: WebhookEvent;
+      try {
+        event = provider.parseWebhook(rawBody, headers);
+      } catch (err) {
+        if (!(err instanceof SignatureError)) throw err;
+        logger.warn({ provider: kind, reason: err.message }, 'payment webhook refused');
+        throw badRequest(PAYMENT_MESSAGES.badSignature);
+      }
+      const key = `${kind}:${event.eventId}`;
+      if (await PaymentEventModel.exists({ _id: key })) return { received: true, duplicate: true };
+      await apply(event);
+      try {
+        await PaymentEventModel.create({ _id: key, provider: kind, eventId: event.eventId, type: event.type, orderId: event.orderId, sessionId: event.sessionId, receivedAt: new Date() });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        return { received: true, duplicate: true };
+      }
+      return { received: true, duplicate: false };
+    },
+
+    async checkCode(raw: string, now = new Date()) {
+      const code = requireCode(raw);
+      if (!(await usableCode(code, now))) throw notFound(PAYMENT_MESSAGES.codeInvalid);
+      return { valid: true, message: PAYMENT_MESSAGES.codeValid };
+    },
+
+    /** `code/save`: one use of the code covers the piece's fee (counted only while uses are left). */
+    async redeemCode(caller: AuthContext, request: { userId: string; contentId: string; code: string }, now = new Date()) {
+      const code = requireCode(request.code);
+      const content = await payable(caller, request.userId, request.contentId);
+      const found = await usableCode(code, now);
+      const use = found && (await takeUse(found, caller.userId, content._id, now));
+      if (!use) throw notFound(PAYMENT_MESSAGES.codeInvalid);
+      const { created } = await postListing(content._id, caller.userId, 'discount', LISTING_FEES[tierOf(content)], code, now);
+      if (!created) {
+        await DiscountUseModel.deleteOne({ _id: use });
+        throw alreadyPaid();
+      }
+      return paidAnswer(await markPaidOut(content._id, caller.userId), content._id);
+    },
+
+    async createCode(caller: AuthContext, request: { code: string; maxUses: number; expiresAt?: string | null }) {
+      if (caller.role !== 'admin') throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.adminsOnly);
+      const code = requireCode(request.code);
+      const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null;
+      try {
+        await DiscountCodeModel.create({ _id: code, maxUses: request.maxUses, expiresAt, createdBy: caller.userId });
+      } catch (err) {
+        if (isDuplicateKey(err)) throw new AppError(409, 'conflict', PAYMENT_MESSAGES.codeExists);
+        throw err;
+      }
+      return { code, maxUses: request.maxUses, usesLeft: request.maxUses, expiresAt: expiresAt?.toISOString() ?? null };
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -1,0 +1,81 @@
+/**
+ * Sharing (spec §2 share modal, §7): a member invites someone by email to a piece, and the embeddable
+ * player counts plays. An embed play earns nothing (money moves only through knack/add); it is counted once
+ * per visitor per piece per UTC day.
+ */
+import { createHmac } from 'node:crypto';
+import { Types } from 'mongoose';
+import { MESSAGES, PATTERNS } from '../../generated/validation';
+import type { Mailer } from '../../integrations/mail';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { consumeLimit } from '../../lib/rate-limit';
+import type { AuthContext } from '../auth';
+import { canSee, ContentModel, type ContentDoc } from '../contents';
+import { contentLink } from '../contents/contents.mapper';
+import { UserModel } from '../users';
+import { inviteMail } from './share.mails';
+import { EmbedPlayModel } from './share.model';
+
+export const SHARE_MESSAGES = {
+  inviteSent: 'Invite sent successfully',
+  forSelf: 'You can only send invites as yourself.',
+  tooManyInvites: 'You have sent many invites. Please try again later.',
+  mailFailed: 'We could not send the email. Please try again in a moment.',
+  notFound: 'Content not found',
+} as const;
+
+/** Invites a member may send in an hour (each one is a mail to a stranger: keep it from being a spam relay). */
+export const INVITE_LIMIT = { max: 20, windowMs: 3_600_000 };
+
+/** Who played, for counting: the member, else a keyed hash of the address and browser (no raw IP is stored). */
+export interface Visitor {
+  userId?: string;
+  ip: string;
+  userAgent: string;
+}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
+export function createShareService({ mailer, publicUrl, secret, logger }: { mailer: Mailer; publicUrl: string; secret: string; logger: Logger }) {
+  const visitorKey = ({ userId, ip, userAgent }: Visitor) =>
+    userId ? `u${userId}` : `h${createHmac('sha256', secret).update(`embed-visitor:${ip}:${userAgent}`).digest('base64url').slice(0, 22)}`;
+
+  return {
+    async invite(caller: AuthContext, request: { userId: string; contentId: string; email: string }) {
+      if (request.userId !== caller.userId) throw new AppError(403, 'forbidden', SHARE_MESSAGES.forSelf);
+      const email = request.email.trim();
+      if (!PATTERNS.email.test(email)) throw badRequest(MESSAGES.emailMustBeValid, [{ path: 'email', message: MESSAGES.emailMustBeValid }]);
+      const content = await ContentModel.findById(request.contentId).lean<ContentDoc>();
+      if (!content || !canSee(content, caller)) throw notFound(SHARE_MESSAGES.notFound);
+      await consumeLimit(`invite:${caller.userId}`, INVITE_LIMIT, SHARE_MESSAGES.tooManyInvites);
+      const inviter = await UserModel.findById(caller.userId, { firstName: 1, lastName: 1, username: 1 }).lean();
+      const name = [inviter?.firstName, inviter?.lastName].filter(Boolean).join(' ') || inviter?.username || 'A Knack member';
+      try {
+        await mailer.send(inviteMail(email, name, content.title, `${publicUrl}${contentLink(content)}`));
+      } catch (err) {
+        logger.error({ err }, 'invite mail failed');
+        throw new AppError(503, 'mail_failed', SHARE_MESSAGES.mailFailed);
+      }
+      return { message: SHARE_MESSAGES.inviteSent };
+    },
+
+    /** Counts one embed play of a public piece (once per visitor per day) and answers the play count. */
+    async react(contentId: string, visitor: Visitor, now = new Date()) {
+      const content = await ContentModel.findById(contentId, { setting: 1, playCount: 1 }).lean<Pick<ContentDoc, '_id' | 'setting' | 'playCount'>>();
+      if (!content?.setting.public) throw notFound(SHARE_MESSAGES.notFound);
+      const day = now.toISOString().slice(0, 10);
+      try {
+        await EmbedPlayModel.create({ _id: `play:${contentId}:${visitorKey(visitor)}:${day}`, contentId: new Types.ObjectId(contentId), at: now });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        return { playCount: content.playCount ?? 0, counted: false };
+      }
+      // (No projection: FerretDB's findAndModify does not take one.)
+      const updated = await ContentModel.findByIdAndUpdate(contentId, { $inc: { playCount: 1 } }, { new: true }).lean<Pick<ContentDoc, 'playCount'>>();
+      return { playCount: updated?.playCount ?? 0, counted: true };
+    },
+  };
+}
+
+export type ShareService = ReturnType<typeof createShareService>;

@@ -1,0 +1,18 @@
+/** The wallet: figures, payout account, cash-out requests, and payouts (monthly job and approved cash-outs). */
+export { walletRouter } from './wallet.routes';
+export { createWalletService, checkCanRead, isSupport, listingsPaidBy, ownersOf, WALLET_MESSAGES, type WalletService } from './wallet.service';
+export {
+  cashOutKey,
+  createPayouts,
+  EXTERNAL_PAYOUTS,
+  MIN_PAYOUT_MICROS,
+  nextPayoutAt,
+  paidMonth,
+  PAYOUT_CRON,
+  payoutFee,
+  payoutKey,
+  type PayoutFees,
+  type Payouts,
+  type PayoutSummary,
+} from './payouts';
+export { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type CashOutStatus, type PayoutSendDoc } from './wallet.model';

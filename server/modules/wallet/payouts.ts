@@ -1,0 +1,235 @@
+/**
+ * Sending money out (issue 6 point 5): the monthly payout of every balance of at least $10 and the payment of
+ * approved cash-outs. Both take what leaves the balance in whole cents (a sub-cent rest stays for later),
+ * keep the provider fee and send the rest through the payout provider.
+ *
+ * Money happens once: the ledger key (`payout:{userId}:{yyyy-mm}`, `cash-out:{requestId}`) is unique, is
+ * the provider's idempotency key, and its send record (wallet.model.ts) is written before the ledger entry,
+ * so a run that stopped half-way is finished (entry, then send) by the next one. Deciding an amount reads
+ * the balance, so it happens under a per-member lock (`funds:{userId}`), else a payout and a cash-out
+ * approved at the same moment could both take the same balance.
+ */
+import { Types } from 'mongoose';
+import type { PayoutsConfig } from '../../config';
+import type { PayoutProvider } from '../../integrations/payouts';
+import { withLease } from '../../jobs/lease';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { truncateToCents } from '../../lib/money';
+import { anyOf, ours } from '../../lib/query';
+import { balanceOf, LedgerEntryModel, post, userAccount } from '../knacks';
+import { MIN_CASH_OUT_MICROS } from '../knacks/knacks.service';
+import { PLATFORM_FEES } from '../payments';
+import { UserExtModel } from '../users';
+import { CashOutRequestModel, PayoutSendModel, type PayoutSendDoc } from './wallet.model';
+
+/** Spec §9 marketing copy: cash-out and payouts from $10 (the knacks module's canCashOut threshold). */
+export const MIN_PAYOUT_MICROS = MIN_CASH_OUT_MICROS;
+export const EXTERNAL_PAYOUTS = 'external:payouts';
+export const PAYOUT_CRON = '0 0 1 * *';
+
+/** A send the provider refused (not one another sender is sending right now). */
+export const notSent = (send: PayoutSendDoc | null) => Boolean(send && send.status !== 'sent' && send.claimedUntil.getTime() <= Date.now());
+
+export type PayoutFees = Pick<PayoutsConfig, 'feeBasisPoints' | 'feeMaxMicros'>;
+
+const MICROS_PER_CENT = 10_000n;
+const FUNDS_LOCK_MS = 60_000;
+const FUNDS_WAIT_MS = 5_000;
+/** How long one sender may hold a payout before another may try it again. */
+const SEND_CLAIM_MS = 2 * 60_000;
+
+export const WALLET_BUSY = "This member's balance is being paid out right now. Please try again in a moment.";
+
+/** The provider fee on `amountMicros`: the percentage rounded up to the cent, capped. Integer arithmetic only. */
+export function payoutFee(amountMicros: number, { feeBasisPoints, feeMaxMicros }: PayoutFees): number {
+  const exact = BigInt(amountMicros) * BigInt(feeBasisPoints);
+  const cents = (exact + 10_000n * MICROS_PER_CENT - 1n) / (10_000n * MICROS_PER_CENT);
+  return Math.min(Number(cents * MICROS_PER_CENT), feeMaxMicros);
+}
+
+/** The legs of a payout or cash-out of `amountMicros` with `feeMicros` kept: they sum to zero. */
+export function payoutLegs(userId: string, amountMicros: number, feeMicros: number) {
+  return [
+    { account: userAccount(userId), amountMicros: -amountMicros },
+    { account: EXTERNAL_PAYOUTS, amountMicros: amountMicros - feeMicros },
+    ...(feeMicros ? [{ account: PLATFORM_FEES, amountMicros: feeMicros }] : []),
+  ];
+}
+
+/** The month a run pays (the month before the run, whose earnings it pays out), as `yyyy-mm`. */
+export function paidMonth(now: Date): string {
+  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return month.toISOString().slice(0, 7);
+}
+
+export const payoutKey = (userId: string, now: Date) => `payout:${userId}:${paidMonth(now)}`;
+export const cashOutKey = (requestId: string) => `cash-out:${requestId}`;
+
+/** 00:00 UTC on the 1st of the month after `now`: when the payout job runs next. */
+export const nextPayoutAt = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+
+/** The member's PayPal email, or null. */
+export async function payoutEmailOf(userId: string): Promise<string | null> {
+  const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { paypal: 1 }).lean();
+  return ext?.paypal || null;
+}
+
+/** Runs `fn` holding the member's funds lock, waiting a few seconds for another holder; 409 if it stays taken. */
+export async function withFundsLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + FUNDS_WAIT_MS;
+  for (;;) {
+    const outcome = await withLease(`funds:${userId}`, FUNDS_LOCK_MS, fn);
+    if (outcome.taken) return outcome.result;
+    if (Date.now() > deadline) throw new AppError(409, 'busy', WALLET_BUSY);
+    await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
+  }
+}
+
+export interface PayoutSummary {
+  /** Members paid by this run. */
+  paid: number;
+  /** Members of at least $10 not paid: no PayPal email, a cash-out waiting for approval, or busy. */
+  skipped: number;
+  /** What this run took from balances (before the provider fee). */
+  totalMicros: number;
+  /** Payouts of this run or earlier ones whose sending failed (they are tried again on the next run). */
+  failed: number;
+}
+
+export function createPayouts({ provider, fees, logger }: { provider: PayoutProvider; fees: PayoutFees; logger: Logger }) {
+  const log = logger.child({ module: 'payouts' });
+
+  /** Writes the send record once (a twin's insert collides on `_id` and the first one stays). */
+  async function record(send: Omit<PayoutSendDoc, 'status' | 'claimedUntil' | 'attempts' | 'lastError' | 'providerRef' | 'sentAt'>): Promise<PayoutSendDoc> {
+    try {
+      return (await PayoutSendModel.create({ ...send, status: 'pending' })).toObject() as PayoutSendDoc;
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+      return (await PayoutSendModel.findById(send._id).lean<PayoutSendDoc>())!;
+    }
+  }
+
+  /** Posts the ledger entry of a recorded payout (idempotent) and, for a cash-out, marks its request approved. */
+  async function settle(send: PayoutSendDoc): Promise<void> {
+    await post({
+      _id: send._id,
+      kind: send.kind,
+      at: send.at,
+      actorId: send.userId,
+      contentId: null,
+      amountMicros: send.amountMicros,
+      ref: null,
+      legs: payoutLegs(String(send.userId), send.amountMicros, send.feeMicros),
+    });
+    if (send.requestId) {
+      await CashOutRequestModel.updateOne({ _id: send.requestId, status: 'pending' }, { $set: { status: 'approved', slot: send.requestId, decidedAt: send.at } });
+    }
+  }
+
+  /** Sends a settled payout through the provider, by one sender at a time; answers the record as it is after. */
+  async function deliver(key: string): Promise<PayoutSendDoc | null> {
+    const now = new Date();
+    const claimed = await PayoutSendModel.findOneAndUpdate(
+      ours({ _id: key, status: 'pending', claimedUntil: { $lte: now } }),
+      { $set: { claimedUntil: new Date(now.getTime() + SEND_CLAIM_MS) }, $inc: { attempts: 1 } },
+      { new: true },
+    ).lean<PayoutSendDoc>();
+    if (!claimed) return PayoutSendModel.findById(key).lean<PayoutSendDoc>();
+    const note = claimed.kind === 'payout' ? `Your Knack payout for ${claimed._id.slice(-7)}` : 'Your Knack cash-out';
+    try {
+      const { providerRef } = await provider.send({ payoutId: key, email: claimed.email, amountMicros: claimed.sentMicros, note });
+      return PayoutSendModel.findOneAndUpdate(
+        { _id: key },
+        { $set: { status: 'sent', providerRef, sentAt: new Date(), lastError: null, claimedUntil: new Date() } },
+        { new: true },
+      ).lean<PayoutSendDoc>();
+    } catch (err) {
+      log.warn({ err, payoutId: key }, 'payout not sent; it is tried again on the next run');
+      return PayoutSendModel.findOneAndUpdate(
+        { _id: key },
+        { $set: { lastError: (err as Error).message.slice(0, 500), claimedUntil: new Date() } },
+        { new: true },
+      ).lean<PayoutSendDoc>();
+    }
+  }
+
+  /** Records, settles and sends one payout of the member's balance; null when there is nothing to pay. */
+  async function prepare(kind: PayoutSendDoc['kind'], key: string, userId: string, amountMicros: number, email: string, requestId: string | null, at: Date) {
+    const feeMicros = payoutFee(amountMicros, fees);
+    const send = await record({ _id: key, kind, userId: new Types.ObjectId(userId), requestId, email, amountMicros, feeMicros, sentMicros: amountMicros - feeMicros, at });
+    await settle(send);
+    return send;
+  }
+
+  /** Finishes payouts left half-way (recorded but not sent) by a stopped run or a provider that failed. */
+  async function resume(): Promise<number> {
+    const stuck = await PayoutSendModel.find(ours({ status: 'pending', claimedUntil: { $lte: new Date() } })).lean<PayoutSendDoc[]>();
+    let failed = 0;
+    for (const send of stuck) {
+      await settle(send);
+      if (notSent(await deliver(send._id))) failed += 1;
+    }
+    return failed;
+  }
+
+  return {
+    settle,
+    deliver,
+    prepare,
+
+    /**
+     * The monthly payout (cron `0 0 1 * *` UTC): every member whose balance is at least $10 and who has a
+     * PayPal email is paid their balance in whole cents, once per month (`payout:{userId}:{yyyy-mm}`).
+     * Callable directly with `now` (tests, a manual run); a second or concurrent run pays nothing more.
+     */
+    async runMonthly(now = new Date()): Promise<PayoutSummary> {
+      const summary: PayoutSummary = { paid: 0, skipped: 0, totalMicros: 0, failed: await resume() };
+      const balances = await LedgerEntryModel.aggregate<{ _id: string; balanceMicros: number }>([
+        { $unwind: '$legs' },
+        { $match: { 'legs.account': { $regex: '^user:' } } },
+        { $group: { _id: '$legs.account', balanceMicros: { $sum: '$legs.amountMicros' } } },
+        { $match: { balanceMicros: { $gte: MIN_PAYOUT_MICROS } } },
+      ]);
+      const userIds = balances.map((b) => b._id.slice('user:'.length)).filter((id) => Types.ObjectId.isValid(id));
+      const ids = userIds.map((id) => new Types.ObjectId(id));
+      const [exts, pending] = await Promise.all([
+        UserExtModel.find({ userId: anyOf(ids) }, { userId: 1, paypal: 1 }).lean(),
+        CashOutRequestModel.find({ userId: anyOf(ids), status: 'pending' }, { userId: 1 }).lean(),
+      ]);
+      const emails = new Map(exts.filter((ext) => ext.paypal).map((ext) => [String(ext.userId), ext.paypal as string]));
+      const waiting = new Set(pending.map((request) => String(request.userId)));
+
+      for (const userId of userIds) {
+        const email = emails.get(userId);
+        // A cash-out waiting for an admin keeps its money for that request.
+        if (!email || waiting.has(userId)) {
+          summary.skipped += 1;
+          continue;
+        }
+        const key = payoutKey(userId, now);
+        let send: PayoutSendDoc | null;
+        try {
+          send = await withFundsLock(userId, async () => {
+            if (await PayoutSendModel.exists({ _id: key })) return null; // this month's payout exists already
+            const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
+            if (amountMicros < MIN_PAYOUT_MICROS) return null;
+            return prepare('payout', key, userId, amountMicros, email, null, now);
+          });
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === 'busy')) throw err;
+          summary.skipped += 1;
+          continue;
+        }
+        if (!send) continue;
+        summary.paid += 1;
+        summary.totalMicros += send.amountMicros;
+        if (notSent(await deliver(key))) summary.failed += 1;
+      }
+      log.info({ month: paidMonth(now), ...summary }, 'monthly payouts done');
+      return summary;
+    },
+  };
+}
+
+export type Payouts = ReturnType<typeof createPayouts>;

@@ -1,0 +1,180 @@
+/**
+ * The wallet (spec §9, issue 6 point 5): a member's figures, their payout account (PayPal email) and the
+ * cash-out requests an admin approves or cancels. Everything is derived from the ledger.
+ */
+import { randomBytes } from 'node:crypto';
+import { Types } from 'mongoose';
+import { PATTERNS } from '../../generated/validation';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { microsToUsd, truncateToCents } from '../../lib/money';
+import { anyOf } from '../../lib/query';
+import type { AuthContext } from '../auth';
+import { ContentModel } from '../contents';
+import { amountFor } from '../knacks/ledger';
+import { balanceOf, LedgerEntryModel, userAccount, type LedgerEntryDoc } from '../knacks';
+import { UserExtModel, UserModel } from '../users';
+import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, payoutEmailOf, withFundsLock, type Payouts } from './payouts';
+import { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
+
+export const WALLET_MESSAGES = {
+  minimum: 'You need to have a minimum balance of $10 to withdraw',
+  noAccount: 'Add your PayPal email in payment settings first.',
+  pendingExists: 'You already have a cash-out request waiting for approval.',
+  requested: 'Your cash-out request was sent. It is paid to your PayPal account once approved.',
+  approved: 'The cash-out was approved and sent.',
+  approvedNotSent: 'The cash-out was approved; the payout provider did not take it yet, so it is sent again on the next payout run.',
+  cancelled: 'The cash-out request was cancelled.',
+  decided: 'This cash-out request was already approved or cancelled.',
+  notCovered: "The member's balance no longer covers this cash-out. Cancel it instead.",
+  memberNoAccount: 'The member has no PayPal email in payment settings.',
+  forSelf: 'You can only cash out your own balance.',
+  adminsOnly: 'Only an admin can approve a cash-out.',
+  badEmail: 'Please enter a valid PayPal email address.',
+  saved: 'Success',
+  notFound: 'This member was not found.',
+  requestNotFound: 'This cash-out request was not found.',
+} as const;
+
+/** Spec §9: Collections is 10% of what the member paid to support others' pieces. */
+const COLLECTIONS_PERCENT = 10;
+
+const usd = (micros: number) => microsToUsd(micros);
+const isAdmin = (caller: AuthContext) => caller.role === 'admin';
+
+/** The member themself or an admin may read a member's money; to anyone else the member does not exist (404). */
+export async function checkCanRead(caller: AuthContext, userId: string): Promise<void> {
+  if (caller.userId === userId) return;
+  if (!isAdmin(caller) || !(await UserModel.exists({ _id: new Types.ObjectId(userId) }))) throw notFound(WALLET_MESSAGES.notFound);
+}
+
+/** Listing entries the member paid, with whether each supported another member's piece (not their own). */
+export async function listingsPaidBy(userId: string) {
+  const listings = await LedgerEntryModel.find({ kind: 'listing', actorId: new Types.ObjectId(userId) }, { contentId: 1, amountMicros: 1 }).lean<LedgerEntryDoc[]>();
+  const owners = await ownersOf(listings.map((entry) => entry.contentId));
+  return listings.map((entry) => ({ entry, supported: isSupport(owners.get(String(entry.contentId)), userId) }));
+}
+
+/** Owner (and title, type) of each piece, by id; removed pieces are missing. */
+export async function ownersOf(contentIds: (Types.ObjectId | null)[]) {
+  const ids = [...new Set(contentIds.filter(Boolean).map(String))].map((id) => new Types.ObjectId(id));
+  const pieces = ids.length ? await ContentModel.find({ _id: anyOf(ids) }, { ownerId: 1, title: 1, type: 1, payerId: 1 }).lean() : [];
+  return new Map(pieces.map((piece) => [String(piece._id), piece]));
+}
+
+/** A listing fee paid on a piece the payer does not own supports it ('You supported …'). */
+export const isSupport = (piece: { ownerId: Types.ObjectId } | undefined, payerId: string) => Boolean(piece && String(piece.ownerId) !== payerId);
+
+export function createWalletService(payouts: Payouts) {
+  async function requestOf(historyId: string): Promise<CashOutRequestDoc> {
+    const request = await CashOutRequestModel.findById(historyId).lean<CashOutRequestDoc>();
+    if (!request) throw notFound(WALLET_MESSAGES.requestNotFound);
+    return request;
+  }
+
+  return {
+    async summary(caller: AuthContext, userId: string, now = new Date()) {
+      await checkCanRead(caller, userId);
+      const account = userAccount(userId);
+      const [entries, listings, pending, paypal] = await Promise.all([
+        LedgerEntryModel.find({ accounts: account }, { kind: 1, legs: 1, contentId: 1 }).lean<LedgerEntryDoc[]>(),
+        listingsPaidBy(userId),
+        CashOutRequestModel.findOne({ userId: new Types.ObjectId(userId), status: 'pending' }, { amountMicros: 1 }).lean(),
+        payoutEmailOf(userId),
+      ]);
+      const knacks = entries.filter((entry) => entry.kind === 'knack');
+      const owners = await ownersOf(knacks.map((entry) => entry.contentId));
+      const balanceMicros = amountFor(entries, account);
+      const uploadsMicros = amountFor(knacks.filter((entry) => String(owners.get(String(entry.contentId))?.ownerId) === userId), account);
+      const supportedMicros = listings.filter((l) => l.supported).reduce((sum, l) => sum + (l.entry.amountMicros ?? 0), 0);
+      const collectionsMicros = Math.floor((supportedMicros * COLLECTIONS_PERCENT) / 100);
+      const paidOutMicros = -amountFor(entries.filter((entry) => entry.kind === 'payout' || entry.kind === 'cash-out'), account);
+      const pendingCashOutMicros = pending?.amountMicros ?? 0;
+      return {
+        balance: usd(balanceMicros),
+        balanceMicros,
+        canCashOut: balanceMicros >= MIN_PAYOUT_MICROS,
+        minCashOut: usd(MIN_PAYOUT_MICROS),
+        uploads: usd(uploadsMicros),
+        uploadsMicros,
+        collections: usd(collectionsMicros),
+        collectionsMicros,
+        totalValue: usd(uploadsMicros + collectionsMicros),
+        totalValueMicros: uploadsMicros + collectionsMicros,
+        paidOut: usd(paidOutMicros),
+        paidOutMicros,
+        pendingCashOut: usd(pendingCashOutMicros),
+        pendingCashOutMicros,
+        payoutAccount: paypal ? { paypal } : null,
+        nextPayoutAt: nextPayoutAt(now).toISOString(),
+      };
+    },
+
+    async updatePaymentInfo(caller: AuthContext, userId: string, paypal: string) {
+      if (caller.userId !== userId) throw notFound(WALLET_MESSAGES.notFound);
+      const email = paypal.trim().toLowerCase();
+      if (!PATTERNS.email.test(email)) throw badRequest(WALLET_MESSAGES.badEmail, [{ path: 'paypal', message: WALLET_MESSAGES.badEmail }]);
+      await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $set: { paypal: email } }, { upsert: true });
+      return { message: WALLET_MESSAGES.saved, paypal: email };
+    },
+
+    /** Asks to cash out the whole balance (in whole cents); one pending request per member. */
+    async requestCashOut(caller: AuthContext, userId: string, now = new Date()): Promise<CashOutRequestDoc> {
+      if (caller.userId !== userId) throw new AppError(403, 'forbidden', WALLET_MESSAGES.forSelf);
+      const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
+      if (amountMicros < MIN_PAYOUT_MICROS) throw badRequest(WALLET_MESSAGES.minimum);
+      if (!(await payoutEmailOf(userId))) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
+      const id = new Types.ObjectId().toHexString();
+      try {
+        const created = await CashOutRequestModel.create({ _id: id, userId: new Types.ObjectId(userId), amountMicros, status: 'pending', slot: `pending:${userId}`, at: now });
+        return created.toObject() as CashOutRequestDoc;
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
+        throw err;
+      }
+    },
+
+    /**
+     * Pays a pending request: under the member's funds lock, checks the balance still covers it, records and
+     * posts `cash-out:{id}`, then sends. Approving an approved request sends what is left to send, nothing more.
+     */
+    async approveCashOut(caller: AuthContext, historyId: string, now = new Date()): Promise<{ request: CashOutRequestDoc; send: PayoutSendDoc | null }> {
+      if (!isAdmin(caller)) throw new AppError(403, 'forbidden', WALLET_MESSAGES.adminsOnly);
+      const first = await requestOf(historyId);
+      const userId = String(first.userId);
+      const key = cashOutKey(historyId);
+      await withFundsLock(userId, async () => {
+        const request = await requestOf(historyId);
+        const recorded = await PayoutSendModel.findById(key).lean<PayoutSendDoc>();
+        if (recorded) return payouts.settle(recorded); // approved before, maybe half-way: finish it
+        if (request.status !== 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
+          if ((await balanceOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
+        const email = await payoutEmailOf(userId);
+        if (!email) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberNoAccount);
+        await payouts.prepare('cash-out', key, userId, request.amountMicros, email, historyId, now);
+        await CashOutRequestModel.updateOne({ _id: historyId }, { $set: { decidedBy: new Types.ObjectId(caller.userId) } });
+      });
+      const send = await payouts.deliver(key);
+      return { request: await requestOf(historyId), send };
+    },
+
+    /** Cancels a pending request (an admin, or its member); under the funds lock so it cannot cross an approval. */
+    async cancelCashOut(caller: AuthContext, historyId: string, now = new Date()): Promise<CashOutRequestDoc> {
+      const first = await requestOf(historyId);
+      const userId = String(first.userId);
+      if (!isAdmin(caller) && caller.userId !== userId) throw notFound(WALLET_MESSAGES.requestNotFound);
+      return withFundsLock(userId, async () => {
+        // A payout recorded for it means an approval (maybe stopped half-way, then finished by the next run).
+        if (await PayoutSendModel.exists({ _id: cashOutKey(historyId) })) throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
+        const cancelled = await CashOutRequestModel.findOneAndUpdate(
+          { _id: historyId, status: 'pending' },
+          { $set: { status: 'cancelled', slot: historyId, decidedAt: now, decidedBy: new Types.ObjectId(caller.userId) } },
+          { new: true },
+        ).lean<CashOutRequestDoc>();
+        if (!cancelled) throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
+        return cancelled;
+      });
+    },
+  };
+}
+
+export type WalletService = ReturnType<typeof createWalletService>;
