@@ -36,7 +36,8 @@ function preloadLandingRoute(landingModule: string): Plugin {
       order: 'post',
       handler(html, ctx) {
         const bundle = ctx.bundle;
-        if (!bundle) return html;
+        // Only the SPA's page: the embeddable player (music-player.html) must not download the home route.
+        if (!bundle || !ctx.path.endsWith('/index.html')) return html;
         const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
         const landing = chunks.find((chunk) => chunk.facadeModuleId?.replace(/\\/g, '/').endsWith(landingModule));
         if (!landing) throw new Error(`preloadLandingRoute: no chunk for ${landingModule}`);
@@ -86,6 +87,8 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
+      // The SPA, and the embeddable player: a page of its own with no React or antd (src/embed).
+      input: { main: fileURLToPath(new URL('index.html', import.meta.url)), 'music-player': fileURLToPath(new URL('music-player.html', import.meta.url)) },
       output: {
         codeSplitting: {
           groups: vendorGroups,

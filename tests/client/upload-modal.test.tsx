@@ -260,7 +260,7 @@ describe('sending a file (spec §4: idle → uploading → done | failed)', () =
 });
 
 describe('saving and reopening', () => {
-  it('when a complete Photos/Travel piece is saved, then content/save gets the paths, a toast says Success and the modal closes', async () => {
+  it('when a complete Photos/Travel piece is saved, then content/save gets the paths, a toast says Success and the payment modal (type dollar) offers to monetize it', async () => {
     jest.mocked(saveContent).mockResolvedValue({ content: savedContent(), message: 'Success' });
     const { store } = await openUpload();
     type('Title', '  Lisbon at dawn ');
@@ -284,7 +284,9 @@ describe('saving and reopening', () => {
       },
       { quiet: true },
     );
-    await waitFor(() => expect(store.getState().ui.modal).toBeNull());
+    // Spec §4: after a classic upload the payment modal of type dollar opens for the saved piece.
+    await waitFor(() => expect(store.getState().ui.modal).toBe('payment'));
+    expect(store.getState().ui.modalProps).toEqual({ paymentType: 'dollar', contentId: savedContent().id });
     expect(store.getState().upload.status).toBe('done');
     await waitFor(() => expect(toastTexts()).toContain('Success'));
   });

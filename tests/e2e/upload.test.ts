@@ -18,6 +18,7 @@ import { listOutbox, outboxMailer } from '../../server/integrations/mail/outbox.
 import { localStorage } from '../../server/integrations/storage';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
+import { chooseMainTag, chooseSubTag, declineMonetizing, dialog, openUpload, progressOf, toast, untilComplete } from '../helpers/e2e-upload';
 
 const HEADER_RATIO = 1119 / 305;
 
@@ -154,8 +155,6 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-const dialog = (page: Page, name?: string): Locator => (name ? page.getByRole('dialog', { name }) : page.getByRole('dialog'));
-
 const shot = (page: Page, name: string) => screenshot(page, `upload-${name}`);
 
 async function logIn(page: Page, email: string, password: string) {
@@ -169,51 +168,6 @@ async function logIn(page: Page, email: string, password: string) {
     throw error;
   });
   await page.waitForURL(`${baseUrl}/explore`); // after logging in, spec §4: Explore
-}
-
-async function openUpload(page: Page): Promise<Locator> {
-  await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
-  const modal = dialog(page, 'Upload content');
-  await modal.getByRole('heading', { name: 'Upload your work' }).waitFor();
-  return modal;
-}
-
-/** The main tag's button (the radio input itself is visually hidden by antd). */
-async function chooseMainTag(modal: Locator, name: 'Music' | 'Art' | 'Photos') {
-  await modal.locator('label.kn-tagpick__option', { hasText: name }).click();
-  expect(await modal.getByRole('radio', { name: new RegExp(name) }).isChecked()).toBe(true);
-}
-
-async function chooseSubTag(page: Page, modal: Locator, label: 'Genre' | 'Category', option: string) {
-  const openList = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  await modal.getByRole('combobox', { name: label }).click();
-  await openList.locator(`.ant-select-item-option[title="${option}"]`).click();
-  // The choice shows in the field; a list still open (a click during its opening animation on a
-  // loaded machine) is closed by clicking the field again.
-  await modal.locator('.ant-select', { hasText: option }).first().waitFor();
-  try {
-    await openList.waitFor({ state: 'hidden', timeout: 3_000 });
-  } catch {
-    await modal.getByRole('combobox', { name: label }).click();
-    await openList.waitFor({ state: 'hidden' });
-  }
-}
-
-/** The value of a progress bar. */
-async function progressOf(locator: Locator): Promise<number> {
-  return Number(await locator.getAttribute('aria-valuenow'));
-}
-
-/** Waits until the file of the progress bar `name` in `scope` is sent (100) and stored (the bar turns to success). */
-async function untilComplete(scope: Locator, name: string) {
-  const bar = scope.getByRole('progressbar', { name });
-  await bar.waitFor();
-  await scope.locator(`[role="progressbar"][aria-label="${name}"].ant-progress-status-success`).waitFor({ timeout: 30_000 });
-  expect(await progressOf(bar)).toBe(100);
-}
-
-async function toast(page: Page, text: string) {
-  await page.locator('.ant-message-notice', { hasText: text }).first().waitFor({ timeout: 15_000 });
 }
 
 interface SavedContent {
@@ -275,6 +229,8 @@ describe('uploads and the media pipeline in Chromium', () => {
     const photo = ((await photoAnswer.json()) as { content: SavedContent }).content;
     await toast(page, 'Success');
     await modal.waitFor({ state: 'hidden' });
+    await shot(page, 'monetize-offer-desktop');
+    await declineMonetizing(page);
     expect(photo).toMatchObject({ title: 'Tram 28 at dawn', subTag: 'Travel', tags: [{ name: 'Photos' }], isImage: true });
     for (const thumb of [photo.thumbPath, photo.mthumbPath, photo.hthumbPath, photo.wthumbPath]) {
       const stored = await fetchFile(thumb);
@@ -320,6 +276,7 @@ describe('uploads and the media pipeline in Chromium', () => {
     const song = ((await songAnswer.json()) as { content: SavedContent }).content;
     await toast(page, 'Success');
     await modal.waitFor({ state: 'hidden' });
+    await declineMonetizing(page);
     expect(song).toMatchObject({ title: 'Blue in Green', subTag: 'Jazz', tags: [{ name: 'Music' }], isAudio: true });
     expect(song.duration).toBeCloseTo(12, 0);
     expect((await fetchFile(song.thumbPath)).status).toBe(200);

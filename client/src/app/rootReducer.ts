@@ -5,6 +5,7 @@ import { cmsReducer } from '../features/cms';
 import { authReducer } from '../features/auth';
 import { uploadReducer } from '../features/upload';
 import { contentDetailReducer } from '../features/content-detail';
+import { paymentsReducer } from '../features/payments';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
@@ -13,6 +14,7 @@ export const rootReducer = combineReducers({
   auth: authReducer,
   upload: uploadReducer,
   contentDetail: contentDetailReducer,
+  payments: paymentsReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -10,6 +10,7 @@ import { loadAuthRoutePage, loadConfirmPage } from '../features/auth';
 import { loadExplorePage, loadSearchPage, loadViewAllPage } from '../features/explore/entry';
 import { loadHomePage } from '../features/home';
 import { loadOwnProfilePage, loadProfilePage, loadTop50Page, parsePath, SEGMENT_PATH } from '../features/content-detail';
+import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 
 export interface AppRoute {
   /** The route name of spec §2 (home, pricing, explore, …). */
@@ -81,6 +82,8 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'viewall-kind', path: '/viewall/:kind/:sub', metaPage: 'explore', guest: true, load: loadViewAllPage }),
   route({ name: 'search', path: '/search/:slug?', metaPage: 'explore', guest: false, load: loadSearchPage }),
   route({ name: 'userProfile', path: '/profile/:kind?', metaPage: 'meta', guest: false, load: loadOwnProfilePage }),
+  route({ name: 'wallet', path: '/wallet', metaPage: 'meta', guest: false, load: loadWalletPage }),
+  route({ name: 'activity-history', path: '/activity-history', metaPage: 'meta', guest: false, load: loadActivityHistoryPage }),
   route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
   route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),
   route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage }),

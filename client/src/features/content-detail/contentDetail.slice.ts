@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { listingPaid } from '../payments/payments.events';
 import type { Content } from './contentDetail.types';
 
 /**
@@ -46,6 +47,15 @@ const contentDetailSlice = createSlice({
     detailClosed(state) {
       state.open = false;
     },
+  },
+  extraReducers: (builder) => {
+    // A listing fee was paid here: the piece shows as monetized at once (check icon, knack status).
+    builder.addCase(listingPaid, (state, action) => {
+      const { contentId, payerId } = action.payload;
+      for (const piece of [state.content, ...state.siblings]) {
+        if (piece?.id === contentId) Object.assign(piece, { isPaidOut: true, payerId });
+      }
+    });
   },
 });
 

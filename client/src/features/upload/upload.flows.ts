@@ -193,8 +193,9 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
     }
     yield put(uploadSaved(result.content));
     yield call(notify, 'success', result.message || UPLOAD_MESSAGES.success);
-    // Classic: the payment modal (type dollar, spec §4) opens here once it exists; for now the modal closes.
-    yield call(closeIfStillOpen, isUploadFormModal);
+    // Spec §4: after a classic upload the payment modal of type dollar offers to monetize the piece.
+    if (state.kind === 'content') yield put(modalOpened({ name: 'payment', paymentType: 'dollar', contentId: result.content.id }));
+    else yield call(closeIfStillOpen, isUploadFormModal);
     if (state.kind === 'artist') {
       yield delay(500);
       yield call(pageReload.run);

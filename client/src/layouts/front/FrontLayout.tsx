@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RouteErrorBoundary } from '../../components/errors';
 import { PageLoading } from '../../components/PageLoading';
+import { OrderReturn } from '../../features/payments';
 import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../features/ui';
 import { Footer } from './Footer';
 import { ModalHost } from './ModalHost';
@@ -61,6 +62,7 @@ export function FrontLayout() {
       <Footer />
       {isPhone ? <SideMenuDrawer /> : null}
       <ModalHost />
+      <OrderReturn />
     </div>
   );
 }

@@ -3,6 +3,8 @@ import { useAppSelector } from '../../app/hooks';
 import { loadAuthModal, selectIsLoggedIn } from '../../features/auth';
 import { loadContentDetailModal, selectDetailOpen } from '../../features/content-detail';
 import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUploadModal } from '../../features/upload';
+import { loadPaymentModal } from '../../features/payments';
+import { loadShareModal } from '../../features/share';
 import { selectOpenModal, type ModalName } from '../../features/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 
@@ -25,6 +27,8 @@ const GROUPS: ModalGroup[] = [
   { key: 'upload', has: isUploadFormModal, Component: lazy(loadUploadModal) as ModalComponent, members: true },
   { key: 'profile-photo', has: (name) => name === 'profile-photo', Component: lazy(loadProfilePhotoModal) as ModalComponent, members: true },
   { key: 'header-image', has: (name) => name === 'header-image', Component: lazy(loadHeaderImageModal) as ModalComponent, members: true },
+  { key: 'payment', has: (name) => name === 'payment', Component: lazy(loadPaymentModal) as ModalComponent, members: true },
+  { key: 'share', has: (name) => name === 'share', Component: lazy(loadShareModal) as ModalComponent, members: false },
 ];
 
 /**

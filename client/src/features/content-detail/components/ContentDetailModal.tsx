@@ -33,7 +33,10 @@ function useDetail(content: Content | null, open: boolean) {
     { enabled: open && Boolean(content) },
   );
   const fresh = detail.data && detail.data.content.id === content?.id ? detail.data : undefined;
-  return { content: fresh?.content ?? content, owner: fresh?.owner, commentsCount: fresh?.commentsCount };
+  // Paid here after the detail loaded (payments' listingPaid): the chosen piece knows first.
+  const paidHere = Boolean(content?.isPaidOut && fresh && !fresh.content.isPaidOut);
+  const merged = fresh && paidHere ? { ...fresh.content, isPaidOut: true, payerId: content?.payerId ?? fresh.content.payerId } : fresh?.content;
+  return { content: merged ?? content, owner: fresh?.owner, commentsCount: fresh?.commentsCount, knackStatus: fresh?.knackStatus };
 }
 
 /**

@@ -3,6 +3,7 @@ import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
 import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
 import { compactCount } from '../../../components/format';
 import { MonetizedIcon } from '../../../components/MonetizedIcon';
+import { MonetizeButton } from '../../payments';
 import { formatKnackPricePer, typeStyle } from '../../tags';
 import { TypeIcon } from '../../tags/ui';
 import type { Content } from '../contentDetail.types';
@@ -37,6 +38,7 @@ export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps)
       <div className="kn-detail__price">
         <MonetizedIcon paidOut={content.isPaidOut} className="kn-detail__money" />
         <strong title="Knack price">{formatKnackPricePer(content.knackRate, content.type)}</strong>
+        <MonetizeButton contentId={content.id} ownerId={content.ownerId} isPaidOut={content.isPaidOut} />
       </div>
       <ul className="kn-detail__stats" aria-label="Activity">
         {reactions ? (
@@ -51,7 +53,7 @@ export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps)
         ) : null}
       </ul>
       {content.description ? <p className="kn-detail__description">{content.description}</p> : null}
-      <ShareLink link={content.link} />
+      <ShareLink link={content.link} contentId={content.id} />
     </section>
   );
 }

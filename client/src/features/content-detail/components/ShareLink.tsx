@@ -3,11 +3,15 @@ import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Space from 'antd/es/space';
 import CopyOutlined from '@ant-design/icons/es/icons/CopyOutlined';
+import ShareAltOutlined from '@ant-design/icons/es/icons/ShareAltOutlined';
+import { useAppDispatch } from '../../../app/hooks';
 import { copyText } from '../../../components/copyText';
+import { modalOpened } from '../../ui';
 
-/** The piece's share link, `{origin}{link}`, read-only with a Copy button (spec §2, §8). */
-export function ShareLink({ link }: { link: string }) {
+/** The piece's share link, `{origin}{link}`, read-only with a Copy button (spec §2, §8), and Share (the share modal). */
+export function ShareLink({ link, contentId }: { link: string; contentId: string }) {
   const id = useId();
+  const dispatch = useAppDispatch();
   const url = `${window.location.origin}${link}`;
   return (
     <div className="kn-share-link">
@@ -18,6 +22,9 @@ export function ShareLink({ link }: { link: string }) {
         <Input id={id} value={url} readOnly onFocus={(event) => event.currentTarget.select()} />
         <Button icon={<CopyOutlined aria-hidden />} onClick={() => void copyText(url)}>
           Copy
+        </Button>
+        <Button icon={<ShareAltOutlined aria-hidden />} onClick={() => dispatch(modalOpened({ name: 'share', contentId }))}>
+          Share
         </Button>
       </Space.Compact>
     </div>

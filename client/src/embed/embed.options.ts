@@ -1,0 +1,33 @@
+/**
+ * What the embed URL asks for (spec §2 Embed link): `?userName={ownerUsername}&contentId={id}&options={mask}`,
+ * the mask Header 1, Footer 2, Slideshow 4, Quintos 8 (default 7).
+ */
+export const EMBED_BITS = { header: 1, footer: 2, slideshow: 4, quintos: 8 } as const;
+export const DEFAULT_MASK = 7;
+
+export interface EmbedRequest {
+  userName: string;
+  contentId: string;
+  mask: number;
+}
+
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/** The request the page was opened with, or null when it names no piece. */
+export function readEmbedRequest(search: string): EmbedRequest | null {
+  const params = new URLSearchParams(search);
+  const userName = params.get('userName')?.trim() ?? '';
+  const contentId = params.get('contentId')?.trim() ?? '';
+  const raw = params.get('options');
+  const mask = raw !== null && /^\d{1,2}$/.test(raw) ? Number(raw) & 15 : DEFAULT_MASK;
+  if (!userName || !OBJECT_ID.test(contentId)) return null;
+  return { userName, contentId, mask };
+}
+
+export const has = (mask: number, bit: number) => (mask & bit) !== 0;
+
+/** m:ss */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,153 @@
+import { useState } from 'react';
+import Button from 'antd/es/button';
+import Input from 'antd/es/input';
+import Skeleton from 'antd/es/skeleton';
+import { useCheckDiscountCode, useGetContentById, useGetListingQuote, usePayForContent, useRedeemDiscountCode } from '../../../api/generated/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { notify } from '../../../components/notify';
+import { displayUsername, selectUser } from '../../auth';
+import { formatKnackPricePer } from '../../tags';
+import { modalOpened } from '../../ui';
+import { listingPaid } from '../payments.events';
+import { PAYMENT_MESSAGES } from '../payments.messages';
+import { formatUsd } from '../money';
+import { goToCheckout } from '../checkout';
+
+const CREDIT_LABEL = { 'standard-credit': 'standard credit', 'premium-credit': 'premium credit' } as const;
+
+/**
+ * Spec §4 Monetization, payment modal of type dollar: pay a piece's listing fee once, so that every play or
+ * view by another member earns knack (90% owner, 10% the supporter who paid). A plan credit of the piece's tier
+ * is offered first, then the checkout; a discount code can cover the fee instead.
+ */
+export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const piece = useGetContentById({ path: { id: contentId } });
+  const quote = useGetListingQuote({ path: { id: contentId } });
+  const pay = usePayForContent();
+  const check = useCheckDiscountCode();
+  const redeem = useRedeemDiscountCode();
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const busy = pay.loading || check.loading || redeem.loading;
+
+  const paid = () => {
+    notify('success', PAYMENT_MESSAGES.paid);
+    dispatch(listingPaid({ contentId, payerId: user?.id ?? '' }));
+    dispatch(modalOpened({ name: 'payment', paymentType: 'paid', contentId }));
+  };
+
+  const payFee = async (useCredit: boolean) => {
+    if (!user) return;
+    try {
+      const answer = await pay.run({ body: { userId: user.id, contentId, useCredit } });
+      if (answer.status === 'paid') paid();
+      else if (answer.checkoutUrl) goToCheckout(answer.checkoutUrl);
+    } catch {
+      // The HTTP client has shown the server's message.
+    }
+  };
+
+  const applyCode = async () => {
+    if (!user) return;
+    const trimmed = code.trim();
+    if (!trimmed) {
+      setCodeError(PAYMENT_MESSAGES.emptyCode);
+      return;
+    }
+    setCodeError(null);
+    try {
+      await check.run({ body: { code: trimmed } }, { quiet: true });
+      await redeem.run({ body: { userId: user.id, contentId, code: trimmed } });
+      paid();
+    } catch (error) {
+      setCodeError((error as { message?: string }).message ?? PAYMENT_MESSAGES.emptyCode);
+    }
+  };
+
+  if (!piece.data || !quote.data) {
+    return piece.error || quote.error ? <p className="kn-payment__note">{(piece.error ?? quote.error)?.message}</p> : <Skeleton active paragraph={{ rows: 3 }} />;
+  }
+  const content = piece.data.content;
+  const offer = quote.data;
+  const own = content.ownerId === user?.id;
+  const artist = displayUsername(content.ownerUsername);
+  const knack = formatKnackPricePer(content.knackRate, content.type);
+
+  if (offer.isPaidOut) {
+    return (
+      <div className="kn-payment">
+        <p className="kn-payment__lead">“{content.title}” is monetized already: every play or view by another member earns knack.</p>
+        <div className="kn-payment__actions">
+          <Button type="primary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const fee = formatUsd(offer.fee);
+  return (
+    <div className="kn-payment">
+      <p className="kn-payment__lead">
+        {own ? (
+          <>
+            Pay the listing fee of “{content.title}” once, and every play or view by another member earns <strong>{knack}</strong> for you.
+          </>
+        ) : (
+          <>
+            Support {artist}: pay the listing fee of “{content.title}” once, and every play or view by another member earns <strong>{knack}</strong>: 90% to {artist},
+            10% to you.
+          </>
+        )}
+      </p>
+      <dl className="kn-payment__fee">
+        <dt>Listing fee ({offer.tier})</dt>
+        <dd data-testid="listing-fee">{fee}</dd>
+      </dl>
+      <div className="kn-payment__actions">
+        {offer.credit ? (
+          <Button type="primary" size="large" loading={pay.loading} disabled={busy} onClick={() => void payFee(true)}>
+            Use a {CREDIT_LABEL[offer.credit]} ({offer.creditsLeft} left)
+          </Button>
+        ) : null}
+        <Button type={offer.credit ? 'default' : 'primary'} size="large" loading={pay.loading && !offer.credit} disabled={busy} onClick={() => void payFee(false)}>
+          Pay {fee}
+        </Button>
+      </div>
+      <form
+        className="kn-payment__code"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void applyCode();
+        }}
+      >
+        <label htmlFor="kn-discount-code">Discount code</label>
+        <div className="kn-payment__code-row">
+          <Input
+            id="kn-discount-code"
+            value={code}
+            disabled={busy}
+            status={codeError ? 'error' : undefined}
+            placeholder="Enter a code"
+            autoComplete="off"
+            onChange={(event) => setCode(event.target.value)}
+          />
+          <Button htmlType="submit" loading={check.loading || redeem.loading} disabled={busy}>
+            Apply
+          </Button>
+        </div>
+        {codeError ? (
+          <p className="kn-payment__error" role="alert">
+            {codeError}
+          </p>
+        ) : null}
+      </form>
+      <button type="button" className="kn-payment__later" onClick={onClose} disabled={busy}>
+        Not now
+      </button>
+    </div>
+  );
+}

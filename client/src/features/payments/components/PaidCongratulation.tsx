@@ -1,0 +1,22 @@
+import Button from 'antd/es/button';
+import CheckCircleFilled from '@ant-design/icons/es/icons/CheckCircleFilled';
+import { useGetContentById } from '../../../api/generated/hooks';
+
+/** Spec §4: the payment modal of type paid congratulates, with Close only. */
+export function PaidCongratulation({ contentId, onClose }: { contentId?: string; onClose: () => void }) {
+  const piece = useGetContentById({ path: { id: contentId ?? '' } }, { enabled: Boolean(contentId) });
+  const title = piece.data?.content.title;
+  return (
+    <div className="kn-payment kn-payment--paid">
+      <CheckCircleFilled className="kn-payment__check" aria-hidden />
+      <p className="kn-payment__lead">
+        {title ? <>“{title}” is monetized.</> : 'The piece is monetized.'} From now on every play or view by another member earns knack, paid out monthly.
+      </p>
+      <div className="kn-payment__actions">
+        <Button type="primary" size="large" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+/** What the payment screens say (spec §8 money messages, §5 discount code). */
+export const PAYMENT_MESSAGES = {
+  paid: 'Paid successfully',
+  failed: 'Payment Failed',
+  emptyCode: 'Discount code should not be empty',
+  stillProcessing: 'Your payment is still being confirmed. Its result will show in your wallet history.',
+} as const;

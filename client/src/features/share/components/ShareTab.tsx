@@ -1,0 +1,61 @@
+import type { ReactNode } from 'react';
+import FacebookFilled from '@ant-design/icons/es/icons/FacebookFilled';
+import InstagramOutlined from '@ant-design/icons/es/icons/InstagramOutlined';
+import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
+import TwitterOutlined from '@ant-design/icons/es/icons/TwitterOutlined';
+import { copyText } from '../../../components/copyText';
+import { notify } from '../../../components/notify';
+import { SHARE_SITES, shareIntent, shareUrlOf, type SharedPiece, type ShareSite } from '../share.links';
+import { CopyField } from './CopyField';
+import { InviteForm } from './InviteForm';
+
+/** antd has no Tumblr or Pinterest icon: their initials, in the sites' own colours (share.css). */
+const ICONS: Record<ShareSite, ReactNode> = {
+  twitter: <TwitterOutlined aria-hidden />,
+  facebook: <FacebookFilled aria-hidden />,
+  tumblr: <span aria-hidden>t</span>,
+  pinterest: <span aria-hidden>P</span>,
+  email: <MailOutlined aria-hidden />,
+  instagram: <InstagramOutlined aria-hidden />,
+};
+
+export const INSTAGRAM_HINT = 'Instagram has no share link on the web: paste the copied URL into your post, story or bio.';
+
+/** Share tab (spec §2, §4): the sites' share pages, the copyable link, and an invite by email. */
+export function ShareTab({ piece }: { piece: SharedPiece }) {
+  const origin = window.location.origin;
+  const url = shareUrlOf(origin, piece);
+  const image = piece.coverPath ? new URL(piece.coverPath, origin).toString() : undefined;
+
+  const shareToInstagram = async () => {
+    if (await copyText(url)) notify('info', INSTAGRAM_HINT);
+  };
+
+  return (
+    <div className="kn-share__tab">
+      <ul className="kn-share__sites" aria-label="Share on">
+        {SHARE_SITES.map(({ site, label }) => {
+          const href = shareIntent(site, url, piece, image);
+          const className = `kn-share__site kn-share__site--${site}`;
+          return (
+            <li key={site}>
+              {href ? (
+                <a className={className} href={href} target={site === 'email' ? undefined : '_blank'} rel="noopener noreferrer" aria-label={`Share on ${label}`}>
+                  <span className="kn-share__icon">{ICONS[site]}</span>
+                  <span className="kn-share__site-name">{label}</span>
+                </a>
+              ) : (
+                <button type="button" className={className} onClick={() => void shareToInstagram()} aria-label={`Share on ${label}`}>
+                  <span className="kn-share__icon">{ICONS[site]}</span>
+                  <span className="kn-share__site-name">{label}</span>
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <CopyField label="Share link" value={url} />
+      <InviteForm contentId={piece.id} />
+    </div>
+  );
+}

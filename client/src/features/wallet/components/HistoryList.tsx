@@ -1,0 +1,57 @@
+import Button from 'antd/es/button';
+import Skeleton from 'antd/es/skeleton';
+import { formatUsd } from '../../payments';
+import type { HistoryItem } from '../hooks/useHistory';
+
+const TYPE_LABELS: Record<string, string> = { Paid0: 'Listing fee', Paid1: 'Knack', Earn: 'Cash-out', Payout: 'Payout' };
+
+const when = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** One line's money: what the member earned (Paid1), paid (Paid0) or took out (cash-out, payout). */
+function amountOf(item: HistoryItem): { text: string; tone: 'in' | 'out' | 'none' } {
+  const { paid, earned } = item.changes;
+  if (item.activityType === 'Paid1') return { text: `+${formatUsd(earned)}`, tone: earned > 0 ? 'in' : 'none' };
+  if (item.activityType === 'Paid0') return { text: formatUsd(paid), tone: 'none' };
+  return { text: `-${formatUsd(paid)}`, tone: 'out' };
+}
+
+export interface HistoryListProps {
+  items: HistoryItem[];
+  loading: boolean;
+  loaded: boolean;
+  more?: () => void;
+  empty: string;
+}
+
+/** History items (spec §3): date, kind, what happened, and the money it moved; 'Load more' pages on. */
+export function HistoryList({ items, loading, loaded, more, empty }: HistoryListProps) {
+  if (!loaded && loading) return <Skeleton active paragraph={{ rows: 4 }} />;
+  if (!items.length) return <p className="kn-wallet__empty">{empty}</p>;
+  return (
+    <>
+      <ul className="kn-history" aria-label="History">
+        {items.map((item) => {
+          const amount = amountOf(item);
+          return (
+            <li key={item.historyId} className="kn-history__item">
+              <span className={`kn-history__type kn-history__type--${item.activityType.toLowerCase()}`}>{TYPE_LABELS[item.activityType] ?? item.activityType}</span>
+              <span className="kn-history__text">
+                {item.activity}
+                {item.status && item.status !== 'approved' ? <em className="kn-history__status"> · {item.status}</em> : null}
+              </span>
+              <time className="kn-history__when" dateTime={item.at}>
+                {when(item.at)}
+              </time>
+              <strong className={`kn-history__amount is-${amount.tone}`}>{amount.text}</strong>
+            </li>
+          );
+        })}
+      </ul>
+      {more ? (
+        <Button className="kn-history__more" loading={loading} onClick={more}>
+          Load more
+        </Button>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import { Link } from 'react-router-dom';
+import HistoryOutlined from '@ant-design/icons/es/icons/HistoryOutlined';
+import { PATHS } from '../../../app/constants';
+import { useAppSelector } from '../../../app/hooks';
+import { ErrorPage } from '../../../components/errors';
+import { selectUser } from '../../auth';
+import { selectPaymentsVersion } from '../../payments';
+import { HistoryList } from '../components/HistoryList';
+import { useHistory } from '../hooks/useHistory';
+import '../components/wallet.css';
+
+/** `/activity-history` (spec §2): every history item of the member — listing fees paid, knacks earned, cash-outs and payouts. */
+export default function ActivityHistoryPage() {
+  const user = useAppSelector(selectUser)!;
+  const version = useAppSelector(selectPaymentsVersion);
+  const history = useHistory(user.id, 'all', version);
+  if (history.error) return <ErrorPage status={history.error.status || 500} message={history.error.message} />;
+  return (
+    <div className="kn-wallet">
+      <header className="kn-page-head">
+        <h1 className="kn-page-title">
+          <HistoryOutlined aria-hidden /> Activity history
+        </h1>
+        <p className="kn-page-sub">
+          Listing fees you paid, knacks your pieces and the pieces you support earned, and cash-outs. Balances are in your <Link to={PATHS.wallet}>wallet</Link>.
+        </p>
+      </header>
+      <HistoryList {...history} empty="Nothing yet: monetize a piece or support one to start." />
+    </div>
+  );
+}

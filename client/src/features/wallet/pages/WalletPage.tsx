@@ -1,0 +1,107 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import Button from 'antd/es/button';
+import Skeleton from 'antd/es/skeleton';
+import WalletOutlined from '@ant-design/icons/es/icons/WalletOutlined';
+import { useGetWalletSummary } from '../../../api/generated/hooks';
+import { PATHS } from '../../../app/constants';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { ErrorPage } from '../../../components/errors';
+import { selectUser } from '../../auth';
+import { formatUsd, selectPaymentsVersion } from '../../payments';
+import { modalOpened } from '../../ui';
+import { HistoryList } from '../components/HistoryList';
+import { PayoutAccountForm } from '../components/PayoutAccountForm';
+import { useHistory } from '../hooks/useHistory';
+import '../components/wallet.css';
+
+const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/**
+ * `/wallet` (spec §2, §9): the member's balance and cash-out (from $10, the price modal), Uploads $,
+ * Collections $ and Total value $, the payout account, and the earnings history. Payouts run on the 1st of
+ * each month for balances of at least $10.
+ */
+export default function WalletPage() {
+  const dispatch = useAppDispatch();
+  // The route guard lets only members with a stored account in.
+  const user = useAppSelector(selectUser)!;
+  const version = useAppSelector(selectPaymentsVersion);
+  const wallet = useGetWalletSummary({ path: { id: user.id } });
+  const { reload } = wallet;
+  // Money changed on this client (a listing paid, a cash-out asked): the figures load again.
+  useEffect(() => {
+    if (version) reload();
+  }, [version, reload]);
+  const history = useHistory(user.id, 'all', `${version}:${wallet.data?.balanceMicros ?? ''}`);
+
+  if (wallet.error) return <ErrorPage status={wallet.error.status || 500} message={wallet.error.message} />;
+  const summary = wallet.data;
+  return (
+    <div className="kn-wallet">
+      <header className="kn-page-head">
+        <h1 className="kn-page-title">
+          <WalletOutlined aria-hidden /> Wallet
+        </h1>
+        <p className="kn-page-sub">What your pieces and the pieces you support have earned. Payouts go out on the 1st of each month from $10.</p>
+      </header>
+      {!summary ? (
+        <Skeleton active paragraph={{ rows: 5 }} />
+      ) : (
+        <>
+          <section className="kn-wallet__balance" aria-label="Balance">
+            <div>
+              <span className="kn-wallet__label">Available balance</span>
+              <strong className="kn-wallet__amount" data-testid="wallet-balance">
+                {formatUsd(summary.balance)}
+              </strong>
+              <span className="kn-wallet__hint">
+                {summary.pendingCashOut > 0 ? `${formatUsd(summary.pendingCashOut)} cash-out waiting for approval · ` : ''}
+                Next payout {day(summary.nextPayoutAt)}
+              </span>
+            </div>
+            <div className="kn-wallet__cash-out">
+              <Button type="primary" size="large" disabled={!summary.canCashOut} onClick={() => dispatch(modalOpened({ name: 'payment', paymentType: 'price' }))}>
+                Cash out
+              </Button>
+              {!summary.canCashOut ? <span className="kn-wallet__hint">Cash-out from {formatUsd(summary.minCashOut)}</span> : null}
+            </div>
+          </section>
+          <dl className="kn-wallet__figures">
+            <div>
+              <dt>Uploads</dt>
+              <dd data-testid="wallet-uploads">{formatUsd(summary.uploads)}</dd>
+            </div>
+            <div>
+              <dt>Collections</dt>
+              <dd data-testid="wallet-collections">{formatUsd(summary.collections)}</dd>
+            </div>
+            <div>
+              <dt>Total value</dt>
+              <dd data-testid="wallet-total">{formatUsd(summary.totalValue)}</dd>
+            </div>
+            <div>
+              <dt>Paid out</dt>
+              <dd>{formatUsd(summary.paidOut)}</dd>
+            </div>
+          </dl>
+          <section className="kn-wallet__payout" aria-labelledby="kn-payout-title">
+            <h2 id="kn-payout-title" className="kn-section-title">
+              Payout account
+            </h2>
+            <PayoutAccountForm userId={user.id} paypal={summary.payoutAccount?.paypal ?? null} onSaved={wallet.reload} />
+          </section>
+        </>
+      )}
+      <section className="kn-wallet__history" aria-labelledby="kn-earnings-title">
+        <div className="kn-wallet__history-head">
+          <h2 id="kn-earnings-title" className="kn-section-title">
+            Earnings history
+          </h2>
+          <Link to={PATHS.activityHistory}>All activity</Link>
+        </div>
+        <HistoryList {...history} empty="No earnings yet: when another member plays or views a monetized piece of yours, it shows here." />
+      </section>
+    </div>
+  );
+}
