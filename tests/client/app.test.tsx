@@ -64,6 +64,8 @@ describe('routes', () => {
       ['viewall-kind', '/viewall/:kind/:sub', true],
       ['search', '/search/:slug?', false],
       ['userProfile', '/profile/:kind?', false],
+      ['wallet', '/wallet', false],
+      ['activity-history', '/activity-history', false],
       ['{name}Top50', '/:segment/:sub?', true],
       ['{hash}', '/:segment/:sub?', true],
       ['username', '/:segment/:sub?', true],

@@ -8,7 +8,7 @@ import { AppRoutes } from '../../client/src/app/AppRoutes';
 import { ROUTES } from '../../client/src/app/routes';
 import { createAppStore } from '../../client/src/app/store';
 import { ToastLayer } from '../../client/src/components/ToastLayer';
-import { walletRoute } from './auth-fixtures';
+import { membersRoute } from './auth-fixtures';
 import { footerFixture, tagFixture } from './fixtures';
 
 /** The generated operations must be mocked by the calling test file (jest.mock). */
@@ -27,7 +27,7 @@ export function renderApp(path: string | null = '/') {
       <Provider store={store}>
         <BrowserRouter>
           <ToastLayer />
-          <AppRoutes routes={[...ROUTES, walletRoute]} />
+          <AppRoutes routes={[...ROUTES, membersRoute]} />
         </BrowserRouter>
       </Provider>
     </ConfigProvider>,

@@ -46,13 +46,13 @@ export function storedAccount(): { user: User; token: string } | null {
 export const notFound = () => new ApiError('Not found', 404, 'not_found');
 export const unauthorized = (message = 'Your session has expired. Please log in again.') => new ApiError(message, 401, 'unauthorized');
 
-/** A members-only screen for the guard tests (the real ones come with later issues). */
-export const walletRoute: AppRoute = {
-  name: 'wallet',
-  path: '/wallet',
+/** A members-only screen of the tests' own, for the route guard tests (no API calls of its own). */
+export const membersRoute: AppRoute = {
+  name: 'members-test',
+  path: '/members-test',
   metaPage: 'meta',
   guest: false,
-  Page: lazy(async () => ({ default: () => <h1>Wallet page</h1> })),
+  Page: lazy(async () => ({ default: () => <h1>Members page</h1> })),
   preload: async () => undefined,
 };
 

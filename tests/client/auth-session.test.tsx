@@ -70,7 +70,7 @@ describe('session reload at start', () => {
   it('when the reload fails, then the account is signed out quietly (no toast) and the visitor goes to /', async () => {
     storeAccount('stale-token');
     jest.mocked(checkLoggedIn).mockRejectedValue(unauthorized());
-    const { store } = renderApp('/wallet');
+    const { store } = renderApp('/members-test');
     await waitFor(() => expect(store.getState().auth.isLoggedIn).toBe(false));
     await waitFor(() => expect(window.location.pathname).toBe('/'));
     await homeHeading();
@@ -91,18 +91,18 @@ describe('session reload at start', () => {
 
 describe('route guard (spec §6)', () => {
   it('when a visitor without a stored account opens a members-only route, then it redirects to /', async () => {
-    renderApp('/wallet');
+    renderApp('/members-test');
     await homeHeading();
     expect(window.location.pathname).toBe('/');
-    expect(screen.queryByRole('heading', { name: 'Wallet page' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Members page' })).toBeNull();
   });
 
   it('when an account is stored, then the members-only route opens', async () => {
     storeAccount();
     jest.mocked(checkLoggedIn).mockResolvedValue(authAnswer('fresh'));
-    renderApp('/wallet');
-    expect(await screen.findByRole('heading', { name: 'Wallet page' })).toBeTruthy();
-    expect(window.location.pathname).toBe('/wallet');
+    renderApp('/members-test');
+    expect(await screen.findByRole('heading', { name: 'Members page' })).toBeTruthy();
+    expect(window.location.pathname).toBe('/members-test');
   });
 
   it('when a guest opens the activation link, then it stays open (/confirm)', async () => {
@@ -117,8 +117,8 @@ describe('logout', () => {
   it('when Logout is pressed, then the store, reacted list and storage are cleared and the visitor goes home', async () => {
     storeAccount('t1');
     jest.mocked(checkLoggedIn).mockResolvedValue(authAnswer('t2'));
-    const { store } = renderApp('/wallet');
-    await screen.findByRole('heading', { name: 'Wallet page' });
+    const { store } = renderApp('/members-test');
+    await screen.findByRole('heading', { name: 'Members page' });
     await waitFor(() => expect(store.getState().auth.reactedCount).toBe(2));
     fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(window.location.pathname).toBe('/'));

@@ -7,6 +7,8 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  getContentById,
+  getListingQuote,
   saveContent,
   signin,
   uploadContentAudio,
@@ -61,6 +63,9 @@ beforeEach(() => {
   stubObjectUrls();
   jest.mocked(uploadContentPhoto).mockResolvedValue(imageAnswer());
   jest.mocked(uploadContentAudio).mockResolvedValue(audioAnswer());
+  // The payment modal that opens after a save reads the piece and its listing fee (tested in wallet-payments).
+  jest.mocked(getContentById).mockReturnValue(new Promise(() => undefined));
+  jest.mocked(getListingQuote).mockReturnValue(new Promise(() => undefined));
 });
 
 /** Signed in, the Upload button of the top navigation pressed: the classic modal. */

@@ -6,6 +6,7 @@ import { authReducer } from '../features/auth';
 import { uploadReducer } from '../features/upload';
 import { contentDetailReducer } from '../features/content-detail';
 import { paymentsReducer } from '../features/payments';
+import { playerReducer } from '../features/player';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
@@ -15,6 +16,7 @@ export const rootReducer = combineReducers({
   upload: uploadReducer,
   contentDetail: contentDetailReducer,
   payments: paymentsReducer,
+  player: playerReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -5,7 +5,9 @@ import { tagsSaga } from '../features/tags';
 import { cmsSaga } from '../features/cms';
 import { authSaga } from '../features/auth';
 import { uploadSaga } from '../features/upload';
+import { playerSaga } from '../features/player';
+import { knackSaga } from '../features/knack';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga), fork(authSaga), fork(uploadSaga)]);
+  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga)]);
 }

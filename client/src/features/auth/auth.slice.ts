@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { knackRegistered } from '../knack/knack.events';
 import { modalOpened } from '../ui';
 import { loadAccount } from './auth.storage';
 import type {
@@ -199,6 +200,13 @@ const authSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
+    // A knack the server counted for this member joins the reacted list (once).
+    builder.addCase(knackRegistered, (state, action) => {
+      const { contentId, knackStatus } = action.payload;
+      if (knackStatus !== 2 || state.reactedContents.includes(contentId)) return;
+      state.reactedContents.push(contentId);
+      state.reactedCount += 1;
+    });
     // A modal opens fresh: its form forgets the last answer; signup starts at step 1.
     builder.addCase(modalOpened, (state, action) => {
       const form = MODAL_FORMS[action.payload.name];

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { knackRegistered } from '../knack/knack.events';
 import { listingPaid } from '../payments/payments.events';
 import type { Content } from './contentDetail.types';
 
@@ -54,6 +55,13 @@ const contentDetailSlice = createSlice({
       const { contentId, payerId } = action.payload;
       for (const piece of [state.content, ...state.siblings]) {
         if (piece?.id === contentId) Object.assign(piece, { isPaidOut: true, payerId });
+      }
+    });
+    // A knack here: the piece's views count it at once.
+    builder.addCase(knackRegistered, (state, action) => {
+      const { contentId, reactedCount } = action.payload;
+      for (const piece of [state.content, ...state.siblings]) {
+        if (piece?.id === contentId) piece.reactedCount = Math.max(piece.reactedCount, reactedCount);
       }
     });
   },

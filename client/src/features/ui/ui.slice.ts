@@ -50,6 +50,8 @@ export interface ModalProps {
   paymentType?: 'dollar' | 'price' | 'paid';
   /** The piece a payment, share or verification modal is about. */
   contentId?: string;
+  /** Verification modal: the play session of the song being knacked (spec §4). */
+  playId?: string;
 }
 
 export interface ModalRequest extends ModalProps {

@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RouteErrorBoundary } from '../../components/errors';
 import { PageLoading } from '../../components/PageLoading';
 import { OrderReturn } from '../../features/payments';
+import { loadPlayerBar, selectHasTrack } from '../../features/player';
 import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../features/ui';
 import { Footer } from './Footer';
 import { ModalHost } from './ModalHost';
@@ -26,21 +27,34 @@ function SideMenuDrawer() {
   );
 }
 
+const PlayerBar = lazy(loadPlayerBar);
+
+/** The bottom player bar: its code loads with the first song. */
+function PlayerSlot({ show }: { show: boolean }) {
+  if (!show) return null;
+  return (
+    <Suspense fallback={null}>
+      <PlayerBar />
+    </Suspense>
+  );
+}
+
 /**
  * Front layout (spec §2): top navigation, the slim side menu (a drawer on phones), the page inside a route
- * error boundary, the footer, and the open modal.
+ * error boundary, the footer, the open modal and, once a song was chosen, the bottom player bar.
  */
 export function FrontLayout() {
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
   // Phone layout (spec §9, below 600 px or a phone user agent): no sidebar, a hamburger and a drawer.
   const isPhone = useAppSelector(selectIsPhone);
+  const hasTrack = useAppSelector(selectHasTrack);
   useEffect(() => {
     dispatch(sideMenuClosed());
     window.scrollTo?.({ top: 0 });
   }, [pathname, dispatch]);
   return (
-    <div className={isPhone ? 'kn-shell kn-shell--phone' : 'kn-shell'}>
+    <div className={['kn-shell', isPhone ? 'kn-shell--phone' : '', hasTrack ? 'kn-shell--with-player' : ''].filter(Boolean).join(' ')}>
       <a className="kn-skip" href="#kn-main">
         Skip to content
       </a>
@@ -63,6 +77,7 @@ export function FrontLayout() {
       {isPhone ? <SideMenuDrawer /> : null}
       <ModalHost />
       <OrderReturn />
+      <PlayerSlot show={hasTrack} />
     </div>
   );
 }

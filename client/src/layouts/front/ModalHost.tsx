@@ -5,6 +5,7 @@ import { loadContentDetailModal, selectDetailOpen } from '../../features/content
 import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUploadModal } from '../../features/upload';
 import { loadPaymentModal } from '../../features/payments';
 import { loadShareModal } from '../../features/share';
+import { loadVerificationModal } from '../../features/knack';
 import { selectOpenModal, type ModalName } from '../../features/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 
@@ -29,6 +30,7 @@ const GROUPS: ModalGroup[] = [
   { key: 'header-image', has: (name) => name === 'header-image', Component: lazy(loadHeaderImageModal) as ModalComponent, members: true },
   { key: 'payment', has: (name) => name === 'payment', Component: lazy(loadPaymentModal) as ModalComponent, members: true },
   { key: 'share', has: (name) => name === 'share', Component: lazy(loadShareModal) as ModalComponent, members: false },
+  { key: 'verification', has: (name) => name === 'verification', Component: lazy(loadVerificationModal) as ModalComponent, members: true },
 ];
 
 /**

@@ -4,7 +4,8 @@ import Modal from 'antd/es/modal';
 import { useGetContentDetail } from '../../../api/generated/hooks';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { selectUser } from '../../auth';
+import { selectReactedContents, selectUser } from '../../auth';
+import { imageViewed } from '../../knack/knack.events';
 import { selectIsPhone, selectViewportHeight } from '../../ui';
 import { detailClosed, detailStepped } from '../contentDetail.slice';
 import { selectContentDetail, selectDetailPosition } from '../contentDetail.selectors';
@@ -25,18 +26,37 @@ export function detailHeight(windowHeight: number): number {
   return Math.min(1388, Math.round(windowHeight * 0.72));
 }
 
-/** The piece with what the detail call adds (owner, comments count), once it answers for this piece. */
+/**
+ * The piece with what the detail call adds (owner, comments count, knack status), once it answers for this
+ * piece. What happened here since (a listing paid, a knack) wins over the loaded copy.
+ */
 function useDetail(content: Content | null, open: boolean) {
   const viewer = useAppSelector(selectUser);
+  const reacted = useAppSelector(selectReactedContents);
   const detail = useGetContentDetail(
     { path: { contentId: content?.id ?? '', userId: viewer?.id ?? 'guest' } },
     { enabled: open && Boolean(content) },
   );
   const fresh = detail.data && detail.data.content.id === content?.id ? detail.data : undefined;
-  // Paid here after the detail loaded (payments' listingPaid): the chosen piece knows first.
-  const paidHere = Boolean(content?.isPaidOut && fresh && !fresh.content.isPaidOut);
-  const merged = fresh && paidHere ? { ...fresh.content, isPaidOut: true, payerId: content?.payerId ?? fresh.content.payerId } : fresh?.content;
-  return { content: merged ?? content, owner: fresh?.owner, commentsCount: fresh?.commentsCount, knackStatus: fresh?.knackStatus };
+  if (!content || !fresh) return { content, owner: undefined, commentsCount: undefined, knackStatus: undefined };
+  const paidHere = content.isPaidOut && !fresh.content.isPaidOut;
+  const merged: Content = {
+    ...fresh.content,
+    ...(paidHere ? { isPaidOut: true, payerId: content.payerId ?? fresh.content.payerId } : {}),
+    reactedCount: Math.max(fresh.content.reactedCount, content.reactedCount),
+  };
+  const knackStatus = fresh.knackStatus === 1 && reacted.includes(content.id) ? 2 : fresh.knackStatus;
+  return { content: merged, owner: fresh.owner, commentsCount: fresh.commentsCount, knackStatus };
+}
+
+/** Spec §4: an image shown with knack status 1 to a signed-in member knacks once. */
+function useImageKnack(content: Content | null, knackStatus: number | undefined, open: boolean) {
+  const dispatch = useAppDispatch();
+  const contentId = content?.id;
+  const isImage = Boolean(content?.isImage);
+  useEffect(() => {
+    if (open && contentId && isImage && knackStatus === 1) dispatch(imageViewed({ contentId }));
+  }, [open, contentId, isImage, knackStatus, dispatch]);
 }
 
 /**
@@ -50,7 +70,8 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
   const position = useAppSelector(selectDetailPosition, shallowEqual);
   const isPhone = useAppSelector(selectIsPhone);
   const windowHeight = useAppSelector(selectViewportHeight);
-  const { content, owner, commentsCount } = useDetail(chosen, open);
+  const { content, owner, commentsCount, knackStatus } = useDetail(chosen, open);
+  useImageKnack(content, knackStatus, open);
   const [showingFull, setShowingFull] = useState(false);
   const body = useRef<HTMLDivElement>(null);
   const titleId = useId();

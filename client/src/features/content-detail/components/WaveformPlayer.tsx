@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
+import { shallowEqual } from 'react-redux';
 import Button from 'antd/es/button';
 import CaretRightFilled from '@ant-design/icons/es/icons/CaretRightFilled';
 import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
+import { useAppSelector } from '../../../app/hooks';
 import { formatDuration } from '../../../components/format';
+import { selectTrackProgress, usePlayerControls } from '../../player';
 import { TYPE_COLORS } from '../../tags';
 import type { Content } from '../contentDetail.types';
 import { drawWaveform, fetchPeaks } from '../waveform';
@@ -41,19 +44,21 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
 }
 
 /**
- * A song in the detail modal: play/pause through an <audio> element and the waveform drawn from the stored
- * peaks, the played part in the music colour; a click on the waveform seeks. (The bottom player bar and
- * knack counting come with the player.)
+ * A song in the detail modal, as a view of the bottom player (spec §2, §4): play starts it in the player with
+ * the songs around it as the queue; the waveform is drawn from the stored peaks, the played part in the music
+ * colour; a click on it seeks. The song goes on playing in the bar when the modal closes.
  */
 export function WaveformPlayer({ content }: { content: Content }) {
-  const audio = useRef<HTMLAudioElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef<HTMLDivElement>(null);
   const peaks = usePeaks(content.waveformPath);
   const width = useWidth(frame);
-  const [playing, setPlaying] = useState(false);
-  const [time, setTime] = useState(0);
-  const [duration, setDuration] = useState(content.duration ?? 0);
+  const siblings = useAppSelector((state) => state.contentDetail.siblings);
+  const current = useAppSelector((state) => selectTrackProgress(state, content.id), shallowEqual);
+  const controls = usePlayerControls();
+  const playing = current?.status === 'playing';
+  const time = current?.position ?? 0;
+  const duration = current?.duration || content.duration || 0;
   const progress = duration > 0 ? Math.min(1, time / duration) : 0;
 
   useEffect(() => {
@@ -69,35 +74,21 @@ export function WaveformPlayer({ content }: { content: Content }) {
   }, [peaks, progress, width]);
 
   const toggle = () => {
-    const element = audio.current;
-    if (!element) return;
-    if (playing) element.pause();
-    else void element.play().catch(() => setPlaying(false));
+    if (playing) controls.pause();
+    else if (current) controls.resume();
+    else controls.playTrack(content, siblings);
   };
 
   const seek = (event: MouseEvent<HTMLDivElement>) => {
-    const element = audio.current;
-    if (!element || !duration) return;
+    if (!duration) return;
     const box = event.currentTarget.getBoundingClientRect();
     const fraction = box.width ? Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)) : 0;
-    element.currentTime = fraction * duration;
-    setTime(element.currentTime);
+    if (!current) controls.playTrack(content, siblings);
+    controls.seek(fraction * duration);
   };
 
   return (
     <div className="kn-wave">
-      <audio
-        ref={audio}
-        src={mediaUrl(content.filePath)}
-        preload="metadata"
-        onPlay={() => setPlaying(true)}
-        onPause={() => setPlaying(false)}
-        onEnded={() => setPlaying(false)}
-        onTimeUpdate={(event) => setTime(event.currentTarget.currentTime)}
-        onLoadedMetadata={(event) => {
-          if (Number.isFinite(event.currentTarget.duration)) setDuration(event.currentTarget.duration);
-        }}
-      />
       <Button
         className="kn-wave__toggle"
         type="primary"

@@ -7,7 +7,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useGetContentById } from '../../../api/generated/hooks';
 import { selectContentDetail } from '../../content-detail';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../ui';
-import { pauseAllAudio } from '../share.audio';
+import { pauseRequested } from '../../player';
 import type { SharedPiece } from '../share.links';
 import { EmbedTab } from './EmbedTab';
 import { ShareTab } from './ShareTab';
@@ -35,7 +35,8 @@ export default function ShareModal({ open }: { name: 'share'; open: boolean }) {
   const [tab, setTab] = useState<TabKey>('share');
 
   const changeTab = (key: string) => {
-    if (key === 'embed') pauseAllAudio(dispatch);
+    // Spec §4 Share tab: switching to the embed preview pauses the song.
+    if (key === 'embed') dispatch(pauseRequested());
     setTab(key as TabKey);
   };
 

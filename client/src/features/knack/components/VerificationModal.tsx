@@ -1,0 +1,117 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import Button from 'antd/es/button';
+import Input from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import { addKnack, requestKnackCode } from '../../../api/generated/operations';
+import { toApiError } from '../../../api/http';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { selectUser } from '../../auth';
+import { modalClosed, selectIsPhone, selectModalProps } from '../../ui';
+import { knackRegistered } from '../knack.events';
+import { VERIFICATION_MESSAGES } from '../knack.messages';
+
+type Mail = { state: 'sending' } | { state: 'sent'; message: string } | { state: 'failed'; message: string };
+
+/**
+ * The verification modal (spec §2, §5): more than 9 recent knacks need the 4-digit code mailed by
+ * `knack/over-knack`; the knack that asked for it is sent again with the code. A wrong, expired or used-up
+ * code says 'Invalid verification code.'; a new code can be asked for.
+ */
+export default function VerificationModal({ open }: { open: boolean }) {
+  const dispatch = useAppDispatch();
+  const isPhone = useAppSelector(selectIsPhone);
+  const user = useAppSelector(selectUser);
+  const { contentId, playId } = useAppSelector(selectModalProps);
+  const [mail, setMail] = useState<Mail>({ state: 'sending' });
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const fieldId = useId();
+
+  const sendCode = async () => {
+    if (!user) return;
+    setMail({ state: 'sending' });
+    try {
+      const answer = await requestKnackCode({ body: { userId: user.id } }, { quiet: true });
+      setMail({ state: 'sent', message: answer.message });
+    } catch (failure) {
+      setMail({ state: 'failed', message: toApiError(failure).message });
+    }
+  };
+
+  // One mail per opening.
+  useEffect(() => {
+    if (open) {
+      setCode('');
+      setError(null);
+      void sendCode();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!user || !contentId) return;
+    if (!/^\d{4}$/.test(code)) {
+      setError(VERIFICATION_MESSAGES.invalidCode);
+      return;
+    }
+    setSending(true);
+    setError(null);
+    try {
+      const result = await addKnack({ body: { contentId, userId: user.id, code, ...(playId ? { playId } : {}) } }, { quiet: true });
+      dispatch(knackRegistered({ contentId, message: result.message, knackStatus: result.knackStatus, reactedCount: result.reactedCount }));
+      dispatch(modalClosed());
+    } catch (failure) {
+      setError(toApiError(failure).message);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      onCancel={() => dispatch(modalClosed())}
+      footer={null}
+      centered
+      destroyOnHidden
+      width={isPhone ? '100%' : 440}
+      title="Verification"
+      rootClassName={isPhone ? 'kn-verification-modal kn-phone-modal' : 'kn-verification-modal'}
+    >
+      <form className="kn-verification" onSubmit={submit} noValidate>
+        <p>{VERIFICATION_MESSAGES.intro}</p>
+        <p className="kn-verification__mail" role="status">
+          {mail.state === 'sending' ? 'Sending the code…' : mail.message}
+        </p>
+        <label htmlFor={fieldId}>Verification code</label>
+        <Input
+          id={fieldId}
+          value={code}
+          onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 4))}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={4}
+          placeholder="0000"
+          status={error ? 'error' : undefined}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `${fieldId}-error` : undefined}
+        />
+        {error ? (
+          <p id={`${fieldId}-error`} className="kn-verification__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="kn-verification__actions">
+          <Button onClick={() => void sendCode()} disabled={mail.state === 'sending'}>
+            Send a new code
+          </Button>
+          <Button type="primary" htmlType="submit" loading={sending}>
+            Verify
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

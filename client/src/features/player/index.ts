@@ -1,0 +1,21 @@
+/**
+ * features/player: the bottom player bar and the one audio element songs play through (spec §2, §4). The
+ * bar's code is a lazy chunk, loaded when the first song is chosen.
+ */
+export {
+  playerReducer,
+  trackRequested,
+  playRequested,
+  pauseRequested,
+  nextRequested,
+  previousRequested,
+  seekRequested,
+  playerClosed,
+  type PlayerState,
+} from './player.slice';
+export { selectCurrentTrack, selectHasTrack, selectPlayer, selectTrackProgress } from './player.selectors';
+export { playerSaga, PLAYER_TIMING } from './player.saga';
+export { usePlayerControls } from './usePlayerControls';
+export { playerOwnerName } from './playerText';
+
+export const loadPlayerBar = () => import('./components/PlayerBar');

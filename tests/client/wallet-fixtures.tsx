@@ -1,0 +1,143 @@
+/**
+ * Helpers for the payment and wallet tests: listing quotes, orders, wallet summaries and history items shaped
+ * as the payment and history calls answer them (openapi ListingQuote, PaymentOrder, WalletSummary,
+ * HistoryItem), a signed-in SPA, the checkout redirect caught, and a fake network under the real HTTP client
+ * for the calls whose failures the HTTP client itself shows (spec §8: call errors as toasts with the server's
+ * message). The generated operations are mocked by the calling file.
+ */
+import { waitFor } from '@testing-library/react';
+import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import type { components } from '../../client/src/api/generated/openapi';
+import * as operations from '../../client/src/api/generated/operations';
+import { http } from '../../client/src/api/http';
+import { checkout } from '../../client/src/features/payments/checkout';
+import { makeUser, storeAccount } from './auth-fixtures';
+import { JANE_ID, renderAt } from './profile-fixtures';
+import { mockMemberCalls } from './upload-fixtures';
+
+type User = components['schemas']['User'];
+type Content = components['schemas']['Content'];
+export type ListingQuote = components['schemas']['ListingQuote'];
+export type PaymentOrder = components['schemas']['PaymentOrder'];
+export type WalletSummary = components['schemas']['WalletSummary'];
+export type HistoryItem = components['schemas']['HistoryItem'];
+
+export const jane = (): User => makeUser({ id: JANE_ID, username: 'jane_doe', fullName: 'Jane Doe' });
+export const bea = (): User =>
+  makeUser({ id: '64b0000000000000000000b2', username: 'bea_moon', fullName: 'Bea Moon', firstName: 'Bea', lastName: 'Moon', email: 'bea@example.com' });
+
+/** The SPA at `path`, signed in as `user` (a stored account, reloaded). */
+export async function renderAsMember(path: string, user: User = jane()) {
+  storeAccount('stored-token', user);
+  mockMemberCalls(user);
+  const app = renderAt(path);
+  await waitFor(() => expect(app.store.getState().auth.session).toBe('active'));
+  return { ...app, user };
+}
+
+const micros = (usd: number) => Math.round(usd * 1_000_000);
+
+/** Spec §9 tiers: premium ($12.40) when one knack of the piece is worth at least $0.99, else standard ($0.65). */
+export function quoteFor(content: Content, overrides: Partial<ListingQuote> = {}): ListingQuote {
+  const premium = content.knackRate >= 0.99;
+  const fee = premium ? 12.4 : 0.65;
+  return { contentId: content.id, tier: premium ? 'premium' : 'standard', fee, feeMicros: micros(fee), credit: null, creditsLeft: 0, isPaidOut: content.isPaidOut, ...overrides };
+}
+
+export function order(contentId: string, status: PaymentOrder['status'], orderId = '64e000000000000000000001'): PaymentOrder {
+  const message = { paid: 'Paid successfully', failed: 'Payment Failed', pending: 'Waiting for the payment to be confirmed.', superseded: 'This piece was monetized by someone else first. Your payment will be refunded.' }[status];
+  return { orderId, contentId, status, amount: 0.65, amountMicros: 650_000, message };
+}
+
+/** A wallet summary; the USD figures given, their micros derived (the server sends both). */
+export function walletSummary(figures: Partial<Pick<WalletSummary, 'balance' | 'uploads' | 'collections' | 'totalValue' | 'paidOut' | 'pendingCashOut'>> = {}, rest: Partial<WalletSummary> = {}): WalletSummary {
+  const { balance = 0, uploads = 0, collections = 0, paidOut = 0, pendingCashOut = 0 } = figures;
+  const totalValue = figures.totalValue ?? uploads + collections;
+  return {
+    balance,
+    balanceMicros: micros(balance),
+    canCashOut: micros(balance) >= 10_000_000,
+    minCashOut: 10,
+    uploads,
+    uploadsMicros: micros(uploads),
+    collections,
+    collectionsMicros: micros(collections),
+    totalValue,
+    totalValueMicros: micros(totalValue),
+    paidOut,
+    paidOutMicros: micros(paidOut),
+    pendingCashOut,
+    pendingCashOutMicros: micros(pendingCashOut),
+    payoutAccount: null,
+    nextPayoutAt: '2026-07-01T00:00:00.000Z',
+    ...rest,
+  };
+}
+
+let historyCounter = 0;
+export function historyItem(activityType: HistoryItem['activityType'], activity: string, changes: { paid?: number; earned?: number } = {}, overrides: Partial<HistoryItem> = {}): HistoryItem {
+  const { paid = 0, earned = 0 } = changes;
+  return {
+    historyId: (0x64f000000000 + ++historyCounter).toString(16).padStart(24, '0'),
+    userId: JANE_ID,
+    contentId: null,
+    contentTitle: null,
+    activityType,
+    activity,
+    changes: { paid, earned, supporterId: null, paidMicros: micros(paid), earnedMicros: micros(earned) },
+    status: activityType === 'Earn' ? 'pending' : null,
+    // Midday UTC: the same calendar day in every time zone the tests may run in.
+    at: '2026-05-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** The checkout is a full page load to the provider (window.location.assign): caught here instead. */
+export function catchCheckout() {
+  return jest.spyOn(checkout, 'go').mockImplementation(() => undefined);
+}
+
+// ---- the real HTTP client over a fake network ----
+
+type Operations = typeof operations;
+type OperationName = { [K in keyof Operations]: Operations[K] extends (...args: never[]) => unknown ? K : never }[keyof Operations];
+
+const actual = jest.requireActual<Operations>('../../client/src/api/generated/operations');
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  body: unknown;
+  authorization: string | undefined;
+}
+
+export type Answer = { status: number; data: unknown };
+
+const realAdapter = http.defaults.adapter;
+
+/**
+ * The named operations go through the real HTTP client (axios, bearer token, error toasts) to a fake network
+ * answering `answer(request)`; every request is recorded. `restoreNetwork` puts the real adapter back.
+ */
+export function sendThroughHttp(names: OperationName[], answer: (request: SentRequest) => Answer): SentRequest[] {
+  for (const name of names) (jest.mocked(operations[name]) as unknown as jest.Mock).mockImplementation(actual[name] as (...args: unknown[]) => unknown);
+  const sent: SentRequest[] = [];
+  http.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+    const request: SentRequest = {
+      method: (config.method ?? 'get').toUpperCase(),
+      url: config.url ?? '',
+      body: typeof config.data === 'string' ? JSON.parse(config.data) : config.data,
+      authorization: AxiosHeaders.from(config.headers).get('Authorization') as string | undefined,
+    };
+    sent.push(request);
+    const { status, data } = answer(request);
+    const response: AxiosResponse = { status, statusText: String(status), headers: new AxiosHeaders(), config, data };
+    if (status >= 400) throw new AxiosError(`Request failed with status code ${status}`, 'ERR_BAD_RESPONSE', config, null, response);
+    return response;
+  };
+  return sent;
+}
+
+export function restoreNetwork() {
+  http.defaults.adapter = realAdapter;
+}
