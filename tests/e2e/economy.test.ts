@@ -35,7 +35,7 @@ async function payThroughSandbox(page: Page, name: string) {
   const paid = dialog(page, 'Congratulations!');
   await paid.getByText(/is monetized/).waitFor();
   await shot(page, `${name}-paid`);
-  await paid.getByRole('button', { name: 'Close' }).click();
+  await paid.getByRole('button', { name: 'Close', exact: true }).filter({ hasText: 'Close' }).click();
   await paid.waitFor({ state: 'hidden' });
   // The return address loses its order parameter once the order is settled.
   await page.waitForURL((url) => !url.searchParams.has('order'));
@@ -86,6 +86,14 @@ describe('the knack economy in Chromium', () => {
     await detail.getByRole('button', { name: 'Play' }).click();
     await toast(bea, 'Thank you for being apart of our Community.');
     await shot(bea, 'knacked-desktop');
+    // The song goes on in the bottom player bar once the detail is closed, on a phone too.
+    await detail.getByRole('button', { name: 'Close' }).first().click();
+    const player = bea.getByRole('region', { name: 'Player' });
+    await player.getByRole('button', { name: 'Harbour Lights' }).waitFor();
+    await bea.setViewportSize(PHONE);
+    await bea.locator('.kn-shell--phone').waitFor();
+    await shot(bea, 'player-phone');
+    await bea.setViewportSize(DESKTOP);
     const knack = await LedgerEntryModel.findById(`knack:${song._id}:${world.bea.user.id}`).lean();
     expect(knack?.legs).toEqual([
       { account: 'platform:knacks', amountMicros: -50_000 },
@@ -121,6 +129,7 @@ describe('the knack economy in Chromium', () => {
     expect(await walletFigures(bea)).toMatchObject({ balance: '$0.10', collections: '$1.24' });
     await bea.getByText('You supported Glass Orchard').waitFor();
     await bea.setViewportSize(PHONE);
+    await bea.locator('.kn-shell--phone').waitFor();
     await shot(bea, 'wallet-phone');
 
     expect(anaErrors).toEqual([]);
