@@ -10,21 +10,10 @@
  * BENCH_PROFILE=<dir> writes a CPU profile of the servers there.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
+import { listen, startBenchChild } from './bench-child';
 import { Types } from 'mongoose';
-import { createApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { connectDatabase } from '../server/db/connection';
-import { startEmbeddedDatabase } from '../server/db/embedded';
-import { seedReferenceData } from '../server/db/seed';
-import { outboxMailer } from '../server/integrations/mail';
-import { localStorage } from '../server/integrations/storage';
-import { createLogger } from '../server/lib/logger';
 import { wordsOf } from '../server/lib/search';
 import { ContentModel } from '../server/modules/contents';
 import { encodeCursor } from '../server/modules/feeds/feeds.cursor';
@@ -43,10 +32,6 @@ interface Ready {
   appUrl: string;
   rawUrl: string;
   page500Cursor: string;
-}
-
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
 /** Pieces written straight to the database (publishing 10 000 real uploads would take the bench an hour). */
@@ -89,17 +74,9 @@ async function fillCatalogue() {
 
 /** Child: database, catalogue, the app and the raw server. */
 async function serve() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-feeds-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', JWT_SECRET: process.env.JWT_SECRET ?? 'bench-secret-bench-secret-bench-secret!' });
-  const logger = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
-  const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
-  const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench_feeds' }, logger);
-  await seedReferenceData();
+  const child = await startBenchChild('feeds');
   await fillCatalogue();
-  const app = http.createServer(
-    createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage: localStorage(path.join(dataDir, 'uploads')) }),
-  );
-  const appUrl = await listen(app);
+  const appUrl = await child.startApp();
   const feedBody = Buffer.from(await (await fetch(appUrl + FEED)).arrayBuffer());
   const hello = Buffer.from('{"hello":"world"}');
   const raw = http.createServer((req, res) => {
@@ -112,11 +89,8 @@ async function serve() {
   const [last] = await ContentModel.find({}, { reactedCount: 1 }).sort({ reactedCount: -1, _id: -1 }).skip(Math.min(499 * 20, PIECES - 20) - 1).limit(1).lean();
   process.send!({ appUrl, rawUrl, page500Cursor: encodeCursor({ key: last!.reactedCount, id: last!._id }) } satisfies Ready);
   process.on('message', async () => {
-    app.close();
     raw.close();
-    await db.close();
-    await embedded?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await child.close();
     process.exit(0);
   });
 }

@@ -15,21 +15,11 @@
  * database. BENCH_ONLY=knacks runs only this part; BENCH_SECONDS (default 10) the length of each run.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
+import { listen, startBenchChild } from './bench-child';
 import { Types } from 'mongoose';
-import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
-import { connectDatabase } from '../server/db/connection';
-import { startEmbeddedDatabase } from '../server/db/embedded';
-import { seedReferenceData } from '../server/db/seed';
-import { outboxMailer } from '../server/integrations/mail';
-import { localStorage } from '../server/integrations/storage';
-import { createLogger } from '../server/lib/logger';
 import { signAccessToken } from '../server/modules/auth/auth.tokens';
 import { ContentModel } from '../server/modules/contents';
 import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/knacks';
@@ -69,10 +59,6 @@ interface Totals {
   entryIds: string[];
   balances: Record<string, number>;
   reactedCounts: Record<string, number>;
-}
-
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
 /** Creators, members and image pieces written straight to the database (no uploads needed for a knack). */
@@ -121,17 +107,9 @@ async function fillWorld(config: ReturnType<typeof loadConfig>): Promise<Pick<Re
 
 /** Child: database, members and pieces, the app and the hello server; answers the totals when asked. */
 async function serve() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-knacks-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', JWT_SECRET: process.env.JWT_SECRET ?? 'bench-secret-bench-secret-bench-secret!' });
-  const logger = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
-  const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
-  const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench_knacks' }, logger);
-  await seedReferenceData();
-  const world = await fillWorld(config);
-  const app = http.createServer(
-    createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage: localStorage(path.join(dataDir, 'uploads')) }),
-  );
-  const appUrl = await listen(app);
+  const child = await startBenchChild('knacks');
+  const world = await fillWorld(child.config);
+  const appUrl = await child.startApp();
   const hello = Buffer.from('{"hello":"world"}');
   const raw = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': hello.length });
@@ -151,11 +129,8 @@ async function serve() {
       process.send!({ entryIds: entries.map((e) => String(e._id)), balances, reactedCounts } satisfies Totals);
       return;
     }
-    app.close();
     raw.close();
-    await db.close();
-    await embedded?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await child.close();
     process.exit(0);
   });
 }

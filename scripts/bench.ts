@@ -12,22 +12,13 @@
  * bench, scripts/bench-feeds.ts, has parts feed, pages and suggestions).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rm, truncate, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { listen, startBenchChild } from './bench-child';
 import sharp from 'sharp';
-import { createApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { connectDatabase } from '../server/db/connection';
-import { startEmbeddedDatabase } from '../server/db/embedded';
-import { seedReferenceData } from '../server/db/seed';
-import { outboxMailer } from '../server/integrations/mail';
-import { localStorage } from '../server/integrations/storage';
-import { createLogger } from '../server/lib/logger';
 import { signAccessToken } from '../server/modules/auth/auth.tokens';
 import { processImage } from '../server/modules/media/images';
 import { StoredFileModel } from '../server/modules/media/media.model';
@@ -54,10 +45,6 @@ interface Ready {
 
 type Request = { type: 'stop' } | { type: 'memory-start' } | { type: 'memory-stop' } | { type: 'sharp'; count: number };
 
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
 async function photo(): Promise<Buffer> {
   return sharp({ create: { width: 2400, height: 1600, channels: 3, background: { r: 30, g: 90, b: 160 } } })
     .composite([{ input: Buffer.from('<svg width="2400" height="1600"><circle cx="1200" cy="800" r="600" fill="orange"/></svg>'), top: 0, left: 0 }])
@@ -67,17 +54,9 @@ async function photo(): Promise<Buffer> {
 
 /** Child: database, seed, the app, the raw servers, a member and a stored 100 MB audio file. */
 async function serve() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-'));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', JWT_SECRET: process.env.JWT_SECRET ?? 'bench-secret-bench-secret-bench-secret!' });
-  const logger = createLogger('silent');
-  const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
-  const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: 'knack_bench' }, logger);
-  await seedReferenceData();
-  const storage = localStorage(path.join(dataDir, 'uploads'));
-  const app = http.createServer(
-    createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage }),
-  );
-  const appUrl = await listen(app);
+  const child = await startBenchChild('media');
+  const { config, dataDir, storage } = child;
+  const appUrl = await child.startApp();
 
   const tagBody = Buffer.from(await (await fetch(appUrl + TAGS_PATH)).arrayBuffer());
   const bigFile = path.join(dataDir, 'big.wav');
@@ -123,11 +102,8 @@ async function serve() {
       }
       process.send!({ seconds: (performance.now() - started) / 1000 });
     } else {
-      app.close();
       raw.close();
-      await db.close();
-      await embedded?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await child.close();
       process.exit(0);
     }
   });

@@ -4,6 +4,7 @@
  */
 import mongoose, { Schema, model } from 'mongoose';
 import { AppError } from './errors';
+import { inTurn } from './in-turn';
 
 const counterSchema = new Schema({
   _id: { type: String, required: true },
@@ -23,7 +24,12 @@ interface Counter {
 }
 
 /** Counts one event for `key`; a window that has passed starts again from 1. */
-export async function countHit(key: string, { windowMs }: Limit, now = new Date()): Promise<Counter> {
+export function countHit(key: string, limit: Limit, now = new Date()): Promise<Counter> {
+  // One count at a time per key in this process: FerretDB loses concurrent increments (see inTurn).
+  return inTurn(`rate-limit:${key}`, () => count(key, limit, now));
+}
+
+async function count(key: string, { windowMs }: Limit, now: Date): Promise<Counter> {
   const live = await RateLimitModel.findOneAndUpdate(
     { _id: key, resetAt: mongoose.trusted({ $gt: now }) },
     { $inc: { count: 1 } },

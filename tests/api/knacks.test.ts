@@ -7,14 +7,16 @@ import { Types } from 'mongoose';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
+import { signAccessToken } from '../../server/modules/auth/auth.tokens';
 import { ContentModel } from '../../server/modules/contents';
 import { balanceOf, KNACK_MESSAGES, LedgerEntryModel, PLATFORM_KNACKS, post, userAccount } from '../../server/modules/knacks';
 import { KnackCodeModel, PlaySessionModel } from '../../server/modules/knacks/plays.model';
-import { createTestApp } from '../helpers/app';
+import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member, type PieceSpec, type PublishedPiece } from '../helpers/e2e-pieces';
 import { startSmtpServer } from '../helpers/smtp';
+import { UserModel } from '../../server/modules/users';
 
 useTestDatabase();
 
@@ -100,6 +102,30 @@ describe('POST /knack/add on images', () => {
     expect(await LedgerEntryModel.countDocuments({})).toBe(1);
     expect([await balance(ana), await balance(cara), await balanceOf(PLATFORM_KNACKS)]).toEqual([45_000, 5_000, -50_000]);
     expect((await ContentModel.findById(photo.id).lean())!.reactedCount).toBe(1);
+  }, 60_000);
+
+  it('when 60 members knack one piece at once, then its reactions, the owner’s trend score and every balance are exact', async () => {
+    const photo = await piece({ title: 'Busy Square' }, cara);
+    const before = (await UserModel.findById(ana.user.id).lean())!;
+    const crowd = await UserModel.insertMany(
+      Array.from({ length: 60 }, (_, i) => ({ email: `crowd${i}@knack.test`, username: `crowd_${i}`, firstName: 'Crowd', isActive: true })),
+    );
+    const auth = testConfig().auth;
+    const answers = await Promise.all(
+      crowd.map((member) =>
+        request(app)
+          .post('/api/v2/knack/add')
+          .set({ Authorization: `Bearer ${signAccessToken(auth, { userId: String(member._id), tokenVersion: 0 })}` })
+          .send({ contentId: photo.id, userId: String(member._id) }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
+    expect(answers.every((a) => a.body.message === KNACK_MESSAGES.thanks)).toBe(true);
+    // FerretDB loses concurrent increments of one document unless they are queued (lib/in-turn).
+    const after = (await ContentModel.findById(photo.id).lean())!;
+    expect([after.reactedCount, after.trendScore]).toEqual([60, 60]);
+    expect((await UserModel.findById(ana.user.id).lean())!.trendScore).toBe(before.trendScore + 60);
+    expect([await balance(ana), await balance(cara), await balanceOf(PLATFORM_KNACKS)]).toEqual([60 * 45_000, 60 * 5_000, -60 * 50_000]);
   }, 60_000);
 });
 

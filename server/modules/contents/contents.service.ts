@@ -6,6 +6,7 @@ import { Types } from 'mongoose';
 import { MESSAGES } from '../../generated/validation';
 import { anyOf } from '../../lib/query';
 import { AppError, notFound } from '../../lib/errors';
+import { inTurn } from '../../lib/in-turn';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
@@ -159,7 +160,7 @@ export function createContentsService(media: MediaService) {
         await UploadModel.updateMany({ _id: anyOf([photo._id, audio?._id].filter(Boolean)) }, { $set: { usedBy: null } });
         throw err;
       }
-      await UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: 1 } });
+      await inTurn(`user:${ownerId}`, () => UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: 1 } }));
       publicPages.clear();
       return content.toObject() as unknown as ContentDoc;
     },
@@ -191,7 +192,7 @@ export function createContentsService(media: MediaService) {
       const listed = setting.public && !content.isHide;
       const updated = await ContentModel.findOneAndUpdate({ _id: contentId, listed: content.listed }, { $set: { setting, listed } }, { new: true }).lean<ContentDoc>();
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
-      if (listed !== content.listed) await UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: listed ? 1 : -1 } });
+      if (listed !== content.listed) await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: listed ? 1 : -1 } }));
       publicPages.clear();
       await media.setVisibility([content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id)), setting.public ? 'public' : 'restricted');
       return updated;
@@ -207,7 +208,7 @@ export function createContentsService(media: MediaService) {
     async remove(caller: AuthContext, contentId: string): Promise<void> {
       const content = await editable(contentId, caller);
       const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
-      if (deletedCount && content.listed) await UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: -1 } });
+      if (deletedCount && content.listed) await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: -1 } }));
       publicPages.clear();
       const uploads = await UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>();
       await media.remove(uploads);

@@ -11,6 +11,7 @@
  * - new: newest first (`_id`).
  */
 import mongoose, { Types } from 'mongoose';
+import { inTurn } from '../../lib/in-turn';
 import { ours } from '../../lib/query';
 import { ContentModel, type ContentDoc } from '../contents/contents.model';
 import { UserModel } from '../users/users.model';
@@ -57,13 +58,15 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10);
  */
 export async function recordReaction(content: Pick<ContentDoc, '_id' | 'ownerId' | 'radarScore'>, at = new Date(), count = 1): Promise<void> {
   const day = dayOf(at);
-  await ReactionDayModel.updateOne(
-    { _id: `${content._id}:${day}` },
-    { $inc: { count }, $setOnInsert: { contentId: content._id, ownerId: content.ownerId, day } },
-    { upsert: true },
+  // One at a time per document: see inTurn (FerretDB loses concurrent increments of one document).
+  const dayId = `${content._id}:${day}`;
+  await inTurn(`reaction-day:${dayId}`, () =>
+    ReactionDayModel.updateOne({ _id: dayId }, { $inc: { count }, $setOnInsert: { contentId: content._id, ownerId: content.ownerId, day } }, { upsert: true }),
   );
-  await ContentModel.updateOne({ _id: content._id }, { $inc: { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 } });
-  await UserModel.updateOne({ _id: content.ownerId }, { $inc: { trendScore: count } });
+  await inTurn(`content:${content._id}`, () =>
+    ContentModel.updateOne({ _id: content._id }, { $inc: { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 } }),
+  );
+  await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { trendScore: count } }));
 }
 
 /**

@@ -8,6 +8,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
+import { inTurn } from '../../lib/in-turn';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { ours } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
@@ -67,11 +68,13 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
   /** Checks the emailed code; a right one starts a new count of recent knacks. */
   async function verifyCode(userId: string, code: string, now: Date): Promise<void> {
     // Counts the attempt first, so that concurrent guesses cannot go past the limit.
-    const stored = await KnackCodeModel.findOneAndUpdate(
-      ours({ _id: new Types.ObjectId(userId), codeHash: { $ne: null }, expiresAt: { $gt: now }, attempts: { $lt: CODE_ATTEMPTS } }),
-      { $inc: { attempts: 1 } },
-      { new: true },
-    ).lean<KnackCodeDoc>();
+    const stored = await inTurn(`knack-code:${userId}`, () =>
+      KnackCodeModel.findOneAndUpdate(
+        ours({ _id: new Types.ObjectId(userId), codeHash: { $ne: null }, expiresAt: { $gt: now }, attempts: { $lt: CODE_ATTEMPTS } }),
+        { $inc: { attempts: 1 } },
+        { new: true },
+      ).lean<KnackCodeDoc>(),
+    );
     const right = stored?.codeHash && timingSafeEqual(Buffer.from(stored.codeHash, 'hex'), hashCode(userId, code));
     if (!right) throw badRequest(KNACK_MESSAGES.invalidCode, [{ path: 'code', message: KNACK_MESSAGES.invalidCode }]);
     await KnackCodeModel.updateOne({ _id: stored._id, codeHash: stored.codeHash }, { $set: { codeHash: null, expiresAt: null, attempts: 0, verifiedAt: now } });

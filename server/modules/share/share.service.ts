@@ -1,3 +1,4 @@
+
 /**
  * Sharing (spec §2 share modal, §7): a member invites someone by email to a piece, and the embeddable
  * player counts plays. An embed play earns nothing (money moves only through knack/add); it is counted once
@@ -8,6 +9,7 @@ import { Types } from 'mongoose';
 import { MESSAGES, PATTERNS } from '../../generated/validation';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
+import { inTurn } from '../../lib/in-turn';
 import type { Logger } from '../../lib/logger';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../auth';
@@ -72,7 +74,9 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
         return { playCount: content.playCount ?? 0, counted: false };
       }
       // (No projection: FerretDB's findAndModify does not take one.)
-      const updated = await ContentModel.findByIdAndUpdate(contentId, { $inc: { playCount: 1 } }, { new: true }).lean<Pick<ContentDoc, 'playCount'>>();
+      const updated = await inTurn(`content:${contentId}`, () =>
+        ContentModel.findByIdAndUpdate(contentId, { $inc: { playCount: 1 } }, { new: true }).lean<Pick<ContentDoc, 'playCount'>>(),
+      );
       return { playCount: updated?.playCount ?? 0, counted: true };
     },
   };
