@@ -5,7 +5,7 @@
  * for the calls whose failures the HTTP client itself shows (spec §8: call errors as toasts with the server's
  * message). The generated operations are mocked by the calling file.
  */
-import { waitFor } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import type { components } from '../../client/src/api/generated/openapi';
 import * as operations from '../../client/src/api/generated/operations';
@@ -33,6 +33,23 @@ export async function renderAsMember(path: string, user: User = jane()) {
   const app = renderAt(path);
   await waitFor(() => expect(app.store.getState().auth.session).toBe('active'));
   return { ...app, user };
+}
+
+/**
+ * The open payment modal titled `title` ('Monetize this piece', 'Cash out', 'Congratulations!'). antd gives
+ * every dialog the same aria-labelledby id in jsdom, so with the detail open beneath, the name cannot tell
+ * them apart: found by the payment modal's class and its title instead.
+ */
+export async function paymentDialog(title: string) {
+  const dialog = await waitFor(() => {
+    const found = [...document.querySelectorAll<HTMLElement>('.kn-payment-modal [role="dialog"]')].find(
+      (candidate) =>
+        candidate.querySelector('.ant-modal-title')?.textContent === title && candidate.closest('.ant-modal-wrap')?.getAttribute('style')?.includes('display: none') !== true,
+    );
+    if (!found) throw new Error(`no payment dialog ${title}`);
+    return found;
+  });
+  return within(dialog);
 }
 
 const micros = (usd: number) => Math.round(usd * 1_000_000);

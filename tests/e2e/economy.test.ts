@@ -125,8 +125,9 @@ describe('the knack economy in Chromium', () => {
     await ana.getByText('You monetized Harbour Lights').waitFor();
     await shot(ana, 'history-desktop');
 
-    // Bea's wallet: her 10% ($0.099) and Collections = 10% of the $12.40 she paid supporting.
-    expect(await walletFigures(bea)).toMatchObject({ balance: '$0.10', collections: '$1.24' });
+    // Bea's wallet: her 10% ($0.099, shown cut to the cent as a cash-out would pay it) and Collections = 10% of
+    // the $12.40 she paid supporting.
+    expect(await walletFigures(bea)).toMatchObject({ balance: '$0.09', collections: '$1.24' });
     await bea.getByText('You supported Glass Orchard').waitFor();
     await bea.setViewportSize(PHONE);
     await bea.locator('.kn-shell--phone').waitFor();

@@ -59,7 +59,7 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
     setCodeError(null);
     try {
       await check.run({ body: { code: trimmed } }, { quiet: true });
-      await redeem.run({ body: { userId: user.id, contentId, code: trimmed } });
+      await redeem.run({ body: { userId: user.id, contentId, code: trimmed } }, { quiet: true });
       paid();
     } catch (error) {
       setCodeError((error as { message?: string }).message ?? PAYMENT_MESSAGES.emptyCode);

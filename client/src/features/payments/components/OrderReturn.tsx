@@ -36,7 +36,11 @@ export function OrderReturn() {
       for (let attempt = 0; attempt < ORDER_POLL.times && !stopped; attempt += 1) {
         const order = await getPaymentOrder({ path: { id: orderId } }, { quiet: true }).catch(() => null);
         if (stopped) return;
-        if (!order) break;
+        if (!order) {
+          // The order could not be read (offline, signed out): the webhook still decides; say where to look.
+          notify('info', PAYMENT_MESSAGES.stillProcessing);
+          break;
+        }
         if (order.status === 'paid') {
           notify('success', PAYMENT_MESSAGES.paid);
           dispatch(listingPaid({ contentId: order.contentId, payerId: userId }));
@@ -44,7 +48,8 @@ export function OrderReturn() {
           break;
         }
         if (order.status !== 'pending') {
-          notify('error', PAYMENT_MESSAGES.failed);
+          // 'Payment Failed' (spec §8), or the server's own words (e.g. someone else monetized it first: refunded).
+          notify('error', order.status === 'failed' ? PAYMENT_MESSAGES.failed : order.message);
           break;
         }
         if (attempt === ORDER_POLL.times - 1) notify('info', PAYMENT_MESSAGES.stillProcessing);

@@ -20,13 +20,29 @@ export interface HistoryListProps {
   loading: boolean;
   loaded: boolean;
   more?: () => void;
+  /** A page that could not be loaded, and how to ask for it again. */
+  error?: { message: string };
+  retry?: () => void;
   empty: string;
 }
 
+function LoadFailed({ message, retry }: { message: string; retry?: () => void }) {
+  return (
+    <p className="kn-wallet__empty" role="alert">
+      {message}{' '}
+      {retry ? (
+        <Button type="link" onClick={retry}>
+          Try again
+        </Button>
+      ) : null}
+    </p>
+  );
+}
+
 /** History items (spec §3): date, kind, what happened, and the money it moved; 'Load more' pages on. */
-export function HistoryList({ items, loading, loaded, more, empty }: HistoryListProps) {
+export function HistoryList({ items, loading, loaded, more, error, retry, empty }: HistoryListProps) {
   if (!loaded && loading) return <Skeleton active paragraph={{ rows: 4 }} />;
-  if (!items.length) return <p className="kn-wallet__empty">{empty}</p>;
+  if (!items.length) return error ? <LoadFailed message={error.message} retry={retry} /> : <p className="kn-wallet__empty">{empty}</p>;
   return (
     <>
       <ul className="kn-history" aria-label="History">
@@ -47,6 +63,7 @@ export function HistoryList({ items, loading, loaded, more, empty }: HistoryList
           );
         })}
       </ul>
+      {error ? <LoadFailed message={error.message} /> : null}
       {more ? (
         <Button className="kn-history__more" loading={loading} onClick={more}>
           Load more

@@ -42,5 +42,7 @@ export function useHistory(userId: string | undefined, list: 'all' | 'paid', rel
   }, [load, reloadKey]);
 
   const more = cursor ? () => void load(cursor) : undefined;
-  return { items, loading, error, more, loaded: cursor !== undefined };
+  // After a failure: the page that failed again (the first, or the next one).
+  const retry = () => void load(items.length && cursor ? cursor : undefined);
+  return { items, loading, error, more, retry, loaded: cursor !== undefined };
 }

@@ -2,7 +2,6 @@ import { Link } from 'react-router-dom';
 import HistoryOutlined from '@ant-design/icons/es/icons/HistoryOutlined';
 import { PATHS } from '../../../app/constants';
 import { useAppSelector } from '../../../app/hooks';
-import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
 import { selectPaymentsVersion } from '../../payments';
 import { HistoryList } from '../components/HistoryList';
@@ -14,7 +13,6 @@ export default function ActivityHistoryPage() {
   const user = useAppSelector(selectUser)!;
   const version = useAppSelector(selectPaymentsVersion);
   const history = useHistory(user.id, 'all', version);
-  if (history.error) return <ErrorPage status={history.error.status || 500} message={history.error.message} />;
   return (
     <div className="kn-wallet">
       <header className="kn-page-head">
