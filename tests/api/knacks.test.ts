@@ -190,6 +190,18 @@ describe('the emailed code after 9 knacks in 24 hours', () => {
     expect(await LedgerEntryModel.countDocuments({ kind: 'knack' })).toBe(12);
   }, 60_000);
 
+  it('when the 10 knacks were more than 24 hours ago, then no code is asked; 10 within the window, and it is', async () => {
+    const [first, second] = await Promise.all([piece({ title: 'Window Opens' }), piece({ title: 'Window Closes' })]);
+    const hoursAgo = (hours: number) => Array.from({ length: 10 }, (_, i) => new Date(Date.now() - hours * 3_600_000 - i * 1000));
+    await KnackCodeModel.updateOne({ _id: bea.user.id }, { $set: { recentAt: hoursAgo(25) } }, { upsert: true });
+    await knack(bea, first).expect(200);
+    // The window keeps the last 10 times only: the old ones went, the new one is in.
+    expect((await KnackCodeModel.findById(bea.user.id).lean())!.recentAt).toHaveLength(1);
+
+    await KnackCodeModel.updateOne({ _id: bea.user.id }, { $set: { recentAt: hoursAgo(23) } });
+    expect((await knack(bea, second).expect(428)).body.message).toBe(KNACK_MESSAGES.codeNeeded);
+  });
+
   it('when the code is guessed 5 times wrong, then even the right code no longer works', async () => {
     const pieces = await Promise.all(Array.from({ length: 11 }, (_, i) => piece({ title: `Guessing ${i}` })));
     for (const p of pieces.slice(0, 10)) await knack(cara, p).expect(200);

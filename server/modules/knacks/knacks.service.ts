@@ -57,12 +57,21 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     return content;
   }
 
-  /** Knacks of the member since the window started or their last code, whichever is later. */
+  /** Knacks of the member since the window started or their last code, whichever is later (one read by key). */
   async function recentKnacks(userId: string, now: Date): Promise<number> {
-    const code = await KnackCodeModel.findById(userId).lean<KnackCodeDoc>();
-    const windowStart = now.getTime() - RECENT_WINDOW_MS;
-    const since = new Date(Math.max(windowStart, code?.verifiedAt?.getTime() ?? 0));
-    return LedgerEntryModel.countDocuments(ours({ kind: 'knack', actorId: new Types.ObjectId(userId), at: { $gt: since } }));
+    const window = await KnackCodeModel.findById(userId, { verifiedAt: 1, recentAt: 1 }).lean<KnackCodeDoc>();
+    const since = Math.max(now.getTime() - RECENT_WINDOW_MS, window?.verifiedAt?.getTime() ?? 0);
+    return (window?.recentAt ?? []).filter((at) => at.getTime() > since).length;
+  }
+
+  /** Notes a new knack in the member's window: the last KNACKS_BEFORE_CODE + 1 times are all the count needs. */
+  function noteRecentKnack(userId: string, now: Date): Promise<unknown> {
+    return inTurn(`knack-code:${userId}`, async () => {
+      const window = await KnackCodeModel.findById(userId, { recentAt: 1 }).lean<KnackCodeDoc>();
+      const windowStart = now.getTime() - RECENT_WINDOW_MS;
+      const recentAt = [...(window?.recentAt ?? []).filter((at) => at.getTime() > windowStart), now].slice(-(KNACKS_BEFORE_CODE + 1));
+      return KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { recentAt } }, { upsert: true });
+    });
   }
 
   /** Checks the emailed code; a right one starts a new count of recent knacks. */
@@ -122,7 +131,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       const legs = knackLegs(value, String(content.ownerId), content.payerId ? String(content.payerId) : null);
       const { entry, created } = await post({ _id: key, kind: 'knack', at: now, actorId: new Types.ObjectId(userId), contentId: content._id, legs });
       if (!created) return answer(content, userId, entry, content.reactedCount, KNACK_MESSAGES.already);
-      await recordReaction(content, now);
+      await Promise.all([recordReaction(content, now), noteRecentKnack(userId, now)]);
       if (request.playId) await PlaySessionModel.deleteOne({ _id: request.playId });
       return answer(content, userId, entry, content.reactedCount + 1, KNACK_MESSAGES.thanks);
     },

@@ -28,8 +28,9 @@ export interface PlaySessionDoc {
 export const PlaySessionModel = model<PlaySessionDoc>('PlaySession', playSessionSchema, 'play_sessions');
 
 /**
- * The emailed 4-digit code a member gives after more than 9 knacks in 24 hours (`_id` the member): kept as an
- * HMAC, for 15 minutes and 5 attempts. `verifiedAt` starts a new count of recent knacks.
+ * A member's knack window (`_id` the member): the times of their last knacks (at most 10, enough to tell
+ * "more than 9 in 24 hours" without counting the ledger), and the emailed 4-digit code they give past that:
+ * kept as an HMAC, for 15 minutes and 5 attempts. `verifiedAt` starts a new count of recent knacks.
  */
 const knackCodeSchema = new Schema(
   {
@@ -38,6 +39,7 @@ const knackCodeSchema = new Schema(
     expiresAt: { type: Date, default: null },
     attempts: { type: Number, default: 0 },
     verifiedAt: { type: Date, default: null },
+    recentAt: { type: [Date], default: [] },
   },
   { versionKey: false },
 );
@@ -48,6 +50,7 @@ export interface KnackCodeDoc {
   expiresAt: Date | null;
   attempts: number;
   verifiedAt: Date | null;
+  recentAt?: Date[];
 }
 
 export const KnackCodeModel = model<KnackCodeDoc>('KnackCode', knackCodeSchema, 'knack_codes');
