@@ -98,7 +98,7 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
       open={open}
       onCancel={() => dispatch(detailClosed())}
       footer={null}
-      // Closed, its contents go (a song playing in it stops).
+      // Closed, its contents go (a song playing goes on in the player bar).
       destroyOnHidden
       centered={!isPhone}
       width={isPhone ? '100%' : DETAIL_WIDTH}
