@@ -193,11 +193,6 @@ const authSlice = createSlice({
     plansLoaded(state, action: PayloadAction<Plan[]>) {
       state.plans = action.payload;
     },
-    /** A knack was counted: the content joins the reacted list and the counter goes up. */
-    contentReacted(state, action: PayloadAction<string>) {
-      if (!state.reactedContents.includes(action.payload)) state.reactedContents.push(action.payload);
-      state.reactedCount += 1;
-    },
   },
   extraReducers: (builder) => {
     // A knack the server counted for this member joins the reacted list (once).
@@ -246,6 +241,5 @@ export const {
   userExtLoaded,
   subscriptionLoaded,
   plansLoaded,
-  contentReacted,
 } = authSlice.actions;
 export const authReducer = authSlice.reducer;

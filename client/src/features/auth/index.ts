@@ -26,7 +26,6 @@ export {
   userExtLoaded,
   subscriptionLoaded,
   plansLoaded,
-  contentReacted,
 } from './auth.slice';
 export type { AuthState } from './auth.slice';
 export { authSaga, toSession } from './auth.saga';

@@ -42,7 +42,7 @@ export function* tryKnack(contentId: string, playId?: string): SagaIterator<Atte
   if (!user) return 'stopped';
   try {
     const result: AddKnackResult = yield call(addKnack, { body: { contentId, userId: user.id, ...(playId ? { playId } : {}) } }, { quiet: true });
-    yield put(knackRegistered({ contentId, message: result.message, knackStatus: result.knackStatus, reactedCount: result.reactedCount }));
+    yield put(knackRegistered({ contentId, ...result }));
     return 'done';
   } catch (error) {
     const apiError = toApiError(error);

@@ -6,7 +6,6 @@ type WithPlayer = { player: PlayerState };
 export const selectPlayer = (state: WithPlayer) => state.player;
 export const selectCurrentTrack = (state: WithPlayer): Content | null => state.player.queue[state.player.index] ?? null;
 export const selectHasTrack = (state: WithPlayer) => state.player.queue.length > 0;
-export const selectPlayerStatus = (state: WithPlayer) => state.player.status;
 export const selectPreviewUsed = (state: WithPlayer) => state.player.previewUsed;
 export const selectHasPrevious = (state: WithPlayer) => state.player.index > 0;
 export const selectHasNext = (state: WithPlayer) => state.player.index < state.player.queue.length - 1;

@@ -60,7 +60,7 @@ export default function VerificationModal({ open }: { open: boolean }) {
     setError(null);
     try {
       const result = await addKnack({ body: { contentId, userId: user.id, code, ...(playId ? { playId } : {}) } }, { quiet: true });
-      dispatch(knackRegistered({ contentId, message: result.message, knackStatus: result.knackStatus, reactedCount: result.reactedCount }));
+      dispatch(knackRegistered({ contentId, ...result }));
       dispatch(modalClosed());
     } catch (failure) {
       setError(toApiError(failure).message);
