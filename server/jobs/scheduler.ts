@@ -50,7 +50,23 @@ export async function runJob(job: Job, logger: Logger): Promise<void> {
   }
 }
 
-export function startJobs(deps: JobDeps, jobs: Job[] = defaultJobs(deps)): { stop(): Promise<void> } {
+/** What a scheduled job is doing, as its schedule reports it. */
+export interface ScheduledJobState {
+  name: string;
+  schedule: string;
+  /** `idle` or `running` while scheduled; `destroyed` once stopped. */
+  status: string;
+  nextRunAt: Date | null;
+}
+
+export interface Scheduler {
+  /** Each job's schedule and state, in the order they were given. */
+  jobs(): ScheduledJobState[];
+  /** Stops the schedules and waits for the runs under way. */
+  stop(): Promise<void>;
+}
+
+export function startJobs(deps: JobDeps, jobs: Job[] = defaultJobs(deps)): Scheduler {
   const running = new Set<Promise<void>>();
   const log = deps.logger.child({ module: 'node-cron' });
   const cronLogger = {
@@ -74,7 +90,11 @@ export function startJobs(deps: JobDeps, jobs: Job[] = defaultJobs(deps)): { sto
   );
   deps.logger.info({ jobs: jobs.map((j) => `${j.name} (${j.schedule})`) }, 'jobs scheduled');
   return {
-    /** Stops the schedules and waits for the runs under way. */
+    jobs: () =>
+      tasks.map((task, i) => {
+        const status = task.getStatus();
+        return { name: jobs[i]!.name, schedule: task.getPattern(), status, nextRunAt: status === 'destroyed' ? null : task.getNextRun() };
+      }),
     async stop() {
       await Promise.all(tasks.map((task) => task.destroy()));
       await Promise.all(running);

@@ -16,6 +16,7 @@ import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { jpegWithExif, png, wav } from '../helpers/media';
 import { startSmtpServer } from '../helpers/smtp';
+import { waitUntil } from '../helpers/wait';
 
 useTestDatabase();
 
@@ -102,14 +103,12 @@ describe('uploading images', () => {
     const res = await uploadPhoto(ana, body, name).expect(415);
     expect(res.body).toMatchObject({ code: 'unsupported_media_type', message: 'Only PNG and JPEG images are accepted.' });
     expect(storedFiles().length).toBe(before);
-    await new Promise((r) => setTimeout(r, 50));
     expect(tempFiles()).toEqual([]);
   });
 
   it('when an image is over 20 MB, then 413 with the limit and no temp file left', async () => {
     const res = await uploadPhoto(ana, Buffer.alloc(21 * 1024 * 1024, 1), 'huge.png').expect(413);
     expect(res.body.message).toBe('Image size should be less than 20 MB.');
-    await new Promise((r) => setTimeout(r, 50));
     expect(tempFiles()).toEqual([]);
   });
 
@@ -156,11 +155,7 @@ describe('uploading audio', () => {
     const res = await uploadAudio(ana, wav(400, 8000)).expect(201); // 6.4 MB
     expect(res.body.upload.status).toBe('processing');
     let upload;
-    for (let i = 0; i < 100; i++) {
-      upload = await UploadModel.findOne({ key: res.body.path }).lean();
-      if (upload?.status !== 'processing') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(async () => (upload = await UploadModel.findOne({ key: res.body.path }).lean())?.status !== 'processing', { what: 'the waveform' });
     expect(upload).toMatchObject({ status: 'ready', waveformKey: expect.stringMatching(/-peaks\.json$/) });
   });
 
@@ -178,8 +173,6 @@ describe('uploading audio', () => {
     const res = await uploadAudio(ana, big).expect(413);
     expect(res.body.message).toBe('File size should be less than 100 MB.');
     expect(storedFiles().length).toBe(before);
-    // The cut-off file is removed as its last write settles: give a loaded machine a few seconds.
-    for (let waited = 0; tempFiles().length && waited < 5000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     expect(tempFiles()).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);

@@ -16,6 +16,7 @@ import { createMediaService, mediaHousekeeping, StoredFileModel, UploadModel, up
 import { createTestApp, testConfig, TEST_JWT_SECRET } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
+import { waitUntil } from '../helpers/wait';
 import { png, wav } from '../helpers/media';
 import { startSmtpServer } from '../helpers/smtp';
 
@@ -41,7 +42,6 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 /** Sets timestamps past mongoose (which would overwrite them). */
 const age = (_id: Types.ObjectId, fields: { createdAt?: Date; updatedAt?: Date }) => UploadModel.collection.updateOne({ _id }, { $set: fields });
@@ -65,12 +65,18 @@ async function readStored(key: string): Promise<string> {
 describe('the lease', () => {
   it('when two runs start at once, then the job runs once', async () => {
     let runs = 0;
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    // The run that takes the lease holds it until the other attempt has been turned away.
     const job = async () => {
       runs++;
-      await sleep(200);
+      await finished;
       return 'done';
     };
-    const outcomes = await Promise.all([withLease('twice', 60_000, job), withLease('twice', 60_000, job)]);
+    const attempts = [withLease('twice', 60_000, job), withLease('twice', 60_000, job)];
+    expect(await Promise.race(attempts)).toEqual({ taken: false });
+    finish();
+    const outcomes = await Promise.all(attempts);
     expect(runs).toBe(1);
     expect(outcomes.map((o) => o.taken).sort()).toEqual([false, true]);
     expect(outcomes.find((o) => o.taken)).toEqual({ taken: true, result: 'done' });
@@ -212,19 +218,36 @@ describe('the scheduler', () => {
       { name: 'every-second', schedule: '* * * * * *', leaseMs: 500, run: async () => ++runs },
       { name: 'always-fails', schedule: '* * * * * *', leaseMs: 500, run: async () => Promise.reject(new Error('broken')) },
     ]);
-    for (let i = 0; i < 40 && (runs === 0 || !lines.some((l) => l.msg === 'job failed')); i++) await sleep(100);
+    expect(scheduler.jobs().map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([
+      { name: 'every-second', schedule: '* * * * * *', status: 'idle' },
+      { name: 'always-fails', schedule: '* * * * * *', status: 'idle' },
+    ]);
+    // The schedule ticks each second: wait for the first done run and the first failure, however long they take.
+    await waitUntil(() => runs > 0 && lines.some((l) => l.msg === 'job failed'));
     await scheduler.stop();
-    const after = runs;
-    expect(after).toBeGreaterThan(0);
     expect(lines).toContainEqual(expect.objectContaining({ job: 'every-second', msg: 'job done', result: expect.any(Number) }));
     expect(lines).toContainEqual(expect.objectContaining({ job: 'always-fails', msg: 'job failed', err: expect.objectContaining({ message: 'broken' }) }));
     expect(await LockModel.findById('every-second').lean()).toMatchObject({ holder: expect.any(String) });
-    await sleep(1200);
-    expect(runs).toBe(after);
+    expect(scheduler.jobs().map((job) => [job.name, job.status, job.nextRunAt])).toEqual([
+      ['every-second', 'destroyed', null],
+      ['always-fails', 'destroyed', null],
+    ]);
   });
 
-  it('when the default jobs start and stop, then nothing is left running', async () => {
+  it('when the default jobs start, then housekeeping, rankings and payouts are scheduled in UTC; stop destroys every schedule', async () => {
     const scheduler = startJobs({ config: testConfig(), logger, storage });
+    const scheduled = scheduler.jobs();
+    expect(scheduled.map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([
+      { name: 'media-housekeeping', schedule: '*/10 * * * *', status: 'idle' },
+      { name: 'refresh-rankings', schedule: '*/5 * * * *', status: 'idle' },
+      { name: 'monthly-payouts', schedule: '0 0 1 * *', status: 'idle' },
+    ]);
+    const payoutsAt = scheduled[2]!.nextRunAt!;
+    expect([payoutsAt.getUTCDate(), payoutsAt.getUTCHours(), payoutsAt.getUTCMinutes()]).toEqual([1, 0, 0]);
+    expect(payoutsAt.getTime()).toBeGreaterThan(Date.now());
+    expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
+
     await scheduler.stop();
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed']);
   });
 });

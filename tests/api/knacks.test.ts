@@ -13,6 +13,7 @@ import { balanceOf, KNACK_MESSAGES, LedgerEntryModel, PLATFORM_KNACKS, post, use
 import { KnackCodeModel, PlaySessionModel } from '../../server/modules/knacks/plays.model';
 import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
+import { freezeDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member, type PieceSpec, type PublishedPiece } from '../helpers/e2e-pieces';
 import { startSmtpServer } from '../helpers/smtp';
@@ -144,19 +145,24 @@ describe('knack status and reacted pieces', () => {
 });
 
 describe('songs count past half a play', () => {
+  afterEach(() => jest.useRealTimers());
+
   it('when a song is knacked without a play, too early, or with another member’s play, then it is refused; past half the song it counts', async () => {
     const song = await piece({ title: 'Half Way Song', tag: 'Music', subTag: 'Jazz', seconds: 1 }, ana);
     const none = await knack(bea, song).expect(400);
     expect(none.body.message).toBe(KNACK_MESSAGES.playFirst);
 
+    const clock = freezeDate(); // time moves only as the test says (a real clock is given back after each test)
     const play = await request(app).post('/api/v2/knack/play').set(bearer(bea)).send({ contentId: song.id }).expect(201);
     expect(play.body.minSeconds).toBeCloseTo(0.5, 1);
     const early = await knack(bea, song, { playId: play.body.playId }).expect(409);
     expect(early.body.message).toBe(KNACK_MESSAGES.keepListening);
     const othersPlay = await knack(cara, song, { playId: play.body.playId }).expect(400);
     expect(othersPlay.body.message).toBe(KNACK_MESSAGES.playFirst);
+    clock.advance(play.body.minSeconds * 1000 - 1);
+    await knack(bea, song, { playId: play.body.playId }).expect(409); // a millisecond short of half the song
 
-    await new Promise((resolve) => setTimeout(resolve, play.body.minSeconds * 1000 + 50));
+    clock.advance(1);
     const counted = await knack(bea, song, { playId: play.body.playId }).expect(200);
     const { knackValueMicros } = (await request(app).get(`/api/v2/knack/get-money/${song.id}`).expect(200)).body;
     expect(counted.body).toMatchObject({ message: KNACK_MESSAGES.thanks, knackStatus: 2, earnedMicros: knackValueMicros });

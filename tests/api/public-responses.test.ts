@@ -11,6 +11,7 @@ import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
+import { freezeDate, type FrozenDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member } from '../helpers/e2e-pieces';
 import { startSmtpServer } from '../helpers/smtp';
@@ -52,12 +53,19 @@ beforeAll(async () => {
 
 afterAll(async () => smtp.stop());
 
-/** Waits past the one second an answer is kept. */
-const pastTheSecond = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+// "Now" moves only when a test moves it, so two requests meant to fall in one second always do.
+let clock: FrozenDate;
+beforeEach(() => {
+  clock = freezeDate();
+});
+afterEach(() => clock.restore());
+
+/** Moves past the one second an answer is kept. */
+const pastTheSecond = () => clock.advance(1_001);
 
 describe('stored public answers', () => {
   it('when a feed page is asked twice, then the second answer comes from the store with the same bytes, headers and ETag, and its own request id', async () => {
-    await pastTheSecond();
+    pastTheSecond();
     const first = await request(app).get(NEW_FEED).expect(200);
     const second = await request(app).get(NEW_FEED).expect(200);
     expect(storedAnswers(NEW_FEED)).toBe(1);
@@ -74,7 +82,7 @@ describe('stored public answers', () => {
   });
 
   it('when the caller already has the answer (If-None-Match), then it gets 304 without a body; gzip is given to those who accept it', async () => {
-    await pastTheSecond();
+    pastTheSecond();
     const first = await request(app).get('/api/v2/tag/get-all').expect(200);
     const again = await request(app).get('/api/v2/tag/get-all').set('If-None-Match', first.headers.etag!).expect(304);
     expect(again.text).toBe('');
@@ -90,7 +98,7 @@ describe('stored public answers', () => {
   });
 
   it('when a piece is published, then the next answer shows it at once; and an answer is kept one second only', async () => {
-    await pastTheSecond();
+    pastTheSecond();
     await request(app).get(NEW_FEED).expect(200);
     await request(app).get(NEW_FEED).expect(200);
     const before = storedAnswers(NEW_FEED);
@@ -101,7 +109,7 @@ describe('stored public answers', () => {
 
     await request(app).get(NEW_FEED).expect(200); // stored
     expect(storedAnswers(NEW_FEED)).toBe(before + 1);
-    await pastTheSecond();
+    pastTheSecond();
     await request(app).get(NEW_FEED).expect(200); // expired: the whole way again
     expect(storedAnswers(NEW_FEED)).toBe(before + 1);
   });

@@ -3,7 +3,7 @@
  * navigation, side menu, phone drawer), page metadata from the CMS with the built-in fallback, and error
  * toasts with the server's message.
  */
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import ConfigProvider from 'antd/es/config-provider';
 import { getAllTags, getPageMeta, getPageUi } from '../../client/src/api/generated/operations';
@@ -14,6 +14,7 @@ import { createAppStore } from '../../client/src/app/store';
 import { ToastLayer } from '../../client/src/components/ToastLayer';
 import { defaultPageMeta } from '../../client/src/features/cms';
 import { footerFixture, tagFixture } from './fixtures';
+import { renderUi } from './render';
 
 jest.mock('../../client/src/api/generated/operations');
 const getAllTagsMock = jest.mocked(getAllTags);
@@ -38,7 +39,7 @@ function setViewport(width: number, height: number) {
 async function renderApp(path: string) {
   window.history.pushState(null, '', path);
   const store = createAppStore();
-  render(<App store={store} />);
+  renderUi(<App store={store} />);
   await screen.findByRole('heading', { level: 1, name: 'Get paid for every play and view.' });
   return store;
 }
@@ -188,7 +189,7 @@ describe('error toasts', () => {
       };
       throw new AxiosError('Request failed with status code 400', 'ERR_BAD_REQUEST', config, null, response);
     };
-    render(
+    renderUi(
       <ConfigProvider>
         <ToastLayer />
       </ConfigProvider>,

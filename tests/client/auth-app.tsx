@@ -1,5 +1,5 @@
 /** Renders the whole SPA (real store, sagas, router, toasts) at a path, with an extra members-only route. */
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router-dom';
 import ConfigProvider from 'antd/es/config-provider';
@@ -10,6 +10,7 @@ import { createAppStore } from '../../client/src/app/store';
 import { ToastLayer } from '../../client/src/components/ToastLayer';
 import { membersRoute } from './auth-fixtures';
 import { footerFixture, tagFixture } from './fixtures';
+import { renderUi } from './render';
 
 /** The generated operations must be mocked by the calling test file (jest.mock). */
 export function mockPublicCalls() {
@@ -22,7 +23,7 @@ export function mockPublicCalls() {
 export function renderApp(path: string | null = '/') {
   if (path !== null) window.history.pushState(null, '', path);
   const store = createAppStore();
-  const view = render(
+  const view = renderUi(
     <ConfigProvider>
       <Provider store={store}>
         <BrowserRouter>

@@ -3,7 +3,7 @@
  * fails, the route error boundary, and the stale-chunk reload (at most once per 60 seconds).
  */
 import { useState } from 'react';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { ApiError } from '../../client/src/api/http';
 import {
   CHUNK_RELOAD_INTERVAL_MS,
@@ -15,6 +15,7 @@ import {
   isChunkLoadError,
   withChunkReload,
 } from '../../client/src/components/errors';
+import { renderUi } from './render';
 
 function quietConsole() {
   return jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -22,20 +23,20 @@ function quietConsole() {
 
 describe('ErrorPage', () => {
   it('when nothing is given, then the title is Error and the status 500', () => {
-    render(<ErrorPage />);
+    renderUi(<ErrorPage />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Error');
     expect(screen.getByText('500')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Back to the home page/ }).getAttribute('href')).toBe('/');
   });
 
   it('when a message and status are given, then they show', () => {
-    render(<ErrorPage status={503} message="The service is down for maintenance" />);
+    renderUi(<ErrorPage status={503} message="The service is down for maintenance" />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('The service is down for maintenance');
     expect(screen.getByText('503')).toBeTruthy();
   });
 
   it('when the status is 404, then it reads This page could not be found with Back to the home page', () => {
-    render(<ErrorPage status={404} message="ignored" />);
+    renderUi(<ErrorPage status={404} message="ignored" />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('This page could not be found');
     expect(screen.getByText('404')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Back to the home page/ }).getAttribute('href')).toBe('/');
@@ -49,7 +50,7 @@ describe('ErrorPageGuard', () => {
     function BrokenErrorPage(): never {
       throw new Error('theme is undefined');
     }
-    render(
+    renderUi(
       <ErrorPageGuard>
         <BrokenErrorPage />
       </ErrorPageGuard>,
@@ -68,7 +69,7 @@ describe('RouteErrorBoundary', () => {
 
   it('when a route throws a bug, then the error page shows Error with the details', () => {
     const spy = quietConsole();
-    render(
+    renderUi(
       <RouteErrorBoundary resetKey="/">
         <Thrower error={new TypeError('tags is undefined')} />
       </RouteErrorBoundary>,
@@ -81,7 +82,7 @@ describe('RouteErrorBoundary', () => {
 
   it('when a route throws an API 404, then the 404 page shows', () => {
     const spy = quietConsole();
-    render(
+    renderUi(
       <RouteErrorBoundary resetKey="/">
         <Thrower error={new ApiError('Tag not found', 404, 'not_found')} />
       </RouteErrorBoundary>,
@@ -101,7 +102,7 @@ describe('RouteErrorBoundary', () => {
         </>
       );
     }
-    render(<Harness />);
+    renderUi(<Harness />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Error');
     fireEvent.click(screen.getByText('go home'));
     expect(screen.getByText('home page')).toBeTruthy();

@@ -2,7 +2,7 @@
  * Home page: Music, Art and Photos with their sub-tags, knack prices and type colours; skeletons while
  * loading; an error state whose Retry loads again. No network: the generated operations are mocked.
  */
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { getAllTags } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
@@ -16,6 +16,7 @@ import {
 import { TagSections } from '../../client/src/features/tags/ui';
 import { tagFixture } from './fixtures';
 import { renderWithStore } from './render';
+import { renderUi } from './render';
 
 jest.mock('../../client/src/api/generated/operations');
 const getAllTagsMock = jest.mocked(getAllTags);
@@ -58,7 +59,7 @@ describe('groupTags', () => {
 
 describe('TagSections', () => {
   it('when tags are loaded, then each main tag lists its sub-tags with the knack price in its type colour', () => {
-    render(
+    renderUi(
       <MemoryRouter>
         <TagSections status="loaded" groups={groupTags(tagFixture())} onRetry={() => undefined} />
       </MemoryRouter>,
@@ -103,7 +104,7 @@ describe('TagSections', () => {
   });
 
   it('when loading, then skeletons show and no prices', () => {
-    render(
+    renderUi(
       <MemoryRouter>
         <TagSections status="loading" groups={[]} onRetry={() => undefined} />
       </MemoryRouter>,
@@ -114,7 +115,7 @@ describe('TagSections', () => {
 
   it('when the call failed, then the message and a Retry button show', () => {
     const onRetry = jest.fn();
-    render(
+    renderUi(
       <MemoryRouter>
         <TagSections status="failed" groups={[]} error="The server is busy" onRetry={onRetry} />
       </MemoryRouter>,

@@ -15,7 +15,6 @@ import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { cardLink, detailDialog, janeCard, makeContent, mockReads, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-jest.setTimeout(60_000);
 
 const world = useJaneWorld();
 const THANKS = 'Thank you for being apart of our Community.';

@@ -29,7 +29,6 @@ import {
 } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-jest.setTimeout(60_000);
 
 const world = useJaneWorld();
 

@@ -3,7 +3,11 @@
  * storage between tests.
  */
 import { TextDecoder, TextEncoder } from 'node:util';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// A `findBy…` or `waitFor` waits for the state it names; on a machine busy with the other test files that can
+// take longer than Testing Library's default second, and it costs nothing when the state comes sooner.
+configure({ asyncUtilTimeout: 10_000 });
 
 // react-router needs TextEncoder, which jest's jsdom environment does not expose.
 if (typeof globalThis.TextEncoder === 'undefined') {
@@ -63,6 +67,27 @@ if (!('ResizeObserver' in window)) {
 window.scrollTo = (() => undefined) as typeof window.scrollTo;
 const computedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = ((element: Element) => computedStyle(element)) as typeof window.getComputedStyle;
+
+// antd's style rules are not injected in these tests (render.tsx, CollectedStyles), but the classes antd hides
+// closed popups and inactive panes with still hide them, so a closed menu's items stay out of role queries.
+const hidingClasses = document.createElement('style');
+hidingClasses.textContent = [
+  'ant-select-dropdown',
+  'ant-dropdown',
+  'ant-popover',
+  'ant-tooltip',
+  'ant-picker-dropdown',
+  'ant-cascader-dropdown',
+  'ant-tabs-tabpane',
+  'ant-form-item',
+  'ant-menu',
+  'ant-menu-submenu',
+  'ant-modal-mask',
+]
+  .map((block) => `.${block}-hidden`)
+  .join(', ')
+  .concat(' { display: none; }');
+document.head.appendChild(hidingClasses);
 
 afterEach(() => {
   cleanup();

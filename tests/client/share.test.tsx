@@ -11,7 +11,6 @@ import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { cardLink, detailDialog, notFoundError, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-jest.setTimeout(60_000);
 
 const world = useJaneWorld();
 const ORIGIN = window.location.origin;

@@ -2,15 +2,12 @@
  * Helpers for the upload tests: upload answers shaped as the upload calls answer them (openapi
  * UploadResponse), files, a deferred promise to hold a call in flight, and a signed-in SPA.
  */
-import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { components } from '../../client/src/api/generated/openapi';
 import { checkLoggedIn, getAllPlans, getAuthProviders, getSubscription, getUserExt } from '../../client/src/api/generated/operations';
 import type { RequestOptions } from '../../client/src/api/http';
 import { authAnswer, makeUser, setViewport, storeAccount } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
-
-// antd forms in jsdom settle over a few macrotasks; give the async queries room on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
 
 type UploadResponse = components['schemas']['UploadResponse'];
 type User = components['schemas']['User'];

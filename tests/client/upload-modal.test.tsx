@@ -43,8 +43,6 @@ import {
 import { makeContent } from './explore-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-// The whole SPA with antd forms in jsdom: a test takes seconds.
-jest.setTimeout(60_000);
 
 const savedContent = (overrides: Partial<SaveContentResult['content']> = {}): SaveContentResult['content'] =>
   makeContent({

@@ -27,7 +27,6 @@ import { makeUser, storedAccount } from './auth-fixtures';
 import { chooseFile, deferred, findDialog, imageAnswer, makeFile, pngFile, renderSignedIn, stubObjectUrls, toastTexts } from './upload-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-jest.setTimeout(60_000);
 
 const ratioOf = (rect: CropRect) => rect.width / rect.height;
 const inside = (rect: CropRect, image: { width: number; height: number }) =>

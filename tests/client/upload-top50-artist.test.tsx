@@ -25,7 +25,6 @@ import {
 } from './upload-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-jest.setTimeout(60_000);
 
 const content = { id: '64d000000000000000000009', title: 'So What' } as never;
 const completionNow = () => progressValue('Form completion');

@@ -40,8 +40,6 @@ import {
 } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-// The whole SPA with antd in jsdom: a test takes about a second.
-jest.setTimeout(30_000);
 
 const world = useJaneWorld();
 const piece = (title: string) => world.pieces.find((candidate) => candidate.title === title)!;

@@ -4,7 +4,7 @@ import type { ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth } from '../auth/auth.middleware';
 import type { MediaService, UploadPurpose } from './media.service';
-import { acceptOneFile } from './upload.middleware';
+import { acceptOneFile, storeTempFile } from './upload.middleware';
 
 /** Uploads per member: generous for real use, a wall for scripts filling the disk. */
 export const UPLOAD_LIMIT: Limit = { max: 120, windowMs: 60 * 60_000 };
@@ -24,7 +24,7 @@ export function uploadRouter(config: AuthConfig, media: MediaService): Router {
     limit,
     acceptOneFile('image'),
     async (req: Request, res: ApiResponse<'uploadContentPhoto'>) => {
-      const upload = await media.storeImage(req.file!, req.auth!.userId, purpose);
+      const upload = await storeTempFile(req.file!, (file) => media.storeImage(file, req.auth!.userId, purpose));
       res.status(201).json({ path: upload.key, upload: media.toUploadDto(upload) });
     },
   ];
@@ -33,7 +33,7 @@ export function uploadRouter(config: AuthConfig, media: MediaService): Router {
   router.post('/api/v2/user/upload-photo', ...image('avatar'));
   router.post('/api/v2/user/upload-header-image', ...image('header'));
   router.post('/api/v2/content/upload-audio', auth, limit, acceptOneFile('audio'), async (req, res: ApiResponse<'uploadContentAudio'>) => {
-    const upload = await media.storeAudio(req.file!, req.auth!.userId);
+    const upload = await storeTempFile(req.file!, (file) => media.storeAudio(file, req.auth!.userId));
     res.status(201).json({ path: upload.key, upload: media.toUploadDto(upload) });
   });
   return router;

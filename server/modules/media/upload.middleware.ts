@@ -30,7 +30,11 @@ const storage = multer.diskStorage({
   filename: (_req, _file, done) => done(null, `${Date.now()}-${randomBytes(8).toString('hex')}.upload`),
 });
 
-/** Runs multer for one file of `kind`, maps its errors to 400/413, and removes the temp file when the response ends. */
+/**
+ * Runs multer for one file of `kind` and maps its errors to 400/413. The temp file is removed before any
+ * answer goes out (`storeTempFile`, or at once when the request is refused), so a client that hears back
+ * never leaves a file behind; a request cut off midway has it removed when the connection closes.
+ */
 export function acceptOneFile(kind: UploadKind): RequestHandler {
   const limit = LIMITS[kind];
   const parse = multer({ storage, limits: { fileSize: limit.bytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 } }).single('file');
@@ -39,15 +43,28 @@ export function acceptOneFile(kind: UploadKind): RequestHandler {
       if (req.file?.path) void rm(req.file.path, { force: true });
     });
     parse(req, res, (err?: unknown) => {
+      const refuse = (error: unknown) => {
+        if (!req.file?.path) return next(error);
+        rm(req.file.path, { force: true }).then(() => next(error), next);
+      };
       if (err instanceof multer.MulterError) {
-        if (err.code === 'LIMIT_FILE_SIZE') return next(new AppError(413, 'payload_too_large', limit.message));
-        return next(new AppError(400, 'bad_request', MESSAGES.oneFile, [{ path: 'file', message: MESSAGES.oneFile }]));
+        if (err.code === 'LIMIT_FILE_SIZE') return refuse(new AppError(413, 'payload_too_large', limit.message));
+        return refuse(new AppError(400, 'bad_request', MESSAGES.oneFile, [{ path: 'file', message: MESSAGES.oneFile }]));
       }
-      if (err) return next(err);
+      if (err) return refuse(err);
       if (!req.file) return next(new AppError(400, 'bad_request', MESSAGES.oneFile, [{ path: 'file', message: MESSAGES.oneFile }]));
       next();
     });
   };
+}
+
+/** Hands the accepted temp file to `store` and removes it once `store` is done with it, whether it kept it or refused it. */
+export async function storeTempFile<T>(file: Express.Multer.File, store: (file: Express.Multer.File) => Promise<T>): Promise<T> {
+  try {
+    return await store(file);
+  } finally {
+    await rm(file.path, { force: true });
+  }
 }
 
 /** Names are kept only as metadata: no path, no control characters, at most 200 characters. */
