@@ -7,7 +7,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { animationsSettled, DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp } from '../helpers/e2e';
 
 jest.setTimeout(120_000);
 useTestDatabase();
@@ -34,7 +34,6 @@ async function openFromTopNav(page: Page, name: 'Login' | 'Create account' | 'Lo
   await page.getByRole('banner').getByRole('button', { name, exact: true }).click();
   if (name !== 'Logout') {
     await dialog(page).waitFor();
-    await animationsSettled(page);
   }
 }
 

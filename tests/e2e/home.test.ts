@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
+import { DESKTOP, screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
 
 useTestDatabase();
 
@@ -57,5 +57,37 @@ describe('routes', () => {
     await page.waitForURL(`${baseUrl}/`);
     await page.getByText('Hip Hop', { exact: true }).first().waitFor({ state: 'visible' });
     await page.close();
+  });
+});
+
+describe('motion', () => {
+  /**
+   * Opens the login modal and answers whether antd animated anything meanwhile: the class of a running motion
+   * (`ant-fade-appear-active`, `ant-zoom-enter-active`, …; the `-prepare` step alone runs either way) is seen by an
+   * observer set up before the click, so the answer does not depend on how fast the machine is.
+   */
+  async function loginModalAnimates(reducedMotion: 'reduce' | 'no-preference'): Promise<boolean> {
+    const page = await browser.newPage({ viewport: DESKTOP, reducedMotion });
+    await page.goto(baseUrl);
+    await page.getByRole('banner').getByRole('button', { name: 'Login', exact: true }).waitFor();
+    await page.evaluate(() => {
+      const motion = /\bant-[\w-]+-(appear|enter)-active\b/;
+      const seen = (node: Node) => node instanceof Element && (motion.test(node.className.toString()) || [...node.querySelectorAll('*')].some((el) => motion.test(el.className.toString())));
+      const w = window as unknown as { animated: boolean };
+      w.animated = false;
+      new MutationObserver((records) => {
+        for (const record of records) if (seen(record.target) || [...record.addedNodes].some(seen)) w.animated = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    });
+    await page.getByRole('banner').getByRole('button', { name: 'Login', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Log in' }).getByLabel('Email').waitFor();
+    const animated = await page.evaluate(() => (window as unknown as { animated: boolean }).animated);
+    await page.close();
+    return animated;
+  }
+
+  it('when the visitor’s system asks for reduced motion, then a modal opens without animating; otherwise it zooms in', async () => {
+    expect(await loginModalAnimates('reduce')).toBe(false);
+    expect(await loginModalAnimates('no-preference')).toBe(true);
   });
 });

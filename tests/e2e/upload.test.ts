@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { listOutbox, outboxMailer } from '../../server/integrations/mail/outbox.driver';
 import { localStorage } from '../../server/integrations/storage';
 import { useTestDatabase } from '../helpers/db';
-import { animationsSettled, DESKTOP, PHONE, screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
 import { chooseMainTag, chooseSubTag, declineMonetizing, dialog, openUpload, progressOf, toast, untilComplete } from '../helpers/e2e-upload';
 
 const HEADER_RATIO = 1119 / 305;
@@ -160,9 +160,7 @@ const shot = (page: Page, name: string) => screenshot(page, `upload-${name}`);
 async function logIn(page: Page, email: string, password: string) {
   await page.goto(baseUrl, { waitUntil: 'networkidle' });
   await page.getByRole('banner').getByRole('button', { name: 'Login', exact: true }).click();
-  // A click during the modal's zoom-in can be lost (as in the auth e2e): let it settle first.
   await dialog(page).getByLabel('Email').waitFor();
-  await animationsSettled(page);
   await dialog(page).getByLabel('Email').fill(email);
   await dialog(page).getByLabel('Password').fill(password);
   await dialog(page).getByRole('button', { name: 'Log in', exact: true }).click();

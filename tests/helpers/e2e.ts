@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { freePort } from '../../server/db/embedded';
 import { seedReferenceData } from '../../server/db/seed';
 import { createTestApp, type TestAppOptions } from './app';
@@ -34,6 +34,7 @@ export async function startE2eApp(options: TestAppOptions = {}): Promise<E2eApp>
     const s = app.listen(port, '127.0.0.1', () => resolve(s));
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  askForReducedMotion(browser);
   mkdirSync(SHOTS, { recursive: true });
   return {
     baseUrl,
@@ -56,19 +57,18 @@ export function watchErrors(page: Page, ignore?: RegExp): string[] {
 }
 
 /**
- * Waits until every finite animation on the page has ended (a modal's zoom, a drawer's slide; endless ones
- * such as skeleton shimmer are left out). A click aimed at a modal still zooming in from the pointer can
- * land on the mask and close it, so tests settle before they interact with what just opened.
+ * Every page the suite opens asks for reduced motion, as a visitor can in their system settings, and the app
+ * honours it (antd's motion off, our CSS transitions cut short): modals, drawers and menus appear at once, so no
+ * step waits on an animation and no click lands on a modal still zooming in. A context that names its own
+ * `reducedMotion` keeps it (the test of the setting itself). `browser.newPage` goes through `newContext`.
  */
-export async function animationsSettled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
-  );
+function askForReducedMotion(browser: Browser): void {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options: BrowserContextOptions = {}) => newContext({ reducedMotion: 'reduce', ...options });
 }
 
-/** A screenshot in tests/e2e/screenshots/ once animations have settled and images have decoded. */
+/** A screenshot in tests/e2e/screenshots/ once its images have decoded. */
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
-  await animationsSettled(page);
   await page.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))));
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
 }
