@@ -11,6 +11,7 @@ import { http, onApiError, registerAuthBridge, request, type ApiError } from '..
 import { createAppStore } from '../../client/src/app/store';
 import { loginSucceeded } from '../../client/src/features/auth';
 import { authAnswer, makeUser, storedAccount, unauthorized } from './auth-fixtures';
+import { waitUntil } from '../helpers/wait';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -24,7 +25,7 @@ function fakeServer(handler: Handler) {
   http.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
     const authorization = AxiosHeaders.from(config.headers).get('Authorization') as string | undefined;
     seen.push({ url: config.url, authorization });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // answered in a later turn, as over a network
     const { status, data } = handler(config);
     const response: AxiosResponse = { status, statusText: String(status), headers: new AxiosHeaders(), config, data };
     if (status >= 400) throw new AxiosError(`Request failed with status code ${status}`, 'ERR_BAD_RESPONSE', config, null, response);
@@ -72,7 +73,8 @@ describe('with a bridge', () => {
   it('when a call answers 401, then the token is renewed once for all waiting calls and each is retried with it', async () => {
     let token = 'old';
     const renew = jest.fn(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The renewal is still under way when the second call is refused too.
+      await waitUntil(() => seen.filter((call) => call.authorization === 'Bearer old').length === 2);
       token = 'new';
       return token;
     });

@@ -5,9 +5,14 @@
  * password by mail and log in with the new one. Screenshots of every modal at 1280 and 390 px land in
  * tests/e2e/screenshots/ to be looked at.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { outboxMailer } from '../../server/integrations/mail/outbox.driver';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp } from '../helpers/e2e';
+import { createActiveMember, outboxMailbox } from '../helpers/auth';
 
 jest.setTimeout(120_000);
 useTestDatabase();
@@ -15,13 +20,17 @@ useTestDatabase();
 let e2e: E2eApp;
 let baseUrl: string;
 let browser: Browser;
+const outboxDir = mkdtempSync(path.join(os.tmpdir(), 'knack-e2e-auth-mail-'));
 
 beforeAll(async () => {
-  e2e = await startE2eApp();
+  e2e = await startE2eApp({ mailer: outboxMailer(outboxDir, 'Knack <no-reply@knack.test>') });
   ({ baseUrl, browser } = e2e);
 }, 60_000);
 
-afterAll(async () => e2e?.stop());
+afterAll(async () => {
+  await e2e?.stop();
+  rmSync(outboxDir, { recursive: true, force: true });
+});
 
 /** The console errors of the 4xx answers the auth calls give on purpose in this flow. */
 const PROVOKED_4XX = /status of 4\d\d/;
@@ -192,6 +201,7 @@ describe('accounts and sessions in Chromium', () => {
   });
 
   it('when the modals open on a phone (390 px), then each takes the whole screen', async () => {
+    const { form: member } = await createActiveMember(baseUrl, outboxMailbox(outboxDir));
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     const errors = watchErrors(page, PROVOKED_4XX);
@@ -223,12 +233,12 @@ describe('accounts and sessions in Chromium', () => {
     await dialog(page).getByText('You should input your confirm password.').waitFor();
     await shot(page, 'signup-step2-errors-phone');
 
-    // The email of the desktop test belongs to an account: signup closes and login opens prefilled.
+    // An email that belongs to an account: signup closes and login opens prefilled.
     await dialog(page).getByRole('button', { name: 'Change' }).click();
-    await dialog(page).getByLabel('Email').fill(email);
+    await dialog(page).getByLabel('Email').fill(member.email);
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
     await dialog(page).getByRole('heading', { name: 'Log in to Knack' }).waitFor();
-    expect(await dialog(page).getByLabel('Email').inputValue()).toBe(email);
+    expect(await dialog(page).getByLabel('Email').inputValue()).toBe(member.email);
 
     await dialog(page).getByRole('button', { name: 'Forgot password?' }).click();
     await dialog(page).getByRole('heading', { name: 'Forgot password?' }).waitFor();
@@ -251,14 +261,14 @@ describe('accounts and sessions in Chromium', () => {
 
     // Signed in on a phone: the drawer has the member's head and Log out.
     await page.goto(`${baseUrl}/auth/login`, { waitUntil: 'networkidle' });
-    await dialog(page).getByLabel('Email').fill(email);
-    await dialog(page).getByLabel('Password').fill(newPassword);
+    await dialog(page).getByLabel('Email').fill(member.email);
+    await dialog(page).getByLabel('Password').fill(member.password);
     await dialog(page).getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('button', { name: 'Open menu' }).waitFor();
     await page.waitForFunction(() => Boolean(window.localStorage.getItem('knack:account')));
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('navigation', { name: 'Side menu' });
-    await drawer.getByText(username.replace(/_/g, ' '), { exact: true }).waitFor();
+    await drawer.getByText(member.username.replace(/_/g, ' '), { exact: true }).waitFor();
     await shot(page, 'logged-in-drawer-phone');
     await drawer.getByRole('button', { name: 'Log out' }).click();
     await expectLoggedOut(page);

@@ -12,6 +12,7 @@ import { ContentModel } from '../../server/modules/contents';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { usePiecesWorld } from '../helpers/e2e-pieces';
+import { untilEqual } from '../helpers/wait';
 
 jest.setTimeout(180_000);
 useTestDatabase();
@@ -39,17 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => host?.close(resolve));
 });
-
-/** Reads `read` until it answers `expected` (a write still on its way), else fails with the last answer. */
-async function until<T>(read: () => Promise<T>, expected: T, timeout = 10_000) {
-  const end = Date.now() + timeout;
-  let last = await read();
-  while (last !== expected && Date.now() < end) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  expect(last).toBe(expected);
-}
 
 /** A blog post of the other site with `snippet` in it. */
 function blogPage(snippet: string): string {
@@ -124,7 +114,7 @@ describe('the embed snippet in a plain HTML page', () => {
     expect(position).toBeGreaterThan(0.65);
     expect(position).toBeLessThan(0.85);
 
-    await until(async () => (await ContentModel.findById(piece.id).lean())!.playCount, 1);
+    await untilEqual(async () => (await ContentModel.findById(piece.id).lean())!.playCount, 1);
     // Played again (the same visitor, the same day): still one.
     await frame.getByRole('button', { name: 'Play' }).click();
     await frame.getByRole('button', { name: 'Pause' }).click();
@@ -159,6 +149,7 @@ describe('the embed snippet in a plain HTML page', () => {
     for (const query of [`userName=${world.ana.form.username}&contentId=${secret.id}`, `userName=${world.bea.form.username}&contentId=${song.id}`, 'userName=x']) {
       await page.goto(`${world.baseUrl}/music-player.html?${query}`);
       await page.locator('.kp-note', { hasText: 'This piece is not available.' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Play' }).count()).toBe(0); // no player for it
     }
     await screenshot(page, 'embed-not-available');
     await page.close();

@@ -9,6 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
+import { untilEqual } from '../helpers/wait';
 
 jest.setTimeout(180_000);
 useTestDatabase();
@@ -45,17 +46,6 @@ function feed(page: Page, tab: string): Locator {
   return page.getByRole('list', { name: `${tab} pieces` });
 }
 
-/** Reads `read` until it equals `expected` (a list being replaced by the next answer), else fails with the last value. */
-async function until<T>(read: () => Promise<T>, expected: T, timeout = 15_000) {
-  const end = Date.now() + timeout;
-  let last = await read();
-  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < end) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  expect(last).toEqual(expected);
-}
-
 describe('Explore in Chromium', () => {
   it('when a visitor browses the tabs, a tag and an artist at 1280 px, then each feed shows its pieces in its order', async () => {
     const page = await world.browser.newPage({ viewport: DESKTOP });
@@ -77,11 +67,11 @@ describe('Explore in Chromium', () => {
     await page.getByRole('tab', { name: 'Popular' }).click();
     await page.waitForURL(`${world.baseUrl}/explore?tab=popular`);
     const popular = feed(page, 'Popular');
-    await until(async () => (await cardTitles(popular)).slice(0, 3), ['Garage Thunder', 'Blue Jazz Night', 'Red Beetle']);
+    await untilEqual(async () => (await cardTitles(popular)).slice(0, 3), ['Garage Thunder', 'Blue Jazz Night', 'Red Beetle']);
 
     // Trending (this week's reactions) and On the Radar (new artists' recent pieces).
     await page.getByRole('tab', { name: 'Trending' }).click();
-    await until(async () => (await cardTitles(feed(page, 'Trending'))).slice(0, 2), ['Garage Thunder', 'Blue Jazz Night']);
+    await untilEqual(async () => (await cardTitles(feed(page, 'Trending'))).slice(0, 2), ['Garage Thunder', 'Blue Jazz Night']);
     await page.getByRole('tab', { name: 'On the Radar' }).click();
     await page.waitForURL(`${world.baseUrl}/explore?tab=radar`);
     expect(await cardTitles(feed(page, 'On the Radar'))).toHaveLength(8);
@@ -96,11 +86,11 @@ describe('Explore in Chromium', () => {
     await page.getByRole('group', { name: 'Categories' }).getByRole('button', { name: 'Music' }).click();
     await page.waitForURL(`${world.baseUrl}/explore/music?tab=trending`);
     await page.getByRole('heading', { level: 1, name: 'Explore Music' }).waitFor();
-    await until(() => cardTitles(feed(page, 'Trending')), ['Garage Thunder', 'Blue Jazz Night', 'Blue Moon Sessions']);
+    await untilEqual(() => cardTitles(feed(page, 'Trending')), ['Garage Thunder', 'Blue Jazz Night', 'Blue Moon Sessions']);
     const jazz = page.getByRole('group', { name: 'Music sub-tags' }).getByRole('button', { name: 'Jazz' });
     await jazz.click();
     await page.waitForURL(`${world.baseUrl}/explore/jazz?tab=trending`);
-    await until(() => cardTitles(feed(page, 'Trending')), ['Blue Jazz Night', 'Blue Moon Sessions']);
+    await untilEqual(() => cardTitles(feed(page, 'Trending')), ['Blue Jazz Night', 'Blue Moon Sessions']);
     await shot(page, 'tag-desktop');
     await jazz.click();
     await page.waitForURL(`${world.baseUrl}/explore/music?tab=trending`);
@@ -111,11 +101,11 @@ describe('Explore in Chromium', () => {
     const strip = page.getByRole('list', { name: 'Filter by artist' });
     const anaButton = strip.getByRole('button', { name: /ana.lima/i });
     await anaButton.click();
-    await until(async () => (await cardTitles(feed(page, 'Trending'))).sort(), ['Lisbon Tram at Dawn', 'Neon Fox', 'Pixel Harbor', 'Red Beetle']);
+    await untilEqual(async () => (await cardTitles(feed(page, 'Trending'))).sort(), ['Lisbon Tram at Dawn', 'Neon Fox', 'Pixel Harbor', 'Red Beetle']);
     expect(await anaButton.getAttribute('aria-pressed')).toBe('true');
     await shot(page, 'artist-desktop');
     await anaButton.click();
-    await until(async () => (await cardTitles(feed(page, 'Trending'))).length, 8);
+    await untilEqual(async () => (await cardTitles(feed(page, 'Trending'))).length, 8);
 
     // View all of one kind under one tag.
     await page.goto(`${world.baseUrl}/viewall/popular/travel`, { waitUntil: 'networkidle' });
@@ -195,13 +185,15 @@ describe('search in Chromium', () => {
     expect(await tags.getByRole('link', { name: /Digital Art/ }).getAttribute('href')).toBe('/explore/digital-art');
     await shot(page, 'results-desktop', true);
 
-    // Focus leaves the box: the suggestions close 400 ms later.
+    // Focus leaves the box: the suggestions close 400 ms later, on the page's clock, which the test moves.
     await box.fill('garage');
     await listbox.getByRole('option').first().waitFor();
+    await page.clock.install();
     await box.press('Tab');
-    await page.waitForTimeout(200);
+    await page.clock.runFor(399);
     expect(await listbox.isVisible()).toBe(true);
-    await listbox.waitFor({ state: 'hidden', timeout: 1_000 });
+    await page.clock.runFor(1);
+    await listbox.waitFor({ state: 'hidden' });
 
     expect(errors).toEqual([]);
     await page.context().close();

@@ -56,6 +56,7 @@ describe('routes', () => {
     await page.goto(`${baseUrl}/no/such/page`, { waitUntil: 'networkidle' });
     await page.waitForURL(`${baseUrl}/`);
     await page.getByText('Hip Hop', { exact: true }).first().waitFor({ state: 'visible' });
+    expect(new URL(page.url()).pathname).toBe('/');
     await page.close();
   });
 });

@@ -143,12 +143,15 @@ describe('content detail and profiles in Chromium', () => {
   });
 
   it('when the owner deletes a piece, then the warning says the listing fee is not refunded, and Remove takes the card away', async () => {
-    const page = await signedInPage(world, world.ana, { viewport: DESKTOP });
+    const cleo = await world.member('Cleo', 'Park');
+    await world.publish(cleo, { title: 'Harbor Study', tag: 'Photos', subTag: 'Travel', hue: 60 });
+    const sketch = await world.publish(cleo, { title: 'Fading Sketch', tag: 'Art', subTag: 'Digital Art', hue: 320 });
+    const page = await signedInPage(world, cleo, { viewport: DESKTOP });
     const errors = watchErrors(page, PROVOKED_404);
     await page.goto(`${world.baseUrl}/profile/default`, { waitUntil: 'networkidle' });
     const uploads = page.getByRole('list', { name: 'Your uploads' });
-    await uploads.getByRole('link', { name: 'Neon Fox' }).waitFor();
-    await uploads.getByRole('button', { name: 'Options for Neon Fox' }).click();
+    await uploads.getByRole('link', { name: 'Fading Sketch' }).waitFor();
+    await uploads.getByRole('button', { name: 'Options for Fading Sketch' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     const warning = page.locator('.kn-delete-modal [role="dialog"]');
     await warning.getByText('The listing fee is not refunded.').waitFor();
@@ -157,26 +160,29 @@ describe('content detail and profiles in Chromium', () => {
 
     await warning.getByRole('button', { name: 'Remove' }).click();
     await page.getByText('The content is removed successfully.').waitFor();
-    await uploads.getByRole('link', { name: 'Neon Fox' }).waitFor({ state: 'detached' });
-    expect(await uploads.locator('.kn-card__title').allInnerTexts()).toEqual(['Lisbon Tram at Dawn', 'Night Song']);
-    const [username, ...slug] = pieces['Neon Fox']!.link.slice(1).split('-');
+    await uploads.getByRole('link', { name: 'Fading Sketch' }).waitFor({ state: 'detached' });
+    expect(await uploads.locator('.kn-card__title').allInnerTexts()).toEqual(['Harbor Study']);
+    const [username, ...slug] = sketch.link.slice(1).split('-');
     await request(world.baseUrl).get(`/api/v2/content/get-by-link/${username}/${slug.join('-')}`).expect(404);
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
   it('when the owner opens the delete warning on a 390 px phone, then it fills the screen; Keep it keeps the piece', async () => {
-    const page = await signedInPage(world, world.ana, { viewport: PHONE });
+    const dara = await world.member('Dara', 'Quinn');
+    await world.publish(dara, { title: 'Quiet Pier', tag: 'Photos', subTag: 'Travel', hue: 190 });
+    await world.publish(dara, { title: 'Tide Song', tag: 'Music', subTag: 'Jazz', hue: 240 });
+    const page = await signedInPage(world, dara, { viewport: PHONE });
     await page.goto(`${world.baseUrl}/profile/default`, { waitUntil: 'networkidle' });
     const uploads = page.getByRole('list', { name: 'Your uploads' });
-    await uploads.getByRole('button', { name: 'Options for Night Song' }).click();
+    await uploads.getByRole('button', { name: 'Options for Tide Song' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     const warning = page.locator('.kn-delete-modal [role="dialog"]');
     await warning.getByText('The listing fee is not refunded.').waitFor();
     await shot(page, 'delete-phone');
     await warning.getByRole('button', { name: 'Keep it' }).click();
     await warning.waitFor({ state: 'hidden' });
-    expect(await uploads.locator('.kn-card__title').allInnerTexts()).toEqual(['Lisbon Tram at Dawn', 'Night Song']);
+    expect(await uploads.locator('.kn-card__title').allInnerTexts()).toEqual(['Tide Song', 'Quiet Pier']);
     await page.context().close();
   });
 

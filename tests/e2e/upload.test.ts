@@ -14,10 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { listOutbox, outboxMailer } from '../../server/integrations/mail/outbox.driver';
+import { outboxMailer } from '../../server/integrations/mail/outbox.driver';
 import { localStorage } from '../../server/integrations/storage';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, startE2eApp, type E2eApp } from '../helpers/e2e';
+import { createActiveMember, newSignup, outboxMailbox } from '../helpers/auth';
 import { chooseMainTag, chooseSubTag, declineMonetizing, dialog, openUpload, progressOf, toast, untilComplete } from '../helpers/e2e-upload';
 
 const HEADER_RATIO = 1119 / 305;
@@ -97,35 +98,6 @@ async function makeFixtures(dir: string) {
   writeFileSync(files.fakePng, '<!doctype html><html><body><script>alert(1)</script></body></html>');
 }
 
-// A member, through the API and the activation mail in the outbox
-
-async function createMember(stamp: string) {
-  const form = {
-    firstName: 'Ana',
-    lastName: 'Lima',
-    username: `ana_${stamp}`.slice(0, 30),
-    email: `ana.${stamp}@example.com`,
-    password: 'Str0ng!pass',
-    passwordConfirm: 'Str0ng!pass',
-  };
-  const signup = await fetch(`${baseUrl}/api/v2/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...form, fullName: 'Ana Lima' }),
-  });
-  expect(signup.status).toBe(201);
-  const mail = (await listOutbox(outboxDir)).find((m) => m.to === form.email);
-  const token = /\/confirm\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
-  expect(token).toBeTruthy();
-  const confirm = await fetch(`${baseUrl}/api/v2/auth/confirm`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(confirm.status).toBe(200);
-  return form;
-}
-
 beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'knack-e2e-upload-'));
   outboxDir = path.join(work, 'mail');
@@ -195,11 +167,10 @@ async function fetchFile(url: string) {
 }
 
 describe('uploads and the media pipeline in Chromium', () => {
-  const stamp = Date.now().toString(36);
-  let member: Awaited<ReturnType<typeof createMember>>;
+  let member: ReturnType<typeof newSignup>;
 
   beforeAll(async () => {
-    member = await createMember(stamp);
+    ({ form: member } = await createActiveMember(baseUrl, outboxMailbox(outboxDir)));
   });
 
   it('when a member uploads a photo under Photos/Travel and a song with a cover under Music/Jazz, then both are stored with thumbnails and a waveform', async () => {
@@ -257,11 +228,11 @@ describe('uploads and the media pipeline in Chromium', () => {
     await modal.getByLabel('Audio', { exact: true }).setInputFiles(files.song);
     const audioBar = modal.getByRole('progressbar', { name: 'Audio upload' });
     await audioBar.waitFor();
-    for (let i = 0; i < 100; i += 1) {
-      const value = await progressOf(audioBar);
-      if (value > 0 && value < 100) break;
-      await page.waitForTimeout(50);
-    }
+    // The network is throttled above: the bar is caught part way for the screenshot.
+    await page.waitForFunction((bar) => {
+      const value = Number(bar?.getAttribute('aria-valuenow'));
+      return value > 0 && value < 100;
+    }, await audioBar.elementHandle());
     await shot(page, 'song-sending-desktop');
     await untilComplete(modal, 'Audio upload');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });

@@ -2,7 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request, { type Response } from 'supertest';
+import { listOutbox } from '../../server/integrations/mail/outbox.driver';
 import { tokenFromMail, type startSmtpServer } from './smtp';
+import { waitUntil } from './wait';
 
 export const GOOD_PASSWORD = 'Str0ng!pass';
 
@@ -29,11 +31,25 @@ export function refreshCookieOf(res: Response): string | undefined {
 
 export type Smtp = Awaited<ReturnType<typeof startSmtpServer>>;
 
+/** Where a test reads the app's mail: the SMTP stand-in, or the outbox folder (`outboxMailbox`). */
+export type Mailbox = { nextMailTo(to: string): Promise<{ text: string }> };
+
+/** The app's outbox folder (the mailer with no SMTP server) read as a mailbox: the newest mail to the address. */
+export function outboxMailbox(dir: string): Mailbox {
+  return {
+    async nextMailTo(to) {
+      let mail: { text: string } | undefined;
+      await waitUntil(async () => Boolean((mail = (await listOutbox(dir)).find((m) => m.to === to))), { what: `a mail to ${to}` });
+      return mail!;
+    },
+  };
+}
+
 /** Signs up, opens the activation mail and activates: answers a signed-in member. `app` is the app or its URL. */
-export async function createActiveMember(app: Express | string, smtp: Smtp, overrides: Record<string, string> = {}) {
+export async function createActiveMember(app: Express | string, mailbox: Mailbox, overrides: Record<string, string> = {}) {
   const form = newSignup(overrides);
   await request(app).post('/api/v2/auth/signup').send(form).expect(201);
-  const mail = await smtp.nextMailTo(form.email);
+  const mail = await mailbox.nextMailTo(form.email);
   const res = await request(app).post('/api/v2/auth/confirm').send({ token: tokenFromMail(mail, '/confirm') }).expect(200);
   return { form, user: res.body.user as { id: string; email: string; role: string }, token: res.body.token as string, cookie: refreshCookieOf(res)! };
 }

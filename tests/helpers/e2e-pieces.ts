@@ -97,6 +97,8 @@ export interface PiecesWorld extends E2eTarget {
   bea: Member;
   /** The pieces published through `publish`, by title. */
   pieces: Record<string, PublishedPiece>;
+  /** Another active member, for a test that needs data of its own (names made unique). */
+  member(firstName: string, lastName: string): Promise<Member>;
   /** Publishes a piece through the real calls (`publishPiece`) and remembers it by title. */
   publish(member: Member, piece: PieceSpec): Promise<PublishedPiece>;
   /** Records `times` plays or views of the piece, as the reaction calls do. */
@@ -118,6 +120,10 @@ export function usePiecesWorld(name: string): PiecesWorld {
   let stamp = '';
   const world = {
     pieces: {},
+    async member(firstName, lastName) {
+      const username = `${firstName}_${lastName}_${stamp}`.toLowerCase();
+      return createActiveMember(world.baseUrl, smtp!, { firstName, lastName, username, email: `${username}@example.com` });
+    },
     async publish(member, piece) {
       const published = await publishPiece(world.baseUrl, member, piece);
       world.pieces[piece.title] = published;

@@ -17,18 +17,14 @@ export async function chooseMainTag(modal: Locator, name: 'Music' | 'Art' | 'Pho
 }
 
 export async function chooseSubTag(page: Page, modal: Locator, label: 'Genre' | 'Category', option: string) {
+  const field = modal.getByRole('combobox', { name: label });
   const openList = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  await modal.getByRole('combobox', { name: label }).click();
+  await field.click();
   await openList.locator(`.ant-select-item-option[title="${option}"]`).click();
-  // The choice shows in the field; a list still open (a click during its opening animation on a
-  // loaded machine) is closed by clicking the field again.
-  await modal.locator('.ant-select', { hasText: option }).first().waitFor();
-  try {
-    await openList.waitFor({ state: 'hidden', timeout: 3_000 });
-  } catch {
-    await modal.getByRole('combobox', { name: label }).click();
-    await openList.waitFor({ state: 'hidden' });
-  }
+  // Motion is off in the e2e pages, so the list closes as the choice is made and the field shows it.
+  await openList.waitFor({ state: 'hidden' });
+  // (`has` is matched inside each `.ant-select`, so it names the field without the dialog around it.)
+  await modal.locator('.ant-select', { has: page.getByRole('combobox', { name: label }), hasText: option }).waitFor();
 }
 
 /** Spec §4: after a classic upload the payment modal of type dollar offers to monetize; the member says not now. */

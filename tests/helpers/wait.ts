@@ -1,11 +1,31 @@
 /**
- * Waiting for a state instead of for a time: `waitUntil` checks a condition as often as the event loop
- * allows (a few milliseconds apart) until it holds, and fails with what it waited for when it never does.
+ * Waiting for a state instead of for a time. Both helpers look again as soon as the last look has answered
+ * (a few milliseconds apart), so they take as long as the state takes to come, and fail with what they waited
+ * for when it never does.
  */
+// The pause between two looks (not a wait for a time: the state is looked at again after it).
+// eslint-disable-next-line no-restricted-syntax
+const nextLook = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+/** Waits until `condition` holds. */
 export async function waitUntil(condition: () => boolean | Promise<boolean>, { timeoutMs = 20_000, what = 'the condition' } = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await nextLook();
   }
+}
+
+/**
+ * Reads `read` until it answers `expected` (a write or a list on its way), then asserts it: a failure shows the
+ * last answer against the expected one.
+ */
+export async function untilEqual<T>(read: () => Promise<T>, expected: T, { timeoutMs = 15_000 } = {}): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await nextLook();
+    last = await read();
+  }
+  expect(last).toEqual(expected);
 }
