@@ -78,6 +78,20 @@ function song(index: number, seconds = 6, sampleRate = 16_000): Buffer {
   );
 }
 
+/** How many pieces have their media made at once. */
+const MEDIA_AT_ONCE = 3;
+
+/** `map` over `items` with at most `limit` calls under way, answers in the items' order. */
+async function mapInBatches<T, R>(items: readonly T[], limit: number, map: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await map(items[index]!, index);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 export interface DemoDeps {
   storage: Storage;
   signingSecret: string;
@@ -87,13 +101,12 @@ export interface DemoDeps {
 /** Seeds the demo catalogue when there is none; answers how many pieces it published. */
 export async function seedDemoContent({ storage, signingSecret, logger }: DemoDeps): Promise<number> {
   if (await ContentModel.exists({})) return 0;
-  const media = createMediaService({ storage, signingSecret, logger });
-  const contents = createContentsService(media);
+  const mediaService = createMediaService({ storage, signingSecret, logger });
+  const contents = createContentsService(mediaService);
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
-  const artists = [];
-  for (const a of ARTISTS) {
+  const upsertArtist = (a: (typeof ARTISTS)[number]) => {
     const fullName = `${a.firstName} ${a.lastName}`;
-    const user = await UserModel.findOneAndUpdate(
+    return UserModel.findOneAndUpdate(
       { username: a.username },
       {
         $setOnInsert: { ...a, email: `${a.username}@demo.knack.example`, fullName, passwordHash, isActive: true, searchWords: wordsOf(a.username, fullName) },
@@ -101,28 +114,35 @@ export async function seedDemoContent({ storage, signingSecret, logger }: DemoDe
       },
       { upsert: true, new: true },
     ).lean();
-    artists.push(user!);
-  }
+  };
+  const artists: NonNullable<Awaited<ReturnType<typeof upsertArtist>>>[] = [];
+  for (const a of ARTISTS) artists.push((await upsertArtist(a))!);
+  const ownerOf = (index: number) => artists[PIECES[index]![0]]!;
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'knack-demo-'));
   try {
-    for (const [index, [artistIndex, title, tag, subTag, reactions]] of PIECES.entries()) {
-      const artist = artists[artistIndex]!;
-      const caller = { userId: String(artist._id), email: artist.email, role: 'user' as const };
+    // The media of the pieces (a picture each, a song for Music) are drawn and stored a few at a time, which
+    // keeps both cores busy (sharp's encoder, ffmpeg for waveforms); the pieces are then saved one by one in
+    // list order, which is the order the New and Featured tabs show.
+    const media = await mapInBatches(PIECES, MEDIA_AT_ONCE, async ([, title, tag], index) => {
+      const ownerId = String(ownerOf(index)._id);
       const photoFile = path.join(work, `${randomBytes(6).toString('hex')}.jpg`);
       const photoBytes = await picture(index, title);
       await writeFile(photoFile, photoBytes);
-      const photo = await media.storeImage({ path: photoFile, originalname: `${title}.jpg`, size: photoBytes.length }, caller.userId, 'content');
-      let audioPath: string | undefined;
-      if (tag === 'Music') {
-        const audioFile = path.join(work, `${randomBytes(6).toString('hex')}.wav`);
-        const audioBytes = song(index);
-        await writeFile(audioFile, audioBytes);
-        audioPath = (await media.storeAudio({ path: audioFile, originalname: `${title}.wav`, size: audioBytes.length }, caller.userId)).key;
-      }
+      const photo = await mediaService.storeImage({ path: photoFile, originalname: `${title}.jpg`, size: photoBytes.length }, ownerId, 'content');
+      if (tag !== 'Music') return { photoPath: photo.key };
+      const audioFile = path.join(work, `${randomBytes(6).toString('hex')}.wav`);
+      const audioBytes = song(index);
+      await writeFile(audioFile, audioBytes);
+      const audio = await mediaService.storeAudio({ path: audioFile, originalname: `${title}.wav`, size: audioBytes.length }, ownerId);
+      return { photoPath: photo.key, audioPath: audio.key };
+    });
+    for (const [index, [, title, tag, subTag, reactions]] of PIECES.entries()) {
+      const artist = ownerOf(index);
+      const caller = { userId: String(artist._id), email: artist.email, role: 'user' as const };
       const saved = await contents.save(
         caller,
-        { title, description: `${title}, by ${artist.fullName}. A Knack demo piece.`, tags: [{ name: tag }], subTag, photoPath: photo.key, audioPath },
+        { title, description: `${title}, by ${artist.fullName}. A Knack demo piece.`, tags: [{ name: tag }], subTag, ...media[index]! },
         'classic',
       );
       const doc = await ContentModel.findById(saved._id).lean();

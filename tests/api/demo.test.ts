@@ -38,5 +38,7 @@ describe('demo content', () => {
 
     const login = await request(app).post('/api/v2/auth/signin').send({ email: 'nora_vale@demo.knack.example', password: DEMO_PASSWORD }).expect(200);
     expect(login.body.user.fullName).toBe('Nora Vale');
-  });
+    // 30 pieces through the whole media pipeline (pictures re-encoded to four sizes, waveforms by ffmpeg): about
+    // 9 s alone, longer when the other test files keep both cores busy.
+  }, 90_000);
 });

@@ -264,7 +264,8 @@ describe('accounts and sessions in Chromium', () => {
     await dialog(page).getByLabel('Email').fill(member.email);
     await dialog(page).getByLabel('Password').fill(member.password);
     await dialog(page).getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.getByRole('button', { name: 'Open menu' }).waitFor();
+    // Logged in from /auth/login, the member lands on Explore (a menu opened before that would close with the move).
+    await page.waitForURL(`${baseUrl}/explore`);
     await page.waitForFunction(() => Boolean(window.localStorage.getItem('knack:account')));
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('navigation', { name: 'Side menu' });
