@@ -44,11 +44,13 @@ export interface AppDeps {
   storage: Storage;
   /** Where payouts and approved cash-outs are sent; by default the configured provider (config.payouts). */
   payoutProvider?: PayoutProvider;
+  /** Where multipart uploads are streamed before they are stored; by default `knack-uploads` in the system's temp folder. */
+  uploadTempDir?: string;
 }
 
 const UPLOAD_PATHS = new Set(['/api/v2/content/upload-photo', '/api/v2/content/upload-audio', '/api/v2/user/upload-photo', '/api/v2/user/upload-header-image']);
 
-export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider }: AppDeps): Express {
+export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider, uploadTempDir }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -85,7 +87,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   const media = createMediaService({ storage, signingSecret: config.auth.jwtSecret, logger });
   app.use(filesRouter(storage, config.auth.jwtSecret));
   // Multipart uploads stream to disk before the contract validator (which would buffer them).
-  app.use(uploadRouter(config.auth, media));
+  app.use(uploadRouter(config.auth, media, uploadTempDir));
   const contents = createContentsService(media);
   // Payment webhooks are verified over their raw bytes, so they come before the JSON parser; the sandbox's
   // checkout page delivers its signed webhooks through the same handler.

@@ -22,7 +22,7 @@ useTestDatabase();
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'knack-media-test-'));
 const storage = localStorage(root);
-const tempUploads = path.join(os.tmpdir(), 'knack-uploads');
+const tempUploads = mkdtempSync(path.join(os.tmpdir(), 'knack-content-temp-'));
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let app: ReturnType<typeof createTestApp>;
 type Member = Awaited<ReturnType<typeof createActiveMember>>;
@@ -31,7 +31,7 @@ let bea: Member;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage });
+  app = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage, uploadTempDir: tempUploads });
   await seedReferenceData();
   ana = await createActiveMember(app, smtp);
   bea = await createActiveMember(app, smtp);
@@ -39,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await smtp.stop();
   rmSync(root, { recursive: true, force: true });
+  rmSync(tempUploads, { recursive: true, force: true });
 });
 
 const bearer = (m: Member) => ({ Authorization: `Bearer ${m.token}` });

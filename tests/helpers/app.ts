@@ -44,6 +44,8 @@ export function createTestApp(options: TestAppOptions = {}) {
     },
     mailer: outboxMailer(mkdtempSync(path.join(os.tmpdir(), 'knack-outbox-')), 'Knack <no-reply@knack.test>'),
     storage: localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-uploads-'))),
+    // Each app streams uploads into a folder of its own, so a test that looks for leftovers sees only its own.
+    uploadTempDir: mkdtempSync(path.join(os.tmpdir(), 'knack-upload-temp-')),
     ...deps,
   });
 }

@@ -12,7 +12,7 @@ import multer from 'multer';
 import { MESSAGES } from '../../generated/validation';
 import { AppError } from '../../lib/errors';
 
-const TEMP_DIR = path.join(os.tmpdir(), 'knack-uploads');
+export const DEFAULT_UPLOAD_TEMP_DIR = path.join(os.tmpdir(), 'knack-uploads');
 
 export type UploadKind = 'image' | 'audio';
 
@@ -21,23 +21,25 @@ const LIMITS: Record<UploadKind, { bytes: number; message: string }> = {
   audio: { bytes: 104_857_600, message: MESSAGES.audioTooLarge },
 };
 
-const storage = multer.diskStorage({
-  destination: (_req, _file, done) => {
-    mkdirSync(TEMP_DIR, { recursive: true });
-    done(null, TEMP_DIR);
-  },
-  // Never the client's name on disk.
-  filename: (_req, _file, done) => done(null, `${Date.now()}-${randomBytes(8).toString('hex')}.upload`),
-});
+/** Streams each file to `dir` under a random name (never the client's). */
+function tempStorage(dir: string): multer.StorageEngine {
+  return multer.diskStorage({
+    destination: (_req, _file, done) => {
+      mkdirSync(dir, { recursive: true });
+      done(null, dir);
+    },
+    filename: (_req, _file, done) => done(null, `${Date.now()}-${randomBytes(8).toString('hex')}.upload`),
+  });
+}
 
 /**
- * Runs multer for one file of `kind` and maps its errors to 400/413. The temp file is removed before any
+ * Runs multer for one file of `kind` (streamed into `tempDir`) and maps its errors to 400/413. The temp file is removed before any
  * answer goes out (`storeTempFile`, or at once when the request is refused), so a client that hears back
  * never leaves a file behind; a request cut off midway has it removed when the connection closes.
  */
-export function acceptOneFile(kind: UploadKind): RequestHandler {
+export function acceptOneFile(kind: UploadKind, tempDir: string): RequestHandler {
   const limit = LIMITS[kind];
-  const parse = multer({ storage, limits: { fileSize: limit.bytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 } }).single('file');
+  const parse = multer({ storage: tempStorage(tempDir), limits: { fileSize: limit.bytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 } }).single('file');
   return (req: Request, res: Response, next: NextFunction) => {
     res.on('close', () => {
       if (req.file?.path) void rm(req.file.path, { force: true });
