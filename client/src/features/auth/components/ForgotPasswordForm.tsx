@@ -11,6 +11,7 @@ import { passwordResetRequested } from '../auth.slice';
 import { AuthHeader } from './AuthHeader';
 import { clearErrorsOnEdit, useServerErrors } from './formErrors';
 import { SentPanel } from './SentPanel';
+import { AuthLink } from './AuthLink';
 
 const FIELDS = ['email'] as const;
 
@@ -78,9 +79,7 @@ export function ForgotPasswordForm() {
       </Form>
       <p className="kn-auth__switch">
         Remembered it?{' '}
-        <button type="button" className="kn-auth__link" onClick={() => dispatch(modalOpened('login'))}>
-          Log in
-        </button>
+        <AuthLink onClick={() => dispatch(modalOpened('login'))}>Log in</AuthLink>
       </p>
     </div>
   );

@@ -11,6 +11,7 @@ import { AuthHeader } from './AuthHeader';
 import { clearErrorsOnEdit, useServerErrors } from './formErrors';
 import { SentPanel } from './SentPanel';
 import { SocialButtons } from './SocialButtons';
+import { AuthLink } from './AuthLink';
 
 interface LoginValues {
   email: string;
@@ -78,9 +79,7 @@ export function LoginForm() {
           <Input.Password size="large" autoComplete="current-password" autoFocus={Boolean(props.email)} />
         </Form.Item>
         <div className="kn-auth__forgot">
-          <button type="button" className="kn-auth__link" onClick={() => open('forgot-password')}>
-            Forgot password?
-          </button>
+          <AuthLink onClick={() => open('forgot-password')}>Forgot password?</AuthLink>
         </div>
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           {sending ? 'Logging in…' : 'Log in'}
@@ -89,9 +88,7 @@ export function LoginForm() {
       <SocialButtons />
       <p className="kn-auth__switch">
         New to Knack?{' '}
-        <button type="button" className="kn-auth__link" onClick={() => open('signup')}>
-          Create account
-        </button>
+        <AuthLink onClick={() => open('signup')}>Create account</AuthLink>
       </p>
     </div>
   );

@@ -14,6 +14,7 @@ import { AuthHeader } from './AuthHeader';
 import { clearErrorsOnEdit, useServerErrors } from './formErrors';
 import { SentPanel } from './SentPanel';
 import { SocialButtons } from './SocialButtons';
+import { AuthLink } from './AuthLink';
 
 const DETAIL_FIELDS = ['firstName', 'lastName', 'username', 'password', 'passwordConfirm'] as const;
 const EMAIL_FIELDS = ['email'] as const;
@@ -55,13 +56,7 @@ function EmailStep() {
       <SocialButtons />
       <p className="kn-auth__switch">
         Already have an account?{' '}
-        <button
-          type="button"
-          className="kn-auth__link"
-          onClick={() => dispatch(modalOpened({ name: 'login', origin: props.origin, callback: props.callback }))}
-        >
-          Log in
-        </button>
+        <AuthLink onClick={() => dispatch(modalOpened({ name: 'login', origin: props.origin, callback: props.callback }))}>Log in</AuthLink>
       </p>
     </div>
   );
@@ -102,9 +97,9 @@ function DetailsStep() {
         subtitle={
           <>
             Signing up as <strong>{email}</strong>{' '}
-            <button type="button" className="kn-auth__link" onClick={() => dispatch(signupBackToEmail())} disabled={sending}>
+            <AuthLink onClick={() => dispatch(signupBackToEmail())} disabled={sending}>
               Change
-            </button>
+            </AuthLink>
           </>
         }
       />
