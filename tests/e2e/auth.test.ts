@@ -271,8 +271,10 @@ describe('accounts and sessions in Chromium', () => {
     await dialog(page).getByLabel('Email').fill(member.email);
     await dialog(page).getByLabel('Password').fill(member.password);
     await dialog(page).getByRole('button', { name: 'Log in', exact: true }).click();
-    // Logged in from /auth/login, the member lands on Explore (a menu opened before that would close with the move).
+    // Logged in from /auth/login, the member lands on Explore. The menu is opened once Explore shows: the layout
+    // closes the menu when the page changes, so a menu opened while the move is still rendering would close again.
     await page.waitForURL(`${baseUrl}/explore`);
+    await page.getByRole('heading', { level: 1, name: 'Explore' }).waitFor();
     await page.waitForFunction(() => Boolean(window.localStorage.getItem('knack:account')));
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('navigation', { name: 'Side menu' });

@@ -82,6 +82,8 @@ describe('motion', () => {
     });
     await page.getByRole('banner').getByRole('button', { name: 'Login', exact: true }).click();
     await page.getByRole('dialog', { name: 'Log in' }).getByLabel('Email').waitFor();
+    // Every motion step has run (prepare, start, active) once no element carries a motion class any more.
+    await page.waitForFunction(() => !document.querySelector('[class*="-appear"], [class*="-enter"]'));
     const animated = await page.evaluate(() => (window as unknown as { animated: boolean }).animated);
     await page.close();
     return animated;
