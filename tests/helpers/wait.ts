@@ -3,9 +3,12 @@
  * (a few milliseconds apart), so they take as long as the state takes to come, and fail with what they waited
  * for when it never does.
  */
-// The pause between two looks (not a wait for a time: the state is looked at again after it).
-// eslint-disable-next-line no-restricted-syntax
-const nextLook = () => new Promise((resolve) => setTimeout(resolve, 10));
+/**
+ * The pause between two looks: short, so the state is seen soon after it comes; not nothing, so a look that
+ * reads the database does not keep it busy.
+ */
+const LOOK_EVERY_MS = 10;
+const nextLook = () => new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));
 
 /** Waits until `condition` holds. */
 export async function waitUntil(condition: () => boolean | Promise<boolean>, { timeoutMs = 20_000, what = 'the condition' } = {}): Promise<void> {
