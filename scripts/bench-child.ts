@@ -33,7 +33,12 @@ export interface BenchChild {
 
 export async function startBenchChild(name: string): Promise<BenchChild> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `knack-bench-${name}-`));
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', JWT_SECRET: process.env.JWT_SECRET ?? 'bench-secret-bench-secret-bench-secret!' });
+  const config = loadConfig({
+    PAYMENTS_PROVIDER: 'sandbox',
+    ...process.env,
+    NODE_ENV: 'production',
+    JWT_SECRET: process.env.JWT_SECRET ?? 'bench-secret-bench-secret-bench-secret!',
+  });
   const logger = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
   const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir, binDir: path.join(config.dataDir, 'bin') });
   const db = await connectDatabase({ ...config, mongodbUri: config.mongodbUri ?? embedded!.uri, dbName: `knack_bench_${name}` }, logger);

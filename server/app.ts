@@ -15,7 +15,8 @@ import { outboxRouter, type Mailer } from './integrations/mail';
 import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
-import { AppError, errorHandler } from './lib/errors';
+import { answerContractBreach, strictQueryNumbers } from './lib/contract';
+import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { answerStoredFirst } from './lib/public-responses';
 import { requestIdOf } from './lib/request-id';
@@ -25,7 +26,7 @@ import { cmsRouter } from './modules/cms';
 import { contentsRouter, createContentsService } from './modules/contents';
 import { createFeedsService, createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
 import { createKnacksService, knacksRouter } from './modules/knacks';
-import { createMediaService, filesRouter, uploadRouter } from './modules/media';
+import { createMediaService, filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
 import { createPaymentsService, paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
 import { createShareService, securityHeaders, shareRouter } from './modules/share';
 import { subscriptionsRouter } from './modules/subscriptions';
@@ -36,7 +37,7 @@ import { createPayouts, createWalletService, walletRouter } from './modules/wall
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 
 export interface AppDeps {
-  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'auth' | 'payments' | 'payouts'>;
+  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts'>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
@@ -46,11 +47,13 @@ export interface AppDeps {
   payoutProvider?: PayoutProvider;
   /** Where multipart uploads are streamed before they are stored; by default `knack-uploads` in the system's temp folder. */
   uploadTempDir?: string;
+  /** How much audio, and how long, ffmpeg may decode from one upload; by default DECODE_LIMITS (media/audio.ts). */
+  decodeLimits?: DecodeLimits;
 }
 
 const UPLOAD_PATHS = new Set(['/api/v2/content/upload-photo', '/api/v2/content/upload-audio', '/api/v2/user/upload-photo', '/api/v2/user/upload-header-image']);
 
-export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider, uploadTempDir }: AppDeps): Express {
+export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider, uploadTempDir, decodeLimits }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -84,8 +87,8 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   });
 
   app.use(docsRouter());
-  const media = createMediaService({ storage, signingSecret: config.auth.jwtSecret, logger });
-  app.use(filesRouter(storage, config.auth.jwtSecret));
+  const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
+  app.use(filesRouter(storage, config.auth.keys.mediaUrls));
   // Multipart uploads stream to disk before the contract validator (which would buffer them).
   app.use(uploadRouter(config.auth, media, uploadTempDir));
   const contents = createContentsService(media);
@@ -97,17 +100,20 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   if (isSandbox(provider)) {
     app.use(sandboxCheckoutRouter(provider, async ({ rawBody, headers }) => void (await payments.receiveWebhook(provider.kind, rawBody, headers))));
   }
-  if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir));
+  if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
-      validateResponses: config.validateResponses,
+      // The validator always turns query and path values into the contract's types (they arrive as text);
+      // coerceTypes is for JSON bodies, which must already have them: no "12345" for 12345, no null for "".
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+      validateResponses: config.validateResponses && { onError: answerContractBreach(logger) },
       validateSecurity: false,
       ignoreUndocumented: false,
       ignorePaths: (path: string) => !path.startsWith('/api/v2') || UPLOAD_PATHS.has(path) || WEBHOOK_PATH.test(path),
     }),
+    strictQueryNumbers,
   );
 
   const auth = createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger });
@@ -120,11 +126,11 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
     profileImagesRouter(config.auth, media),
     contentsRouter(config.auth, contents),
     feedsRouter(config.auth, createFeedsService(contents)),
-    knacksRouter(config.auth, createKnacksService({ mailer, secret: config.auth.jwtSecret })),
+    knacksRouter(config.auth, createKnacksService({ mailer, secret: config.auth.keys.knackCodes })),
     subscriptionsRouter(config.auth),
     paymentsRouter(config.auth, payments),
-    shareRouter(config.auth, createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.jwtSecret, logger })),
-    ...moneyRouters(config, logger, payoutProvider ?? createPayoutProvider(config)),
+    shareRouter(config.auth, createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger })),
+    ...moneyRouters(config, logger, payoutProvider ?? createPayoutProvider(config), mailer),
   );
 
   app.use('/api', (req, _res, next) => {
@@ -137,13 +143,14 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
     return preview && previewTags(preview);
   }));
   app.use(errorHandler(logger));
+  answerErrorsLast(app, logger);
   answerStoredFirst(app, logger);
   return app;
 }
 
 /** History, wallet and cash-outs, on one payouts service (the provider and its fee). */
-function moneyRouters(config: AppDeps['config'], logger: Logger, provider: PayoutProvider) {
-  const wallet = createWalletService(createPayouts({ provider, fees: config.payouts, logger }));
+function moneyRouters(config: AppDeps['config'], logger: Logger, provider: PayoutProvider, mailer: Mailer) {
+  const wallet = createWalletService(createPayouts({ provider, fees: config.payouts, logger }), { mailer, publicUrl: config.publicUrl, logger });
   return [historyRouter(config.auth, createHistoryService({ fees: config.payouts }), wallet), walletRouter(config.auth, wallet)];
 }
 

@@ -2,7 +2,7 @@
  * The only reader of process.env. Every variable is documented in README.md (Configuration).
  * Values are parsed and defaulted here; a wrong value stops the process at start with a clear message.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from './lib/paths';
@@ -35,6 +35,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Run the cron jobs in the API process; false when they run apart (`npm run jobs`). */
   jobsInProcess: boolean;
+  /** Serve the mail outbox (/dev/mail) to every client, not only to this machine (never in production). */
+  devMail: boolean;
   /** The address people use to reach Knack; links in emails start with it. */
   publicUrl: string;
   auth: AuthConfig;
@@ -45,8 +47,8 @@ export interface Config {
 }
 
 export interface AuthConfig {
-  /** HS256 key of access tokens; in development a random one is kept under DATA_DIR/secrets. */
-  jwtSecret: string;
+  /** Keys derived from JWT_SECRET (in development a random one kept under DATA_DIR/secrets), one per use. */
+  keys: SigningKeys;
   jwtIssuer: string;
   jwtAudience: string;
   accessTokenTtlSeconds: number;
@@ -60,6 +62,22 @@ export interface AuthConfig {
   facebook: { appId: string; appSecret: string; graphUrl: string } | undefined;
 }
 
+/**
+ * One key per purpose, each derived from JWT_SECRET with HKDF, so that a value made for one purpose (a media
+ * URL's signature, a knack code's hash) can never pass as another (an access token), and a leak of one key
+ * reveals neither the secret nor the other keys.
+ */
+export interface SigningKeys {
+  /** HS256 key of access tokens. */
+  accessTokens: string;
+  /** HMAC key of signed media URLs (files of pieces that are not public). */
+  mediaUrls: string;
+  /** HMAC key of the emailed 4-digit knack codes as stored. */
+  knackCodes: string;
+  /** HMAC key of the anonymous visitor ids that count embed plays. */
+  visitorIds: string;
+}
+
 export interface MailConfig {
   /** smtp(s)://user:pass@host:port; unset: mails go to the outbox under DATA_DIR/mail. */
   smtpUrl: string | undefined;
@@ -67,10 +85,15 @@ export interface MailConfig {
 }
 
 export interface PaymentsConfig {
-  /** Who takes listing-fee payments: the local sandbox checkout (default) or Stripe Checkout. */
+  /**
+   * Who takes listing-fee payments: Stripe Checkout, or the local sandbox checkout (no real money), the default
+   * outside production and only by an explicit PAYMENTS_PROVIDER=sandbox in production.
+   */
   provider: 'sandbox' | 'stripe';
   /** What the sandbox signs its webhooks with; by default derived from JWT_SECRET (stable per install). */
   webhookSecret: string;
+  /** Signs the cookie that lets only the member who started a sandbox checkout decide it (derived from JWT_SECRET). */
+  sandboxPayerKey: string;
   /** Set with STRIPE_SECRET_KEY. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string } | undefined;
 }
@@ -143,11 +166,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     throw new ConfigError('MONGODB_URI must start with mongodb:// or mongodb+srv://.');
   }
-  const auth = authConfig(env, mode, dataDir);
+  const secret = jwtSecret(env, mode, dataDir);
+  const auth = authConfig(env, secret);
   return {
     env: mode,
     port,
-    host: env.HOST ?? '0.0.0.0',
+    // A development machine serves only itself unless told otherwise: its outbox and sandbox checkout are
+    // tools for the person at the keyboard. A production container must answer on every interface.
+    host: env.HOST?.trim() || (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     mongodbUri,
     dbName: env.DB_NAME ?? 'knack',
     dataDir,
@@ -163,7 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auth,
     mail: { smtpUrl: env.SMTP_URL?.trim() || undefined, from: env.MAIL_FROM ?? 'Knack <no-reply@knack.example>' },
     storage: storageConfig(env),
-    payments: paymentsConfig(env, auth.jwtSecret),
+    devMail: bool(env, 'DEV_MAIL', false),
+    payments: paymentsConfig(env, mode, secret),
     payouts: payoutsConfig(env, dataDir),
   };
 }
@@ -208,18 +235,26 @@ function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
   };
 }
 
-function paymentsConfig(env: NodeJS.ProcessEnv, jwtSecret: string): PaymentsConfig {
+function paymentsConfig(env: NodeJS.ProcessEnv, mode: Environment, secret: string): PaymentsConfig {
   const secretKey = env.STRIPE_SECRET_KEY?.trim() || undefined;
   const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
-  const provider = env.PAYMENTS_PROVIDER?.trim().toLowerCase() || (secretKey ? 'stripe' : 'sandbox');
+  const chosen = env.PAYMENTS_PROVIDER?.trim().toLowerCase();
+  // The sandbox lets members approve their own payments, so production never falls back to it by accident.
+  if (mode === 'production' && !chosen && !secretKey) {
+    throw new ConfigError(
+      'Payments need a provider in production: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET for Stripe Checkout, or PAYMENTS_PROVIDER=sandbox to take no real money (members then approve their own listing fees).',
+    );
+  }
+  const provider = chosen || (secretKey ? 'stripe' : 'sandbox');
   if (provider !== 'sandbox' && provider !== 'stripe') throw new ConfigError(`PAYMENTS_PROVIDER must be sandbox or stripe; got "${env.PAYMENTS_PROVIDER}".`);
   if (provider === 'stripe' && !secretKey) throw new ConfigError('STRIPE_SECRET_KEY must be set when PAYMENTS_PROVIDER is stripe.');
   if (secretKey && !stripeWebhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint).');
-  const webhookSecret = env.PAYMENTS_WEBHOOK_SECRET?.trim() || createHmac('sha256', jwtSecret).update('knack:payments:sandbox-webhook').digest('base64url');
+  const webhookSecret = env.PAYMENTS_WEBHOOK_SECRET?.trim() || deriveKey(secret, 'payments:sandbox-webhook');
   if (webhookSecret.length < 32) throw new ConfigError('PAYMENTS_WEBHOOK_SECRET must be 32 characters or more.');
   return {
     provider,
     webhookSecret,
+    sandboxPayerKey: deriveKey(secret, 'payments:sandbox-payer'),
     stripe:
       secretKey && stripeWebhookSecret
         ? { secretKey, webhookSecret: stripeWebhookSecret, apiUrl: httpUrl(env, 'STRIPE_API_URL', 'https://api.stripe.com') ?? 'https://api.stripe.com' }
@@ -263,19 +298,33 @@ function localSecret(dataDir: string): string {
   return secret;
 }
 
-function authConfig(env: NodeJS.ProcessEnv, mode: Environment, dataDir: string): AuthConfig {
-  let jwtSecret = env.JWT_SECRET;
-  if (!jwtSecret) {
+function jwtSecret(env: NodeJS.ProcessEnv, mode: Environment, dataDir: string): string {
+  let secret = env.JWT_SECRET;
+  if (!secret) {
     if (mode === 'production') throw new ConfigError('JWT_SECRET must be set in production (32 characters or more).');
-    jwtSecret = localSecret(dataDir);
+    secret = localSecret(dataDir);
   }
-  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be 32 characters or more.');
+  if (secret.length < 32) throw new ConfigError('JWT_SECRET must be 32 characters or more.');
+  return secret;
+}
+
+/** A 256-bit key for one purpose, the same on every start for the same secret. */
+function deriveKey(secret: string, purpose: string): string {
+  return Buffer.from(hkdfSync('sha256', secret, 'knack', `knack:${purpose}`, 32)).toString('base64url');
+}
+
+function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
   const googleClientId = env.GOOGLE_CLIENT_ID?.trim();
   const facebookAppId = env.FACEBOOK_APP_ID?.trim();
   const facebookSecret = env.FACEBOOK_APP_SECRET?.trim();
   if (facebookAppId && !facebookSecret) throw new ConfigError('FACEBOOK_APP_SECRET must be set with FACEBOOK_APP_ID.');
   return {
-    jwtSecret,
+    keys: {
+      accessTokens: deriveKey(secret, 'access-tokens'),
+      mediaUrls: deriveKey(secret, 'media-urls'),
+      knackCodes: deriveKey(secret, 'knack-codes'),
+      visitorIds: deriveKey(secret, 'visitor-ids'),
+    },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 30, 86_400),

@@ -209,7 +209,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Answers a token for an activated account. For an account not activated yet it answers `token: null` and the message `Check Your Email` (the activation mail is sent again). Unknown email and wrong password get the same 401. Failures are limited per account and per address (429 with Retry-After). Sets the refresh-token cookie.
+         * @description Answers a token for an activated account. For an account not activated yet it answers `token: null` and the message `Check Your Email` (the activation mail is sent again). Unknown email and wrong password get the same 401. Failures in 15 minutes are limited (429 with Retry-After, even for the right password): 5 per account from one address, 50 per account from all addresses, 20 per address across accounts; a stranger failing from one address does not lock the owner out elsewhere. Sets the refresh-token cookie.
          */
         post: operations["signin"];
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Every rule of the sign-up form is checked again here and answered with the same message. The account starts inactive; an activation mail is sent and the answer carries `token: null` and `Check Your Email`.
+         * @description Every rule of the sign-up form is checked again here and answered with the same message. The account starts inactive; an activation mail is sent and the answer carries `token: null` and `Check Your Email`. Attempts that pass the form's rules are limited to 30 an hour per address and 5 an hour per email (429 'Too many sign-ups. Please wait and try again.' with Retry-After).
          */
         post: operations["signup"];
         delete?: never;
@@ -269,7 +269,7 @@ export interface paths {
         put?: never;
         /**
          * Check a discount code
-         * @description An empty code answers 400 'Discount code should not be empty'; an unknown, expired or used-up code 404 'This discount code is not valid.'. Codes are not case-sensitive.
+         * @description An empty code answers 400 'Discount code should not be empty'; an unknown, expired or used-up code 404 'This discount code is not valid.'. Codes are not case-sensitive. Tries (checks and `code/save` together) are limited to 20 an hour per member and 60 an hour per address (429 'Too many discount code attempts. Please wait and try again.' with Retry-After).
          */
         post: operations["checkDiscountCode"];
         delete?: never;
@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Monetize a piece with a discount code
-         * @description `userId` must be the caller, who becomes the piece's payer. One use of the code covers the whole fee; uses are counted atomically (never past `maxUses`, never after `expiresAt`). Answers 'Paid successfully' and the piece; a piece already monetized answers 409 and the use is not spent.
+         * @description `userId` must be the caller, who becomes the piece's payer. One use of the code covers the whole fee; uses are counted atomically (never past `maxUses`, never after `expiresAt`). Answers 'Paid successfully' and the piece; a piece already monetized answers 409 and the use is not spent. Counted with `code/discount-code` as a code try (20 an hour per member, 60 per address; 429 with Retry-After past that).
          */
         post: operations["redeemDiscountCode"];
         delete?: never;
@@ -571,7 +571,7 @@ export interface paths {
         put?: never;
         /**
          * Monetize a piece (pay its listing fee)
-         * @description `userId` must be the caller, who becomes the piece's payer. With a credit of the piece's tier (and `useCredit` not false) the credit is used (decremented by 1) and the piece is paid out at once: `status: paid`, 'Paid successfully' and the piece. Otherwise an order is made and the payment provider's checkout opened: `status: checkout` with the address to send the browser to; the provider returns it to `/profile/default?order={orderId}`, and the order's status comes from `payments/orders/{id}` once the provider's webhook has arrived. A piece already monetized answers 409.
+         * @description `userId` must be the caller, who becomes the piece's payer. With a credit of the piece's tier (and `useCredit` not false) the credit is used (decremented by 1) and the piece is paid out at once: `status: paid`, 'Paid successfully' and the piece. Otherwise an order is made and the payment provider's checkout opened: `status: checkout` with the address to send the browser to; the provider returns it to `/profile/default?order={orderId}`, and the order's status comes from `payments/orders/{id}` once the provider's webhook has arrived. A piece already monetized answers 409. Limited to 30 calls an hour per member (429 'Too many payment attempts. Please wait and try again.' with Retry-After).
          */
         post: operations["payForContent"];
         delete?: never;
@@ -796,7 +796,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a song
-         * @description One audio file (MP3, WAV, OGG, FLAC, M4A/AAC) of at most 104857600 bytes (100 MB) in the field `file`, recognized by its bytes. Its duration is read and its waveform computed; large files finish processing after the answer (`status: processing`). Answers the `path` to pass to content/save.
+         * @description One audio file (MP3, WAV, OGG, FLAC, M4A/AAC) of at most 104857600 bytes (100 MB) in the field `file`, recognized by its bytes and decoded as that type only. Its duration (decoded, not read from its header) and its waveform are computed; large files finish processing after the answer (`status: processing`, no duration until then). A file that is not audio of its type, or takes more than two minutes to decode, answers 415; more than 4 hours of audio answers 413. Answers the `path` to pass to content/save.
          */
         post: operations["uploadContentAudio"];
         delete?: never;
@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Knack a piece (a play past half the song, or a view of an image)
-         * @description Once per member per piece, whatever the concurrency: a second call answers the first result with knackStatus 2. On a paid-out piece the knack credits its knack value, 90% to the owner and 10% to the payer (100% to the owner when the same member); a piece not paid out counts the reaction and earns nothing. Owners do not knack their own pieces (knackStatus 3). A song needs the `playId` of a play session older than half its duration. More than 9 knacks in the last 24 hours need the 4-digit code mailed by `knack/over-knack` (428 until it is given).
+         * @description Once per member per piece, whatever the concurrency: a second call answers the first result with knackStatus 2. On a paid-out piece the knack credits its knack value, 90% to the owner and 10% to the payer (100% to the owner when the same member); a piece not paid out counts the reaction and earns nothing. Owners do not knack their own pieces (knackStatus 3). A song needs the `playId` of a play session older than half its duration. After 9 knacks in the last 24 hours, the next needs the 4-digit code mailed by `knack/over-knack` (428 until it is given); the count and the knack are one step per member, so knacks sent at once cannot pass it together. A knack that waits more than a few seconds behind the member's other knacks answers 409 (try again).
          */
         post: operations["addKnack"];
         delete?: never;
@@ -910,7 +910,7 @@ export interface paths {
         put?: never;
         /**
          * Start listening to a song (a play session)
-         * @description The server notes when a signed-in member starts a song; the play counts as a knack (`knack/add` with this `playId`) only once more than half the song's duration has passed since, measured here.
+         * @description The server notes when a signed-in member starts a song; the play counts as a knack (`knack/add` with this `playId`) only once more than half the song's duration has passed since, measured here. The duration is the one decoded from the audio at upload, never the one its file's header claims; a large song still being decoded answers 409.
          */
         post: operations["startPlay"];
         delete?: never;
@@ -1301,7 +1301,7 @@ export interface paths {
         put?: never;
         /**
          * Set the PayPal email payouts and cash-outs are sent to
-         * @description Only the member themself (anyone else gets 404). The email is kept lower-cased.
+         * @description Only the member themself (anyone else gets 404). The email is kept lower-cased. The member's current `password` is required: a wrong one is 400 'Incorrect password.' on the `password` field; an account made by Google or Facebook sign-in that has no password yet gets 400 with code `password_not_set`, telling it to set one through Forgot password. Attempts are limited per member (429 with Retry-After past the limit). Every change is mailed to the account's own address, with the new email partly masked; when that mail cannot be sent the change is undone (503, code `mail_failed`).
          */
         post: operations["updatePaymentInfo"];
         delete?: never;
@@ -1916,6 +1916,8 @@ export interface components {
         };
         PayListingResponse: components["schemas"]["ListingPaid"] | components["schemas"]["ListingCheckout"];
         PaymentInfoRequest: {
+            /** @description The member's current password, asked again before the payout email changes. */
+            password: string;
             paypal: string;
         };
         PaymentInfoResponse: {
@@ -2350,7 +2352,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No valid access token (missing, expired, revoked, or wrong credentials). */
+        /** @description No valid access token (missing, expired, revoked, or wrong credentials). Where sign-in is optional, a token that is sent and refused is 401 too: send none to call as a visitor. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -2505,8 +2507,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotConfigured"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["NotConfigured"];
         };
     };
     googleSignin: {
@@ -2533,8 +2535,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotConfigured"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["NotConfigured"];
         };
     };
     logout: {
@@ -2708,6 +2710,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2765,6 +2768,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2795,6 +2799,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2819,6 +2824,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -2967,6 +2973,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -2994,6 +3001,7 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3019,6 +3027,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -3038,6 +3047,7 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3082,6 +3092,7 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -3108,6 +3119,7 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3161,6 +3173,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached or refused the checkout. */
             502: {
@@ -3283,6 +3296,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3333,6 +3347,7 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3564,7 +3579,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            /** @description The member has knacked more than 9 pieces in the last 24 hours; the emailed code is needed. */
+            /** @description The member has knacked 9 pieces in the last 24 hours; the emailed code is needed for the next. */
             428: {
                 headers: {
                     [name: string]: unknown;
@@ -3677,6 +3692,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4216,7 +4232,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description The notice of the change could not be mailed, so nothing was changed; try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUserData: {

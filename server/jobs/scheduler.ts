@@ -28,7 +28,7 @@ export interface Job {
 }
 
 export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
-  const media = createMediaService({ storage, logger, signingSecret: config.auth.jwtSecret });
+  const media = createMediaService({ storage, logger, signingSecret: config.auth.keys.mediaUrls });
   const payouts = createPayouts({ provider: createPayoutProvider(config), fees: config.payouts, logger });
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },

@@ -4,8 +4,9 @@ import { smtpMailer } from '../../server/integrations/mail';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { OneTimeTokenModel, SessionModel } from '../../server/modules/auth';
 import { UserModel } from '../../server/modules/users';
-import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
+import { createTestApp, testConfig, TEST_JWT_SECRET } from '../helpers/app';
 import { GOOD_PASSWORD, createActiveMember, newSignup, refreshCookieOf } from '../helpers/auth';
+import { freezeDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { startSmtpServer, tokenFromMail, type ReceivedMail } from '../helpers/smtp';
 
@@ -152,7 +153,7 @@ describe('sign-in', () => {
     const res = await signin({ email: member.form.email.toUpperCase(), password: member.form.password }).expect(200);
     expect(res.body).toMatchObject({ message: 'Success', reacted_contents: [], user: { id: member.user.id, role: 'user' } });
     expect(res.body.user.passwordHash).toBeUndefined();
-    const claims = jwt.verify(res.body.token, TEST_JWT_SECRET, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    const claims = jwt.verify(res.body.token, testConfig().auth.keys.accessTokens, { algorithms: ['HS256'] }) as jwt.JwtPayload;
     expect(claims).toMatchObject({ sub: member.user.id, iss: 'knack', aud: 'knack-web', ver: 0 });
     expect(claims.exp! - claims.iat!).toBe(900);
   });
@@ -181,7 +182,7 @@ describe('sign-in', () => {
     },
   );
 
-  it('when an account fails 5 times, then the 6th try gets 429 with Retry-After, even with the right password', async () => {
+  it('when an account fails 5 times from one address, then the 6th try from there gets 429 with Retry-After, even with the right password', async () => {
     const member = await createActiveMember(app, smtp);
     for (let i = 0; i < 5; i++) await signin({ email: member.form.email, password: 'Wr0ng!pass' }).expect(401);
     const locked = await signin({ email: member.form.email, password: member.form.password }).expect(429);
@@ -199,10 +200,78 @@ describe('sign-in', () => {
     await request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', '198.51.100.4').send({ email: member.form.email, password: member.form.password }).expect(200);
   });
 
+  it('when an attacker fails 5 times from one address, then only that address is locked out: the owner signs in from another', async () => {
+    const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+    const from = (address: string, password: string) => request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
+    const owner = await createActiveMember(app, smtp);
+    for (let i = 0; i < 5; i++) await from('203.0.113.66', 'Wr0ng!pass').expect(401);
+    const locked = await from('203.0.113.66', owner.form.password).expect(429);
+    expect(locked.body).toMatchObject({ code: 'too_many_requests', message: 'Too many failed sign-in attempts. Please wait and try again.' });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+
+    const res = await from('198.51.100.23', owner.form.password).expect(200);
+    expect(res.body.user.id).toBe(owner.user.id);
+  });
+
+  it('when an account fails 50 times in 15 minutes from many addresses, then it is locked out from every address until the window ends', async () => {
+    const clock = freezeDate();
+    try {
+      const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+      const from = (address: string, password: string) => request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
+      const owner = await createActiveMember(app, smtp);
+      // 45 failures from nine other addresses, written as the counter they leave (each failure through the API
+      // costs a bcrypt comparison); the last 5 go through the API from a tenth address.
+      await RateLimitModel.create({ _id: `login:account:${owner.form.email}`, count: 45, resetAt: new Date(Date.now() + 15 * 60_000) });
+      for (let i = 0; i < 5; i++) await from('203.0.113.70', 'Wr0ng!pass').expect(401);
+
+      const locked = await from('198.51.100.24', owner.form.password).expect(429);
+      expect(locked.body.message).toBe('Too many failed sign-in attempts. Please wait and try again.');
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+
+      clock.advance(15 * 60_000 + 1000);
+      await from('198.51.100.24', owner.form.password).expect(200);
+    } finally {
+      clock.restore();
+    }
+  });
+
   it('when the email is in ADMIN_EMAILS, then the server makes the account an admin', async () => {
     await UserModel.deleteMany({ email: 'admin@knack.example' });
     const admin = await createActiveMember(app, smtp, { email: 'Admin@Knack.example' });
     expect(admin.user.role).toBe('admin');
+  });
+});
+
+describe('sign-up limits', () => {
+  let proxied: ReturnType<typeof createTestApp>;
+  beforeAll(() => {
+    proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+  });
+  const signupFrom = (address: string, body: object) => request(proxied).post('/api/v2/auth/signup').set('X-Forwarded-For', address).send(body);
+
+  it('when one address makes 30 sign-up attempts in an hour, then the next gets 429 with Retry-After; another address still signs up', async () => {
+    const first = newSignup();
+    await signupFrom('203.0.113.30', first).expect(201);
+    for (let i = 1; i < 30; i++) await signupFrom('203.0.113.30', newSignup({ username: first.username })).expect(400);
+
+    const form = newSignup();
+    const res = await signupFrom('203.0.113.30', form).expect(429);
+    expect(res.body).toMatchObject({ code: 'too_many_requests', message: 'Too many sign-ups. Please wait and try again.' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(await UserModel.countDocuments({ email: form.email })).toBe(0);
+
+    await signupFrom('198.51.100.30', form).expect(201);
+  });
+
+  it('when one email is signed up for 5 times in an hour, then the next attempt gets 429 from any address; other emails are not held up', async () => {
+    const form = newSignup();
+    await signupFrom('203.0.113.31', form).expect(201);
+    for (let i = 2; i <= 5; i++) await signupFrom(`203.0.113.${30 + i}`, newSignup({ email: form.email })).expect(409);
+
+    const res = await signupFrom('198.51.100.31', newSignup({ email: form.email })).expect(429);
+    expect(res.body.message).toBe('Too many sign-ups. Please wait and try again.');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+    await signupFrom('198.51.100.31', newSignup()).expect(201);
   });
 });
 
@@ -229,15 +298,20 @@ describe('access tokens', () => {
     await request(app).get(`/api/v2/user-setting/get-ext/${ana.user.id}`).expect(401);
   });
 
-  it('when the token uses alg none, a wrong key, the wrong audience or has expired, then 401', async () => {
+  it('when the token uses alg none, a wrong key (the raw JWT_SECRET too), the wrong audience or has expired, then 401', async () => {
     const ana = await createActiveMember(app, smtp);
     const claims = { ver: 0 };
     const common = { subject: ana.user.id, issuer: 'knack', audience: 'knack-web' };
     const unsigned = jwt.sign(claims, '', { ...common, algorithm: 'none' });
     const wrongKey = jwt.sign(claims, 'another-secret-another-secret-another', { ...common, algorithm: 'HS256' });
-    const wrongAudience = jwt.sign(claims, TEST_JWT_SECRET, { ...common, audience: 'someone-else', algorithm: 'HS256' });
-    const expired = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, TEST_JWT_SECRET, { ...common, algorithm: 'HS256' });
-    for (const token of [unsigned, wrongKey, wrongAudience, expired, 'not.a.jwt']) {
+    // Signed with the access-token key itself, so that only the audience or the expiry is wrong.
+    const accessKey = testConfig().auth.keys.accessTokens;
+    const wrongAudience = jwt.sign(claims, accessKey, { ...common, audience: 'someone-else', algorithm: 'HS256' });
+    const expired = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, accessKey, { ...common, algorithm: 'HS256' });
+    // The secret the keys are derived from is not a key: a token signed with it is refused.
+    const rawSecret = jwt.sign(claims, TEST_JWT_SECRET, { ...common, algorithm: 'HS256' });
+    await ext(ana.user.id, jwt.sign(claims, accessKey, { ...common, algorithm: 'HS256' })).expect(200);
+    for (const token of [unsigned, wrongKey, wrongAudience, expired, rawSecret, 'not.a.jwt']) {
       const res = await ext(ana.user.id, token).expect(401);
       expect(res.body.code).toBe('unauthorized');
     }

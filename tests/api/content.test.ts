@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,10 +12,10 @@ import { ContentModel } from '../../server/modules/contents';
 import { StoredFileModel, UploadModel } from '../../server/modules/media';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { UserModel } from '../../server/modules/users';
-import { createTestApp } from '../helpers/app';
+import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
-import { jpegWithExif, png, wav } from '../helpers/media';
+import { jpegWithExif, mp3, mp3LookingNut, png, wav } from '../helpers/media';
 import { startSmtpServer } from '../helpers/smtp';
 import { waitUntil } from '../helpers/wait';
 
@@ -165,6 +166,38 @@ describe('uploading audio', () => {
     expect(res.body.message).toBe('Only audio files (MP3, WAV, OGG, FLAC, M4A or AAC) are accepted.');
   });
 
+  /** Asserts that nothing of a refused upload is left: no stored file, no file record, no upload, no temp file. */
+  async function nothingLeftOf(attempt: () => Promise<unknown>) {
+    const [files, records, uploads] = [storedFiles().length, await StoredFileModel.countDocuments({}), await UploadModel.countDocuments({})];
+    await attempt();
+    expect([storedFiles().length, await StoredFileModel.countDocuments({}), await UploadModel.countDocuments({})]).toEqual([files, records, uploads]);
+    expect(tempFiles()).toEqual([]);
+  }
+
+  it('when a file sniffed as MP3 holds another format that ffmpeg would find by guessing, then 415 and nothing is kept', async () => {
+    await nothingLeftOf(async () => {
+      const res = await uploadAudio(ana, mp3LookingNut(), 'song.mp3').expect(415);
+      expect(res.body.message).toBe('This audio file could not be read. Please try another file.');
+    });
+  });
+
+  it('when a song decodes to more audio than the longest accepted, then 413 saying the limit, and nothing is kept', async () => {
+    const strict = createTestApp({ storage, uploadTempDir: tempUploads, decodeLimits: { maxSeconds: 60, timeoutMs: 120_000 } });
+    await nothingLeftOf(async () => {
+      // 2 minutes of audio in a file far below any size limit.
+      const res = await request(strict).post('/api/v2/content/upload-audio').set(bearer(ana)).attach('file', mp3(120), 'long.mp3').expect(413);
+      expect(res.body.message).toBe('This song is longer than 1 minute, the longest we accept.');
+    });
+  });
+
+  it('when decoding takes longer than allowed, then ffmpeg is stopped, 415 says so, and nothing is kept', async () => {
+    const hasty = createTestApp({ storage, uploadTempDir: tempUploads, decodeLimits: { maxSeconds: 3600, timeoutMs: 1 } });
+    await nothingLeftOf(async () => {
+      const res = await request(hasty).post('/api/v2/content/upload-audio').set(bearer(ana)).attach('file', wav(2), 'song.wav').expect(415);
+      expect(res.body.message).toBe('This audio file took too long to read. Please try another file.');
+    });
+  });
+
   it('when an audio file is over 104857600 bytes, then 413 with the true limit and nothing left behind', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'knack-big-'));
     const big = path.join(dir, 'big.wav');
@@ -265,12 +298,12 @@ describe('publishing (content/save)', () => {
 });
 
 describe('serving files', () => {
-  it('when a public file is fetched, then it is cacheable forever with its sniffed type; ETag gives 304; ranges give 206', async () => {
+  it('when a public file is fetched, then it is cacheable for five minutes with its sniffed type; ETag gives 304; ranges give 206', async () => {
     const content = await publishPhoto(ana);
     const full = await request(app).get(content.filePath).buffer(true).expect(200);
     expect(full.headers['content-type']).toBe('image/png');
     expect(full.headers['x-content-type-options']).toBe('nosniff');
-    expect(full.headers['cache-control']).toBe('public, max-age=31536000, immutable, no-transform');
+    expect(full.headers['cache-control']).toBe('public, max-age=300, must-revalidate, no-transform');
     const etag = full.headers.etag!;
     await request(app).get(content.filePath).set('If-None-Match', etag).expect(304);
     const part = await request(app).get(content.filePath).set('Range', 'bytes=10-19').buffer(true).expect(206);
@@ -290,6 +323,10 @@ describe('serving files', () => {
     await request(app).get(res.body.upload.url).expect(200);
     await request(app).get(`/files/${res.body.path}`).expect(404);
     await request(app).get(res.body.upload.url.replace(/sig=./, 'sig=x')).expect(404);
+    // Media URLs have a key of their own: one signed with the secret the keys come from does not open the file.
+    const exp = new URL(res.body.upload.url, 'http://knack.test').searchParams.get('exp')!;
+    const withRawSecret = createHmac('sha256', TEST_JWT_SECRET).update(`${res.body.path}\n${exp}`).digest('base64url');
+    await request(app).get(`/files/${res.body.path}?exp=${exp}&sig=${withRawSecret}`).expect(404);
   });
 });
 
@@ -311,6 +348,28 @@ describe('managing a piece', () => {
     expect(mine.body.content.filePath).toMatch(/\?exp=\d+&sig=/);
     await request(app).get(mine.body.content.filePath).expect(200);
     await SubscriptionModel.deleteMany({ userId: ana.user.id });
+  });
+
+  it('when a public piece becomes private, then no cache may keep serving its files: they were never cacheable for long, a cache asking again gets 404, and only the owner’s signed URL answers', async () => {
+    const content = await publishPhoto(ana);
+    const maxAge = (cacheControl: string | undefined) => Number(/max-age=(\d+)/.exec(cacheControl ?? '')?.[1]);
+    const asPublic = await request(app).get(content.filePath).expect(200);
+    const etag = asPublic.headers.etag!;
+    expect(asPublic.headers['cache-control']).not.toContain('immutable');
+    expect(maxAge(asPublic.headers['cache-control'])).toBeLessThanOrEqual(300);
+    expect(asPublic.headers['cache-control']).toContain('must-revalidate');
+
+    await SubscriptionModel.create({ userId: ana.user.id, planId: 2, subscriptionId: `sub-${content.id}` });
+    const setting = { public: false, private: true, followers: false, hidePlayCount: false, hideViewCount: false };
+    await request(app).post('/api/v2/content/update-setting').set(bearer(ana)).send({ contentId: content.id, setting }).expect(200);
+    await SubscriptionModel.deleteMany({ userId: ana.user.id });
+
+    // A shared cache revalidating its copy hears that the file is gone (not 304), and keeps nothing of the answer.
+    const revalidated = await request(app).get(content.filePath).set('If-None-Match', etag).expect(404);
+    expect(revalidated.headers['cache-control']).toBe('no-store');
+    const mine = await request(app).get(`/api/v2/content/get-by-id/${content.id}`).set(bearer(ana)).expect(200);
+    const signed = await request(app).get(mine.body.content.filePath).expect(200);
+    expect(signed.headers['cache-control']).toMatch(/^private, /);
   });
 
   it('when two privacy choices are ticked, then "At least one checkbox must be checked."', async () => {

@@ -7,7 +7,7 @@ import { seedReferenceData } from '../../server/db/seed';
 import { localStorage } from '../../server/integrations/storage';
 import { createLogger } from '../../server/lib/logger';
 import { ContentModel } from '../../server/modules/contents';
-import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
+import { createTestApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 
 useTestDatabase();
@@ -19,7 +19,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('demo content', () => {
   it('when the catalogue is empty, then the demo publishes real pieces each Explore tab ranks by its rule; a second run adds nothing', async () => {
     await seedReferenceData();
-    const deps = { storage, signingSecret: TEST_JWT_SECRET, logger: createLogger('silent') };
+    const deps = { storage, signingSecret: testConfig().auth.keys.mediaUrls, logger: createLogger('silent') };
     expect(await seedDemoContent(deps)).toBe(30);
     expect(await seedDemoContent(deps)).toBe(0);
     expect(await ContentModel.countDocuments({})).toBe(30);

@@ -1,8 +1,8 @@
 /**
- * History, wallet figures, payout account and cash-out requests on the real database: the items and exact
- * micro-dollar figures of an owner, a supporter and a viewer, paging, who may read what (another member's
- * history and wallet are 404), the $10 minimum, one pending request whatever the concurrency, approval that
- * pays once, and the rules of cancelling.
+ * History, wallet figures and cash-out requests on the real database: the items and exact micro-dollar
+ * figures of an owner, a supporter and a viewer, paging, who may read what (another member's history and
+ * wallet are 404), the $10 minimum, one pending request whatever the concurrency, approval that pays once,
+ * and the rules of cancelling. The payout account is tested in payout-account.test.ts.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -148,21 +148,6 @@ describe('paging', () => {
     await get(`/user-history/get-all/${owner.id}?cursor=nonsense`, owner).expect(400);
     await get(`/user-history/get-all/${owner.id}?limit=51`, owner).expect(400);
   }, 30_000);
-});
-
-describe('payout account (payment settings)', () => {
-  it('when a member saves a PayPal email, then it is kept lower-cased and the wallet shows it; a bad email is 400; another member is 404', async () => {
-    const [dan, eve] = await Promise.all([createMember(), createMember()]);
-    const bad = await postAs(`/user-setting/update-payment-info/${dan.id}`, dan, { paypal: 'not-an-email' }).expect(400);
-    expect(bad.body).toMatchObject({ message: WALLET_MESSAGES.badEmail, errors: [{ path: 'paypal', message: WALLET_MESSAGES.badEmail }] });
-    await postAs(`/user-setting/update-payment-info/${dan.id}`, eve, { paypal: 'eve@example.com' }).expect(404);
-    await postAs(`/user-setting/update-payment-info/${dan.id}`, admin, { paypal: 'admin@example.com' }).expect(404);
-    await postAs(`/user-setting/update-payment-info/${dan.id}`, dan, { paypal: 'x@y.z', extra: 1 }).expect(400);
-
-    const ok = await postAs(`/user-setting/update-payment-info/${dan.id}`, dan, { paypal: '  Dan.Pay@Example.COM ' }).expect(200);
-    expect(ok.body).toEqual({ message: 'Success', paypal: 'dan.pay@example.com' });
-    expect((await get(`/wallet/summary/${dan.id}`, dan).expect(200)).body.payoutAccount).toEqual({ paypal: 'dan.pay@example.com' });
-  });
 });
 
 describe('cash-out requests', () => {

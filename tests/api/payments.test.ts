@@ -11,6 +11,7 @@ import { seedReferenceData } from '../../server/db/seed';
 import { signatureHeader } from '../../server/integrations/payments';
 import { anyOf } from '../../server/lib/query';
 import { smtpMailer } from '../../server/integrations/mail';
+import { RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
 import { LedgerEntryModel } from '../../server/modules/knacks';
 import { DiscountCodeModel, DiscountUseModel, PAYMENT_MESSAGES, PaymentEventModel, PaymentOrderModel } from '../../server/modules/payments';
@@ -40,7 +41,24 @@ const pay = (m: Member, piece: { id: string }, on: App = app) =>
 const quote = (m: Member, piece: { id: string }) => request(app).get(`/api/v2/payments/listing-quote/${piece.id}`).set(bearer(m));
 const orderOf = (m: Member, orderId: string, on: App = app) => request(on).get(`/api/v2/payments/orders/${orderId}`).set(bearer(m));
 const pathOf = (url: string) => new URL(url).pathname;
-const decide = (checkoutUrl: string, decision: 'approve' | 'decline') => request(app).post(pathOf(checkoutUrl)).type('form').send({ decision });
+/** The checkout page as the browser that started it sees it: with the payer cookie set by the paying call. */
+const openCheckout = (checkout: Checkout) => request(app).get(pathOf(checkout.checkoutUrl)).set('Cookie', checkout.payerCookie);
+const decide = (checkout: Checkout, decision: string) => request(app).post(pathOf(checkout.checkoutUrl)).set('Cookie', checkout.payerCookie).type('form').send({ decision });
+interface Checkout {
+  checkoutUrl: string;
+  /** `name=value` of the cookie the paying call set, as a browser sends it back. */
+  payerCookie: string;
+}
+/** The payer cookie of a `content/paid` answer: it must be httpOnly, same-site only and limited to the checkout page. */
+function payerCookieOf(res: request.Response, checkoutUrl: string): string {
+  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const cookie = cookies.find((c) => c.startsWith('knack_checkout_payer='));
+  expect(cookie).toBeDefined();
+  expect(cookie).toContain(`Path=${pathOf(checkoutUrl)}`);
+  expect(cookie).toMatch(/HttpOnly/);
+  expect(cookie).toMatch(/SameSite=Strict/);
+  return cookie!.split(';')[0]!;
+}
 const contentOf = async (piece: { id: string }) => (await ContentModel.findById(piece.id).lean())!;
 const listings = () => LedgerEntryModel.find({ kind: 'listing' }).lean();
 
@@ -78,7 +96,8 @@ async function sandboxOrder(m: Member, target: { id: string }) {
   const res = await pay(m, target).expect(200);
   expect(res.body.status).toBe('checkout');
   const order = (await PaymentOrderModel.findById(res.body.orderId).lean())!;
-  return { orderId: res.body.orderId as string, sessionId: order.sessionId!, checkoutUrl: res.body.checkoutUrl as string };
+  const checkoutUrl = res.body.checkoutUrl as string;
+  return { orderId: res.body.orderId as string, sessionId: order.sessionId!, checkoutUrl, payerCookie: payerCookieOf(res, checkoutUrl) };
 }
 
 beforeAll(async () => {
@@ -232,6 +251,7 @@ describe('the sandbox checkout', () => {
     const res = await pay(bea, photo).expect(200);
     expect(res.body).toEqual({ status: 'checkout', orderId: expect.stringMatching(/^[0-9a-f]{24}$/), checkoutUrl: expect.stringMatching(/^http:\/\/knack\.test\/checkout\/sandbox\/cs_sandbox_/) });
     const { orderId, checkoutUrl } = res.body;
+    const checkout = { checkoutUrl, payerCookie: payerCookieOf(res, checkoutUrl) };
     expect((await orderOf(bea, orderId).expect(200)).body).toEqual({
       orderId,
       contentId: photo.id,
@@ -241,13 +261,13 @@ describe('the sandbox checkout', () => {
       message: PAYMENT_MESSAGES.pending,
     });
 
-    const page = await request(app).get(pathOf(checkoutUrl)).expect(200).expect('Content-Type', /html/);
+    const page = await openCheckout(checkout).expect(200).expect('Content-Type', /html/);
     expect(page.text).toContain('$0.65');
     expect(page.text).toContain('Approve payment');
     expect(page.text).toContain('Approved Checkout');
     expect(page.text).not.toContain('<script');
 
-    await decide(checkoutUrl, 'approve').expect(303).expect('Location', RETURN_URL(orderId));
+    await decide(checkout, 'approve').expect(303).expect('Location', RETURN_URL(orderId));
     expect((await orderOf(bea, orderId).expect(200)).body).toMatchObject({ status: 'paid', message: 'Paid successfully' });
     const content = await contentOf(photo);
     expect([content.isPaidOut, String(content.payerId)]).toEqual([true, bea.user.id]);
@@ -260,21 +280,22 @@ describe('the sandbox checkout', () => {
     ]);
 
     // Submitting again (a double click, a back button) pays nothing more.
-    await decide(checkoutUrl, 'approve').expect(303);
-    await decide(checkoutUrl, 'decline').expect(303).expect('Location', RETURN_URL(orderId));
+    await decide(checkout, 'approve').expect(303);
+    await decide(checkout, 'decline').expect(303).expect('Location', RETURN_URL(orderId));
     expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(1);
     expect((await orderOf(bea, orderId)).body.status).toBe('paid');
   });
 
   it('when the payment is declined, then the order is failed, the orders call says Payment Failed and the piece stays not paid out', async () => {
     const photo = await piece('Declined Checkout');
-    const { orderId, checkoutUrl } = await sandboxOrder(bea, photo);
-    await decide(checkoutUrl, 'decline').expect(303).expect('Location', RETURN_URL(orderId));
+    const checkout = await sandboxOrder(bea, photo);
+    const { orderId } = checkout;
+    await decide(checkout, 'decline').expect(303).expect('Location', RETURN_URL(orderId));
     expect((await orderOf(bea, orderId).expect(200)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
     expect((await contentOf(photo)).isPaidOut).toBe(false);
     expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(0);
     // The first decision stands.
-    await decide(checkoutUrl, 'approve').expect(303);
+    await decide(checkout, 'approve').expect(303);
     expect((await orderOf(bea, orderId)).body.status).toBe('failed');
     // The piece can still be monetized afterwards.
     expect((await pay(bea, photo).expect(200)).body.status).toBe('checkout');
@@ -283,8 +304,32 @@ describe('the sandbox checkout', () => {
   it('when the checkout does not exist or the decision is missing, then 404 and 400 pages', async () => {
     await request(app).get('/checkout/sandbox/cs_sandbox_nope').expect(404).expect('Content-Type', /html/);
     const photo = await piece('Undecided');
-    const { checkoutUrl } = await sandboxOrder(bea, photo);
-    await request(app).post(pathOf(checkoutUrl)).type('form').send({ decision: 'maybe' }).expect(400);
+    const checkout = await sandboxOrder(bea, photo);
+    await decide(checkout, 'maybe').expect(400);
+  });
+
+  it('when anyone but the member who started it opens or decides a checkout, then 403, nothing is shown and the order stays pending', async () => {
+    const photo = await piece('Not Your Checkout');
+    const beas = await sandboxOrder(bea, photo);
+    const caras = await sandboxOrder(cara, await piece('Cara Pays'));
+    const strangers = [
+      { checkoutUrl: beas.checkoutUrl, payerCookie: '' }, // a visitor with the link
+      { checkoutUrl: beas.checkoutUrl, payerCookie: caras.payerCookie.replace(pathOf(caras.checkoutUrl), '') }, // another payer's proof
+      { checkoutUrl: beas.checkoutUrl, payerCookie: `knack_checkout_payer=${'A'.repeat(43)}` }, // a forged one
+    ];
+    for (const stranger of strangers) {
+      const page = await openCheckout(stranger).expect(403).expect('Content-Type', /html/);
+      expect(page.text).toContain('Only the member who started this payment can open it.');
+      expect(page.text).not.toContain('$0.65');
+      await decide(stranger, 'approve').expect(403);
+      await decide(stranger, 'decline').expect(403);
+    }
+    expect((await orderOf(bea, beas.orderId).expect(200)).body.status).toBe('pending');
+    expect((await contentOf(photo)).isPaidOut).toBe(false);
+    // Cara's own proof still works for her own checkout, and Bea's for hers.
+    await openCheckout(caras).expect(200);
+    await decide(beas, 'approve').expect(303);
+    expect((await orderOf(bea, beas.orderId).expect(200)).body.status).toBe('paid');
   });
 
   it("when another member asks for someone's order, then 404", async () => {
@@ -361,8 +406,8 @@ describe('POST /payments/webhook/{provider}', () => {
     const photo = await piece('Paid By Two');
     const first = await sandboxOrder(bea, photo);
     const second = await sandboxOrder(cara, photo);
-    await decide(first.checkoutUrl, 'approve').expect(303);
-    await decide(second.checkoutUrl, 'approve').expect(303);
+    await decide(first, 'approve').expect(303);
+    await decide(second, 'approve').expect(303);
     expect((await orderOf(cara, second.orderId)).body).toMatchObject({ status: 'superseded', message: PAYMENT_MESSAGES.superseded });
     expect(String((await contentOf(photo)).payerId)).toBe(bea.user.id);
     expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(1);
@@ -436,12 +481,64 @@ describe('discount codes', () => {
   });
 });
 
+describe('limits on guessing discount codes and opening payments', () => {
+  let proxied: App;
+  beforeAll(() => {
+    proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+  });
+  // Each test starts from no tries, and leaves none behind for the tests after it.
+  const clearCounts = async () => {
+    await RateLimitModel.deleteMany({});
+  };
+  beforeEach(clearCounts);
+  afterEach(clearCounts);
+  const checkFrom = (m: Member, address: string, code: string) =>
+    request(proxied).post('/api/v2/code/discount-code').set(bearer(m)).set('X-Forwarded-For', address).send({ code });
+  const tooManyCodes = 'Too many discount code attempts. Please wait and try again.';
+
+  it('when a member tries 20 codes in an hour, then the next try gets 429 with Retry-After from any address, redeeming too; other members go on', async () => {
+    await request(app).post('/api/v2/code/create').set(bearer(admin)).send({ code: 'GUESSME', maxUses: 5 }).expect(201);
+    for (let i = 0; i < 20; i++) await checkFrom(bea, '203.0.113.40', `WRONG${i}`).expect(404);
+
+    const res = await checkFrom(bea, '198.51.100.40', 'GUESSME').expect(429);
+    expect(res.body).toMatchObject({ code: 'too_many_requests', message: tooManyCodes });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+    const photo = await piece('Guessed Code', bea);
+    const redeemed = await request(proxied).post('/api/v2/code/save').set(bearer(bea)).set('X-Forwarded-For', '198.51.100.40').send({ userId: bea.user.id, contentId: photo.id, code: 'GUESSME' }).expect(429);
+    expect(redeemed.body.message).toBe(tooManyCodes);
+    expect((await contentOf(photo)).isPaidOut).toBe(false);
+
+    await checkFrom(cara, '203.0.113.40', 'GUESSME').expect(200);
+  });
+
+  it('when members at one address try 60 codes in an hour, then the next try from that address gets 429; from another address it goes on', async () => {
+    for (const m of [ana, bea, cara, admin]) {
+      for (let i = 0; i < 15; i++) await checkFrom(m, '203.0.113.41', `WRONG${i}`).expect(404);
+    }
+    const res = await checkFrom(ana, '203.0.113.41', 'WRONG99').expect(429);
+    expect(res.body.message).toBe(tooManyCodes);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+    await checkFrom(ana, '198.51.100.41', 'WRONG99').expect(404);
+  });
+
+  it('when a member asks to pay 30 times in an hour, then the next gets 429 with Retry-After and opens no order; other members pay', async () => {
+    for (let i = 0; i < 30; i++) await pay(cara, { id: String(new Types.ObjectId()) }).expect(404);
+    const photo = await piece('One Payment Too Many', cara);
+    const res = await pay(cara, photo).expect(429);
+    expect(res.body).toMatchObject({ code: 'too_many_requests', message: 'Too many payment attempts. Please wait and try again.' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(await PaymentOrderModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(0);
+
+    expect((await pay(bea, photo).expect(200)).body.status).toBe('checkout');
+  });
+});
+
 describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => {
   const secretKey = 'sk_test_knack_0123456789';
   const webhookSecret = 'whsec_knack_test_0123456789abcdef';
   let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
   let stripeApp: App;
-  const stripeConfig = (apiUrl: string, key = secretKey): PaymentsConfig => ({ provider: 'stripe', webhookSecret: SANDBOX_SECRET, stripe: { secretKey: key, webhookSecret, apiUrl } });
+  const stripeConfig = (apiUrl: string, key = secretKey): PaymentsConfig => ({ ...testConfig().payments, provider: 'stripe', webhookSecret: SANDBOX_SECRET, stripe: { secretKey: key, webhookSecret, apiUrl } });
 
   beforeAll(async () => {
     stripe = await startStripeStandIn({ secretKey, webhookSecret });

@@ -14,7 +14,7 @@ import { RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
 import { LedgerEntryModel } from '../../server/modules/knacks';
 import { createShareService, EmbedPlayModel, INVITE_LIMIT, SHARE_MESSAGES } from '../../server/modules/share';
-import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
+import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member, type PublishedPiece } from '../helpers/e2e-pieces';
@@ -133,7 +133,7 @@ describe('POST /content/react (embed plays)', () => {
   });
 
   it('when the same visitor comes back the next day, then the play counts again', async () => {
-    const share = createShareService({ mailer: smtpMailer(smtp.url, 'x@knack.test'), publicUrl: PUBLIC_URL, secret: TEST_JWT_SECRET, logger: createLogger('silent') });
+    const share = createShareService({ mailer: smtpMailer(smtp.url, 'x@knack.test'), publicUrl: PUBLIC_URL, secret: testConfig().auth.keys.visitorIds, logger: createLogger('silent') });
     const visitor = { ip: '203.0.113.9', userAgent: 'Tablet' };
     const today = new Date('2030-05-01T23:59:00Z');
     expect(await share.react(song.id, visitor, today)).toEqual({ playCount: 1, counted: true });

@@ -1,11 +1,13 @@
 import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
+import { SessionModel } from '../../server/modules/auth';
+import { createSession } from '../../server/modules/auth/auth.tokens';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';
 import { newSignup, refreshCookieOf } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { startFacebookStandIn, startGoogleStandIn } from '../helpers/providers';
-import { startSmtpServer } from '../helpers/smtp';
+import { startSmtpServer, tokenFromMail } from '../helpers/smtp';
 
 useTestDatabase();
 
@@ -82,11 +84,70 @@ describe('Google sign-in', () => {
     expect(res.body.message).toMatch(/verified email/);
   });
 
-  it('when Google is not configured, then 503 and the provider is not offered', async () => {
+  it('when Google or Facebook is not configured, then 404 says so and the provider is not offered', async () => {
     const plain = createTestApp();
-    await request(plain).post('/api/v2/auth/google-signin').send({ credential: 'x' }).expect(503);
+    const google = await request(plain).post('/api/v2/auth/google-signin').send({ credential: 'x' }).expect(404);
+    expect(google.body).toMatchObject({ code: 'not_configured', message: 'Google sign-in is not offered on this server.' });
+    const facebook = await request(plain).post('/api/v2/auth/facebook-signin').send({ accessToken: 'x' }).expect(404);
+    expect(facebook.body).toMatchObject({ code: 'not_configured', message: 'Facebook sign-in is not offered on this server.' });
     await request(plain).get('/api/v2/auth/providers').expect(200, { google: null, facebook: null });
     await request(app).get('/api/v2/auth/providers').expect(200, { google: { clientId: CLIENT_ID }, facebook: { appId: FB_APP } });
+  });
+});
+
+describe('an address someone else signed up with first', () => {
+  const signin = (email: string, password: string) => request(app).post('/api/v2/auth/signin').send({ email, password });
+  const fbSignin = (accessToken: string) => request(app).post('/api/v2/auth/facebook-signin').send({ accessToken });
+
+  /**
+   * A stranger signs up with the owner's address and never activates. Their account cannot sign in, so the
+   * session is written directly: it stands for any session the account might hold before the owner arrives.
+   */
+  async function squat(email?: string) {
+    const form = newSignup(email ? { email } : {});
+    await request(app).post('/api/v2/auth/signup').send(form).expect(201);
+    const activation = tokenFromMail(await smtp.nextMailTo(form.email), '/confirm');
+    await request(app).post('/api/v2/auth/request-reset-password').send({ email: form.email }).expect(200);
+    const reset = tokenFromMail(await smtp.nextMailTo(form.email), '/auth/reset-password');
+    const user = (await UserModel.findOne({ email: form.email.toLowerCase() }).lean())!;
+    const cookie = await createSession(testConfig().auth, user._id, user.tokenVersion);
+    return { form, activation, reset, cookie, userId: String(user._id) };
+  }
+
+  it("when the owner signs in with Google, then the stranger's password, session and mailed links no longer work", async () => {
+    const squatter = await squat();
+    const owner = await googleSignin(google.idToken({ sub: 'g-7007', email: squatter.form.email, given_name: 'Ana' })).expect(200);
+    expect(owner.body.user).toMatchObject({ id: squatter.userId, isActive: true });
+
+    const wrong = await signin(squatter.form.email, squatter.form.password).expect(401);
+    expect(wrong.body.message).toBe('Incorrect email or password.');
+    expect(await UserModel.findById(squatter.userId).lean()).toMatchObject({ passwordHash: null, tokenVersion: 1, googleId: 'g-7007' });
+    await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', `knack_refresh=${squatter.cookie}`).expect(401);
+    expect(await SessionModel.countDocuments({ userId: squatter.userId, tokenVersion: 0 })).toBe(0);
+    const confirm = await request(app).post('/api/v2/auth/confirm').send({ token: squatter.activation }).expect(400);
+    expect(confirm.body.message).toBe('This activation link is invalid or has expired.');
+    const reset = await request(app).post('/api/v2/auth/reset-password').send({ token: squatter.reset, newPassword: 'Sw1tch!pass', passwordConfirm: 'Sw1tch!pass' }).expect(400);
+    expect(reset.body.message).toBe('This reset link is invalid or has expired.');
+
+    // The owner's own session goes on working.
+    await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', `knack_refresh=${refreshCookieOf(owner)!}`).expect(200);
+  });
+
+  it('when the address is an admin address and the owner signs in with Facebook, then the stranger cannot sign in as the admin', async () => {
+    await UserModel.deleteMany({ email: 'admin@knack.example' });
+    const squatter = await squat('admin@knack.example');
+    const owner = await fbSignin(facebook.issueToken({ id: 'fb-admin', email: 'admin@knack.example', first_name: 'Ad', last_name: 'Min', appId: FB_APP })).expect(200);
+    expect(owner.body.user).toMatchObject({ id: squatter.userId, role: 'admin' });
+    await signin('admin@knack.example', squatter.form.password).expect(401);
+    await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', `knack_refresh=${squatter.cookie}`).expect(401);
+  });
+
+  it('when the account was already active, then signing in with Google links it and keeps its password', async () => {
+    const form = newSignup();
+    await request(app).post('/api/v2/auth/signup').send(form).expect(201);
+    await request(app).post('/api/v2/auth/confirm').send({ token: tokenFromMail(await smtp.nextMailTo(form.email), '/confirm') }).expect(200);
+    await googleSignin(google.idToken({ sub: 'g-8008', email: form.email })).expect(200);
+    await signin(form.email, form.password).expect(200);
   });
 });
 

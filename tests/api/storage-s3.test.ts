@@ -224,7 +224,7 @@ describe('the s3 storage driver, S3 specifics', () => {
 
   const head = (key: string) => storage.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
 
-  it('when a buffer or a file is stored, then the object carries its Content-Type and an immutable Cache-Control', async () => {
+  it('when a buffer or a file is stored, then the object carries its Content-Type and the five-minute Cache-Control of public files', async () => {
     const recorder = recordCommands(storage.client);
     try {
       await storage.putBuffer('images/2026/11/ct.webp', Buffer.from('webp'), 'image/webp');
@@ -243,9 +243,9 @@ describe('the s3 storage driver, S3 specifics', () => {
     ]);
 
     const image = await head('images/2026/11/ct.webp');
-    expect(image).toMatchObject({ ContentType: 'image/webp', CacheControl: 'public, max-age=31536000, immutable', ContentLength: 4 });
+    expect(image).toMatchObject({ ContentType: 'image/webp', CacheControl: 'public, max-age=300, must-revalidate', ContentLength: 4 });
     const audio = await head('audio/2026/11/ct.mp3');
-    expect(audio).toMatchObject({ ContentType: 'audio/mpeg', CacheControl: 'public, max-age=31536000, immutable', ContentLength: BIG_SIZE });
+    expect(audio).toMatchObject({ ContentType: 'audio/mpeg', CacheControl: 'public, max-age=300, must-revalidate', ContentLength: BIG_SIZE });
   });
 
   it('when the public URL is loaded over HTTP, then the server sends the object with its stored headers', async () => {
@@ -256,7 +256,7 @@ describe('the s3 storage driver, S3 specifics', () => {
     const response = await fetch(storage.publicUrl(key));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
-    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300, must-revalidate');
     expect(Buffer.from(await response.arrayBuffer()).equals(body)).toBe(true);
   });
 

@@ -103,6 +103,35 @@ describe('with a bridge', () => {
     off();
   });
 
+  it('when the renewal fails on a call anyone may make, then it is made again as a visitor and its answer comes back', async () => {
+    const sessionLost = jest.fn();
+    const off = registerAuthBridge({ getToken: () => 'revoked', renew: async () => null, sessionLost });
+    // As the server does where sign-in is optional: a refused token is 401, no token is a visitor.
+    fakeServer((config) =>
+      AxiosHeaders.from(config.headers).get('Authorization')
+        ? { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } }
+        : { status: 200, data: { content: { id: 'c1' } } },
+    );
+    const answer = await request<{ content: { id: string } }>('get', '/content/get-by-id/{id}', { path: { id: 'c1' } });
+    expect(answer.content.id).toBe('c1');
+    expect(seen.map((call) => call.authorization)).toStrictEqual(['Bearer revoked', undefined]);
+    expect(sessionLost).toHaveBeenCalledTimes(1);
+    expect(toasts).toEqual([]);
+    off();
+  });
+
+  it('when the renewed token is refused too, then the call is made as a visitor; one that needs a member ends quietly', async () => {
+    let token = 'old';
+    const sessionLost = jest.fn();
+    const off = registerAuthBridge({ getToken: () => token, renew: async () => (token = 'renewed'), sessionLost });
+    fakeServer(acceptOnly('never'));
+    await expect(request('get', '/subscription/{id}', { path: { id: 'u1' } })).rejects.toMatchObject({ status: 401 });
+    expect(seen.map((call) => call.authorization)).toStrictEqual(['Bearer old', 'Bearer renewed', undefined]);
+    expect(sessionLost).toHaveBeenCalledTimes(1);
+    expect(toasts).toEqual([]);
+    off();
+  });
+
   it('when a sign-in call answers 401, then nothing is renewed and the message is the caller’s', async () => {
     const renew = jest.fn();
     const off = registerAuthBridge({ getToken: () => 'old', renew, sessionLost: jest.fn() });
@@ -134,6 +163,22 @@ describe('with the store (the auth feature registers the bridge)', () => {
     expect(seen.map((call) => call.authorization)).toEqual(['Bearer expired', 'Bearer renewed']);
     expect(store.getState().auth.token).toBe('renewed');
     await waitFor(() => expect(storedAccount()?.token).toBe('renewed'));
+    store.uninstallAuthBridge();
+  });
+
+  it('when a member whose session was revoked opens a piece, then it loads as for a visitor and the member is signed out', async () => {
+    const store = createAppStore();
+    act(() => void store.dispatch(loginSucceeded({ user: makeUser(), token: 'revoked', reactedContents: [] })));
+    jest.mocked(checkLoggedIn).mockRejectedValue(unauthorized());
+    fakeServer((config) =>
+      AxiosHeaders.from(config.headers).get('Authorization')
+        ? { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } }
+        : { status: 200, data: { content: { id: 'c1' } } },
+    );
+    const answer = await request<{ content: { id: string } }>('get', '/content/get-by-id/{id}', { path: { id: 'c1' } });
+    expect(answer.content.id).toBe('c1');
+    await waitFor(() => expect(store.getState().auth.isLoggedIn).toBe(false));
+    expect(toasts).toEqual([]);
     store.uninstallAuthBridge();
   });
 

@@ -256,7 +256,7 @@ describe('knacks', () => {
     expect(addKnack).not.toHaveBeenCalled();
   });
 
-  it('when more than 9 recent knacks need the code (428), then the verification modal mails it and sends the knack again with it', async () => {
+  it('when the member has made 9 recent knacks and the next needs the code (428), then the verification modal mails it and sends the knack again with it', async () => {
     signInBea();
     jest.mocked(startPlay).mockResolvedValue({ playId: 'play-3', minSeconds: 0.1 });
     jest.mocked(requestKnackCode).mockResolvedValue({ message: 'We emailed you a 4-digit code. Enter it to go on knacking.' });

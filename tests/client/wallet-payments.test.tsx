@@ -4,8 +4,9 @@
  * piece's detail (the quoted fee of its tier, a plan credit, a discount code, the checkout redirect, a refused
  * payment), the return from the checkout (the order polled, 'Paid successfully' with the paid modal, or
  * 'Payment Failed'), the wallet (figures, cash-out from $10 through the price modal, the PayPal payout
- * account), the activity history, and the route guard keeping visitors out. The generated operations are
- * mocked (some go through the real HTTP client over a fake network); the store, sagas, router and toasts are real.
+ * account, changed only with the current password), the activity history, and the route guard keeping
+ * visitors out. The generated operations are mocked (some go through the real HTTP client over a fake
+ * network); the store, sagas, router and toasts are real.
  */
 import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import {
@@ -315,7 +316,7 @@ describe('wallet (/wallet)', () => {
     expect(store.getState().payments.version).toBe(0);
   });
 
-  it('when the PayPal email is saved, then a wrong address is refused on the spot and a right one is sent trimmed and lower-cased', async () => {
+  it('when the PayPal email is saved, then a wrong address or a blank password is refused on the spot, and a right one is sent trimmed and lower-cased with the password, which is then cleared', async () => {
     jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
     jest.mocked(updatePaymentInfo).mockImplementation(async ({ body }) => {
       jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }, { payoutAccount: { paypal: body.paypal } }));
@@ -324,21 +325,80 @@ describe('wallet (/wallet)', () => {
     await renderAsMember('/wallet');
     const payout = await screen.findByRole('region', { name: 'Payout account' });
     const email = within(payout).getByLabelText('PayPal email') as HTMLInputElement;
+    const password = within(payout).getByLabelText('Current password') as HTMLInputElement;
     expect(email.value).toBe('');
+    expect(password.type).toBe('password');
+    expect(payout.textContent).toContain('For your safety, changing it asks for your password, and we email your account address each time it changes.');
 
     fireEvent.change(email, { target: { value: 'jane@paypal' } });
     fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
-    expect((await within(payout).findByRole('alert')).textContent).toBe('Enter the email address of your PayPal account.');
+    const alerts = await within(payout).findAllByRole('alert');
+    expect(alerts.map((alert) => alert.textContent)).toEqual(['Enter the email address of your PayPal account.', 'Please input password']);
     expect(updatePaymentInfo).not.toHaveBeenCalled();
 
     fireEvent.change(email, { target: { value: ' Jane@PayPal.Example ' } });
+    fireEvent.change(password, { target: { value: 'Str0ng!pass' } });
     fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(toastTexts()).toContain('Success'));
-    expect(jest.mocked(updatePaymentInfo).mock.calls.map(([args]) => args)).toEqual([{ path: { id: JANE_ID }, body: { paypal: 'jane@paypal.example' } }]);
+    expect(jest.mocked(updatePaymentInfo).mock.calls.map(([args]) => args)).toEqual([{ path: { id: JANE_ID }, body: { paypal: 'jane@paypal.example', password: 'Str0ng!pass' } }]);
     expect(within(payout).queryByRole('alert')).toBeNull();
+    expect(password.value).toBe('');
     // The summary loads again and brings the saved account.
     await waitFor(() => expect(getWalletSummary).toHaveBeenCalledTimes(2));
     await waitFor(() => expect(email.value).toBe('jane@paypal.example'));
+  });
+
+  it('when the server refuses the password, then its message shows under the password field (no error toast), the password stays to be corrected, and nothing loads again', async () => {
+    jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }, { payoutAccount: { paypal: 'jane@paypal.example' } }));
+    const wrong = 'Incorrect password.';
+    const sent = sendThroughHttp(['updatePaymentInfo'], () => ({ status: 400, data: { message: wrong, code: 'bad_request', errors: [{ path: 'password', message: wrong }] } }));
+    await renderAsMember('/wallet');
+    const payout = await screen.findByRole('region', { name: 'Payout account' });
+    const email = within(payout).getByLabelText('PayPal email') as HTMLInputElement;
+    await waitFor(() => expect(email.value).toBe('jane@paypal.example'));
+    fireEvent.change(email, { target: { value: 'new@paypal.example' } });
+    const password = within(payout).getByLabelText('Current password') as HTMLInputElement;
+    fireEvent.change(password, { target: { value: 'Wr0ng!pass' } });
+    fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
+
+    const alert = await within(payout).findByRole('alert');
+    expect(alert.textContent).toBe(wrong);
+    expect(password.getAttribute('aria-describedby')).toBe(alert.id);
+    expect(sent).toEqual([
+      { method: 'POST', url: `/user-setting/update-payment-info/${JANE_ID}`, body: { paypal: 'new@paypal.example', password: 'Wr0ng!pass' }, authorization: 'Bearer fresh-token' },
+    ]);
+    expect(toastTexts()).not.toContain(wrong);
+    expect(password.value).toBe('Wr0ng!pass');
+    expect(getWalletSummary).toHaveBeenCalledTimes(1);
+    expect(within(payout).queryByRole('button', { name: /Forgot password/ })).toBeNull();
+  });
+
+  it('when the account has no password (Google or Facebook sign-in), then the server’s message shows and Forgot password opens the reset by email', async () => {
+    jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
+    const notSet = 'Your account has no password yet (you sign in with Google or Facebook). Set one with “Forgot password”: we email you a link. Then try again.';
+    sendThroughHttp(['updatePaymentInfo'], () => ({ status: 400, data: { message: notSet, code: 'password_not_set', errors: [{ path: 'password', message: notSet }] } }));
+    const { store } = await renderAsMember('/wallet');
+    const payout = await screen.findByRole('region', { name: 'Payout account' });
+    fireEvent.change(within(payout).getByLabelText('PayPal email'), { target: { value: 'jane@paypal.example' } });
+    fireEvent.change(within(payout).getByLabelText('Current password'), { target: { value: 'something' } });
+    fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
+
+    expect((await within(payout).findByRole('alert')).textContent).toBe(notSet);
+    fireEvent.click(within(payout).getByRole('button', { name: 'Forgot password? Set one by email' }));
+    await waitFor(() => expect(store.getState().ui.modal).toBe('forgot-password'));
+  });
+
+  it('when too many wrong passwords were given, then the server’s 429 message shows as an error toast', async () => {
+    jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
+    const tooMany = 'Too many wrong passwords. Please wait and try again.';
+    sendThroughHttp(['updatePaymentInfo'], () => ({ status: 429, data: { message: tooMany, code: 'too_many_requests' } }));
+    await renderAsMember('/wallet');
+    const payout = await screen.findByRole('region', { name: 'Payout account' });
+    fireEvent.change(within(payout).getByLabelText('PayPal email'), { target: { value: 'jane@paypal.example' } });
+    fireEvent.change(within(payout).getByLabelText('Current password'), { target: { value: 'Guess!123' } });
+    fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toastTexts()).toContain(tooMany));
+    expect(within(payout).queryByRole('alert')).toBeNull();
   });
 });
 

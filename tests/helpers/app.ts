@@ -22,6 +22,7 @@ export function testConfig(overrides: Partial<TestConfig> = {}): TestConfig {
     validateResponses: true,
     trustProxy: false,
     publicUrl: 'http://knack.test',
+    devMail: false,
     auth: base.auth,
     payments: base.payments,
     payouts: base.payouts,

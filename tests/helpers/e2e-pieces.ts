@@ -35,6 +35,8 @@ export interface PieceSpec {
   hue: number;
   description?: string;
   seconds?: number;
+  /** The song's file for Music, as a member's device would send it (default: a `seconds` long WAV). */
+  song?: { file: Buffer; name: string };
 }
 
 /** Where a signed-in page opens: the app's address and Chromium (an `E2eApp` or a `PiecesWorld`). */
@@ -57,7 +59,11 @@ export async function publishPiece(app: Parameters<typeof request>[0], member: M
   const auth = { Authorization: `Bearer ${member.token}` };
   const photo = await request(app).post('/api/v2/content/upload-photo').set(auth).attach('file', await coverPng(piece.hue), 'cover.png').expect(201);
   const audio =
-    piece.tag === 'Music' ? await request(app).post('/api/v2/content/upload-audio').set(auth).attach('file', wav(piece.seconds ?? 1), 'song.wav').expect(201) : null;
+    piece.tag === 'Music' ? await request(app)
+          .post('/api/v2/content/upload-audio')
+          .set(auth)
+          .attach('file', piece.song?.file ?? wav(piece.seconds ?? 1), piece.song?.name ?? 'song.wav')
+          .expect(201) : null;
   const saved = await request(app)
     .post('/api/v2/content/save')
     .set(auth)

@@ -8,7 +8,8 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       env: 'development',
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
+      devMail: false,
       mongodbUri: undefined,
       dbName: 'knack',
       dataDir: path.join(PROJECT_ROOT, 'data'),
@@ -23,8 +24,35 @@ describe('loadConfig', () => {
 
   it('when production is set, then responses are not validated and logs are at info', () => {
     const secret = 'x'.repeat(40);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret })).toMatchObject({ validateResponses: false, logLevel: 'info', seedDemo: false });
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, SEED_DEMO: 'true', JOBS_IN_PROCESS: 'false' })).toMatchObject({ seedDemo: true, jobsInProcess: false });
+    const production = { NODE_ENV: 'production', JWT_SECRET: secret, PAYMENTS_PROVIDER: 'sandbox' };
+    expect(loadConfig(production)).toMatchObject({ validateResponses: false, logLevel: 'info', seedDemo: false, host: '0.0.0.0' });
+    expect(loadConfig({ ...production, SEED_DEMO: 'true', JOBS_IN_PROCESS: 'false' })).toMatchObject({ seedDemo: true, jobsInProcess: false });
+  });
+
+  it('when HOST is set, then the server listens there (e.g. 0.0.0.0 to open a development machine to its network)', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ DEV_MAIL: 'true' }).devMail).toBe(true);
+  });
+
+  it('when payments are not chosen in production, then start fails and says how to choose; the sandbox only by name', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) };
+    expect(() => loadConfig(production)).toThrow(ConfigError);
+    expect(() => loadConfig(production)).toThrow(/Payments need a provider in production: set STRIPE_SECRET_KEY .* or PAYMENTS_PROVIDER=sandbox/);
+    expect(loadConfig({ ...production, PAYMENTS_PROVIDER: 'sandbox' }).payments.provider).toBe('sandbox');
+    expect(loadConfig({ ...production, STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).payments.provider).toBe('stripe');
+    expect(loadConfig({ NODE_ENV: 'development', JWT_SECRET: 'x'.repeat(40) }).payments.provider).toBe('sandbox');
+  });
+
+  it('when keys are derived from JWT_SECRET, then each purpose has its own, none is the secret, and a restart gives the same', () => {
+    const secret = 'z'.repeat(40);
+    const config = loadConfig({ JWT_SECRET: secret });
+    const keys = [...Object.values(config.auth.keys), config.payments.webhookSecret, config.payments.sandboxPayerKey];
+    expect(keys).toHaveLength(6);
+    expect(new Set(keys).size).toBe(6);
+    expect(keys).not.toContain(secret);
+    for (const key of keys) expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+    expect(loadConfig({ JWT_SECRET: secret }).auth.keys).toEqual(config.auth.keys);
+    expect(loadConfig({ JWT_SECRET: 'w'.repeat(40) }).auth.keys.accessTokens).not.toBe(config.auth.keys.accessTokens);
   });
 
   it('when auth settings are given, then admins, providers and token lifetimes are parsed', () => {

@@ -6,7 +6,7 @@
  * token, renews it and ends the session; this file never imports a feature. Every call carries
  * `Authorization: Bearer <token>` while signed in. A 401 from a call outside `/auth/` renews the token once
  * (one renewal shared by every call waiting on it), then retries the call; if that fails the session ends
- * quietly (no toast).
+ * quietly (no toast) and the call is made once more without a token, as a visitor's.
  */
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { components } from './generated/openapi';
@@ -120,6 +120,18 @@ export async function request<T>(method: string, template: string, args: Request
     return response.data;
   };
 
+  // The session is gone, so the call is made once more as a visitor: a page anyone may see still loads (the server
+  // refuses a dead token even where sign-in is optional), and a call that needs a member ends quietly. A 401 means
+  // the server did nothing, so repeating the call is safe.
+  const asVisitor = async (refused: unknown) => {
+    try {
+      return await send(null);
+    } catch (visitorError) {
+      if (isUnauthorized(visitorError)) throw new SessionLost(toApiError(refused));
+      throw visitorError;
+    }
+  };
+
   const bridge = authBridge;
   const token = bridge?.getToken() ?? null;
   try {
@@ -133,14 +145,14 @@ export async function request<T>(method: string, template: string, args: Request
       const fresh = current && current !== token ? current : await renewOnce(bridge);
       if (!fresh) {
         bridge.sessionLost();
-        throw new SessionLost(toApiError(error));
+        return await asVisitor(error);
       }
       try {
         return await send(fresh);
       } catch (retryError) {
         if (isUnauthorized(retryError)) {
           bridge.sessionLost();
-          throw new SessionLost(toApiError(retryError));
+          return await asVisitor(retryError);
         }
         throw retryError;
       }

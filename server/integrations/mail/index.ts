@@ -6,7 +6,7 @@ import { smtpMailer } from './smtp.driver';
 
 export type { Mailer, MailMessage } from './mail.types';
 export { outboxMailer } from './outbox.driver';
-export { outboxRouter } from './outbox.routes';
+export { isLoopback, outboxRouter } from './outbox.routes';
 export { smtpMailer } from './smtp.driver';
 
 /** SMTP when SMTP_URL is set, else the outbox under DATA_DIR/mail. */

@@ -1,5 +1,8 @@
-/** /dev/mail: the outbox as web pages (development only; never mounted in production). */
-import { Router } from 'express';
+/**
+ * /dev/mail: the outbox as web pages (development only; never mounted in production). The mails hold
+ * activation and password-reset links, so by default only a client on this machine may read them.
+ */
+import { Router, type Request } from 'express';
 import { listOutbox, readOutboxMail } from './outbox.driver';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -13,8 +16,27 @@ td,th{padding:10px 12px;border-bottom:1px solid #e9e7f2;text-align:left}a{color:
 .mail{background:#fff;border:1px solid #e9e7f2;border-radius:12px;padding:20px}</style></head>
 <body><main>${body}</main></body></html>`;
 
-export function outboxRouter(dir: string): Router {
+/** True for 127.0.0.0/8 and ::1, written plainly or as IPv4 mapped into IPv6. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const ip = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip);
+}
+
+/**
+ * `openToAll` (DEV_MAIL=true) serves the outbox to any client, e.g. a phone on the LAN testing sign-up.
+ * The socket's own address decides, not X-Forwarded-For, which any client can write.
+ */
+export function outboxRouter(dir: string, { openToAll = false }: { openToAll?: boolean } = {}): Router {
   const router = Router();
+  const allowed = (req: Request) => openToAll || isLoopback(req.socket.remoteAddress);
+  router.use('/dev/mail', (req, res, next) => {
+    if (allowed(req)) return next();
+    res
+      .status(403)
+      .type('html')
+      .send(page('Not here', '<h1>The outbox is open only on the machine Knack runs on.</h1><p class="meta">Start Knack with DEV_MAIL=true to read it from other machines.</p>'));
+  });
   router.get('/dev/mail', async (_req, res) => {
     const mails = await listOutbox(dir);
     const rows = mails

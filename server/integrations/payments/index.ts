@@ -5,7 +5,7 @@ import { stripeProvider } from './stripe.driver';
 import type { PaymentProvider } from './payments.types';
 
 export * from './payments.types';
-export { sandboxProvider, SANDBOX_SIGNATURE_HEADER, type SandboxProvider, type SignedDelivery } from './sandbox.driver';
+export { sandboxProvider, SANDBOX_PAYER_COOKIE, SANDBOX_SIGNATURE_HEADER, type SandboxProvider, type SignedDelivery } from './sandbox.driver';
 export { sandboxCheckoutRouter } from './sandbox.routes';
 export { stripeProvider, type StripeOptions } from './stripe.driver';
 export { signatureHeader, verifySignature, SIGNATURE_TOLERANCE_SECONDS } from './signature';
@@ -14,7 +14,7 @@ export { signatureHeader, verifySignature, SIGNATURE_TOLERANCE_SECONDS } from '.
 export function createPaymentProvider(config: Pick<Config, 'payments' | 'publicUrl'>): PaymentProvider {
   const { payments } = config;
   if (payments.provider === 'stripe' && payments.stripe) return stripeProvider(payments.stripe);
-  return sandboxProvider({ publicUrl: config.publicUrl, webhookSecret: payments.webhookSecret });
+  return sandboxProvider({ publicUrl: config.publicUrl, webhookSecret: payments.webhookSecret, payerKey: payments.sandboxPayerKey });
 }
 
 export const isSandbox = (provider: PaymentProvider): provider is SandboxProvider => provider.kind === 'sandbox';

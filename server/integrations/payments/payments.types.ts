@@ -9,6 +9,8 @@ export type ProviderKind = 'sandbox' | 'stripe';
 
 export interface CheckoutRequest {
   orderId: string;
+  /** The member who pays: only they may decide a sandbox checkout. */
+  payerId: string;
   /** Whole cents (fees are), in micro-dollars. */
   amountMicros: number;
   currency: 'usd';
@@ -22,6 +24,15 @@ export interface Checkout {
   sessionId: string;
   /** Where the payer's browser goes to pay. */
   url: string;
+  /** A cookie the payer's browser must carry to the checkout page (the sandbox's proof of who is paying). */
+  payerCookie?: PayerCookie;
+}
+
+export interface PayerCookie {
+  name: string;
+  value: string;
+  /** The checkout page's own path, so that the cookie goes nowhere else. */
+  path: string;
 }
 
 /**

@@ -8,6 +8,7 @@ const sandboxCheckoutSchema = new Schema(
   {
     _id: { type: String, required: true },
     orderId: { type: String, required: true },
+    payerId: { type: String, required: true },
     amountMicros: { type: Number, required: true },
     currency: { type: String, required: true },
     description: { type: String, required: true },
@@ -21,6 +22,7 @@ const sandboxCheckoutSchema = new Schema(
 export interface SandboxCheckoutDoc {
   _id: string;
   orderId: string;
+  payerId: string;
   amountMicros: number;
   currency: string;
   description: string;

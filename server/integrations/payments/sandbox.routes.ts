@@ -3,8 +3,10 @@
  * forms (no scripts: the CSP allows none inline). Submitting delivers the signed webhook through `deliver`
  * (the app's webhook handler), then sends the browser on (303) to the success or cancel address.
  */
-import express, { Router } from 'express';
-import type { SandboxProvider, SignedDelivery } from './sandbox.driver';
+import cookieParser from 'cookie-parser';
+import express, { Router, type Request } from 'express';
+import type { SandboxCheckoutDoc } from './sandbox.model';
+import { SANDBOX_PAYER_COOKIE, type SandboxProvider, type SignedDelivery } from './sandbox.driver';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
@@ -22,11 +24,18 @@ form{display:inline}button{font:inherit;padding:10px 18px;border-radius:10px;bor
 export function sandboxCheckoutRouter(sandbox: SandboxProvider, deliver: (delivery: SignedDelivery) => Promise<void>): Router {
   const router = Router();
   const notFound = page('Not found', '<h1>This checkout does not exist.</h1>');
+  const notPayer = page(
+    'Not yours',
+    '<h1>Only the member who started this payment can open it.</h1><p class="meta">Go back to Knack and pay from your own account, in the browser you signed in with.</p>',
+  );
+  const isPayer = (req: Request, checkout: SandboxCheckoutDoc) => sandbox.isPayer(checkout, (req.cookies as Record<string, unknown>)[SANDBOX_PAYER_COOKIE]);
+  router.use('/checkout/sandbox', cookieParser());
 
   router.get('/checkout/sandbox/:sessionId', async (req, res) => {
     const checkout = await sandbox.checkout(req.params.sessionId);
     res.setHeader('Cache-Control', 'no-store');
     if (!checkout) return void res.status(404).type('html').send(notFound);
+    if (!isPayer(req, checkout)) return void res.status(403).type('html').send(notPayer);
     const action = `/checkout/sandbox/${encodeURIComponent(checkout._id)}`;
     const decided = checkout.status === 'open' ? '' : `<p class="meta">This checkout was already ${checkout.status}.</p>`;
     res.type('html').send(
@@ -41,6 +50,9 @@ export function sandboxCheckoutRouter(sandbox: SandboxProvider, deliver: (delive
   });
 
   router.post('/checkout/sandbox/:sessionId', express.urlencoded({ extended: false, limit: '1kb' }), async (req, res) => {
+    const open = await sandbox.checkout(req.params.sessionId);
+    if (!open) return void res.status(404).type('html').send(notFound);
+    if (!isPayer(req, open)) return void res.status(403).type('html').send(notPayer);
     const decision = (req.body as { decision?: string } | undefined)?.decision;
     if (decision !== 'approve' && decision !== 'decline') return void res.status(400).type('html').send(page('Bad request', '<h1>Choose approve or decline.</h1>'));
     const decided = await sandbox.decide(req.params.sessionId, decision === 'approve');

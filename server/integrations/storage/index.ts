@@ -5,6 +5,7 @@ import { s3Storage } from './s3.driver';
 import type { Storage } from './storage.types';
 
 export type { Storage, StoredStat } from './storage.types';
+export { PUBLIC_CACHE_CONTROL } from './storage.types';
 export { localStorage, assertSafeKey } from './local.driver';
 export { s3Storage, type S3StorageOptions } from './s3.driver';
 

@@ -1,7 +1,7 @@
 /**
  * S3 and S3-compatible servers (MinIO, R2, Ceph, …): objects in one bucket under the same keys as the
  * local driver. Files are streamed in parts (never read whole into memory); every object is written with
- * its Content-Type and an immutable Cache-Control, since a key is never rewritten.
+ * its Content-Type and the Cache-Control of public files (storage.types.ts says why it is short).
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertSafeKey } from './local.driver';
-import type { Storage } from './storage.types';
+import { PUBLIC_CACHE_CONTROL, type Storage } from './storage.types';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -32,7 +32,7 @@ export interface S3StorageOptions {
   publicBaseUrl?: string;
 }
 
-export const CACHE_CONTROL = 'public, max-age=31536000, immutable';
+export const CACHE_CONTROL = PUBLIC_CACHE_CONTROL;
 /** DeleteObjects takes at most 1000 keys per request. */
 const DELETE_BATCH = 1000;
 

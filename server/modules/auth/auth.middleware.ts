@@ -39,7 +39,15 @@ export function requireAuth(config: AuthConfig): RequestHandler {
   };
 }
 
-/** Like requireAuth when a token is sent; lets anonymous callers through otherwise (`req.auth` unset). */
+/**
+ * Like requireAuth when a token is sent; lets anonymous callers through otherwise (`req.auth` unset).
+ *
+ * A token that is sent and refused (garbage, tampered, expired, revoked by logout-all, or not a Bearer token at
+ * all) is a 401 on these calls too, never a silent downgrade to a visitor (RFC 6750): the caller learns at once
+ * that its session is gone, instead of seeing a member's page without the member's pieces. The SPA renews the
+ * token on a 401 and, when the renewal fails too, repeats the call without a token, so a member whose session
+ * ended keeps browsing as a visitor.
+ */
 export function optionalAuth(config: AuthConfig): RequestHandler {
   const required = requireAuth(config);
   return (req, res, next) => (req.headers.authorization ? required(req, res, next) : next());

@@ -37,7 +37,7 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
   const pendingActivation = (): Schemas['AuthResponse'] => ({ user: null, token: null, message: MESSAGES.checkEmail, reacted_contents: [] });
 
   router.post('/auth/signup', async (req: ApiRequest<'signup'>, res: ApiResponse<'signup'>) => {
-    await auth.signup(req.body);
+    await auth.signup(req.body, address(req));
     res.status(201).json(pendingActivation());
   });
 

@@ -22,13 +22,31 @@ import {
   createOneTimeToken,
   createSession,
   revokeAllSessions,
+  revokeOneTimeTokens,
   revokeSession,
   signAccessToken,
 } from './auth.tokens';
 
+/**
+ * Failed sign-ins in 15 minutes. A lock-out is per account and address together, so that a stranger
+ * guessing from one address shuts out only themselves: the owner, from their own address, still gets in.
+ * Each address may fail 20 times across all accounts (a guesser trying many accounts). Each account may fail
+ * 50 times from all addresses together: a guesser needs ten addresses to lock it out, and still gets at most
+ * about 4,800 guesses a day, where a person who forgot their password gives up or resets long before.
+ */
 export const LOGIN_LIMITS = {
-  account: { max: 5, windowMs: 15 * 60_000 } satisfies Limit,
+  accountFromAddress: { max: 5, windowMs: 15 * 60_000 } satisfies Limit,
+  account: { max: 50, windowMs: 15 * 60_000 } satisfies Limit,
   address: { max: 20, windowMs: 15 * 60_000 } satisfies Limit,
+};
+/**
+ * Sign-up attempts in an hour that get past the form's rules. Per address, 30: a household, an office or a
+ * class signing up together stays well under it, while a script making accounts by the hundred is stopped.
+ * Per email, 5: an address is signed up for once (a second time is 409), so more is someone probing it.
+ */
+export const SIGNUP_LIMITS = {
+  address: { max: 30, windowMs: 60 * 60_000 } satisfies Limit,
+  email: { max: 5, windowMs: 60 * 60_000 } satisfies Limit,
 };
 /** Mails sent on request (activation again, password reset), per address. */
 export const MAIL_LIMIT: Limit = { max: 5, windowMs: 60 * 60_000 };
@@ -71,14 +89,37 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
     await UserModel.updateOne({ _id: user._id }, { $set: { activationSentAt: new Date() } });
   }
 
+  /**
+   * Links a provider id to the account that has the provider's verified email. An account never activated
+   * has had its address proved by nobody until now: whoever signed up with it may be a stranger holding the
+   * address in wait for its owner. So that nothing of theirs survives, its password is cleared (the owner
+   * sets one with a reset), and its sessions, older access tokens and emailed links all stop working.
+   */
+  async function linkProvider(user: UserDoc, idField: 'googleId' | 'facebookId', providerId: string): Promise<UserDoc | null> {
+    if (user.isActive) {
+      return UserModel.findByIdAndUpdate(user._id, { $set: { [idField]: providerId } }, { new: true }).lean<UserDoc>();
+    }
+    const linked = await UserModel.findByIdAndUpdate(
+      user._id,
+      { $set: { [idField]: providerId, isActive: true, passwordHash: null }, $inc: { tokenVersion: 1 } },
+      { new: true },
+    ).lean<UserDoc>();
+    await Promise.all([revokeAllSessions(user._id), revokeOneTimeTokens(user._id)]);
+    return linked;
+  }
+
   async function hashPassword(password: string): Promise<string> {
     return bcrypt.hash(password, config.bcryptCost);
   }
 
   return {
-    async signup(input: SignupInput): Promise<UserDoc> {
+    async signup(input: SignupInput, address: string): Promise<UserDoc> {
       const valid = validateSignup(input);
+      const tooMany = 'Too many sign-ups. Please wait and try again.';
+      await consumeLimit(`signup:ip:${address}`, SIGNUP_LIMITS.address, tooMany);
       if (await usernameTaken(valid.username)) fail(MESSAGES.usernameTaken, 'username');
+      // Counted once the username is free, so only tries that could take the address fill its count.
+      await consumeLimit(`signup:email:${valid.email}`, SIGNUP_LIMITS.email, tooMany);
       if (await findUserByEmail(valid.email)) throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
       let created;
       try {
@@ -113,19 +154,23 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (!emailInput?.trim()) fail(MESSAGES.loginEmail, 'email');
       if (!password) fail(MESSAGES.loginPassword, 'password');
       const email = emailInput.trim().toLowerCase();
-      const accountKey = `login:account:${email}`;
-      const addressKey = `login:ip:${address}`;
+      const fromHereKey = `login:account:${email}:from:${address}`;
+      const counters: [string, Limit][] = [
+        [fromHereKey, LOGIN_LIMITS.accountFromAddress],
+        [`login:account:${email}`, LOGIN_LIMITS.account],
+        [`login:ip:${address}`, LOGIN_LIMITS.address],
+      ];
       const wait = 'Too many failed sign-in attempts. Please wait and try again.';
-      await assertUnderLimit(accountKey, LOGIN_LIMITS.account, wait);
-      await assertUnderLimit(addressKey, LOGIN_LIMITS.address, wait);
+      await Promise.all(counters.map(([key, limit]) => assertUnderLimit(key, limit, wait)));
 
       const user = await findUserByEmail(email);
       const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
       if (!user || !user.passwordHash || !ok) {
-        await Promise.all([countHit(accountKey, LOGIN_LIMITS.account), countHit(addressKey, LOGIN_LIMITS.address)]);
+        await Promise.all(counters.map(([key, limit]) => countHit(key, limit)));
         throw new AppError(401, 'unauthorized', MESSAGES.badCredentials);
       }
-      await clearLimit(accountKey);
+      // Only this address's own slips are forgiven: the account's count keeps what strangers tried.
+      await clearLimit(fromHereKey);
       if (!user.isActive) {
         const lastSent = user.activationSentAt?.getTime() ?? 0;
         if (Date.now() - lastSent > ACTIVATION_RESEND_GAP_MS) await sendActivation(user);
@@ -199,11 +244,8 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       const idField = profile.provider === 'google' ? 'googleId' : 'facebookId';
       let user = await UserModel.findOne({ [idField]: profile.providerId }).lean<UserDoc>();
       if (!user && profile.email) {
-        user = await UserModel.findOneAndUpdate(
-          { email: profile.email },
-          { $set: { [idField]: profile.providerId, isActive: true } },
-          { new: true },
-        ).lean<UserDoc>();
+        const existing = await findUserByEmail(profile.email);
+        if (existing) user = await linkProvider(existing, idField, profile.providerId);
       }
       if (!user) {
         if (!profile.email) {

@@ -15,7 +15,8 @@ export interface SocialProfile {
   picture: string | undefined;
 }
 
-const notConfigured = (name: string) => new AppError(503, 'not_configured', `${name} sign-in is not configured on this server.`);
+// Nothing is down: this server does not offer the provider at all (auth/providers says which buttons to show).
+const notConfigured = (name: string) => new AppError(404, 'not_configured', `${name} sign-in is not offered on this server.`);
 const rejected = (name: string) => new AppError(401, 'unauthorized', `${name} did not accept this sign-in. Please try again.`);
 
 const googleClients = new Map<string, OAuth2Client>();

@@ -23,7 +23,7 @@ const keys = new Map<string, KeyObject>();
 const keyOf = (secret: string) => keys.get(secret) ?? keys.set(secret, createSecretKey(Buffer.from(secret))).get(secret)!;
 
 export function signAccessToken(config: AuthConfig, claims: AccessClaims): string {
-  return jwt.sign({ ver: claims.tokenVersion }, keyOf(config.jwtSecret), {
+  return jwt.sign({ ver: claims.tokenVersion }, keyOf(config.keys.accessTokens), {
     algorithm: ALGORITHM,
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
@@ -35,7 +35,7 @@ export function signAccessToken(config: AuthConfig, claims: AccessClaims): strin
 /** Verifies signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry. */
 export function verifyAccessToken(config: AuthConfig, token: string): AccessClaims {
   try {
-    const payload = jwt.verify(token, keyOf(config.jwtSecret), {
+    const payload = jwt.verify(token, keyOf(config.keys.accessTokens), {
       algorithms: [ALGORITHM],
       issuer: config.jwtIssuer,
       audience: config.jwtAudience,
@@ -100,4 +100,9 @@ export async function consumeOneTimeToken(token: string, purpose: 'activate' | '
     { $set: { usedAt: now } },
   ).lean();
   return found?.userId;
+}
+
+/** Spends every emailed link of the account that is still waiting to be used (activation and reset). */
+export async function revokeOneTimeTokens(userId: Types.ObjectId | string): Promise<void> {
+  await OneTimeTokenModel.deleteMany({ userId });
 }

@@ -73,17 +73,17 @@ async function freeSlug(ownerUsername: string, title: string, id: Types.ObjectId
   return `${base}-${id}`;
 }
 
-export function createContentsService(media: MediaService) {
-  /** Copies a finished waveform (audio processed after the upload answered) onto the piece. */
-  async function withFinishedMedia(content: ContentDoc): Promise<ContentDoc> {
-    if (content.media.status !== 'processing' || !content.audioUploadId) return content;
-    const audio = await UploadModel.findById(content.audioUploadId).lean<UploadDoc>();
-    if (!audio || audio.status === 'processing') return content;
-    const updated = { ...content.media, status: audio.status, waveformKey: audio.waveformKey ?? null, duration: audio.duration ?? content.media.duration };
-    await ContentModel.updateOne({ _id: content._id }, { $set: { media: updated } });
-    return { ...content, media: updated };
-  }
+/** Copies a finished waveform and the decoded duration (audio processed after the upload answered) onto the piece. */
+export async function withFinishedMedia(content: ContentDoc): Promise<ContentDoc> {
+  if (content.media.status !== 'processing' || !content.audioUploadId) return content;
+  const audio = await UploadModel.findById(content.audioUploadId).lean<UploadDoc>();
+  if (!audio || audio.status === 'processing') return content;
+  const updated = { ...content.media, status: audio.status, waveformKey: audio.waveformKey ?? null, duration: audio.duration ?? content.media.duration };
+  await ContentModel.updateOne({ _id: content._id }, { $set: { media: updated } });
+  return { ...content, media: updated };
+}
 
+export function createContentsService(media: MediaService) {
   const toDto = (content: ContentDoc) => toContentDto(content, (key) => media.url(key, content.setting.public));
 
   async function dto(content: ContentDoc): Promise<Schemas['Content']> {

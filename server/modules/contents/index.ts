@@ -1,5 +1,5 @@
 /** Contents: publishing pieces (classic, Top 50, artist page) and managing them. */
 export { contentsRouter } from './contents.routes';
-export { createContentsService, canSee, type ContentsService } from './contents.service';
+export { createContentsService, canSee, withFinishedMedia, type ContentsService } from './contents.service';
 export { ContentModel, type ContentDoc } from './contents.model';
 export { migrateContents } from './contents.migrate';

@@ -11,8 +11,8 @@ export function feedsRouter(config: AuthConfig, feeds: FeedsService): Router {
   const maybeAuth = optionalAuth(config);
 
   router.get('/content/get-featured', async (req: ApiRequest<'getFeaturedContents'>, res: ApiResponse<'getFeaturedContents'>) => {
-    const { orderBy, ...query } = req.query;
-    sendPublicJson(req, res, await feeds.feed({ kind: orderBy === 'new' ? 'new' : 'featured', ...query }));
+    const { orderBy, subTag, ...query } = req.query;
+    sendPublicJson(req, res, await feeds.feed({ kind: orderBy === 'new' ? 'new' : 'featured', ...query, subTags: subTag ? [subTag] : undefined }));
   });
 
   router.get('/content/get-all', async (req: ApiRequest<'getAllContents'>, res: ApiResponse<'getAllContents'>) => {

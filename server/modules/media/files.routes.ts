@@ -1,13 +1,13 @@
 /**
- * /files/<key>: stored media through the storage driver, with HTTP Range (206), ETag / 304 and
- * immutable caching. Files that are not public answer only to a valid signed URL (else 404, so a
- * private piece's existence is not revealed). Content-Type is the sniffed one, with nosniff (helmet).
+ * /files/<key>: stored media through the storage driver, with HTTP Range (206), ETag / 304 and short
+ * caching (PUBLIC_CACHE_CONTROL says why). Files that are not public answer only to a valid signed URL (else
+ * 404, so a private piece's existence is not revealed). Content-Type is the sniffed one, with nosniff (helmet).
  */
 import type { Request, Response } from 'express';
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { Storage } from '../../integrations/storage';
-import { assertSafeKey } from '../../integrations/storage';
+import { assertSafeKey, PUBLIC_CACHE_CONTROL } from '../../integrations/storage';
 import { StoredFileModel, type StoredFileDoc } from './media.model';
 import { verifySignature } from './media.signing';
 
@@ -31,7 +31,8 @@ function parseRange(header: string, size: number): { start: number; end: number 
 
 export function filesRouter(storage: Storage, signingSecret: string): Router {
   const router = Router();
-  const notFound = (res: Response) => res.status(404).json({ message: 'File not found', code: 'not_found' });
+  // Kept by no cache: the file may be there for this visitor, or for everyone, a moment later.
+  const notFound = (res: Response) => res.status(404).set('Cache-Control', 'no-store').json({ message: 'File not found', code: 'not_found' });
 
   router.get('/files/{*key}', async (req: Request, res: Response) => {
     const key = ([] as string[]).concat((req.params as { key?: string | string[] }).key ?? []).join('/');
@@ -52,9 +53,9 @@ export function filesRouter(storage: Storage, signingSecret: string): Router {
     res.setHeader('Last-Modified', stat.mtime.toUTCString());
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Content-Type', record.contentType);
-    // Names are random and never rewritten: public files are cacheable forever. no-transform keeps
+    // A file seen through a signed URL is for that viewer only: no shared cache keeps it. no-transform keeps
     // byte ranges exact (no compression on the way).
-    res.setHeader('Cache-Control', isPublic ? 'public, max-age=31536000, immutable, no-transform' : 'private, max-age=3600, no-transform');
+    res.setHeader('Cache-Control', `${isPublic ? PUBLIC_CACHE_CONTROL : 'private, max-age=3600'}, no-transform`);
     if (req.headers['if-none-match'] === etag) return res.status(304).end();
 
     let range: { start: number; end: number } | undefined;

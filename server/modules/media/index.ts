@@ -4,3 +4,4 @@ export { uploadRouter } from './media.routes';
 export { filesRouter } from './files.routes';
 export { UploadModel, StoredFileModel, type UploadDoc } from './media.model';
 export { mediaHousekeeping } from './media.jobs';
+export { DECODE_LIMITS, type DecodeLimits } from './audio';

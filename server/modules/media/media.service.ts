@@ -1,6 +1,6 @@
 /**
- * Uploads: sniff, process (images re-encoded with thumbnails; audio duration and waveform), store
- * through the storage driver, record. A failure removes whatever was already stored.
+ * Uploads: sniff, process (images re-encoded with thumbnails; audio decoded for its duration and waveform),
+ * store through the storage driver, record. A failure removes whatever was already stored.
  */
 import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { anyOf } from '../../lib/query';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
-import { audioDuration, computePeaks } from './audio';
+import { AudioDecodeError, decodeAudio, DECODE_LIMITS, type DecodeLimits } from './audio';
 import { processImage, THUMB_SIZES, type ThumbName } from './images';
 import { StoredFileModel, UploadModel, type StoredFileDoc, type UploadDoc } from './media.model';
 import { signUrl } from './media.signing';
@@ -42,7 +42,26 @@ export interface MediaDeps {
   /** Key of signed URLs for files that are not public. */
   signingSecret: string;
   logger: Logger;
+  /** How much audio, and how long, ffmpeg may decode from one upload (default DECODE_LIMITS). */
+  decodeLimits?: DecodeLimits;
 }
+
+/** "4 hours", "90 seconds": a limit in words. */
+function inWords(seconds: number): string {
+  const [amount, unit] = seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+}
+
+/** What the member is told when their audio is refused. */
+function refusal(err: unknown, limits: DecodeLimits): unknown {
+  if (!(err instanceof AudioDecodeError)) return err;
+  if (err.reason === 'too-long') return new AppError(413, 'payload_too_large', `This song is longer than ${inWords(limits.maxSeconds)}, the longest we accept.`);
+  if (err.reason === 'too-slow') return new AppError(415, 'unsupported_media_type', 'This audio file took too long to read. Please try another file.');
+  return new AppError(415, 'unsupported_media_type', 'This audio file could not be read. Please try another file.');
+}
+
+/** The type of a stored audio file, from its key (named after the type sniffed at upload). */
+const extOf = (key: string) => key.slice(key.lastIndexOf('.') + 1);
 
 function newBaseKey(folder: 'images' | 'audio'): string {
   const now = new Date();
@@ -54,7 +73,7 @@ export function uploadKeys(upload: Pick<UploadDoc, 'key' | 'thumbKeys' | 'wavefo
   return [upload.key, ...Object.values(upload.thumbKeys ?? {}), upload.waveformKey].filter((k): k is string => Boolean(k));
 }
 
-export function createMediaService({ storage, signingSecret, logger }: MediaDeps) {
+export function createMediaService({ storage, signingSecret, logger, decodeLimits = DECODE_LIMITS }: MediaDeps) {
   /**
    * Stores the objects, their access records and, when given, the new upload's own record, all at once (no one
    * knows the keys before the answer); on any failure removes what was stored and rethrows.
@@ -82,9 +101,9 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
    * Stores the waveform of an audio upload from its audio at `audioPath` and marks it ready (failed when the
    * audio cannot be decoded). Used after the answer for large uploads and by the housekeeping job; safe to repeat.
    */
-  async function storeWaveform(upload: Pick<UploadDoc, '_id' | 'key' | 'duration'>, audioPath: string): Promise<void> {
+  async function storeWaveform(upload: Pick<UploadDoc, '_id' | 'key'>, audioPath: string): Promise<void> {
     try {
-      const { peaks, seconds } = await computePeaks(audioPath);
+      const { peaks, seconds } = await decodeAudio(audioPath, extOf(upload.key), decodeLimits);
       const waveformKey = `${upload.key.replace(/\.[a-z0-9]+$/, '')}-peaks.json`;
       // A run that stopped between storing and marking ready left this record behind; it must not collide.
       await StoredFileModel.deleteOne({ _id: waveformKey });
@@ -92,7 +111,7 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
       // The upload may already be on a public piece: its waveform is readable by the same people as its audio.
       const main = await StoredFileModel.findById(upload.key, { visibility: 1 }).lean<Pick<StoredFileDoc, 'visibility'>>();
       if (main) await StoredFileModel.updateOne({ _id: waveformKey }, { $set: { visibility: main.visibility } });
-      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'ready', waveformKey, duration: upload.duration ?? seconds } });
+      await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'ready', waveformKey, duration: Math.round(seconds * 1000) / 1000 } });
     } catch (err) {
       logger.error({ err, upload: String(upload._id) }, 'waveform failed');
       await UploadModel.updateOne({ _id: upload._id }, { $set: { status: 'failed' } });
@@ -163,18 +182,18 @@ export function createMediaService({ storage, signingSecret, logger }: MediaDeps
         originalName: sanitizeFileName(file.originalname),
         size: file.size,
         mimeType: type.mime,
-        duration: await audioDuration(file.path),
       });
       const objects: NewObject[] = [{ key, body: file.path, contentType: type.mime }];
+      // A large file's duration is known once it is decoded, after the answer (status 'processing').
       if (inline) {
         let waveform;
         try {
-          waveform = await computePeaks(file.path);
-        } catch {
-          throw new AppError(415, 'unsupported_media_type', 'This audio file could not be read. Please try another file.');
+          waveform = await decodeAudio(file.path, type.ext, decodeLimits);
+        } catch (err) {
+          throw refusal(err, decodeLimits);
         }
         upload.waveformKey = `${base}-peaks.json`;
-        upload.duration ??= Math.round(waveform.seconds * 1000) / 1000;
+        upload.duration = Math.round(waveform.seconds * 1000) / 1000;
         objects.push({ key: upload.waveformKey, body: Buffer.from(JSON.stringify(waveform.peaks)), contentType: 'application/json' });
       }
       await storeAll(upload._id, objects, upload);

@@ -33,6 +33,15 @@ function tempStorage(dir: string): multer.StorageEngine {
 }
 
 /**
+ * busboy reports a body it cannot read (no boundary, cut off before the closing boundary, a broken part header such
+ * as a NUL in the file name) as a plain Error. A failed disk write is a system error (it names its `syscall`) and a
+ * TypeError is a bug: both are ours, and stay a 500.
+ */
+const isUnreadableBody = (err: unknown) => err instanceof Error && err.constructor === Error && !('syscall' in err);
+
+const MALFORMED = 'The upload is not a well-formed multipart/form-data body.';
+
+/**
  * Runs multer for one file of `kind` (streamed into `tempDir`) and maps its errors to 400/413. The temp file is removed before any
  * answer goes out (`storeTempFile`, or at once when the request is refused), so a client that hears back
  * never leaves a file behind; a request cut off midway has it removed when the connection closes.
@@ -53,6 +62,7 @@ export function acceptOneFile(kind: UploadKind, tempDir: string): RequestHandler
         if (err.code === 'LIMIT_FILE_SIZE') return refuse(new AppError(413, 'payload_too_large', limit.message));
         return refuse(new AppError(400, 'bad_request', MESSAGES.oneFile, [{ path: 'file', message: MESSAGES.oneFile }]));
       }
+      if (isUnreadableBody(err)) return refuse(new AppError(400, 'bad_request', MALFORMED, [{ path: 'file', message: MALFORMED }]));
       if (err) return refuse(err);
       if (!req.file) return next(new AppError(400, 'bad_request', MESSAGES.oneFile, [{ path: 'file', message: MESSAGES.oneFile }]));
       next();

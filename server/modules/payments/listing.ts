@@ -4,12 +4,12 @@
  * `payerId` follow it.
  */
 import { Types } from 'mongoose';
+import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import { ContentModel, type ContentDoc } from '../contents';
 import { publicPages } from '../feeds';
 import { post, type LedgerEntryDoc } from '../knacks';
 import { UserExtModel } from '../users';
-import { withLock } from './mutex';
 
 export type Tier = 'standard' | 'premium';
 export type ListingMethod = NonNullable<LedgerEntryDoc['method']>;
@@ -27,6 +27,7 @@ const SOURCE_ACCOUNT: Record<ListingMethod, string> = {
   'premium-credit': 'platform:credits',
 };
 const CREDIT_FIELD = { standard: 'sCredit', premium: 'pCredit' } as const;
+const CREDIT_LOCK = { busyMessage: 'Another payment of yours is in progress. Please try again.' };
 
 export const tierOf = (content: Pick<ContentDoc, 'knackRateMicros'>): Tier => (content.knackRateMicros >= PREMIUM_KNACK_MICROS ? 'premium' : 'standard');
 export const creditMethod = (tier: Tier) => `${tier}-credit` as const;
@@ -38,19 +39,27 @@ export async function creditsLeft(userId: string, tier: Tier): Promise<number> {
   return ext?.[CREDIT_FIELD[tier]] ?? 0;
 }
 
-/** Uses one credit of the tier, never going below 0; false when there is none. (mutex.ts says why the lock.) */
+/** Uses one credit of the tier, never going below 0; false when there is none. (lib/mutex.ts says why the lock.) */
 export function takeCredit(userId: string, tier: Tier): Promise<boolean> {
   const field = CREDIT_FIELD[tier];
-  return withLock(`credit:${userId}`, async () => {
-    const taken = await UserExtModel.findOneAndUpdate(ours({ userId: new Types.ObjectId(userId), [field]: { $gt: 0 } }), { $inc: { [field]: -1 } }).lean();
-    return Boolean(taken);
-  });
+  return withLock(
+    `credit:${userId}`,
+    async () => {
+      const taken = await UserExtModel.findOneAndUpdate(ours({ userId: new Types.ObjectId(userId), [field]: { $gt: 0 } }), { $inc: { [field]: -1 } }).lean();
+      return Boolean(taken);
+    },
+    CREDIT_LOCK,
+  );
 }
 
 export function giveCreditBack(userId: string, tier: Tier): Promise<void> {
-  return withLock(`credit:${userId}`, async () => {
-    await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $inc: { [CREDIT_FIELD[tier]]: 1 } });
-  });
+  return withLock(
+    `credit:${userId}`,
+    async () => {
+      await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $inc: { [CREDIT_FIELD[tier]]: 1 } });
+    },
+    CREDIT_LOCK,
+  );
 }
 
 /** Posts the listing fee of a piece; `created` is false when the piece was monetized already (`entry` is that one). */

@@ -100,14 +100,3 @@ const discountUseSchema = new Schema(
 discountUseSchema.index({ code: 1 });
 
 export const DiscountUseModel = model('DiscountUse', discountUseSchema, 'discount_uses');
-
-/** Short per-key locks (`_id` the key): taken by inserting, given back by deleting; `expiresAt` frees a lost one. */
-const paymentLockSchema = new Schema(
-  {
-    _id: { type: String, required: true },
-    expiresAt: { type: Date, required: true },
-  },
-  { versionKey: false },
-);
-
-export const PaymentLockModel = model('PaymentLock', paymentLockSchema, 'payment_locks');

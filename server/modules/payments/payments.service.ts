@@ -76,6 +76,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
     try {
       const session = await provider.createCheckout({
         orderId,
+        payerId: caller.userId,
         amountMicros,
         currency: 'usd',
         description: `Knack listing fee (${tier}): ${content.title}`,
@@ -83,7 +84,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
         cancelUrl: returnUrl,
       });
       await PaymentOrderModel.updateOne({ _id: orderId }, { $set: { sessionId: session.sessionId } });
-      return { status: 'checkout' as const, orderId, checkoutUrl: session.url };
+      return { status: 'checkout' as const, orderId, checkoutUrl: session.url, payerCookie: session.payerCookie };
     } catch (err) {
       await PaymentOrderModel.updateOne({ _id: orderId, status: 'pending' }, { $set: { status: 'failed' } });
       if (!(err instanceof ProviderError)) throw err;

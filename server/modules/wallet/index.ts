@@ -1,6 +1,6 @@
 /** The wallet: figures, payout account, cash-out requests, and payouts (monthly job and approved cash-outs). */
 export { walletRouter } from './wallet.routes';
-export { createWalletService, checkCanRead, isSupport, listingsPaidBy, ownersOf, WALLET_MESSAGES, type WalletService } from './wallet.service';
+export { createWalletService, checkCanRead, isSupport, listingsPaidBy, ownersOf, WALLET_MESSAGES, type WalletDeps, type WalletService } from './wallet.service';
 export {
   cashOutKey,
   createPayouts,

@@ -14,7 +14,7 @@ export function walletRouter(config: AuthConfig, wallet: WalletService): Router 
   });
 
   router.post('/user-setting/update-payment-info/:id', signedIn, async (req: ApiRequest<'updatePaymentInfo'>, res: ApiResponse<'updatePaymentInfo'>) => {
-    res.json(await wallet.updatePaymentInfo(req.auth!, req.params.id, req.body.paypal));
+    res.json(await wallet.updatePaymentInfo(req.auth!, req.params.id, req.body.paypal, req.body.password));
   });
 
   return router;

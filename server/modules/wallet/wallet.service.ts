@@ -5,15 +5,18 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { PATTERNS } from '../../generated/validation';
+import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { microsToUsd, truncateToCents } from '../../lib/money';
 import { anyOf } from '../../lib/query';
-import type { AuthContext } from '../auth';
+import { checkCurrentPassword, type AuthContext } from '../auth';
 import { ContentModel } from '../contents';
 import { amountFor } from '../knacks/ledger';
 import { balanceOf, LedgerEntryModel, userAccount, type LedgerEntryDoc } from '../knacks';
 import { UserExtModel, UserModel } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, payoutEmailOf, withFundsLock, type Payouts } from './payouts';
+import { payoutEmailChangedMail } from './wallet.mails';
 import { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
 
 export const WALLET_MESSAGES = {
@@ -31,6 +34,7 @@ export const WALLET_MESSAGES = {
   adminsOnly: 'Only an admin can approve a cash-out.',
   badEmail: 'Please enter a valid PayPal email address.',
   saved: 'Success',
+  mailFailed: 'We could not send the email. Please try again in a moment.',
   notFound: 'This member was not found.',
   requestNotFound: 'This cash-out request was not found.',
 } as const;
@@ -64,7 +68,14 @@ export async function ownersOf(contentIds: (Types.ObjectId | null)[]) {
 /** A listing fee paid on a piece the payer does not own supports it ('You supported …'). */
 export const isSupport = (piece: { ownerId: Types.ObjectId } | undefined, payerId: string) => Boolean(piece && String(piece.ownerId) !== payerId);
 
-export function createWalletService(payouts: Payouts) {
+/** What the wallet needs besides payouts: the mailer and the site's address for the notice of a changed payout email. */
+export interface WalletDeps {
+  mailer: Mailer;
+  publicUrl: string;
+  logger: Logger;
+}
+
+export function createWalletService(payouts: Payouts, { mailer, publicUrl, logger }: WalletDeps) {
   async function requestOf(historyId: string): Promise<CashOutRequestDoc> {
     const request = await CashOutRequestModel.findById(historyId).lean<CashOutRequestDoc>();
     if (!request) throw notFound(WALLET_MESSAGES.requestNotFound);
@@ -109,11 +120,28 @@ export function createWalletService(payouts: Payouts) {
       };
     },
 
-    async updatePaymentInfo(caller: AuthContext, userId: string, paypal: string) {
+    /**
+     * Changes where the member's money is sent: only with their current password, and never silently. The
+     * account address is told of every change, so that a member whose session was taken finds out.
+     */
+    async updatePaymentInfo(caller: AuthContext, userId: string, paypal: string, password: string | undefined, now = new Date()) {
       if (caller.userId !== userId) throw notFound(WALLET_MESSAGES.notFound);
       const email = paypal.trim().toLowerCase();
       if (!PATTERNS.email.test(email)) throw badRequest(WALLET_MESSAGES.badEmail, [{ path: 'paypal', message: WALLET_MESSAGES.badEmail }]);
-      await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $set: { paypal: email } }, { upsert: true });
+      const member = await checkCurrentPassword(userId, password);
+      const memberId = new Types.ObjectId(userId);
+      const previous = await payoutEmailOf(userId);
+      if (previous === email) return { message: WALLET_MESSAGES.saved, paypal: email };
+      await UserExtModel.updateOne({ userId: memberId }, { $set: { paypal: email } }, { upsert: true });
+      try {
+        await mailer.send(payoutEmailChangedMail(member.email, member.firstName, email, now, `${publicUrl}/auth/forgot-password`));
+      } catch (err) {
+        // A change the member is not told of is what this notice exists to prevent: undo it (unless a newer
+        // change came meanwhile) and ask them to try again.
+        logger.error({ err }, 'payout email notice failed; change undone');
+        await UserExtModel.updateOne({ userId: memberId, paypal: email }, { $set: { paypal: previous } });
+        throw new AppError(503, 'mail_failed', WALLET_MESSAGES.mailFailed);
+      }
       return { message: WALLET_MESSAGES.saved, paypal: email };
     },
 

@@ -2,7 +2,7 @@
  * Knacks from the client's side (spec §4 Knack status, Player): a song counts once the signed-in member has
  * heard more than half of it — the server measures that from the play session started here (`knack/play`)
  * and answers 409 when too little time has passed, so the client waits and asks again; an image counts when
- * the detail modal opens it with knack status 1. More than 9 recent knacks need the emailed code: the
+ * the detail modal opens it with knack status 1. After 9 recent knacks the next needs the emailed code: the
  * verification modal asks for it. Each new knack says 'Thank you for being apart of our Community.'.
  */
 import type { SagaIterator } from 'redux-saga';

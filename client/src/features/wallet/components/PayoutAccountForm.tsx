@@ -2,51 +2,119 @@ import { useEffect, useState } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import { useUpdatePaymentInfo } from '../../../api/generated/hooks';
+import { MESSAGES } from '../../../api/generated/validation';
+import { toApiError } from '../../../api/http';
+import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/notify';
+import { modalOpened } from '../../ui';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PAYPAL_MESSAGES = { invalid: 'Enter the email address of your PayPal account.' } as const;
+export const PAYPAL_MESSAGES = {
+  invalid: 'Enter the email address of your PayPal account.',
+  password: MESSAGES.loginPassword,
+  notice: 'For your safety, changing it asks for your password, and we email your account address each time it changes.',
+} as const;
 
-/** The payout account (spec §3 settings, payment: paypal): where cash-outs and monthly payouts go. */
+type Field = 'paypal' | 'password';
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** The field a server error names ('password', 'body.password' or '/body/password'). */
+const fieldOf = (path: string) => path.split(/[./]/).filter(Boolean).pop();
+
+/**
+ * The payout account (spec §3 settings, payment: paypal): where cash-outs and monthly payouts go. Changing it
+ * takes the current password, so that someone holding only a signed-in session cannot send the money
+ * elsewhere. Self-contained: it can sit on any page that knows the member and their current address.
+ */
 export function PayoutAccountForm({ userId, paypal, onSaved }: { userId: string; paypal: string | null; onSaved: () => void }) {
+  const dispatch = useAppDispatch();
   const [value, setValue] = useState(paypal ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  // An account made by Google or Facebook sign-in has no password to give: it is offered the way to set one.
+  const [noPassword, setNoPassword] = useState(false);
   const save = useUpdatePaymentInfo();
   useEffect(() => setValue(paypal ?? ''), [paypal]);
+
   const submit = async () => {
     const email = value.trim().toLowerCase();
-    if (!EMAIL.test(email)) {
-      setError(PAYPAL_MESSAGES.invalid);
-      return;
-    }
-    setError(null);
+    const found: FieldErrors = {};
+    if (!EMAIL.test(email)) found.paypal = PAYPAL_MESSAGES.invalid;
+    if (!password) found.password = PAYPAL_MESSAGES.password;
+    setErrors(found);
+    setNoPassword(false);
+    if (found.paypal || found.password) return;
     try {
-      const answer = await save.run({ path: { id: userId }, body: { paypal: email } });
+      const answer = await save.run({ path: { id: userId }, body: { paypal: email, password } }, { quiet: true });
+      setPassword('');
       notify('success', answer.message);
       onSaved();
-    } catch {
-      // The HTTP client has shown the server's message.
+    } catch (error) {
+      const apiError = toApiError(error);
+      const byField: FieldErrors = {};
+      for (const fieldError of apiError.errors ?? []) {
+        const field = fieldOf(fieldError.path);
+        if (field === 'paypal' || field === 'password') byField[field] ??= fieldError.message;
+      }
+      setErrors(byField);
+      setNoPassword(apiError.code === 'password_not_set');
+      // A refusal about neither field (too many attempts, a network error) shows as the app's other errors do.
+      if (!byField.paypal && !byField.password) notify('error', apiError.message);
     }
   };
+
   return (
     <form
       className="kn-wallet__payout-form"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
       }}
     >
+      <p className="kn-wallet__payout-note">{PAYPAL_MESSAGES.notice}</p>
       <label htmlFor="kn-paypal">PayPal email</label>
       <div className="kn-wallet__payout-row">
-        <Input id="kn-paypal" type="email" value={value} placeholder="you@example.com" status={error ? 'error' : undefined} onChange={(event) => setValue(event.target.value)} />
+        <Input
+          id="kn-paypal"
+          type="email"
+          value={value}
+          placeholder="you@example.com"
+          status={errors.paypal ? 'error' : undefined}
+          aria-invalid={Boolean(errors.paypal)}
+          aria-describedby={errors.paypal ? 'kn-paypal-error' : undefined}
+          onChange={(event) => setValue(event.target.value)}
+        />
+      </div>
+      {errors.paypal ? (
+        <p id="kn-paypal-error" className="kn-payment__error" role="alert">
+          {errors.paypal}
+        </p>
+      ) : null}
+      <label htmlFor="kn-paypal-password">Current password</label>
+      <div className="kn-wallet__payout-row">
+        <Input.Password
+          id="kn-paypal-password"
+          autoComplete="current-password"
+          value={password}
+          status={errors.password ? 'error' : undefined}
+          aria-invalid={Boolean(errors.password)}
+          aria-describedby={errors.password ? 'kn-paypal-password-error' : undefined}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         <Button htmlType="submit" loading={save.loading}>
           Save
         </Button>
       </div>
-      {error ? (
-        <p className="kn-payment__error" role="alert">
-          {error}
+      {errors.password ? (
+        <p id="kn-paypal-password-error" className="kn-payment__error" role="alert">
+          {errors.password}
         </p>
+      ) : null}
+      {noPassword ? (
+        <Button type="link" className="kn-wallet__payout-link" onClick={() => dispatch(modalOpened('forgot-password'))}>
+          Forgot password? Set one by email
+        </Button>
       ) : null}
     </form>
   );

@@ -1,0 +1,114 @@
+/**
+ * One holder at a time per key, across every process of the app, for read-check-write steps that must not
+ * interleave (using a member's credit, counting a member's knacks before writing the next one).
+ *
+ * MongoDB applies a guarded findOneAndUpdate atomically, but FerretDB's SQLite backend does not (its find and
+ * its write can interleave with another caller's), while inserting a unique `_id` is exclusive on both. So a
+ * lock is an inserted document naming its holder, released by deleting it (only if it is still the holder's),
+ * and one left by a process that died frees itself after `ttlMs`.
+ *
+ * Within one process, callers of the same key first wait in line in memory, so that only the first of them
+ * asks the database: a crowd of waiters does not flood it with inserts that fail. Every wait is bounded: a
+ * caller that does not get the lock within `waitMs` is answered 409 and may try again.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Schema, model } from 'mongoose';
+import { AppError } from './errors';
+import { ours } from './query';
+
+const mutexSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** Who holds it: only they release it. */
+    holder: { type: String, required: true },
+    /** After this, the holder is taken for dead and anyone may clear the lock. */
+    expiresAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+/** Not the jobs' `locks` (leases taken over by update); these are taken by insert only. */
+export const MutexModel = model('Mutex', mutexSchema, 'mutexes');
+
+export interface LockOptions {
+  /** How long a holder may keep the lock before others take it for abandoned: well above the work it guards. */
+  ttlMs?: number;
+  /** How long a caller waits for the lock, in line and at the database together. */
+  waitMs?: number;
+  /** What a caller who waited `waitMs` in vain is told. */
+  busyMessage?: string;
+}
+
+const DEFAULTS = { ttlMs: 10_000, waitMs: 5_000, busyMessage: 'Another request of yours is in progress. Please try again.' };
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
+/** The end of the line of this process's callers, per key. */
+const lines = new Map<string, Promise<void>>();
+
+/** Joins this process's line for `key`: `ready` settles when the caller before is done, `leave` lets the next go. */
+function joinLine(key: string): { ready: Promise<void>; leave: () => void } {
+  const before = lines.get(key) ?? Promise.resolve();
+  let leave!: () => void;
+  const gone = new Promise<void>((resolve) => (leave = resolve));
+  const end = before.then(() => gone);
+  lines.set(key, end);
+  // The last one out removes the key, so that the map holds only keys in use.
+  void end.then(() => {
+    if (lines.get(key) === end) lines.delete(key);
+  });
+  return { ready: before, leave };
+}
+
+/** True when `promise` settles before `deadline` (a performance.now() time), false when the deadline comes first. */
+async function settlesBefore(promise: Promise<void>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Inserts the lock for `holder`, clearing an abandoned one on the way; false when `deadline` passes first. */
+async function acquire(key: string, holder: string, ttlMs: number, deadline: number): Promise<boolean> {
+  for (;;) {
+    try {
+      await MutexModel.create({ _id: key, holder, expiresAt: new Date(Date.now() + ttlMs) });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const current = await MutexModel.findById(key).lean();
+    // Cleared by naming the dead holder, so that a waiter who read it late cannot remove a new holder's lock.
+    if (current && current.expiresAt.getTime() < Date.now()) await MutexModel.deleteOne(ours({ _id: key, holder: current.holder, expiresAt: { $lt: new Date() } }));
+    if (performance.now() > deadline) return false;
+    // Another process holds it: look again soon, at a random moment so that waiters do not ask in step.
+    await sleep(10 + Math.floor(Math.random() * 20));
+  }
+}
+
+/** Runs `fn` while holding the lock `key` (see the top of this file); 409 with `busyMessage` when it cannot get it in time. */
+export async function withLock<T>(key: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const { ttlMs, waitMs, busyMessage } = { ...DEFAULTS, ...options };
+  // performance.now(), not Date: tests may freeze the date, and the wait must still end.
+  const deadline = performance.now() + waitMs;
+  const busy = () => new AppError(409, 'conflict', busyMessage);
+  const line = joinLine(key);
+  try {
+    if (!(await settlesBefore(line.ready, deadline))) throw busy();
+    const holder = randomBytes(12).toString('hex');
+    if (!(await acquire(key, holder, ttlMs, deadline))) throw busy();
+    try {
+      return await fn();
+    } finally {
+      await MutexModel.deleteOne({ _id: key, holder });
+    }
+  } finally {
+    line.leave();
+  }
+}

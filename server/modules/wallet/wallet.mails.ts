@@ -1,0 +1,37 @@
+/** The notice mailed to a member's account address when the email their payouts go to is changed. */
+import type { MailMessage } from '../../integrations/mail';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * "andrea@example.com" -> "an***@example.com": enough for the member to recognise their own address, while
+ * a mailbox read by someone else does not learn where the money now goes.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  return `${local.slice(0, local.length > 2 ? 2 : 1)}***${email.slice(at)}`;
+}
+
+/** A time as the mail shows it: to the minute, in UTC, the same for every reader. */
+export const mailTime = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export function payoutEmailChangedMail(to: string, firstName: string, newPaypal: string, at: Date, resetLink: string): MailMessage {
+  const greeting = `Hi ${firstName || 'there'},`;
+  const lines = [
+    `The PayPal email your Knack payouts and cash-outs are sent to was changed to ${maskEmail(newPaypal)} on ${mailTime(at)}.`,
+    'If you made this change, there is nothing more to do.',
+  ];
+  const warning =
+    'If you did not make this change, reset your password now: it signs you out everywhere. Then set your PayPal email again in your wallet.';
+  const action = { label: 'Reset my password', url: resetLink };
+  const text = [greeting, '', ...lines, '', warning, `${action.label}: ${action.url}`, '', '— Knack'].join('\n');
+  const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">
+<p>${escape(greeting)}</p>
+${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
+<p><strong>${escape(warning)}</strong></p>
+<p><a href="${escape(action.url)}" style="display:inline-block;background:#5b3cf5;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600">${escape(action.label)}</a></p>
+<p style="color:#5d5a6e;font-size:13px">Or open this link: <a href="${escape(action.url)}">${escape(action.url)}</a></p>
+<p>— Knack</p></div>`;
+  return { to, subject: 'Your Knack payout email was changed', text, html };
+}

@@ -1,0 +1,143 @@
+/**
+ * The payout account (the PayPal email payouts and cash-outs go to) on the real database: changing it asks
+ * for the current password, wrong guesses are limited per member, accounts without a password are told how
+ * to set one, and every change is mailed to the account's own address.
+ */
+import request from 'supertest';
+import { smtpMailer } from '../../server/integrations/mail';
+import { RateLimitModel } from '../../server/lib/rate-limit';
+import { UserExtModel } from '../../server/modules/users';
+import { PASSWORD_CHECK_LIMIT, PASSWORD_CHECK_MESSAGES } from '../../server/modules/auth';
+import { WALLET_MESSAGES } from '../../server/modules/wallet';
+import { createTestApp } from '../helpers/app';
+import { createActiveMember, GOOD_PASSWORD } from '../helpers/auth';
+import { useTestDatabase } from '../helpers/db';
+import { adminMember, createMember, type TestMember } from '../helpers/ledger-factory';
+import { startSmtpServer } from '../helpers/smtp';
+
+useTestDatabase();
+
+type Member = Awaited<ReturnType<typeof createActiveMember>>;
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let app: ReturnType<typeof createTestApp>;
+
+const change = (appUnderTest: typeof app, id: string, token: string, body: object) =>
+  request(appUnderTest).post(`/api/v2/user-setting/update-payment-info/${id}`).set({ Authorization: `Bearer ${token}` }).send(body);
+const changeAs = (member: Member, body: object) => change(app, member.user.id, member.token, body);
+const payoutEmailOf = async (userId: string) => (await UserExtModel.findOne({ userId }).lean())?.paypal ?? null;
+/** How the mail writes a time: to the minute, in UTC. */
+const minuteOf = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  app = createTestApp({ mailer: smtpMailer(smtp.url, 'Knack <no-reply@knack.test>') });
+}, 60_000);
+
+afterAll(async () => smtp.stop());
+
+beforeEach(async () => RateLimitModel.deleteMany({}));
+
+describe('POST /user-setting/update-payment-info/{id}', () => {
+  it('when the member gives the right password, then the email is saved lower-cased, the wallet shows it, and the account address gets a mail with the new address masked', async () => {
+    const ana = await createActiveMember(app, smtp, { firstName: 'Ana' });
+    const before = new Date();
+    const ok = await changeAs(ana, { paypal: '  Andrea.Pay@Example.COM ', password: GOOD_PASSWORD }).expect(200);
+    const after = new Date();
+    expect(ok.body).toEqual({ message: 'Success', paypal: 'andrea.pay@example.com' });
+    expect(await payoutEmailOf(ana.user.id)).toBe('andrea.pay@example.com');
+    const summary = await request(app).get(`/api/v2/wallet/summary/${ana.user.id}`).set({ Authorization: `Bearer ${ana.token}` }).expect(200);
+    expect(summary.body.payoutAccount).toEqual({ paypal: 'andrea.pay@example.com' });
+
+    const mail = await smtp.nextMailTo(ana.form.email);
+    expect(mail.raw).toMatch(/^Subject: Your Knack payout email was changed/m);
+    expect(mail.text).toContain('Hi Ana,');
+    expect(mail.text).toContain('The PayPal email your Knack payouts and cash-outs are sent to was changed to an***@example.com');
+    expect([minuteOf(before), minuteOf(after)].some((minute) => mail.text.includes(`on ${minute}.`))).toBe(true);
+    expect(mail.text).toContain('If you did not make this change, reset your password now');
+    expect(mail.text).toContain('http://knack.test/auth/forgot-password');
+    // The full new address is never written in the mail.
+    expect(mail.text).not.toContain('andrea.pay@example.com');
+  });
+
+  it('when the password is wrong or missing, then it is refused on the password field and nothing changes; no mail is sent', async () => {
+    const bea = await createActiveMember(app, smtp, { firstName: 'Bea' });
+    await changeAs(bea, { paypal: 'bea@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    await smtp.nextMailTo(bea.form.email);
+
+    const wrong = await changeAs(bea, { paypal: 'thief@example.com', password: 'Wr0ng!pass' }).expect(400);
+    expect(wrong.body).toMatchObject({
+      message: 'Incorrect password.',
+      code: 'bad_request',
+      errors: [{ path: 'password', message: 'Incorrect password.' }],
+    });
+    const blank = await changeAs(bea, { paypal: 'thief@example.com', password: '' }).expect(400);
+    expect(blank.body).toMatchObject({ message: 'Please input password', errors: [{ path: 'password', message: 'Please input password' }] });
+    const missing = await changeAs(bea, { paypal: 'thief@example.com' }).expect(400);
+    expect(missing.body.errors).toEqual([expect.objectContaining({ path: 'password' })]);
+
+    expect(await payoutEmailOf(bea.user.id)).toBe('bea@paypal.example');
+    // A mail of the refused change would be the next one to arrive; the one that comes is from a later change.
+    await changeAs(bea, { paypal: 'bea2@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    expect((await smtp.nextMailTo(bea.form.email)).text).toContain('was changed to be***@paypal.example');
+    expect(smtp.received.filter((mail) => mail.to.includes(bea.form.email))).toEqual([]);
+  });
+
+  it('when the email is not valid, then it is refused before the password is counted; another member or an admin gets 404', async () => {
+    const cara = await createActiveMember(app, smtp, { firstName: 'Cara' });
+    const admin = await adminMember();
+    const bad = await changeAs(cara, { paypal: 'not-an-email', password: 'whatever' }).expect(400);
+    expect(bad.body).toMatchObject({ message: WALLET_MESSAGES.badEmail, errors: [{ path: 'paypal', message: WALLET_MESSAGES.badEmail }] });
+    expect(await RateLimitModel.findById(`password-check:${cara.user.id}`).lean()).toBeNull();
+
+    const eve = await createMember();
+    await change(app, cara.user.id, eve.token, { paypal: 'eve@example.com', password: GOOD_PASSWORD }).expect(404);
+    await change(app, cara.user.id, admin.token, { paypal: 'admin@example.com', password: GOOD_PASSWORD }).expect(404);
+    await changeAs(cara, { paypal: 'x@y.z', password: GOOD_PASSWORD, extra: 1 }).expect(400);
+    expect(await payoutEmailOf(cara.user.id)).toBeNull();
+  });
+
+  it('when the account has no password (Google or Facebook sign-in), then it is told to set one through Forgot password, and nothing changes', async () => {
+    const social: TestMember = await createMember({ paypal: 'social@paypal.example' });
+    const res = await change(app, social.id, social.token, { paypal: 'new@paypal.example', password: 'anything' }).expect(400);
+    expect(res.body).toMatchObject({
+      message: PASSWORD_CHECK_MESSAGES.notSet,
+      code: 'password_not_set',
+      errors: [{ path: 'password', message: PASSWORD_CHECK_MESSAGES.notSet }],
+    });
+    expect(PASSWORD_CHECK_MESSAGES.notSet).toBe(
+      'Your account has no password yet (you sign in with Google or Facebook). Set one with “Forgot password”: we email you a link. Then try again.',
+    );
+    expect(await payoutEmailOf(social.id)).toBe('social@paypal.example');
+  });
+
+  it('when wrong passwords go over the limit, then the call answers 429 with Retry-After, even with the right password, for that member only', async () => {
+    const dan = await createActiveMember(app, smtp, { firstName: 'Dan' });
+    const eli = await createActiveMember(app, smtp, { firstName: 'Eli' });
+    expect(PASSWORD_CHECK_LIMIT).toEqual({ max: 5, windowMs: 15 * 60_000 });
+    for (let i = 0; i < PASSWORD_CHECK_LIMIT.max; i++) {
+      expect((await changeAs(dan, { paypal: 'thief@example.com', password: `Guess${i}!aa` }).expect(400)).body.message).toBe('Incorrect password.');
+    }
+    for (const password of ['Guess9!aa', GOOD_PASSWORD]) {
+      const limited = await changeAs(dan, { paypal: 'thief@example.com', password }).expect(429);
+      expect(limited.body).toMatchObject({ message: 'Too many wrong passwords. Please wait and try again.', code: 'too_many_requests' });
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    }
+    expect(await payoutEmailOf(dan.user.id)).toBeNull();
+    // Another member's guesses are their own.
+    await changeAs(eli, { paypal: 'eli@paypal.example', password: GOOD_PASSWORD }).expect(200);
+  }, 60_000);
+
+  it('when the mail cannot be sent, then the change is undone and the member is asked to try again', async () => {
+    const down = await startSmtpServer();
+    await down.stop();
+    const noMail = createTestApp({ mailer: smtpMailer(down.url, 'Knack <no-reply@knack.test>') });
+    const fay = await createActiveMember(app, smtp, { firstName: 'Fay' });
+    await changeAs(fay, { paypal: 'fay@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    const res = await change(noMail, fay.user.id, fay.token, { paypal: 'fay.new@paypal.example', password: GOOD_PASSWORD }).expect(503);
+    expect(res.body).toMatchObject({ message: 'We could not send the email. Please try again in a moment.', code: 'mail_failed' });
+    expect(await payoutEmailOf(fay.user.id)).toBe('fay@paypal.example');
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * A second app process on the current test file's database, for the tests that matter for money and
+ * permissions: requests shared between it and the test's own app show that correctness does not hang on
+ * anything kept in one process's memory (ARCHITECTURE §1, scale-out).
+ */
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import { withDatabaseName } from '../../server/db/connection';
+
+export interface SecondApp {
+  /** Its base URL, for supertest: `request(second.url)`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the app in a child process on this test file's database (call after useTestDatabase has connected). */
+export function startSecondApp({ timeoutMs = 60_000 } = {}): Promise<SecondApp> {
+  const base = new URL(process.env.KNACK_TEST_DB_URI!);
+  base.pathname = '/';
+  const child = fork(path.join(__dirname, 'app-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, KNACK_SECOND_APP_DB_URI: withDatabaseName(base.toString(), mongoose.connection.name) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill();
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`the second app process did not start within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once('message', (message: { url: string }) => {
+      clearTimeout(timer);
+      resolve({ url: message.url, stop });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the second app process stopped before it listened (exit code ${code})`));
+    });
+  });
+}
