@@ -41,6 +41,12 @@ const acceptOnly = (valid: string): Handler => (config) => {
     : { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } };
 };
 
+/** A call where signing in is optional, as the server answers it: a refused token is 401, no token is a visitor. */
+const optionalSignIn: Handler = (config) =>
+  AxiosHeaders.from(config.headers).get('Authorization')
+    ? { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } }
+    : { status: 200, data: { content: { id: 'c1' } } };
+
 let toasts: ApiError[] = [];
 let offToasts: () => void = () => undefined;
 
@@ -106,12 +112,7 @@ describe('with a bridge', () => {
   it('when the renewal fails on a call anyone may make, then it is made again as a visitor and its answer comes back', async () => {
     const sessionLost = jest.fn();
     const off = registerAuthBridge({ getToken: () => 'revoked', renew: async () => null, sessionLost });
-    // As the server does where sign-in is optional: a refused token is 401, no token is a visitor.
-    fakeServer((config) =>
-      AxiosHeaders.from(config.headers).get('Authorization')
-        ? { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } }
-        : { status: 200, data: { content: { id: 'c1' } } },
-    );
+    fakeServer(optionalSignIn);
     const answer = await request<{ content: { id: string } }>('get', '/content/get-by-id/{id}', { path: { id: 'c1' } });
     expect(answer.content.id).toBe('c1');
     expect(seen.map((call) => call.authorization)).toStrictEqual(['Bearer revoked', undefined]);
@@ -170,11 +171,7 @@ describe('with the store (the auth feature registers the bridge)', () => {
     const store = createAppStore();
     act(() => void store.dispatch(loginSucceeded({ user: makeUser(), token: 'revoked', reactedContents: [] })));
     jest.mocked(checkLoggedIn).mockRejectedValue(unauthorized());
-    fakeServer((config) =>
-      AxiosHeaders.from(config.headers).get('Authorization')
-        ? { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } }
-        : { status: 200, data: { content: { id: 'c1' } } },
-    );
+    fakeServer(optionalSignIn);
     const answer = await request<{ content: { id: string } }>('get', '/content/get-by-id/{id}', { path: { id: 'c1' } });
     expect(answer.content.id).toBe('c1');
     await waitFor(() => expect(store.getState().auth.isLoggedIn).toBe(false));

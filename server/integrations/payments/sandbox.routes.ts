@@ -14,7 +14,7 @@ const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)} · Knack sandbox checkout</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f7f6fb;color:#161326}
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:0 16px;background:#f7f6fb;color:#161326}
 main{max-width:440px;margin:48px auto;padding:28px;background:#fff;border:1px solid #e9e7f2;border-radius:16px}
 h1{font-size:20px;margin:0 0 4px}.amount{font-size:40px;font-weight:700;margin:16px 0 4px}.meta{color:#5d5a6e;font-size:14px}
 form{display:inline}button{font:inherit;padding:10px 18px;border-radius:10px;border:1px solid #5b3cf5;cursor:pointer;margin:20px 8px 0 0}
@@ -26,7 +26,7 @@ export function sandboxCheckoutRouter(sandbox: SandboxProvider, deliver: (delive
   const notFound = page('Not found', '<h1>This checkout does not exist.</h1>');
   const notPayer = page(
     'Not yours',
-    '<h1>Only the member who started this payment can open it.</h1><p class="meta">Go back to Knack and pay from your own account, in the browser you signed in with.</p>',
+    '<h1>Only the member who started this payment can open it.</h1><p class="meta">Pay from your own account, in the browser you signed in with.</p><p><a href="/">Back to Knack</a></p>',
   );
   const isPayer = (req: Request, checkout: SandboxCheckoutDoc) => sandbox.isPayer(checkout, (req.cookies as Record<string, unknown>)[SANDBOX_PAYER_COOKIE]);
   router.use('/checkout/sandbox', cookieParser());

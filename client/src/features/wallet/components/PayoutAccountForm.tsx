@@ -87,7 +87,7 @@ export function PayoutAccountForm({ userId, paypal, onSaved }: { userId: string;
         />
       </div>
       {errors.paypal ? (
-        <p id="kn-paypal-error" className="kn-payment__error" role="alert">
+        <p id="kn-paypal-error" className="kn-wallet__error" role="alert">
           {errors.paypal}
         </p>
       ) : null}
@@ -107,7 +107,7 @@ export function PayoutAccountForm({ userId, paypal, onSaved }: { userId: string;
         </Button>
       </div>
       {errors.password ? (
-        <p id="kn-paypal-password-error" className="kn-payment__error" role="alert">
+        <p id="kn-paypal-password-error" className="kn-wallet__error" role="alert">
           {errors.password}
         </p>
       ) : null}
