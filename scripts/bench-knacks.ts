@@ -1,6 +1,15 @@
 /**
  * `npm run bench` (part 3): the knack write path, `POST /api/v2/knack/add`, under load with duplicates,
- * against a node:http hello in the same run (goal >= 15% of its rate), then the totals checked exactly.
+ * against raw inserts into the same database in the same run (goal: >= 25% of their rate, p99 < 250 ms),
+ * then the totals checked exactly.
+ *
+ * The raw inserts are a tiny HTTP endpoint in the same child process as the app: each request inserts one
+ * ledger-sized document (a knack entry's fields, three legs) with a fresh `_id` through the same mongoose
+ * connection into a collection of its own with no secondary index, and answers 201. Both loads then go through
+ * the same autocannon, HTTP stack, process, connection pool and database at the same 32 connections, so the
+ * ratio is what the knack path's own work costs against the one insert it cannot do without. (A driver loop
+ * in this process would leave out HTTP and the child's event loop, and flatter the inserts.) A node:http hello
+ * is measured too, as the ceiling of the HTTP stack alone.
  *
  * BENCH_KNACK_MEMBERS members (default 600) each knack 9 image pieces of 60 (paid out by their owner, by a
  * supporter, or not paid out; knack values of $0.05, $0.99 and $0.123457), every (member, piece) pair asked
@@ -15,10 +24,11 @@
  * database. BENCH_ONLY=knacks runs only this part; BENCH_SECONDS (default 10) the length of each run.
  */
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { listen, startBenchChild } from './bench-child';
-import { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import { loadConfig } from '../server/config';
 import { signAccessToken } from '../server/modules/auth/auth.tokens';
 import { ContentModel } from '../server/modules/contents';
@@ -50,6 +60,7 @@ interface Piece {
 interface Ready {
   appUrl: string;
   rawUrl: string;
+  insertUrl: string;
   members: { id: string; token: string }[];
   pieces: Piece[];
 }
@@ -116,7 +127,40 @@ async function serve() {
     res.end(hello);
   });
   const rawUrl = await listen(raw);
-  process.send!({ appUrl, rawUrl, ...world } satisfies Ready);
+  // One ledger-sized document per request, into the same database (see the top of this file).
+  const rawInserts = mongoose.connection.collection<{ _id: string }>('bench_raw_inserts');
+  const [owner, payer] = [new Types.ObjectId(), new Types.ObjectId()];
+  const inserts = http.createServer((req, res) => {
+    req.resume();
+    const doc = {
+      _id: `knack:${new Types.ObjectId()}:${randomBytes(12).toString('hex')}`,
+      kind: 'knack',
+      at: new Date(),
+      actorId: new Types.ObjectId(),
+      contentId: new Types.ObjectId(),
+      legs: [
+        { account: PLATFORM_KNACKS, amountMicros: -123_457 },
+        { account: userAccount(owner), amountMicros: 111_112 },
+        { account: userAccount(payer), amountMicros: 12_345 },
+      ],
+      accounts: [PLATFORM_KNACKS, userAccount(owner), userAccount(payer)],
+      method: null,
+      amountMicros: null,
+      ref: null,
+    };
+    rawInserts.insertOne(doc).then(
+      () => {
+        res.writeHead(201, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end('{"ok":true}');
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
+  });
+  const insertUrl = await listen(inserts);
+  process.send!({ appUrl, rawUrl, insertUrl, ...world } satisfies Ready);
 
   process.on('message', async (message: 'totals' | 'stop') => {
     if (message === 'totals') {
@@ -130,16 +174,22 @@ async function serve() {
       return;
     }
     raw.close();
+    inserts.close();
     await child.close();
     process.exit(0);
   });
 }
 
-/** Member m's 9 pieces: distinct (a step of 7 over 60 pieces), spread so that every piece gets many members. */
+/**
+ * Member m's 9 pieces: distinct (a step of 7 over 60 pieces), spread so that every piece gets many members.
+ * Sent round by round (every member's first piece, then every member's second...), as traffic comes: many
+ * members at once, each at a person's pace. Sent member by member, the 32 connections would all carry one
+ * member's knacks, which that member's lock takes one turn at a time.
+ */
 function pairsOf(ready: Ready): [number, number][] {
   const pairs: [number, number][] = [];
-  for (let m = 0; m < ready.members.length; m += 1) {
-    for (let j = 0; j < PIECES_PER_MEMBER; j += 1) pairs.push([m, (m + j * 7) % PIECES]);
+  for (let j = 0; j < PIECES_PER_MEMBER; j += 1) {
+    for (let m = 0; m < ready.members.length; m += 1) pairs.push([m, (m + j * 7) % PIECES]);
   }
   return pairs;
 }
@@ -262,13 +312,22 @@ async function main() {
     );
     const hello = await autocannon({ url: `${ready.rawUrl}/hello`, connections: CONNECTIONS, duration: DURATION_S });
     report('raw node:http hello', hello);
+    const inserts = await autocannon({ url: ready.insertUrl, method: 'POST', connections: CONNECTIONS, duration: DURATION_S });
+    report('raw insert (one ledger-sized doc)', inserts);
     const load = await knackLoad(ready, pairs);
     report('POST /knack/add (with duplicates)', load.result);
-    const ratio = load.result.requests.average / hello.requests.average;
+    const ratio = load.result.requests.average / inserts.requests.average;
+    const p99 = load.result.latency.p99;
+    const met = ratio >= 0.25 && p99 < 250;
     const sentPairs = [...load.sent].sort((a, b) => a - b);
     console.log(
       `  ${load.requested} knacks sent over ${sentPairs.length} distinct pairs${load.requested > pairs.length * DUPLICATES ? ' (the list wrapped: later ones are all duplicates)' : ''}; ` +
-        `ratio knack/hello: ${ratio.toFixed(3)} (goal >= 0.15) ${ratio >= 0.15 ? 'MET' : 'NOT MET'}`,
+        `${inserts.non2xx + inserts.errors} raw inserts failed`,
+    );
+    console.log(
+      `  knack/s ${load.result.requests.average.toFixed(0)}, raw inserts/s ${inserts.requests.average.toFixed(0)}, ratio knack/insert ${ratio.toFixed(3)}; ` +
+        `p50 ${load.result.latency.p50} / ${inserts.latency.p50} ms, p99 ${p99} / ${inserts.latency.p99} ms ` +
+        `(goal: ratio >= 0.25 and knack p99 < 250 ms) ${met ? 'MET' : 'NOT MET'}`,
     );
 
     // Requests the run cut off may still be running on the server: let it go quiet before and after the retry.

@@ -14,7 +14,7 @@ import type { Storage } from '../integrations/storage';
 import type { Logger } from '../lib/logger';
 import { wordsOf } from '../lib/search';
 import { ContentModel, createContentsService } from '../modules/contents';
-import { recordReaction } from '../modules/feeds';
+import { addOutsideReactions } from '../modules/knacks';
 import { createMediaService } from '../modules/media';
 import { encodeWav } from '../modules/media/wav';
 import { UserModel } from '../modules/users';
@@ -146,7 +146,7 @@ export async function seedDemoContent({ storage, signingSecret, logger }: DemoDe
         'classic',
       );
       const doc = await ContentModel.findById(saved._id).lean();
-      if (reactions) await recordReaction(doc!, new Date(), reactions);
+      if (reactions) await addOutsideReactions(doc!, reactions);
       if (FEATURED.includes(title)) await contents.setFeatured({ ...caller, role: 'admin' }, String(saved._id), true);
     }
   } finally {

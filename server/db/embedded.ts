@@ -1,13 +1,13 @@
 /**
  * The embedded database used when MONGODB_URI is not set (ARCHITECTURE §2, §3). In this order:
  *   1. a `mongod` on PATH;
- *   2. a `ferretdb` binary on PATH or under <dataDir>/bin;
+ *   2. a `ferretdb` binary on PATH or under <dataDir>/bin, if it is our build (see FERRETDB_PATCH);
  *   3. if Go is present, FerretDB v1.24.2 built into <dataDir>/bin first (scripts/install-ferretdb.sh);
  *   4. mongodb-memory-server (downloads a real mongod where the network allows).
  * Data is kept under <dataDir>/db across restarts. The same resolution serves the tests, on a temp dir.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../lib/paths';
@@ -40,10 +40,19 @@ export class NoDatabaseError extends Error {
   }
 }
 
-function onPath(binary: string): string | undefined {
-  const result = spawnSync('sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' });
-  const found = result.stdout.trim();
-  return result.status === 0 && found ? found : undefined;
+/** The first executable file of that name in the PATH's folders, as the shell would find it. */
+function onPath(binary: string, searchPath = process.env.PATH ?? ''): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, binary);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not there, or not executable: the next folder
+    }
+  }
+  return undefined;
 }
 
 export async function freePort(): Promise<number> {
@@ -120,12 +129,66 @@ async function startMongod(binary: string, dbDir: string): Promise<EmbeddedDatab
   return startProcess('mongod', binary, ['--dbpath', dbDir, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'], port);
 }
 
+/**
+ * What `ferretdb --version` prints (as `package: ...`) for a binary built by scripts/install-ferretdb.sh. That
+ * build changes one line so that a find by `_id` uses the unique index; a stock FerretDB 1.24 reads the whole
+ * collection for it (365 ms at 40,000 documents), so a binary without this mark is not used.
+ */
+export const FERRETDB_PATCH = 'knack-sqlite-id-index';
+
+/** Whether a FerretDB binary is our build with the `_id` index fix: it says so in its version output. */
+export function isPatchedFerretDb(binary: string): boolean {
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  return result.status === 0 && result.stdout.split('\n').some((line) => line.trim() === `package: ${FERRETDB_PATCH}`);
+}
+
+export interface FerretDbSearch {
+  /** Where our own build lives, e.g. <dataDir>/bin/ferretdb. */
+  localBinary: string;
+  /** The PATH searched for a `ferretdb`; default process.env.PATH. */
+  searchPath?: string;
+  /** Builds FerretDB at localBinary; answers why it failed, or undefined. Default: the install script, when Go is present. */
+  build?: (binDir: string, log: (message: string) => void) => string | undefined;
+  log?: (message: string) => void;
+}
+
+function buildWithScript(binDir: string, log: (message: string) => void): string | undefined {
+  if (!onPath('go')) return 'go: not on PATH';
+  log(`Building FerretDB v1.24.2 with the _id index fix into ${binDir} (once; a few minutes)`);
+  const build = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'install-ferretdb.sh'), binDir], { encoding: 'utf8' });
+  return build.status === 0 ? undefined : `go build of FerretDB failed: ${(build.stderr || build.stdout || '').trim().slice(-500)}`;
+}
+
+/** The FerretDB binary to start: one with the `_id` index fix on PATH, else ours, built if missing or stock. */
+export function resolveFerretDb({ localBinary, searchPath, build = buildWithScript, log = () => {} }: FerretDbSearch): { binary?: string; tried: string[] } {
+  const tried: string[] = [];
+  const candidates = new Set([onPath('ferretdb', searchPath), existsSync(localBinary) ? localBinary : undefined]);
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    if (isPatchedFerretDb(candidate)) return { binary: candidate, tried };
+    tried.push(`ferretdb at ${candidate}: not built with the _id index fix (scripts/install-ferretdb.sh)`);
+  }
+  if (tried.length === 0) tried.push(`ferretdb: not on PATH nor at ${localBinary}`);
+  const failure = build(path.dirname(localBinary), log);
+  if (failure) tried.push(failure);
+  else if (existsSync(localBinary) && isPatchedFerretDb(localBinary)) return { binary: localBinary, tried };
+  else tried.push(`ferretdb built at ${localBinary} lacks the _id index fix`);
+  return { tried };
+}
+
+/**
+ * SQLite settings of the embedded database. FerretDB already sets WAL (journal_mode) and a busy timeout;
+ * synchronous(normal) then syncs the disk at checkpoints instead of at every commit. A power cut can lose the
+ * last commits but cannot corrupt the file; an app crash loses nothing. Production runs MongoDB.
+ */
+export const FERRETDB_SQLITE_PARAMS = '_pragma=synchronous(normal)';
+
 async function startFerretDb(binary: string, dbDir: string): Promise<EmbeddedDatabase> {
   const port = await freePort();
   mkdirSync(dbDir, { recursive: true });
   const args = [
     '--handler=sqlite',
-    `--sqlite-url=file:${dbDir}/`,
+    `--sqlite-url=file:${dbDir}/?${FERRETDB_SQLITE_PARAMS}`,
     `--listen-addr=127.0.0.1:${port}`,
     `--state-dir=${dbDir}`,
     '--telemetry=disable',
@@ -159,21 +222,8 @@ export async function startEmbeddedDatabase({ dataDir, binDir, log = () => {} }:
   }
   tried.push('mongod: not on PATH');
 
-  const localFerret = path.join(binDir ?? path.join(dataDir, 'bin'), 'ferretdb');
-  let ferret = onPath('ferretdb') ?? (existsSync(localFerret) ? localFerret : undefined);
-  if (!ferret) {
-    tried.push(`ferretdb: not on PATH nor at ${localFerret}`);
-    if (onPath('go')) {
-      log(`Building FerretDB v1.24.2 with Go into ${path.dirname(localFerret)} (once; about a minute)`);
-      const build = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'install-ferretdb.sh'), path.dirname(localFerret)], {
-        encoding: 'utf8',
-      });
-      if (build.status === 0 && existsSync(localFerret)) ferret = localFerret;
-      else tried.push(`go build of FerretDB failed: ${(build.stderr || build.stdout || '').trim().slice(-500)}`);
-    } else {
-      tried.push('go: not on PATH');
-    }
-  }
+  const { binary: ferret, tried: ferretTried } = resolveFerretDb({ localBinary: path.join(binDir ?? path.join(dataDir, 'bin'), 'ferretdb'), log });
+  tried.push(...ferretTried);
   if (ferret) {
     log(`Starting FerretDB (${ferret}) with data in ${path.join(dbRoot, 'ferretdb')}`);
     return startFerretDb(ferret, path.join(dbRoot, 'ferretdb'));

@@ -1,16 +1,18 @@
 /**
- * The cron jobs (UTC). Every run takes its lease first (lease.ts), so with many instances each job runs once;
- * a failing run is logged and the next one tries again.
+ * The cron jobs (UTC). Every run takes its lease first (withLease: a lock inserted under the job's name), so
+ * with many instances each job runs once; a failing run is logged and the next one tries again.
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config';
 import { createPayoutProvider } from '../integrations/payouts';
 import type { Storage } from '../integrations/storage';
 import type { Logger } from '../lib/logger';
+import { withLease } from '../lib/mutex';
+import { purgeExpiredLimits } from '../lib/rate-limit';
+import { purgeSpentTokens } from '../modules/auth';
 import { refreshRankings } from '../modules/feeds';
 import { createMediaService, mediaHousekeeping } from '../modules/media';
 import { createPayouts, PAYOUT_CRON } from '../modules/wallet';
-import { withLease } from './lease';
 
 export interface JobDeps {
   config: Pick<Config, 'auth' | 'payouts'>;
@@ -35,6 +37,8 @@ export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
     // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
     { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },
+    // Rate-limit hits of ended windows and marks of expired tokens: kept small without TTL indexes.
+    { name: 'expired-records', schedule: '7 * * * *', leaseMs: 10 * 60_000, run: async () => ({ limits: await purgeExpiredLimits(), spentTokens: await purgeSpentTokens() }) },
   ];
 }
 
@@ -42,7 +46,7 @@ export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
 export async function runJob(job: Job, logger: Logger): Promise<void> {
   const log = logger.child({ job: job.name });
   try {
-    const outcome = await withLease(job.name, job.leaseMs, job.run);
+    const outcome = await withLease(`job:${job.name}`, job.leaseMs, job.run);
     if (outcome.taken) log.info({ result: outcome.result }, 'job done');
     else log.debug('job skipped: another instance holds the lease');
   } catch (err) {

@@ -10,8 +10,11 @@
  * Within one process, callers of the same key first wait in line in memory, so that only the first of them
  * asks the database: a crowd of waiters does not flood it with inserts that fail. Every wait is bounded: a
  * caller that does not get the lock within `waitMs` is answered 409 and may try again.
+ *
+ * withLease takes the same lock without waiting, for work that one instance does while the others skip it.
  */
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Schema, model } from 'mongoose';
@@ -28,7 +31,7 @@ const mutexSchema = new Schema(
   },
   { versionKey: false },
 );
-/** Not the jobs' `locks` (leases taken over by update); these are taken by insert only. */
+/** Locks and leases alike, taken by insert only. */
 export const MutexModel = model('Mutex', mutexSchema, 'mutexes');
 
 export interface LockOptions {
@@ -42,7 +45,8 @@ export interface LockOptions {
 
 const DEFAULTS = { ttlMs: 10_000, waitMs: 5_000, busyMessage: 'Another request of yours is in progress. Please try again.' };
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+/** The error an insert gets when the `_id` (or another unique key) is already taken: the loser of a claim. */
+export const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /** The end of the line of this process's callers, per key. */
 const lines = new Map<string, Promise<void>>();
@@ -74,7 +78,13 @@ async function settlesBefore(promise: Promise<void>, deadline: number): Promise<
   }
 }
 
-/** Inserts the lock for `holder`, clearing an abandoned one on the way; false when `deadline` passes first. */
+/** Who takes a lock: readable in the database (which host and process), and unique to this one taking. */
+const newHolder = () => `${os.hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+
+/**
+ * Inserts the lock for `holder`, clearing an abandoned one on the way; false when `deadline` passes first
+ * (a deadline already past tries once: the insert, and again only after clearing an abandoned lock).
+ */
 async function acquire(key: string, holder: string, ttlMs: number, deadline: number): Promise<boolean> {
   for (;;) {
     try {
@@ -84,12 +94,22 @@ async function acquire(key: string, holder: string, ttlMs: number, deadline: num
       if (!isDuplicateKey(err)) throw err;
     }
     const current = await MutexModel.findById(key).lean();
-    // Cleared by naming the dead holder, so that a waiter who read it late cannot remove a new holder's lock.
-    if (current && current.expiresAt.getTime() < Date.now()) await MutexModel.deleteOne(ours({ _id: key, holder: current.holder, expiresAt: { $lt: new Date() } }));
+    if (!current) continue; // released meanwhile: try the insert again
+    if (current.expiresAt.getTime() < Date.now()) {
+      // Cleared by naming the dead holder, so that a waiter who read it late cannot remove a new holder's lock;
+      // then the insert decides, as always, who takes it.
+      await MutexModel.deleteOne(ours({ _id: key, holder: current.holder, expiresAt: { $lt: new Date() } }));
+      continue;
+    }
     if (performance.now() > deadline) return false;
     // Another process holds it: look again soon, at a random moment so that waiters do not ask in step.
     await sleep(10 + Math.floor(Math.random() * 20));
   }
+}
+
+/** Gives the lock back, only if `holder` still holds it (it may have expired and been taken by another). */
+async function release(key: string, holder: string): Promise<void> {
+  await MutexModel.deleteOne({ _id: key, holder });
 }
 
 /** Runs `fn` while holding the lock `key` (see the top of this file); 409 with `busyMessage` when it cannot get it in time. */
@@ -101,14 +121,32 @@ export async function withLock<T>(key: string, fn: () => Promise<T>, options: Lo
   const line = joinLine(key);
   try {
     if (!(await settlesBefore(line.ready, deadline))) throw busy();
-    const holder = randomBytes(12).toString('hex');
+    const holder = newHolder();
     if (!(await acquire(key, holder, ttlMs, deadline))) throw busy();
     try {
       return await fn();
     } finally {
-      await MutexModel.deleteOne({ _id: key, holder });
+      await release(key, holder);
     }
   } finally {
     line.leave();
+  }
+}
+
+export type LeaseResult<T> = { taken: true; result: T } | { taken: false };
+
+/**
+ * Runs `fn` only if this caller takes the lock `key` now (free, or abandoned past its expiry), holding it for
+ * at most `ttlMs`; otherwise answers `{ taken: false }` at once without running it. For work that one of many
+ * instances should do while the others skip it (a scheduled job, sending one payout). Same lock as withLock:
+ * a key taken by one is taken for the other.
+ */
+export async function withLease<T>(key: string, ttlMs: number, fn: () => Promise<T>): Promise<LeaseResult<T>> {
+  const holder = newHolder();
+  if (!(await acquire(key, holder, ttlMs, performance.now()))) return { taken: false };
+  try {
+    return { taken: true, result: await fn() };
+  } finally {
+    await release(key, holder);
   }
 }

@@ -6,8 +6,8 @@ import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { ContentModel, migrateContents } from '../../server/modules/contents';
-import { publicPages, recordReaction, refreshRankings } from '../../server/modules/feeds';
-import { ReactionDayModel } from '../../server/modules/feeds/reactions.model';
+import { publicPages, refreshRankings } from '../../server/modules/feeds';
+import { addOutsideReactions, LedgerEntryModel } from '../../server/modules/knacks';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
@@ -55,8 +55,7 @@ async function publish(m: Member, title: string, tag = 'Photos', subTag = 'Trave
 }
 
 async function react(piece: Piece, times: number, at = new Date()) {
-  const doc = await ContentModel.findById(piece.id).lean();
-  for (let i = 0; i < times; i += 1) await recordReaction((await ContentModel.findById(piece.id).lean()) ?? doc!, at);
+  await addOutsideReactions((await ContentModel.findById(piece.id).lean())!, times, at);
 }
 
 /** Reads every page of a feed, `limit` at a time. */
@@ -135,9 +134,8 @@ describe('rankings', () => {
     expect(titles((await api('/content/get-by-kind/popular').expect(200)).body)).toEqual(['Loud', 'Mid', 'Calm']);
     expect(titles((await api('/content/get-by-kind/trending').expect(200)).body)).toEqual(['Loud', 'Mid', 'Calm']);
 
-    // Old reactions: move every daily count 8 days back, then refresh.
-    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000).toISOString().slice(0, 10);
-    await ReactionDayModel.updateMany({}, { $set: { day: eightDaysAgo } });
+    // Old reactions: move every knack 8 days back, then refresh.
+    await LedgerEntryModel.updateMany({ kind: 'knack' }, { $set: { at: new Date(Date.now() - 8 * 86_400_000) } });
     await react(calm, 1);
     expect(await refreshRankings()).toMatchObject({ contents: 2 });
     expect(titles((await api('/content/get-by-kind/trending').expect(200)).body)).toEqual(['Calm', 'Mid', 'Loud']);

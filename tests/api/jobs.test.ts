@@ -8,10 +8,9 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
-import { withLease } from '../../server/jobs/lease';
-import { LockModel } from '../../server/jobs/locks.model';
 import { startJobs } from '../../server/jobs/scheduler';
 import { createLogger } from '../../server/lib/logger';
+import { MutexModel, withLease } from '../../server/lib/mutex';
 import { createMediaService, mediaHousekeeping, StoredFileModel, UploadModel, uploadKeys } from '../../server/modules/media';
 import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -83,32 +82,52 @@ describe('the lease', () => {
   });
 
   it('when another instance holds the lease, then the run is skipped; when it has expired, then it is taken', async () => {
-    await LockModel.create({ _id: 'held', holder: 'other', expiresAt: new Date(Date.now() + 60_000) });
+    await MutexModel.create({ _id: 'held', holder: 'other', expiresAt: new Date(Date.now() + 60_000) });
     const fn = jest.fn(async () => undefined);
     expect(await withLease('held', 60_000, fn)).toEqual({ taken: false });
     expect(fn).not.toHaveBeenCalled();
 
-    await LockModel.create({ _id: 'expired', holder: 'crashed', expiresAt: ago(1) });
+    await MutexModel.create({ _id: 'expired', holder: 'crashed', expiresAt: ago(1) });
     let holder: string | undefined;
     const outcome = await withLease('expired', 60_000, async () => {
-      holder = (await LockModel.findById('expired').lean())?.holder;
+      holder = (await MutexModel.findById('expired').lean())?.holder;
     });
     expect(outcome.taken).toBe(true);
     expect(holder).toMatch(new RegExp(`:${process.pid}:`));
   });
 
+  it('when ten callers find one expired lease at once, then exactly one of them takes it', async () => {
+    for (let round = 0; round < 5; round++) {
+      await MutexModel.create({ _id: `crowd:${round}`, holder: 'crashed', expiresAt: ago(1) });
+      let holders = 0;
+      let most = 0;
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          withLease(`crowd:${round}`, 60_000, async () => {
+            most = Math.max(most, ++holders);
+            await new Promise((resolve) => setImmediate(resolve));
+            holders--;
+          }),
+        ),
+      );
+      // Each caller that took it ran alone; the others were turned away, or came after the holder gave it back.
+      expect(most).toBe(1);
+      expect(outcomes.filter((o) => o.taken).length).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it('when a run ends, even by an error, then the lease is given back and the next run takes it', async () => {
     await expect(withLease('released', 60_000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect((await LockModel.findById('released').lean())!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await MutexModel.findById('released').lean()).toBeNull();
     expect(await withLease('released', 60_000, async () => 1)).toEqual({ taken: true, result: 1 });
   });
 
   it('when the lease expired during a run and someone else took it, then the end of the run leaves their lease alone', async () => {
     const theirs = new Date(Date.now() + 60_000);
     await withLease('overrun', 60_000, async () => {
-      await LockModel.updateOne({ _id: 'overrun' }, { $set: { holder: 'next', expiresAt: theirs } });
+      await MutexModel.updateOne({ _id: 'overrun' }, { $set: { holder: 'next', expiresAt: theirs } });
     });
-    expect(await LockModel.findById('overrun').lean()).toMatchObject({ holder: 'next', expiresAt: theirs });
+    expect(await MutexModel.findById('overrun').lean()).toMatchObject({ holder: 'next', expiresAt: theirs });
   });
 });
 
@@ -214,8 +233,9 @@ describe('the scheduler', () => {
   it('when jobs are scheduled, then each run goes through the lease, a failure is logged, and stop ends them', async () => {
     const { lines, logger: log } = capture();
     let runs = 0;
+    const held: (string | undefined)[] = [];
     const scheduler = startJobs({ config: testConfig(), logger: log, storage }, [
-      { name: 'every-second', schedule: '* * * * * *', leaseMs: 500, run: async () => ++runs },
+      { name: 'every-second', schedule: '* * * * * *', leaseMs: 500, run: async () => (held.push((await MutexModel.findById('job:every-second').lean())?.holder), ++runs) },
       { name: 'always-fails', schedule: '* * * * * *', leaseMs: 500, run: async () => Promise.reject(new Error('broken')) },
     ]);
     expect(scheduler.jobs().map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([
@@ -227,7 +247,9 @@ describe('the scheduler', () => {
     await scheduler.stop();
     expect(lines).toContainEqual(expect.objectContaining({ job: 'every-second', msg: 'job done', result: expect.any(Number) }));
     expect(lines).toContainEqual(expect.objectContaining({ job: 'always-fails', msg: 'job failed', err: expect.objectContaining({ message: 'broken' }) }));
-    expect(await LockModel.findById('every-second').lean()).toMatchObject({ holder: expect.any(String) });
+    // Each run held the lease under the job's name while it ran, and gave it back after.
+    expect(held[0]).toMatch(new RegExp(`:${process.pid}:`));
+    expect(await MutexModel.findById('job:every-second').lean()).toBeNull();
     expect(scheduler.jobs().map((job) => [job.name, job.status, job.nextRunAt])).toEqual([
       ['every-second', 'destroyed', null],
       ['always-fails', 'destroyed', null],
@@ -241,6 +263,7 @@ describe('the scheduler', () => {
       { name: 'media-housekeeping', schedule: '*/10 * * * *', status: 'idle' },
       { name: 'refresh-rankings', schedule: '*/5 * * * *', status: 'idle' },
       { name: 'monthly-payouts', schedule: '0 0 1 * *', status: 'idle' },
+      { name: 'expired-records', schedule: '7 * * * *', status: 'idle' },
     ]);
     const payoutsAt = scheduled[2]!.nextRunAt!;
     expect([payoutsAt.getUTCDate(), payoutsAt.getUTCHours(), payoutsAt.getUTCMinutes()]).toEqual([1, 0, 0]);
@@ -248,6 +271,6 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed']);
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed', 'destroyed']);
   });
 });

@@ -10,7 +10,7 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { createLogger } from '../../server/lib/logger';
-import { RateLimitModel } from '../../server/lib/rate-limit';
+import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
 import { LedgerEntryModel } from '../../server/modules/knacks';
 import { createShareService, EmbedPlayModel, INVITE_LIMIT, SHARE_MESSAGES } from '../../server/modules/share';
@@ -18,6 +18,7 @@ import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member, type PublishedPiece } from '../helpers/e2e-pieces';
+import { freezeDate } from '../helpers/clock';
 import { startSmtpServer } from '../helpers/smtp';
 
 useTestDatabase();
@@ -90,11 +91,17 @@ describe('POST /user/invite-user', () => {
   });
 
   it('when a member has used up the invites of the hour, then 429 with Retry-After, and another member is not limited', async () => {
-    await RateLimitModel.create({ _id: `invite:${bea.user.id}`, count: INVITE_LIMIT.max, resetAt: new Date(Date.now() + 600_000) });
-    const res = await invite(bea, { userId: bea.user.id, contentId: song.id, email: 'late@example.com' }).expect(429);
-    expect(res.body.message).toBe(SHARE_MESSAGES.tooManyInvites);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(500);
-    await invite(ana, { userId: ana.user.id, contentId: song.id, email: 'late@example.com' }).expect(200);
+    const clock = freezeDate();
+    try {
+      const secondsLeft = Math.ceil((INVITE_LIMIT.windowMs - (Date.now() % INVITE_LIMIT.windowMs)) / 1000);
+      for (let i = 0; i < INVITE_LIMIT.max; i++) await countHit(`invite:${bea.user.id}`, INVITE_LIMIT);
+      const res = await invite(bea, { userId: bea.user.id, contentId: song.id, email: 'late@example.com' }).expect(429);
+      expect(res.body.message).toBe(SHARE_MESSAGES.tooManyInvites);
+      expect(res.headers['retry-after']).toBe(String(secondsLeft));
+      await invite(ana, { userId: ana.user.id, contentId: song.id, email: 'late@example.com' }).expect(200);
+    } finally {
+      clock.restore();
+    }
   });
 });
 

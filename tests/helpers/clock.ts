@@ -35,3 +35,12 @@ export function freezeDate(at: number = Date.now()): FrozenDate {
     restore: () => jest.useRealTimers(),
   };
 }
+
+/**
+ * Freezes "now" `intoMs` after the start of the current fixed window of `windowMs`, windows counted from the
+ * Unix epoch as the rate limits count them: the seconds left in the window are then known exactly.
+ */
+export function freezeInWindow(windowMs: number, intoMs = 0): FrozenDate {
+  const now = Date.now();
+  return freezeDate(now - (now % windowMs) + intoMs);
+}

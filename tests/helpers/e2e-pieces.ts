@@ -13,7 +13,7 @@ import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { ContentModel } from '../../server/modules/contents';
-import { recordReaction } from '../../server/modules/feeds';
+import { addOutsideReactions } from '../../server/modules/knacks';
 import { createActiveMember, refreshCookieOf } from './auth';
 import { startE2eApp, type E2eApp } from './e2e';
 import { wav } from './media';
@@ -136,7 +136,7 @@ export function usePiecesWorld(name: string): PiecesWorld {
       return published;
     },
     async react(title, times) {
-      for (let i = 0; i < times; i += 1) await recordReaction((await ContentModel.findById(world.pieces[title]!.id).lean())!);
+      await addOutsideReactions((await ContentModel.findById(world.pieces[title]!.id).lean())!, times);
     },
     async repost(title) {
       admin ??= await createActiveMember(world.baseUrl, smtp!, { email: 'admin@knack.example', username: `admin_${stamp}` });

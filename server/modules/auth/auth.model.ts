@@ -2,8 +2,8 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 
 /**
  * A refresh session: one per signed-in browser. `_id` is the SHA-256 of the cookie value, so a leaked
- * database does not leak usable tokens. Rotation marks it used and makes a new one of the same family;
- * a used one presented again means theft, and the whole family is revoked.
+ * database does not leak usable tokens. Rotation spends it (a `SpentToken`) and makes a new one of the same
+ * family; a spent one presented again means theft, and the whole family is revoked.
  */
 const sessionSchema = new Schema({
   _id: { type: String, required: true },
@@ -12,6 +12,7 @@ const sessionSchema = new Schema({
   tokenVersion: { type: Number, required: true },
   createdAt: { type: Date, required: true, default: () => new Date() },
   expiresAt: { type: Date, required: true },
+  /** Set by versions that marked sessions used in place; such a session counts as spent. */
   usedAt: { type: Date, default: null },
 });
 sessionSchema.index({ userId: 1 });
@@ -25,8 +26,28 @@ const oneTimeTokenSchema = new Schema({
   userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
   purpose: { type: String, enum: ['activate', 'reset'], required: true },
   expiresAt: { type: Date, required: true },
+  /** Set by versions that marked tokens used in place; such a token counts as spent. */
   usedAt: { type: Date, default: null },
 });
 oneTimeTokenSchema.index({ userId: 1, purpose: 1 });
 export type OneTimeTokenDoc = InferSchemaType<typeof oneTimeTokenSchema>;
 export const OneTimeTokenModel = model('OneTimeToken', oneTimeTokenSchema, 'one_time_tokens');
+
+/**
+ * What has been spent, each inserted once under a key naming it: `session:{id}` (a rotated refresh token),
+ * `token:{id}` (a used emailed link), `family:{familyId}` (a revoked sign-in chain). Two requests racing to
+ * spend the same token both try the insert and only one gets it: the unique `_id` decides, on MongoDB and on
+ * FerretDB alike, where a guarded update ("set used where not used yet") can succeed for both.
+ * A document outlives what it spends and is then removed by the housekeeping job (`purgeSpentTokens`; FerretDB
+ * refuses TTL indexes, so one deletion serves both databases).
+ */
+const spentTokenSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+spentTokenSchema.index({ expiresAt: 1 });
+export const SpentTokenModel = model('SpentToken', spentTokenSchema, 'spent_tokens');

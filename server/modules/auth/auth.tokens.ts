@@ -4,8 +4,9 @@ import jwt from 'jsonwebtoken';
 import mongoose, { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
+import { isDuplicateKey } from '../../lib/mutex';
 import { MESSAGES } from './auth.rules';
-import { OneTimeTokenModel, SessionModel, type SessionDoc } from './auth.model';
+import { OneTimeTokenModel, SessionModel, SpentTokenModel, type SessionDoc } from './auth.model';
 
 const ALGORITHM = 'HS256';
 
@@ -62,19 +63,50 @@ export async function createSession(config: AuthConfig, userId: Types.ObjectId, 
 }
 
 /**
+ * Spends `key` once: true for the one caller whose insert made the claim, false for every other (the key was
+ * spent already, perhaps a moment ago by a concurrent request in another process).
+ */
+async function spend(key: string, expiresAt: Date): Promise<boolean> {
+  try {
+    await SpentTokenModel.create({ _id: key, at: new Date(), expiresAt });
+    return true;
+  } catch (err) {
+    if (isDuplicateKey(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Revokes a sign-in chain: its sessions are deleted, and the family is marked revoked so that a session the
+ * chain is given in the same moment (by the request that rotated the token first) cannot be refreshed either.
+ * The mark lasts as long as a session made now would.
+ */
+async function revokeFamily(session: SessionDoc): Promise<void> {
+  const lifetimeMs = session.expiresAt.getTime() - session.createdAt.getTime();
+  await spend(`family:${session.familyId}`, new Date(Date.now() + lifetimeMs));
+  await SessionModel.deleteMany({ familyId: session.familyId });
+}
+
+/**
  * Uses a refresh token once. Answers its session, or throws 401. Presenting a token that was already
- * used revokes every session of its family (a stolen token was replayed).
+ * used revokes every session of its family (a stolen token was replayed). Of concurrent uses of one token,
+ * one gets the session and the others count as replays.
  */
 export async function consumeSession(token: string): Promise<SessionDoc> {
   const id = sha256(token);
-  const now = new Date();
-  const session = await SessionModel.findOneAndUpdate({ _id: id, usedAt: null }, { $set: { usedAt: now } }, { new: false }).lean<SessionDoc>();
-  if (!session) {
-    const replayed = await SessionModel.findById(id, { familyId: 1 }).lean<Pick<SessionDoc, 'familyId'>>();
-    if (replayed) await SessionModel.deleteMany({ familyId: replayed.familyId });
+  const session = await SessionModel.findById(id).lean<SessionDoc>();
+  if (!session || session.expiresAt <= new Date()) throw unauthorized();
+  // Looked up before spending: a family revoked after this moment still lets the first user of the token
+  // through, so that one of several concurrent uses always succeeds.
+  if (await SpentTokenModel.exists({ _id: `family:${session.familyId}` })) {
+    // A session given to the chain while it was being revoked: it goes too.
+    await SessionModel.deleteOne({ _id: id });
     throw unauthorized();
   }
-  if (session.expiresAt <= now) throw unauthorized();
+  if (session.usedAt || !(await spend(`session:${id}`, session.expiresAt))) {
+    await revokeFamily(session);
+    throw unauthorized();
+  }
   return session;
 }
 
@@ -92,17 +124,21 @@ export async function createOneTimeToken(userId: Types.ObjectId, purpose: 'activ
   return token;
 }
 
-/** Marks a one-time token used and answers its user id, or undefined when unknown, used or expired. */
+/** Spends a one-time token and answers its user id, or undefined when unknown, of another purpose, spent or expired. */
 export async function consumeOneTimeToken(token: string, purpose: 'activate' | 'reset'): Promise<Types.ObjectId | undefined> {
-  const now = new Date();
-  const found = await OneTimeTokenModel.findOneAndUpdate(
-    { _id: sha256(token), purpose, usedAt: null, expiresAt: mongoose.trusted({ $gt: now }) },
-    { $set: { usedAt: now } },
-  ).lean();
-  return found?.userId;
+  const id = sha256(token);
+  const found = await OneTimeTokenModel.findById(id).lean();
+  if (!found || found.purpose !== purpose || found.usedAt || found.expiresAt <= new Date()) return undefined;
+  return (await spend(`token:${id}`, found.expiresAt)) ? found.userId : undefined;
 }
 
 /** Spends every emailed link of the account that is still waiting to be used (activation and reset). */
 export async function revokeOneTimeTokens(userId: Types.ObjectId | string): Promise<void> {
   await OneTimeTokenModel.deleteMany({ userId });
+}
+
+/** Removes the spent marks whose tokens have expired: nothing can present those tokens any more. */
+export async function purgeSpentTokens(now = new Date()): Promise<number> {
+  const { deletedCount } = await SpentTokenModel.deleteMany({ expiresAt: mongoose.trusted({ $lte: now }) });
+  return deletedCount;
 }

@@ -4,4 +4,5 @@ export { createAuthService, type AuthService } from './auth.service';
 export { optionalAuth, requireAuth, requireSelfOrAdmin, type AuthContext } from './auth.middleware';
 export { MESSAGES as AUTH_MESSAGES } from './auth.rules';
 export { checkCurrentPassword, PASSWORD_CHECK_LIMIT, PASSWORD_CHECK_MESSAGES } from './auth.password-check';
-export { SessionModel, OneTimeTokenModel } from './auth.model';
+export { SessionModel, OneTimeTokenModel, SpentTokenModel } from './auth.model';
+export { purgeSpentTokens } from './auth.tokens';

@@ -157,9 +157,10 @@ export function createContentsService(media: MediaService) {
       try {
         await content.save();
       } catch (err) {
-        await UploadModel.updateMany({ _id: anyOf([photo._id, audio?._id].filter(Boolean)) }, { $set: { usedBy: null } });
+        await media.detach(audio ? [photo, audio] : [photo], `content:${content._id}`);
         throw err;
       }
+      // contentsCount is a kept total of listed pieces: the rankings job recounts it, should a bump be lost.
       await inTurn(`user:${ownerId}`, () => UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: 1 } }));
       publicPages.clear();
       return content.toObject() as unknown as ContentDoc;

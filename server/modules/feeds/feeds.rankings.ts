@@ -9,14 +9,22 @@
  * - radar (On the Radar): pieces of the last 30 days by artists with fewer than 100 followers; most
  *   reactions in the last 7 days first, then newest. Other pieces are not on the radar (`radarScore` 0).
  * - new: newest first (`_id`).
+ *
+ * The counts behind them (a piece's reactions, plays and scores, an owner's trend score and listed pieces)
+ * are kept totals, bumped as things happen so that a feed reads one number. On FerretDB concurrent bumps
+ * of one document can be lost, and on any database a process can die between the fact and its bump. So the
+ * refresh job recounts every total from the facts (knack entries in the ledger, embed plays, listed pieces)
+ * and sets the ones that differ: a lost bump is wrong for one job period at most, never for good.
  */
-import mongoose, { Types } from 'mongoose';
-import { inTurn } from '../../lib/in-turn';
-import { ours } from '../../lib/query';
+import { Types, type AnyBulkWriteOperation } from 'mongoose';
+import { incInTurn } from '../../lib/in-turn';
+import { anyOf, ours } from '../../lib/query';
 import { ContentModel, type ContentDoc } from '../contents/contents.model';
-import { UserModel } from '../users/users.model';
+import { knackFacts } from '../knacks/knacked';
+import { embedPlayCounts } from '../share/share.service';
+import { UserModel, type UserDoc } from '../users/users.model';
 import { publicPages } from './feeds.cache';
-import { ReactionDayModel } from './reactions.model';
+import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 
 export type FeedKind = 'featured' | 'popular' | 'trending' | 'radar' | 'new';
 
@@ -53,63 +61,97 @@ export function initialRanking(uploadedAt: Date, ownerFollowers: number) {
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * Counts reactions (knacks) to a piece in every ranking, one by default. The caller (the knack ledger)
- * makes sure a member's reaction to a piece is counted once.
+ * Bumps the kept totals of a piece and its owner for `count` new reactions (knacks). The caller has written
+ * the reactions as facts (knack entries in the ledger) first: the refresh job recounts these totals from them.
  */
-export async function recordReaction(content: Pick<ContentDoc, '_id' | 'ownerId' | 'radarScore'>, at = new Date(), count = 1): Promise<void> {
-  const day = dayOf(at);
-  // One at a time per document: see inTurn (FerretDB loses concurrent increments of one document).
-  const dayId = `${content._id}:${day}`;
-  await inTurn(`reaction-day:${dayId}`, () =>
-    ReactionDayModel.updateOne({ _id: dayId }, { $inc: { count }, $setOnInsert: { contentId: content._id, ownerId: content.ownerId, day } }, { upsert: true }),
-  );
-  await inTurn(`content:${content._id}`, () =>
-    ContentModel.updateOne({ _id: content._id }, { $inc: { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 } }),
-  );
-  await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { trendScore: count } }));
+export async function recordReaction(content: Pick<ContentDoc, '_id' | 'ownerId' | 'radarScore'>, count = 1): Promise<void> {
+  // In turn and summed per document in this process: fewer writes, and none of FerretDB's lost increments
+  // between them. Across processes increments can still be lost: the refresh job repairs them.
+  await Promise.all([
+    incInTurn(`content:${content._id}`, { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 }, ($inc) =>
+      ContentModel.updateOne({ _id: content._id }, { $inc }),
+    ),
+    incInTurn(`user:${content.ownerId}`, { trendScore: count }, ($inc) => UserModel.updateOne({ _id: content.ownerId }, { $inc })),
+  ]);
 }
 
+const add = (counts: Map<string, number>, key: string, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);
+
+type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'uploadedAt' | 'listed' | 'reactedCount' | 'trendScore' | 'radarScore' | 'playCount'>;
+
 /**
- * The refresh job: recomputes the week's scores from the daily reaction counts (a reaction leaves the
- * trending window after 7 days; a piece leaves the radar after 30). Idempotent; runs under a lease.
+ * The refresh job: recounts every kept total from the facts, which also moves reactions out of the trending
+ * window after 7 days and pieces off the radar after 30. Sets only what differs. Idempotent; runs under a lease.
+ * Answers how many pieces, members and reaction days it changed.
  */
-export async function refreshRankings(now = new Date()): Promise<{ contents: number; users: number }> {
+export async function refreshRankings(now = new Date()): Promise<{ contents: number; users: number; days: number }> {
   const since = dayOf(new Date(now.getTime() - (TREND_WINDOW_DAYS - 1) * DAY_MS));
-  const days = await ReactionDayModel.find({ day: mongoose.trusted({ $gte: since }) }, { contentId: 1, ownerId: 1, count: 1 }).lean();
-  const byContent = new Map<string, number>();
-  const byOwner = new Map<string, number>();
-  for (const { contentId, ownerId, count } of days) {
-    byContent.set(String(contentId), (byContent.get(String(contentId)) ?? 0) + count);
-    byOwner.set(String(ownerId), (byOwner.get(String(ownerId)) ?? 0) + count);
+  const [knacks, plays, pieces] = await Promise.all([
+    knackFacts(),
+    embedPlayCounts(),
+    ContentModel.find({}, { ownerId: 1, uploadedAt: 1, listed: 1, reactedCount: 1, trendScore: 1, radarScore: 1, playCount: 1 }).lean<Piece[]>(),
+  ]);
+  const ownerOf = new Map(pieces.map((piece) => [String(piece._id), String(piece.ownerId)]));
+
+  const reacted = new Map<string, number>();
+  const week = new Map<string, number>();
+  const perDay = new Map<string, number>();
+  for (const { contentId, at } of knacks) {
+    const id = String(contentId);
+    if (!ownerOf.has(id)) continue; // a removed piece
+    const day = dayOf(at);
+    add(reacted, id);
+    add(perDay, `${id}:${day}`);
+    if (day >= since) add(week, id);
   }
-  const radarSince = new Date(now.getTime() - RADAR_WINDOW_DAYS * DAY_MS);
-  // Only pieces whose scores may change: those scored now, and the recent ones (radar eligibility).
-  const candidates = await ContentModel.find(
-    ours({ $or: [{ trendScore: { $gt: 0 } }, { radarScore: { $gt: 0 } }, { uploadedAt: { $gte: radarSince } }] }),
-    { ownerId: 1, uploadedAt: 1, trendScore: 1, radarScore: 1 },
-  ).lean<Pick<ContentDoc, '_id' | 'ownerId' | 'uploadedAt' | 'trendScore' | 'radarScore'>[]>();
-  const owners = new Map(
-    (await UserModel.find({ _id: mongoose.trusted({ $in: [...new Set(candidates.map((c) => String(c.ownerId)))] }) }, { followersCount: 1 }).lean()).map((u) => [
-      String(u._id),
-      u.followersCount,
-    ]),
-  );
-  const contentUpdates = candidates.flatMap((piece) => {
-    const week = byContent.get(String(piece._id)) ?? 0;
-    const radarScore = radarScoreOf(piece.uploadedAt, owners.get(String(piece.ownerId)) ?? 0, week, now);
-    if (week === piece.trendScore && radarScore === piece.radarScore) return [];
-    return [{ updateOne: { filter: { _id: piece._id }, update: { $set: { trendScore: week, radarScore } } } }];
-  });
+  const ownerWeek = new Map<string, number>();
+  const listedOf = new Map<string, number>();
+  for (const piece of pieces) {
+    const owner = String(piece.ownerId);
+    add(ownerWeek, owner, week.get(String(piece._id)) ?? 0);
+    add(listedOf, owner, piece.listed ? 1 : 0);
+  }
+
+  const owners = await UserModel.find(
+    ours({ $or: [{ _id: anyOf([...listedOf.keys()].map((id) => new Types.ObjectId(id))) }, { trendScore: { $gt: 0 } }, { contentsCount: { $ne: 0 } }] }),
+    { followersCount: 1, trendScore: 1, contentsCount: 1 },
+  ).lean<Pick<UserDoc, '_id' | 'followersCount' | 'trendScore' | 'contentsCount'>[]>();
+  const followersOf = new Map(owners.map((user) => [String(user._id), user.followersCount]));
+
+  const contentUpdates: AnyBulkWriteOperation<ContentDoc>[] = [];
+  for (const piece of pieces) {
+    const id = String(piece._id);
+    const kept = { reactedCount: reacted.get(id) ?? 0, trendScore: week.get(id) ?? 0, playCount: plays.get(id) ?? 0 };
+    const radarScore = radarScoreOf(piece.uploadedAt, followersOf.get(String(piece.ownerId)) ?? 0, kept.trendScore, now);
+    const same = kept.reactedCount === piece.reactedCount && kept.trendScore === piece.trendScore && kept.playCount === (piece.playCount ?? 0) && radarScore === piece.radarScore;
+    if (!same) contentUpdates.push({ updateOne: { filter: { _id: piece._id }, update: { $set: { ...kept, radarScore } } } });
+  }
   if (contentUpdates.length) await ContentModel.bulkWrite(contentUpdates, { ordered: false });
 
-  const scoredUsers = await UserModel.find({ trendScore: mongoose.trusted({ $gt: 0 }) }, { trendScore: 1 }).lean();
-  const userIds = new Set([...scoredUsers.map((u) => String(u._id)), ...byOwner.keys()]);
-  const current = new Map(scoredUsers.map((u) => [String(u._id), u.trendScore]));
-  const userUpdates = [...userIds].flatMap((id) => {
-    const week = byOwner.get(id) ?? 0;
-    return week === (current.get(id) ?? 0) ? [] : [{ updateOne: { filter: { _id: new Types.ObjectId(id) }, update: { $set: { trendScore: week } } } }];
-  });
+  const userUpdates: AnyBulkWriteOperation<UserDoc>[] = [];
+  for (const user of owners) {
+    const id = String(user._id);
+    const kept = { trendScore: ownerWeek.get(id) ?? 0, contentsCount: listedOf.get(id) ?? 0 };
+    if (kept.trendScore !== user.trendScore || kept.contentsCount !== user.contentsCount) userUpdates.push({ updateOne: { filter: { _id: user._id }, update: { $set: kept } } });
+  }
   if (userUpdates.length) await UserModel.bulkWrite(userUpdates, { ordered: false });
+
+  const days = await refreshReactionDays(perDay, ownerOf);
   publicPages.clear();
-  return { contents: contentUpdates.length, users: userUpdates.length };
+  return { contents: contentUpdates.length, users: userUpdates.length, days };
+}
+
+/** Makes the reactions-per-day documents match the knack entries' days (`perDay`: `{contentId}:{day}` -> count). */
+async function refreshReactionDays(perDay: Map<string, number>, ownerOf: Map<string, string>): Promise<number> {
+  const kept = new Map((await ReactionDayModel.find({}, { count: 1 }).lean<Pick<ReactionDayDoc, '_id' | 'count'>[]>()).map((day) => [day._id, day.count]));
+  const updates: AnyBulkWriteOperation<ReactionDayDoc>[] = [];
+  for (const [dayId, count] of perDay) {
+    if (kept.get(dayId) === count) continue;
+    const [contentId, day] = dayId.split(':') as [string, string];
+    const fields = { contentId: new Types.ObjectId(contentId), ownerId: new Types.ObjectId(ownerOf.get(contentId)!), day, count };
+    updates.push({ updateOne: { filter: { _id: dayId }, update: { $set: fields }, upsert: true } });
+  }
+  for (const dayId of kept.keys()) if (!perDay.has(dayId)) updates.push({ deleteOne: { filter: { _id: dayId } } });
+  if (updates.length) await ReactionDayModel.bulkWrite(updates, { ordered: false });
+  return updates.length;
 }

@@ -1,8 +1,9 @@
 import { Schema, model, type Types } from 'mongoose';
 
 /**
- * Reactions to a piece per UTC day (`_id` `{contentId}:{yyyy-mm-dd}`): what the trending window sums.
- * Old days are kept (they are small) and simply fall out of the window.
+ * Reactions to a piece per UTC day (`_id` `{contentId}:{yyyy-mm-dd}`), counted from the knack entries'
+ * dates by the refresh job (feeds.rankings.ts), which alone writes them: a knack does not, so it costs one
+ * write less. Old days are kept (they are small) and simply fall out of the trending window.
  */
 const reactionDaySchema = new Schema(
   {

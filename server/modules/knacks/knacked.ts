@@ -13,6 +13,11 @@ export async function reactedContentIds(userId: string): Promise<string[]> {
   return entries.map((entry) => String(entry.contentId));
 }
 
+/** Every knack there is, as (piece, time): the facts the feeds' counts are recounted from. */
+export async function knackFacts(): Promise<Pick<LedgerEntryDoc, 'contentId' | 'at'>[]> {
+  return LedgerEntryModel.find({ kind: 'knack' }, { _id: 0, contentId: 1, at: 1 }).lean<Pick<LedgerEntryDoc, 'contentId' | 'at'>[]>();
+}
+
 /** Whether a member has knacked a piece. */
 export async function hasKnacked(contentId: unknown, userId: string): Promise<boolean> {
   return Boolean(await LedgerEntryModel.exists({ _id: knackKey(contentId, userId) }));

@@ -28,16 +28,18 @@ export interface PlaySessionDoc {
 export const PlaySessionModel = model<PlaySessionDoc>('PlaySession', playSessionSchema, 'play_sessions');
 
 /**
- * A member's knack window (`_id` the member): the times of their last knacks (at most 10, enough to tell
+ * A member's knack window (`_id` the member): the times of their last knacks (at most 9, enough to tell
  * "more than 9 in 24 hours" without counting the ledger), and the emailed 4-digit code they give past that:
- * kept as an HMAC, for 15 minutes and 5 attempts. `verifiedAt` starts a new count of recent knacks.
+ * kept as an HMAC, for 15 minutes and 5 attempts (counted in knack_code_attempts under `codeId`).
+ * `verifiedAt` starts a new count of recent knacks.
  */
 const knackCodeSchema = new Schema(
   {
     _id: { type: Schema.Types.ObjectId, required: true },
     codeHash: { type: String, default: null },
     expiresAt: { type: Date, default: null },
-    attempts: { type: Number, default: 0 },
+    /** A new id for every code sent: its attempts are counted under it, so a new code starts with all 5. */
+    codeId: { type: String, default: null },
     verifiedAt: { type: Date, default: null },
     recentAt: { type: [Date], default: [] },
   },
@@ -48,9 +50,25 @@ export interface KnackCodeDoc {
   _id: Types.ObjectId;
   codeHash: string | null;
   expiresAt: Date | null;
-  attempts: number;
+  codeId?: string | null;
   verifiedAt: Date | null;
   recentAt?: Date[];
 }
 
 export const KnackCodeModel = model<KnackCodeDoc>('KnackCode', knackCodeSchema, 'knack_codes');
+
+/**
+ * One attempt at a code: `_id` `attempt:{userId}:{codeId}:{n}`, n from 1 to 5. An attempt inserts the first
+ * free slot; when all 5 are taken the code is used up. Inserting is the one step that is exclusive on every
+ * database we run (an update of a counter is not, on FerretDB), so no two attempts anywhere take one slot.
+ */
+const knackCodeAttemptSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+knackCodeAttemptSchema.index({ at: 1 });
+
+export const KnackCodeAttemptModel = model('KnackCodeAttempt', knackCodeAttemptSchema, 'knack_code_attempts');

@@ -10,14 +10,15 @@ import { pipeline } from 'node:stream/promises';
 import mongoose from 'mongoose';
 import type { Storage } from '../../integrations/storage';
 import type { Logger } from '../../lib/logger';
-import { UploadModel, type UploadDoc } from './media.model';
+import { isDuplicateKey } from '../../lib/mutex';
+import { UploadClaimModel, uploadClaimId, UploadModel, type UploadDoc } from './media.model';
 import type { MediaService } from './media.service';
 
 /** A waveform is computed within seconds of the upload; one still 'processing' this long after was abandoned. */
 export const STALE_PROCESSING_MS = 15 * 60_000;
 /** An upload not saved into a piece or a profile within this time never will be. */
 export const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
-/** Marks an upload being removed, so that no piece can take it meanwhile (attach wants `usedBy: null`). */
+/** Who claims an upload being removed, so that no piece can take it meanwhile. */
 const REMOVING = 'housekeeping:remove';
 const BATCH = 200;
 
@@ -36,7 +37,18 @@ export async function mediaHousekeeping({ media, storage, logger }: MediaHouseke
 }
 
 async function removeUnused(media: MediaHousekeepingDeps['media']): Promise<number> {
-  await UploadModel.updateMany({ usedBy: null, createdAt: olderThan(UNUSED_UPLOAD_MS) }, { $set: { usedBy: REMOVING } });
+  // Each old unused upload is claimed like a piece claims it (an insert), so that a piece saved at this moment
+  // and this run cannot both take it: whichever inserts the claim first has it.
+  const unused = await UploadModel.find({ usedBy: null, createdAt: olderThan(UNUSED_UPLOAD_MS) }, { _id: 1 }).lean<Pick<UploadDoc, '_id'>[]>();
+  for (const { _id } of unused) {
+    try {
+      await UploadClaimModel.create({ _id: uploadClaimId(_id), usedBy: REMOVING, at: new Date() });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      continue;
+    }
+    await UploadModel.updateOne({ _id }, { $set: { usedBy: REMOVING } });
+  }
   let removed = 0;
   // Also finishes what a run that stopped half-way marked.
   for (;;) {

@@ -33,6 +33,23 @@ export type UploadDoc = InferSchemaType<typeof uploadSchema> & { _id: Types.Obje
 export const UploadModel = model('Upload', uploadSchema, 'uploads');
 
 /**
+ * Who uses an upload: inserted under `_id: upload:{uploadId}` by the first piece, profile or housekeeping run
+ * that takes it. An insert on a unique `_id` is the one step that only one of two concurrent callers wins, on
+ * MongoDB and on FerretDB alike (whose guarded updates are not exclusive); the upload's `usedBy` is then copied
+ * from the winner.
+ */
+const uploadClaimSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    usedBy: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+export const UploadClaimModel = model('UploadClaim', uploadClaimSchema, 'upload_claims');
+export const uploadClaimId = (uploadId: Types.ObjectId | string) => `upload:${String(uploadId)}`;
+
+/**
  * Every stored object, by its key: who may read it. `public` files are served to anyone; `owner` and
  * `restricted` ones only through a signed URL given to a viewer who may see them.
  */

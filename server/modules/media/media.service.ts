@@ -10,10 +10,11 @@ import { MESSAGES } from '../../generated/validation';
 import { anyOf } from '../../lib/query';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { isDuplicateKey } from '../../lib/mutex';
 import type { Schemas } from '../../lib/openapi-types';
 import { AudioDecodeError, decodeAudio, DECODE_LIMITS, type DecodeLimits } from './audio';
 import { processImage, THUMB_SIZES, type ThumbName } from './images';
-import { StoredFileModel, UploadModel, type StoredFileDoc, type UploadDoc } from './media.model';
+import { StoredFileModel, UploadClaimModel, uploadClaimId, UploadModel, type StoredFileDoc, type UploadDoc } from './media.model';
 import { signUrl } from './media.signing';
 import { AUDIO_TYPES, IMAGE_TYPES, sniffFile } from './sniff';
 import { sanitizeFileName } from './upload.middleware';
@@ -68,6 +69,10 @@ function newBaseKey(folder: 'images' | 'audio'): string {
   const month = String(now.getUTCMonth() + 1).padStart(2, '0');
   return `${folder}/${now.getUTCFullYear()}/${month}/${randomBytes(12).toString('hex')}`;
 }
+
+/** An upload that is not the caller's, or is used already: the form's message, on the field that named it. */
+const notYourUpload = (kind: 'image' | 'audio') =>
+  new AppError(400, 'bad_request', MESSAGES.notYourUpload, [{ path: kind === 'image' ? 'photoPath' : 'audioPath', message: MESSAGES.notYourUpload }]);
 
 export function uploadKeys(upload: Pick<UploadDoc, 'key' | 'thumbKeys' | 'waveformKey'>): string[] {
   return [upload.key, ...Object.values(upload.thumbKeys ?? {}), upload.waveformKey].filter((k): k is string => Boolean(k));
@@ -211,17 +216,39 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
     async ownUnusedUpload(key: string | undefined, ownerId: string, kind: 'image' | 'audio', purpose: UploadPurpose, missing: string): Promise<UploadDoc> {
       if (!key) throw new AppError(400, 'bad_request', missing, [{ path: kind === 'image' ? 'photoPath' : 'audioPath', message: missing }]);
       const upload = await UploadModel.findOne({ key, ownerId, kind, purpose, usedBy: null }).lean<UploadDoc>();
-      if (!upload) throw new AppError(400, 'bad_request', MESSAGES.notYourUpload, [{ path: kind === 'image' ? 'photoPath' : 'audioPath', message: MESSAGES.notYourUpload }]);
+      if (!upload) throw notYourUpload(kind);
       return upload;
     },
 
-    /** Marks uploads used by `usedBy` (first come wins) and sets who may read their files. */
+    /**
+     * Marks uploads used by `usedBy` and sets who may read their files. Each upload is claimed by inserting its
+     * claim (media.model.ts): of two pieces publishing one upload at once, in any processes, one wins and the
+     * other gets what it would have got a moment later (the upload is used), with nothing claimed.
+     */
     async attach(uploads: UploadDoc[], usedBy: string, visibility: Visibility): Promise<void> {
+      const claimed: UploadDoc[] = [];
       for (const upload of uploads) {
-        const claimed = await UploadModel.updateOne({ _id: upload._id, usedBy: null }, { $set: { usedBy } });
-        if (!claimed.modifiedCount) throw new AppError(409, 'conflict', MESSAGES.notYourUpload);
+        try {
+          await UploadClaimModel.create({ _id: uploadClaimId(upload._id), usedBy, at: new Date() });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          await this.detach(claimed, usedBy);
+          throw notYourUpload(upload.kind);
+        }
+        claimed.push(upload);
       }
+      for (const upload of uploads) await UploadModel.updateOne({ _id: upload._id }, { $set: { usedBy } });
       await StoredFileModel.updateMany({ uploadId: anyOf(uploads.map((u) => u._id)) }, { $set: { visibility } });
+    },
+
+    /** Frees uploads that `usedBy` claimed (a save that failed after attach), so they can be used again. */
+    async detach(uploads: Pick<UploadDoc, '_id'>[], usedBy: string): Promise<void> {
+      for (const upload of uploads) {
+        const claim = await UploadClaimModel.findById(uploadClaimId(upload._id)).lean();
+        if (claim?.usedBy !== usedBy) continue;
+        await UploadModel.updateOne({ _id: upload._id }, { $set: { usedBy: null } });
+        await UploadClaimModel.deleteOne({ _id: claim._id });
+      }
     },
 
     async setVisibility(uploadIds: Types.ObjectId[], visibility: Visibility): Promise<void> {
@@ -233,6 +260,7 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
       await storage.delete(keys);
       await StoredFileModel.deleteMany({ _id: anyOf(keys) });
       await UploadModel.deleteMany({ _id: anyOf(uploads.map((u) => u._id)) });
+      await UploadClaimModel.deleteMany({ _id: anyOf(uploads.map((u) => uploadClaimId(u._id))) });
     },
 
     /** The URL of a stored object: plain when public, signed and expiring otherwise. */

@@ -39,7 +39,10 @@ export async function creditsLeft(userId: string, tier: Tier): Promise<number> {
   return ext?.[CREDIT_FIELD[tier]] ?? 0;
 }
 
-/** Uses one credit of the tier, never going below 0; false when there is none. (lib/mutex.ts says why the lock.) */
+/**
+ * Uses one credit of the tier, never going below 0; false when there is none. Exact because of the lock
+ * (lib/mutex.ts says why); the user extension's `_id` is not the user id, so this finds it by `userId`.
+ */
 export function takeCredit(userId: string, tier: Tier): Promise<boolean> {
   const field = CREDIT_FIELD[tier];
   return withLock(
@@ -85,12 +88,11 @@ export function postListing(contentId: Types.ObjectId, payerId: string, method: 
  * cached public answers that show it. Answers the piece as it is now (null if it was removed).
  */
 export async function markPaidOut(contentId: Types.ObjectId, payerId: string): Promise<ContentDoc | null> {
-  const updated = await ContentModel.findOneAndUpdate(
-    { _id: contentId, isPaidOut: false },
-    { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } },
-    { new: true },
-  ).lean<ContentDoc>();
-  if (!updated) return ContentModel.findById(contentId).lean<ContentDoc>();
+  // No claim needed: the ledger entry `listing:{contentId}` (a unique insert) decided the payer, and only that
+  // payer's calls get here, so two writers at once write the same values.
+  const current = await ContentModel.findById(contentId).lean<ContentDoc>();
+  if (!current || current.isPaidOut) return current;
+  const updated = await ContentModel.findByIdAndUpdate(contentId, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } }, { new: true }).lean<ContentDoc>();
   publicPages.clear();
   return updated;
 }

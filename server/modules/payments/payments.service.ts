@@ -13,6 +13,7 @@ import { ProviderError, SignatureError, type PaymentProvider, type WebhookEvent 
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
+import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { anyOf, ours } from '../../lib/query';
 import type { AuthContext } from '../auth';
 import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
@@ -46,7 +47,6 @@ interface Deps {
   logger: Logger;
 }
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 const alreadyPaid = () => new AppError(409, 'conflict', PAYMENT_MESSAGES.alreadyPaid);
 const normalizeCode = (code: string) => code.trim().toUpperCase();
 
@@ -86,6 +86,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
       await PaymentOrderModel.updateOne({ _id: orderId }, { $set: { sessionId: session.sessionId } });
       return { status: 'checkout' as const, orderId, checkoutUrl: session.url, payerCookie: session.payerCookie };
     } catch (err) {
+      // No checkout session exists, so no webhook can have changed this order meanwhile: the guard is enough.
       await PaymentOrderModel.updateOne({ _id: orderId, status: 'pending' }, { $set: { status: 'failed' } });
       if (!(err instanceof ProviderError)) throw err;
       logger.error({ err, orderId }, 'payment provider refused the checkout');
@@ -95,19 +96,18 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
 
   /** The money came in: the order is paid, then the piece monetized by its payer (unless someone was first). */
   async function applyCompleted(order: PaymentOrderDoc, event: WebhookEvent): Promise<void> {
+    // Read, then written by `_id`: apply runs under the order's lock, so no other event changes it between.
     const paid =
-      (await PaymentOrderModel.findOneAndUpdate(
-        ours({ _id: order._id, status: anyOf(['pending', 'failed']) }),
-        { $set: { status: 'paid', paidEventId: event.eventId } },
-        { new: true },
-      ).lean<PaymentOrderDoc>()) ?? (await PaymentOrderModel.findById(order._id).lean<PaymentOrderDoc>());
+      order.status === 'pending' || order.status === 'failed'
+        ? await PaymentOrderModel.findByIdAndUpdate(order._id, { $set: { status: 'paid', paidEventId: event.eventId } }, { new: true }).lean<PaymentOrderDoc>()
+        : order;
     if (paid?.status !== 'paid') return;
     const payerId = String(paid.userId);
     // The ref of the event that paid the order, so that a redelivery (or a crash retry) sees the entry as its own.
     const ref = `webhook:${paid.paidEventId}`;
     const { entry, created } = await postListing(paid.contentId, payerId, 'card', paid.amountMicros, ref);
     if (!created && entry.ref !== ref) {
-      await PaymentOrderModel.updateOne({ _id: paid._id, status: 'paid' }, { $set: { status: 'superseded' } });
+      await PaymentOrderModel.updateOne({ _id: paid._id }, { $set: { status: 'superseded' } });
       logger.warn(
         { orderId: paid._id, contentId: String(paid.contentId), payerId, amountMicros: paid.amountMicros, provider: paid.provider, sessionId: paid.sessionId },
         'listing fee paid for a piece monetized meanwhile by another payment: a refund is owed',
@@ -117,17 +117,25 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
     await markPaidOut(paid.contentId, payerId);
   }
 
+  /**
+   * Applies one event to its order, holding the order's lock: a provider may deliver an event twice, or two
+   * events of one order, at once to two processes, and each step below reads the order's status and then
+   * writes it (a guarded update alone is not exclusive on FerretDB).
+   */
   async function apply(event: WebhookEvent): Promise<void> {
     if (event.type === 'ignored' || !event.orderId) return;
-    const order = await PaymentOrderModel.findOne({ _id: event.orderId, provider: provider.kind }).lean<PaymentOrderDoc>();
-    if (!order || (event.sessionId && order.sessionId && order.sessionId !== event.sessionId)) {
-      logger.warn({ eventId: event.eventId, orderId: event.orderId, sessionId: event.sessionId }, 'payment webhook for an unknown order');
-      return;
-    }
-    if (event.type === 'checkout.completed') await applyCompleted(order, event);
-    // A failure only ends a pending order: a late failure after the payment changes nothing. The piece stays
-    // not paid out (the spec's cancelPaid).
-    else await PaymentOrderModel.updateOne({ _id: order._id, status: 'pending' }, { $set: { status: 'failed' } });
+    await withLock(`order:${event.orderId}`, async () => {
+      const found = await PaymentOrderModel.findById(event.orderId).lean<PaymentOrderDoc>();
+      const order = found?.provider === provider.kind ? found : null;
+      if (!order || (event.sessionId && order.sessionId && order.sessionId !== event.sessionId)) {
+        logger.warn({ eventId: event.eventId, orderId: event.orderId, sessionId: event.sessionId }, 'payment webhook for an unknown order');
+        return;
+      }
+      if (event.type === 'checkout.completed') await applyCompleted(order, event);
+      // A failure only ends a pending order: a late failure after the payment changes nothing. The piece stays
+      // not paid out (the spec's cancelPaid).
+      else if (order.status === 'pending') await PaymentOrderModel.updateOne({ _id: order._id }, { $set: { status: 'failed' } });
+    });
   }
 
   /** The code, if it exists, has not expired and has uses left. */

@@ -39,6 +39,12 @@ export interface Visitor {
 
 const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
+/** Embed plays per piece, counted from the plays themselves (the facts the rankings job resets `playCount` from). */
+export async function embedPlayCounts(): Promise<Map<string, number>> {
+  const rows = await EmbedPlayModel.aggregate<{ _id: Types.ObjectId; count: number }>([{ $group: { _id: '$contentId', count: { $sum: 1 } } }]);
+  return new Map(rows.map((row) => [String(row._id), row.count]));
+}
+
 export function createShareService({ mailer, publicUrl, secret, logger }: { mailer: Mailer; publicUrl: string; secret: string; logger: Logger }) {
   const visitorKey = ({ userId, ip, userAgent }: Visitor) =>
     userId ? `u${userId}` : `h${createHmac('sha256', secret).update(`embed-visitor:${ip}:${userAgent}`).digest('base64url').slice(0, 22)}`;
@@ -73,6 +79,7 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
         if (!isDuplicateKey(err)) throw err;
         return { playCount: content.playCount ?? 0, counted: false };
       }
+      // A kept total: the rankings job resets it from the plays, should this bump be lost.
       // (No projection: FerretDB's findAndModify does not take one.)
       const updated = await inTurn(`content:${contentId}`, () =>
         ContentModel.findByIdAndUpdate(contentId, { $inc: { playCount: 1 } }, { new: true }).lean<Pick<ContentDoc, 'playCount'>>(),

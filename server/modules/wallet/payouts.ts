@@ -6,15 +6,16 @@
  * Money happens once: the ledger key (`payout:{userId}:{yyyy-mm}`, `cash-out:{requestId}`) is unique, is
  * the provider's idempotency key, and its send record (wallet.model.ts) is written before the ledger entry,
  * so a run that stopped half-way is finished (entry, then send) by the next one. Deciding an amount reads
- * the balance, so it happens under a per-member lock (`funds:{userId}`), else a payout and a cash-out
- * approved at the same moment could both take the same balance.
+ * the balance, so it happens under a per-member lock (`funds:{userId}`, lib/mutex.ts), else a payout and a
+ * cash-out approved at the same moment, in two processes, could both take the same balance. Calling the
+ * provider happens under a lease on the payout (`send:{key}`), so that one sender at a time sends it.
  */
 import { Types } from 'mongoose';
 import type { PayoutsConfig } from '../../config';
 import type { PayoutProvider } from '../../integrations/payouts';
-import { withLease } from '../../jobs/lease';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { isDuplicateKey, withLease, withLock } from '../../lib/mutex';
 import { truncateToCents } from '../../lib/money';
 import { anyOf, ours } from '../../lib/query';
 import { balanceOf, LedgerEntryModel, post, userAccount } from '../knacks';
@@ -76,15 +77,11 @@ export async function payoutEmailOf(userId: string): Promise<string | null> {
 }
 
 /** Runs `fn` holding the member's funds lock, waiting a few seconds for another holder; 409 if it stays taken. */
-export async function withFundsLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + FUNDS_WAIT_MS;
-  for (;;) {
-    const outcome = await withLease(`funds:${userId}`, FUNDS_LOCK_MS, fn);
-    if (outcome.taken) return outcome.result;
-    if (Date.now() > deadline) throw new AppError(409, 'busy', WALLET_BUSY);
-    await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
-  }
+export function withFundsLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+  return withLock(`funds:${userId}`, fn, { ttlMs: FUNDS_LOCK_MS, waitMs: FUNDS_WAIT_MS, busyMessage: WALLET_BUSY });
 }
+
+const isFundsBusy = (err: unknown) => err instanceof AppError && err.status === 409 && err.message === WALLET_BUSY;
 
 export interface PayoutSummary {
   /** Members paid by this run. */
@@ -105,7 +102,7 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
     try {
       return (await PayoutSendModel.create({ ...send, status: 'pending' })).toObject() as PayoutSendDoc;
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKey(err)) throw err;
       return (await PayoutSendModel.findById(send._id).lean<PayoutSendDoc>())!;
     }
   }
@@ -123,19 +120,32 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
       legs: payoutLegs(String(send.userId), send.amountMicros, send.feeMicros),
     });
     if (send.requestId) {
-      await CashOutRequestModel.updateOne({ _id: send.requestId, status: 'pending' }, { $set: { status: 'approved', slot: send.requestId, decidedAt: send.at } });
+      // A recorded send means the request was approved: a cancel refuses once the record exists (both under the
+      // funds lock), so the only other writer here is a twin settle writing the same values.
+      const request = await CashOutRequestModel.findById(send.requestId, { status: 1 }).lean();
+      if (request?.status === 'pending') {
+        await CashOutRequestModel.updateOne({ _id: send.requestId }, { $set: { status: 'approved', slot: send.requestId, decidedAt: send.at } });
+      }
     }
   }
 
   /** Sends a settled payout through the provider, by one sender at a time; answers the record as it is after. */
   async function deliver(key: string): Promise<PayoutSendDoc | null> {
+    const outcome = await withLease(`send:${key}`, SEND_CLAIM_MS, () => sendOnce(key));
+    return outcome.taken ? outcome.result : PayoutSendModel.findById(key).lean<PayoutSendDoc>();
+  }
+
+  /** Calls the provider for a payout not sent yet; only under the payout's lease (deliver). */
+  async function sendOnce(key: string): Promise<PayoutSendDoc | null> {
     const now = new Date();
-    const claimed = await PayoutSendModel.findOneAndUpdate(
-      ours({ _id: key, status: 'pending', claimedUntil: { $lte: now } }),
+    const current = await PayoutSendModel.findById(key).lean<PayoutSendDoc>();
+    if (current?.status !== 'pending') return current;
+    // Only the lease holder writes here, so this read-change-write loses nothing.
+    const claimed = (await PayoutSendModel.findByIdAndUpdate(
+      key,
       { $set: { claimedUntil: new Date(now.getTime() + SEND_CLAIM_MS) }, $inc: { attempts: 1 } },
       { new: true },
-    ).lean<PayoutSendDoc>();
-    if (!claimed) return PayoutSendModel.findById(key).lean<PayoutSendDoc>();
+    ).lean<PayoutSendDoc>())!;
     const note = claimed.kind === 'payout' ? `Your Knack payout for ${claimed._id.slice(-7)}` : 'Your Knack cash-out';
     try {
       const { providerRef } = await provider.send({ payoutId: key, email: claimed.email, amountMicros: claimed.sentMicros, note });
@@ -217,7 +227,7 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
             return prepare('payout', key, userId, amountMicros, email, null, now);
           });
         } catch (err) {
-          if (!(err instanceof AppError && err.code === 'busy')) throw err;
+          if (!isFundsBusy(err)) throw err;
           summary.skipped += 1;
           continue;
         }

@@ -9,6 +9,7 @@ import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd, truncateToCents } from '../../lib/money';
+import { isDuplicateKey } from '../../lib/mutex';
 import { anyOf } from '../../lib/query';
 import { checkCurrentPassword, type AuthContext } from '../auth';
 import { ContentModel } from '../contents';
@@ -156,7 +157,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         const created = await CashOutRequestModel.create({ _id: id, userId: new Types.ObjectId(userId), amountMicros, status: 'pending', slot: `pending:${userId}`, at: now });
         return created.toObject() as CashOutRequestDoc;
       } catch (err) {
-        if ((err as { code?: number }).code === 11000) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
+        if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
         throw err;
       }
     },
@@ -175,7 +176,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         const recorded = await PayoutSendModel.findById(key).lean<PayoutSendDoc>();
         if (recorded) return payouts.settle(recorded); // approved before, maybe half-way: finish it
         if (request.status !== 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
-          if ((await balanceOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
+        if ((await balanceOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
         const email = await payoutEmailOf(userId);
         if (!email) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberNoAccount);
         await payouts.prepare('cash-out', key, userId, request.amountMicros, email, historyId, now);
@@ -193,13 +194,14 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       return withFundsLock(userId, async () => {
         // A payout recorded for it means an approval (maybe stopped half-way, then finished by the next run).
         if (await PayoutSendModel.exists({ _id: cashOutKey(historyId) })) throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
-        const cancelled = await CashOutRequestModel.findOneAndUpdate(
-          { _id: historyId, status: 'pending' },
+        // Read, then written by `_id`: an approval records its payout under this same lock before it changes the
+        // status, and a recorded payout stops here, so nothing can change the status between the two.
+        if ((await requestOf(historyId)).status !== 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
+        return (await CashOutRequestModel.findByIdAndUpdate(
+          historyId,
           { $set: { status: 'cancelled', slot: historyId, decidedAt: now, decidedBy: new Types.ObjectId(caller.userId) } },
           { new: true },
-        ).lean<CashOutRequestDoc>();
-        if (!cancelled) throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
-        return cancelled;
+        ).lean<CashOutRequestDoc>())!;
       });
     },
   };
