@@ -3,6 +3,7 @@
  * logout, password reset. Rules and messages come from auth.rules (spec §5); permissions and roles are
  * decided here, never by a request field.
  */
+import { isDuplicateKey } from '../../lib/mutex';
 import bcrypt from 'bcrypt';
 import type { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
@@ -135,8 +136,8 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       } catch (err) {
         // Two sign-ups racing for the same name or address: the unique index decides.
         const key = (err as { code?: number; keyPattern?: Record<string, unknown> }).keyPattern;
-        if ((err as { code?: number }).code === 11000 && key?.username) fail(MESSAGES.usernameTaken, 'username');
-        if ((err as { code?: number }).code === 11000) throw new AppError(409, 'conflict', MESSAGES.emailTaken);
+        if (isDuplicateKey(err) && key?.username) fail(MESSAGES.usernameTaken, 'username');
+        if (isDuplicateKey(err)) throw new AppError(409, 'conflict', MESSAGES.emailTaken);
         throw err;
       }
       try {

@@ -11,7 +11,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { withLock } from '../../lib/mutex';
+import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../auth';
@@ -107,7 +107,6 @@ export async function addOutsideReactions(content: Pick<ContentDoc, '_id' | 'own
 /** Spec §9 marketing copy: cash-out from $10. */
 export const MIN_CASH_OUT_MICROS = 10_000_000;
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /** Knacks in a member's window since it started or their last code, whichever is later. */
 function countRecent(window: Pick<KnackCodeDoc, 'verifiedAt' | 'recentAt'> | null, now: Date): number {

@@ -1,4 +1,5 @@
 /** Writing to and reading from the ledger (ledger.model.ts). */
+import { isDuplicateKey } from '../../lib/mutex';
 import { LedgerEntryModel, type LedgerEntryDoc, type LedgerLeg } from './ledger.model';
 
 export const userAccount = (userId: unknown) => `user:${String(userId)}`;
@@ -40,7 +41,7 @@ export async function post(entry: Omit<LedgerEntryDoc, 'accounts'>): Promise<Pos
     await LedgerEntryModel.create(doc);
     return { entry: doc, created: true };
   } catch (err) {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
     const original = await LedgerEntryModel.findById(entry._id).lean<LedgerEntryDoc>();
     if (!original) throw err;
     return { entry: original, created: false };

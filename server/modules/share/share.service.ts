@@ -4,6 +4,7 @@
  * player counts plays. An embed play earns nothing (money moves only through knack/add); it is counted once
  * per visitor per piece per UTC day.
  */
+import { isDuplicateKey } from '../../lib/mutex';
 import { createHmac } from 'node:crypto';
 import { Types } from 'mongoose';
 import { MESSAGES, PATTERNS } from '../../generated/validation';
@@ -37,7 +38,6 @@ export interface Visitor {
   userAgent: string;
 }
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /** Embed plays per piece, counted from the plays themselves (the facts the rankings job resets `playCount` from). */
 export async function embedPlayCounts(): Promise<Map<string, number>> {
