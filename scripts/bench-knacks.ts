@@ -33,7 +33,7 @@ import { loadConfig } from '../server/config';
 import { signAccessToken } from '../server/modules/auth/auth.tokens';
 import { ContentModel } from '../server/modules/contents';
 import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/knacks';
-import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/knacks.service';
+import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/knack-window';
 import { UserModel } from '../server/modules/users';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);

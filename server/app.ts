@@ -15,7 +15,7 @@ import { outboxRouter, type Mailer } from './integrations/mail';
 import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
-import { answerContractBreach, strictQueryNumbers } from './lib/contract';
+import { answerContractBreach, compileRoutePatternsOnce, strictQueryNumbers } from './lib/contract';
 import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { answerStoredFirst } from './lib/public-responses';
@@ -102,6 +102,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   }
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
+  compileRoutePatternsOnce();
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,

@@ -11,6 +11,7 @@ import { withLease } from '../lib/mutex';
 import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
 import { refreshRankings } from '../modules/feeds';
+import { purgeStaleKnackRecords } from '../modules/knacks';
 import { createMediaService, mediaHousekeeping } from '../modules/media';
 import { createPayouts, PAYOUT_CRON } from '../modules/wallet';
 
@@ -37,8 +38,14 @@ export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
     // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
     { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },
-    // Rate-limit hits of ended windows and marks of expired tokens: kept small without TTL indexes.
-    { name: 'expired-records', schedule: '7 * * * *', leaseMs: 10 * 60_000, run: async () => ({ limits: await purgeExpiredLimits(), spentTokens: await purgeSpentTokens() }) },
+    // Rate-limit hits of ended windows, marks of expired tokens and knack records no longer read: kept small
+    // without TTL indexes (FerretDB refuses them).
+    {
+      name: 'expired-records',
+      schedule: '7 * * * *',
+      leaseMs: 10 * 60_000,
+      run: async () => ({ limits: await purgeExpiredLimits(), spentTokens: await purgeSpentTokens(), knacks: await purgeStaleKnackRecords() }),
+    },
   ];
 }
 

@@ -12,8 +12,9 @@ import { signAccessToken } from '../../server/modules/auth/auth.tokens';
 import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
 import { UploadModel } from '../../server/modules/media';
-import { balanceOf, KNACK_MESSAGES, LedgerEntryModel, PLATFORM_KNACKS, post, userAccount } from '../../server/modules/knacks';
-import { KnackCodeModel, PlaySessionModel } from '../../server/modules/knacks/plays.model';
+import { balanceOf, KNACK_MESSAGES, LedgerEntryModel, PLATFORM_KNACKS, post, purgeStaleKnackRecords, userAccount } from '../../server/modules/knacks';
+import { KnackWindowModel } from '../../server/modules/knacks/knack-window';
+import { KnackCodeAttemptModel, KnackCodeModel, PlaySessionModel } from '../../server/modules/knacks/plays.model';
 import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { freezeDate } from '../helpers/clock';
@@ -45,6 +46,7 @@ async function piece(spec: Partial<PieceSpec> & { title: string }, payer?: Membe
 }
 
 const balance = (m: Member) => balanceOf(userAccount(m.user.id));
+const recentKnacksOf = async (m: Member) => (await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(m)).expect(200)).body.recentKnacks as number;
 
 beforeAll(async () => {
   await seedReferenceData();
@@ -58,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => smtp.stop());
 
 beforeEach(async () => {
-  await Promise.all([LedgerEntryModel.deleteMany({}), KnackCodeModel.deleteMany({}), PlaySessionModel.deleteMany({})]);
+  await Promise.all([LedgerEntryModel.deleteMany({}), KnackCodeModel.deleteMany({}), KnackWindowModel.deleteMany({}), KnackCodeAttemptModel.deleteMany({}), PlaySessionModel.deleteMany({})]);
 });
 
 describe('POST /knack/add on images', () => {
@@ -248,14 +250,20 @@ describe('the emailed code after 9 knacks in 24 hours', () => {
 
   it('when the 9 knacks were more than 24 hours ago, then no code is asked; 9 within the window, and it is', async () => {
     const [first, second] = await Promise.all([piece({ title: 'Window Opens' }), piece({ title: 'Window Closes' })]);
-    const hoursAgo = (hours: number) => Array.from({ length: 9 }, (_, i) => new Date(Date.now() - hours * 3_600_000 - i * 1000));
-    await KnackCodeModel.updateOne({ _id: bea.user.id }, { $set: { recentAt: hoursAgo(25) } }, { upsert: true });
+    const hoursAgo = (hours: number) => Array.from({ length: 9 }, (_, i) => new Date(Date.now() - hours * 3_600_000 - i * 1000)).reverse();
+    // Bea's window as her 9 knacks left it, written where a knack reads it: yesterday's last version.
+    const day = Math.floor(Date.now() / 86_400_000);
+    const expiresAt = new Date((day + 1) * 86_400_000);
+    await KnackWindowModel.create({ _id: `${bea.user.id}|${day - 1}|1`, recentAt: hoursAgo(25), expiresAt });
     await knack(bea, first).expect(200);
-    // The window keeps the last 9 times only: the old ones went, the new one is in.
-    expect((await KnackCodeModel.findById(bea.user.id).lean())!.recentAt).toHaveLength(1);
+    // The window keeps the knacks of the last 24 hours only: the old ones went, the new one is in.
+    const today = (await KnackWindowModel.find({}).lean()).filter((version) => version._id.startsWith(`${bea.user.id}|${day}|`));
+    expect(today.map((version) => [version._id, version.recentAt.length])).toEqual([[`${bea.user.id}|${day}|1`, 1]]);
 
-    await KnackCodeModel.updateOne({ _id: bea.user.id }, { $set: { recentAt: hoursAgo(23) } });
+    await KnackWindowModel.deleteMany({});
+    await KnackWindowModel.create({ _id: `${bea.user.id}|${day - 1}|1`, recentAt: hoursAgo(23), expiresAt });
     expect((await knack(bea, second).expect(428)).body.message).toBe(KNACK_MESSAGES.codeNeeded);
+    expect(await recentKnacksOf(bea)).toBe(9);
   });
 
   it('when the code is guessed 5 times wrong, then even the right code no longer works', async () => {
@@ -267,6 +275,56 @@ describe('the emailed code after 9 knacks in 24 hours', () => {
     for (let i = 0; i < 5; i += 1) await knack(cara, pieces[9]!, { code: wrong }).expect(400);
     await knack(cara, pieces[9]!, { code }).expect(400);
   }, 60_000);
+});
+
+describe('the knack window, kept as inserted versions', () => {
+  const DAY = 86_400_000;
+  const memberWithToken = async (name: string) => {
+    const [user] = await UserModel.insertMany([{ email: `${name}@knack.test`, username: `${name}_window`, firstName: name, isActive: true }]);
+    const id = String(user!._id);
+    return { id, headers: { Authorization: `Bearer ${signAccessToken(testConfig().auth, { userId: id, tokenVersion: 0 })}` } };
+  };
+
+  it('when a member’s window has a long chain of versions this process never saw, then the next knack continues after the last one', async () => {
+    const dan = await memberWithToken('dan');
+    const day = Math.floor(Date.now() / DAY);
+    const expiresAt = new Date((day + 2) * DAY);
+    // 37 versions today; the last holds 8 knacks of the last hour, earlier ones as many as 9.
+    const times = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.now() - 3_600_000 + i * 1000));
+    await KnackWindowModel.insertMany(Array.from({ length: 37 }, (_, i) => ({ _id: `${dan.id}|${day}|${i + 1}`, recentAt: times(i === 36 ? 8 : 9), expiresAt })));
+    const [ninth, tenth] = await Promise.all([piece({ title: 'Chain Ninth' }), piece({ title: 'Chain Tenth' })]);
+
+    await request(app).post('/api/v2/knack/add').set(dan.headers).send({ contentId: ninth.id, userId: dan.id }).expect(200);
+    const latest = await KnackWindowModel.findById(`${dan.id}|${day}|38`).lean();
+    expect(latest?.recentAt).toHaveLength(9);
+    expect(await KnackWindowModel.exists({ _id: `${dan.id}|${day}|39` })).toBeNull();
+    const asked = await request(app).post('/api/v2/knack/add').set(dan.headers).send({ contentId: tenth.id, userId: dan.id }).expect(428);
+    expect(asked.body.message).toBe(KNACK_MESSAGES.codeNeeded);
+  });
+
+  it('when the housekeeping job runs, then it deletes past days’ window versions, stale play sessions and old code attempts, and keeps the rest', async () => {
+    const now = new Date();
+    const day = Math.floor(now.getTime() / DAY);
+    const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000);
+    await KnackWindowModel.insertMany([
+      { _id: `someone|${day - 2}|1`, recentAt: [], expiresAt: new Date(day * DAY) },
+      { _id: `someone|${day - 1}|1`, recentAt: [], expiresAt: new Date((day + 1) * DAY) },
+    ]);
+    const song = { userId: new Types.ObjectId(), contentId: new Types.ObjectId(), minMs: 1000 };
+    await PlaySessionModel.insertMany([
+      { _id: 'stale-play', ...song, startedAt: hoursAgo(25) },
+      { _id: 'fresh-play', ...song, startedAt: hoursAgo(1) },
+    ]);
+    await KnackCodeAttemptModel.insertMany([
+      { _id: 'attempt:someone:old:1', at: hoursAgo(25) },
+      { _id: 'attempt:someone:new:1', at: hoursAgo(1) },
+    ]);
+
+    expect(await purgeStaleKnackRecords(now)).toBe(3);
+    expect((await KnackWindowModel.find({}).lean()).map((v) => v._id)).toEqual([`someone|${day - 1}|1`]);
+    expect((await PlaySessionModel.find({}).lean()).map((p) => p._id)).toEqual(['fresh-play']);
+    expect((await KnackCodeAttemptModel.find({}).lean()).map((a) => a._id)).toEqual(['attempt:someone:new:1']);
+  });
 });
 
 describe('what a piece and a member have', () => {

@@ -3,12 +3,13 @@
  * Express's HTML page with a stack trace. A small app with a contract of one call, where the real routes cannot
  * break it on purpose.
  */
+import { createRequire } from 'node:module';
 import express from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
 import pino from 'pino';
 import request from 'supertest';
-import { answerContractBreach } from '../../server/lib/contract';
+import { answerContractBreach, compileRoutePatternsOnce } from '../../server/lib/contract';
 import { AppError, answerErrorsLast, errorHandler } from '../../server/lib/errors';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -92,5 +93,39 @@ describe("Express's own last handler", () => {
     const { app } = appWith('ours');
     const res = await request(app).get('/elsewhere').expect(404).expect('Content-Type', /json/);
     expect(res.body).toMatchObject({ code: 'not_found', message: 'Nothing here: GET /elsewhere' });
+  });
+});
+
+describe('finding the operation of a request', () => {
+  it('when requests keep coming, then the validator compiles each route pattern once, and path values still arrive', async () => {
+    // Counts every compilation the validator asks of path-to-regexp, under the once-only layer.
+    const exported = createRequire(__filename)('path-to-regexp') as { pathToRegexp: (path: unknown, options?: unknown) => unknown };
+    const real = exported.pathToRegexp;
+    const compiled: unknown[] = [];
+    exported.pathToRegexp = (path, options) => {
+      compiled.push(path);
+      return real(path, options);
+    };
+    compileRoutePatternsOnce();
+    const app = express();
+    const thing = { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } };
+    const spec: OpenAPIV3.DocumentV3 = {
+      ...SPEC,
+      paths: {
+        '/api/v2/first': { get: { responses: { '200': thing } } },
+        '/api/v2/things/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': thing } } },
+      },
+    };
+    app.use(OpenApiValidator.middleware({ apiSpec: spec, validateRequests: true }));
+    app.get('/api/v2/first', (_req, res) => void res.json({}));
+    app.get('/api/v2/things/:id', (req, res) => void res.json({ id: req.params.id }));
+
+    await request(app).get('/api/v2/things/a1').expect(200, { id: 'a1' });
+    const afterFirst = compiled.length;
+    expect(afterFirst).toBeGreaterThan(0);
+    for (const id of ['b2', 'c3', 'd4']) await request(app).get(`/api/v2/things/${id}`).expect(200, { id });
+    await request(app).get('/api/v2/first').expect(200, {});
+    await request(app).get('/api/v2/first').expect(200, {});
+    expect(compiled.length).toBe(afterFirst);
   });
 });

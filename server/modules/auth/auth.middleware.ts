@@ -1,7 +1,9 @@
 /** Bearer-token checks for the routes that need a signed-in member. */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
+import { readById } from '../../lib/query';
 import { UserModel } from '../users/users.model';
 import { roleOf, type Role } from '../users/users.mapper';
 import { MESSAGES } from './auth.rules';
@@ -26,13 +28,17 @@ declare global {
  * Verifies the access token, then checks the account still exists, is active and has not revoked the
  * token (password change, reset or logout-all bump the token version).
  */
+/** What the session check reads of the member. */
+type SessionHolder = { email: string; isActive: boolean; tokenVersion: number };
+
 export function requireAuth(config: AuthConfig): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     if (!token) throw new AppError(401, 'unauthorized', 'Please log in.');
     const claims = verifyAccessToken(config, token);
-    const user = await UserModel.findById(claims.userId, { email: 1, isActive: 1, tokenVersion: 1 }).lean();
+    // Every signed-in request makes this read, so it goes straight to the driver (lib/query.ts).
+    const user = Types.ObjectId.isValid(claims.userId) ? await readById<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1 }) : null;
     if (!user || !user.isActive || user.tokenVersion !== claims.tokenVersion) throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
     req.auth = { userId: claims.userId, email: user.email, role: roleOf(config.adminEmails, user.email) };
     next();

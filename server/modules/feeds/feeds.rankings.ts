@@ -18,7 +18,7 @@
  */
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
 import { incInTurn } from '../../lib/in-turn';
-import { anyOf, ours } from '../../lib/query';
+import { anyOf, ours, updateById } from '../../lib/query';
 import { ContentModel, type ContentDoc } from '../contents/contents.model';
 import { knackFacts } from '../knacks/knacked';
 import { embedPlayCounts } from '../share/share.service';
@@ -61,18 +61,17 @@ export function initialRanking(uploadedAt: Date, ownerFollowers: number) {
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * Bumps the kept totals of a piece and its owner for `count` new reactions (knacks). The caller has written
- * the reactions as facts (knack entries in the ledger) first: the refresh job recounts these totals from them.
+ * Bumps the kept totals of a piece for `count` new reactions (knacks), so that the member who knacked and the
+ * next visitor see them at once. The caller has written the reactions as facts (knack entries in the ledger)
+ * first: the refresh job recounts these totals from them, and sets the owner's trend (which only orders the
+ * trending artists) from them too, which spares every knack a second write.
  */
-export async function recordReaction(content: Pick<ContentDoc, '_id' | 'ownerId' | 'radarScore'>, count = 1): Promise<void> {
+export async function recordReaction(content: Pick<ContentDoc, '_id' | 'radarScore'>, count = 1): Promise<void> {
   // In turn and summed per document in this process: fewer writes, and none of FerretDB's lost increments
   // between them. Across processes increments can still be lost: the refresh job repairs them.
-  await Promise.all([
-    incInTurn(`content:${content._id}`, { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 }, ($inc) =>
-      ContentModel.updateOne({ _id: content._id }, { $inc }),
-    ),
-    incInTurn(`user:${content.ownerId}`, { trendScore: count }, ($inc) => UserModel.updateOne({ _id: content.ownerId }, { $inc })),
-  ]);
+  await incInTurn(`content:${content._id}`, { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 }, ($inc) =>
+    updateById(ContentModel, content._id, { $inc }),
+  );
 }
 
 const add = (counts: Map<string, number>, key: string, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);

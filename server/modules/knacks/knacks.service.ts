@@ -4,15 +4,18 @@
  * (90% owner, 10% payer); on another it counts and earns nothing. After 9 knacks in 24 hours the member
  * proves they are a person with an emailed 4-digit code before the next.
  *
- * Counting a member's recent knacks and writing the next one is one step per member, in every process at once
- * (a lock in the database, lib/mutex.ts): checked apart, knacks sent together would all pass the count.
+ * Each knack is first counted in the member's knack window (knack-window.ts: an insert that holds across
+ * processes), then written to the ledger under its unique key, so that neither a burst nor a twin sent to another
+ * process gets past the count or pays twice.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { inTurn } from '../../lib/in-turn';
+import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
+import { readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../auth';
 import { canSee, ContentModel, withFinishedMedia, type ContentDoc } from '../contents';
@@ -20,8 +23,9 @@ import { recordReaction } from '../feeds/feeds.rankings';
 import { TagModel } from '../tags';
 import { UserModel } from '../users';
 import { knackCodeMail } from './knacks.mails';
-import { balanceOf, knackLegs, post, userAccount, type Posting } from './ledger';
+import { balanceOf, knackLegs, post, userAccount } from './ledger';
 import { LedgerEntryModel, type LedgerEntryDoc } from './ledger.model';
+import { countKnack, KNACKS_BEFORE_CODE, purgeOldWindows, recentKnacks } from './knack-window';
 import { knackKey, knackStatusOf, type KnackStatus } from './knacked';
 import { KnackCodeAttemptModel, KnackCodeModel, PlaySessionModel, type KnackCodeDoc, type PlaySessionDoc } from './plays.model';
 
@@ -39,36 +43,9 @@ export const KNACK_MESSAGES = {
   tooManyCodes: 'Too many codes asked. Please try again later.',
 } as const;
 
-/**
- * Knacks a member may make in the window before the emailed code is asked. The spec asks for the code when the
- * recent count "exceeds 9": counting the knack being made, the 10th would make it 10, so the 10th needs it.
- */
-export const KNACKS_BEFORE_CODE = 9;
-export const RECENT_WINDOW_MS = 24 * 3_600_000;
 const CODE_TTL_MS = 15 * 60_000;
 const CODE_ATTEMPTS = 5;
 const CODE_REQUESTS = { max: 5, windowMs: 3_600_000 };
-/** Holds a member's knacks one at a time: a few database steps, so a short wait is plenty even for a burst. */
-const MEMBER_LOCK = { ttlMs: 15_000, waitMs: 10_000, busyMessage: 'Another knack of yours is still being recorded. Please try again.' };
-const memberLock = <T>(userId: string, step: () => Promise<T>) => withLock(`knacks:${userId}`, step, MEMBER_LOCK);
-/** At most this many knacks of a member in one turn of their lock, which keeps a turn far below the lock's life. */
-const MAX_STEPS_PER_TURN = 20;
-
-/** A member's knack window as a turn reads it and its knacks change it. */
-type KnackWindow = Pick<KnackCodeDoc, 'verifiedAt' | 'codeHash' | 'codeId' | 'expiresAt'> & { recentAt: Date[] };
-/** A knack waiting for its member's turn. */
-interface TurnStep {
-  now: Date;
-  /** When the count has reached the limit: the entry if a twin wrote it meanwhile, null once the code is right; throws otherwise. */
-  atLimit: (window: KnackWindow) => Promise<Posting | null>;
-  /** Writes the knack's ledger entry. */
-  write: () => Promise<Posting>;
-  resolve: (posted: Posting) => void;
-  reject: (reason: unknown) => void;
-}
-/** Per member, the steps of this process waiting for their next turn (see inMemberTurn). */
-const memberQueues = new Map<string, TurnStep[]>();
-
 type KnackAnswer = { message: string; knackStatus: KnackStatus; reactedCount: number; earned: number; earnedMicros: number };
 
 /**
@@ -104,15 +81,26 @@ export async function addOutsideReactions(content: Pick<ContentDoc, '_id' | 'own
   await recordReaction(content, count);
 }
 
+/** Play sessions and code attempts are read for at most a few hours (half of the longest song, a code's life). */
+const PLAY_AND_ATTEMPT_KEPT_MS = 24 * 3_600_000;
+
+/**
+ * Deletes what knacks no longer read (the housekeeping job): window versions of past days, play sessions
+ * never used, and the attempts of codes long expired. Answers how many documents it deleted.
+ */
+export async function purgeStaleKnackRecords(now = new Date()): Promise<number> {
+  const before = mongoose.trusted({ $lt: new Date(now.getTime() - PLAY_AND_ATTEMPT_KEPT_MS) });
+  const [windows, plays, attempts] = await Promise.all([
+    purgeOldWindows(now),
+    PlaySessionModel.deleteMany({ startedAt: before }),
+    KnackCodeAttemptModel.deleteMany({ at: before }),
+  ]);
+  return windows + plays.deletedCount + attempts.deletedCount;
+}
+
 /** Spec §9 marketing copy: cash-out from $10. */
 export const MIN_CASH_OUT_MICROS = 10_000_000;
 
-
-/** Knacks in a member's window since it started or their last code, whichever is later. */
-function countRecent(window: Pick<KnackCodeDoc, 'verifiedAt' | 'recentAt'> | null, now: Date): number {
-  const since = Math.max(now.getTime() - RECENT_WINDOW_MS, window?.verifiedAt?.getTime() ?? 0);
-  return (window?.recentAt ?? []).filter((at) => at.getTime() > since).length;
-}
 
 /** What a knack entry credited in all (its platform leg, turned around). */
 const creditedBy = (entry: Pick<LedgerEntryDoc, 'legs'>) => entry.legs.reduce((sum, leg) => sum + (leg.amountMicros > 0 ? leg.amountMicros : 0), 0);
@@ -124,101 +112,6 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     const content = await ContentModel.findById(contentId, fields).lean<ContentDoc>();
     if (!content || !canSee(content, viewer)) throw notFound('Content not found');
     return content;
-  }
-
-  /** The member's knack window (one read by `_id`). */
-  const windowOf = (userId: string) => KnackCodeModel.findById(userId, { verifiedAt: 1, recentAt: 1, codeHash: 1, codeId: 1, expiresAt: 1 }).lean<KnackCodeDoc>();
-
-  /**
-   * Runs a knack in the member's turn: under their lock (one holder in every process), with their knack window
-   * read once for all the knacks of this process waiting when the turn begins, and saved once after them.
-   * Knacks the count allows are written at once, side by side; one that meets the limit waits until those are
-   * written (a twin among them frees its place) and then asks for the code. A member's burst costs one lock
-   * and one window write, not one each; each answer is given once the window holding it is saved.
-   */
-  function inMemberTurn(userId: string, step: Omit<TurnStep, 'resolve' | 'reject'>): Promise<Posting> {
-    return new Promise<Posting>((resolve, reject) => {
-      const waiting: TurnStep = { ...step, resolve, reject };
-      const queue = memberQueues.get(userId);
-      if (queue) return void queue.push(waiting);
-      memberQueues.set(userId, [waiting]);
-      void takeTurns(userId);
-    });
-  }
-
-  async function takeTurns(userId: string): Promise<void> {
-    for (;;) {
-      const steps = memberQueues.get(userId)!.splice(0, MAX_STEPS_PER_TURN);
-      if (!steps.length) return void memberQueues.delete(userId);
-      const outcomes = new Map<TurnStep, { ok: true; posted: Posting } | { ok: false; err: unknown }>();
-      try {
-        await memberLock(userId, async () => {
-          const doc = await windowOf(userId);
-          const window: KnackWindow = {
-            verifiedAt: doc?.verifiedAt ?? null,
-            codeHash: doc?.codeHash ?? null,
-            codeId: doc?.codeId ?? null,
-            expiresAt: doc?.expiresAt ?? null,
-            recentAt: doc?.recentAt ?? [],
-          };
-          let counted = false;
-          let tookBack = false;
-          const writing: Promise<void>[] = [];
-          for (const step of steps) {
-            if (countRecent(window, step.now) >= KNACKS_BEFORE_CODE && writing.length) await Promise.all(writing.splice(0));
-            if (countRecent(window, step.now) >= KNACKS_BEFORE_CODE) {
-              try {
-                const written = await step.atLimit(window);
-                if (written) {
-                  outcomes.set(step, { ok: true, posted: written });
-                  continue;
-                }
-              } catch (err) {
-                outcomes.set(step, { ok: false, err });
-                continue;
-              }
-            }
-            // Counted now, before its write ends, so that the knacks after it see it; taken back if it writes nothing.
-            const at = new Date(step.now.getTime());
-            window.recentAt.push(at);
-            counted = true;
-            const takeBack = () => {
-              window.recentAt = window.recentAt.filter((time) => time !== at);
-              tookBack = true;
-            };
-            writing.push(
-              step.write().then(
-                (posted) => {
-                  outcomes.set(step, { ok: true, posted });
-                  if (!posted.created) takeBack();
-                },
-                (err: unknown) => {
-                  outcomes.set(step, { ok: false, err });
-                  takeBack();
-                },
-              ),
-            );
-          }
-          const saveWindow = () => {
-            // The last KNACKS_BEFORE_CODE times in the window are all the count needs.
-            const windowStart = Math.max(...steps.map((step) => step.now.getTime())) - RECENT_WINDOW_MS;
-            const recentAt = window.recentAt.filter((at) => at.getTime() > windowStart).sort((a, b) => a.getTime() - b.getTime()).slice(-KNACKS_BEFORE_CODE);
-            return KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { recentAt } }, { upsert: true });
-          };
-          // Saved beside the writes, counting them all: should this process die before they end, the window counts
-          // a knack too many (stricter), never one too few. One that wrote nothing is taken back by a second save.
-          await Promise.all([...writing, counted ? saveWindow() : undefined]);
-          if (tookBack) await saveWindow();
-        });
-        for (const step of steps) {
-          const outcome = outcomes.get(step)!;
-          if (outcome.ok) step.resolve(outcome.posted);
-          else step.reject(outcome.err);
-        }
-      } catch (err) {
-        steps.forEach((step) => step.reject(err));
-      }
-    }
   }
 
   /** Takes the next of the code's attempts (an insert, see KnackCodeAttemptModel); false when all are used. */
@@ -234,15 +127,15 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     return false;
   }
 
-  /** Checks the emailed code; a right one starts a new count of recent knacks. Under the member's lock. */
-  async function verifyCode(userId: string, window: KnackWindow, code: string, now: Date): Promise<void> {
+  /** Checks the emailed code (read only now: a knack at the limit is rare); a right one is used up. */
+  async function verifyCode(userId: string, code: string, now: Date): Promise<void> {
     const invalid = () => badRequest(KNACK_MESSAGES.invalidCode, [{ path: 'code', message: KNACK_MESSAGES.invalidCode }]);
-    if (!window.codeHash || !window.codeId || !window.expiresAt || window.expiresAt <= now) throw invalid();
+    const sent = await KnackCodeModel.findById(userId).lean<KnackCodeDoc>();
+    if (!sent?.codeHash || !sent.codeId || !sent.expiresAt || sent.expiresAt <= now) throw invalid();
     // The attempt is used before comparing, so that a wrong guess always costs one of the 5.
-    if (!(await takeAttempt(userId, window.codeId, now))) throw invalid();
-    if (!timingSafeEqual(Buffer.from(window.codeHash, 'hex'), hashCode(userId, code))) throw invalid();
-    await KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { codeHash: null, codeId: null, expiresAt: null, verifiedAt: now } });
-    Object.assign(window, { codeHash: null, codeId: null, expiresAt: null, verifiedAt: now });
+    if (!(await takeAttempt(userId, sent.codeId, now))) throw invalid();
+    if (!timingSafeEqual(Buffer.from(sent.codeHash, 'hex'), hashCode(userId, code))) throw invalid();
+    await KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { codeHash: null, codeId: null, expiresAt: null } });
   }
 
   /** A song counts through a play session older than half of it (measured here, not told by the client). */
@@ -260,31 +153,40 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     return { message, knackStatus: knackStatusOf(content, userId, true), reactedCount, earned: microsToUsd(earnedMicros), earnedMicros };
   }
 
-  /** One knack (see add): counted and written under the member's lock, then the piece's kept totals bumped. */
+  /** One knack (see add): counted in the member's window, written to the ledger, then the piece's kept totals bumped. */
   async function knack(caller: AuthContext, request: { contentId: string; playId?: string; code?: string }, now: Date): Promise<KnackAnswer> {
     const userId = caller.userId;
     const key = knackKey(request.contentId, userId);
-    // A repeat is told by one read by key, beside the piece's, rather than by a wait for the member's lock.
-    const [content, existing] = await Promise.all([visibleContent(request.contentId, caller, KNACK_FIELDS), LedgerEntryModel.findById(key).lean<LedgerEntryDoc>()]);
+    // A repeat is told by one read by key, beside the piece's, before it is counted.     // Both straight through the driver (lib/query.ts): the knack path is the busiest write path there is.
+    const [content, existing] = await Promise.all([
+      readById<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS),
+      readById<LedgerEntryDoc>(LedgerEntryModel, key),
+    ]);
+    if (!content || !canSee(content, caller)) throw notFound('Content not found');
     if (String(content.ownerId) === userId) return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };
     if (existing) return answer(content, userId, existing, content.reactedCount, KNACK_MESSAGES.already);
 
     await checkPlay(content, userId, request.playId, now);
+    let twin: LedgerEntryDoc | null = null;
+    // In turn per member within this process, only so that a burst of one member's knacks does not keep finding
+    // its next window version taken by another of them; across processes the window's inserts decide.
+    const counted = await inTurn(`knack-window:${userId}`, () =>
+      countKnack(userId, now, async () => {
+        // The same knack sent at once to another process may have been written meanwhile: it needs no code.
+        twin = await LedgerEntryModel.findById(key).lean<LedgerEntryDoc>();
+        if (twin) return false;
+        if (!request.code) throw new AppError(428, 'verification_required', KNACK_MESSAGES.codeNeeded);
+        await verifyCode(userId, request.code, now);
+        return true;
+      }),
+    );
+    if (!counted && twin) return answer(content, userId, twin, content.reactedCount, KNACK_MESSAGES.already);
+
     const value = content.isPaidOut ? content.knackRateMicros : 0;
     const legs = knackLegs(value, String(content.ownerId), content.payerId ? String(content.payerId) : null);
-    const { entry, created } = await inMemberTurn(userId, {
-      now,
-      async atLimit(window) {
-        // The same knack sent at once to another process: it wrote it while this one waited, and it needs no code.
-        const written = await LedgerEntryModel.findById(key).lean<LedgerEntryDoc>();
-        if (written) return { entry: written, created: false };
-        if (!request.code) throw new AppError(428, 'verification_required', KNACK_MESSAGES.codeNeeded);
-        await verifyCode(userId, window, request.code, now);
-        return null;
-      },
-      // A twin that got here first makes this insert fail on the unique key: then nothing is written or counted.
-      write: () => post({ _id: key, kind: 'knack', at: now, actorId: new Types.ObjectId(userId), contentId: content._id, legs }),
-    });
+    // A twin that got here first makes this insert fail on the unique key: nothing is written, and the window
+    // keeps the count (one too many for a day, never one too few).
+    const { entry, created } = await post({ _id: key, kind: 'knack', at: now, actorId: new Types.ObjectId(userId), contentId: content._id, legs });
     if (!created) return answer(content, userId, entry, content.reactedCount, KNACK_MESSAGES.already);
     await recordReaction(content);
     if (request.playId) await PlaySessionModel.deleteOne({ _id: request.playId });
@@ -316,14 +218,10 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       const user = await UserModel.findById(userId, { email: 1, firstName: 1 }).lean();
       if (!user) throw notFound('This member does not exist.');
       const code = String(randomInt(0, 10_000)).padStart(4, '0');
-      // The same document holds the knack count: written at once with a knack, one of the two writes would be lost.
-      await memberLock(userId, () =>
-        KnackCodeModel.updateOne(
-          { _id: new Types.ObjectId(userId) },
-          { $set: { codeHash: hashCode(userId, code).toString('hex'), codeId: randomBytes(9).toString('base64url'), expiresAt: new Date(Date.now() + CODE_TTL_MS) } },
-          { upsert: true },
-        ),
-      );
+      const sent = { codeHash: hashCode(userId, code).toString('hex'), codeId: randomBytes(9).toString('base64url'), expiresAt: new Date(Date.now() + CODE_TTL_MS) };
+      const save = () => KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: sent }, { upsert: true });
+      // Two first codes of a member asked at once both try to create the document: the loser saves into it.
+      await save().catch((err: unknown) => (isDuplicateKey(err) ? save() : Promise.reject(err)));
       await mailer.send(knackCodeMail(user.email, user.firstName ?? '', code));
       return { message: KNACK_MESSAGES.codeSent };
     },
@@ -350,8 +248,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     },
 
     async available(caller: AuthContext, now = new Date()) {
-      const [balanceMicros, window] = await Promise.all([balanceOf(userAccount(caller.userId)), windowOf(caller.userId)]);
-      const recent = countRecent(window, now);
+      const [balanceMicros, recent] = await Promise.all([balanceOf(userAccount(caller.userId)), recentKnacks(caller.userId, now)]);
       return {
         balance: microsToUsd(balanceMicros),
         balanceMicros,

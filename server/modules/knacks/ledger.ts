@@ -1,5 +1,6 @@
 /** Writing to and reading from the ledger (ledger.model.ts). */
 import { isDuplicateKey } from '../../lib/mutex';
+import { insertWhole } from '../../lib/query';
 import { LedgerEntryModel, type LedgerEntryDoc, type LedgerLeg } from './ledger.model';
 
 export const userAccount = (userId: unknown) => `user:${String(userId)}`;
@@ -38,7 +39,8 @@ export async function post(entry: Omit<LedgerEntryDoc, 'accounts'>): Promise<Pos
   if (entry.legs.reduce((sum, leg) => sum + leg.amountMicros, 0) !== 0) throw new RangeError(`${entry._id}: legs must sum to zero`);
   const doc = { ...entry, accounts: [...new Set(entry.legs.map((leg) => leg.account))] };
   try {
-    await LedgerEntryModel.create(doc);
+    // Every field written here (post is the ledger's one writer), straight through the driver (lib/query.ts).
+    await insertWhole(LedgerEntryModel, { method: null, amountMicros: null, ref: null, ...doc });
     return { entry: doc, created: true };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;

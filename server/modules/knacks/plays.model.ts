@@ -28,10 +28,9 @@ export interface PlaySessionDoc {
 export const PlaySessionModel = model<PlaySessionDoc>('PlaySession', playSessionSchema, 'play_sessions');
 
 /**
- * A member's knack window (`_id` the member): the times of their last knacks (at most 9, enough to tell
- * "more than 9 in 24 hours" without counting the ledger), and the emailed 4-digit code they give past that:
- * kept as an HMAC, for 15 minutes and 5 attempts (counted in knack_code_attempts under `codeId`).
- * `verifiedAt` starts a new count of recent knacks.
+ * The emailed 4-digit code a member gives when their knack window is full (`_id` the member; the window itself
+ * is in knack-window.ts): kept as an HMAC, for 15 minutes and 5 attempts (counted in knack_code_attempts under
+ * `codeId`). A right code is used up, and the knack it came with starts a new count.
  */
 const knackCodeSchema = new Schema(
   {
@@ -40,8 +39,6 @@ const knackCodeSchema = new Schema(
     expiresAt: { type: Date, default: null },
     /** A new id for every code sent: its attempts are counted under it, so a new code starts with all 5. */
     codeId: { type: String, default: null },
-    verifiedAt: { type: Date, default: null },
-    recentAt: { type: [Date], default: [] },
   },
   { versionKey: false },
 );
@@ -51,8 +48,6 @@ export interface KnackCodeDoc {
   codeHash: string | null;
   expiresAt: Date | null;
   codeId?: string | null;
-  verifiedAt: Date | null;
-  recentAt?: Date[];
 }
 
 export const KnackCodeModel = model<KnackCodeDoc>('KnackCode', knackCodeSchema, 'knack_codes');
