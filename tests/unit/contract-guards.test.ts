@@ -108,7 +108,7 @@ describe('finding the operation of a request', () => {
     };
     compileRoutePatternsOnce();
     const app = express();
-    const thing = { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } };
+    const thing = { description: 'ok', content: { 'application/json': { schema: { type: 'object' as const } } } };
     const spec: OpenAPIV3.DocumentV3 = {
       ...SPEC,
       paths: {

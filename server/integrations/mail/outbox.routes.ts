@@ -4,12 +4,12 @@
  */
 import { Router, type Request } from 'express';
 import { listOutbox, readOutboxMail } from './outbox.driver';
+import { escapeHtml } from '../../lib/html';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Knack outbox</title>
+<title>${escapeHtml(title)} · Knack outbox</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f7f6fb;color:#161326}
 main{max-width:860px;margin:24px auto;padding:0 16px}h1{font-size:22px}table{width:100%;border-collapse:collapse;background:#fff}
 td,th{padding:10px 12px;border-bottom:1px solid #e9e7f2;text-align:left}a{color:#5b3cf5}.meta{color:#5d5a6e}
@@ -40,7 +40,7 @@ export function outboxRouter(dir: string, { openToAll = false }: { openToAll?: b
   router.get('/dev/mail', async (_req, res) => {
     const mails = await listOutbox(dir);
     const rows = mails
-      .map((m) => `<tr><td class="meta">${escape(new Date(m.sentAt).toLocaleString('en-US'))}</td><td>${escape(m.to)}</td><td><a href="/dev/mail/${m.id}">${escape(m.subject)}</a></td></tr>`)
+      .map((m) => `<tr><td class="meta">${escapeHtml(new Date(m.sentAt).toLocaleString('en-US'))}</td><td>${escapeHtml(m.to)}</td><td><a href="/dev/mail/${m.id}">${escapeHtml(m.subject)}</a></td></tr>`)
       .join('');
     res.type('html').send(
       page(
@@ -60,8 +60,8 @@ export function outboxRouter(dir: string, { openToAll = false }: { openToAll?: b
     res.type('html').send(
       page(
         mail.subject,
-        `<p><a href="/dev/mail">&larr; Outbox</a></p><h1>${escape(mail.subject)}</h1>
-        <p class="meta">To ${escape(mail.to)} · from ${escape(mail.from)} · ${escape(new Date(mail.sentAt).toLocaleString('en-US'))}</p>
+        `<p><a href="/dev/mail">&larr; Outbox</a></p><h1>${escapeHtml(mail.subject)}</h1>
+        <p class="meta">To ${escapeHtml(mail.to)} · from ${escapeHtml(mail.from)} · ${escapeHtml(new Date(mail.sentAt).toLocaleString('en-US'))}</p>
         <div class="mail">${mail.html}</div>`,
       ),
     );

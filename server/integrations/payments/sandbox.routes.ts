@@ -7,13 +7,13 @@ import cookieParser from 'cookie-parser';
 import express, { Router, type Request } from 'express';
 import type { SandboxCheckoutDoc } from './sandbox.model';
 import { SANDBOX_PAYER_COOKIE, type SandboxProvider, type SignedDelivery } from './sandbox.driver';
+import { escapeHtml } from '../../lib/html';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Knack sandbox checkout</title>
+<title>${escapeHtml(title)} · Knack sandbox checkout</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:0 16px;background:#f7f6fb;color:#161326}
 main{max-width:440px;margin:48px auto;padding:28px;background:#fff;border:1px solid #e9e7f2;border-radius:16px}
 h1{font-size:20px;margin:0 0 4px}.amount{font-size:40px;font-weight:700;margin:16px 0 4px}.meta{color:#5d5a6e;font-size:14px}
@@ -42,7 +42,7 @@ export function sandboxCheckoutRouter(sandbox: SandboxProvider, deliver: (delive
       page(
         'Pay',
         `<h1>Knack</h1><p class="meta">Sandbox checkout: no real money moves.</p>
-        <div class="amount">${dollars(checkout.amountMicros)}</div><p>${escape(checkout.description)}</p>${decided}
+        <div class="amount">${dollars(checkout.amountMicros)}</div><p>${escapeHtml(checkout.description)}</p>${decided}
         <form method="post" action="${action}"><input type="hidden" name="decision" value="approve"><button class="approve" type="submit">Approve payment</button></form>
         <form method="post" action="${action}"><input type="hidden" name="decision" value="decline"><button class="decline" type="submit">Decline</button></form>`,
       ),

@@ -1,16 +1,16 @@
 /** The account emails: activation and password reset. */
 import type { MailMessage } from '../../integrations/mail';
+import { escapeHtml } from '../../lib/html';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function layout(greeting: string, lines: string[], action: { label: string; url: string }, footer: string): Pick<MailMessage, 'text' | 'html'> {
   const text = [greeting, '', ...lines, '', `${action.label}: ${action.url}`, '', footer, '', '— Knack'].join('\n');
   const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">
-<p>${escape(greeting)}</p>
-${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
-<p><a href="${escape(action.url)}" style="display:inline-block;background:#5b3cf5;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600">${escape(action.label)}</a></p>
-<p style="color:#5d5a6e;font-size:13px">Or open this link: <a href="${escape(action.url)}">${escape(action.url)}</a></p>
-<p style="color:#5d5a6e;font-size:13px">${escape(footer)}</p>
+<p>${escapeHtml(greeting)}</p>
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#5b3cf5;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
+<p style="color:#5d5a6e;font-size:13px">Or open this link: <a href="${escapeHtml(action.url)}">${escapeHtml(action.url)}</a></p>
+<p style="color:#5d5a6e;font-size:13px">${escapeHtml(footer)}</p>
 <p>— Knack</p></div>`;
   return { text, html };
 }

@@ -1,29 +1,18 @@
-/**
- * Keyset paging (ARCHITECTURE §3): a page ends at (sort key, _id) of its last item, and the next page
- * starts after it. The cursor is that pair, opaque to clients.
- */
+/** Keyset paging of the feeds: a page ends at (sort key, _id) of its last piece (lib/page-cursor.ts). */
 import { Types } from 'mongoose';
-import { AppError } from '../../lib/errors';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
 
 export interface Position {
   key: number | null;
   id: Types.ObjectId;
 }
 
-export const encodeCursor = ({ key, id }: Position) => Buffer.from(JSON.stringify([key, String(id)])).toString('base64url');
+export const encodeCursor = ({ key, id }: Position) => encodePageCursor(key, String(id));
 
-export function decodeCursor(cursor: string | undefined): Position | null {
-  if (!cursor) return null;
-  try {
-    const [key, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if ((key === null || Number.isFinite(key)) && typeof id === 'string' && Types.ObjectId.isValid(id) && id.length === 24) {
-      return { key: key as number | null, id: new Types.ObjectId(id) };
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError(400, 'bad_request', 'This page link is no longer valid. Please reload the list.', [{ path: 'cursor', message: 'Invalid cursor' }]);
-}
+export const decodeCursor = (cursor: string | undefined): Position | null =>
+  decodePageCursor(cursor, (key, id) =>
+    (key === null || Number.isFinite(key)) && typeof id === 'string' && id.length === 24 && Types.ObjectId.isValid(id) ? { key: key as number | null, id: new Types.ObjectId(id) } : null,
+  );
 
 /**
  * The condition "after `position`" for a feed sorted by `key` desc then `_id` desc (`_id` alone when key is

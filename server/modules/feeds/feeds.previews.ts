@@ -5,6 +5,7 @@
 import type { Schemas } from '../../lib/openapi-types';
 import { ContentModel, type ContentDoc, type ContentsService } from '../contents';
 import { UserModel, type UserDoc } from '../users';
+import { escapeHtml } from '../../lib/html';
 
 export interface LinkPreview {
   title: string;
@@ -55,7 +56,6 @@ export function createLinkPreviews(contents: ContentsService, publicUrl: string)
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The `<head>` tags of a preview. */
 export function previewTags(preview: LinkPreview): string {

@@ -1,27 +1,19 @@
 /**
- * Keyset paging of a member's history (newest first): a page ends at (at, historyId) of its last item. The
- * history merges several collections whose ids are all strings, so the tie-break is a string comparison,
- * the same in the database and here.
+ * Keyset paging of a member's history (newest first): a page ends at (at, historyId) of its last item
+ * (lib/page-cursor.ts). The history merges several collections whose ids are all strings, so the tie-break is
+ * a string comparison, the same in the database and here.
  */
-import { AppError } from '../../lib/errors';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
 
 export interface HistoryPosition {
   at: number;
   id: string;
 }
 
-export const encodeHistoryCursor = ({ at, id }: HistoryPosition) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
+export const encodeHistoryCursor = ({ at, id }: HistoryPosition) => encodePageCursor(at, id);
 
-export function decodeHistoryCursor(cursor: string | undefined): HistoryPosition | null {
-  if (!cursor) return null;
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (Number.isSafeInteger(at) && typeof id === 'string' && id.length > 0 && id.length <= 120) return { at: at as number, id };
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError(400, 'bad_request', 'This page link is no longer valid. Please reload the list.', [{ path: 'cursor', message: 'Invalid cursor' }]);
-}
+export const decodeHistoryCursor = (cursor: string | undefined): HistoryPosition | null =>
+  decodePageCursor(cursor, (at, id) => (Number.isSafeInteger(at) && typeof id === 'string' && id.length > 0 && id.length <= 120 ? { at: at as number, id } : null));
 
 /** The condition "after `position`" on (at desc, _id desc). */
 export function afterPosition(position: HistoryPosition | null): Record<string, unknown> {

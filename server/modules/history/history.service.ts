@@ -8,7 +8,7 @@ import { microsToUsd } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { anyOf, ours } from '../../lib/query';
 import type { AuthContext } from '../auth';
-import { LedgerEntryModel, userAccount, type LedgerEntryDoc } from '../knacks';
+import { creditedBy, LedgerEntryModel, userAccount, type LedgerEntryDoc } from '../knacks';
 import { amountFor } from '../knacks/ledger';
 import { UserModel } from '../users';
 import {
@@ -39,9 +39,6 @@ const changes = (paidMicros: number, earnedMicros: number, supporterId: unknown)
   paidMicros,
   earnedMicros,
 });
-
-/** What a knack entry credited in all: the knack value. */
-const creditedBy = (entry: Pick<LedgerEntryDoc, 'legs'>) => entry.legs.reduce((sum, leg) => sum + Math.max(0, leg.amountMicros), 0);
 
 export function createHistoryService({ fees }: { fees: PayoutFees }) {
   /** The Earn item of a cash-out request; `send` is its payout once approved. */

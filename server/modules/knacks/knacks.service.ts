@@ -23,7 +23,7 @@ import { recordReaction } from '../feeds/feeds.rankings';
 import { TagModel } from '../tags';
 import { UserModel } from '../users';
 import { knackCodeMail } from './knacks.mails';
-import { balanceOf, knackLegs, post, userAccount } from './ledger';
+import { balanceOf, creditedBy, knackLegs, post, userAccount } from './ledger';
 import { LedgerEntryModel, type LedgerEntryDoc } from './ledger.model';
 import { countKnack, KNACKS_BEFORE_CODE, purgeOldWindows, recentKnacks } from './knack-window';
 import { knackKey, knackStatusOf, type KnackStatus } from './knacked';
@@ -102,8 +102,6 @@ export async function purgeStaleKnackRecords(now = new Date()): Promise<number> 
 export const MIN_CASH_OUT_MICROS = 10_000_000;
 
 
-/** What a knack entry credited in all (its platform leg, turned around). */
-const creditedBy = (entry: Pick<LedgerEntryDoc, 'legs'>) => entry.legs.reduce((sum, leg) => sum + (leg.amountMicros > 0 ? leg.amountMicros : 0), 0);
 
 export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret: string }) {
   const hashCode = (userId: string, code: string) => createHmac('sha256', secret).update(`knack-code:${userId}:${code}`).digest();

@@ -50,6 +50,9 @@ export async function post(entry: Omit<LedgerEntryDoc, 'accounts'>): Promise<Pos
   }
 }
 
+/** What an entry credited in all: the sum of its positive legs (for a knack, the value it paid out). */
+export const creditedBy = (entry: Pick<LedgerEntryDoc, 'legs'>) => entry.legs.reduce((sum, leg) => sum + Math.max(0, leg.amountMicros), 0);
+
 /** What the legs of `entries` bring to `account`. */
 export const amountFor = (entries: Pick<LedgerEntryDoc, 'legs'>[], account: string) =>
   entries.reduce((sum, entry) => sum + entry.legs.reduce((legs, leg) => legs + (leg.account === account ? leg.amountMicros : 0), 0), 0);

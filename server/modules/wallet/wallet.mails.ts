@@ -1,7 +1,7 @@
 /** The notice mailed to a member's account address when the email their payouts go to is changed. */
 import type { MailMessage } from '../../integrations/mail';
+import { escapeHtml } from '../../lib/html';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * "andrea@example.com" -> "an***@example.com": enough for the member to recognise their own address, while
@@ -27,11 +27,11 @@ export function payoutEmailChangedMail(to: string, firstName: string, newPaypal:
   const action = { label: 'Reset my password', url: resetLink };
   const text = [greeting, '', ...lines, '', warning, `${action.label}: ${action.url}`, '', '— Knack'].join('\n');
   const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">
-<p>${escape(greeting)}</p>
-${lines.map((l) => `<p>${escape(l)}</p>`).join('\n')}
-<p><strong>${escape(warning)}</strong></p>
-<p><a href="${escape(action.url)}" style="display:inline-block;background:#5b3cf5;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600">${escape(action.label)}</a></p>
-<p style="color:#5d5a6e;font-size:13px">Or open this link: <a href="${escape(action.url)}">${escape(action.url)}</a></p>
+<p>${escapeHtml(greeting)}</p>
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+<p><strong>${escapeHtml(warning)}</strong></p>
+<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#5b3cf5;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
+<p style="color:#5d5a6e;font-size:13px">Or open this link: <a href="${escapeHtml(action.url)}">${escapeHtml(action.url)}</a></p>
 <p>— Knack</p></div>`;
   return { to, subject: 'Your Knack payout email was changed', text, html };
 }
