@@ -302,6 +302,21 @@ describe('the knack window, kept as inserted versions', () => {
     expect(asked.body.message).toBe(KNACK_MESSAGES.codeNeeded);
   });
 
+  it('when another process added to yesterday’s window after this one last read it, then today’s first knack counts that knack too', async () => {
+    const eve = await memberWithToken('eve');
+    const day = Math.floor(Date.now() / DAY);
+    const expiresAt = new Date((day + 1) * DAY);
+    const minutesAgo = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.now() - 60_000 * (n - i)));
+    await KnackWindowModel.create({ _id: `${eve.id}|${day - 1}|1`, recentAt: minutesAgo(8), expiresAt });
+    // This process reads Eve's window (and remembers where yesterday's chain ended)...
+    expect((await request(app).get('/api/v2/knack/get-available-knacks').set(eve.headers).expect(200)).body.recentKnacks).toBe(8);
+    // ...then her 9th knack is made through another process, before the day's first here.
+    await KnackWindowModel.create({ _id: `${eve.id}|${day - 1}|2`, recentAt: minutesAgo(9), expiresAt });
+    const photo = await piece({ title: 'Carried Over' });
+    const asked = await request(app).post('/api/v2/knack/add').set(eve.headers).send({ contentId: photo.id, userId: eve.id }).expect(428);
+    expect(asked.body.message).toBe(KNACK_MESSAGES.codeNeeded);
+  });
+
   it('when the housekeeping job runs, then it deletes past days’ window versions, stale play sessions and old code attempts, and keeps the rest', async () => {
     const now = new Date();
     const day = Math.floor(now.getTime() / DAY);

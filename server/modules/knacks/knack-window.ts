@@ -113,7 +113,9 @@ async function currentWindow(userId: string, now: Date, exact = false): Promise<
   const chain = chainOf(userId, day);
   const today = await latestOf(chain, exact);
   if (today) return { chain, ...today };
-  const yesterday = await latestOf(chainOf(userId, day - 1), exact);
+  // Read to its end: a day's chain starts from it once, and a knack made through another process since this
+  // process last looked must be carried over (a new day has no later insert that would find it out).
+  const yesterday = await latestOf(chainOf(userId, day - 1), true);
   return { chain, version: 0, recentAt: yesterday?.recentAt ?? [] };
 }
 

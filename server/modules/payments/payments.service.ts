@@ -14,7 +14,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
-import { anyOf, ours } from '../../lib/query';
+import { ours } from '../../lib/query';
 import type { AuthContext } from '../auth';
 import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
 import { creditMethod, creditsLeft, giveCreditBack, LISTING_FEES, markPaidOut, postListing, takeCredit, tierOf, type Tier } from './listing';

@@ -2,7 +2,6 @@
  * The wallet (spec §9, issue 6 point 5): a member's figures, their payout account (PayPal email) and the
  * cash-out requests an admin approves or cancels. Everything is derived from the ledger.
  */
-import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { PATTERNS } from '../../generated/validation';
 import type { Mailer } from '../../integrations/mail';
