@@ -10,7 +10,10 @@ export function useTestDatabase(): void {
     const name = `knack_test_${process.env.JEST_WORKER_ID ?? 0}_${randomBytes(4).toString('hex')}`;
     const url = new URL(base);
     url.pathname = '/';
-    await mongoose.connect(withDatabaseName(url.toString(), name), { serverSelectionTimeoutMS: 10_000 });
+    // No buffering: tests connect before anything runs, and mongoose's buffer only lets a call through when it
+    // believes the connection is alive, a belief it takes from `Date`, which the test clock fakes. With it off
+    // every call goes straight to the driver, whose own server selection knows the connection is up.
+    await mongoose.connect(withDatabaseName(url.toString(), name), { serverSelectionTimeoutMS: 10_000, bufferCommands: false });
     await ensureIndexes();
   });
 
