@@ -71,8 +71,11 @@ const PATTERNS_KEPT = 2_000;
 
 const compiledOnce: PathToRegexp = (path, options) => {
   if (typeof path !== 'string') return original(path, options);
-  // The options are a few flags (the validator passes `sensitive` and `strict`).
-  const key = JSON.stringify([path, options ?? {}]);
+  // The validator passes only the flags `sensitive` and `strict`, on every route of every request: those make a
+  // short key; any other options are spelled out whole.
+  const flags = (options ?? {}) as Record<string, unknown>;
+  const flagsOnly = Object.keys(flags).every((name) => name === 'sensitive' || name === 'strict');
+  const key = flagsOnly ? `${flags.sensitive ? 's' : '-'}${flags.strict ? 't' : '-'}${path}` : JSON.stringify([path, flags]);
   const kept = compiledPatterns.get(key);
   if (kept) return kept;
   const made = original(path, options);

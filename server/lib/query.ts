@@ -36,6 +36,24 @@ type Stored = { collection: Collection };
 export const readById = <T>(model: Stored, id: unknown, projection?: Record<string, 1>) =>
   model.collection.findOne({ _id: id as never }, { projection }) as Promise<T | null>;
 
+/**
+ * Like readById, but a caller that asks for a document while the same read is already on its way to the database
+ * takes that read's answer instead of sending its own. For the session check, where one member's requests often
+ * arrive together (a page's calls, a retried tap): they cost one read, not one each. The answer is then as old
+ * as the read in flight (a few milliseconds), which is why this is only for reads whose callers can take that:
+ * never for one that must see a write completed just before it (a count, a claim). The answer is shared: a caller
+ * must not change it.
+ */
+export function readByIdShared<T>(model: Stored, id: { toString(): string }, projection?: Record<string, 1>): Promise<T | null> {
+  const key = `${model.collection.collectionName}|${id.toString()}|${projection ? Object.keys(projection).join(',') : ''}`;
+  const running = readsInFlight.get(key);
+  if (running) return running as Promise<T | null>;
+  const read = readById<T>(model, id, projection).finally(() => readsInFlight.delete(key));
+  readsInFlight.set(key, read);
+  return read;
+}
+const readsInFlight = new Map<string, Promise<unknown>>();
+
 /** Inserts a complete document (every field and default written by the caller); a taken `_id` throws the duplicate-key error. */
 export const insertWhole = async <T extends { _id: unknown }>(model: Stored, doc: T) => void (await model.collection.insertOne(doc as never));
 

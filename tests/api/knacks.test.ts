@@ -13,7 +13,7 @@ import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
 import { UploadModel } from '../../server/modules/media';
 import { balanceOf, KNACK_MESSAGES, LedgerEntryModel, PLATFORM_KNACKS, post, purgeStaleKnackRecords, userAccount } from '../../server/modules/knacks';
-import { KnackWindowModel } from '../../server/modules/knacks/knack-window';
+import { forgetKnackWindows, KnackWindowModel } from '../../server/modules/knacks/knack-window';
 import { KnackCodeAttemptModel, KnackCodeModel, PlaySessionModel } from '../../server/modules/knacks/plays.model';
 import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -61,6 +61,7 @@ afterAll(async () => smtp.stop());
 
 beforeEach(async () => {
   await Promise.all([LedgerEntryModel.deleteMany({}), KnackCodeModel.deleteMany({}), KnackWindowModel.deleteMany({}), KnackCodeAttemptModel.deleteMany({}), PlaySessionModel.deleteMany({})]);
+  forgetKnackWindows();
 });
 
 describe('POST /knack/add on images', () => {
@@ -261,6 +262,7 @@ describe('the emailed code after 9 knacks in 24 hours', () => {
     expect(today.map((version) => [version._id, version.recentAt.length])).toEqual([[`${bea.user.id}|${day}|1`, 1]]);
 
     await KnackWindowModel.deleteMany({});
+    forgetKnackWindows();
     await KnackWindowModel.create({ _id: `${bea.user.id}|${day - 1}|1`, recentAt: hoursAgo(23), expiresAt });
     expect((await knack(bea, second).expect(428)).body.message).toBe(KNACK_MESSAGES.codeNeeded);
     expect(await recentKnacksOf(bea)).toBe(9);

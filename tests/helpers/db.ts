@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
+import { forgetKnackWindows } from '../../server/modules/knacks/knack-window';
 
 export function useTestDatabase(): void {
   beforeAll(async () => {
@@ -23,7 +24,8 @@ export function useTestDatabase(): void {
   });
 }
 
-/** Empties every collection (indexes stay), for tests that need a clean slate. */
+/** Empties every collection (indexes stay), for tests that need a clean slate, and what the app remembers of them. */
 export async function clearDatabase(): Promise<void> {
   await Promise.all(Object.values(mongoose.connection.collections).map((c) => c.deleteMany({})));
+  forgetKnackWindows();
 }

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
-import { readById } from '../../lib/query';
+import { readByIdShared } from '../../lib/query';
 import { UserModel } from '../users/users.model';
 import { roleOf, type Role } from '../users/users.mapper';
 import { MESSAGES } from './auth.rules';
@@ -37,8 +37,9 @@ export function requireAuth(config: AuthConfig): RequestHandler {
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     if (!token) throw new AppError(401, 'unauthorized', 'Please log in.');
     const claims = verifyAccessToken(config, token);
-    // Every signed-in request makes this read, so it goes straight to the driver (lib/query.ts).
-    const user = Types.ObjectId.isValid(claims.userId) ? await readById<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1 }) : null;
+    // Every signed-in request makes this read, so it goes straight to the driver, and a member's requests that
+    // arrive together share one (lib/query.ts): a revocation landing during that read applies from the next request.
+    const user = Types.ObjectId.isValid(claims.userId) ? await readByIdShared<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1 }) : null;
     if (!user || !user.isActive || user.tokenVersion !== claims.tokenVersion) throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
     req.auth = { userId: claims.userId, email: user.email, role: roleOf(config.adminEmails, user.email) };
     next();

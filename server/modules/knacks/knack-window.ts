@@ -11,8 +11,11 @@
  *
  * A day's first version carries on from the previous day's last one (knacks older than that are all outside
  * the window), which keeps chains short and lets the housekeeping job delete whole old days. Each process
- * remembers the latest version it saw per chain, so a knack usually costs one read and one insert; a process
- * that does not know a chain finds its end by doubling steps and halving, in a few reads by `_id`.
+ * remembers the latest version it saw per chain and what it holds (a version never changes), so a knack usually
+ * costs one insert: should another process have inserted that version first, the insert finds out. A process
+ * that does not know a chain finds its end by doubling steps and halving, in a few reads by `_id`. What a process
+ * remembers holds as long as no version of a live chain is deleted: the housekeeping job deletes only days that
+ * no window reads any more, and a test that empties the collection calls forgetKnackWindows.
  *
  * The one inexactness is at the turn of a UTC day: a member's knack that started in the old day and is still
  * being inserted there while the same member's next knack starts the new day's chain is not carried over,
@@ -58,51 +61,52 @@ interface Latest {
 const chainOf = (userId: string, day: number) => `${userId}|${day}`;
 const versionId = (chain: string, version: number) => `${chain}|${version}`;
 
-/** Per chain, the latest version this process saw: where the next read starts. */
-const hints = new Map<string, number>();
-const HINTS_KEPT = 10_000;
-function remember(chain: string, version: number): void {
-  if (hints.size >= HINTS_KEPT && !hints.has(chain)) hints.clear();
-  if (version > (hints.get(chain) ?? 0)) hints.set(chain, version);
+/** Per chain, the latest version this process saw and its knack times: where the next knack starts. */
+const known = new Map<string, Latest>();
+const CHAINS_KEPT = 10_000;
+function remember(chain: string, latest: Latest): void {
+  if (known.size >= CHAINS_KEPT && !known.has(chain)) known.clear();
+  if (latest.version > (known.get(chain)?.version ?? 0)) known.set(chain, latest);
+}
+
+/** Forgets every chain this process knows, for tests that empty the collection under a running app. */
+export function forgetKnackWindows(): void {
+  known.clear();
 }
 
 const read = (chain: string, version: number) => readById<WindowVersion>(KnackWindowModel, versionId(chain, version), { recentAt: 1 });
 
 /**
  * The latest version of a chain. Versions are numbered from 1 without gaps, so steps that double from the last
- * version known find a missing one, and halving finds the last before it. A knack trusts a hint whose version
- * exists without looking further (should a newer one exist, its insert finds out); `exact` looks further.
+ * version known find a missing one, and halving finds the last before it. A knack trusts the version this process
+ * knows without reading (should a newer one exist, its insert finds out); `exact` looks further.
  */
 async function latestOf(chain: string, exact: boolean): Promise<Latest | null> {
-  const hint = hints.get(chain);
-  const hinted = hint ? await read(chain, hint) : null;
-  // A hint whose version is gone (the chain was deleted) is forgotten: the chain is searched from its start.
-  if (hint && !hinted) hints.delete(chain);
-  let known: Latest | null = hinted ? { version: hint!, recentAt: hinted.recentAt } : null;
-  if (known && !exact) return known;
+  let latest: Latest | null = known.get(chain) ?? null;
+  if (latest && !exact) return latest;
   let step = 1;
   let missing = 0;
   for (;;) {
-    const version = (known?.version ?? 0) + step;
+    const version = (latest?.version ?? 0) + step;
     const found = await read(chain, version);
     if (!found) {
       missing = version;
       break;
     }
-    known = { version, recentAt: found.recentAt };
+    latest = { version, recentAt: found.recentAt };
     step *= 2;
   }
-  let low = known?.version ?? 0;
+  let low = latest?.version ?? 0;
   while (missing - low > 1) {
     const middle = Math.floor((low + missing) / 2);
     const found = await read(chain, middle);
     if (found) {
       low = middle;
-      known = { version: middle, recentAt: found.recentAt };
+      latest = { version: middle, recentAt: found.recentAt };
     } else missing = middle;
   }
-  if (known) remember(chain, known.version);
-  return known;
+  if (latest) remember(chain, latest);
+  return latest;
 }
 
 const dayOf = (now: Date) => Math.floor(now.getTime() / DAY_MS);
@@ -155,13 +159,14 @@ export async function countKnack(userId: string, now: Date, atLimit: AtLimit): P
     }
     const next = version + 1;
     try {
-      await insertWhole(KnackWindowModel, { _id: versionId(chain, next), recentAt: [...recent, now].slice(-KNACKS_BEFORE_CODE), expiresAt: new Date((dayOf(now) + 2) * DAY_MS) });
-      remember(chain, next);
+      const counted = [...recent, now].slice(-KNACKS_BEFORE_CODE);
+      await insertWhole(KnackWindowModel, { _id: versionId(chain, next), recentAt: counted, expiresAt: new Date((dayOf(now) + 2) * DAY_MS) });
+      remember(chain, { version: next, recentAt: counted });
       return true;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
-      // Another knack of the member's inserted this version first: count again after it.
-      remember(chain, next);
+      // Another knack of the member's inserted this version first: count again after it, read to the chain's end.
+      exact = true;
     }
   }
 }
