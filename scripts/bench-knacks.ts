@@ -32,7 +32,7 @@ import mongoose, { Types } from 'mongoose';
 import { loadConfig } from '../server/config';
 import { signAccessToken } from '../server/modules/auth/auth.tokens';
 import { ContentModel } from '../server/modules/contents';
-import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/knacks';
+import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/ledger';
 import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/knack-window';
 import { UserModel } from '../server/modules/users';
 
@@ -42,7 +42,7 @@ const MEMBERS = Number(process.env.BENCH_KNACK_MEMBERS ?? 600);
 const DUPLICATES = Number(process.env.BENCH_KNACK_DUPLICATES ?? 3);
 const PIECES = 60;
 const OWNERS = 12;
-/** At most 9 pieces per member: the 10th recent knack would need the emailed code (spec §9). */
+/** At most 9 pieces per member: the 10th knack in 24 hours would need the emailed code. */
 const PIECES_PER_MEMBER = KNACKS_BEFORE_CODE;
 const VALUES = [50_000, 990_000, 123_457];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());

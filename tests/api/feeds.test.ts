@@ -7,7 +7,8 @@ import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { ContentModel, migrateContents } from '../../server/modules/contents';
 import { publicPages, refreshRankings } from '../../server/modules/feeds';
-import { addOutsideReactions, LedgerEntryModel } from '../../server/modules/knacks';
+import { addOutsideReactions } from '../../server/modules/knacks';
+import { LedgerEntryModel } from '../../server/modules/ledger';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
@@ -156,7 +157,7 @@ describe('rankings', () => {
     expect(titles((await api('/content/get-by-kind/radar').expect(200)).body)).toEqual(['Fresh']);
   });
 
-  it('when an admin re-posts a piece, then it tops Featured with the spec message; taking it off restores newest first', async () => {
+  it('when an admin re-posts a piece, then it tops Featured with its exact message; taking it off restores newest first', async () => {
     const first = await publish(ana, 'First');
     await publish(ana, 'Second');
     const song = await publish(bea, 'Song', 'Music', 'Jazz');

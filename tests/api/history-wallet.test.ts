@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { sandboxPayoutProvider, type PayoutProvider, type PayoutRequest } from '../../server/integrations/payouts';
-import { balanceOf, LedgerEntryModel } from '../../server/modules/knacks';
+import { balanceOf, LedgerEntryModel } from '../../server/modules/ledger';
 import { CashOutRequestModel, PayoutSendModel, WALLET_MESSAGES } from '../../server/modules/wallet';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -155,7 +155,7 @@ describe('cash-out requests', () => {
     sent.length = 0;
   });
 
-  it('when the balance is under $10, then earn is refused with the spec’s message; without a PayPal email it asks for one', async () => {
+  it('when the balance is under $10, then earn is refused with its exact message; without a PayPal email it asks for one', async () => {
     const poor = await createMember({ paypal: 'poor@example.com' });
     await credit(poor, 9_999_999);
     const res = await postAs('/user-history/earn', poor, { userId: poor.id }).expect(400);

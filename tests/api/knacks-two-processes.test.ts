@@ -11,7 +11,7 @@ import { signAccessToken } from '../../server/modules/auth/auth.tokens';
 import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
 import { ReactionDayModel } from '../../server/modules/feeds/reactions.model';
-import { balanceOf, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../../server/modules/knacks';
+import { balanceOf, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../../server/modules/ledger';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';

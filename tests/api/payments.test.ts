@@ -13,7 +13,7 @@ import { anyOf } from '../../server/lib/query';
 import { smtpMailer } from '../../server/integrations/mail';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
-import { LedgerEntryModel } from '../../server/modules/knacks';
+import { LedgerEntryModel } from '../../server/modules/ledger';
 import { DiscountCodeModel, DiscountUseModel, PAYMENT_MESSAGES, PaymentEventModel, PaymentOrderModel } from '../../server/modules/payments';
 import { UserExtModel } from '../../server/modules/users';
 import { createTestApp, testConfig, TEST_JWT_SECRET } from '../helpers/app';
@@ -432,7 +432,7 @@ describe('discount codes', () => {
     expect(await DiscountCodeModel.exists({ _id: 'MINE' })).toBeNull();
   });
 
-  it("when the code is empty, then the spec's exact message; unknown, expired or used up, then 'This discount code is not valid.'", async () => {
+  it("when the code is empty, then its exact message; unknown, expired or used up, then 'This discount code is not valid.'", async () => {
     for (const code of ['', '   ']) {
       const res = await check(code).expect(400);
       expect(res.body.message).toBe('Discount code should not be empty');

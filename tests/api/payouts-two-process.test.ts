@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import request from 'supertest';
 import { sandboxPayoutProvider } from '../../server/integrations/payouts';
 import { createLogger } from '../../server/lib/logger';
-import { balanceOf, LedgerEntryModel } from '../../server/modules/knacks';
+import { balanceOf, LedgerEntryModel } from '../../server/modules/ledger';
 import { createPayouts } from '../../server/modules/wallet';
 import { createTestApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';

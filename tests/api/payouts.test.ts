@@ -21,7 +21,7 @@ import {
 import { localStorage } from '../../server/integrations/storage';
 import { defaultJobs } from '../../server/jobs/scheduler';
 import { createLogger } from '../../server/lib/logger';
-import { balanceOf, LedgerEntryModel } from '../../server/modules/knacks';
+import { balanceOf, LedgerEntryModel } from '../../server/modules/ledger';
 import { CashOutRequestModel, createPayouts, paidMonth, payoutFee, PayoutSendModel, type PayoutFees } from '../../server/modules/wallet';
 import { createTestApp, testConfig } from '../helpers/app';
 import { clearDatabase, useTestDatabase } from '../helpers/db';

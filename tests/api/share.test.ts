@@ -12,7 +12,7 @@ import { smtpMailer } from '../../server/integrations/mail';
 import { createLogger } from '../../server/lib/logger';
 import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
-import { LedgerEntryModel } from '../../server/modules/knacks';
+import { LedgerEntryModel } from '../../server/modules/ledger';
 import { createShareService, EmbedPlayModel, INVITE_LIMIT, SHARE_MESSAGES } from '../../server/modules/share';
 import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -78,7 +78,7 @@ describe('POST /user/invite-user', () => {
     expect((await smtp.nextMailTo('y@example.com')).text).toContain('Ana Lima invited you to');
   });
 
-  it('when the email is not valid or fields are missing, then 400 with the spec message', async () => {
+  it('when the email is not valid or fields are missing, then 400 with the exact message', async () => {
     const bad = await invite(bea, { userId: bea.user.id, contentId: song.id, email: 'not-an-email' }).expect(400);
     expect(bad.body.message).toBe('Email must be valid');
     expect(bad.body.errors).toEqual([{ path: 'email', message: 'Email must be valid' }]);

@@ -2,12 +2,12 @@
  * The knack economy in Chromium, as two new members would use it (issue 6, done when): Ana uploads a song and
  * monetizes it through the sandbox checkout; Bea plays it past half and the knack registers; Bea supports
  * another piece of Ana's (pays its listing fee) and views it; Ana's wallet then shows the full knack value of
- * her own monetized song (spec §9: the owner gets it all when she paid) plus 90% of the supported piece's, and
+ * her own monetized song (the owner gets it all when she paid) plus 90% of the supported piece's, and
  * her history lists the items; Bea's wallet shows her 10% and her Collections figure.
  */
 import type { Page } from 'playwright-core';
 import { ContentModel } from '../../server/modules/contents';
-import { LedgerEntryModel } from '../../server/modules/knacks';
+import { LedgerEntryModel } from '../../server/modules/ledger';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { coverPng, signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { signAccessToken } from '../../server/modules/auth/auth.tokens';
 import { ContentModel } from '../../server/modules/contents';
-import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/knacks';
+import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';
 import { testConfig } from './app';
 

@@ -1,6 +1,6 @@
-/** The knack split (spec §9) as a property: for every value and every owner / payer, the legs are exact. */
+/** The knack split (90% owner, 10% payer; all to the owner when they are the payer) as a property: for every value and every owner / payer, the legs are exact. */
 import fc from 'fast-check';
-import { knackLegs, PLATFORM_KNACKS, userAccount } from '../../server/modules/knacks/ledger';
+import { knackLegs, PLATFORM_KNACKS, userAccount } from '../../server/modules/ledger';
 
 const id = fc.stringMatching(/^[0-9a-f]{24}$/);
 const credit = (legs: ReturnType<typeof knackLegs>, account: string) => legs.filter((leg) => leg.account === account).reduce((sum, leg) => sum + leg.amountMicros, 0);

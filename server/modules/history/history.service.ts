@@ -8,8 +8,7 @@ import { microsToUsd } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { anyOf, ours } from '../../lib/query';
 import type { AuthContext } from '../auth';
-import { creditedBy, LedgerEntryModel, userAccount, type LedgerEntryDoc } from '../knacks';
-import { amountFor } from '../knacks/ledger';
+import { amountFor, creditedBy, pageOfEntries, userAccount, type LedgerEntryDoc } from '../ledger';
 import { UserModel } from '../users';
 import {
   cashOutKey,
@@ -120,13 +119,8 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const member = new Types.ObjectId(userId);
       const after = afterPosition(position);
       const [listings, credits, requests] = await Promise.all([
-        LedgerEntryModel.find(ours({ kind: 'listing', actorId: member, ...after })).sort(HISTORY_SORT).limit(limit + 1).lean<LedgerEntryDoc[]>(),
-        paidOnly
-          ? []
-          : LedgerEntryModel.find(ours({ accounts: userAccount(userId), kind: anyOf(['knack', 'payout']), ...after }))
-              .sort(HISTORY_SORT)
-              .limit(limit + 1)
-              .lean<LedgerEntryDoc[]>(),
+        pageOfEntries({ kinds: ['listing'], actorId: userId }, after, HISTORY_SORT, limit + 1),
+        paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, HISTORY_SORT, limit + 1),
         paidOnly ? [] : CashOutRequestModel.find(ours({ userId: member, ...after })).sort(HISTORY_SORT).limit(limit + 1).lean<CashOutRequestDoc[]>(),
       ]);
       const rows: Row[] = [

@@ -1,6 +1,4 @@
-/** Knacks and money: play sessions, knacks, the ledger and balances. */
+/** Knacks: play sessions, the knack window, and each knack written to the ledger. */
 export { knacksRouter } from './knacks.routes';
 export { addOutsideReactions, createKnacksService, KNACK_MESSAGES, purgeStaleKnackRecords, type KnacksService } from './knacks.service';
 export { hasKnacked, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';
-export { balanceOf, creditedBy, knackLegs, post, userAccount, PLATFORM_KNACKS } from './ledger';
-export { LedgerEntryModel, type LedgerEntryDoc } from './ledger.model';

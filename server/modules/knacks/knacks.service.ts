@@ -23,8 +23,7 @@ import { recordReaction } from '../feeds/feeds.rankings';
 import { TagModel } from '../tags';
 import { UserModel } from '../users';
 import { knackCodeMail } from './knacks.mails';
-import { balanceOf, creditedBy, knackLegs, post, userAccount } from './ledger';
-import { LedgerEntryModel, type LedgerEntryDoc } from './ledger.model';
+import { balanceOf, creditedBy, entriesOfContent, entryById, knackLegs, post, userAccount, type LedgerEntryDoc } from '../ledger';
 import { countKnack, KNACKS_BEFORE_CODE, purgeOldWindows, recentKnacks } from './knack-window';
 import { knackKey, knackStatusOf, type KnackStatus } from './knacked';
 import { KnackCodeAttemptModel, KnackCodeModel, PlaySessionModel, type KnackCodeDoc, type PlaySessionDoc } from './plays.model';
@@ -158,7 +157,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     // A repeat is told by one read by key, beside the piece's, before it is counted.     // Both straight through the driver (lib/query.ts): the knack path is the busiest write path there is.
     const [content, existing] = await Promise.all([
       readById<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS),
-      readById<LedgerEntryDoc>(LedgerEntryModel, key),
+      entryById(key),
     ]);
     if (!content || !canSee(content, caller)) throw notFound('Content not found');
     if (String(content.ownerId) === userId) return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };
@@ -171,7 +170,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     const counted = await inTurn(`knack-window:${userId}`, () =>
       countKnack(userId, now, async () => {
         // The same knack sent at once to another process may have been written meanwhile: it needs no code.
-        twin = await LedgerEntryModel.findById(key).lean<LedgerEntryDoc>();
+        twin = await entryById(key);
         if (twin) return false;
         if (!request.code) throw new AppError(428, 'verification_required', KNACK_MESSAGES.codeNeeded);
         await verifyCode(userId, request.code, now);
@@ -229,7 +228,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       const content = await ContentModel.findById(contentId).lean<ContentDoc>();
       if (!content || !canSee(content, undefined)) throw notFound('Content not found');
       const [entries, tag] = await Promise.all([
-        LedgerEntryModel.find({ contentId: content._id }, { legs: 1 }).lean<Pick<LedgerEntryDoc, 'legs'>[]>(),
+        entriesOfContent(content._id),
         TagModel.findOne({ label: content.subTag }, { priceMicros: 1, diffPriceMicros: 1 }).lean(),
       ]);
       const earnedMicros = entries.reduce((sum, entry) => sum + creditedBy(entry), 0);

@@ -8,7 +8,7 @@ import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import { ContentModel, type ContentDoc } from '../contents';
 import { publicPages } from '../feeds';
-import { post, type LedgerEntryDoc } from '../knacks';
+import { post, type LedgerEntryDoc } from '../ledger';
 import { UserExtModel } from '../users';
 
 export type Tier = 'standard' | 'premium';
@@ -19,7 +19,7 @@ export const PREMIUM_KNACK_MICROS = 990_000;
 export const LISTING_FEES: Record<Tier, number> = { standard: 650_000, premium: 12_400_000 };
 export const PLATFORM_FEES = 'platform:fees';
 
-/** Where the fee's money comes from, per method (knacks/ledger.model.ts lists the accounts). */
+/** Where the fee's money comes from, per method (ledger/ledger.model.ts lists the accounts). */
 const SOURCE_ACCOUNT: Record<ListingMethod, string> = {
   card: 'external:payments',
   discount: 'platform:discounts',

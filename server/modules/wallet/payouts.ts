@@ -18,7 +18,7 @@ import type { Logger } from '../../lib/logger';
 import { isDuplicateKey, withLease, withLock } from '../../lib/mutex';
 import { truncateToCents } from '../../lib/money';
 import { anyOf, ours } from '../../lib/query';
-import { balanceOf, LedgerEntryModel, post, userAccount } from '../knacks';
+import { balanceOf, memberBalancesFrom, post, userAccount } from '../ledger';
 import { MIN_CASH_OUT_MICROS } from '../knacks/knacks.service';
 import { PLATFORM_FEES } from '../payments';
 import { UserExtModel } from '../users';
@@ -195,12 +195,7 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
      */
     async runMonthly(now = new Date()): Promise<PayoutSummary> {
       const summary: PayoutSummary = { paid: 0, skipped: 0, totalMicros: 0, failed: await resume() };
-      const balances = await LedgerEntryModel.aggregate<{ _id: string; balanceMicros: number }>([
-        { $unwind: '$legs' },
-        { $match: { 'legs.account': { $regex: '^user:' } } },
-        { $group: { _id: '$legs.account', balanceMicros: { $sum: '$legs.amountMicros' } } },
-        { $match: { balanceMicros: { $gte: MIN_PAYOUT_MICROS } } },
-      ]);
+      const balances = await memberBalancesFrom(MIN_PAYOUT_MICROS);
       const userIds = balances.map((b) => b._id.slice('user:'.length)).filter((id) => Types.ObjectId.isValid(id));
       const ids = userIds.map((id) => new Types.ObjectId(id));
       const [exts, pending] = await Promise.all([

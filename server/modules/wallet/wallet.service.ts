@@ -12,8 +12,7 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { anyOf } from '../../lib/query';
 import { checkCurrentPassword, type AuthContext } from '../auth';
 import { ContentModel } from '../contents';
-import { amountFor } from '../knacks/ledger';
-import { balanceOf, LedgerEntryModel, userAccount, type LedgerEntryDoc } from '../knacks';
+import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
 import { UserExtModel, UserModel } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, payoutEmailOf, withFundsLock, type Payouts } from './payouts';
 import { payoutEmailChangedMail } from './wallet.mails';
@@ -53,7 +52,7 @@ export async function checkCanRead(caller: AuthContext, userId: string): Promise
 
 /** Listing entries the member paid, with whether each supported another member's piece (not their own). */
 export async function listingsPaidBy(userId: string) {
-  const listings = await LedgerEntryModel.find({ kind: 'listing', actorId: new Types.ObjectId(userId) }, { contentId: 1, amountMicros: 1 }).lean<LedgerEntryDoc[]>();
+  const listings = await entriesBy('listing', userId, { contentId: 1, amountMicros: 1 });
   const owners = await ownersOf(listings.map((entry) => entry.contentId));
   return listings.map((entry) => ({ entry, supported: isSupport(owners.get(String(entry.contentId)), userId) }));
 }
@@ -87,7 +86,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       await checkCanRead(caller, userId);
       const account = userAccount(userId);
       const [entries, listings, pending, paypal] = await Promise.all([
-        LedgerEntryModel.find({ accounts: account }, { kind: 1, legs: 1, contentId: 1 }).lean<LedgerEntryDoc[]>(),
+        entriesOfAccount(account, { kind: 1, legs: 1, contentId: 1 }),
         listingsPaidBy(userId),
         CashOutRequestModel.findOne({ userId: new Types.ObjectId(userId), status: 'pending' }, { amountMicros: 1 }).lean(),
         payoutEmailOf(userId),

@@ -1,7 +1,7 @@
 import { Schema, model, type Types } from 'mongoose';
 
 /**
- * The money ledger (ARCHITECTURE §4): one immutable document per movement of value, holding all its legs,
+ * The money ledger: one immutable document per movement of value, holding all its legs,
  * which sum to zero. `_id` is the movement's idempotency key (`knack:{contentId}:{userId}`, `payout:…`), so a
  * retried or concurrent duplicate hits the unique `_id` and changes nothing. Balances are summed from it.
  *

@@ -1,12 +1,16 @@
-/** Writing to and reading from the ledger (ledger.model.ts). */
+/**
+ * Writing to and reading from the ledger (ledger.model.ts). This module is the ledger's only writer (post) and
+ * reader: knacks, listing fees, payouts, the wallet and the history go through the functions here.
+ */
+import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/mutex';
-import { insertWhole } from '../../lib/query';
-import { LedgerEntryModel, type LedgerEntryDoc, type LedgerLeg } from './ledger.model';
+import { anyOf, insertWhole, ours, readById } from '../../lib/query';
+import { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
 
 export const userAccount = (userId: unknown) => `user:${String(userId)}`;
 export const PLATFORM_KNACKS = 'platform:knacks';
 
-/** Spec §9: the supporter who paid gets 10% of what a piece earns, the owner the rest (all when the same). */
+/** The supporter who paid a piece's listing fee gets 10% of what it earns, the owner the rest (all when the same). */
 const PAYER_PERCENT = 10;
 
 /**
@@ -62,3 +66,47 @@ export async function balanceOf(account: string): Promise<number> {
   const entries = await LedgerEntryModel.find({ accounts: account }, { legs: 1 }).lean<Pick<LedgerEntryDoc, 'legs'>[]>();
   return amountFor(entries, account);
 }
+
+/** One entry by its key, straight through the driver (lib/query.ts): the knack path reads it on every knack. */
+export const entryById = (id: string) => readById<LedgerEntryDoc>(LedgerEntryModel, id);
+
+/** Whether an entry with this key exists. */
+export const entryExists = async (id: string) => Boolean(await LedgerEntryModel.exists({ _id: id }));
+
+/** Every entry with a leg on `account`, with the fields asked. */
+export const entriesOfAccount = (account: string, fields: Partial<Record<keyof LedgerEntryDoc, 1>>) =>
+  LedgerEntryModel.find({ accounts: account }, fields).lean<LedgerEntryDoc[]>();
+
+/** Every entry of a kind that a member made (a listing fee they paid, a knack they gave), with the fields asked. */
+export const entriesBy = (kind: LedgerKind, actorId: string, fields: Partial<Record<keyof LedgerEntryDoc, 1 | 0>>) =>
+  LedgerEntryModel.find(ours({ kind, actorId: new Types.ObjectId(actorId) }), fields).lean<LedgerEntryDoc[]>();
+
+/** Every entry of a kind, with the fields asked (the rankings job recounts reactions from the knacks). */
+export const entriesOfKind = (kind: LedgerKind, fields: Partial<Record<keyof LedgerEntryDoc, 1 | 0>>) =>
+  LedgerEntryModel.find({ kind }, fields).lean<LedgerEntryDoc[]>();
+
+/** The legs of every entry about a piece (what its knacks credited). */
+export const entriesOfContent = (contentId: Types.ObjectId) => LedgerEntryModel.find({ contentId }, { legs: 1 }).lean<Pick<LedgerEntryDoc, 'legs'>[]>();
+
+/**
+ * One page of entries, in `sort` order from the position `after` (a filter the caller's cursor built): those a
+ * member made of some kinds (`actorId`), or those with a leg on an account.
+ */
+export function pageOfEntries(match: { kinds: LedgerKind[]; actorId?: string; account?: string }, after: Record<string, unknown>, sort: Record<string, 1 | -1>, limit: number) {
+  const filter = ours({
+    kind: anyOf(match.kinds),
+    ...(match.actorId ? { actorId: new Types.ObjectId(match.actorId) } : {}),
+    ...(match.account ? { accounts: match.account } : {}),
+    ...after,
+  });
+  return LedgerEntryModel.find(filter).sort(sort).limit(limit).lean<LedgerEntryDoc[]>();
+}
+
+/** Every member account whose balance is at least `minMicros`: `user:{id}` with its balance. */
+export const memberBalancesFrom = (minMicros: number) =>
+  LedgerEntryModel.aggregate<{ _id: string; balanceMicros: number }>([
+    { $unwind: '$legs' },
+    { $match: { 'legs.account': { $regex: '^user:' } } },
+    { $group: { _id: '$legs.account', balanceMicros: { $sum: '$legs.amountMicros' } } },
+    { $match: { balanceMicros: { $gte: minMicros } } },
+  ]);

@@ -1,0 +1,20 @@
+/** The money ledger: every movement of value as one immutable entry whose legs sum to zero, and the balances summed from it. */
+export {
+  amountFor,
+  balanceOf,
+  creditedBy,
+  entriesBy,
+  entriesOfAccount,
+  entriesOfContent,
+  entriesOfKind,
+  entryById,
+  entryExists,
+  knackLegs,
+  memberBalancesFrom,
+  pageOfEntries,
+  post,
+  userAccount,
+  PLATFORM_KNACKS,
+  type Posting,
+} from './ledger';
+export { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
