@@ -30,7 +30,7 @@ import autocannon from 'autocannon';
 import { listen, startBenchChild } from './bench-child';
 import mongoose, { Types } from 'mongoose';
 import { loadConfig } from '../server/config';
-import { signAccessToken } from '../server/modules/auth/auth.tokens';
+import { signAccessToken } from '../server/lib/access-token';
 import { ContentModel } from '../server/modules/contents';
 import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/ledger';
 import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/knack-window';

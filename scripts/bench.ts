@@ -19,7 +19,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { listen, startBenchChild } from './bench-child';
 import sharp from 'sharp';
-import { signAccessToken } from '../server/modules/auth/auth.tokens';
+import { signAccessToken } from '../server/lib/access-token';
 import { processImage } from '../server/modules/media/images';
 import { StoredFileModel } from '../server/modules/media/media.model';
 import { UserModel } from '../server/modules/users';

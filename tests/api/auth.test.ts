@@ -29,7 +29,7 @@ const signup = (body: object) => request(app).post('/api/v2/auth/signup').send(b
 const signin = (body: object) => request(app).post('/api/v2/auth/signin').send(body);
 const withCookie = (value: string) => `knack_refresh=${value}`;
 
-describe('sign-up rules (spec §5), enforced by the server with the form’s messages', () => {
+describe('sign-up rules, enforced by the server with the form’s messages', () => {
   it.each([
     [{ email: '' }, 'You should input an email', ['email']],
     [{ email: 'not-an-email' }, 'You should input an correct email', ['email']],

@@ -7,7 +7,7 @@
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
-import { signAccessToken } from '../../server/modules/auth/auth.tokens';
+import { signAccessToken } from '../../server/lib/access-token';
 import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
 import { ReactionDayModel } from '../../server/modules/feeds/reactions.model';

@@ -8,7 +8,7 @@ import { Types } from 'mongoose';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
-import { signAccessToken } from '../../server/modules/auth/auth.tokens';
+import { signAccessToken } from '../../server/lib/access-token';
 import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
 import { UploadModel } from '../../server/modules/media';

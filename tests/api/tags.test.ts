@@ -35,7 +35,7 @@ async function tagByLabel(label: string): Promise<TagBody> {
 }
 
 describe('GET /api/v2/tag/get-all', () => {
-  it('when called, then it lists the three main tags first and every sub-tag of spec §3', async () => {
+  it('when called, then it lists the three main tags first and every sub-tag', async () => {
     const res = await request(app).get('/api/v2/tag/get-all').expect(200).expect('Content-Type', /json/);
     const tags: TagBody[] = res.body.tags;
     expect(tags.slice(0, 3).map((t) => t.label)).toEqual(['Music', 'Art', 'Photos']);
@@ -46,7 +46,7 @@ describe('GET /api/v2/tag/get-all', () => {
     expect(tags.find((t) => t.label === 'Architecture & Buildings')).toMatchObject({ type: 'photos' });
   });
 
-  it('when a sub-tag is shown, then its knack price follows spec §9 (0.05 baseline, 0.99 for Digital Art and Music 2)', async () => {
+  it('when a sub-tag is shown, then its knack price is 0.05, or 0.99 for Digital Art and Music 2', async () => {
     const { body } = await request(app).get('/api/v2/tag/get-all').expect(200);
     const price = (label: string) => body.tags.find((t: TagBody) => t.label === label).knackPrice;
     expect(price('Rock')).toBe(0.05);

@@ -54,7 +54,7 @@ beforeEach(() => {
 });
 
 describe('routes', () => {
-  it('when the table is read, then it declares only built screens, open to guests as spec §6 lists them', () => {
+  it('when the table is read, then it declares only built screens, open to guests as GUEST_ROUTE_NAMES lists them', () => {
     expect(ROUTES.map((route) => [route.name, route.path, route.guest])).toEqual([
       ['home', '/', true],
       ['confirm', '/confirm', true],

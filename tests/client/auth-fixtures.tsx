@@ -33,7 +33,7 @@ export function authAnswer(token: string | null, user: User | null = makeUser(),
   return { user, token, message, reacted_contents: token ? ['64c000000000000000000001', '64c000000000000000000002'] : [] };
 }
 
-/** Puts an account in localStorage as a previous visit would have left it (spec §3). */
+/** Puts an account in localStorage as a previous visit would have left it. */
 export function storeAccount(token = 'stored-token', user: User = makeUser()) {
   window.localStorage.setItem(ACCOUNT_KEY, JSON.stringify({ user, token }));
 }

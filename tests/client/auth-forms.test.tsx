@@ -1,5 +1,5 @@
 /**
- * The auth modals in the whole SPA (spec §2, §4, §5): signup in two steps with every exact message, the
+ * The auth modals in the whole SPA: signup in two steps with every exact message, the
  * username check on blur, the mismatch marking both fields, login answers (no token: 'Check Your Email'),
  * forgot and reset password. The generated operations are mocked; the store, sagas and router are real.
  */

@@ -1,5 +1,5 @@
 /**
- * Sessions in the whole SPA (spec §3, §4, §6): the stored account and its reload at start (then userExt,
+ * Sessions in the whole SPA: the stored account and its reload at start (then userExt,
  * subscription and plans), a failed reload signing out quietly to '/', logout, the activation link, the
  * route guard, and the member's navigation (top nav and side menu head). Generated operations are mocked.
  */
@@ -63,7 +63,7 @@ describe('session reload at start', () => {
     expect(getUserExt).toHaveBeenCalledWith({ path: { id: makeUser().id } }, { quiet: true });
     expect(getSubscription).toHaveBeenCalledWith({ path: { id: makeUser().id } }, { quiet: true });
     await waitFor(() => expect(store.getState().auth.subscription?.planId).toBe(2));
-    // A known plan shows Analytics in the side menu (spec §2).
+    // A known plan shows Analytics in the side menu.
     expect(await within(screen.getByRole('navigation', { name: 'Side menu' })).findByRole('link', { name: 'Analytics' })).toBeTruthy();
   });
 
@@ -89,7 +89,7 @@ describe('session reload at start', () => {
   });
 });
 
-describe('route guard (spec §6)', () => {
+describe('route guard', () => {
   it('when a visitor without a stored account opens a members-only route, then it redirects to /', async () => {
     renderApp('/members-test');
     await homeHeading();
@@ -244,7 +244,7 @@ describe("the member's navigation", () => {
   });
 });
 
-describe('after a sign-in, by origin (spec §4)', () => {
+describe('after a sign-in, by origin', () => {
   function run(origin: string | undefined, kind: 'login' | 'signup') {
     const dispatched: { type: string }[] = [];
     const state: { ui: UiState; auth: AuthState } = {

@@ -1,10 +1,10 @@
 /**
- * The content detail modal (spec §2) and the single-segment routes: a piece opens over the page it was
- * chosen on and the address becomes its share link (closing, or the back button, returns); the arrows, the
- * ← → keys and swipes (spec §9: past 20 px on phones, 40 px otherwise) step through its siblings; it shows
- * the tag, type, price, and the monetized check or the dollar sign; the share link copies with the spec §8
- * toasts; a song draws its stored waveform and plays; the strips below come from the feeds. A share link
- * opens the piece over its owner's profile; `{name}-music-top-50` is the chart, a plain segment a profile.
+ * The content detail modal and the single-segment routes: a piece opens over the page it was chosen on and
+ * the address becomes its share link (closing, or the back button, returns); the arrows, the ← → keys and
+ * swipes (past 20 px on phones, 40 px otherwise) step through its siblings; it shows the tag, type, price,
+ * and the monetized check or the dollar sign; the share link copies with a 'copied' toast; a song draws its
+ * stored waveform and plays; the strips below come from the feeds. A share link opens the piece over its
+ * owner's profile; `{name}-music-top-50` is the chart, a plain segment a profile.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {

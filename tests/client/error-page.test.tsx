@@ -1,5 +1,5 @@
 /**
- * Error handling (spec §2, §8): the error page and its 404 variant, the fallback when the error page itself
+ * Error handling: the error page and its 404 variant, the fallback when the error page itself
  * fails, the route error boundary, and the stale-chunk reload (at most once per 60 seconds).
  */
 import { useState } from 'react';

@@ -1,9 +1,8 @@
 /**
- * Explore (spec §4 "Explore type"): the tabs choose the feed kind requested and live in the URL, the tag
- * chips and the artists strip filter the feed and clear when chosen again, paging appends by `nextCursor`
- * and stops at null without asking for a page twice, stale requests are aborted, cards show what spec §2
- * and §9 ask and open the content detail modal; /viewall lists one kind. No network: the generated
- * operations are mocked.
+ * Explore: the tabs choose the feed kind requested and live in the URL, the tag chips and the artists strip
+ * filter the feed and clear when chosen again, paging appends by `nextCursor` and stops at null without asking
+ * for a page twice, stale requests are aborted, cards show their type colour, knack price and monetized mark
+ * and open the content detail modal; /viewall lists one kind. No network: the generated operations are mocked.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router-dom';

@@ -1,5 +1,5 @@
 /**
- * Footer (spec §2): the CMS columns SUPPORT, SOCIAL, TRENDING, MOST VIEWED, and the fixed parts, which
+ * Footer: the CMS columns SUPPORT, SOCIAL, TRENDING, MOST VIEWED, and the fixed parts, which
  * render even when the CMS call fails. The generated operations are mocked (no network).
  */
 import { screen, waitFor, within } from '@testing-library/react';
@@ -30,7 +30,7 @@ function expectFixedParts() {
 describe('Footer', () => {
   beforeEach(() => getPageUiMock.mockReset());
 
-  it('when the CMS answers, then the four columns show in spec order with their entries', async () => {
+  it('when the CMS answers, then the four columns show in their fixed order with their entries', async () => {
     getPageUiMock.mockResolvedValue(footerFixture);
     renderWithStore(<Footer />);
 

@@ -1,5 +1,5 @@
 /**
- * The HTTP client and sessions (ARCHITECTURE §5: 401 handling and toasts in one place): the bearer token
+ * The HTTP client and sessions (401 handling and error toasts live in the HTTP client only): the bearer token
  * on every call, a 401 renewing the token once (shared by calls failing together) and retrying, a failed
  * renewal signing out quietly, and the sign-in calls never renewed. The network is a fake axios adapter;
  * checkLoggedIn (the renewal) is mocked at the generated operations module.

@@ -1,10 +1,10 @@
 /**
- * The bottom player bar and knacks from the client (spec §2 bottom player bar, §4 Player and Knack status,
- * §5 Verification, §8 'Thank you for being apart of our Community.'): a song chosen in the detail modal plays
- * in the bar with its owner, views and comments; previous/next pause, then move after 100 ms; the end repeats
- * or goes next; an audio error suspends; a visitor listens 30 seconds and is asked to sign up (and for the
- * bar's controls at once); a member's play past half sends `knack/add` with the play session (asked again on
- * 409); 428 opens the verification modal; an image with knack status 1 knacks once when the modal opens it.
+ * The bottom player bar and knacks from the client (a new knack says 'Thank you for being apart of our
+ * Community.'): a song chosen in the detail modal plays in the bar with its owner, views and comments;
+ * previous/next pause, then move after 100 ms; the end repeats or goes next; an audio error suspends; a
+ * visitor listens 30 seconds and is asked to sign up (and for the bar's controls at once); a member's play
+ * past half sends `knack/add` with the play session (asked again on 409); 428 opens the verification modal;
+ * an image with knack status 1 knacks once when the modal opens it.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { addKnack, checkLoggedIn, getContentDetail, requestKnackCode, startPlay } from '../../client/src/api/generated/operations';
@@ -157,7 +157,7 @@ describe('the bottom player bar', () => {
     expect(store.getState().player.queue).toEqual([]);
   });
 
-  it('names the owner as spec §2 says: underscores as spaces, a trailing dot-suffix longer than 14 characters dropped', () => {
+  it('names the owner with underscores as spaces, a trailing dot-suffix longer than 14 characters dropped', () => {
     expect(playerOwnerName('ana_lee.0x5f3c9a7b21e4d8aa')).toBe('ana lee');
     expect(playerOwnerName('ana_lee.12345678901234')).toBe('ana lee.12345678901234');
     expect(playerOwnerName('john_smith.jr')).toBe('john smith.jr');

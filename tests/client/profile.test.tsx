@@ -1,5 +1,5 @@
 /**
- * Profiles and the Top 50 chart (spec §2, §6, §9): the public profile's header, counts and type filter,
+ * Profiles and the Top 50 chart: the public profile's header, counts and type filter,
  * paging of the uploads; the own profile (members only) with private pieces badged, the collection, Upload,
  * and the owner's Delete behind the warning that the listing fee is not refunded (3 days to decide), which
  * removes the card; the Top 50 chart's numbered list and its upload button.

@@ -1,5 +1,5 @@
 /**
- * Search (spec §2 top navigation, §9 timing): suggestions asked for once typing pauses 200 ms, at most 7,
+ * Search in the top navigation: suggestions asked for once typing pauses 200 ms, at most 7,
  * each with its knack price; arrow keys, Enter and Escape; choosing one clears the box and opens the
  * piece; Enter alone shows every result at /search/{query}; the suggestions close 400 ms after the box
  * loses focus. The /search page lists titles (paged), artists and tags. No network: the generated

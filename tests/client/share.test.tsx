@@ -1,8 +1,8 @@
 /**
- * The share modal (spec §2 Share modal, Embed link, §4 Share tab, §8 copy messages): opened from the detail
- * modal's Share button, tabs Share, Embed and a disabled Message; each site's share page for the piece's
- * link, the copyable link, Instagram by copy; the embed mask and size making the iframe snippet; switching
- * to Embed pauses what plays; the invite by email (visitors are asked to log in).
+ * The share modal and its copy messages: opened from the detail modal's Share button, tabs Share, Embed and a
+ * disabled Message; each site's share page for the piece's link, the copyable link, Instagram by copy; the
+ * embed mask and size making the iframe snippet; switching to Embed pauses what plays; the invite by email
+ * (visitors are asked to log in).
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { checkLoggedIn, getContentById, inviteUser } from '../../client/src/api/generated/operations';

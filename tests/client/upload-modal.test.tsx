@@ -1,5 +1,5 @@
 /**
- * The classic upload modal in the whole SPA (spec §2, §3, §4, §5, §6, §9): the completion bar's weights,
+ * The classic upload modal in the whole SPA: the completion bar's weights,
  * every empty-field message, Music needing audio, userType 50 limited to Music, the file sent as soon as it is
  * chosen with its byte progress (status uploading → done, inputs disabled meanwhile), a 413 answer shown and
  * setting failed, the client's own size and type checks, the form reset on open, the save, and a visitor
@@ -81,7 +81,7 @@ const dialogSubmit = async () => {
 };
 const completionNow = () => progressValue('Form completion');
 
-describe('completion bar (spec §9: title 30, description 20, cover 30, tag 20)', () => {
+describe('completion bar (title 30, description 20, cover 30, tag 20)', () => {
   it('when the weights are summed, then each part counts its weight and a tag counts once both tag and sub-tag are chosen', () => {
     const none = { values: {}, hasPhoto: false, hasAudio: false };
     expect(completion('content', none)).toBe(0);
@@ -116,7 +116,7 @@ describe('completion bar (spec §9: title 30, description 20, cover 30, tag 20)'
   });
 });
 
-describe('rules and messages (spec §5)', () => {
+describe('rules and messages', () => {
   it('when submitted empty, then each field shows its exact message and nothing is saved', async () => {
     await openUpload();
     await dialogSubmit();
@@ -165,7 +165,7 @@ describe('rules and messages (spec §5)', () => {
   it('when a member of another type opens it, then Music, Art and Photos are offered', async () => {
     await openUpload(makeUser({ userType: 0 }));
     expect(screen.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent?.trim())).toEqual(['Music', 'Art', 'Photos']);
-    // Spec §1: no NFT toggle; only Classic shows.
+    // No NFT toggle; only Classic shows.
     const dialog = await findDialog('Upload content');
     expect(dialog.queryByText(/NFT/)).toBeNull();
     expect(dialog.queryByRole('switch')).toBeNull();
@@ -173,7 +173,7 @@ describe('rules and messages (spec §5)', () => {
   });
 });
 
-describe('sending a file (spec §4: idle → uploading → done | failed)', () => {
+describe('sending a file (idle → uploading → done | failed)', () => {
   it('when a cover is chosen, then status goes uploading (inputs disabled, byte progress) → done (inputs back, preview)', async () => {
     const held = deferred<UploadContentPhotoResult>();
     jest.mocked(uploadContentPhoto).mockReturnValue(held.promise);
@@ -287,7 +287,7 @@ describe('saving and reopening', () => {
       },
       { quiet: true },
     );
-    // Spec §4: after a classic upload the payment modal of type dollar opens for the saved piece.
+    // After a classic upload the payment modal of type dollar opens for the saved piece.
     await waitFor(() => expect(store.getState().ui.modal).toBe('payment'));
     expect(store.getState().ui.modalProps).toEqual({ paymentType: 'dollar', contentId: savedContent().id });
     expect(store.getState().upload.status).toBe('done');
@@ -333,7 +333,7 @@ describe('saving and reopening', () => {
     expect((screen.getByLabelText('Description') as HTMLTextAreaElement).value).toBe('Else');
   });
 
-  it('when the modal is closed and opened again, then the form starts empty (spec §4)', async () => {
+  it('when the modal is closed and opened again, then the form starts empty', async () => {
     const { store } = await openUpload();
     type('Title', 'Half done');
     await waitFor(() => expect(completionNow()).toBe(30));

@@ -1,5 +1,5 @@
 /**
- * The profile photo and header image dialogs (spec §2, §4, §5): the cropper's geometry (the header keeps
+ * The profile photo and header image dialogs: the cropper's geometry (the header keeps
  * 1119:305 through every move and resize, the photo stays square), 'Please select photo', 'Please upload
  * image first.', 'Please wait to load image.', the crops made on a canvas and uploaded, then applied, and
  * the account updated (the side menu's avatar). jsdom has no canvas or image decoding: both are stubbed.

@@ -1,5 +1,5 @@
 /**
- * The Top 50 and artist-page upload modals (spec §2, §4, §5, §9), sharing the content form: Music only,
+ * The Top 50 and artist-page upload modals, sharing the content form: Music only,
  * their completion weights (20 each), the Top 50 email rule and its two steps (a failed save goes back to
  * step 1), the artist page's single step and the reload 500 ms after saving (a failure reloads too).
  */

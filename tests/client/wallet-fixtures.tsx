@@ -2,7 +2,7 @@
  * Helpers for the payment and wallet tests: listing quotes, orders, wallet summaries and history items shaped
  * as the payment and history calls answer them (openapi ListingQuote, PaymentOrder, WalletSummary,
  * HistoryItem), a signed-in SPA, the checkout redirect caught, and a fake network under the real HTTP client
- * for the calls whose failures the HTTP client itself shows (spec §8: call errors as toasts with the server's
+ * for the calls whose failures the HTTP client itself shows (call errors as toasts with the server's
  * message). The generated operations are mocked by the calling file.
  */
 import { waitFor, within } from '@testing-library/react';
@@ -54,7 +54,7 @@ export async function paymentDialog(title: string) {
 
 const micros = (usd: number) => Math.round(usd * 1_000_000);
 
-/** Spec §9 tiers: premium ($12.40) when one knack of the piece is worth at least $0.99, else standard ($0.65). */
+/** Listing fee tiers: premium ($12.40) when one knack of the piece is worth at least $0.99, else standard ($0.65). */
 export function quoteFor(content: Content, overrides: Partial<ListingQuote> = {}): ListingQuote {
   const premium = content.knackRate >= 0.99;
   const fee = premium ? 12.4 : 0.65;

@@ -1,12 +1,11 @@
 /**
- * Money on the client (spec §2 payment modal and /wallet, /activity-history; §4 Monetization; §8 messages;
- * §9 listing fee tiers, $10 minimum, 2-decimal amounts): the payment modal of type dollar opened from a
- * piece's detail (the quoted fee of its tier, a plan credit, a discount code, the checkout redirect, a refused
- * payment), the return from the checkout (the order polled, 'Paid successfully' with the paid modal, or
- * 'Payment Failed'), the wallet (figures, cash-out from $10 through the price modal, the PayPal payout
- * account, changed only with the current password), the activity history, and the route guard keeping
- * visitors out. The generated operations are mocked (some go through the real HTTP client over a fake
- * network); the store, sagas, router and toasts are real.
+ * Money on the client (listing fee tiers, a $10 minimum cash-out, amounts with 2 decimals): the payment modal
+ * of type dollar opened from a piece's detail (the quoted fee of its tier, a plan credit, a discount code,
+ * the checkout redirect, a refused payment), the return from the checkout (the order polled, 'Paid
+ * successfully' with the paid modal, or 'Payment Failed'), the wallet (figures, cash-out from $10 through the
+ * price modal, the PayPal payout account, changed only with the current password), the activity history, and
+ * the route guard keeping visitors out. The generated operations are mocked (some go through the real HTTP
+ * client over a fake network); the store, sagas, router and toasts are real.
  */
 import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import {
@@ -109,7 +108,7 @@ describe('payment modal of type dollar (monetize a piece)', () => {
     // The detail beneath shows the piece monetized at once.
     expect(detail.getByRole('img', { name: 'Monetized' })).toBeTruthy();
     expect(detail.queryByRole('button', { name: 'Monetize' })).toBeNull();
-    // Close only (spec §4); the modal's corner × is named Close as well.
+    // The paid modal has Close only; the modal's corner × is named Close as well.
     const close = paid.getAllByRole('button', { name: 'Close' }).find((button) => button.textContent === 'Close')!;
     fireEvent.click(close);
     await waitFor(() => expect(store.getState().ui.modal).toBeNull());
@@ -481,7 +480,7 @@ describe('activity history (/activity-history)', () => {
   });
 });
 
-describe('route guard (spec §6)', () => {
+describe('route guard', () => {
   it.each(['/wallet', '/activity-history'])('when a visitor without an account opens %s, then the guard sends them home and nothing of the member is asked', async (at) => {
     const { store } = renderAt(at);
     expect(await screen.findByRole('heading', { level: 1, name: 'Get paid for every play and view.' })).toBeTruthy();

@@ -1,9 +1,9 @@
 /**
- * End to end, as a new user would (issue 3 "Done when"): the production build of the SPA served by the real
- * app on the real database, mail in the dev outbox, driven in Chromium. Sign up in two steps, open the
- * activation mail on /dev/mail, activate, log out, log in, reload and stay logged in, log out, reset the
- * password by mail and log in with the new one. Screenshots of every modal at 1280 and 390 px land in
- * tests/e2e/screenshots/ to be looked at.
+ * End to end, as a new user would: the production build of the SPA served by the real app on the real
+ * database, mail in the dev outbox, driven in Chromium. Sign up in two steps, open the activation mail on
+ * /dev/mail, activate, log out, log in, reload and stay logged in, log out, reset the password by mail and
+ * log in with the new one. Screenshots of every modal at 1280 and 390 px land in tests/e2e/screenshots/ to be
+ * looked at.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -1,9 +1,9 @@
 /**
- * The knack economy in Chromium, as two new members would use it (issue 6, done when): Ana uploads a song and
- * monetizes it through the sandbox checkout; Bea plays it past half and the knack registers; Bea supports
- * another piece of Ana's (pays its listing fee) and views it; Ana's wallet then shows the full knack value of
- * her own monetized song (the owner gets it all when she paid) plus 90% of the supported piece's, and
- * her history lists the items; Bea's wallet shows her 10% and her Collections figure.
+ * The knack economy in Chromium, as two new members would use it: Ana uploads a song and monetizes it through
+ * the sandbox checkout; Bea plays it past half and the knack registers; Bea supports another piece of Ana's
+ * (pays its listing fee) and views it; Ana's wallet then shows the full knack value of her own monetized song
+ * (the owner gets it all when she paid) plus 90% of the supported piece's, and her history lists the items;
+ * Bea's wallet shows her 10% and her Collections figure.
  */
 import type { Page } from 'playwright-core';
 import { ContentModel } from '../../server/modules/contents';

@@ -1,9 +1,9 @@
 /**
- * End to end, share and embed (issue 6 point 6): the production build served by the real app on the real
- * database, in Chromium. A visitor opens Ana's song from its share link, opens Share, takes the embed snippet
- * from the Embed tab; a plain HTML page on another origin (a tiny node:http server on another port) holds
- * that iframe; the song plays inside the frame (its audio time advances), and the play count goes up by one,
- * on the page and in the database. Screenshots at 1280 and 390 px land in tests/e2e/screenshots/embed-*.png.
+ * End to end, share and embed: the production build served by the real app on the real database, in Chromium.
+ * A visitor opens Ana's song from its share link, opens Share, takes the embed snippet from the Embed tab; a
+ * plain HTML page on another origin (a tiny node:http server on another port) holds that iframe; the song
+ * plays inside the frame (its audio time advances), and the play count goes up by one, on the page and in the
+ * database. Screenshots at 1280 and 390 px land in tests/e2e/screenshots/embed-*.png.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,9 +1,9 @@
 /**
- * End to end, Explore and search (issue 5): the production build of the SPA served by the real app on the
- * real database, driven in Chromium. Three members publish pieces through the real calls (upload, then
- * save); some get reactions, an admin re-posts one to the top of Featured. A visitor browses each tab, the
- * tag chips and an artist; a member searches with suggestions and reads every result. Screenshots at
- * 1280 and 390 px land in tests/e2e/screenshots/explore-*.png.
+ * End to end, Explore and search: the production build of the SPA served by the real app on the real
+ * database, driven in Chromium. Three members publish pieces through the real calls (upload, then save); some
+ * get reactions, an admin re-posts one to the top of Featured. A visitor browses each tab, the tag chips and
+ * an artist; a member searches with suggestions and reads every result. Screenshots at 1280 and 390 px land
+ * in tests/e2e/screenshots/explore-*.png.
  */
 import type { Locator, Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';

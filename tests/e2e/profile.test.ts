@@ -1,11 +1,11 @@
 /**
- * End to end, profiles and the content detail (issue 5): the production build of the SPA served by the real
- * app on the real database, driven in Chromium. Two members publish pieces through the real calls. A
- * visitor opens a piece from Explore, steps through with the arrows and the keys (the address follows the
- * piece), plays a song over its waveform, goes back, and opens the artist's profile from the modal; on a
- * phone a share link opens the piece full screen over the profile and a swipe steps. The owner deletes a
- * piece through the warning. The Top 50 chart lists the artist's songs. Screenshots at 1280 and 390 px land
- * in tests/e2e/screenshots/profile-*.png.
+ * End to end, profiles and the content detail: the production build of the SPA served by the real app on the
+ * real database, driven in Chromium. Two members publish pieces through the real calls. A visitor opens a
+ * piece from Explore, steps through with the arrows and the keys (the address follows the piece), plays a
+ * song over its waveform, goes back, and opens the artist's profile from the modal; on a phone a share link
+ * opens the piece full screen over the profile and a swipe steps. The owner deletes a piece through the
+ * warning. The Top 50 chart lists the artist's songs. Screenshots at 1280 and 390 px land in
+ * tests/e2e/screenshots/profile-*.png.
  */
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
@@ -72,7 +72,7 @@ describe('content detail and profiles in Chromium', () => {
     expect(await modal.locator('.kn-detail__price').getByRole('img', { name: 'Not monetized', exact: true }).count()).toBe(1);
     expect(await modal.locator('.kn-detail__price').innerText()).toContain('$0.05 / view');
     expect(await modal.getByLabel('Share link').inputValue()).toBe(`${world.baseUrl}${pieces['Lisbon Tram at Dawn']!.link}`);
-    // Spec §9: 1500 wide (here the window is narrower: 32 px margins) and min(1388, 72% of 800) = 576 high.
+    // The content modal is 1500 wide (here the window is narrower: 32 px margins) and min(1388, 72% of 800) = 576 high.
     // (Layout sizes: the opening animation scales the box on screen.)
     const [width, height] = await page.locator('.kn-detail-modal .ant-modal-body').evaluate((el: HTMLElement) => [el.offsetWidth, el.offsetHeight]);
     expect(height).toBe(576);

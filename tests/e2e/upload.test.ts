@@ -1,10 +1,10 @@
 /**
- * End to end, as a new user would (issue 4 "Done when"): the production build of the SPA served by the real
- * app on the real database, files on a local storage folder, driven in Chromium. A member (created through
- * the API and the outbox mail) logs in, uploads a photo under Photos/Travel and a song under Music/Jazz
- * with a cover, watching both progress bars; the pieces are stored with thumbnails and a waveform. A 101 MB
- * song and an HTML page named .png get clear errors. The header image is cropped at 1119:305 and the
- * profile photo square. Screenshots at 1280 and 390 px land in tests/e2e/screenshots/upload-*.png.
+ * End to end, as a new user would: the production build of the SPA served by the real app on the real
+ * database, files on a local storage folder, driven in Chromium. A member (created through the API and the
+ * outbox mail) logs in, uploads a photo under Photos/Travel and a song under Music/Jazz with a cover,
+ * watching both progress bars; the pieces are stored with thumbnails and a waveform. A 101 MB song and an
+ * HTML page named .png get clear errors. The header image is cropped at 1119:305 and the profile photo
+ * square. Screenshots at 1280 and 390 px land in tests/e2e/screenshots/upload-*.png.
  *
  * The fixture files are made at test time: pictures with sharp, a short WAV with a RIFF header, the 101 MB
  * file sparse (fs.truncate), the fake PNG as plain HTML.
@@ -140,7 +140,7 @@ async function logIn(page: Page, email: string, password: string) {
     await screenshot(page, 'upload-login-failed');
     throw error;
   });
-  await page.waitForURL(`${baseUrl}/explore`); // after logging in, spec §4: Explore
+  await page.waitForURL(`${baseUrl}/explore`); // a login from the top navigation goes to /explore
 }
 
 interface SavedContent {

@@ -27,7 +27,7 @@ export async function chooseSubTag(page: Page, modal: Locator, label: 'Genre' | 
   await modal.locator('.ant-select', { has: page.getByRole('combobox', { name: label }), hasText: option }).waitFor();
 }
 
-/** Spec §4: after a classic upload the payment modal of type dollar offers to monetize; the member says not now. */
+/** After a classic upload the payment modal of type dollar offers to monetize; the member says not now. */
 export async function declineMonetizing(page: Page) {
   const offer = dialog(page, 'Monetize this piece');
   await offer.getByText(/Listing fee/).waitFor();

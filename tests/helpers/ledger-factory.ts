@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
-import { signAccessToken } from '../../server/modules/auth/auth.tokens';
+import { signAccessToken } from '../../server/lib/access-token';
 import { ContentModel } from '../../server/modules/contents';
 import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';

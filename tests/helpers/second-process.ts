@@ -1,7 +1,8 @@
 /**
  * A second app process on the current test file's database, for the tests that matter for money and
  * permissions: requests shared between it and the test's own app show that correctness does not hang on
- * anything kept in one process's memory (ARCHITECTURE §1, scale-out).
+ * anything kept in one process's memory (the app must scale out to several stateless instances on one
+ * database).
  */
 import { fork } from 'node:child_process';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * A loopback stand-in for the part of Stripe's API Knack uses (ARCHITECTURE §2: it speaks the real API):
+ * A loopback stand-in for the part of Stripe's API Knack uses, speaking the real API over HTTP:
  * `POST /v1/checkout/sessions` (form-encoded, `Authorization: Bearer sk_…`, `Idempotency-Key` replays the
  * first answer, Stripe's error shape on a bad key or a missing parameter), and events signed the way Stripe
  * signs webhooks (`Stripe-Signature: t=…,v1=HMAC-SHA256("{t}.{payload}")`), computed here independently of

@@ -1,4 +1,4 @@
-/** The client's dollar figures (spec §9: 2 decimals when shown), cut to the cent as the server pays. */
+/** The client's dollar figures (2 decimals when shown), cut to the cent as the server pays. */
 import { formatUsd } from '../../client/src/features/payments/money';
 
 describe('formatUsd', () => {

@@ -1,4 +1,7 @@
-/** The knack split (90% owner, 10% payer; all to the owner when they are the payer) as a property: for every value and every owner / payer, the legs are exact. */
+/**
+ * The knack split (90% to the owner, 10% to the payer; all to the owner when they are the payer) as a
+ * property: for every value and every owner / payer, the legs are exact.
+ */
 import fc from 'fast-check';
 import { knackLegs, PLATFORM_KNACKS, userAccount } from '../../server/modules/ledger';
 

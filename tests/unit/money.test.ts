@@ -19,7 +19,7 @@ describe('money in micro-dollars', () => {
   });
 });
 
-describe('knack price (spec §9: 8% of the tag price, truncated to cents, 0.05 by default)', () => {
+describe('knack price (8% of the tag price, truncated to cents, 0.05 by default)', () => {
   it.each([
     [625_000, 50_000],
     [12_375_000, 990_000],

@@ -18,7 +18,7 @@ describe('slugify', () => {
   });
 });
 
-describe('seeded knack prices (spec §9)', () => {
+describe('seeded knack prices', () => {
   it('when a tag is Digital Art or Music 2, then a knack is $0.99; otherwise $0.05', () => {
     expect(seedKnackPriceMicros('Digital Art')).toBe(990_000);
     expect(seedKnackPriceMicros('Music 2')).toBe(990_000);

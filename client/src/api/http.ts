@@ -1,6 +1,6 @@
 /**
  * The one HTTP client of the SPA. Generated operation functions call `request`; errors come back
- * as `ApiError` carrying the server's `message` (spec §8: call errors are shown with that message).
+ * as `ApiError` carrying the server's `message` (call errors are shown to the user with that message).
  *
  * Sessions: the auth feature registers a small bridge (`registerAuthBridge`) that gives the current access
  * token, renews it and ends the session; this file never imports a feature. Every call carries

@@ -36,8 +36,8 @@ function byPattern(routes: readonly AppRoute[]): [string, AppRoute[]][] {
 }
 
 /**
- * The router's element tree, built from the route table; each page behind the guard of spec §6. While the
- * content detail modal has pushed a piece's link, the page it was opened over stays rendered beneath it.
+ * The router's element tree, built from the route table; each page behind the route guard (RouteGuard). While
+ * the content detail modal has pushed a piece's link, the page it was opened over stays rendered beneath it.
  */
 export function AppRoutes({ routes = ROUTES }: { routes?: readonly AppRoute[] }) {
   const location = useLocation();

@@ -4,7 +4,7 @@ import { selectHasAccount } from '../features/auth';
 import { useAppSelector } from './hooks';
 import { FALLBACK_PATH } from './routes';
 
-/** Spec §6 route guard: a route not open to guests redirects to '/' when no account is stored. */
+/** Route guard: a route not open to guests redirects to '/' when no account is stored. */
 export function RouteGuard({ guest, children }: { guest: boolean; children: ReactNode }) {
   const hasAccount = useAppSelector(selectHasAccount);
   if (!guest && !hasAccount) return <Navigate to={FALLBACK_PATH} replace />;

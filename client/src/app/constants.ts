@@ -1,6 +1,6 @@
-/** Layout and brand constants of spec §9, in one place for the whole SPA. */
+/** Layout and brand constants, in one place for the whole SPA. */
 
-/** Breakpoints in px (spec §9): phone below 600, tablet 768-1024. CSS mirrors these in styles/global.css. */
+/** Breakpoints in px: phone below 600, tablet 768-1024. CSS mirrors these in styles/global.css. */
 export const BREAKPOINTS = {
   xs: 576,
   phone: 600,

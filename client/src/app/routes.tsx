@@ -1,6 +1,6 @@
 /**
- * The route table of spec §2, declared in one place. Only screens that are built are listed (no
- * placeholder pages); every other path redirects home (spec §2). Later issues add their screens here.
+ * The route table, declared in one place. Only screens that are built are listed (no
+ * placeholder pages); every other path redirects home. Later issues add their screens here.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router-dom';
@@ -13,19 +13,19 @@ import { loadOwnProfilePage, loadProfilePage, loadTop50Page, parsePath, SEGMENT_
 import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 
 export interface AppRoute {
-  /** The route name of spec §2 (home, pricing, explore, …). */
+  /** The route's name (home, pricing, explore, …); the guest list matches on it. */
   name: string;
   path: string;
-  /** The CMS page whose metadata the route shows (spec §7); 'meta' is the site-wide default. */
+  /** The CMS page whose metadata the route shows; 'meta' is the site-wide default. */
   metaPage: MetaPage;
-  /** Reachable without a stored account (spec §6 route guard). */
+  /** Reachable without a stored account (the route guard lets it pass). */
   guest: boolean;
   /**
    * Routes sharing one path pattern (the single-segment screens: profile, share link, Top 50) tell apart the
    * paths they take; the first route whose pattern matches and which accepts the path shows it.
    */
   accepts?: (pathname: string) => boolean;
-  /** The page, a lazy chunk; a stale chunk reloads the page once per 60 s (spec §8). */
+  /** The page, a lazy chunk; a stale chunk reloads the page at most once per 60 s. */
   Page: LazyExoticComponent<ComponentType>;
   /** Starts downloading the page's chunk (used to preload the landing route). */
   preload: () => Promise<unknown>;
@@ -55,7 +55,7 @@ function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: PageLoad
 }
 
 /**
- * Spec §6: without a stored account only the routes with these names pass; the others redirect to '/'.
+ * Without a stored account only the routes with these names pass; the others redirect to '/'.
  * A route's `guest` flag says it is one of them ('confirm' and 'auth' are added: the activation and reset
  * links are opened by people who are not signed in).
  */
@@ -64,12 +64,15 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
   'exploreTag', 'viewAll', 'viewall-kind', 'pricing', 'blog-type', 'username', 'admin pass', 'confirm', 'auth',
 ];
 
-/** The single-segment screens of spec §2, told apart by the segment's shape (see content-detail/links.ts). */
+/**
+ * The single-segment screens (Top 50, share link, public profile), told apart by the segment's shape (see
+ * content-detail/links.ts).
+ */
 const segmentIs = (kind: 'top50' | 'content' | 'profile') => (pathname: string) => parsePath(pathname)?.kind === kind;
 
 /**
  * Fixed paths are listed first; the router ranks a static segment above a dynamic one anyway, so `/explore`
- * or `/profile` never reach the `/:segment` screens. The own profile (`userProfile`, spec §2: default = own
+ * or `/profile` never reach the `/:segment` screens. The own profile (`userProfile`: default = own
  * uploads, supported = collection) needs a stored account, unlike the rest of the guest list.
  */
 export const ROUTES: readonly AppRoute[] = [
@@ -89,7 +92,7 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage }),
 ];
 
-/** Where unmatched paths go (spec §2). */
+/** Where unmatched paths go: home. */
 export const FALLBACK_PATH = '/';
 
 export function findRoute(pathname: string): AppRoute | undefined {

@@ -11,7 +11,7 @@ export interface MonetizedIconProps {
 }
 
 /**
- * Spec §2: a check when the piece is monetized (its listing fee paid), a dollar sign when it is not. Used by
+ * A check when the piece is monetized (its listing fee paid), a dollar sign when it is not. Used by
  * the content detail and Explore's content cards.
  */
 export function MonetizedIcon({ paidOut, className = '', unpaidLabel = 'Not monetized' }: MonetizedIconProps) {

@@ -8,7 +8,7 @@ const Toasts = lazy(() => import('./Toasts'));
 let nextId = 1;
 
 /**
- * Spec §8: call errors show as toast errors with the server's message; successes and other messages come
+ * Call errors show as toast errors with the server's message; successes and other messages come
  * through `notify`. Subscribes once to both. The toast code (antd message) is loaded with the first toast,
  * so it is not in the initial download.
  */

@@ -1,7 +1,7 @@
 import { notify } from './notify';
 
 /**
- * Copies `text` to the clipboard and says so (spec §8): '{label} copied.' (or 'URL copied.' without a
+ * Copies `text` to the clipboard and says so: '{label} copied.' (or 'URL copied.' without a
  * label); on failure 'Failed to copy text: {reason}'. Resolves to whether it was copied.
  */
 export async function copyText(text: string, label?: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 /**
- * The app's toasts in one place (spec §8). API errors reach the toast layer from the HTTP client; other
+ * The app's toasts in one place. API errors reach the toast layer from the HTTP client; other
  * messages (successes, social sign-in errors) are sent here, by sagas and components alike.
  */
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';

@@ -1,5 +1,5 @@
 /**
- * What the embed URL asks for (spec §2 Embed link): `?userName={ownerUsername}&contentId={id}&options={mask}`,
+ * What the embed URL asks for: `?userName={ownerUsername}&contentId={id}&options={mask}`,
  * the mask Header 1, Footer 2, Slideshow 4, Quintos 8 (default 7).
  */
 export const EMBED_BITS = { header: 1, footer: 2, slideshow: 4, quintos: 8 } as const;

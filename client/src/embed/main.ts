@@ -1,5 +1,5 @@
 /**
- * The embeddable player (spec §2 Embed link): `/music-player.html?userName=…&contentId=…&options=…`, shown
+ * The embeddable player: `/music-player.html?userName=…&contentId=…&options=…`, shown
  * inside an iframe on other sites. Plain TypeScript and the DOM (no React, no antd) so that it stays a few
  * KB: the piece from the public API, its cover, header and footer by the option mask, and for a song
  * play/pause, the waveform of its stored peaks with progress and seeking. The first play counts one play

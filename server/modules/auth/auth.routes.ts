@@ -1,9 +1,9 @@
 import { Router, type CookieOptions, type Request, type Response } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse, Schemas } from '../../lib/openapi-types';
-import { reactedContentIds } from '../knacks/knacked';
+import { reactedContentIds } from '../ledger';
 import { toUserDto } from '../users/users.mapper';
-import { requireAuth } from './auth.middleware';
+import { requireAuth } from '../users';
 import { MESSAGES } from './auth.rules';
 import type { AuthService, SignedIn } from './auth.service';
 import { verifyFacebookToken, verifyGoogleCredential } from './auth.social';

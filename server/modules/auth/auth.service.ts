@@ -8,6 +8,7 @@ import bcrypt from 'bcrypt';
 import type { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import type { Mailer } from '../../integrations/mail';
+import { signAccessToken } from '../../lib/access-token';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { assertUnderLimit, clearLimit, consumeLimit, countHit, type Limit } from '../../lib/rate-limit';
@@ -25,7 +26,6 @@ import {
   revokeAllSessions,
   revokeOneTimeTokens,
   revokeSession,
-  signAccessToken,
 } from './auth.tokens';
 
 /**

@@ -1,6 +1,5 @@
-/** Access tokens (JWT), refresh sessions (rotating cookie) and one-time emailed tokens. */
-import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+/** Refresh sessions (rotating cookie) and one-time emailed tokens; access tokens are lib/access-token.ts. */
+import { createHash, randomBytes } from 'node:crypto';
 import mongoose, { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
@@ -8,47 +7,9 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { MESSAGES } from './auth.rules';
 import { OneTimeTokenModel, SessionModel, SpentTokenModel, type SessionDoc } from './auth.model';
 
-const ALGORITHM = 'HS256';
-
-export interface AccessClaims {
-  userId: string;
-  tokenVersion: number;
-}
-
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');
 const unauthorized = () => new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
-
-/** The HS256 key, made once per secret: given a string, jsonwebtoken first tries it as a PEM key (about 1 ms a call). */
-const keys = new Map<string, KeyObject>();
-const keyOf = (secret: string) => keys.get(secret) ?? keys.set(secret, createSecretKey(Buffer.from(secret))).get(secret)!;
-
-export function signAccessToken(config: AuthConfig, claims: AccessClaims): string {
-  return jwt.sign({ ver: claims.tokenVersion }, keyOf(config.keys.accessTokens), {
-    algorithm: ALGORITHM,
-    issuer: config.jwtIssuer,
-    audience: config.jwtAudience,
-    subject: claims.userId,
-    expiresIn: config.accessTokenTtlSeconds,
-  });
-}
-
-/** Verifies signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry. */
-export function verifyAccessToken(config: AuthConfig, token: string): AccessClaims {
-  try {
-    const payload = jwt.verify(token, keyOf(config.keys.accessTokens), {
-      algorithms: [ALGORITHM],
-      issuer: config.jwtIssuer,
-      audience: config.jwtAudience,
-    });
-    if (typeof payload === 'string' || !payload.sub || !Types.ObjectId.isValid(payload.sub) || typeof payload.ver !== 'number') {
-      throw unauthorized();
-    }
-    return { userId: payload.sub, tokenVersion: payload.ver };
-  } catch {
-    throw unauthorized();
-  }
-}
 
 export async function createSession(config: AuthConfig, userId: Types.ObjectId, tokenVersion: number, familyId?: string): Promise<string> {
   const token = randomToken();

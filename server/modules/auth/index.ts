@@ -1,7 +1,6 @@
 /** Auth: accounts, sessions, tokens, social sign-in and the guards other modules use. */
 export { authRouter, REFRESH_COOKIE } from './auth.routes';
 export { createAuthService, type AuthService } from './auth.service';
-export { optionalAuth, requireAuth, requireSelfOrAdmin, type AuthContext } from './auth.middleware';
 export { MESSAGES as AUTH_MESSAGES } from './auth.rules';
 export { checkCurrentPassword, PASSWORD_CHECK_LIMIT, PASSWORD_CHECK_MESSAGES } from './auth.password-check';
 export { SessionModel, OneTimeTokenModel, SpentTokenModel } from './auth.model';

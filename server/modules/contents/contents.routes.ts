@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import { MESSAGES } from '../../generated/validation';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { optionalAuth, requireAuth } from '../auth';
+import { optionalAuth, requireAuth } from '../users';
 import type { ContentsService } from './contents.service';
 
 export function contentsRouter(config: AuthConfig, contents: ContentsService): Router {

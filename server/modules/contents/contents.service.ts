@@ -10,7 +10,7 @@ import { inTurn } from '../../lib/in-turn';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
-import type { AuthContext } from '../auth';
+import type { AuthContext } from '../../lib/auth-context';
 import { publicPages } from '../feeds/feeds.cache';
 import { featureRankOf, initialRanking } from '../feeds/feeds.rankings';
 import { UploadModel, type MediaService, type UploadDoc } from '../media';

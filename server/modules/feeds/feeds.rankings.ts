@@ -20,7 +20,7 @@ import { Types, type AnyBulkWriteOperation } from 'mongoose';
 import { incInTurn } from '../../lib/in-turn';
 import { anyOf, ours, updateById } from '../../lib/query';
 import { ContentModel, type ContentDoc } from '../contents/contents.model';
-import { knackFacts } from '../knacks/knacked';
+import { knackFacts } from '../ledger';
 import { embedPlayCounts } from '../share/share.service';
 import { UserModel, type UserDoc } from '../users/users.model';
 import { publicPages } from './feeds.cache';

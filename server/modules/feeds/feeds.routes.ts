@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { sendPublicJson } from '../../lib/public-responses';
-import { optionalAuth, requireAuth, requireSelfOrAdmin } from '../auth';
+import { optionalAuth, requireAuth, requireSelfOrAdmin } from '../users';
 import type { FeedsService } from './feeds.service';
 
 /** The read calls of discovery: feeds, search, artists, profiles and the detail modal. */

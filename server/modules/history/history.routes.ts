@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { requireAuth } from '../auth';
+import { requireAuth } from '../users';
 import { WALLET_MESSAGES, type WalletService } from '../wallet';
 import type { HistoryService } from './history.service';
 

@@ -7,7 +7,7 @@ import { Types } from 'mongoose';
 import { microsToUsd } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { anyOf, ours } from '../../lib/query';
-import type { AuthContext } from '../auth';
+import type { AuthContext } from '../../lib/auth-context';
 import { amountFor, creditedBy, pageOfEntries, userAccount, type LedgerEntryDoc } from '../ledger';
 import { UserModel } from '../users';
 import {

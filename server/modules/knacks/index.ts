@@ -1,4 +1,3 @@
 /** Knacks: play sessions, the knack window, and each knack written to the ledger. */
 export { knacksRouter } from './knacks.routes';
 export { addOutsideReactions, createKnacksService, KNACK_MESSAGES, purgeStaleKnackRecords, type KnacksService } from './knacks.service';
-export { hasKnacked, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';

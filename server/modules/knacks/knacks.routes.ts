@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { requireAuth } from '../auth';
+import { requireAuth } from '../users';
 import type { KnacksService } from './knacks.service';
 
 /** The knack calls: play sessions, knacks, the verification code, what a piece and a member have. */

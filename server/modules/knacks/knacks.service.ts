@@ -17,15 +17,14 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
-import type { AuthContext } from '../auth';
+import type { AuthContext } from '../../lib/auth-context';
 import { canSee, ContentModel, withFinishedMedia, type ContentDoc } from '../contents';
 import { recordReaction } from '../feeds/feeds.rankings';
 import { TagModel } from '../tags';
 import { UserModel } from '../users';
 import { knackCodeMail } from './knacks.mails';
-import { balanceOf, creditedBy, entriesOfContent, entryById, knackLegs, post, userAccount, type LedgerEntryDoc } from '../ledger';
+import { balanceOf, creditedBy, entriesOfContent, entryById, knackKey, knackLegs, knackStatusOf, post, userAccount, type KnackStatus, type LedgerEntryDoc } from '../ledger';
 import { countKnack, KNACKS_BEFORE_CODE, purgeOldWindows, recentKnacks } from './knack-window';
-import { knackKey, knackStatusOf, type KnackStatus } from './knacked';
 import { KnackCodeAttemptModel, KnackCodeModel, PlaySessionModel, type KnackCodeDoc, type PlaySessionDoc } from './plays.model';
 
 export const KNACK_MESSAGES = {

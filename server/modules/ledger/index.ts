@@ -17,4 +17,5 @@ export {
   PLATFORM_KNACKS,
   type Posting,
 } from './ledger';
+export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';
 export { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';

@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
-import { requireAuth } from '../auth/auth.middleware';
+import { requireAuth } from '../users';
 import type { MediaService, UploadPurpose } from './media.service';
 import { acceptOneFile, DEFAULT_UPLOAD_TEMP_DIR, storeTempFile } from './upload.middleware';
 

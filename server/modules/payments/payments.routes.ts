@@ -2,7 +2,7 @@ import express, { Router, type Request } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
-import { requireAuth } from '../auth';
+import { requireAuth } from '../users';
 import type { PaymentsService } from './payments.service';
 
 /** Webhooks are checked against the exact bytes sent, so this path gets its body raw (see createApp). */

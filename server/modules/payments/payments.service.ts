@@ -15,7 +15,7 @@ import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
-import type { AuthContext } from '../auth';
+import type { AuthContext } from '../../lib/auth-context';
 import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
 import { creditMethod, creditsLeft, giveCreditBack, LISTING_FEES, markPaidOut, postListing, takeCredit, tierOf, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { optionalAuth, requireAuth } from '../auth';
+import { optionalAuth, requireAuth } from '../users';
 import type { ShareService } from './share.service';
 
 /** Invites by email and the embeddable player's play count. */

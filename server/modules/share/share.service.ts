@@ -13,7 +13,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import type { Logger } from '../../lib/logger';
 import { consumeLimit } from '../../lib/rate-limit';
-import type { AuthContext } from '../auth';
+import type { AuthContext } from '../../lib/auth-context';
 import { canSee, ContentModel, type ContentDoc } from '../contents';
 import { contentLink } from '../contents/contents.mapper';
 import { UserModel } from '../users';

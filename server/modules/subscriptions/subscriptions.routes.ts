@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { requireAuth, requireSelfOrAdmin } from '../auth/auth.middleware';
+import { requireAuth, requireSelfOrAdmin } from '../users';
 import { PlanModel, type PlanDoc } from './plans.model';
 import { SubscriptionModel, type SubscriptionDoc } from './subscriptions.model';
 

@@ -1,6 +1,7 @@
-/** Users: accounts' public data, look-ups and the user extension. */
+/** Users: accounts' public data, look-ups, the user extension, and the session check every signed-in route uses. */
 export { usersRouter } from './users.routes';
 export { UserModel, UserExtModel, type UserDoc } from './users.model';
 export { toPublicUserDto } from './users.mapper';
 export * as usersService from './users.service';
 export { profileImagesRouter } from './profile-images.routes';
+export { optionalAuth, requireAuth, requireSelfOrAdmin } from './users.guards';

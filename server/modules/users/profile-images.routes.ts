@@ -4,7 +4,7 @@ import type { AuthConfig } from '../../config';
 import { MESSAGES } from '../../generated/validation';
 import { AppError } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { requireAuth } from '../auth';
+import { requireAuth } from './users.guards';
 import type { MediaService } from '../media';
 import { roleOf, toUserDto } from './users.mapper';
 import { UserModel, type UserDoc } from './users.model';

@@ -1,7 +1,8 @@
+import type { Role } from '../../lib/auth-context';
 import type { Schemas } from '../../lib/openapi-types';
 import type { UserDoc, UserExtDoc } from './users.model';
 
-export type Role = Schemas['Role'];
+export type { Role };
 
 /** The one rule for roles: admins are the configured emails (ADMIN_EMAILS); no request can change it. */
 export function roleOf(adminEmails: readonly string[], email: string): Role {

@@ -3,7 +3,7 @@ import type { AuthConfig } from '../../config';
 import { notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
-import { requireAuth, requireSelfOrAdmin } from '../auth/auth.middleware';
+import { requireAuth, requireSelfOrAdmin } from './users.guards';
 import { toPublicUserDto, toUserExtDto } from './users.mapper';
 import * as users from './users.service';
 

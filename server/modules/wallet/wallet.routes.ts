@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { requireAuth } from '../auth';
+import { requireAuth } from '../users';
 import type { WalletService } from './wallet.service';
 
 /** The wallet figures and the payout account (payment settings). */

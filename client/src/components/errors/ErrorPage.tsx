@@ -14,7 +14,7 @@ export interface ErrorPageProps {
 
 export const NOT_FOUND_TITLE = 'This page could not be found';
 
-/** The generic error page of spec §2: title is the message or 'Error', status default 500; 404 variant. */
+/** The generic error page: title is the message or 'Error', status default 500; 404 variant. */
 export function ErrorPage({ status = 500, message, details }: ErrorPageProps) {
   const notFound = status === 404;
   const title = notFound ? NOT_FOUND_TITLE : message?.trim() || 'Error';

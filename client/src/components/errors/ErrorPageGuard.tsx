@@ -1,7 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 /**
- * Last line of defence (spec §8): when rendering the error page itself fails, show a plain page with the
+ * Last line of defence: when rendering the error page itself fails, show a plain page with the
  * details and a link home. No antd here, nothing that could fail again.
  */
 export function ErrorPageFailure({ error }: { error: unknown }) {

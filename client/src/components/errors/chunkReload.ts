@@ -1,7 +1,7 @@
 /**
- * Stale deploys: after a new release the old chunk files are gone, and a lazy route import fails. Spec §8:
- * a missing chunk forces a page reload, at most once per 60 seconds (the time is kept in sessionStorage);
- * otherwise the error page shows.
+ * Stale deploys: after a new release the old chunk files are gone, and a lazy route import fails. A missing
+ * chunk forces a page reload, at most once per 60 seconds (the time is kept in sessionStorage); otherwise the
+ * error page shows.
  */
 export const CHUNK_RELOAD_KEY = 'knack:chunk-reload-at';
 export const CHUNK_RELOAD_INTERVAL_MS = 60_000;

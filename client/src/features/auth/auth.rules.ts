@@ -1,9 +1,9 @@
 import { LIMITS, MESSAGES, PATTERNS } from '../../api/generated/validation';
 
 /**
- * The form rules of spec §5 with their exact messages (x-validation in openapi.yaml, generated); the server checks each again and answers the same
- * message. Usernames and emails are normalized as the server does (trimmed, lower-cased; spaces in a
- * username become underscores).
+ * The auth form rules with their exact messages (x-validation in openapi.yaml, generated); the server checks
+ * each again and answers the same message. Usernames and emails are normalized as the server does (trimmed,
+ * lower-cased; spaces in a username become underscores).
  */
 export const AUTH_MESSAGES = {
   ...MESSAGES,
@@ -50,7 +50,7 @@ export function passwordProblem(password: string | undefined): string | null {
   return null;
 }
 
-/** How a username is shown: underscores as spaces (spec §2). */
+/** How a username is shown: underscores as spaces. */
 export function displayUsername(username: string): string {
   return username.replace(/_/g, ' ');
 }

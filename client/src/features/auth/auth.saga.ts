@@ -1,5 +1,5 @@
 /**
- * Auth flows of spec §4: login, signup (two steps), activation link, forgot / reset password, social
+ * Auth flows: login, signup (two steps), activation link, forgot / reset password, social
  * sign-in, logout, and the session reload at start. Calls go through the generated functions; form errors
  * are shown by the forms (quiet calls), other messages through `notify`.
  */
@@ -90,7 +90,7 @@ function goHome(): void {
 }
 
 /**
- * After a sign-in from a modal (spec §4): the modal closes; 'onClickKnack' and 'comments' (after a login)
+ * After a sign-in from a modal: the modal closes; 'onClickKnack' and 'comments' (after a login)
  * or 'onClickKnack' and 'pricing' (after a signup) run the callback; 'userProfile' goes to the own profile;
  * anything else goes to /explore. 'upload' (a visitor pressed Upload) runs its callback too: the upload
  * modal opens once signed in.
@@ -224,7 +224,7 @@ export function* confirm(action: PayloadAction<string>): SagaIterator {
     yield put(accountConfirmFinished({ ok: false, message }));
     yield call(notify, 'error', message);
   }
-  // Spec §2: home either way.
+  // The activation link goes home whether it worked or not.
   yield call(navigateTo, '/', { replace: true });
 }
 
@@ -270,7 +270,10 @@ export function* facebookLogin(action: PayloadAction<{ accessToken: string; user
 
 // Session
 
-/** The user's extension, subscription and the plans (spec §4); failures are ignored. */
+/**
+ * The user's extension, subscription and the plans, loaded after a sign-in or a session reload;
+ * failures are ignored.
+ */
 export function* loadAccountExtras(): SagaIterator {
   const { user } = (yield select(selectAuth)) as AuthState;
   if (!user) return;
@@ -341,7 +344,7 @@ export function* onSessionLost(): SagaIterator {
   if (isLoggedIn) yield call(signOutQuietly);
 }
 
-/** Keeps the stored account in step with the store (spec §3). */
+/** Keeps the account stored in the browser in step with the store. */
 export function* persistAccount(): SagaIterator {
   const { user, token } = (yield select(selectAuth)) as AuthState;
   if (user && token) yield call(saveAccount, { user, token });

@@ -16,11 +16,11 @@ export const selectSessionStatus = (state: WithAuth) => state.auth.session;
 export const selectAuthProviders = (state: WithAuth) => state.auth.providers;
 export const selectSignupStep = (state: WithAuth) => state.auth.signup;
 export const selectAuthForm = (state: WithAuth, form: FormName) => state.auth.forms[form];
-/** A stored (or fresh) account exists: what the route guard of spec §6 asks. */
+/** A stored (or fresh) account exists: what the route guard asks. */
 export const selectHasAccount = (state: WithAuth) => state.auth.user !== null;
 export const selectIsAdmin = (state: WithAuth) => state.auth.user?.role === 'admin';
 
-/** Spec §2: Analytics shows when the subscription's plan is among the known plans. */
+/** The side menu's Analytics shows when the subscription's plan is among the known plans. */
 export const selectHasKnownPlan = createSelector([selectSubscription, selectPlans], (subscription, plans) =>
   Boolean(subscription && plans.some((plan) => plan.planId === subscription.planId)),
 );

@@ -17,7 +17,7 @@ import type {
 } from './auth.types';
 
 /**
- * Client auth state (spec §3): isLoggedIn, user, token, userExt, subscription and plans, the reacted
+ * Client auth state: isLoggedIn, user, token, userExt, subscription and plans, the reacted
  * contents list with its counter; plus the status of each auth form and the signup step.
  */
 export interface AuthState {
@@ -173,7 +173,7 @@ const authSlice = createSlice({
     /** The session could not be renewed (the HTTP client's 401 handling): sign out quietly. */
     sessionLost() {},
     logoutRequested() {},
-    /** Clears the account, its extras and the reacted list (spec §4). Plans and providers are not personal. */
+    /** Logout clears the account, its extras and the reacted list. Plans and providers are not personal. */
     loggedOut(state) {
       state.isLoggedIn = false;
       state.user = null;

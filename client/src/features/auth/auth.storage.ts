@@ -1,4 +1,4 @@
-/** The account (user and token) in localStorage (spec §3), so a reload can restore the session. */
+/** The account (user and token) in localStorage, so a reload can restore the session. */
 import type { StoredAccount } from './auth.types';
 
 export const ACCOUNT_KEY = 'knack:account';

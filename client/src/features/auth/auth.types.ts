@@ -16,7 +16,7 @@ export interface Session {
   reactedContents: string[];
 }
 
-/** The account kept in browser storage (spec §3): user and token. */
+/** The account kept in browser storage: user and token. */
 export interface StoredAccount {
   user: User;
   token: string;

@@ -1,6 +1,6 @@
 /**
- * features/auth: accounts and sessions (spec §2 modals, §4 Auth and Signup, §5 rules, §6 guard). The
- * modals and pages are lazy chunks, loaded through here.
+ * features/auth: accounts and sessions (the auth modals and their form rules, login, signup, the session
+ * reload, the route guard's account check). The modals and pages are lazy chunks, loaded through here.
  */
 export {
   authReducer,

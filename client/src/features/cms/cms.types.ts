@@ -6,5 +6,5 @@ export type PageUi = components['schemas']['PageUi'];
 export type PageUiSection = components['schemas']['PageUiSection'];
 export type PageUiEntry = components['schemas']['PageUiEntry'];
 
-/** The pages that have metadata in the CMS (spec §7); any other route uses 'meta'. */
+/** The pages that have metadata in the CMS; any other route uses 'meta'. */
 export type MetaPage = 'meta' | 'home' | 'earn' | 'become' | 'explore';

@@ -1,6 +1,5 @@
 /**
- * Built-in page metadata, used when the CMS call fails (spec §7 "with built-in default fallback",
- * §8 "Metadata failure uses defaults"). The only place these defaults live.
+ * Built-in page metadata, used when the CMS call fails. The only place these defaults live.
  */
 import type { MetaPage, PageMeta } from './cms.types';
 

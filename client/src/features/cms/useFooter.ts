@@ -1,7 +1,7 @@
 import { useGetPageUi } from '../../api/generated/hooks';
 import type { PageUiSection } from './cms.types';
 
-/** The footer's CMS columns in the order of spec §2. */
+/** The footer's CMS columns, in the order they show. */
 export const FOOTER_COLUMNS = ['SUPPORT', 'SOCIAL', 'TRENDING', 'MOST VIEWED'] as const;
 
 export interface FooterData {
@@ -11,7 +11,7 @@ export interface FooterData {
 }
 
 /**
- * The footer from the CMS page UI 'footer' (spec §2): its sections, known columns first in spec order.
+ * The footer from the CMS page UI 'footer': its sections, the known columns first in FOOTER_COLUMNS order.
  * On failure there are no sections; the layout still renders the footer's fixed parts.
  */
 export function useFooter(): FooterData {

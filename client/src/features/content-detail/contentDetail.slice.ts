@@ -4,7 +4,7 @@ import { listingPaid } from '../payments/payments.events';
 import type { Content } from './contentDetail.types';
 
 /**
- * The content detail modal (spec §2): whether it is open, which piece it shows and the pieces the arrows
+ * The content detail modal: whether it is open, which piece it shows and the pieces the arrows
  * step through (the grid or strip it was opened from, in its order). After closing, `content` is the last
  * piece shown.
  */

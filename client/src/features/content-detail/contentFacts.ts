@@ -3,7 +3,7 @@ import type { Content } from './contentDetail.types';
 
 const MAIN_TAG_TYPES: Record<string, TagType> = { music: 'music', art: 'art', photos: 'photos' };
 
-/** The type its first tag names (spec §3: the first tag is the category); the stored type otherwise. */
+/** The type its first tag names (the first tag is the category); the stored type otherwise. */
 export function typeByFirstTag(content: Pick<Content, 'tags' | 'type'>): TagType {
   return MAIN_TAG_TYPES[content.tags[0]?.name.trim().toLowerCase() ?? ''] ?? content.type;
 }

@@ -1,5 +1,5 @@
 /**
- * The content detail modal and the address bar (spec §2: the URL is the piece's share link while the modal
+ * The content detail modal and the address bar (the URL is the piece's share link while the modal
  * is open, so a reload opens the content page). Opening from a page pushes an entry whose history state
  * names the page behind (`background`): the router keeps rendering that page under the modal, and closing
  * goes back. The content page (`/{username}-{slug}`, opened from outside) shows the modal over the owner's

@@ -1,5 +1,5 @@
 /**
- * features/content-detail: the content detail modal (spec §2) and the pages that show pieces: the content
+ * features/content-detail: the content detail modal and the pages that show pieces: the content
  * page (a share link), the public and own profiles, the Top 50 chart. Other features open the modal by
  * dispatching `detailOpened({ content, siblings })`.
  */
@@ -27,7 +27,7 @@ export const SEGMENT_PATH = '/:segment/:sub?';
 /** The content detail modal (a lazy chunk, loaded the first time a piece opens). */
 export const loadContentDetailModal = () => import('./components/ContentDetailModal');
 /**
- * `/{username}`, `/{username}/{type}`: the public profile; `/{username}-{slug}` (a share link, spec `{hash}`):
+ * `/{username}`, `/{username}/{type}`: the public profile; `/{username}-{slug}` (a share link, route `{hash}`):
  * the same profile with the piece open over it in the detail modal.
  */
 export const loadProfilePage = () => import('./pages/ProfilePage');

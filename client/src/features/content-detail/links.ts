@@ -1,8 +1,8 @@
 /**
- * What a single-segment path names (spec §2). Usernames never contain '-' (only letters, digits, '_' and
+ * What a single-segment path names. Usernames never contain '-' (only letters, digits, '_' and
  * '.'), so: `{name}-music-top-50` is an artist's Top 50 chart; any other segment with a '-' is a content
  * share link `{ownerUsername}-{title slug}` (username before the first '-', slug after); a segment without
- * one is a public profile. Fixed screens of spec §2 (explore, pricing, …) are never read as one of these.
+ * one is a public profile. The app's fixed screens (explore, pricing, …) are never read as one of these.
  */
 import { PATHS } from '../../app/constants';
 import type { TagType } from '../tags';
@@ -16,7 +16,7 @@ const TOP50_SUFFIX = '-music-top-50';
 
 const USERNAME = /^[A-Za-z0-9_.]{1,30}$/;
 
-/** First segments of the fixed screens of spec §2: never a profile or a share link, even before they are built. */
+/** First segments of the app's fixed screens: never a profile or a share link, even before they are built. */
 const RESERVED = new Set([
   'activity-history', 'admin', 'analytics', 'approve', 'auth', 'become', 'blog', 'cancel', 'confirm', 'creat-discount-code',
   'earning', 'explore', 'inbox', 'nft', 'pricing', 'profile', 'search', 'user-guide', 'user-setting', 'viewall', 'wallet',

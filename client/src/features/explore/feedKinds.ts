@@ -1,6 +1,6 @@
 import type { FeedKind } from './explore.types';
 
-/** The Explore tabs of spec §4 ("Explore type"), in the order they show; Featured is the default. */
+/** The Explore tabs, in the order they show; Featured is the default. */
 export const EXPLORE_TABS: readonly { kind: FeedKind; label: string }[] = [
   { kind: 'popular', label: 'Popular' },
   { kind: 'featured', label: 'Featured' },

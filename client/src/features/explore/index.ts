@@ -1,8 +1,8 @@
 /**
- * features/explore: the Explore feeds (spec §4 "Explore type"), /viewall, and search (the top navigation's
- * box with suggestions, the /search page). Other features reuse the content grid and card, the paged-list
- * hooks and the Explore tabs from here. The route table and the layout import ./entry instead (page
- * loaders and the search box), which keeps the grid out of the entry chunk.
+ * features/explore: the Explore feeds (Popular, Featured, Trending, On the Radar), /viewall, and search (the
+ * top navigation's box with suggestions, the /search page). Other features reuse the content grid and card,
+ * the paged-list hooks and the Explore tabs from here. The route table and the layout import ./entry instead
+ * (page loaders and the search box), which keeps the grid out of the entry chunk.
  */
 export { ContentGrid, EmptyState } from './components/ContentGrid';
 export type { ContentGridProps } from './components/ContentGrid';

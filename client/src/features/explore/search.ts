@@ -1,4 +1,4 @@
-/** Search constants (spec §9) and matching. */
+/** Search limits and timings, and matching. */
 
 /** At most this many title suggestions under the search box. */
 export const SUGGESTION_LIMIT = 7;

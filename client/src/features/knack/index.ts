@@ -1,5 +1,5 @@
 /**
- * features/knack: plays and views that knack (spec §4): the play session and the knack past half a song, the
+ * features/knack: plays and views that knack: the play session and the knack past half a song, the
  * image knack when the detail modal opens it, and the verification modal after 9 recent knacks.
  */
 export { knackSaga } from './knack.saga';

@@ -7,5 +7,8 @@ import type { AddKnackResult } from '../../api/generated/operations';
  */
 export const knackRegistered = createAction<{ contentId: string } & Pick<AddKnackResult, 'message' | 'knackStatus' | 'reactedCount'>>('knack/registered');
 
-/** The detail modal opened an image with knack status 1 for a signed-in member (spec §4): it knacks once. */
+/**
+ * The detail modal opened an image with knack status 1 (paid out, not the viewer's own, not knacked yet)
+ * for a signed-in member: it knacks once.
+ */
 export const imageViewed = createAction<{ contentId: string }>('knack/imageViewed');

@@ -1,4 +1,4 @@
-/** Spec §8: what a new knack says, and the verification modal's words (§5). */
+/** What a new knack says, and the verification modal's words. */
 export const KNACK_THANKS = 'Thank you for being apart of our Community.';
 
 export const VERIFICATION_MESSAGES = {

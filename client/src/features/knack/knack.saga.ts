@@ -1,9 +1,9 @@
 /**
- * Knacks from the client's side (spec §4 Knack status, Player): a song counts once the signed-in member has
- * heard more than half of it — the server measures that from the play session started here (`knack/play`)
- * and answers 409 when too little time has passed, so the client waits and asks again; an image counts when
- * the detail modal opens it with knack status 1. After 9 recent knacks the next needs the emailed code: the
- * verification modal asks for it. Each new knack says 'Thank you for being apart of our Community.'.
+ * Knacks from the client's side: a song counts once the signed-in member has heard more than half of it — the
+ * server measures that from the play session started here (`knack/play`) and answers 409 when too little time
+ * has passed, so the client waits and asks again; an image counts when the detail modal opens it with knack
+ * status 1. After 9 recent knacks the next needs the emailed code: the verification modal asks for it. Each
+ * new knack says 'Thank you for being apart of our Community.'.
  */
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
@@ -29,7 +29,7 @@ function* mayKnack(content: Content): SagaIterator<boolean> {
   return Boolean(user?.isActive && content.ownerId !== user.id && !reacted.includes(content.id));
 }
 
-/** A new knack thanks the member (spec §8). */
+/** A new knack thanks the member. */
 function* thank(action: ReturnType<typeof knackRegistered>): SagaIterator {
   if (action.payload.message === KNACK_THANKS) yield call(notify, 'success', KNACK_THANKS);
 }

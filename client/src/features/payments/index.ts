@@ -6,5 +6,5 @@ export { paymentsReducer, selectPaymentsVersion, type PaymentsState } from './pa
 export { OrderReturn } from './components/OrderReturn';
 export { MonetizeButton } from './components/MonetizeButton';
 
-/** The payment modal's chunk (spec §2 payment, payment success). */
+/** The payment modal's chunk (payment and payment success). */
 export const loadPaymentModal = () => import('./components/PaymentModal');

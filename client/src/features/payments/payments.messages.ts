@@ -1,4 +1,4 @@
-/** What the payment screens say (spec §8 money messages, §5 discount code). */
+/** What the payment screens say, the discount code's messages included. */
 export const PAYMENT_MESSAGES = {
   paid: 'Paid successfully',
   failed: 'Payment Failed',

@@ -1,5 +1,5 @@
 /**
- * features/player: the bottom player bar and the one audio element songs play through (spec §2, §4). The
+ * features/player: the bottom player bar and the one audio element songs play through. The
  * bar's code is a lazy chunk, loaded when the first song is chosen.
  */
 export {

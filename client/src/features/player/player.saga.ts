@@ -1,5 +1,5 @@
 /**
- * The player's side effects (spec §4 Player): the one audio element follows the state, its events come back
+ * The player's side effects: the one audio element follows the state, its events come back
  * as actions; previous/next pause, then step after 100 ms; a song that ends repeats or goes next; a visitor
  * listens 30 seconds, then is asked to sign up (again at each later attempt).
  */
@@ -35,7 +35,7 @@ import {
   type PlayerState,
 } from './player.slice';
 
-/** Spec §4 and §9: previous/next wait 100 ms after the pause; a visitor listens 30 seconds. */
+/** Previous/next wait 100 ms after the pause; a visitor listens 30 seconds. */
 export const PLAYER_TIMING = { stepDelayMs: 100, previewSeconds: 30 };
 
 const finite = (value: number) => (Number.isFinite(value) ? value : 0);
@@ -111,14 +111,14 @@ function* onPlay(element: HTMLAudioElement): SagaIterator {
   if (status === 'playing') yield call(playCurrent, element);
 }
 
-/** Spec §4: previous/next pause, then move after 100 ms. */
+/** Previous/next pause, then move after 100 ms. */
 function* step(offset: -1 | 1): SagaIterator {
   yield put(pauseRequested());
   yield delay(PLAYER_TIMING.stepDelayMs);
   yield put(trackStepped(offset));
 }
 
-/** Spec §4: on end, repeat if on, else pause, reset and go next. */
+/** On end, repeat if on, else pause, reset and go next. */
 function* onEnded(element: HTMLAudioElement): SagaIterator {
   const { repeat }: PlayerState = yield select(selectPlayer);
   if (repeat) {

@@ -3,7 +3,7 @@ import type { Content } from '../content-detail/contentDetail.types';
 import { knackRegistered } from '../knack/knack.events';
 
 /**
- * The bottom player (spec §2, §4): the queue it plays through, the current track and what the audio element
+ * The bottom player: the queue it plays through, the current track and what the audio element
  * does. `status` is what the listener sees: playing, paused, or suspended after an audio error. The audio
  * element itself belongs to the player saga; this state is its mirror plus the listener's settings.
  */
@@ -21,7 +21,7 @@ export interface PlayerState {
   repeat: boolean;
   /** The comments count of the current track, once the detail call answered for it. */
   commentsCount: number | null;
-  /** A visitor's 30 seconds of listening are used up: each later attempt asks to sign up (spec §4). */
+  /** A visitor's 30 seconds of listening are used up: each later attempt asks to sign up. */
   previewUsed: boolean;
 }
 
@@ -69,7 +69,7 @@ const playerSlice = createSlice({
     pauseRequested(state) {
       if (state.status === 'playing') state.status = 'paused';
     },
-    /** Moves `offset` songs along the queue (after the 100 ms pause of spec §4) and plays it. */
+    /** Moves `offset` songs along the queue (after a 100 ms pause) and plays it. */
     trackStepped(state, action: PayloadAction<-1 | 1>) {
       const index = state.index + action.payload;
       if (index < 0 || index >= state.queue.length) return;
@@ -99,7 +99,7 @@ const playerSlice = createSlice({
     audioPaused(state) {
       if (state.status === 'playing') state.status = 'paused';
     },
-    /** The song ended (spec §4): with repeat it starts again; else the player pauses at the start (the saga goes next). */
+    /** The song ended: with repeat it starts again; else the player pauses at the start (the saga goes next). */
     audioEnded(state) {
       state.position = 0;
       if (!state.repeat) state.status = 'paused';
@@ -138,7 +138,7 @@ export const nextRequested = createAction('player/nextRequested');
 export const previousRequested = createAction('player/previousRequested');
 /** Moves the current song to `seconds`. */
 export const seekRequested = createAction<number>('player/seekRequested');
-/** A visitor used a control that needs an account: pause and open signup (spec §4, origin onClickKnack). */
+/** A visitor used a control that needs an account: pause and open signup (origin onClickKnack). */
 export const signupAsked = createAction('player/signupAsked');
 
 export const {

@@ -1,6 +1,6 @@
 /**
- * Spec §2 bottom player bar: the owner's name with underscores as spaces, and a trailing dot-suffix longer
- * than 14 characters dropped (names made from an address or a wallet id: 'ana_lee.0x5f3c9a7b21e4d8aa' → 'ana lee').
+ * The bottom player bar's owner name with underscores as spaces, and a trailing dot-suffix longer than 14
+ * characters dropped (names made from an address or a wallet id: 'ana_lee.0x5f3c9a7b21e4d8aa' → 'ana lee').
  */
 export function playerOwnerName(name: string): string {
   const dot = name.lastIndexOf('.');

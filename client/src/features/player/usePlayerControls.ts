@@ -17,7 +17,7 @@ import {
 } from './player.slice';
 
 /**
- * The player's controls with the visitor rules of spec §4 applied: a visitor may start a song from the piece
+ * The player's controls with the visitor rules applied: a visitor may start a song from the piece
  * itself for 30 seconds of listening in all; after that, and for the bar's play, mute, volume, previous and
  * next, the audio pauses and signup opens (origin onClickKnack). Pausing is always allowed.
  */

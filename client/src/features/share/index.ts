@@ -1,5 +1,5 @@
 /**
- * features/share: the share modal (spec §2: tabs Share, Embed, Message), opened with
+ * features/share: the share modal (tabs Share, Embed, Message), opened with
  * `modalOpened({ name: 'share', contentId })`. The embeddable player page itself is its own entry (src/embed).
  */
 export { shareIntent, embedSnippet, embedUrlOf, shareUrlOf, EMBED_OPTIONS, EMBED_SIZES, DEFAULT_EMBED_MASK, SHARE_SITES } from './share.links';

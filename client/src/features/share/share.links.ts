@@ -1,5 +1,5 @@
 /**
- * What the share modal makes (spec §2 Share modal, Embed link): the piece's share URL, each site's share
+ * What the share modal makes: the piece's share URL, each site's share
  * intent for it, and the embed snippet of the player page from the option mask and a size.
  */
 
@@ -13,7 +13,7 @@ export interface SharedPiece {
   coverPath?: string;
 }
 
-/** The piece's share link (spec §2): `{host}/{ownerUsername}-{title lowercased, spaces to hyphens}`. */
+/** The piece's share link: `{host}/{ownerUsername}-{title lowercased, spaces to hyphens}`. */
 export const shareUrlOf = (origin: string, piece: Pick<SharedPiece, 'link'>) => `${origin}${piece.link}`;
 
 export type ShareSite = 'twitter' | 'facebook' | 'tumblr' | 'pinterest' | 'email' | 'instagram';
@@ -51,7 +51,7 @@ export function shareIntent(site: ShareSite, url: string, piece: Pick<SharedPiec
   }
 }
 
-/** Embed options, a bit mask (spec §2): which parts the player page shows. */
+/** Embed options, a bit mask: which parts the player page shows. */
 export const EMBED_OPTIONS = [
   { bit: 1, label: 'Header' },
   { bit: 2, label: 'Footer' },

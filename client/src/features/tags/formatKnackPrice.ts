@@ -1,11 +1,11 @@
 import type { TagType } from './tags.types';
 
-/** Default knack price in USD (spec §9) when a tag has none. */
+/** Default knack price in USD when a tag has none. */
 export const DEFAULT_KNACK_PRICE = 0.05;
 
 /**
  * A knack price in USD as shown: '$0.05', '$0.99' (two decimals). The server has already truncated it
- * to cents (spec §9); this only formats. Missing or invalid values show the default.
+ * to cents (8% of the tag's price); this only formats. Missing or invalid values show the default.
  */
 export function formatKnackPrice(value: number | null | undefined): string {
   const amount = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_KNACK_PRICE;

@@ -2,7 +2,7 @@ import type { CSSProperties } from 'react';
 import type { TagType } from './tags.types';
 
 export interface TypePalette {
-  /** The type colour of spec §9: text, icons, accents. */
+  /** The type colour: text, icons, accents. */
   color: string;
   /** A darker shade for text on the tint. */
   strong: string;
@@ -12,7 +12,7 @@ export interface TypePalette {
   soft: string;
 }
 
-/** Content type colours (spec §9): red music, green art, orange photos. */
+/** Content type colours: red music, green art, orange photos. */
 export const TYPE_COLORS: Record<TagType, TypePalette> = {
   music: { color: '#e5383b', strong: '#b81f27', tint: '#fff1f1', soft: '#fbd3d4' },
   art: { color: '#1f9d55', strong: '#157a41', tint: '#edf8f1', soft: '#c5e9d3' },

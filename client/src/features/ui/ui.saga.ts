@@ -17,7 +17,7 @@ export function viewportEvents(): EventChannel<string> {
 }
 
 function* rereadViewport(): SagaIterator {
-  // Spec §4: orientation is re-read 100 ms after the change, once the browser has settled.
+  // Orientation is re-read 100 ms after the change, once the browser has settled.
   yield delay(100);
   yield put(viewportChanged(readViewport()));
 }

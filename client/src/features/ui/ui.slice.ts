@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/to
 import { readViewport, type Device, type Orientation, type Viewport } from './viewport';
 
 /**
- * The modals of the front layout (spec §2). The auth modal names match the `/auth/{type}` route. The upload
+ * The modals of the front layout. The auth modal names match the `/auth/{type}` route. The upload
  * modals: 'upload' (upload content, classic), 'upload-top50' (upload music, Top 50), 'upload-artist'
  * (upload-{name}, artist page); 'profile-photo' and 'header-image' change the member's pictures.
  */
@@ -27,7 +27,7 @@ export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-pas
 export const MEMBER_MODALS: readonly ModalName[] = ['upload', 'upload-top50', 'upload-artist', 'profile-photo', 'header-image', 'payment', 'verification'];
 
 /**
- * Where a modal was opened from (spec §4): after a login, 'onClickKnack' and 'comments' run the callback,
+ * Where a modal was opened from: after a login, 'onClickKnack' and 'comments' run the callback,
  * 'userProfile' goes to the own profile, anything else to /explore; after a signup 'onClickKnack' and
  * 'pricing' run the callback.
  */
@@ -46,11 +46,11 @@ export interface ModalProps {
   /** The artist-page upload: whose page (the artist's user id) and the artist's name. */
   userId?: string;
   artistName?: string;
-  /** Payment modal (issue 6): which type ('dollar' offer to monetize, 'price' confirm cash-out, 'paid' congratulation). */
+  /** Payment modal: which type ('dollar' offer to monetize, 'price' confirm cash-out, 'paid' congratulation). */
   paymentType?: 'dollar' | 'price' | 'paid';
   /** The piece a payment, share or verification modal is about. */
   contentId?: string;
-  /** Verification modal: the play session of the song being knacked (spec §4). */
+  /** Verification modal: the play session of the song being knacked. */
   playId?: string;
 }
 

@@ -18,14 +18,14 @@ export function isPhoneUserAgent(userAgent: string): boolean {
 }
 
 /**
- * Device per spec §4 (from the user agent) and §9 (phone below 600 px): a phone user agent, or a
- * viewport narrower than 600 px, is laid out as a phone.
+ * Device from the user agent and the width: a phone user agent, or a viewport narrower than 600 px, is laid
+ * out as a phone.
  */
 export function detectDevice(userAgent: string, width: number): Device {
   return isPhoneUserAgent(userAgent) || width < BREAKPOINTS.phone ? 'phone' : 'desktop';
 }
 
-/** Orientation from height vs width (spec §4). */
+/** Orientation from height vs width. */
 export function detectOrientation(width: number, height: number): Orientation {
   return height > width ? 'portrait' : 'landscape';
 }

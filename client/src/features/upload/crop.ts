@@ -15,7 +15,7 @@ export interface Size {
   height: number;
 }
 
-/** Spec §2: the header crop's aspect ratio. */
+/** The header crop's aspect ratio, 1119:305. */
 export const HEADER_ASPECT = { width: 1119, height: 305 } as const;
 export const HEADER_RATIO = HEADER_ASPECT.width / HEADER_ASPECT.height;
 export const SQUARE_RATIO = 1;

@@ -1,5 +1,5 @@
 /**
- * features/upload: the upload modals of spec §2 (upload content, upload music for the Top 50, the artist
+ * features/upload: the upload modals (upload content, upload music for the Top 50, the artist
  * page's upload-{name}), the profile photo dialog and the header image dialog. State and sagas are here;
  * the modals are lazy chunks, loaded through the loaders below the first time one opens.
  */

@@ -1,9 +1,8 @@
 /**
- * The upload flows (spec §4, §7), loaded with the first member modal: a file is checked, then sent as soon
- * as it is chosen, with its byte progress; the save call publishes the piece from the stored paths. Failures
- * set the status to failed and show the server's message as a toast (spec §8). Closing the modal stops a
- * transfer in flight. The profile photo and header dialogs upload their crops the same way, then update the
- * account.
+ * The upload flows, loaded with the first member modal: a file is checked, then sent as soon as it is chosen,
+ * with its byte progress; the save call publishes the piece from the stored paths. Failures set the status to
+ * failed and show the server's message as a toast. Closing the modal stops a transfer in flight. The profile
+ * photo and header dialogs upload their crops the same way, then update the account.
  */
 import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
 import { buffers, END, eventChannel, type SagaIterator } from 'redux-saga';
@@ -193,7 +192,7 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
     }
     yield put(uploadSaved(result.content));
     yield call(notify, 'success', result.message || UPLOAD_MESSAGES.success);
-    // Spec §4: after a classic upload the payment modal of type dollar offers to monetize the piece.
+    // After a classic upload the payment modal of type dollar offers to monetize the piece.
     if (state.kind === 'content') yield put(modalOpened({ name: 'payment', paymentType: 'dollar', contentId: result.content.id }));
     else yield call(closeIfStillOpen, isUploadFormModal);
     if (state.kind === 'artist') {
@@ -204,7 +203,7 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
     const apiError = toApiError(error);
     yield put(uploadSaveFailed({ message: apiError.message, errors: apiError.errors ?? [] }));
     yield call(failWith, apiError.message);
-    // Spec §4: the artist page reloads after a failure too.
+    // The artist page reloads after a failure too.
     if (state.kind === 'artist') {
       yield delay(500);
       yield call(pageReload.run);

@@ -1,5 +1,5 @@
 /**
- * The upload rules of spec §5 and §9 with their exact messages (x-validation in openapi.yaml, generated):
+ * The upload rules with their exact messages (x-validation in openapi.yaml, generated):
  * which fields each content form has, the weights of its completion bar, the music-only rule of userType 50
  * and the file checks the client makes before sending (the server checks every file again, by its bytes).
  */
@@ -26,18 +26,18 @@ export const UPLOAD_MESSAGES = {
 
 export const { audioMaxBytes: AUDIO_MAX_BYTES, imageMaxBytes: IMAGE_MAX_BYTES } = LIMITS;
 
-/** The main tags (spec §3), in the order the form offers them. */
+/** The main tags, in the order the form offers them. */
 export const MAIN_TAGS = ['Music', 'Art', 'Photos'] as const;
 export type MainTagName = (typeof MAIN_TAGS)[number];
 
-/** Spec §6: members of this type may upload Music only. */
+/** Members of this userType may upload Music only. */
 export const MUSIC_ONLY_USER_TYPE = 50;
 
 /** The parts of a form the completion bar counts. */
 export type CompletionPart = 'title' | 'description' | 'photo' | 'audio' | 'tag' | 'email';
 
 export interface FormSpec {
-  /** Spec §9: the completion bar's weights (they add up to 100). */
+  /** The completion bar's weights (they add up to 100). */
   weights: Partial<Record<CompletionPart, number>>;
   /** Only Music can be chosen (the Top 50 chart and artist pages are for songs). */
   musicOnly: boolean;
@@ -77,7 +77,7 @@ export function completedParts({ values, hasPhoto, hasAudio }: CompletionFacts):
   };
 }
 
-/** The completion bar's percentage (spec §9 weights). */
+/** The completion bar's percentage: the weights of the parts filled in. */
 export function completion(kind: UploadFormKind, facts: CompletionFacts): number {
   const done = completedParts(facts);
   const weights = FORM_SPECS[kind].weights;
@@ -110,7 +110,7 @@ export const slotKind = (slot: FileSlot): FileKind => (slot === 'photo' ? 'image
 const extensionOf = (name: string) => name.toLowerCase().split('.').pop() ?? '';
 
 /**
- * The client's check before sending (spec §5): size, then the type the browser reports (or the name when it
+ * The client's check before sending: size, then the type the browser reports (or the name when it
  * reports none). The server reads the bytes and may still refuse (a page named .png): its answer is shown.
  */
 export function fileProblem(kind: FileKind, file: { name: string; size: number; type: string }): string | null {
@@ -150,7 +150,7 @@ export function formatDuration(seconds: number | undefined): string {
 }
 
 /**
- * The knack price a sub-tag shows on a form (spec §9): the tag's own, except Music 2, shown as 0.96 per play
+ * The knack price a sub-tag shows on a form: the tag's own, except Music 2, shown as 0.96 per play
  * in the Top 50 and artist modals.
  */
 export function shownKnackPrice(kind: UploadFormKind, tag: { label: string; knackPrice: number }): number {

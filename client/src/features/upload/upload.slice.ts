@@ -10,10 +10,10 @@ export interface TransferState {
 }
 
 /**
- * The upload modals (spec §4). The content forms: status idle → uploading → done | failed for every
- * transfer (a file as soon as it is chosen, then the save), what is being sent, each file's progress and
- * answer, the Top 50 step. `session` changes each time a form opens, so the form starts empty (spec §4:
- * form resets on open). The profile photo and header dialogs keep their own transfer.
+ * The upload modals. The content forms: status idle → uploading → done | failed for every transfer (a file as
+ * soon as it is chosen, then the save), what is being sent, each file's progress and answer, the Top 50 step.
+ * `session` changes each time a form opens, so the form starts empty. The profile photo and header dialogs
+ * keep their own transfer.
  */
 export interface UploadState {
   kind: UploadFormKind;
@@ -120,7 +120,7 @@ const uploadSlice = createSlice({
       state.sending = null;
       state.saved = action.payload;
     },
-    /** Spec §4 / §8: the save failed; the Top 50 form goes back to step 1. */
+    /** The save failed: status failed (the saga shows the toast); the Top 50 form goes back to step 1. */
     uploadSaveFailed(state, action: PayloadAction<{ message: string; errors: FieldError[] }>) {
       state.status = 'failed';
       state.sending = null;
@@ -175,7 +175,7 @@ const uploadSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
-    // Every opening starts fresh (spec §4: form resets on open).
+    // Every opening starts fresh: the form resets on open.
     builder.addCase(modalOpened, (state, action) => {
       const { name } = action.payload;
       if (isUploadFormModal(name)) {

@@ -6,13 +6,13 @@ type Schemas = components['schemas'];
 export type UploadAnswer = Schemas['UploadResponse'];
 export type Content = Schemas['Content'];
 
-/** The three content forms of spec §2: upload content (classic), upload music (Top 50), upload-{name} (artist page). */
+/** The three content forms: upload content (classic), upload music (Top 50), upload-{name} (artist page). */
 export type UploadFormKind = 'content' | 'top50' | 'artist';
 
 /** The two files of a content form: the cover photo (or the image itself) and the song. */
 export type FileSlot = 'photo' | 'audio';
 
-/** Spec §4: idle → uploading → done | failed. */
+/** A transfer's status: idle → uploading → done | failed. */
 export type UploadStatus = 'idle' | 'uploading' | 'done' | 'failed';
 
 /** A file the server stored, as the forms show it. */

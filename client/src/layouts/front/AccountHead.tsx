@@ -7,7 +7,7 @@ import { displayUsername, initials, selectLocationLine, selectUser } from '../..
 import { modalOpened } from '../../features/ui';
 
 /**
- * The signed-in head of the side menu (spec §2): the avatar (click to change the photo), the username with
+ * The signed-in head of the side menu: the avatar (click to change the photo), the username with
  * underscores shown as spaces, and the location line ('City, State' or 'Where are you from?'). The header
  * image can be changed from here too ('Header image'), as from the own profile page's header; the phone drawer
  * shows it behind the head. Followers and following counts come with the follow issue.

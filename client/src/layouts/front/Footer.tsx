@@ -38,7 +38,7 @@ function FooterColumns({ sections, loading }: { sections: PageUiSection[]; loadi
 }
 
 /**
- * The front footer (spec §2): the CMS columns SUPPORT, SOCIAL, TRENDING, MOST VIEWED, and the fixed parts
+ * The front footer: the CMS columns SUPPORT, SOCIAL, TRENDING, MOST VIEWED, and the fixed parts
  * (tagline, customer service, copyright, Privacy Policy, TOS, Help, social links), which render even when
  * the CMS call fails.
  */

@@ -40,13 +40,13 @@ function PlayerSlot({ show }: { show: boolean }) {
 }
 
 /**
- * Front layout (spec §2): top navigation, the slim side menu (a drawer on phones), the page inside a route
+ * Front layout: top navigation, the slim side menu (a drawer on phones), the page inside a route
  * error boundary, the footer, the open modal and, once a song was chosen, the bottom player bar.
  */
 export function FrontLayout() {
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
-  // Phone layout (spec §9, below 600 px or a phone user agent): no sidebar, a hamburger and a drawer.
+  // Phone layout (below 600 px or a phone user agent): no sidebar, a hamburger and a drawer.
   const isPhone = useAppSelector(selectIsPhone);
   const hasTrack = useAppSelector(selectHasTrack);
   useEffect(() => {

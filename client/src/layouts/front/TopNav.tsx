@@ -14,7 +14,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isA
 export const PRICING_HINT =
   'Monetize from the money tab of an upload: a one-time listing fee (from $0.65) and every play or view earns knack.';
 
-/** Pricing with its hover (and focus) hint about the money tab and the listing fee (spec §2, logged in). */
+/** Pricing with its hover (and focus) hint about the money tab and the listing fee (shown when logged in). */
 function PricingLink() {
   return (
     <span className="kn-hint">
@@ -29,7 +29,7 @@ function PricingLink() {
 }
 
 /**
- * Top navigation (spec §2). Logged out: Explore, Pricing, Login, Create account, Upload. Logged in: Pricing
+ * Top navigation. Logged out: Explore, Pricing, Login, Create account, Upload. Logged in: Pricing
  * (with its hint), Explore, Collection, My Profile, Logout, Upload. Both have the search box with suggestions (a
  * button opening it below 1000 px). Below 600 px a hamburger opens the side menu drawer and the bar keeps
  * search, Login (logged out) and Upload.

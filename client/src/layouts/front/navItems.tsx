@@ -30,7 +30,7 @@ export type SideMenuItem =
   /** A group: its entries in the phone list; in the desktop rail one entry (`railLabel`) leading to the first. */
   | { key: string; label: string; railLabel?: string; icon: ReactNode; children: SideMenuLink[] };
 
-/** Side menu for a logged-out visitor (spec §2): Log in, Join For Free, Upload, Pricing, Explore. */
+/** Side menu for a logged-out visitor: Log in, Join For Free, Upload, Pricing, Explore. */
 export const LOGGED_OUT_SIDE_MENU: SideMenuItem[] = [
   { key: 'login', label: 'Log in', icon: <LoginOutlined />, modal: 'login' },
   { key: 'join', label: 'Join For Free', icon: <UserAddOutlined />, modal: 'signup' },
@@ -42,13 +42,13 @@ export const LOGGED_OUT_SIDE_MENU: SideMenuItem[] = [
 export interface LoggedInMenuOptions {
   pathname: string;
   isAdmin: boolean;
-  /** The subscription's plan is among the known plans (spec §2: Analytics). */
+  /** The subscription's plan is among the known plans: the Analytics item shows. */
   showAnalytics: boolean;
   isPhone: boolean;
 }
 
 /**
- * Side menu for a signed-in member (spec §2): Admin (admins only, hidden on the admin page), Wallet (hidden
+ * Side menu for a signed-in member: Admin (admins only, hidden on the admin page), Wallet (hidden
  * on the wallet page), Analytics (known plan), Your Information (Settings, Activity History), Collection,
  * Pricing, Explore, FAQ & Support, User Guide, Upload, and Log out on phones.
  */

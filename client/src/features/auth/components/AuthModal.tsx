@@ -9,7 +9,7 @@ import './auth.css';
 
 export type AuthModalName = Extract<ModalName, 'login' | 'signup' | 'forgot-password' | 'reset-password'>;
 
-/** Spec §9: login 600 wide, signup 600; the others 500. Phones (below 600 px) get the whole screen. */
+/** Widths: login 600, signup 600; the others 500. Phones (below 600 px) get the whole screen. */
 const WIDTHS: Record<AuthModalName, number> = { login: 600, signup: 600, 'forgot-password': 500, 'reset-password': 500 };
 
 const LABELS: Record<AuthModalName, string> = {

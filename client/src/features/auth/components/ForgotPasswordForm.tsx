@@ -15,7 +15,7 @@ import { AuthLink } from './AuthLink';
 
 const FIELDS = ['email'] as const;
 
-/** Forgot password (spec §5): the email; the answer is always 'Email Sent'. */
+/** Forgot password: the email; the answer is always 'Email Sent'. */
 export function ForgotPasswordForm() {
   const dispatch = useAppDispatch();
   const state = useAppSelector((s) => selectAuthForm(s, 'forgot'));

@@ -20,7 +20,7 @@ interface LoginValues {
 
 const FIELDS = ['email', 'password'] as const;
 
-/** Login (spec §2, §5): email and password; links to Forgot password and Create account. */
+/** Login: email and password; links to Forgot password and Create account. */
 export function LoginForm() {
   const dispatch = useAppDispatch();
   const state = useAppSelector((s) => selectAuthForm(s, 'login'));

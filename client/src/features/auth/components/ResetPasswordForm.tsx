@@ -20,7 +20,7 @@ const FIELDS = ['newPassword', 'passwordConfirm'] as const;
 const MISMATCH = AUTH_MESSAGES.resetMismatch;
 const check = (problem: string | null) => (problem ? Promise.reject(new Error(problem)) : Promise.resolve());
 
-/** Reset password (spec §5), opened by the emailed link: the new password twice. Success opens login. */
+/** Reset password, opened by the emailed link: the new password twice. Success opens login. */
 export function ResetPasswordForm() {
   const dispatch = useAppDispatch();
   const state = useAppSelector((s) => selectAuthForm(s, 'reset'));

@@ -3,7 +3,7 @@ import Button from 'antd/es/button';
 import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
 
 /**
- * 'Check Your Email' (signup, or a login before activation) and 'Email Sent' (forgot password, spec §8):
+ * 'Check Your Email' (signup, or a login before activation) and 'Email Sent' (forgot password):
  * the server's message as the title, what to do next, and the junk-mail hint.
  */
 export function SentPanel({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {

@@ -79,7 +79,7 @@ function DetailsStep() {
       },
     },
   ];
-  // The mismatch marks both fields (spec §5); the password side only once the confirmation was filled in.
+  // The mismatch marks both fields; the password side only once the confirmation was filled in.
   const mismatch = (own: 'password' | 'passwordConfirm') => ({
     validator: (_: RuleObject, value: string) => {
       const other = form.getFieldValue(own === 'password' ? 'passwordConfirm' : 'password') as string | undefined;
@@ -168,7 +168,7 @@ function DetailsStep() {
   );
 }
 
-/** Signup in two steps (spec §2, §4, §5); on success 'Check Your Email'. */
+/** Signup in two steps (the email, then the details); on success 'Check Your Email'. */
 export function SignupForm() {
   const dispatch = useAppDispatch();
   const state = useAppSelector((s) => selectAuthForm(s, 'signup'));

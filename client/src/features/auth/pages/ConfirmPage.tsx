@@ -6,7 +6,7 @@ import { accountConfirmRequested } from '../auth.slice';
 import '../components/auth.css';
 
 /**
- * /confirm?token=… — the activation link of the signup mail (spec §2): activates the account and signs it
+ * /confirm?token=… — the activation link of the signup mail: activates the account and signs it
  * in (toast 'Successfully created an account.'), then home either way.
  */
 export default function ConfirmPage() {

@@ -20,7 +20,7 @@ import { FullImageModal } from './FullImageModal';
 import { ExploreStrip, MoreFromArtist, OtherArtists } from './PieceStrips';
 import './content-detail.css';
 
-/** Spec §9: the content modal is 1500 wide and min(1388, 72% of the window's height) high. */
+/** The content modal is 1500 wide and min(1388, 72% of the window's height) high. */
 export const DETAIL_WIDTH = 1500;
 export function detailHeight(windowHeight: number): number {
   return Math.min(1388, Math.round(windowHeight * 0.72));
@@ -49,7 +49,10 @@ function useDetail(content: Content | null, open: boolean) {
   return { content: merged, owner: fresh.owner, commentsCount: fresh.commentsCount, knackStatus };
 }
 
-/** Spec §4: an image shown with knack status 1 to a signed-in member knacks once. */
+/**
+ * An image shown with knack status 1 (paid out, not the viewer's own, not knacked yet) to a signed-in member
+ * knacks once.
+ */
 function useImageKnack(content: Content | null, knackStatus: number | undefined, open: boolean) {
   const dispatch = useAppDispatch();
   const contentId = content?.id;
@@ -60,7 +63,7 @@ function useImageKnack(content: Content | null, knackStatus: number | undefined,
 }
 
 /**
- * The content detail modal (spec §2), opened by `detailOpened`: the uploader, the piece between the
+ * The content detail modal, opened by `detailOpened`: the uploader, the piece between the
  * previous/next arrows (← → keys, swipes), what it is and its share link, then the Explore tabs, 'More from
  * {artist}' and 'Other artists you may like'. Full screen on phones.
  */

@@ -8,7 +8,7 @@ import { selectIsPhone } from '../../ui';
 import { contentRemoved } from '../contentDetail.slice';
 import type { Content } from '../contentDetail.types';
 
-/** Spec §9: removal warns that the listing fee is not refunded; the footer gives 3 days to decide. */
+/** Removal warns that the listing fee is not refunded; the footer gives 3 days to decide. */
 export const DELETE_WARNING = 'The listing fee is not refunded.';
 export const DELETE_FOOTNOTE = 'You have 3 days to decide.';
 
@@ -21,7 +21,7 @@ export interface DeleteContentModalProps {
 }
 
 /**
- * The delete modal (spec §2, §6 owner): asks before removing one's own piece, warning that the listing fee is
+ * The delete modal (owners only): asks before removing one's own piece, warning that the listing fee is
  * not refunded; on Remove it calls content/delete, toasts the server's message and reports the removal.
  */
 export function DeleteContentModal({ content, onClose, onRemoved }: DeleteContentModalProps) {

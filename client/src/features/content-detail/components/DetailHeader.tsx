@@ -6,7 +6,7 @@ import { UserAvatar } from '../../../components/UserAvatar';
 
 export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pick<PublicUser, 'image' | 'firstName' | 'lastName'>>;
 
-/** The uploader (spec §2): avatar and name, underscores shown as spaces, linking to the profile. */
+/** The uploader: avatar and name, underscores shown as spaces, linking to the profile. */
 export function DetailHeader({ owner }: { owner: DetailOwner }) {
   const name = displayUsername(owner.username);
   return (

@@ -18,7 +18,7 @@ export interface DetailInfoProps {
 }
 
 /**
- * What a piece is (spec §2 content detail): its type icon by first tag, tag and sub-tag, title,
+ * What a piece is: its type icon by first tag, tag and sub-tag, title,
  * description, whether it is monetized, the knack price, plays or views, comments, and the share link.
  */
 export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps) {

@@ -9,7 +9,7 @@ export interface FullImageModalProps {
 }
 
 /**
- * The show-full-image modal (spec §2): the whole picture on a dark backdrop; a click magnifies it around the
+ * The show-full-image modal: the whole picture on a dark backdrop; a click magnifies it around the
  * point clicked (moving the pointer looks around), another click zooms out; Escape or × closes.
  */
 /** Where the pointer is on the image, in percent of its box. */

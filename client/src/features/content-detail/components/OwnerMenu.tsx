@@ -3,7 +3,7 @@ import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
 import MoreOutlined from '@ant-design/icons/es/icons/MoreOutlined';
 import type { Content } from '../contentDetail.types';
 
-/** The owner's menu on one of their pieces (spec §6: the owner removes their own content). */
+/** The owner's menu on one of their pieces (an owner may remove their own content). */
 export function OwnerMenu({ content, onDelete }: { content: Content; onDelete: (content: Content) => void }) {
   return (
     <Dropdown

@@ -8,7 +8,7 @@ import type { Content } from '../contentDetail.types';
 
 /** Pieces one strip asks for. */
 const STRIP_SIZE = 12;
-/** Spec §9: other artists 8. */
+/** 'Other artists you may like' shows the first 8. */
 export const OTHER_ARTISTS = 8;
 
 function StripSkeleton({ label }: { label: string }) {

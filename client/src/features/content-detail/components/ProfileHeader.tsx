@@ -22,7 +22,7 @@ function plural(count: number, one: string, many: string): string {
 }
 
 /**
- * A member's header (spec §2 profile): the header image (or a neutral gradient), avatar, full name,
+ * A member's profile header: the header image (or a neutral gradient), avatar, full name,
  * @username, bio, and the counts of pieces, followers and following.
  */
 export function ProfileHeader({ card, actions, onChangePhoto, onChangeHeader, eyebrow }: ProfileHeaderProps) {

@@ -8,7 +8,7 @@ import { useAppDispatch } from '../../../app/hooks';
 import { copyText } from '../../../components/copyText';
 import { modalOpened } from '../../ui';
 
-/** The piece's share link, `{origin}{link}`, read-only with a Copy button (spec §2, §8), and Share (the share modal). */
+/** The piece's share link, `{origin}{link}`, read-only with a Copy button, and Share (the share modal). */
 export function ShareLink({ link, contentId }: { link: string; contentId: string }) {
   const id = useId();
   const dispatch = useAppDispatch();

@@ -44,7 +44,7 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
 }
 
 /**
- * A song in the detail modal, as a view of the bottom player (spec §2, §4): play starts it in the player with
+ * A song in the detail modal, as a view of the bottom player: play starts it in the player with
  * the songs around it as the queue; the waveform is drawn from the stored peaks, the played part in the music
  * colour; a click on it seeks. The song goes on playing in the bar when the modal closes.
  */

@@ -1,6 +1,6 @@
 import { useRef, type TouchEvent } from 'react';
 
-/** Spec §9: a swipe counts past 20 px on phones, 40 px otherwise. */
+/** A swipe counts past 20 px on phones, 40 px otherwise. */
 export const SWIPE_THRESHOLD = { phone: 20, other: 40 } as const;
 
 export interface SwipeHandlers {

@@ -43,7 +43,7 @@ function OwnPieceExtra({ content, onDelete }: { content: Content; onDelete: (con
 }
 
 /**
- * The own profile, `/profile/{kind?}` (spec §2): `default` the member's uploads with the private ones
+ * The own profile, `/profile/{kind?}`: `default` the member's uploads with the private ones
  * (badged) and an owner menu to delete, `supported` the collection. The header changes the photo and the
  * header image; Upload opens the upload modal.
  */

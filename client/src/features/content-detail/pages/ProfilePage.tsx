@@ -23,7 +23,7 @@ const TYPE_TABS: { key: TagType | 'all'; label: string }[] = [
 ];
 
 /**
- * The public profile, `/{username}` and `/{username}/{type}` (spec §2): the member's header and their
+ * The public profile, `/{username}` and `/{username}/{type}`: the member's header and their
  * uploads, filtered by type. A share link `/{username}-{slug}` is the same page with that piece open in the
  * detail modal over it (closing the modal leaves the profile).
  */

@@ -26,7 +26,7 @@ function useReloadAfterUpload(reload: () => void) {
 }
 
 /**
- * `/{name}-music-top-50` (spec §2, route `{name}Top50`): the artist's header and their Top 50 chart, up to
+ * `/{name}-music-top-50` (route `{name}Top50`): the artist's header and their Top 50 chart, up to
  * 50 songs by reactions; 'Upload to Top 50' opens the Top 50 upload modal. A trailing `/{userId}` is
  * accepted and shows the same chart.
  */

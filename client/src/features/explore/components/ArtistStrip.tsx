@@ -7,7 +7,7 @@ import { ArtistCard } from './ArtistCard';
 export interface ArtistStripProps {
   /** The artist the feed is filtered by. */
   selectedId?: string;
-  /** Chooses an artist; choosing the chosen one again clears the filter (spec §4). */
+  /** Chooses an artist; choosing the chosen one again clears the filter. */
   onSelect: (artistId: string | null) => void;
 }
 

@@ -12,7 +12,7 @@ export interface ExploreTabsProps {
   extra?: ReactNode;
 }
 
-/** Popular, Featured, Trending, On the Radar (spec §4 "Explore type"); the active tab's panel holds the feed. */
+/** Popular, Featured, Trending, On the Radar; the active tab's panel holds the feed. */
 export function ExploreTabs({ active, onChange, children, extra }: ExploreTabsProps) {
   return (
     <Tabs

@@ -35,10 +35,10 @@ function SuggestionRow({ suggestion }: { suggestion: TitleSuggestion }) {
 }
 
 /**
- * The top navigation's search (spec §2): title suggestions with their knack price as one types (at most 7),
+ * The top navigation's search: title suggestions with their knack price as one types (at most 7),
  * chosen with the mouse or the arrow keys and Enter; choosing one clears the box and opens the piece.
  * Enter without a chosen suggestion shows every result (/search/{query}). Escape closes the suggestions;
- * they also close 400 ms after the box loses focus (spec §9). An ARIA combobox with a listbox popup.
+ * they also close 400 ms after the box loses focus. An ARIA combobox with a listbox popup.
  */
 export function SearchBox({ compact = false }: SearchBoxProps) {
   const navigate = useNavigate();

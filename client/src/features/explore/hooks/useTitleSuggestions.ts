@@ -13,7 +13,7 @@ export interface TitleSuggestions {
 }
 
 /**
- * Title suggestions for what is typed (spec §2, at most 7): asked once typing pauses 200 ms; an older
+ * Title suggestions for what is typed (at most 7): asked once typing pauses 200 ms; an older
  * request still running is aborted. A failure shows no suggestions (and no toast: Enter still searches).
  */
 export function useTitleSuggestions(text: string): TitleSuggestions {

@@ -16,7 +16,7 @@ import { useTagFilter } from '../hooks/useTagFilter';
 import '../components/explore.css';
 
 /**
- * /explore and /explore/{tag}: the feeds of spec §4 (Popular, Featured by default, Trending, On the Radar)
+ * /explore and /explore/{tag}: the feeds (Popular, Featured by default, Trending, On the Radar)
  * filtered by a main tag or sub-tag (chips) and an artist (the strip), with infinite scroll. The tag is the
  * path; the tab and the artist are the query, so reload and back keep them.
  */

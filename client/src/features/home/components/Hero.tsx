@@ -70,7 +70,7 @@ function HeroVisual() {
   );
 }
 
-/** The landing hero: Knack in one line and the offer (spec §1, §9). */
+/** The landing hero: Knack in one line and the offer. */
 export function Hero({ showVisual, onJoin, onUpload }: HeroProps) {
   return (
     <section className={showVisual ? 'kn-hero' : 'kn-hero kn-hero--text'} aria-labelledby="kn-hero-title">

@@ -20,7 +20,7 @@ const STEPS = [
   },
 ];
 
-/** Three steps from upload to payout (spec §1 marketing copy). */
+/** Three steps from upload to payout (marketing copy). */
 export function HowItWorks() {
   return (
     <section className="kn-how" aria-labelledby="kn-how-title">

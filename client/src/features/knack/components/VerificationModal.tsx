@@ -13,7 +13,7 @@ import { VERIFICATION_MESSAGES } from '../knack.messages';
 type Mail = { state: 'sending' } | { state: 'sent'; message: string } | { state: 'failed'; message: string };
 
 /**
- * The verification modal (spec §2, §5): after 9 recent knacks, the next needs the 4-digit code mailed by
+ * The verification modal: after 9 knacks in the last 24 hours, the next needs the 4-digit code mailed by
  * `knack/over-knack`; the knack that asked for it is sent again with the code. A wrong, expired or used-up
  * code says 'Invalid verification code.'; a new code can be asked for.
  */

@@ -7,7 +7,7 @@ import { selectUser } from '../../auth';
 import { cashOutRequested } from '../payments.events';
 import { formatUsd } from '../money';
 
-/** Spec §4: the payment modal of type price confirms a withdrawal; yes adds an earn history item. */
+/** The payment modal of type price confirms a withdrawal; yes adds an earn history item. */
 export function CashOutConfirm({ onClose }: { onClose: () => void }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);

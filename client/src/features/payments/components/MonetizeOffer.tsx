@@ -16,7 +16,7 @@ import { goToCheckout } from '../checkout';
 const CREDIT_LABEL = { 'standard-credit': 'standard credit', 'premium-credit': 'premium credit' } as const;
 
 /**
- * Spec §4 Monetization, payment modal of type dollar: pay a piece's listing fee once, so that every play or
+ * The payment modal of type dollar: pay a piece's listing fee once, so that every play or
  * view by another member earns knack (90% owner, 10% the supporter who paid). A plan credit of the piece's tier
  * is offered first, then the checkout; a discount code can cover the fee instead.
  */

@@ -16,7 +16,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Back from the checkout (`?order={id}` on the return address): asks the server how the order ended — the
  * webhook decides, never the return address — and shows 'Paid successfully' with the paid modal, or
- * 'Payment Failed' (the piece stays not monetized: spec §4 cancelPaid). The parameter is then removed.
+ * 'Payment Failed' (the piece stays not monetized). The parameter is then removed.
  */
 export function OrderReturn() {
   const { search, pathname } = useLocation();
@@ -48,7 +48,7 @@ export function OrderReturn() {
           break;
         }
         if (order.status !== 'pending') {
-          // 'Payment Failed' (spec §8), or the server's own words (e.g. someone else monetized it first: refunded).
+          // 'Payment Failed', or the server's own words (e.g. someone else monetized it first: refunded).
           notify('error', order.status === 'failed' ? PAYMENT_MESSAGES.failed : order.message);
           break;
         }

@@ -2,7 +2,7 @@ import Button from 'antd/es/button';
 import CheckCircleFilled from '@ant-design/icons/es/icons/CheckCircleFilled';
 import { useGetContentById } from '../../../api/generated/hooks';
 
-/** Spec §4: the payment modal of type paid congratulates, with Close only. */
+/** The payment modal of type paid congratulates, with Close only. */
 export function PaidCongratulation({ contentId, onClose }: { contentId?: string; onClose: () => void }) {
   const piece = useGetContentById({ path: { id: contentId ?? '' } }, { enabled: Boolean(contentId) });
   const title = piece.data?.content.title;

@@ -9,7 +9,7 @@ import './payments.css';
 const TITLES = { dollar: 'Monetize this piece', price: 'Cash out', paid: 'Congratulations!' } as const;
 
 /**
- * The payment modal (spec §2, §4 Monetization): type `dollar` offers to monetize a piece (listing fee by a
+ * The payment modal: type `dollar` offers to monetize a piece (listing fee by a
  * credit, a discount code or the checkout), `price` confirms a cash-out (yes adds an earn history item), `paid`
  * congratulates (Close only).
  */

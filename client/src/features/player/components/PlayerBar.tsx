@@ -22,7 +22,7 @@ import { playerOwnerName } from '../playerText';
 import { usePlayerControls } from '../usePlayerControls';
 import './player.css';
 
-/** Spec §2: the title scrolls every 10 s when it does not fit. */
+/** The title scrolls every 10 s when it does not fit. */
 export const TITLE_SCROLL_SECONDS = 10;
 
 function ScrollingTitle({ title, onClick }: { title: string; onClick: () => void }) {
@@ -57,7 +57,7 @@ function Control({ label, onClick, children, active, disabled, primary }: { labe
 }
 
 /**
- * The bottom player bar (spec §2): the current song's cover, title (scrolling when long) and owner, its
+ * The bottom player bar: the current song's cover, title (scrolling when long) and owner, its
  * views and comments; repeat, previous, play/pause, next; the progress; mute and volume; close. A song that
  * could not be played shows as suspended, and play tries it again.
  */

@@ -8,7 +8,7 @@ import { copyText } from '../../../components/copyText';
 export interface CopyFieldProps {
   label: string;
   value: string;
-  /** The toast's label: '{label} copied.'; without one, 'URL copied.' (spec §8). */
+  /** The toast's label: '{label} copied.'; without one, 'URL copied.'. */
   copiedLabel?: string;
   /** A few lines (the embed snippet) instead of one. */
   multiline?: boolean;

@@ -4,7 +4,7 @@ import Radio from 'antd/es/radio';
 import { DEFAULT_EMBED_MASK, EMBED_OPTIONS, EMBED_SIZES, embedSnippet, type EmbedSizeKey, type SharedPiece } from '../share.links';
 import { CopyField } from './CopyField';
 
-/** Embed tab (spec §2 Embed link): the option mask as checkboxes, a size, and the iframe snippet to copy. */
+/** Embed tab: the option mask as checkboxes, a size, and the iframe snippet to copy. */
 export function EmbedTab({ piece }: { piece: SharedPiece }) {
   const [mask, setMask] = useState(DEFAULT_EMBED_MASK);
   const [size, setSize] = useState<EmbedSizeKey>('medium');

@@ -10,7 +10,7 @@ import { selectUser } from '../../auth';
 import { modalOpened } from '../../ui';
 
 /**
- * Invite by email (spec §7 user/invite-user): 'Invite sent successfully'. A visitor is asked to log in first;
+ * Invite by email (user/invite-user): 'Invite sent successfully'. A visitor is asked to log in first;
  * the share modal opens again after the login.
  */
 export function InviteForm({ contentId }: { contentId: string }) {

@@ -24,8 +24,8 @@ function useSharedPiece(contentId: string | undefined): { piece?: SharedPiece; f
 }
 
 /**
- * The share modal (spec §2): tabs Share, Embed and a disabled Message. 627 × 431 on desktops; the whole
- * width on phones, 432 high (spec §9). Visitors may share too; only the invite asks them to log in.
+ * The share modal: tabs Share, Embed and a disabled Message. 627 × 431 on desktops; the whole
+ * width on phones, 432 high. Visitors may share too; only the invite asks them to log in.
  */
 export default function ShareModal({ open }: { name: 'share'; open: boolean }) {
   const dispatch = useAppDispatch();
@@ -35,7 +35,7 @@ export default function ShareModal({ open }: { name: 'share'; open: boolean }) {
   const [tab, setTab] = useState<TabKey>('share');
 
   const changeTab = (key: string) => {
-    // Spec §4 Share tab: switching to the embed preview pauses the song.
+    // Switching to the embed preview pauses the song.
     if (key === 'embed') dispatch(pauseRequested());
     setTab(key as TabKey);
   };

@@ -21,7 +21,7 @@ const ICONS: Record<ShareSite, ReactNode> = {
 
 export const INSTAGRAM_HINT = 'Instagram has no share link on the web: paste the copied URL into your post, story or bio.';
 
-/** Share tab (spec §2, §4): the sites' share pages, the copyable link, and an invite by email. */
+/** Share tab: the sites' share pages, the copyable link, and an invite by email. */
 export function ShareTab({ piece }: { piece: SharedPiece }) {
   const origin = window.location.origin;
   const url = shareUrlOf(origin, piece);

@@ -37,7 +37,7 @@ function useObjectUrl(file: File | null): string | null {
 
 /**
  * A file field of the upload forms: a drop zone with a file input. The file is sent as soon as it is chosen;
- * its byte progress shows under it (spec §4). An image shows its preview; a song its name, size and duration
+ * its byte progress shows under it. An image shows its preview; a song its name, size and duration
  * from the server's answer.
  */
 export function FileField({ kind, label, state, disabled = false, onFile, onRemove, onCancel, id }: FileFieldProps) {

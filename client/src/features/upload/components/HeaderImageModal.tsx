@@ -17,7 +17,7 @@ import { useCropSource, type ImageLoad } from './useCropSource';
 import './upload.css';
 
 /**
- * The header image dialog (spec §2, §4, §5): upload a picture, then the editor crops it at 1119:305; Save
+ * The header image dialog: upload a picture, then the editor crops it at 1119:305; Save
  * uploads the crop and applies both (headerImage: the original, headerImageEdited: the crop). The editor's
  * loading is idle → loading → done: saving before it is done says 'Please wait to load image.', saving with
  * no picture 'Please upload image first.'.

@@ -19,7 +19,7 @@ import './upload.css';
 const PHOTO_SIZE = 512;
 
 /**
- * The profile photo dialog (spec §2, §5): choose a picture, crop it square, save. The crop is made here
+ * The profile photo dialog: choose a picture, crop it square, save. The crop is made here
  * (canvas → PNG or JPEG), uploaded, then set as the photo; the side menu's avatar changes.
  */
 export default function ProfilePhotoModal({ open }: { name: 'profile-photo'; open: boolean }) {

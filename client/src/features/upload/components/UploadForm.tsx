@@ -37,7 +37,7 @@ const FIELD_OF: Record<string, keyof FormValues> = {
 const photoLabel = (mainTag?: string) => (mainTag === 'Art' ? 'Artwork' : mainTag === 'Photos' ? 'Photo' : 'Cover photo');
 
 /**
- * The content form shared by the three upload modals (spec §2, §3, §5, §9): title, description, the main tag
+ * The content form shared by the three upload modals: title, description, the main tag
  * and a sub-tag, the picture, the song when the tag is Music, and the Top 50 email. Files are sent as soon as
  * they are chosen; every input is disabled while something is sent. The completion bar uses the form's
  * weights. The Top 50 form has a second step that confirms the email and saves.

@@ -7,7 +7,7 @@ import type { UploadFormKind } from '../upload.types';
 import { UploadForm } from './UploadForm';
 import './upload.css';
 
-/** Spec §9: upload content 700×540, Top 50 and artist 800×540; phones get the whole screen. */
+/** Sizes: upload content 700×540, Top 50 and artist 800×540; phones get the whole screen. */
 const WIDTHS: Record<UploadFormKind, number> = { content: 700, top50: 800, artist: 800 };
 
 const LABELS: Record<UploadFormKind, string> = { content: 'Upload content', top50: 'Upload music (Top 50)', artist: 'Upload to the artist page' };
@@ -30,7 +30,7 @@ export default function UploadModal({ name, open }: { name: UploadModalName; ope
       title={LABELS[kind]}
       classNames={{ header: 'kn-visually-hidden' }}
     >
-      {/* A new session is a fresh form (spec §4: the form resets on open). */}
+      {/* A new session is a fresh form: the form resets each time it opens. */}
       <UploadForm key={session} kind={kind} />
     </Modal>
   );

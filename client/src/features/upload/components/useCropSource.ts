@@ -7,7 +7,7 @@ export interface CropSource {
   name: string;
 }
 
-/** idle: no picture; loading: chosen, not decoded yet; done: ready to crop (spec §4: header loading states). */
+/** idle: no picture; loading: chosen, not decoded yet; done: ready to crop. */
 export type ImageLoad = 'idle' | 'loading' | 'done' | 'failed';
 
 /**

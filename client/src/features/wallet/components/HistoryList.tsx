@@ -39,7 +39,7 @@ function LoadFailed({ message, retry }: { message: string; retry?: () => void })
   );
 }
 
-/** History items (spec §3): date, kind, what happened, and the money it moved; 'Load more' pages on. */
+/** History items: date, kind, what happened, and the money it moved; 'Load more' pages on. */
 export function HistoryList({ items, loading, loaded, more, error, retry, empty }: HistoryListProps) {
   if (!loaded && loading) return <Skeleton active paragraph={{ rows: 4 }} />;
   if (!items.length) return error ? <LoadFailed message={error.message} retry={retry} /> : <p className="kn-wallet__empty">{empty}</p>;

@@ -22,9 +22,9 @@ type FieldErrors = Partial<Record<Field, string>>;
 const fieldOf = (path: string) => path.split(/[./]/).filter(Boolean).pop();
 
 /**
- * The payout account (spec §3 settings, payment: paypal): where cash-outs and monthly payouts go. Changing it
- * takes the current password, so that someone holding only a signed-in session cannot send the money
- * elsewhere. Self-contained: it can sit on any page that knows the member and their current address.
+ * The payout account (the PayPal email of the payment settings): where cash-outs and monthly payouts go.
+ * Changing it takes the current password, so that someone holding only a signed-in session cannot send the
+ * money elsewhere. Self-contained: it can sit on any page that knows the member and their current address.
  */
 export function PayoutAccountForm({ userId, paypal, onSaved }: { userId: string; paypal: string | null; onSaved: () => void }) {
   const dispatch = useAppDispatch();

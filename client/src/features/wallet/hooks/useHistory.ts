@@ -7,7 +7,7 @@ export type HistoryItem = GetUserHistoryResult['items'][number];
 const PAGE = 20;
 
 /**
- * A member's history items, newest first, a page at a time (keyset cursor): `all` (spec §7 get-all) or
+ * A member's history items, newest first, a page at a time (keyset cursor): `all` (every item) or
  * `paid` (Paid0 items only). `reloadKey` starts again from the first page.
  */
 export function useHistory(userId: string | undefined, list: 'all' | 'paid', reloadKey: unknown = 0) {

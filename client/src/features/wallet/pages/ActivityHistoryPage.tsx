@@ -8,7 +8,7 @@ import { HistoryList } from '../components/HistoryList';
 import { useHistory } from '../hooks/useHistory';
 import '../components/wallet.css';
 
-/** `/activity-history` (spec §2): every history item of the member — listing fees paid, knacks earned, cash-outs and payouts. */
+/** `/activity-history`: every history item of the member — listing fees paid, knacks earned, cash-outs and payouts. */
 export default function ActivityHistoryPage() {
   const user = useAppSelector(selectUser)!;
   const version = useAppSelector(selectPaymentsVersion);

@@ -18,7 +18,7 @@ import '../components/wallet.css';
 const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /**
- * `/wallet` (spec §2, §9): the member's balance and cash-out (from $10, the price modal), Uploads $,
+ * `/wallet`: the member's balance and cash-out (from $10, the price modal), Uploads $,
  * Collections $ and Total value $, the payout account, and the earnings history. Payouts run on the 1st of
  * each month for balances of at least $10.
  */

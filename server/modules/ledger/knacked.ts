@@ -1,6 +1,6 @@
-/** Who knacked what, from the ledger's knack entries (kept free of other modules: auth and feeds use it). */
-import type { ContentDoc } from '../contents/contents.model';
-import { entriesBy, entriesOfKind, entryExists, type LedgerEntryDoc } from '../ledger';
+/** Who knacked what, from the ledger's knack entries (sign-in, the feeds and the knack path ask). */
+import { entriesBy, entriesOfKind, entryExists } from './ledger';
+import type { LedgerEntryDoc } from './ledger.model';
 
 /** The ledger key of a member's knack on a piece: at most one per member per piece. */
 export const knackKey = (contentId: unknown, userId: unknown) => `knack:${String(contentId)}:${String(userId)}`;
@@ -24,7 +24,7 @@ export async function hasKnacked(contentId: unknown, userId: string): Promise<bo
 export type KnackStatus = 0 | 1 | 2 | 3;
 
 /** A piece's knack status for a viewer: 3 their own; 0 not paid out; 2 already knacked; 1 they may knack it. */
-export function knackStatusOf(content: Pick<ContentDoc, 'ownerId' | 'isPaidOut'>, viewerId: string | undefined, reacted: boolean): KnackStatus {
+export function knackStatusOf(content: { ownerId: unknown; isPaidOut: boolean }, viewerId: string | undefined, reacted: boolean): KnackStatus {
   if (viewerId && String(content.ownerId) === viewerId) return 3;
   if (!content.isPaidOut) return 0;
   return reacted ? 2 : 1;
