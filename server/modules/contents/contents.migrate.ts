@@ -4,7 +4,7 @@
  */
 import mongoose from 'mongoose';
 import { slugOf, wordsOf } from '../../lib/search';
-import { initialRanking } from '../feeds/feeds.rankings';
+import { initialRanking } from './contents.ranking';
 import { UploadModel, type UploadDoc } from '../media';
 import { UserModel, type UserDoc } from '../users';
 import { ContentModel } from './contents.model';

@@ -11,13 +11,13 @@ import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
-import { publicPages } from '../feeds/feeds.cache';
-import { featureRankOf, initialRanking } from '../feeds/feeds.rankings';
+import { publicPages } from '../../lib/public-pages';
 import { UploadModel, type MediaService, type UploadDoc } from '../media';
 import { PlanModel, SubscriptionModel } from '../subscriptions';
 import { TagModel, type TagDoc } from '../tags';
 import { UserModel, type UserDoc } from '../users';
 import { toContentDto } from './contents.mapper';
+import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
 
 export type SaveMode = 'classic' | 'top50' | 'artist';

@@ -17,23 +17,18 @@
  * and sets the ones that differ: a lost bump is wrong for one job period at most, never for good.
  */
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
-import { incInTurn } from '../../lib/in-turn';
-import { anyOf, ours, updateById } from '../../lib/query';
-import { ContentModel, type ContentDoc } from '../contents/contents.model';
+import { publicPages } from '../../lib/public-pages';
+import { anyOf, ours } from '../../lib/query';
+import { ContentModel, radarScoreOf, type ContentDoc } from '../contents';
 import { knackFacts } from '../ledger';
 import { embedPlayCounts } from '../share/share.service';
 import { UserModel, type UserDoc } from '../users/users.model';
-import { publicPages } from './feeds.cache';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 
 export type FeedKind = 'featured' | 'popular' | 'trending' | 'radar' | 'new';
 
 export const TREND_WINDOW_DAYS = 7;
-export const RADAR_WINDOW_DAYS = 30;
-export const RADAR_MAX_FOLLOWERS = 100;
 const DAY_MS = 86_400_000;
-/** Lifts re-posted pieces above every unfeatured one (timestamps in ms stay far below it). */
-const FEATURED_LIFT = 10_000_000_000_000;
 
 /** The sort key of each feed (null: `_id` alone) and the extra condition a piece must meet to be in it. */
 export const RANKINGS: Record<FeedKind, { key: 'featureRank' | 'reactedCount' | 'trendScore' | 'radarScore' | null; where?: Record<string, unknown> }> = {
@@ -44,35 +39,7 @@ export const RANKINGS: Record<FeedKind, { key: 'featureRank' | 'reactedCount' | 
   new: { key: null },
 };
 
-export const featureRankOf = (featuredAt: Date | null, uploadedAt: Date) =>
-  featuredAt ? FEATURED_LIFT + featuredAt.getTime() : uploadedAt.getTime();
-
-/** 1 + reactions of the week while the piece is recent and its artist little followed; else 0 (off the radar). */
-export function radarScoreOf(uploadedAt: Date, ownerFollowers: number, weekReactions: number, now = new Date()): number {
-  const recent = now.getTime() - uploadedAt.getTime() < RADAR_WINDOW_DAYS * DAY_MS;
-  return recent && ownerFollowers < RADAR_MAX_FOLLOWERS ? 1 + weekReactions : 0;
-}
-
-/** The ranking keys of a piece being published now. */
-export function initialRanking(uploadedAt: Date, ownerFollowers: number) {
-  return { featureRank: featureRankOf(null, uploadedAt), trendScore: 0, radarScore: radarScoreOf(uploadedAt, ownerFollowers, 0, uploadedAt) };
-}
-
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
-
-/**
- * Bumps the kept totals of a piece for `count` new reactions (knacks), so that the member who knacked and the
- * next visitor see them at once. The caller has written the reactions as facts (knack entries in the ledger)
- * first: the refresh job recounts these totals from them, and sets the owner's trend (which only orders the
- * trending artists) from them too, which spares every knack a second write.
- */
-export async function recordReaction(content: Pick<ContentDoc, '_id' | 'radarScore'>, count = 1): Promise<void> {
-  // In turn and summed per document in this process: fewer writes, and none of FerretDB's lost increments
-  // between them. Across processes increments can still be lost: the refresh job repairs them.
-  await incInTurn(`content:${content._id}`, { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 }, ($inc) =>
-    updateById(ContentModel, content._id, { $inc }),
-  );
-}
 
 const add = (counts: Map<string, number>, key: string, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);
 

@@ -13,7 +13,7 @@ import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
 import { toPublicUserDto, UserModel, type UserDoc } from '../users';
-import { publicPages } from './feeds.cache';
+import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, pageOf, sortOf } from './feeds.cursor';
 import { RANKINGS, type FeedKind } from './feeds.rankings';
 

@@ -1,6 +1,5 @@
 /** Feeds: the rankings, the ranked lists, search, artists, profiles and the detail of a piece. */
 export { feedsRouter } from './feeds.routes';
 export { createFeedsService, type FeedsService } from './feeds.service';
-export { RANKINGS, recordReaction, refreshRankings, type FeedKind } from './feeds.rankings';
-export { publicPages } from './feeds.cache';
+export { RANKINGS, refreshRankings, type FeedKind } from './feeds.rankings';
 export { createLinkPreviews, previewTags, type LinkPreview } from './feeds.previews';

@@ -7,7 +7,7 @@ import { Types } from 'mongoose';
 import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import { ContentModel, type ContentDoc } from '../contents';
-import { publicPages } from '../feeds';
+import { publicPages } from '../../lib/public-pages';
 import { post, type LedgerEntryDoc } from '../ledger';
 import { UserExtModel } from '../users';
 

@@ -1580,12 +1580,19 @@ export interface components {
         AvailableKnacksResponse: {
             /** @description The member's balance (USD). */
             balance: number;
+            /** Format: int64 */
             balanceMicros: number;
             /** @description The balance is at least the $10 minimum cash-out. */
             canCashOut: boolean;
-            /** @description How many more knacks before the emailed code is asked. */
+            /**
+             * Format: int32
+             * @description How many more knacks before the emailed code is asked.
+             */
             knacksBeforeCode: number;
-            /** @description Knacks given in the last 24 hours since the last code. */
+            /**
+             * Format: int32
+             * @description Knacks given in the last 24 hours since the last code.
+             */
             recentKnacks: number;
         };
         /** @description The refresh-token cookie is what counts; `token` (the stored access token) is accepted and ignored. */
@@ -1602,6 +1609,7 @@ export interface components {
             fileName: string;
             /** @description The main file (the song for Music, else the image). */
             filePath: string;
+            /** Format: int64 */
             fileSize: number;
             fileType: string;
             hthumbPath: string;
@@ -1621,11 +1629,15 @@ export interface components {
             ownerName: string;
             ownerUsername: string;
             payerId: string | null;
-            /** @description Plays counted from the embeddable player (`content/react`), at most one per visitor per day. */
+            /**
+             * Format: int32
+             * @description Plays counted from the embeddable player (`content/react`), at most one per visitor per day.
+             */
             playCount?: number;
             /** @enum {string} */
             processing: "ready" | "processing" | "failed";
             projectId: string | null;
+            /** Format: int32 */
             reactedCount: number;
             setting: components["schemas"]["ContentSetting"];
             subTag: string;
@@ -1639,12 +1651,15 @@ export interface components {
             wthumbPath: string;
         };
         ContentCountResponse: {
+            /** Format: int32 */
             contentsCount: number;
         };
         ContentDetailResponse: {
+            /** Format: int32 */
             commentsCount: number;
             content: components["schemas"]["Content"];
             /**
+             * Format: int32
              * @description 0 not paid out; 1 paid out and the viewer may knack it; 2 already reacted; 3 owner.
              * @enum {integer}
              */
@@ -1680,13 +1695,16 @@ export interface components {
             code: string;
             /** Format: date-time */
             expiresAt?: string | null;
+            /** Format: int32 */
             maxUses: number;
         };
         DiscountCode: {
             code: string;
             /** Format: date-time */
             expiresAt: string | null;
+            /** Format: int32 */
             maxUses: number;
+            /** Format: int32 */
             usesLeft: number;
         };
         DiscountCodeCheck: {
@@ -1735,9 +1753,11 @@ export interface components {
         HistoryChanges: {
             /** @description USD. */
             earned: number;
+            /** Format: int64 */
             earnedMicros: number;
             /** @description USD. */
             paid: number;
+            /** Format: int64 */
             paidMicros: number;
             /** @description Paid1 - the piece's payer; Paid0 - the member when they supported another's piece. */
             supporterId: string | null;
@@ -1781,26 +1801,34 @@ export interface components {
             contentId: string;
             /** @description What its knacks have credited so far, owner and payer together (USD). */
             earned: number;
+            /** Format: int64 */
             earnedMicros: number;
             isPaidOut: boolean;
             /** @description The change of its tag's price, in percent. */
             knackRate: number;
             /** @description What one knack of the piece is worth (USD). */
             knackValue: number;
+            /** Format: int64 */
             knackValueMicros: number;
+            /** Format: int32 */
             reactedCount: number;
         };
         KnackResponse: {
             /** @description What this knack credited in all (USD); 0 on a piece not paid out. */
             earned: number;
+            /** Format: int64 */
             earnedMicros: number;
             /**
+             * Format: int32
              * @description After the call, 2 once the member has knacked it (3 for the owner).
              * @enum {integer}
              */
             knackStatus: 0 | 1 | 2 | 3;
             message: string;
-            /** @description The piece's knacks (plays and views) so far. */
+            /**
+             * Format: int32
+             * @description The piece's knacks (plays and views) so far.
+             */
             reactedCount: number;
         };
         ListingCheckout: {
@@ -1835,10 +1863,14 @@ export interface components {
              * @enum {string|null}
              */
             credit: "standard-credit" | "premium-credit" | null;
-            /** @description The member's credits of the piece's tier. */
+            /**
+             * Format: int32
+             * @description The member's credits of the piece's tier.
+             */
             creditsLeft: number;
             /** @description The listing fee (USD). */
             fee: number;
+            /** Format: int64 */
             feeMicros: number;
             isPaidOut: boolean;
             tier: components["schemas"]["ListingTier"];
@@ -1927,6 +1959,7 @@ export interface components {
         PaymentOrder: {
             /** @description The fee charged (USD). */
             amount: number;
+            /** Format: int64 */
             amountMicros: number;
             contentId: string;
             /** @description 'Paid successfully' when paid, 'Payment Failed' when failed. */
@@ -1936,8 +1969,11 @@ export interface components {
         };
         Plan: {
             name: string;
+            /** Format: int32 */
             pCredits: number;
+            /** Format: int32 */
             planId: number;
+            /** Format: int32 */
             sCredits: number;
         };
         PlansResponse: {
@@ -1958,6 +1994,7 @@ export interface components {
             image: string | null;
             lastName: string;
             username: string;
+            /** Format: int32 */
             userType: number;
         };
         PublicUserResponse: {
@@ -1969,7 +2006,10 @@ export interface components {
         ReactContentResponse: {
             /** @description Whether this call counted a play (false when this visitor already played it today). */
             counted: boolean;
-            /** @description The piece's plays counted from embeds so far. */
+            /**
+             * Format: int32
+             * @description The piece's plays counted from embeds so far.
+             */
             playCount: number;
         };
         RedeemDiscountCodeRequest: {
@@ -2034,6 +2074,7 @@ export interface components {
         Subscription: {
             /** Format: date-time */
             createdAt: string;
+            /** Format: int32 */
             planId: number;
             subscriptionId: string;
             userId: string;
@@ -2044,7 +2085,10 @@ export interface components {
         SubTagsRequest: {
             cursor?: string;
             kind?: components["schemas"]["FeedKind"];
-            /** @default 20 */
+            /**
+             * Format: int32
+             * @default 20
+             */
             limit: number;
             subTags: string[];
         };
@@ -2062,11 +2106,15 @@ export interface components {
             parentTag: string | null;
             /** @description Stored tag price in USD. */
             price: number;
-            /** @description Stored tag price in micro-dollars (exact). */
+            /**
+             * Format: int64
+             * @description Stored tag price in micro-dollars (exact).
+             */
             priceMicros: number;
             /** @description Last price change as a percentage of the price, 2 decimals. */
             rate: number;
             slug: string;
+            /** Format: int32 */
             totalReactedCount: number;
             type: components["schemas"]["TagType"];
             /** Format: date-time */
@@ -2076,6 +2124,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             price: number;
+            /** Format: int64 */
             priceMicros: number;
         };
         TagHistoryResponse: {
@@ -2156,6 +2205,7 @@ export interface components {
         Upload: {
             /** @description Seconds, for audio. */
             duration?: number;
+            /** Format: int32 */
             height?: number;
             id: string;
             /** @enum {string} */
@@ -2163,6 +2213,7 @@ export interface components {
             mimeType: string;
             /** @description The uploaded file's name, sanitized; the stored file has a random name. */
             originalName: string;
+            /** Format: int64 */
             size: number;
             /** @enum {string} */
             status: "ready" | "processing" | "failed";
@@ -2171,6 +2222,7 @@ export interface components {
             url: string;
             /** @description JSON peaks for drawing the waveform, for audio. */
             waveformUrl?: string;
+            /** Format: int32 */
             width?: number;
         };
         UploadResponse: {
@@ -2198,21 +2250,35 @@ export interface components {
             /** Format: date-time */
             updated: string;
             username: string;
-            /** @description 50 restricts uploads to Music. */
+            /**
+             * Format: int32
+             * @description 50 restricts uploads to Music.
+             */
             userType: number;
         };
         UserCard: {
-            /** @description Public pieces. */
+            /**
+             * Format: int32
+             * @description Public pieces.
+             */
             contentsCount: number;
+            /** Format: int32 */
             followersCount: number;
+            /** Format: int32 */
             followingsCount: number;
             user: components["schemas"]["PublicUser"];
         };
         UserExt: {
             city: string;
-            /** @description Premium listing credits. */
+            /**
+             * Format: int32
+             * @description Premium listing credits.
+             */
             pCredit: number;
-            /** @description Standard listing credits. */
+            /**
+             * Format: int32
+             * @description Standard listing credits.
+             */
             sCredit: number;
             state: string;
         };
@@ -2233,11 +2299,13 @@ export interface components {
         WalletSummary: {
             /** @description What Knack owes the member now (USD). */
             balance: number;
+            /** Format: int64 */
             balanceMicros: number;
             /** @description The balance is at least the minimum cash-out. */
             canCashOut: boolean;
             /** @description 10% of the listing fees the member paid to support others' pieces (spec §9). */
             collections: number;
+            /** Format: int64 */
             collectionsMicros: number;
             /** @description The minimum cash-out and payout (USD), 10. */
             minCashOut: number;
@@ -2248,18 +2316,22 @@ export interface components {
             nextPayoutAt: string;
             /** @description Monthly payouts and approved cash-outs, before the provider fee (USD). */
             paidOut: number;
+            /** Format: int64 */
             paidOutMicros: number;
             payoutAccount: {
                 paypal: string;
             } | null;
             /** @description The pending cash-out request's amount, 0 when none (USD). */
             pendingCashOut: number;
+            /** Format: int64 */
             pendingCashOutMicros: number;
             /** @description uploads + collections. */
             totalValue: number;
+            /** Format: int64 */
             totalValueMicros: number;
             /** @description What knacks of the member's own pieces credited them (USD). */
             uploads: number;
+            /** Format: int64 */
             uploadsMicros: number;
         };
         WebhookReceipt: {
@@ -2579,6 +2651,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
@@ -3609,6 +3682,7 @@ export interface operations {
                     "application/json": components["schemas"]["AvailableKnacksResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
