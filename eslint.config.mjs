@@ -1,10 +1,16 @@
 // @ts-check
 /**
- * ESLint (flat config). For now it holds the test suite to its house rules: every test asserts something, none
- * is focused or skipped, and none waits for a fixed time (a test waits for the state it needs, or moves time
- * itself: tests/helpers/wait.ts and clock.ts).
+ * ESLint (flat config).
+ * - Boundaries: a server module (server/modules/<name>) or a client feature (client/src/features/<name>) is
+ *   entered only through its index.ts, and no two of them import each other, directly or round a loop. Shared
+ *   code (server/lib; client/src/components, lib) never imports a module or a feature.
+ * - The test suite's house rules: every test asserts something, none is focused or skipped, and none waits for a
+ *   fixed time (a test waits for the state it needs, or moves time itself: tests/helpers/wait.ts and clock.ts).
  */
+import boundaries from 'eslint-plugin-boundaries';
+import importX from 'eslint-plugin-import-x';
 import jest from 'eslint-plugin-jest';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** Helpers that assert (they call `expect` inside), so a test that calls them asserts something. */
@@ -29,8 +35,69 @@ const FIXED_WAITS = [
   },
 ];
 
+/** The parts of the tree the boundary rules know: each file belongs to the first pattern that matches its folder. */
+const ELEMENTS = [
+  { type: 'server-module', pattern: 'server/modules/*', mode: 'folder', capture: ['name'] },
+  { type: 'server-shared', pattern: 'server/(lib|generated)', mode: 'folder' },
+  { type: 'server-app', pattern: 'server/*', mode: 'folder' },
+  { type: 'server-root', pattern: 'server/*.ts', mode: 'file' },
+  { type: 'client-feature', pattern: 'client/src/features/*', mode: 'folder', capture: ['name'] },
+  { type: 'client-shared', pattern: 'client/src/(components|lib|api|styles)', mode: 'folder' },
+  { type: 'client-app', pattern: 'client/src/*', mode: 'folder' },
+  { type: 'client-root', pattern: 'client/src/*.tsx', mode: 'file' },
+];
+
+const SOURCES = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'scripts/**/*.ts'];
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', 'tests/e2e/screenshots/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', 'tests/e2e/screenshots/**', '**/generated/**'] },
+  {
+    files: SOURCES,
+    languageOptions: { parser: tseslint.parser },
+    plugins: { boundaries, 'import-x': importX, '@typescript-eslint': tseslint.plugin },
+    settings: {
+      'boundaries/elements': ELEMENTS,
+      'boundaries/include': ['server/**/*', 'client/src/**/*'],
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      // import-x reads the imported files itself to follow the import graph: with the TypeScript parser.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+      'import/resolver': { typescript: { project: ['server/tsconfig.json', 'client/tsconfig.json'], noWarnOnMultipleProjects: true } },
+    },
+    rules: {
+      // Another module or feature only through its index.ts: what it exports there is what others may use.
+      'boundaries/entry-point': [
+        'error',
+        {
+          default: 'allow',
+          rules: [
+            { target: ['server-module', 'client-feature'], disallow: '**' },
+            // entry.ts: a client feature's pages for the route table to load lazily, apart from the rest of the feature.
+            { target: ['server-module', 'client-feature'], allow: ['index.ts', 'index.tsx', 'entry.ts'] },
+          ],
+        },
+      ],
+      // Shared code stays below the features: it is used by them, never the other way round.
+      'boundaries/element-types': [
+        'error',
+        {
+          default: 'allow',
+          rules: [
+            { from: ['server-shared'], disallow: ['server-module', 'server-app'], message: 'server/lib is shared code: it does not import modules' },
+            { from: ['client-shared'], disallow: ['client-feature', 'client-app', 'client-root'], message: 'Shared client code (components, lib, api) does not import features' },
+          ],
+        },
+      ],
+      // No loop of imports, however long (type-only imports are left out: they vanish when compiled).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['client/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
   {
     files: ['tests/**/*.{ts,tsx}'],
     languageOptions: { parser: tseslint.parser },

@@ -15,8 +15,7 @@ import type { Logger } from '../lib/logger';
 import { wordsOf } from '../lib/search';
 import { ContentModel, createContentsService } from '../modules/contents';
 import { addOutsideReactions } from '../modules/knacks';
-import { createMediaService } from '../modules/media';
-import { encodeWav } from '../modules/media/wav';
+import { createMediaService, encodeWav } from '../modules/media';
 import { UserModel } from '../modules/users';
 
 export const DEMO_PASSWORD = 'Demo!pass1';

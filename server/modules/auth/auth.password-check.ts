@@ -7,7 +7,7 @@ import bcrypt from 'bcrypt';
 import { Types } from 'mongoose';
 import { AppError } from '../../lib/errors';
 import { clearLimit, consumeLimit, type Limit } from '../../lib/rate-limit';
-import { UserModel } from '../users/users.model';
+import { UserModel } from '../users';
 import { MESSAGES, fail } from './auth.rules';
 
 /**

@@ -2,7 +2,7 @@ import { Router, type CookieOptions, type Request, type Response } from 'express
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse, Schemas } from '../../lib/openapi-types';
 import { reactedContentIds } from '../ledger';
-import { toUserDto } from '../users/users.mapper';
+import { toUserDto } from '../users';
 import { requireAuth } from '../users';
 import { MESSAGES } from './auth.rules';
 import type { AuthService, SignedIn } from './auth.service';

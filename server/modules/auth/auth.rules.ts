@@ -5,7 +5,7 @@
  */
 import { LIMITS, MESSAGES, PATTERNS } from '../../generated/validation';
 import { AppError } from '../../lib/errors';
-import { normalizeUsername } from '../users/users.service';
+import { normalizeUsername } from '../users';
 
 export { MESSAGES };
 

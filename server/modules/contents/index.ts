@@ -2,5 +2,6 @@
 export { contentsRouter } from './contents.routes';
 export { createContentsService, canSee, withFinishedMedia, type ContentsService } from './contents.service';
 export { ContentModel, type ContentDoc } from './contents.model';
+export { contentLink } from './contents.mapper';
 export { migrateContents } from './contents.migrate';
 export { featureRankOf, initialRanking, radarScoreOf, recordReaction } from './contents.ranking';

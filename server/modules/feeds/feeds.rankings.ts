@@ -21,8 +21,8 @@ import { publicPages } from '../../lib/public-pages';
 import { anyOf, ours } from '../../lib/query';
 import { ContentModel, radarScoreOf, type ContentDoc } from '../contents';
 import { knackFacts } from '../ledger';
-import { embedPlayCounts } from '../share/share.service';
-import { UserModel, type UserDoc } from '../users/users.model';
+import { embedPlayCounts } from '../share';
+import { UserModel, type UserDoc } from '../users';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 
 export type FeedKind = 'featured' | 'popular' | 'trending' | 'radar' | 'new';

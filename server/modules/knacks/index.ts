@@ -1,3 +1,3 @@
 /** Knacks: play sessions, the knack window, and each knack written to the ledger. */
 export { knacksRouter } from './knacks.routes';
-export { addOutsideReactions, createKnacksService, KNACK_MESSAGES, purgeStaleKnackRecords, type KnacksService } from './knacks.service';
+export { addOutsideReactions, createKnacksService, KNACK_MESSAGES, MIN_CASH_OUT_MICROS, purgeStaleKnackRecords, type KnacksService } from './knacks.service';

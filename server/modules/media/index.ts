@@ -5,3 +5,4 @@ export { filesRouter } from './files.routes';
 export { UploadModel, StoredFileModel, type UploadDoc } from './media.model';
 export { mediaHousekeeping } from './media.jobs';
 export { DECODE_LIMITS, type DecodeLimits } from './audio';
+export { encodeWav } from './wav';

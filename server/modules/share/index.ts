@@ -1,5 +1,5 @@
 /** Share and embed: invites by email, the embed player's play count, and the embed page's headers. */
 export { shareRouter } from './share.routes';
-export { createShareService, SHARE_MESSAGES, INVITE_LIMIT, type ShareService, type Visitor } from './share.service';
+export { createShareService, embedPlayCounts, SHARE_MESSAGES, INVITE_LIMIT, type ShareService, type Visitor } from './share.service';
 export { EmbedPlayModel } from './share.model';
 export { securityHeaders, EMBED_PAGE } from './embed.headers';

@@ -1,7 +1,8 @@
 /** Users: accounts' public data, look-ups, the user extension, and the session check every signed-in route uses. */
 export { usersRouter } from './users.routes';
 export { UserModel, UserExtModel, type UserDoc } from './users.model';
-export { toPublicUserDto } from './users.mapper';
+export { roleOf, toPublicUserDto, toUserDto, type Role } from './users.mapper';
+export { findUserByEmail, normalizeUsername, usernameTaken } from './users.service';
 export * as usersService from './users.service';
 export { profileImagesRouter } from './profile-images.routes';
 export { optionalAuth, requireAuth, requireSelfOrAdmin } from './users.guards';

@@ -19,7 +19,7 @@ import { isDuplicateKey, withLease, withLock } from '../../lib/mutex';
 import { truncateToCents } from '../../lib/money';
 import { anyOf, ours } from '../../lib/query';
 import { balanceOf, memberBalancesFrom, post, userAccount } from '../ledger';
-import { MIN_CASH_OUT_MICROS } from '../knacks/knacks.service';
+import { MIN_CASH_OUT_MICROS } from '../knacks';
 import { PLATFORM_FEES } from '../payments';
 import { UserExtModel } from '../users';
 import { CashOutRequestModel, PayoutSendModel, type PayoutSendDoc } from './wallet.model';
