@@ -27,7 +27,7 @@ runMain(async () => {
   logger.info({ mail: mailer.kind, outbox: mailer.outboxDir }, mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP');
   const storage = createStorage(config);
   if (config.seedDemo) await seedDemoContent({ storage, signingSecret: config.auth.keys.mediaUrls, logger });
-  const app = createApp({ config, logger, pingDatabase: db.ping, mailer, storage });
+  const app = createApp({ config, logger, pingDatabase: () => db.ping(), mailer, storage });
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

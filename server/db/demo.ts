@@ -82,7 +82,7 @@ const MEDIA_AT_ONCE = 3;
 
 /** `map` over `items` with at most `limit` calls under way, answers in the items' order. */
 async function mapInBatches<T, R>(items: readonly T[], limit: number, map: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < items.length; index = next++) results[index] = await map(items[index]!, index);
@@ -115,7 +115,7 @@ export async function seedDemoContent({ storage, signingSecret, logger }: DemoDe
     ).lean();
   };
   const artists: NonNullable<Awaited<ReturnType<typeof upsertArtist>>>[] = [];
-  for (const a of ARTISTS) artists.push((await upsertArtist(a))!);
+  for (const a of ARTISTS) artists.push(await upsertArtist(a));
   const ownerOf = (index: number) => artists[PIECES[index]![0]]!;
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'knack-demo-'));

@@ -107,7 +107,7 @@ export function startJobs(deps: JobDeps, jobs: Job[] = defaultJobs(deps)): Sched
         return { name: jobs[i]!.name, schedule: task.getPattern(), status, nextRunAt: status === 'destroyed' ? null : task.getNextRun() };
       }),
     async stop() {
-      await Promise.all(tasks.map((task) => task.destroy()));
+      for (const task of tasks) await task.destroy();
       await Promise.all(running);
     },
   };

@@ -11,6 +11,8 @@ export interface AuthContext {
 }
 
 declare global {
+  // Express's request type is extended where Express declares it: in its global namespace.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       auth?: AuthContext;

@@ -80,7 +80,7 @@ export function toAppError(err: unknown, req?: { method: string; originalUrl: st
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const known = toAppError(err, req);
-    const requestId = String(req.id ?? '');
+    const requestId = typeof req.id === 'string' || typeof req.id === 'number' ? String(req.id) : '';
     if (!known) {
       (req.log ?? logger).error({ err }, 'unhandled error');
     }

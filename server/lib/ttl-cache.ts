@@ -35,7 +35,7 @@ export function createTtlCache(ttlMs: number, { maxEntries = 1_000, staleMs = 0 
   }
 
   return {
-    get<T>(key: string, loader: () => Promise<T>): Promise<T> {
+    get: <T>(key: string, loader: () => Promise<T>): Promise<T> => {
       const entry = entries.get(key);
       const now = Date.now();
       if (!entry || now >= entry.freshUntil + staleMs) return load(key, loader);

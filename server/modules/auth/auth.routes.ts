@@ -18,7 +18,7 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
     sameSite: 'strict',
     path: '/api/v2/auth',
   };
-  const refreshCookie = (req: Request): string | undefined => req.cookies?.[REFRESH_COOKIE];
+  const refreshCookie = (req: Request): string | undefined => (req.cookies as Record<string, string | undefined> | undefined)?.[REFRESH_COOKIE];
   const address = (req: Request) => req.ip ?? 'unknown';
 
   /** Answers a signed-in session: the access token in the body, the refresh token as the cookie. */

@@ -72,8 +72,8 @@ export function validateSignup(input: SignupInput): ValidSignup {
   if (!input.passwordConfirm) fail(MESSAGES.passwordConfirm, 'passwordConfirm');
   const username = normalizeUsername(input.username!);
   checkUsername(username);
-  checkNewPassword(input.password!, input.passwordConfirm!, { password: 'password', confirm: 'passwordConfirm' }, MESSAGES.passwordMismatch);
+  checkNewPassword(input.password, input.passwordConfirm, { password: 'password', confirm: 'passwordConfirm' }, MESSAGES.passwordMismatch);
   const firstName = input.firstName!.trim();
   const lastName = input.lastName!.trim();
-  return { email, username, firstName, lastName, fullName: input.fullName?.trim() || `${firstName} ${lastName}`, password: input.password! };
+  return { email, username, firstName, lastName, fullName: input.fullName?.trim() || `${firstName} ${lastName}`, password: input.password };
 }

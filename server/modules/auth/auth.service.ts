@@ -146,7 +146,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
         await UserModel.deleteOne({ _id: created._id });
         throw new AppError(503, 'mail_failed', MESSAGES.mailFailed);
       }
-      return created.toObject() as unknown as UserDoc;
+      return created.toObject();
     },
 
     async signin(emailInput: string | undefined, password: string | undefined, address: string): Promise<SigninResult> {
@@ -260,7 +260,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
           isActive: true,
           [idField]: profile.providerId,
         });
-        user = created.toObject() as unknown as UserDoc;
+        user = created.toObject();
       }
       return signIn(user);
     },

@@ -7,13 +7,14 @@ import { slugOf, wordsOf } from '../../lib/search';
 import { initialRanking } from './contents.ranking';
 import { UploadModel, type UploadDoc } from '../media';
 import { UserModel, type UserDoc } from '../users';
-import { ContentModel } from './contents.model';
+import { ContentModel, type ContentDoc } from './contents.model';
 import { mediaOf } from './contents.service';
 
 const missing = (field: string) => ({ [field]: mongoose.trusted({ $exists: false }) });
 
 export async function migrateContents(): Promise<number> {
-  const old = await ContentModel.collection.find(missing('media')).toArray();
+  // Pieces written before `media` existed: read raw, as the old documents are stored.
+  const old = await ContentModel.collection.find<ContentDoc & { photoUploadId: unknown; audioUploadId?: unknown; setting?: { public?: boolean }; isHide?: boolean }>(missing('media')).toArray();
   for (const piece of old) {
     const [owner, photo, audio] = await Promise.all([
       UserModel.findById(piece.ownerId).lean<UserDoc>(),

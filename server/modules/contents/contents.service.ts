@@ -163,7 +163,7 @@ export function createContentsService(media: MediaService) {
       // contentsCount is a kept total of listed pieces: the rankings job recounts it, should a bump be lost.
       await inTurn(`user:${ownerId}`, () => UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: 1 } }));
       publicPages.clear();
-      return content.toObject() as unknown as ContentDoc;
+      return content.toObject();
     },
 
     async getVisible(id: string, viewer: AuthContext | undefined): Promise<ContentDoc> {

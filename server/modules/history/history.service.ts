@@ -31,7 +31,7 @@ type Row = { at: Date; id: string } & ({ source: 'ledger'; entry: LedgerEntryDoc
 
 const DEFAULT_LIMIT = 20;
 const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
-const changes = (paidMicros: number, earnedMicros: number, supporterId: unknown) => ({
+const changes = (paidMicros: number, earnedMicros: number, supporterId: { toString(): string } | null | undefined) => ({
   paid: microsToUsd(paidMicros),
   earned: microsToUsd(earnedMicros),
   supporterId: supporterId ? String(supporterId) : null,

@@ -216,7 +216,10 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       const sent = { codeHash: hashCode(userId, code).toString('hex'), codeId: randomBytes(9).toString('base64url'), expiresAt: new Date(Date.now() + CODE_TTL_MS) };
       const save = () => KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: sent }, { upsert: true });
       // Two first codes of a member asked at once both try to create the document: the loser saves into it.
-      await save().catch((err: unknown) => (isDuplicateKey(err) ? save() : Promise.reject(err)));
+      await save().catch((err: unknown) => {
+        if (!isDuplicateKey(err)) throw err;
+        return save();
+      });
       await mailer.send(knackCodeMail(user.email, user.firstName ?? '', code));
       return { message: KNACK_MESSAGES.codeSent };
     },

@@ -47,6 +47,7 @@ let ffmpegPath: string | undefined;
 export function ffmpegBinary(): string {
   if (ffmpegPath) return ffmpegPath;
   const onPath = spawnSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).stdout.trim();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when ffmpeg is not on the PATH
   ffmpegPath = onPath || (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   return ffmpegPath;
 }

@@ -169,7 +169,7 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
         ],
         upload,
       );
-      return upload.toObject() as unknown as UploadDoc;
+      return upload.toObject();
     },
 
     async storeAudio(file: ReceivedFile, ownerId: string): Promise<UploadDoc> {

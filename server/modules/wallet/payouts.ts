@@ -39,6 +39,8 @@ const FUNDS_LOCK_MS = 60_000;
 const FUNDS_WAIT_MS = 5_000;
 /** How long one sender may hold a payout before another may try it again. */
 const SEND_CLAIM_MS = 2 * 60_000;
+/** How often a caller waiting for another's send of the same payout looks at its record. */
+const OTHER_SEND_POLL_MS = 50;
 
 export const WALLET_BUSY = "This member's balance is being paid out right now. Please try again in a moment.";
 
@@ -100,7 +102,7 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
   /** Writes the send record once (a twin's insert collides on `_id` and the first one stays). */
   async function record(send: Omit<PayoutSendDoc, 'status' | 'claimedUntil' | 'attempts' | 'lastError' | 'providerRef' | 'sentAt'>): Promise<PayoutSendDoc> {
     try {
-      return (await PayoutSendModel.create({ ...send, status: 'pending' })).toObject() as PayoutSendDoc;
+      return (await PayoutSendModel.create({ ...send, status: 'pending' })).toObject();
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       return (await PayoutSendModel.findById(send._id).lean<PayoutSendDoc>())!;
@@ -129,10 +131,20 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
     }
   }
 
-  /** Sends a settled payout through the provider, by one sender at a time; answers the record as it is after. */
+  /**
+   * Sends a settled payout through the provider, by one sender at a time; answers the record as it is after. When
+   * another caller is sending it at that moment (two admins approving at once, an approval beside the payout job),
+   * this one waits for that send's outcome and answers it, rather than a "not sent yet" that is already untrue.
+   */
   async function deliver(key: string): Promise<PayoutSendDoc | null> {
-    const outcome = await withLease(`send:${key}`, SEND_CLAIM_MS, () => sendOnce(key));
-    return outcome.taken ? outcome.result : PayoutSendModel.findById(key).lean<PayoutSendDoc>();
+    const waitUntil = Date.now() + SEND_CLAIM_MS;
+    for (;;) {
+      const outcome = await withLease(`send:${key}`, SEND_CLAIM_MS, () => sendOnce(key));
+      if (outcome.taken) return outcome.result;
+      const current = await PayoutSendModel.findById(key).lean<PayoutSendDoc>();
+      if (current?.status !== 'pending' || Date.now() >= waitUntil) return current;
+      await new Promise((resolve) => setTimeout(resolve, OTHER_SEND_POLL_MS));
+    }
   }
 
   /** Calls the provider for a payout not sent yet; only under the payout's lease (deliver). */

@@ -154,7 +154,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       const id = new Types.ObjectId().toHexString();
       try {
         const created = await CashOutRequestModel.create({ _id: id, userId: new Types.ObjectId(userId), amountMicros, status: 'pending', slot: `pending:${userId}`, at: now });
-        return created.toObject() as CashOutRequestDoc;
+        return created.toObject();
       } catch (err) {
         if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
         throw err;
