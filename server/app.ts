@@ -15,7 +15,7 @@ import { outboxRouter, type Mailer } from './integrations/mail';
 import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
-import { answerContractBreach, compileRoutePatternsOnce, strictQueryNumbers } from './lib/contract';
+import { answerContractBreach, compileRoutePatternsOnce, multipartPaths, strictQueryNumbers } from './lib/contract';
 import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { answerStoredFirst } from './lib/public-responses';
@@ -50,8 +50,6 @@ export interface AppDeps {
   /** How much audio, and how long, ffmpeg may decode from one upload; by default DECODE_LIMITS (media/audio.ts). */
   decodeLimits?: DecodeLimits;
 }
-
-const UPLOAD_PATHS = new Set(['/api/v2/content/upload-photo', '/api/v2/content/upload-audio', '/api/v2/user/upload-photo', '/api/v2/user/upload-header-image']);
 
 export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider, uploadTempDir, decodeLimits }: AppDeps): Express {
   const app = express();
@@ -103,6 +101,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   compileRoutePatternsOnce();
+  const uploadPaths = multipartPaths(OPENAPI_PATH);
   app.use(
     OpenApiValidator.middleware({
       apiSpec: OPENAPI_PATH,
@@ -112,7 +111,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
       validateResponses: config.validateResponses && { onError: answerContractBreach(logger) },
       validateSecurity: false,
       ignoreUndocumented: false,
-      ignorePaths: (path: string) => !path.startsWith('/api/v2') || UPLOAD_PATHS.has(path) || WEBHOOK_PATH.test(path),
+      ignorePaths: (path: string) => !path.startsWith('/api/v2') || uploadPaths.has(path) || WEBHOOK_PATH.test(path),
     }),
     strictQueryNumbers,
   );

@@ -9,7 +9,8 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
 import pino from 'pino';
 import request from 'supertest';
-import { answerContractBreach, compileRoutePatternsOnce } from '../../server/lib/contract';
+import { answerContractBreach, compileRoutePatternsOnce, multipartPaths } from '../../server/lib/contract';
+import { OPENAPI_PATH } from '../../server/lib/paths';
 import { AppError, answerErrorsLast, errorHandler } from '../../server/lib/errors';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -127,5 +128,16 @@ describe('finding the operation of a request', () => {
     await request(app).get('/api/v2/first').expect(200, {});
     await request(app).get('/api/v2/first').expect(200, {});
     expect(compiled.length).toBe(afterFirst);
+  });
+});
+
+describe('the upload calls the validator leaves to the upload router', () => {
+  it('are read from the contract: every operation with a multipart body, under the server URL, and nothing else', () => {
+    expect([...multipartPaths(OPENAPI_PATH)].sort()).toEqual([
+      '/api/v2/content/upload-audio',
+      '/api/v2/content/upload-photo',
+      '/api/v2/user/upload-header-image',
+      '/api/v2/user/upload-photo',
+    ]);
   });
 });
