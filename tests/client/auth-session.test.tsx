@@ -17,7 +17,7 @@ import {
 import { ApiError } from '../../client/src/api/http';
 import { afterSignIn } from '../../client/src/features/auth/auth.saga';
 import { initialAuthState, type AuthState } from '../../client/src/features/auth';
-import { initialUiState, type UiState } from '../../client/src/features/ui';
+import { initialUiState, type UiState } from '../../client/src/app/ui';
 import { loggedInSideMenu } from '../../client/src/layouts/front/navItems';
 import { PRICING_HINT } from '../../client/src/layouts/front/TopNav';
 import { authAnswer, makeUser, setViewport, storeAccount, storedAccount, unauthorized } from './auth-fixtures';

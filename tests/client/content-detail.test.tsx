@@ -15,7 +15,8 @@ import {
   getTop50Chart,
   getTrendingArtists,
 } from '../../client/src/api/generated/operations';
-import { detailOpened, parsePath } from '../../client/src/features/content-detail';
+import { detailOpened } from '../../client/src/lib/contentEvents';
+import { parsePath } from '../../client/src/lib/links';
 import {
   cardLink,
   detailDialog,

@@ -15,10 +15,10 @@ import {
   type GetContentsByKindResult,
 } from '../../client/src/api/generated/operations';
 import type { RequestOptions } from '../../client/src/api/http';
-import { ContentGrid } from '../../client/src/features/explore';
+import { ContentGrid } from '../../client/src/components/content/ContentGrid';
 import ExplorePage from '../../client/src/features/explore/pages/ExplorePage';
 import ViewAllPage from '../../client/src/features/explore/pages/ViewAllPage';
-import { TYPE_COLORS } from '../../client/src/features/tags';
+import { TYPE_COLORS } from '../../client/src/lib/tagColors';
 import { contentPage, currentLocation, deferred, FakeIntersectionObserver, makeArtist, makeContent, renderRoutes } from './explore-fixtures';
 import { tagFixture } from './fixtures';
 import { renderWithStore } from './render';

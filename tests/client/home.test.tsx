@@ -7,13 +7,10 @@ import { MemoryRouter } from 'react-router-dom';
 import { getAllTags } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import HomePage from '../../client/src/features/home/pages/HomePage';
-import {
-  TYPE_COLORS,
-  formatKnackPrice,
-  formatKnackPricePer,
-  groupTags,
-} from '../../client/src/features/tags';
-import { TagSections } from '../../client/src/features/tags/ui';
+import { TYPE_COLORS } from '../../client/src/lib/tagColors';
+import { formatKnackPrice, formatKnackPricePer } from '../../client/src/lib/formatKnackPrice';
+import { groupTags } from '../../client/src/features/tags';
+import { TagSections } from '../../client/src/components/tags/TagSections';
 import { tagFixture } from './fixtures';
 import { renderWithStore } from './render';
 import { renderUi } from './render';

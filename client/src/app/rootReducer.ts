@@ -1,5 +1,5 @@
 import { combineReducers } from '@reduxjs/toolkit';
-import { uiReducer } from '../features/ui';
+import { uiReducer } from './ui';
 import { tagsReducer } from '../features/tags';
 import { cmsReducer } from '../features/cms';
 import { authReducer } from '../features/auth';

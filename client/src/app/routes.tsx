@@ -7,9 +7,10 @@ import { matchPath } from 'react-router-dom';
 import { withChunkReload } from '../components/errors/chunkReload';
 import type { MetaPage } from '../features/cms';
 import { loadAuthRoutePage, loadConfirmPage } from '../features/auth';
-import { loadExplorePage, loadSearchPage, loadViewAllPage } from '../features/explore/entry';
+import { loadExplorePage, loadSearchPage, loadViewAllPage } from '../features/explore';
 import { loadHomePage } from '../features/home';
-import { loadOwnProfilePage, loadProfilePage, loadTop50Page, parsePath, SEGMENT_PATH } from '../features/content-detail';
+import { loadOwnProfilePage, loadProfilePage, loadTop50Page } from '../features/profile';
+import { parsePath, SEGMENT_PATH } from '../lib/links';
 import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 
 export interface AppRoute {
@@ -66,7 +67,7 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
 
 /**
  * The single-segment screens (Top 50, share link, public profile), told apart by the segment's shape (see
- * content-detail/links.ts).
+ * lib/links.ts).
  */
 const segmentIs = (kind: 'top50' | 'content' | 'profile') => (pathname: string) => parsePath(pathname)?.kind === kind;
 

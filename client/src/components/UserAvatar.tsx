@@ -1,5 +1,5 @@
 import { mediaUrl } from '../api/mediaUrl';
-import { initials } from '../features/auth';
+import { initials } from '../lib/userNames';
 import './avatar.css';
 
 export interface AvatarUser {

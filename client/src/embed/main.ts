@@ -5,13 +5,11 @@
  * play/pause, the waveform of its stored peaks with progress and seeking. The first play counts one play
  * (content/react), and the count shown goes up by one.
  */
-import type { components } from '../api/generated/openapi';
 import { mediaUrl } from '../api/mediaUrl';
-import { drawWaveform, fetchPeaks, type WaveformStyle } from '../features/content-detail/waveform';
+import type { Content } from '../lib/content';
+import { drawWaveform, fetchPeaks, type WaveformStyle } from '../lib/waveform';
 import { clock, EMBED_BITS, has, readEmbedRequest, type EmbedRequest } from './embed.options';
 import './embed.css';
-
-type Content = components['schemas']['Content'];
 
 const NOT_AVAILABLE = 'This piece is not available.';
 const WAVE_STYLE: WaveformStyle = { played: '#e5383b', rest: 'rgba(255, 255, 255, 0.55)', bar: 3, gap: 2 };

@@ -32,7 +32,7 @@ import {
 import { toApiError } from '../../api/http';
 import { currentPath, navigateTo } from '../../app/navigation';
 import { notify } from '../../components/notify';
-import { modalClosed, modalOpened, selectModalProps, type ModalProps } from '../ui';
+import { modalClosed, modalOpened, selectModalProps, type ModalProps } from '../../app/ui';
 import { AUTH_MESSAGES, normalizeEmail, normalizeUsername } from './auth.rules';
 import { reloadSession } from './auth.session';
 import {

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { knackRegistered } from '../knack/knack.events';
-import { modalOpened } from '../ui';
+import { knackRegistered } from '../../lib/contentEvents';
+import { modalOpened } from '../../app/ui';
 import { loadAccount } from './auth.storage';
 import type {
   AuthProviders,

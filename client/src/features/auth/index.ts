@@ -45,7 +45,7 @@ export {
   selectHasKnownPlan,
   selectLocationLine,
 } from './auth.selectors';
-export { AUTH_MESSAGES, displayUsername, initials, normalizeEmail, normalizeUsername } from './auth.rules';
+export { AUTH_MESSAGES, normalizeEmail, normalizeUsername } from './auth.rules';
 export { ACCOUNT_KEY, loadAccount, saveAccount, clearAccount } from './auth.storage';
 export type { User, UserExt, Subscription, Plan, Session, StoredAccount } from './auth.types';
 

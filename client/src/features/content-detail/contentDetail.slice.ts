@@ -1,7 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { knackRegistered } from '../knack/knack.events';
-import { listingPaid } from '../payments/payments.events';
-import type { Content } from './contentDetail.types';
+import type { Content } from '../../lib/content';
+import { detailOpened, knackRegistered, listingPaid } from '../../lib/contentEvents';
 
 /**
  * The content detail modal: whether it is open, which piece it shows and the pieces the arrows
@@ -16,23 +15,10 @@ export interface ContentDetailState {
 
 export const initialContentDetailState: ContentDetailState = { open: false, content: null, siblings: [] };
 
-export interface DetailRequest {
-  content: Content;
-  /** The pieces around it; empty or omitted: only this one. */
-  siblings?: Content[];
-}
-
 const contentDetailSlice = createSlice({
   name: 'contentDetail',
   initialState: initialContentDetailState,
   reducers: {
-    /** A card was chosen: the modal shows it, the arrows walk `siblings`. */
-    detailOpened(state, action: PayloadAction<DetailRequest>) {
-      const { content, siblings = [] } = action.payload;
-      state.open = true;
-      state.content = content;
-      state.siblings = siblings.some((piece) => piece.id === content.id) ? siblings : [content, ...siblings];
-    },
     /** The previous or next arrow (or key, or swipe): shows the sibling `offset` away, if there is one. */
     detailStepped(state, action: PayloadAction<-1 | 1>) {
       const index = state.siblings.findIndex((piece) => piece.id === state.content?.id);
@@ -50,6 +36,13 @@ const contentDetailSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
+    // A card was chosen (in any feature): the modal shows it, the arrows walk `siblings`.
+    builder.addCase(detailOpened, (state, action) => {
+      const { content, siblings = [] } = action.payload;
+      state.open = true;
+      state.content = content;
+      state.siblings = siblings.some((piece) => piece.id === content.id) ? siblings : [content, ...siblings];
+    });
     // A listing fee was paid here: the piece shows as monetized at once (check icon, knack status).
     builder.addCase(listingPaid, (state, action) => {
       const { contentId, payerId } = action.payload;
@@ -67,5 +60,5 @@ const contentDetailSlice = createSlice({
   },
 });
 
-export const { detailOpened, detailStepped, contentRemoved, detailClosed } = contentDetailSlice.actions;
+export const { detailStepped, contentRemoved, detailClosed } = contentDetailSlice.actions;
 export const contentDetailReducer = contentDetailSlice.reducer;

@@ -1,5 +1,5 @@
-import type { TagType } from '../tags';
-import type { Content } from './contentDetail.types';
+import type { TagType } from '../../lib/tags';
+import type { Content } from '../../lib/content';
 
 const MAIN_TAG_TYPES: Record<string, TagType> = { music: 'music', art: 'art', photos: 'photos' };
 
@@ -13,13 +13,6 @@ export function reactionCount(content: Pick<Content, 'type' | 'reactedCount' | '
   const music = content.type === 'music';
   if (music ? content.setting.hidePlayCount : content.setting.hideViewCount) return null;
   return { count: content.reactedCount, unit: music ? 'plays' : 'views' };
-}
-
-/** Who may see a piece besides everyone: a badge for the owner's own lists. */
-export function visibilityBadge(content: Pick<Content, 'setting'>): 'Private' | 'Followers' | null {
-  if (content.setting.private) return 'Private';
-  if (content.setting.followers && !content.setting.public) return 'Followers';
-  return null;
 }
 
 /** The picture shown for a piece: the large thumbnail, else the cover or the medium one. */

@@ -11,12 +11,10 @@ import { addKnack, startPlay, type AddKnackResult, type StartPlayResult } from '
 import { toApiError } from '../../api/http';
 import { notify } from '../../components/notify';
 import { selectReactedContents, selectUser, type User } from '../auth';
-import type { Content } from '../content-detail/contentDetail.types';
-import { audioPlaying, audioProgressed, playerClosed, trackRequested, trackStepped } from '../player/player.slice';
-import { selectCurrentTrack, selectPlayer } from '../player/player.selectors';
-import type { PlayerState } from '../player/player.slice';
-import { modalOpened } from '../ui';
-import { imageViewed, knackRegistered } from './knack.events';
+import type { Content } from '../../lib/content';
+import { audioPlaying, audioProgressed, playerClosed, type PlayerState, selectCurrentTrack, selectPlayer, trackRequested, trackStepped } from '../player';
+import { modalOpened } from '../../app/ui';
+import { imageViewed, knackRegistered } from '../../lib/contentEvents';
 import { KNACK_THANKS } from './knack.messages';
 
 /** How often a play the server found too short is asked again, at most. */

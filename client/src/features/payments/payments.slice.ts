@@ -1,5 +1,6 @@
 import { createSlice } from '@reduxjs/toolkit';
-import { cashOutRequested, listingPaid } from './payments.events';
+import { listingPaid } from '../../lib/contentEvents';
+import { cashOutRequested } from './payments.events';
 
 /**
  * What the money screens need to know of each other: `version` moves when money changed on this client (a

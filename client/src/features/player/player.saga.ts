@@ -9,8 +9,8 @@ import { call, delay, fork, put, select, take, takeEvery, takeLatest } from 'red
 import { getContentDetail, type GetContentDetailResult } from '../../api/generated/operations';
 import { mediaUrl } from '../../api/mediaUrl';
 import { selectIsLoggedIn, selectUser, type User } from '../auth';
-import type { Content } from '../content-detail/contentDetail.types';
-import { modalOpened } from '../ui';
+import type { Content } from '../../lib/content';
+import { modalOpened } from '../../app/ui';
 import { loadTrack, playerAudio, startPlayback, unloadTrack } from './audioEngine';
 import { selectCurrentTrack, selectHasNext, selectPlayer } from './player.selectors';
 import {

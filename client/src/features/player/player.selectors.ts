@@ -1,4 +1,4 @@
-import type { Content } from '../content-detail/contentDetail.types';
+import type { Content } from '../../lib/content';
 import type { PlayerState } from './player.slice';
 
 type WithPlayer = { player: PlayerState };

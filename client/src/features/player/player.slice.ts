@@ -1,6 +1,6 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Content } from '../content-detail/contentDetail.types';
-import { knackRegistered } from '../knack/knack.events';
+import type { Content } from '../../lib/content';
+import { knackRegistered } from '../../lib/contentEvents';
 
 /**
  * The bottom player: the queue it plays through, the current track and what the audio element

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectIsLoggedIn } from '../auth';
-import type { Content } from '../content-detail/contentDetail.types';
+import type { Content } from '../../lib/content';
 import { selectPreviewUsed } from './player.selectors';
 import {
   muteToggled,

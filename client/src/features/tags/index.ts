@@ -1,10 +1,9 @@
-/** features/tags: the tag list (main tags and sub-tags), type colours and knack prices. */
+/**
+ * features/tags: the tag list (main tags and sub-tags) in the store. The tag types, type colours and knack
+ * prices are shared helpers (lib/tags, lib/tagColors, lib/formatKnackPrice); the tag sections and type icon
+ * are shared components (components/tags).
+ */
 export { tagsReducer, tagsRequested, tagsLoaded, tagsFailed, initialTagsState } from './tags.slice';
-export type { TagsState, LoadStatus } from './tags.slice';
+export type { TagsState } from './tags.slice';
 export { tagsSaga } from './tags.saga';
 export { selectTagGroups, selectTagsStatus, selectTagsError, selectAllTags, groupTags, MAIN_TAG_ORDER } from './tags.selectors';
-export { TYPE_COLORS, typeColor, typeStyle } from './tagColors';
-export type { TypePalette } from './tagColors';
-export { formatKnackPrice, formatKnackPricePer, knackUnit, DEFAULT_KNACK_PRICE } from './formatKnackPrice';
-export type { Tag, TagType, TagGroup } from './tags.types';
-// Components live in ./ui.ts (route UI stays out of the entry chunk).

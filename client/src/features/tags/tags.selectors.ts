@@ -1,6 +1,6 @@
 import { createSelector } from '@reduxjs/toolkit';
 import type { TagsState } from './tags.slice';
-import type { Tag, TagGroup, TagType } from './tags.types';
+import type { Tag, TagGroup, TagType } from '../../lib/tags';
 
 type WithTags = { tags: TagsState };
 

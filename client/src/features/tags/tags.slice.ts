@@ -1,7 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Tag } from './tags.types';
-
-export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'failed';
+import type { LoadStatus, Tag } from '../../lib/tags';
 
 export interface TagsState {
   status: LoadStatus;

@@ -7,8 +7,9 @@ import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import { loggedOut, selectIsLoggedIn } from '../auth';
-import { selectTagsStatus, tagsRequested, type LoadStatus } from '../tags';
-import { MEMBER_MODALS, modalClosed, modalOpened, selectOpenModal, type ModalRequest } from '../ui';
+import { selectTagsStatus, tagsRequested } from '../tags';
+import type { LoadStatus } from '../../lib/tags';
+import { MEMBER_MODALS, modalClosed, modalOpened, selectOpenModal, type ModalRequest } from '../../app/ui';
 import { notify } from '../../components/notify';
 import { isUploadFormModal } from './upload.slice';
 

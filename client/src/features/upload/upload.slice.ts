@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { modalClosed, modalOpened } from '../ui';
-import type { Content, FieldError, FileSlot, PendingFile, SlotState, StoredFile, UploadFormKind, UploadStatus, UploadValues } from './upload.types';
+import { modalClosed, modalOpened } from '../../app/ui';
+import type { Content } from '../../lib/content';
+import type { FieldError, FileSlot, PendingFile, SlotState, StoredFile, UploadFormKind, UploadStatus, UploadValues } from './upload.types';
 
 /** A one-file transfer of the profile dialogs (the photo crop, the header original and its crop). */
 export interface TransferState {

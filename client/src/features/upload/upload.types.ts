@@ -4,7 +4,6 @@ type Schemas = components['schemas'];
 
 /** What an upload call answers: the stored `path` (for the save calls) and the stored file's facts. */
 export type UploadAnswer = Schemas['UploadResponse'];
-export type Content = Schemas['Content'];
 
 /** The three content forms: upload content (classic), upload music (Top 50), upload-{name} (artist page). */
 export type UploadFormKind = 'content' | 'top50' | 'artist';

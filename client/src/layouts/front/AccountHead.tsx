@@ -3,8 +3,9 @@ import CameraOutlined from '@ant-design/icons/es/icons/CameraOutlined';
 import { PATHS } from '../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { mediaUrl } from '../../api/mediaUrl';
-import { displayUsername, initials, selectLocationLine, selectUser } from '../../features/auth';
-import { modalOpened } from '../../features/ui';
+import { displayUsername, initials } from '../../lib/userNames';
+import { selectLocationLine, selectUser } from '../../features/auth';
+import { modalOpened } from '../../app/ui';
 
 /**
  * The signed-in head of the side menu: the avatar (click to change the photo), the username with

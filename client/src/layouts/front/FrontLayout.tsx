@@ -5,7 +5,7 @@ import { RouteErrorBoundary } from '../../components/errors';
 import { PageLoading } from '../../components/PageLoading';
 import { OrderReturn } from '../../features/payments';
 import { loadPlayerBar, selectHasTrack } from '../../features/player';
-import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../features/ui';
+import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../app/ui';
 import { Footer } from './Footer';
 import { ModalHost } from './ModalHost';
 import { SideMenu } from './SideMenu';

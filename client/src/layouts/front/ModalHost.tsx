@@ -6,7 +6,7 @@ import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUpl
 import { loadPaymentModal } from '../../features/payments';
 import { loadShareModal } from '../../features/share';
 import { loadVerificationModal } from '../../features/knack';
-import { selectOpenModal, type ModalName } from '../../features/ui';
+import { selectOpenModal, type ModalName } from '../../app/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 
 type ModalComponent = LazyExoticComponent<ComponentType<{ name: never; open: boolean }>>;

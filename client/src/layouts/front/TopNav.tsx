@@ -6,8 +6,8 @@ import { BREAKPOINTS, PATHS } from '../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { logoutRequested, selectIsLoggedIn } from '../../features/auth';
-import { SearchBox } from '../../features/explore/entry';
-import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from '../../features/ui';
+import { SearchBox } from '../../features/explore';
+import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from '../../app/ui';
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
 

@@ -13,7 +13,7 @@ import SafetyCertificateOutlined from '@ant-design/icons/es/icons/SafetyCertific
 import UserAddOutlined from '@ant-design/icons/es/icons/UserAddOutlined';
 import WalletOutlined from '@ant-design/icons/es/icons/WalletOutlined';
 import { PATHS } from '../../app/constants';
-import type { ModalName } from '../../features/ui';
+import type { ModalName } from '../../app/ui';
 
 /** A product path (router link) or a static page (plain link). */
 export interface SideMenuLink {

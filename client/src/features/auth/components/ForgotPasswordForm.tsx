@@ -4,7 +4,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import type { RuleObject } from 'antd/es/form';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalClosed, modalOpened, selectModalProps } from '../../ui';
+import { modalClosed, modalOpened, selectModalProps } from '../../../app/ui';
 import { AUTH_MESSAGES, isEmail, normalizeEmail } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { passwordResetRequested } from '../auth.slice';

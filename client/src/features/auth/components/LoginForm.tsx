@@ -3,7 +3,7 @@ import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalClosed, modalOpened, selectModalProps } from '../../ui';
+import { modalClosed, modalOpened, selectModalProps } from '../../../app/ui';
 import { AUTH_MESSAGES } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { activationEmailResendRequested, loginSubmitted } from '../auth.slice';

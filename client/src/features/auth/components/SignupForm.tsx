@@ -4,7 +4,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import type { RuleObject } from 'antd/es/form';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalClosed, modalOpened, selectModalProps } from '../../ui';
+import { modalClosed, modalOpened, selectModalProps } from '../../../app/ui';
 import { isUsernameTaken } from '../auth.lookups';
 import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, passwordProblem, usernameProblem } from '../auth.rules';
 import { selectAuthForm, selectSignupStep } from '../auth.selectors';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
-import { displayUsername } from '../../auth';
-import type { PublicUser } from '../contentDetail.types';
-import { profilePath } from '../links';
+import { displayUsername } from '../../../lib/userNames';
+import type { PublicUser } from '../../../lib/content';
+import { profilePath } from '../../../lib/links';
 import { UserAvatar } from '../../../components/UserAvatar';
 
 export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pick<PublicUser, 'image' | 'firstName' | 'lastName'>>;

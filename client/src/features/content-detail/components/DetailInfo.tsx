@@ -4,9 +4,10 @@ import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
 import { compactCount } from '../../../components/format';
 import { MonetizedIcon } from '../../../components/MonetizedIcon';
 import { MonetizeButton } from '../../payments';
-import { formatKnackPricePer, typeStyle } from '../../tags';
-import { TypeIcon } from '../../tags/ui';
-import type { Content } from '../contentDetail.types';
+import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
+import { typeStyle } from '../../../lib/tagColors';
+import { TypeIcon } from '../../../components/tags/TypeIcon';
+import type { Content } from '../../../lib/content';
 import { reactionCount, typeByFirstTag } from '../contentFacts';
 import { ShareLink } from './ShareLink';
 

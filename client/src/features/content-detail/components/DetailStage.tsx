@@ -1,7 +1,7 @@
 import LeftOutlined from '@ant-design/icons/es/icons/LeftOutlined';
 import RightOutlined from '@ant-design/icons/es/icons/RightOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
-import type { Content } from '../contentDetail.types';
+import type { Content } from '../../../lib/content';
 import type { DetailPosition } from '../contentDetail.selectors';
 import { stageImage } from '../contentFacts';
 import type { SwipeHandlers } from '../hooks/useSwipe';

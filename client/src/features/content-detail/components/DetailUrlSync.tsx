@@ -4,7 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { detailClosed } from '../contentDetail.slice';
 import { selectContentDetail } from '../contentDetail.selectors';
 import { detailBackground, entryState } from '../detailHistory';
-import { isTagType, parsePath, profilePath, samePath } from '../links';
+import { isTagType, parsePath, profilePath, samePath } from '../../../lib/links';
 
 /**
  * Keeps the address bar on the open piece (see detailHistory.ts). Rendered once, outside the routes, so it

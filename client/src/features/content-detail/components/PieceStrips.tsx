@@ -1,10 +1,13 @@
 import { useState } from 'react';
 import { useGetContentsByKind, useGetTrendingArtists } from '../../../api/generated/hooks';
 import { useAppDispatch } from '../../../app/hooks';
-import { ArtistGrid, ContentCard, DEFAULT_TAB, ExploreTabs, type FeedKind } from '../../explore';
-import { displayUsername } from '../../auth';
-import { detailOpened } from '../contentDetail.slice';
-import type { Content } from '../contentDetail.types';
+import { ArtistGrid } from '../../../components/content/ArtistCard';
+import { ContentCard } from '../../../components/content/ContentCard';
+import { DEFAULT_TAB, type FeedKind } from '../../../lib/feeds';
+import { ExploreTabs } from '../../../components/content/ExploreTabs';
+import { displayUsername } from '../../../lib/userNames';
+import { detailOpened } from '../../../lib/contentEvents';
+import type { Content } from '../../../lib/content';
 
 /** Pieces one strip asks for. */
 const STRIP_SIZE = 12;

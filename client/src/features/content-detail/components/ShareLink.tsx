@@ -6,7 +6,7 @@ import CopyOutlined from '@ant-design/icons/es/icons/CopyOutlined';
 import ShareAltOutlined from '@ant-design/icons/es/icons/ShareAltOutlined';
 import { useAppDispatch } from '../../../app/hooks';
 import { copyText } from '../../../components/copyText';
-import { modalOpened } from '../../ui';
+import { modalOpened } from '../../../app/ui';
 
 /** The piece's share link, `{origin}{link}`, read-only with a Copy button, and Share (the share modal). */
 export function ShareLink({ link, contentId }: { link: string; contentId: string }) {

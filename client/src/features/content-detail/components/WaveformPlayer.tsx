@@ -7,9 +7,9 @@ import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppSelector } from '../../../app/hooks';
 import { formatDuration } from '../../../components/format';
 import { selectTrackProgress, usePlayerControls } from '../../player';
-import { TYPE_COLORS } from '../../tags';
-import type { Content } from '../contentDetail.types';
-import { drawWaveform, fetchPeaks } from '../waveform';
+import { TYPE_COLORS } from '../../../lib/tagColors';
+import type { Content } from '../../../lib/content';
+import { drawWaveform, fetchPeaks } from '../../../lib/waveform';
 
 const STYLE = { played: TYPE_COLORS.music.color, rest: TYPE_COLORS.music.soft, bar: 3, gap: 2 };
 const HEIGHT = 72;

@@ -1,8 +1,8 @@
 import Button from 'antd/es/button';
 import CloseOutlined from '@ant-design/icons/es/icons/CloseOutlined';
 import { useArtistStrip } from '../hooks/useArtistStrip';
-import type { UserCard } from '../explore.types';
-import { ArtistCard } from './ArtistCard';
+import type { UserCard } from '../../../lib/content';
+import { ArtistCard } from '../../../components/content/ArtistCard';
 
 export interface ArtistStripProps {
   /** The artist the feed is filtered by. */

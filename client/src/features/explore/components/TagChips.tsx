@@ -1,6 +1,6 @@
-import type { Tag, TagGroup } from '../../tags';
-import { typeStyle } from '../../tags';
-import { TypeIcon } from '../../tags/ui';
+import type { Tag, TagGroup } from '../../../lib/tags';
+import { typeStyle } from '../../../lib/tagColors';
+import { TypeIcon } from '../../../components/tags/TypeIcon';
 
 export interface TagChipsProps {
   groups: TagGroup[];

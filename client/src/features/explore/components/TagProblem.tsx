@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import Button from 'antd/es/button';
 import { PATHS } from '../../../app/constants';
 import type { TagFilter } from '../hooks/useTagFilter';
-import { EmptyState } from './ContentGrid';
+import { EmptyState } from '../../../components/content/ContentGrid';
 
 /** The tag of the URL could not be shown: it does not exist, or the tags could not be loaded. */
 export function TagProblem({ slug, filter }: { slug: string; filter: TagFilter }) {

@@ -1,5 +1,5 @@
 import { useGetArtists, useGetTrendingArtists } from '../../../api/generated/hooks';
-import type { UserCard } from '../explore.types';
+import type { UserCard } from '../../../lib/content';
 
 export interface ArtistStripData {
   artists: UserCard[];

@@ -1,7 +1,7 @@
 import { getContentsByKind } from '../../../api/generated/operations';
-import type { Content, FeedKind } from '../explore.types';
-import { FEED_PAGE_SIZE } from '../feedKinds';
-import { usePagedList, type PagedList } from './usePagedList';
+import type { Content } from '../../../lib/content';
+import { FEED_PAGE_SIZE, type FeedKind } from '../../../lib/feeds';
+import { usePagedList, type PagedList } from '../../../lib/usePagedList';
 
 export interface FeedFilters {
   kind: FeedKind;

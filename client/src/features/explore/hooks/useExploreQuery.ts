@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { FeedKind } from '../explore.types';
-import { DEFAULT_TAB, tabFromQuery } from '../feedKinds';
+import { DEFAULT_TAB, type FeedKind, tabFromQuery } from '../../../lib/feeds';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { selectTagGroups, selectTagsStatus, tagsRequested, type Tag, type TagGroup } from '../../tags';
+import { selectTagGroups, selectTagsStatus, tagsRequested } from '../../tags';
+import type { Tag, TagGroup } from '../../../lib/tags';
 
 export interface TagFilter {
   /** Music, Art and Photos with their sub-tags (empty until loaded). */

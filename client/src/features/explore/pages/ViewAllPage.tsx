@@ -1,10 +1,9 @@
 import { Link, Navigate, useParams } from 'react-router-dom';
 import ArrowLeftOutlined from '@ant-design/icons/es/icons/ArrowLeftOutlined';
 import { PATHS } from '../../../app/constants';
-import { ContentGrid } from '../components/ContentGrid';
+import { ContentGrid } from '../../../components/content/ContentGrid';
 import { TagProblem } from '../components/TagProblem';
-import type { FeedKind } from '../explore.types';
-import { FEED_KIND_LABELS, emptyFeedMessage, isFeedKind } from '../feedKinds';
+import { emptyFeedMessage, FEED_KIND_LABELS, type FeedKind, isFeedKind } from '../../../lib/feeds';
 import { useContentFeed } from '../hooks/useContentFeed';
 import { useTagFilter } from '../hooks/useTagFilter';
 import '../components/explore.css';

@@ -1,8 +1,9 @@
 import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
 import type { ReactNode } from 'react';
-import { TYPE_COLORS, type TagType } from '../../tags';
-import { TypeIcon } from '../../tags/ui';
+import { TYPE_COLORS } from '../../../lib/tagColors';
+import type { TagType } from '../../../lib/tags';
+import { TypeIcon } from '../../../components/tags/TypeIcon';
 
 export interface HeroProps {
   /** The decorative visual: only where there is room for it (tablet and wider). */

@@ -6,8 +6,8 @@ import { addKnack, requestKnackCode } from '../../../api/generated/operations';
 import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectUser } from '../../auth';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../ui';
-import { knackRegistered } from '../knack.events';
+import { modalClosed, selectIsPhone, selectModalProps } from '../../../app/ui';
+import { knackRegistered } from '../../../lib/contentEvents';
 import { VERIFICATION_MESSAGES } from '../knack.messages';
 
 type Mail = { state: 'sending' } | { state: 'sent'; message: string } | { state: 'failed'; message: string };

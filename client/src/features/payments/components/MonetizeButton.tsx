@@ -1,7 +1,7 @@
 import Button from 'antd/es/button';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectIsLoggedIn, selectUser } from '../../auth';
-import { modalOpened } from '../../ui';
+import { modalOpened } from '../../../app/ui';
 
 /**
  * Beside a piece that is not monetized yet: its owner can monetize it, another member can support it (pay the

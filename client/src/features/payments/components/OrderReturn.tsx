@@ -4,8 +4,8 @@ import { getPaymentOrder } from '../../../api/generated/operations';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { notify } from '../../../components/notify';
 import { selectIsLoggedIn, selectUser } from '../../auth';
-import { modalOpened } from '../../ui';
-import { listingPaid } from '../payments.events';
+import { modalOpened } from '../../../app/ui';
+import { listingPaid } from '../../../lib/contentEvents';
 import { PAYMENT_MESSAGES } from '../payments.messages';
 
 /** How often and how long the order is asked while the provider's webhook has not arrived yet. */

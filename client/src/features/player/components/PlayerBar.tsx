@@ -14,8 +14,8 @@ import StepForwardOutlined from '@ant-design/icons/es/icons/StepForwardOutlined'
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { compactCount, formatDuration } from '../../../components/format';
-import { detailOpened } from '../../content-detail';
-import { selectIsPhone } from '../../ui';
+import { detailOpened } from '../../../lib/contentEvents';
+import { selectIsPhone } from '../../../app/ui';
 import { selectCurrentTrack, selectHasNext, selectHasPrevious, selectPlayer } from '../player.selectors';
 import { playerClosed } from '../player.slice';
 import { playerOwnerName } from '../playerText';

@@ -7,7 +7,7 @@ import { inviteUser } from '../../../api/generated/operations';
 import { MESSAGES, PATTERNS } from '../../../api/generated/validation';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
-import { modalOpened } from '../../ui';
+import { modalOpened } from '../../../app/ui';
 
 /**
  * Invite by email (user/invite-user): 'Invite sent successfully'. A visitor is asked to log in first;

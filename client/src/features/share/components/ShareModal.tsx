@@ -6,7 +6,7 @@ import Tabs from 'antd/es/tabs';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useGetContentById } from '../../../api/generated/hooks';
 import { selectContentDetail } from '../../content-detail';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../ui';
+import { modalClosed, selectIsPhone, selectModalProps } from '../../../app/ui';
 import { pauseRequested } from '../../player';
 import type { SharedPiece } from '../share.links';
 import { EmbedTab } from './EmbedTab';

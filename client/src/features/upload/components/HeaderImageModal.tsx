@@ -7,7 +7,7 @@ import PictureOutlined from '@ant-design/icons/es/icons/PictureOutlined';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { selectUser } from '../../auth';
-import { modalClosed, selectIsPhone } from '../../ui';
+import { modalClosed, selectIsPhone } from '../../../app/ui';
 import { cropFileName, cropToBlob, HEADER_ASPECT, HEADER_RATIO, outputSize } from '../crop';
 import { ACCEPT, fileProblem, UPLOAD_MESSAGES } from '../upload.rules';
 import { selectHeaderTransfer } from '../upload.selectors';

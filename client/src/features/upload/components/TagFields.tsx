@@ -2,8 +2,10 @@ import Form from 'antd/es/form';
 import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
 import { useAppSelector } from '../../../app/hooks';
-import { formatKnackPricePer, selectTagGroups, selectTagsStatus, type TagType } from '../../tags';
-import { TypeIcon } from '../../tags/components/TypeIcon';
+import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
+import { selectTagGroups, selectTagsStatus } from '../../tags';
+import type { TagType } from '../../../lib/tags';
+import { TypeIcon } from '../../../components/tags/TypeIcon';
 import { shownKnackPrice, UPLOAD_MESSAGES, type MainTagName } from '../upload.rules';
 import type { UploadFormKind } from '../upload.types';
 

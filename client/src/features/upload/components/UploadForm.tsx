@@ -6,7 +6,7 @@ import Input from 'antd/es/input';
 import Progress from 'antd/es/progress';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectUser } from '../../auth';
-import { selectModalProps } from '../../ui';
+import { selectModalProps } from '../../../app/ui';
 import {
   allowedMainTags,
   completion,

@@ -6,7 +6,7 @@ import { MESSAGES } from '../../../api/generated/validation';
 import { toApiError } from '../../../api/http';
 import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/notify';
-import { modalOpened } from '../../ui';
+import { modalOpened } from '../../../app/ui';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PAYPAL_MESSAGES = {

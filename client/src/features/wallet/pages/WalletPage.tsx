@@ -9,7 +9,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
 import { formatUsd, selectPaymentsVersion } from '../../payments';
-import { modalOpened } from '../../ui';
+import { modalOpened } from '../../../app/ui';
 import { HistoryList } from '../components/HistoryList';
 import { PayoutAccountForm } from '../components/PayoutAccountForm';
 import { useHistory } from '../hooks/useHistory';

@@ -1,0 +1,77 @@
+import Button from 'antd/es/button';
+import Modal from 'antd/es/modal';
+import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircleFilled';
+import { useDeleteContent } from '../../../api/generated/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { notify } from '../../../components/notify';
+import { selectIsPhone } from '../../../app/ui';
+import { contentRemoved } from '../../content-detail';
+import type { Content } from '../../../lib/content';
+
+/** Removal warns that the listing fee is not refunded; the footer gives 3 days to decide. */
+export const DELETE_WARNING = 'The listing fee is not refunded.';
+export const DELETE_FOOTNOTE = 'You have 3 days to decide.';
+
+export interface DeleteContentModalProps {
+  /** The piece to remove; null: closed. */
+  content: Content | null;
+  onClose: () => void;
+  /** Called with the removed piece's id once the server has removed it. */
+  onRemoved: (id: string) => void;
+}
+
+/**
+ * The delete modal (owners only): asks before removing one's own piece, warning that the listing fee is
+ * not refunded; on Remove it calls content/delete, toasts the server's message and reports the removal.
+ */
+export function DeleteContentModal({ content, onClose, onRemoved }: DeleteContentModalProps) {
+  const dispatch = useAppDispatch();
+  const isPhone = useAppSelector(selectIsPhone);
+  const removal = useDeleteContent();
+  const remove = async () => {
+    if (!content) return;
+    try {
+      const { message } = await removal.run({ body: { contentId: content.id } });
+      notify('success', message);
+      dispatch(contentRemoved(content.id));
+      onRemoved(content.id);
+      onClose();
+    } catch {
+      // The HTTP client has shown the server's message; the modal stays open to try again.
+    }
+  };
+  return (
+    <Modal
+      open={Boolean(content)}
+      onCancel={removal.loading ? undefined : onClose}
+      title={
+        <span className="kn-delete__title">
+          <ExclamationCircleFilled aria-hidden /> Remove this piece?
+        </span>
+      }
+      width={isPhone ? '100%' : 500}
+      centered
+      rootClassName={isPhone ? 'kn-delete-modal kn-delete-modal--phone kn-phone-modal' : 'kn-delete-modal'}
+      footer={
+        <div className="kn-delete__footer">
+          <p className="kn-delete__footnote">{DELETE_FOOTNOTE}</p>
+          <div className="kn-delete__buttons">
+            <Button onClick={onClose} disabled={removal.loading}>
+              Keep it
+            </Button>
+            <Button danger type="primary" loading={removal.loading} onClick={() => void remove()}>
+              Remove
+            </Button>
+          </div>
+        </div>
+      }
+    >
+      <p className="kn-delete__text">
+        “{content?.title}” will be taken off Knack with its files, and its link will stop working.
+      </p>
+      <p className="kn-delete__warning" role="alert">
+        {DELETE_WARNING}
+      </p>
+    </Modal>
+  );
+}

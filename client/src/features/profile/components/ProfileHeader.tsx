@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import CameraOutlined from '@ant-design/icons/es/icons/CameraOutlined';
+import { mediaUrl } from '../../../api/mediaUrl';
+import { compactCount } from '../../../components/format';
+import { UserAvatar } from '../../../components/UserAvatar';
+import { artistName } from '../../../components/content/ArtistCard';
+import type { UserCard } from '../../../lib/content';
+
+export interface ProfileHeaderProps {
+  card: UserCard;
+  /** Buttons at the end of the header (Upload, …). */
+  actions?: ReactNode;
+  /** The member's own header: the avatar changes the photo, a button the header image. */
+  onChangePhoto?: () => void;
+  onChangeHeader?: () => void;
+  /** A line above the name ('Top 50'). */
+  eyebrow?: ReactNode;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${compactCount(count)} ${count === 1 ? one : many}`;
+}
+
+/**
+ * A member's profile header: the header image (or a neutral gradient), avatar, full name,
+ * @username, bio, and the counts of pieces, followers and following.
+ */
+export function ProfileHeader({ card, actions, onChangePhoto, onChangeHeader, eyebrow }: ProfileHeaderProps) {
+  const { user } = card;
+  const avatar = <UserAvatar user={user} size={112} className="kn-profile-head__avatar" />;
+  return (
+    <section className="kn-profile-head" aria-labelledby="kn-profile-name">
+      <div className="kn-profile-head__banner">
+        {user.headerImage ? <img src={mediaUrl(user.headerImage)} alt="" /> : null}
+        {onChangeHeader ? (
+          <button type="button" className="kn-profile-head__banner-edit" onClick={onChangeHeader}>
+            <CameraOutlined aria-hidden /> Header image
+          </button>
+        ) : null}
+      </div>
+      <div className="kn-profile-head__body">
+        {onChangePhoto ? (
+          <button type="button" className="kn-profile-head__avatar-edit" aria-label="Change profile photo" title="Change profile photo" onClick={onChangePhoto}>
+            {avatar}
+            <span className="kn-profile-head__camera" aria-hidden="true">
+              <CameraOutlined />
+            </span>
+          </button>
+        ) : (
+          avatar
+        )}
+        <div className="kn-profile-head__text">
+          {eyebrow ? <p className="kn-profile-head__eyebrow">{eyebrow}</p> : null}
+          <h1 id="kn-profile-name" className="kn-profile-head__name">
+            {artistName(user)}
+          </h1>
+          <p className="kn-profile-head__username">@{user.username}</p>
+          {user.bio ? <p className="kn-profile-head__bio">{user.bio}</p> : null}
+          <ul className="kn-profile-head__counts" aria-label="Counts">
+            <li>{plural(card.contentsCount, 'piece', 'pieces')}</li>
+            <li>{plural(card.followersCount, 'follower', 'followers')}</li>
+            <li>{compactCount(card.followingsCount)} following</li>
+          </ul>
+        </div>
+        {actions ? <div className="kn-profile-head__actions">{actions}</div> : null}
+      </div>
+    </section>
+  );
+}

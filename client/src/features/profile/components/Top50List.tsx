@@ -1,0 +1,33 @@
+import HeartOutlined from '@ant-design/icons/es/icons/HeartOutlined';
+import { mediaUrl } from '../../../api/mediaUrl';
+import { compactCount, formatDuration } from '../../../components/format';
+import type { Content } from '../../../lib/content';
+
+/** The chart's rows: rank, cover, title (opens the song in the detail modal), sub-tag, length and reactions. */
+export function Top50List({ songs, onOpen }: { songs: Content[]; onOpen: (content: Content) => void }) {
+  return (
+    <ol className="kn-top50__list" aria-label="Top 50 songs">
+      {songs.map((song, index) => (
+        <li key={song.id} className="kn-top50__row">
+          <span className="kn-top50__rank" aria-label={`Rank ${index + 1}`}>
+            {index + 1}
+          </span>
+          <img className="kn-top50__cover" src={mediaUrl(song.thumbPath || song.mthumbPath)} alt="" width={56} height={56} loading="lazy" />
+          <span className="kn-top50__text">
+            <button type="button" className="kn-top50__title" onClick={() => onOpen(song)}>
+              {song.title}
+            </button>
+            <span className="kn-top50__meta">
+              {song.subTag}
+              {song.duration ? ` · ${formatDuration(song.duration)}` : ''}
+            </span>
+          </span>
+          <span className="kn-top50__reactions" title={`${song.reactedCount} reactions`}>
+            <HeartOutlined aria-hidden /> {compactCount(song.reactedCount)}
+            <span className="kn-visually-hidden"> reactions</span>
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { Navigate, useParams } from 'react-router-dom';
+import Button from 'antd/es/button';
+import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
+import { useGetProfileByUsername } from '../../../api/generated/hooks';
+import { PATHS } from '../../../app/constants';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { ErrorPage } from '../../../components/errors';
+import { selectUser, type User } from '../../auth';
+import { ContentGrid } from '../../../components/content/ContentGrid';
+import { modalOpened } from '../../../app/ui';
+import { selectUpload } from '../../upload';
+import type { Content, UserCard } from '../../../lib/content';
+import { DeleteContentModal } from '../components/DeleteContentModal';
+import { OwnerMenu } from '../components/OwnerMenu';
+import { ProfileHeader } from '../components/ProfileHeader';
+import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
+import { TabLinks } from '../components/TabLinks';
+import { useCollection, useUploads, useWithoutRemoved } from '../hooks/usePieceLists';
+import '../components/profile.css';
+
+const KINDS = [
+  { key: 'default', label: 'Uploads', to: PATHS.myProfile },
+  { key: 'supported', label: 'Collection', to: PATHS.collection },
+];
+
+/** The header's card: the profile call's counts, with the photo, header and names as the session has them now. */
+function ownCard(user: User, card: UserCard | undefined): UserCard | undefined {
+  if (!card) return undefined;
+  const { image, headerImage, fullName, bio } = user;
+  return { ...card, user: { ...card.user, image, headerImage, fullName, bio } };
+}
+
+/** Who may see a piece besides everyone: a badge for the owner's own lists. */
+function visibilityBadge(content: Pick<Content, 'setting'>): 'Private' | 'Followers' | null {
+  if (content.setting.private) return 'Private';
+  if (content.setting.followers && !content.setting.public) return 'Followers';
+  return null;
+}
+
+function OwnPieceExtra({ content, onDelete }: { content: Content; onDelete: (content: Content) => void }) {
+  const badge = visibilityBadge(content);
+  return (
+    <>
+      {badge ? <span className="kn-badge">{badge}</span> : null}
+      <OwnerMenu content={content} onDelete={onDelete} />
+    </>
+  );
+}
+
+/**
+ * The own profile, `/profile/{kind?}`: `default` the member's uploads with the private ones
+ * (badged) and an owner menu to delete, `supported` the collection. The header changes the photo and the
+ * header image; Upload opens the upload modal.
+ */
+export default function OwnProfilePage() {
+  const { kind = 'default' } = useParams();
+  const dispatch = useAppDispatch();
+  // The route guard lets only members with a stored account in.
+  const user = useAppSelector(selectUser)!;
+  const savedId = useAppSelector((state) => selectUpload(state).saved?.id);
+  const collectionShown = kind === 'supported';
+  const profile = useGetProfileByUsername({ path: { username: user.username } });
+  const uploads = useWithoutRemoved(useUploads(collectionShown ? undefined : user.username, undefined, savedId));
+  const collection = useCollection(collectionShown ? user.id : undefined);
+  const [deleting, setDeleting] = useState<Content | null>(null);
+
+  if (kind !== 'default' && kind !== 'supported') return <Navigate to={PATHS.myProfile} replace />;
+  if (profile.error && !profile.data) return <ErrorPage status={profile.error.status || 500} message={profile.error.message} />;
+  const card = ownCard(user, profile.data);
+  const upload = () => dispatch(modalOpened('upload'));
+  return (
+    <div className="kn-profile">
+      {card ? (
+        <ProfileHeader
+          card={card}
+          onChangePhoto={() => dispatch(modalOpened('profile-photo'))}
+          onChangeHeader={() => dispatch(modalOpened('header-image'))}
+          actions={
+            <Button type="primary" icon={<CloudUploadOutlined aria-hidden />} onClick={upload}>
+              Upload
+            </Button>
+          }
+        />
+      ) : (
+        <ProfileHeaderSkeleton />
+      )}
+      <section className="kn-profile__uploads" aria-label={collectionShown ? 'Your collection' : 'Your uploads'}>
+        <div className="kn-profile__bar">
+          <TabLinks label="Your pieces" items={KINDS} active={kind} />
+        </div>
+        {collectionShown ? (
+          <ContentGrid {...collection} label="Your collection" empty="The pieces you support (you paid their listing fee) show here." />
+        ) : (
+          <ContentGrid
+            {...uploads}
+            label="Your uploads"
+            cardExtra={(content) => <OwnPieceExtra content={content} onDelete={setDeleting} />}
+            empty={
+              <>
+                You have not uploaded anything yet.{' '}
+                <Button type="link" onClick={upload}>
+                  Upload your first piece
+                </Button>
+              </>
+            }
+          />
+        )}
+      </section>
+      <DeleteContentModal
+        content={deleting}
+        onClose={() => setDeleting(null)}
+        onRemoved={(id) => {
+          uploads.remove(id);
+          profile.reload();
+        }}
+      />
+    </div>
+  );
+}

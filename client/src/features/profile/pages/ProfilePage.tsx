@@ -1,0 +1,71 @@
+import { useLocation, useNavigate } from 'react-router-dom';
+import Button from 'antd/es/button';
+import { useGetProfileByUsername } from '../../../api/generated/hooks';
+import { PATHS } from '../../../app/constants';
+import { useAppSelector } from '../../../app/hooks';
+import { ErrorPage } from '../../../components/errors';
+import { selectUser } from '../../auth';
+import { artistName } from '../../../components/content/ArtistCard';
+import { ContentGrid } from '../../../components/content/ContentGrid';
+import type { TagType } from '../../../lib/tags';
+import { ProfileHeader } from '../components/ProfileHeader';
+import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
+import { TabLinks } from '../components/TabLinks';
+import { useLinkedPiece } from '../hooks/useLinkedPiece';
+import { useUploads } from '../hooks/usePieceLists';
+import { isTagType, parsePath, profilePath } from '../../../lib/links';
+import '../components/profile.css';
+
+const TYPE_TABS: { key: TagType | 'all'; label: string }[] = [
+  { key: 'all', label: 'All' },
+  { key: 'music', label: 'Music' },
+  { key: 'art', label: 'Art' },
+  { key: 'photos', label: 'Photos' },
+];
+
+/**
+ * The public profile, `/{username}` and `/{username}/{type}`: the member's header and their
+ * uploads, filtered by type. A share link `/{username}-{slug}` is the same page with that piece open in the
+ * detail modal over it (closing the modal leaves the profile).
+ */
+export default function ProfilePage() {
+  const { pathname } = useLocation();
+  const target = parsePath(pathname);
+  // The route table only sends profile and share-link paths here.
+  const username = target && target.kind !== 'top50' ? target.username : '';
+  const type = target && target.kind !== 'top50' && isTagType(target.sub) ? target.sub : undefined;
+  const slug = target?.kind === 'content' ? target.slug : undefined;
+  const viewer = useAppSelector(selectUser);
+  const navigate = useNavigate();
+  const profile = useGetProfileByUsername({ path: { username } }, { enabled: Boolean(username) });
+  const uploads = useUploads(username || undefined, type);
+  useLinkedPiece(username, slug, uploads, profilePath(username, type));
+
+  if (profile.error) return <ErrorPage status={profile.error.status || 500} message={profile.error.message} />;
+  const card = profile.data;
+  const own = viewer?.username === username;
+  const name = card ? artistName(card.user) : username;
+  return (
+    <div className="kn-profile">
+      {card ? (
+        <ProfileHeader
+          card={card}
+          actions={
+            own ? <Button onClick={() => void navigate(PATHS.myProfile)}>Manage your uploads</Button> : undefined
+          }
+        />
+      ) : (
+        <ProfileHeaderSkeleton />
+      )}
+      <section className="kn-profile__uploads" aria-labelledby="kn-profile-uploads">
+        <div className="kn-profile__bar">
+          <h2 id="kn-profile-uploads" className="kn-section-title">
+            Uploads
+          </h2>
+          <TabLinks label="Content type" items={TYPE_TABS.map(({ key, label }) => ({ key, label, to: profilePath(username, key === 'all' ? undefined : key) }))} active={type ?? 'all'} />
+        </div>
+        <ContentGrid {...uploads} label={`Uploads by ${name}`} empty={type ? `No ${type} by ${name} yet.` : `${name} has not uploaded anything yet.`} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * Actions about a piece that several features dispatch or react to. They live here, below the features,
+ * so that a feature can send them without depending on the one that handles them:
+ * - any list (a grid, the player bar, a chart) opens the detail modal with `detailOpened`, which
+ *   features/content-detail shows;
+ * - the detail modal reports an image shown with `imageViewed`, which features/knack knacks;
+ * - a listing fee paid (features/payments) and a knack registered (features/knack) update the open piece,
+ *   and a knack also the member's reacted list (features/auth) and the player queue (features/player).
+ */
+import { createAction } from '@reduxjs/toolkit';
+import type { AddKnackResult } from '../api/generated/operations';
+import type { Content } from './content';
+
+export interface DetailRequest {
+  content: Content;
+  /** The pieces around it; empty or omitted: only this one. */
+  siblings?: Content[];
+}
+
+/** A card was chosen: the content detail modal shows it, its arrows walk `siblings`. */
+export const detailOpened = createAction<DetailRequest>('contentDetail/detailOpened');
+
+/** A piece's listing fee is paid (a credit, a code, or a confirmed checkout): it is monetized now. */
+export const listingPaid = createAction<{ contentId: string; payerId: string }>('payments/listingPaid');
+
+/**
+ * The detail modal opened an image with knack status 1 (paid out, not the viewer's own, not knacked yet)
+ * for a signed-in member: features/knack knacks it once.
+ */
+export const imageViewed = createAction<{ contentId: string }>('knack/imageViewed');
+
+/**
+ * The server answered a knack (new, or the one already made): the reacted list, the counts and the
+ * status follow; a new one thanks the member.
+ */
+export const knackRegistered = createAction<{ contentId: string } & Pick<AddKnackResult, 'message' | 'knackStatus' | 'reactedCount'>>('knack/registered');
