@@ -7,6 +7,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json openapi.yaml ./
 COPY server ./server
 COPY client ./client
+COPY generated ./generated
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim

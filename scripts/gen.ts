@@ -1,7 +1,6 @@
 /**
  * `npm run gen`: openapi.yaml -> generated code.
- *  - server/generated/openapi.ts         types of every path, operation and schema
- *  - client/src/api/generated/openapi.ts the same types for the client
+ *  - generated/openapi.ts                types of every path, operation and schema, for the server and the client
  *  - client/src/api/generated/operations.ts  one typed function per operationId
  *  - client/src/api/generated/hooks.ts        one React hook per operationId
  *  - server/generated/validation.ts, client/src/api/generated/validation.ts  the form rules of x-validation
@@ -111,7 +110,7 @@ function argsType(op: OperationInfo): { type: string; optional: boolean } {
 function operationsFile(ops: OperationInfo[]): string {
   const lines = [
     BANNER,
-    "import type { operations } from './openapi';",
+    "import type { operations } from '../../../../generated/openapi';",
     "import { request, type RequestOptions } from '../http';",
     '',
   ];
@@ -184,10 +183,9 @@ export async function generateAll(): Promise<Record<string, string>> {
   const ops = listOperations(spec);
   const validation = validationFile(spec['x-validation']);
   return {
-    'server/generated/openapi.ts': types,
+    'generated/openapi.ts': types,
     'server/generated/validation.ts': validation,
     'client/src/api/generated/validation.ts': validation,
-    'client/src/api/generated/openapi.ts': types,
     'client/src/api/generated/operations.ts': operationsFile(ops),
     'client/src/api/generated/hooks.ts': hooksFile(ops),
   };

@@ -1,6 +1,6 @@
 /** Handler types derived from the generated contract types (server/generated/openapi.ts). */
 import type { Request, Response } from 'express';
-import type { operations, components } from '../generated/openapi';
+import type { operations, components } from '../../generated/openapi';
 
 export type Schemas = components['schemas'];
 export type OperationId = keyof operations;

@@ -1,6 +1,6 @@
 /** Accounts shaped as the auth calls answer them (openapi AuthResponse / User), and app helpers. */
 import { lazy } from 'react';
-import type { components } from '../../client/src/api/generated/openapi';
+import type { components } from '../../generated/openapi';
 import { ApiError } from '../../client/src/api/http';
 import type { AppRoute } from '../../client/src/app/routes';
 import { ACCOUNT_KEY } from '../../client/src/features/auth';

@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import type { components } from '../../client/src/api/generated/openapi';
+import type { components } from '../../generated/openapi';
 import { renderWithStore } from './render';
 
 type Content = components['schemas']['Content'];

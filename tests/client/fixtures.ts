@@ -2,7 +2,7 @@
  * Tags shaped as GET /api/v2/tag/get-all returns them: the seeded names, and a knack price of 0.05, or 0.99
  * for Digital Art and Music 2.
  */
-import type { components } from '../../client/src/api/generated/openapi';
+import type { components } from '../../generated/openapi';
 
 type Tag = components['schemas']['Tag'];
 type TagType = components['schemas']['TagType'];

@@ -4,7 +4,7 @@
  * path, the browser media APIs jsdom lacks (fetch of the peaks, canvas, audio), and touch swipes.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { components } from '../../client/src/api/generated/openapi';
+import type { components } from '../../generated/openapi';
 import {
   getContentByLink,
   getContentDetail,

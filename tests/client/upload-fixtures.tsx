@@ -3,7 +3,7 @@
  * UploadResponse), files, a deferred promise to hold a call in flight, and a signed-in SPA.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { components } from '../../client/src/api/generated/openapi';
+import type { components } from '../../generated/openapi';
 import { checkLoggedIn, getAllPlans, getAuthProviders, getSubscription, getUserExt } from '../../client/src/api/generated/operations';
 import type { RequestOptions } from '../../client/src/api/http';
 import { authAnswer, makeUser, setViewport, storeAccount } from './auth-fixtures';

@@ -7,7 +7,7 @@
  */
 import { waitFor, within } from '@testing-library/react';
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import type { components } from '../../client/src/api/generated/openapi';
+import type { components } from '../../generated/openapi';
 import * as operations from '../../client/src/api/generated/operations';
 import { http } from '../../client/src/api/http';
 import { checkout } from '../../client/src/features/payments/checkout';

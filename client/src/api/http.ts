@@ -9,7 +9,7 @@
  * quietly (no toast) and the call is made once more without a token, as a visitor's.
  */
 import axios, { AxiosError, type AxiosInstance } from 'axios';
-import type { components } from './generated/openapi';
+import type { components } from '../../../generated/openapi';
 
 export type ErrorBody = components['schemas']['ErrorResponse'];
 

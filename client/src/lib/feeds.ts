@@ -1,5 +1,5 @@
 /** The ranked feeds of GET /content/get-by-kind/{kind}: their names, the Explore tabs and page size. */
-import type { components } from '../api/generated/openapi';
+import type { components } from '../../../generated/openapi';
 
 /** A ranked feed of GET /content/get-by-kind/{kind}. */
 export type FeedKind = components['schemas']['FeedKind'];

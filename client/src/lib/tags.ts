@@ -1,4 +1,4 @@
-import type { components } from '../api/generated/openapi';
+import type { components } from '../../../generated/openapi';
 
 export type Tag = components['schemas']['Tag'];
 export type TagType = components['schemas']['TagType'];

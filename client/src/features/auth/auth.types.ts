@@ -1,4 +1,4 @@
-import type { components } from '../../api/generated/openapi';
+import type { components } from '../../../../generated/openapi';
 
 type Schemas = components['schemas'];
 

@@ -1,4 +1,4 @@
-import type { components } from '../../api/generated/openapi';
+import type { components } from '../../../../generated/openapi';
 
 export type PageMeta = components['schemas']['PageMeta'];
 export type MetaItem = components['schemas']['MetaItem'];

@@ -1,3 +1,3 @@
-import type { components } from '../../api/generated/openapi';
+import type { components } from '../../../../generated/openapi';
 
 export type TitleSuggestion = components['schemas']['TitleSuggestion'];
