@@ -88,7 +88,11 @@ export default tseslint.config(
           rules: [
             { from: ['server-shared'], disallow: ['server-module', 'server-app'], message: 'server/lib is shared code: it does not import modules' },
             // The app's constants and typed store hooks are for everyone; the features are not.
-            { from: ['client-shared'], disallow: ['client-feature', 'client-root'], message: 'Shared client code (components, lib, api) does not import features' },
+            {
+              from: ['client-shared'],
+              disallow: ['client-feature', 'client-root'],
+              message: 'Shared client code (components, lib, api) does not import features',
+            },
           ],
         },
       ],

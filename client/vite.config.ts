@@ -17,9 +17,18 @@ const apiTarget = process.env.KNACK_API_URL ?? 'http://localhost:3000';
  */
 const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware?: boolean }[] = [
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/, priority: 40 },
-  { name: 'vendor-state', test: /node_modules[\\/](redux|@reduxjs|react-redux|redux-saga|@redux-saga|immer|reselect|use-sync-external-store)[\\/]/, priority: 30 },
+  {
+    name: 'vendor-state',
+    test: /node_modules[\\/](redux|@reduxjs|react-redux|redux-saga|@redux-saga|immer|reselect|use-sync-external-store)[\\/]/,
+    priority: 30,
+  },
   { name: 'vendor-http', test: /node_modules[\\/](axios|form-data|proxy-from-env)[\\/]/, priority: 30 },
-  { name: 'vendor-antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+|@babel[\\/]runtime|classnames|clsx|dayjs|@emotion|stylis|throttle-debounce|compute-scroll-into-view|scroll-into-view-if-needed|resize-observer-polyfill|json2mq|toggle-selection|copy-to-clipboard|string-convert|is-mobile)[\\/]/, priority: 20, entriesAware: true },
+  {
+    name: 'vendor-antd',
+    test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+|@babel[\\/]runtime|classnames|clsx|dayjs|@emotion|stylis|throttle-debounce|compute-scroll-into-view|scroll-into-view-if-needed|resize-observer-polyfill|json2mq|toggle-selection|copy-to-clipboard|string-convert|is-mobile)[\\/]/,
+    priority: 20,
+    entriesAware: true,
+  },
 ];
 
 /**

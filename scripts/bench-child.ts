@@ -50,7 +50,9 @@ export async function startBenchChild(name: string): Promise<BenchChild> {
     dataDir,
     storage,
     startApp() {
-      app = http.createServer(createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage }));
+      app = http.createServer(
+        createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage }),
+      );
       return listen(app);
     },
     async close() {

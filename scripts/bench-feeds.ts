@@ -37,7 +37,13 @@ interface Ready {
 /** Pieces written straight to the database (publishing 10 000 real uploads would take the bench an hour). */
 async function fillCatalogue() {
   const owners = await UserModel.insertMany(
-    Array.from({ length: 50 }, (_, i) => ({ email: `artist${i}@bench.example`, username: `artist_${i}`, fullName: `Artist ${i}`, isActive: true, contentsCount: 0 })),
+    Array.from({ length: 50 }, (_, i) => ({
+      email: `artist${i}@bench.example`,
+      username: `artist_${i}`,
+      fullName: `Artist ${i}`,
+      isActive: true,
+      contentsCount: 0,
+    })),
   );
   const key = (i: number) => `images/2026/01/${String(i).padStart(24, '0')}`;
   for (let start = 0; start < PIECES; start += 1000) {
@@ -58,7 +64,12 @@ async function fillCatalogue() {
         subTag: 'Travel',
         type: 'photos',
         photoUploadId: new Types.ObjectId(),
-        media: { photoKey: `${key(i)}.jpg`, thumbKeys: { thumb: `${key(i)}-thumb.webp`, mthumb: `${key(i)}-mthumb.webp`, hthumb: `${key(i)}-hthumb.webp`, wthumb: `${key(i)}-wthumb.webp` }, fileSize: 1000, fileType: 'image/jpeg' },
+        media: {
+          photoKey: `${key(i)}.jpg`,
+          thumbKeys: { thumb: `${key(i)}-thumb.webp`, mthumb: `${key(i)}-mthumb.webp`, hthumb: `${key(i)}-hthumb.webp`, wthumb: `${key(i)}-wthumb.webp` },
+          fileSize: 1000,
+          fileType: 'image/jpeg',
+        },
         knackRateMicros: 50_000,
         reactedCount: (i * 7919) % 997,
         listed: true,
@@ -86,7 +97,11 @@ async function serve() {
   });
   const rawUrl = await listen(raw);
   // The position after which page 500 starts (the 9 980th piece by the Popular order).
-  const [last] = await ContentModel.find({}, { reactedCount: 1 }).sort({ reactedCount: -1, _id: -1 }).skip(Math.min(499 * 20, PIECES - 20) - 1).limit(1).lean();
+  const [last] = await ContentModel.find({}, { reactedCount: 1 })
+    .sort({ reactedCount: -1, _id: -1 })
+    .skip(Math.min(499 * 20, PIECES - 20) - 1)
+    .limit(1)
+    .lean();
   process.send!({ appUrl, rawUrl, page500Cursor: encodeCursor({ key: last!.reactedCount, id: last!._id }) } satisfies Ready);
   process.on('message', async () => {
     raw.close();
@@ -128,7 +143,11 @@ async function firstAndDeepPages(url: (limit: number, cursor?: string) => string
 }
 
 async function main() {
-  const child = fork(__filename, ['--serve'], process.env.BENCH_PROFILE ? { execArgv: [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] } : {});
+  const child = fork(
+    __filename,
+    ['--serve'],
+    process.env.BENCH_PROFILE ? { execArgv: [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] } : {},
+  );
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       child.once('message', (m) => resolve(m as Ready));
@@ -148,7 +167,8 @@ async function main() {
 
     if (runs('pages')) {
       console.log('2. Page 500 vs page 1 of Popular, uncached (9 of each, in turn)');
-      const popular = (limit: number, cursor?: string) => `${ready.appUrl}/api/v2/content/get-by-kind/popular?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+      const popular = (limit: number, cursor?: string) =>
+        `${ready.appUrl}/api/v2/content/get-by-kind/popular?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
       const { first, deep, ratio } = await firstAndDeepPages(popular, ready.page500Cursor);
       console.log(`  page 1: ${first.toFixed(1)} ms   page 500: ${deep.toFixed(1)} ms (medians)   median pair ratio ${ratio.toFixed(2)} (goal <= 1.2)`);
     }
@@ -158,7 +178,9 @@ async function main() {
       await rate('warm-up', ready.appUrl + SUGGEST, 50);
       const hello = await rate('raw node:http hello', `${ready.rawUrl}/hello`, 50);
       const suggest = await rate('Knack suggestions', ready.appUrl + SUGGEST, 50);
-      console.log(`  ratio app/hello: ${(suggest.requests.average / hello.requests.average).toFixed(3)} (goal >= 0.5), p99 ${suggest.latency.p99} ms (goal < 20)`);
+      console.log(
+        `  ratio app/hello: ${(suggest.requests.average / hello.requests.average).toFixed(3)} (goal >= 0.5), p99 ${suggest.latency.p99} ms (goal < 20)`,
+      );
     }
   } finally {
     child.send('stop');

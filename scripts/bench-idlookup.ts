@@ -98,7 +98,9 @@ async function main() {
     }
     const ratio = medians[1]! / medians[0]!;
     failed = !(ratio < MAX_RATIO);
-    console.log(`  ${failed ? 'FAIL' : 'PASS'}: ${SIZES[1].toLocaleString('en-US')} / ${SIZES[0].toLocaleString('en-US')} entries = ${ratio.toFixed(2)} (goal < ${MAX_RATIO})`);
+    console.log(
+      `  ${failed ? 'FAIL' : 'PASS'}: ${SIZES[1].toLocaleString('en-US')} / ${SIZES[0].toLocaleString('en-US')} entries = ${ratio.toFixed(2)} (goal < ${MAX_RATIO})`,
+    );
   } finally {
     await child.close();
   }

@@ -112,7 +112,12 @@ async function fillWorld(config: ReturnType<typeof loadConfig>): Promise<Pick<Re
   const pieces = await ContentModel.insertMany(docs);
   return {
     members: members.map((m) => ({ id: String(m._id), token: signAccessToken(config.auth, { userId: String(m._id), tokenVersion: 0 }) })),
-    pieces: pieces.map((p) => ({ id: String(p._id), ownerId: String(p.ownerId), payerId: p.payerId ? String(p.payerId) : null, valueMicros: p.isPaidOut ? p.knackRateMicros : 0 })),
+    pieces: pieces.map((p) => ({
+      id: String(p._id),
+      ownerId: String(p.ownerId),
+      payerId: p.payerId ? String(p.payerId) : null,
+      valueMicros: p.isPaidOut ? p.knackRateMicros : 0,
+    })),
   };
 }
 
@@ -336,7 +341,11 @@ async function main() {
     const totals = await settled(() => ask<Totals>('totals'));
     const expected = expectedTotals(ready, pairs, sentPairs);
     console.log('Checks after the run (every sent pair retried once more first):');
-    const okAnswers = check('every answer 200', load.result.non2xx === 0 && load.result.errors === 0 && load.wrongAnswers === 0 && retry.failures === 0, `${load.result.non2xx} non-2xx, ${load.result.errors} errors in the run, ${retry.failures} failed retries`);
+    const okAnswers = check(
+      'every answer 200',
+      load.result.non2xx === 0 && load.result.errors === 0 && load.wrongAnswers === 0 && retry.failures === 0,
+      `${load.result.non2xx} non-2xx, ${load.result.errors} errors in the run, ${retry.failures} failed retries`,
+    );
     const unexpected = totals.entryIds.filter((id) => !expected.entryIds.has(id));
     const okEntries = check(
       'ledger entries = distinct pairs',
@@ -345,7 +354,11 @@ async function main() {
     );
     const twice = [...load.thanked.values()].filter((n) => n > 1).length;
     const thanksTotal = [...load.thanked.values()].reduce((a, b) => a + b, 0) + retry.thanks;
-    const okOnce = check('one first-time answer per pair at most', twice === 0 && thanksTotal <= expected.entryIds.size, `${thanksTotal} 'thank you' answers, ${twice} pairs thanked twice, ${retry.thanks} first-time answers in the retry (a cut-off response)`);
+    const okOnce = check(
+      'one first-time answer per pair at most',
+      twice === 0 && thanksTotal <= expected.entryIds.size,
+      `${thanksTotal} 'thank you' answers, ${twice} pairs thanked twice, ${retry.thanks} first-time answers in the retry (a cut-off response)`,
+    );
     const wrongBalances = Object.entries(totals.balances).filter(([account, micros]) => micros !== (expected.balances.get(account) ?? 0));
     const paid = -(expected.balances.get(PLATFORM_KNACKS) ?? 0);
     const okBalances = check(
@@ -355,7 +368,11 @@ async function main() {
     );
     const wrongReacted = ready.pieces.filter((piece) => totals.reactedCounts[piece.id] !== (expected.reacted.get(piece.id) ?? 0));
     const offBy = wrongReacted.map((piece) => `${totals.reactedCounts[piece.id]} for ${expected.reacted.get(piece.id) ?? 0}`).slice(0, 5);
-    const okReacted = check('reactedCount per piece = its distinct members', wrongReacted.length === 0, `${ready.pieces.length} pieces, ${wrongReacted.length} off${offBy.length ? ` (${offBy.join(', ')})` : ''}`);
+    const okReacted = check(
+      'reactedCount per piece = its distinct members',
+      wrongReacted.length === 0,
+      `${ready.pieces.length} pieces, ${wrongReacted.length} off${offBy.length ? ` (${offBy.join(', ')})` : ''}`,
+    );
     failed = !(okAnswers && okEntries && okOnce && okBalances && okReacted);
     console.log(`  ${failed ? 'FAIL' : 'PASS'}: the knack totals ${failed ? 'do not match' : 'match exactly'}`);
   } finally {

@@ -177,7 +177,9 @@ async function main() {
       await measureBytes(fileUrl, STREAMS);
       const { before, peak } = await ask<{ before: number; peak: number }>({ type: 'memory-stop' });
       const growth = (peak - before) / 1024 / 1024;
-      console.log(`  RSS before ${(before / 1024 / 1024).toFixed(0)} MB, peak ${(peak / 1024 / 1024).toFixed(0)} MB: growth ${growth.toFixed(1)} MB (goal < 50)`);
+      console.log(
+        `  RSS before ${(before / 1024 / 1024).toFixed(0)} MB, peak ${(peak / 1024 / 1024).toFixed(0)} MB: growth ${growth.toFixed(1)} MB (goal < 50)`,
+      );
     }
 
     if (runs('files')) {
@@ -205,7 +207,9 @@ async function main() {
       const ratios = pairs.map((pair) => pair.sharp / pair.upload).sort((x, y) => x - y);
       console.log(`  bare sharp (same sizes)    ${(UPLOADS / total('sharp')).toFixed(1).padStart(8)} images/s`);
       console.log(`  Knack upload-photo         ${(UPLOADS / total('upload')).toFixed(1).padStart(8)} images/s`);
-      console.log(`  ratio upload / sharp: ${(total('sharp') / total('upload')).toFixed(3)} (goal >= 0.9); median pair ${ratios[ratios.length >> 1]!.toFixed(3)}`);
+      console.log(
+        `  ratio upload / sharp: ${(total('sharp') / total('upload')).toFixed(3)} (goal >= 0.9); median pair ${ratios[ratios.length >> 1]!.toFixed(3)}`,
+      );
     }
   } finally {
     child.send({ type: 'stop' } satisfies Request);

@@ -138,10 +138,12 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   });
 
   const previewFor = createLinkPreviews(contents, config.publicUrl);
-  app.use(clientRouter(config.clientDir, async (pathname) => {
-    const preview = await previewFor(pathname);
-    return preview && previewTags(preview);
-  }));
+  app.use(
+    clientRouter(config.clientDir, async (pathname) => {
+      const preview = await previewFor(pathname);
+      return preview && previewTags(preview);
+    }),
+  );
   app.use(errorHandler(logger));
   answerErrorsLast(app, logger);
   answerStoredFirst(app, logger);

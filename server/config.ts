@@ -248,7 +248,8 @@ function paymentsConfig(env: NodeJS.ProcessEnv, mode: Environment, secret: strin
   const provider = chosen || (secretKey ? 'stripe' : 'sandbox');
   if (provider !== 'sandbox' && provider !== 'stripe') throw new ConfigError(`PAYMENTS_PROVIDER must be sandbox or stripe; got "${env.PAYMENTS_PROVIDER}".`);
   if (provider === 'stripe' && !secretKey) throw new ConfigError('STRIPE_SECRET_KEY must be set when PAYMENTS_PROVIDER is stripe.');
-  if (secretKey && !stripeWebhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint).');
+  if (secretKey && !stripeWebhookSecret)
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (the signing secret of the webhook endpoint).');
   const webhookSecret = env.PAYMENTS_WEBHOOK_SECRET?.trim() || deriveKey(secret, 'payments:sandbox-webhook');
   if (webhookSecret.length < 32) throw new ConfigError('PAYMENTS_WEBHOOK_SECRET must be 32 characters or more.');
   return {
@@ -277,7 +278,8 @@ function hundredths(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
 function payoutsConfig(env: NodeJS.ProcessEnv, dataDir: string): PayoutsConfig {
   const clientId = env.PAYPAL_CLIENT_ID?.trim() || undefined;
   const clientSecret = env.PAYPAL_CLIENT_SECRET?.trim() || undefined;
-  if (!clientId !== !clientSecret) throw new ConfigError('PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET must be set together (or neither, for the sandbox payout driver).');
+  if (!clientId !== !clientSecret)
+    throw new ConfigError('PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET must be set together (or neither, for the sandbox payout driver).');
   const apiUrl = httpUrl(env, 'PAYPAL_API_URL', 'https://api-m.paypal.com') ?? 'https://api-m.sandbox.paypal.com';
   return {
     feeBasisPoints: hundredths(env, 'PAYOUT_FEE_PERCENT', 200, 0, 50),

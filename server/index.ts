@@ -24,7 +24,10 @@ runMain(async () => {
   }
 
   const mailer = createMailer(config);
-  logger.info({ mail: mailer.kind, outbox: mailer.outboxDir }, mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP');
+  logger.info(
+    { mail: mailer.kind, outbox: mailer.outboxDir },
+    mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP',
+  );
   const storage = createStorage(config);
   if (config.seedDemo) await seedDemoContent({ storage, signingSecret: config.auth.keys.mediaUrls, logger });
   const app = createApp({ config, logger, pingDatabase: () => db.ping(), mailer, storage });

@@ -23,9 +23,7 @@ export function withDatabaseName(uri: string, dbName: string): string {
 }
 
 export async function connectDatabase(config: Pick<Config, 'mongodbUri' | 'dataDir' | 'dbName'>, logger: Logger): Promise<Database> {
-  const embedded = config.mongodbUri
-    ? undefined
-    : await startEmbeddedDatabase({ dataDir: config.dataDir, log: (message) => logger.info(message) });
+  const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir: config.dataDir, log: (message) => logger.info(message) });
   const uri = withDatabaseName(config.mongodbUri ?? embedded!.uri, config.dbName);
   try {
     await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });

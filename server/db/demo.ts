@@ -30,20 +30,46 @@ const ARTISTS = [
 
 type Piece = [artist: number, title: string, tag: 'Music' | 'Art' | 'Photos', subTag: string, reactions: number];
 const PIECES: Piece[] = [
-  [0, 'Blue Jazz Night', 'Music', 'Jazz', 42], [0, 'Rain on the Tagus', 'Music', 'Jazz', 17], [0, 'Alfama Waltz', 'Music', 'Instrumentals', 9],
-  [0, 'Midnight Tram', 'Music', 'Jazz', 3], [3, 'Concrete Bloom', 'Music', 'Hip Hop', 27], [3, 'Late Bus Beat', 'Music', 'Beats', 14],
-  [3, 'Neon Rooftops', 'Music', 'Beats', 6], [3, 'Slow Motion City', 'Music', 'Instrumentals', 1], [3, 'Paper Planes', 'Music', 'Pop', 0],
-  [1, 'Lisbon at Dusk', 'Photos', 'Travel', 33], [1, 'Night Train to Porto', 'Photos', 'Trains', 12], [1, 'Red Vespa', 'Photos', 'Motorcycles', 8],
-  [1, 'Harbour Lights', 'Photos', 'Travel', 4], [1, 'Old Town Market', 'Photos', 'People', 2], [1, 'Runway Sunrise', 'Photos', 'Planes', 0],
-  [4, 'Fox in the Snow', 'Photos', 'Animals and Pets', 51], [4, 'Fern Valley', 'Photos', 'Nature', 19], [4, 'Glass Lake', 'Photos', 'Nature', 7],
-  [4, 'Sleeping Cat', 'Photos', 'Animals and Pets', 5], [4, 'Autumn Ridge', 'Photos', 'Nature', 1], [4, 'Green Pavilion', 'Photos', 'Architecture & Buildings', 0],
-  [2, 'Tiny Castle', 'Art', 'Pixel Art', 38], [2, 'Dragon Garden', 'Art', 'Fantasy Art', 21], [2, 'Fractal Bloom', 'Art', 'Fractal Art', 11],
-  [2, 'Robot Dreams', 'Art', 'A.I. Art', 6], [2, 'Sunset Arcade', 'Art', 'Pixel Art', 2], [2, 'Crystal Circuit', 'Art', 'Digital Art', 0],
-  [0, 'Sunday Morning Keys', 'Music', 'Instrumentals', 0], [1, 'Blue Door', 'Photos', 'Architecture & Buildings', 1], [2, 'Moon Harbor', 'Art', 'Digital Art', 4],
+  [0, 'Blue Jazz Night', 'Music', 'Jazz', 42],
+  [0, 'Rain on the Tagus', 'Music', 'Jazz', 17],
+  [0, 'Alfama Waltz', 'Music', 'Instrumentals', 9],
+  [0, 'Midnight Tram', 'Music', 'Jazz', 3],
+  [3, 'Concrete Bloom', 'Music', 'Hip Hop', 27],
+  [3, 'Late Bus Beat', 'Music', 'Beats', 14],
+  [3, 'Neon Rooftops', 'Music', 'Beats', 6],
+  [3, 'Slow Motion City', 'Music', 'Instrumentals', 1],
+  [3, 'Paper Planes', 'Music', 'Pop', 0],
+  [1, 'Lisbon at Dusk', 'Photos', 'Travel', 33],
+  [1, 'Night Train to Porto', 'Photos', 'Trains', 12],
+  [1, 'Red Vespa', 'Photos', 'Motorcycles', 8],
+  [1, 'Harbour Lights', 'Photos', 'Travel', 4],
+  [1, 'Old Town Market', 'Photos', 'People', 2],
+  [1, 'Runway Sunrise', 'Photos', 'Planes', 0],
+  [4, 'Fox in the Snow', 'Photos', 'Animals and Pets', 51],
+  [4, 'Fern Valley', 'Photos', 'Nature', 19],
+  [4, 'Glass Lake', 'Photos', 'Nature', 7],
+  [4, 'Sleeping Cat', 'Photos', 'Animals and Pets', 5],
+  [4, 'Autumn Ridge', 'Photos', 'Nature', 1],
+  [4, 'Green Pavilion', 'Photos', 'Architecture & Buildings', 0],
+  [2, 'Tiny Castle', 'Art', 'Pixel Art', 38],
+  [2, 'Dragon Garden', 'Art', 'Fantasy Art', 21],
+  [2, 'Fractal Bloom', 'Art', 'Fractal Art', 11],
+  [2, 'Robot Dreams', 'Art', 'A.I. Art', 6],
+  [2, 'Sunset Arcade', 'Art', 'Pixel Art', 2],
+  [2, 'Crystal Circuit', 'Art', 'Digital Art', 0],
+  [0, 'Sunday Morning Keys', 'Music', 'Instrumentals', 0],
+  [1, 'Blue Door', 'Photos', 'Architecture & Buildings', 1],
+  [2, 'Moon Harbor', 'Art', 'Digital Art', 4],
 ];
 const FEATURED = ['Blue Jazz Night', 'Tiny Castle', 'Fox in the Snow'];
 
-const PALETTES = [['#0f2027', '#2c5364', '#f7b733'], ['#42275a', '#734b6d', '#ff6b6b'], ['#134e5e', '#71b280', '#f9d423'], ['#1f1c2c', '#928dab', '#f64f59'], ['#0b486b', '#f56217', '#ffe000']];
+const PALETTES = [
+  ['#0f2027', '#2c5364', '#f7b733'],
+  ['#42275a', '#734b6d', '#ff6b6b'],
+  ['#134e5e', '#71b280', '#f9d423'],
+  ['#1f1c2c', '#928dab', '#f64f59'],
+  ['#0b486b', '#f56217', '#ffe000'],
+];
 const xmlText = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /** A 1200x800 picture: a gradient, a few shapes and the title. */

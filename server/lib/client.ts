@@ -20,10 +20,7 @@ export function clientRouter(clientDir: string, headFor?: HeadFor): Router {
     if (template?.mtimeMs !== mtimeMs) template = { mtimeMs, html: readFileSync(indexHtml, 'utf8') };
     return template.html;
   };
-  router.use(
-    '/assets',
-    express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
-  );
+  router.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
   router.use(express.static(clientDir, { index: false, maxAge: '1h' }));
   router.get('/{*page}', async (req, res, next) => {
     if (SERVER_PATHS.test(req.path)) return next();

@@ -107,9 +107,14 @@ export function answerErrorsLast(app: Express, logger: Logger): void {
   const express = app as unknown as { handle(req: Request, res: Response, next?: NextFunction): void };
   const handle = express.handle.bind(app);
   express.handle = (req, res, next) =>
-    handle(req, res, next ?? ((err?: unknown) => {
-      // Half an answer already went out: all that is left is to cut it short, as Express would.
-      if (res.headersSent) return void req.socket?.destroy();
-      answer(err ?? notFound(`Nothing here: ${req.method} ${req.originalUrl.split('?')[0]}`), req, res, () => undefined);
-    }));
+    handle(
+      req,
+      res,
+      next ??
+        ((err?: unknown) => {
+          // Half an answer already went out: all that is left is to cut it short, as Express would.
+          if (res.headersSent) return void req.socket?.destroy();
+          answer(err ?? notFound(`Nothing here: ${req.method} ${req.originalUrl.split('?')[0]}`), req, res, () => undefined);
+        }),
+    );
 }

@@ -58,4 +58,5 @@ const readsInFlight = new Map<string, Promise<unknown>>();
 export const insertWhole = async <T extends { _id: unknown }>(model: Stored, doc: T) => void (await model.collection.insertOne(doc as never));
 
 /** Applies an update to the document with this `_id`. */
-export const updateById = async (model: Stored, id: unknown, update: UpdateQuery<unknown>) => void (await model.collection.updateOne({ _id: id as never }, update));
+export const updateById = async (model: Stored, id: unknown, update: UpdateQuery<unknown>) =>
+  void (await model.collection.updateOne({ _id: id as never }, update));

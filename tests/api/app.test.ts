@@ -72,7 +72,10 @@ describe('the published contract', () => {
   it('when /api/docs is opened, then the rendered docs page loads its script and styles from this server', async () => {
     const page = await request(app).get('/api/docs').expect(200).expect('Content-Type', /html/);
     expect(page.text).toContain('/api/docs/assets/swagger-ui-bundle.js');
-    await request(app).get('/api/docs/assets/swagger-ui-bundle.js').expect(200).expect('Content-Type', /javascript/);
+    await request(app)
+      .get('/api/docs/assets/swagger-ui-bundle.js')
+      .expect(200)
+      .expect('Content-Type', /javascript/);
     await request(app).get('/api/docs/assets/swagger-ui.css').expect(200).expect('Content-Type', /css/);
     const init = await request(app).get('/api/docs/init.js').expect(200);
     expect(init.text).toContain("url: '/api/openapi.yaml'");

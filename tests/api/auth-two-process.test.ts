@@ -75,7 +75,9 @@ describe('one reset link through two app processes', () => {
     const rounds = await Promise.all(
       tokens.map((token) =>
         Promise.all(
-          passwords.map((password, i) => request(either(i)).post('/api/v2/auth/reset-password').send({ token, newPassword: password, passwordConfirm: password })),
+          passwords.map((password, i) =>
+            request(either(i)).post('/api/v2/auth/reset-password').send({ token, newPassword: password, passwordConfirm: password }),
+          ),
         ),
       ),
     );

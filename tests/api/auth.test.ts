@@ -40,8 +40,16 @@ describe('sign-up rules, enforced by the server with the form’s messages', () 
     [{ passwordConfirm: '' }, 'You should input your confirm password.', ['passwordConfirm']],
     [{ username: 'abc' }, 'Sorry, your username must be between 6 and 30 characters long.', ['username']],
     [{ username: 'a'.repeat(31) }, 'Sorry, your username must be between 6 and 30 characters long.', ['username']],
-    [{ password: 'weakpass1!', passwordConfirm: 'weakpass1!' }, 'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length', ['password']],
-    [{ password: 'Sh0rt!', passwordConfirm: 'Sh0rt!' }, 'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length', ['password']],
+    [
+      { password: 'weakpass1!', passwordConfirm: 'weakpass1!' },
+      'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length',
+      ['password'],
+    ],
+    [
+      { password: 'Sh0rt!', passwordConfirm: 'Sh0rt!' },
+      'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length',
+      ['password'],
+    ],
     [{ passwordConfirm: 'Str0ng!pasX' }, "Those passwords didn't match. Try again.", ['password', 'passwordConfirm']],
   ])('when %p, then 400 "%s" marking %p', async (change, message, fields) => {
     const form = newSignup(change as Record<string, string>);
@@ -141,7 +149,9 @@ describe('sign-up, activation and the first sign-in', () => {
     const form = newSignup();
     await signup(form).expect(201);
     await smtp.nextMailTo(form.email);
-    const res = await request(app).get(`/api/v2/auth/confirm-email/${encodeURIComponent(form.email)}`).expect(200);
+    const res = await request(app)
+      .get(`/api/v2/auth/confirm-email/${encodeURIComponent(form.email)}`)
+      .expect(200);
     expect(res.body.message).toBe('Email Sent');
     expect(tokenFromMail(await smtp.nextMailTo(form.email), '/confirm')).toBeTruthy();
     await request(app).get('/api/v2/auth/confirm-email/nobody%40example.com').expect(200, { message: 'Email Sent' });
@@ -175,13 +185,13 @@ describe('sign-in', () => {
     expect((await signin(body).expect(400)).body.message).toBe(message);
   });
 
-  it.each([{ email: { $ne: null }, password: GOOD_PASSWORD }, { email: 'a@b.co', password: { $gt: '' } }])(
-    'when an operator is smuggled in (%p), then 400 before any query',
-    async (body) => {
-      const res = await signin(body).expect(400);
-      expect(res.body.code).toBe('bad_request');
-    },
-  );
+  it.each([
+    { email: { $ne: null }, password: GOOD_PASSWORD },
+    { email: 'a@b.co', password: { $gt: '' } },
+  ])('when an operator is smuggled in (%p), then 400 before any query', async (body) => {
+    const res = await signin(body).expect(400);
+    expect(res.body.code).toBe('bad_request');
+  });
 
   it('when an account fails 5 times from one address, then the 6th try from there gets 429 with Retry-After, even with the right password', async () => {
     // A minute into a 15-minute window: 14 minutes are left.
@@ -201,17 +211,30 @@ describe('sign-in', () => {
     const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
     const member = await createActiveMember(app, smtp);
     for (let i = 0; i < 20; i++) {
-      await request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', '203.0.113.9').send({ email: `x${i}@example.com`, password: 'Wr0ng!pass' }).expect(401);
+      await request(proxied)
+        .post('/api/v2/auth/signin')
+        .set('X-Forwarded-For', '203.0.113.9')
+        .send({ email: `x${i}@example.com`, password: 'Wr0ng!pass' })
+        .expect(401);
     }
-    await request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', '203.0.113.9').send({ email: member.form.email, password: member.form.password }).expect(429);
-    await request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', '198.51.100.4').send({ email: member.form.email, password: member.form.password }).expect(200);
+    await request(proxied)
+      .post('/api/v2/auth/signin')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .send({ email: member.form.email, password: member.form.password })
+      .expect(429);
+    await request(proxied)
+      .post('/api/v2/auth/signin')
+      .set('X-Forwarded-For', '198.51.100.4')
+      .send({ email: member.form.email, password: member.form.password })
+      .expect(200);
   });
 
   it('when an attacker fails 5 times from one address, then only that address is locked out: the owner signs in from another', async () => {
     const clock = freezeInWindow(15 * 60_000, 5 * 60_000);
     try {
       const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
-      const from = (address: string, password: string) => request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
+      const from = (address: string, password: string) =>
+        request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
       const owner = await createActiveMember(app, smtp);
       for (let i = 0; i < 5; i++) await from('203.0.113.66', 'Wr0ng!pass').expect(401);
       const locked = await from('203.0.113.66', owner.form.password).expect(429);
@@ -229,7 +252,8 @@ describe('sign-in', () => {
     const clock = freezeInWindow(15 * 60_000, 60_000);
     try {
       const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
-      const from = (address: string, password: string) => request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
+      const from = (address: string, password: string) =>
+        request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
       const owner = await createActiveMember(app, smtp);
       // 45 failures from nine other addresses, counted as the limiter counts them (each failure through the API
       // costs a bcrypt comparison); the last 5 go through the API from a tenth address.
@@ -359,7 +383,10 @@ describe('session reload (refresh token rotation)', () => {
     const ana = await createActiveMember(app, smtp);
     const first = await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', withCookie(ana.cookie)).expect(200);
     await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', withCookie(ana.cookie)).expect(401);
-    await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', withCookie(refreshCookieOf(first)!)).expect(401);
+    await request(app)
+      .post('/api/v2/auth/check-loggedin')
+      .set('Cookie', withCookie(refreshCookieOf(first)!))
+      .expect(401);
   });
 
   it('when there is no cookie, then 401', async () => {
@@ -396,7 +423,10 @@ describe('forgot and reset password', () => {
 
   it.each([
     [{ newPassword: '' }, 'Please input password'],
-    [{ newPassword: 'weakpass', passwordConfirm: 'weakpass' }, 'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length'],
+    [
+      { newPassword: 'weakpass', passwordConfirm: 'weakpass' },
+      'Password should include at least one uppercase, numeric, special charater and also should have 8 or more length',
+    ],
     [{ newPassword: 'N3w!password', passwordConfirm: 'N3w!passwordX' }, 'Password and confirmed password should be match.'],
   ])('when %p, then 400 "%s" and the token still works', async (body, message) => {
     const ana = await createActiveMember(app, smtp);
@@ -419,7 +449,11 @@ describe('forgot and reset password', () => {
   });
 
   it('when reset mails are asked for too often from one address, then 429', async () => {
-    for (let i = 0; i < 5; i++) await request(app).post('/api/v2/auth/request-reset-password').send({ email: `nobody${i}@example.com` }).expect(200);
+    for (let i = 0; i < 5; i++)
+      await request(app)
+        .post('/api/v2/auth/request-reset-password')
+        .send({ email: `nobody${i}@example.com` })
+        .expect(200);
     const res = await request(app).post('/api/v2/auth/request-reset-password').send({ email: 'nobody@example.com' }).expect(429);
     expect(res.headers['retry-after']).toBeDefined();
   });
@@ -428,7 +462,9 @@ describe('forgot and reset password', () => {
 describe('user look-ups', () => {
   it('when an email has an account, then 200; otherwise 404', async () => {
     const ana = await createActiveMember(app, smtp);
-    await request(app).get(`/api/v2/user/get-user-by-email/${encodeURIComponent(ana.form.email.toUpperCase())}`).expect(200, { exists: true });
+    await request(app)
+      .get(`/api/v2/user/get-user-by-email/${encodeURIComponent(ana.form.email.toUpperCase())}`)
+      .expect(200, { exists: true });
     await request(app).get('/api/v2/user/get-user-by-email/free%40example.com').expect(404);
   });
 

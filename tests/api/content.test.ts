@@ -117,12 +117,20 @@ describe('uploading images', () => {
   it('when no file or two files are sent, then 400', async () => {
     await request(app).post('/api/v2/content/upload-photo').set(bearer(ana)).field('title', 'x').expect(400);
     const image = await png();
-    const two = await request(app).post('/api/v2/content/upload-photo').set(bearer(ana)).attach('file', image, 'a.png').attach('file', image, 'b.png').expect(400);
+    const two = await request(app)
+      .post('/api/v2/content/upload-photo')
+      .set(bearer(ana))
+      .attach('file', image, 'a.png')
+      .attach('file', image, 'b.png')
+      .expect(400);
     expect(two.body.message).toBe('Send exactly one file, in the field "file".');
   });
 
   it('when not signed in, then 401 before any byte is stored', async () => {
-    await request(app).post('/api/v2/content/upload-photo').attach('file', await png(), 'a.png').expect(401);
+    await request(app)
+      .post('/api/v2/content/upload-photo')
+      .attach('file', await png(), 'a.png')
+      .expect(401);
   });
 
   it('when storing one of the sizes fails, then nothing of the upload is left: no file, no file record, no upload', async () => {
@@ -133,7 +141,11 @@ describe('uploading images', () => {
     };
     const broken = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage: failing });
     const before = [storedFiles().length, await StoredFileModel.countDocuments(), await UploadModel.countDocuments()];
-    await request(broken).post('/api/v2/content/upload-photo').set(bearer(ana)).attach('file', await png(), 'a.png').expect(500);
+    await request(broken)
+      .post('/api/v2/content/upload-photo')
+      .set(bearer(ana))
+      .attach('file', await png(), 'a.png')
+      .expect(500);
     expect([storedFiles().length, await StoredFileModel.countDocuments(), await UploadModel.countDocuments()]).toEqual(before);
   });
 });
@@ -222,7 +234,9 @@ describe('publishing (content/save)', () => {
     [{ photoPath: '' }, 'Should input photo', 'photoPath'],
   ])('when %p, then 400 "%s"', async (change, message, field) => {
     const photo = await uploadPhoto(ana, await png()).expect(201);
-    const res = await save(ana, { title: 'T', description: 'D', tags: [{ name: 'Art' }], subTag: 'Pixel Art', photoPath: photo.body.path, ...change }).expect(400);
+    const res = await save(ana, { title: 'T', description: 'D', tags: [{ name: 'Art' }], subTag: 'Pixel Art', photoPath: photo.body.path, ...change }).expect(
+      400,
+    );
     expect(res.body).toMatchObject({ message, errors: [{ path: field }] });
   });
 
@@ -235,7 +249,14 @@ describe('publishing (content/save)', () => {
   it('when a song is published under Music/Jazz with a cover, then the piece points at the song, cover, thumbnails and waveform', async () => {
     const photo = await uploadPhoto(ana, await png()).expect(201);
     const audio = await uploadAudio(ana, wav(1)).expect(201);
-    const res = await save(ana, { title: 'Blue Hour', description: 'A late set', tags: [{ name: 'Music' }], subTag: 'Jazz', photoPath: photo.body.path, audioPath: audio.body.path }).expect(201);
+    const res = await save(ana, {
+      title: 'Blue Hour',
+      description: 'A late set',
+      tags: [{ name: 'Music' }],
+      subTag: 'Jazz',
+      photoPath: photo.body.path,
+      audioPath: audio.body.path,
+    }).expect(201);
     expect(res.body.message).toBe('Success');
     expect(res.body.content).toMatchObject({
       title: 'Blue Hour',
@@ -287,12 +308,20 @@ describe('publishing (content/save)', () => {
   });
 
   it('when a Top 50 song is saved without a valid email, then "Email must be valid"', async () => {
-    const res = await request(app).post('/api/v2/content/save-top50').set(bearer(ana)).send({ title: 'T', email: 'nope', description: 'D', tags: [{ name: 'Music' }] }).expect(400);
+    const res = await request(app)
+      .post('/api/v2/content/save-top50')
+      .set(bearer(ana))
+      .send({ title: 'T', email: 'nope', description: 'D', tags: [{ name: 'Music' }] })
+      .expect(400);
     expect(res.body.message).toBe('Email must be valid');
   });
 
   it('when a member publishes on another artist’s page, then 403 unless an admin does', async () => {
-    const res = await request(app).post('/api/v2/content/save-artist').set(bearer(ana)).send({ userId: bea.user.id, title: 'T', description: 'D', tags: [{ name: 'Music' }] }).expect(403);
+    const res = await request(app)
+      .post('/api/v2/content/save-artist')
+      .set(bearer(ana))
+      .send({ userId: bea.user.id, title: 'T', description: 'D', tags: [{ name: 'Music' }] })
+      .expect(403);
     expect(res.body.code).toBe('forbidden');
   });
 });
@@ -309,7 +338,10 @@ describe('serving files', () => {
     const part = await request(app).get(content.filePath).set('Range', 'bytes=10-19').buffer(true).expect(206);
     expect(part.headers['content-range']).toBe(`bytes 10-19/${full.body.length}`);
     expect(Buffer.compare(part.body, full.body.subarray(10, 20))).toBe(0);
-    await request(app).get(content.filePath).set('Range', `bytes=${full.body.length + 5}-`).expect(416);
+    await request(app)
+      .get(content.filePath)
+      .set('Range', `bytes=${full.body.length + 5}-`)
+      .expect(416);
   });
 
   it('when a key is unknown or unsafe, then 404', async () => {
@@ -388,7 +420,11 @@ describe('managing a piece', () => {
     await request(app).post('/api/v2/content/delete').set(bearer(bea)).send({ contentId: content.id }).expect(403);
     await UserModel.deleteMany({ email: 'admin@knack.example' });
     const admin = await createActiveMember(app, smtp, { email: 'admin@knack.example' });
-    const res = await request(app).post('/api/v2/content/update-description').set(bearer(admin)).send({ contentId: content.id, description: 'Fixed typo' }).expect(200);
+    const res = await request(app)
+      .post('/api/v2/content/update-description')
+      .set(bearer(admin))
+      .send({ contentId: content.id, description: 'Fixed typo' })
+      .expect(200);
     expect(res.body.content.description).toBe('Fixed typo');
   });
 
@@ -430,18 +466,36 @@ describe('profile photo and header', () => {
   });
 
   it('when no photo is chosen, then "Please select photo"; for someone else, 403', async () => {
-    expect((await request(app).post('/api/v2/user/update-photo').set(bearer(ana)).send({ userId: ana.user.id, photoPath: '' }).expect(400)).body.message).toBe('Please select photo');
+    expect((await request(app).post('/api/v2/user/update-photo').set(bearer(ana)).send({ userId: ana.user.id, photoPath: '' }).expect(400)).body.message).toBe(
+      'Please select photo',
+    );
     await request(app).post('/api/v2/user/update-photo').set(bearer(ana)).send({ userId: bea.user.id, photoPath: 'x' }).expect(403);
   });
 
   it('when the header crop is 1119:305, then it is applied; another shape is refused', async () => {
     const original = await uploadPhoto(ana, await png(1600, 900), 'header.png', '/api/v2/user/upload-header-image').expect(201);
     const badCrop = await uploadPhoto(ana, await png(800, 600), 'crop.png', '/api/v2/user/upload-header-image').expect(201);
-    const bad = await request(app).post('/api/v2/user/update-header-image').set(bearer(ana)).send({ userId: ana.user.id, headerImage: original.body.path, headerImageEdited: badCrop.body.path }).expect(400);
+    const bad = await request(app)
+      .post('/api/v2/user/update-header-image')
+      .set(bearer(ana))
+      .send({ userId: ana.user.id, headerImage: original.body.path, headerImageEdited: badCrop.body.path })
+      .expect(400);
     expect(bad.body.message).toBe('The header image must be cropped to 1119:305.');
     const crop = await uploadPhoto(ana, await png(1119, 305), 'crop.png', '/api/v2/user/upload-header-image').expect(201);
-    const res = await request(app).post('/api/v2/user/update-header-image').set(bearer(ana)).send({ userId: ana.user.id, headerImage: original.body.path, headerImageEdited: crop.body.path }).expect(200);
+    const res = await request(app)
+      .post('/api/v2/user/update-header-image')
+      .set(bearer(ana))
+      .send({ userId: ana.user.id, headerImage: original.body.path, headerImageEdited: crop.body.path })
+      .expect(200);
     expect(res.body.user.headerImage).toBe(`/files/${crop.body.path}`);
-    expect((await request(app).post('/api/v2/user/update-header-image').set(bearer(ana)).send({ userId: ana.user.id, headerImage: '', headerImageEdited: '' }).expect(400)).body.message).toBe('Please upload image first.');
+    expect(
+      (
+        await request(app)
+          .post('/api/v2/user/update-header-image')
+          .set(bearer(ana))
+          .send({ userId: ana.user.id, headerImage: '', headerImageEdited: '' })
+          .expect(400)
+      ).body.message,
+    ).toBe('Please upload image first.');
   });
 });

@@ -30,7 +30,11 @@ beforeAll(async () => {
   ana = await createActiveMember(app, outboxMailbox(outbox));
   revoked = await createActiveMember(app, outboxMailbox(outbox));
   await request(app).post('/api/v2/auth/logout-all').set('Authorization', `Bearer ${revoked.token}`).expect(200);
-  const photo = await request(app).post('/api/v2/content/upload-photo').set('Authorization', `Bearer ${ana.token}`).attach('file', await png(64, 48), 'p.png').expect(201);
+  const photo = await request(app)
+    .post('/api/v2/content/upload-photo')
+    .set('Authorization', `Bearer ${ana.token}`)
+    .attach('file', await png(64, 48), 'p.png')
+    .expect(201);
   const saved = await request(app)
     .post('/api/v2/content/save')
     .set('Authorization', `Bearer ${ana.token}`)
@@ -61,7 +65,13 @@ describe('an unknown tag or sub-tag on a feed', () => {
     ['GET /content/get-by-kind/popular?tag=garbage', () => request(app).get('/api/v2/content/get-by-kind/popular?tag=garbage')],
     ['GET /content/get-by-kind/new?subTag=garbage', () => request(app).get('/api/v2/content/get-by-kind/new?subTag=garbage')],
     ['GET /content/search-contents?q=x&tag=garbage', () => request(app).get('/api/v2/content/search-contents?q=x&tag=garbage')],
-    ['POST /content/get-by-subtags {"subTags":["garbage"]}', () => request(app).post('/api/v2/content/get-by-subtags').send({ subTags: ['garbage'] })],
+    [
+      'POST /content/get-by-subtags {"subTags":["garbage"]}',
+      () =>
+        request(app)
+          .post('/api/v2/content/get-by-subtags')
+          .send({ subTags: ['garbage'] }),
+    ],
   ])('when %s is called, then 404 says there is no such tag', async (_call, call) => {
     const res = await call();
     expect(res.status).toBe(404);
@@ -114,15 +124,27 @@ describe('a malformed multipart body on the upload calls', () => {
   const head = (name: string) => `--xyz\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`;
   const BODIES: [string, string, () => Promise<Buffer>][] = [
     ['no boundary', 'multipart/form-data', async () => Buffer.from(`${head('a.png')}abc\r\n--xyz--\r\n`)],
-    ['a body cut off before the closing boundary', 'multipart/form-data; boundary=xyz', async () => Buffer.concat([Buffer.from(head('a.png')), await png(8, 8)])],
+    [
+      'a body cut off before the closing boundary',
+      'multipart/form-data; boundary=xyz',
+      async () => Buffer.concat([Buffer.from(head('a.png')), await png(8, 8)]),
+    ],
     ['only the opening boundary', 'multipart/form-data; boundary=xyz', async () => Buffer.from('--xyz\r\n')],
-    ['a NUL in the file name', 'multipart/form-data; boundary=xyz', async () => Buffer.concat([Buffer.from(head('a\u0000.png')), await png(8, 8), Buffer.from('\r\n--xyz--\r\n')])],
+    [
+      'a NUL in the file name',
+      'multipart/form-data; boundary=xyz',
+      async () => Buffer.concat([Buffer.from(head('a\u0000.png')), await png(8, 8), Buffer.from('\r\n--xyz--\r\n')]),
+    ],
   ];
 
   it.each(UPLOADS.flatMap((url) => BODIES.map(([what, type, body]) => [url, what, type, body] as const)))(
     'when %s gets %s, then 400',
     async (url, _what, type, body) => {
-      const res = await request(app).post(url).set('Authorization', `Bearer ${ana.token}`).set('Content-Type', type).send(await body());
+      const res = await request(app)
+        .post(url)
+        .set('Authorization', `Bearer ${ana.token}`)
+        .set('Content-Type', type)
+        .send(await body());
       expect(res.status).toBe(400);
       expect(errorShapeOf(res)).toEqual(ERROR_SHAPE);
       expect(res.body.code).toBe('bad_request');
@@ -135,7 +157,11 @@ describe('a malformed multipart body on the upload calls', () => {
       await png(8, 8),
       Buffer.from('\r\n--xyz--\r\n'),
     ]);
-    const res = await request(app).post('/api/v2/content/upload-photo').set('Authorization', `Bearer ${ana.token}`).set('Content-Type', 'multipart/form-data; boundary=xyz').send(body);
+    const res = await request(app)
+      .post('/api/v2/content/upload-photo')
+      .set('Authorization', `Bearer ${ana.token}`)
+      .set('Content-Type', 'multipart/form-data; boundary=xyz')
+      .send(body);
     expect(res.status).toBe(201);
     expect(JSON.stringify(res.body)).not.toContain('\\u0000');
   });
@@ -211,7 +237,9 @@ describe('types in JSON bodies are exact', () => {
     ['"20"', '20'],
     ['null', null],
   ])('when an integer field gets %s, then 400 names the field', async (_what, limit) => {
-    const res = await request(app).post('/api/v2/content/get-by-subtags').send({ subTags: ['Travel'], limit });
+    const res = await request(app)
+      .post('/api/v2/content/get-by-subtags')
+      .send({ subTags: ['Travel'], limit });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ path: 'limit', message: 'must be integer' }]);
   });

@@ -84,7 +84,11 @@ function deref<T extends { $ref?: string }>(node: T): T {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const LAST = ['/content/delete', '/auth/logout-all'];
 const OPERATIONS = Object.entries(spec.paths)
-  .flatMap(([template, item]) => Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ method, template, op })))
+  .flatMap(([template, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ method, template, op })),
+  )
   // Deleting the piece and signing out everywhere (which revokes the member's token) go last, so that every other
   // call is fuzzed with the piece and as the member too.
   .sort((a, b) => Number(LAST.includes(a.template)) - Number(LAST.includes(b.template)));
@@ -129,7 +133,11 @@ beforeAll(async () => {
   world.username = member.form.username;
   world.png = await png(32, 24);
   world.wav = wav(0.2);
-  const photo = await request(app).post('/api/v2/content/upload-photo').set('Authorization', `Bearer ${member.token}`).attach('file', world.png, 'p.png').expect(201);
+  const photo = await request(app)
+    .post('/api/v2/content/upload-photo')
+    .set('Authorization', `Bearer ${member.token}`)
+    .attach('file', world.png, 'p.png')
+    .expect(201);
   const saved = await request(app)
     .post('/api/v2/content/save')
     .set('Authorization', `Bearer ${member.token}`)
@@ -185,9 +193,35 @@ function knownValues(name: string): string[] {
 
 /** Text that parsers and lookups have been known to trip on. */
 const ODD_TEXT = [
-  '', ' ', '0', '-1', '1.5', 'null', 'undefined', 'true', 'NaN', 'Infinity', '1e309', '-1e309', '0x10',
-  '__proto__', 'constructor', 'hasOwnProperty', '$where', '{"$gt":""}', '[object Object]', '../../etc/passwd',
-  'a'.repeat(3000), '😀', '\u202e', '\u0000', '<script>alert(1)</script>', "' OR 1=1 --", '%', 'ÿ', 'ＡＢＣ',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1.5',
+  'null',
+  'undefined',
+  'true',
+  'NaN',
+  'Infinity',
+  '1e309',
+  '-1e309',
+  '0x10',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  '$where',
+  '{"$gt":""}',
+  '[object Object]',
+  '../../etc/passwd',
+  'a'.repeat(3000),
+  '😀',
+  '\u202e',
+  '\u0000',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '%',
+  'ÿ',
+  'ＡＢＣ',
 ];
 /** Written into a URL as they are: broken escapes, escaped slashes and dots. */
 const RAW_URL_PIECES = ['%E0%A4%A', '%00', '%2F', '%2e%2e', '%', '%ZZ', '..', '.', ';', '*', '%C0%AF', '%u0041'];
@@ -218,7 +252,8 @@ function fromSchema(given: Schema | undefined, name = '', depth = 0): fc.Arbitra
     const fields = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, fromSchema(value, key, depth + 1)]));
     arbitrary = fc.record(fields, { requiredKeys: (schema.required ?? []).filter((key) => key in fields) });
   } else arbitrary = fc.jsonValue({ maxDepth: 2 });
-  if (known.length && (schema.type === 'string' || !schema.type)) arbitrary = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary });
+  if (known.length && (schema.type === 'string' || !schema.type))
+    arbitrary = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary });
   return schema.nullable ? fc.option(arbitrary, { nil: null, freq: 6 }) : arbitrary;
 }
 
@@ -236,7 +271,9 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.pattern) {
     try {
-      return fc.stringMatching(new RegExp(schema.pattern), { size: 'xsmall' }).filter((text) => text.length >= minLength && text.length <= (schema.maxLength ?? Infinity));
+      return fc
+        .stringMatching(new RegExp(schema.pattern), { size: 'xsmall' })
+        .filter((text) => text.length >= minLength && text.length <= (schema.maxLength ?? Infinity));
     } catch {
       // A pattern fast-check cannot generate from (a lookahead): plain text, and the known values.
     }
@@ -252,12 +289,38 @@ const wrongValue = fc.oneof(
 
 /** Bodies that are not JSON, or JSON that trips parsers. */
 const BROKEN_JSON = [
-  '', '{', '{"a":', '[1,2', 'nul', 'undefined', 'NaN', '{"limit":1e309}', '{"__proto__":{"polluted":true}}',
-  '{"constructor":{"prototype":{"polluted":true}}}', '\uFEFF{}', `${'['.repeat(5000)}${']'.repeat(5000)}`, '"text"', '123',
-  'true', 'null', '{"a":1}{"b":2}', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '{"a":1,"a":2}',
+  '',
+  '{',
+  '{"a":',
+  '[1,2',
+  'nul',
+  'undefined',
+  'NaN',
+  '{"limit":1e309}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '\uFEFF{}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  '"text"',
+  '123',
+  'true',
+  'null',
+  '{"a":1}{"b":2}',
+  '{"a":"\\ud800"}',
+  '{"a":"\\u0000"}',
+  '{"a":1,"a":2}',
 ];
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/vnd.api+json'];
-const OTHER_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=xyz', 'application/xml', '*/*', 'garbage', ''];
+const OTHER_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'multipart/form-data; boundary=xyz',
+  'application/xml',
+  '*/*',
+  'garbage',
+  '',
+];
 
 interface Body {
   contentType?: string;
@@ -271,7 +334,9 @@ function withField(value: unknown, key: string, extra: unknown): string {
   return `{${JSON.stringify(key)}:${JSON.stringify(extra) ?? 'null'}${rest ? `,${rest}` : ''}}`;
 }
 
-const json = (what: string, contentType = 'application/json') => (value: unknown): Body => ({ contentType, payload: JSON.stringify(value) ?? 'null', what });
+const json =
+  (what: string, contentType = 'application/json') =>
+  (value: unknown): Body => ({ contentType, payload: JSON.stringify(value) ?? 'null', what });
 
 /** JSON bodies with one thing wrong: a field of the wrong type, a required one missing, one too many, or no JSON at all. */
 function brokenJsonBody(schema: Schema): fc.Arbitrary<Body> {
@@ -317,30 +382,52 @@ function brokenJsonBody(schema: Schema): fc.Arbitrary<Body> {
 /** Multipart bodies for the upload calls: files of the wrong kind, and bodies no parser can read. */
 function brokenMultipartBody(): fc.Arbitrary<Body> {
   const part = (name: string, filename: string, type: string, bytes: Buffer) =>
-    Buffer.concat([Buffer.from(`--xyz\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`), bytes, Buffer.from('\r\n')]);
+    Buffer.concat([
+      Buffer.from(`--xyz\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+      bytes,
+      Buffer.from('\r\n'),
+    ]);
   const end = Buffer.from('--xyz--\r\n');
   const form = 'multipart/form-data; boundary=xyz';
-  return fc.constantFrom<() => Body>(
-    () => ({ contentType: form, payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), end]), what: 'a PNG' }),
-    () => ({ contentType: form, payload: Buffer.concat([part('file', 'a.wav', 'audio/wav', world.wav), end]), what: 'a WAV' }),
-    () => ({ contentType: form, payload: Buffer.concat([part('file', 'a.txt', 'text/plain', Buffer.from('hello')), end]), what: 'a text file' }),
-    () => ({ contentType: form, payload: Buffer.concat([part('photo', 'a.png', 'image/png', world.png), end]), what: 'a file in another field' }),
-    () => ({ contentType: form, payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), part('file', 'b.png', 'image/png', world.png), end]), what: 'two files' }),
-    () => ({ contentType: form, payload: end, what: 'no parts' }),
-    () => ({ contentType: 'multipart/form-data', payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), end]), what: 'no boundary' }),
-    () => ({ contentType: form, payload: part('file', 'a.png', 'image/png', world.png).subarray(0, 120), what: 'cut off' }),
-    () => ({ contentType: form, payload: Buffer.from('--xyz\r\n'), what: 'only a boundary' }),
-    () => ({ contentType: form, payload: Buffer.concat([part('file', 'a\u0000.png', 'image/png', world.png), end]), what: 'a NUL in the file name' }),
-    () => ({ contentType: form, payload: Buffer.concat([part('file', '../../../etc/passwd', 'image/png', world.png), end]), what: 'a path as the file name' }),
-    () => ({ contentType: 'multipart/form-data; boundary=other', payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), end]), what: 'another boundary' }),
-    () => ({ contentType: form, payload: Buffer.from(`--xyz\r\n${'X-Long: y\r\n'.repeat(2000)}\r\n\r\n--xyz--\r\n`), what: 'a huge part header' }),
-    () => ({ contentType: 'application/json', payload: '{"file":"a.png"}', what: 'JSON instead of a form' }),
-    () => ({ payload: world.png, what: 'a bare PNG, no content type' }),
-  ).map((make) => make());
+  return fc
+    .constantFrom<() => Body>(
+      () => ({ contentType: form, payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), end]), what: 'a PNG' }),
+      () => ({ contentType: form, payload: Buffer.concat([part('file', 'a.wav', 'audio/wav', world.wav), end]), what: 'a WAV' }),
+      () => ({ contentType: form, payload: Buffer.concat([part('file', 'a.txt', 'text/plain', Buffer.from('hello')), end]), what: 'a text file' }),
+      () => ({ contentType: form, payload: Buffer.concat([part('photo', 'a.png', 'image/png', world.png), end]), what: 'a file in another field' }),
+      () => ({
+        contentType: form,
+        payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), part('file', 'b.png', 'image/png', world.png), end]),
+        what: 'two files',
+      }),
+      () => ({ contentType: form, payload: end, what: 'no parts' }),
+      () => ({ contentType: 'multipart/form-data', payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), end]), what: 'no boundary' }),
+      () => ({ contentType: form, payload: part('file', 'a.png', 'image/png', world.png).subarray(0, 120), what: 'cut off' }),
+      () => ({ contentType: form, payload: Buffer.from('--xyz\r\n'), what: 'only a boundary' }),
+      () => ({ contentType: form, payload: Buffer.concat([part('file', 'a\u0000.png', 'image/png', world.png), end]), what: 'a NUL in the file name' }),
+      () => ({
+        contentType: form,
+        payload: Buffer.concat([part('file', '../../../etc/passwd', 'image/png', world.png), end]),
+        what: 'a path as the file name',
+      }),
+      () => ({
+        contentType: 'multipart/form-data; boundary=other',
+        payload: Buffer.concat([part('file', 'a.png', 'image/png', world.png), end]),
+        what: 'another boundary',
+      }),
+      () => ({ contentType: form, payload: Buffer.from(`--xyz\r\n${'X-Long: y\r\n'.repeat(2000)}\r\n\r\n--xyz--\r\n`), what: 'a huge part header' }),
+      () => ({ contentType: 'application/json', payload: '{"file":"a.png"}', what: 'JSON instead of a form' }),
+      () => ({ payload: world.png, what: 'a bare PNG, no content type' }),
+    )
+    .map((make) => make());
 }
 
 type Auth = 'visitor' | 'member' | 'admin' | 'revoked' | 'garbage' | 'basic' | 'alg none' | 'empty bearer';
-const goodAuth = fc.oneof({ weight: 4, arbitrary: fc.constant<Auth>('member') }, { weight: 2, arbitrary: fc.constant<Auth>('visitor') }, { weight: 1, arbitrary: fc.constant<Auth>('admin') });
+const goodAuth = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<Auth>('member') },
+  { weight: 2, arbitrary: fc.constant<Auth>('visitor') },
+  { weight: 1, arbitrary: fc.constant<Auth>('admin') },
+);
 const refusedAuth = fc.constantFrom<Auth>('revoked', 'garbage', 'basic', 'alg none', 'empty bearer');
 
 function authorization(auth: Auth): string | undefined {
@@ -401,7 +488,9 @@ function requestsFor({ method, template, op }: (typeof OPERATIONS)[number]): fc.
     ? fc.constant(template.includes('audio') ? 'wav' : 'png').map((kind) => ({
         contentType: 'multipart/form-data; boundary=xyz',
         payload: Buffer.concat([
-          Buffer.from(`--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.${kind}"\r\nContent-Type: ${kind === 'wav' ? 'audio/wav' : 'image/png'}\r\n\r\n`),
+          Buffer.from(
+            `--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.${kind}"\r\nContent-Type: ${kind === 'wav' ? 'audio/wav' : 'image/png'}\r\n\r\n`,
+          ),
           kind === 'wav' ? world.wav : world.png,
           Buffer.from('\r\n--xyz--\r\n'),
         ]),
@@ -437,7 +526,11 @@ function requestsFor({ method, template, op }: (typeof OPERATIONS)[number]): fc.
       .map((extraQuery) => (parts: Parts) => ({ ...parts, extraQuery, broken: 'an unknown query parameter' })),
   ];
   if (inPath.length) {
-    breakages.push(fc.tuple(fc.constantFrom(...inPath.map((p) => p.name)), oddUrlValue).map(([name, value]) => (parts: Parts) => ({ ...parts, path: { ...parts.path, [name]: value }, broken: `the path value ${name}` })));
+    breakages.push(
+      fc
+        .tuple(fc.constantFrom(...inPath.map((p) => p.name)), oddUrlValue)
+        .map(([name, value]) => (parts: Parts) => ({ ...parts, path: { ...parts.path, [name]: value }, broken: `the path value ${name}` })),
+    );
   }
   if (inQuery.length) {
     const oddPairs = (name: string) =>
@@ -448,13 +541,18 @@ function requestsFor({ method, template, op }: (typeof OPERATIONS)[number]): fc.
     breakages.push(
       fc
         .constantFrom(...inQuery.map((p) => p.name))
-        .chain((name) => oddPairs(name).map((pairs) => (parts: Parts) => ({ ...parts, query: { ...parts.query, [name]: pairs }, broken: `the query value ${name}` }))),
+        .chain((name) =>
+          oddPairs(name).map((pairs) => (parts: Parts) => ({ ...parts, query: { ...parts.query, [name]: pairs }, broken: `the query value ${name}` })),
+        ),
     );
   }
   const badBody = multipart ? brokenMultipartBody() : jsonSchema ? brokenJsonBody(jsonSchema) : fc.oneof(brokenJsonBody({}), brokenMultipartBody());
   breakages.push(badBody.map((body) => (parts: Parts) => ({ ...parts, body, broken: `the body: ${body.what}` })));
 
-  const parts = fc.oneof({ weight: 2, arbitrary: good }, { weight: 3, arbitrary: fc.tuple(good, fc.oneof(...breakages)).map(([request, bend]) => bend(request)) });
+  const parts = fc.oneof(
+    { weight: 2, arbitrary: good },
+    { weight: 3, arbitrary: fc.tuple(good, fc.oneof(...breakages)).map(([request, bend]) => bend(request)) },
+  );
   return parts.map(({ path: values, query, extraQuery, body, auth, cookie, broken }) => {
     const filled = template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
     const pairs = [...Object.values(query).flat(), ...extraQuery];
@@ -483,7 +581,9 @@ function send(fuzz: FuzzRequest): Promise<Answer> {
     const req = http.request({ host: '127.0.0.1', port, method: fuzz.method, path: fuzz.url, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.setTimeout(15_000, () => req.destroy(new Error('no answer within 15 s')));
@@ -526,19 +626,23 @@ describe('the contract, fuzzed: no 5xx and nothing of the server shown, whatever
     async (name, operation, index) => {
       const seed = SEED + index;
       const failures: string[] = [];
-      await fc.assert(
-        fc.asyncProperty(requestsFor(operation), async (fuzz) => {
-          const answer = await send(fuzz);
-          const problems = problemsOf(answer);
-          if (problems.length) {
-            failures.push(`${describeRequest(fuzz)}\n  answer ${answer.status} ${answer.contentType}: ${answer.text.slice(0, 400)}\n  ${problems.join('; ')}`);
-          }
-          return problems.length === 0;
-        }),
-        { seed, numRuns: RUNS, endOnFailure: true },
-      ).catch((error: Error) => {
-        throw new Error(`${name} (FUZZ_SEED=${SEED}, seed ${seed}):\n${failures.join('\n') || error.message}`);
-      });
+      await fc
+        .assert(
+          fc.asyncProperty(requestsFor(operation), async (fuzz) => {
+            const answer = await send(fuzz);
+            const problems = problemsOf(answer);
+            if (problems.length) {
+              failures.push(
+                `${describeRequest(fuzz)}\n  answer ${answer.status} ${answer.contentType}: ${answer.text.slice(0, 400)}\n  ${problems.join('; ')}`,
+              );
+            }
+            return problems.length === 0;
+          }),
+          { seed, numRuns: RUNS, endOnFailure: true },
+        )
+        .catch((error: Error) => {
+          throw new Error(`${name} (FUZZ_SEED=${SEED}, seed ${seed}):\n${failures.join('\n') || error.message}`);
+        });
       expect(failures).toEqual([]);
     },
   );

@@ -46,7 +46,11 @@ const titles = (body: { contents: Piece[] }) => body.contents.map((c) => c.title
 
 /** Publishes through the real calls: upload the files, then save. */
 async function publish(m: Member, title: string, tag = 'Photos', subTag = 'Travel'): Promise<Piece> {
-  const photo = await request(app).post('/api/v2/content/upload-photo').set(bearer(m)).attach('file', await png(64, 48), 'p.png').expect(201);
+  const photo = await request(app)
+    .post('/api/v2/content/upload-photo')
+    .set(bearer(m))
+    .attach('file', await png(64, 48), 'p.png')
+    .expect(201);
   const audio = tag === 'Music' ? await request(app).post('/api/v2/content/upload-audio').set(bearer(m)).attach('file', wav(0.2), 's.wav').expect(201) : null;
   const res = await request(app)
     .post('/api/v2/content/save')
@@ -121,7 +125,12 @@ describe('feeds and paging', () => {
     const byLink = await api(`/content/get-by-link/${ana.form.username}/lisbon-at-dusk-2`).expect(200);
     expect(byLink.body.content.id).toBe(twin.id);
     const profile = await api(`/user/profile/${ana.form.username}`).expect(200);
-    expect(profile.body).toMatchObject({ contentsCount: 2, followersCount: 0, followingsCount: 0, user: { username: ana.form.username, fullName: 'Ana Lima' } });
+    expect(profile.body).toMatchObject({
+      contentsCount: 2,
+      followersCount: 0,
+      followingsCount: 0,
+      user: { username: ana.form.username, fullName: 'Ana Lima' },
+    });
     await api('/user/profile/nobody_here').expect(404);
   });
 });
@@ -153,7 +162,10 @@ describe('rankings', () => {
     const old = await publish(ana, 'Old');
     await react(old, 4);
     expect(titles((await api('/content/get-by-kind/radar').expect(200)).body)).toEqual(['Old', 'Fresh']);
-    await ContentModel.collection.updateOne({ _id: (await ContentModel.findById(old.id))!._id }, { $set: { uploadedAt: new Date(Date.now() - 31 * 86_400_000) } });
+    await ContentModel.collection.updateOne(
+      { _id: (await ContentModel.findById(old.id))!._id },
+      { $set: { uploadedAt: new Date(Date.now() - 31 * 86_400_000) } },
+    );
     await refreshRankings();
     expect(titles((await api('/content/get-by-kind/radar').expect(200)).body)).toEqual(['Fresh']);
   });
@@ -188,7 +200,10 @@ describe('filters', () => {
     expect(titles((await api('/content/get-by-kind/new?tag=Photos&subTag=travel').expect(200)).body)).toEqual(['Road']);
     expect(titles((await api('/content/get-by-tag?tag=Jazz').expect(200)).body)).toEqual(['Blue']);
     expect(titles((await api('/content/get-by-tag?tag=Art&kind=new').expect(200)).body)).toEqual(['Pixels']);
-    const several = await request(app).post('/api/v2/content/get-by-subtags').send({ subTags: ['Travel', 'Jazz'], kind: 'new' }).expect(200);
+    const several = await request(app)
+      .post('/api/v2/content/get-by-subtags')
+      .send({ subTags: ['Travel', 'Jazz'], kind: 'new' })
+      .expect(200);
     expect(titles(several.body)).toEqual(['Blue', 'Road']);
     expect(titles((await api(`/content/get-by-kind/new?ownerId=${bea.user.id}`).expect(200)).body)).toEqual(['Pixels', 'Blue']);
     const unknown = await api('/content/get-by-tag?tag=Polka').expect(404);
@@ -206,7 +221,13 @@ describe('privacy', () => {
       .set(bearer(ana))
       .send({ contentId: secret.id, setting: { public: false, private: true, followers: false, hidePlayCount: false, hideViewCount: false } })
       .expect(200);
-    for (const url of ['/content/get-all', '/content/get-by-kind/popular', '/content/get-featured', '/content/search-contents?q=sky', `/content/get-by-username/${ana.form.username}`]) {
+    for (const url of [
+      '/content/get-all',
+      '/content/get-by-kind/popular',
+      '/content/get-featured',
+      '/content/search-contents?q=sky',
+      `/content/get-by-username/${ana.form.username}`,
+    ]) {
       expect(titles((await api(url, bea).expect(200)).body)).toEqual(['Open sky']);
     }
     expect((await api('/content/get-all-titles?q=sky').expect(200)).body.titles.map((t: Piece) => t.title)).toEqual(['Open sky']);
@@ -340,7 +361,18 @@ describe('pieces saved before the feeds', () => {
   it('when a piece lacks the feed fields, then the start-up migration fills them and it shows in the feeds again', async () => {
     const piece = await publish(ana, 'Old timer');
     const _id = (await ContentModel.findById(piece.id))!._id;
-    const unset = { ownerUsername: '', ownerName: '', slug: '', titleWords: '', media: '', listed: '', featureRank: '', radarScore: '', trendScore: '', featuredAt: '' };
+    const unset = {
+      ownerUsername: '',
+      ownerName: '',
+      slug: '',
+      titleWords: '',
+      media: '',
+      listed: '',
+      featureRank: '',
+      radarScore: '',
+      trendScore: '',
+      featuredAt: '',
+    };
     await ContentModel.collection.updateOne({ _id }, { $unset: unset });
     await UserModel.updateOne({ _id: ana.user.id }, { $set: { contentsCount: 0 } });
     expect(titles((await api('/content/get-all').expect(200)).body)).toEqual([]);

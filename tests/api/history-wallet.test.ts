@@ -25,7 +25,10 @@ let app: ReturnType<typeof createTestApp>;
 let admin: TestMember;
 
 const t = (minute: number) => new Date(Date.UTC(2025, 0, 10, 12, minute));
-const get = (url: string, member?: TestMember) => request(app).get(`/api/v2${url}`).set(member ? bearer(member) : {});
+const get = (url: string, member?: TestMember) =>
+  request(app)
+    .get(`/api/v2${url}`)
+    .set(member ? bearer(member) : {});
 const postAs = (url: string, member: TestMember, body: object) => request(app).post(`/api/v2${url}`).set(bearer(member)).send(body);
 const balance = (m: TestMember) => balanceOf(userAccount(m.id));
 
@@ -103,8 +106,23 @@ describe('history items and wallet figures', () => {
   it('when the wallets are read, then uploads, collections (10% of supported fees) and total value are exact', async () => {
     const wallet = async (m: TestMember) => (await get(`/wallet/summary/${m.id}`, m).expect(200)).body;
     const [owner, supporter, viewer] = await Promise.all([wallet(ana), wallet(cara), wallet(bea)]);
-    expect(owner).toMatchObject({ balanceMicros: 95_000, balance: 0.095, uploadsMicros: 95_000, collectionsMicros: 0, totalValueMicros: 95_000, canCashOut: false, minCashOut: 10 });
-    expect(supporter).toMatchObject({ balanceMicros: 5_000, uploadsMicros: 0, collectionsMicros: 65_000, collections: 0.065, totalValueMicros: 65_000, totalValue: 0.065 });
+    expect(owner).toMatchObject({
+      balanceMicros: 95_000,
+      balance: 0.095,
+      uploadsMicros: 95_000,
+      collectionsMicros: 0,
+      totalValueMicros: 95_000,
+      canCashOut: false,
+      minCashOut: 10,
+    });
+    expect(supporter).toMatchObject({
+      balanceMicros: 5_000,
+      uploadsMicros: 0,
+      collectionsMicros: 65_000,
+      collections: 0.065,
+      totalValueMicros: 65_000,
+      totalValue: 0.065,
+    });
     expect(viewer).toMatchObject({ balanceMicros: 0, uploadsMicros: 0, collectionsMicros: 0, paidOutMicros: 0, pendingCashOutMicros: 0, payoutAccount: null });
     expect(owner.nextPayoutAt).toMatch(/^\d{4}-\d{2}-01T00:00:00\.000Z$/);
     expect(new Date(owner.nextPayoutAt).getTime()).toBeGreaterThan(Date.now());
@@ -163,7 +181,9 @@ describe('cash-out requests', () => {
 
     const noAccount = await createMember();
     await credit(noAccount, 10_000_000);
-    expect((await postAs('/user-history/earn', noAccount, { userId: noAccount.id }).expect(400)).body.message).toBe('Add your PayPal email in payment settings first.');
+    expect((await postAs('/user-history/earn', noAccount, { userId: noAccount.id }).expect(400)).body.message).toBe(
+      'Add your PayPal email in payment settings first.',
+    );
     await postAs('/user-history/earn', noAccount, { userId: poor.id }).expect(403);
     expect([await CashOutRequestModel.countDocuments({ userId: poor.id }), await CashOutRequestModel.countDocuments({ userId: noAccount.id })]).toEqual([0, 0]);
   });
@@ -192,7 +212,11 @@ describe('cash-out requests', () => {
     expect(await CashOutRequestModel.countDocuments({ userId: rich.id })).toBe(1);
     const history = await get(`/user-history/get-all/${rich.id}`, rich).expect(200);
     expect(history.body.items[0]).toEqual(created.item);
-    expect((await get(`/wallet/summary/${rich.id}`, rich).expect(200)).body).toMatchObject({ pendingCashOutMicros: 10_000_000, pendingCashOut: 10, canCashOut: true });
+    expect((await get(`/wallet/summary/${rich.id}`, rich).expect(200)).body).toMatchObject({
+      pendingCashOutMicros: 10_000_000,
+      pendingCashOut: 10,
+      canCashOut: true,
+    });
   });
 
   it('when an admin approves twice at once, then the member is paid once, the fee is exact and the balance is 0', async () => {
@@ -222,7 +246,12 @@ describe('cash-out requests', () => {
     const send = await PayoutSendModel.findById(`cash-out:${historyId}`).lean();
     expect(send).toMatchObject({ status: 'sent', amountMicros: 10_000_000, feeMicros: 200_000, sentMicros: 9_800_000, attempts: 1 });
     expect(send!.providerRef).toMatch(/^SANDBOX-/);
-    expect((await get(`/wallet/summary/${member.id}`, member).expect(200)).body).toMatchObject({ balanceMicros: 0, paidOutMicros: 10_000_000, paidOut: 10, pendingCashOutMicros: 0 });
+    expect((await get(`/wallet/summary/${member.id}`, member).expect(200)).body).toMatchObject({
+      balanceMicros: 0,
+      paidOutMicros: 10_000_000,
+      paidOut: 10,
+      pendingCashOutMicros: 0,
+    });
 
     // Approving again pays nothing more; a new request can be made (none is pending).
     await postAs('/user-history/approve', admin, { historyId }).expect(200);
@@ -246,7 +275,10 @@ describe('cash-out requests', () => {
     const first = (await postAs('/user-history/earn', member, { userId: member.id }).expect(201)).body.item.historyId;
     await postAs('/user-history/cancel', other, { historyId: first }).expect(404);
     const cancelled = await postAs('/user-history/cancel', member, { historyId: first }).expect(200);
-    expect(cancelled.body).toMatchObject({ message: WALLET_MESSAGES.cancelled, item: { historyId: first, status: 'cancelled', activity: 'Your cash-out of $20.00 was cancelled' } });
+    expect(cancelled.body).toMatchObject({
+      message: WALLET_MESSAGES.cancelled,
+      item: { historyId: first, status: 'cancelled', activity: 'Your cash-out of $20.00 was cancelled' },
+    });
     expect((await postAs('/user-history/cancel', member, { historyId: first }).expect(409)).body.message).toBe(WALLET_MESSAGES.decided);
     await postAs('/user-history/approve', admin, { historyId: first }).expect(409);
 
@@ -256,7 +288,9 @@ describe('cash-out requests', () => {
     await postAs('/user-history/cancel', admin, { historyId: '0123456789abcdef01234567' }).expect(404);
     expect(sent).toHaveLength(0);
     expect(await balance(member)).toBe(20_000_000);
-    const items = (await get(`/user-history/get-all/${member.id}`, member).expect(200)).body.items.filter((i: { activityType: string }) => i.activityType === 'Earn');
+    const items = (await get(`/user-history/get-all/${member.id}`, member).expect(200)).body.items.filter(
+      (i: { activityType: string }) => i.activityType === 'Earn',
+    );
     expect(items.map((i: { status: string }) => i.status)).toEqual(['cancelled', 'cancelled']);
   });
 
@@ -270,7 +304,10 @@ describe('cash-out requests', () => {
       kind: 'payout',
       at: new Date(),
       actorId: member.id,
-      legs: [{ account: userAccount(member.id), amountMicros: -5_000_000 }, { account: 'external:payouts', amountMicros: 5_000_000 }],
+      legs: [
+        { account: userAccount(member.id), amountMicros: -5_000_000 },
+        { account: 'external:payouts', amountMicros: 5_000_000 },
+      ],
       accounts: [userAccount(member.id), 'external:payouts'],
     });
     expect((await postAs('/user-history/approve', admin, { historyId }).expect(409)).body.message).toBe(WALLET_MESSAGES.notCovered);

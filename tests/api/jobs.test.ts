@@ -183,7 +183,11 @@ describe('media housekeeping: unused uploads', () => {
   it('when an upload is unused for over 24 hours, then its files and records are removed; used and fresh ones stay', async () => {
     const old = await upload('photo');
     const fresh = await upload('photo');
-    const avatar = await request(app).post('/api/v2/user/upload-photo').set(bearer()).attach('file', await png(), 'me.png').expect(201);
+    const avatar = await request(app)
+      .post('/api/v2/user/upload-photo')
+      .set(bearer())
+      .attach('file', await png(), 'me.png')
+      .expect(201);
     await request(app).post('/api/v2/user/update-photo').set(bearer()).send({ userId: ana.user.id, photoPath: avatar.body.path }).expect(200);
     const avatarUpload = (await UploadModel.findOne({ key: avatar.body.path }).lean())!;
     const cover = await upload('photo');
@@ -235,7 +239,12 @@ describe('the scheduler', () => {
     let runs = 0;
     const held: (string | undefined)[] = [];
     const scheduler = startJobs({ config: testConfig(), logger: log, storage }, [
-      { name: 'every-second', schedule: '* * * * * *', leaseMs: 500, run: async () => (held.push((await MutexModel.findById('job:every-second').lean())?.holder), ++runs) },
+      {
+        name: 'every-second',
+        schedule: '* * * * * *',
+        leaseMs: 500,
+        run: async () => (held.push((await MutexModel.findById('job:every-second').lean())?.holder), ++runs),
+      },
       { name: 'always-fails', schedule: '* * * * * *', leaseMs: 500, run: async () => Promise.reject(new Error('broken')) },
     ]);
     expect(scheduler.jobs().map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([

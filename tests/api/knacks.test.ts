@@ -37,7 +37,10 @@ let cara: Member; // supporter who paid a listing fee
 
 const bearer = (m: Member) => ({ Authorization: `Bearer ${m.token}` });
 const knack = (m: Member, piece: { id: string }, extra: Record<string, string> = {}, through: Parameters<typeof request>[0] = app) =>
-  request(through).post('/api/v2/knack/add').set(bearer(m)).send({ contentId: piece.id, userId: m.user.id, ...extra });
+  request(through)
+    .post('/api/v2/knack/add')
+    .set(bearer(m))
+    .send({ contentId: piece.id, userId: m.user.id, ...extra });
 
 /** A piece of Ana's, paid out by `payer` (the listing-fee payment flow sets the same two fields). */
 async function piece(spec: Partial<PieceSpec> & { title: string }, payer?: Member): Promise<PublishedPiece> {
@@ -47,7 +50,8 @@ async function piece(spec: Partial<PieceSpec> & { title: string }, payer?: Membe
 }
 
 const balance = (m: Member) => balanceOf(userAccount(m.user.id));
-const recentKnacksOf = async (m: Member) => (await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(m)).expect(200)).body.recentKnacks as number;
+const recentKnacksOf = async (m: Member) =>
+  (await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(m)).expect(200)).body.recentKnacks as number;
 
 beforeAll(async () => {
   await seedReferenceData();
@@ -61,7 +65,13 @@ beforeAll(async () => {
 afterAll(async () => smtp.stop());
 
 beforeEach(async () => {
-  await Promise.all([LedgerEntryModel.deleteMany({}), KnackCodeModel.deleteMany({}), KnackWindowModel.deleteMany({}), KnackCodeAttemptModel.deleteMany({}), PlaySessionModel.deleteMany({})]);
+  await Promise.all([
+    LedgerEntryModel.deleteMany({}),
+    KnackCodeModel.deleteMany({}),
+    KnackWindowModel.deleteMany({}),
+    KnackCodeAttemptModel.deleteMany({}),
+    PlaySessionModel.deleteMany({}),
+  ]);
   forgetKnackWindows();
 });
 
@@ -145,7 +155,12 @@ describe('knack status and reacted pieces', () => {
   it('when a member has knacked a piece, then the detail says 2 to them, 1 to others, 3 to the owner, and their sign-in lists the piece', async () => {
     const photo = await piece({ title: 'Status Check' }, ana);
     const status = async (m?: Member) =>
-      (await request(app).get(`/api/v2/content/detail/${photo.id}/for-user/${m ? m.user.id : 'guest'}`).set(m ? bearer(m) : {}).expect(200)).body.knackStatus;
+      (
+        await request(app)
+          .get(`/api/v2/content/detail/${photo.id}/for-user/${m ? m.user.id : 'guest'}`)
+          .set(m ? bearer(m) : {})
+          .expect(200)
+      ).body.knackStatus;
     expect(await status(bea)).toBe(1);
     await knack(bea, photo).expect(200);
     expect([await status(bea), await status(cara), await status(ana), await status()]).toEqual([2, 1, 3, 1]);
@@ -209,11 +224,20 @@ describe('the emailed code after 9 knacks in 24 hours', () => {
   it('when a member has made 9 knacks, then the 10th needs the mailed code; a wrong one is refused, the right one lets them go on', async () => {
     const pieces = await Promise.all(Array.from({ length: 11 }, (_, i) => piece({ title: `Busy Day ${i}` })));
     for (const p of pieces.slice(0, 8)) await knack(bea, p).expect(200);
-    expect((await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(bea)).expect(200)).body).toMatchObject({ recentKnacks: 8, knacksBeforeCode: 1 });
+    expect((await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(bea)).expect(200)).body).toMatchObject({
+      recentKnacks: 8,
+      knacksBeforeCode: 1,
+    });
     await knack(bea, pieces[8]!).expect(200);
     const asked = await knack(bea, pieces[9]!).expect(428);
-    expect(asked.body).toMatchObject({ message: 'You have knacked a lot today. Enter the 4-digit code we emailed you to go on.', code: 'verification_required' });
-    expect((await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(bea)).expect(200)).body).toMatchObject({ recentKnacks: 9, knacksBeforeCode: 0 });
+    expect(asked.body).toMatchObject({
+      message: 'You have knacked a lot today. Enter the 4-digit code we emailed you to go on.',
+      code: 'verification_required',
+    });
+    expect((await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(bea)).expect(200)).body).toMatchObject({
+      recentKnacks: 9,
+      knacksBeforeCode: 0,
+    });
 
     await request(app).post('/api/v2/knack/over-knack').set(bearer(bea)).send({ userId: cara.user.id }).expect(403);
     const sent = await request(app).post('/api/v2/knack/over-knack').set(bearer(bea)).send({ userId: bea.user.id }).expect(200);
@@ -294,7 +318,9 @@ describe('the knack window, kept as inserted versions', () => {
     const expiresAt = new Date((day + 2) * DAY);
     // 37 versions today; the last holds 8 knacks of the last hour, earlier ones as many as 9.
     const times = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.now() - 3_600_000 + i * 1000));
-    await KnackWindowModel.insertMany(Array.from({ length: 37 }, (_, i) => ({ _id: `${dan.id}|${day}|${i + 1}`, recentAt: times(i === 36 ? 8 : 9), expiresAt })));
+    await KnackWindowModel.insertMany(
+      Array.from({ length: 37 }, (_, i) => ({ _id: `${dan.id}|${day}|${i + 1}`, recentAt: times(i === 36 ? 8 : 9), expiresAt })),
+    );
     const [ninth, tenth] = await Promise.all([piece({ title: 'Chain Ninth' }), piece({ title: 'Chain Tenth' })]);
 
     await request(app).post('/api/v2/knack/add').set(dan.headers).send({ contentId: ninth.id, userId: dan.id }).expect(200);
@@ -350,7 +376,15 @@ describe('what a piece and a member have', () => {
     const photo = await piece({ title: 'Money Talk' }, cara);
     await knack(bea, photo).expect(200);
     const money = await request(app).get(`/api/v2/knack/get-money/${photo.id}`).expect(200);
-    expect(money.body).toMatchObject({ contentId: photo.id, knackValue: 0.05, knackValueMicros: 50_000, isPaidOut: true, reactedCount: 1, earned: 0.05, earnedMicros: 50_000 });
+    expect(money.body).toMatchObject({
+      contentId: photo.id,
+      knackValue: 0.05,
+      knackValueMicros: 50_000,
+      isPaidOut: true,
+      reactedCount: 1,
+      earned: 0.05,
+      earnedMicros: 50_000,
+    });
     expect(typeof money.body.knackRate).toBe('number');
 
     const mine = await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(ana)).expect(200);
@@ -375,11 +409,30 @@ describe('the ledger', () => {
   it('when a movement does not balance or is not in whole micro-dollars, then it is refused and nothing is written; a duplicate key answers the original', async () => {
     const base = { kind: 'knack' as const, at: new Date(), actorId: new Types.ObjectId(), contentId: null };
     await expect(post({ ...base, _id: 'knack:x:1', legs: [{ account: 'user:a', amountMicros: 10 }] })).rejects.toThrow('sum to zero');
-    await expect(post({ ...base, _id: 'knack:x:2', legs: [{ account: 'user:a', amountMicros: 0.5 }, { account: PLATFORM_KNACKS, amountMicros: -0.5 }] })).rejects.toThrow('whole micro-dollars');
+    await expect(
+      post({
+        ...base,
+        _id: 'knack:x:2',
+        legs: [
+          { account: 'user:a', amountMicros: 0.5 },
+          { account: PLATFORM_KNACKS, amountMicros: -0.5 },
+        ],
+      }),
+    ).rejects.toThrow('whole micro-dollars');
     expect(await LedgerEntryModel.countDocuments({})).toBe(0);
-    const legs = [{ account: 'user:a', amountMicros: 7 }, { account: PLATFORM_KNACKS, amountMicros: -7 }];
+    const legs = [
+      { account: 'user:a', amountMicros: 7 },
+      { account: PLATFORM_KNACKS, amountMicros: -7 },
+    ];
     expect((await post({ ...base, _id: 'knack:x:3', legs })).created).toBe(true);
-    const twin = await post({ ...base, _id: 'knack:x:3', legs: [{ account: 'user:b', amountMicros: 9 }, { account: PLATFORM_KNACKS, amountMicros: -9 }] });
+    const twin = await post({
+      ...base,
+      _id: 'knack:x:3',
+      legs: [
+        { account: 'user:b', amountMicros: 9 },
+        { account: PLATFORM_KNACKS, amountMicros: -9 },
+      ],
+    });
     expect(twin).toMatchObject({ created: false, entry: { legs } });
     expect(await balanceOf('user:b')).toBe(0);
   });

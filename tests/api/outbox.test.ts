@@ -43,7 +43,10 @@ describe('the mail outbox (no SMTP configured)', () => {
   });
 
   /** This machine's first address that is not loopback: how another machine on the network reaches it. */
-  const networkAddress = () => Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  const networkAddress = () =>
+    Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 
   /** Serves `app` on every interface and reads /dev/mail through the network address, as a LAN client would. */
   async function readOutboxFromNetwork(outboxApp: ReturnType<typeof createTestApp>) {
@@ -78,6 +81,8 @@ describe('the mail outbox (no SMTP configured)', () => {
 
   it('loopback addresses are 127.0.0.0/8 and ::1, also mapped into IPv6; nothing else is', () => {
     expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].map(isLoopback)).toEqual([true, true, true, true]);
-    expect(['192.0.2.2', '10.0.0.1', '::ffff:192.0.2.2', 'fd00::2', '', undefined, '127.0.0.1.evil', '1127.0.0.1'].map(isLoopback)).toEqual(Array(8).fill(false));
+    expect(['192.0.2.2', '10.0.0.1', '::ffff:192.0.2.2', 'fd00::2', '', undefined, '127.0.0.1.evil', '1127.0.0.1'].map(isLoopback)).toEqual(
+      Array(8).fill(false),
+    );
   });
 });

@@ -44,7 +44,8 @@ const orderOf = (m: Member, orderId: string, on: App = app) => request(on).get(`
 const pathOf = (url: string) => new URL(url).pathname;
 /** The checkout page as the browser that started it sees it: with the payer cookie set by the paying call. */
 const openCheckout = (checkout: Checkout) => request(app).get(pathOf(checkout.checkoutUrl)).set('Cookie', checkout.payerCookie);
-const decide = (checkout: Checkout, decision: string) => request(app).post(pathOf(checkout.checkoutUrl)).set('Cookie', checkout.payerCookie).type('form').send({ decision });
+const decide = (checkout: Checkout, decision: string) =>
+  request(app).post(pathOf(checkout.checkoutUrl)).set('Cookie', checkout.payerCookie).type('form').send({ decision });
 interface Checkout {
   checkoutUrl: string;
   /** `name=value` of the cookie the paying call set, as a browser sends it back. */
@@ -86,11 +87,19 @@ const creditsOf = async (m: Member) => {
 
 /** A sandbox webhook as the sandbox checkout sends it, signed with `secret`. */
 function sandboxEvent(event: { id?: string; type: string; orderId: string; sessionId: string }, options: { secret?: string; timestamp?: number } = {}) {
-  const payload = JSON.stringify({ id: event.id ?? `evt_test_${new Types.ObjectId()}`, type: event.type, created: Math.floor(Date.now() / 1000), data: { orderId: event.orderId, sessionId: event.sessionId } });
+  const payload = JSON.stringify({
+    id: event.id ?? `evt_test_${new Types.ObjectId()}`,
+    type: event.type,
+    created: Math.floor(Date.now() / 1000),
+    data: { orderId: event.orderId, sessionId: event.sessionId },
+  });
   return { payload, header: signatureHeader(options.secret ?? SANDBOX_SECRET, payload, options.timestamp) };
 }
 const deliver = (provider: string, payload: string, headers: Record<string, string>, on: App = app) =>
-  request(on).post(`/api/v2/payments/webhook/${provider}`).set({ 'Content-Type': 'application/json', ...headers }).send(payload);
+  request(on)
+    .post(`/api/v2/payments/webhook/${provider}`)
+    .set({ 'Content-Type': 'application/json', ...headers })
+    .send(payload);
 
 /** A checkout order of `m` for `target`: its id and sandbox session. */
 async function sandboxOrder(m: Member, target: { id: string }) {
@@ -223,7 +232,11 @@ describe('POST /content/paid with a credit', () => {
   it('when the member has a credit but asks to pay by card, then a checkout opens and the credit is kept', async () => {
     const photo = await piece('Card Over Credit');
     await setCredits(bea, { sCredit: 1 });
-    const res = await request(app).post('/api/v2/content/paid').set(bearer(bea)).send({ userId: bea.user.id, contentId: photo.id, useCredit: false }).expect(200);
+    const res = await request(app)
+      .post('/api/v2/content/paid')
+      .set(bearer(bea))
+      .send({ userId: bea.user.id, contentId: photo.id, useCredit: false })
+      .expect(200);
     expect(res.body.status).toBe('checkout');
     expect(await creditsOf(bea)).toEqual({ sCredit: 1, pCredit: 0 });
   });
@@ -250,7 +263,11 @@ describe('the sandbox checkout', () => {
   it('when a member without credits pays and approves, then the order is paid, the piece paid out by them, one card entry is posted', async () => {
     const photo = await piece('Approved Checkout');
     const res = await pay(bea, photo).expect(200);
-    expect(res.body).toEqual({ status: 'checkout', orderId: expect.stringMatching(/^[0-9a-f]{24}$/), checkoutUrl: expect.stringMatching(/^http:\/\/knack\.test\/checkout\/sandbox\/cs_sandbox_/) });
+    expect(res.body).toEqual({
+      status: 'checkout',
+      orderId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      checkoutUrl: expect.stringMatching(/^http:\/\/knack\.test\/checkout\/sandbox\/cs_sandbox_/),
+    });
     const { orderId, checkoutUrl } = res.body;
     const checkout = { checkoutUrl, payerCookie: payerCookieOf(res, checkoutUrl) };
     expect((await orderOf(bea, orderId).expect(200)).body).toEqual({
@@ -376,10 +393,14 @@ describe('POST /payments/webhook/{provider}', () => {
     const genuine = sandboxEvent({ type: 'checkout.completed', orderId, sessionId });
     const forged = [
       deliver('sandbox', genuine.payload, {}),
-      deliver('sandbox', genuine.payload, { 'Knack-Signature': sandboxEvent({ type: 'checkout.completed', orderId, sessionId }, { secret: 'x'.repeat(40) }).header }),
+      deliver('sandbox', genuine.payload, {
+        'Knack-Signature': sandboxEvent({ type: 'checkout.completed', orderId, sessionId }, { secret: 'x'.repeat(40) }).header,
+      }),
       deliver('sandbox', genuine.payload, { 'Knack-Signature': 't=abc,v1=zz' }),
       deliver('sandbox', genuine.payload.replace(orderId, 'f'.repeat(24)), { 'Knack-Signature': genuine.header }),
-      deliver('sandbox', genuine.payload, { 'Knack-Signature': sandboxEvent({ type: 'checkout.completed', orderId, sessionId }, { timestamp: Math.floor(Date.now() / 1000) - 301 }).header }),
+      deliver('sandbox', genuine.payload, {
+        'Knack-Signature': sandboxEvent({ type: 'checkout.completed', orderId, sessionId }, { timestamp: Math.floor(Date.now() / 1000) - 301 }).header,
+      }),
     ];
     for (const res of await Promise.all(forged)) {
       expect(res.status).toBe(400);
@@ -423,7 +444,8 @@ describe('discount codes', () => {
   const usesLeft = async (code: string) => (await DiscountCodeModel.findById(code).lean())!.maxUses - (await DiscountUseModel.countDocuments({ code }));
   const createCode = (body: Record<string, unknown>, as: Member = admin) => request(app).post('/api/v2/code/create').set(bearer(as)).send(body);
   const check = (code: string) => request(app).post('/api/v2/code/discount-code').set(bearer(bea)).send({ code });
-  const redeem = (m: Member, target: { id: string }, code: string) => request(app).post('/api/v2/code/save').set(bearer(m)).send({ userId: m.user.id, contentId: target.id, code });
+  const redeem = (m: Member, target: { id: string }, code: string) =>
+    request(app).post('/api/v2/code/save').set(bearer(m)).send({ userId: m.user.id, contentId: target.id, code });
 
   it('when an admin creates a code, then it is stored upper-cased; a member cannot create one; a second time is 409', async () => {
     expect((await createCode({ code: 'spring25', maxUses: 3 }).expect(201)).body).toEqual({ code: 'SPRING25', maxUses: 3, usesLeft: 3, expiresAt: null });
@@ -511,7 +533,12 @@ describe('limits on guessing discount codes and opening payments', () => {
     expect(res.body).toMatchObject({ code: 'too_many_requests', message: tooManyCodes });
     expect(res.headers['retry-after']).toBe('3540');
     const photo = await piece('Guessed Code', bea);
-    const redeemed = await request(proxied).post('/api/v2/code/save').set(bearer(bea)).set('X-Forwarded-For', '198.51.100.40').send({ userId: bea.user.id, contentId: photo.id, code: 'GUESSME' }).expect(429);
+    const redeemed = await request(proxied)
+      .post('/api/v2/code/save')
+      .set(bearer(bea))
+      .set('X-Forwarded-For', '198.51.100.40')
+      .send({ userId: bea.user.id, contentId: photo.id, code: 'GUESSME' })
+      .expect(429);
     expect(redeemed.body.message).toBe(tooManyCodes);
     expect((await contentOf(photo)).isPaidOut).toBe(false);
 
@@ -545,7 +572,12 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
   const webhookSecret = 'whsec_knack_test_0123456789abcdef';
   let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
   let stripeApp: App;
-  const stripeConfig = (apiUrl: string, key = secretKey): PaymentsConfig => ({ ...testConfig().payments, provider: 'stripe', webhookSecret: SANDBOX_SECRET, stripe: { secretKey: key, webhookSecret, apiUrl } });
+  const stripeConfig = (apiUrl: string, key = secretKey): PaymentsConfig => ({
+    ...testConfig().payments,
+    provider: 'stripe',
+    webhookSecret: SANDBOX_SECRET,
+    stripe: { secretKey: key, webhookSecret, apiUrl },
+  });
 
   beforeAll(async () => {
     stripe = await startStripeStandIn({ secretKey, webhookSecret });
@@ -587,8 +619,14 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
     expect((await PaymentOrderModel.findById(orderId).lean())!.status).toBe('pending');
     expect((await contentOf(photo)).isPaidOut).toBe(false);
 
-    expect((await deliver('stripe', completed.payload, { 'Stripe-Signature': completed.header }, stripeApp).expect(200)).body).toEqual({ received: true, duplicate: false });
-    expect((await deliver('stripe', completed.payload, { 'Stripe-Signature': completed.header }, stripeApp).expect(200)).body).toEqual({ received: true, duplicate: true });
+    expect((await deliver('stripe', completed.payload, { 'Stripe-Signature': completed.header }, stripeApp).expect(200)).body).toEqual({
+      received: true,
+      duplicate: false,
+    });
+    expect((await deliver('stripe', completed.payload, { 'Stripe-Signature': completed.header }, stripeApp).expect(200)).body).toEqual({
+      received: true,
+      duplicate: true,
+    });
     expect((await orderOf(bea, orderId, stripeApp)).body).toMatchObject({ status: 'paid', message: 'Paid successfully' });
     const content = await contentOf(photo);
     expect([content.isPaidOut, String(content.payerId)]).toEqual([true, bea.user.id]);
@@ -596,7 +634,9 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
 
     const other = await piece('Stripe Expired');
     const second = (await pay(cara, other, stripeApp).expect(200)).body.orderId;
-    const expired = stripe.event('checkout.session.expired', stripe.session((await PaymentOrderModel.findById(second).lean())!.sessionId!)!, { status: 'expired' });
+    const expired = stripe.event('checkout.session.expired', stripe.session((await PaymentOrderModel.findById(second).lean())!.sessionId!)!, {
+      status: 'expired',
+    });
     await deliver('stripe', expired.payload, { 'Stripe-Signature': expired.header }, stripeApp).expect(200);
     expect((await orderOf(cara, second, stripeApp)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
     expect((await contentOf(other)).isPaidOut).toBe(false);

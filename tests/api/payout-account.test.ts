@@ -24,7 +24,10 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let app: ReturnType<typeof createTestApp>;
 
 const change = (appUnderTest: typeof app, id: string, token: string, body: object) =>
-  request(appUnderTest).post(`/api/v2/user-setting/update-payment-info/${id}`).set({ Authorization: `Bearer ${token}` }).send(body);
+  request(appUnderTest)
+    .post(`/api/v2/user-setting/update-payment-info/${id}`)
+    .set({ Authorization: `Bearer ${token}` })
+    .send(body);
 const changeAs = (member: Member, body: object) => change(app, member.user.id, member.token, body);
 const payoutEmailOf = async (userId: string) => (await UserExtModel.findOne({ userId }).lean())?.paypal ?? null;
 /** How the mail writes a time: to the minute, in UTC. */
@@ -47,7 +50,10 @@ describe('POST /user-setting/update-payment-info/{id}', () => {
     const after = new Date();
     expect(ok.body).toEqual({ message: 'Success', paypal: 'andrea.pay@example.com' });
     expect(await payoutEmailOf(ana.user.id)).toBe('andrea.pay@example.com');
-    const summary = await request(app).get(`/api/v2/wallet/summary/${ana.user.id}`).set({ Authorization: `Bearer ${ana.token}` }).expect(200);
+    const summary = await request(app)
+      .get(`/api/v2/wallet/summary/${ana.user.id}`)
+      .set({ Authorization: `Bearer ${ana.token}` })
+      .expect(200);
     expect(summary.body.payoutAccount).toEqual({ paypal: 'andrea.pay@example.com' });
 
     const mail = await smtp.nextMailTo(ana.form.email);

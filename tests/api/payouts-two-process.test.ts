@@ -35,7 +35,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => second?.stop());
 
-const post = (through: Parameters<typeof request>[0], url: string, member: TestMember, body: object) => request(through).post(`/api/v2${url}`).set(bearer(member)).send(body);
+const post = (through: Parameters<typeof request>[0], url: string, member: TestMember, body: object) =>
+  request(through).post(`/api/v2${url}`).set(bearer(member)).send(body);
 /** The sandbox files of the member's payouts and cash-outs (the folder is shared with other test files). */
 const filesOf = (member: TestMember, requestIds: string[]) =>
   readdirSync(sandboxDir).filter((file) => file.includes(member.id) || requestIds.some((id) => file.includes(id)));
@@ -57,7 +58,10 @@ describe('the funds of a member, with the payout job and a cash-out approval in 
       if (asked.status !== 201) return [asked.status];
       const { historyId } = asked.body.item;
       requestIds.get(member.id)!.push(historyId);
-      const approvals = await Promise.all([post(second.url, '/user-history/approve', admin, { historyId }), post(app, '/user-history/approve', admin, { historyId })]);
+      const approvals = await Promise.all([
+        post(second.url, '/user-history/approve', admin, { historyId }),
+        post(app, '/user-history/approve', admin, { historyId }),
+      ]);
       return [asked.status, ...approvals.map((a) => a.status)];
     }
     const [summary, ...answers] = await Promise.all([payouts.runMonthly(MARCH_1), ...members.map(cashOut)]);

@@ -57,7 +57,14 @@ describe('the monthly payout job', () => {
     ]);
     await Promise.all([credit(ana, 12_345_678), credit(bea, 9_990_000), credit(cid, 15_000_000), credit(dee, 20_000_000), credit(eli, 10_000_000)]);
     // Dee asked for a cash-out that waits for an admin: the job leaves that money to it.
-    await CashOutRequestModel.create({ _id: '0123456789abcdef01234567', userId: dee.id, amountMicros: 20_000_000, status: 'pending', slot: `pending:${dee.id}`, at: new Date() });
+    await CashOutRequestModel.create({
+      _id: '0123456789abcdef01234567',
+      userId: dee.id,
+      amountMicros: 20_000_000,
+      status: 'pending',
+      slot: `pending:${dee.id}`,
+      at: new Date(),
+    });
 
     const { calls, provider, dir } = countingSandbox();
     const payouts = createPayouts({ provider, fees: FEES, logger });
@@ -140,7 +147,15 @@ describe('the PayPal Payouts driver against a stand-in of its API', () => {
       requestId: 'payout:abc:2025-02',
       body: {
         sender_batch_header: { sender_batch_id: 'payout:abc:2025-02', email_subject: 'You have a payout from Knack', email_message: 'Your Knack payout' },
-        items: [{ recipient_type: 'EMAIL', amount: { value: '12.09', currency: 'USD' }, receiver: 'ana@example.com', note: 'Your Knack payout', sender_item_id: 'payout:abc:2025-02' }],
+        items: [
+          {
+            recipient_type: 'EMAIL',
+            amount: { value: '12.09', currency: 'USD' },
+            receiver: 'ana@example.com',
+            note: 'Your Knack payout',
+            sender_item_id: 'payout:abc:2025-02',
+          },
+        ],
       },
     });
   });
@@ -156,7 +171,14 @@ describe('the PayPal Payouts driver against a stand-in of its API', () => {
   });
 
   it('when PayPal is configured and fails once, then the job debits once, keeps the payout to send, and the next run sends it', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(40), DATA_DIR: os.tmpdir(), PAYPAL_CLIENT_ID: 'client-id-1', PAYPAL_CLIENT_SECRET: 'client-secret-1', PAYPAL_API_URL: paypal.url });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      JWT_SECRET: 'x'.repeat(40),
+      DATA_DIR: os.tmpdir(),
+      PAYPAL_CLIENT_ID: 'client-id-1',
+      PAYPAL_CLIENT_SECRET: 'client-secret-1',
+      PAYPAL_API_URL: paypal.url,
+    });
     const provider = createPayoutProvider(config);
     expect(provider.kind).toBe('paypal');
     const member = await createMember({ paypal: 'retry@example.com' });
@@ -166,7 +188,11 @@ describe('the PayPal Payouts driver against a stand-in of its API', () => {
     paypal.failPayouts(1);
     expect(await payouts.runMonthly(MARCH_1)).toEqual({ paid: 1, skipped: 0, totalMicros: 10_000_000, failed: 1 });
     expect(await balance(member)).toBe(0);
-    expect(await PayoutSendModel.findById(`payout:${member.id}:2025-02`).lean()).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringContaining('503') });
+    expect(await PayoutSendModel.findById(`payout:${member.id}:2025-02`).lean()).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: expect.stringContaining('503'),
+    });
 
     expect(await payouts.runMonthly(MARCH_1)).toEqual({ paid: 0, skipped: 0, totalMicros: 0, failed: 0 });
     expect(await PayoutSendModel.findById(`payout:${member.id}:2025-02`).lean()).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
@@ -191,8 +217,15 @@ describe('the payout fee and its configuration', () => {
   it('when the variables are set, then they are read exactly; wrong values stop the start', () => {
     const base = { NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/knack-data' };
     expect(loadConfig(base).payouts).toEqual({ feeBasisPoints: 200, feeMaxMicros: 1_000_000, sandboxDir: '/tmp/knack-data/payouts', paypal: undefined });
-    expect(loadConfig({ ...base, PAYOUT_FEE_PERCENT: '2.5', PAYOUT_FEE_MAX_USD: '0.75' }).payouts).toMatchObject({ feeBasisPoints: 250, feeMaxMicros: 750_000 });
-    expect(loadConfig({ ...base, PAYPAL_CLIENT_ID: 'i', PAYPAL_CLIENT_SECRET: 's' }).payouts.paypal).toEqual({ clientId: 'i', clientSecret: 's', apiUrl: 'https://api-m.sandbox.paypal.com' });
+    expect(loadConfig({ ...base, PAYOUT_FEE_PERCENT: '2.5', PAYOUT_FEE_MAX_USD: '0.75' }).payouts).toMatchObject({
+      feeBasisPoints: 250,
+      feeMaxMicros: 750_000,
+    });
+    expect(loadConfig({ ...base, PAYPAL_CLIENT_ID: 'i', PAYPAL_CLIENT_SECRET: 's' }).payouts.paypal).toEqual({
+      clientId: 'i',
+      clientSecret: 's',
+      apiUrl: 'https://api-m.sandbox.paypal.com',
+    });
     expect(() => loadConfig({ ...base, PAYOUT_FEE_PERCENT: '2.345' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, PAYOUT_FEE_PERCENT: '60' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, PAYOUT_FEE_MAX_USD: '-1' })).toThrow(ConfigError);

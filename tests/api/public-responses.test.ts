@@ -124,7 +124,10 @@ describe('stored public answers', () => {
     expect(storedAnswers(own)).toBe(0);
 
     const titles = '/api/v2/content/get-all-titles?q=harb';
-    const posted = await request(app).post('/api/v2/content/get-by-subtags').send({ subTags: ['Travel'] }).expect(200);
+    const posted = await request(app)
+      .post('/api/v2/content/get-by-subtags')
+      .send({ subTags: ['Travel'] })
+      .expect(200);
     expect(posted.body.contents.length).toBe(2);
     await request(app).get(titles).expect(200);
     const suggested = await request(app).get(titles).expect(200);

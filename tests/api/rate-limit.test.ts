@@ -4,7 +4,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { assertUnderLimit, clearLimit, consumeLimit, countHit, purgeExpiredLimits, RateLimitModel, TooManyRequests, type Limit } from '../../server/lib/rate-limit';
+import {
+  assertUnderLimit,
+  clearLimit,
+  consumeLimit,
+  countHit,
+  purgeExpiredLimits,
+  RateLimitModel,
+  TooManyRequests,
+  type Limit,
+} from '../../server/lib/rate-limit';
 import { LOOKUP_LIMIT } from '../../server/modules/users/users.routes';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';

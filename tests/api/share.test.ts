@@ -140,7 +140,12 @@ describe('POST /content/react (embed plays)', () => {
   });
 
   it('when the same visitor comes back the next day, then the play counts again', async () => {
-    const share = createShareService({ mailer: smtpMailer(smtp.url, 'x@knack.test'), publicUrl: PUBLIC_URL, secret: testConfig().auth.keys.visitorIds, logger: createLogger('silent') });
+    const share = createShareService({
+      mailer: smtpMailer(smtp.url, 'x@knack.test'),
+      publicUrl: PUBLIC_URL,
+      secret: testConfig().auth.keys.visitorIds,
+      logger: createLogger('silent'),
+    });
     const visitor = { ip: '203.0.113.9', userAgent: 'Tablet' };
     const today = new Date('2030-05-01T23:59:00Z');
     expect(await share.react(song.id, visitor, today)).toEqual({ playCount: 1, counted: true });

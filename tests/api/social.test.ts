@@ -65,7 +65,14 @@ describe('Google sign-in', () => {
   it.each([
     ['another audience', () => google.idToken({ sub: 'g-3', email: 'x3@example.com' }, { audience: 'someone-else.apps.googleusercontent.com' })],
     ['a key Google does not publish', () => google.idToken({ sub: 'g-4', email: 'x4@example.com' }, { key: google.otherKey() })],
-    ['an expired token', () => google.idToken({ sub: 'g-5', email: 'x5@example.com', iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: undefined })],
+    [
+      'an expired token',
+      () =>
+        google.idToken(
+          { sub: 'g-5', email: 'x5@example.com', iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 },
+          { expiresIn: undefined },
+        ),
+    ],
     ['garbage', () => 'not-a-token'],
   ])('when the token has %s, then 401 and no account', async (_name, make) => {
     let credential: string;
@@ -91,7 +98,9 @@ describe('Google sign-in', () => {
     const facebook = await request(plain).post('/api/v2/auth/facebook-signin').send({ accessToken: 'x' }).expect(404);
     expect(facebook.body).toMatchObject({ code: 'not_configured', message: 'Facebook sign-in is not offered on this server.' });
     await request(plain).get('/api/v2/auth/providers').expect(200, { google: null, facebook: null });
-    await request(app).get('/api/v2/auth/providers').expect(200, { google: { clientId: CLIENT_ID }, facebook: { appId: FB_APP } });
+    await request(app)
+      .get('/api/v2/auth/providers')
+      .expect(200, { google: { clientId: CLIENT_ID }, facebook: { appId: FB_APP } });
   });
 });
 
@@ -126,17 +135,25 @@ describe('an address someone else signed up with first', () => {
     expect(await SessionModel.countDocuments({ userId: squatter.userId, tokenVersion: 0 })).toBe(0);
     const confirm = await request(app).post('/api/v2/auth/confirm').send({ token: squatter.activation }).expect(400);
     expect(confirm.body.message).toBe('This activation link is invalid or has expired.');
-    const reset = await request(app).post('/api/v2/auth/reset-password').send({ token: squatter.reset, newPassword: 'Sw1tch!pass', passwordConfirm: 'Sw1tch!pass' }).expect(400);
+    const reset = await request(app)
+      .post('/api/v2/auth/reset-password')
+      .send({ token: squatter.reset, newPassword: 'Sw1tch!pass', passwordConfirm: 'Sw1tch!pass' })
+      .expect(400);
     expect(reset.body.message).toBe('This reset link is invalid or has expired.');
 
     // The owner's own session goes on working.
-    await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', `knack_refresh=${refreshCookieOf(owner)!}`).expect(200);
+    await request(app)
+      .post('/api/v2/auth/check-loggedin')
+      .set('Cookie', `knack_refresh=${refreshCookieOf(owner)!}`)
+      .expect(200);
   });
 
   it('when the address is an admin address and the owner signs in with Facebook, then the stranger cannot sign in as the admin', async () => {
     await UserModel.deleteMany({ email: 'admin@knack.example' });
     const squatter = await squat('admin@knack.example');
-    const owner = await fbSignin(facebook.issueToken({ id: 'fb-admin', email: 'admin@knack.example', first_name: 'Ad', last_name: 'Min', appId: FB_APP })).expect(200);
+    const owner = await fbSignin(
+      facebook.issueToken({ id: 'fb-admin', email: 'admin@knack.example', first_name: 'Ad', last_name: 'Min', appId: FB_APP }),
+    ).expect(200);
     expect(owner.body.user).toMatchObject({ id: squatter.userId, role: 'admin' });
     await signin('admin@knack.example', squatter.form.password).expect(401);
     await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', `knack_refresh=${squatter.cookie}`).expect(401);
@@ -145,19 +162,31 @@ describe('an address someone else signed up with first', () => {
   it('when the account was already active, then signing in with Google links it and keeps its password', async () => {
     const form = newSignup();
     await request(app).post('/api/v2/auth/signup').send(form).expect(201);
-    await request(app).post('/api/v2/auth/confirm').send({ token: tokenFromMail(await smtp.nextMailTo(form.email), '/confirm') }).expect(200);
+    await request(app)
+      .post('/api/v2/auth/confirm')
+      .send({ token: tokenFromMail(await smtp.nextMailTo(form.email), '/confirm') })
+      .expect(200);
     await googleSignin(google.idToken({ sub: 'g-8008', email: form.email })).expect(200);
     await signin(form.email, form.password).expect(200);
   });
 });
 
 describe('Facebook sign-in', () => {
-  const fbSignin = (accessToken: string, userID?: string) => request(app).post('/api/v2/auth/facebook-signin').send({ accessToken, ...(userID ? { userID } : {}) });
+  const fbSignin = (accessToken: string, userID?: string) =>
+    request(app)
+      .post('/api/v2/auth/facebook-signin')
+      .send({ accessToken, ...(userID ? { userID } : {}) });
 
   it('when the Graph API vouches for the token, then the account is created and signed in; again, the same account', async () => {
     const token = facebook.issueToken({ id: 'fb-77', email: 'Fab@Example.com', first_name: 'Fab', last_name: 'Io', appId: FB_APP });
     const res = await fbSignin(token, 'fb-77').expect(200);
-    expect(res.body.user).toMatchObject({ email: 'fab@example.com', firstName: 'Fab', lastName: 'Io', fullName: 'Fab Io', image: 'https://graph.example/fb-77.jpg' });
+    expect(res.body.user).toMatchObject({
+      email: 'fab@example.com',
+      firstName: 'Fab',
+      lastName: 'Io',
+      fullName: 'Fab Io',
+      image: 'https://graph.example/fb-77.jpg',
+    });
     const again = await fbSignin(token).expect(200);
     expect(again.body.user.id).toBe(res.body.user.id);
   });

@@ -30,7 +30,9 @@ beforeAll(async () => {
 });
 
 async function tagByLabel(label: string): Promise<TagBody> {
-  const res = await request(app).get(`/api/v2/tag/label/${encodeURIComponent(label)}`).expect(200);
+  const res = await request(app)
+    .get(`/api/v2/tag/label/${encodeURIComponent(label)}`)
+    .expect(200);
   return res.body.tag;
 }
 
@@ -111,7 +113,9 @@ describe('GET /api/v2/tag/label/{label}', () => {
   });
 
   it('when the label is too long, then 400', async () => {
-    await request(app).get(`/api/v2/tag/label/${'x'.repeat(61)}`).expect(400);
+    await request(app)
+      .get(`/api/v2/tag/label/${'x'.repeat(61)}`)
+      .expect(400);
   });
 });
 

@@ -42,20 +42,32 @@ afterAll(async () => {
 
 const bearer = () => ({ Authorization: `Bearer ${ana.token}` });
 const publish = (through: Parameters<typeof request>[0], title: string, photoPath: string) =>
-  request(through).post('/api/v2/content/save').set(bearer()).send({ title, description: 'One cover, two pieces', tags: [{ name: 'Photos' }], subTag: 'Travel', photoPath });
+  request(through)
+    .post('/api/v2/content/save')
+    .set(bearer())
+    .send({ title, description: 'One cover, two pieces', tags: [{ name: 'Photos' }], subTag: 'Travel', photoPath });
 
 describe('an upload claimed by two pieces at once, through two processes', () => {
   it('when both are published at the same moment, then one piece exists and the other request is told the upload is used', async () => {
     // Several uploads, each raced by both processes: one race can be won by timing alone, all of them cannot.
     const rounds = 6;
     for (let round = 0; round < rounds; round++) {
-      const photo = (await request(app).post('/api/v2/content/upload-photo').set(bearer()).attach('file', await png(), 'cover.png').expect(201)).body;
+      const photo = (
+        await request(app)
+          .post('/api/v2/content/upload-photo')
+          .set(bearer())
+          .attach('file', await png(), 'cover.png')
+          .expect(201)
+      ).body;
       const [here, there] = await Promise.all([publish(app, `Here ${round}`, photo.path), publish(second.url, `There ${round}`, photo.path)]);
 
       const answers = [here, there];
       expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
       const loser = answers.find((a) => a.status === 400)!;
-      expect(loser.body).toMatchObject({ message: 'That upload was not found. Please upload the file again.', errors: [{ path: 'photoPath', message: 'That upload was not found. Please upload the file again.' }] });
+      expect(loser.body).toMatchObject({
+        message: 'That upload was not found. Please upload the file again.',
+        errors: [{ path: 'photoPath', message: 'That upload was not found. Please upload the file again.' }],
+      });
       const winner = answers.find((a) => a.status === 201)!;
 
       const pieces = (await ContentModel.find({ ownerId: ana.user.id }, { title: 1 }).lean()).filter((p) => p.title.endsWith(` ${round}`));

@@ -91,13 +91,11 @@ describe('front layout, logged out', () => {
     for (const name of ['Login', 'Create account', 'Upload']) expect(within(top).getByRole('button', { name })).toBeTruthy();
 
     const side = screen.getByRole('navigation', { name: 'Side menu' });
-    expect(within(side).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Log in',
-      'Join For Free',
-      'Upload',
-      'Pricing',
-      'Explore',
-    ]);
+    expect(
+      within(side)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Log in', 'Join For Free', 'Upload', 'Pricing', 'Explore']);
     expect(screen.queryByRole('button', { name: 'Open menu' })?.closest('.kn-shell--phone')).toBeFalsy();
 
     fireEvent.click(within(top).getByRole('button', { name: 'Login' }));

@@ -190,9 +190,11 @@ describe('signup step 2', () => {
   });
 
   it('when the server refuses a field, then its message shows under that field', async () => {
-    jest.mocked(signup).mockRejectedValue(
-      new ApiError('That username is taken. Try another.', 400, 'bad_request', [{ path: 'username', message: 'That username is taken. Try another.' }]),
-    );
+    jest
+      .mocked(signup)
+      .mockRejectedValue(
+        new ApiError('That username is taken. Try another.', 400, 'bad_request', [{ path: 'username', message: 'That username is taken. Try another.' }]),
+      );
     await toStepTwo();
     type('First name', 'New');
     type('Last name', 'Person');

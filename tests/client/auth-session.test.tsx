@@ -5,15 +5,7 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { runSaga } from 'redux-saga';
-import {
-  checkLoggedIn,
-  confirmAccount,
-  getAllPlans,
-  getAuthProviders,
-  getSubscription,
-  getUserExt,
-  logout,
-} from '../../client/src/api/generated/operations';
+import { checkLoggedIn, confirmAccount, getAllPlans, getAuthProviders, getSubscription, getUserExt, logout } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { afterSignIn } from '../../client/src/features/auth/auth.saga';
 import { initialAuthState, type AuthState } from '../../client/src/features/auth';
@@ -178,7 +170,11 @@ describe("the member's navigation", () => {
     await homeHeading();
     const top = screen.getByRole('banner');
     const main = within(top).getByRole('navigation', { name: 'Main' });
-    expect(within(main).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+    expect(
+      within(main)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
       ['Pricing', '/pricing'],
       ['Explore', '/explore'],
       ['Collection', '/profile/supported'],
@@ -237,7 +233,11 @@ describe("the member's navigation", () => {
     expect(within(info).getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/user-setting');
     expect(within(info).getByRole('link', { name: 'Activity History' }).getAttribute('href')).toBe('/activity-history');
     const support = within(drawer).getByRole('group', { name: 'FAQ & Support' });
-    expect(within(support).getAllByRole('link').map((link) => link.textContent)).toEqual(['FAQ', 'Comparison with NFT', 'How It Works', 'Terms', 'Privacy']);
+    expect(
+      within(support)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['FAQ', 'Comparison with NFT', 'How It Works', 'Terms', 'Privacy']);
     fireEvent.click(within(drawer).getByRole('button', { name: 'Log out' }));
     await waitFor(() => expect(store.getState().auth.isLoggedIn).toBe(false));
     expect(storedAccount()).toBeNull();

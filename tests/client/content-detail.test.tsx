@@ -208,10 +208,15 @@ describe('the strips below', () => {
     const more = await dialog.findByRole('list', { name: 'More from jane doe' });
     expect(within(more).queryByText('Blue Hour')).toBeNull();
     expect(within(more).getByText('Red Fox')).toBeTruthy();
-    expect(jest.mocked(getContentsByKind)).toHaveBeenCalledWith({ path: { kind: 'new' }, query: { ownerId: world.pieces[0]!.ownerId, limit: 12 } }, expect.anything());
+    expect(jest.mocked(getContentsByKind)).toHaveBeenCalledWith(
+      { path: { kind: 'new' }, query: { ownerId: world.pieces[0]!.ownerId, limit: 12 } },
+      expect.anything(),
+    );
 
     const others = await dialog.findByRole('list', { name: 'Other artists you may like' });
-    const names = within(others).getAllByRole('link').map((link) => link.getAttribute('href'));
+    const names = within(others)
+      .getAllByRole('link')
+      .map((link) => link.getAttribute('href'));
     expect(names).toEqual(artists.slice(0, 8).map((card) => `/${card.user.username}`));
 
     // A piece of a strip opens in place; its arrows walk the strip.

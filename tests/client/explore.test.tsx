@@ -106,7 +106,11 @@ describe('tag chips', () => {
     renderExplore('/explore?tab=popular');
     await feedGrid();
     const categories = screen.getByRole('group', { name: 'Categories' });
-    expect(within(categories).getAllByRole('button').map((chip) => chip.textContent)).toEqual(['Music', 'Art', 'Photos']);
+    expect(
+      within(categories)
+        .getAllByRole('button')
+        .map((chip) => chip.textContent),
+    ).toEqual(['Music', 'Art', 'Photos']);
     expect(screen.queryByRole('group', { name: 'Music sub-tags' })).toBeNull();
 
     fireEvent.click(within(categories).getByRole('button', { name: 'Music' }));
@@ -116,12 +120,20 @@ describe('tag chips', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Explore Music' })).toBeTruthy();
     expect(within(categories).getByRole('button', { name: 'Music' }).getAttribute('aria-pressed')).toBe('true');
     const subTags = screen.getByRole('group', { name: 'Music sub-tags' });
-    expect(within(subTags).getAllByRole('button').map((chip) => chip.textContent)).toEqual(['Music 2', 'Rock', 'Hip Hop', 'Jazz']);
+    expect(
+      within(subTags)
+        .getAllByRole('button')
+        .map((chip) => chip.textContent),
+    ).toEqual(['Music 2', 'Rock', 'Hip Hop', 'Jazz']);
 
     fireEvent.click(within(subTags).getByRole('button', { name: 'Rock' }));
     expect(currentLocation()).toBe('/explore/rock?tab=popular');
     await waitFor(() => expect(feedCall().query).toEqual({ tag: 'Music', subTag: 'Rock', limit: 24 }));
-    expect(within(screen.getByRole('group', { name: 'Music sub-tags' })).getByRole('button', { name: 'Rock' }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      within(screen.getByRole('group', { name: 'Music sub-tags' }))
+        .getByRole('button', { name: 'Rock' })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
 
     fireEvent.click(within(screen.getByRole('group', { name: 'Music sub-tags' })).getByRole('button', { name: 'Rock' }));
     expect(currentLocation()).toBe('/explore/music?tab=popular');
@@ -164,7 +176,11 @@ describe('artists strip', () => {
     fireEvent.click(adaButton);
     expect(currentLocation()).toBe(`/explore?artist=${adaId}`);
     await waitFor(() => expect(feedCall().query).toEqual({ ownerId: adaId, limit: 24 }));
-    expect(within(strip).getByRole('button', { name: /ada lovelace/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      within(strip)
+        .getByRole('button', { name: /ada lovelace/ })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
 
     fireEvent.click(within(strip).getByRole('button', { name: /ada lovelace/ }));
     expect(currentLocation()).toBe('/explore');
@@ -195,7 +211,9 @@ describe('paging', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('Third 1')).toBeTruthy();
     expect(feedCall(3).query).toEqual({ cursor: 'cursor-3', limit: 24 });
-    const titles = within(await feedGrid()).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    const titles = within(await feedGrid())
+      .getAllByRole('heading', { level: 3 })
+      .map((heading) => heading.textContent);
     expect(titles).toEqual(['First 1', 'First 2', 'Second 1', 'Second 2', 'Third 1']);
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(getContentsByKindMock).toHaveBeenCalledTimes(3);
@@ -255,8 +273,23 @@ describe('content cards', () => {
   it('when a piece is listed, then its thumbnail, title, owner, price, type colour and monetization show', async () => {
     getContentsByKindMock.mockResolvedValue({
       contents: [
-        makeContent({ title: 'Blue Jazz Night', ownerName: 'miles_d', ownerUsername: 'miles_d', knackRate: 0.99, isPaidOut: true, reactedCount: 1234, duration: 185 }),
-        makeContent({ title: 'Red Car', type: 'photos', ownerUsername: 'sam_p', ownerName: 'sam_p', isPaidOut: false, setting: { public: true, private: false, followers: false, hidePlayCount: false, hideViewCount: true } }),
+        makeContent({
+          title: 'Blue Jazz Night',
+          ownerName: 'miles_d',
+          ownerUsername: 'miles_d',
+          knackRate: 0.99,
+          isPaidOut: true,
+          reactedCount: 1234,
+          duration: 185,
+        }),
+        makeContent({
+          title: 'Red Car',
+          type: 'photos',
+          ownerUsername: 'sam_p',
+          ownerName: 'sam_p',
+          isPaidOut: false,
+          setting: { public: true, private: false, followers: false, hidePlayCount: false, hideViewCount: true },
+        }),
       ],
       nextCursor: null,
     });

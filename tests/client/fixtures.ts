@@ -16,7 +16,11 @@ export function makeTag(name: string, type: TagType, parentTag: string | null, k
     id: hexId(),
     label: name,
     name,
-    slug: name.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, ''),
+    slug: name
+      .toLowerCase()
+      .replace(/&/g, 'and')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/(^-|-$)/g, ''),
     parentTag,
     type,
     price,
@@ -73,7 +77,13 @@ export const footerFixture = {
           { name: 'Instagram', link: 'https://instagram.com/knack' },
         ],
       },
-      { title: 'TRENDING', entries: [{ name: 'Hip Hop', link: '/explore/hip-hop' }, { name: 'Travel', link: '/explore/travel' }] },
+      {
+        title: 'TRENDING',
+        entries: [
+          { name: 'Hip Hop', link: '/explore/hip-hop' },
+          { name: 'Travel', link: '/explore/travel' },
+        ],
+      },
     ],
   },
 };

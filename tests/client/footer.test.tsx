@@ -37,7 +37,9 @@ describe('Footer', () => {
     expect(await screen.findByRole('link', { name: 'FAQ' })).toBeTruthy();
     expect(getPageUiMock).toHaveBeenCalledWith({ path: { name: 'footer' } }, expect.anything());
     const footer = expectFixedParts();
-    const columns = within(footer).getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    const columns = within(footer)
+      .getAllByRole('heading', { level: 2 })
+      .map((heading) => heading.textContent);
     expect(columns).toEqual(['SUPPORT', 'SOCIAL', 'TRENDING', 'MOST VIEWED']);
 
     const trending = within(footer).getByRole('navigation', { name: 'TRENDING' });

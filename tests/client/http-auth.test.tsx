@@ -34,12 +34,14 @@ function fakeServer(handler: Handler) {
 }
 
 /** Accepts only `valid` as the bearer token. */
-const acceptOnly = (valid: string): Handler => (config) => {
-  const authorization = AxiosHeaders.from(config.headers).get('Authorization');
-  return authorization === `Bearer ${valid}`
-    ? { status: 200, data: { ok: true, url: config.url } }
-    : { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } };
-};
+const acceptOnly =
+  (valid: string): Handler =>
+  (config) => {
+    const authorization = AxiosHeaders.from(config.headers).get('Authorization');
+    return authorization === `Bearer ${valid}`
+      ? { status: 200, data: { ok: true, url: config.url } }
+      : { status: 401, data: { message: 'Your session has expired. Please log in again.', code: 'unauthorized' } };
+  };
 
 /** A call where signing in is optional, as the server answers it: a refused token is 401, no token is a visitor. */
 const optionalSignIn: Handler = (config) =>

@@ -30,7 +30,9 @@ function signInBea() {
 
 /** Adds a second song, so that the queue has a next one. */
 function addSecondSong() {
-  world.pieces.push(makeContent({ title: 'Morning Tide', type: 'music', tags: [{ name: 'Music' }], subTag: 'Jazz', duration: 120, waveformPath: '/files/tide-peaks.json' }));
+  world.pieces.push(
+    makeContent({ title: 'Morning Tide', type: 'music', tags: [{ name: 'Music' }], subTag: 'Jazz', duration: 120, waveformPath: '/files/tide-peaks.json' }),
+  );
   mockReads(world);
 }
 

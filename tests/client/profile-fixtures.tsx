@@ -28,7 +28,10 @@ export const JANE_ID = '64b000000000000000000001';
 /** Jane (the default owner of makeContent) with a bio and counts. */
 export function janeCard(overrides: Partial<UserCard['user']> = {}): UserCard {
   const card = makeArtist('jane_doe', { contentsCount: 3, followersCount: 1200, followingsCount: 7 });
-  return { ...card, user: { ...card.user, id: JANE_ID, fullName: 'Jane Doe', firstName: 'Jane', lastName: 'Doe', bio: 'Songs and photos from Austin.', ...overrides } };
+  return {
+    ...card,
+    user: { ...card.user, id: JANE_ID, fullName: 'Jane Doe', firstName: 'Jane', lastName: 'Doe', bio: 'Songs and photos from Austin.', ...overrides },
+  };
 }
 
 /** Three pieces by Jane: a photo, an art piece (monetized) and a song. */

@@ -5,28 +5,11 @@
  * removes the card; the Top 50 chart's numbered list and its upload button.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import {
-  deleteContent,
-  getContentsByUsername,
-  getProfileByUsername,
-  getSupportedContents,
-  getTop50Chart,
-} from '../../client/src/api/generated/operations';
+import { deleteContent, getContentsByUsername, getProfileByUsername, getSupportedContents, getTop50Chart } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { makeUser, storeAccount } from './auth-fixtures';
 import { mockMemberCalls } from './upload-fixtures';
-import {
-  cardLink,
-  JANE_ID,
-  janeCard,
-  makeContent,
-  mockReads,
-  path,
-  renderAt,
-  shownTitle,
-  toastTexts,
-  useJaneWorld,
-} from './profile-fixtures';
+import { cardLink, JANE_ID, janeCard, makeContent, mockReads, path, renderAt, shownTitle, toastTexts, useJaneWorld } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -44,7 +27,10 @@ async function renderAsJane(at: string, device: 'desktop' | 'phone' = 'desktop')
 }
 
 const grid = (name: string) => screen.findByRole('list', { name }, { timeout: 5000 });
-const titlesIn = (list: HTMLElement) => within(list).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+const titlesIn = (list: HTMLElement) =>
+  within(list)
+    .getAllByRole('heading', { level: 3 })
+    .map((heading) => heading.textContent);
 
 describe('public profile', () => {
   it('when opened, then the header shows the name, @username, bio and counts, a neutral gradient without a header image, and the uploads', async () => {
@@ -53,7 +39,11 @@ describe('public profile', () => {
     expect(screen.getByText('@jane_doe')).toBeTruthy();
     expect(screen.getByText('Songs and photos from Austin.')).toBeTruthy();
     const counts = screen.getByRole('list', { name: 'Counts' });
-    expect(within(counts).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['3 pieces', '1.2k followers', '7 following']);
+    expect(
+      within(counts)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['3 pieces', '1.2k followers', '7 following']);
     expect(document.querySelector('.kn-profile-head__banner img')).toBeNull();
     expect(titlesIn(await grid('Uploads by Jane Doe'))).toEqual(['Blue Hour', 'Red Fox', 'Night Drive']);
     // A visitor's view has no owner menu and no Upload.
@@ -75,13 +65,17 @@ describe('public profile', () => {
 
   it('when there is a next page, then Load more appends it with the cursor', async () => {
     const later = makeContent({ title: 'Older Piece' });
-    jest.mocked(getContentsByUsername).mockImplementation(async ({ query }) =>
-      query?.cursor === 'page-2' ? { contents: [later], nextCursor: null } : { contents: world.pieces, nextCursor: 'page-2' },
-    );
+    jest
+      .mocked(getContentsByUsername)
+      .mockImplementation(async ({ query }) =>
+        query?.cursor === 'page-2' ? { contents: [later], nextCursor: null } : { contents: world.pieces, nextCursor: 'page-2' },
+      );
     renderAt('/jane_doe');
     await grid('Uploads by Jane Doe');
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'Uploads by Jane Doe' }))).toEqual(['Blue Hour', 'Red Fox', 'Night Drive', 'Older Piece']));
+    await waitFor(() =>
+      expect(titlesIn(screen.getByRole('list', { name: 'Uploads by Jane Doe' }))).toEqual(['Blue Hour', 'Red Fox', 'Night Drive', 'Older Piece']),
+    );
     expect(jest.mocked(getContentsByUsername)).toHaveBeenLastCalledWith(
       { path: { username: 'jane_doe' }, query: { type: undefined, cursor: 'page-2', limit: 24 } },
       expect.anything(),

@@ -7,13 +7,7 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router-dom';
-import {
-  getAllTags,
-  getTitleSuggestions,
-  searchContents,
-  searchOwners,
-  type GetTitleSuggestionsResult,
-} from '../../client/src/api/generated/operations';
+import { getAllTags, getTitleSuggestions, searchContents, searchOwners, type GetTitleSuggestionsResult } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { createAppStore } from '../../client/src/app/store';
 import { matchesQuery, SearchBox } from '../../client/src/features/explore';
@@ -49,7 +43,9 @@ const options = () => within(screen.getByRole('listbox', { hidden: true })).quer
 
 beforeEach(() => {
   getAllTagsMock.mockReset().mockResolvedValue({ tags: tagFixture() });
-  getTitleSuggestionsMock.mockReset().mockResolvedValue({ titles: NINE.map((title, index) => makeSuggestion(title, { knackPrice: index === 0 ? 0.99 : 0.05 })) });
+  getTitleSuggestionsMock
+    .mockReset()
+    .mockResolvedValue({ titles: NINE.map((title, index) => makeSuggestion(title, { knackPrice: index === 0 ? 0.99 : 0.05 })) });
   searchContentsMock.mockReset().mockResolvedValue(contentPage('Result', 2));
   searchOwnersMock.mockReset().mockResolvedValue({ users: [makeArtist('blue_band')], nextCursor: null });
 });
@@ -257,13 +253,21 @@ describe('/search page', () => {
     await waitFor(() => expect(within(titles).queryByRole('button', { name: /Load more/ })).toBeNull());
 
     const artists = screen.getByRole('region', { name: 'Artists' });
-    expect(within(artists).getByRole('link', { name: /art lover/ }).getAttribute('href')).toBe('/art_lover');
+    expect(
+      within(artists)
+        .getByRole('link', { name: /art lover/ })
+        .getAttribute('href'),
+    ).toBe('/art_lover');
     expect(searchOwnersMock.mock.calls[0]![0]).toEqual({ query: { q: 'art', limit: 12 } });
 
     const tags = screen.getByRole('region', { name: 'Tags' });
     const links = within(tags).getAllByRole('link');
     expect(links.map((link) => link.textContent?.replace(/\$.*/, ''))).toEqual(['Art', 'A.I. Art', 'Digital Art', 'Pixel Art']);
-    expect(within(tags).getByRole('link', { name: /Digital Art/ }).getAttribute('href')).toBe('/explore/digital-art');
+    expect(
+      within(tags)
+        .getByRole('link', { name: /Digital Art/ })
+        .getAttribute('href'),
+    ).toBe('/explore/digital-art');
     expect(within(tags).getByRole('link', { name: /Digital Art/ }).textContent).toContain('$0.99 / view');
   });
 

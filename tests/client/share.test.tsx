@@ -63,7 +63,9 @@ describe('the Share tab', () => {
     expect(href('Twitter')).toBe(`https://twitter.com/intent/tweet?url=${enc(SONG_URL)}&text=${text}`);
     expect(href('Facebook')).toBe(`https://www.facebook.com/sharer/sharer.php?u=${enc(SONG_URL)}`);
     expect(href('Tumblr')).toBe(`https://www.tumblr.com/widgets/share/tool?canonicalUrl=${enc(SONG_URL)}&title=${text}`);
-    expect(href('Pinterest')).toMatch(new RegExp(`^https://www\\.pinterest\\.com/pin/create/button/\\?url=${enc(SONG_URL).replace(/[.%]/g, '\\$&')}&description=${text}`));
+    expect(href('Pinterest')).toMatch(
+      new RegExp(`^https://www\\.pinterest\\.com/pin/create/button/\\?url=${enc(SONG_URL).replace(/[.%]/g, '\\$&')}&description=${text}`),
+    );
     expect(href('Email')).toBe(`mailto:?subject=${text}&body=${enc(`Night Drive on Knack: ${SONG_URL}`)}`);
     const twitter = dialog.getByRole('link', { name: 'Share on Twitter' });
     expect([twitter.getAttribute('target'), twitter.getAttribute('rel')]).toEqual(['_blank', 'noopener noreferrer']);
@@ -72,7 +74,8 @@ describe('the Share tab', () => {
 
   it('when the link is copied, then "URL copied."; when the clipboard refuses, then "Failed to copy text: {reason}"', async () => {
     const { dialog } = await openShare();
-    const copy = () => fireEvent.click(within(dialog.getByLabelText('Share link').closest('.kn-share__field') as HTMLElement).getByRole('button', { name: 'Copy' }));
+    const copy = () =>
+      fireEvent.click(within(dialog.getByLabelText('Share link').closest('.kn-share__field') as HTMLElement).getByRole('button', { name: 'Copy' }));
     copy();
     await waitFor(() => expect(toastTexts()).toContain('URL copied.'));
     expect(clipboard).toHaveBeenCalledWith(SONG_URL);
@@ -85,7 +88,9 @@ describe('the Share tab', () => {
   it('when Instagram is chosen, then the link is copied and the visitor is told to paste it (Instagram has no web share page)', async () => {
     const { dialog } = await openShare();
     fireEvent.click(dialog.getByRole('button', { name: 'Share on Instagram' }));
-    await waitFor(() => expect(toastTexts()).toEqual(expect.arrayContaining(['URL copied.', expect.stringContaining('Instagram has no share link on the web')])));
+    await waitFor(() =>
+      expect(toastTexts()).toEqual(expect.arrayContaining(['URL copied.', expect.stringContaining('Instagram has no share link on the web')])),
+    );
     expect(clipboard).toHaveBeenCalledWith(SONG_URL);
   });
 

@@ -316,9 +316,9 @@ describe('saving and reopening', () => {
   });
 
   it('when the save fails, then the server message shows, the status is failed and the form keeps its values', async () => {
-    jest.mocked(saveContent).mockRejectedValue(
-      new ApiError('Title should not be empty', 400, 'validation', [{ path: 'body.title', message: 'Title should not be empty' }]),
-    );
+    jest
+      .mocked(saveContent)
+      .mockRejectedValue(new ApiError('Title should not be empty', 400, 'validation', [{ path: 'body.title', message: 'Title should not be empty' }]));
     const { store } = await openUpload();
     type('Title', 'Something');
     type('Description', 'Else');

@@ -13,16 +13,7 @@ import {
   type UploadUserHeaderImageResult,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import {
-  fitCrop,
-  HEADER_RATIO,
-  moveCrop,
-  outputSize,
-  resizeCrop,
-  scaleCrop,
-  type Corner,
-  type CropRect,
-} from '../../client/src/features/upload/crop';
+import { fitCrop, HEADER_RATIO, moveCrop, outputSize, resizeCrop, scaleCrop, type Corner, type CropRect } from '../../client/src/features/upload/crop';
 import { makeUser, storedAccount } from './auth-fixtures';
 import { chooseFile, deferred, findDialog, imageAnswer, makeFile, pngFile, renderSignedIn, stubObjectUrls, toastTexts } from './upload-fixtures';
 
@@ -76,7 +67,12 @@ describe('crop geometry', () => {
     expect(ratioOf(start)).toBeCloseTo(1119 / 305, 10);
     expect(start.y).toBeCloseTo((900 - 2400 / HEADER_RATIO) / 2, 6);
     for (const corner of ['nw', 'ne', 'sw', 'se'] as Corner[]) {
-      for (const [dx, dy] of [[-300, -40], [250, 90], [-5000, 3000], [40, -900]] as const) {
+      for (const [dx, dy] of [
+        [-300, -40],
+        [250, 90],
+        [-5000, 3000],
+        [40, -900],
+      ] as const) {
         const next = resizeCrop(start, corner, dx, dy, HEADER_RATIO, image);
         expect(ratioOf(next)).toBeCloseTo(1119 / 305, 6);
         expect(inside(next, image)).toBe(true);
@@ -142,7 +138,9 @@ describe('profile photo', () => {
     expect((body.get('file') as File).name).toBe('photo.png');
     expect(updateUserPhoto).toHaveBeenCalledWith({ body: { userId: user.id, photoPath: 'images/2026/11/me.png' } }, { quiet: true });
     await waitFor(() => expect(store.getState().ui.modal).toBeNull());
-    expect(within(side).getByRole('button', { name: 'Change profile photo' }).querySelector('img')?.getAttribute('src')).toBe('/files/images/2026/11/me.png.m.webp');
+    expect(within(side).getByRole('button', { name: 'Change profile photo' }).querySelector('img')?.getAttribute('src')).toBe(
+      '/files/images/2026/11/me.png.m.webp',
+    );
     expect(storedAccount()?.user.image).toBe('/files/images/2026/11/me.png.m.webp');
     await waitFor(() => expect(toastTexts()).toContain('Success'));
   });
@@ -152,9 +150,7 @@ describe('header image', () => {
   it('when saved too early, the editor says why; once loaded, the crop keeps 1119:305 and both uploads are applied', async () => {
     const user = makeUser();
     const original = deferred<UploadUserHeaderImageResult>();
-    jest.mocked(uploadUserHeaderImage)
-      .mockReturnValueOnce(original.promise)
-      .mockResolvedValueOnce(imageAnswer('images/2026/11/header-crop.jpg', 'header.jpg'));
+    jest.mocked(uploadUserHeaderImage).mockReturnValueOnce(original.promise).mockResolvedValueOnce(imageAnswer('images/2026/11/header-crop.jpg', 'header.jpg'));
     jest.mocked(updateUserHeaderImage).mockResolvedValue({ message: 'Success', user: { ...user, headerImage: '/files/images/2026/11/header-crop.jpg' } });
     const { store } = await renderSignedIn(user);
     fireEvent.click(within(screen.getByRole('navigation', { name: 'Side menu' })).getByRole('button', { name: 'Header image' }));

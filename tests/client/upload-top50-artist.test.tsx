@@ -73,12 +73,20 @@ describe('upload music (Top 50)', () => {
   });
 
   it('when Next is pressed, then the email is confirmed on step 2; a failed save goes back to step 1, a good one closes', async () => {
-    jest.mocked(saveTop50Content)
+    jest
+      .mocked(saveTop50Content)
       .mockRejectedValueOnce(new ApiError('That upload was not found. Please upload the file again.', 400, 'bad_request'))
       .mockResolvedValueOnce({ content, message: 'Success' });
     const { store, dialog } = await open('upload-top50', 'Upload music (Top 50)');
     fireEvent.click(dialog.getByRole('button', { name: 'Next' }));
-    for (const message of ['Title should not be empty', 'Email must be valid', 'Description should not be empty', 'Tags should not be empty', 'Should input photo', 'Should input audio']) {
+    for (const message of [
+      'Title should not be empty',
+      'Email must be valid',
+      'Description should not be empty',
+      'Tags should not be empty',
+      'Should input photo',
+      'Should input audio',
+    ]) {
       expect(await screen.findByText(message)).toBeTruthy();
     }
     expect(store.getState().upload.step).toBe(1);
@@ -152,7 +160,11 @@ describe('upload to an artist page (upload-{name})', () => {
     await fillArtist(store);
     fireEvent.click(dialog.getByRole('button', { name: 'Upload' }));
     await waitFor(() => expect(saveArtistContent).toHaveBeenCalled());
-    expect(jest.mocked(saveArtistContent).mock.calls[0]![0].body).toMatchObject({ userId: '64b0000000000000000000aa', tags: [{ name: 'Music' }], subTag: 'Jazz' });
+    expect(jest.mocked(saveArtistContent).mock.calls[0]![0].body).toMatchObject({
+      userId: '64b0000000000000000000aa',
+      tags: [{ name: 'Music' }],
+      subTag: 'Jazz',
+    });
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     expect(reloadedAt - answeredAt).toBeGreaterThanOrEqual(495);
     expect(store.getState().ui.modal).toBeNull();

@@ -44,7 +44,8 @@ export async function paymentDialog(title: string) {
   const dialog = await waitFor(() => {
     const found = [...document.querySelectorAll<HTMLElement>('.kn-payment-modal [role="dialog"]')].find(
       (candidate) =>
-        candidate.querySelector('.ant-modal-title')?.textContent === title && candidate.closest('.ant-modal-wrap')?.getAttribute('style')?.includes('display: none') !== true,
+        candidate.querySelector('.ant-modal-title')?.textContent === title &&
+        candidate.closest('.ant-modal-wrap')?.getAttribute('style')?.includes('display: none') !== true,
     );
     if (!found) throw new Error(`no payment dialog ${title}`);
     return found;
@@ -58,16 +59,33 @@ const micros = (usd: number) => Math.round(usd * 1_000_000);
 export function quoteFor(content: Content, overrides: Partial<ListingQuote> = {}): ListingQuote {
   const premium = content.knackRate >= 0.99;
   const fee = premium ? 12.4 : 0.65;
-  return { contentId: content.id, tier: premium ? 'premium' : 'standard', fee, feeMicros: micros(fee), credit: null, creditsLeft: 0, isPaidOut: content.isPaidOut, ...overrides };
+  return {
+    contentId: content.id,
+    tier: premium ? 'premium' : 'standard',
+    fee,
+    feeMicros: micros(fee),
+    credit: null,
+    creditsLeft: 0,
+    isPaidOut: content.isPaidOut,
+    ...overrides,
+  };
 }
 
 export function order(contentId: string, status: PaymentOrder['status'], orderId = '64e000000000000000000001'): PaymentOrder {
-  const message = { paid: 'Paid successfully', failed: 'Payment Failed', pending: 'Waiting for the payment to be confirmed.', superseded: 'This piece was monetized by someone else first. Your payment will be refunded.' }[status];
+  const message = {
+    paid: 'Paid successfully',
+    failed: 'Payment Failed',
+    pending: 'Waiting for the payment to be confirmed.',
+    superseded: 'This piece was monetized by someone else first. Your payment will be refunded.',
+  }[status];
   return { orderId, contentId, status, amount: 0.65, amountMicros: 650_000, message };
 }
 
 /** A wallet summary; the USD figures given, their micros derived (the server sends both). */
-export function walletSummary(figures: Partial<Pick<WalletSummary, 'balance' | 'uploads' | 'collections' | 'totalValue' | 'paidOut' | 'pendingCashOut'>> = {}, rest: Partial<WalletSummary> = {}): WalletSummary {
+export function walletSummary(
+  figures: Partial<Pick<WalletSummary, 'balance' | 'uploads' | 'collections' | 'totalValue' | 'paidOut' | 'pendingCashOut'>> = {},
+  rest: Partial<WalletSummary> = {},
+): WalletSummary {
   const { balance = 0, uploads = 0, collections = 0, paidOut = 0, pendingCashOut = 0 } = figures;
   const totalValue = figures.totalValue ?? uploads + collections;
   return {
@@ -92,7 +110,12 @@ export function walletSummary(figures: Partial<Pick<WalletSummary, 'balance' | '
 }
 
 let historyCounter = 0;
-export function historyItem(activityType: HistoryItem['activityType'], activity: string, changes: { paid?: number; earned?: number } = {}, overrides: Partial<HistoryItem> = {}): HistoryItem {
+export function historyItem(
+  activityType: HistoryItem['activityType'],
+  activity: string,
+  changes: { paid?: number; earned?: number } = {},
+  overrides: Partial<HistoryItem> = {},
+): HistoryItem {
   const { paid = 0, earned = 0 } = changes;
   return {
     historyId: (0x64f000000000 + ++historyCounter).toString(16).padStart(24, '0'),

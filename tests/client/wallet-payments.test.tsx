@@ -125,7 +125,9 @@ describe('payment modal of type dollar (monetize a piece)', () => {
     );
     fireEvent.click(dialog.getByRole('button', { name: 'Pay $0.65' }));
     await waitFor(() => expect(go).toHaveBeenCalledWith(checkoutUrl));
-    expect(sent).toEqual([{ method: 'POST', url: '/content/paid', body: { userId: user.id, contentId: blueHour.id, useCredit: false }, authorization: 'Bearer fresh-token' }]);
+    expect(sent).toEqual([
+      { method: 'POST', url: '/content/paid', body: { userId: user.id, contentId: blueHour.id, useCredit: false }, authorization: 'Bearer fresh-token' },
+    ]);
     expect(toastTexts()).not.toContain('Paid successfully');
   });
 
@@ -144,7 +146,8 @@ describe('payment modal of type dollar (monetize a piece)', () => {
 
   it('when a discount code is applied: empty says "Discount code should not be empty", an unknown one the server’s message, a valid one is redeemed', async () => {
     const blueHour = piece('Blue Hour');
-    jest.mocked(checkDiscountCode)
+    jest
+      .mocked(checkDiscountCode)
       .mockRejectedValueOnce(new ApiError('This discount code is not valid.', 404, 'not_found'))
       .mockResolvedValueOnce({ valid: true, message: 'This discount code is valid.' });
     jest.mocked(redeemDiscountCode).mockResolvedValue({ message: 'Paid successfully', content: { ...blueHour, isPaidOut: true, payerId: JANE_ID } });
@@ -179,7 +182,10 @@ describe('back from the checkout (/profile/default?order={id})', () => {
 
   it('when the order is pending, then it is asked again; once paid, "Paid successfully", the paid modal, and the order leaves the address', async () => {
     const blueHour = piece('Blue Hour');
-    jest.mocked(getPaymentOrder).mockResolvedValueOnce(order(blueHour.id, 'pending', ORDER_ID)).mockResolvedValueOnce(order(blueHour.id, 'paid', ORDER_ID));
+    jest
+      .mocked(getPaymentOrder)
+      .mockResolvedValueOnce(order(blueHour.id, 'pending', ORDER_ID))
+      .mockResolvedValueOnce(order(blueHour.id, 'paid', ORDER_ID));
     const { store } = await renderAsMember(`/profile/default?order=${ORDER_ID}`);
     await waitFor(() => expect(toastTexts()).toContain('Paid successfully'), { timeout: 5000 });
     expect(jest.mocked(getPaymentOrder).mock.calls).toEqual([
@@ -233,7 +239,12 @@ describe('wallet (/wallet)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Wallet' })).toBeTruthy();
     await screen.findByTestId('wallet-balance');
     expect(getWalletSummary).toHaveBeenCalledWith({ path: { id: JANE_ID } }, expect.anything());
-    expect([byTestId('wallet-balance'), byTestId('wallet-uploads'), byTestId('wallet-collections'), byTestId('wallet-total')]).toEqual(['$25.50', '$3.20', '$1.24', '$4.44']);
+    expect([byTestId('wallet-balance'), byTestId('wallet-uploads'), byTestId('wallet-collections'), byTestId('wallet-total')]).toEqual([
+      '$25.50',
+      '$3.20',
+      '$1.24',
+      '$4.44',
+    ]);
     expect(screen.getByText('Paid out').nextElementSibling?.textContent).toBe('$12.00');
     const firstOfJuly = new Date('2026-07-01T00:00:00.000Z').toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
     expect(within(balance()).getByText(`Next payout ${firstOfJuly}`)).toBeTruthy();
@@ -293,7 +304,9 @@ describe('wallet (/wallet)', () => {
     await waitFor(() => expect(store.getState().ui.modal).toBeNull());
     await waitFor(() => expect(byTestId('wallet-balance')).toBe('$0.00'));
     expect(within(balance()).getByText(/^\$10\.00 cash-out waiting for approval · Next payout/)).toBeTruthy();
-    const item = within(await screen.findByRole('list', { name: 'History' })).getByText('Cash-out request').closest('li')!;
+    const item = within(await screen.findByRole('list', { name: 'History' }))
+      .getByText('Cash-out request')
+      .closest('li')!;
     expect(within(item).getByText('Cash-out')).toBeTruthy();
     expect(within(item).getByText('-$10.00')).toBeTruthy();
     expect(item.textContent).toContain(' · pending');
@@ -339,7 +352,9 @@ describe('wallet (/wallet)', () => {
     fireEvent.change(password, { target: { value: 'Str0ng!pass' } });
     fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(toastTexts()).toContain('Success'));
-    expect(jest.mocked(updatePaymentInfo).mock.calls.map(([args]) => args)).toEqual([{ path: { id: JANE_ID }, body: { paypal: 'jane@paypal.example', password: 'Str0ng!pass' } }]);
+    expect(jest.mocked(updatePaymentInfo).mock.calls.map(([args]) => args)).toEqual([
+      { path: { id: JANE_ID }, body: { paypal: 'jane@paypal.example', password: 'Str0ng!pass' } },
+    ]);
     expect(within(payout).queryByRole('alert')).toBeNull();
     expect(password.value).toBe('');
     // The summary loads again and brings the saved account.
@@ -350,7 +365,10 @@ describe('wallet (/wallet)', () => {
   it('when the server refuses the password, then its message shows under the password field (no error toast), the password stays to be corrected, and nothing loads again', async () => {
     jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }, { payoutAccount: { paypal: 'jane@paypal.example' } }));
     const wrong = 'Incorrect password.';
-    const sent = sendThroughHttp(['updatePaymentInfo'], () => ({ status: 400, data: { message: wrong, code: 'bad_request', errors: [{ path: 'password', message: wrong }] } }));
+    const sent = sendThroughHttp(['updatePaymentInfo'], () => ({
+      status: 400,
+      data: { message: wrong, code: 'bad_request', errors: [{ path: 'password', message: wrong }] },
+    }));
     await renderAsMember('/wallet');
     const payout = await screen.findByRole('region', { name: 'Payout account' });
     const email = within(payout).getByLabelText('PayPal email') as HTMLInputElement;
@@ -364,7 +382,12 @@ describe('wallet (/wallet)', () => {
     expect(alert.textContent).toBe(wrong);
     expect(password.getAttribute('aria-describedby')).toBe(alert.id);
     expect(sent).toEqual([
-      { method: 'POST', url: `/user-setting/update-payment-info/${JANE_ID}`, body: { paypal: 'new@paypal.example', password: 'Wr0ng!pass' }, authorization: 'Bearer fresh-token' },
+      {
+        method: 'POST',
+        url: `/user-setting/update-payment-info/${JANE_ID}`,
+        body: { paypal: 'new@paypal.example', password: 'Wr0ng!pass' },
+        authorization: 'Bearer fresh-token',
+      },
     ]);
     expect(toastTexts()).not.toContain(wrong);
     expect(password.value).toBe('Wr0ng!pass');
@@ -374,8 +397,12 @@ describe('wallet (/wallet)', () => {
 
   it('when the account has no password (Google or Facebook sign-in), then the server’s message shows and Forgot password opens the reset by email', async () => {
     jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
-    const notSet = 'Your account has no password yet (you sign in with Google or Facebook). Set one with “Forgot password”: we email you a link. Then try again.';
-    sendThroughHttp(['updatePaymentInfo'], () => ({ status: 400, data: { message: notSet, code: 'password_not_set', errors: [{ path: 'password', message: notSet }] } }));
+    const notSet =
+      'Your account has no password yet (you sign in with Google or Facebook). Set one with “Forgot password”: we email you a link. Then try again.';
+    sendThroughHttp(['updatePaymentInfo'], () => ({
+      status: 400,
+      data: { message: notSet, code: 'password_not_set', errors: [{ path: 'password', message: notSet }] },
+    }));
     const { store } = await renderAsMember('/wallet');
     const payout = await screen.findByRole('region', { name: 'Payout account' });
     fireEvent.change(within(payout).getByLabelText('PayPal email'), { target: { value: 'jane@paypal.example' } });
@@ -417,7 +444,11 @@ describe('activity history (/activity-history)', () => {
     jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 1 }));
     const page1 = items();
     const older = historyItem('Paid0', 'You monetized Blue Hour', { paid: 0.65 }, { at: '2026-04-02T12:00:00.000Z' });
-    jest.mocked(getUserHistory).mockImplementation(async ({ query }) => (query?.cursor === 'cursor-2' ? { items: [older], nextCursor: null } : { items: page1, nextCursor: 'cursor-2' }));
+    jest
+      .mocked(getUserHistory)
+      .mockImplementation(async ({ query }) =>
+        query?.cursor === 'cursor-2' ? { items: [older], nextCursor: null } : { items: page1, nextCursor: 'cursor-2' },
+      );
     await renderAsMember('/wallet');
     fireEvent.click(await screen.findByRole('link', { name: 'All activity' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Activity history' })).toBeTruthy();
@@ -430,7 +461,9 @@ describe('activity history (/activity-history)', () => {
       ['Cash-out', 'Cash-out request · pending', '-$12.34'],
       ['Payout', 'Monthly payout', '-$20.00'],
     ]);
-    const times = within(list).getAllByRole('listitem').map((row) => row.querySelector('time')!);
+    const times = within(list)
+      .getAllByRole('listitem')
+      .map((row) => row.querySelector('time')!);
     expect(times[0]!.getAttribute('dateTime')).toBe('2026-05-14T12:00:00.000Z');
     expect(times[0]!.textContent).toBe(new Date('2026-05-14T12:00:00.000Z').toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }));
 
@@ -465,7 +498,10 @@ describe('activity history (/activity-history)', () => {
   it('when the paid list is asked for, then the listing fees come from get-paid (Paid0 items only), a page at a time', async () => {
     const fee = historyItem('Paid0', 'You monetized Blue Hour', { paid: 0.65 });
     const older = historyItem('Paid0', 'You supported Sea Glass', { paid: 12.4 });
-    jest.mocked(getPaidHistory).mockResolvedValueOnce({ items: [fee], nextCursor: 'next' }).mockResolvedValueOnce({ items: [older], nextCursor: null });
+    jest
+      .mocked(getPaidHistory)
+      .mockResolvedValueOnce({ items: [fee], nextCursor: 'next' })
+      .mockResolvedValueOnce({ items: [older], nextCursor: null });
     const { result } = renderHook(() => useHistory(JANE_ID, 'paid'));
     await waitFor(() => expect(result.current.loaded).toBe(true));
     expect(result.current.items.map((item) => item.activity)).toEqual(['You monetized Blue Hour']);
@@ -481,12 +517,15 @@ describe('activity history (/activity-history)', () => {
 });
 
 describe('route guard', () => {
-  it.each(['/wallet', '/activity-history'])('when a visitor without an account opens %s, then the guard sends them home and nothing of the member is asked', async (at) => {
-    const { store } = renderAt(at);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Get paid for every play and view.' })).toBeTruthy();
-    expect(path()).toBe('/');
-    expect(store.getState().auth.isLoggedIn).toBe(false);
-    expect(getWalletSummary).not.toHaveBeenCalled();
-    expect(getUserHistory).not.toHaveBeenCalled();
-  });
+  it.each(['/wallet', '/activity-history'])(
+    'when a visitor without an account opens %s, then the guard sends them home and nothing of the member is asked',
+    async (at) => {
+      const { store } = renderAt(at);
+      expect(await screen.findByRole('heading', { level: 1, name: 'Get paid for every play and view.' })).toBeTruthy();
+      expect(path()).toBe('/');
+      expect(store.getState().auth.isLoggedIn).toBe(false);
+      expect(getWalletSummary).not.toHaveBeenCalled();
+      expect(getUserHistory).not.toHaveBeenCalled();
+    },
+  );
 });

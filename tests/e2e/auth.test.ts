@@ -109,7 +109,9 @@ describe('accounts and sessions in Chromium', () => {
 
     // 'Check Your Email', with the junk mail hint.
     await dialog(page).getByRole('heading', { name: 'Check Your Email' }).waitFor();
-    await dialog(page).getByText(/junk mail/).waitFor();
+    await dialog(page)
+      .getByText(/junk mail/)
+      .waitFor();
     await shot(page, 'signup-check-email-desktop');
     await dialog(page).getByRole('button', { name: 'OK' }).click();
 
@@ -169,7 +171,9 @@ describe('accounts and sessions in Chromium', () => {
     await dialog(page).getByLabel('Email').fill(email);
     await dialog(page).getByRole('button', { name: 'Send reset link' }).click();
     await dialog(page).getByRole('heading', { name: 'Email Sent' }).waitFor();
-    await dialog(page).getByText(/junk mail/).waitFor();
+    await dialog(page)
+      .getByText(/junk mail/)
+      .waitFor();
     await shot(page, 'forgot-email-sent-desktop');
 
     // The reset mail's link opens the reset modal over home.

@@ -146,7 +146,11 @@ describe('the embed snippet in a plain HTML page', () => {
     const page = await world.browser.newPage({ viewport: DESKTOP });
     const secret = world.pieces['Private Demo']!;
     const song = world.pieces['Harbor Lights']!;
-    for (const query of [`userName=${world.ana.form.username}&contentId=${secret.id}`, `userName=${world.bea.form.username}&contentId=${song.id}`, 'userName=x']) {
+    for (const query of [
+      `userName=${world.ana.form.username}&contentId=${secret.id}`,
+      `userName=${world.bea.form.username}&contentId=${song.id}`,
+      'userName=x',
+    ]) {
       await page.goto(`${world.baseUrl}/music-player.html?${query}`);
       await page.locator('.kp-note', { hasText: 'This piece is not available.' }).waitFor();
       expect(await page.getByRole('button', { name: 'Play' }).count()).toBe(0); // no player for it

@@ -174,7 +174,10 @@ describe('search in Chromium', () => {
     await box.fill('moon');
     await box.press('Enter');
     await page.waitForURL(`${world.baseUrl}/search/moon`);
-    await page.getByRole('region', { name: 'Artists' }).getByRole('link', { name: /bea.moon/i }).waitFor();
+    await page
+      .getByRole('region', { name: 'Artists' })
+      .getByRole('link', { name: /bea.moon/i })
+      .waitFor();
     expect(await cardTitles(page.getByRole('region', { name: 'Titles' }))).toEqual(['Blue Moon Sessions']);
 
     await box.fill('art');

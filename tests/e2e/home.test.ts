@@ -73,7 +73,9 @@ describe('motion', () => {
     await page.getByRole('banner').getByRole('button', { name: 'Login', exact: true }).waitFor();
     await page.evaluate(() => {
       const motion = /\bant-[\w-]+-(appear|enter)-active\b/;
-      const seen = (node: Node) => node instanceof Element && (motion.test(node.className.toString()) || [...node.querySelectorAll('*')].some((el) => motion.test(el.className.toString())));
+      const seen = (node: Node) =>
+        node instanceof Element &&
+        (motion.test(node.className.toString()) || [...node.querySelectorAll('*')].some((el) => motion.test(el.className.toString())));
       const w = window as unknown as { animated: boolean };
       w.animated = false;
       new MutationObserver((records) => {

@@ -25,7 +25,13 @@ beforeAll(async () => {
   await world.publish(ana, { title: 'Night Song', tag: 'Music', subTag: 'Jazz', hue: 225, seconds: 4, description: 'Four seconds of a rising tone.' });
   await world.publish(ana, { title: 'Neon Fox', tag: 'Art', subTag: 'Digital Art', hue: 290 });
   await world.publish(bea, { title: 'Porto Bridge', tag: 'Photos', subTag: 'Travel', hue: 35 });
-  await world.publish(ana, { title: 'Lisbon Tram at Dawn', tag: 'Photos', subTag: 'Travel', hue: 200, description: 'Tram 28 climbing to Graça before the city wakes.' });
+  await world.publish(ana, {
+    title: 'Lisbon Tram at Dawn',
+    tag: 'Photos',
+    subTag: 'Travel',
+    hue: 200,
+    description: 'Tram 28 climbing to Graça before the city wakes.',
+  });
 }, 150_000);
 
 /** The console error of the 404 the test provokes on purpose (watchErrors leaves it out). */
@@ -88,7 +94,10 @@ describe('content detail and profiles in Chromium', () => {
     await expectShown(page, 'Lisbon Tram at Dawn');
 
     // The 'More from' strip opens a song in place; it draws its waveform and plays.
-    await modal.getByRole('list', { name: /^More from/ }).getByRole('link', { name: 'Night Song' }).click();
+    await modal
+      .getByRole('list', { name: /^More from/ })
+      .getByRole('link', { name: 'Night Song' })
+      .click();
     await expectShown(page, 'Night Song');
     await modal.locator('.kn-wave canvas').waitFor();
     await modal.getByRole('button', { name: 'Play' }).click();
@@ -163,7 +172,9 @@ describe('content detail and profiles in Chromium', () => {
     await uploads.getByRole('link', { name: 'Fading Sketch' }).waitFor({ state: 'detached' });
     expect(await uploads.locator('.kn-card__title').allInnerTexts()).toEqual(['Harbor Study']);
     const [username, ...slug] = sketch.link.slice(1).split('-');
-    await request(world.baseUrl).get(`/api/v2/content/get-by-link/${username}/${slug.join('-')}`).expect(404);
+    await request(world.baseUrl)
+      .get(`/api/v2/content/get-by-link/${username}/${slug.join('-')}`)
+      .expect(404);
     expect(errors).toEqual([]);
     await page.context().close();
   });

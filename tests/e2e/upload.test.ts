@@ -58,7 +58,7 @@ function wav(seconds: number, rate = 22_050): Buffer {
   for (let i = 0; i < samples; i += 1) {
     const t = i / rate;
     const note = notes[Math.floor(t * 2) % notes.length]!;
-    const envelope = Math.min(1, (t * 2) % 1 * 8) * (1 - ((t * 2) % 1) * 0.8);
+    const envelope = Math.min(1, ((t * 2) % 1) * 8) * (1 - ((t * 2) % 1) * 0.8);
     data.writeInt16LE(Math.round(Math.sin(2 * Math.PI * note * t) * 14_000 * envelope), i * 2);
   }
   const header = Buffer.alloc(44);
@@ -136,10 +136,12 @@ async function logIn(page: Page, email: string, password: string) {
   await dialog(page).getByLabel('Email').fill(email);
   await dialog(page).getByLabel('Password').fill(password);
   await dialog(page).getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForFunction(() => Boolean(window.localStorage.getItem('knack:account')), undefined, { timeout: 15_000 }).catch(async (error: unknown) => {
-    await screenshot(page, 'upload-login-failed');
-    throw error;
-  });
+  await page
+    .waitForFunction(() => Boolean(window.localStorage.getItem('knack:account')), undefined, { timeout: 15_000 })
+    .catch(async (error: unknown) => {
+      await screenshot(page, 'upload-login-failed');
+      throw error;
+    });
   await page.waitForURL(`${baseUrl}/explore`); // a login from the top navigation goes to /explore
 }
 
@@ -229,10 +231,13 @@ describe('uploads and the media pipeline in Chromium', () => {
     const audioBar = modal.getByRole('progressbar', { name: 'Audio upload' });
     await audioBar.waitFor();
     // The network is throttled above: the bar is caught part way for the screenshot.
-    await page.waitForFunction((bar) => {
-      const value = Number(bar?.getAttribute('aria-valuenow'));
-      return value > 0 && value < 100;
-    }, await audioBar.elementHandle());
+    await page.waitForFunction(
+      (bar) => {
+        const value = Number(bar?.getAttribute('aria-valuenow'));
+        return value > 0 && value < 100;
+      },
+      await audioBar.elementHandle(),
+    );
     await shot(page, 'song-sending-desktop');
     await untilComplete(modal, 'Audio upload');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });

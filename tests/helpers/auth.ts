@@ -50,6 +50,9 @@ export async function createActiveMember(app: Express | string, mailbox: Mailbox
   const form = newSignup(overrides);
   await request(app).post('/api/v2/auth/signup').send(form).expect(201);
   const mail = await mailbox.nextMailTo(form.email);
-  const res = await request(app).post('/api/v2/auth/confirm').send({ token: tokenFromMail(mail, '/confirm') }).expect(200);
+  const res = await request(app)
+    .post('/api/v2/auth/confirm')
+    .send({ token: tokenFromMail(mail, '/confirm') })
+    .expect(200);
   return { form, user: res.body.user as { id: string; email: string; role: string }, token: res.body.token as string, cookie: refreshCookieOf(res)! };
 }

@@ -57,13 +57,19 @@ export function coverPng(hue: number, size = 800): Promise<Buffer> {
 /** Publishes through the real calls: the cover (and a `seconds` long song for Music), then save. */
 export async function publishPiece(app: Parameters<typeof request>[0], member: Member, piece: PieceSpec): Promise<PublishedPiece> {
   const auth = { Authorization: `Bearer ${member.token}` };
-  const photo = await request(app).post('/api/v2/content/upload-photo').set(auth).attach('file', await coverPng(piece.hue), 'cover.png').expect(201);
+  const photo = await request(app)
+    .post('/api/v2/content/upload-photo')
+    .set(auth)
+    .attach('file', await coverPng(piece.hue), 'cover.png')
+    .expect(201);
   const audio =
-    piece.tag === 'Music' ? await request(app)
+    piece.tag === 'Music'
+      ? await request(app)
           .post('/api/v2/content/upload-audio')
           .set(auth)
           .attach('file', piece.song?.file ?? wav(piece.seconds ?? 1), piece.song?.name ?? 'song.wav')
-          .expect(201) : null;
+          .expect(201)
+      : null;
   const saved = await request(app)
     .post('/api/v2/content/save')
     .set(auth)
@@ -91,7 +97,9 @@ export async function signedInPage(
   const signin = await request(baseUrl).post('/api/v2/auth/signin').send({ email: member.form.email, password: member.form.password }).expect(200);
   const context = await browser.newContext(options);
   const { hostname } = new URL(baseUrl);
-  await context.addCookies([{ name: 'knack_refresh', value: refreshCookieOf(signin)!, domain: hostname, path: '/api/v2/auth', httpOnly: true, sameSite: 'Strict' }]);
+  await context.addCookies([
+    { name: 'knack_refresh', value: refreshCookieOf(signin)!, domain: hostname, path: '/api/v2/auth', httpOnly: true, sameSite: 'Strict' },
+  ]);
   const account = JSON.stringify({ user: signin.body.user, token: signin.body.token });
   await context.addInitScript((value) => window.localStorage.setItem('knack:account', value), account);
   return context.newPage();
@@ -140,7 +148,11 @@ export function usePiecesWorld(name: string): PiecesWorld {
     },
     async repost(title) {
       admin ??= await createActiveMember(world.baseUrl, smtp!, { email: 'admin@knack.example', username: `admin_${stamp}` });
-      await request(world.baseUrl).post('/api/v2/content/trend').set({ Authorization: `Bearer ${admin.token}` }).send({ contentId: world.pieces[title]!.id }).expect(200);
+      await request(world.baseUrl)
+        .post('/api/v2/content/trend')
+        .set({ Authorization: `Bearer ${admin.token}` })
+        .send({ contentId: world.pieces[title]!.id })
+        .expect(200);
     },
   } as PiecesWorld;
 

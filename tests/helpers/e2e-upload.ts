@@ -51,4 +51,3 @@ export async function untilComplete(scope: Locator, name: string) {
 export async function toast(page: Page, text: string) {
   await page.locator('.ant-message-notice', { hasText: text }).first().waitFor({ timeout: 15_000 });
 }
-

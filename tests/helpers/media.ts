@@ -8,7 +8,9 @@ import { ffmpegBinary } from '../../server/modules/media/audio';
 import { encodeWav } from '../../server/modules/media/wav';
 
 export async function png(width = 320, height = 200, color = { r: 200, g: 60, b: 40 }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
 /** A JPEG carrying EXIF (camera owner, GPS position) and an orientation that rotates it 90°. */

@@ -38,11 +38,22 @@ export async function startPayPalStandIn(clientId: string, clientSecret: string)
         if (req.headers.authorization !== expected) return send(401, { error: 'invalid_client', error_description: 'Client Authentication failed' });
         const token = `A21AA${randomBytes(12).toString('hex')}`;
         tokens.add(token);
-        return send(200, { scope: 'https://uri.paypal.com/services/payments/payouts', access_token: token, token_type: 'Bearer', app_id: 'APP-1', expires_in: 32400, nonce: 'n' });
+        return send(200, {
+          scope: 'https://uri.paypal.com/services/payments/payouts',
+          access_token: token,
+          token_type: 'Bearer',
+          app_id: 'APP-1',
+          expires_in: 32400,
+          nonce: 'n',
+        });
       }
       if (req.method === 'POST' && req.url === '/v1/payments/payouts') {
         const bearer = req.headers.authorization?.replace(/^Bearer /, '');
-        if (!bearer || !tokens.has(bearer)) return send(401, { name: 'AUTHENTICATION_FAILURE', message: 'Authentication failed due to invalid authentication credentials or a missing Authorization header.' });
+        if (!bearer || !tokens.has(bearer))
+          return send(401, {
+            name: 'AUTHENTICATION_FAILURE',
+            message: 'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
+          });
         const requestId = req.headers['paypal-request-id'] as string | undefined;
         const body = JSON.parse(raw) as PayoutCall['body'];
         payoutCalls.push({ requestId, body });
@@ -57,7 +68,11 @@ export async function startPayPalStandIn(clientId: string, clientSecret: string)
           return send(400, { name: 'USER_BUSINESS_ERROR', message: 'User business error.', details: [{ issue: 'DUPLICATE_REQUEST_ID' }] });
         }
         const answer = {
-          batch_header: { payout_batch_id: `PB${randomBytes(6).toString('hex').toUpperCase()}`, batch_status: 'PENDING', sender_batch_header: body.sender_batch_header },
+          batch_header: {
+            payout_batch_id: `PB${randomBytes(6).toString('hex').toUpperCase()}`,
+            batch_status: 'PENDING',
+            sender_batch_header: body.sender_batch_header,
+          },
           links: [],
         };
         batches.set(batchId, { requestId, answer });

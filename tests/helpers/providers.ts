@@ -58,9 +58,14 @@ export async function startFacebookStandIn(appId: string, appSecret: string) {
       res.end(JSON.stringify(body));
     };
     if (url.pathname === '/v19.0/debug_token') {
-      if (url.searchParams.get('access_token') !== `${appId}|${appSecret}`) return send(400, { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
+      if (url.searchParams.get('access_token') !== `${appId}|${appSecret}`)
+        return send(400, { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
       const user = tokens.get(url.searchParams.get('input_token') ?? '');
-      return send(200, { data: user ? { app_id: user.appId, type: 'USER', is_valid: true, user_id: user.id } : { is_valid: false, error: { code: 190, message: 'Invalid token' } } });
+      return send(200, {
+        data: user
+          ? { app_id: user.appId, type: 'USER', is_valid: true, user_id: user.id }
+          : { is_valid: false, error: { code: 190, message: 'Invalid token' } },
+      });
     }
     if (url.pathname === '/v19.0/me') {
       const user = tokens.get(url.searchParams.get('access_token') ?? '');

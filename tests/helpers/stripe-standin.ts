@@ -65,7 +65,9 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
       if (missing) return send(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${missing}.`, param: missing } });
       const unitAmount = Number(form['line_items[0][price_data][unit_amount]']);
       if (!Number.isInteger(unitAmount) || unitAmount < 1) {
-        return send(400, { error: { type: 'invalid_request_error', message: 'Invalid integer: unit_amount', param: 'line_items[0][price_data][unit_amount]' } });
+        return send(400, {
+          error: { type: 'invalid_request_error', message: 'Invalid integer: unit_amount', param: 'line_items[0][price_data][unit_amount]' },
+        });
       }
       const key = req.headers['idempotency-key'];
       const replay = typeof key === 'string' ? byIdempotencyKey.get(key) : undefined;
@@ -103,7 +105,9 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
       livemode: false,
     });
     const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', options.secret ?? webhookSecret).update(`${timestamp}.${payload}`).digest('hex');
+    const signature = createHmac('sha256', options.secret ?? webhookSecret)
+      .update(`${timestamp}.${payload}`)
+      .digest('hex');
     return { payload, header: `t=${timestamp},v1=${signature}` };
   }
 

@@ -22,7 +22,10 @@ const SPEC: OpenAPIV3.DocumentV3 = {
       get: {
         parameters: [{ name: 'answer', in: 'query', schema: { type: 'string' } }],
         responses: {
-          '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } },
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+          },
           '400': { description: 'bad', content: { 'application/json': { schema: ERROR } } },
         },
       },
@@ -64,7 +67,9 @@ describe('an answer that breaks the contract', () => {
     const res = await request(app).get('/api/v2/thing?answer=undeclared').expect(500).expect('Content-Type', /json/);
     expect(res.body).toEqual({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
     expect(leaksFiles(res.text)).toBe(false);
-    expect(logged.map((line) => line.err?.message)).toEqual([expect.stringMatching(/^The answer 404 to GET \/api\/v2\/thing breaks the contract: no schema defined for status code '404'/)]);
+    expect(logged.map((line) => line.err?.message)).toEqual([
+      expect.stringMatching(/^The answer 404 to GET \/api\/v2\/thing breaks the contract: no schema defined for status code '404'/),
+    ]);
   });
 
   it('when a call answers a body of the wrong shape, then the same', async () => {

@@ -7,7 +7,14 @@ import { FERRETDB_PATCH, isPatchedFerretDb, resolveFerretDb } from '../../server
 function fakeFerretDb(dir: string, patched: boolean): string {
   mkdirSync(dir, { recursive: true });
   const binary = path.join(dir, 'ferretdb');
-  const lines = ['version: v1.24.2', 'commit: unknown', 'branch: unknown', 'dirty: false', `package: ${patched ? FERRETDB_PATCH : 'unknown'}`, 'debugBuild: false'];
+  const lines = [
+    'version: v1.24.2',
+    'commit: unknown',
+    'branch: unknown',
+    'dirty: false',
+    `package: ${patched ? FERRETDB_PATCH : 'unknown'}`,
+    'debugBuild: false',
+  ];
   writeFileSync(binary, `#!/bin/sh\nprintf '%s\\n' ${lines.map((line) => `'${line}'`).join(' ')}\n`);
   chmodSync(binary, 0o755);
   return binary;

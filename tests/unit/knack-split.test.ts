@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { knackLegs, PLATFORM_KNACKS, userAccount } from '../../server/modules/ledger';
 
 const id = fc.stringMatching(/^[0-9a-f]{24}$/);
-const credit = (legs: ReturnType<typeof knackLegs>, account: string) => legs.filter((leg) => leg.account === account).reduce((sum, leg) => sum + leg.amountMicros, 0);
+const credit = (legs: ReturnType<typeof knackLegs>, account: string) =>
+  legs.filter((leg) => leg.account === account).reduce((sum, leg) => sum + leg.amountMicros, 0);
 
 describe('knackLegs', () => {
   it('when any knack value is split between an owner and a payer, then the legs sum to zero, the credits to the value, and the payer gets 10% rounded down', () => {

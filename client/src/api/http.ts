@@ -113,9 +113,7 @@ export async function request<T>(method: string, template: string, args: Request
       headers: token ? { Authorization: `Bearer ${token}` } : undefined,
       signal: options.signal,
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-      onUploadProgress: options.onUploadProgress
-        ? (event) => options.onUploadProgress!(event.total ? event.loaded / event.total : 0)
-        : undefined,
+      onUploadProgress: options.onUploadProgress ? (event) => options.onUploadProgress!(event.total ? event.loaded / event.total : 0) : undefined,
     });
     return response.data;
   };

@@ -49,11 +49,7 @@ export function AppRoutes({ routes = ROUTES }: { routes?: readonly AppRoute[] })
       <Routes location={detailBackground(location) ?? location}>
         <Route element={<FrontLayout />}>
           {byPattern(routes).map(([path, group]) => (
-            <Route
-              key={path}
-              path={path}
-              element={patternElement(group)}
-            />
+            <Route key={path} path={path} element={patternElement(group)} />
           ))}
         </Route>
         <Route path="*" element={<Navigate to={FALLBACK_PATH} replace />} />

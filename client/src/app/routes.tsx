@@ -41,10 +41,13 @@ function lazyPage(load: PageLoader): Pick<AppRoute, 'Page' | 'preload'> {
   const known = pages.get(load);
   if (known) return known;
   let pending: Promise<{ default: ComponentType }> | undefined;
-  const loadOnce = withChunkReload(() => (pending ??= load().catch((error: unknown) => {
-    pending = undefined; // a failed load can be retried
-    throw error;
-  })));
+  const loadOnce = withChunkReload(
+    () =>
+      (pending ??= load().catch((error: unknown) => {
+        pending = undefined; // a failed load can be retried
+        throw error;
+      })),
+  );
   const page = { Page: lazy(loadOnce), preload: loadOnce };
   pages.set(load, page);
   return page;
@@ -61,8 +64,25 @@ function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: PageLoad
  * links are opened by people who are not signed in).
  */
 export const GUEST_ROUTE_NAMES: readonly string[] = [
-  'index', 'home', 'become', 'become-kind', 'earning', 'userProfile', 'playlist', '{name}Top50', '{hash}', 'explore',
-  'exploreTag', 'viewAll', 'viewall-kind', 'pricing', 'blog-type', 'username', 'admin pass', 'confirm', 'auth',
+  'index',
+  'home',
+  'become',
+  'become-kind',
+  'earning',
+  'userProfile',
+  'playlist',
+  '{name}Top50',
+  '{hash}',
+  'explore',
+  'exploreTag',
+  'viewAll',
+  'viewall-kind',
+  'pricing',
+  'blog-type',
+  'username',
+  'admin pass',
+  'confirm',
+  'auth',
 ];
 
 /**
@@ -102,5 +122,7 @@ export function findRoute(pathname: string): AppRoute | undefined {
 
 /** Preloads the page of `pathname`, if it is a known route (called before the first render). */
 export function preloadRoute(pathname: string): void {
-  void findRoute(pathname)?.preload().catch(() => undefined);
+  void findRoute(pathname)
+    ?.preload()
+    .catch(() => undefined);
 }

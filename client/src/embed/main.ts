@@ -136,7 +136,12 @@ function songControls(content: Content): HTMLElement {
     if (box.width) seekTo(((event.clientX - box.left) / box.width) * duration());
   });
   wave.addEventListener('keydown', (event) => {
-    const moves: Record<string, number> = { ArrowLeft: -SEEK_STEP_SECONDS, ArrowDown: -SEEK_STEP_SECONDS, ArrowRight: SEEK_STEP_SECONDS, ArrowUp: SEEK_STEP_SECONDS };
+    const moves: Record<string, number> = {
+      ArrowLeft: -SEEK_STEP_SECONDS,
+      ArrowDown: -SEEK_STEP_SECONDS,
+      ArrowRight: SEEK_STEP_SECONDS,
+      ArrowUp: SEEK_STEP_SECONDS,
+    };
     if (event.key in moves) seekTo(audio.currentTime + moves[event.key]!);
     else if (event.key === 'Home') seekTo(0);
     else if (event.key === 'End') seekTo(duration());

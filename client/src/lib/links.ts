@@ -10,10 +10,7 @@ import type { TagType } from './tags';
 /** The one route pattern of the single-segment screens (profile, share link, Top 50), with an optional second segment. */
 export const SEGMENT_PATH = '/:segment/:sub?';
 
-export type SegmentTarget =
-  | { kind: 'top50'; name: string }
-  | { kind: 'content'; username: string; slug: string }
-  | { kind: 'profile'; username: string };
+export type SegmentTarget = { kind: 'top50'; name: string } | { kind: 'content'; username: string; slug: string } | { kind: 'profile'; username: string };
 
 const TOP50_SUFFIX = '-music-top-50';
 
@@ -21,9 +18,32 @@ const USERNAME = /^[A-Za-z0-9_.]{1,30}$/;
 
 /** First segments of the app's fixed screens: never a profile or a share link, even before they are built. */
 const RESERVED = new Set([
-  'activity-history', 'admin', 'analytics', 'approve', 'auth', 'become', 'blog', 'cancel', 'confirm', 'creat-discount-code',
-  'earning', 'explore', 'inbox', 'nft', 'pricing', 'profile', 'search', 'user-guide', 'user-setting', 'viewall', 'wallet',
-  'music-player.html', 'privacy-policy.html', 'terms-of-use.html', 'files', 'api',
+  'activity-history',
+  'admin',
+  'analytics',
+  'approve',
+  'auth',
+  'become',
+  'blog',
+  'cancel',
+  'confirm',
+  'creat-discount-code',
+  'earning',
+  'explore',
+  'inbox',
+  'nft',
+  'pricing',
+  'profile',
+  'search',
+  'user-guide',
+  'user-setting',
+  'viewall',
+  'wallet',
+  'music-player.html',
+  'privacy-policy.html',
+  'terms-of-use.html',
+  'files',
+  'api',
 ]);
 
 const TAG_TYPES: readonly TagType[] = ['music', 'art', 'photos'];

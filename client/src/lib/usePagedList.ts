@@ -48,7 +48,7 @@ interface Run {
   busy: boolean;
 }
 
-const blank = <T,>(key: string | null, status: PagedStatus): ListState<T> => ({
+const blank = <T>(key: string | null, status: PagedStatus): ListState<T> => ({
   key,
   items: [],
   status,

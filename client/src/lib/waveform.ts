@@ -35,7 +35,14 @@ export interface WaveformStyle {
  * Draws mirrored bars across a canvas of `width` × `height` CSS px (the context already scaled for the
  * device pixel ratio); bars left of `progress` (0..1) in the played colour.
  */
-export function drawWaveform(context: CanvasRenderingContext2D, peaks: readonly number[], progress: number, width: number, height: number, style: WaveformStyle): void {
+export function drawWaveform(
+  context: CanvasRenderingContext2D,
+  peaks: readonly number[],
+  progress: number,
+  width: number,
+  height: number,
+  style: WaveformStyle,
+): void {
   context.clearRect(0, 0, width, height);
   const step = style.bar + style.gap;
   const bars = barsOf(peaks, Math.floor(width / step));

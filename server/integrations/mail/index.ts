@@ -11,7 +11,5 @@ export { smtpMailer } from './smtp.driver';
 
 /** SMTP when SMTP_URL is set, else the outbox under DATA_DIR/mail. */
 export function createMailer(config: Pick<Config, 'mail' | 'dataDir'>): Mailer {
-  return config.mail.smtpUrl
-    ? smtpMailer(config.mail.smtpUrl, config.mail.from)
-    : outboxMailer(path.join(config.dataDir, 'mail'), config.mail.from);
+  return config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : outboxMailer(path.join(config.dataDir, 'mail'), config.mail.from);
 }

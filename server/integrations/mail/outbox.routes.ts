@@ -6,7 +6,6 @@ import { Router, type Request } from 'express';
 import { listOutbox, readOutboxMail } from './outbox.driver';
 import { escapeHtml } from '../../lib/html';
 
-
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Knack outbox</title>
@@ -35,12 +34,20 @@ export function outboxRouter(dir: string, { openToAll = false }: { openToAll?: b
     res
       .status(403)
       .type('html')
-      .send(page('Not here', '<h1>The outbox is open only on the machine Knack runs on.</h1><p class="meta">Start Knack with DEV_MAIL=true to read it from other machines.</p>'));
+      .send(
+        page(
+          'Not here',
+          '<h1>The outbox is open only on the machine Knack runs on.</h1><p class="meta">Start Knack with DEV_MAIL=true to read it from other machines.</p>',
+        ),
+      );
   });
   router.get('/dev/mail', async (_req, res) => {
     const mails = await listOutbox(dir);
     const rows = mails
-      .map((m) => `<tr><td class="meta">${escapeHtml(new Date(m.sentAt).toLocaleString('en-US'))}</td><td>${escapeHtml(m.to)}</td><td><a href="/dev/mail/${m.id}">${escapeHtml(m.subject)}</a></td></tr>`)
+      .map(
+        (m) =>
+          `<tr><td class="meta">${escapeHtml(new Date(m.sentAt).toLocaleString('en-US'))}</td><td>${escapeHtml(m.to)}</td><td><a href="/dev/mail/${m.id}">${escapeHtml(m.subject)}</a></td></tr>`,
+      )
       .join('');
     res.type('html').send(
       page(

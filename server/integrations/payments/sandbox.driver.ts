@@ -68,7 +68,12 @@ export function sandboxProvider({ publicUrl, webhookSecret, payerKey }: { public
       verifySignature(headers[SANDBOX_SIGNATURE_HEADER], rawBody, webhookSecret);
       const event = parseJson<SandboxEvent>(rawBody);
       const known = event.type === 'checkout.completed' || event.type === 'checkout.failed';
-      return { eventId: String(event.id), type: known ? event.type : 'ignored', sessionId: event.data?.sessionId ?? null, orderId: event.data?.orderId ?? null };
+      return {
+        eventId: String(event.id),
+        type: known ? event.type : 'ignored',
+        sessionId: event.data?.sessionId ?? null,
+        orderId: event.data?.orderId ?? null,
+      };
     },
 
     checkout: (sessionId) => SandboxCheckoutModel.findById(sessionId).lean<SandboxCheckoutDoc>(),
@@ -84,7 +89,10 @@ export function sandboxProvider({ publicUrl, webhookSecret, payerKey }: { public
         data: { sessionId, orderId: checkout.orderId },
       };
       const rawBody = Buffer.from(JSON.stringify(event));
-      return { checkout, delivery: { rawBody, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signatureHeader(webhookSecret, rawBody) } } };
+      return {
+        checkout,
+        delivery: { rawBody, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signatureHeader(webhookSecret, rawBody) } },
+      };
     },
   };
 }

@@ -54,7 +54,8 @@ export function sandboxCheckoutRouter(sandbox: SandboxProvider, deliver: (delive
     if (!open) return void res.status(404).type('html').send(notFound);
     if (!isPayer(req, open)) return void res.status(403).type('html').send(notPayer);
     const decision = (req.body as { decision?: string } | undefined)?.decision;
-    if (decision !== 'approve' && decision !== 'decline') return void res.status(400).type('html').send(page('Bad request', '<h1>Choose approve or decline.</h1>'));
+    if (decision !== 'approve' && decision !== 'decline')
+      return void res.status(400).type('html').send(page('Bad request', '<h1>Choose approve or decline.</h1>'));
     const decided = await sandbox.decide(req.params.sessionId, decision === 'approve');
     if (!decided) return void res.status(404).type('html').send(notFound);
     await deliver(decided.delivery);

@@ -73,8 +73,7 @@ export function s3Storage(options: S3StorageOptions): Storage & { client: S3Clie
         : `https://${bucket}.s3.${region}.amazonaws.com`;
 
   const isNotFound = (err: unknown) =>
-    err instanceof S3ServiceException &&
-    (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound' || err.name === 'NoSuchKey');
+    err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound' || err.name === 'NoSuchKey');
 
   return {
     kind: 's3',
@@ -94,17 +93,13 @@ export function s3Storage(options: S3StorageOptions): Storage & { client: S3Clie
     },
     async putBuffer(key, body, contentType) {
       assertSafeKey(key);
-      await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, CacheControl: CACHE_CONTROL }),
-      );
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, CacheControl: CACHE_CONTROL }));
     },
     async delete(keys) {
       keys.forEach(assertSafeKey);
       for (let i = 0; i < keys.length; i += DELETE_BATCH) {
         const batch = keys.slice(i, i + DELETE_BATCH);
-        const result = await client.send(
-          new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-        );
+        const result = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
         const failed = result.Errors ?? [];
         if (failed.length > 0) {
           const list = failed.map((e) => `${e.Key}: ${e.Code ?? 'error'}`).join(', ');
@@ -127,9 +122,7 @@ export function s3Storage(options: S3StorageOptions): Storage & { client: S3Clie
       if (range && !(Number.isInteger(range.start) && Number.isInteger(range.end) && range.start >= 0 && range.end >= range.start)) {
         throw new RangeError(`Invalid byte range ${range.start}-${range.end} for ${key}`);
       }
-      const object = await client.send(
-        new GetObjectCommand({ Bucket: bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }),
-      );
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }));
       if (!(object.Body instanceof Readable)) throw new Error(`S3 returned no readable body for ${key}`);
       return object.Body;
     },

@@ -2,7 +2,6 @@
 import type { MailMessage } from '../../integrations/mail';
 import { escapeHtml } from '../../lib/html';
 
-
 function layout(greeting: string, lines: string[], action: { label: string; url: string }, footer: string): Pick<MailMessage, 'text' | 'html'> {
   const text = [greeting, '', ...lines, '', `${action.label}: ${action.url}`, '', footer, '', '— Knack'].join('\n');
   const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">

@@ -19,8 +19,7 @@ export const PASSWORD_CHECK_LIMIT: Limit = { max: 5, windowMs: 15 * 60_000 };
 export const PASSWORD_CHECK_MESSAGES = {
   missing: MESSAGES.loginPassword,
   wrong: 'Incorrect password.',
-  notSet:
-    'Your account has no password yet (you sign in with Google or Facebook). Set one with “Forgot password”: we email you a link. Then try again.',
+  notSet: 'Your account has no password yet (you sign in with Google or Facebook). Set one with “Forgot password”: we email you a link. Then try again.',
   tooMany: 'Too many wrong passwords. Please wait and try again.',
 } as const;
 

@@ -14,7 +14,12 @@ const { usernameMin: USERNAME_MIN, usernameMax: USERNAME_MAX, passwordMaxBytes: 
 const { email: EMAIL, password: PASSWORD, usernameChars: USERNAME_CHARS } = PATTERNS;
 
 export function fail(message: string, ...fields: string[]): never {
-  throw new AppError(400, 'bad_request', message, fields.map((path) => ({ path, message })));
+  throw new AppError(
+    400,
+    'bad_request',
+    message,
+    fields.map((path) => ({ path, message })),
+  );
 }
 
 const blank = (value: string | undefined): boolean => !value || !value.trim();
@@ -32,12 +37,7 @@ export function checkUsername(username: string): void {
 }
 
 /** The strength rule, the byte limit, then the confirmation. */
-export function checkNewPassword(
-  password: string,
-  confirm: string,
-  fields: { password: string; confirm: string },
-  mismatchMessage: string,
-): void {
+export function checkNewPassword(password: string, confirm: string, fields: { password: string; confirm: string }, mismatchMessage: string): void {
   if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) fail(MESSAGES.passwordTooLong, fields.password);
   if (!PASSWORD.test(password)) fail(MESSAGES.passwordRule, fields.password);
   if (password !== confirm) fail(mismatchMessage, fields.password, fields.confirm);

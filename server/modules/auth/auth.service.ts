@@ -16,15 +16,7 @@ import { findUserByEmail, normalizeUsername, roleOf, usernameTaken, UserModel, t
 import { activationMail, resetPasswordMail } from './auth.mails';
 import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
 import type { SocialProfile } from './auth.social';
-import {
-  consumeOneTimeToken,
-  consumeSession,
-  createOneTimeToken,
-  createSession,
-  revokeAllSessions,
-  revokeOneTimeTokens,
-  revokeSession,
-} from './auth.tokens';
+import { consumeOneTimeToken, consumeSession, createOneTimeToken, createSession, revokeAllSessions, revokeOneTimeTokens, revokeSession } from './auth.tokens';
 
 /**
  * Failed sign-ins in 15 minutes. A lock-out is per account and address together, so that a stranger
@@ -75,7 +67,6 @@ export type SigninResult = SignedIn | { pendingActivation: true };
 const DUMMY_HASH = bcrypt.hashSync(`no-such-user-${Math.random()}`, 12);
 
 export function createAuthService({ config, publicUrl, mailer, logger }: AuthDeps) {
-
   async function signIn(user: UserDoc, familyId?: string): Promise<SignedIn> {
     const token = signAccessToken(config, { userId: String(user._id), tokenVersion: user.tokenVersion });
     const refreshToken = await createSession(config, user._id, user.tokenVersion, familyId);
@@ -209,10 +200,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       const userId = await consumeOneTimeToken(token, 'reset');
       if (!userId) fail(MESSAGES.badResetLink, 'token');
       // A reset also proves the address: an account waiting for activation becomes active.
-      await UserModel.updateOne(
-        { _id: userId },
-        { $set: { passwordHash: await hashPassword(newPassword), isActive: true }, $inc: { tokenVersion: 1 } },
-      );
+      await UserModel.updateOne({ _id: userId }, { $set: { passwordHash: await hashPassword(newPassword), isActive: true }, $inc: { tokenVersion: 1 } });
       await revokeAllSessions(userId);
     },
 
@@ -248,7 +236,11 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       }
       if (!user) {
         if (!profile.email) {
-          throw new AppError(400, 'bad_request', `Your ${profile.provider === 'google' ? 'Google' : 'Facebook'} account did not share a verified email address.`);
+          throw new AppError(
+            400,
+            'bad_request',
+            `Your ${profile.provider === 'google' ? 'Google' : 'Facebook'} account did not share a verified email address.`,
+          );
         }
         const created = await UserModel.create({
           email: profile.email,
@@ -271,7 +263,11 @@ export type AuthService = ReturnType<typeof createAuthService>;
 
 /** A username made from an email's local part: valid characters, 6 to 30 long, not taken. */
 async function freeUsername(seed: string): Promise<string> {
-  const base = normalizeUsername(seed).replace(/[^a-z0-9_.]/g, '').slice(0, 24).padEnd(6, '_') || 'member';
+  const base =
+    normalizeUsername(seed)
+      .replace(/[^a-z0-9_.]/g, '')
+      .slice(0, 24)
+      .padEnd(6, '_') || 'member';
   if (!(await usernameTaken(base))) return base;
   for (let i = 0; i < 20; i++) {
     const candidate = `${base}_${Math.floor(Math.random() * 100_000)}`.slice(0, 30);

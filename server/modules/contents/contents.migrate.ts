@@ -14,7 +14,9 @@ const missing = (field: string) => ({ [field]: mongoose.trusted({ $exists: false
 
 export async function migrateContents(): Promise<number> {
   // Pieces written before `media` existed: read raw, as the old documents are stored.
-  const old = await ContentModel.collection.find<ContentDoc & { photoUploadId: unknown; audioUploadId?: unknown; setting?: { public?: boolean }; isHide?: boolean }>(missing('media')).toArray();
+  const old = await ContentModel.collection
+    .find<ContentDoc & { photoUploadId: unknown; audioUploadId?: unknown; setting?: { public?: boolean }; isHide?: boolean }>(missing('media'))
+    .toArray();
   for (const piece of old) {
     const [owner, photo, audio] = await Promise.all([
       UserModel.findById(piece.ownerId).lean<UserDoc>(),

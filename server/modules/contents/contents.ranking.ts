@@ -13,8 +13,7 @@ const DAY_MS = 86_400_000;
 /** Lifts re-posted pieces above every unfeatured one (timestamps in ms stay far below it). */
 const FEATURED_LIFT = 10_000_000_000_000;
 
-export const featureRankOf = (featuredAt: Date | null, uploadedAt: Date) =>
-  featuredAt ? FEATURED_LIFT + featuredAt.getTime() : uploadedAt.getTime();
+export const featureRankOf = (featuredAt: Date | null, uploadedAt: Date) => (featuredAt ? FEATURED_LIFT + featuredAt.getTime() : uploadedAt.getTime());
 
 /** 1 + reactions of the week while the piece is recent and its artist little followed; else 0 (off the radar). */
 export function radarScoreOf(uploadedAt: Date, ownerFollowers: number, weekReactions: number, now = new Date()): number {

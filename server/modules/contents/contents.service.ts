@@ -113,9 +113,7 @@ export function createContentsService(media: MediaService) {
       if (!mainName) fail(MESSAGES.tagsRequired, 'tags');
       const main = await TagModel.findOne({ labelLower: mainName.toLowerCase(), parentTag: null }).lean<TagDoc>();
       if (!main || !MAIN_TAGS.includes(main.type)) fail('Choose Music, Art or Photos.', 'tags');
-      const sub = input.subTag?.trim()
-        ? await TagModel.findOne({ labelLower: input.subTag.trim().toLowerCase(), parentTag: main._id }).lean<TagDoc>()
-        : null;
+      const sub = input.subTag?.trim() ? await TagModel.findOne({ labelLower: input.subTag.trim().toLowerCase(), parentTag: main._id }).lean<TagDoc>() : null;
       if (input.subTag?.trim() && !sub) fail(`${input.subTag.trim()} is not a sub-tag of ${main.label}.`, 'subTag');
       const isMusic = main.type === 'music';
       if (mode !== 'classic' && !isMusic) fail('Only Music can be published here.', 'tags');
@@ -191,11 +189,19 @@ export function createContentsService(media: MediaService) {
         if (!subscription || !first || subscription.planId <= first.planId) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       }
       const listed = setting.public && !content.isHide;
-      const updated = await ContentModel.findOneAndUpdate({ _id: contentId, listed: content.listed }, { $set: { setting, listed } }, { new: true }).lean<ContentDoc>();
+      const updated = await ContentModel.findOneAndUpdate(
+        { _id: contentId, listed: content.listed },
+        { $set: { setting, listed } },
+        { new: true },
+      ).lean<ContentDoc>();
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
-      if (listed !== content.listed) await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: listed ? 1 : -1 } }));
+      if (listed !== content.listed)
+        await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: listed ? 1 : -1 } }));
       publicPages.clear();
-      await media.setVisibility([content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id)), setting.public ? 'public' : 'restricted');
+      await media.setVisibility(
+        [content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id)),
+        setting.public ? 'public' : 'restricted',
+      );
       return updated;
     },
 
@@ -209,7 +215,8 @@ export function createContentsService(media: MediaService) {
     async remove(caller: AuthContext, contentId: string): Promise<void> {
       const content = await editable(contentId, caller);
       const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
-      if (deletedCount && content.listed) await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: -1 } }));
+      if (deletedCount && content.listed)
+        await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: -1 } }));
       publicPages.clear();
       const uploads = await UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>();
       await media.remove(uploads);

@@ -11,7 +11,9 @@ export const encodeCursor = ({ key, id }: Position) => encodePageCursor(key, Str
 
 export const decodeCursor = (cursor: string | undefined): Position | null =>
   decodePageCursor(cursor, (key, id) =>
-    (key === null || Number.isFinite(key)) && typeof id === 'string' && id.length === 24 && Types.ObjectId.isValid(id) ? { key: key as number | null, id: new Types.ObjectId(id) } : null,
+    (key === null || Number.isFinite(key)) && typeof id === 'string' && id.length === 24 && Types.ObjectId.isValid(id)
+      ? { key: key as number | null, id: new Types.ObjectId(id) }
+      : null,
   );
 
 /**

@@ -56,7 +56,6 @@ export function createLinkPreviews(contents: ContentsService, publicUrl: string)
   };
 }
 
-
 /** The `<head>` tags of a preview. */
 export function previewTags(preview: LinkPreview): string {
   const tags: [string, string, string][] = [
@@ -72,5 +71,7 @@ export function previewTags(preview: LinkPreview): string {
   ];
   if (preview.image) tags.push(['property', 'og:image', preview.image], ['name', 'twitter:image', preview.image]);
   if (preview.audio) tags.push(['property', 'og:audio', preview.audio.url], ['property', 'og:audio:type', preview.audio.type]);
-  return [`<title>${escapeHtml(preview.title)}</title>`, ...tags.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`)].join('\n    ');
+  return [`<title>${escapeHtml(preview.title)}</title>`, ...tags.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`)].join(
+    '\n    ',
+  );
 }

@@ -89,7 +89,11 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
     const id = String(piece._id);
     const kept = { reactedCount: reacted.get(id) ?? 0, trendScore: week.get(id) ?? 0, playCount: plays.get(id) ?? 0 };
     const radarScore = radarScoreOf(piece.uploadedAt, followersOf.get(String(piece.ownerId)) ?? 0, kept.trendScore, now);
-    const same = kept.reactedCount === piece.reactedCount && kept.trendScore === piece.trendScore && kept.playCount === (piece.playCount ?? 0) && radarScore === piece.radarScore;
+    const same =
+      kept.reactedCount === piece.reactedCount &&
+      kept.trendScore === piece.trendScore &&
+      kept.playCount === (piece.playCount ?? 0) &&
+      radarScore === piece.radarScore;
     if (!same) contentUpdates.push({ updateOne: { filter: { _id: piece._id }, update: { $set: { ...kept, radarScore } } } });
   }
   if (contentUpdates.length) await ContentModel.bulkWrite(contentUpdates, { ordered: false });
@@ -98,7 +102,8 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
   for (const user of owners) {
     const id = String(user._id);
     const kept = { trendScore: ownerWeek.get(id) ?? 0, contentsCount: listedOf.get(id) ?? 0 };
-    if (kept.trendScore !== user.trendScore || kept.contentsCount !== user.contentsCount) userUpdates.push({ updateOne: { filter: { _id: user._id }, update: { $set: kept } } });
+    if (kept.trendScore !== user.trendScore || kept.contentsCount !== user.contentsCount)
+      userUpdates.push({ updateOne: { filter: { _id: user._id }, update: { $set: kept } } });
   }
   if (userUpdates.length) await UserModel.bulkWrite(userUpdates, { ordered: false });
 

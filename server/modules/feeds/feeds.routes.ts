@@ -51,9 +51,14 @@ export function feedsRouter(config: AuthConfig, feeds: FeedsService): Router {
     res.json(await feeds.byUsername(req.params.username, req.auth, req.query.type, req.query.cursor, req.query.limit));
   });
 
-  router.get('/content/get-supported/:id', requireAuth(config), requireSelfOrAdmin, async (req: ApiRequest<'getSupportedContents'>, res: ApiResponse<'getSupportedContents'>) => {
-    res.json(await feeds.supported(req.params.id, req.query.cursor, req.query.limit));
-  });
+  router.get(
+    '/content/get-supported/:id',
+    requireAuth(config),
+    requireSelfOrAdmin,
+    async (req: ApiRequest<'getSupportedContents'>, res: ApiResponse<'getSupportedContents'>) => {
+      res.json(await feeds.supported(req.params.id, req.query.cursor, req.query.limit));
+    },
+  );
 
   router.get('/content/top50/:username', async (req: ApiRequest<'getTop50Chart'>, res: ApiResponse<'getTop50Chart'>) => {
     res.json(await feeds.top50(req.params.username));

@@ -84,7 +84,10 @@ export function createFeedsService(contents: ContentsService) {
   async function userPage(filter: Record<string, unknown>, key: 'followersCount' | 'trendScore' | null, cursor: string | undefined, limit: number | undefined) {
     const size = pageSize(limit);
     const conditions = [filter, after(key, decodeCursor(cursor))].filter((c) => Object.keys(c).length);
-    const rows = await UserModel.find(ours({ $and: conditions })).sort(sortOf(key)).limit(size + 1).lean<UserDoc[]>();
+    const rows = await UserModel.find(ours({ $and: conditions }))
+      .sort(sortOf(key))
+      .limit(size + 1)
+      .lean<UserDoc[]>();
     const { items, nextCursor } = pageOf(rows, size, (row) => (key ? row[key] : null));
     return { users: items.map(toUserCard), nextCursor };
   }
@@ -127,7 +130,10 @@ export function createFeedsService(contents: ContentsService) {
 
     async top50(username: string): Promise<Schemas['Top50Response']> {
       const artist = await findUser(username);
-      const rows = await ContentModel.find({ ownerId: artist._id, type: 'music', listed: true }).sort({ reactedCount: -1, _id: -1 }).limit(TOP_50).lean<ContentDoc[]>();
+      const rows = await ContentModel.find({ ownerId: artist._id, type: 'music', listed: true })
+        .sort({ reactedCount: -1, _id: -1 })
+        .limit(TOP_50)
+        .lean<ContentDoc[]>();
       return { artist: toUserCard(artist), contents: await Promise.all(rows.map(contents.dto)) };
     },
 
@@ -137,11 +143,22 @@ export function createFeedsService(contents: ContentsService) {
         const words = wordStartConditions('titleWords', q);
         if (!words.length) return { titles: [] };
         // The first SUGGESTION_POOL matches in index order, most reacted first: a typeahead stays one short read.
-        const pool = await ContentModel.find(ours({ listed: true, $and: words })).limit(SUGGESTION_POOL).lean<ContentDoc[]>();
+        const pool = await ContentModel.find(ours({ listed: true, $and: words }))
+          .limit(SUGGESTION_POOL)
+          .lean<ContentDoc[]>();
         const rows = pool.sort((a, b) => b.reactedCount - a.reactedCount || String(b._id).localeCompare(String(a._id))).slice(0, limit);
         const dtos = await Promise.all(rows.map(contents.dto));
         return {
-          titles: dtos.map((c) => ({ id: c.id, title: c.title, ownerUsername: c.ownerUsername, ownerName: c.ownerName, type: c.type, knackPrice: c.knackRate, link: c.link, thumbPath: c.thumbPath })),
+          titles: dtos.map((c) => ({
+            id: c.id,
+            title: c.title,
+            ownerUsername: c.ownerUsername,
+            ownerName: c.ownerName,
+            type: c.type,
+            knackPrice: c.knackRate,
+            link: c.link,
+            thumbPath: c.thumbPath,
+          })),
         };
       });
     },

@@ -13,7 +13,9 @@ export interface HistoryPosition {
 export const encodeHistoryCursor = ({ at, id }: HistoryPosition) => encodePageCursor(at, id);
 
 export const decodeHistoryCursor = (cursor: string | undefined): HistoryPosition | null =>
-  decodePageCursor(cursor, (at, id) => (Number.isSafeInteger(at) && typeof id === 'string' && id.length > 0 && id.length <= 120 ? { at: at as number, id } : null));
+  decodePageCursor(cursor, (at, id) =>
+    Number.isSafeInteger(at) && typeof id === 'string' && id.length > 0 && id.length <= 120 ? { at: at as number, id } : null,
+  );
 
 /** The condition "after `position`" on (at desc, _id desc). */
 export function afterPosition(position: HistoryPosition | null): Record<string, unknown> {

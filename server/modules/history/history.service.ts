@@ -80,7 +80,14 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const { entry } = row;
       const piece = entry.contentId ? pieces.get(String(entry.contentId)) : undefined;
       const title = piece?.title ?? null;
-      const base = { historyId: entry._id, userId, contentId: entry.contentId ? String(entry.contentId) : null, contentTitle: title, status: null, at: entry.at.toISOString() };
+      const base = {
+        historyId: entry._id,
+        userId,
+        contentId: entry.contentId ? String(entry.contentId) : null,
+        contentTitle: title,
+        status: null,
+        at: entry.at.toISOString(),
+      };
       if (entry.kind === 'listing') {
         const support = isSupport(piece, userId);
         return {
@@ -121,7 +128,12 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const [listings, credits, requests] = await Promise.all([
         pageOfEntries({ kinds: ['listing'], actorId: userId }, after, HISTORY_SORT, limit + 1),
         paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, HISTORY_SORT, limit + 1),
-        paidOnly ? [] : CashOutRequestModel.find(ours({ userId: member, ...after })).sort(HISTORY_SORT).limit(limit + 1).lean<CashOutRequestDoc[]>(),
+        paidOnly
+          ? []
+          : CashOutRequestModel.find(ours({ userId: member, ...after }))
+              .sort(HISTORY_SORT)
+              .limit(limit + 1)
+              .lean<CashOutRequestDoc[]>(),
       ]);
       const rows: Row[] = [
         ...[...listings, ...credits].map((entry) => ({ source: 'ledger' as const, entry, at: entry.at, id: entry._id })),

@@ -22,7 +22,19 @@ import { canSee, ContentModel, recordReaction, withFinishedMedia, type ContentDo
 import { TagModel } from '../tags';
 import { UserModel } from '../users';
 import { knackCodeMail } from './knacks.mails';
-import { balanceOf, creditedBy, entriesOfContent, entryById, knackKey, knackLegs, knackStatusOf, post, userAccount, type KnackStatus, type LedgerEntryDoc } from '../ledger';
+import {
+  balanceOf,
+  creditedBy,
+  entriesOfContent,
+  entryById,
+  knackKey,
+  knackLegs,
+  knackStatusOf,
+  post,
+  userAccount,
+  type KnackStatus,
+  type LedgerEntryDoc,
+} from '../ledger';
 import { countKnack, KNACKS_BEFORE_CODE, purgeOldWindows, recentKnacks } from './knack-window';
 import { KnackCodeAttemptModel, KnackCodeModel, PlaySessionModel, type KnackCodeDoc, type PlaySessionDoc } from './plays.model';
 
@@ -98,8 +110,6 @@ export async function purgeStaleKnackRecords(now = new Date()): Promise<number> 
 /** Spec §9 marketing copy: cash-out from $10. */
 export const MIN_CASH_OUT_MICROS = 10_000_000;
 
-
-
 export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret: string }) {
   const hashCode = (userId: string, code: string) => createHmac('sha256', secret).update(`knack-code:${userId}:${code}`).digest();
 
@@ -153,12 +163,10 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     const userId = caller.userId;
     const key = knackKey(request.contentId, userId);
     // A repeat is told by one read by key, beside the piece's, before it is counted.     // Both straight through the driver (lib/query.ts): the knack path is the busiest write path there is.
-    const [content, existing] = await Promise.all([
-      readById<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS),
-      entryById(key),
-    ]);
+    const [content, existing] = await Promise.all([readById<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS), entryById(key)]);
     if (!content || !canSee(content, caller)) throw notFound('Content not found');
-    if (String(content.ownerId) === userId) return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };
+    if (String(content.ownerId) === userId)
+      return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };
     if (existing) return answer(content, userId, existing, content.reactedCount, KNACK_MESSAGES.already);
 
     await checkPlay(content, userId, request.playId, now);
@@ -195,7 +203,13 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       if (content.type === 'music' && content.media.status === 'processing') throw new AppError(409, 'conflict', KNACK_MESSAGES.notReady);
       if (content.type !== 'music' || !content.media.duration) throw badRequest('Only songs are played.');
       const minMs = Math.ceil((content.media.duration * 1000) / 2);
-      const play = await PlaySessionModel.create({ _id: randomBytes(16).toString('hex'), userId: caller.userId, contentId: content._id, startedAt: now, minMs });
+      const play = await PlaySessionModel.create({
+        _id: randomBytes(16).toString('hex'),
+        userId: caller.userId,
+        contentId: content._id,
+        startedAt: now,
+        minMs,
+      });
       return { playId: play._id, minSeconds: minMs / 1000 };
     },
 
@@ -213,7 +227,11 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       const user = await UserModel.findById(userId, { email: 1, firstName: 1 }).lean();
       if (!user) throw notFound('This member does not exist.');
       const code = String(randomInt(0, 10_000)).padStart(4, '0');
-      const sent = { codeHash: hashCode(userId, code).toString('hex'), codeId: randomBytes(9).toString('base64url'), expiresAt: new Date(Date.now() + CODE_TTL_MS) };
+      const sent = {
+        codeHash: hashCode(userId, code).toString('hex'),
+        codeId: randomBytes(9).toString('base64url'),
+        expiresAt: new Date(Date.now() + CODE_TTL_MS),
+      };
       const save = () => KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: sent }, { upsert: true });
       // Two first codes of a member asked at once both try to create the document: the loser saves into it.
       await save().catch((err: unknown) => {

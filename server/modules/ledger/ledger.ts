@@ -92,7 +92,12 @@ export const entriesOfContent = (contentId: Types.ObjectId) => LedgerEntryModel.
  * One page of entries, in `sort` order from the position `after` (a filter the caller's cursor built): those a
  * member made of some kinds (`actorId`), or those with a leg on an account.
  */
-export function pageOfEntries(match: { kinds: LedgerKind[]; actorId?: string; account?: string }, after: Record<string, unknown>, sort: Record<string, 1 | -1>, limit: number) {
+export function pageOfEntries(
+  match: { kinds: LedgerKind[]; actorId?: string; account?: string },
+  after: Record<string, unknown>,
+  sort: Record<string, 1 | -1>,
+  limit: number,
+) {
   const filter = ours({
     kind: anyOf(match.kinds),
     ...(match.actorId ? { actorId: new Types.ObjectId(match.actorId) } : {}),

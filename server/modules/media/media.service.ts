@@ -56,7 +56,8 @@ function inWords(seconds: number): string {
 /** What the member is told when their audio is refused. */
 function refusal(err: unknown, limits: DecodeLimits): unknown {
   if (!(err instanceof AudioDecodeError)) return err;
-  if (err.reason === 'too-long') return new AppError(413, 'payload_too_large', `This song is longer than ${inWords(limits.maxSeconds)}, the longest we accept.`);
+  if (err.reason === 'too-long')
+    return new AppError(413, 'payload_too_large', `This song is longer than ${inWords(limits.maxSeconds)}, the longest we accept.`);
   if (err.reason === 'too-slow') return new AppError(415, 'unsupported_media_type', 'This audio file took too long to read. Please try another file.');
   return new AppError(415, 'unsupported_media_type', 'This audio file could not be read. Please try another file.');
 }
@@ -280,7 +281,14 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
         url: url(upload.key),
         ...(upload.width ? { width: upload.width, height: upload.height! } : {}),
         ...(upload.thumbKeys
-          ? { thumbs: { thumb: url(upload.thumbKeys.thumb!), mthumb: url(upload.thumbKeys.mthumb!), hthumb: url(upload.thumbKeys.hthumb!), wthumb: url(upload.thumbKeys.wthumb!) } }
+          ? {
+              thumbs: {
+                thumb: url(upload.thumbKeys.thumb!),
+                mthumb: url(upload.thumbKeys.mthumb!),
+                hthumb: url(upload.thumbKeys.hthumb!),
+                wthumb: url(upload.thumbKeys.wthumb!),
+              },
+            }
           : {}),
         ...(upload.duration !== undefined && upload.duration !== null ? { duration: upload.duration } : {}),
         ...(upload.waveformKey ? { waveformUrl: url(upload.waveformKey) } : {}),

@@ -82,5 +82,10 @@ export async function storeTempFile<T>(file: Express.Multer.File, store: (file: 
 /** Names are kept only as metadata: no path, no control characters, at most 200 characters. */
 export function sanitizeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '').trim().slice(0, 200) || 'file';
+  return (
+    base
+      .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '')
+      .trim()
+      .slice(0, 200) || 'file'
+  );
 }

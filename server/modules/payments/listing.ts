@@ -92,7 +92,11 @@ export async function markPaidOut(contentId: Types.ObjectId, payerId: string): P
   // payer's calls get here, so two writers at once write the same values.
   const current = await ContentModel.findById(contentId).lean<ContentDoc>();
   if (!current || current.isPaidOut) return current;
-  const updated = await ContentModel.findByIdAndUpdate(contentId, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } }, { new: true }).lean<ContentDoc>();
+  const updated = await ContentModel.findByIdAndUpdate(
+    contentId,
+    { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } },
+    { new: true },
+  ).lean<ContentDoc>();
   publicPages.clear();
   return updated;
 }

@@ -44,7 +44,13 @@ export function paymentsRouter(config: AuthConfig, payments: PaymentsService): R
     const { payerCookie, ...checkout } = answer;
     if (payerCookie) {
       // An hour to pay; httpOnly and same-site only, as the refresh cookie.
-      res.cookie(payerCookie.name, payerCookie.value, { path: payerCookie.path, httpOnly: true, sameSite: 'strict', secure: config.cookieSecure, maxAge: 3_600_000 });
+      res.cookie(payerCookie.name, payerCookie.value, {
+        path: payerCookie.path,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: config.cookieSecure,
+        maxAge: 3_600_000,
+      });
     }
     res.json(checkout);
   });

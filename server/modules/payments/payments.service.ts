@@ -220,7 +220,15 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
       if (await PaymentEventModel.exists({ _id: key })) return { received: true, duplicate: true };
       await apply(event);
       try {
-        await PaymentEventModel.create({ _id: key, provider: kind, eventId: event.eventId, type: event.type, orderId: event.orderId, sessionId: event.sessionId, receivedAt: new Date() });
+        await PaymentEventModel.create({
+          _id: key,
+          provider: kind,
+          eventId: event.eventId,
+          type: event.type,
+          orderId: event.orderId,
+          sessionId: event.sessionId,
+          receivedAt: new Date(),
+        });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         return { received: true, duplicate: true };

@@ -2,7 +2,6 @@
 import type { MailMessage } from '../../integrations/mail';
 import { escapeHtml } from '../../lib/html';
 
-
 export function inviteMail(to: string, inviterName: string, title: string, link: string): MailMessage {
   const lines = [`${inviterName} invited you to “${title}” on Knack, where creators are paid for every play and view.`];
   const text = ['Hi there,', '', ...lines, '', `Open it: ${link}`, '', 'If you do not know the sender, ignore this email.', '', '— Knack'].join('\n');

@@ -1,4 +1,3 @@
-
 /**
  * Sharing (spec §2 share modal, §7): a member invites someone by email to a piece, and the embeddable
  * player counts plays. An embed play earns nothing (money moves only through knack/add); it is counted once
@@ -36,7 +35,6 @@ export interface Visitor {
   ip: string;
   userAgent: string;
 }
-
 
 /** Embed plays per piece, counted from the plays themselves (the facts the rankings job resets `playCount` from). */
 export async function embedPlayCounts(): Promise<Map<string, number>> {

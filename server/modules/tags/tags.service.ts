@@ -52,21 +52,14 @@ export async function getTagByLabel(label: string): Promise<TagDoc> {
 
 export async function getTopSubTags(mainTagId: string, limit: number): Promise<TagDoc[]> {
   const main = await getTag(mainTagId);
-  return TagModel.find({ parentTag: main._id })
-    .sort({ totalReactedCount: -1, position: 1 })
-    .limit(limit)
-    .lean<TagDoc[]>();
+  return TagModel.find({ parentTag: main._id }).sort({ totalReactedCount: -1, position: 1 }).limit(limit).lean<TagDoc[]>();
 }
 
 /**
  * The price history of a tag over the period: the price in force when the period began (if the tag
  * existed then), then every change inside the period, oldest first — what a price chart needs.
  */
-export async function getTagHistory(
-  tagId: string,
-  period: HistoryPeriod,
-  now = new Date(),
-): Promise<Pick<TagHistoryDoc, 'createdAt' | 'priceMicros'>[]> {
+export async function getTagHistory(tagId: string, period: HistoryPeriod, now = new Date()): Promise<Pick<TagHistoryDoc, 'createdAt' | 'priceMicros'>[]> {
   const tag = await getTag(tagId);
   const since = new Date(now.getTime() - HISTORY_PERIOD_DAYS[period] * DAY_MS);
   const [before, inside] = await Promise.all([

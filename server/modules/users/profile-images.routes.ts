@@ -24,7 +24,11 @@ export function profileImagesRouter(config: AuthConfig, media: MediaService): Ro
     selfOrAdmin(req, req.body.userId);
     const photo = await media.ownUnusedUpload(req.body.photoPath || undefined, req.auth!.userId, 'image', 'avatar', MESSAGES.selectPhoto);
     await media.attach([photo], `avatar:${req.body.userId}`, 'public');
-    const user = await UserModel.findByIdAndUpdate(req.body.userId, { $set: { image: media.url(photo.thumbKeys?.mthumb ?? photo.key, true) } }, { new: true }).lean<UserDoc>();
+    const user = await UserModel.findByIdAndUpdate(
+      req.body.userId,
+      { $set: { image: media.url(photo.thumbKeys?.mthumb ?? photo.key, true) } },
+      { new: true },
+    ).lean<UserDoc>();
     if (!user) throw new AppError(404, 'not_found', 'User not found');
     res.json({ message: MESSAGES.contentSaved, user: toUserDto(user, roleOf(config.adminEmails, user.email)) });
   });
@@ -35,7 +39,9 @@ export function profileImagesRouter(config: AuthConfig, media: MediaService): Ro
     const edited = await media.ownUnusedUpload(req.body.headerImageEdited || undefined, req.auth!.userId, 'image', 'header', MESSAGES.uploadImageFirst);
     const ratio = (edited.width ?? 0) / (edited.height || 1);
     if (Math.abs(ratio / HEADER_ASPECT - 1) > ASPECT_TOLERANCE) {
-      throw new AppError(400, 'bad_request', 'The header image must be cropped to 1119:305.', [{ path: 'headerImageEdited', message: 'The header image must be cropped to 1119:305.' }]);
+      throw new AppError(400, 'bad_request', 'The header image must be cropped to 1119:305.', [
+        { path: 'headerImageEdited', message: 'The header image must be cropped to 1119:305.' },
+      ]);
     }
     await media.attach([original, edited], `header:${req.body.userId}`, 'public');
     const user = await UserModel.findByIdAndUpdate(

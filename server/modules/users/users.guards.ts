@@ -27,7 +27,9 @@ export function requireAuth(config: AuthConfig): RequestHandler {
     const claims = verifyAccessToken(config, token);
     // Every signed-in request makes this read, so it goes straight to the driver, and a member's requests that
     // arrive together share one (lib/query.ts): a revocation landing during that read applies from the next request.
-    const user = Types.ObjectId.isValid(claims.userId) ? await readByIdShared<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1 }) : null;
+    const user = Types.ObjectId.isValid(claims.userId)
+      ? await readByIdShared<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1 })
+      : null;
     if (!user || !user.isActive || user.tokenVersion !== claims.tokenVersion) throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
     req.auth = { userId: claims.userId, email: user.email, role: roleOf(config.adminEmails, user.email) };
     next();

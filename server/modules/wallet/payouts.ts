@@ -179,7 +179,17 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
   /** Records, settles and sends one payout of the member's balance; null when there is nothing to pay. */
   async function prepare(kind: PayoutSendDoc['kind'], key: string, userId: string, amountMicros: number, email: string, requestId: string | null, at: Date) {
     const feeMicros = payoutFee(amountMicros, fees);
-    const send = await record({ _id: key, kind, userId: new Types.ObjectId(userId), requestId, email, amountMicros, feeMicros, sentMicros: amountMicros - feeMicros, at });
+    const send = await record({
+      _id: key,
+      kind,
+      userId: new Types.ObjectId(userId),
+      requestId,
+      email,
+      amountMicros,
+      feeMicros,
+      sentMicros: amountMicros - feeMicros,
+      at,
+    });
     await settle(send);
     return send;
   }

@@ -2,7 +2,6 @@
 import type { MailMessage } from '../../integrations/mail';
 import { escapeHtml } from '../../lib/html';
 
-
 /**
  * "andrea@example.com" -> "an***@example.com": enough for the member to recognise their own address, while
  * a mailbox read by someone else does not learn where the money now goes.
@@ -22,8 +21,7 @@ export function payoutEmailChangedMail(to: string, firstName: string, newPaypal:
     `The PayPal email your Knack payouts and cash-outs are sent to was changed to ${maskEmail(newPaypal)} on ${mailTime(at)}.`,
     'If you made this change, there is nothing more to do.',
   ];
-  const warning =
-    'If you did not make this change, reset your password now: it signs you out everywhere. Then set your PayPal email again in your wallet.';
+  const warning = 'If you did not make this change, reset your password now: it signs you out everywhere. Then set your PayPal email again in your wallet.';
   const action = { label: 'Reset my password', url: resetLink };
   const text = [greeting, '', ...lines, '', warning, `${action.label}: ${action.url}`, '', '— Knack'].join('\n');
   const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">

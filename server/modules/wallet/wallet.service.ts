@@ -95,10 +95,16 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       const knacks = entries.filter((entry) => entry.kind === 'knack');
       const owners = await ownersOf(knacks.map((entry) => entry.contentId));
       const balanceMicros = amountFor(entries, account);
-      const uploadsMicros = amountFor(knacks.filter((entry) => String(owners.get(String(entry.contentId))?.ownerId) === userId), account);
+      const uploadsMicros = amountFor(
+        knacks.filter((entry) => String(owners.get(String(entry.contentId))?.ownerId) === userId),
+        account,
+      );
       const supportedMicros = listings.filter((l) => l.supported).reduce((sum, l) => sum + (l.entry.amountMicros ?? 0), 0);
       const collectionsMicros = Math.floor((supportedMicros * COLLECTIONS_PERCENT) / 100);
-      const paidOutMicros = -amountFor(entries.filter((entry) => entry.kind === 'payout' || entry.kind === 'cash-out'), account);
+      const paidOutMicros = -amountFor(
+        entries.filter((entry) => entry.kind === 'payout' || entry.kind === 'cash-out'),
+        account,
+      );
       const pendingCashOutMicros = pending?.amountMicros ?? 0;
       return {
         balance: usd(balanceMicros),
@@ -153,7 +159,14 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       if (!(await payoutEmailOf(userId))) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
       const id = new Types.ObjectId().toHexString();
       try {
-        const created = await CashOutRequestModel.create({ _id: id, userId: new Types.ObjectId(userId), amountMicros, status: 'pending', slot: `pending:${userId}`, at: now });
+        const created = await CashOutRequestModel.create({
+          _id: id,
+          userId: new Types.ObjectId(userId),
+          amountMicros,
+          status: 'pending',
+          slot: `pending:${userId}`,
+          at: now,
+        });
         return created.toObject();
       } catch (err) {
         if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);

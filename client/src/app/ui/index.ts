@@ -5,6 +5,15 @@
 export { uiReducer, initialUiState, viewportChanged, modalOpened, modalClosed, sideMenuOpened, sideMenuClosed, AUTH_MODALS, MEMBER_MODALS } from './ui.slice';
 export type { UiState, ModalName, ModalOrigin, ModalProps, ModalRequest } from './ui.slice';
 export { uiSaga } from './ui.saga';
-export { selectDevice, selectIsPhone, selectOrientation, selectOpenModal, selectModalProps, selectSideMenuOpen, selectViewportWidth, selectViewportHeight } from './ui.selectors';
+export {
+  selectDevice,
+  selectIsPhone,
+  selectOrientation,
+  selectOpenModal,
+  selectModalProps,
+  selectSideMenuOpen,
+  selectViewportWidth,
+  selectViewportHeight,
+} from './ui.selectors';
 export { detectDevice, detectOrientation, readViewport, isPhoneUserAgent } from './viewport';
 export type { Device, Orientation, Viewport } from './viewport';

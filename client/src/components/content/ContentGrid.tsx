@@ -107,13 +107,7 @@ export function ContentGrid({
         ))}
       </ul>
       {loadMore ? (
-        <LoadMore
-          hasMore={hasMore}
-          loading={loadingMore}
-          failed={laterPageFailed}
-          onLoadMore={laterPageFailed && retry ? retry : loadMore}
-          auto={autoLoad}
-        />
+        <LoadMore hasMore={hasMore} loading={loadingMore} failed={laterPageFailed} onLoadMore={laterPageFailed && retry ? retry : loadMore} auto={autoLoad} />
       ) : null}
     </>
   );

@@ -60,7 +60,10 @@ function TagSection({ group }: { group: TagGroup }) {
           {main.name}
         </h2>
         <p className="kn-tag-section__desc">
-          {BLURB[type]} <strong>From {formatKnackPrice(lowest)} every {knackUnit(type)}.</strong>
+          {BLURB[type]}{' '}
+          <strong>
+            From {formatKnackPrice(lowest)} every {knackUnit(type)}.
+          </strong>
         </p>
         <Link className="kn-tag-section__more" to={PATHS.exploreTag(main.slug)}>
           Explore {main.name} <ArrowRightOutlined aria-hidden />

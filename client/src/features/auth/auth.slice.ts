@@ -2,19 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { knackRegistered } from '../../lib/contentEvents';
 import { modalOpened } from '../../app/ui';
 import { loadAccount } from './auth.storage';
-import type {
-  AuthProviders,
-  FieldError,
-  FormName,
-  FormState,
-  Plan,
-  Session,
-  SignupValues,
-  StoredAccount,
-  Subscription,
-  User,
-  UserExt,
-} from './auth.types';
+import type { AuthProviders, FieldError, FormName, FormState, Plan, Session, SignupValues, StoredAccount, Subscription, User, UserExt } from './auth.types';
 
 /**
  * Client auth state: isLoggedIn, user, token, userExt, subscription and plans, the reacted

@@ -4,8 +4,7 @@
 import type { MetaPage, PageMeta } from './cms.types';
 
 const SITE = 'Knack';
-const DESCRIPTION =
-  'Knack pays creators of music, art and photos for every play and view: a knack from $0.05, 90% to the creator and 10% to the supporter.';
+const DESCRIPTION = 'Knack pays creators of music, art and photos for every play and view: a knack from $0.05, 90% to the creator and 10% to the supporter.';
 
 const TITLES: Record<MetaPage, string> = {
   meta: 'Knack: get paid for every play and view',

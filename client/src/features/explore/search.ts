@@ -9,7 +9,11 @@ export const SEARCH_BLUR_DELAY_MS = 400;
 /** The contract's longest query. */
 export const QUERY_MAX_LENGTH = 80;
 
-const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /**
  * Whether every word of the query starts a word of the text ("hip h" matches "Hip Hop", "art" matches

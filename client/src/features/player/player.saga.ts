@@ -147,7 +147,11 @@ function* watchPreview(): SagaIterator {
   let listened = 0;
   let last: number | null = null;
   while (true) {
-    const action: ReturnType<typeof audioProgressed> | ReturnType<typeof trackStepped> = yield take([audioProgressed.type, trackRequested.type, trackStepped.type]);
+    const action: ReturnType<typeof audioProgressed> | ReturnType<typeof trackStepped> = yield take([
+      audioProgressed.type,
+      trackRequested.type,
+      trackStepped.type,
+    ]);
     const loggedIn: boolean = yield select(selectIsLoggedIn);
     const { status, previewUsed }: PlayerState = yield select(selectPlayer);
     if (!audioProgressed.match(action)) {

@@ -60,7 +60,10 @@ const playerSlice = createSlice({
       const { content, queue = [] } = action.payload;
       const songs = queue.filter((piece) => piece.isAudio);
       state.queue = songs.some((piece) => piece.id === content.id) ? songs : [content];
-      trackAt(state, state.queue.findIndex((piece) => piece.id === content.id));
+      trackAt(
+        state,
+        state.queue.findIndex((piece) => piece.id === content.id),
+      );
       state.status = 'playing';
     },
     playRequested(state) {

@@ -27,10 +27,12 @@ export function usePlayerControls() {
   const previewUsed = useAppSelector(selectPreviewUsed);
 
   return useMemo(() => {
-    const member = <A extends unknown[]>(run: (...args: A) => void) => (...args: A) => {
-      if (loggedIn) run(...args);
-      else dispatch(signupAsked());
-    };
+    const member =
+      <A extends unknown[]>(run: (...args: A) => void) =>
+      (...args: A) => {
+        if (loggedIn) run(...args);
+        else dispatch(signupAsked());
+      };
     const mayListen = loggedIn || !previewUsed;
     return {
       /** Plays `content` (from the piece itself), with the songs of `queue` around it. */

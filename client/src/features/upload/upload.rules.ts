@@ -121,7 +121,9 @@ export function fileProblem(kind: FileKind, file: { name: string; size: number; 
     if (file.size > IMAGE_MAX_BYTES) return UPLOAD_MESSAGES.imageTooLarge;
     return null;
   }
-  const known = type ? type.startsWith('audio/') || (type === 'video/mp4' && extensionOf(file.name) === 'm4a') : AUDIO_EXTENSIONS.includes(extensionOf(file.name));
+  const known = type
+    ? type.startsWith('audio/') || (type === 'video/mp4' && extensionOf(file.name) === 'm4a')
+    : AUDIO_EXTENSIONS.includes(extensionOf(file.name));
   if (!known) return UPLOAD_MESSAGES.audioType;
   if (file.size > AUDIO_MAX_BYTES) return UPLOAD_MESSAGES.audioTooLarge;
   return null;

@@ -58,10 +58,7 @@ export const initialUploadState: UploadState = {
   header: { ...idleTransfer(), original: null, sending: null },
 };
 
-export const UPLOAD_FORM_MODALS = { upload: 'content', 'upload-top50': 'top50', 'upload-artist': 'artist' } as const satisfies Record<
-  string,
-  UploadFormKind
->;
+export const UPLOAD_FORM_MODALS = { upload: 'content', 'upload-top50': 'top50', 'upload-artist': 'artist' } as const satisfies Record<string, UploadFormKind>;
 export type UploadModalName = keyof typeof UPLOAD_FORM_MODALS;
 
 export const isUploadFormModal = (name: string | null | undefined): name is UploadModalName =>
@@ -93,7 +90,13 @@ const uploadSlice = createSlice({
     /** Refused by the client's check or by the server: the field shows why, the file is gone. */
     fileUploadFailed(state, action: PayloadAction<{ slot: FileSlot; message: string; pending?: PendingFile }>) {
       const { slot, message, pending } = action.payload;
-      state[slot] = { status: 'failed', progress: state[slot].status === 'uploading' ? state[slot].progress : 0, pending: pending ?? state[slot].pending, file: null, error: message };
+      state[slot] = {
+        status: 'failed',
+        progress: state[slot].status === 'uploading' ? state[slot].progress : 0,
+        pending: pending ?? state[slot].pending,
+        file: null,
+        error: message,
+      };
       state.status = 'failed';
       state.sending = null;
       state.message = message;
@@ -194,7 +197,8 @@ const uploadSlice = createSlice({
         state.status = 'idle';
       }
       if (state.avatar.status === 'uploading') state.avatar = idleTransfer();
-      if (state.header.status === 'uploading') state.header = { ...idleTransfer(), original: state.header.sending === 'crop' ? state.header.original : null, sending: null };
+      if (state.header.status === 'uploading')
+        state.header = { ...idleTransfer(), original: state.header.sending === 'crop' ? state.header.original : null, sending: null };
     });
   },
 });

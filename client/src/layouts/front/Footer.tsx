@@ -5,8 +5,7 @@ import { FOOTER_COLUMNS, useFooter, type PageUiSection } from '../../features/cm
 import { FooterLink } from './FooterLink';
 import { socialLinks } from './socialLinks';
 
-export const FOOTER_TAGLINE =
-  'Knack — the K stands for knack: the small amount a creator earns every time their work is played or viewed.';
+export const FOOTER_TAGLINE = 'Knack — the K stands for knack: the small amount a creator earns every time their work is played or viewed.';
 
 /** The CMS columns; placeholders while the call runs. */
 function FooterColumns({ sections, loading }: { sections: PageUiSection[]; loading: boolean }) {
@@ -53,8 +52,7 @@ export function Footer() {
           <Logo inverse />
           <p className="kn-footer__tagline">{FOOTER_TAGLINE}</p>
           <p className="kn-footer__service">
-            <MailOutlined aria-hidden /> Customer service:{' '}
-            <a href={`mailto:${BRAND.supportEmail}`}>{BRAND.supportEmail}</a>
+            <MailOutlined aria-hidden /> Customer service: <a href={`mailto:${BRAND.supportEmail}`}>{BRAND.supportEmail}</a>
           </p>
           <ul className="kn-footer__social" aria-label="Knack on social media">
             {social.map((entry) => (

@@ -11,8 +11,7 @@ import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from 
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
 
-export const PRICING_HINT =
-  'Monetize from the money tab of an upload: a one-time listing fee (from $0.65) and every play or view earns knack.';
+export const PRICING_HINT = 'Monetize from the money tab of an upload: a one-time listing fee (from $0.65) and every play or view earns knack.';
 
 /** Pricing with its hover (and focus) hint about the money tab and the listing fee (shown when logged in). */
 function PricingLink() {
@@ -42,13 +41,7 @@ export function TopNav() {
   return (
     <header className="kn-topnav">
       <div className="kn-topnav__inner">
-        <Button
-          className="kn-topnav__burger"
-          type="text"
-          icon={<MenuOutlined />}
-          aria-label="Open menu"
-          onClick={() => dispatch(sideMenuOpened())}
-        />
+        <Button className="kn-topnav__burger" type="text" icon={<MenuOutlined />} aria-label="Open menu" onClick={() => dispatch(sideMenuOpened())} />
         <Logo />
         {loggedIn ? (
           <nav className="kn-topnav__links" aria-label="Main">

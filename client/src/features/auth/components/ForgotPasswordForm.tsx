@@ -40,8 +40,7 @@ export function ForgotPasswordForm() {
         }
       >
         <p>
-          If an account uses <strong>{state.email}</strong>, we sent it a link to reset the password. The link works
-          for one hour.
+          If an account uses <strong>{state.email}</strong>, we sent it a link to reset the password. The link works for one hour.
         </p>
       </SentPanel>
     );
@@ -78,8 +77,7 @@ export function ForgotPasswordForm() {
         </Button>
       </Form>
       <p className="kn-auth__switch">
-        Remembered it?{' '}
-        <AuthLink onClick={() => dispatch(modalOpened('login'))}>Log in</AuthLink>
+        Remembered it? <AuthLink onClick={() => dispatch(modalOpened('login'))}>Log in</AuthLink>
       </p>
     </div>
   );

@@ -49,8 +49,7 @@ export function LoginForm() {
         }
       >
         <p>
-          Your account is not activated yet. We sent an activation link to <strong>{state.email}</strong>: open it to
-          activate your account, then log in.
+          Your account is not activated yet. We sent an activation link to <strong>{state.email}</strong>: open it to activate your account, then log in.
         </p>
       </SentPanel>
     );
@@ -87,8 +86,7 @@ export function LoginForm() {
       </Form>
       <SocialButtons />
       <p className="kn-auth__switch">
-        New to Knack?{' '}
-        <AuthLink onClick={() => open('signup')}>Create account</AuthLink>
+        New to Knack? <AuthLink onClick={() => open('signup')}>Create account</AuthLink>
       </p>
     </div>
   );

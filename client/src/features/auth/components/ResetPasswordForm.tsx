@@ -80,7 +80,11 @@ export function ResetPasswordForm() {
           name="newPassword"
           label="New password"
           validateFirst
-          rules={[{ required: true, message: AUTH_MESSAGES.resetPassword }, { validator: (_: RuleObject, value: string) => check(passwordProblem(value)) }, mismatch('newPassword')]}
+          rules={[
+            { required: true, message: AUTH_MESSAGES.resetPassword },
+            { validator: (_: RuleObject, value: string) => check(passwordProblem(value)) },
+            mismatch('newPassword'),
+          ]}
           extra="8 or more characters with an uppercase and a lowercase letter, a number and one of !@#$%^&*."
         >
           <Input.Password size="large" autoComplete="new-password" autoFocus />

@@ -136,7 +136,11 @@ function DetailsStep() {
           name="password"
           label="Password"
           validateFirst
-          rules={[{ required: true, message: AUTH_MESSAGES.password }, { validator: (_: RuleObject, value: string) => check(passwordProblem(value)) }, mismatch('password')]}
+          rules={[
+            { required: true, message: AUTH_MESSAGES.password },
+            { validator: (_: RuleObject, value: string) => check(passwordProblem(value)) },
+            mismatch('password'),
+          ]}
           extra="8 or more characters with an uppercase and a lowercase letter, a number and one of !@#$%^&*."
         >
           <Input.Password size="large" autoComplete="new-password" />
@@ -161,8 +165,7 @@ function DetailsStep() {
         </Button>
       </Form>
       <p className="kn-auth__fine">
-        By creating an account you agree to the <a href="/terms-of-use.html">Terms of Use</a> and the{' '}
-        <a href="/privacy-policy.html">Privacy Policy</a>.
+        By creating an account you agree to the <a href="/terms-of-use.html">Terms of Use</a> and the <a href="/privacy-policy.html">Privacy Policy</a>.
       </p>
     </div>
   );
@@ -189,8 +192,7 @@ export function SignupForm() {
         }
       >
         <p>
-          We sent an activation link to <strong>{state.email ?? email}</strong>. Open it to activate your account and
-          you are in.
+          We sent an activation link to <strong>{state.email ?? email}</strong>. Open it to activate your account and you are in.
         </p>
       </SentPanel>
     );

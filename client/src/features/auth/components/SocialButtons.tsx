@@ -31,7 +31,13 @@ function GoogleButton({ clientId }: { clientId: string }) {
             else fail(AUTH_MESSAGES.googleError, 'no credential was returned');
           },
         });
-        google.renderButton(holder.current, { theme: 'outline', size: 'large', text: 'continue_with', shape: 'pill', width: holder.current.clientWidth || 320 });
+        google.renderButton(holder.current, {
+          theme: 'outline',
+          size: 'large',
+          text: 'continue_with',
+          shape: 'pill',
+          width: holder.current.clientWidth || 320,
+        });
       })
       .catch((error: unknown) => fail(AUTH_MESSAGES.googleError, error));
     return () => {

@@ -33,10 +33,7 @@ export function detailHeight(windowHeight: number): number {
 function useDetail(content: Content | null, open: boolean) {
   const viewer = useAppSelector(selectUser);
   const reacted = useAppSelector(selectReactedContents);
-  const detail = useGetContentDetail(
-    { path: { contentId: content?.id ?? '', userId: viewer?.id ?? 'guest' } },
-    { enabled: open && Boolean(content) },
-  );
+  const detail = useGetContentDetail({ path: { contentId: content?.id ?? '', userId: viewer?.id ?? 'guest' } }, { enabled: open && Boolean(content) });
   const fresh = detail.data && detail.data.content.id === content?.id ? detail.data : undefined;
   if (!content || !fresh) return { content, owner: undefined, commentsCount: undefined, knackStatus: undefined };
   const paidHere = content.isPaidOut && !fresh.content.isPaidOut;

@@ -44,7 +44,8 @@ export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps)
       <ul className="kn-detail__stats" aria-label="Activity">
         {reactions ? (
           <li>
-            {reactions.unit === 'plays' ? <PlayCircleOutlined aria-hidden /> : <EyeOutlined aria-hidden />} {compactCount(reactions.count)} {reactions.count === 1 ? reactions.unit.slice(0, -1) : reactions.unit}
+            {reactions.unit === 'plays' ? <PlayCircleOutlined aria-hidden /> : <EyeOutlined aria-hidden />} {compactCount(reactions.count)}{' '}
+            {reactions.count === 1 ? reactions.unit.slice(0, -1) : reactions.unit}
           </li>
         ) : null}
         {commentsCount !== undefined ? (

@@ -19,7 +19,13 @@ export interface DetailStageProps {
 
 function StepButton({ direction, disabled, onClick }: { direction: 'previous' | 'next'; disabled: boolean; onClick: () => void }) {
   return (
-    <button type="button" className={`kn-detail__step kn-detail__step--${direction}`} aria-label={direction === 'previous' ? 'Previous piece' : 'Next piece'} disabled={disabled} onClick={onClick}>
+    <button
+      type="button"
+      className={`kn-detail__step kn-detail__step--${direction}`}
+      aria-label={direction === 'previous' ? 'Previous piece' : 'Next piece'}
+      disabled={disabled}
+      onClick={onClick}
+    >
       {direction === 'previous' ? <LeftOutlined aria-hidden /> : <RightOutlined aria-hidden />}
     </button>
   );

@@ -83,11 +83,7 @@ export function OtherArtists({ ownerId }: { ownerId: string }) {
       <h3 id="kn-detail-artists" className="kn-detail__section-title">
         Other artists you may like
       </h3>
-      {trending.loading ? (
-        <StripSkeleton label="Other artists you may like" />
-      ) : (
-        <ArtistGrid cards={artists} label="Other artists you may like" />
-      )}
+      {trending.loading ? <StripSkeleton label="Other artists you may like" /> : <ArtistGrid cards={artists} label="Other artists you may like" />}
     </section>
   );
 }

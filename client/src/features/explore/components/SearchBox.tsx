@@ -28,7 +28,11 @@ function SuggestionRow({ suggestion }: { suggestion: TitleSuggestion }) {
         <span className="kn-search__title">{suggestion.title}</span>
         <span className="kn-search__owner">{displayUsername(suggestion.ownerName || suggestion.ownerUsername)}</span>
       </span>
-      <span className="kn-search__price" style={typeStyle(suggestion.type)} title={`Every ${knackUnit(suggestion.type)} earns ${formatKnackPrice(suggestion.knackPrice)}`}>
+      <span
+        className="kn-search__price"
+        style={typeStyle(suggestion.type)}
+        title={`Every ${knackUnit(suggestion.type)} earns ${formatKnackPrice(suggestion.knackPrice)}`}
+      >
         {formatKnackPrice(suggestion.knackPrice)}
       </span>
     </>

@@ -21,10 +21,7 @@ export function useContentFeed(filters: FeedFilters, enabled = true): PagedList<
   const { kind, tag, subTag, ownerId } = filters;
   const key = enabled ? JSON.stringify(['feed', kind, tag ?? null, subTag ?? null, ownerId ?? null]) : null;
   return usePagedList<Content>(key, async (cursor, signal) => {
-    const page = await getContentsByKind(
-      { path: { kind }, query: { tag, subTag, ownerId, cursor, limit: FEED_PAGE_SIZE } },
-      { signal },
-    );
+    const page = await getContentsByKind({ path: { kind }, query: { tag, subTag, ownerId, cursor, limit: FEED_PAGE_SIZE } }, { signal });
     return { items: page.contents, nextCursor: page.nextCursor };
   });
 }

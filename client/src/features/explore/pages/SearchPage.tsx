@@ -57,7 +57,13 @@ function ArtistResults({ query, artists }: { query: string; artists: PagedList<A
   return (
     <>
       <ArtistGrid cards={artists.items} label="Artists found" />
-      <LoadMore hasMore={artists.hasMore} loading={artists.loadingMore} failed={Boolean(artists.error)} onLoadMore={artists.error ? artists.retry : artists.loadMore} auto={false} />
+      <LoadMore
+        hasMore={artists.hasMore}
+        loading={artists.loadingMore}
+        failed={Boolean(artists.error)}
+        onLoadMore={artists.error ? artists.retry : artists.loadMore}
+        auto={false}
+      />
     </>
   );
 }

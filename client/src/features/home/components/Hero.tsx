@@ -86,8 +86,8 @@ export function Hero({ showVisual, onJoin, onUpload }: HeroProps) {
           Get paid for every play and view.
         </h1>
         <p className="kn-hero__lead">
-          Knack is the marketplace where creators earn a <strong>knack</strong> — from $0.05 — each time their music is
-          played or their art and photos are viewed.
+          Knack is the marketplace where creators earn a <strong>knack</strong> — from $0.05 — each time their music is played or their art and photos are
+          viewed.
         </p>
         <div className="kn-hero__actions">
           {onJoin ? (

@@ -25,7 +25,11 @@ export default function HomePage() {
 
   return (
     <div className="kn-home">
-      <Hero showVisual={wide && !isPhone} onJoin={loggedIn ? undefined : () => dispatch(modalOpened('signup'))} onUpload={() => dispatch(modalOpened('upload'))} />
+      <Hero
+        showVisual={wide && !isPhone}
+        onJoin={loggedIn ? undefined : () => dispatch(modalOpened('signup'))}
+        onUpload={() => dispatch(modalOpened('upload'))}
+      />
       <section className="kn-home__browse" aria-labelledby="kn-browse-title">
         <div className="kn-home__heading-row">
           <h2 id="kn-browse-title" className="kn-home__heading">

@@ -68,7 +68,11 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
   };
 
   if (!piece.data || !quote.data) {
-    return piece.error || quote.error ? <p className="kn-payment__note">{(piece.error ?? quote.error)?.message}</p> : <Skeleton active paragraph={{ rows: 3 }} />;
+    return piece.error || quote.error ? (
+      <p className="kn-payment__note">{(piece.error ?? quote.error)?.message}</p>
+    ) : (
+      <Skeleton active paragraph={{ rows: 3 }} />
+    );
   }
   const content = piece.data.content;
   const offer = quote.data;
@@ -99,8 +103,8 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
           </>
         ) : (
           <>
-            Support {artist}: pay the listing fee of “{content.title}” once, and every play or view by another member earns <strong>{knack}</strong>: 90% to {artist},
-            10% to you.
+            Support {artist}: pay the listing fee of “{content.title}” once, and every play or view by another member earns <strong>{knack}</strong>: 90% to{' '}
+            {artist}, 10% to you.
           </>
         )}
       </p>
@@ -114,7 +118,13 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
             Use a {CREDIT_LABEL[offer.credit]} ({offer.creditsLeft} left)
           </Button>
         ) : null}
-        <Button type={offer.credit ? 'default' : 'primary'} size="large" loading={pay.loading && !offer.credit} disabled={busy} onClick={() => void payFee(false)}>
+        <Button
+          type={offer.credit ? 'default' : 'primary'}
+          size="large"
+          loading={pay.loading && !offer.credit}
+          disabled={busy}
+          onClick={() => void payFee(false)}
+        >
           Pay {fee}
         </Button>
       </div>

@@ -47,7 +47,21 @@ function ScrollingTitle({ title, onClick }: { title: string; onClick: () => void
   );
 }
 
-function Control({ label, onClick, children, active, disabled, primary }: { label: string; onClick: () => void; children: ReactNode; active?: boolean; disabled?: boolean; primary?: boolean }) {
+function Control({
+  label,
+  onClick,
+  children,
+  active,
+  disabled,
+  primary,
+}: {
+  label: string;
+  onClick: () => void;
+  children: ReactNode;
+  active?: boolean;
+  disabled?: boolean;
+  primary?: boolean;
+}) {
   const classes = ['kn-player__control', primary ? 'kn-player__control--primary' : '', active ? 'is-active' : ''].filter(Boolean).join(' ');
   return (
     <button type="button" className={classes} aria-label={label} aria-pressed={active} disabled={disabled} onClick={onClick}>

@@ -66,9 +66,7 @@ export function DeleteContentModal({ content, onClose, onRemoved }: DeleteConten
         </div>
       }
     >
-      <p className="kn-delete__text">
-        “{content?.title}” will be taken off Knack with its files, and its link will stop working.
-      </p>
+      <p className="kn-delete__text">“{content?.title}” will be taken off Knack with its files, and its link will stop working.</p>
       <p className="kn-delete__warning" role="alert">
         {DELETE_WARNING}
       </p>

@@ -11,7 +11,12 @@ export function TabLinks({ label, items, active }: { label: string; items: TabLi
   return (
     <nav className="kn-tab-links" aria-label={label}>
       {items.map((item) => (
-        <Link key={item.key} to={item.to} className={item.key === active ? 'kn-tab-links__item is-active' : 'kn-tab-links__item'} aria-current={item.key === active ? 'page' : undefined}>
+        <Link
+          key={item.key}
+          to={item.to}
+          className={item.key === active ? 'kn-tab-links__item is-active' : 'kn-tab-links__item'}
+          aria-current={item.key === active ? 'page' : undefined}
+        >
           {item.label}
         </Link>
       ))}

@@ -48,12 +48,7 @@ export default function ProfilePage() {
   return (
     <div className="kn-profile">
       {card ? (
-        <ProfileHeader
-          card={card}
-          actions={
-            own ? <Button onClick={() => void navigate(PATHS.myProfile)}>Manage your uploads</Button> : undefined
-          }
-        />
+        <ProfileHeader card={card} actions={own ? <Button onClick={() => void navigate(PATHS.myProfile)}>Manage your uploads</Button> : undefined} />
       ) : (
         <ProfileHeaderSkeleton />
       )}
@@ -62,7 +57,11 @@ export default function ProfilePage() {
           <h2 id="kn-profile-uploads" className="kn-section-title">
             Uploads
           </h2>
-          <TabLinks label="Content type" items={TYPE_TABS.map(({ key, label }) => ({ key, label, to: profilePath(username, key === 'all' ? undefined : key) }))} active={type ?? 'all'} />
+          <TabLinks
+            label="Content type"
+            items={TYPE_TABS.map(({ key, label }) => ({ key, label, to: profilePath(username, key === 'all' ? undefined : key) }))}
+            active={type ?? 'all'}
+          />
         </div>
         <ContentGrid {...uploads} label={`Uploads by ${name}`} empty={type ? `No ${type} by ${name} yet.` : `${name} has not uploaded anything yet.`} />
       </section>

@@ -40,7 +40,13 @@ export function ShareTab({ piece }: { piece: SharedPiece }) {
           return (
             <li key={site}>
               {href ? (
-                <a className={className} href={href} target={site === 'email' ? undefined : '_blank'} rel="noopener noreferrer" aria-label={`Share on ${label}`}>
+                <a
+                  className={className}
+                  href={href}
+                  target={site === 'email' ? undefined : '_blank'}
+                  rel="noopener noreferrer"
+                  aria-label={`Share on ${label}`}
+                >
                   <span className="kn-share__icon">{ICONS[site]}</span>
                   <span className="kn-share__site-name">{label}</span>
                 </a>

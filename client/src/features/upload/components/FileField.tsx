@@ -71,7 +71,10 @@ export function FileField({ kind, label, state, disabled = false, onFile, onRemo
   const size = state.file?.size ?? state.pending?.size;
   const hint = kind === 'image' ? 'PNG or JPEG, up to 20 MB' : 'MP3, WAV, OGG, FLAC, M4A or AAC, up to 100 MB';
 
-  const facts = [size !== undefined ? formatBytes(size) : '', state.file ? formatDuration(state.file.duration) || (state.file.processing ? 'processing…' : '') : '']
+  const facts = [
+    size !== undefined ? formatBytes(size) : '',
+    state.file ? formatDuration(state.file.duration) || (state.file.processing ? 'processing…' : '') : '',
+  ]
     .filter(Boolean)
     .join(' · ');
 

@@ -66,9 +66,7 @@ export function ImageCropper({ src, ratio, crop, onCropChange, onLoad, onError, 
       const dx = (event.clientX - current.startX) * current.scale;
       const dy = (event.clientY - current.startY) * current.scale;
       onCropChange(
-        current.mode.kind === 'move'
-          ? moveCrop(current.start, dx, dy, natural)
-          : resizeCrop(current.start, current.mode.corner, dx, dy, ratio, natural),
+        current.mode.kind === 'move' ? moveCrop(current.start, dx, dy, natural) : resizeCrop(current.start, current.mode.corner, dx, dy, ratio, natural),
       );
     };
     const onUp = () => {
@@ -100,7 +98,6 @@ export function ImageCropper({ src, ratio, crop, onCropChange, onLoad, onError, 
       onCropChange(next);
     }
   };
-
 
   return (
     <div className={`kn-cropper${disabled ? ' is-disabled' : ''}${dragging ? ' is-dragging' : ''}`}>

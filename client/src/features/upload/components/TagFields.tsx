@@ -22,13 +22,7 @@ export function TagFields({ kind, mains, mainTag, note }: { kind: UploadFormKind
   const subTags = group?.subTags ?? [];
   return (
     <div className="kn-upload__tags">
-      <Form.Item
-        name="mainTag"
-        label="Tag"
-        rules={[{ required: true, message: UPLOAD_MESSAGES.tagsRequired }]}
-        extra={note}
-        className="kn-upload__main-tag"
-      >
+      <Form.Item name="mainTag" label="Tag" rules={[{ required: true, message: UPLOAD_MESSAGES.tagsRequired }]} extra={note} className="kn-upload__main-tag">
         <Radio.Group optionType="button" buttonStyle="solid" className="kn-tagpick" aria-label="Main tag">
           {mains.map((name) => (
             <Radio.Button key={name} value={name} className={`kn-tagpick__option kn-tagpick__option--${TYPE_OF[name]}`}>

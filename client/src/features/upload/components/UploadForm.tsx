@@ -7,14 +7,7 @@ import Progress from 'antd/es/progress';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectUser } from '../../auth';
 import { selectModalProps } from '../../../app/ui';
-import {
-  allowedMainTags,
-  completion,
-  FORM_SPECS,
-  isValidEmail,
-  MUSIC_ONLY_USER_TYPE,
-  UPLOAD_MESSAGES,
-} from '../upload.rules';
+import { allowedMainTags, completion, FORM_SPECS, isValidEmail, MUSIC_ONLY_USER_TYPE, UPLOAD_MESSAGES } from '../upload.rules';
 import { selectUpload } from '../upload.selectors';
 import { fileChosen, fileRemoved, top50StepChanged, uploadCancelled, uploadSubmitted } from '../upload.slice';
 import type { FileSlot, UploadFormKind, UploadValues } from '../upload.types';
@@ -103,7 +96,11 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
   };
 
   const title =
-    kind === 'top50' ? 'Upload music to the Top 50' : kind === 'artist' ? `Upload to ${props.artistName ? `${props.artistName}'s` : 'your'} artist page` : 'Upload your work';
+    kind === 'top50'
+      ? 'Upload music to the Top 50'
+      : kind === 'artist'
+        ? `Upload to ${props.artistName ? `${props.artistName}'s` : 'your'} artist page`
+        : 'Upload your work';
   const subtitle =
     kind === 'top50'
       ? 'Enter a song for the Top 50 music chart. We confirm entries by email.'
@@ -174,11 +171,7 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
                 </Form.Item>
               ) : null}
             </div>
-            <Form.Item
-              name="description"
-              label="Description"
-              rules={[{ required: true, whitespace: true, message: UPLOAD_MESSAGES.descriptionRequired }]}
-            >
+            <Form.Item name="description" label="Description" rules={[{ required: true, whitespace: true, message: UPLOAD_MESSAGES.descriptionRequired }]}>
               <Input.TextArea maxLength={5000} autoSize={{ minRows: 2, maxRows: 4 }} placeholder="Tell people about it" />
             </Form.Item>
             <TagFields
@@ -220,9 +213,7 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
 
       <footer className="kn-upload__foot">
         <div className="kn-upload__completion">
-          <span className="kn-upload__completion-label">
-            Form {percent}% complete
-          </span>
+          <span className="kn-upload__completion-label">Form {percent}% complete</span>
           <Progress percent={percent} showInfo={false} size="small" aria-label="Form completion" />
         </div>
         <div className="kn-upload__actions">

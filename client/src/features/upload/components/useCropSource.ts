@@ -21,9 +21,12 @@ export function useCropSource(ratio: number) {
   const [crop, setCrop] = useState<CropRect | null>(null);
   const [load, setLoad] = useState<ImageLoad>('idle');
 
-  useEffect(() => () => {
-    if (source && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(source.url);
-  }, [source]);
+  useEffect(
+    () => () => {
+      if (source && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(source.url);
+    },
+    [source],
+  );
 
   const choose = useCallback((file: File) => {
     const url = typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : '';

@@ -50,7 +50,9 @@ export function HistoryList({ items, loading, loaded, more, error, retry, empty 
           const amount = amountOf(item);
           return (
             <li key={item.historyId} className="kn-history__item">
-              <span className={`kn-history__type kn-history__type--${item.activityType.toLowerCase()}`}>{TYPE_LABELS[item.activityType] ?? item.activityType}</span>
+              <span className={`kn-history__type kn-history__type--${item.activityType.toLowerCase()}`}>
+                {TYPE_LABELS[item.activityType] ?? item.activityType}
+              </span>
               <span className="kn-history__text">
                 {item.activity}
                 {item.status && item.status !== 'approved' ? <em className="kn-history__status"> · {item.status}</em> : null}

@@ -20,7 +20,8 @@ export default function ActivityHistoryPage() {
           <HistoryOutlined aria-hidden /> Activity history
         </h1>
         <p className="kn-page-sub">
-          Listing fees you paid, knacks your pieces and the pieces you support earned, and cash-outs. Balances are in your <Link to={PATHS.wallet}>wallet</Link>.
+          Listing fees you paid, knacks your pieces and the pieces you support earned, and cash-outs. Balances are in your <Link to={PATHS.wallet}>wallet</Link>
+          .
         </p>
       </header>
       <HistoryList {...history} empty="Nothing yet: monetize a piece or support one to start." />

@@ -61,7 +61,12 @@ export default function WalletPage() {
               </span>
             </div>
             <div className="kn-wallet__cash-out">
-              <Button type="primary" size="large" disabled={!summary.canCashOut} onClick={() => dispatch(modalOpened({ name: 'payment', paymentType: 'price' }))}>
+              <Button
+                type="primary"
+                size="large"
+                disabled={!summary.canCashOut}
+                onClick={() => dispatch(modalOpened({ name: 'payment', paymentType: 'price' }))}
+              >
                 Cash out
               </Button>
               {!summary.canCashOut ? <span className="kn-wallet__hint">Cash-out from {formatUsd(summary.minCashOut)}</span> : null}
