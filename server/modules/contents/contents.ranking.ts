@@ -1,9 +1,12 @@
 /**
- * A piece's ranking keys, kept on the piece so that each feed is one sorted read: the featured order (re-posted
- * pieces first), the radar score (recent pieces by little-followed artists), and the totals a knack bumps. The
- * feeds' refresh job recounts them all from the facts.
+ * What other modules change on a piece, through these functions only: its ranking keys, kept on the piece so that
+ * each feed is one sorted read (the featured order, re-posted pieces first; the radar score, recent pieces by
+ * little-followed artists), the totals that knacks and embed plays bump (the feeds' refresh job recounts them from
+ * the facts), and being paid out.
  */
-import { incInTurn } from '../../lib/in-turn';
+import { Types } from 'mongoose';
+import { incInTurn, inTurn } from '../../lib/in-turn';
+import { publicPages } from '../../lib/public-pages';
 import { updateById } from '../../lib/query';
 import { ContentModel, type ContentDoc } from './contents.model';
 
@@ -38,4 +41,31 @@ export async function recordReaction(content: Pick<ContentDoc, '_id' | 'radarSco
   await incInTurn(`content:${content._id}`, { reactedCount: count, trendScore: count, radarScore: content.radarScore > 0 ? count : 0 }, ($inc) =>
     updateById(ContentModel, content._id, { $inc }),
   );
+}
+
+/**
+ * Marks the piece paid out by `payerId`, only from not paid out (a repeat changes nothing), and clears the
+ * cached public answers that show it. Answers the piece as it is now (null if it was removed).
+ */
+export async function markPaidOut(contentId: Types.ObjectId, payerId: string): Promise<ContentDoc | null> {
+  // No claim needed: the caller's ledger entry `listing:{contentId}` (a unique insert) decided the payer, and only
+  // that payer's calls get here, so two writers at once write the same values.
+  const current = await ContentModel.findById(contentId).lean<ContentDoc>();
+  if (!current || current.isPaidOut) return current;
+  const updated = await ContentModel.findByIdAndUpdate(
+    contentId,
+    { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } },
+    { new: true },
+  ).lean<ContentDoc>();
+  publicPages.clear();
+  return updated;
+}
+
+/** Counts one embed play in the piece's kept total (the rankings job resets it from the plays, should this bump be lost). */
+export async function countEmbedPlay(contentId: string): Promise<number> {
+  // No projection: FerretDB's findAndModify does not take one.
+  const updated = await inTurn(`content:${contentId}`, () =>
+    ContentModel.findByIdAndUpdate(contentId, { $inc: { playCount: 1 } }, { new: true }).lean<Pick<ContentDoc, 'playCount'>>(),
+  );
+  return updated?.playCount ?? 0;
 }

@@ -6,7 +6,6 @@ import { Types } from 'mongoose';
 import { MESSAGES } from '../../generated/validation';
 import { anyOf } from '../../lib/query';
 import { AppError, notFound } from '../../lib/errors';
-import { inTurn } from '../../lib/in-turn';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
@@ -15,7 +14,7 @@ import { publicPages } from '../../lib/public-pages';
 import { UploadModel, type MediaService, type UploadDoc } from '../media';
 import { PlanModel, SubscriptionModel } from '../subscriptions';
 import { TagModel, type TagDoc } from '../tags';
-import { UserModel, type UserDoc } from '../users';
+import { adjustContentsCount, UserModel, type UserDoc } from '../users';
 import { toContentDto } from './contents.mapper';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
@@ -158,8 +157,7 @@ export function createContentsService(media: MediaService) {
         await media.detach(audio ? [photo, audio] : [photo], `content:${content._id}`);
         throw err;
       }
-      // contentsCount is a kept total of listed pieces: the rankings job recounts it, should a bump be lost.
-      await inTurn(`user:${ownerId}`, () => UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: 1 } }));
+      await adjustContentsCount(ownerId, 1);
       publicPages.clear();
       return content.toObject();
     },
@@ -195,8 +193,7 @@ export function createContentsService(media: MediaService) {
         { new: true },
       ).lean<ContentDoc>();
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
-      if (listed !== content.listed)
-        await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: listed ? 1 : -1 } }));
+      if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
       publicPages.clear();
       await media.setVisibility(
         [content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id)),
@@ -215,8 +212,7 @@ export function createContentsService(media: MediaService) {
     async remove(caller: AuthContext, contentId: string): Promise<void> {
       const content = await editable(contentId, caller);
       const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
-      if (deletedCount && content.listed)
-        await inTurn(`user:${content.ownerId}`, () => UserModel.updateOne({ _id: content.ownerId }, { $inc: { contentsCount: -1 } }));
+      if (deletedCount && content.listed) await adjustContentsCount(content.ownerId, -1);
       publicPages.clear();
       const uploads = await UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>();
       await media.remove(uploads);

@@ -6,8 +6,7 @@
 import { Types } from 'mongoose';
 import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
-import { ContentModel, type ContentDoc } from '../contents';
-import { publicPages } from '../../lib/public-pages';
+import type { ContentDoc } from '../contents';
 import { post, type LedgerEntryDoc } from '../ledger';
 import { UserExtModel } from '../users';
 
@@ -81,22 +80,4 @@ export function postListing(contentId: Types.ObjectId, payerId: string, method: 
       { account: PLATFORM_FEES, amountMicros: feeMicros },
     ],
   });
-}
-
-/**
- * Marks the piece paid out by `payerId`, only from not paid out (a repeat changes nothing), and clears the
- * cached public answers that show it. Answers the piece as it is now (null if it was removed).
- */
-export async function markPaidOut(contentId: Types.ObjectId, payerId: string): Promise<ContentDoc | null> {
-  // No claim needed: the ledger entry `listing:{contentId}` (a unique insert) decided the payer, and only that
-  // payer's calls get here, so two writers at once write the same values.
-  const current = await ContentModel.findById(contentId).lean<ContentDoc>();
-  if (!current || current.isPaidOut) return current;
-  const updated = await ContentModel.findByIdAndUpdate(
-    contentId,
-    { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } },
-    { new: true },
-  ).lean<ContentDoc>();
-  publicPages.clear();
-  return updated;
 }

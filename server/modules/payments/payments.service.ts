@@ -16,8 +16,8 @@ import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
-import { creditMethod, creditsLeft, giveCreditBack, LISTING_FEES, markPaidOut, postListing, takeCredit, tierOf, type Tier } from './listing';
+import { canSee, ContentModel, type ContentDoc, type ContentsService, markPaidOut } from '../contents';
+import { creditMethod, creditsLeft, giveCreditBack, LISTING_FEES, postListing, takeCredit, tierOf, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
 import { DiscountCodeModel, DiscountUseModel, PaymentEventModel, PaymentOrderModel, type DiscountCodeDoc, type PaymentOrderDoc } from './payments.model';
 

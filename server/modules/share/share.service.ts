@@ -9,11 +9,10 @@ import { Types } from 'mongoose';
 import { MESSAGES, PATTERNS } from '../../generated/validation';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { inTurn } from '../../lib/in-turn';
 import type { Logger } from '../../lib/logger';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, ContentModel, type ContentDoc, contentLink } from '../contents';
+import { canSee, ContentModel, type ContentDoc, contentLink, countEmbedPlay } from '../contents';
 import { UserModel } from '../users';
 import { inviteMail } from './share.mails';
 import { EmbedPlayModel } from './share.model';
@@ -76,12 +75,7 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
         if (!isDuplicateKey(err)) throw err;
         return { playCount: content.playCount ?? 0, counted: false };
       }
-      // A kept total: the rankings job resets it from the plays, should this bump be lost.
-      // (No projection: FerretDB's findAndModify does not take one.)
-      const updated = await inTurn(`content:${contentId}`, () =>
-        ContentModel.findByIdAndUpdate(contentId, { $inc: { playCount: 1 } }, { new: true }).lean<Pick<ContentDoc, 'playCount'>>(),
-      );
-      return { playCount: updated?.playCount ?? 0, counted: true };
+      return { playCount: await countEmbedPlay(contentId), counted: true };
     },
   };
 }

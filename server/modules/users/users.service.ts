@@ -1,4 +1,6 @@
+import type { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
+import { inTurn } from '../../lib/in-turn';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
 /** Spec §5: usernames are trimmed, lower-cased, with spaces as underscores. */
@@ -30,4 +32,12 @@ export async function getUser(id: string): Promise<UserDoc> {
 
 export async function getUserExt(userId: string): Promise<UserExtDoc | null> {
   return UserExtModel.findOne({ userId }).lean<UserExtDoc>();
+}
+
+/**
+ * Moves a member's count of listed pieces by `delta` (publishing, hiding, deleting). A kept total: the rankings
+ * job recounts it from the listed pieces, should a bump be lost.
+ */
+export async function adjustContentsCount(ownerId: Types.ObjectId | string, delta: number): Promise<void> {
+  await inTurn(`user:${ownerId}`, () => UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: delta } }));
 }
