@@ -17,7 +17,8 @@ import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { canSee, ContentModel, type ContentDoc, type ContentsService, markPaidOut } from '../contents';
-import { creditMethod, creditsLeft, giveCreditBack, LISTING_FEES, postListing, takeCredit, tierOf, type Tier } from './listing';
+import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
+import { creditMethod, LISTING_FEES, postListing, tierOf, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
 import { DiscountCodeModel, DiscountUseModel, PaymentEventModel, PaymentOrderModel, type DiscountCodeDoc, type PaymentOrderDoc } from './payments.model';
 
@@ -171,7 +172,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
       const content = await ContentModel.findById(contentId).lean<ContentDoc>();
       if (!content || !canSee(content, caller)) throw notFound(PAYMENT_MESSAGES.contentNotFound);
       const tier = tierOf(content);
-      const left = await creditsLeft(caller.userId, tier);
+      const left = await planCreditsLeft(caller.userId, tier);
       return {
         contentId: String(content._id),
         tier,
@@ -187,10 +188,10 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
     async pay(caller: AuthContext, request: { userId: string; contentId: string; useCredit?: boolean }) {
       const content = await payable(caller, request.userId, request.contentId);
       const tier = tierOf(content);
-      if (request.useCredit === false || !(await takeCredit(caller.userId, tier))) return checkout(caller, content, tier);
+      if (request.useCredit === false || !(await takePlanCredit(caller.userId, tier))) return checkout(caller, content, tier);
       const { created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
       if (!created) {
-        await giveCreditBack(caller.userId, tier);
+        await givePlanCreditBack(caller.userId, tier);
         throw alreadyPaid();
       }
       return { status: 'paid' as const, ...(await paidAnswer(await markPaidOut(content._id, caller.userId), content._id)) };

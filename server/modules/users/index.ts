@@ -2,7 +2,18 @@
 export { usersRouter } from './users.routes';
 export { UserModel, UserExtModel, type UserDoc } from './users.model';
 export { roleOf, toPublicUserDto, toUserDto, type Role } from './users.mapper';
-export { adjustContentsCount, findUserByEmail, normalizeUsername, usernameTaken } from './users.service';
+export {
+  adjustContentsCount,
+  findUserByEmail,
+  givePlanCreditBack,
+  normalizeUsername,
+  payoutEmailOf,
+  planCreditsLeft,
+  setPayoutEmail,
+  takePlanCredit,
+  usernameTaken,
+  type CreditTier,
+} from './users.service';
 export * as usersService from './users.service';
 export { profileImagesRouter } from './profile-images.routes';
 export { optionalAuth, requireAuth, requireSelfOrAdmin } from './users.guards';

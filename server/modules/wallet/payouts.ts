@@ -72,12 +72,6 @@ export const cashOutKey = (requestId: string) => `cash-out:${requestId}`;
 /** 00:00 UTC on the 1st of the month after `now`: when the payout job runs next. */
 export const nextPayoutAt = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
-/** The member's PayPal email, or null. */
-export async function payoutEmailOf(userId: string): Promise<string | null> {
-  const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { paypal: 1 }).lean();
-  return ext?.paypal || null;
-}
-
 /** Runs `fn` holding the member's funds lock, waiting a few seconds for another holder; 409 if it stays taken. */
 export function withFundsLock<T>(userId: string, fn: () => Promise<T>): Promise<T> {
   return withLock(`funds:${userId}`, fn, { ttlMs: FUNDS_LOCK_MS, waitMs: FUNDS_WAIT_MS, busyMessage: WALLET_BUSY });

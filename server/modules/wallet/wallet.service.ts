@@ -14,8 +14,8 @@ import type { AuthContext } from '../../lib/auth-context';
 import { checkCurrentPassword } from '../auth';
 import { ContentModel } from '../contents';
 import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
-import { UserExtModel, UserModel } from '../users';
-import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, payoutEmailOf, withFundsLock, type Payouts } from './payouts';
+import { payoutEmailOf, setPayoutEmail, UserModel } from '../users';
+import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
 import { payoutEmailChangedMail } from './wallet.mails';
 import { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
 
@@ -135,17 +135,16 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       const email = paypal.trim().toLowerCase();
       if (!PATTERNS.email.test(email)) throw badRequest(WALLET_MESSAGES.badEmail, [{ path: 'paypal', message: WALLET_MESSAGES.badEmail }]);
       const member = await checkCurrentPassword(userId, password);
-      const memberId = new Types.ObjectId(userId);
       const previous = await payoutEmailOf(userId);
       if (previous === email) return { message: WALLET_MESSAGES.saved, paypal: email };
-      await UserExtModel.updateOne({ userId: memberId }, { $set: { paypal: email } }, { upsert: true });
+      await setPayoutEmail(userId, email);
       try {
         await mailer.send(payoutEmailChangedMail(member.email, member.firstName, email, now, `${publicUrl}/auth/forgot-password`));
       } catch (err) {
         // A change the member is not told of is what this notice exists to prevent: undo it (unless a newer
         // change came meanwhile) and ask them to try again.
         logger.error({ err }, 'payout email notice failed; change undone');
-        await UserExtModel.updateOne({ userId: memberId, paypal: email }, { $set: { paypal: previous } });
+        await setPayoutEmail(userId, previous, email);
         throw new AppError(503, 'mail_failed', WALLET_MESSAGES.mailFailed);
       }
       return { message: WALLET_MESSAGES.saved, paypal: email };
