@@ -12,7 +12,22 @@ import { signAccessToken } from '../../lib/access-token';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { assertUnderLimit, clearLimit, consumeLimit, countHit, type Limit } from '../../lib/rate-limit';
-import { findUserByEmail, normalizeUsername, roleOf, usernameTaken, UserModel, type Role, type UserDoc } from '../users';
+import {
+  findUserByEmail,
+  normalizeUsername,
+  roleOf,
+  usernameTaken,
+  UserModel,
+  type Role,
+  type UserDoc,
+  activateAccount,
+  createAccount,
+  deleteAccount,
+  linkSocialId,
+  markActivationSent,
+  revokeAccessTokens,
+  setPasswordHash,
+} from '../users';
 import { activationMail, resetPasswordMail } from './auth.mails';
 import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
 import type { SocialProfile } from './auth.social';
@@ -76,7 +91,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
   async function sendActivation(user: Pick<UserDoc, '_id' | 'email' | 'firstName'>): Promise<void> {
     const token = await createOneTimeToken(user._id, 'activate', ACTIVATION_TTL_MS);
     await mailer.send(activationMail(user.email, user.firstName, `${publicUrl}/confirm?token=${token}`));
-    await UserModel.updateOne({ _id: user._id }, { $set: { activationSentAt: new Date() } });
+    await markActivationSent(user._id);
   }
 
   /**
@@ -86,14 +101,8 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
    * sets one with a reset), and its sessions, older access tokens and emailed links all stop working.
    */
   async function linkProvider(user: UserDoc, idField: 'googleId' | 'facebookId', providerId: string): Promise<UserDoc | null> {
-    if (user.isActive) {
-      return UserModel.findByIdAndUpdate(user._id, { $set: { [idField]: providerId } }, { new: true }).lean<UserDoc>();
-    }
-    const linked = await UserModel.findByIdAndUpdate(
-      user._id,
-      { $set: { [idField]: providerId, isActive: true, passwordHash: null }, $inc: { tokenVersion: 1 } },
-      { new: true },
-    ).lean<UserDoc>();
+    if (user.isActive) return linkSocialId(user._id, idField, providerId, false);
+    const linked = await linkSocialId(user._id, idField, providerId, true);
     await Promise.all([revokeAllSessions(user._id), revokeOneTimeTokens(user._id)]);
     return linked;
   }
@@ -113,7 +122,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (await findUserByEmail(valid.email)) throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
       let created;
       try {
-        created = await UserModel.create({
+        created = await createAccount({
           email: valid.email,
           username: valid.username,
           firstName: valid.firstName,
@@ -134,10 +143,10 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       } catch (err) {
         // No half-made account: without the mail it could never be activated.
         logger.error({ err }, 'activation mail failed; sign-up undone');
-        await UserModel.deleteOne({ _id: created._id });
+        await deleteAccount(created._id);
         throw new AppError(503, 'mail_failed', MESSAGES.mailFailed);
       }
-      return created.toObject();
+      return created;
     },
 
     async signin(emailInput: string | undefined, password: string | undefined, address: string): Promise<SigninResult> {
@@ -172,7 +181,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
     async confirm(token: string): Promise<SignedIn> {
       const userId = await consumeOneTimeToken(token, 'activate');
       if (!userId) fail(MESSAGES.badActivationLink, 'token');
-      const user = await UserModel.findByIdAndUpdate(userId, { $set: { isActive: true } }, { new: true }).lean<UserDoc>();
+      const user = await activateAccount(userId);
       if (!user) fail(MESSAGES.badActivationLink, 'token');
       return signIn(user);
     },
@@ -200,7 +209,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       const userId = await consumeOneTimeToken(token, 'reset');
       if (!userId) fail(MESSAGES.badResetLink, 'token');
       // A reset also proves the address: an account waiting for activation becomes active.
-      await UserModel.updateOne({ _id: userId }, { $set: { passwordHash: await hashPassword(newPassword), isActive: true }, $inc: { tokenVersion: 1 } });
+      await setPasswordHash(userId, await hashPassword(newPassword));
       await revokeAllSessions(userId);
     },
 
@@ -219,7 +228,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
     },
 
     async logoutEverywhere(userId: Types.ObjectId | string): Promise<void> {
-      await UserModel.updateOne({ _id: userId }, { $inc: { tokenVersion: 1 } });
+      await revokeAccessTokens(userId);
       await revokeAllSessions(userId);
     },
 
@@ -242,7 +251,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
             `Your ${profile.provider === 'google' ? 'Google' : 'Facebook'} account did not share a verified email address.`,
           );
         }
-        const created = await UserModel.create({
+        user = await createAccount({
           email: profile.email,
           username: await freeUsername(profile.email.split('@')[0] ?? profile.firstName),
           firstName: profile.firstName,
@@ -252,7 +261,6 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
           isActive: true,
           [idField]: profile.providerId,
         });
-        user = created.toObject();
       }
       return signIn(user);
     },

@@ -1,5 +1,15 @@
 /** Users: accounts' public data, look-ups, the user extension, and the session check every signed-in route uses. */
 export { usersRouter } from './users.routes';
+export {
+  activateAccount,
+  createAccount,
+  deleteAccount,
+  linkSocialId,
+  markActivationSent,
+  revokeAccessTokens,
+  setPasswordHash,
+  type NewAccount,
+} from './users.accounts';
 export { UserModel, UserExtModel, type UserDoc } from './users.model';
 export { roleOf, toPublicUserDto, toUserDto, type Role } from './users.mapper';
 export {
