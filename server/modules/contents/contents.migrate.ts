@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import { slugOf, wordsOf } from '../../lib/search';
 import { initialRanking } from './contents.ranking';
 import { UploadModel, type UploadDoc } from '../media';
-import { UserModel, type UserDoc } from '../users';
+import { setMemberTotals, UserModel, type UserDoc } from '../users';
 import { ContentModel, type ContentDoc } from './contents.model';
 import { mediaOf } from './contents.service';
 
@@ -44,10 +44,8 @@ export async function migrateContents(): Promise<number> {
   if (old.length) {
     for (const ownerId of new Set(old.map((p) => String(p.ownerId)))) {
       const contentsCount = await ContentModel.countDocuments({ ownerId, listed: true });
-      await UserModel.updateOne({ _id: ownerId }, { $set: { contentsCount } });
+      await setMemberTotals([{ userId: ownerId, totals: { contentsCount } }]);
     }
   }
-  const unsearchable = await UserModel.find(missing('searchWords'), { username: 1, fullName: 1 }).lean();
-  for (const user of unsearchable) await UserModel.updateOne({ _id: user._id }, { $set: { searchWords: wordsOf(user.username, user.fullName) } });
   return old.length;
 }

@@ -69,3 +69,15 @@ export async function countEmbedPlay(contentId: string): Promise<number> {
   );
   return updated?.playCount ?? 0;
 }
+
+/** A piece's kept totals and radar score, as the rankings job recounts them. */
+export type PieceTotals = Partial<Pick<ContentDoc, 'reactedCount' | 'trendScore' | 'playCount' | 'radarScore'>>;
+
+/** Sets recounted totals, one piece each (the rankings job). */
+export async function setPieceTotals(changes: { contentId: Types.ObjectId; totals: PieceTotals }[]): Promise<void> {
+  if (!changes.length) return;
+  await ContentModel.bulkWrite(
+    changes.map(({ contentId, totals }) => ({ updateOne: { filter: { _id: contentId }, update: { $set: totals } } })),
+    { ordered: false },
+  );
+}

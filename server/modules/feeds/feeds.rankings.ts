@@ -19,10 +19,10 @@
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
 import { publicPages } from '../../lib/public-pages';
 import { anyOf, ours } from '../../lib/query';
-import { ContentModel, radarScoreOf, type ContentDoc } from '../contents';
+import { ContentModel, radarScoreOf, setPieceTotals, type ContentDoc, type PieceTotals } from '../contents';
 import { knackFacts } from '../ledger';
 import { embedPlayCounts } from '../share';
-import { UserModel, type UserDoc } from '../users';
+import { setMemberTotals, UserModel, type MemberTotals, type UserDoc } from '../users';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 
 export type FeedKind = 'featured' | 'popular' | 'trending' | 'radar' | 'new';
@@ -84,7 +84,7 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
   ).lean<Pick<UserDoc, '_id' | 'followersCount' | 'trendScore' | 'contentsCount'>[]>();
   const followersOf = new Map(owners.map((user) => [String(user._id), user.followersCount]));
 
-  const contentUpdates: AnyBulkWriteOperation<ContentDoc>[] = [];
+  const contentUpdates: { contentId: Types.ObjectId; totals: PieceTotals }[] = [];
   for (const piece of pieces) {
     const id = String(piece._id);
     const kept = { reactedCount: reacted.get(id) ?? 0, trendScore: week.get(id) ?? 0, playCount: plays.get(id) ?? 0 };
@@ -94,18 +94,17 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
       kept.trendScore === piece.trendScore &&
       kept.playCount === (piece.playCount ?? 0) &&
       radarScore === piece.radarScore;
-    if (!same) contentUpdates.push({ updateOne: { filter: { _id: piece._id }, update: { $set: { ...kept, radarScore } } } });
+    if (!same) contentUpdates.push({ contentId: piece._id, totals: { ...kept, radarScore } });
   }
-  if (contentUpdates.length) await ContentModel.bulkWrite(contentUpdates, { ordered: false });
+  await setPieceTotals(contentUpdates);
 
-  const userUpdates: AnyBulkWriteOperation<UserDoc>[] = [];
+  const userUpdates: { userId: Types.ObjectId; totals: MemberTotals }[] = [];
   for (const user of owners) {
     const id = String(user._id);
     const kept = { trendScore: ownerWeek.get(id) ?? 0, contentsCount: listedOf.get(id) ?? 0 };
-    if (kept.trendScore !== user.trendScore || kept.contentsCount !== user.contentsCount)
-      userUpdates.push({ updateOne: { filter: { _id: user._id }, update: { $set: kept } } });
+    if (kept.trendScore !== user.trendScore || kept.contentsCount !== user.contentsCount) userUpdates.push({ userId: user._id, totals: kept });
   }
-  if (userUpdates.length) await UserModel.bulkWrite(userUpdates, { ordered: false });
+  await setMemberTotals(userUpdates);
 
   const days = await refreshReactionDays(perDay, ownerOf);
   publicPages.clear();

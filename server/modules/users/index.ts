@@ -14,6 +14,9 @@ export { UserModel, UserExtModel, type UserDoc } from './users.model';
 export { roleOf, toPublicUserDto, toUserDto, type Role } from './users.mapper';
 export {
   adjustContentsCount,
+  backfillSearchWords,
+  setMemberTotals,
+  type MemberTotals,
   findUserByEmail,
   givePlanCreditBack,
   normalizeUsername,

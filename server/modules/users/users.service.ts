@@ -3,6 +3,7 @@ import { notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
+import { wordsOf } from '../../lib/search';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
 /** Spec §5: usernames are trimmed, lower-cased, with spaces as underscores. */
@@ -93,4 +94,22 @@ export async function setPayoutEmail(userId: string, email: string | null, onlyI
   const memberId = new Types.ObjectId(userId);
   if (onlyIf === undefined) await UserExtModel.updateOne({ userId: memberId }, { $set: { paypal: email } }, { upsert: true });
   else await UserExtModel.updateOne({ userId: memberId, paypal: onlyIf }, { $set: { paypal: email } });
+}
+
+/** A member's kept totals that the rankings job recounts from the facts. */
+export type MemberTotals = Partial<Pick<UserDoc, 'trendScore' | 'contentsCount'>>;
+
+/** Sets recounted totals, one member each (the rankings job and the start-up migration). */
+export async function setMemberTotals(changes: { userId: Types.ObjectId | string; totals: MemberTotals }[]): Promise<void> {
+  if (!changes.length) return;
+  await UserModel.bulkWrite(
+    changes.map(({ userId, totals }) => ({ updateOne: { filter: { _id: new Types.ObjectId(String(userId)) }, update: { $set: totals } } })),
+    { ordered: false },
+  );
+}
+
+/** Gives accounts written before search words existed their words (run at start, once per such account). */
+export async function backfillSearchWords(): Promise<void> {
+  const unsearchable = await UserModel.find(ours({ searchWords: { $exists: false } }), { username: 1, fullName: 1 }).lean();
+  for (const user of unsearchable) await UserModel.updateOne({ _id: user._id }, { $set: { searchWords: wordsOf(user.username, user.fullName) } });
 }
