@@ -1537,7 +1537,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A member's wallet figures (spec §9) and payout settings
+         * A member's wallet figures and payout settings
          * @description Amounts in USD with their exact micro-dollar twins (round to 2 decimals only when shown). Only the member themself or an admin; anyone else gets 404.
          */
         get: operations["getWalletSummary"];
@@ -2303,7 +2303,7 @@ export interface components {
             balanceMicros: number;
             /** @description The balance is at least the minimum cash-out. */
             canCashOut: boolean;
-            /** @description 10% of the listing fees the member paid to support others' pieces (spec §9). */
+            /** @description 10% of the listing fees the member paid to support others' pieces. */
             collections: number;
             /** Format: int64 */
             collectionsMicros: number;

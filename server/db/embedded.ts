@@ -1,5 +1,6 @@
 /**
- * The embedded database used when MONGODB_URI is not set (ARCHITECTURE §2, §3). In this order:
+ * The embedded database used when MONGODB_URI is not set, so that the app runs with no configuration.
+ * In this order:
  *   1. a `mongod` on PATH;
  *   2. a `ferretdb` binary on PATH or under <dataDir>/bin, if it is our build (see FERRETDB_PATCH);
  *   3. if Go is present, FerretDB v1.24.2 built into <dataDir>/bin first (scripts/install-ferretdb.sh);

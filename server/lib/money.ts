@@ -5,9 +5,9 @@
 export const MICROS_PER_USD = 1_000_000;
 const MICROS_PER_CENT = 10_000;
 
-/** Spec §9: what a knack is worth when a tag has no price. */
+/** What a knack is worth when a tag has no price. */
 export const DEFAULT_KNACK_PRICE_MICROS = 50_000;
-/** Spec §9: the knack price shown is 8% of the tag price, truncated to cents. */
+/** The knack price shown is 8% of the tag price, truncated to cents. */
 const KNACK_SHARE_PERCENT = 8;
 
 export function usdToMicros(usd: number): number {
@@ -34,7 +34,7 @@ export function tagPriceForKnackPrice(knackMicros: number): number {
   return Math.ceil((knackMicros * 100) / KNACK_SHARE_PERCENT);
 }
 
-/** Spec §9: the rate is the price difference over the price, as a percentage (2 decimals). */
+/** The rate is the price difference over the price, as a percentage (2 decimals). */
 export function changeRatePercent(diffMicros: number, priceMicros: number): number {
   if (!priceMicros) return 0;
   return Math.round((diffMicros * 10_000) / priceMicros) / 100;

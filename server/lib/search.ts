@@ -1,5 +1,5 @@
 /**
- * Word-start search without `$text` (ARCHITECTURE §3): documents keep the lower-cased words of their
+ * Word-start search without `$text` (FerretDB lacks it): documents keep the lower-cased words of their
  * searchable text in an indexed array, and a query matches when each of its words starts one of them.
  */
 const MAX_QUERY_WORDS = 5;
@@ -22,7 +22,7 @@ export function wordStartConditions(field: string, query: string): Record<string
     .map((word) => ({ [field]: { $regex: `^${escapeRegex(word)}` } }));
 }
 
-/** The share-link part of a title (spec §2: lower-cased, spaces to hyphens), keeping only URL-safe letters. */
+/** The share-link part of a title (lower-cased, spaces to hyphens), keeping only URL-safe letters. */
 export function slugOf(title: string): string {
   return title
     .toLowerCase()

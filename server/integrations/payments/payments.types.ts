@@ -1,7 +1,7 @@
 /**
- * The payment provider interface (ARCHITECTURE §2): a checkout for an order, and the provider's signed
- * webhooks turned into our few events. Drivers: the sandbox (a local checkout page, the default) and Stripe
- * Checkout (STRIPE_SECRET_KEY).
+ * The payment provider interface: a checkout for an order, and the provider's signed webhooks turned into our
+ * few events. Drivers: the sandbox (a local checkout page, the default) and Stripe Checkout
+ * (STRIPE_SECRET_KEY).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 

@@ -1,7 +1,7 @@
 /**
- * The form rules of spec §5 (x-validation in openapi.yaml, generated), enforced again on the server with
- * the same messages the client shows. Each check answers
- * the first broken rule as a 400 whose `errors` name the field(s).
+ * The form rules (x-validation in openapi.yaml, generated), enforced again on the server with the same
+ * messages the client shows. Each check answers the first broken rule as a 400 whose `errors` name the
+ * field(s).
  */
 import { LIMITS, MESSAGES, PATTERNS } from '../../generated/validation';
 import { AppError } from '../../lib/errors';
@@ -62,7 +62,7 @@ export interface ValidSignup {
   password: string;
 }
 
-/** Spec §5 sign-up, in the order the form shows its fields. */
+/** Sign-up, checked in the order the form shows its fields. */
 export function validateSignup(input: SignupInput): ValidSignup {
   const email = checkEmail(input.email);
   if (blank(input.firstName)) fail(MESSAGES.firstName, 'firstName');

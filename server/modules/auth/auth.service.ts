@@ -1,7 +1,7 @@
 /**
- * Accounts and sessions: sign-up with email activation, sign-in, social sign-in, session refresh,
- * logout, password reset. Rules and messages come from auth.rules (spec §5); permissions and roles are
- * decided here, never by a request field.
+ * Accounts and sessions: sign-up with email activation, sign-in, social sign-in, session refresh, logout,
+ * password reset. Form rules and messages come from auth.rules; permissions and roles are decided here, never
+ * by a request field.
  */
 import { isDuplicateKey } from '../../lib/mutex';
 import bcrypt from 'bcrypt';

@@ -4,7 +4,7 @@ import type { ContentDoc } from './contents.model';
 
 export type UrlOf = (key: string) => string;
 
-/** The share path of a piece (spec §2): `/{ownerUsername}-{title slug}`. */
+/** The share path of a piece: `/{ownerUsername}-{title slug}`. */
 export const contentLink = (content: Pick<ContentDoc, 'ownerUsername' | 'slug'>) => `/${content.ownerUsername}-${content.slug}`;
 
 /** A piece as the API shows it, from its document alone. `url` turns storage keys into URLs the viewer may load. */
@@ -45,7 +45,7 @@ export function toContentDto(content: ContentDoc, url: UrlOf): Schemas['Content'
       hidePlayCount: content.setting.hidePlayCount,
       hideViewCount: content.setting.hideViewCount,
     },
-    // Earnings so far come with the knack ledger (money issue); nothing is earned before it.
+    // A piece's listing carries no earnings: knack/get-money answers its knack value and what it earned.
     knackValue: 0,
     knackRate: microsToUsd(content.knackRateMicros),
     reactedCount: content.reactedCount,

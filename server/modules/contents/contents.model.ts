@@ -34,7 +34,7 @@ const contentMediaSchema = new Schema(
 const contentSchema = new Schema(
   {
     ownerId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
-    /** Copied from the owner (spec: ownerName, ownerUsername); a username change must update them. */
+    /** Copied from the owner (ownerName, ownerUsername); a username change must update them. */
     ownerUsername: { type: String, required: true },
     ownerName: { type: String, default: '' },
     payerId: { type: Schema.Types.ObjectId, ref: 'User', default: null },
@@ -44,14 +44,14 @@ const contentSchema = new Schema(
     /** Lower-cased words of the title, for anchored word-start search (no $text). */
     titleWords: { type: [String], default: [] },
     description: { type: String, required: true },
-    /** One main tag (the category) as `{ name }`, as the spec's content has it. */
+    /** Tags as objects `{ name }`; a piece has one, its main tag (the category). */
     tags: { type: [new Schema({ name: { type: String, required: true } }, { _id: false })], required: true },
     subTag: { type: String, default: '' },
     type: { type: String, enum: ['music', 'art', 'photos'], required: true },
     photoUploadId: { type: Schema.Types.ObjectId, ref: 'Upload', required: true },
     audioUploadId: { type: Schema.Types.ObjectId, ref: 'Upload', default: null },
     media: { type: contentMediaSchema, required: true },
-    /** Published through the artist-page flow (spec: isOrlando) or to the Top 50 chart. */
+    /** Published through the artist-page flow (isOrlando) or to the Top 50 chart. */
     isOrlando: { type: Boolean, default: false },
     isTop50: { type: Boolean, default: false },
     top50Email: { type: String, default: null },

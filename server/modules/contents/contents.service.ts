@@ -1,6 +1,6 @@
 /**
- * Publishing and managing pieces. The form rules answer the upload form's messages (spec §5); only the
- * owner or an admin changes or removes a piece; private pieces are not visible to others.
+ * Publishing and managing pieces. The form rules answer the upload form's messages; only the owner or an
+ * admin changes or removes a piece; private pieces are not visible to others.
  */
 import { Types } from 'mongoose';
 import { MESSAGES } from '../../generated/validation';
@@ -219,7 +219,7 @@ export function createContentsService(media: MediaService) {
     },
 
     /** Everything for the member and admins (a count over their own pieces); the kept public count for others. */
-    /** An admin's re-post to the top of Featured (spec §6), or taking it off again. Answers the spec's message. */
+    /** An admin's re-post to the top of Featured, or taking it off again. Answers the message the client shows. */
     async setFeatured(caller: AuthContext, contentId: string, featured: boolean): Promise<string> {
       if (caller.role !== 'admin') throw new AppError(403, 'forbidden', 'Only admins can re-post pieces.');
       const content = await ContentModel.findById(contentId, { type: 1, uploadedAt: 1 }).lean<Pick<ContentDoc, 'type' | 'uploadedAt'>>();

@@ -5,7 +5,7 @@ import { requireAuth } from '../users';
 import { WALLET_MESSAGES, type WalletService } from '../wallet';
 import type { HistoryService } from './history.service';
 
-/** The history calls (spec §7): the member's items, their paid list, and cash-out requests (earn, approve, cancel). */
+/** The history calls: the member's items, their paid list, and cash-out requests (earn, approve, cancel). */
 export function historyRouter(config: AuthConfig, history: HistoryService, wallet: WalletService): Router {
   const router = Router();
   const signedIn = requireAuth(config);

@@ -1,7 +1,7 @@
 /**
- * A member's history (spec §3 History item, §7 History calls), derived from the ledger and the cash-out
- * requests: Paid0 = listing fees the member paid, Paid1 = knacks that credited them, Payout = monthly payouts,
- * Earn = cash-out requests. Three indexed reads (each at most a page long), merged newest first.
+ * A member's history items, derived from the ledger and the cash-out requests: Paid0 = listing fees the
+ * member paid, Paid1 = knacks that credited them, Payout = monthly payouts, Earn = cash-out requests. Three
+ * indexed reads (each at most a page long), merged newest first.
  */
 import { Types } from 'mongoose';
 import { microsToUsd } from '../../lib/money';

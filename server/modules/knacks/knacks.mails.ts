@@ -1,4 +1,4 @@
-/** The knack verification mail (spec §5 Verification). */
+/** The knack verification mail: the 4-digit code a member types to go on knacking. */
 import type { MailMessage } from '../../integrations/mail';
 
 export function knackCodeMail(to: string, firstName: string, code: string): MailMessage {

@@ -1,8 +1,8 @@
 /**
- * Knacks (spec §4 Knack status, §9): a play past half a song or a view of an image by a signed-in member,
- * once per member per piece. On a paid-out piece it credits the piece's knack value through the ledger
- * (90% owner, 10% payer); on another it counts and earns nothing. After 9 knacks in 24 hours the member
- * proves they are a person with an emailed 4-digit code before the next.
+ * Knacks: a play past half a song or a view of an image by a signed-in member, once per member per piece. On
+ * a paid-out piece it credits the piece's knack value through the ledger (90% owner, 10% payer); on another
+ * it counts and earns nothing. After 9 knacks in 24 hours the member proves they are a person with an emailed
+ * 4-digit code before the next.
  *
  * Each knack is first counted in the member's knack window (knack-window.ts: an insert that holds across
  * processes), then written to the ledger under its unique key, so that neither a burst nor a twin sent to another
@@ -107,7 +107,7 @@ export async function purgeStaleKnackRecords(now = new Date()): Promise<number> 
   return windows + plays.deletedCount + attempts.deletedCount;
 }
 
-/** Spec §9 marketing copy: cash-out from $10. */
+/** A member can cash out from a balance of $10. */
 export const MIN_CASH_OUT_MICROS = 10_000_000;
 
 export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret: string }) {

@@ -1,7 +1,7 @@
 /**
- * The listing fee (spec §1, §9): its tier, what it costs, the credits that cover it, and monetizing a piece
- * once: the ledger entry `listing:{contentId}` is the gate (its unique `_id`), the piece's `isPaidOut` and
- * `payerId` follow it.
+ * The listing fee: its tier, what it costs, the credits that cover it, and monetizing a piece once: the
+ * ledger entry `listing:{contentId}` is the gate (its unique `_id`), the piece's `isPaidOut` and `payerId`
+ * follow it.
  */
 import { Types } from 'mongoose';
 import type { ContentDoc } from '../contents';

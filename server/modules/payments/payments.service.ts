@@ -1,7 +1,8 @@
 /**
- * Monetizing a piece (spec §4 Monetization, §9 Listing fee tiers): the quote, paying with a credit, a
- * discount code or a card checkout through the payment provider, and the provider's webhooks. Any signed-in
- * member may pay for a piece they can see (the owner, or a supporter); the payer becomes its payerId.
+ * Monetizing a piece (paying its listing fee, so that its knacks earn money): the quote, paying with a
+ * credit, a discount code or a card checkout through the payment provider, and the provider's webhooks. Any
+ * signed-in member may pay for a piece they can see (the owner, or a supporter); the payer becomes its
+ * payerId.
  *
  * Webhooks are verified over the raw bytes, deduplicated by event id, and applied idempotently without ever
  * moving an order backwards; the ledger entry `listing:{contentId}` makes a piece monetized once.
@@ -134,7 +135,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
       }
       if (event.type === 'checkout.completed') await applyCompleted(order, event);
       // A failure only ends a pending order: a late failure after the payment changes nothing. The piece stays
-      // not paid out (the spec's cancelPaid).
+      // not paid out, as after a cancelled payment.
       else if (order.status === 'pending') await PaymentOrderModel.updateOne({ _id: order._id }, { $set: { status: 'failed' } });
     });
   }

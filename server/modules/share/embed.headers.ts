@@ -1,6 +1,7 @@
 /**
- * Security headers (helmet) for every response, except that the embeddable player page may be framed by
- * any site (spec §2 Embed link): there `frame-ancestors *` and no X-Frame-Options. The SPA stays unframeable.
+ * Security headers (helmet) for every response, except that the embeddable player page may be framed by any
+ * site (the Embed link of the share modal): there `frame-ancestors *` and no X-Frame-Options. The SPA stays
+ * unframeable.
  */
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';

@@ -1,4 +1,4 @@
-/** The invitation a member sends to a friend about a piece (spec §7 user/invite-user). */
+/** The invitation a member sends to a friend about a piece (user/invite-user). */
 import type { MailMessage } from '../../integrations/mail';
 import { escapeHtml } from '../../lib/html';
 

@@ -1,7 +1,7 @@
 /**
- * Sharing (spec §2 share modal, §7): a member invites someone by email to a piece, and the embeddable
- * player counts plays. An embed play earns nothing (money moves only through knack/add); it is counted once
- * per visitor per piece per UTC day.
+ * Sharing: a member invites someone by email to a piece, and the embeddable player counts plays. An embed
+ * play earns nothing (money moves only through knack/add); it is counted once per visitor per piece per UTC
+ * day.
  */
 import { isDuplicateKey } from '../../lib/mutex';
 import { createHmac } from 'node:crypto';

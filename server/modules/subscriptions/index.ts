@@ -1,4 +1,4 @@
-/** Subscriptions: plans and members' subscriptions (checkout and credits come with the money issue). */
+/** Subscriptions: plans and members' subscriptions, read here (no call creates a subscription yet). */
 export { PlanModel } from './plans.model';
 export { SubscriptionModel } from './subscriptions.model';
 export { seedPlans, PLANS } from './plans.seed';

@@ -1,6 +1,6 @@
 import { PlanModel } from './plans.model';
 
-/** Spec §3: plan 1 grants 3 standard credits and no premium; plan 2 one of each. */
+/** Plan 1 grants 3 standard credits and no premium; plan 2 one of each. */
 export const PLANS = [
   { planId: 1, name: 'Standard', sCredits: 3, pCredits: 0 },
   { planId: 2, name: 'Premium', sCredits: 1, pCredits: 1 },

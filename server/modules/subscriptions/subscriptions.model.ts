@@ -1,6 +1,6 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 
-/** A member's subscription to a plan (created by the subscription checkout of the money issue). */
+/** A member's subscription to a plan (to be created by a subscription checkout, not built yet). */
 const subscriptionSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },

@@ -16,7 +16,7 @@ const tagSchema = new Schema(
     diffPriceMicros: { type: Number, required: true, default: 0 },
     totalReactedCount: { type: Number, required: true, default: 0, min: 0 },
     image: { type: String, default: null },
-    /** Display order: main tags first, then sub-tags in the order of spec §3. */
+    /** Display order: main tags first, then sub-tags in their reference order (tags.seed.ts). */
     position: { type: Number, required: true, default: 1000 },
   },
   { timestamps: { createdAt: 'uploadedAt', updatedAt: 'updatedAt' } },

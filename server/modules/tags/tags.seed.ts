@@ -1,10 +1,10 @@
-/** Reference tags of spec §3 with the knack prices of spec §9. Seeding is idempotent. */
+/** The reference tags (main tags and their sub-tags) with their knack prices. Seeding is idempotent. */
 import { tagPriceForKnackPrice } from '../../lib/money';
 import { TagHistoryModel, TagModel, type TagType } from './tags.model';
 import { invalidateTagLists, slugify } from './tags.service';
 
 const BASELINE_KNACK_MICROS = 50_000; // $0.05 a play or view
-const PREMIUM_KNACK_MICROS = 990_000; // $0.99: Digital Art and Music 2 (spec §9)
+const PREMIUM_KNACK_MICROS = 990_000; // $0.99: Digital Art and Music 2
 
 interface MainTagSeed {
   label: string;

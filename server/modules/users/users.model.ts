@@ -56,7 +56,7 @@ userSchema.index({ trendScore: -1, _id: -1 });
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; updated: Date };
 export const UserModel = model('User', userSchema);
 
-/** The user's extension (spec §3 userExt): location and listing credits. */
+/** The user's extension (userExt): location and listing credits. */
 const userExtSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true, unique: true },

@@ -6,7 +6,7 @@ import { ours } from '../../lib/query';
 import { wordsOf } from '../../lib/search';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
-/** Spec §5: usernames are trimmed, lower-cased, with spaces as underscores. */
+/** Usernames are trimmed, lower-cased, with spaces as underscores. */
 export function normalizeUsername(raw: string): string {
   return raw.trim().toLowerCase().replace(/\s+/g, '_');
 }

@@ -1,7 +1,7 @@
 /**
- * Sending money out (issue 6 point 5): the monthly payout of every balance of at least $10 and the payment of
- * approved cash-outs. Both take what leaves the balance in whole cents (a sub-cent rest stays for later),
- * keep the provider fee and send the rest through the payout provider.
+ * Sending money out: the monthly payout of every balance of at least $10 and the payment of approved
+ * cash-outs. Both take what leaves the balance in whole cents (a sub-cent rest stays for later), keep the
+ * provider fee and send the rest through the payout provider.
  *
  * Money happens once: the ledger key (`payout:{userId}:{yyyy-mm}`, `cash-out:{requestId}`) is unique, is
  * the provider's idempotency key, and its send record (wallet.model.ts) is written before the ledger entry,
@@ -24,7 +24,7 @@ import { PLATFORM_FEES } from '../payments';
 import { UserExtModel } from '../users';
 import { CashOutRequestModel, PayoutSendModel, type PayoutSendDoc } from './wallet.model';
 
-/** Spec §9 marketing copy: cash-out and payouts from $10 (the knacks module's canCashOut threshold). */
+/** Payouts are made from a balance of $10, the same threshold as cash-out (the knacks module's canCashOut). */
 export const MIN_PAYOUT_MICROS = MIN_CASH_OUT_MICROS;
 export const EXTERNAL_PAYOUTS = 'external:payouts';
 export const PAYOUT_CRON = '0 0 1 * *';

@@ -1,7 +1,7 @@
 import { Schema, model, type Types } from 'mongoose';
 
 /**
- * A member's request to cash out their balance (spec: the price modal's yes adds an Earn history item).
+ * A member's request to cash out their balance (saying yes in the price modal adds an Earn history item).
  * `_id` is a 24-hex string (the historyId); the ledger key of its payment is `cash-out:{_id}`.
  */
 const cashOutRequestSchema = new Schema(

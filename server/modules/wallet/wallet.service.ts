@@ -1,6 +1,6 @@
 /**
- * The wallet (spec §9, issue 6 point 5): a member's figures, their payout account (PayPal email) and the
- * cash-out requests an admin approves or cancels. Everything is derived from the ledger.
+ * The wallet: a member's figures, their payout account (PayPal email) and the cash-out requests an admin
+ * approves or cancels. Everything is derived from the ledger.
  */
 import { Types } from 'mongoose';
 import { PATTERNS } from '../../generated/validation';
@@ -39,7 +39,7 @@ export const WALLET_MESSAGES = {
   requestNotFound: 'This cash-out request was not found.',
 } as const;
 
-/** Spec §9: Collections is 10% of what the member paid to support others' pieces. */
+/** Collections is 10% of what the member paid to support others' pieces. */
 const COLLECTIONS_PERCENT = 10;
 
 const usd = (micros: number) => microsToUsd(micros);

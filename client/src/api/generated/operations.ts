@@ -335,7 +335,7 @@ export function getUserHistory(args: GetUserHistoryArgs, options?: RequestOption
 
 export type GetWalletSummaryArgs = { path: operations['getWalletSummary']['parameters']['path'] };
 export type GetWalletSummaryResult = operations['getWalletSummary']['responses'][200]['content']['application/json'];
-/** GET /wallet/summary/{id}: A member's wallet figures (spec §9) and payout settings */
+/** GET /wallet/summary/{id}: A member's wallet figures and payout settings */
 export function getWalletSummary(args: GetWalletSummaryArgs, options?: RequestOptions): Promise<GetWalletSummaryResult> {
   return request<GetWalletSummaryResult>('get', '/wallet/summary/{id}', args ?? {}, options);
 }
