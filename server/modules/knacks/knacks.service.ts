@@ -162,7 +162,8 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
   async function knack(caller: AuthContext, request: { contentId: string; playId?: string; code?: string }, now: Date): Promise<KnackAnswer> {
     const userId = caller.userId;
     const key = knackKey(request.contentId, userId);
-    // A repeat is told by one read by key, beside the piece's, before it is counted.     // Both straight through the driver (lib/query.ts): the knack path is the busiest write path there is.
+    // A repeat is told by one read by key, beside the piece's, before it is counted. Both go straight through the
+    // driver (lib/query.ts): the knack path is the busiest write path there is.
     const [content, existing] = await Promise.all([readById<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS), entryById(key)]);
     if (!content || !canSee(content, caller)) throw notFound('Content not found');
     if (String(content.ownerId) === userId)
