@@ -2,7 +2,7 @@
  * createApp(deps): the whole HTTP surface in one Express app, with the stored public answers in front of it
  * (lib/public-responses.ts). Order matters:
  * security headers -> request log -> compression -> health -> contract docs (+ dev outbox) ->
- * JSON body and cookies -> contract validator -> feature routers -> JSON 404 for /api -> SPA -> the one error handler.
+ * JSON body and cookies -> contract validator -> the router of the module that serves the call (lib/contract-routes.ts) -> JSON 404 for /api -> SPA -> the one error handler.
  */
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
@@ -15,7 +15,8 @@ import { outboxRouter, type Mailer } from './integrations/mail';
 import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
-import { answerContractBreach, compileRoutePatternsOnce, multipartPaths, strictQueryNumbers } from './lib/contract';
+import { answerContractBreach, compileRoutePatternsOnce, strictQueryNumbers } from './lib/contract';
+import { multipartPaths, serveByModule, type ModuleRouters } from './lib/contract-routes';
 import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { answerStoredFirst } from './lib/public-responses';
@@ -85,16 +86,14 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   });
 
   app.use(docsRouter());
-  const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
   app.use(filesRouter(storage, config.auth.keys.mediaUrls));
-  // Multipart uploads stream to disk before the contract validator (which would buffer them).
-  app.use(uploadRouter(config.auth, media, uploadTempDir));
-  const contents = createContentsService(media);
-  // Payment webhooks are verified over their raw bytes, so they come before the JSON parser; the sandbox's
-  // checkout page delivers its signed webhooks through the same handler.
-  const provider = createPaymentProvider(config);
-  const payments = createPaymentsService({ provider, contents, publicUrl: config.publicUrl, logger });
-  app.use(paymentsWebhookRouter(payments));
+  const services = createServices({ config, logger, mailer, storage, payoutProvider, decodeLimits });
+  const routers = apiRouters(config, services, uploadTempDir);
+  // Uploads stream to disk and payment webhooks are verified over their raw bytes: they come before the JSON
+  // parser and the contract validator (which would buffer them). The sandbox's checkout page delivers its signed
+  // webhooks through the same handler.
+  for (const list of Object.values(routers.rawBody)) app.use(...list);
+  const { provider, payments } = services;
   if (isSandbox(provider)) {
     app.use(sandboxCheckoutRouter(provider, async ({ rawBody, headers }) => void (await payments.receiveWebhook(provider.kind, rawBody, headers))));
   }
@@ -115,29 +114,13 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
     }),
     strictQueryNumbers,
   );
-
-  const auth = createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger });
-  app.use(
-    '/api/v2',
-    tagsRouter,
-    cmsRouter,
-    authRouter(config.auth, auth),
-    usersRouter(config.auth),
-    profileImagesRouter(config.auth, media),
-    contentsRouter(config.auth, contents),
-    feedsRouter(config.auth, createFeedsService(contents)),
-    knacksRouter(config.auth, createKnacksService({ mailer, secret: config.auth.keys.knackCodes })),
-    subscriptionsRouter(config.auth),
-    paymentsRouter(config.auth, payments),
-    shareRouter(config.auth, createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger })),
-    ...moneyRouters(config, logger, payoutProvider ?? createPayoutProvider(config), mailer),
-  );
+  app.use('/api/v2', serveByModule(routers.json, OPENAPI_PATH));
 
   app.use('/api', (req, _res, next) => {
     next(new AppError(404, 'not_found', `No API call ${req.method} ${req.originalUrl.split('?')[0]}`));
   });
 
-  const previewFor = createLinkPreviews(contents, config.publicUrl);
+  const previewFor = createLinkPreviews(services.contents, config.publicUrl);
   app.use(
     clientRouter(config.clientDir, async (pathname) => {
       const preview = await previewFor(pathname);
@@ -150,10 +133,53 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   return app;
 }
 
-/** History, wallet and cash-outs, on one payouts service (the provider and its fee). */
-function moneyRouters(config: AppDeps['config'], logger: Logger, provider: PayoutProvider, mailer: Mailer) {
-  const wallet = createWalletService(createPayouts({ provider, fees: config.payouts, logger }), { mailer, publicUrl: config.publicUrl, logger });
-  return [historyRouter(config.auth, createHistoryService({ fees: config.payouts }), wallet), walletRouter(config.auth, wallet)];
+type ServiceDeps = Pick<AppDeps, 'config' | 'logger' | 'mailer' | 'storage' | 'payoutProvider' | 'decodeLimits'>;
+
+/** The services the routers call, each made once. */
+export function createServices({ config, logger, mailer, storage, payoutProvider, decodeLimits }: ServiceDeps) {
+  const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
+  const contents = createContentsService(media);
+  const provider = createPaymentProvider(config);
+  const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
+  return {
+    media,
+    contents,
+    provider,
+    payments: createPaymentsService({ provider, contents, publicUrl: config.publicUrl, logger }),
+    auth: createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger }),
+    feeds: createFeedsService(contents),
+    knacks: createKnacksService({ mailer, secret: config.auth.keys.knackCodes }),
+    share: createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger }),
+    history: createHistoryService({ fees: config.payouts }),
+    wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
+  };
+}
+
+/**
+ * The API's routers by the module that serves them, named as `x-module` names it in the contract: those that read
+ * the raw request body first, the rest behind the JSON parser and the contract validator.
+ */
+export function apiRouters(config: AppDeps['config'], services: ReturnType<typeof createServices>, uploadTempDir?: string) {
+  const { auth } = config;
+  const rawBody: ModuleRouters = {
+    media: [uploadRouter(auth, services.media, uploadTempDir)],
+    payments: [paymentsWebhookRouter(services.payments)],
+  };
+  const json: ModuleRouters = {
+    tags: [tagsRouter],
+    cms: [cmsRouter],
+    auth: [authRouter(auth, services.auth)],
+    users: [usersRouter(auth), profileImagesRouter(auth, services.media)],
+    contents: [contentsRouter(auth, services.contents)],
+    feeds: [feedsRouter(auth, services.feeds)],
+    knacks: [knacksRouter(auth, services.knacks)],
+    subscriptions: [subscriptionsRouter(auth)],
+    payments: [paymentsRouter(auth, services.payments)],
+    share: [shareRouter(auth, services.share)],
+    history: [historyRouter(auth, services.history, services.wallet)],
+    wallet: [walletRouter(auth, services.wallet)],
+  };
+  return { rawBody, json };
 }
 
 /** Our own origin only, plus the sign-in providers' scripts and frames when they are configured. */

@@ -3,13 +3,11 @@
  * (an answer that breaks the contract, numbers in the query string written in ways no client writes), and for
  * what it spends on every request.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Request, RequestHandler } from 'express';
 import type { pathToRegexp } from 'path-to-regexp';
 import { AppError, errorHandler } from './errors';
 import type { Logger } from './logger';
-import { parse } from 'yaml';
 
 /**
  * Called by the validator's response check when an answer does not match the contract (a status the call does not
@@ -85,27 +83,3 @@ const compiledOnce: PathToRegexp = (path, options) => {
   if (compiledPatterns.size < PATTERNS_KEPT) compiledPatterns.set(key, made);
   return made;
 };
-
-/** What multipartPaths reads of the contract: an operation's request body types (other path keys carry no body). */
-interface ContractPaths {
-  servers?: { url: string }[];
-  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } } | null>>;
-}
-
-/**
- * The full URL paths of the contract's operations that take a multipart body (uploads): their bodies are streamed
- * to disk by the upload router, which checks them itself, so the validator must not try to read them. Read from
- * the contract, so that a new upload call needs no second list.
- */
-export function multipartPaths(contractFile: string): Set<string> {
-  const contract = parse(readFileSync(contractFile, 'utf8')) as ContractPaths;
-  const base = contract.servers?.[0]?.url ?? '';
-  const found = new Set<string>();
-  for (const [pathName, operations] of Object.entries(contract.paths)) {
-    for (const operation of Object.values(operations)) {
-      const content = operation?.requestBody?.content;
-      if (content && 'multipart/form-data' in content) found.add(base + pathName);
-    }
-  }
-  return found;
-}

@@ -9,7 +9,8 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
 import pino from 'pino';
 import request from 'supertest';
-import { answerContractBreach, compileRoutePatternsOnce, multipartPaths } from '../../server/lib/contract';
+import { answerContractBreach, compileRoutePatternsOnce } from '../../server/lib/contract';
+import { multipartPaths } from '../../server/lib/contract-routes';
 import { OPENAPI_PATH } from '../../server/lib/paths';
 import { AppError, answerErrorsLast, errorHandler } from '../../server/lib/errors';
 

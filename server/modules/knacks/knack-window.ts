@@ -78,12 +78,13 @@ const read = (chain: string, version: number) => readById<WindowVersion>(KnackWi
 
 /**
  * The latest version of a chain. Versions are numbered from 1 without gaps, so steps that double from the last
- * version known find a missing one, and halving finds the last before it. A knack trusts the version this process
- * knows without reading (should a newer one exist, its insert finds out); `exact` looks further.
+ * version known find a missing one, and halving finds the last before it. A knack trusts what this process knows
+ * without reading, even that a chain has no version yet (should a newer one exist, its insert finds out); `exact`
+ * looks further.
  */
 async function latestOf(chain: string, exact: boolean): Promise<Latest | null> {
   let latest: Latest | null = known.get(chain) ?? null;
-  if (latest && !exact) return latest;
+  if (!exact) return latest;
   let step = 1;
   let missing = 0;
   for (;;) {

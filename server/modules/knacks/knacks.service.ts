@@ -15,7 +15,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
-import { readById } from '../../lib/query';
+import { readByIdShared } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
 import { canSee, ContentModel, recordReaction, withFinishedMedia, type ContentDoc } from '../contents';
@@ -163,8 +163,13 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     const userId = caller.userId;
     const key = knackKey(request.contentId, userId);
     // A repeat is told by one read by key, beside the piece's, before it is counted. Both go straight through the
-    // driver (lib/query.ts): the knack path is the busiest write path there is.
-    const [content, existing] = await Promise.all([readById<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS), entryById(key)]);
+    // driver (lib/query.ts): the knack path is the busiest write path there is. Knacks of one piece that arrive
+    // together share its read: what they need of it (owner, payer, value, who may see it) is set by the owner's
+    // calls, which a read already in flight may miss whether it is shared or not.
+    const [content, existing] = await Promise.all([
+      readByIdShared<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS),
+      entryById(key),
+    ]);
     if (!content || !canSee(content, caller)) throw notFound('Content not found');
     if (String(content.ownerId) === userId)
       return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };

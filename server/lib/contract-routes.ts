@@ -1,0 +1,90 @@
+/**
+ * Which module serves each call of the contract, and the dispatcher that hands a request to that module alone.
+ *
+ * Each path in openapi.yaml names its module (`x-module`). Once the contract validator has matched a request to
+ * its operation, the dispatcher passes it to the routers of that one module, instead of letting it walk past the
+ * routes of every module in turn. A unit test checks that the routers serve exactly the contract's calls, so
+ * no path needs listing by hand anywhere else.
+ */
+import { readFileSync } from 'node:fs';
+import { Router, type Request, type RequestHandler } from 'express';
+import { parse } from 'yaml';
+
+/** Each module's routers, by the module's name as `x-module` spells it. */
+export type ModuleRouters = Record<string, Router[]>;
+
+/** What is read here of the contract: its base path, and each path's module and request body types. */
+interface ContractPaths {
+  servers?: { url: string }[];
+  paths: Record<string, ({ 'x-module'?: string } & Record<string, { requestBody?: { content?: Record<string, unknown> } } | string | undefined>) | null>;
+}
+
+const contracts = new Map<string, ContractPaths>();
+function readContract(contractFile: string): ContractPaths {
+  let contract = contracts.get(contractFile);
+  if (!contract) {
+    contract = parse(readFileSync(contractFile, 'utf8')) as ContractPaths;
+    contracts.set(contractFile, contract);
+  }
+  return contract;
+}
+
+/** Every path of the contract, with the server's base (`/api/v2/knack/add`), and the module that serves it. */
+export function modulesOfPaths(contractFile: string): Map<string, string> {
+  const contract = readContract(contractFile);
+  const base = contract.servers?.[0]?.url ?? '';
+  const modules = new Map<string, string>();
+  for (const [pathName, item] of Object.entries(contract.paths)) {
+    const module = item?.['x-module'];
+    if (!module) throw new Error(`${contractFile}: the path ${pathName} names no module (x-module)`);
+    modules.set(base + pathName, module);
+  }
+  return modules;
+}
+
+/** What the contract validator leaves on a request it matched: the operation's path as the contract writes it, with its base. */
+type Matched = Request & { openapi?: { openApiRoute?: string } };
+
+/**
+ * Hands each request the validator matched to the routers of the module that serves its path (mount it where
+ * the routers' paths start, after the validator). A request it did not match goes on to what follows.
+ */
+export function serveByModule(routers: ModuleRouters, contractFile: string): RequestHandler {
+  const byModule = new Map(Object.entries(routers).map(([module, list]) => [module, joined(list)]));
+  const byPath = new Map<string, Router>();
+  for (const [path, module] of modulesOfPaths(contractFile)) {
+    const router = byModule.get(module);
+    if (router) byPath.set(path, router);
+  }
+  return (req, res, next) => {
+    const path = (req as Matched).openapi?.openApiRoute;
+    const router = path ? byPath.get(path) : undefined;
+    if (router) router(req, res, next);
+    else next();
+  };
+}
+
+function joined(list: Router[]): Router {
+  if (list.length === 1) return list[0]!;
+  const router = Router();
+  router.use(...list);
+  return router;
+}
+
+/**
+ * The full URL paths of the contract's operations that take a multipart body (uploads): their bodies are streamed
+ * to disk by the upload router, which checks them itself, so the validator must not try to read them. Read from
+ * the contract, so that a new upload call needs no second list.
+ */
+export function multipartPaths(contractFile: string): Set<string> {
+  const contract = readContract(contractFile);
+  const base = contract.servers?.[0]?.url ?? '';
+  const found = new Set<string>();
+  for (const [pathName, item] of Object.entries(contract.paths)) {
+    for (const operation of Object.values(item ?? {})) {
+      const content = typeof operation === 'object' ? operation.requestBody?.content : undefined;
+      if (content && 'multipart/form-data' in content) found.add(base + pathName);
+    }
+  }
+  return found;
+}
