@@ -3,7 +3,8 @@
  * ESLint (flat config).
  * - Boundaries: a server module (server/modules/<name>) or a client feature (client/src/features/<name>) is
  *   entered only through its index.ts, and no two of them import each other, directly or round a loop. Shared
- *   code (server/lib; client/src/components, lib) never imports a module or a feature.
+ *   code (server/lib; client/src/components, lib) never imports a module or a feature. A server module never
+ *   imports another module's model.
  * - The test suite's house rules: every test asserts something, none is focused or skipped, and none waits for a
  *   fixed time (a test waits for the state it needs, or moves time itself: tests/helpers/wait.ts and clock.ts).
  */
@@ -113,6 +114,25 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // Express tells an error handler by its four parameters: the last is named but unused.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // A module writes only its own collections: from another module it takes the read-only readers
+    // (`contentReads`, `userReads`...) and the calls that change data, never the model.
+    files: ['server/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./[\\w-]+$',
+              importNamePattern: 'Model$',
+              message: "Another module's model: read through its `…Reads` and change data through its calls.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

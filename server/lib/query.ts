@@ -60,3 +60,53 @@ export const insertWhole = async <T extends { _id: unknown }>(model: Stored, doc
 /** Applies an update to the document with this `_id`. */
 export const updateById = async (model: Stored, id: unknown, update: UpdateQuery<unknown>) =>
   void (await model.collection.updateOne({ _id: id as never }, update));
+
+/** How `Reader.many` orders and cuts what it finds. */
+export interface ReadOptions {
+  projection?: Record<string, 0 | 1>;
+  sort?: Record<string, 1 | -1>;
+  limit?: number;
+}
+
+/**
+ * What a module lets other modules do with a collection it owns: read it, never write it. Every answer is a plain
+ * object (lean). Filters pass through mongoose's sanitizing as usual, so operators the caller built must be marked
+ * (anyOf, ours).
+ */
+export interface Reader<Doc> {
+  byId<T = Doc>(id: unknown, projection?: Record<string, 0 | 1>): Promise<T | null>;
+  /** Like byId, sharing a read of the same document already in flight (see readByIdShared); never to be changed. */
+  byIdShared<T = Doc>(id: { toString(): string }, projection?: Record<string, 1>): Promise<T | null>;
+  one<T = Doc>(filter: Record<string, unknown>, projection?: Record<string, 0 | 1>): Promise<T | null>;
+  many<T = Doc>(filter: Record<string, unknown>, options?: ReadOptions): Promise<T[]>;
+  exists(filter: Record<string, unknown>): Promise<boolean>;
+}
+
+/** The read-only face of a model, for its module to give to others (as `contentReads`, `userReads`...). */
+interface LeanQuery {
+  lean(): { exec(): Promise<unknown> };
+}
+
+/** What readerOf calls on a model. */
+interface Queryable extends Stored {
+  findById(id: unknown, projection?: Record<string, 0 | 1>): LeanQuery;
+  findOne(filter: Record<string, unknown>, projection?: Record<string, 0 | 1>): LeanQuery;
+  find(filter: Record<string, unknown>, projection?: Record<string, 0 | 1>): { sort(sort: Record<string, 1 | -1>): { limit(limit: number): LeanQuery } };
+  exists(filter: Record<string, unknown>): { exec(): Promise<unknown> };
+}
+
+export function readerOf<Doc>(model: Queryable): Reader<Doc> {
+  return {
+    byId: async <T>(id: unknown, projection?: Record<string, 0 | 1>) => (await model.findById(id, projection).lean().exec()) as T | null,
+    byIdShared: <T>(id: { toString(): string }, projection?: Record<string, 1>) => readByIdShared<T>(model, id, projection),
+    one: async <T>(filter: Record<string, unknown>, projection?: Record<string, 0 | 1>) => (await model.findOne(filter, projection).lean().exec()) as T | null,
+    many: async <T>(filter: Record<string, unknown>, options: ReadOptions = {}) =>
+      (await model
+        .find(filter, options.projection)
+        .sort(options.sort ?? {})
+        .limit(options.limit ?? 0)
+        .lean()
+        .exec()) as T[],
+    exists: async (filter: Record<string, unknown>) => Boolean(await model.exists(filter).exec()),
+  };
+}

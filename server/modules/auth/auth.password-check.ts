@@ -7,7 +7,7 @@ import bcrypt from 'bcrypt';
 import { Types } from 'mongoose';
 import { AppError } from '../../lib/errors';
 import { clearLimit, consumeLimit, type Limit } from '../../lib/rate-limit';
-import { UserModel } from '../users';
+import { userReads } from '../users';
 import { MESSAGES, fail } from './auth.rules';
 
 /**
@@ -30,7 +30,7 @@ export const PASSWORD_CHECK_MESSAGES = {
  */
 export async function checkCurrentPassword(userId: string, password: string | undefined): Promise<{ email: string; firstName: string }> {
   if (!password) fail(PASSWORD_CHECK_MESSAGES.missing, 'password');
-  const user = await UserModel.findById(new Types.ObjectId(userId), { passwordHash: 1, email: 1, firstName: 1 }).lean();
+  const user = await userReads.byId(new Types.ObjectId(userId), { passwordHash: 1, email: 1, firstName: 1 });
   if (!user?.passwordHash) {
     throw new AppError(400, 'password_not_set', PASSWORD_CHECK_MESSAGES.notSet, [{ path: 'password', message: PASSWORD_CHECK_MESSAGES.notSet }]);
   }

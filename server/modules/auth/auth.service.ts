@@ -17,7 +17,6 @@ import {
   normalizeUsername,
   roleOf,
   usernameTaken,
-  UserModel,
   type Role,
   type UserDoc,
   activateAccount,
@@ -27,6 +26,7 @@ import {
   markActivationSent,
   revokeAccessTokens,
   setPasswordHash,
+  userReads,
 } from '../users';
 import { activationMail, resetPasswordMail } from './auth.mails';
 import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
@@ -218,7 +218,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       const expired = new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
       if (!refreshToken) throw expired;
       const session = await consumeSession(refreshToken);
-      const user = await UserModel.findById(session.userId).lean<UserDoc>();
+      const user = await userReads.byId<UserDoc>(session.userId);
       if (!user || !user.isActive || user.tokenVersion !== session.tokenVersion) throw expired;
       return signIn(user, session.familyId);
     },
@@ -238,7 +238,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
      */
     async socialSignin(profile: SocialProfile): Promise<SignedIn> {
       const idField = profile.provider === 'google' ? 'googleId' : 'facebookId';
-      let user = await UserModel.findOne({ [idField]: profile.providerId }).lean<UserDoc>();
+      let user = await userReads.one<UserDoc>({ [idField]: profile.providerId });
       if (!user && profile.email) {
         const existing = await findUserByEmail(profile.email);
         if (existing) user = await linkProvider(existing, idField, profile.providerId);

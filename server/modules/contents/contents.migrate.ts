@@ -5,8 +5,8 @@
 import mongoose from 'mongoose';
 import { slugOf, wordsOf } from '../../lib/search';
 import { initialRanking } from './contents.ranking';
-import { UploadModel, type UploadDoc } from '../media';
-import { setMemberTotals, UserModel, type UserDoc } from '../users';
+import { type UploadDoc, uploadReads } from '../media';
+import { setMemberTotals, type UserDoc, userReads } from '../users';
 import { ContentModel, type ContentDoc } from './contents.model';
 import { mediaOf } from './contents.service';
 
@@ -19,9 +19,9 @@ export async function migrateContents(): Promise<number> {
     .toArray();
   for (const piece of old) {
     const [owner, photo, audio] = await Promise.all([
-      UserModel.findById(piece.ownerId).lean<UserDoc>(),
-      UploadModel.findById(piece.photoUploadId).lean<UploadDoc>(),
-      piece.audioUploadId ? UploadModel.findById(piece.audioUploadId).lean<UploadDoc>() : null,
+      userReads.byId<UserDoc>(piece.ownerId),
+      uploadReads.byId<UploadDoc>(piece.photoUploadId),
+      piece.audioUploadId ? uploadReads.byId<UploadDoc>(piece.audioUploadId) : null,
     ]);
     if (!owner || !photo) continue;
     const uploadedAt: Date = piece.uploadedAt ?? piece._id.getTimestamp();

@@ -1,3 +1,4 @@
+import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 
 const settingSchema = new Schema(
@@ -84,3 +85,6 @@ contentSchema.index({ listed: 1, _id: -1 });
 
 export type ContentDoc = InferSchemaType<typeof contentSchema> & { _id: Types.ObjectId; uploadedAt: Date };
 export const ContentModel = model('Content', contentSchema, 'contents');
+
+/** Pieces as other modules may read them (they never write them). */
+export const contentReads = readerOf<ContentDoc>(ContentModel);

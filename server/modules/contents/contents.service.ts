@@ -11,10 +11,10 @@ import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
 import { publicPages } from '../../lib/public-pages';
-import { UploadModel, type MediaService, type UploadDoc } from '../media';
-import { PlanModel, SubscriptionModel } from '../subscriptions';
-import { TagModel, type TagDoc } from '../tags';
-import { adjustContentsCount, UserModel, type UserDoc } from '../users';
+import { type MediaService, type UploadDoc, uploadReads } from '../media';
+import { planReads, subscriptionReads } from '../subscriptions';
+import { type TagDoc, tagReads } from '../tags';
+import { adjustContentsCount, type UserDoc, userReads } from '../users';
 import { toContentDto } from './contents.mapper';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
@@ -75,7 +75,7 @@ async function freeSlug(ownerUsername: string, title: string, id: Types.ObjectId
 /** Copies a finished waveform and the decoded duration (audio processed after the upload answered) onto the piece. */
 export async function withFinishedMedia(content: ContentDoc): Promise<ContentDoc> {
   if (content.media.status !== 'processing' || !content.audioUploadId) return content;
-  const audio = await UploadModel.findById(content.audioUploadId).lean<UploadDoc>();
+  const audio = await uploadReads.byId<UploadDoc>(content.audioUploadId);
   if (!audio || audio.status === 'processing') return content;
   const updated = { ...content.media, status: audio.status, waveformKey: audio.waveformKey ?? null, duration: audio.duration ?? content.media.duration };
   await ContentModel.updateOne({ _id: content._id }, { $set: { media: updated } });
@@ -110,15 +110,18 @@ export function createContentsService(media: MediaService) {
       if (!description) fail(MESSAGES.descriptionRequired, 'description');
       const mainName = input.tags?.[0]?.name?.trim();
       if (!mainName) fail(MESSAGES.tagsRequired, 'tags');
-      const main = await TagModel.findOne({ labelLower: mainName.toLowerCase(), parentTag: null }).lean<TagDoc>();
+      const main = await tagReads.one<TagDoc>({ labelLower: mainName.toLowerCase(), parentTag: null });
       if (!main || !MAIN_TAGS.includes(main.type)) fail('Choose Music, Art or Photos.', 'tags');
-      const sub = input.subTag?.trim() ? await TagModel.findOne({ labelLower: input.subTag.trim().toLowerCase(), parentTag: main._id }).lean<TagDoc>() : null;
+      const sub = input.subTag?.trim() ? await tagReads.one<TagDoc>({ labelLower: input.subTag.trim().toLowerCase(), parentTag: main._id }) : null;
       if (input.subTag?.trim() && !sub) fail(`${input.subTag.trim()} is not a sub-tag of ${main.label}.`, 'subTag');
       const isMusic = main.type === 'music';
       if (mode !== 'classic' && !isMusic) fail('Only Music can be published here.', 'tags');
-      const owner = await UserModel.findById(ownerId, { userType: 1, username: 1, fullName: 1, followersCount: 1 }).lean<
-        Pick<UserDoc, 'userType' | 'username' | 'fullName' | 'followersCount'>
-      >();
+      const owner = await userReads.byId<Pick<UserDoc, 'userType' | 'username' | 'fullName' | 'followersCount'>>(ownerId, {
+        userType: 1,
+        username: 1,
+        fullName: 1,
+        followersCount: 1,
+      });
       if (!owner) throw notFound('User not found');
       if (owner.userType === 50 && !isMusic) throw new AppError(403, 'forbidden', MESSAGES.musicOnly);
 
@@ -181,9 +184,9 @@ export function createContentsService(media: MediaService) {
       if (chosen !== 1) fail(MESSAGES.privacyExclusive, 'setting');
       if (caller.role !== 'admin') {
         const [first, subscription] = await Promise.all([
-          PlanModel.findOne().sort({ planId: 1 }).lean(),
-          SubscriptionModel.findOne({ userId: caller.userId, status: 'active' }).sort({ createdAt: -1 }).lean(),
-        ]);
+          planReads.many({}, { sort: { planId: 1 }, limit: 1 }),
+          subscriptionReads.many({ userId: caller.userId, status: 'active' }, { sort: { createdAt: -1 }, limit: 1 }),
+        ]).then(([plans, subscriptions]) => [plans[0], subscriptions[0]] as const);
         if (!subscription || !first || subscription.planId <= first.planId) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       }
       const listed = setting.public && !content.isHide;
@@ -214,7 +217,7 @@ export function createContentsService(media: MediaService) {
       const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
       if (deletedCount && content.listed) await adjustContentsCount(content.ownerId, -1);
       publicPages.clear();
-      const uploads = await UploadModel.find({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) }).lean<UploadDoc[]>();
+      const uploads = await uploadReads.many<UploadDoc>({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) });
       await media.remove(uploads);
     },
 
@@ -233,7 +236,7 @@ export function createContentsService(media: MediaService) {
     },
 
     async countFor(userId: string, viewer: AuthContext | undefined): Promise<number> {
-      const user = await UserModel.findById(userId, { contentsCount: 1 }).lean<Pick<UserDoc, 'contentsCount'>>();
+      const user = await userReads.byId<Pick<UserDoc, 'contentsCount'>>(userId, { contentsCount: 1 });
       if (!user) throw notFound('User not found');
       const all = viewer && (viewer.role === 'admin' || viewer.userId === userId);
       return all ? ContentModel.countDocuments({ ownerId: userId }) : user.contentsCount;

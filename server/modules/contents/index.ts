@@ -1,7 +1,7 @@
 /** Contents: publishing pieces (classic, Top 50, artist page) and managing them. */
 export { contentsRouter } from './contents.routes';
 export { createContentsService, canSee, withFinishedMedia, type ContentsService } from './contents.service';
-export { ContentModel, type ContentDoc } from './contents.model';
+export { ContentModel, contentReads, type ContentDoc } from './contents.model';
 export { contentLink } from './contents.mapper';
 export { migrateContents } from './contents.migrate';
 export { countEmbedPlay, featureRankOf, initialRanking, markPaidOut, radarScoreOf, recordReaction, setPieceTotals, type PieceTotals } from './contents.ranking';

@@ -3,8 +3,8 @@
  * piece (`/{username}-{title slug}`) or profile (`/{username}`). Only public pieces are described.
  */
 import type { Schemas } from '../../lib/openapi-types';
-import { ContentModel, type ContentDoc, type ContentsService } from '../contents';
-import { UserModel, type UserDoc } from '../users';
+import { type ContentDoc, type ContentsService, contentReads } from '../contents';
+import { type UserDoc, userReads } from '../users';
 import { escapeHtml } from '../../lib/html';
 
 export interface LinkPreview {
@@ -38,12 +38,12 @@ export function createLinkPreviews(contents: ContentsService, publicUrl: string)
     const path = decodeURIComponent(pathname).toLowerCase();
     const link = CONTENT_LINK.exec(path);
     if (link && !path.endsWith('-music-top-50')) {
-      const piece = await ContentModel.findOne({ ownerUsername: link[1], slug: link[2] }).lean<ContentDoc>();
+      const piece = await contentReads.one<ContentDoc>({ ownerUsername: link[1], slug: link[2] });
       return piece?.setting.public ? ofContent(await contents.dto(piece)) : null;
     }
     const profile = PROFILE_LINK.exec(path);
     if (!profile) return null;
-    const user = await UserModel.findOne({ username: profile[1] }).lean<UserDoc>();
+    const user = await userReads.one<UserDoc>({ username: profile[1] });
     if (!user) return null;
     const name = user.fullName || user.username.replace(/_/g, ' ');
     return {

@@ -19,10 +19,10 @@
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
 import { publicPages } from '../../lib/public-pages';
 import { anyOf, ours } from '../../lib/query';
-import { ContentModel, radarScoreOf, setPieceTotals, type ContentDoc, type PieceTotals } from '../contents';
+import { radarScoreOf, setPieceTotals, type ContentDoc, type PieceTotals, contentReads } from '../contents';
 import { knackFacts } from '../ledger';
 import { embedPlayCounts } from '../share';
-import { setMemberTotals, UserModel, type MemberTotals, type UserDoc } from '../users';
+import { setMemberTotals, type MemberTotals, type UserDoc, userReads } from '../users';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 
 export type FeedKind = 'featured' | 'popular' | 'trending' | 'radar' | 'new';
@@ -55,7 +55,7 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
   const [knacks, plays, pieces] = await Promise.all([
     knackFacts(),
     embedPlayCounts(),
-    ContentModel.find({}, { ownerId: 1, uploadedAt: 1, listed: 1, reactedCount: 1, trendScore: 1, radarScore: 1, playCount: 1 }).lean<Piece[]>(),
+    contentReads.many<Piece>({}, { projection: { ownerId: 1, uploadedAt: 1, listed: 1, reactedCount: 1, trendScore: 1, radarScore: 1, playCount: 1 } }),
   ]);
   const ownerOf = new Map(pieces.map((piece) => [String(piece._id), String(piece.ownerId)]));
 
@@ -78,10 +78,10 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
     add(listedOf, owner, piece.listed ? 1 : 0);
   }
 
-  const owners = await UserModel.find(
+  const owners = await userReads.many<Pick<UserDoc, '_id' | 'followersCount' | 'trendScore' | 'contentsCount'>>(
     ours({ $or: [{ _id: anyOf([...listedOf.keys()].map((id) => new Types.ObjectId(id))) }, { trendScore: { $gt: 0 } }, { contentsCount: { $ne: 0 } }] }),
-    { followersCount: 1, trendScore: 1, contentsCount: 1 },
-  ).lean<Pick<UserDoc, '_id' | 'followersCount' | 'trendScore' | 'contentsCount'>[]>();
+    { projection: { followersCount: 1, trendScore: 1, contentsCount: 1 } },
+  );
   const followersOf = new Map(owners.map((user) => [String(user._id), user.followersCount]));
 
   const contentUpdates: { contentId: Types.ObjectId; totals: PieceTotals }[] = [];

@@ -9,10 +9,10 @@ import type { Schemas } from '../../lib/openapi-types';
 import { ours } from '../../lib/query';
 import { wordStartConditions } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, ContentModel, type ContentDoc, type ContentsService } from '../contents';
+import { canSee, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
-import { toPublicUserDto, UserModel, type UserDoc } from '../users';
+import { toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, pageOf, sortOf } from './feeds.cursor';
 import { RANKINGS, type FeedKind } from './feeds.rankings';
@@ -63,7 +63,7 @@ async function resolveTags(tag: string | undefined, subTags: string[] | undefine
 }
 
 async function findUser(username: string): Promise<UserDoc> {
-  const user = await UserModel.findOne({ username: username.toLowerCase() }).lean<UserDoc>();
+  const user = await userReads.one<UserDoc>({ username: username.toLowerCase() });
   if (!user) throw notFound('This member does not exist.');
   return user;
 }
@@ -73,10 +73,7 @@ export function createFeedsService(contents: ContentsService) {
     const size = pageSize(limit);
     const position = decodeCursor(cursor);
     const conditions = [filter, after(key, position)].filter((c) => Object.keys(c).length);
-    const rows = await ContentModel.find(ours(conditions.length > 1 ? { $and: conditions } : (conditions[0] ?? {})))
-      .sort(sortOf(key))
-      .limit(size + 1)
-      .lean<ContentDoc[]>();
+    const rows = await contentReads.many(ours(conditions.length > 1 ? { $and: conditions } : (conditions[0] ?? {})), { sort: sortOf(key), limit: size + 1 });
     const { items, nextCursor } = pageOf(rows, size, (row) => (key ? (row[key as keyof ContentDoc] as number) : null));
     return { contents: await Promise.all(items.map(contents.dto)), nextCursor };
   }
@@ -84,10 +81,7 @@ export function createFeedsService(contents: ContentsService) {
   async function userPage(filter: Record<string, unknown>, key: 'followersCount' | 'trendScore' | null, cursor: string | undefined, limit: number | undefined) {
     const size = pageSize(limit);
     const conditions = [filter, after(key, decodeCursor(cursor))].filter((c) => Object.keys(c).length);
-    const rows = await UserModel.find(ours({ $and: conditions }))
-      .sort(sortOf(key))
-      .limit(size + 1)
-      .lean<UserDoc[]>();
+    const rows = await userReads.many(ours({ $and: conditions }), { sort: sortOf(key), limit: size + 1 });
     const { items, nextCursor } = pageOf(rows, size, (row) => (key ? row[key] : null));
     return { users: items.map(toUserCard), nextCursor };
   }
@@ -130,10 +124,7 @@ export function createFeedsService(contents: ContentsService) {
 
     async top50(username: string): Promise<Schemas['Top50Response']> {
       const artist = await findUser(username);
-      const rows = await ContentModel.find({ ownerId: artist._id, type: 'music', listed: true })
-        .sort({ reactedCount: -1, _id: -1 })
-        .limit(TOP_50)
-        .lean<ContentDoc[]>();
+      const rows = await contentReads.many({ ownerId: artist._id, type: 'music', listed: true }, { sort: { reactedCount: -1, _id: -1 }, limit: TOP_50 });
       return { artist: toUserCard(artist), contents: await Promise.all(rows.map(contents.dto)) };
     },
 
@@ -143,9 +134,7 @@ export function createFeedsService(contents: ContentsService) {
         const words = wordStartConditions('titleWords', q);
         if (!words.length) return { titles: [] };
         // The first SUGGESTION_POOL matches in index order, most reacted first: a typeahead stays one short read.
-        const pool = await ContentModel.find(ours({ listed: true, $and: words }))
-          .limit(SUGGESTION_POOL)
-          .lean<ContentDoc[]>();
+        const pool = await contentReads.many(ours({ listed: true, $and: words }), { limit: SUGGESTION_POOL });
         const rows = pool.sort((a, b) => b.reactedCount - a.reactedCount || String(b._id).localeCompare(String(a._id))).slice(0, limit);
         const dtos = await Promise.all(rows.map(contents.dto));
         return {
@@ -187,7 +176,7 @@ export function createFeedsService(contents: ContentsService) {
         if (viewer.userId !== forUser) throw new AppError(403, 'forbidden', "You can't see another member's view of a piece.");
       }
       const content = await contents.getVisible(contentId, viewer);
-      const owner = await UserModel.findById(content.ownerId).lean<UserDoc>();
+      const owner = await userReads.byId<UserDoc>(content.ownerId);
       if (!owner) throw notFound('Content not found');
       const reacted = viewer ? await hasKnacked(content._id, viewer.userId) : false;
       const knackStatus = knackStatusOf(content, viewer?.userId, reacted);
@@ -195,7 +184,7 @@ export function createFeedsService(contents: ContentsService) {
     },
 
     async byLink(username: string, slug: string, viewer: AuthContext | undefined): Promise<Schemas['Content']> {
-      const content = await ContentModel.findOne({ ownerUsername: username.toLowerCase(), slug: slug.toLowerCase() }).lean<ContentDoc>();
+      const content = await contentReads.one<ContentDoc>({ ownerUsername: username.toLowerCase(), slug: slug.toLowerCase() });
       if (!content || !canSee(content, viewer)) throw notFound('Content not found');
       return contents.dto(content);
     },

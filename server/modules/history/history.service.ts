@@ -9,19 +9,19 @@ import type { Schemas } from '../../lib/openapi-types';
 import { anyOf, ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { amountFor, creditedBy, pageOfEntries, userAccount, type LedgerEntryDoc } from '../ledger';
-import { UserModel } from '../users';
+import { userReads } from '../users';
 import {
   cashOutKey,
-  CashOutRequestModel,
   checkCanRead,
   EXTERNAL_PAYOUTS,
   isSupport,
   ownersOf,
   payoutFee,
-  PayoutSendModel,
   type CashOutRequestDoc,
   type PayoutFees,
   type PayoutSendDoc,
+  cashOutReads,
+  payoutSendReads,
 } from '../wallet';
 import { afterPosition, compareNewestFirst, decodeHistoryCursor, encodeHistoryCursor, HISTORY_SORT } from './history.cursor';
 
@@ -68,8 +68,8 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
     const viewerIds = entries.filter((entry) => entry.kind === 'knack').map((entry) => entry.actorId);
     const [pieces, viewers, sends] = await Promise.all([
       ownersOf(entries.map((entry) => entry.contentId)),
-      viewerIds.length ? UserModel.find({ _id: anyOf(viewerIds) }, { username: 1 }).lean() : [],
-      requests.length ? PayoutSendModel.find({ _id: anyOf(requests.map((r) => cashOutKey(r._id))) }).lean<PayoutSendDoc[]>() : [],
+      viewerIds.length ? userReads.many({ _id: anyOf(viewerIds) }, { projection: { username: 1 } }) : [],
+      requests.length ? payoutSendReads.many({ _id: anyOf(requests.map((r) => cashOutKey(r._id))) }) : [],
     ]);
     const usernames = new Map(viewers.map((viewer) => [String(viewer._id), viewer.username]));
     const sendOf = new Map(sends.map((send) => [send._id, send]));
@@ -128,12 +128,7 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const [listings, credits, requests] = await Promise.all([
         pageOfEntries({ kinds: ['listing'], actorId: userId }, after, HISTORY_SORT, limit + 1),
         paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, HISTORY_SORT, limit + 1),
-        paidOnly
-          ? []
-          : CashOutRequestModel.find(ours({ userId: member, ...after }))
-              .sort(HISTORY_SORT)
-              .limit(limit + 1)
-              .lean<CashOutRequestDoc[]>(),
+        paidOnly ? [] : cashOutReads.many(ours({ userId: member, ...after }), { sort: HISTORY_SORT, limit: limit + 1 }),
       ]);
       const rows: Row[] = [
         ...[...listings, ...credits].map((entry) => ({ source: 'ledger' as const, entry, at: entry.at, id: entry._id })),

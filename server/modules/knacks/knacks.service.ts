@@ -15,12 +15,11 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
-import { readByIdShared } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, ContentModel, recordReaction, withFinishedMedia, type ContentDoc } from '../contents';
-import { TagModel } from '../tags';
-import { UserModel } from '../users';
+import { canSee, recordReaction, withFinishedMedia, type ContentDoc, contentReads } from '../contents';
+import { tagReads } from '../tags';
+import { userReads } from '../users';
 import { knackCodeMail } from './knacks.mails';
 import {
   balanceOf,
@@ -114,7 +113,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
   const hashCode = (userId: string, code: string) => createHmac('sha256', secret).update(`knack-code:${userId}:${code}`).digest();
 
   async function visibleContent(contentId: string, viewer: AuthContext, fields?: Record<string, 1>): Promise<ContentDoc> {
-    const content = await ContentModel.findById(contentId, fields).lean<ContentDoc>();
+    const content = await contentReads.byId<ContentDoc>(contentId, fields);
     if (!content || !canSee(content, viewer)) throw notFound('Content not found');
     return content;
   }
@@ -166,10 +165,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     // driver (lib/query.ts): the knack path is the busiest write path there is. Knacks of one piece that arrive
     // together share its read: what they need of it (owner, payer, value, who may see it) is set by the owner's
     // calls, which a read already in flight may miss whether it is shared or not.
-    const [content, existing] = await Promise.all([
-      readByIdShared<ContentDoc>(ContentModel, new Types.ObjectId(request.contentId), KNACK_FIELDS),
-      entryById(key),
-    ]);
+    const [content, existing] = await Promise.all([contentReads.byIdShared<ContentDoc>(new Types.ObjectId(request.contentId), KNACK_FIELDS), entryById(key)]);
     if (!content || !canSee(content, caller)) throw notFound('Content not found');
     if (String(content.ownerId) === userId)
       return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };
@@ -230,7 +226,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     async requestCode(caller: AuthContext, userId: string): Promise<{ message: string }> {
       if (userId !== caller.userId) throw new AppError(403, 'forbidden', KNACK_MESSAGES.forSelf);
       await consumeLimit(`knack-code:${userId}`, CODE_REQUESTS, KNACK_MESSAGES.tooManyCodes);
-      const user = await UserModel.findById(userId, { email: 1, firstName: 1 }).lean();
+      const user = await userReads.byId(userId, { email: 1, firstName: 1 });
       if (!user) throw notFound('This member does not exist.');
       const code = String(randomInt(0, 10_000)).padStart(4, '0');
       const sent = {
@@ -250,11 +246,11 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
 
     /** What one knack of a public piece is worth and what its knacks have credited so far. */
     async money(contentId: string) {
-      const content = await ContentModel.findById(contentId).lean<ContentDoc>();
+      const content = await contentReads.byId<ContentDoc>(contentId);
       if (!content || !canSee(content, undefined)) throw notFound('Content not found');
       const [entries, tag] = await Promise.all([
         entriesOfContent(content._id),
-        TagModel.findOne({ label: content.subTag }, { priceMicros: 1, diffPriceMicros: 1 }).lean(),
+        tagReads.one({ label: content.subTag }, { priceMicros: 1, diffPriceMicros: 1 }),
       ]);
       const earnedMicros = entries.reduce((sum, entry) => sum + creditedBy(entry), 0);
       return {

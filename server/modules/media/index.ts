@@ -2,7 +2,7 @@
 export { createMediaService, uploadKeys, type MediaService, type Visibility } from './media.service';
 export { uploadRouter } from './media.routes';
 export { filesRouter } from './files.routes';
-export { UploadModel, StoredFileModel, type UploadDoc } from './media.model';
+export { UploadModel, StoredFileModel, uploadReads, type UploadDoc } from './media.model';
 export { mediaHousekeeping } from './media.jobs';
 export { DECODE_LIMITS, type DecodeLimits } from './audio';
 export { encodeWav } from './wav';

@@ -1,3 +1,4 @@
+import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 
 /**
@@ -62,3 +63,6 @@ const storedFileSchema = new Schema({
 storedFileSchema.index({ uploadId: 1 });
 export type StoredFileDoc = InferSchemaType<typeof storedFileSchema>;
 export const StoredFileModel = model('StoredFile', storedFileSchema, 'stored_files');
+
+/** Uploads as other modules may read them (they never write them). */
+export const uploadReads = readerOf<UploadDoc>(UploadModel);

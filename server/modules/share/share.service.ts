@@ -12,8 +12,8 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, ContentModel, type ContentDoc, contentLink, countEmbedPlay } from '../contents';
-import { UserModel } from '../users';
+import { canSee, type ContentDoc, contentLink, countEmbedPlay, contentReads } from '../contents';
+import { userReads } from '../users';
 import { inviteMail } from './share.mails';
 import { EmbedPlayModel } from './share.model';
 
@@ -50,10 +50,10 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
       if (request.userId !== caller.userId) throw new AppError(403, 'forbidden', SHARE_MESSAGES.forSelf);
       const email = request.email.trim();
       if (!PATTERNS.email.test(email)) throw badRequest(MESSAGES.emailMustBeValid, [{ path: 'email', message: MESSAGES.emailMustBeValid }]);
-      const content = await ContentModel.findById(request.contentId).lean<ContentDoc>();
+      const content = await contentReads.byId<ContentDoc>(request.contentId);
       if (!content || !canSee(content, caller)) throw notFound(SHARE_MESSAGES.notFound);
       await consumeLimit(`invite:${caller.userId}`, INVITE_LIMIT, SHARE_MESSAGES.tooManyInvites);
-      const inviter = await UserModel.findById(caller.userId, { firstName: 1, lastName: 1, username: 1 }).lean();
+      const inviter = await userReads.byId(caller.userId, { firstName: 1, lastName: 1, username: 1 });
       const name = [inviter?.firstName, inviter?.lastName].filter(Boolean).join(' ') || inviter?.username || 'A Knack member';
       try {
         await mailer.send(inviteMail(email, name, content.title, `${publicUrl}${contentLink(content)}`));
@@ -66,7 +66,7 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
 
     /** Counts one embed play of a public piece (once per visitor per day) and answers the play count. */
     async react(contentId: string, visitor: Visitor, now = new Date()) {
-      const content = await ContentModel.findById(contentId, { setting: 1, playCount: 1 }).lean<Pick<ContentDoc, '_id' | 'setting' | 'playCount'>>();
+      const content = await contentReads.byId<Pick<ContentDoc, '_id' | 'setting' | 'playCount'>>(contentId, { setting: 1, playCount: 1 });
       if (!content?.setting.public) throw notFound(SHARE_MESSAGES.notFound);
       const day = now.toISOString().slice(0, 10);
       try {

@@ -1,3 +1,4 @@
+import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType } from 'mongoose';
 
 /** A subscription plan: how many standard (sCredits) and premium (pCredits) listing credits it grants. */
@@ -12,3 +13,6 @@ const planSchema = new Schema(
 );
 export type PlanDoc = InferSchemaType<typeof planSchema>;
 export const PlanModel = model('Plan', planSchema, 'plans');
+
+/** Plans as other modules may read them (they never write them). */
+export const planReads = readerOf<PlanDoc>(PlanModel);

@@ -1,3 +1,4 @@
+import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 
 /** A member's subscription to a plan (to be created by a subscription checkout, not built yet). */
@@ -14,3 +15,6 @@ const subscriptionSchema = new Schema(
 subscriptionSchema.index({ userId: 1, status: 1, createdAt: -1 });
 export type SubscriptionDoc = InferSchemaType<typeof subscriptionSchema> & { _id: Types.ObjectId; createdAt: Date };
 export const SubscriptionModel = model('Subscription', subscriptionSchema, 'subscriptions');
+
+/** Subscriptions as other modules may read them (they never write them). */
+export const subscriptionReads = readerOf<SubscriptionDoc>(SubscriptionModel);

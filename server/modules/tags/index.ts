@@ -2,4 +2,4 @@
 export { tagsRouter } from './tags.routes';
 export { seedTags } from './tags.seed';
 export * as tagsService from './tags.service';
-export { TagModel, TagHistoryModel, TAG_TYPES, type TagType, type TagDoc } from './tags.model';
+export { TagModel, TagHistoryModel, tagReads, TAG_TYPES, type TagType, type TagDoc } from './tags.model';

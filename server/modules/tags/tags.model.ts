@@ -1,3 +1,4 @@
+import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 
 export const TAG_TYPES = ['music', 'art', 'photos'] as const;
@@ -36,3 +37,6 @@ tagHistorySchema.index({ tagId: 1, createdAt: 1 });
 
 export type TagHistoryDoc = InferSchemaType<typeof tagHistorySchema>;
 export const TagHistoryModel = model('TagHistory', tagHistorySchema, 'tag_history');
+
+/** Tags as other modules may read them (they never write them). */
+export const tagReads = readerOf<TagDoc>(TagModel);

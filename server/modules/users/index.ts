@@ -10,7 +10,7 @@ export {
   setPasswordHash,
   type NewAccount,
 } from './users.accounts';
-export { UserModel, UserExtModel, type UserDoc } from './users.model';
+export { UserModel, UserExtModel, userReads, userExtReads, type UserDoc } from './users.model';
 export { roleOf, toPublicUserDto, toUserDto, type Role } from './users.mapper';
 export {
   adjustContentsCount,

@@ -1,3 +1,4 @@
+import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { wordsOf } from '../../lib/search';
 
@@ -71,3 +72,7 @@ const userExtSchema = new Schema(
 );
 export type UserExtDoc = InferSchemaType<typeof userExtSchema>;
 export const UserExtModel = model('UserExt', userExtSchema, 'user_exts');
+
+/** Members and their extensions as other modules may read them (they never write them). */
+export const userReads = readerOf<UserDoc>(UserModel);
+export const userExtReads = readerOf<UserExtDoc>(UserExtModel);

@@ -15,4 +15,12 @@ export {
   type Payouts,
   type PayoutSummary,
 } from './payouts';
-export { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type CashOutStatus, type PayoutSendDoc } from './wallet.model';
+export {
+  CashOutRequestModel,
+  PayoutSendModel,
+  cashOutReads,
+  payoutSendReads,
+  type CashOutRequestDoc,
+  type CashOutStatus,
+  type PayoutSendDoc,
+} from './wallet.model';

@@ -21,7 +21,7 @@ import { anyOf, ours } from '../../lib/query';
 import { balanceOf, memberBalancesFrom, post, userAccount } from '../ledger';
 import { MIN_CASH_OUT_MICROS } from '../knacks';
 import { PLATFORM_FEES } from '../payments';
-import { UserExtModel } from '../users';
+import { userExtReads } from '../users';
 import { CashOutRequestModel, PayoutSendModel, type PayoutSendDoc } from './wallet.model';
 
 /** Payouts are made from a balance of $10, the same threshold as cash-out (the knacks module's canCashOut). */
@@ -215,7 +215,7 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
       const userIds = balances.map((b) => b._id.slice('user:'.length)).filter((id) => Types.ObjectId.isValid(id));
       const ids = userIds.map((id) => new Types.ObjectId(id));
       const [exts, pending] = await Promise.all([
-        UserExtModel.find({ userId: anyOf(ids) }, { userId: 1, paypal: 1 }).lean(),
+        userExtReads.many({ userId: anyOf(ids) }, { projection: { userId: 1, paypal: 1 } }),
         CashOutRequestModel.find({ userId: anyOf(ids), status: 'pending' }, { userId: 1 }).lean(),
       ]);
       const emails = new Map(exts.filter((ext) => ext.paypal).map((ext) => [String(ext.userId), ext.paypal as string]));

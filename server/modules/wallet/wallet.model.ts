@@ -1,3 +1,4 @@
+import { readerOf } from '../../lib/query';
 import { Schema, model, type Types } from 'mongoose';
 
 /**
@@ -87,3 +88,7 @@ export interface PayoutSendDoc {
 }
 
 export const PayoutSendModel = model<PayoutSendDoc>('PayoutSend', payoutSendSchema, 'payout_sends');
+
+/** Cash-out requests and payout sends as other modules may read them (they never write them). */
+export const cashOutReads = readerOf<CashOutRequestDoc>(CashOutRequestModel);
+export const payoutSendReads = readerOf<PayoutSendDoc>(PayoutSendModel);

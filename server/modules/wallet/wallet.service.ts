@@ -12,9 +12,9 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { anyOf } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { checkCurrentPassword } from '../auth';
-import { ContentModel } from '../contents';
+import { contentReads } from '../contents';
 import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
-import { payoutEmailOf, setPayoutEmail, UserModel } from '../users';
+import { payoutEmailOf, setPayoutEmail, userReads } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
 import { payoutEmailChangedMail } from './wallet.mails';
 import { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
@@ -48,7 +48,7 @@ const isAdmin = (caller: AuthContext) => caller.role === 'admin';
 /** The member themself or an admin may read a member's money; to anyone else the member does not exist (404). */
 export async function checkCanRead(caller: AuthContext, userId: string): Promise<void> {
   if (caller.userId === userId) return;
-  if (!isAdmin(caller) || !(await UserModel.exists({ _id: new Types.ObjectId(userId) }))) throw notFound(WALLET_MESSAGES.notFound);
+  if (!isAdmin(caller) || !(await userReads.exists({ _id: new Types.ObjectId(userId) }))) throw notFound(WALLET_MESSAGES.notFound);
 }
 
 /** Listing entries the member paid, with whether each supported another member's piece (not their own). */
@@ -61,7 +61,7 @@ export async function listingsPaidBy(userId: string) {
 /** Owner (and title, type) of each piece, by id; removed pieces are missing. */
 export async function ownersOf(contentIds: (Types.ObjectId | null)[]) {
   const ids = [...new Set(contentIds.filter(Boolean).map(String))].map((id) => new Types.ObjectId(id));
-  const pieces = ids.length ? await ContentModel.find({ _id: anyOf(ids) }, { ownerId: 1, title: 1, type: 1, payerId: 1 }).lean() : [];
+  const pieces = ids.length ? await contentReads.many({ _id: anyOf(ids) }, { projection: { ownerId: 1, title: 1, type: 1, payerId: 1 } }) : [];
   return new Map(pieces.map((piece) => [String(piece._id), piece]));
 }
 
