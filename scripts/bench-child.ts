@@ -22,6 +22,16 @@ export function listen(server: http.Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
+/** Handles each message from the parent process; a handler that fails ends the child with its error. */
+export function onMessage<T>(handle: (message: T) => Promise<void>): void {
+  process.on('message', (message: T) => {
+    handle(message).catch((err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    });
+  });
+}
+
 export interface BenchChild {
   config: Config;
   dataDir: string;
@@ -51,7 +61,7 @@ export async function startBenchChild(name: string): Promise<BenchChild> {
     storage,
     startApp() {
       app = http.createServer(
-        createApp({ config, logger, pingDatabase: db.ping, mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage }),
+        createApp({ config, logger, pingDatabase: () => db.ping(), mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage }),
       );
       return listen(app);
     },

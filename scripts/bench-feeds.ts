@@ -12,7 +12,7 @@
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import autocannon from 'autocannon';
-import { listen, startBenchChild } from './bench-child';
+import { listen, onMessage, startBenchChild } from './bench-child';
 import { Types } from 'mongoose';
 import { wordsOf } from '../server/lib/search';
 import { ContentModel } from '../server/modules/contents';
@@ -103,7 +103,7 @@ async function serve() {
     .limit(1)
     .lean();
   process.send!({ appUrl, rawUrl, page500Cursor: encodeCursor({ key: last!.reactedCount, id: last!._id }) } satisfies Ready);
-  process.on('message', async () => {
+  onMessage(async () => {
     raw.close();
     await child.close();
     process.exit(0);

@@ -27,7 +27,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import autocannon from 'autocannon';
-import { listen, startBenchChild } from './bench-child';
+import { listen, onMessage, startBenchChild } from './bench-child';
 import mongoose, { Types } from 'mongoose';
 import { loadConfig } from '../server/config';
 import { signAccessToken } from '../server/lib/access-token';
@@ -167,7 +167,7 @@ async function serve() {
   const insertUrl = await listen(inserts);
   process.send!({ appUrl, rawUrl, insertUrl, ...world } satisfies Ready);
 
-  process.on('message', async (message: 'totals' | 'stop') => {
+  onMessage(async (message: 'totals' | 'stop') => {
     if (message === 'totals') {
       const entries = await LedgerEntryModel.find({ kind: 'knack' }, { _id: 1 }).lean();
       const accounts = [PLATFORM_KNACKS, ...(await UserModel.find({}, { _id: 1 }).lean()).map((u) => userAccount(u._id))];

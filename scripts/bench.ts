@@ -17,7 +17,7 @@ import { rm, truncate, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { listen, startBenchChild } from './bench-child';
+import { listen, onMessage, startBenchChild } from './bench-child';
 import sharp from 'sharp';
 import { signAccessToken } from '../server/lib/access-token';
 import { processImage } from '../server/modules/media/images';
@@ -83,7 +83,7 @@ async function serve() {
   const image = await photo();
   let memory: { before: number; peak: number; timer: NodeJS.Timeout } | undefined;
   let bareRuns = 0;
-  process.on('message', async (message: Request) => {
+  onMessage(async (message: Request) => {
     if (message.type === 'memory-start') {
       global.gc?.();
       const before = process.memoryUsage().rss;

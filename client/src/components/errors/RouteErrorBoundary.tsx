@@ -19,7 +19,7 @@ export function errorPageProps(error: unknown): ErrorPageProps {
   // An error that carries an HTTP-like status was thrown on purpose: its message is the title.
   // Other runtime errors are bugs: the title stays 'Error' and the message goes to the details.
   const status = typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : undefined;
-  const details = error instanceof Error ? `${error.name}: ${error.message}` : error == null ? undefined : String(error);
+  const details = error instanceof Error ? `${error.name}: ${error.message}` : error == null ? undefined : describe(error);
   if (status !== undefined) return { status, message: error instanceof Error ? error.message : undefined };
   return { status: 500, details };
 }
@@ -66,4 +66,12 @@ export class RouteErrorBoundary extends Component<Props, State> {
   override render() {
     return this.state.hasError ? <ErrorScreen error={this.state.error} /> : this.props.children;
   }
+}
+
+/** A thrown value that is not an Error, as text: an object as its JSON (String would give '[object Object]'). */
+function describe(thrown: unknown): string {
+  if (typeof thrown === 'string') return thrown;
+  if (typeof thrown === 'number' || typeof thrown === 'boolean' || typeof thrown === 'bigint') return thrown.toString();
+  if (typeof thrown === 'symbol') return thrown.toString();
+  return JSON.stringify(thrown) ?? typeof thrown;
 }

@@ -101,7 +101,7 @@ export function* afterSignIn(kind: 'login' | 'signup'): SagaIterator {
   const callbackOrigins = kind === 'login' ? ['onClickKnack', 'comments', 'upload'] : ['onClickKnack', 'pricing', 'upload'];
   if (props.origin && callbackOrigins.includes(props.origin)) {
     // A copy: the stored action is frozen state, and the saga middleware marks the actions it puts.
-    if (props.callback) yield put({ ...(props.callback as UnknownAction) });
+    if (props.callback) yield put({ ...props.callback });
     return;
   }
   yield call(navigateTo, kind === 'login' && props.origin === 'userProfile' ? PATHS_AFTER_LOGIN.userProfile : PATHS_AFTER_LOGIN.default);

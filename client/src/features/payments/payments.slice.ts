@@ -12,7 +12,7 @@ export interface PaymentsState {
 
 const paymentsSlice = createSlice({
   name: 'payments',
-  initialState: { version: 0 } as PaymentsState,
+  initialState: { version: 0 },
   reducers: {},
   extraReducers: (builder) => {
     builder.addCase(listingPaid, (state) => {

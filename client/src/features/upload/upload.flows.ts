@@ -197,7 +197,7 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
     else yield call(closeIfStillOpen, isUploadFormModal);
     if (state.kind === 'artist') {
       yield delay(500);
-      yield call(pageReload.run);
+      yield call([pageReload, 'run']);
     }
   } catch (error) {
     const apiError = toApiError(error);
@@ -206,7 +206,7 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
     // The artist page reloads after a failure too.
     if (state.kind === 'artist') {
       yield delay(500);
-      yield call(pageReload.run);
+      yield call([pageReload, 'run']);
     }
   }
 }

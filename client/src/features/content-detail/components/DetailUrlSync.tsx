@@ -37,7 +37,7 @@ export function DetailUrlSync() {
         shown.current = true;
         // Another piece is shown: its link replaces the address. (A content page reached by a link with the
         // modal open is left to the page, which opens its own piece.)
-        if (stepped && !samePath(here, link)) void navigate(link, { replace: true, state: location.state });
+        if (stepped && !samePath(here, link)) void navigate(link, { replace: true, state: location.state as unknown });
       } else if (shown.current) {
         shown.current = false;
         dispatch(detailClosed());

@@ -81,13 +81,13 @@ export function SearchBox({ compact = false }: SearchBoxProps) {
   const choose = (suggestion: TitleSuggestion) => {
     setText('');
     close();
-    navigate(suggestion.link);
+    void navigate(suggestion.link);
   };
   const searchAll = () => {
     if (!query) return;
     close();
     inputRef.current?.blur();
-    navigate(PATHS.search(query));
+    void navigate(PATHS.search(query));
   };
   const step = (by: 1 | -1) => {
     setOpen(true);
@@ -129,7 +129,7 @@ export function SearchBox({ compact = false }: SearchBoxProps) {
     if (query) setOpen(true);
   };
   const onBlur = (event: FocusEvent<HTMLDivElement>) => {
-    if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+    if (event.currentTarget.contains(event.relatedTarget)) return;
     clearTimeout(closeTimer.current);
     closeTimer.current = setTimeout(close, SEARCH_BLUR_DELAY_MS);
   };

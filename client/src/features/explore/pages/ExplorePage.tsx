@@ -30,7 +30,7 @@ export default function ExplorePage() {
   const shown = filter.sub ?? filter.main;
   const isPhone = useAppSelector(selectIsPhone);
 
-  const chooseTag = (tagSlug: string | null) => navigate({ pathname: tagSlug ? PATHS.exploreTag(tagSlug) : PATHS.explore, search });
+  const chooseTag = (tagSlug: string | null) => void navigate({ pathname: tagSlug ? PATHS.exploreTag(tagSlug) : PATHS.explore, search });
   const viewAll = (
     <Link className="kn-view-all" to={PATHS.viewAll(tab, shown?.slug)}>
       View all <ArrowRightOutlined aria-hidden />

@@ -80,7 +80,7 @@ export default function VerificationModal({ open }: { open: boolean }) {
       title="Verification"
       rootClassName={isPhone ? 'kn-verification-modal kn-phone-modal' : 'kn-verification-modal'}
     >
-      <form className="kn-verification" onSubmit={submit} noValidate>
+      <form className="kn-verification" onSubmit={(event) => void submit(event)} noValidate>
         <p>{VERIFICATION_MESSAGES.intro}</p>
         <p className="kn-verification__mail" role="status">
           {mail.state === 'sending' ? 'Sending the code…' : mail.message}

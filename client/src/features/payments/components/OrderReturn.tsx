@@ -55,7 +55,7 @@ export function OrderReturn() {
         if (attempt === ORDER_POLL.times - 1) notify('info', PAYMENT_MESSAGES.stillProcessing);
         else await wait(ORDER_POLL.everyMs);
       }
-      if (!stopped) navigate({ pathname, search: query ? `?${query}` : '' }, { replace: true });
+      if (!stopped) void navigate({ pathname, search: query ? `?${query}` : '' }, { replace: true });
     })();
     return () => {
       stopped = true;
