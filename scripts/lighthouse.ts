@@ -1,0 +1,144 @@
+/**
+ * `npm run lighthouse`: Lighthouse over the built product as `npm start` serves it (a fresh data folder, the demo
+ * catalogue seeded), in Debian's Chromium with the e2e suite's flags. For each page and preset it runs
+ * LIGHTHOUSE_RUNS times (default 3) and prints every run and the median: performance, LCP, CLS, TBT, accessibility,
+ * and the scripts the page loaded (requests and bytes transferred).
+ *
+ * Pages: LIGHTHOUSE_PAGES (default `/,/explore`); presets: LIGHTHOUSE_PRESETS (default `mobile,desktop`). Against a
+ * server already running: LIGHTHOUSE_URL (then nothing is started). Not part of `npm test`: a run takes minutes
+ * and its figures vary with the machine.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/explore').split(',').map((page) => page.trim());
+const PRESETS = (process.env.LIGHTHOUSE_PRESETS ?? 'mobile,desktop').split(',').map((preset) => preset.trim()) as ('mobile' | 'desktop')[];
+const ROOT = path.resolve(__dirname, '..');
+
+interface Run {
+  performance: number;
+  accessibility: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  scripts: number;
+  scriptKb: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The built server on a fresh data folder, answering once the demo catalogue is in the feed. */
+async function startProduct(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'knack-lighthouse-'));
+  const server = spawn(process.execPath, [path.join(ROOT, 'dist/server/index.js')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    const feed = await fetch(`${url}/api/v2/content/get-featured`).then(
+      (res) => (res.ok ? (res.json() as Promise<{ contents: unknown[] }>) : null),
+      () => null,
+    );
+    if (feed?.contents.length) break;
+    if (Date.now() > deadline) throw new Error('the demo catalogue was not served within 3 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return {
+    url,
+    stop: () => {
+      server.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Audit {
+  numericValue?: number;
+  details?: { items?: { resourceType?: string; transferSize?: number }[] };
+}
+
+async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> {
+  const { default: lighthouse } = await import('lighthouse');
+  const { launch } = await import('chrome-launcher');
+  const desktop = (await import('lighthouse/core/config/desktop-config.js')).default;
+  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
+  try {
+    const result = await lighthouse(
+      url,
+      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
+      preset === 'desktop' ? desktop : undefined,
+    );
+    const lhr = result!.lhr;
+    const audit = (id: string) => lhr.audits[id] as Audit;
+    const scripts = (audit('network-requests').details?.items ?? []).filter((item) => item.resourceType === 'Script');
+    return {
+      performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+      accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+      lcpMs: Math.round(audit('largest-contentful-paint').numericValue ?? 0),
+      cls: Number((audit('cumulative-layout-shift').numericValue ?? 0).toFixed(3)),
+      tbtMs: Math.round(audit('total-blocking-time').numericValue ?? 0),
+      scripts: scripts.length,
+      scriptKb: Math.round(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const row = (label: string, run: Run) =>
+  `${label.padEnd(28)} perf ${String(run.performance).padStart(3)}  a11y ${String(run.accessibility).padStart(3)}  LCP ${String(run.lcpMs).padStart(5)} ms  CLS ${run.cls.toFixed(3)}  TBT ${String(run.tbtMs).padStart(5)} ms  scripts ${run.scripts} (${run.scriptKb} KB)`;
+
+async function main() {
+  const product = process.env.LIGHTHOUSE_URL ? { url: process.env.LIGHTHOUSE_URL.replace(/\/$/, ''), stop: () => undefined } : await startProduct();
+  try {
+    for (const page of PAGES) {
+      for (const preset of PRESETS) {
+        const runs: Run[] = [];
+        for (let i = 0; i < RUNS; i += 1) {
+          const run = await measure(product.url + page, preset);
+          runs.push(run);
+          console.log(row(`${page} ${preset} run ${i + 1}`, run));
+        }
+        const keys = Object.keys(runs[0]!) as (keyof Run)[];
+        const middle = Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as unknown as Run;
+        console.log(row(`${page} ${preset} MEDIAN`, middle));
+      }
+    }
+  } finally {
+    product.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
