@@ -50,7 +50,7 @@ const ELEMENTS = [
 
 const SOURCES = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'scripts/**/*.ts'];
 /** The sources a tsconfig covers, checked with type information (scripts run through tsx, outside them). */
-const TYPED = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'scripts/**/*.ts'];
+const TYPED = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'client/build/**/*.ts', 'scripts/**/*.ts'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', 'tests/e2e/screenshots/**', '**/generated/**'] },

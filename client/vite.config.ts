@@ -6,16 +6,23 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { gzippedSize, landingRouteChunks, landingScripts } from './build/landing';
 
 const clientRoot = fileURLToPath(new URL('.', import.meta.url));
+/** The landing route's page module: most visits start there. */
+const LANDING_MODULE = '/src/features/home/pages/HomePage.tsx';
 const apiTarget = process.env.KNACK_API_URL ?? 'http://localhost:3000';
 
 /**
- * Vendor code in a few long-cached chunks; route pages stay in their own lazy chunks. The antd group is
- * entries-aware: an antd component used only by a lazy route lands in a vendor chunk loaded by that
- * route, not in the initial download.
+ * Vendor code in a few long-cached chunks; route pages stay in their own lazy chunks.
+ * - React with the router, the store, and axios: one file each, loaded by every page.
+ * - antd's core (theme, style runtime, provider, popups): one file, loaded by the first page or modal that uses
+ *   antd (the landing page uses none: app/withAntd.tsx).
+ * - antd's components, the icons and our shared code: grouped by the set of pages that use them (entries-aware),
+ *   so a page loads only what it uses, and groups under the merge threshold (bytes) join their closest neighbour,
+ *   so a page loads a few files rather than dozens of tiny ones.
  */
-const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware?: boolean }[] = [
+const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware?: boolean; entriesAwareMergeThreshold?: number }[] = [
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/, priority: 40 },
   {
     name: 'vendor-state',
@@ -24,10 +31,30 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
   },
   { name: 'vendor-http', test: /node_modules[\\/](axios|form-data|proxy-from-env)[\\/]/, priority: 30 },
   {
+    name: 'vendor-icons',
+    test: /node_modules[\\/]@ant-design[\\/](icons|icons-svg)[\\/]/,
+    priority: 25,
+    entriesAware: true,
+    entriesAwareMergeThreshold: 10_000,
+  },
+  {
+    name: 'vendor-antd-core',
+    test: /node_modules[\\/](@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color)|antd[\\/]es[\\/](config-provider|theme|_util|style|locale|version)|@rc-component[\\/](util|motion|trigger|portal|resize-observer)|stylis|@emotion|@babel[\\/]runtime|clsx|classnames)[\\/]/,
+    priority: 22,
+  },
+  {
     name: 'vendor-antd',
     test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+|@babel[\\/]runtime|classnames|clsx|dayjs|@emotion|stylis|throttle-debounce|compute-scroll-into-view|scroll-into-view-if-needed|resize-observer-polyfill|json2mq|toggle-selection|copy-to-clipboard|string-convert|is-mobile)[\\/]/,
     priority: 20,
     entriesAware: true,
+    entriesAwareMergeThreshold: 20_000,
+  },
+  {
+    name: 'app',
+    test: /client[\\/]src[\\/](api|lib|app|components|layouts)[\\/]|client[\\/]src[\\/]features[\\/][\w-]+[\\/][\w.-]+\.ts$/,
+    priority: 5,
+    entriesAware: true,
+    entriesAwareMergeThreshold: 10_000,
   },
 ];
 
@@ -48,18 +75,9 @@ function preloadLandingRoute(landingModule: string): Plugin {
         // Only the SPA's page: the embeddable player (music-player.html) must not download the home route.
         if (!bundle || !ctx.path.endsWith('/index.html')) return html;
         const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
-        const landing = chunks.find((chunk) => chunk.facadeModuleId?.replace(/\\/g, '/').endsWith(landingModule));
-        if (!landing) throw new Error(`preloadLandingRoute: no chunk for ${landingModule}`);
-        const files = new Set<string>();
-        const styles = new Set<string>();
-        const visit = (fileName: string) => {
-          if (files.has(fileName)) return;
-          files.add(fileName);
-          const chunk = chunks.find((c) => c.fileName === fileName);
-          chunk?.viteMetadata?.importedCss.forEach((css) => styles.add(css));
-          chunk?.imports.forEach(visit);
-        };
-        visit(landing.fileName);
+        const landing = landingRouteChunks(chunks, landingModule);
+        const files = new Set(landing.map((chunk) => chunk.fileName));
+        const styles = new Set(landing.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]));
         const already = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]));
         return [
           ...[...files]
@@ -75,11 +93,33 @@ function preloadLandingRoute(landingModule: string): Plugin {
   };
 }
 
+/** At most this many KB of gzipped JavaScript before the landing page shows (LANDING_JS_BUDGET_KB overrides it). */
+const LANDING_JS_BUDGET_KB = Number(process.env.LANDING_JS_BUDGET_KB ?? 200);
+
+/**
+ * Fails the build when the landing page's JavaScript (the entry and the landing route, each with what it imports
+ * statically) is over its gzipped budget: most visits start there, on a phone.
+ */
+function landingBudget(landingModule: string, budgetKb: number): Plugin {
+  return {
+    name: 'knack:landing-js-budget',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const scripts = landingScripts(chunks, 'main', landingModule);
+      const kb = scripts.reduce((sum, chunk) => sum + gzippedSize(chunk.code), 0) / 1024;
+      const summary = `landing page JavaScript: ${kb.toFixed(1)} KB gzip in ${scripts.length} files (budget ${budgetKb} KB)`;
+      if (kb > budgetKb) this.error(`${summary}: over budget`);
+      this.info(summary);
+    },
+  };
+}
+
 export default defineConfig({
   root: clientRoot,
   publicDir: 'public',
   base: '/',
-  plugins: [react(), preloadLandingRoute('/src/features/home/pages/HomePage.tsx')],
+  plugins: [react(), preloadLandingRoute(LANDING_MODULE), landingBudget(LANDING_MODULE, LANDING_JS_BUDGET_KB)],
   server: {
     port: 5173,
     proxy: {

@@ -305,15 +305,29 @@ describe('content cards', () => {
     expect(within(music).getByText('3:05')).toBeTruthy();
     expect(music.textContent).toContain('1.2k');
     expect(music.style.getPropertyValue('--kn-type')).toBe(TYPE_COLORS.music.color);
+    // The first row is what the page shows first: its images load at once, first, at the size shown.
     const img = music.querySelector('img')!;
-    expect(img.getAttribute('loading')).toBe('lazy');
+    expect(img.getAttribute('loading')).toBe('eager');
+    expect(img.getAttribute('fetchpriority')).toBe('high');
     expect(img.getAttribute('src')).toMatch(/\.m\.webp$/);
+    expect(img.getAttribute('srcset')).toMatch(/\.thumb\.webp 240w, .*\.m\.webp 640w$/);
+    expect(img.getAttribute('sizes')).toBe('(max-width: 599.98px) 50vw, (max-width: 767.98px) 33vw, 240px');
     expect([img.getAttribute('width'), img.getAttribute('height')]).toEqual(['640', '640']);
 
     expect(within(photo).getByText('$0.05 / view')).toBeTruthy();
     expect(within(photo).getByRole('img', { name: 'Not monetized yet' })).toBeTruthy();
     expect(photo.style.getPropertyValue('--kn-type')).toBe(TYPE_COLORS.photos.color);
     expect(photo.textContent).not.toContain('views'); // the owner hides the view count
+  });
+
+  it('when the feed has more than a row, then the cards after the first row load their images lazily', async () => {
+    getContentsByKindMock.mockResolvedValue({ contents: Array.from({ length: 7 }, (_, i) => makeContent({ title: `piece ${i + 1}` })), nextCursor: null });
+    renderExplore();
+    const images = within(await feedGrid())
+      .getAllByRole('article')
+      .map((card) => card.querySelector('img')!);
+    expect(images.map((image) => image.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(images.map((image) => image.getAttribute('fetchpriority'))).toEqual(['high', 'high', 'high', 'high', 'high', 'auto', 'auto']);
   });
 
   it('when a card is chosen, then the content detail modal opens on it with the list as siblings', async () => {

@@ -5,6 +5,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router-dom';
 import { withChunkReload } from '../components/errors/chunkReload';
+import { withAntd } from './withAntd';
 import type { MetaPage } from '../features/cms';
 import { loadAuthRoutePage, loadConfirmPage } from '../features/auth';
 import { loadExplorePage, loadSearchPage, loadViewAllPage } from '../features/explore';
@@ -37,13 +38,14 @@ type PageLoader = () => Promise<{ default: ComponentType }>;
 /** One lazy page per loader: routes sharing a page (profile and share link) keep it mounted between them. */
 const pages = new Map<PageLoader, Pick<AppRoute, 'Page' | 'preload'>>();
 
-function lazyPage(load: PageLoader): Pick<AppRoute, 'Page' | 'preload'> {
+function lazyPage(load: PageLoader, antd: boolean): Pick<AppRoute, 'Page' | 'preload'> {
   const known = pages.get(load);
   if (known) return known;
+  const loadPage = antd ? withAntd(load) : load;
   let pending: Promise<{ default: ComponentType }> | undefined;
   const loadOnce = withChunkReload(
     () =>
-      (pending ??= load().catch((error: unknown) => {
+      (pending ??= loadPage().catch((error: unknown) => {
         pending = undefined; // a failed load can be retried
         throw error;
       })),
@@ -53,9 +55,13 @@ function lazyPage(load: PageLoader): Pick<AppRoute, 'Page' | 'preload'> {
   return page;
 }
 
-function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: PageLoader }): AppRoute {
-  const { load, ...rest } = definition;
-  return { ...rest, ...lazyPage(load) };
+/**
+ * A route of the table. Its page comes inside antd's themed provider (withAntd), unless `antd: false`: the landing
+ * page draws with the frame's own buttons, so that its first download holds no antd.
+ */
+function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: PageLoader; antd?: false }): AppRoute {
+  const { load, antd = true, ...rest } = definition;
+  return { ...rest, ...lazyPage(load, antd) };
 }
 
 /**
@@ -97,7 +103,7 @@ const segmentIs = (kind: 'top50' | 'content' | 'profile') => (pathname: string) 
  * uploads, supported = collection) needs a stored account, unlike the rest of the guest list.
  */
 export const ROUTES: readonly AppRoute[] = [
-  route({ name: 'home', path: '/', metaPage: 'home', guest: true, load: loadHomePage }),
+  route({ name: 'home', path: '/', metaPage: 'home', guest: true, load: loadHomePage, antd: false }),
   route({ name: 'confirm', path: '/confirm', metaPage: 'meta', guest: true, load: loadConfirmPage }),
   route({ name: 'auth', path: '/auth/:type?', metaPage: 'meta', guest: true, load: loadAuthRoutePage }),
   route({ name: 'explore', path: '/explore', metaPage: 'explore', guest: true, load: loadExplorePage }),

@@ -2,8 +2,9 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { onApiError } from '../api/http';
 import { onNotify, type ToastKind } from './notify';
 import type { Toast } from './Toasts';
+import { withAntd } from '../app/withAntd';
 
-const Toasts = lazy(() => import('./Toasts'));
+const Toasts = lazy(withAntd(() => import('./Toasts')));
 
 let nextId = 1;
 

@@ -24,6 +24,19 @@ export interface ContentCardProps {
   onOpen: (content: Content) => void;
   /** Shown over the thumbnail's top-right corner (the owner's menu, a privacy badge). */
   extra?: ReactNode;
+  /** In the first row of the page's main grid: its image loads at once and first (it is what the page shows first). */
+  priority?: boolean;
+}
+
+/**
+ * The card's image at the size it is shown: the 240 px square thumbnail where that is enough (desktop cards), the
+ * 640 px one on phones' two columns and sharp screens.
+ */
+const CARD_SIZES = '(max-width: 599.98px) 50vw, (max-width: 767.98px) 33vw, 240px';
+function cardSources(content: Content): { src: string; srcSet?: string } {
+  const medium = content.mthumbPath || content.thumbPath;
+  if (!content.thumbPath || !content.mthumbPath) return { src: mediaUrl(medium) };
+  return { src: mediaUrl(medium), srcSet: `${mediaUrl(content.thumbPath)} 240w, ${mediaUrl(content.mthumbPath)} 640w` };
 }
 
 /** Plays (music) or views (art, photos), unless the owner hides them. */
@@ -44,7 +57,7 @@ function ReactionCount({ content }: { content: Content }) {
  * One piece in a grid: the thumbnail (lazy, sized so nothing shifts), its type, title, owner (linking to the
  * profile), knack price, and whether it is monetized. Choosing the thumbnail or title opens the piece.
  */
-export function ContentCard({ content, onOpen, extra }: ContentCardProps) {
+export function ContentCard({ content, onOpen, extra, priority = false }: ContentCardProps) {
   const titleId = useId();
   const open = (event: MouseEvent) => {
     if (!isPlainClick(event)) return;
@@ -55,7 +68,16 @@ export function ContentCard({ content, onOpen, extra }: ContentCardProps) {
   return (
     <article className="kn-card" style={typeStyle(content.type)} data-type={content.type} aria-labelledby={titleId}>
       <Link className="kn-card__media" to={content.link} onClick={open} tabIndex={-1} aria-hidden="true">
-        <img src={mediaUrl(content.mthumbPath || content.thumbPath)} alt="" width={640} height={640} loading="lazy" decoding="async" />
+        <img
+          {...cardSources(content)}
+          sizes={CARD_SIZES}
+          alt=""
+          width={640}
+          height={640}
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
+          decoding="async"
+        />
         <span className="kn-card__type">
           <TypeIcon type={content.type} />
         </span>

@@ -33,9 +33,14 @@ export interface ContentGridProps {
   skeletons?: number;
   /** Opens a piece; by default the content detail modal, stepping through this grid's pieces. */
   onOpen?: (content: Content, siblings: Content[]) => void;
+  /** How many first cards are the page's first sight (their images load at once, first); default none. */
+  priorityCards?: number;
   /** What a card shows over its thumbnail's corner (see ContentCard `extra`). */
   cardExtra?: (content: Content) => ReactNode;
 }
+
+/** Cards in a grid's first row on the widest screens: the ones a page shows first. */
+export const FIRST_ROW = 5;
 
 export function EmptyState({ children }: { children: ReactNode }) {
   return (
@@ -78,6 +83,7 @@ export function ContentGrid({
   label,
   empty,
   skeletons = 8,
+  priorityCards = 0,
   onOpen,
   cardExtra,
 }: ContentGridProps) {
@@ -100,9 +106,9 @@ export function ContentGrid({
   return (
     <>
       <ul className="kn-grid" aria-label={label}>
-        {items.map((content) => (
+        {items.map((content, index) => (
           <li key={content.id}>
-            <ContentCard content={content} onOpen={(chosen) => open(chosen, items)} extra={cardExtra?.(content)} />
+            <ContentCard content={content} onOpen={(chosen) => open(chosen, items)} extra={cardExtra?.(content)} priority={index < priorityCards} />
           </li>
         ))}
       </ul>

@@ -1,4 +1,4 @@
-import Button from 'antd/es/button';
+import { Button, ButtonLink } from '../button';
 import HomeOutlined from '@ant-design/icons/es/icons/HomeOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import './errors.css';
@@ -32,9 +32,9 @@ export function ErrorPage({ status = 500, message, details }: ErrorPageProps) {
         </h1>
         <p className="kn-error__hint">{hint}</p>
         <div className="kn-error__actions">
-          <Button type="primary" size="large" href="/" icon={<HomeOutlined />}>
+          <ButtonLink kind="primary" size="large" href="/" icon={<HomeOutlined />}>
             Back to the home page
-          </Button>
+          </ButtonLink>
           {notFound ? null : (
             <Button size="large" icon={<ReloadOutlined />} onClick={() => window.location.reload()}>
               Reload

@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
-import Button from 'antd/es/button';
-import Skeleton from 'antd/es/skeleton';
+import { Button } from '../button';
 import ArrowRightOutlined from '@ant-design/icons/es/icons/ArrowRightOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import WarningOutlined from '@ant-design/icons/es/icons/WarningOutlined';
@@ -92,7 +91,10 @@ function LoadingSections() {
             <span className="kn-tag-section__icon">
               <TypeIcon type={type} />
             </span>
-            <Skeleton active title={{ width: 160 }} paragraph={{ rows: 1, width: 320 }} />
+            <span className="kn-tag-section__skeleton" aria-hidden>
+              <span className="kn-skeleton-line kn-skeleton-line--title" />
+              <span className="kn-skeleton-line" />
+            </span>
           </div>
           <div className="kn-subtag-grid">
             {Array.from({ length: type === 'art' ? 5 : 8 }, (_, index) => (
@@ -115,7 +117,7 @@ export function TagSections({ status, groups, error, onRetry }: TagSectionsProps
           <h2>We couldn’t load the categories</h2>
           <p>{error || 'Something went wrong while loading Music, Art and Photos.'}</p>
         </div>
-        <Button type="primary" icon={<ReloadOutlined />} onClick={onRetry}>
+        <Button kind="primary" icon={<ReloadOutlined />} onClick={onRetry}>
           Retry
         </Button>
       </div>

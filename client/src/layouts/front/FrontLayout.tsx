@@ -11,9 +11,10 @@ import { ModalHost } from './ModalHost';
 import { SideMenu } from './SideMenu';
 import { TopNav } from './TopNav';
 import { useOpenedOnce } from './useOpenedOnce';
+import { withAntd } from '../../app/withAntd';
 import './front.css';
 
-const PhoneDrawer = lazy(() => import('./PhoneDrawer'));
+const PhoneDrawer = lazy(withAntd(() => import('./PhoneDrawer')));
 
 /** The phone drawer's code is loaded the first time it opens. */
 function SideMenuDrawer() {
@@ -27,7 +28,7 @@ function SideMenuDrawer() {
   );
 }
 
-const PlayerBar = lazy(loadPlayerBar);
+const PlayerBar = lazy(withAntd(loadPlayerBar));
 
 /** The bottom player bar: its code loads with the first song. */
 function PlayerSlot({ show }: { show: boolean }) {

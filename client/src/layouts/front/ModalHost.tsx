@@ -8,6 +8,7 @@ import { loadShareModal } from '../../features/share';
 import { loadVerificationModal } from '../../features/knack';
 import { selectOpenModal, type ModalName } from '../../app/ui';
 import { useOpenedOnce } from './useOpenedOnce';
+import { withAntd } from '../../app/withAntd';
 
 type ModalComponent = LazyExoticComponent<ComponentType<{ name: never; open: boolean }>>;
 
@@ -22,15 +23,15 @@ interface ModalGroup {
 
 const isAuthModal = (name: ModalName | null) => name === 'login' || name === 'signup' || name === 'forgot-password' || name === 'reset-password';
 
-/** Each group's code is one lazy chunk. */
+/** Each group's code is one lazy chunk, which brings antd with it. */
 const GROUPS: ModalGroup[] = [
-  { key: 'auth', has: isAuthModal, Component: lazy(loadAuthModal) as ModalComponent, members: false },
-  { key: 'upload', has: isUploadFormModal, Component: lazy(loadUploadModal) as ModalComponent, members: true },
-  { key: 'profile-photo', has: (name) => name === 'profile-photo', Component: lazy(loadProfilePhotoModal) as ModalComponent, members: true },
-  { key: 'header-image', has: (name) => name === 'header-image', Component: lazy(loadHeaderImageModal) as ModalComponent, members: true },
-  { key: 'payment', has: (name) => name === 'payment', Component: lazy(loadPaymentModal) as ModalComponent, members: true },
-  { key: 'share', has: (name) => name === 'share', Component: lazy(loadShareModal) as ModalComponent, members: false },
-  { key: 'verification', has: (name) => name === 'verification', Component: lazy(loadVerificationModal) as ModalComponent, members: true },
+  { key: 'auth', has: isAuthModal, Component: lazy(withAntd(loadAuthModal)) as ModalComponent, members: false },
+  { key: 'upload', has: isUploadFormModal, Component: lazy(withAntd(loadUploadModal)) as ModalComponent, members: true },
+  { key: 'profile-photo', has: (name) => name === 'profile-photo', Component: lazy(withAntd(loadProfilePhotoModal)) as ModalComponent, members: true },
+  { key: 'header-image', has: (name) => name === 'header-image', Component: lazy(withAntd(loadHeaderImageModal)) as ModalComponent, members: true },
+  { key: 'payment', has: (name) => name === 'payment', Component: lazy(withAntd(loadPaymentModal)) as ModalComponent, members: true },
+  { key: 'share', has: (name) => name === 'share', Component: lazy(withAntd(loadShareModal)) as ModalComponent, members: false },
+  { key: 'verification', has: (name) => name === 'verification', Component: lazy(withAntd(loadVerificationModal)) as ModalComponent, members: true },
 ];
 
 /**
@@ -54,7 +55,7 @@ function ModalSlot({ group, modal }: { group: ModalGroup; modal: ModalName | nul
   );
 }
 
-const ContentDetailModal = lazy(loadContentDetailModal);
+const ContentDetailModal = lazy(withAntd(loadContentDetailModal));
 
 /** The content detail modal has its own state (the piece and its siblings), beside the ui modal. */
 function ContentDetailSlot() {

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom';
-import Button from 'antd/es/button';
+import { Button } from '../../components/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
 import MenuOutlined from '@ant-design/icons/es/icons/MenuOutlined';
 import { BREAKPOINTS, PATHS } from '../../app/constants';
@@ -41,7 +41,7 @@ export function TopNav() {
   return (
     <header className="kn-topnav">
       <div className="kn-topnav__inner">
-        <Button className="kn-topnav__burger" type="text" icon={<MenuOutlined />} aria-label="Open menu" onClick={() => dispatch(sideMenuOpened())} />
+        <Button className="kn-topnav__burger" kind="text" icon={<MenuOutlined />} aria-label="Open menu" onClick={() => dispatch(sideMenuOpened())} />
         <Logo />
         {loggedIn ? (
           <nav className="kn-topnav__links" aria-label="Main">
@@ -71,12 +71,12 @@ export function TopNav() {
         </div>
         <div className="kn-topnav__actions">
           {loggedIn ? (
-            <Button type="text" className="kn-topnav__logout" onClick={() => dispatch(logoutRequested())}>
+            <Button kind="text" className="kn-topnav__logout" onClick={() => dispatch(logoutRequested())}>
               Logout
             </Button>
           ) : (
             <>
-              <Button type="text" className="kn-topnav__login" onClick={() => dispatch(modalOpened('login'))}>
+              <Button kind="text" className="kn-topnav__login" onClick={() => dispatch(modalOpened('login'))}>
                 Login
               </Button>
               <Button className="kn-topnav__signup" onClick={() => dispatch(modalOpened('signup'))}>
@@ -85,7 +85,7 @@ export function TopNav() {
             </>
           )}
           <Button
-            type="primary"
+            kind="primary"
             className="kn-topnav__upload"
             icon={<CloudUploadOutlined />}
             aria-label="Upload"

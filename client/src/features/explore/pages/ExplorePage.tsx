@@ -5,7 +5,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { formatKnackPrice, knackUnit } from '../../../lib/formatKnackPrice';
 import { selectIsPhone } from '../../../app/ui';
 import { ArtistStrip } from '../components/ArtistStrip';
-import { ContentGrid } from '../../../components/content/ContentGrid';
+import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid';
 import { ExploreTabs } from '../../../components/content/ExploreTabs';
 import { TagChips } from '../components/TagChips';
 import { TagProblem } from '../components/TagProblem';
@@ -55,7 +55,12 @@ export default function ExplorePage() {
         {slug && !tagReady && filter.status !== 'loading' ? (
           <TagProblem slug={slug} filter={filter} />
         ) : (
-          <ContentGrid {...feed} label={`${FEED_KIND_LABELS[tab]} pieces`} empty={emptyFeedMessage(tab, shown?.name, Boolean(artistId))} />
+          <ContentGrid
+            {...feed}
+            priorityCards={FIRST_ROW}
+            label={`${FEED_KIND_LABELS[tab]} pieces`}
+            empty={emptyFeedMessage(tab, shown?.name, Boolean(artistId))}
+          />
         )}
       </ExploreTabs>
     </div>

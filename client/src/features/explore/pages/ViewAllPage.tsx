@@ -1,7 +1,7 @@
 import { Link, Navigate, useParams } from 'react-router-dom';
 import ArrowLeftOutlined from '@ant-design/icons/es/icons/ArrowLeftOutlined';
 import { PATHS } from '../../../app/constants';
-import { ContentGrid } from '../../../components/content/ContentGrid';
+import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid';
 import { TagProblem } from '../components/TagProblem';
 import { emptyFeedMessage, FEED_KIND_LABELS, type FeedKind, isFeedKind } from '../../../lib/feeds';
 import { useContentFeed } from '../hooks/useContentFeed';
@@ -31,7 +31,7 @@ function ViewAll({ kind, slug }: { kind: FeedKind; slug?: string }) {
       {slug && !tagReady && filter.status !== 'loading' ? (
         <TagProblem slug={slug} filter={filter} />
       ) : (
-        <ContentGrid {...feed} label={title} empty={emptyFeedMessage(kind, shown?.name)} skeletons={12} />
+        <ContentGrid {...feed} priorityCards={FIRST_ROW} label={title} empty={emptyFeedMessage(kind, shown?.name)} skeletons={12} />
       )}
     </div>
   );

@@ -1,4 +1,4 @@
-import Button from 'antd/es/button';
+import { Button } from '../../../components/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
 import type { ReactNode } from 'react';
 import { TYPE_COLORS } from '../../../lib/tagColors';
@@ -91,11 +91,11 @@ export function Hero({ showVisual, onJoin, onUpload }: HeroProps) {
         </p>
         <div className="kn-hero__actions">
           {onJoin ? (
-            <Button type="primary" size="large" onClick={onJoin}>
+            <Button kind="primary" size="large" onClick={onJoin}>
               Join For Free
             </Button>
           ) : null}
-          <Button type={onJoin ? 'default' : 'primary'} size="large" icon={<CloudUploadOutlined />} onClick={onUpload}>
+          <Button kind={onJoin ? 'default' : 'primary'} size="large" icon={<CloudUploadOutlined />} onClick={onUpload}>
             Upload your work
           </Button>
         </div>

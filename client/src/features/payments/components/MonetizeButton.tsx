@@ -1,4 +1,4 @@
-import Button from 'antd/es/button';
+import { Button } from '../../../components/button';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectIsLoggedIn, selectUser } from '../../auth';
 import { modalOpened } from '../../../app/ui';
@@ -15,7 +15,7 @@ export function MonetizeButton({ contentId, ownerId, isPaidOut }: { contentId: s
   const open = () =>
     dispatch(loggedIn ? modalOpened({ name: 'payment', paymentType: 'dollar', contentId }) : modalOpened({ name: 'login', origin: 'onClickKnack' }));
   return (
-    <Button size="small" type="primary" ghost className="kn-monetize-button" onClick={open}>
+    <Button size="small" kind="primary" ghost className="kn-monetize-button" onClick={open}>
       {own ? 'Monetize' : 'Support'}
     </Button>
   );

@@ -6,7 +6,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
 import { artistName } from '../../../components/content/ArtistCard';
-import { ContentGrid } from '../../../components/content/ContentGrid';
+import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid';
 import type { TagType } from '../../../lib/tags';
 import { ProfileHeader } from '../components/ProfileHeader';
 import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
@@ -63,7 +63,12 @@ export default function ProfilePage() {
             active={type ?? 'all'}
           />
         </div>
-        <ContentGrid {...uploads} label={`Uploads by ${name}`} empty={type ? `No ${type} by ${name} yet.` : `${name} has not uploaded anything yet.`} />
+        <ContentGrid
+          {...uploads}
+          priorityCards={FIRST_ROW}
+          label={`Uploads by ${name}`}
+          empty={type ? `No ${type} by ${name} yet.` : `${name} has not uploaded anything yet.`}
+        />
       </section>
     </div>
   );

@@ -1,0 +1,51 @@
+/**
+ * What the landing page (`/`) downloads before it shows, read from the build's chunks: the SPA's entry with every
+ * chunk it imports statically, and the landing route's lazy chunk with its own. The build preloads these files
+ * (vite.config.ts) and holds their gzipped size to a budget.
+ */
+import { gzipSync } from 'node:zlib';
+
+/** The fields of a built chunk read here (Rolldown's output chunk has them). */
+export interface BuiltChunk {
+  fileName: string;
+  name: string;
+  isEntry: boolean;
+  facadeModuleId: string | null;
+  imports: string[];
+  code: string;
+  viteMetadata?: { importedCss: Set<string> };
+}
+
+/** `start` and every chunk it imports statically, however deep. */
+export function withStaticImports(chunks: BuiltChunk[], start: BuiltChunk): BuiltChunk[] {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const found = new Map<string, BuiltChunk>();
+  const visit = (chunk: BuiltChunk | undefined) => {
+    if (!chunk || found.has(chunk.fileName)) return;
+    found.set(chunk.fileName, chunk);
+    chunk.imports.forEach((fileName) => visit(byFile.get(fileName)));
+  };
+  visit(start);
+  return [...found.values()];
+}
+
+/** The chunk whose own module is `modulePath` (a path ending, such as `/src/features/home/pages/HomePage.tsx`). */
+export function chunkOfModule(chunks: BuiltChunk[], modulePath: string): BuiltChunk {
+  const chunk = chunks.find((candidate) => candidate.facadeModuleId?.replace(/\\/g, '/').endsWith(modulePath));
+  if (!chunk) throw new Error(`No chunk for ${modulePath}`);
+  return chunk;
+}
+
+/** The landing route's chunk with its static imports (what index.html preloads). */
+export const landingRouteChunks = (chunks: BuiltChunk[], landingModule: string) => withStaticImports(chunks, chunkOfModule(chunks, landingModule));
+
+/** Everything the landing page runs first: the entry `entryName` and the landing route, each with its static imports. */
+export function landingScripts(chunks: BuiltChunk[], entryName: string, landingModule: string): BuiltChunk[] {
+  const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === entryName);
+  if (!entry) throw new Error(`No entry chunk named ${entryName}`);
+  const all = new Map([...withStaticImports(chunks, entry), ...landingRouteChunks(chunks, landingModule)].map((chunk) => [chunk.fileName, chunk]));
+  return [...all.values()];
+}
+
+/** Bytes once gzipped at the level the server's compression uses by default. */
+export const gzippedSize = (code: string) => gzipSync(code, { level: 6 }).length;

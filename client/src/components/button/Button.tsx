@@ -1,0 +1,58 @@
+import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
+import './button.css';
+
+interface Look {
+  /** primary: filled in the brand colour; default: outlined; text: no frame. */
+  kind?: 'primary' | 'default' | 'text';
+  size?: 'small' | 'middle' | 'large';
+  /** Outlined in the brand colour (a primary action that should not shout). */
+  ghost?: boolean;
+  icon?: ReactNode;
+}
+
+const classOf = ({ kind = 'default', size = 'middle', ghost, icon }: Look, children: ReactNode, extra?: string) =>
+  [
+    'kn-button',
+    `kn-button--${kind}`,
+    size === 'middle' ? '' : `kn-button--${size}`,
+    ghost ? 'kn-button--ghost' : '',
+    icon && (children === undefined || children === null) ? 'kn-button--icon-only' : '',
+    extra ?? '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+function Content({ icon, children }: { icon?: ReactNode; children?: ReactNode }) {
+  return (
+    <>
+      {icon ? (
+        <span className="kn-button__icon" aria-hidden>
+          {icon}
+        </span>
+      ) : null}
+      {children === undefined || children === null ? null : <span>{children}</span>}
+    </>
+  );
+}
+
+/**
+ * The buttons of the page frame and the landing page: native buttons drawn like antd's (same colours, corners and
+ * heights), so that the first screen needs none of antd's code. Pages and modals, which load antd with their own
+ * code, use antd's Button.
+ */
+export function Button({ kind, size, ghost, icon, className, children, type = 'button', ...rest }: Look & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button type={type} className={classOf({ kind, size, ghost, icon }, children, className)} {...rest}>
+      <Content icon={icon}>{children}</Content>
+    </button>
+  );
+}
+
+/** A link drawn as a Button. */
+export function ButtonLink({ kind, size, ghost, icon, className, children, ...rest }: Look & AnchorHTMLAttributes<HTMLAnchorElement>) {
+  return (
+    <a className={classOf({ kind, size, ghost, icon }, children, className)} {...rest}>
+      <Content icon={icon}>{children}</Content>
+    </a>
+  );
+}

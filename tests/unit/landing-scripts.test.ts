@@ -1,0 +1,52 @@
+/**
+ * The landing page's JavaScript, as the build counts it for its budget and preloads it: the entry and the landing
+ * route, each with every chunk it imports statically, and nothing that is only loaded later (lazy pages, modals).
+ */
+import { gzipSync } from 'node:zlib';
+import { gzippedSize, landingRouteChunks, landingScripts, type BuiltChunk } from '../../client/build/landing';
+
+const chunk = (fileName: string, imports: string[] = [], extra: Partial<BuiltChunk> = {}): BuiltChunk => ({
+  fileName,
+  name: fileName.replace(/\.js$/, ''),
+  isEntry: false,
+  facadeModuleId: null,
+  imports,
+  code: `/* ${fileName} */`,
+  ...extra,
+});
+
+const CHUNKS: BuiltChunk[] = [
+  chunk('main.js', ['vendor-react.js', 'app-shared.js'], { isEntry: true, facadeModuleId: '/repo/client/index.html' }),
+  chunk('music-player.js', ['app-shared.js', 'player-only.js'], { isEntry: true }),
+  chunk('vendor-react.js'),
+  chunk('app-shared.js', ['vendor-react.js']),
+  chunk('HomePage.js', ['home-cards.js'], { facadeModuleId: '/repo/client/src/features/home/pages/HomePage.tsx' }),
+  chunk('home-cards.js', ['app-shared.js', 'icons.js']),
+  chunk('icons.js'),
+  chunk('ExplorePage.js', ['vendor-antd.js'], { facadeModuleId: '/repo/client/src/features/explore/pages/ExplorePage.tsx' }),
+  chunk('vendor-antd.js'),
+  chunk('player-only.js'),
+];
+const HOME = '/src/features/home/pages/HomePage.tsx';
+const names = (chunks: BuiltChunk[]) => chunks.map((c) => c.fileName).sort();
+
+describe('the landing page scripts', () => {
+  it('are the entry and the landing route with their static imports, each once, and no lazy page or other entry', () => {
+    expect(names(landingScripts(CHUNKS, 'main', HOME))).toEqual(['HomePage.js', 'app-shared.js', 'home-cards.js', 'icons.js', 'main.js', 'vendor-react.js']);
+  });
+
+  it('preloaded for the landing route are its chunk and what it imports', () => {
+    expect(names(landingRouteChunks(CHUNKS, HOME))).toEqual(['HomePage.js', 'app-shared.js', 'home-cards.js', 'icons.js', 'vendor-react.js']);
+  });
+
+  it('refuse a landing module that no chunk holds, or an entry that does not exist', () => {
+    expect(() => landingScripts(CHUNKS, 'main', '/src/features/nope/Page.tsx')).toThrow('No chunk for /src/features/nope/Page.tsx');
+    expect(() => landingScripts(CHUNKS, 'admin', HOME)).toThrow('No entry chunk named admin');
+  });
+
+  it('are weighed gzipped, as the server sends them', () => {
+    const code = 'export const a = 1;\n'.repeat(500);
+    expect(gzippedSize(code)).toBe(gzipSync(code, { level: 6 }).length);
+    expect(gzippedSize(code)).toBeLessThan(code.length / 10);
+  });
+});
