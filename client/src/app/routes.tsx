@@ -56,8 +56,9 @@ function lazyPage(load: PageLoader, antd: boolean): Pick<AppRoute, 'Page' | 'pre
 }
 
 /**
- * A route of the table. Its page comes inside antd's themed provider (withAntd), unless `antd: false`: the landing
- * page draws with the frame's own buttons, so that its first download holds no antd.
+ * A route of the table. Its page comes inside antd's themed provider (withAntd), unless `antd: false`: the pages
+ * most visits start on (home, Explore, View all, search) draw with our own buttons and tabs, so that they load no
+ * antd.
  */
 function route(definition: Omit<AppRoute, 'Page' | 'preload'> & { load: PageLoader; antd?: false }): AppRoute {
   const { load, antd = true, ...rest } = definition;
@@ -106,11 +107,11 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'home', path: '/', metaPage: 'home', guest: true, load: loadHomePage, antd: false }),
   route({ name: 'confirm', path: '/confirm', metaPage: 'meta', guest: true, load: loadConfirmPage }),
   route({ name: 'auth', path: '/auth/:type?', metaPage: 'meta', guest: true, load: loadAuthRoutePage }),
-  route({ name: 'explore', path: '/explore', metaPage: 'explore', guest: true, load: loadExplorePage }),
-  route({ name: 'exploreTag', path: '/explore/:tag', metaPage: 'explore', guest: true, load: loadExplorePage }),
-  route({ name: 'viewAll', path: '/viewall/:kind', metaPage: 'explore', guest: true, load: loadViewAllPage }),
-  route({ name: 'viewall-kind', path: '/viewall/:kind/:sub', metaPage: 'explore', guest: true, load: loadViewAllPage }),
-  route({ name: 'search', path: '/search/:slug?', metaPage: 'explore', guest: false, load: loadSearchPage }),
+  route({ name: 'explore', path: '/explore', metaPage: 'explore', guest: true, load: loadExplorePage, antd: false }),
+  route({ name: 'exploreTag', path: '/explore/:tag', metaPage: 'explore', guest: true, load: loadExplorePage, antd: false }),
+  route({ name: 'viewAll', path: '/viewall/:kind', metaPage: 'explore', guest: true, load: loadViewAllPage, antd: false }),
+  route({ name: 'viewall-kind', path: '/viewall/:kind/:sub', metaPage: 'explore', guest: true, load: loadViewAllPage, antd: false }),
+  route({ name: 'search', path: '/search/:slug?', metaPage: 'explore', guest: false, load: loadSearchPage, antd: false }),
   route({ name: 'userProfile', path: '/profile/:kind?', metaPage: 'meta', guest: false, load: loadOwnProfilePage }),
   route({ name: 'wallet', path: '/wallet', metaPage: 'meta', guest: false, load: loadWalletPage }),
   route({ name: 'activity-history', path: '/activity-history', metaPage: 'meta', guest: false, load: loadActivityHistoryPage }),

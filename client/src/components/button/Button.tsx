@@ -1,4 +1,5 @@
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
+import LoadingOutlined from '@ant-design/icons/es/icons/LoadingOutlined';
 import './button.css';
 
 interface Look {
@@ -40,10 +41,28 @@ function Content({ icon, children }: { icon?: ReactNode; children?: ReactNode })
  * heights), so that the first screen needs none of antd's code. Pages and modals, which load antd with their own
  * code, use antd's Button.
  */
-export function Button({ kind, size, ghost, icon, className, children, type = 'button', ...rest }: Look & ButtonHTMLAttributes<HTMLButtonElement>) {
+export function Button({
+  kind,
+  size,
+  ghost,
+  icon,
+  loading = false,
+  className,
+  children,
+  type = 'button',
+  onClick,
+  ...rest
+}: Look & ButtonHTMLAttributes<HTMLButtonElement> & { /** Busy: a spinner for the icon, and clicks are ignored. */ loading?: boolean }) {
+  const shown = loading ? <LoadingOutlined spin /> : icon;
   return (
-    <button type={type} className={classOf({ kind, size, ghost, icon }, children, className)} {...rest}>
-      <Content icon={icon}>{children}</Content>
+    <button
+      type={type}
+      className={classOf({ kind, size, ghost, icon: shown }, children, className)}
+      aria-busy={loading || undefined}
+      onClick={loading ? undefined : onClick}
+      {...rest}
+    >
+      <Content icon={shown}>{children}</Content>
     </button>
   );
 }

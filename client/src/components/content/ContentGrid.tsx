@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import Button from 'antd/es/button';
+import { Button } from '../button';
 import InboxOutlined from '@ant-design/icons/es/icons/InboxOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import type { ApiError } from '../../api/http';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import Button from 'antd/es/button';
+import { Button } from '../button';
 import './content.css';
 
 export interface LoadMoreProps {

@@ -1,4 +1,4 @@
-import Button from 'antd/es/button';
+import { Button } from '../../../components/button';
 import CloseOutlined from '@ant-design/icons/es/icons/CloseOutlined';
 import { useArtistStrip } from '../hooks/useArtistStrip';
 import type { UserCard } from '../../../lib/content';
@@ -25,7 +25,7 @@ export function ArtistStrip({ selectedId, onSelect }: ArtistStripProps) {
           Artists
         </h2>
         {selectedId ? (
-          <Button size="small" type="text" icon={<CloseOutlined />} onClick={() => onSelect(null)}>
+          <Button size="small" kind="text" icon={<CloseOutlined />} onClick={() => onSelect(null)}>
             {selectedShown ? 'Show every artist' : 'Clear the artist filter'}
           </Button>
         ) : null}

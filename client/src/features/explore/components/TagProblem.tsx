@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import Button from 'antd/es/button';
+import { Button } from '../../../components/button';
 import { PATHS } from '../../../app/constants';
 import type { TagFilter } from '../hooks/useTagFilter';
 import { EmptyState } from '../../../components/content/ContentGrid';
