@@ -1,8 +1,8 @@
 /**
  * `npm run lighthouse`: Lighthouse over the built product as `npm start` serves it (a fresh data folder, the demo
  * catalogue seeded), in Debian's Chromium with the e2e suite's flags. For each page and preset it runs
- * LIGHTHOUSE_RUNS times (default 3) and prints every run and the median: performance, LCP, CLS, TBT, accessibility,
- * and the scripts the page loaded (requests and bytes transferred).
+ * LIGHTHOUSE_RUNS times (default 3) and prints every run and the median: performance, LCP, CLS, TBT, the longest
+ * main-thread task, accessibility, and the scripts the page loaded (requests and bytes transferred).
  *
  * Pages: LIGHTHOUSE_PAGES (default `/,/explore`); presets: LIGHTHOUSE_PRESETS (default `mobile,desktop`). Against a
  * server already running: LIGHTHOUSE_URL (then nothing is started). Not part of `npm test`: a run takes minutes
@@ -35,6 +35,8 @@ interface Run {
   lcpMs: number;
   cls: number;
   tbtMs: number;
+  /** The longest main-thread task (Lighthouse's long-tasks diagnostic, on its slowed CPU). */
+  longestTaskMs: number;
   scripts: number;
   scriptKb: number;
 }
@@ -82,7 +84,7 @@ async function startProduct(): Promise<{ url: string; stop: () => void }> {
 
 interface Audit {
   numericValue?: number;
-  details?: { items?: { resourceType?: string; transferSize?: number }[] };
+  details?: { items?: { resourceType?: string; transferSize?: number; duration?: number }[] };
 }
 
 async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> {
@@ -105,6 +107,7 @@ async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> 
       lcpMs: Math.round(audit('largest-contentful-paint').numericValue ?? 0),
       cls: Number((audit('cumulative-layout-shift').numericValue ?? 0).toFixed(3)),
       tbtMs: Math.round(audit('total-blocking-time').numericValue ?? 0),
+      longestTaskMs: Math.round(Math.max(0, ...(audit('long-tasks').details?.items ?? []).map((item) => item.duration ?? 0))),
       scripts: scripts.length,
       scriptKb: Math.round(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024),
     };
@@ -115,7 +118,7 @@ async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> 
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const row = (label: string, run: Run) =>
-  `${label.padEnd(28)} perf ${String(run.performance).padStart(3)}  a11y ${String(run.accessibility).padStart(3)}  LCP ${String(run.lcpMs).padStart(5)} ms  CLS ${run.cls.toFixed(3)}  TBT ${String(run.tbtMs).padStart(5)} ms  scripts ${run.scripts} (${run.scriptKb} KB)`;
+  `${label.padEnd(28)} perf ${String(run.performance).padStart(3)}  a11y ${String(run.accessibility).padStart(3)}  LCP ${String(run.lcpMs).padStart(5)} ms  CLS ${run.cls.toFixed(3)}  TBT ${String(run.tbtMs).padStart(5)} ms  longest task ${String(run.longestTaskMs).padStart(4)} ms  scripts ${run.scripts} (${run.scriptKb} KB)`;
 
 async function main() {
   const product = process.env.LIGHTHOUSE_URL ? { url: process.env.LIGHTHOUSE_URL.replace(/\/$/, ''), stop: () => undefined } : await startProduct();

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadRoute } from './app/routes';
@@ -10,4 +11,8 @@ preloadRoute(window.location.pathname);
 const container = document.getElementById('root');
 if (!container) throw new Error('Knack: #root is missing from index.html');
 
-createRoot(container).render(<App store={createAppStore()} />);
+// The first render as a transition: React renders it in slices and yields between them, so a slow phone's main
+// thread is never held for the whole page at once (a tap or a paint can come between two slices).
+const root = createRoot(container);
+const store = createAppStore();
+startTransition(() => root.render(<App store={store} />));
