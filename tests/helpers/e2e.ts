@@ -6,21 +6,12 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { freePort } from '../../server/db/embedded';
 import { seedReferenceData } from '../../server/db/seed';
 import { createTestApp, type TestAppOptions } from './app';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/chromium';
 
 export const CLIENT_DIR = path.resolve(__dirname, '../../dist/client');
 export const SHOTS = path.resolve(__dirname, '../e2e/screenshots');
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export interface E2eApp {
   baseUrl: string;
