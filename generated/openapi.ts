@@ -825,6 +825,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/follow/get-count/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many members follow a member, and how many that member follows */
+        get: operations["getFollowCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/follow/get-followers/{userId}/myuserId/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members who follow `userId`, the latest first
+         * @description Each entry says whether the viewer `id` follows that member and whether it is the viewer. A signed-in caller must give their own id as `id` (403 otherwise); for a visitor every entry is not followed and not them.
+         */
+        get: operations["getFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/follow/get-followings/{userId}/myuserId/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members `userId` follows, the latest first
+         * @description As `get-followers`, for the members `userId` follows.
+         */
+        get: operations["getFollowings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/follow/make-following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow or unfollow a member
+         * @description `set: true` follows `subjectorId`, `set: false` unfollows; asking for the state already there changes nothing. `myuserId` must be the caller (403 otherwise), and nobody follows themselves (400). Answers the state and both members' counts, counted from the follows themselves. Limited per member (429 with Retry-After past the limit).
+         */
+        post: operations["makeFollowing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/knack/add": {
         parameters: {
             query?: never;
@@ -1745,6 +1822,34 @@ export interface components {
              */
             file?: string;
         };
+        FollowCounts: {
+            /** Format: int32 */
+            followersCount: number;
+            /** Format: int32 */
+            followingsCount: number;
+        };
+        FollowEntry: {
+            /** @description The viewer follows this member. */
+            isFollowing: boolean;
+            /** @description This member is the viewer. */
+            isMe: boolean;
+            user: components["schemas"]["PublicUser"];
+        };
+        FollowPage: {
+            entries: components["schemas"]["FollowEntry"][];
+            nextCursor: string | null;
+        };
+        FollowRequest: {
+            myuserId: components["schemas"]["ObjectId"];
+            /** @description true to follow, false to unfollow. */
+            set: boolean;
+            subjectorId: components["schemas"]["ObjectId"];
+        };
+        FollowState: {
+            isFollowing: boolean;
+            me: components["schemas"]["FollowCounts"];
+            subjector: components["schemas"]["FollowCounts"];
+        };
         GoogleSigninRequest: {
             /** @description The ID token (JWT) from Google Identity Services. */
             credential: string;
@@ -2368,6 +2473,15 @@ export interface components {
                 "application/json": components["schemas"]["ContentPage"];
             };
         };
+        /** @description One page of follows; `nextCursor` is null on the last page. */
+        FollowPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FollowPage"];
+            };
+        };
         /** @description Signed in, but not allowed to do this. */
         Forbidden: {
             headers: {
@@ -2465,6 +2579,8 @@ export interface components {
         FeedSubTag: string;
         /** @description Only pieces under this main tag (Music, Art, Photos). */
         FeedTag: string;
+        /** @description The member whose followers or followings are listed. */
+        FollowUserPath: components["schemas"]["ObjectId"];
         IdPath: components["schemas"]["ObjectId"];
         /** @description What was typed (any characters; they are matched as plain text). */
         SearchQuery: string;
@@ -3621,6 +3737,114 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFollowCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowCounts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFollowers: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+                /** @description The member whose followers or followings are listed. */
+                userId: components["parameters"]["FollowUserPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FollowPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFollowings: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+                /** @description The member whose followers or followings are listed. */
+                userId: components["parameters"]["FollowUserPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FollowPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    makeFollowing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowRequest"];
+            };
+        };
+        responses: {
+            /** @description The follow as it stands now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

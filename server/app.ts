@@ -34,6 +34,7 @@ import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
 import { profileImagesRouter, usersRouter } from './modules/users';
 import { createHistoryService, historyRouter } from './modules/history';
+import { followsRouter } from './modules/follows';
 import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 
@@ -178,6 +179,7 @@ export function apiRouters(config: AppDeps['config'], services: ReturnType<typeo
     share: [shareRouter(auth, services.share)],
     history: [historyRouter(auth, services.history, services.wallet)],
     wallet: [walletRouter(auth, services.wallet)],
+    follows: [followsRouter(auth)],
   };
   return { rawBody, json };
 }

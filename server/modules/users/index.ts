@@ -16,6 +16,7 @@ export {
   adjustContentsCount,
   backfillSearchWords,
   setMemberTotals,
+  setFollowTotals,
   type MemberTotals,
   findUserByEmail,
   givePlanCreditBack,

@@ -108,6 +108,14 @@ export async function setMemberTotals(changes: { userId: Types.ObjectId | string
   );
 }
 
+/** Sets members' kept follow totals, as counted from the follows (the follows module, after each change). */
+export async function setFollowTotals(changes: ({ userId: Types.ObjectId } & Partial<Pick<UserDoc, 'followersCount' | 'followingsCount'>>)[]): Promise<void> {
+  await UserModel.bulkWrite(
+    changes.map(({ userId, ...totals }) => ({ updateOne: { filter: { _id: userId }, update: { $set: totals } } })),
+    { ordered: false },
+  );
+}
+
 /** Gives accounts written before search words existed their words (run at start, once per such account). */
 export async function backfillSearchWords(): Promise<void> {
   const unsearchable = await UserModel.find(ours({ searchWords: { $exists: false } }), { username: 1, fullName: 1 }).lean();

@@ -94,6 +94,18 @@ export const useGetContentsByUsername = (args: api.GetContentsByUsernameArgs, op
 export const useGetFeaturedContents = (args?: api.GetFeaturedContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetFeaturedContentsArgs, api.GetFeaturedContentsResult>(api.getFeaturedContents, args ?? {}, options);
 
+/** Loads GET /follow/get-count/{id} and reloads when `args` change. */
+export const useGetFollowCount = (args: api.GetFollowCountArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetFollowCountArgs, api.GetFollowCountResult>(api.getFollowCount, args ?? {}, options);
+
+/** Loads GET /follow/get-followers/{userId}/myuserId/{id} and reloads when `args` change. */
+export const useGetFollowers = (args: api.GetFollowersArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetFollowersArgs, api.GetFollowersResult>(api.getFollowers, args ?? {}, options);
+
+/** Loads GET /follow/get-followings/{userId}/myuserId/{id} and reloads when `args` change. */
+export const useGetFollowings = (args: api.GetFollowingsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetFollowingsArgs, api.GetFollowingsResult>(api.getFollowings, args ?? {}, options);
+
 /** Loads GET /knack/get-money/{id} and reloads when `args` change. */
 export const useGetKnackMoney = (args: api.GetKnackMoneyArgs, options?: QueryOptions) =>
   useApiQuery<api.GetKnackMoneyArgs, api.GetKnackMoneyResult>(api.getKnackMoney, args ?? {}, options);
@@ -197,6 +209,9 @@ export const useLogout = () => useApiMutation<api.LogoutArgs, api.LogoutResult>(
 
 /** Sends POST /auth/logout-all when `run` is called. */
 export const useLogoutAll = () => useApiMutation<api.LogoutAllArgs, api.LogoutAllResult>(api.logoutAll);
+
+/** Sends POST /follow/make-following when `run` is called. */
+export const useMakeFollowing = () => useApiMutation<api.MakeFollowingArgs, api.MakeFollowingResult>(api.makeFollowing);
 
 /** Sends POST /content/paid when `run` is called. */
 export const usePayForContent = () => useApiMutation<api.PayForContentArgs, api.PayForContentResult>(api.payForContent);

@@ -179,6 +179,27 @@ export function getFeaturedContents(args?: GetFeaturedContentsArgs, options?: Re
   return request<GetFeaturedContentsResult>('get', '/content/get-featured', args ?? {}, options);
 }
 
+export type GetFollowCountArgs = { path: operations['getFollowCount']['parameters']['path'] };
+export type GetFollowCountResult = operations['getFollowCount']['responses'][200]['content']['application/json'];
+/** GET /follow/get-count/{id}: How many members follow a member, and how many that member follows */
+export function getFollowCount(args: GetFollowCountArgs, options?: RequestOptions): Promise<GetFollowCountResult> {
+  return request<GetFollowCountResult>('get', '/follow/get-count/{id}', args ?? {}, options);
+}
+
+export type GetFollowersArgs = { path: operations['getFollowers']['parameters']['path']; query?: operations['getFollowers']['parameters']['query'] };
+export type GetFollowersResult = operations['getFollowers']['responses'][200]['content']['application/json'];
+/** GET /follow/get-followers/{userId}/myuserId/{id}: The members who follow `userId`, the latest first */
+export function getFollowers(args: GetFollowersArgs, options?: RequestOptions): Promise<GetFollowersResult> {
+  return request<GetFollowersResult>('get', '/follow/get-followers/{userId}/myuserId/{id}', args ?? {}, options);
+}
+
+export type GetFollowingsArgs = { path: operations['getFollowings']['parameters']['path']; query?: operations['getFollowings']['parameters']['query'] };
+export type GetFollowingsResult = operations['getFollowings']['responses'][200]['content']['application/json'];
+/** GET /follow/get-followings/{userId}/myuserId/{id}: The members `userId` follows, the latest first */
+export function getFollowings(args: GetFollowingsArgs, options?: RequestOptions): Promise<GetFollowingsResult> {
+  return request<GetFollowingsResult>('get', '/follow/get-followings/{userId}/myuserId/{id}', args ?? {}, options);
+}
+
 export type GetKnackMoneyArgs = { path: operations['getKnackMoney']['parameters']['path'] };
 export type GetKnackMoneyResult = operations['getKnackMoney']['responses'][200]['content']['application/json'];
 /** GET /knack/get-money/{id}: What one knack of a piece is worth, and what the piece has earned */
@@ -366,6 +387,13 @@ export type LogoutAllResult = operations['logoutAll']['responses'][200]['content
 /** POST /auth/logout-all: Sign out everywhere */
 export function logoutAll(args?: LogoutAllArgs, options?: RequestOptions): Promise<LogoutAllResult> {
   return request<LogoutAllResult>('post', '/auth/logout-all', args ?? {}, options);
+}
+
+export type MakeFollowingArgs = { body: NonNullable<operations['makeFollowing']['requestBody']>['content']['application/json'] };
+export type MakeFollowingResult = operations['makeFollowing']['responses'][200]['content']['application/json'];
+/** POST /follow/make-following: Follow or unfollow a member */
+export function makeFollowing(args: MakeFollowingArgs, options?: RequestOptions): Promise<MakeFollowingResult> {
+  return request<MakeFollowingResult>('post', '/follow/make-following', args ?? {}, options);
 }
 
 export type PayForContentArgs = { body: NonNullable<operations['payForContent']['requestBody']>['content']['application/json'] };

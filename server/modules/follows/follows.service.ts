@@ -1,0 +1,115 @@
+/**
+ * Follows: a member follows or unfollows another, and the lists and counts of who follows whom. Counts are counted
+ * from the follow documents, so they are exact whatever ran at once; the members' kept totals (which the feeds rank
+ * on) are set from those counts after each change.
+ */
+import { Types } from 'mongoose';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import type { AuthContext } from '../../lib/auth-context';
+import { isDuplicateKey } from '../../lib/mutex';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
+import { anyOf, insertWhole, ours } from '../../lib/query';
+import { consumeLimit } from '../../lib/rate-limit';
+import { setFollowTotals, toPublicUserDto, userReads, type UserDoc } from '../users';
+import { FollowModel, followKey, type FollowDoc } from './follows.model';
+import type { Schemas } from '../../lib/openapi-types';
+
+export const FOLLOW_MESSAGES = {
+  forSelf: 'You can only follow for yourself.',
+  notYourList: 'You can only see this list as yourself.',
+  self: 'You cannot follow yourself.',
+  noMember: 'This member does not exist.',
+  tooMany: 'Too many follow changes. Please try again in a minute.',
+} as const;
+
+/** Follow changes per member: a person clicking, not a script walking the member list. */
+export const FOLLOW_LIMIT = { max: 120, windowMs: 60_000 };
+const MAX_PAGE = 50;
+
+type Counts = Schemas['FollowCounts'];
+type Page = Schemas['FollowPage'];
+
+async function countsOf(userId: Types.ObjectId): Promise<Counts> {
+  const [followersCount, followingsCount] = await Promise.all([
+    FollowModel.countDocuments({ followedId: userId }),
+    FollowModel.countDocuments({ followerId: userId }),
+  ]);
+  return { followersCount, followingsCount };
+}
+
+async function existingMember(id: string): Promise<Types.ObjectId> {
+  const _id = new Types.ObjectId(id);
+  if (!(await userReads.exists({ _id, isActive: true }))) throw notFound(FOLLOW_MESSAGES.noMember);
+  return _id;
+}
+
+/** A page position: the follow's time and its key. */
+const acceptPosition = (key: unknown, id: unknown) =>
+  typeof key === 'number' && Number.isFinite(key) && typeof id === 'string' && id.length <= 60 ? { at: new Date(key), id } : null;
+
+export async function makeFollowing(caller: AuthContext, request: { subjectorId: string; myuserId: string; set: boolean }, now = new Date()) {
+  if (request.myuserId !== caller.userId) throw new AppError(403, 'forbidden', FOLLOW_MESSAGES.forSelf);
+  if (request.subjectorId === caller.userId) throw badRequest(FOLLOW_MESSAGES.self, [{ path: 'subjectorId', message: FOLLOW_MESSAGES.self }]);
+  await consumeLimit(`follow:${caller.userId}`, FOLLOW_LIMIT, FOLLOW_MESSAGES.tooMany, now);
+  const followed = await existingMember(request.subjectorId);
+  const follower = new Types.ObjectId(caller.userId);
+  const _id = followKey(caller.userId, request.subjectorId);
+  if (request.set) {
+    await insertWhole(FollowModel, { _id, followerId: follower, followedId: followed, at: now }).catch((err: unknown) => {
+      if (!isDuplicateKey(err)) throw err; // already following: nothing to change
+    });
+  } else {
+    await FollowModel.deleteOne({ _id });
+  }
+  const [subjector, me] = await Promise.all([countsOf(followed), countsOf(follower)]);
+  await setFollowTotals([
+    { userId: followed, followersCount: subjector.followersCount },
+    { userId: follower, followingsCount: me.followingsCount },
+  ]);
+  const isFollowing = Boolean(await FollowModel.exists({ _id }));
+  return { isFollowing, subjector, me };
+}
+
+export async function followCounts(id: string): Promise<Counts> {
+  return countsOf(await existingMember(id));
+}
+
+/**
+ * One page of `userId`'s followers (`side: 'followers'`) or followings, the latest follow first. Each entry says
+ * whether the viewer follows that member (read by the follow's key) and whether it is the viewer.
+ */
+export async function followPage(
+  side: 'followers' | 'followings',
+  userId: string,
+  viewerId: string,
+  caller: AuthContext | undefined,
+  cursor?: string,
+  limit = 20,
+): Promise<Page> {
+  if (caller && caller.userId !== viewerId) throw new AppError(403, 'forbidden', FOLLOW_MESSAGES.notYourList);
+  const member = await existingMember(userId);
+  const size = Math.min(Math.max(limit, 1), MAX_PAGE);
+  const position = decodePageCursor(cursor, acceptPosition);
+  const mine = side === 'followers' ? 'followedId' : 'followerId';
+  const after = position ? { $or: [{ at: { $lt: position.at } }, { at: position.at, _id: { $lt: position.id } }] } : {};
+  const rows = await FollowModel.find(ours({ [mine]: member, ...after }))
+    .sort({ at: -1, _id: -1 })
+    .limit(size + 1)
+    .lean<FollowDoc[]>();
+  const page = rows.slice(0, size);
+  const otherIds = page.map((row) => (side === 'followers' ? row.followerId : row.followedId));
+  const viewer = caller?.userId;
+  const [users, viewerFollows] = await Promise.all([
+    otherIds.length ? userReads.many<UserDoc>({ _id: anyOf(otherIds) }) : [],
+    viewer && otherIds.length ? FollowModel.find({ _id: anyOf(otherIds.map((id) => followKey(viewer, String(id)))) }, { _id: 1 }).lean() : [],
+  ]);
+  const byId = new Map(users.map((user) => [String(user._id), user]));
+  const followedByViewer = new Set(viewerFollows.map((follow) => follow._id));
+  const entries = otherIds.flatMap((id) => {
+    const user = byId.get(String(id));
+    if (!user) return []; // an account deleted since
+    return [{ user: toPublicUserDto(user), isFollowing: Boolean(viewer) && followedByViewer.has(followKey(viewer!, String(id))), isMe: String(id) === viewer }];
+  });
+  const last = page[page.length - 1];
+  return { entries, nextCursor: rows.length > size && last ? encodePageCursor(last.at.getTime(), last._id) : null };
+}

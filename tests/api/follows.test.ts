@@ -1,0 +1,167 @@
+/**
+ * Follows on the real database: following and unfollowing (once per pair however often or at once it is asked), who
+ * may ask, the counts (counted from the follows, and the members' kept totals set from them), the follower and
+ * following lists with the viewer's view of each entry, paging, and the per-member limit.
+ */
+import request from 'supertest';
+import { seedReferenceData } from '../../server/db/seed';
+import { smtpMailer } from '../../server/integrations/mail';
+import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
+import { FOLLOW_LIMIT, FOLLOW_MESSAGES, FollowModel } from '../../server/modules/follows';
+import { UserModel } from '../../server/modules/users';
+import { createTestApp } from '../helpers/app';
+import { createActiveMember } from '../helpers/auth';
+import { useTestDatabase } from '../helpers/db';
+import type { Member } from '../helpers/e2e-pieces';
+import { startSmtpServer } from '../helpers/smtp';
+
+useTestDatabase();
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let app: ReturnType<typeof createTestApp>;
+let ana: Member;
+let bea: Member;
+let cara: Member;
+
+const bearer = (m: Member) => ({ Authorization: `Bearer ${m.token}` });
+const follow = (m: Member, subject: Member, set: boolean) =>
+  request(app).post('/api/v2/follow/make-following').set(bearer(m)).send({ subjectorId: subject.user.id, myuserId: m.user.id, set });
+const counts = async (m: Member) => (await request(app).get(`/api/v2/follow/get-count/${m.user.id}`).expect(200)).body as Record<string, number>;
+const kept = async (m: Member) => {
+  const user = (await UserModel.findById(m.user.id, { followersCount: 1, followingsCount: 1 }).lean())!;
+  return { followersCount: user.followersCount, followingsCount: user.followingsCount };
+};
+const usernames = (body: { entries: { user: { username: string } }[] }) => body.entries.map((entry) => entry.user.username);
+
+beforeAll(async () => {
+  await seedReferenceData();
+  smtp = await startSmtpServer();
+  app = createTestApp({ mailer: smtpMailer(smtp.url, 'Knack <no-reply@knack.test>') });
+  ana = await createActiveMember(app, smtp, { firstName: 'Ana', lastName: 'Lima' });
+  bea = await createActiveMember(app, smtp, { firstName: 'Bea', lastName: 'Moon' });
+  cara = await createActiveMember(app, smtp, { firstName: 'Cara', lastName: 'Nunes' });
+}, 60_000);
+
+afterAll(async () => smtp.stop());
+
+beforeEach(async () => {
+  await Promise.all([FollowModel.deleteMany({}), RateLimitModel.deleteMany({})]);
+  await UserModel.updateMany({}, { $set: { followersCount: 0, followingsCount: 0 } });
+});
+
+describe('POST /follow/make-following', () => {
+  it('when Bea follows Ana, then she follows her once, however often she asks, and both counts move', async () => {
+    const first = await follow(bea, ana, true).expect(200);
+    expect(first.body).toEqual({ isFollowing: true, subjector: { followersCount: 1, followingsCount: 0 }, me: { followersCount: 0, followingsCount: 1 } });
+    await follow(bea, ana, true).expect(200);
+    expect(await FollowModel.countDocuments({})).toBe(1);
+    expect(await counts(ana)).toEqual({ followersCount: 1, followingsCount: 0 });
+    expect(await counts(bea)).toEqual({ followersCount: 0, followingsCount: 1 });
+    expect(await kept(ana)).toEqual({ followersCount: 1, followingsCount: 0 });
+    expect(await kept(bea)).toEqual({ followersCount: 0, followingsCount: 1 });
+  });
+
+  it('when Bea unfollows Ana, then the follow is gone and the counts are back, and unfollowing again changes nothing', async () => {
+    await follow(bea, ana, true).expect(200);
+    const res = await follow(bea, ana, false).expect(200);
+    expect(res.body).toEqual({ isFollowing: false, subjector: { followersCount: 0, followingsCount: 0 }, me: { followersCount: 0, followingsCount: 0 } });
+    await follow(bea, ana, false).expect(200);
+    expect(await FollowModel.countDocuments({})).toBe(0);
+    expect(await kept(ana)).toEqual({ followersCount: 0, followingsCount: 0 });
+  });
+
+  it('when one member toggles 50 times at once, then the counts match the follows, and the next toggle sets the state asked', async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => follow(bea, ana, i % 2 === 0)));
+    expect(answers.map((res) => res.status)).toEqual(Array(50).fill(200));
+    const follows = await FollowModel.countDocuments({});
+    expect(follows).toBeLessThanOrEqual(1);
+    expect(await counts(ana)).toEqual({ followersCount: follows, followingsCount: 0 });
+    expect(await counts(bea)).toEqual({ followersCount: 0, followingsCount: follows });
+
+    const last = await follow(bea, ana, true).expect(200);
+    expect(last.body.isFollowing).toBe(true);
+    expect(await counts(ana)).toEqual({ followersCount: 1, followingsCount: 0 });
+    expect(await kept(ana)).toEqual({ followersCount: 1, followingsCount: 0 });
+    expect(await kept(bea)).toEqual({ followersCount: 0, followingsCount: 1 });
+  });
+
+  it('when two members follow Ana at once, then both count', async () => {
+    await Promise.all([follow(bea, ana, true).expect(200), follow(cara, ana, true).expect(200)]);
+    expect(await counts(ana)).toEqual({ followersCount: 2, followingsCount: 0 });
+  });
+
+  it('when a member follows themselves, for another member, someone unknown, or without signing in, then it is refused', async () => {
+    const self = await follow(ana, ana, true).expect(400);
+    expect(self.body.message).toBe(FOLLOW_MESSAGES.self);
+    const forOther = await request(app)
+      .post('/api/v2/follow/make-following')
+      .set(bearer(bea))
+      .send({ subjectorId: ana.user.id, myuserId: cara.user.id, set: true })
+      .expect(403);
+    expect(forOther.body.message).toBe(FOLLOW_MESSAGES.forSelf);
+    const unknown = await request(app)
+      .post('/api/v2/follow/make-following')
+      .set(bearer(bea))
+      .send({ subjectorId: '0123456789abcdef01234567', myuserId: bea.user.id, set: true })
+      .expect(404);
+    expect(unknown.body.message).toBe(FOLLOW_MESSAGES.noMember);
+    await request(app).post('/api/v2/follow/make-following').send({ subjectorId: ana.user.id, myuserId: bea.user.id, set: true }).expect(401);
+    await request(app).post('/api/v2/follow/make-following').set(bearer(bea)).send({ subjectorId: ana.user.id, myuserId: bea.user.id }).expect(400);
+    expect(await FollowModel.countDocuments({})).toBe(0);
+  });
+
+  it('when a member changes follows past the limit, then 429 with Retry-After, and nothing changes', async () => {
+    for (let i = 0; i < FOLLOW_LIMIT.max; i += 1) await countHit(`follow:${bea.user.id}`, FOLLOW_LIMIT);
+    const res = await follow(bea, ana, true).expect(429);
+    expect(res.body.message).toBe(FOLLOW_MESSAGES.tooMany);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await FollowModel.countDocuments({})).toBe(0);
+  });
+});
+
+describe('GET /follow/get-count/{id}', () => {
+  it('when the member does not exist, then 404', async () => {
+    await request(app).get('/api/v2/follow/get-count/0123456789abcdef01234567').expect(404);
+  });
+});
+
+describe('GET /follow/get-followers and get-followings', () => {
+  it('when Ana looks at her followers, then the latest follow comes first, with whether she follows each back and which is her', async () => {
+    await follow(bea, ana, true).expect(200);
+    await follow(cara, ana, true).expect(200);
+    await follow(ana, cara, true).expect(200);
+    const res = await request(app).get(`/api/v2/follow/get-followers/${ana.user.id}/myuserId/${ana.user.id}`).set(bearer(ana)).expect(200);
+    expect(usernames(res.body)).toEqual([cara.form.username, bea.form.username]);
+    expect(res.body.entries.map((entry: { isFollowing: boolean; isMe: boolean }) => [entry.isFollowing, entry.isMe])).toEqual([
+      [true, false],
+      [false, false],
+    ]);
+    expect(res.body.nextCursor).toBeNull();
+
+    const followings = await request(app).get(`/api/v2/follow/get-followings/${cara.user.id}/myuserId/${ana.user.id}`).set(bearer(ana)).expect(200);
+    expect(usernames(followings.body)).toEqual([ana.form.username]);
+    expect(followings.body.entries[0]).toMatchObject({ isFollowing: false, isMe: true });
+  });
+
+  it('when a list is paged, then each page follows the last without repeats, and a broken cursor is refused', async () => {
+    await follow(bea, ana, true).expect(200);
+    await follow(cara, ana, true).expect(200);
+    const url = `/api/v2/follow/get-followers/${ana.user.id}/myuserId/${bea.user.id}`;
+    const first = await request(app).get(`${url}?limit=1`).set(bearer(bea)).expect(200);
+    expect(usernames(first.body)).toEqual([cara.form.username]);
+    const second = await request(app).get(`${url}?limit=1&cursor=${first.body.nextCursor}`).set(bearer(bea)).expect(200);
+    expect(usernames(second.body)).toEqual([bea.form.username]);
+    expect(second.body.entries[0]).toMatchObject({ isMe: true });
+    expect(second.body.nextCursor).toBeNull(); // the last page
+    await request(app).get(`${url}?cursor=not-a-cursor`).set(bearer(bea)).expect(400);
+  });
+
+  it("when a signed-in member asks as another member, then 403; a visitor sees the list with nobody followed and nobody 'me'", async () => {
+    await follow(bea, ana, true).expect(200);
+    const other = await request(app).get(`/api/v2/follow/get-followers/${ana.user.id}/myuserId/${bea.user.id}`).set(bearer(cara)).expect(403);
+    expect(other.body.message).toBe(FOLLOW_MESSAGES.notYourList);
+    const visitor = await request(app).get(`/api/v2/follow/get-followers/${ana.user.id}/myuserId/${bea.user.id}`).expect(200);
+    expect(visitor.body.entries).toEqual([expect.objectContaining({ isFollowing: false, isMe: false })]);
+    await request(app).get(`/api/v2/follow/get-followers/0123456789abcdef01234567/myuserId/${bea.user.id}`).expect(404);
+  });
+});
