@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Types } from 'mongoose';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
@@ -12,6 +13,7 @@ import { addOutsideReactions } from '../../server/modules/knacks';
 import { LedgerEntryModel } from '../../server/modules/ledger';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { UserModel } from '../../server/modules/users';
+import { FollowModel } from '../../server/modules/follows';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
@@ -156,6 +158,14 @@ describe('rankings', () => {
   });
 
   it('when an artist has 100 followers or a piece is over 30 days old, then it is not On the Radar', async () => {
+    // 100 followers: the follow documents, as the follow calls write them, and the kept total they set.
+    const followed = new Types.ObjectId(bea.user.id);
+    await FollowModel.insertMany(
+      Array.from({ length: 100 }, () => {
+        const follower = new Types.ObjectId();
+        return { _id: `${String(follower)}:${bea.user.id}`, followerId: follower, followedId: followed, at: new Date() };
+      }),
+    );
     await UserModel.updateOne({ _id: bea.user.id }, { $set: { followersCount: 100 } });
     await publish(ana, 'Fresh');
     await publish(bea, 'Famous');

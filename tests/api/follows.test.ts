@@ -7,6 +7,7 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
+import { refreshRankings } from '../../server/modules/feeds';
 import { FOLLOW_LIMIT, FOLLOW_MESSAGES, FollowModel } from '../../server/modules/follows';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
@@ -163,5 +164,18 @@ describe('GET /follow/get-followers and get-followings', () => {
     const visitor = await request(app).get(`/api/v2/follow/get-followers/${ana.user.id}/myuserId/${bea.user.id}`).expect(200);
     expect(visitor.body.entries).toEqual([expect.objectContaining({ isFollowing: false, isMe: false })]);
     await request(app).get(`/api/v2/follow/get-followers/0123456789abcdef01234567/myuserId/${bea.user.id}`).expect(404);
+  });
+});
+
+describe('the rankings job and the kept follow totals', () => {
+  it('when a kept total was lost (a process died between the follow and its total), then the next rankings pass sets it from the follows', async () => {
+    await follow(bea, ana, true).expect(200);
+    await follow(cara, ana, true).expect(200);
+    await UserModel.updateOne({ _id: ana.user.id }, { $set: { followersCount: 7 } });
+    await UserModel.updateOne({ _id: cara.user.id }, { $set: { followingsCount: 0 } });
+    await refreshRankings();
+    expect(await kept(ana)).toEqual({ followersCount: 2, followingsCount: 0 });
+    expect(await kept(cara)).toEqual({ followersCount: 0, followingsCount: 1 });
+    expect(await kept(bea)).toEqual({ followersCount: 0, followingsCount: 1 });
   });
 });

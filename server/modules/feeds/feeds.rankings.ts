@@ -13,7 +13,7 @@
  * The counts behind them (a piece's reactions, plays and scores, an owner's trend score and listed pieces)
  * are kept totals, bumped as things happen so that a feed reads one number. On FerretDB concurrent bumps
  * of one document can be lost, and on any database a process can die between the fact and its bump. So the
- * refresh job recounts every total from the facts (knack entries in the ledger, embed plays, listed pieces)
+ * refresh job recounts every total from the facts (knack entries in the ledger, embed plays, listed pieces, follows)
  * and sets the ones that differ: a lost bump is wrong for one job period at most, never for good.
  */
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
@@ -22,6 +22,7 @@ import { anyOf, ours } from '../../lib/query';
 import { radarScoreOf, setPieceTotals, type ContentDoc, type PieceTotals, contentReads } from '../contents';
 import { knackFacts } from '../ledger';
 import { embedPlayCounts } from '../share';
+import { followTotals } from '../follows';
 import { setMemberTotals, type MemberTotals, type UserDoc, userReads } from '../users';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 
@@ -78,17 +79,27 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
     add(listedOf, owner, piece.listed ? 1 : 0);
   }
 
-  const owners = await userReads.many<Pick<UserDoc, '_id' | 'followersCount' | 'trendScore' | 'contentsCount'>>(
-    ours({ $or: [{ _id: anyOf([...listedOf.keys()].map((id) => new Types.ObjectId(id))) }, { trendScore: { $gt: 0 } }, { contentsCount: { $ne: 0 } }] }),
-    { projection: { followersCount: 1, trendScore: 1, contentsCount: 1 } },
+  const follows = await followTotals();
+  const members = [...new Set([...listedOf.keys(), ...follows.keys()])].map((id) => new Types.ObjectId(id));
+  const owners = await userReads.many<Pick<UserDoc, '_id' | 'followersCount' | 'followingsCount' | 'trendScore' | 'contentsCount'>>(
+    ours({
+      $or: [
+        { _id: anyOf(members) },
+        { trendScore: { $gt: 0 } },
+        { contentsCount: { $ne: 0 } },
+        { followersCount: { $ne: 0 } },
+        { followingsCount: { $ne: 0 } },
+      ],
+    }),
+    { projection: { followersCount: 1, followingsCount: 1, trendScore: 1, contentsCount: 1 } },
   );
-  const followersOf = new Map(owners.map((user) => [String(user._id), user.followersCount]));
+  const followersOf = (id: string) => follows.get(id)?.followersCount ?? 0;
 
   const contentUpdates: { contentId: Types.ObjectId; totals: PieceTotals }[] = [];
   for (const piece of pieces) {
     const id = String(piece._id);
     const kept = { reactedCount: reacted.get(id) ?? 0, trendScore: week.get(id) ?? 0, playCount: plays.get(id) ?? 0 };
-    const radarScore = radarScoreOf(piece.uploadedAt, followersOf.get(String(piece.ownerId)) ?? 0, kept.trendScore, now);
+    const radarScore = radarScoreOf(piece.uploadedAt, followersOf(String(piece.ownerId)), kept.trendScore, now);
     const same =
       kept.reactedCount === piece.reactedCount &&
       kept.trendScore === piece.trendScore &&
@@ -101,8 +112,18 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
   const userUpdates: { userId: Types.ObjectId; totals: MemberTotals }[] = [];
   for (const user of owners) {
     const id = String(user._id);
-    const kept = { trendScore: ownerWeek.get(id) ?? 0, contentsCount: listedOf.get(id) ?? 0 };
-    if (kept.trendScore !== user.trendScore || kept.contentsCount !== user.contentsCount) userUpdates.push({ userId: user._id, totals: kept });
+    const kept = {
+      trendScore: ownerWeek.get(id) ?? 0,
+      contentsCount: listedOf.get(id) ?? 0,
+      followersCount: followersOf(id),
+      followingsCount: follows.get(id)?.followingsCount ?? 0,
+    };
+    const same =
+      kept.trendScore === user.trendScore &&
+      kept.contentsCount === user.contentsCount &&
+      kept.followersCount === user.followersCount &&
+      kept.followingsCount === user.followingsCount;
+    if (!same) userUpdates.push({ userId: user._id, totals: kept });
   }
   await setMemberTotals(userUpdates);
 

@@ -113,3 +113,19 @@ export async function followPage(
   const last = page[page.length - 1];
   return { entries, nextCursor: rows.length > size && last ? encodePageCursor(last.at.getTime(), last._id) : null };
 }
+
+/** Every member's follow counts, counted from the follows (the rankings job repairs the kept totals from them). */
+export async function followTotals(): Promise<Map<string, Counts>> {
+  const totals = new Map<string, Counts>();
+  const of = (id: Types.ObjectId) => {
+    const key = String(id);
+    let counts = totals.get(key);
+    if (!counts) totals.set(key, (counts = { followersCount: 0, followingsCount: 0 }));
+    return counts;
+  };
+  for (const follow of await FollowModel.find({}, { followerId: 1, followedId: 1 }).lean<Pick<FollowDoc, 'followerId' | 'followedId'>[]>()) {
+    of(follow.followedId).followersCount += 1;
+    of(follow.followerId).followingsCount += 1;
+  }
+  return totals;
+}

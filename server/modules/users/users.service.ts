@@ -97,7 +97,7 @@ export async function setPayoutEmail(userId: string, email: string | null, onlyI
 }
 
 /** A member's kept totals that the rankings job recounts from the facts. */
-export type MemberTotals = Partial<Pick<UserDoc, 'trendScore' | 'contentsCount'>>;
+export type MemberTotals = Partial<Pick<UserDoc, 'trendScore' | 'contentsCount' | 'followersCount' | 'followingsCount'>>;
 
 /** Sets recounted totals, one member each (the rankings job and the start-up migration). */
 export async function setMemberTotals(changes: { userId: Types.ObjectId | string; totals: MemberTotals }[]): Promise<void> {
