@@ -1,0 +1,108 @@
+/**
+ * Numbered chains: documents whose `_id` is `{chain}{separator}{n}`, numbered 1, 2, 3… without gaps, each inserted
+ * once and found by its `_id` alone.
+ *
+ * The next number is taken by inserting it: an insert on a unique `_id` is the one step that two callers cannot
+ * both win, on MongoDB and on FerretDB alike (whose updates are read, change, write without isolation). Of two
+ * writers that saw the same end, anywhere, one inserts the next number and the other finds it taken, reads to the
+ * new end and tries again. No lock and no shared counter.
+ *
+ * Each process remembers the last number it saw per chain and that document's fields (a number, once inserted,
+ * keeps its place), so a writer usually costs one insert. A process that does not know a chain finds its end by
+ * steps that double from the last number known and then halve, in a few reads by `_id`; a known end is confirmed
+ * by one read of the number after it. What a process remembers holds as long as no live chain loses documents: a
+ * chain is deleted only as a whole, once nothing reads it, and a test that empties the collection calls `forget`.
+ */
+import type { Collection } from 'mongoose';
+import { isDuplicateKey } from './mutex';
+import { insertWhole, readById } from './query';
+
+/** The last document of a chain: its number (0 for none yet) and the fields read of it. */
+export interface ChainEnd<T> {
+  n: number;
+  doc: T | null;
+}
+
+/** A model, as the chain reads and writes it: its collection, straight through the driver (lib/query.ts). */
+type Stored = { collection: Collection };
+
+export interface NumberedChainsOptions {
+  /** Between the chain's name and the number: a character that no chain name contains. */
+  separator: string;
+  /** The fields remembered of each chain's last document. */
+  projection: Record<string, 1>;
+  /** At most this many chains remembered per process (then forgotten all at once, and found again by reads). */
+  kept?: number;
+}
+
+export function numberedChains<T extends object>(model: Stored, { separator, projection, kept = 10_000 }: NumberedChainsOptions) {
+  const known = new Map<string, ChainEnd<T>>();
+  const idOf = (chain: string, n: number) => `${chain}${separator}${n}`;
+  const read = (chain: string, n: number) => readById<T>(model, idOf(chain, n), projection);
+
+  function remember(chain: string, end: ChainEnd<T>): void {
+    if (known.size >= kept && !known.has(chain)) known.clear();
+    if (end.n > (known.get(chain)?.n ?? 0)) known.set(chain, end);
+  }
+
+  /**
+   * The end of a chain. Without `exact`, what this process knows is trusted without a read, even that a chain has
+   * nothing yet (should a later number exist, the next insert finds out); `exact` reads to the true end.
+   */
+  async function end(chain: string, exact: boolean): Promise<ChainEnd<T>> {
+    let last: ChainEnd<T> = known.get(chain) ?? { n: 0, doc: null };
+    if (!exact) return last;
+    let step = 1;
+    let missing = 0;
+    for (;;) {
+      const n = last.n + step;
+      const found = await read(chain, n);
+      if (!found) {
+        missing = n;
+        break;
+      }
+      last = { n, doc: found };
+      step *= 2;
+    }
+    while (missing - last.n > 1) {
+      const middle = Math.floor((last.n + missing) / 2);
+      const found = await read(chain, middle);
+      if (found) last = { n: middle, doc: found };
+      else missing = middle;
+    }
+    if (last.n > 0) remember(chain, last);
+    return last;
+  }
+
+  /** Inserts `doc` as number `n` of the chain; false when that number is taken. */
+  async function insertAt<D extends T>(chain: string, n: number, doc: D): Promise<boolean> {
+    try {
+      await insertWhole(model, { ...doc, _id: idOf(chain, n) });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      return false;
+    }
+    remember(chain, { n, doc });
+    return true;
+  }
+
+  /** Inserts the document `make` builds for the chain's next number, whatever else is appended at once. */
+  async function append(chain: string, make: (n: number) => T): Promise<{ n: number; doc: T }> {
+    let exact = false;
+    for (;;) {
+      const n = (await end(chain, exact)).n + 1;
+      const doc = make(n);
+      if (await insertAt(chain, n, doc)) return { n, doc };
+      exact = true;
+    }
+  }
+
+  return {
+    idOf,
+    end,
+    insertAt,
+    append,
+    /** Forgets every chain this process knows, for tests that empty the collection under a running app. */
+    forget: () => known.clear(),
+  };
+}
