@@ -298,6 +298,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/comment/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on a piece
+         * @description The comment is plain text, kept as typed (without the spaces around it) and never read as HTML. It must not be empty ('You should input comment') and has at most 2,000 characters. `userId` must be the caller (403) and `ownerId` the piece's owner (400); nobody comments on their own piece (403). On a song, `atSeconds` is the time in the track the comment is about. Limited per member (429 with Retry-After).
+         */
+        post: operations["addComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/comment/add-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a piece with a comment
+         * @description A share joins the piece's comments (as a share) and the feed of the members who follow its artist. Its comment may be empty. `sharedCommentId` shares one of the piece's comments with it. The same rules and limit as `comment/add` apply, except that a member may share their own piece.
+         */
+        post: operations["addShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/comment/delete/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a comment
+         * @description Only the comment's author, the piece's owner or an admin may remove it (403 for anyone else).
+         */
+        post: operations["deleteComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/comment/get-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every comment and share, the newest first (admins) */
+        get: operations["getAllComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/comment/get-by-content/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A piece's comments and shares, the newest first
+         * @description Paged by key: a page costs the same however deep it is. `total` is the piece's comments count. 404 when the caller may not see the piece.
+         */
+        get: operations["getCommentsByContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/comment/get-by-user/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's comments and shares, the newest first
+         * @description Only those on pieces the caller may see.
+         */
+        get: operations["getCommentsByUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/comment/get-feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Comments and shares on the pieces of the artists the caller follows, the newest first */
+        get: operations["getCommentFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content/count/{id}": {
         parameters: {
             query?: never;
@@ -1676,6 +1810,57 @@ export interface components {
         CheckLoggedInRequest: {
             token?: string;
         };
+        Comment: {
+            atSeconds: number | null;
+            commentorId: components["schemas"]["ObjectId"];
+            commentorName: string;
+            commentorPhoto: string | null;
+            commentorUsername: string;
+            contentId: components["schemas"]["ObjectId"];
+            contentTitle: string;
+            /** @description The comment, plain text (to be shown as text, never as HTML). */
+            description: string;
+            id: components["schemas"]["CommentId"];
+            /** @enum {string} */
+            kind: "comment" | "share";
+            ownerId: components["schemas"]["ObjectId"];
+            ownerUsername: string;
+            /** @description The comment shared with the piece, if any. */
+            sharedComment: components["schemas"]["SharedComment"] | components["schemas"]["NoValue"];
+            /** Format: date-time */
+            when: string;
+        };
+        CommentAdded: {
+            comment: components["schemas"]["Comment"];
+            /** Format: int32 */
+            commentsCount: number;
+            message: string;
+        };
+        /** @description A comment's id, `{contentId}-{number}` (its number in the piece's comments). */
+        CommentId: string;
+        CommentPage: {
+            comments: components["schemas"]["Comment"][];
+            nextCursor: string | null;
+            /**
+             * Format: int32
+             * @description The piece's comments count (on `get-by-content`; null on the other lists).
+             */
+            total: number | null;
+        };
+        CommentRemoved: {
+            /** Format: int32 */
+            commentsCount: number;
+            message: string;
+        };
+        CommentRequest: {
+            /** @description On a song, the time in the track (seconds) the comment is about. */
+            atSeconds?: number | null;
+            /** @description Plain text; at most 2,000 characters once the spaces around it are removed. */
+            comment: string;
+            contentId: components["schemas"]["ObjectId"];
+            ownerId: components["schemas"]["ObjectId"];
+            userId: components["schemas"]["ObjectId"];
+        };
         Content: {
             /** @description The re-encoded cover image (Music) or image. */
             coverPath?: string;
@@ -2156,6 +2341,21 @@ export interface components {
             tags?: components["schemas"]["ContentTag"][];
             title?: string;
         };
+        SharedComment: {
+            commentorName: string;
+            commentorUsername: string;
+            description: string;
+            id: components["schemas"]["CommentId"];
+        };
+        ShareRequest: {
+            /** @description Plain text, may be empty; at most 2,000 characters. */
+            comment: string;
+            contentId: components["schemas"]["ObjectId"];
+            ownerId: components["schemas"]["ObjectId"];
+            /** @description One of the piece's comments (its id), shared with the piece. */
+            sharedCommentId?: string | null;
+            userId: components["schemas"]["ObjectId"];
+        };
         SigninRequest: {
             email?: string;
             onesignalUserId?: string;
@@ -2455,6 +2655,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The comment as it is shown, and the piece's comments count. */
+        CommentAdded: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommentAdded"];
+            };
+        };
+        /** @description One page of comments; `nextCursor` is null on the last page. */
+        CommentPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommentPage"];
+            };
+        };
         /** @description It already exists. */
         Conflict: {
             headers: {
@@ -2567,6 +2785,7 @@ export interface components {
         };
     };
     parameters: {
+        CommentIdPath: components["schemas"]["CommentId"];
         /** @description The `nextCursor` of the previous page. */
         FeedCursor: string;
         FeedKindPath: components["schemas"]["FeedKind"];
@@ -2988,6 +3207,165 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["CommentAdded"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["CommentAdded"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                commentId: components["parameters"]["CommentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment is removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentRemoved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAllComments: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCommentsByContent: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCommentsByUser: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCommentFeed: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -35,6 +35,7 @@ import { tagsRouter } from './modules/tags';
 import { profileImagesRouter, usersRouter } from './modules/users';
 import { createHistoryService, historyRouter } from './modules/history';
 import { followsRouter } from './modules/follows';
+import { commentsRouter } from './modules/comments';
 import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 
@@ -180,6 +181,7 @@ export function apiRouters(config: AppDeps['config'], services: ReturnType<typeo
     history: [historyRouter(auth, services.history, services.wallet)],
     wallet: [walletRouter(auth, services.wallet)],
     follows: [followsRouter(auth)],
+    comments: [commentsRouter(auth)],
   };
   return { rawBody, json };
 }

@@ -87,12 +87,12 @@ export function numberedChains<T extends object>(model: Stored, { separator, pro
   }
 
   /** Inserts the document `make` builds for the chain's next number, whatever else is appended at once. */
-  async function append(chain: string, make: (n: number) => T): Promise<{ n: number; doc: T }> {
+  async function append<D extends T>(chain: string, make: (n: number) => D): Promise<{ n: number; id: string; doc: D }> {
     let exact = false;
     for (;;) {
       const n = (await end(chain, exact)).n + 1;
       const doc = make(n);
-      if (await insertAt(chain, n, doc)) return { n, doc };
+      if (await insertAt(chain, n, doc)) return { n, id: idOf(chain, n), doc };
       exact = true;
     }
   }

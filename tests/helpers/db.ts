@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/knack-window';
+import { forgetCommentThreads } from '../../server/modules/comments';
 
 export function useTestDatabase(): void {
   beforeAll(async () => {
@@ -28,4 +29,5 @@ export function useTestDatabase(): void {
 export async function clearDatabase(): Promise<void> {
   await Promise.all(Object.values(mongoose.connection.collections).map((c) => c.deleteMany({})));
   forgetKnackWindows();
+  forgetCommentThreads();
 }

@@ -62,6 +62,8 @@ const contentSchema = new Schema(
     /** What one knack of this piece is worth (its sub-tag's knack price when published). */
     knackRateMicros: { type: Number, required: true },
     reactedCount: { type: Number, default: 0 },
+    /** Comments and shares not removed (kept by the comments module, recounted by the rankings job). */
+    commentsCount: { type: Number, default: 0 },
     /** Plays counted from the embeddable player (share/content-react), at most one per visitor per day. */
     playCount: { type: Number, default: 0 },
     projectId: { type: Schema.Types.ObjectId, default: null },

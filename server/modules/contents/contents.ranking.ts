@@ -44,6 +44,14 @@ export async function recordReaction(content: Pick<ContentDoc, '_id' | 'radarSco
 }
 
 /**
+ * Moves the kept comments count of a piece by `change` (a comment added or removed), so that the next reader sees
+ * it at once; the comments are the facts, and the refresh job recounts the total from them.
+ */
+export async function recordComment(contentId: Types.ObjectId, change: 1 | -1): Promise<void> {
+  await incInTurn(`content-comments:${contentId}`, { commentsCount: change }, ($inc) => updateById(ContentModel, contentId, { $inc }));
+}
+
+/**
  * Marks the piece paid out by `payerId`, only from not paid out (a repeat changes nothing), and clears the
  * cached public answers that show it. Answers the piece as it is now (null if it was removed).
  */
@@ -71,7 +79,7 @@ export async function countEmbedPlay(contentId: string): Promise<number> {
 }
 
 /** A piece's kept totals and radar score, as the rankings job recounts them. */
-export type PieceTotals = Partial<Pick<ContentDoc, 'reactedCount' | 'trendScore' | 'playCount' | 'radarScore'>>;
+export type PieceTotals = Partial<Pick<ContentDoc, 'reactedCount' | 'commentsCount' | 'trendScore' | 'playCount' | 'radarScore'>>;
 
 /** Sets recounted totals, one piece each (the rankings job). */
 export async function setPieceTotals(changes: { contentId: Types.ObjectId; totals: PieceTotals }[]): Promise<void> {

@@ -4,4 +4,14 @@ export { createContentsService, canSee, withFinishedMedia, type ContentsService 
 export { ContentModel, contentReads, type ContentDoc } from './contents.model';
 export { contentLink } from './contents.mapper';
 export { migrateContents } from './contents.migrate';
-export { countEmbedPlay, featureRankOf, initialRanking, markPaidOut, radarScoreOf, recordReaction, setPieceTotals, type PieceTotals } from './contents.ranking';
+export {
+  countEmbedPlay,
+  featureRankOf,
+  initialRanking,
+  markPaidOut,
+  radarScoreOf,
+  recordComment,
+  recordReaction,
+  setPieceTotals,
+  type PieceTotals,
+} from './contents.ranking';

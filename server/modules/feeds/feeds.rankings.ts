@@ -23,6 +23,7 @@ import { radarScoreOf, setPieceTotals, type ContentDoc, type PieceTotals, conten
 import { knackFacts } from '../ledger';
 import { embedPlayCounts } from '../share';
 import { followTotals } from '../follows';
+import { commentTotals } from '../comments';
 import { setMemberTotals, type MemberTotals, type UserDoc, userReads } from '../users';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 
@@ -44,7 +45,7 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 const add = (counts: Map<string, number>, key: string, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);
 
-type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'uploadedAt' | 'listed' | 'reactedCount' | 'trendScore' | 'radarScore' | 'playCount'>;
+type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'uploadedAt' | 'listed' | 'reactedCount' | 'commentsCount' | 'trendScore' | 'radarScore' | 'playCount'>;
 
 /**
  * The refresh job: recounts every kept total from the facts, which also moves reactions out of the trending
@@ -53,10 +54,16 @@ type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'uploadedAt' | 'listed' | 'rea
  */
 export async function refreshRankings(now = new Date()): Promise<{ contents: number; users: number; days: number }> {
   const since = dayOf(new Date(now.getTime() - (TREND_WINDOW_DAYS - 1) * DAY_MS));
-  const [knacks, plays, pieces] = await Promise.all([
+  const [knacks, plays, comments, pieces] = await Promise.all([
     knackFacts(),
     embedPlayCounts(),
-    contentReads.many<Piece>({}, { projection: { ownerId: 1, uploadedAt: 1, listed: 1, reactedCount: 1, trendScore: 1, radarScore: 1, playCount: 1 } }),
+    commentTotals(),
+    contentReads.many<Piece>(
+      {},
+      {
+        projection: { ownerId: 1, uploadedAt: 1, listed: 1, reactedCount: 1, commentsCount: 1, trendScore: 1, radarScore: 1, playCount: 1 },
+      },
+    ),
   ]);
   const ownerOf = new Map(pieces.map((piece) => [String(piece._id), String(piece.ownerId)]));
 
@@ -98,10 +105,11 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
   const contentUpdates: { contentId: Types.ObjectId; totals: PieceTotals }[] = [];
   for (const piece of pieces) {
     const id = String(piece._id);
-    const kept = { reactedCount: reacted.get(id) ?? 0, trendScore: week.get(id) ?? 0, playCount: plays.get(id) ?? 0 };
+    const kept = { reactedCount: reacted.get(id) ?? 0, commentsCount: comments.get(id) ?? 0, trendScore: week.get(id) ?? 0, playCount: plays.get(id) ?? 0 };
     const radarScore = radarScoreOf(piece.uploadedAt, followersOf(String(piece.ownerId)), kept.trendScore, now);
     const same =
       kept.reactedCount === piece.reactedCount &&
+      kept.commentsCount === (piece.commentsCount ?? 0) &&
       kept.trendScore === piece.trendScore &&
       kept.playCount === (piece.playCount ?? 0) &&
       radarScore === piece.radarScore;

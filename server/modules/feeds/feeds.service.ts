@@ -167,8 +167,8 @@ export function createFeedsService(contents: ContentsService) {
     },
 
     /**
-     * The detail modal's data. `forUser` must be the caller (or `guest`). Comments come with the comments
-     * calls: until then there are none.
+     * The detail modal's data. `forUser` must be the caller (or `guest`). The comments themselves come with the
+     * comments calls; the count is the piece's kept one.
      */
     async detail(contentId: string, forUser: string, viewer: AuthContext | undefined): Promise<Schemas['ContentDetailResponse']> {
       if (forUser !== 'guest') {
@@ -180,7 +180,7 @@ export function createFeedsService(contents: ContentsService) {
       if (!owner) throw notFound('Content not found');
       const reacted = viewer ? await hasKnacked(content._id, viewer.userId) : false;
       const knackStatus = knackStatusOf(content, viewer?.userId, reacted);
-      return { content: await contents.dto(content), owner: toPublicUserDto(owner), commentsCount: 0, knackStatus };
+      return { content: await contents.dto(content), owner: toPublicUserDto(owner), commentsCount: content.commentsCount, knackStatus };
     },
 
     async byLink(username: string, slug: string, viewer: AuthContext | undefined): Promise<Schemas['Content']> {

@@ -7,7 +7,7 @@ import { Types } from 'mongoose';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
 import { isDuplicateKey } from '../../lib/mutex';
-import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
+import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import { setFollowTotals, toPublicUserDto, userReads, type UserDoc } from '../users';
@@ -42,10 +42,6 @@ async function existingMember(id: string): Promise<Types.ObjectId> {
   if (!(await userReads.exists({ _id, isActive: true }))) throw notFound(FOLLOW_MESSAGES.noMember);
   return _id;
 }
-
-/** A page position: the follow's time and its key. */
-const acceptPosition = (key: unknown, id: unknown) =>
-  typeof key === 'number' && Number.isFinite(key) && typeof id === 'string' && id.length <= 60 ? { at: new Date(key), id } : null;
 
 export async function makeFollowing(caller: AuthContext, request: { subjectorId: string; myuserId: string; set: boolean }, now = new Date()) {
   if (request.myuserId !== caller.userId) throw new AppError(403, 'forbidden', FOLLOW_MESSAGES.forSelf);
@@ -89,14 +85,12 @@ export async function followPage(
   if (caller && caller.userId !== viewerId) throw new AppError(403, 'forbidden', FOLLOW_MESSAGES.notYourList);
   const member = await existingMember(userId);
   const size = Math.min(Math.max(limit, 1), MAX_PAGE);
-  const position = decodePageCursor(cursor, acceptPosition);
   const mine = side === 'followers' ? 'followedId' : 'followerId';
-  const after = position ? { $or: [{ at: { $lt: position.at } }, { at: position.at, _id: { $lt: position.id } }] } : {};
-  const rows = await FollowModel.find(ours({ [mine]: member, ...after }))
-    .sort({ at: -1, _id: -1 })
+  const rows = await FollowModel.find(ours({ [mine]: member, ...afterNewest(decodeNewestCursor(cursor)) }))
+    .sort(NEWEST_FIRST)
     .limit(size + 1)
     .lean<FollowDoc[]>();
-  const page = rows.slice(0, size);
+  const { items: page, nextCursor } = newestPage(rows, size);
   const otherIds = page.map((row) => (side === 'followers' ? row.followerId : row.followedId));
   const viewer = caller?.userId;
   // The viewer's follow of each entry is read by its key: a filter on `_id` alone is the one that uses an index on
@@ -111,8 +105,13 @@ export async function followPage(
     if (!user) return []; // an account deleted since
     return [{ user: toPublicUserDto(user), isFollowing: followedByViewer[index]!, isMe: String(id) === viewer }];
   });
-  const last = page[page.length - 1];
-  return { entries, nextCursor: rows.length > size && last ? encodePageCursor(last.at.getTime(), last._id) : null };
+  return { entries, nextCursor };
+}
+
+/** The members `userId` follows. */
+export async function followedIds(userId: string): Promise<Types.ObjectId[]> {
+  const rows = await FollowModel.find({ followerId: new Types.ObjectId(userId) }, { followedId: 1 }).lean<Pick<FollowDoc, 'followedId'>[]>();
+  return rows.map((row) => row.followedId);
 }
 
 /** Every member's follow counts, counted from the follows (the rankings job repairs the kept totals from them). */

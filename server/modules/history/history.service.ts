@@ -23,7 +23,7 @@ import {
   cashOutReads,
   payoutSendReads,
 } from '../wallet';
-import { afterPosition, compareNewestFirst, decodeHistoryCursor, encodeHistoryCursor, HISTORY_SORT } from './history.cursor';
+import { afterNewest, compareNewestFirst, decodeNewestCursor, encodeNewestCursor, NEWEST_FIRST } from '../../lib/newest-first';
 
 export type HistoryItem = Schemas['HistoryItem'];
 
@@ -122,13 +122,13 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
     async list(caller: AuthContext, userId: string, query: { cursor?: string; limit?: number }, paidOnly = false) {
       await checkCanRead(caller, userId);
       const limit = Math.min(50, Math.max(1, query.limit ?? DEFAULT_LIMIT));
-      const position = decodeHistoryCursor(query.cursor);
+      const position = decodeNewestCursor(query.cursor);
       const member = new Types.ObjectId(userId);
-      const after = afterPosition(position);
+      const after = afterNewest(position);
       const [listings, credits, requests] = await Promise.all([
-        pageOfEntries({ kinds: ['listing'], actorId: userId }, after, HISTORY_SORT, limit + 1),
-        paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, HISTORY_SORT, limit + 1),
-        paidOnly ? [] : cashOutReads.many(ours({ userId: member, ...after }), { sort: HISTORY_SORT, limit: limit + 1 }),
+        pageOfEntries({ kinds: ['listing'], actorId: userId }, after, NEWEST_FIRST, limit + 1),
+        paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, NEWEST_FIRST, limit + 1),
+        paidOnly ? [] : cashOutReads.many(ours({ userId: member, ...after }), { sort: NEWEST_FIRST, limit: limit + 1 }),
       ]);
       const rows: Row[] = [
         ...[...listings, ...credits].map((entry) => ({ source: 'ledger' as const, entry, at: entry.at, id: entry._id })),
@@ -138,7 +138,7 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const last = pageRows[pageRows.length - 1];
       return {
         items: await itemsOf(userId, pageRows),
-        nextCursor: rows.length > limit && last ? encodeHistoryCursor({ at: last.at.getTime(), id: last.id }) : null,
+        nextCursor: rows.length > limit && last ? encodeNewestCursor({ at: last.at.getTime(), id: last.id }) : null,
       };
     },
   };

@@ -4,8 +4,14 @@
 import { useApiQuery, useApiMutation, type QueryOptions } from '../useApi';
 import * as api from './operations';
 
+/** Sends POST /comment/add when `run` is called. */
+export const useAddComment = () => useApiMutation<api.AddCommentArgs, api.AddCommentResult>(api.addComment);
+
 /** Sends POST /knack/add when `run` is called. */
 export const useAddKnack = () => useApiMutation<api.AddKnackArgs, api.AddKnackResult>(api.addKnack);
+
+/** Sends POST /comment/add-share when `run` is called. */
+export const useAddShare = () => useApiMutation<api.AddShareArgs, api.AddShareResult>(api.addShare);
 
 /** Sends POST /user-history/approve when `run` is called. */
 export const useApproveCashOut = () => useApiMutation<api.ApproveCashOutArgs, api.ApproveCashOutResult>(api.approveCashOut);
@@ -29,11 +35,18 @@ export const useCountUserContents = (args: api.CountUserContentsArgs, options?: 
 /** Sends POST /code/create when `run` is called. */
 export const useCreateDiscountCode = () => useApiMutation<api.CreateDiscountCodeArgs, api.CreateDiscountCodeResult>(api.createDiscountCode);
 
+/** Sends POST /comment/delete/{commentId} when `run` is called. */
+export const useDeleteComment = () => useApiMutation<api.DeleteCommentArgs, api.DeleteCommentResult>(api.deleteComment);
+
 /** Sends POST /content/delete when `run` is called. */
 export const useDeleteContent = () => useApiMutation<api.DeleteContentArgs, api.DeleteContentResult>(api.deleteContent);
 
 /** Sends POST /auth/facebook-signin when `run` is called. */
 export const useFacebookSignin = () => useApiMutation<api.FacebookSigninArgs, api.FacebookSigninResult>(api.facebookSignin);
+
+/** Loads GET /comment/get-all and reloads when `args` change. */
+export const useGetAllComments = (args?: api.GetAllCommentsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetAllCommentsArgs, api.GetAllCommentsResult>(api.getAllComments, args ?? {}, options);
 
 /** Loads GET /content/get-all and reloads when `args` change. */
 export const useGetAllContents = (args?: api.GetAllContentsArgs, options?: QueryOptions) =>
@@ -62,6 +75,18 @@ export const useGetAuthProviders = (args?: api.GetAuthProvidersArgs, options?: Q
 /** Loads GET /knack/get-available-knacks and reloads when `args` change. */
 export const useGetAvailableKnacks = (args?: api.GetAvailableKnacksArgs, options?: QueryOptions) =>
   useApiQuery<api.GetAvailableKnacksArgs, api.GetAvailableKnacksResult>(api.getAvailableKnacks, args ?? {}, options);
+
+/** Loads GET /comment/get-feed and reloads when `args` change. */
+export const useGetCommentFeed = (args?: api.GetCommentFeedArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetCommentFeedArgs, api.GetCommentFeedResult>(api.getCommentFeed, args ?? {}, options);
+
+/** Loads GET /comment/get-by-content/{id} and reloads when `args` change. */
+export const useGetCommentsByContent = (args: api.GetCommentsByContentArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetCommentsByContentArgs, api.GetCommentsByContentResult>(api.getCommentsByContent, args ?? {}, options);
+
+/** Loads GET /comment/get-by-user/{id} and reloads when `args` change. */
+export const useGetCommentsByUser = (args: api.GetCommentsByUserArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetCommentsByUserArgs, api.GetCommentsByUserResult>(api.getCommentsByUser, args ?? {}, options);
 
 /** Loads GET /content/get-by-id/{id} and reloads when `args` change. */
 export const useGetContentById = (args: api.GetContentByIdArgs, options?: QueryOptions) =>

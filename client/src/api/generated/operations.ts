@@ -4,11 +4,25 @@
 import type { operations } from '../../../../generated/openapi';
 import { request, type RequestOptions } from '../http';
 
+export type AddCommentArgs = { body: NonNullable<operations['addComment']['requestBody']>['content']['application/json'] };
+export type AddCommentResult = operations['addComment']['responses'][201]['content']['application/json'];
+/** POST /comment/add: Comment on a piece */
+export function addComment(args: AddCommentArgs, options?: RequestOptions): Promise<AddCommentResult> {
+  return request<AddCommentResult>('post', '/comment/add', args ?? {}, options);
+}
+
 export type AddKnackArgs = { body: NonNullable<operations['addKnack']['requestBody']>['content']['application/json'] };
 export type AddKnackResult = operations['addKnack']['responses'][200]['content']['application/json'];
 /** POST /knack/add: Knack a piece (a play past half the song, or a view of an image) */
 export function addKnack(args: AddKnackArgs, options?: RequestOptions): Promise<AddKnackResult> {
   return request<AddKnackResult>('post', '/knack/add', args ?? {}, options);
+}
+
+export type AddShareArgs = { body: NonNullable<operations['addShare']['requestBody']>['content']['application/json'] };
+export type AddShareResult = operations['addShare']['responses'][201]['content']['application/json'];
+/** POST /comment/add-share: Share a piece with a comment */
+export function addShare(args: AddShareArgs, options?: RequestOptions): Promise<AddShareResult> {
+  return request<AddShareResult>('post', '/comment/add-share', args ?? {}, options);
 }
 
 export type ApproveCashOutArgs = { body: NonNullable<operations['approveCashOut']['requestBody']>['content']['application/json'] };
@@ -60,6 +74,13 @@ export function createDiscountCode(args: CreateDiscountCodeArgs, options?: Reque
   return request<CreateDiscountCodeResult>('post', '/code/create', args ?? {}, options);
 }
 
+export type DeleteCommentArgs = { path: operations['deleteComment']['parameters']['path'] };
+export type DeleteCommentResult = operations['deleteComment']['responses'][200]['content']['application/json'];
+/** POST /comment/delete/{commentId}: Remove a comment */
+export function deleteComment(args: DeleteCommentArgs, options?: RequestOptions): Promise<DeleteCommentResult> {
+  return request<DeleteCommentResult>('post', '/comment/delete/{commentId}', args ?? {}, options);
+}
+
 export type DeleteContentArgs = { body: NonNullable<operations['deleteContent']['requestBody']>['content']['application/json'] };
 export type DeleteContentResult = operations['deleteContent']['responses'][200]['content']['application/json'];
 /** POST /content/delete: Remove a piece */
@@ -72,6 +93,13 @@ export type FacebookSigninResult = operations['facebookSignin']['responses'][200
 /** POST /auth/facebook-signin: Sign in with a Facebook access token */
 export function facebookSignin(args: FacebookSigninArgs, options?: RequestOptions): Promise<FacebookSigninResult> {
   return request<FacebookSigninResult>('post', '/auth/facebook-signin', args ?? {}, options);
+}
+
+export type GetAllCommentsArgs = { query?: operations['getAllComments']['parameters']['query'] };
+export type GetAllCommentsResult = operations['getAllComments']['responses'][200]['content']['application/json'];
+/** GET /comment/get-all: Every comment and share, the newest first (admins) */
+export function getAllComments(args?: GetAllCommentsArgs, options?: RequestOptions): Promise<GetAllCommentsResult> {
+  return request<GetAllCommentsResult>('get', '/comment/get-all', args ?? {}, options);
 }
 
 export type GetAllContentsArgs = { query?: operations['getAllContents']['parameters']['query'] };
@@ -121,6 +149,27 @@ export type GetAvailableKnacksResult = operations['getAvailableKnacks']['respons
 /** GET /knack/get-available-knacks: The signed-in member's balance and how many knacks they may give before the code is asked */
 export function getAvailableKnacks(args?: GetAvailableKnacksArgs, options?: RequestOptions): Promise<GetAvailableKnacksResult> {
   return request<GetAvailableKnacksResult>('get', '/knack/get-available-knacks', args ?? {}, options);
+}
+
+export type GetCommentFeedArgs = { query?: operations['getCommentFeed']['parameters']['query'] };
+export type GetCommentFeedResult = operations['getCommentFeed']['responses'][200]['content']['application/json'];
+/** GET /comment/get-feed: Comments and shares on the pieces of the artists the caller follows, the newest first */
+export function getCommentFeed(args?: GetCommentFeedArgs, options?: RequestOptions): Promise<GetCommentFeedResult> {
+  return request<GetCommentFeedResult>('get', '/comment/get-feed', args ?? {}, options);
+}
+
+export type GetCommentsByContentArgs = { path: operations['getCommentsByContent']['parameters']['path']; query?: operations['getCommentsByContent']['parameters']['query'] };
+export type GetCommentsByContentResult = operations['getCommentsByContent']['responses'][200]['content']['application/json'];
+/** GET /comment/get-by-content/{id}: A piece's comments and shares, the newest first */
+export function getCommentsByContent(args: GetCommentsByContentArgs, options?: RequestOptions): Promise<GetCommentsByContentResult> {
+  return request<GetCommentsByContentResult>('get', '/comment/get-by-content/{id}', args ?? {}, options);
+}
+
+export type GetCommentsByUserArgs = { path: operations['getCommentsByUser']['parameters']['path']; query?: operations['getCommentsByUser']['parameters']['query'] };
+export type GetCommentsByUserResult = operations['getCommentsByUser']['responses'][200]['content']['application/json'];
+/** GET /comment/get-by-user/{id}: A member's comments and shares, the newest first */
+export function getCommentsByUser(args: GetCommentsByUserArgs, options?: RequestOptions): Promise<GetCommentsByUserResult> {
+  return request<GetCommentsByUserResult>('get', '/comment/get-by-user/{id}', args ?? {}, options);
 }
 
 export type GetContentByIdArgs = { path: operations['getContentById']['parameters']['path'] };

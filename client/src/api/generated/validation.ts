@@ -7,7 +7,8 @@ export const LIMITS = {
   "tagsMax": 100,
   "usernameMin": 6,
   "usernameMax": 30,
-  "passwordMaxBytes": 72
+  "passwordMaxBytes": 72,
+  "commentMaxChars": 2000
 } as const;
 
 export const PATTERNS = {
@@ -66,5 +67,7 @@ export const MESSAGES = {
   "contentSaved": "Success",
   "notYourUpload": "That upload was not found. Please upload the file again.",
   "privacyNeedsPlan": "Changing who can see a piece needs a subscription plan above Standard.",
-  "privacyExclusive": "At least one checkbox must be checked."
+  "privacyExclusive": "At least one checkbox must be checked.",
+  "commentRequired": "You should input comment",
+  "commentTooLong": "A comment can be at most 2,000 characters."
 } as const;

@@ -1,0 +1,60 @@
+import { Schema, model, type Types } from 'mongoose';
+
+/**
+ * One comment on a piece, or one share of it. The `_id` is `{contentId}-{n}`: the comment's number in the piece's
+ * comments (lib/numbered-chain.ts), taken by its insert, so that a page of a piece's comments, at any depth, is a
+ * few reads by `_id` (the one read the embedded database serves from an index). A removed comment stays as a
+ * tombstone without its text, which keeps the numbers without gaps.
+ */
+const commentSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, enum: ['comment', 'share'], required: true },
+    contentId: { type: Schema.Types.ObjectId, required: true },
+    /** The piece's owner when the comment was written. */
+    ownerId: { type: Schema.Types.ObjectId, required: true },
+    commentorId: { type: Schema.Types.ObjectId, required: true },
+    /** Plain text as typed (without the spaces around it); emptied when removed. */
+    text: { type: String, default: '' },
+    /** On a song, the time in the track (seconds) the comment is about. */
+    atSeconds: { type: Number, default: null },
+    /** A share may carry one of the piece's comments. */
+    sharedCommentId: { type: String, default: null },
+    at: { type: Date, required: true },
+    removedAt: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+commentSchema.index({ commentorId: 1, at: -1, _id: -1 });
+commentSchema.index({ ownerId: 1, at: -1, _id: -1 });
+commentSchema.index({ at: -1, _id: -1 });
+
+export interface CommentDoc {
+  _id: string;
+  kind: 'comment' | 'share';
+  contentId: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  commentorId: Types.ObjectId;
+  text: string;
+  atSeconds: number | null;
+  sharedCommentId: string | null;
+  at: Date;
+  removedAt: Date | null;
+}
+
+export const CommentModel = model<CommentDoc>('Comment', commentSchema, 'comments');
+
+/**
+ * A comment's removal, claimed by inserting it (`_id` is the comment's): of two removals at once, in any process,
+ * one inserts it and takes the piece's count down, and the other finds it done.
+ */
+const removalSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    by: { type: Schema.Types.ObjectId, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+export const CommentRemovalModel = model('CommentRemoval', removalSchema, 'comment_removals');

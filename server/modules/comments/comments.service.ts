@@ -1,0 +1,272 @@
+/**
+ * Comments and shares on pieces: writing, removing, and the lists (a piece's, a member's, the feed of followed
+ * artists' pieces, and every comment for admins).
+ *
+ * A piece's comments are a numbered chain (lib/numbered-chain.ts): the next number is taken by its insert, so
+ * comments written at once, in any process, each get their own, and a page at any depth is read by `_id`. The
+ * piece's comments count is kept on the piece (contents' recordComment) and recounted by the rankings job from
+ * the comments themselves; a removal is claimed by an insert, so that two at once take the count down once.
+ */
+import { Types } from 'mongoose';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import type { AuthContext } from '../../lib/auth-context';
+import { MESSAGES, LIMITS } from '../../generated/validation';
+import { isDuplicateKey } from '../../lib/mutex';
+import { numberedChains } from '../../lib/numbered-chain';
+import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
+import { clearPublicResponses } from '../../lib/public-responses';
+import { anyOf, insertWhole, ours, readById } from '../../lib/query';
+import { consumeLimit } from '../../lib/rate-limit';
+import type { Schemas } from '../../lib/openapi-types';
+import { canSee, contentReads, recordComment, type ContentDoc } from '../contents';
+import { followedIds } from '../follows';
+import { userReads, type UserDoc } from '../users';
+import { CommentModel, CommentRemovalModel, type CommentDoc } from './comments.model';
+
+export const COMMENT_MESSAGES = {
+  required: MESSAGES.commentRequired,
+  tooLong: MESSAGES.commentTooLong,
+  asYourself: 'You can only comment as yourself.',
+  ownPiece: 'You cannot comment on your own piece.',
+  wrongOwner: 'This piece belongs to another member.',
+  notASong: 'Only a comment on a song can have a time in the track.',
+  pastTheEnd: 'The time must be within the song.',
+  tooMany: 'You are commenting too fast. Please wait a minute.',
+  noPiece: 'Content not found',
+  noComment: 'Comment not found',
+  sharedNotFound: 'The shared comment was not found on this piece.',
+  notYours: "Only the comment's author, the piece's owner or an admin can remove it.",
+  adminsOnly: 'Only admins can list every comment.',
+  noMember: 'This member does not exist.',
+  added: 'Success',
+  removed: 'The comment is removed.',
+} as const;
+
+/** Comments and shares per member: a person writing, not a script. */
+export const COMMENT_LIMIT = { max: 10, windowMs: 60_000 };
+const MAX_PAGE = 50;
+/** How far past removed comments one page of a piece's comments reads before it answers a shorter page. */
+const MAX_READS_PER_PAGE = 5 * MAX_PAGE;
+
+type CommentDto = Schemas['Comment'];
+type Page = Schemas['CommentPage'];
+type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'title' | 'type' | 'media' | 'setting' | 'commentsCount'>;
+const PIECE_FIELDS = { ownerId: 1, title: 1, type: 1, media: 1, setting: 1, commentsCount: 1 } as const;
+type Person = Pick<UserDoc, '_id' | 'username' | 'fullName' | 'firstName' | 'lastName' | 'image'>;
+const PERSON_FIELDS = { username: 1, fullName: 1, firstName: 1, lastName: 1, image: 1 } as const;
+
+/** A piece's comments, numbered from 1: `{contentId}-{n}`. */
+const threads = numberedChains<Pick<CommentDoc, 'at'>>(CommentModel, { separator: '-', projection: { at: 1 } });
+
+/** Forgets the comment threads this process knows, for tests that empty the collection under a running app. */
+export const forgetCommentThreads = threads.forget;
+
+const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
+const isAdmin = (caller: AuthContext | undefined) => caller?.role === 'admin';
+const nameOf = (person: Person) => person.fullName || [person.firstName, person.lastName].filter(Boolean).join(' ') || person.username;
+
+async function visiblePiece(contentId: string | Types.ObjectId, viewer: AuthContext | undefined): Promise<Piece> {
+  const piece = Types.ObjectId.isValid(contentId) ? await contentReads.byId<Piece>(new Types.ObjectId(contentId), PIECE_FIELDS) : null;
+  if (!piece || !canSee(piece, viewer)) throw notFound(COMMENT_MESSAGES.noPiece);
+  return piece;
+}
+
+/** The text as kept: plain, without the spaces around it, at most LIMITS.commentMaxChars characters. */
+function checkedText(comment: string, required: boolean): string {
+  const text = comment.trim();
+  if (required && !text) throw badRequest(COMMENT_MESSAGES.required, [{ path: 'comment', message: COMMENT_MESSAGES.required }]);
+  // Characters as people count them (an emoji is one), not UTF-16 units.
+  if ([...text].length > LIMITS.commentMaxChars) throw badRequest(COMMENT_MESSAGES.tooLong, [{ path: 'comment', message: COMMENT_MESSAGES.tooLong }]);
+  return text;
+}
+
+function checkedTime(piece: Piece, atSeconds: number | null | undefined): number | null {
+  if (atSeconds === null || atSeconds === undefined) return null;
+  const wrong = (message: string) => badRequest(message, [{ path: 'atSeconds', message }]);
+  if (piece.type !== 'music') throw wrong(COMMENT_MESSAGES.notASong);
+  if (piece.media.duration && atSeconds > piece.media.duration) throw wrong(COMMENT_MESSAGES.pastTheEnd);
+  return Math.round(atSeconds * 10) / 10;
+}
+
+/** Builds what the lists show: each comment with its author, its piece and the comment it shares. */
+async function toDtos(docs: CommentDoc[], knownPieces: Piece[] = []): Promise<CommentDto[]> {
+  const sharedIds = [...new Set(docs.flatMap((doc) => (doc.sharedCommentId ? [doc.sharedCommentId] : [])))];
+  const shared = new Map(
+    (await Promise.all(sharedIds.map((id) => readById<CommentDoc>(CommentModel, id)))).flatMap((doc) =>
+      doc && !doc.removedAt ? [[doc._id, doc] as const] : [],
+    ),
+  );
+  const personIds = [...new Set([...docs, ...shared.values()].flatMap((doc) => [String(doc.commentorId), String(doc.ownerId)]))];
+  const pieceIds = [...new Set(docs.map((doc) => String(doc.contentId)))].filter((id) => !knownPieces.some((piece) => String(piece._id) === id));
+  // Each by `_id` (the read the embedded database serves from an index), the same member's read shared.
+  const [people, pieces] = await Promise.all([
+    Promise.all(personIds.map((id) => userReads.byIdShared<Person>(new Types.ObjectId(id), PERSON_FIELDS))),
+    Promise.all(pieceIds.map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS))),
+  ]);
+  const personOf = new Map(people.flatMap((person) => (person ? [[String(person._id), person] as const] : [])));
+  const pieceOf = new Map([...knownPieces, ...pieces.flatMap((piece) => (piece ? [piece] : []))].map((piece) => [String(piece._id), piece]));
+  return docs.flatMap((doc) => {
+    const author = personOf.get(String(doc.commentorId));
+    const piece = pieceOf.get(String(doc.contentId));
+    if (!author || !piece) return []; // an account or a piece removed since
+    const quoted = doc.sharedCommentId ? shared.get(doc.sharedCommentId) : undefined;
+    const quotedAuthor = quoted && personOf.get(String(quoted.commentorId));
+    return [
+      {
+        id: doc._id,
+        kind: doc.kind,
+        contentId: String(doc.contentId),
+        contentTitle: piece.title,
+        ownerId: String(piece.ownerId),
+        ownerUsername: personOf.get(String(piece.ownerId))?.username ?? '',
+        commentorId: String(doc.commentorId),
+        commentorName: nameOf(author),
+        commentorUsername: author.username,
+        commentorPhoto: author.image ?? null,
+        description: doc.text,
+        when: doc.at.toISOString(),
+        atSeconds: doc.atSeconds,
+        sharedComment:
+          quoted && quotedAuthor
+            ? { id: quoted._id, commentorName: nameOf(quotedAuthor), commentorUsername: quotedAuthor.username, description: quoted.text }
+            : null,
+      },
+    ];
+  });
+}
+
+/** A page of a list read with a filter (a member's comments, the feed, all): only what the viewer may see. */
+async function listPage(
+  filter: Record<string, unknown>,
+  viewer: AuthContext | undefined,
+  cursor: string | undefined,
+  limit: number | undefined,
+): Promise<Page> {
+  const size = pageSize(limit);
+  const rows = await CommentModel.find(ours({ ...filter, removedAt: null, ...afterNewest(decodeNewestCursor(cursor)) }))
+    .sort(NEWEST_FIRST)
+    .limit(size + 1)
+    .lean<CommentDoc[]>();
+  const { items, nextCursor } = newestPage(rows, size);
+  const pieces = await Promise.all(
+    [...new Set(items.map((doc) => String(doc.contentId)))].map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS)),
+  );
+  const visible = pieces.flatMap((piece) => (piece && canSee(piece, viewer) ? [piece] : []));
+  const shown = items.filter((doc) => visible.some((piece) => piece._id.equals(doc.contentId)));
+  return { comments: await toDtos(shown, visible), nextCursor, total: null };
+}
+
+interface NewComment {
+  comment: string;
+  userId: string;
+  ownerId: string;
+  contentId: string;
+  atSeconds?: number | null;
+  sharedCommentId?: string | null;
+}
+
+async function write(caller: AuthContext, kind: CommentDoc['kind'], request: NewComment, now: Date) {
+  if (request.userId !== caller.userId) throw new AppError(403, 'forbidden', COMMENT_MESSAGES.asYourself);
+  const text = checkedText(request.comment, kind === 'comment');
+  const piece = await visiblePiece(request.contentId, caller);
+  if (String(piece.ownerId) !== request.ownerId) throw badRequest(COMMENT_MESSAGES.wrongOwner, [{ path: 'ownerId', message: COMMENT_MESSAGES.wrongOwner }]);
+  if (kind === 'comment' && String(piece.ownerId) === caller.userId) throw new AppError(403, 'forbidden', COMMENT_MESSAGES.ownPiece);
+  const atSeconds = kind === 'comment' ? checkedTime(piece, request.atSeconds) : null;
+  const sharedCommentId = request.sharedCommentId ?? null;
+  if (sharedCommentId) {
+    const sharedDoc = sharedCommentId.startsWith(`${String(piece._id)}-`) ? await readById<CommentDoc>(CommentModel, sharedCommentId, { removedAt: 1 }) : null;
+    if (!sharedDoc || sharedDoc.removedAt) throw notFound(COMMENT_MESSAGES.sharedNotFound);
+  }
+  await consumeLimit(`comment:${caller.userId}`, COMMENT_LIMIT, COMMENT_MESSAGES.tooMany, now);
+
+  const { id, doc } = await threads.append(String(piece._id), () => ({
+    kind,
+    contentId: piece._id,
+    ownerId: piece.ownerId,
+    commentorId: new Types.ObjectId(caller.userId),
+    text,
+    atSeconds,
+    sharedCommentId,
+    at: now,
+    removedAt: null,
+  }));
+  await recordComment(piece._id, 1);
+  clearPublicResponses();
+  const [comment] = await toDtos([{ ...doc, _id: id }], [piece]);
+  return { message: COMMENT_MESSAGES.added, comment: comment!, commentsCount: piece.commentsCount + 1 };
+}
+
+export const addComment = (caller: AuthContext, request: NewComment, now = new Date()) => write(caller, 'comment', request, now);
+
+export const addShare = (caller: AuthContext, request: NewComment, now = new Date()) => write(caller, 'share', request, now);
+
+/** Removes a comment for its author, the piece's owner or an admin; it stays as a tombstone in the thread. */
+export async function removeComment(caller: AuthContext, commentId: string, now = new Date()) {
+  const doc = await readById<CommentDoc>(CommentModel, commentId);
+  if (!doc || doc.removedAt) throw notFound(COMMENT_MESSAGES.noComment);
+  const piece = await contentReads.byId<Piece>(doc.contentId, PIECE_FIELDS);
+  const mayRemove = isAdmin(caller) || String(doc.commentorId) === caller.userId || String(piece?.ownerId ?? doc.ownerId) === caller.userId;
+  if (!mayRemove) throw new AppError(403, 'forbidden', COMMENT_MESSAGES.notYours);
+  try {
+    // The removal is claimed by its insert: of two at once, anywhere, one takes the count down.
+    await insertWhole(CommentRemovalModel, { _id: commentId, by: new Types.ObjectId(caller.userId), at: now });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    throw notFound(COMMENT_MESSAGES.noComment);
+  }
+  await CommentModel.updateOne({ _id: commentId }, { $set: { text: '', removedAt: now } });
+  if (piece) await recordComment(piece._id, -1);
+  clearPublicResponses();
+  return { message: COMMENT_MESSAGES.removed, commentsCount: Math.max(0, (piece?.commentsCount ?? 1) - 1) };
+}
+
+/** What a page of a piece's comments starts below: the number in its cursor, or past the thread's end. */
+const acceptNumber = (contentId: string) => (n: unknown, id: unknown) =>
+  Number.isSafeInteger(n) && (n as number) >= 1 && id === contentId ? (n as number) : null;
+
+/** A page of a piece's comments and shares, the newest first: reads by `_id`, as cheap deep as at the top. */
+export async function commentsOfPiece(contentId: string, viewer: AuthContext | undefined, cursor?: string, limit?: number): Promise<Page> {
+  const piece = await visiblePiece(contentId, viewer);
+  const id = String(piece._id);
+  const size = pageSize(limit);
+  const below = cursor ? decodePageCursor(cursor, acceptNumber(id))! : (await threads.end(id, true)).n + 1;
+  const found: CommentDoc[] = [];
+  let next = below - 1;
+  while (next >= 1 && found.length < size && below - next <= MAX_READS_PER_PAGE) {
+    const numbers = Array.from({ length: Math.min(size - found.length, next) }, (_, i) => next - i);
+    const docs = await Promise.all(numbers.map((n) => readById<CommentDoc>(CommentModel, threads.idOf(id, n))));
+    found.push(...docs.flatMap((doc) => (doc && !doc.removedAt ? [doc] : [])));
+    next -= numbers.length;
+  }
+  return { comments: await toDtos(found, [piece]), nextCursor: next >= 1 ? encodePageCursor(next + 1, id) : null, total: piece.commentsCount };
+}
+
+/** A member's comments and shares on the pieces the viewer may see, the newest first. */
+export async function commentsOfMember(userId: string, viewer: AuthContext | undefined, cursor?: string, limit?: number): Promise<Page> {
+  const member = new Types.ObjectId(userId);
+  if (!(await userReads.exists({ _id: member }))) throw notFound(COMMENT_MESSAGES.noMember);
+  return listPage({ commentorId: member }, viewer, cursor, limit);
+}
+
+/** Comments and shares on the pieces of the artists the caller follows, the newest first. */
+export async function commentFeed(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
+  const artists = await followedIds(caller.userId);
+  if (!artists.length) return { comments: [], nextCursor: null, total: null };
+  return listPage({ ownerId: anyOf(artists) }, caller, cursor, limit);
+}
+
+/** Every comment and share, the newest first, for admins. */
+export async function allComments(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
+  if (!isAdmin(caller)) throw new AppError(403, 'forbidden', COMMENT_MESSAGES.adminsOnly);
+  return listPage({}, caller, cursor, limit);
+}
+
+/** Every piece's comments count, counted from the comments (the rankings job repairs the kept counts from them). */
+export async function commentTotals(): Promise<Map<string, number>> {
+  const totals = new Map<string, number>();
+  for (const { contentId } of await CommentModel.find({ removedAt: null }, { contentId: 1 }).lean<Pick<CommentDoc, 'contentId'>[]>()) {
+    totals.set(String(contentId), (totals.get(String(contentId)) ?? 0) + 1);
+  }
+  return totals;
+}
