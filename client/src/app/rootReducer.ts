@@ -7,6 +7,7 @@ import { uploadReducer } from '../features/upload';
 import { contentDetailReducer } from '../features/content-detail';
 import { paymentsReducer } from '../features/payments';
 import { playerReducer } from '../features/player';
+import { commentsReducer } from '../features/comments';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
@@ -17,6 +18,7 @@ export const rootReducer = combineReducers({
   contentDetail: contentDetailReducer,
   payments: paymentsReducer,
   player: playerReducer,
+  comments: commentsReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

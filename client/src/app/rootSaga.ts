@@ -7,7 +7,8 @@ import { authSaga } from '../features/auth';
 import { uploadSaga } from '../features/upload';
 import { playerSaga } from '../features/player';
 import { knackSaga } from '../features/knack';
+import { commentsSaga } from '../features/comments';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga)]);
+  yield all([fork(uiSaga), fork(tagsSaga), fork(cmsSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga), fork(commentsSaga)]);
 }

@@ -15,3 +15,20 @@ export function formatDuration(seconds: number): string {
   if (minutes < 60) return `${minutes}:${s}`;
   return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}:${s}`;
 }
+
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
+  ['week', 7 * 86_400],
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** How long ago `iso` was, as people say it: 'just now', '3 minutes ago', 'yesterday', 'last week'. */
+export function formatTimeAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, (now - new Date(iso).getTime()) / 1000);
+  for (const [unit, size] of RELATIVE_STEPS) if (seconds >= size) return relative.format(-Math.floor(seconds / size), unit);
+  return 'just now';
+}

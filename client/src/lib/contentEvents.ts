@@ -5,7 +5,8 @@
  *   features/content-detail shows;
  * - the detail modal reports an image shown with `imageViewed`, which features/knack knacks;
  * - a listing fee paid (features/payments) and a knack registered (features/knack) update the open piece,
- *   and a knack also the member's reacted list (features/auth) and the player queue (features/player).
+ *   and a knack also the member's reacted list (features/auth) and the player queue (features/player);
+ * - a comment added or removed (features/comments) moves the piece's comments count in the player bar.
  */
 import { createAction } from '@reduxjs/toolkit';
 import type { AddKnackResult } from '../api/generated/operations';
@@ -34,3 +35,6 @@ export const imageViewed = createAction<{ contentId: string }>('knack/imageViewe
  * status follow; a new one thanks the member.
  */
 export const knackRegistered = createAction<{ contentId: string } & Pick<AddKnackResult, 'message' | 'knackStatus' | 'reactedCount'>>('knack/registered');
+
+/** A piece's comments count changed here (a comment added or removed): the player bar's count follows. */
+export const commentsCounted = createAction<{ contentId: string; commentsCount: number }>('comments/counted');

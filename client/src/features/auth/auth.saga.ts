@@ -91,14 +91,15 @@ function goHome(): void {
 
 /**
  * After a sign-in from a modal: the modal closes; 'onClickKnack' and 'comments' (after a login)
- * or 'onClickKnack' and 'pricing' (after a signup) run the callback; 'userProfile' goes to the own profile;
+ * or 'onClickKnack', 'comments' and 'pricing' (after a signup) run the callback (the comment box takes the focus
+ * again, so the comment goes on); 'userProfile' goes to the own profile;
  * anything else goes to /explore. 'upload' (a visitor pressed Upload) runs its callback too: the upload
  * modal opens once signed in.
  */
 export function* afterSignIn(kind: 'login' | 'signup'): SagaIterator {
   const props: ModalProps = yield select(selectModalProps);
   yield put(modalClosed());
-  const callbackOrigins = kind === 'login' ? ['onClickKnack', 'comments', 'upload'] : ['onClickKnack', 'pricing', 'upload'];
+  const callbackOrigins = kind === 'login' ? ['onClickKnack', 'comments', 'upload'] : ['onClickKnack', 'comments', 'pricing', 'upload'];
   if (props.origin && callbackOrigins.includes(props.origin)) {
     // A copy: the stored action is frozen state, and the saga middleware marks the actions it puts.
     if (props.callback) yield put({ ...props.callback });

@@ -1,6 +1,6 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Content } from '../../lib/content';
-import { knackRegistered } from '../../lib/contentEvents';
+import { commentsCounted, knackRegistered } from '../../lib/contentEvents';
 
 /**
  * The bottom player: the queue it plays through, the current track and what the audio element
@@ -132,6 +132,10 @@ const playerSlice = createSlice({
     // The bar's views follow a knack of a queued song.
     builder.addCase(knackRegistered, (state, action) => {
       for (const piece of state.queue) if (piece.id === action.payload.contentId) piece.reactedCount = action.payload.reactedCount;
+    });
+    // And a comment on the current song.
+    builder.addCase(commentsCounted, (state, action) => {
+      if (state.queue[state.index]?.id === action.payload.contentId) state.commentsCount = action.payload.commentsCount;
     });
   },
 });

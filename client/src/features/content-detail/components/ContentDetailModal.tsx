@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { shallowEqual } from 'react-redux';
 import Modal from 'antd/es/modal';
 import { useGetContentDetail } from '../../../api/generated/hooks';
@@ -18,6 +18,9 @@ import { DetailInfo } from './DetailInfo';
 import { DetailStage } from './DetailStage';
 import { FullImageModal } from './FullImageModal';
 import { ExploreStrip, MoreFromArtist, OtherArtists } from './PieceStrips';
+import { loadCommentsPanel, selectPieceComments } from '../../comments';
+
+const CommentsPanel = lazy(loadCommentsPanel);
 import './content-detail.css';
 
 /** The content modal is 1500 wide and min(1388, 72% of the window's height) high. */
@@ -70,7 +73,11 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
   const position = useAppSelector(selectDetailPosition, shallowEqual);
   const isPhone = useAppSelector(selectIsPhone);
   const windowHeight = useAppSelector(selectViewportHeight);
-  const { content, owner, commentsCount, knackStatus } = useDetail(chosen, open);
+  const { content, owner, commentsCount: loadedCount, knackStatus } = useDetail(chosen, open);
+  const siblings = useAppSelector((state) => state.contentDetail.siblings);
+  // The count the comments list knows (a comment just added or removed here) wins over the detail call's.
+  const listedCount = useAppSelector((state) => (content ? selectPieceComments(state, content.id)?.total : null));
+  const commentsCount = listedCount ?? loadedCount;
   useImageKnack(content, knackStatus, open);
   const [showingFull, setShowingFull] = useState(false);
   const body = useRef<HTMLDivElement>(null);
@@ -111,7 +118,12 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
         <DetailHeader owner={owner ?? { username: content.ownerUsername, fullName: content.ownerName }} />
         <div className="kn-detail__main">
           <DetailStage content={content} position={position} swipe={swipe} onPrevious={previous} onNext={next} onShowFullImage={() => setShowingFull(true)} />
-          <DetailInfo content={content} titleId={titleId} commentsCount={commentsCount} />
+          <div className="kn-detail__side">
+            <DetailInfo content={content} titleId={titleId} commentsCount={commentsCount} />
+            <Suspense fallback={null}>
+              <CommentsPanel content={content} queue={siblings} />
+            </Suspense>
+          </div>
         </div>
         <ExploreStrip />
         <MoreFromArtist content={content} />

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { shallowEqual } from 'react-redux';
 import Button from 'antd/es/button';
 import CaretRightFilled from '@ant-design/icons/es/icons/CaretRightFilled';
@@ -10,6 +10,7 @@ import { selectTrackProgress, usePlayerControls } from '../../player';
 import { TYPE_COLORS } from '../../../lib/tagColors';
 import type { Content } from '../../../lib/content';
 import { drawWaveform, fetchPeaks } from '../../../lib/waveform';
+import { selectPieceComments } from '../../comments';
 
 const STYLE = { played: TYPE_COLORS.music.color, rest: TYPE_COLORS.music.soft, bar: 3, gap: 2 };
 const HEIGHT = 72;
@@ -43,10 +44,26 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
   return width;
 }
 
+/** The song's timed comments loaded so far, one marker per second of the track (the latest comment on top). */
+function useCommentMarkers(contentId: string, duration: number) {
+  const items = useAppSelector((state) => selectPieceComments(state, contentId)?.items);
+  return useMemo(() => {
+    if (!items || !duration) return [];
+    const bySecond = new Map<number, { id: string; atSeconds: number; name: string }>();
+    for (const comment of items) {
+      if (comment.atSeconds === null || comment.atSeconds > duration) continue;
+      const second = Math.floor(comment.atSeconds);
+      if (!bySecond.has(second)) bySecond.set(second, { id: comment.id, atSeconds: comment.atSeconds, name: comment.commentorName });
+    }
+    return [...bySecond.values()];
+  }, [items, duration]);
+}
+
 /**
  * A song in the detail modal, as a view of the bottom player: play starts it in the player with
  * the songs around it as the queue; the waveform is drawn from the stored peaks, the played part in the music
- * colour; a click on it seeks. The song goes on playing in the bar when the modal closes.
+ * colour; a click on it seeks. Comments written at a time in the song are markers on it that play from there.
+ * The song goes on playing in the bar when the modal closes.
  */
 export function WaveformPlayer({ content }: { content: Content }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -60,6 +77,7 @@ export function WaveformPlayer({ content }: { content: Content }) {
   const time = current?.position ?? 0;
   const duration = current?.duration || content.duration || 0;
   const progress = duration > 0 ? Math.min(1, time / duration) : 0;
+  const markers = useCommentMarkers(content.id, duration);
 
   useEffect(() => {
     const node = canvas.current;
@@ -79,12 +97,16 @@ export function WaveformPlayer({ content }: { content: Content }) {
     else controls.playTrack(content, siblings);
   };
 
+  const playFrom = (seconds: number) => {
+    if (!current) controls.playTrack(content, siblings);
+    controls.seek(seconds);
+  };
+
   const seek = (event: MouseEvent<HTMLDivElement>) => {
     if (!duration) return;
     const box = event.currentTarget.getBoundingClientRect();
     const fraction = box.width ? Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)) : 0;
-    if (!current) controls.playTrack(content, siblings);
-    controls.seek(fraction * duration);
+    playFrom(fraction * duration);
   };
 
   return (
@@ -115,6 +137,21 @@ export function WaveformPlayer({ content }: { content: Content }) {
             <span className="kn-wave__line" style={{ width: `${progress * 100}%` }} />
           )}
         </div>
+        {markers.length ? (
+          <ul className="kn-wave__markers" aria-label="Comments in the song">
+            {markers.map((marker) => (
+              <li key={marker.id} style={{ left: `${(marker.atSeconds / duration) * 100}%` }}>
+                <button
+                  type="button"
+                  className="kn-wave__marker"
+                  aria-label={`Comment by ${marker.name} at ${formatDuration(marker.atSeconds)}: play from there`}
+                  title={`${marker.name} at ${formatDuration(marker.atSeconds)}`}
+                  onClick={() => playFrom(marker.atSeconds)}
+                />
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <span className="kn-wave__time">
           {formatDuration(time)} / {formatDuration(duration)}
         </span>

@@ -1,0 +1,237 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { shallowEqual } from 'react-redux';
+import { Link } from 'react-router-dom';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Input from 'antd/es/input';
+import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
+import { LIMITS, MESSAGES } from '../../../api/generated/validation';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalOpened } from '../../../app/ui';
+import { formatDuration, formatTimeAgo } from '../../../components/format';
+import { UserAvatar } from '../../../components/UserAvatar';
+import type { Content } from '../../../lib/content';
+import { profilePath } from '../../../lib/links';
+import { selectIsAdmin, selectUser } from '../../auth';
+import { selectTrackProgress, usePlayerControls } from '../../player';
+import { commentBoxRequested, commentRemoveRequested, commentsRequested, commentSubmitted, type PieceComment } from '../comments.slice';
+import { selectFocusRequest, selectPieceComments } from '../comments.selectors';
+import './comments.css';
+
+const characters = (text: string) => [...text].length;
+
+/** The author's avatar: their photo, or the initials of the name shown beside it. */
+function avatarOf(comment: PieceComment) {
+  const [firstName, ...rest] = comment.commentorName.split(' ');
+  return { username: comment.commentorUsername, image: comment.commentorPhoto, firstName, lastName: rest.join(' ') };
+}
+
+/**
+ * The comment box: a visitor who clicks in it is asked to sign up (and comes back to it signed in). On a song, the
+ * comment can carry the time in the track where the member started writing.
+ */
+function CommentBox({ content }: { content: Content }) {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const posting = useAppSelector((state) => selectPieceComments(state, content.id)?.posting ?? false);
+  const focus = useAppSelector(selectFocusRequest, shallowEqual);
+  const progress = useAppSelector((state) => selectTrackProgress(state, content.id), shallowEqual);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pinnedAt, setPinnedAt] = useState<number | null>(null);
+  const [timed, setTimed] = useState(true);
+  const box = useRef<HTMLTextAreaElement | null>(null);
+  const errorId = useId();
+
+  useEffect(() => {
+    if (focus.contentId === content.id && focus.request > 0) box.current?.focus();
+  }, [focus.request, focus.contentId, content.id]);
+
+  // Sent: the box empties for the next one.
+  const wasPosting = useRef(false);
+  useEffect(() => {
+    if (wasPosting.current && !posting) {
+      setText('');
+      setPinnedAt(null);
+    }
+    wasPosting.current = posting;
+  }, [posting]);
+
+  const onFocus = () => {
+    if (!user) {
+      box.current?.blur();
+      dispatch(modalOpened({ name: 'signup', origin: 'comments', callback: commentBoxRequested({ contentId: content.id }) }));
+      return;
+    }
+    if (content.isAudio && pinnedAt === null && progress && progress.position > 0) setPinnedAt(Math.floor(progress.position));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const comment = text.trim();
+    if (!comment) return setError(MESSAGES.commentRequired);
+    if (characters(comment) > LIMITS.commentMaxChars) return setError(MESSAGES.commentTooLong);
+    setError(null);
+    dispatch(commentSubmitted({ contentId: content.id, ownerId: content.ownerId, text: comment, atSeconds: pinnedAt !== null && timed ? pinnedAt : null }));
+  };
+
+  const count = characters(text);
+  return (
+    <form className="kn-comments__form" onSubmit={submit} noValidate>
+      <Input.TextArea
+        ref={(node) => {
+          box.current = node?.resizableTextArea?.textArea ?? null;
+        }}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          if (error) setError(null);
+        }}
+        onFocus={onFocus}
+        placeholder={user ? 'Write a comment' : 'Sign up to comment'}
+        aria-label="Your comment"
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? errorId : undefined}
+        autoSize={{ minRows: 2, maxRows: 6 }}
+        status={error ? 'error' : undefined}
+      />
+      {error ? (
+        <p id={errorId} className="kn-comments__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {user ? (
+        <div className="kn-comments__actions">
+          {pinnedAt !== null ? (
+            <Checkbox checked={timed} onChange={(event) => setTimed(event.target.checked)}>
+              at {formatDuration(pinnedAt)}
+            </Checkbox>
+          ) : (
+            <span />
+          )}
+          <span className={count > LIMITS.commentMaxChars ? 'kn-comments__count is-over' : 'kn-comments__count'} aria-live="polite">
+            {count > LIMITS.commentMaxChars - 200 ? `${count} / ${LIMITS.commentMaxChars}` : ''}
+          </span>
+          <Button type="primary" htmlType="submit" loading={posting}>
+            Comment
+          </Button>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+interface ItemProps {
+  comment: PieceComment;
+  content: Content;
+  /** The songs around the piece, queued when a comment's time starts it. */
+  queue: Content[];
+  mayRemove: boolean;
+}
+
+function CommentItem({ comment, content, queue, mayRemove }: ItemProps) {
+  const dispatch = useAppDispatch();
+  const controls = usePlayerControls();
+  const playing = useAppSelector((state) => selectTrackProgress(state, content.id) !== null);
+  const playFrom = (seconds: number) => {
+    if (!playing) controls.playTrack(content, queue);
+    controls.seek(seconds);
+  };
+  return (
+    <li className="kn-comment">
+      <UserAvatar user={avatarOf(comment)} size={36} />
+      <div className="kn-comment__body">
+        <p className="kn-comment__meta">
+          <Link className="kn-comment__name" to={profilePath(comment.commentorUsername)}>
+            {comment.commentorName}
+          </Link>
+          {comment.kind === 'share' ? <span className="kn-comment__kind">shared this</span> : null}
+          {comment.atSeconds !== null ? (
+            <button
+              type="button"
+              className="kn-comment__time"
+              onClick={() => playFrom(comment.atSeconds!)}
+              aria-label={`Play from ${formatDuration(comment.atSeconds)}`}
+            >
+              at {formatDuration(comment.atSeconds)}
+            </button>
+          ) : null}
+          <time className="kn-comment__when" dateTime={comment.when} title={new Date(comment.when).toLocaleString()}>
+            {formatTimeAgo(comment.when)}
+          </time>
+        </p>
+        {/* Plain text, shown as text: React escapes it, and line breaks are kept by CSS. */}
+        {comment.description ? <p className="kn-comment__text">{comment.description}</p> : null}
+        {comment.sharedComment ? (
+          <blockquote className="kn-comment__quote">
+            <span className="kn-comment__name">{comment.sharedComment.commentorName}</span> {comment.sharedComment.description}
+          </blockquote>
+        ) : null}
+      </div>
+      {mayRemove ? (
+        <Button
+          className="kn-comment__remove"
+          type="text"
+          size="small"
+          icon={<DeleteOutlined />}
+          aria-label={`Remove the comment of ${comment.commentorName}`}
+          onClick={() => dispatch(commentRemoveRequested({ contentId: content.id, commentId: comment.id }))}
+        />
+      ) : null}
+    </li>
+  );
+}
+
+/**
+ * A piece's comments in the detail modal: the box (not on one's own piece), then the comments, newest first. A
+ * comment's time in a song plays it from there, with `queue` around it.
+ */
+export default function CommentsPanel({ content, queue }: { content: Content; queue: Content[] }) {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const comments = useAppSelector((state) => selectPieceComments(state, content.id));
+  const headingId = useId();
+
+  useEffect(() => {
+    dispatch(commentsRequested({ contentId: content.id }));
+  }, [dispatch, content.id]);
+
+  const items = comments?.items ?? [];
+  const isOwner = user?.id === content.ownerId;
+  return (
+    <section className="kn-comments" aria-labelledby={headingId}>
+      <h3 id={headingId} className="kn-comments__heading">
+        Comments{comments?.total ? ` (${comments.total})` : ''}
+      </h3>
+      {isOwner ? null : <CommentBox content={content} />}
+      {comments?.failed ? (
+        <p className="kn-comments__empty">
+          The comments could not be loaded.{' '}
+          <Button type="link" size="small" onClick={() => dispatch(commentsRequested({ contentId: content.id }))}>
+            Try again
+          </Button>
+        </p>
+      ) : items.length ? (
+        <ol className="kn-comments__list">
+          {items.map((comment) => (
+            <CommentItem
+              key={comment.id}
+              comment={comment}
+              content={content}
+              queue={queue}
+              mayRemove={Boolean(user && (isAdmin || isOwner || comment.commentorId === user.id))}
+            />
+          ))}
+        </ol>
+      ) : comments && !comments.loading ? (
+        <p className="kn-comments__empty">{isOwner ? 'No comments yet.' : 'No comments yet. Be the first.'}</p>
+      ) : null}
+      {comments?.nextCursor ? (
+        <Button className="kn-comments__more" loading={comments.loading} onClick={() => dispatch(commentsRequested({ contentId: content.id, more: true }))}>
+          Show more comments
+        </Button>
+      ) : null}
+    </section>
+  );
+}
