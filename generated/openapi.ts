@@ -966,7 +966,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many members follow a member, and how many that member follows */
+        /**
+         * How many members follow a member, and how many that member follows
+         * @description For a signed-in caller, also whether they follow that member (false for a visitor).
+         */
         get: operations["getFollowCount"];
         put?: never;
         post?: never;
@@ -2012,6 +2015,14 @@ export interface components {
             followersCount: number;
             /** Format: int32 */
             followingsCount: number;
+        };
+        FollowCountsView: {
+            /** Format: int32 */
+            followersCount: number;
+            /** Format: int32 */
+            followingsCount: number;
+            /** @description The caller follows this member. */
+            isFollowing: boolean;
         };
         FollowEntry: {
             /** @description The viewer follows this member. */
@@ -4136,10 +4147,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FollowCounts"];
+                    "application/json": components["schemas"]["FollowCountsView"];
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

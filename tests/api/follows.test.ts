@@ -27,7 +27,10 @@ let cara: Member;
 const bearer = (m: Member) => ({ Authorization: `Bearer ${m.token}` });
 const follow = (m: Member, subject: Member, set: boolean) =>
   request(app).post('/api/v2/follow/make-following').set(bearer(m)).send({ subjectorId: subject.user.id, myuserId: m.user.id, set });
-const counts = async (m: Member) => (await request(app).get(`/api/v2/follow/get-count/${m.user.id}`).expect(200)).body as Record<string, number>;
+const counts = async (m: Member) => {
+  const { followersCount, followingsCount } = (await request(app).get(`/api/v2/follow/get-count/${m.user.id}`).expect(200)).body as Record<string, number>;
+  return { followersCount, followingsCount };
+};
 const kept = async (m: Member) => {
   const user = (await UserModel.findById(m.user.id, { followersCount: 1, followingsCount: 1 }).lean())!;
   return { followersCount: user.followersCount, followingsCount: user.followingsCount };
@@ -121,6 +124,14 @@ describe('POST /follow/make-following', () => {
 });
 
 describe('GET /follow/get-count/{id}', () => {
+  it('when a signed-in member asks, then the answer says whether they follow that member; a visitor is told false', async () => {
+    await follow(bea, ana, true).expect(200);
+    const url = `/api/v2/follow/get-count/${ana.user.id}`;
+    expect((await request(app).get(url).set(bearer(bea)).expect(200)).body).toEqual({ followersCount: 1, followingsCount: 0, isFollowing: true });
+    expect((await request(app).get(url).set(bearer(cara)).expect(200)).body.isFollowing).toBe(false);
+    expect((await request(app).get(url).expect(200)).body.isFollowing).toBe(false);
+  });
+
   it('when the member does not exist, then 404', async () => {
     await request(app).get('/api/v2/follow/get-count/0123456789abcdef01234567').expect(404);
   });

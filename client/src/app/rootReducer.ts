@@ -8,6 +8,7 @@ import { contentDetailReducer } from '../features/content-detail';
 import { paymentsReducer } from '../features/payments';
 import { playerReducer } from '../features/player';
 import { commentsReducer } from '../features/comments';
+import { followsReducer } from '../features/follows';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
@@ -19,6 +20,7 @@ export const rootReducer = combineReducers({
   payments: paymentsReducer,
   player: playerReducer,
   comments: commentsReducer,
+  follows: followsReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

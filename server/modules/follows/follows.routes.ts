@@ -12,8 +12,8 @@ export function followsRouter(config: AuthConfig): Router {
     res.json(await makeFollowing(req.auth!, req.body));
   });
 
-  router.get('/follow/get-count/:id', async (req: ApiRequest<'getFollowCount'>, res: ApiResponse<'getFollowCount'>) => {
-    res.json(await followCounts(req.params.id));
+  router.get('/follow/get-count/:id', optionalAuth(config), async (req: ApiRequest<'getFollowCount'>, res: ApiResponse<'getFollowCount'>) => {
+    res.json(await followCounts(req.params.id, req.auth));
   });
 
   router.get('/follow/get-followers/:userId/myuserId/:id', optionalAuth(config), async (req: ApiRequest<'getFollowers'>, res: ApiResponse<'getFollowers'>) => {

@@ -66,8 +66,11 @@ export async function makeFollowing(caller: AuthContext, request: { subjectorId:
   return { isFollowing, subjector, me };
 }
 
-export async function followCounts(id: string): Promise<Counts> {
-  return countsOf(await existingMember(id));
+/** A member's counts, and whether the viewer follows them (read by the follow's key). */
+export async function followCounts(id: string, viewer?: AuthContext): Promise<Schemas['FollowCountsView']> {
+  const member = await existingMember(id);
+  const [counts, follow] = await Promise.all([countsOf(member), viewer ? readById(FollowModel, followKey(viewer.userId, id), { _id: 1 }) : null]);
+  return { ...counts, isFollowing: Boolean(follow) };
 }
 
 /**

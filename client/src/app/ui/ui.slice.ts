@@ -19,7 +19,9 @@ export type ModalName =
   // Issue 6: the payment modal (types dollar / price / paid), the knack verification code, share & embed.
   | 'payment'
   | 'verification'
-  | 'share';
+  | 'share'
+  // Issue 16: a member's followers and following.
+  | 'follow';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
 
@@ -52,6 +54,8 @@ export interface ModalProps {
   contentId?: string;
   /** Verification modal: the play session of the song being knacked. */
   playId?: string;
+  /** Follow modal (whose lists: `userId`): the tab it opens on. */
+  followTab?: 'followers' | 'following';
 }
 
 export interface ModalRequest extends ModalProps {

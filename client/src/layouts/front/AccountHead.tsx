@@ -6,12 +6,13 @@ import { mediaUrl } from '../../api/mediaUrl';
 import { displayUsername, initials } from '../../lib/userNames';
 import { selectLocationLine, selectUser } from '../../features/auth';
 import { modalOpened } from '../../app/ui';
+import { FollowCounts } from '../../features/follows';
 
 /**
  * The signed-in head of the side menu: the avatar (click to change the photo), the username with
  * underscores shown as spaces, and the location line ('City, State' or 'Where are you from?'). The header
  * image can be changed from here too ('Header image'), as from the own profile page's header; the phone drawer
- * shows it behind the head. Followers and following counts come with the follow issue.
+ * shows it behind the head. Then the member's followers and following counts, which open the follow modal.
  */
 export function AccountHead({ variant, onNavigate }: { variant: 'rail' | 'list'; onNavigate?: () => void }) {
   const dispatch = useAppDispatch();
@@ -46,6 +47,7 @@ export function AccountHead({ variant, onNavigate }: { variant: 'rail' | 'list';
             Where are you from?
           </Link>
         )}
+        <FollowCounts userId={user.id} load className="kn-account__follows" />
         <button type="button" className="kn-account__header-edit" onClick={() => open('header-image')}>
           Header image
         </button>

@@ -6,6 +6,7 @@ import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUpl
 import { loadPaymentModal } from '../../features/payments';
 import { loadShareModal } from '../../features/share';
 import { loadVerificationModal } from '../../features/knack';
+import { loadFollowModal } from '../../features/follows';
 import { selectOpenModal, type ModalName } from '../../app/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 import { withAntd } from '../../app/withAntd';
@@ -32,6 +33,7 @@ const GROUPS: ModalGroup[] = [
   { key: 'payment', has: (name) => name === 'payment', Component: lazy(withAntd(loadPaymentModal)) as ModalComponent, members: true },
   { key: 'share', has: (name) => name === 'share', Component: lazy(withAntd(loadShareModal)) as ModalComponent, members: false },
   { key: 'verification', has: (name) => name === 'verification', Component: lazy(withAntd(loadVerificationModal)) as ModalComponent, members: true },
+  { key: 'follow', has: (name) => name === 'follow', Component: lazy(withAntd(loadFollowModal)) as ModalComponent, members: false },
 ];
 
 /**

@@ -5,6 +5,7 @@ import { compactCount } from '../../../components/format';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { artistName } from '../../../components/content/ArtistCard';
 import type { UserCard } from '../../../lib/content';
+import { FollowCounts } from '../../follows';
 
 export interface ProfileHeaderProps {
   card: UserCard;
@@ -23,7 +24,7 @@ function plural(count: number, one: string, many: string): string {
 
 /**
  * A member's profile header: the header image (or a neutral gradient), avatar, full name,
- * @username, bio, and the counts of pieces, followers and following.
+ * @username, bio, and the counts of pieces, followers and following (which open the follow modal).
  */
 export function ProfileHeader({ card, actions, onChangePhoto, onChangeHeader, eyebrow }: ProfileHeaderProps) {
   const { user } = card;
@@ -58,8 +59,9 @@ export function ProfileHeader({ card, actions, onChangePhoto, onChangeHeader, ey
           {user.bio ? <p className="kn-profile-head__bio">{user.bio}</p> : null}
           <ul className="kn-profile-head__counts" aria-label="Counts">
             <li>{plural(card.contentsCount, 'piece', 'pieces')}</li>
-            <li>{plural(card.followersCount, 'follower', 'followers')}</li>
-            <li>{compactCount(card.followingsCount)} following</li>
+            <li>
+              <FollowCounts userId={user.id} initial={{ followersCount: card.followersCount, followingsCount: card.followingsCount }} />
+            </li>
           </ul>
         </div>
         {actions ? <div className="kn-profile-head__actions">{actions}</div> : null}

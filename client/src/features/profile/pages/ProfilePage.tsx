@@ -9,6 +9,7 @@ import { artistName } from '../../../components/content/ArtistCard';
 import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid';
 import type { TagType } from '../../../lib/tags';
 import { ProfileHeader } from '../components/ProfileHeader';
+import { FollowButton } from '../../follows';
 import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
 import { TabLinks } from '../components/TabLinks';
 import { useLinkedPiece } from '../hooks/useLinkedPiece';
@@ -48,7 +49,16 @@ export default function ProfilePage() {
   return (
     <div className="kn-profile">
       {card ? (
-        <ProfileHeader card={card} actions={own ? <Button onClick={() => void navigate(PATHS.myProfile)}>Manage your uploads</Button> : undefined} />
+        <ProfileHeader
+          card={card}
+          actions={
+            own ? (
+              <Button onClick={() => void navigate(PATHS.myProfile)}>Manage your uploads</Button>
+            ) : (
+              <FollowButton userId={card.user.id} name={artistName(card.user)} />
+            )
+          }
+        />
       ) : (
         <ProfileHeaderSkeleton />
       )}
