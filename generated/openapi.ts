@@ -959,6 +959,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flag/get-mine/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's flag on a piece (its reason, or null) */
+        get: operations["getMyFlag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flag/get-open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pieces with open flags, the most flagged first (admins) */
+        get: operations["getOpenFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flag/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide on a flagged piece (admins)
+         * @description `dismiss` closes its flags and puts it back in the public lists; `hide` closes them and takes the piece down: nobody but its owner and admins sees it any more.
+         */
+        post: operations["resolveFlags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flag/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Flag a piece with a reason, change the reason, or take the flag back
+         * @description One flag per member and piece: flagging again changes the reason, and `reason: null` takes the flag back. `userId` must be the caller (403); nobody flags their own piece (403). Once members of 5 different accounts have flagged a piece, it leaves the public lists until an admin decides, and its owner is mailed. Limited per member (429 with Retry-After).
+         */
+        post: operations["setFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/follow/get-count/{id}": {
         parameters: {
             query?: never;
@@ -2010,6 +2084,44 @@ export interface components {
              */
             file?: string;
         };
+        FlagDecision: {
+            contentId: components["schemas"]["ObjectId"];
+            /** @enum {string} */
+            decision: "dismiss" | "hide";
+        };
+        FlaggedPiece: {
+            contentId: components["schemas"]["ObjectId"];
+            /** Format: int32 */
+            flagsCount: number;
+            /** @description Off the public lists until an admin decides (flagged by 5 members or more). */
+            held: boolean;
+            /** Format: date-time */
+            lastFlaggedAt: string;
+            ownerId: components["schemas"]["ObjectId"];
+            ownerUsername: string;
+            reasons: components["schemas"]["FlagReasonCount"][];
+            title: string;
+        };
+        FlaggedPieces: {
+            pieces: components["schemas"]["FlaggedPiece"][];
+        };
+        /** @enum {string} */
+        FlagReason: "Somebody unlawfully posted your content" | "Wrong market for content genre" | "You need to have a minimum balance of $10 to withdraw" | "Inappropriate Content: Terms Of Services";
+        FlagReasonCount: {
+            /** Format: int32 */
+            count: number;
+            reason: components["schemas"]["FlagReason"];
+        };
+        FlagRequest: {
+            contentId: components["schemas"]["ObjectId"];
+            /** @description One of the four reasons, or null to take the flag back. */
+            reason: components["schemas"]["FlagReason"] | components["schemas"]["NoValue"];
+            userId: components["schemas"]["ObjectId"];
+        };
+        FlagState: {
+            message: string;
+            reason: components["schemas"]["FlagReason"] | components["schemas"]["NoValue"];
+        };
         FollowCounts: {
             /** Format: int32 */
             followersCount: number;
@@ -2700,6 +2812,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ContentPage"];
+            };
+        };
+        /** @description The caller's flag on the piece now. */
+        FlagState: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FlagState"];
             };
         };
         /** @description One page of follows; `nextCursor` is null on the last page. */
@@ -4126,6 +4247,101 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMyFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FlagState"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpenFlags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each flagged piece with its flags counted by reason. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlaggedPieces"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resolveFlags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlagDecision"];
+            };
+        };
+        responses: {
+            /** @description The decision is applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlagRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FlagState"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -36,6 +36,7 @@ import { profileImagesRouter, usersRouter } from './modules/users';
 import { createHistoryService, historyRouter } from './modules/history';
 import { followsRouter } from './modules/follows';
 import { commentsRouter } from './modules/comments';
+import { createFlagsService, flagsRouter } from './modules/flags';
 import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 
@@ -154,6 +155,7 @@ export function createServices({ config, logger, mailer, storage, payoutProvider
     share: createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger }),
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
+    flags: createFlagsService({ contents, mailer }),
   };
 }
 
@@ -182,6 +184,7 @@ export function apiRouters(config: AppDeps['config'], services: ReturnType<typeo
     wallet: [walletRouter(auth, services.wallet)],
     follows: [followsRouter(auth)],
     comments: [commentsRouter(auth)],
+    flags: [flagsRouter(auth, services.flags)],
   };
   return { rawBody, json };
 }

@@ -51,8 +51,8 @@ const MAX_READS_PER_PAGE = 5 * MAX_PAGE;
 
 type CommentDto = Schemas['Comment'];
 type Page = Schemas['CommentPage'];
-type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'title' | 'type' | 'media' | 'setting' | 'commentsCount'>;
-const PIECE_FIELDS = { ownerId: 1, title: 1, type: 1, media: 1, setting: 1, commentsCount: 1 } as const;
+type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'title' | 'type' | 'media' | 'setting' | 'takenDown' | 'commentsCount'>;
+const PIECE_FIELDS = { ownerId: 1, title: 1, type: 1, media: 1, setting: 1, takenDown: 1, commentsCount: 1 } as const;
 type Person = Pick<UserDoc, '_id' | 'username' | 'fullName' | 'firstName' | 'lastName' | 'image'>;
 const PERSON_FIELDS = { username: 1, fullName: 1, firstName: 1, lastName: 1, image: 1 } as const;
 

@@ -57,7 +57,10 @@ const contentSchema = new Schema(
     isTop50: { type: Boolean, default: false },
     top50Email: { type: String, default: null },
     isPaidOut: { type: Boolean, default: false },
+    /** Off the public lists while flags from members wait for an admin's decision. */
     isHide: { type: Boolean, default: false },
+    /** Hidden by an admin after flags: nobody but its owner and admins sees it, whatever its setting. */
+    takenDown: { type: Boolean, default: false },
     setting: { type: settingSchema, default: () => ({}) },
     /** What one knack of this piece is worth (its sub-tag's knack price when published). */
     knackRateMicros: { type: Number, required: true },

@@ -34,6 +34,9 @@ export interface SaveInput {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAIN_TAGS = ['music', 'art', 'photos'] as const;
 
+const uploadsOf = (content: Pick<ContentDoc, 'photoUploadId' | 'audioUploadId'>) =>
+  [content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id));
+
 function fail(message: string, path: string): never {
   throw new AppError(400, 'bad_request', message, [{ path, message }]);
 }
@@ -41,10 +44,16 @@ function fail(message: string, path: string): never {
 const isOwnerOrAdmin = (content: Pick<ContentDoc, 'ownerId'>, viewer: AuthContext | undefined) =>
   Boolean(viewer && (viewer.role === 'admin' || String(content.ownerId) === viewer.userId));
 
-/** Who may see a piece: everyone when public; else its owner and admins (followers come with follows). */
-export function canSee(content: Pick<ContentDoc, 'ownerId' | 'setting'>, viewer: AuthContext | undefined): boolean {
-  return content.setting.public || isOwnerOrAdmin(content, viewer);
+/**
+ * Who may see a piece: everyone when public and not taken down by an admin; else its owner and admins (followers
+ * come with follows). A read that checks this must read `takenDown` too.
+ */
+export function canSee(content: Pick<ContentDoc, 'ownerId' | 'setting' | 'takenDown'>, viewer: AuthContext | undefined): boolean {
+  return (content.setting.public && !content.takenDown) || isOwnerOrAdmin(content, viewer);
 }
+
+/** In the public feeds: public, not held for review, not taken down. */
+const isListed = (content: Pick<ContentDoc, 'setting' | 'isHide' | 'takenDown'>) => content.setting.public && !content.isHide && !content.takenDown;
 
 /** The piece's copy of its files (see the model), from its uploads. */
 export function mediaOf(photo: UploadDoc, audio: UploadDoc | null): ContentDoc['media'] {
@@ -189,7 +198,7 @@ export function createContentsService(media: MediaService) {
         ]).then(([plans, subscriptions]) => [plans[0], subscriptions[0]] as const);
         if (!subscription || !first || subscription.planId <= first.planId) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       }
-      const listed = setting.public && !content.isHide;
+      const listed = isListed({ ...content, setting });
       const updated = await ContentModel.findOneAndUpdate(
         { _id: contentId, listed: content.listed },
         { $set: { setting, listed } },
@@ -198,11 +207,25 @@ export function createContentsService(media: MediaService) {
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
       publicPages.clear();
-      await media.setVisibility(
-        [content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id)),
-        setting.public ? 'public' : 'restricted',
-      );
+      await media.setVisibility(uploadsOf(content), setting.public && !content.takenDown ? 'public' : 'restricted');
       return updated;
+    },
+
+    /**
+     * Flags: holds a piece off the public lists for review (`isHide`), releases it, or takes it down (hidden from all
+     * but its owner and admins, files included). Answers the piece as it was, or null if it was removed.
+     */
+    async setReview(contentId: Types.ObjectId, review: 'held' | 'released' | 'takenDown'): Promise<ContentDoc | null> {
+      const content = await ContentModel.findById(contentId).lean<ContentDoc>();
+      if (!content) return null;
+      const change = { isHide: review !== 'released', takenDown: review === 'takenDown' || (review === 'held' && content.takenDown) };
+      const listed = isListed({ ...content, ...change });
+      await ContentModel.updateOne({ _id: contentId }, { $set: { ...change, listed } });
+      if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
+      if (change.takenDown !== content.takenDown)
+        await media.setVisibility(uploadsOf(content), content.setting.public && !change.takenDown ? 'public' : 'restricted');
+      publicPages.clear();
+      return content;
     },
 
     async updateProject(caller: AuthContext, contentId: string, projectId: string): Promise<ContentDoc> {

@@ -75,7 +75,7 @@ async function onceAtATime(key: string, knack: () => Promise<KnackAnswer>): Prom
 }
 
 /** What a knack reads of its piece. */
-const KNACK_FIELDS = { ownerId: 1, payerId: 1, isPaidOut: 1, knackRateMicros: 1, reactedCount: 1, radarScore: 1, setting: 1, type: 1 } as const;
+const KNACK_FIELDS = { ownerId: 1, payerId: 1, isPaidOut: 1, knackRateMicros: 1, reactedCount: 1, radarScore: 1, setting: 1, takenDown: 1, type: 1 } as const;
 /**
  * Reactions by `count` people who are not members (demo data, browser tests): each a knack entry worth
  * nothing, from an id no member has, so that the rankings job, which recounts reactions from the ledger,

@@ -139,9 +139,17 @@ export const useGetKnackMoney = (args: api.GetKnackMoneyArgs, options?: QueryOpt
 export const useGetListingQuote = (args: api.GetListingQuoteArgs, options?: QueryOptions) =>
   useApiQuery<api.GetListingQuoteArgs, api.GetListingQuoteResult>(api.getListingQuote, args ?? {}, options);
 
+/** Loads GET /flag/get-mine/{id} and reloads when `args` change. */
+export const useGetMyFlag = (args: api.GetMyFlagArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetMyFlagArgs, api.GetMyFlagResult>(api.getMyFlag, args ?? {}, options);
+
 /** Loads GET /native-posts/{slug} and reloads when `args` change. */
 export const useGetNativePost = (args: api.GetNativePostArgs, options?: QueryOptions) =>
   useApiQuery<api.GetNativePostArgs, api.GetNativePostResult>(api.getNativePost, args ?? {}, options);
+
+/** Loads GET /flag/get-open and reloads when `args` change. */
+export const useGetOpenFlags = (args?: api.GetOpenFlagsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetOpenFlagsArgs, api.GetOpenFlagsResult>(api.getOpenFlags, args ?? {}, options);
 
 /** Loads GET /pages-metas/{page} and reloads when `args` change. */
 export const useGetPageMeta = (args: api.GetPageMetaArgs, options?: QueryOptions) =>
@@ -266,6 +274,9 @@ export const useResendActivationEmail = (args: api.ResendActivationEmailArgs, op
 /** Sends POST /auth/reset-password when `run` is called. */
 export const useResetPassword = () => useApiMutation<api.ResetPasswordArgs, api.ResetPasswordResult>(api.resetPassword);
 
+/** Sends POST /flag/resolve when `run` is called. */
+export const useResolveFlags = () => useApiMutation<api.ResolveFlagsArgs, api.ResolveFlagsResult>(api.resolveFlags);
+
 /** Sends POST /content/save-artist when `run` is called. */
 export const useSaveArtistContent = () => useApiMutation<api.SaveArtistContentArgs, api.SaveArtistContentResult>(api.saveArtistContent);
 
@@ -282,6 +293,9 @@ export const useSearchContents = (args: api.SearchContentsArgs, options?: QueryO
 /** Loads GET /content/get-all-owners and reloads when `args` change. */
 export const useSearchOwners = (args: api.SearchOwnersArgs, options?: QueryOptions) =>
   useApiQuery<api.SearchOwnersArgs, api.SearchOwnersResult>(api.searchOwners, args ?? {}, options);
+
+/** Sends POST /flag/set when `run` is called. */
+export const useSetFlag = () => useApiMutation<api.SetFlagArgs, api.SetFlagResult>(api.setFlag);
 
 /** Sends POST /auth/signin when `run` is called. */
 export const useSignin = () => useApiMutation<api.SigninArgs, api.SigninResult>(api.signin);

@@ -263,11 +263,25 @@ export function getListingQuote(args: GetListingQuoteArgs, options?: RequestOpti
   return request<GetListingQuoteResult>('get', '/payments/listing-quote/{id}', args ?? {}, options);
 }
 
+export type GetMyFlagArgs = { path: operations['getMyFlag']['parameters']['path'] };
+export type GetMyFlagResult = operations['getMyFlag']['responses'][200]['content']['application/json'];
+/** GET /flag/get-mine/{id}: The caller's flag on a piece (its reason, or null) */
+export function getMyFlag(args: GetMyFlagArgs, options?: RequestOptions): Promise<GetMyFlagResult> {
+  return request<GetMyFlagResult>('get', '/flag/get-mine/{id}', args ?? {}, options);
+}
+
 export type GetNativePostArgs = { path: operations['getNativePost']['parameters']['path'] };
 export type GetNativePostResult = operations['getNativePost']['responses'][200]['content']['application/json'];
 /** GET /native-posts/{slug}: A published post by slug */
 export function getNativePost(args: GetNativePostArgs, options?: RequestOptions): Promise<GetNativePostResult> {
   return request<GetNativePostResult>('get', '/native-posts/{slug}', args ?? {}, options);
+}
+
+export type GetOpenFlagsArgs = Record<string, never>;
+export type GetOpenFlagsResult = operations['getOpenFlags']['responses'][200]['content']['application/json'];
+/** GET /flag/get-open: The pieces with open flags, the most flagged first (admins) */
+export function getOpenFlags(args?: GetOpenFlagsArgs, options?: RequestOptions): Promise<GetOpenFlagsResult> {
+  return request<GetOpenFlagsResult>('get', '/flag/get-open', args ?? {}, options);
 }
 
 export type GetPageMetaArgs = { path: operations['getPageMeta']['parameters']['path'] };
@@ -508,6 +522,13 @@ export function resetPassword(args: ResetPasswordArgs, options?: RequestOptions)
   return request<ResetPasswordResult>('post', '/auth/reset-password', args ?? {}, options);
 }
 
+export type ResolveFlagsArgs = { body: NonNullable<operations['resolveFlags']['requestBody']>['content']['application/json'] };
+export type ResolveFlagsResult = operations['resolveFlags']['responses'][200]['content']['application/json'];
+/** POST /flag/resolve: Decide on a flagged piece (admins) */
+export function resolveFlags(args: ResolveFlagsArgs, options?: RequestOptions): Promise<ResolveFlagsResult> {
+  return request<ResolveFlagsResult>('post', '/flag/resolve', args ?? {}, options);
+}
+
 export type SaveArtistContentArgs = { body: NonNullable<operations['saveArtistContent']['requestBody']>['content']['application/json'] };
 export type SaveArtistContentResult = operations['saveArtistContent']['responses'][201]['content']['application/json'];
 /** POST /content/save-artist: Publish a song on an artist page */
@@ -541,6 +562,13 @@ export type SearchOwnersResult = operations['searchOwners']['responses'][200]['c
 /** GET /content/get-all-owners: Artists whose username or name has words starting with the query's words */
 export function searchOwners(args: SearchOwnersArgs, options?: RequestOptions): Promise<SearchOwnersResult> {
   return request<SearchOwnersResult>('get', '/content/get-all-owners', args ?? {}, options);
+}
+
+export type SetFlagArgs = { body: NonNullable<operations['setFlag']['requestBody']>['content']['application/json'] };
+export type SetFlagResult = operations['setFlag']['responses'][200]['content']['application/json'];
+/** POST /flag/set: Flag a piece with a reason, change the reason, or take the flag back */
+export function setFlag(args: SetFlagArgs, options?: RequestOptions): Promise<SetFlagResult> {
+  return request<SetFlagResult>('post', '/flag/set', args ?? {}, options);
 }
 
 export type SigninArgs = { body: NonNullable<operations['signin']['requestBody']>['content']['application/json'] };
