@@ -20,13 +20,23 @@ export type ModalName =
   | 'payment'
   | 'verification'
   | 'share'
-  // Issue 16: a member's followers and following.
-  | 'follow';
+  // Issue 16: a member's followers and following; flagging a piece.
+  | 'follow'
+  | 'flag';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
 
 /** The modals only a signed-in member may use; a visitor asking for one gets the login modal. */
-export const MEMBER_MODALS: readonly ModalName[] = ['upload', 'upload-top50', 'upload-artist', 'profile-photo', 'header-image', 'payment', 'verification'];
+export const MEMBER_MODALS: readonly ModalName[] = [
+  'upload',
+  'upload-top50',
+  'upload-artist',
+  'profile-photo',
+  'header-image',
+  'payment',
+  'verification',
+  'flag',
+];
 
 /**
  * Where a modal was opened from: after a login, 'onClickKnack' and 'comments' run the callback,

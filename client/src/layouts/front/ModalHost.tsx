@@ -7,6 +7,7 @@ import { loadPaymentModal } from '../../features/payments';
 import { loadShareModal } from '../../features/share';
 import { loadVerificationModal } from '../../features/knack';
 import { loadFollowModal } from '../../features/follows';
+import { loadFlagModal } from '../../features/flags';
 import { selectOpenModal, type ModalName } from '../../app/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 import { withAntd } from '../../app/withAntd';
@@ -34,6 +35,7 @@ const GROUPS: ModalGroup[] = [
   { key: 'share', has: (name) => name === 'share', Component: lazy(withAntd(loadShareModal)) as ModalComponent, members: false },
   { key: 'verification', has: (name) => name === 'verification', Component: lazy(withAntd(loadVerificationModal)) as ModalComponent, members: true },
   { key: 'follow', has: (name) => name === 'follow', Component: lazy(withAntd(loadFollowModal)) as ModalComponent, members: false },
+  { key: 'flag', has: (name) => name === 'flag', Component: lazy(withAntd(loadFlagModal)) as ModalComponent, members: true },
 ];
 
 /**

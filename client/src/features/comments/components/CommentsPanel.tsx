@@ -63,7 +63,7 @@ function CommentBox({ content }: { content: Content }) {
       dispatch(modalOpened({ name: 'signup', origin: 'comments', callback: commentBoxRequested({ contentId: content.id }) }));
       return;
     }
-    if (content.isAudio && pinnedAt === null && progress && progress.position > 0) setPinnedAt(Math.floor(progress.position));
+    if (content.isAudio && pinnedAt === null && progress && progress.position > 0) setPinnedAt(Math.round(progress.position));
   };
 
   const submit = (event: FormEvent) => {

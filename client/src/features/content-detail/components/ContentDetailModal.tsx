@@ -115,7 +115,7 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
       styles={isPhone ? undefined : { body: { height } }}
     >
       <div ref={body} className="kn-detail" data-type={content.type} style={height ? ({ '--kn-detail-h': `${height}px` } as CSSProperties) : undefined}>
-        <DetailHeader owner={owner ?? { username: content.ownerUsername, fullName: content.ownerName }} ownerId={content.ownerId} />
+        <DetailHeader owner={owner ?? { username: content.ownerUsername, fullName: content.ownerName }} ownerId={content.ownerId} contentId={content.id} />
         <div className="kn-detail__main">
           <DetailStage content={content} position={position} swipe={swipe} onPrevious={previous} onNext={next} onShowFullImage={() => setShowingFull(true)} />
           <div className="kn-detail__side">

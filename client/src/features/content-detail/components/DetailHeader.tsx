@@ -1,4 +1,8 @@
 import { Link } from 'react-router-dom';
+import FlagOutlined from '@ant-design/icons/es/icons/FlagOutlined';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalOpened } from '../../../app/ui';
+import { selectUser } from '../../auth';
 import { displayUsername } from '../../../lib/userNames';
 import type { PublicUser } from '../../../lib/content';
 import { profilePath } from '../../../lib/links';
@@ -7,8 +11,13 @@ import { FollowButton } from '../../follows';
 
 export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pick<PublicUser, 'image' | 'firstName' | 'lastName'>>;
 
-/** The uploader: avatar and name, underscores shown as spaces, linking to the profile; then Follow / Unfollow. */
-export function DetailHeader({ owner, ownerId }: { owner: DetailOwner; ownerId: string }) {
+/**
+ * The uploader: avatar and name, underscores shown as spaces, linking to the profile; then Follow / Unfollow, and
+ * for a signed-in member on someone else's piece, Flag.
+ */
+export function DetailHeader({ owner, ownerId, contentId }: { owner: DetailOwner; ownerId: string; contentId: string }) {
+  const dispatch = useAppDispatch();
+  const viewer = useAppSelector(selectUser);
   const name = displayUsername(owner.username);
   return (
     <header className="kn-detail__head">
@@ -20,6 +29,11 @@ export function DetailHeader({ owner, ownerId }: { owner: DetailOwner; ownerId: 
         </span>
       </Link>
       <FollowButton userId={ownerId} name={name} size="small" />
+      {viewer && viewer.id !== ownerId ? (
+        <button type="button" className="kn-detail__flag" onClick={() => dispatch(modalOpened({ name: 'flag', contentId }))}>
+          <FlagOutlined aria-hidden /> Flag
+        </button>
+      ) : null}
     </header>
   );
 }

@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import Modal from 'antd/es/modal';
+import FlagFilled from '@ant-design/icons/es/icons/FlagFilled';
+import { getMyFlag, setFlag, type SetFlagArgs } from '../../../api/generated/operations';
+import { toApiError } from '../../../api/http';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalClosed, selectIsPhone, selectModalProps } from '../../../app/ui';
+import { notify } from '../../../components/notify';
+import { selectUser } from '../../auth';
+import './flags.css';
+
+type Reason = NonNullable<SetFlagArgs['body']['reason']>;
+
+/** The four reasons a member can give, in the order the modal offers them. */
+export const FLAG_REASONS: Reason[] = [
+  'Somebody unlawfully posted your content',
+  'Wrong market for content genre',
+  'You need to have a minimum balance of $10 to withdraw',
+  'Inappropriate Content: Terms Of Services',
+];
+
+/**
+ * The flag modal: the member's reason for flagging the piece. Choosing a reason flags it (or changes the reason);
+ * choosing the chosen one again takes the flag back.
+ */
+export default function FlagModal({ open }: { open: boolean }) {
+  const dispatch = useAppDispatch();
+  const { contentId = '' } = useAppSelector(selectModalProps);
+  const user = useAppSelector(selectUser);
+  const isPhone = useAppSelector(selectIsPhone);
+  const [chosen, setChosen] = useState<Reason | null>(null);
+  const [busy, setBusy] = useState(true);
+
+  useEffect(() => {
+    if (!open || !contentId) return undefined;
+    const controller = new AbortController();
+    setBusy(true);
+    getMyFlag({ path: { id: contentId } }, { signal: controller.signal, quiet: true }).then(
+      (flag) => {
+        setChosen(flag.reason);
+        setBusy(false);
+      },
+      () => setBusy(false),
+    );
+    return () => controller.abort();
+  }, [open, contentId]);
+
+  const choose = async (reason: Reason) => {
+    if (!user || busy) return;
+    const next = chosen === reason ? null : reason;
+    setBusy(true);
+    try {
+      const result = await setFlag({ body: { contentId, userId: user.id, reason: next } }, { quiet: true });
+      setChosen(result.reason);
+      notify('success', result.message);
+      if (result.reason) dispatch(modalClosed());
+    } catch (error) {
+      notify('error', toApiError(error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      onCancel={() => dispatch(modalClosed())}
+      footer={null}
+      width={isPhone ? '100%' : 500}
+      title="Flag this piece"
+      rootClassName={isPhone ? 'kn-phone-modal' : undefined}
+    >
+      <p className="kn-flag__intro">Tell us what is wrong. Choose your reason again to take your flag back.</p>
+      <div className="kn-flag__reasons" role="group" aria-label="Reasons" aria-busy={busy}>
+        {FLAG_REASONS.map((reason) => (
+          <button
+            key={reason}
+            type="button"
+            className={chosen === reason ? 'kn-flag__reason is-chosen' : 'kn-flag__reason'}
+            aria-pressed={chosen === reason}
+            disabled={busy}
+            onClick={() => void choose(reason)}
+          >
+            <FlagFilled aria-hidden />
+            <span>{reason}</span>
+          </button>
+        ))}
+      </div>
+    </Modal>
+  );
+}
