@@ -19,7 +19,7 @@ import { clearPublicResponses } from '../../lib/public-responses';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { Schemas } from '../../lib/openapi-types';
-import { canSee, contentReads, recordComment, type ContentDoc } from '../contents';
+import { canView, contentReads, recordComment, type ContentDoc } from '../contents';
 import { followedIds } from '../follows';
 import { userReads, type UserDoc } from '../users';
 import { CommentModel, CommentRemovalModel, type CommentDoc } from './comments.model';
@@ -68,7 +68,7 @@ const nameOf = (person: Person) => person.fullName || [person.firstName, person.
 
 async function visiblePiece(contentId: string | Types.ObjectId, viewer: AuthContext | undefined): Promise<Piece> {
   const piece = Types.ObjectId.isValid(contentId) ? await contentReads.byId<Piece>(new Types.ObjectId(contentId), PIECE_FIELDS) : null;
-  if (!piece || !canSee(piece, viewer)) throw notFound(COMMENT_MESSAGES.noPiece);
+  if (!piece || !(await canView(piece, viewer))) throw notFound(COMMENT_MESSAGES.noPiece);
   return piece;
 }
 
@@ -152,7 +152,8 @@ async function listPage(
   const pieces = await Promise.all(
     [...new Set(items.map((doc) => String(doc.contentId)))].map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS)),
   );
-  const visible = pieces.flatMap((piece) => (piece && canSee(piece, viewer) ? [piece] : []));
+  const seen = await Promise.all(pieces.map(async (piece) => (piece && (await canView(piece, viewer)) ? piece : null)));
+  const visible = seen.flatMap((piece) => (piece ? [piece] : []));
   const shown = items.filter((doc) => visible.some((piece) => piece._id.equals(doc.contentId)));
   return { comments: await toDtos(shown, visible), nextCursor, total: null };
 }

@@ -15,6 +15,7 @@ import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { planReads, subscriptionReads } from '../subscriptions';
 import { type TagDoc, tagReads } from '../tags';
 import { adjustContentsCount, type UserDoc, userReads } from '../users';
+import { isFollower } from '../follows';
 import { toContentDto } from './contents.mapper';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
@@ -50,6 +51,15 @@ const isOwnerOrAdmin = (content: Pick<ContentDoc, 'ownerId'>, viewer: AuthContex
  */
 export function canSee(content: Pick<ContentDoc, 'ownerId' | 'setting' | 'takenDown'>, viewer: AuthContext | undefined): boolean {
   return (content.setting.public && !content.takenDown) || isOwnerOrAdmin(content, viewer);
+}
+
+/**
+ * Who may see a piece, followers included: canSee, or for a piece its owner shows to followers, a viewer who follows
+ * the owner (one read by key, made only for such a piece).
+ */
+export async function canView(content: Pick<ContentDoc, 'ownerId' | 'setting' | 'takenDown'>, viewer: AuthContext | undefined): Promise<boolean> {
+  if (canSee(content, viewer)) return true;
+  return Boolean(viewer && content.setting.followers && !content.takenDown && (await isFollower(viewer.userId, String(content.ownerId))));
 }
 
 /** In the public feeds: public, not held for review, not taken down. */
@@ -176,7 +186,7 @@ export function createContentsService(media: MediaService) {
 
     async getVisible(id: string, viewer: AuthContext | undefined): Promise<ContentDoc> {
       const content = await ContentModel.findById(id).lean<ContentDoc>();
-      if (!content || !canSee(content, viewer)) throw notFound('Content not found');
+      if (!content || !(await canView(content, viewer))) throw notFound('Content not found');
       return content;
     },
 

@@ -9,7 +9,8 @@ import type { Schemas } from '../../lib/openapi-types';
 import { ours } from '../../lib/query';
 import { wordStartConditions } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, type ContentDoc, type ContentsService, contentReads } from '../contents';
+import { isFollower } from '../follows';
+import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
 import { toPublicUserDto, type UserDoc, userReads } from '../users';
@@ -109,11 +110,17 @@ export function createFeedsService(contents: ContentsService) {
       });
     },
 
-    /** A member's pieces, newest first: public ones for everyone, all of them for the member and admins. */
+    /**
+     * A member's pieces, newest first: public ones for everyone, those shown to followers too for a follower, all of
+     * them for the member and admins.
+     */
     async byUsername(username: string, viewer: AuthContext | undefined, type: TagType | undefined, cursor?: string, limit?: number): Promise<ContentPage> {
       const owner = await findUser(username);
-      const all = isAdminOrSelf(viewer, String(owner._id));
-      return contentPage({ ownerId: owner._id, ...(all ? {} : { listed: true }), ...(type ? { type } : {}) }, null, cursor, limit);
+      const ownerId = String(owner._id);
+      const all = isAdminOrSelf(viewer, ownerId);
+      const follower = !all && viewer ? await isFollower(viewer.userId, ownerId) : false;
+      const shown = all ? {} : follower ? { $or: [{ listed: true }, { 'setting.followers': true, takenDown: { $ne: true } }] } : { listed: true };
+      return contentPage({ ownerId: owner._id, ...shown, ...(type ? { type } : {}) }, null, cursor, limit);
     },
 
     /** The pieces of others the member paid the listing fee for (their collection). */
@@ -185,7 +192,7 @@ export function createFeedsService(contents: ContentsService) {
 
     async byLink(username: string, slug: string, viewer: AuthContext | undefined): Promise<Schemas['Content']> {
       const content = await contentReads.one<ContentDoc>({ ownerUsername: username.toLowerCase(), slug: slug.toLowerCase() });
-      if (!content || !canSee(content, viewer)) throw notFound('Content not found');
+      if (!content || !(await canView(content, viewer))) throw notFound('Content not found');
       return contents.dto(content);
     },
   };

@@ -11,7 +11,7 @@ import { isDuplicateKey } from '../../lib/mutex';
 import type { Schemas } from '../../lib/openapi-types';
 import { insertWhole, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
-import { canSee, contentReads, type ContentDoc, type ContentsService } from '../contents';
+import { canView, contentReads, type ContentDoc, type ContentsService } from '../contents';
 import { userReads, type UserDoc } from '../users';
 import { pieceHeldMail } from './flags.mails';
 import { FlagHoldModel, FlagModel, flagKey, type FlagDoc, type FlagReason } from './flags.model';
@@ -43,7 +43,7 @@ const OPEN = { resolvedAt: null };
 export function createFlagsService({ contents, mailer }: { contents: ContentsService; mailer: Mailer }) {
   async function visiblePiece(contentId: string, caller: AuthContext): Promise<Piece> {
     const piece = await contentReads.byId<Piece>(new Types.ObjectId(contentId), PIECE_FIELDS);
-    if (!piece || !canSee(piece, caller)) throw notFound(FLAG_MESSAGES.noPiece);
+    if (!piece || !(await canView(piece, caller))) throw notFound(FLAG_MESSAGES.noPiece);
     return piece;
   }
 

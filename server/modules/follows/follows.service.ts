@@ -111,6 +111,9 @@ export async function followPage(
   return { entries, nextCursor };
 }
 
+/** Whether `followerId` follows `followedId` (one read by the follow's key). */
+export const isFollower = async (followerId: string, followedId: string) => Boolean(await readById(FollowModel, followKey(followerId, followedId), { _id: 1 }));
+
 /** The members `userId` follows. */
 export async function followedIds(userId: string): Promise<Types.ObjectId[]> {
   const rows = await FollowModel.find({ followerId: new Types.ObjectId(userId) }, { followedId: 1 }).lean<Pick<FollowDoc, 'followedId'>[]>();

@@ -17,7 +17,7 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, recordReaction, withFinishedMedia, type ContentDoc, contentReads } from '../contents';
+import { canSee, canView, recordReaction, withFinishedMedia, type ContentDoc, contentReads } from '../contents';
 import { tagReads } from '../tags';
 import { userReads } from '../users';
 import { knackCodeMail } from './knacks.mails';
@@ -114,7 +114,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
 
   async function visibleContent(contentId: string, viewer: AuthContext, fields?: Record<string, 1>): Promise<ContentDoc> {
     const content = await contentReads.byId<ContentDoc>(contentId, fields);
-    if (!content || !canSee(content, viewer)) throw notFound('Content not found');
+    if (!content || !(await canView(content, viewer))) throw notFound('Content not found');
     return content;
   }
 
@@ -166,7 +166,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     // together share its read: what they need of it (owner, payer, value, who may see it) is set by the owner's
     // calls, which a read already in flight may miss whether it is shared or not.
     const [content, existing] = await Promise.all([contentReads.byIdShared<ContentDoc>(new Types.ObjectId(request.contentId), KNACK_FIELDS), entryById(key)]);
-    if (!content || !canSee(content, caller)) throw notFound('Content not found');
+    if (!content || !(await canView(content, caller))) throw notFound('Content not found');
     if (String(content.ownerId) === userId)
       return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };
     if (existing) return answer(content, userId, existing, content.reactedCount, KNACK_MESSAGES.already);

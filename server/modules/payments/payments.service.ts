@@ -17,7 +17,7 @@ import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
+import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
 import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
 import { creditMethod, LISTING_FEES, postListing, tierOf, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
@@ -57,7 +57,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
   async function payable(caller: AuthContext, userId: string, contentId: string): Promise<ContentDoc> {
     if (userId !== caller.userId) throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.forSelf);
     const content = await contentReads.byId<ContentDoc>(contentId);
-    if (!content || !canSee(content, caller)) throw notFound(PAYMENT_MESSAGES.contentNotFound);
+    if (!content || !(await canView(content, caller))) throw notFound(PAYMENT_MESSAGES.contentNotFound);
     if (content.isPaidOut) throw alreadyPaid();
     return content;
   }
@@ -171,7 +171,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
   return {
     async quote(caller: AuthContext, contentId: string) {
       const content = await contentReads.byId<ContentDoc>(contentId);
-      if (!content || !canSee(content, caller)) throw notFound(PAYMENT_MESSAGES.contentNotFound);
+      if (!content || !(await canView(content, caller))) throw notFound(PAYMENT_MESSAGES.contentNotFound);
       const tier = tierOf(content);
       const left = await planCreditsLeft(caller.userId, tier);
       return {

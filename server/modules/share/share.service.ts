@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, type ContentDoc, contentLink, countEmbedPlay, contentReads } from '../contents';
+import { canView, type ContentDoc, contentLink, countEmbedPlay, contentReads } from '../contents';
 import { userReads } from '../users';
 import { inviteMail } from './share.mails';
 import { EmbedPlayModel } from './share.model';
@@ -51,7 +51,7 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
       const email = request.email.trim();
       if (!PATTERNS.email.test(email)) throw badRequest(MESSAGES.emailMustBeValid, [{ path: 'email', message: MESSAGES.emailMustBeValid }]);
       const content = await contentReads.byId<ContentDoc>(request.contentId);
-      if (!content || !canSee(content, caller)) throw notFound(SHARE_MESSAGES.notFound);
+      if (!content || !(await canView(content, caller))) throw notFound(SHARE_MESSAGES.notFound);
       await consumeLimit(`invite:${caller.userId}`, INVITE_LIMIT, SHARE_MESSAGES.tooManyInvites);
       const inviter = await userReads.byId(caller.userId, { firstName: 1, lastName: 1, username: 1 });
       const name = [inviter?.firstName, inviter?.lastName].filter(Boolean).join(' ') || inviter?.username || 'A Knack member';
