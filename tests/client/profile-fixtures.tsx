@@ -11,6 +11,7 @@ import {
   getContentsByKind,
   getContentsByUsername,
   getProfileByUsername,
+  getFollowCount,
   getTrendingArtists,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
@@ -76,6 +77,11 @@ export function mockReads({ cards, pieces }: World) {
   });
   jest.mocked(getContentsByKind).mockResolvedValue({ contents: [], nextCursor: null });
   jest.mocked(getTrendingArtists).mockResolvedValue({ users: [], nextCursor: null });
+  jest.mocked(getFollowCount).mockImplementation(async ({ path }) => {
+    const card = cards.find((known) => known.user.id === path.id);
+    if (!card) throw notFoundError('This member does not exist.');
+    return { followersCount: card.followersCount, followingsCount: card.followingsCount, isFollowing: false };
+  });
 }
 
 /**

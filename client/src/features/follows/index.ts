@@ -6,7 +6,7 @@ export { followsReducer, initialFollowsState } from './follows.slice';
 export type { FollowsState } from './follows.slice';
 export { followsSaga } from './follows.saga';
 export { FollowButton } from './components/FollowButton';
-export { FollowCounts } from './components/FollowCounts';
+export { FollowCount, FollowCounts } from './components/FollowCounts';
 
 /** The follow modal (a lazy chunk). */
 export const loadFollowModal = () => import('./components/FollowModal');

@@ -6,6 +6,31 @@ import { selectFollowCounts } from '../follows.selectors';
 import { countsRequested, type FollowCounts as Counts } from '../follows.slice';
 import './follows.css';
 
+type Side = 'followers' | 'following';
+
+/** The member's counts: the newest the store knows, else those the page loaded with. */
+function useCounts(userId: string, initial: Counts | undefined, load: boolean): Counts | undefined {
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    if (load) dispatch(countsRequested({ userId }));
+  }, [dispatch, load, userId]);
+  return useAppSelector((state) => selectFollowCounts(state, userId)) ?? initial;
+}
+
+/** "12 followers" or "3 following": opens the follow modal on that tab. */
+export function FollowCount({ userId, side, initial }: { userId: string; side: Side; initial?: Counts }) {
+  const dispatch = useAppDispatch();
+  const counts = useCounts(userId, initial, false);
+  if (!counts) return null;
+  const count = side === 'followers' ? counts.followersCount : counts.followingsCount;
+  const label = side === 'followers' ? (count === 1 ? 'follower' : 'followers') : 'following';
+  return (
+    <button type="button" className="kn-follow-counts__item" onClick={() => dispatch(modalOpened({ name: 'follow', userId, followTab: side }))}>
+      {compactCount(count)} {label}
+    </button>
+  );
+}
+
 export interface FollowCountsProps {
   userId: string;
   /** The counts the page loaded with, until the store knows newer ones. */
@@ -15,24 +40,15 @@ export interface FollowCountsProps {
   className?: string;
 }
 
-/** "12 followers · 3 following": each opens the follow modal on its tab. */
+/** "12 followers · 3 following", each opening the follow modal on its tab. */
 export function FollowCounts({ userId, initial, load = false, className = '' }: FollowCountsProps) {
-  const dispatch = useAppDispatch();
-  useEffect(() => {
-    if (load) dispatch(countsRequested({ userId }));
-  }, [dispatch, load, userId]);
-  const counts = useAppSelector((state) => selectFollowCounts(state, userId)) ?? initial;
+  const counts = useCounts(userId, initial, load);
   if (!counts) return null;
-  const open = (followTab: 'followers' | 'following') => dispatch(modalOpened({ name: 'follow', userId, followTab }));
   return (
     <span className={`kn-follow-counts ${className}`.trim()}>
-      <button type="button" className="kn-follow-counts__item" onClick={() => open('followers')}>
-        <strong>{compactCount(counts.followersCount)}</strong> {counts.followersCount === 1 ? 'follower' : 'followers'}
-      </button>
+      <FollowCount userId={userId} side="followers" initial={counts} />
       <span aria-hidden="true">·</span>
-      <button type="button" className="kn-follow-counts__item" onClick={() => open('following')}>
-        <strong>{compactCount(counts.followingsCount)}</strong> following
-      </button>
+      <FollowCount userId={userId} side="following" initial={counts} />
     </span>
   );
 }

@@ -5,7 +5,7 @@ import { compactCount } from '../../../components/format';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { artistName } from '../../../components/content/ArtistCard';
 import type { UserCard } from '../../../lib/content';
-import { FollowCounts } from '../../follows';
+import { FollowCount } from '../../follows';
 
 export interface ProfileHeaderProps {
   card: UserCard;
@@ -60,7 +60,10 @@ export function ProfileHeader({ card, actions, onChangePhoto, onChangeHeader, ey
           <ul className="kn-profile-head__counts" aria-label="Counts">
             <li>{plural(card.contentsCount, 'piece', 'pieces')}</li>
             <li>
-              <FollowCounts userId={user.id} initial={{ followersCount: card.followersCount, followingsCount: card.followingsCount }} />
+              <FollowCount userId={user.id} side="followers" initial={card} />
+            </li>
+            <li>
+              <FollowCount userId={user.id} side="following" initial={card} />
             </li>
           </ul>
         </div>
