@@ -262,6 +262,8 @@ describe('after a sign-in, by origin', () => {
     expect(run('onClickKnack', 'login').types).toEqual(['ui/modalClosed', 'content/knackRequested']);
     expect(run('comments', 'login').types).toEqual(['ui/modalClosed', 'content/knackRequested']);
     expect(run('pricing', 'signup').types).toEqual(['ui/modalClosed', 'content/knackRequested']);
+    // A visitor asked to sign up from the comment box comes back to it.
+    expect(run('comments', 'signup').types).toEqual(['ui/modalClosed', 'content/knackRequested']);
   });
 
   it('when the origin is anything else, then the callback does not run', () => {

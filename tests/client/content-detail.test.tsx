@@ -295,3 +295,15 @@ describe('single-segment routes', () => {
     expect(reloaded.store.getState().contentDetail.content?.id).toBe(world.pieces[1]!.id);
   });
 });
+
+describe('comments in the detail modal', () => {
+  it('when a visitor clicks in the comment box, then signup opens from the comments, to come back to the box once signed in', async () => {
+    const { dialog, store } = await openFromProfile();
+    fireEvent.focus(await dialog.findByLabelText('Your comment'));
+    await waitFor(() => expect(store.getState().ui.modal).toBe('signup'));
+    expect(store.getState().ui.modalProps).toEqual({
+      origin: 'comments',
+      callback: { type: 'comments/commentBoxRequested', payload: { contentId: world.pieces[0]!.id } },
+    });
+  });
+});
