@@ -13,6 +13,7 @@ import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
 import { FollowModel } from '../../server/modules/follows';
 import { createTestApp } from '../helpers/app';
+import { freezeInWindow } from '../helpers/clock';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { adminMember, bearer, createMember, createPiece, type TestMember, type TestPiece } from '../helpers/ledger-factory';
 
@@ -160,11 +161,17 @@ describe('POST /comment/add', () => {
   });
 
   it('when a member comments past the limit, then 429 with Retry-After, and nothing is written', async () => {
-    for (let i = 0; i < COMMENT_LIMIT.max; i += 1) await countHit(`comment:${bea.id}`, COMMENT_LIMIT);
-    const res = await say(bea, photo, 'One more').expect(429);
-    expect(res.body.message).toBe(COMMENT_MESSAGES.tooMany);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(await CommentModel.countDocuments({})).toBe(0);
+    // Inside one window of the limit, whatever the clock says (the windows are fixed, counted from the epoch).
+    const clock = freezeInWindow(COMMENT_LIMIT.windowMs, 1_000);
+    try {
+      for (let i = 0; i < COMMENT_LIMIT.max; i += 1) await countHit(`comment:${bea.id}`, COMMENT_LIMIT);
+      const res = await say(bea, photo, 'One more').expect(429);
+      expect(res.body.message).toBe(COMMENT_MESSAGES.tooMany);
+      expect(Number(res.headers['retry-after'])).toBe(59);
+      expect(await CommentModel.countDocuments({})).toBe(0);
+    } finally {
+      clock.restore();
+    }
   });
 
   it('when 20 comments arrive at once, then each gets its own number, none is lost, and the count is exact', async () => {
@@ -297,8 +304,13 @@ describe('the kept comments count', () => {
 
   it('when a member comments, then the limit is counted per member and not per piece', async () => {
     await RateLimitModel.deleteMany({});
-    for (let i = 0; i < COMMENT_LIMIT.max; i += 1) await say(bea, i % 2 ? photo : song, `Note ${i}`).expect(201);
-    await say(bea, photo, 'Eleventh').expect(429);
-    await say(cara, photo, 'Cara is fine').expect(201);
+    const clock = freezeInWindow(COMMENT_LIMIT.windowMs, 1_000);
+    try {
+      for (let i = 0; i < COMMENT_LIMIT.max; i += 1) await say(bea, i % 2 ? photo : song, `Note ${i}`).expect(201);
+      await say(bea, photo, 'Eleventh').expect(429);
+      await say(cara, photo, 'Cara is fine').expect(201);
+    } finally {
+      clock.restore();
+    }
   });
 });

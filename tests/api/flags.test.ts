@@ -10,6 +10,7 @@ import { countHit } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
 import { FLAG_LIMIT, FLAG_MESSAGES, FlagModel, HOLD_AT_FLAGS } from '../../server/modules/flags';
 import { createTestApp } from '../helpers/app';
+import { freezeInWindow } from '../helpers/clock';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { adminMember, bearer, createMember, createPiece, type TestMember, type TestPiece } from '../helpers/ledger-factory';
 import { startSmtpServer } from '../helpers/smtp';
@@ -78,10 +79,15 @@ describe('POST /flag/set and GET /flag/get-mine/{id}', () => {
   });
 
   it('when a member flags past the limit, then 429 with Retry-After', async () => {
-    for (let i = 0; i < FLAG_LIMIT.max; i += 1) await countHit(`flag:${bea.id}`, FLAG_LIMIT);
-    const res = await flag(bea, piece, UNLAWFUL).expect(429);
-    expect(res.body.message).toBe(FLAG_MESSAGES.tooMany);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    const clock = freezeInWindow(FLAG_LIMIT.windowMs, 1_000);
+    try {
+      for (let i = 0; i < FLAG_LIMIT.max; i += 1) await countHit(`flag:${bea.id}`, FLAG_LIMIT);
+      const res = await flag(bea, piece, UNLAWFUL).expect(429);
+      expect(res.body.message).toBe(FLAG_MESSAGES.tooMany);
+      expect(Number(res.headers['retry-after'])).toBe(3_599);
+    } finally {
+      clock.restore();
+    }
   });
 });
 
