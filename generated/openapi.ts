@@ -1558,6 +1558,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user-setting/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The countries a member can choose, by name */
+        get: operations["getCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user-setting/get-ext/{id}": {
         parameters: {
             query?: never;
@@ -1570,6 +1587,23 @@ export interface paths {
          * @description Only the member themself or an admin.
          */
         get: operations["getUserExt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-setting/regions/{country}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The states or regions of a country, by name */
+        get: operations["getRegions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1592,6 +1626,26 @@ export interface paths {
          * @description Only the member themself (anyone else gets 404). The email is kept lower-cased. The member's current `password` is required: a wrong one is 400 'Incorrect password.' on the `password` field; an account made by Google or Facebook sign-in that has no password yet gets 400 with code `password_not_set`, telling it to set one through Forgot password. Attempts are limited per member (429 with Retry-After past the limit). Every change is mailed to the account's own address, with the new email partly masked; when that mail cannot be sent the change is undone (503, code `mail_failed`).
          */
         post: operations["updatePaymentInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-setting/update-regional/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set where a member is from and their time zone
+         * @description Only the member themself or an admin (another member's id gets 404). `country` is an ISO 3166-1 code from `user-setting/countries`, `state` one of that country's regions by name (or empty), `timezone` an IANA time zone. The side menu shows "city, state".
+         */
+        post: operations["updateRegional"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2030,6 +2084,14 @@ export interface components {
         ContentTag: {
             name: string;
         };
+        /** @description An ISO 3166-1 alpha-2 country code. */
+        CountryCode: string;
+        CountryList: {
+            countries: {
+                code: components["schemas"]["CountryCode"];
+                name: string;
+            }[];
+        };
         CreateDiscountCodeRequest: {
             code: string;
             /** Format: date-time */
@@ -2430,6 +2492,21 @@ export interface components {
             contentId: components["schemas"]["ObjectId"];
             userId: components["schemas"]["ObjectId"];
         };
+        RegionalRequest: {
+            city: string;
+            /** @description An ISO 3166-1 code, or null for none. */
+            country: components["schemas"]["CountryCode"] | components["schemas"]["NoValue"];
+            /** @description One of the country's regions by name, or empty. */
+            state: string;
+            /** @description An IANA time zone (Europe/Lisbon), or null for none. */
+            timezone: string | null;
+        };
+        RegionList: {
+            regions: {
+                code: string;
+                name: string;
+            }[];
+        };
         ResetPasswordRequest: {
             newPassword?: string;
             passwordConfirm?: string;
@@ -2698,6 +2775,8 @@ export interface components {
         };
         UserExt: {
             city: string;
+            /** @description ISO 3166-1 code. */
+            country: string | null;
             /**
              * Format: int32
              * @description Premium listing credits.
@@ -2709,6 +2788,8 @@ export interface components {
              */
             sCredit: number;
             state: string;
+            /** @description IANA time zone. */
+            timezone: string | null;
         };
         UserExtResponse: {
             userExt: components["schemas"]["UserExt"];
@@ -5083,6 +5164,28 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every country with its ISO 3166-1 code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryList"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUserExt: {
         parameters: {
             query?: never;
@@ -5106,6 +5209,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRegions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                country: components["schemas"]["CountryCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The country's regions (none for a few small countries). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5147,6 +5276,37 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+        };
+    };
+    updateRegional: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegionalRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved: the member's extension as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserExtResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getUserData: {

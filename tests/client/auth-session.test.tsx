@@ -27,7 +27,9 @@ beforeEach(() => {
   setViewport(1280, 800);
   mockPublicCalls();
   jest.mocked(getAuthProviders).mockResolvedValue({ google: null, facebook: null });
-  jest.mocked(getUserExt).mockResolvedValue({ userExt: { city: 'Austin', state: 'TX', pCredit: 0, sCredit: 3 } });
+  jest
+    .mocked(getUserExt)
+    .mockResolvedValue({ userExt: { country: 'US', city: 'Austin', state: 'Texas', timezone: 'America/Chicago', pCredit: 0, sCredit: 3 } });
   jest.mocked(getSubscription).mockResolvedValue({ subscription: null });
   jest.mocked(getAllPlans).mockResolvedValue({ plans });
   jest.mocked(logout).mockResolvedValue({ message: 'You are logged out.' });

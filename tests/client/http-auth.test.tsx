@@ -56,7 +56,7 @@ beforeEach(() => {
   jest.resetAllMocks();
   toasts = [];
   offToasts = onApiError((error) => toasts.push(error));
-  jest.mocked(getUserExt).mockResolvedValue({ userExt: { city: '', state: '', pCredit: 0, sCredit: 0 } });
+  jest.mocked(getUserExt).mockResolvedValue({ userExt: { country: null, city: '', state: '', timezone: null, pCredit: 0, sCredit: 0 } });
   jest.mocked(getSubscription).mockResolvedValue({ subscription: null });
   jest.mocked(getAllPlans).mockResolvedValue({ plans: [] });
 });

@@ -82,7 +82,9 @@ export function lastOptions(mock: jest.Mock | jest.MockedFunction<(...args: neve
 export function mockMemberCalls(user: User) {
   mockPublicCalls();
   jest.mocked(getAuthProviders).mockResolvedValue({ google: null, facebook: null });
-  jest.mocked(getUserExt).mockResolvedValue({ userExt: { city: 'Austin', state: 'TX', pCredit: 0, sCredit: 0 } });
+  jest
+    .mocked(getUserExt)
+    .mockResolvedValue({ userExt: { country: 'US', city: 'Austin', state: 'Texas', timezone: 'America/Chicago', pCredit: 0, sCredit: 0 } });
   jest.mocked(getSubscription).mockResolvedValue({ subscription: null });
   jest.mocked(getAllPlans).mockResolvedValue({ plans: [] });
   jest.mocked(checkLoggedIn).mockResolvedValue(authAnswer('fresh-token', user));

@@ -35,6 +35,13 @@ export function toPublicUserDto(user: UserDoc): Schemas['PublicUser'] {
   };
 }
 
-export function toUserExtDto(ext: Pick<UserExtDoc, 'city' | 'state' | 'pCredit' | 'sCredit'> | null): Schemas['UserExt'] {
-  return { city: ext?.city ?? '', state: ext?.state ?? '', pCredit: ext?.pCredit ?? 0, sCredit: ext?.sCredit ?? 0 };
+export function toUserExtDto(ext: Pick<UserExtDoc, 'country' | 'city' | 'state' | 'timezone' | 'pCredit' | 'sCredit'> | null): Schemas['UserExt'] {
+  return {
+    country: ext?.country ?? null,
+    city: ext?.city ?? '',
+    state: ext?.state ?? '',
+    timezone: ext?.timezone ?? null,
+    pCredit: ext?.pCredit ?? 0,
+    sCredit: ext?.sCredit ?? 0,
+  };
 }

@@ -61,8 +61,12 @@ export const UserModel = model('User', userSchema);
 const userExtSchema = new Schema(
   {
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true, unique: true },
+    /** Where the member is from (regional settings): an ISO 3166-1 code, a region of it by name, a city. */
+    country: { type: String, default: null },
     city: { type: String, default: '' },
     state: { type: String, default: '' },
+    /** The member's IANA time zone. */
+    timezone: { type: String, default: null },
     pCredit: { type: Number, default: 0, min: 0 },
     sCredit: { type: Number, default: 0, min: 0 },
     /** Where payouts and cash-outs are sent (payment settings); owner and admins only. */

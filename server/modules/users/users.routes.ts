@@ -6,6 +6,8 @@ import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth, requireSelfOrAdmin } from './users.guards';
 import { toPublicUserDto, toUserExtDto } from './users.mapper';
 import * as users from './users.service';
+import * as settings from './users.settings';
+import { sendPublicJson } from '../../lib/public-responses';
 
 /** Account look-ups answer whether an address or name is in use: limited per client address. */
 export const LOOKUP_LIMIT: Limit = { max: 60, windowMs: 60_000 };
@@ -33,6 +35,18 @@ export function usersRouter(config: AuthConfig): Router {
 
   router.get('/user-setting/get-ext/:id', requireAuth(config), requireSelfOrAdmin, async (req: ApiRequest<'getUserExt'>, res: ApiResponse<'getUserExt'>) => {
     res.json({ userExt: toUserExtDto(await users.getUserExt(req.params.id)) });
+  });
+
+  router.get('/user-setting/countries', (req: ApiRequest<'getCountries'>, res: ApiResponse<'getCountries'>) => {
+    sendPublicJson(req, res, settings.countries());
+  });
+
+  router.get('/user-setting/regions/:country', (req: ApiRequest<'getRegions'>, res: ApiResponse<'getRegions'>) => {
+    sendPublicJson(req, res, settings.regionsOf(req.params.country));
+  });
+
+  router.post('/user-setting/update-regional/:id', requireAuth(config), async (req: ApiRequest<'updateRegional'>, res: ApiResponse<'updateRegional'>) => {
+    res.json({ userExt: toUserExtDto(await settings.updateRegional(req.auth!, req.params.id, req.body)) });
   });
 
   return router;

@@ -115,6 +115,10 @@ export const useGetContentsByTag = (args: api.GetContentsByTagArgs, options?: Qu
 export const useGetContentsByUsername = (args: api.GetContentsByUsernameArgs, options?: QueryOptions) =>
   useApiQuery<api.GetContentsByUsernameArgs, api.GetContentsByUsernameResult>(api.getContentsByUsername, args ?? {}, options);
 
+/** Loads GET /user-setting/countries and reloads when `args` change. */
+export const useGetCountries = (args?: api.GetCountriesArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetCountriesArgs, api.GetCountriesResult>(api.getCountries, args ?? {}, options);
+
 /** Loads GET /content/get-featured and reloads when `args` change. */
 export const useGetFeaturedContents = (args?: api.GetFeaturedContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetFeaturedContentsArgs, api.GetFeaturedContentsResult>(api.getFeaturedContents, args ?? {}, options);
@@ -170,6 +174,10 @@ export const useGetPaymentOrder = (args: api.GetPaymentOrderArgs, options?: Quer
 /** Loads GET /user/profile/{username} and reloads when `args` change. */
 export const useGetProfileByUsername = (args: api.GetProfileByUsernameArgs, options?: QueryOptions) =>
   useApiQuery<api.GetProfileByUsernameArgs, api.GetProfileByUsernameResult>(api.getProfileByUsername, args ?? {}, options);
+
+/** Loads GET /user-setting/regions/{country} and reloads when `args` change. */
+export const useGetRegions = (args: api.GetRegionsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetRegionsArgs, api.GetRegionsResult>(api.getRegions, args ?? {}, options);
 
 /** Loads GET /subscription/{id} and reloads when `args` change. */
 export const useGetSubscription = (args: api.GetSubscriptionArgs, options?: QueryOptions) =>
@@ -323,6 +331,9 @@ export const useUpdateContentSetting = () => useApiMutation<api.UpdateContentSet
 
 /** Sends POST /user-setting/update-payment-info/{id} when `run` is called. */
 export const useUpdatePaymentInfo = () => useApiMutation<api.UpdatePaymentInfoArgs, api.UpdatePaymentInfoResult>(api.updatePaymentInfo);
+
+/** Sends POST /user-setting/update-regional/{id} when `run` is called. */
+export const useUpdateRegional = () => useApiMutation<api.UpdateRegionalArgs, api.UpdateRegionalResult>(api.updateRegional);
 
 /** Sends POST /user/update-header-image when `run` is called. */
 export const useUpdateUserHeaderImage = () => useApiMutation<api.UpdateUserHeaderImageArgs, api.UpdateUserHeaderImageResult>(api.updateUserHeaderImage);

@@ -221,6 +221,13 @@ export function getContentsByUsername(args: GetContentsByUsernameArgs, options?:
   return request<GetContentsByUsernameResult>('get', '/content/get-by-username/{username}', args ?? {}, options);
 }
 
+export type GetCountriesArgs = Record<string, never>;
+export type GetCountriesResult = operations['getCountries']['responses'][200]['content']['application/json'];
+/** GET /user-setting/countries: The countries a member can choose, by name */
+export function getCountries(args?: GetCountriesArgs, options?: RequestOptions): Promise<GetCountriesResult> {
+  return request<GetCountriesResult>('get', '/user-setting/countries', args ?? {}, options);
+}
+
 export type GetFeaturedContentsArgs = { query?: operations['getFeaturedContents']['parameters']['query'] };
 export type GetFeaturedContentsResult = operations['getFeaturedContents']['responses'][200]['content']['application/json'];
 /** GET /content/get-featured: The Featured feed */
@@ -317,6 +324,13 @@ export type GetProfileByUsernameResult = operations['getProfileByUsername']['res
 /** GET /user/profile/{username}: A member's public profile with counts */
 export function getProfileByUsername(args: GetProfileByUsernameArgs, options?: RequestOptions): Promise<GetProfileByUsernameResult> {
   return request<GetProfileByUsernameResult>('get', '/user/profile/{username}', args ?? {}, options);
+}
+
+export type GetRegionsArgs = { path: operations['getRegions']['parameters']['path'] };
+export type GetRegionsResult = operations['getRegions']['responses'][200]['content']['application/json'];
+/** GET /user-setting/regions/{country}: The states or regions of a country, by name */
+export function getRegions(args: GetRegionsArgs, options?: RequestOptions): Promise<GetRegionsResult> {
+  return request<GetRegionsResult>('get', '/user-setting/regions/{country}', args ?? {}, options);
 }
 
 export type GetSubscriptionArgs = { path: operations['getSubscription']['parameters']['path'] };
@@ -632,6 +646,13 @@ export type UpdatePaymentInfoResult = operations['updatePaymentInfo']['responses
 /** POST /user-setting/update-payment-info/{id}: Set the PayPal email payouts and cash-outs are sent to */
 export function updatePaymentInfo(args: UpdatePaymentInfoArgs, options?: RequestOptions): Promise<UpdatePaymentInfoResult> {
   return request<UpdatePaymentInfoResult>('post', '/user-setting/update-payment-info/{id}', args ?? {}, options);
+}
+
+export type UpdateRegionalArgs = { path: operations['updateRegional']['parameters']['path']; body: NonNullable<operations['updateRegional']['requestBody']>['content']['application/json'] };
+export type UpdateRegionalResult = operations['updateRegional']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-regional/{id}: Set where a member is from and their time zone */
+export function updateRegional(args: UpdateRegionalArgs, options?: RequestOptions): Promise<UpdateRegionalResult> {
+  return request<UpdateRegionalResult>('post', '/user-setting/update-regional/{id}', args ?? {}, options);
 }
 
 export type UpdateUserHeaderImageArgs = { body: NonNullable<operations['updateUserHeaderImage']['requestBody']>['content']['application/json'] };
