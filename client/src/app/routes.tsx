@@ -13,6 +13,7 @@ import { loadHomePage } from '../features/home';
 import { loadOwnProfilePage, loadProfilePage, loadTop50Page } from '../features/profile';
 import { parsePath, SEGMENT_PATH } from '../lib/links';
 import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
+import { loadSettingsPage } from '../features/settings';
 
 export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
@@ -115,6 +116,7 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'userProfile', path: '/profile/:kind?', metaPage: 'meta', guest: false, load: loadOwnProfilePage }),
   route({ name: 'wallet', path: '/wallet', metaPage: 'meta', guest: false, load: loadWalletPage }),
   route({ name: 'activity-history', path: '/activity-history', metaPage: 'meta', guest: false, load: loadActivityHistoryPage }),
+  route({ name: 'user-setting', path: '/user-setting', metaPage: 'meta', guest: false, load: loadSettingsPage }),
   route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
   route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),
   route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage }),

@@ -1,0 +1,143 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import Button from 'antd/es/button';
+import Input from 'antd/es/input';
+import Select from 'antd/es/select';
+import { useGetCountries, useGetRegions } from '../../../api/generated/hooks';
+import { updateRegional } from '../../../api/generated/operations';
+import { toApiError } from '../../../api/http';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { notify } from '../../../components/notify';
+import { selectUser, selectUserExt, userExtLoaded } from '../../auth';
+
+interface Regional {
+  country: string | null;
+  state: string;
+  city: string;
+  timezone: string | null;
+}
+
+/** The IANA zones this browser knows, for the time zone list. */
+const TIME_ZONES = Intl.supportedValuesOf('timeZone');
+const guessedZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+const byLabel = (input: string, option?: { label: string }) => (option?.label ?? '').toLowerCase().includes(input.toLowerCase());
+
+/**
+ * Regional settings: country, state or region (from the country's list), city and time zone. Saved on its own;
+ * the side menu's location line ("city, state") follows at once.
+ */
+export function RegionalForm() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser)!;
+  const ext = useAppSelector(selectUserExt);
+  const [value, setValue] = useState<Regional>({ country: null, state: '', city: '', timezone: null });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const countries = useGetCountries();
+  const regions = useGetRegions({ path: { country: value.country ?? 'AA' } }, { enabled: Boolean(value.country) });
+
+  // The saved values, once the extension has loaded (the time zone guessed from the browser when none is saved).
+  useEffect(() => {
+    if (ext) setValue({ country: ext.country, state: ext.state, city: ext.city, timezone: ext.timezone ?? guessedZone() });
+  }, [ext]);
+
+  const countryOptions = useMemo(() => (countries.data?.countries ?? []).map((country) => ({ value: country.code, label: country.name })), [countries.data]);
+  const regionOptions = useMemo(() => (regions.data?.regions ?? []).map((region) => ({ value: region.name, label: region.name })), [regions.data]);
+  const zoneOptions = useMemo(() => TIME_ZONES.map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })), []);
+
+  const change = (patch: Partial<Regional>) => {
+    setValue((current) => ({ ...current, ...patch }));
+    setErrors({});
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      const { userExt } = await updateRegional({ path: { id: user.id }, body: value }, { quiet: true });
+      dispatch(userExtLoaded(userExt));
+      notify('success', 'Success');
+    } catch (error) {
+      const apiError = toApiError(error);
+      const fields = Object.fromEntries((apiError.errors ?? []).map((field) => [field.path, field.message]));
+      setErrors(fields);
+      if (!Object.keys(fields).length) notify('error', apiError.message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const fieldError = (name: string) =>
+    errors[name] ? (
+      <span className="kn-settings__error" role="alert">
+        {errors[name]}
+      </span>
+    ) : null;
+
+  return (
+    <form className="kn-settings__form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="kn-settings-regional">
+      <h2 id="kn-settings-regional" className="kn-settings__title">
+        Where you are from
+      </h2>
+      <label className="kn-settings__field">
+        <span>Country</span>
+        <Select
+          showSearch
+          allowClear
+          aria-label="Country"
+          placeholder="Choose your country"
+          options={countryOptions}
+          filterOption={byLabel}
+          loading={countries.loading}
+          value={value.country ?? undefined}
+          status={errors.country ? 'error' : undefined}
+          onChange={(country?: string) => change({ country: country ?? null, state: '' })}
+        />
+        {fieldError('country')}
+      </label>
+      <label className="kn-settings__field">
+        <span>State or region</span>
+        <Select
+          showSearch
+          allowClear
+          aria-label="State or region"
+          placeholder={value.country ? 'Choose your state or region' : 'Choose a country first'}
+          options={regionOptions}
+          filterOption={byLabel}
+          disabled={!value.country || (regions.data ? regionOptions.length === 0 : false)}
+          loading={regions.loading}
+          value={value.state || undefined}
+          status={errors.state ? 'error' : undefined}
+          onChange={(state?: string) => change({ state: state ?? '' })}
+        />
+        {fieldError('state')}
+      </label>
+      <label className="kn-settings__field">
+        <span>City</span>
+        <Input
+          value={value.city}
+          maxLength={100}
+          aria-label="City"
+          status={errors.city ? 'error' : undefined}
+          onChange={(event) => change({ city: event.target.value })}
+        />
+        {fieldError('city')}
+      </label>
+      <label className="kn-settings__field">
+        <span>Time zone</span>
+        <Select
+          showSearch
+          aria-label="Time zone"
+          options={zoneOptions}
+          filterOption={byLabel}
+          value={value.timezone ?? undefined}
+          status={errors.timezone ? 'error' : undefined}
+          onChange={(timezone: string) => change({ timezone })}
+        />
+        {fieldError('timezone')}
+      </label>
+      <Button type="primary" htmlType="submit" loading={saving}>
+        Save
+      </Button>
+    </form>
+  );
+}

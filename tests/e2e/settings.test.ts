@@ -1,0 +1,62 @@
+/**
+ * End to end, the settings page: the production build of the SPA served by the real app on the real database,
+ * driven in Chromium. A new member follows the side menu's 'Where are you from?' to `/user-setting`, chooses a
+ * country, a region of it, a city and a time zone, saves, and sees "city, region" in the side menu, also after a
+ * reload. Screenshots at 1280 and 390 px land in tests/e2e/screenshots/settings-*.png.
+ */
+import type { Page } from 'playwright-core';
+import { useTestDatabase } from '../helpers/db';
+import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
+
+jest.setTimeout(120_000);
+useTestDatabase();
+
+const world = usePiecesWorld('settings');
+
+/** Chooses `option` in the antd select labelled `label`, typing to filter first. */
+async function choose(page: Page, label: string, typed: string, option: string) {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.getByLabel(label, { exact: true }).fill(typed);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: new RegExp(`^${option}$`) })
+    .click();
+}
+
+describe('regional settings in Chromium', () => {
+  it('when a member sets where she is from at 1280 px, then the side menu shows the city and region, also after a reload', async () => {
+    const page = await signedInPage(world, world.ana, { viewport: DESKTOP });
+    const errors = watchErrors(page);
+    await page.goto(`${world.baseUrl}/explore`, { waitUntil: 'networkidle' });
+    const side = page.getByRole('navigation', { name: 'Side menu' });
+    await side.getByRole('link', { name: 'Where are you from?' }).click();
+    await page.waitForURL(`${world.baseUrl}/user-setting`);
+    await page.getByRole('heading', { name: 'Where you are from' }).waitFor();
+
+    await choose(page, 'Country', 'Portu', 'Portugal');
+    await choose(page, 'State or region', 'Lisb', 'Lisboa');
+    await page.getByLabel('City', { exact: true }).fill('Lisbon');
+    await choose(page, 'Time zone', 'Lisbon', 'Europe/Lisbon');
+    await screenshot(page, 'settings-regional-desktop');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Success').waitFor();
+    await side.getByText('Lisbon, Lisboa').waitFor();
+
+    await page.reload({ waitUntil: 'networkidle' });
+    await side.getByText('Lisbon, Lisboa').waitFor();
+    expect(await page.getByLabel('City', { exact: true }).inputValue()).toBe('Lisbon');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('when a member opens the settings at 390 px, then the form fits the screen', async () => {
+    const page = await signedInPage(world, world.bea, { viewport: PHONE });
+    await page.goto(`${world.baseUrl}/user-setting`, { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { name: 'Where you are from' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+    await screenshot(page, 'settings-regional-phone');
+    await page.context().close();
+  });
+});
