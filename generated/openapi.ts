@@ -1612,6 +1612,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user-setting/reset-password/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change one's password, signing out every other session
+         * @description Only for oneself (another member's id, an admin's included, gets 404). `password` is the current password (400 'Incorrect password.' on that field; wrong tries are limited per member, 429 with Retry-After); `newPassword` follows the sign-up rule. Every session and access token of the account stops working, and the caller gets a new session (token and refresh cookie), as after a sign-in.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user-setting/update-payment-info/{id}": {
         parameters: {
             query?: never;
@@ -1936,6 +1956,11 @@ export interface components {
              * @description Knacks given in the last 24 hours since the last code.
              */
             recentKnacks: number;
+        };
+        ChangePasswordRequest: {
+            newPassword: string;
+            /** @description The current password. */
+            password: string;
         };
         /** @description The refresh-token cookie is what counts; `token` (the stored access token) is accepted and ignored. */
         CheckLoggedInRequest: {
@@ -5233,6 +5258,39 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The new session. */
+            200: {
+                headers: {
+                    /** @description The new refresh token (HttpOnly, SameSite=Strict, path /api/v2/auth). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

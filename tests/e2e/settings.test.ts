@@ -2,11 +2,13 @@
  * End to end, the settings page: the production build of the SPA served by the real app on the real database,
  * driven in Chromium. A new member follows the side menu's 'Where are you from?' to `/user-setting`, chooses a
  * country, a region of it, a city and a time zone, saves, and sees "city, region" in the side menu, also after a
- * reload. Screenshots at 1280 and 390 px land in tests/e2e/screenshots/settings-*.png.
+ * reload. She changes her password on her laptop: the laptop goes on, her phone is signed out. Screenshots at 1280
+ * and 390 px land in tests/e2e/screenshots/settings-*.png.
  */
 import type { Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { GOOD_PASSWORD } from '../helpers/auth';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 
 jest.setTimeout(120_000);
@@ -50,8 +52,33 @@ describe('regional settings in Chromium', () => {
     await page.context().close();
   });
 
+  it('when a member changes her password on one device, then she stays signed in there and the other device is signed out', async () => {
+    const laptop = await signedInPage(world, world.bea, { viewport: DESKTOP });
+    const phone = await signedInPage(world, world.bea, { viewport: PHONE });
+    await phone.goto(`${world.baseUrl}/wallet`, { waitUntil: 'networkidle' });
+    await phone.getByRole('heading', { name: 'Wallet' }).waitFor();
+
+    await laptop.goto(`${world.baseUrl}/user-setting`, { waitUntil: 'networkidle' });
+    await laptop.getByLabel('Current password', { exact: true }).fill(GOOD_PASSWORD);
+    await laptop.getByLabel('New password', { exact: true }).fill('N3w!secret');
+    await laptop.getByLabel('Confirm the new password', { exact: true }).fill('N3w!secret');
+    await laptop.getByRole('button', { name: 'Change password' }).click();
+    await laptop.getByText('Your password is changed. Your other devices are signed out.').waitFor();
+    await screenshot(laptop, 'settings-password-desktop');
+    // The laptop goes on: a reload restores its new session.
+    await laptop.reload({ waitUntil: 'networkidle' });
+    await laptop.getByRole('heading', { name: 'Password' }).waitFor();
+    await laptop.getByRole('button', { name: 'Logout' }).waitFor();
+
+    // The phone's session ended: a reload finds no session, and the member-only page sends it home.
+    await phone.reload({ waitUntil: 'networkidle' });
+    await phone.waitForURL(`${world.baseUrl}/`);
+    await laptop.context().close();
+    await phone.context().close();
+  });
+
   it('when a member opens the settings at 390 px, then the form fits the screen', async () => {
-    const page = await signedInPage(world, world.bea, { viewport: PHONE });
+    const page = await signedInPage(world, world.ana, { viewport: PHONE });
     await page.goto(`${world.baseUrl}/user-setting`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Where you are from' }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

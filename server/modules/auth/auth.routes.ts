@@ -85,6 +85,10 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
     res.json({ message: MESSAGES.loggedOut });
   });
 
+  router.post('/user-setting/reset-password/:id', requireAuth(config), async (req: ApiRequest<'changePassword'>, res) => {
+    await sendSignedIn(res, await auth.changePassword(req.auth!, req.params.id, req.body.password, req.body.newPassword), MESSAGES.success);
+  });
+
   router.post('/auth/logout-all', requireAuth(config), async (req, res: ApiResponse<'logoutAll'>) => {
     await auth.logoutEverywhere(req.auth!.userId);
     res.clearCookie(REFRESH_COOKIE, cookieOptions);

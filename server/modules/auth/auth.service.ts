@@ -5,7 +5,7 @@
  */
 import { isDuplicateKey } from '../../lib/mutex';
 import bcrypt from 'bcrypt';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import type { Mailer } from '../../integrations/mail';
 import { signAccessToken } from '../../lib/access-token';
@@ -28,6 +28,8 @@ import {
   setPasswordHash,
   userReads,
 } from '../users';
+import type { AuthContext } from '../../lib/auth-context';
+import { checkCurrentPassword } from './auth.password-check';
 import { activationMail, resetPasswordMail } from './auth.mails';
 import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
 import type { SocialProfile } from './auth.social';
@@ -211,6 +213,22 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       // A reset also proves the address: an account waiting for activation becomes active.
       await setPasswordHash(userId, await hashPassword(newPassword));
       await revokeAllSessions(userId);
+    },
+
+    /**
+     * A member's own password change (settings): the current password first, then the sign-up rule for the new
+     * one. Every session and access token of the account ends; the caller gets a new session.
+     */
+    async changePassword(caller: AuthContext, id: string, password: string, newPassword: string): Promise<SignedIn> {
+      if (caller.userId !== id) throw new AppError(404, 'not_found', 'This member does not exist.');
+      await checkCurrentPassword(id, password);
+      checkNewPassword(newPassword, newPassword, { password: 'newPassword', confirm: 'newPassword' }, MESSAGES.passwordMismatch);
+      const userId = new Types.ObjectId(id);
+      await setPasswordHash(userId, await hashPassword(newPassword));
+      await revokeAllSessions(userId);
+      const user = await userReads.byId<UserDoc>(userId);
+      if (!user) throw new AppError(404, 'not_found', 'This member does not exist.');
+      return signIn(user);
     },
 
     /** Rotates the refresh token: the old one is spent, a new one of the same family is issued. */

@@ -19,6 +19,9 @@ export const useApproveCashOut = () => useApiMutation<api.ApproveCashOutArgs, ap
 /** Sends POST /user-history/cancel when `run` is called. */
 export const useCancelCashOut = () => useApiMutation<api.CancelCashOutArgs, api.CancelCashOutResult>(api.cancelCashOut);
 
+/** Sends POST /user-setting/reset-password/{id} when `run` is called. */
+export const useChangePassword = () => useApiMutation<api.ChangePasswordArgs, api.ChangePasswordResult>(api.changePassword);
+
 /** Sends POST /code/discount-code when `run` is called. */
 export const useCheckDiscountCode = () => useApiMutation<api.CheckDiscountCodeArgs, api.CheckDiscountCodeResult>(api.checkDiscountCode);
 

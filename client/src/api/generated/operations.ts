@@ -39,6 +39,13 @@ export function cancelCashOut(args: CancelCashOutArgs, options?: RequestOptions)
   return request<CancelCashOutResult>('post', '/user-history/cancel', args ?? {}, options);
 }
 
+export type ChangePasswordArgs = { path: operations['changePassword']['parameters']['path']; body: NonNullable<operations['changePassword']['requestBody']>['content']['application/json'] };
+export type ChangePasswordResult = operations['changePassword']['responses'][200]['content']['application/json'];
+/** POST /user-setting/reset-password/{id}: Change one's password, signing out every other session */
+export function changePassword(args: ChangePasswordArgs, options?: RequestOptions): Promise<ChangePasswordResult> {
+  return request<ChangePasswordResult>('post', '/user-setting/reset-password/{id}', args ?? {}, options);
+}
+
 export type CheckDiscountCodeArgs = { body: NonNullable<operations['checkDiscountCode']['requestBody']>['content']['application/json'] };
 export type CheckDiscountCodeResult = operations['checkDiscountCode']['responses'][200]['content']['application/json'];
 /** POST /code/discount-code: Check a discount code */

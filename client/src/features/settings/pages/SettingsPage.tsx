@@ -1,11 +1,12 @@
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
 import { Link } from 'react-router-dom';
 import { PATHS } from '../../../app/constants';
+import { PasswordForm } from '../components/PasswordForm';
 import { RegionalForm } from '../components/RegionalForm';
 import '../components/settings.css';
 
 /**
- * `/user-setting`: the member's settings, each group saved on its own. Where they are from comes first; the
+ * `/user-setting`: the member's settings, each group saved on its own: where they are from, the password; the
  * payout account is on the wallet page for now.
  */
 export default function SettingsPage() {
@@ -19,6 +20,9 @@ export default function SettingsPage() {
       </header>
       <section className="kn-settings__group">
         <RegionalForm />
+      </section>
+      <section className="kn-settings__group">
+        <PasswordForm />
       </section>
       <section className="kn-settings__group" aria-labelledby="kn-settings-payment">
         <h2 id="kn-settings-payment" className="kn-settings__title">

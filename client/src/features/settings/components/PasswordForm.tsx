@@ -1,0 +1,81 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'antd/es/button';
+import Input from 'antd/es/input';
+import { changePassword } from '../../../api/generated/operations';
+import { MESSAGES } from '../../../api/generated/validation';
+import { toApiError } from '../../../api/http';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { notify } from '../../../components/notify';
+import { selectUser, sessionRefreshed } from '../../auth';
+
+const EMPTY = { password: '', newPassword: '', confirm: '' };
+
+/**
+ * The password group: the current password, then the new one twice. Saving signs out every other device; this one
+ * goes on with the new session the answer brings.
+ */
+export function PasswordForm() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser)!;
+  const [value, setValue] = useState(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+
+  const change = (patch: Partial<typeof EMPTY>) => {
+    setValue((current) => ({ ...current, ...patch }));
+    setErrors({});
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!value.password) return setErrors({ password: MESSAGES.loginPassword });
+    if (value.newPassword !== value.confirm) return setErrors({ confirm: MESSAGES.passwordMismatch });
+    setSaving(true);
+    try {
+      const session = await changePassword({ path: { id: user.id }, body: { password: value.password, newPassword: value.newPassword } }, { quiet: true });
+      if (session.user && session.token) dispatch(sessionRefreshed({ user: session.user, token: session.token }));
+      setValue(EMPTY);
+      notify('success', 'Your password is changed. Your other devices are signed out.');
+    } catch (error) {
+      const apiError = toApiError(error);
+      const fields = Object.fromEntries((apiError.errors ?? []).map((field) => [field.path, field.message]));
+      setErrors(fields);
+      if (!Object.keys(fields).length) notify('error', apiError.message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const field = (name: keyof typeof EMPTY, label: string, autoComplete: string) => (
+    <label className="kn-settings__field">
+      <span>{label}</span>
+      <Input.Password
+        value={value[name]}
+        autoComplete={autoComplete}
+        aria-label={label}
+        status={errors[name] ? 'error' : undefined}
+        onChange={(event) => change({ [name]: event.target.value })}
+      />
+      {errors[name] ? (
+        <span className="kn-settings__error" role="alert">
+          {errors[name]}
+        </span>
+      ) : null}
+    </label>
+  );
+
+  return (
+    <form className="kn-settings__form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="kn-settings-password">
+      <h2 id="kn-settings-password" className="kn-settings__title">
+        Password
+      </h2>
+      {field('password', 'Current password', 'current-password')}
+      {field('newPassword', 'New password', 'new-password')}
+      {field('confirm', 'Confirm the new password', 'new-password')}
+      <p className="kn-settings__hint">Changing it signs you out on every other device.</p>
+      <Button type="primary" htmlType="submit" loading={saving}>
+        Change password
+      </Button>
+    </form>
+  );
+}
