@@ -73,6 +73,8 @@ describe('regional settings in Chromium', () => {
     // The phone's session ended: a reload finds no session, and the member-only page sends it home.
     await phone.reload({ waitUntil: 'networkidle' });
     await phone.waitForURL(`${world.baseUrl}/`);
+    expect(await phone.getByRole('button', { name: 'Logout' }).count()).toBe(0);
+    expect(await laptop.getByRole('button', { name: 'Logout' }).count()).toBe(1);
     await laptop.context().close();
     await phone.context().close();
   });
