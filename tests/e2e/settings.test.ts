@@ -73,8 +73,9 @@ describe('regional settings in Chromium', () => {
     // The phone's session ended: a reload finds no session, and the member-only page sends it home.
     await phone.reload({ waitUntil: 'networkidle' });
     await phone.waitForURL(`${world.baseUrl}/`);
-    expect(await phone.getByRole('button', { name: 'Logout' }).count()).toBe(0);
+    await phone.waitForFunction(() => window.localStorage.getItem('knack:account') === null);
     expect(await laptop.getByRole('button', { name: 'Logout' }).count()).toBe(1);
+    expect(await phone.evaluate(() => window.localStorage.getItem('knack:account'))).toBeNull();
     await laptop.context().close();
     await phone.context().close();
   });
