@@ -1672,6 +1672,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user-setting/update-social/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a member's social profiles, shown on their public profile
+         * @description Only the member themself or an admin (another member's id gets 404). Each of `facebook`, `twitter` (X), `linkedin` and `instagram` is a profile address on that site or a username there, kept as the profile's address; an empty string removes it.
+         */
+        post: operations["updateSocial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/get-data/{id}": {
         parameters: {
             query?: never;
@@ -2493,6 +2513,7 @@ export interface components {
             id: string;
             image: string | null;
             lastName: string;
+            social?: components["schemas"]["SocialLinks"];
             username: string;
             /** Format: int32 */
             userType: number;
@@ -2598,6 +2619,12 @@ export interface components {
             username?: string;
         };
         Slug: string;
+        SocialLinks: {
+            facebook: string;
+            instagram: string;
+            linkedin: string;
+            twitter: string;
+        };
         StartPlayRequest: {
             contentId: components["schemas"]["ObjectId"];
         };
@@ -2777,6 +2804,7 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @enum {string|null} */
             sex: "M" | "W" | null;
+            social?: components["schemas"]["SocialLinks"];
             /** Format: date-time */
             updated: string;
             username: string;
@@ -5358,6 +5386,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserExtResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSocial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SocialLinks"];
+            };
+        };
+        responses: {
+            /** @description The profiles as kept. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialLinks"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -324,7 +324,7 @@ describe('access tokens', () => {
     const ana = await createActiveMember(app, smtp);
     const bea = await createActiveMember(app, smtp);
     const res = await ext(ana.user.id, ana.token).expect(200);
-    expect(res.body).toEqual({ userExt: { city: '', state: '', pCredit: 0, sCredit: 0 } });
+    expect(res.body).toEqual({ userExt: { country: null, city: '', state: '', timezone: null, pCredit: 0, sCredit: 0 } });
     expect((await ext(bea.user.id, ana.token).expect(403)).body.code).toBe('forbidden');
   });
 

@@ -32,6 +32,12 @@ export function toPublicUserDto(user: UserDoc): Schemas['PublicUser'] {
     headerImage: user.headerImage ?? null,
     bio: user.bio,
     userType: user.userType,
+    social: {
+      facebook: user.social?.facebook ?? '',
+      twitter: user.social?.twitter ?? '',
+      linkedin: user.social?.linkedin ?? '',
+      instagram: user.social?.instagram ?? '',
+    },
   };
 }
 

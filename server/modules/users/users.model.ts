@@ -20,6 +20,13 @@ const userSchema = new Schema(
     headerImage: { type: String, default: null },
     headerImageOriginal: { type: String, default: null },
     bio: { type: String, default: '' },
+    /** Social profiles shown on the public profile, each kept as the profile's address ('' for none). */
+    social: {
+      facebook: { type: String, default: '' },
+      twitter: { type: String, default: '' },
+      linkedin: { type: String, default: '' },
+      instagram: { type: String, default: '' },
+    },
     sex: { type: String, enum: ['M', 'W', null], default: null },
     birthday: { type: Date, default: null },
     metaTitle: { type: String, default: '' },

@@ -45,6 +45,10 @@ export function usersRouter(config: AuthConfig): Router {
     sendPublicJson(req, res, settings.regionsOf(req.params.country));
   });
 
+  router.post('/user-setting/update-social/:id', requireAuth(config), async (req: ApiRequest<'updateSocial'>, res: ApiResponse<'updateSocial'>) => {
+    res.json(await settings.updateSocial(req.auth!, req.params.id, req.body));
+  });
+
   router.post('/user-setting/update-regional/:id', requireAuth(config), async (req: ApiRequest<'updateRegional'>, res: ApiResponse<'updateRegional'>) => {
     res.json({ userExt: toUserExtDto(await settings.updateRegional(req.auth!, req.params.id, req.body)) });
   });

@@ -1,6 +1,6 @@
 /**
  * A member's own settings, group by group, each saved on its own. Today: where they are from (country, state or
- * region, city) and their time zone. The country and region lists come from country-region-data (ISO 3166-1
+ * region, city) and their time zone, and their social profiles. The country and region lists come from country-region-data (ISO 3166-1
  * countries with their ISO 3166-2 regions, MIT); time zones are the IANA zones the runtime knows.
  */
 import countryRegionData from 'country-region-data/data.json';
@@ -17,6 +17,10 @@ export const SETTINGS_MESSAGES = {
   state: 'Choose a state or region of the chosen country from the list.',
   stateWithoutCountry: 'Choose a country first.',
   timezone: 'Choose a time zone from the list.',
+  facebook: 'Enter your Facebook profile address or username.',
+  twitter: 'Enter your X (Twitter) profile address or @handle.',
+  linkedin: 'Enter your LinkedIn profile address (linkedin.com/in/…) or its name.',
+  instagram: 'Enter your Instagram profile address or username.',
 } as const;
 
 interface Region {
@@ -78,4 +82,46 @@ export async function updateRegional(
   }
   if (request.timezone && !TIME_ZONES.has(request.timezone)) throw invalid('timezone', SETTINGS_MESSAGES.timezone);
   return saveExt(userId, { country: request.country, state: stateName, city: request.city.trim(), timezone: request.timezone });
+}
+
+type SocialSite = 'facebook' | 'twitter' | 'linkedin' | 'instagram';
+export type SocialLinks = Record<SocialSite, string>;
+
+/**
+ * Per site: the hosts its profile addresses use, the name rule of a profile there, and the canonical address made
+ * from the name. A profile is given as its address (with or without https://, www. or m.) or as the name alone.
+ */
+const SITES: Record<SocialSite, { hosts: string[]; prefix: string; name: RegExp; address: (name: string) => string }> = {
+  facebook: { hosts: ['facebook.com', 'fb.com'], prefix: '', name: /^[A-Za-z0-9.]{5,50}$/, address: (name) => `https://www.facebook.com/${name}` },
+  twitter: { hosts: ['x.com', 'twitter.com'], prefix: '', name: /^[A-Za-z0-9_]{1,15}$/, address: (name) => `https://x.com/${name}` },
+  linkedin: { hosts: ['linkedin.com'], prefix: 'in/', name: /^[A-Za-z0-9-]{3,100}$/, address: (name) => `https://www.linkedin.com/in/${name}` },
+  instagram: { hosts: ['instagram.com'], prefix: '', name: /^[A-Za-z0-9._]{1,30}$/, address: (name) => `https://www.instagram.com/${name}` },
+};
+
+/** The profile's canonical address, '' for none, or null when the text is not a profile on that site. */
+export function socialAddress(site: SocialSite, raw: string): string | null {
+  const text = raw.trim();
+  if (!text) return '';
+  const { hosts, prefix, name, address } = SITES[site];
+  let candidate = text.replace(/^@/, '');
+  const asUrl = /^(https?:\/\/)?(www\.|m\.|mobile\.)?([a-z.]+)\/(.+)$/i.exec(text);
+  if (asUrl) {
+    if (!hosts.includes(asUrl[3]!.toLowerCase())) return null;
+    const path = asUrl[4]!.replace(/[?#].*$/, '').replace(/\/+$/, '');
+    if (!path.startsWith(prefix)) return null;
+    candidate = path.slice(prefix.length);
+  }
+  return name.test(candidate) ? address(candidate) : null;
+}
+
+export async function updateSocial(caller: AuthContext, id: string, request: SocialLinks): Promise<SocialLinks> {
+  const userId = await ownMember(caller, id);
+  const social = {} as SocialLinks;
+  for (const site of Object.keys(SITES) as SocialSite[]) {
+    const kept = socialAddress(site, request[site]);
+    if (kept === null) throw invalid(site, SETTINGS_MESSAGES[site]);
+    social[site] = kept;
+  }
+  await UserModel.updateOne({ _id: userId }, { $set: { social } });
+  return social;
 }

@@ -338,6 +338,9 @@ export const useUpdatePaymentInfo = () => useApiMutation<api.UpdatePaymentInfoAr
 /** Sends POST /user-setting/update-regional/{id} when `run` is called. */
 export const useUpdateRegional = () => useApiMutation<api.UpdateRegionalArgs, api.UpdateRegionalResult>(api.updateRegional);
 
+/** Sends POST /user-setting/update-social/{id} when `run` is called. */
+export const useUpdateSocial = () => useApiMutation<api.UpdateSocialArgs, api.UpdateSocialResult>(api.updateSocial);
+
 /** Sends POST /user/update-header-image when `run` is called. */
 export const useUpdateUserHeaderImage = () => useApiMutation<api.UpdateUserHeaderImageArgs, api.UpdateUserHeaderImageResult>(api.updateUserHeaderImage);
 

@@ -662,6 +662,13 @@ export function updateRegional(args: UpdateRegionalArgs, options?: RequestOption
   return request<UpdateRegionalResult>('post', '/user-setting/update-regional/{id}', args ?? {}, options);
 }
 
+export type UpdateSocialArgs = { path: operations['updateSocial']['parameters']['path']; body: NonNullable<operations['updateSocial']['requestBody']>['content']['application/json'] };
+export type UpdateSocialResult = operations['updateSocial']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-social/{id}: Set a member's social profiles, shown on their public profile */
+export function updateSocial(args: UpdateSocialArgs, options?: RequestOptions): Promise<UpdateSocialResult> {
+  return request<UpdateSocialResult>('post', '/user-setting/update-social/{id}', args ?? {}, options);
+}
+
 export type UpdateUserHeaderImageArgs = { body: NonNullable<operations['updateUserHeaderImage']['requestBody']>['content']['application/json'] };
 export type UpdateUserHeaderImageResult = operations['updateUserHeaderImage']['responses'][200]['content']['application/json'];
 /** POST /user/update-header-image: Use an uploaded, cropped header image */
