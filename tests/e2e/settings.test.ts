@@ -41,7 +41,7 @@ describe('regional settings in Chromium', () => {
     await page.getByLabel('City', { exact: true }).fill('Lisbon');
     await choose(page, 'Time zone', 'Lisbon', 'Europe/Lisbon');
     await screenshot(page, 'settings-regional-desktop');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('form[aria-labelledby="kn-settings-regional"]').getByRole('button', { name: 'Save' }).click();
     await page.getByText('Success').waitFor();
     await side.getByText('Lisbon, Lisboa').waitFor();
 
@@ -49,6 +49,24 @@ describe('regional settings in Chromium', () => {
     await side.getByText('Lisbon, Lisboa').waitFor();
     expect(await page.getByLabel('City', { exact: true }).inputValue()).toBe('Lisbon');
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('when a member saves her social profiles, then her public profile links to them', async () => {
+    const page = await signedInPage(world, world.ana, { viewport: DESKTOP });
+    await page.goto(`${world.baseUrl}/user-setting`, { waitUntil: 'networkidle' });
+    const social = page.locator('form[aria-labelledby="kn-settings-social"]');
+    await social.getByRole('textbox', { name: 'X (Twitter)' }).fill('@ana_lima');
+    await social.getByRole('textbox', { name: 'Instagram' }).fill('instagram.com/ana.lima');
+    await social.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Success').waitFor();
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[aria-label="X (Twitter)"]')?.value === 'https://x.com/ana_lima');
+
+    await page.goto(`${world.baseUrl}/${world.ana.form.username}`, { waitUntil: 'networkidle' });
+    const links = page.getByRole('list', { name: 'Social profiles' });
+    expect(await links.getByRole('link', { name: 'X profile' }).getAttribute('href')).toBe('https://x.com/ana_lima');
+    expect(await links.getByRole('link', { name: 'Instagram profile' }).getAttribute('href')).toBe('https://www.instagram.com/ana.lima');
+    await screenshot(page, 'settings-social-profile-desktop');
     await page.context().close();
   });
 

@@ -1,5 +1,9 @@
 import type { ReactNode } from 'react';
 import CameraOutlined from '@ant-design/icons/es/icons/CameraOutlined';
+import FacebookFilled from '@ant-design/icons/es/icons/FacebookFilled';
+import InstagramOutlined from '@ant-design/icons/es/icons/InstagramOutlined';
+import LinkedinFilled from '@ant-design/icons/es/icons/LinkedinFilled';
+import XOutlined from '@ant-design/icons/es/icons/XOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { compactCount } from '../../../components/format';
 import { UserAvatar } from '../../../components/UserAvatar';
@@ -16,6 +20,30 @@ export interface ProfileHeaderProps {
   onChangeHeader?: () => void;
   /** A line above the name ('Top 50'). */
   eyebrow?: ReactNode;
+}
+
+const SOCIAL_SITES = [
+  { key: 'facebook', label: 'Facebook', Icon: FacebookFilled },
+  { key: 'twitter', label: 'X', Icon: XOutlined },
+  { key: 'linkedin', label: 'LinkedIn', Icon: LinkedinFilled },
+  { key: 'instagram', label: 'Instagram', Icon: InstagramOutlined },
+] as const;
+
+/** The member's social profiles, as links that open in a new tab. */
+function SocialLinks({ user }: { user: UserCard['user'] }) {
+  const links = SOCIAL_SITES.filter((site) => user.social?.[site.key]);
+  if (!links.length) return null;
+  return (
+    <ul className="kn-profile-head__social" aria-label="Social profiles">
+      {links.map(({ key, label, Icon }) => (
+        <li key={key}>
+          <a href={user.social![key]} target="_blank" rel="noopener noreferrer nofollow" aria-label={`${label} profile`} title={label}>
+            <Icon aria-hidden />
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -57,6 +85,7 @@ export function ProfileHeader({ card, actions, onChangePhoto, onChangeHeader, ey
           </h1>
           <p className="kn-profile-head__username">@{user.username}</p>
           {user.bio ? <p className="kn-profile-head__bio">{user.bio}</p> : null}
+          <SocialLinks user={user} />
           <ul className="kn-profile-head__counts" aria-label="Counts">
             <li>{plural(card.contentsCount, 'piece', 'pieces')}</li>
             <li>

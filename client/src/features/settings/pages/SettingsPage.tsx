@@ -3,10 +3,11 @@ import { Link } from 'react-router-dom';
 import { PATHS } from '../../../app/constants';
 import { PasswordForm } from '../components/PasswordForm';
 import { RegionalForm } from '../components/RegionalForm';
+import { SocialForm } from '../components/SocialForm';
 import '../components/settings.css';
 
 /**
- * `/user-setting`: the member's settings, each group saved on its own: where they are from, the password; the
+ * `/user-setting`: the member's settings, each group saved on its own: where they are from, social profiles, the password; the
  * payout account is on the wallet page for now.
  */
 export default function SettingsPage() {
@@ -20,6 +21,9 @@ export default function SettingsPage() {
       </header>
       <section className="kn-settings__group">
         <RegionalForm />
+      </section>
+      <section className="kn-settings__group">
+        <SocialForm />
       </section>
       <section className="kn-settings__group">
         <PasswordForm />

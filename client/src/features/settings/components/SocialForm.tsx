@@ -1,0 +1,80 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import Button from 'antd/es/button';
+import Input from 'antd/es/input';
+import { updateSocial, type UpdateSocialArgs } from '../../../api/generated/operations';
+import { toApiError } from '../../../api/http';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { notify } from '../../../components/notify';
+import { selectUser, userUpdated } from '../../auth';
+
+type Social = UpdateSocialArgs['body'];
+const EMPTY: Social = { facebook: '', twitter: '', linkedin: '', instagram: '' };
+const SITES: { key: keyof Social; label: string; placeholder: string }[] = [
+  { key: 'facebook', label: 'Facebook', placeholder: 'facebook.com/yourname' },
+  { key: 'twitter', label: 'X (Twitter)', placeholder: '@yourname' },
+  { key: 'linkedin', label: 'LinkedIn', placeholder: 'linkedin.com/in/yourname' },
+  { key: 'instagram', label: 'Instagram', placeholder: 'instagram.com/yourname' },
+];
+
+/** The social group: a profile address or name per site, shown on the public profile once saved. */
+export function SocialForm() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser)!;
+  const [value, setValue] = useState<Social>(user.social ?? EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (user.social) setValue(user.social);
+  }, [user.social]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      const social = await updateSocial({ path: { id: user.id }, body: value }, { quiet: true });
+      dispatch(userUpdated({ ...user, social }));
+      setValue(social);
+      notify('success', 'Success');
+    } catch (error) {
+      const apiError = toApiError(error);
+      const fields = Object.fromEntries((apiError.errors ?? []).map((field) => [field.path, field.message]));
+      setErrors(fields);
+      if (!Object.keys(fields).length) notify('error', apiError.message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="kn-settings__form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="kn-settings-social">
+      <h2 id="kn-settings-social" className="kn-settings__title">
+        Social profiles
+      </h2>
+      {SITES.map((site) => (
+        <label key={site.key} className="kn-settings__field">
+          <span>{site.label}</span>
+          <Input
+            value={value[site.key]}
+            maxLength={200}
+            placeholder={site.placeholder}
+            aria-label={site.label}
+            status={errors[site.key] ? 'error' : undefined}
+            onChange={(event) => {
+              setValue((current) => ({ ...current, [site.key]: event.target.value }));
+              setErrors({});
+            }}
+          />
+          {errors[site.key] ? (
+            <span className="kn-settings__error" role="alert">
+              {errors[site.key]}
+            </span>
+          ) : null}
+        </label>
+      ))}
+      <Button type="primary" htmlType="submit" loading={saving}>
+        Save
+      </Button>
+    </form>
+  );
+}
