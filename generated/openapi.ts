@@ -2549,7 +2549,8 @@ export interface components {
         };
         RegionList: {
             regions: {
-                code: string;
+                /** @description The region's code in its country (ISO 3166-2), when it has one. */
+                code: string | null;
                 name: string;
             }[];
         };

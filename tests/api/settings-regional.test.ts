@@ -36,8 +36,12 @@ describe('the country and region lists', () => {
     expect(countries.length).toBeGreaterThan(240);
     expect(countries).toContainEqual({ code: 'PT', name: 'Portugal' });
     expect(countries.map((country) => country.name)).toEqual([...countries.map((country) => country.name)].sort((a, b) => a.localeCompare(b)));
-    const { regions } = (await request(app).get('/api/v2/user-setting/regions/PT').expect(200)).body as { regions: { code: string; name: string }[] };
+    const { regions } = (await request(app).get('/api/v2/user-setting/regions/PT').expect(200)).body as { regions: { code: string | null; name: string }[] };
     expect(regions).toContainEqual({ code: '11', name: 'Lisboa' });
+    // A region without a code of its own (the one region of the Turks and Caicos Islands).
+    expect((await request(app).get('/api/v2/user-setting/regions/TC').expect(200)).body).toEqual({
+      regions: [{ code: null, name: 'Turks and Caicos Islands' }],
+    });
     await request(app).get('/api/v2/user-setting/regions/ZZ').expect(404);
     await request(app).get('/api/v2/user-setting/regions/pt').expect(400);
   });

@@ -64,8 +64,10 @@ describe('following, comments and flags in Chromium', () => {
     await row.waitFor();
     expect(await row.getByRole('button', { name: /Follow/ }).count()).toBe(0);
     await shot(page, 'follow-modal-desktop');
-    await page.keyboard.press('Escape');
+    await row.getByRole('button', { name: 'bea moon' }).click();
     await followModal.waitFor({ state: 'hidden' });
+    await page.waitForURL(`${world.baseUrl}/profile/default`);
+    await page.goto(`${world.baseUrl}/${ana.form.username}`, { waitUntil: 'networkidle' });
 
     // The song: play, pause, seek to 3.2 s on the waveform, then a comment there.
     const modal = await openFromProfile(page, SONG);

@@ -24,14 +24,14 @@ export const SETTINGS_MESSAGES = {
 } as const;
 
 interface Region {
-  code: string;
+  code: string | null;
   name: string;
 }
 
 const COUNTRIES = new Map(
   (countryRegionData as { countryName: string; countryShortCode: string; regions: { name: string; shortCode?: string }[] }[]).map((country) => [
     country.countryShortCode,
-    { name: country.countryName, regions: country.regions.map((region): Region => ({ code: region.shortCode ?? region.name, name: region.name })) },
+    { name: country.countryName, regions: country.regions.map((region): Region => ({ code: region.shortCode ?? null, name: region.name })) },
   ]),
 );
 const COUNTRY_LIST = [...COUNTRIES.entries()].map(([code, { name }]) => ({ code, name })).sort((a, b) => a.name.localeCompare(b.name));
@@ -76,7 +76,9 @@ export async function updateRegional(
   let stateName = '';
   if (state) {
     if (!country) throw invalid('state', SETTINGS_MESSAGES.stateWithoutCountry);
-    const region = country.regions.find((candidate) => candidate.name.toLowerCase() === state.toLowerCase() || candidate.code === state);
+    const region = country.regions.find(
+      (candidate) => candidate.name.toLowerCase() === state.toLowerCase() || (candidate.code !== null && candidate.code === state),
+    );
     if (!region) throw invalid('state', SETTINGS_MESSAGES.state);
     stateName = region.name;
   }

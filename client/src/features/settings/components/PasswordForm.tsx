@@ -3,10 +3,10 @@ import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import { changePassword } from '../../../api/generated/operations';
 import { MESSAGES } from '../../../api/generated/validation';
-import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { notify } from '../../../components/notify';
 import { selectUser, sessionRefreshed } from '../../auth';
+import { useGroupSave } from '../hooks/useGroupSave';
+import { FieldError } from './FieldError';
 
 const EMPTY = { password: '', newPassword: '', confirm: '' };
 
@@ -18,32 +18,22 @@ export function PasswordForm() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser)!;
   const [value, setValue] = useState(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
+  const { errors, setErrors, saving, save } = useGroupSave();
 
   const change = (patch: Partial<typeof EMPTY>) => {
     setValue((current) => ({ ...current, ...patch }));
     setErrors({});
   };
 
-  const save = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!value.password) return setErrors({ password: MESSAGES.loginPassword });
     if (value.newPassword !== value.confirm) return setErrors({ confirm: MESSAGES.passwordMismatch });
-    setSaving(true);
-    try {
+    void save(async () => {
       const session = await changePassword({ path: { id: user.id }, body: { password: value.password, newPassword: value.newPassword } }, { quiet: true });
       if (session.user && session.token) dispatch(sessionRefreshed({ user: session.user, token: session.token }));
       setValue(EMPTY);
-      notify('success', 'Your password is changed. Your other devices are signed out.');
-    } catch (error) {
-      const apiError = toApiError(error);
-      const fields = Object.fromEntries((apiError.errors ?? []).map((field) => [field.path, field.message]));
-      setErrors(fields);
-      if (!Object.keys(fields).length) notify('error', apiError.message);
-    } finally {
-      setSaving(false);
-    }
+    }, 'Your password is changed. Your other devices are signed out.');
   };
 
   const field = (name: keyof typeof EMPTY, label: string, autoComplete: string) => (
@@ -56,16 +46,12 @@ export function PasswordForm() {
         status={errors[name] ? 'error' : undefined}
         onChange={(event) => change({ [name]: event.target.value })}
       />
-      {errors[name] ? (
-        <span className="kn-settings__error" role="alert">
-          {errors[name]}
-        </span>
-      ) : null}
+      <FieldError message={errors[name]} />
     </label>
   );
 
   return (
-    <form className="kn-settings__form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="kn-settings-password">
+    <form className="kn-settings__form" onSubmit={submit} noValidate aria-labelledby="kn-settings-password">
       <h2 id="kn-settings-password" className="kn-settings__title">
         Password
       </h2>

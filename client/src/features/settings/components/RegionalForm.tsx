@@ -4,10 +4,10 @@ import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import { useGetCountries, useGetRegions } from '../../../api/generated/hooks';
 import { updateRegional } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { notify } from '../../../components/notify';
 import { selectUser, selectUserExt, userExtLoaded } from '../../auth';
+import { useGroupSave } from '../hooks/useGroupSave';
+import { FieldError } from './FieldError';
 
 interface Regional {
   country: string | null;
@@ -30,8 +30,7 @@ export function RegionalForm() {
   const user = useAppSelector(selectUser)!;
   const ext = useAppSelector(selectUserExt);
   const [value, setValue] = useState<Regional>({ country: null, state: '', city: '', timezone: null });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
+  const { errors, setErrors, saving, save } = useGroupSave();
   const countries = useGetCountries();
   const regions = useGetRegions({ path: { country: value.country ?? 'AA' } }, { enabled: Boolean(value.country) });
 
@@ -49,32 +48,16 @@ export function RegionalForm() {
     setErrors({});
   };
 
-  const save = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSaving(true);
-    try {
+    void save(async () => {
       const { userExt } = await updateRegional({ path: { id: user.id }, body: value }, { quiet: true });
       dispatch(userExtLoaded(userExt));
-      notify('success', 'Success');
-    } catch (error) {
-      const apiError = toApiError(error);
-      const fields = Object.fromEntries((apiError.errors ?? []).map((field) => [field.path, field.message]));
-      setErrors(fields);
-      if (!Object.keys(fields).length) notify('error', apiError.message);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
-  const fieldError = (name: string) =>
-    errors[name] ? (
-      <span className="kn-settings__error" role="alert">
-        {errors[name]}
-      </span>
-    ) : null;
-
   return (
-    <form className="kn-settings__form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="kn-settings-regional">
+    <form className="kn-settings__form" onSubmit={submit} noValidate aria-labelledby="kn-settings-regional">
       <h2 id="kn-settings-regional" className="kn-settings__title">
         Where you are from
       </h2>
@@ -92,7 +75,7 @@ export function RegionalForm() {
           status={errors.country ? 'error' : undefined}
           onChange={(country?: string) => change({ country: country ?? null, state: '' })}
         />
-        {fieldError('country')}
+        <FieldError message={errors.country} />
       </label>
       <label className="kn-settings__field">
         <span>State or region</span>
@@ -109,7 +92,7 @@ export function RegionalForm() {
           status={errors.state ? 'error' : undefined}
           onChange={(state?: string) => change({ state: state ?? '' })}
         />
-        {fieldError('state')}
+        <FieldError message={errors.state} />
       </label>
       <label className="kn-settings__field">
         <span>City</span>
@@ -120,7 +103,7 @@ export function RegionalForm() {
           status={errors.city ? 'error' : undefined}
           onChange={(event) => change({ city: event.target.value })}
         />
-        {fieldError('city')}
+        <FieldError message={errors.city} />
       </label>
       <label className="kn-settings__field">
         <span>Time zone</span>
@@ -133,7 +116,7 @@ export function RegionalForm() {
           status={errors.timezone ? 'error' : undefined}
           onChange={(timezone: string) => change({ timezone })}
         />
-        {fieldError('timezone')}
+        <FieldError message={errors.timezone} />
       </label>
       <Button type="primary" htmlType="submit" loading={saving}>
         Save

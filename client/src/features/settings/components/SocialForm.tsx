@@ -2,10 +2,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import { updateSocial, type UpdateSocialArgs } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { notify } from '../../../components/notify';
 import { selectUser, userUpdated } from '../../auth';
+import { useGroupSave } from '../hooks/useGroupSave';
+import { FieldError } from './FieldError';
 
 type Social = UpdateSocialArgs['body'];
 const EMPTY: Social = { facebook: '', twitter: '', linkedin: '', instagram: '' };
@@ -21,33 +21,23 @@ export function SocialForm() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser)!;
   const [value, setValue] = useState<Social>(user.social ?? EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
+  const { errors, setErrors, saving, save } = useGroupSave();
 
   useEffect(() => {
     if (user.social) setValue(user.social);
   }, [user.social]);
 
-  const save = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSaving(true);
-    try {
+    void save(async () => {
       const social = await updateSocial({ path: { id: user.id }, body: value }, { quiet: true });
       dispatch(userUpdated({ ...user, social }));
       setValue(social);
-      notify('success', 'Success');
-    } catch (error) {
-      const apiError = toApiError(error);
-      const fields = Object.fromEntries((apiError.errors ?? []).map((field) => [field.path, field.message]));
-      setErrors(fields);
-      if (!Object.keys(fields).length) notify('error', apiError.message);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <form className="kn-settings__form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="kn-settings-social">
+    <form className="kn-settings__form" onSubmit={submit} noValidate aria-labelledby="kn-settings-social">
       <h2 id="kn-settings-social" className="kn-settings__title">
         Social profiles
       </h2>
@@ -65,11 +55,7 @@ export function SocialForm() {
               setErrors({});
             }}
           />
-          {errors[site.key] ? (
-            <span className="kn-settings__error" role="alert">
-              {errors[site.key]}
-            </span>
-          ) : null}
+          <FieldError message={errors[site.key]} />
         </label>
       ))}
       <Button type="primary" htmlType="submit" loading={saving}>
