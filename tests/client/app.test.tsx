@@ -67,6 +67,7 @@ describe('routes', () => {
       ['userProfile', '/profile/:kind?', false],
       ['wallet', '/wallet', false],
       ['activity-history', '/activity-history', false],
+      ['user-setting', '/user-setting', false],
       ['{name}Top50', '/:segment/:sub?', true],
       ['{hash}', '/:segment/:sub?', true],
       ['username', '/:segment/:sub?', true],
