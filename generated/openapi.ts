@@ -1652,6 +1652,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user-setting/update-personal/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a member's personal details and what they are mailed
+         * @description Only the member themself or an admin (another member's id gets 404). `birthday` is a past date (YYYY-MM-DD) after 1900, `bio` plain text of at most 1,000 characters. `willReceiveNews` (news from Knack, messages) and `willReceivePromotes` (offers) decide which mails the member gets.
+         */
+        post: operations["updatePersonal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user-setting/update-regional/{id}": {
         parameters: {
             query?: never;
@@ -2487,6 +2507,16 @@ export interface components {
             orderId: string;
             status: components["schemas"]["OrderStatus"];
         };
+        PersonalRequest: {
+            /** @description Plain text; at most 1,000 characters once the spaces around it are removed. */
+            bio: string;
+            /** Format: date */
+            birthday: string | null;
+            /** @enum {string|null} */
+            sex: "M" | "W" | null;
+            willReceiveNews: boolean;
+            willReceivePromotes: boolean;
+        };
         Plan: {
             name: string;
             /** Format: int32 */
@@ -2814,6 +2844,10 @@ export interface components {
              * @description 50 restricts uploads to Music.
              */
             userType: number;
+            /** @description Mails with news from Knack and about messages. */
+            willReceiveNews?: boolean;
+            /** @description Mails with offers. */
+            willReceivePromotes?: boolean;
         };
         UserCard: {
             /**
@@ -5363,6 +5397,37 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+        };
+    };
+    updatePersonal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalRequest"];
+            };
+        };
+        responses: {
+            /** @description The member's account as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserUpdateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateRegional: {

@@ -70,6 +70,27 @@ describe('regional settings in Chromium', () => {
     await page.context().close();
   });
 
+  it('when a member saves her details and turns news mails off, then they are kept after a reload', async () => {
+    const page = await signedInPage(world, world.ana, { viewport: DESKTOP });
+    await page.goto(`${world.baseUrl}/user-setting`, { waitUntil: 'networkidle' });
+    const personal = page.locator('form[aria-labelledby="kn-settings-personal"]');
+    await personal.getByRole('radio', { name: 'Woman' }).check();
+    await personal.getByLabel('Birthday', { exact: true }).fill('1994-03-08');
+    await personal.getByRole('textbox', { name: 'Bio' }).fill('Songs and photos from Lisbon.');
+    await personal.getByRole('checkbox', { name: 'Email me news from Knack and about my messages' }).uncheck();
+    await personal.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Success').waitFor();
+
+    await page.reload({ waitUntil: 'networkidle' });
+    await personal.getByRole('textbox', { name: 'Bio' }).waitFor();
+    await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Bio"]')?.value === 'Songs and photos from Lisbon.');
+    expect(await personal.getByLabel('Birthday', { exact: true }).inputValue()).toBe('1994-03-08');
+    expect(await personal.getByRole('radio', { name: 'Woman' }).isChecked()).toBe(true);
+    expect(await personal.getByRole('checkbox', { name: 'Email me news from Knack and about my messages' }).isChecked()).toBe(false);
+    await screenshot(page, 'settings-personal-desktop');
+    await page.context().close();
+  });
+
   it('when a member changes her password on one device, then she stays signed in there and the other device is signed out', async () => {
     const laptop = await signedInPage(world, world.bea, { viewport: DESKTOP });
     const phone = await signedInPage(world, world.bea, { viewport: PHONE });

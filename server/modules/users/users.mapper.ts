@@ -18,6 +18,8 @@ export function toUserDto(user: UserDoc, role: Role): Schemas['User'] {
     birthday: user.birthday ? user.birthday.toISOString().slice(0, 10) : null,
     role,
     updated: user.updated.toISOString(),
+    willReceiveNews: user.willReceiveNews ?? true,
+    willReceivePromotes: user.willReceivePromotes ?? false,
   };
 }
 

@@ -29,6 +29,9 @@ const userSchema = new Schema(
     },
     sex: { type: String, enum: ['M', 'W', null], default: null },
     birthday: { type: Date, default: null },
+    /** Mails with news from Knack and about messages (on unless turned off), and mails with offers (off unless turned on). */
+    willReceiveNews: { type: Boolean, default: true },
+    willReceivePromotes: { type: Boolean, default: false },
     metaTitle: { type: String, default: '' },
     metaDescription: { type: String, default: '' },
     userType: { type: Number, default: 0 },

@@ -4,7 +4,7 @@ import { notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth, requireSelfOrAdmin } from './users.guards';
-import { toPublicUserDto, toUserExtDto } from './users.mapper';
+import { roleOf, toPublicUserDto, toUserDto, toUserExtDto } from './users.mapper';
 import * as users from './users.service';
 import * as settings from './users.settings';
 import { sendPublicJson } from '../../lib/public-responses';
@@ -43,6 +43,11 @@ export function usersRouter(config: AuthConfig): Router {
 
   router.get('/user-setting/regions/:country', (req: ApiRequest<'getRegions'>, res: ApiResponse<'getRegions'>) => {
     sendPublicJson(req, res, settings.regionsOf(req.params.country));
+  });
+
+  router.post('/user-setting/update-personal/:id', requireAuth(config), async (req: ApiRequest<'updatePersonal'>, res: ApiResponse<'updatePersonal'>) => {
+    const user = await settings.updatePersonal(req.auth!, req.params.id, req.body);
+    res.json({ message: 'Success', user: toUserDto(user, roleOf(config.adminEmails, user.email)) });
   });
 
   router.post('/user-setting/update-social/:id', requireAuth(config), async (req: ApiRequest<'updateSocial'>, res: ApiResponse<'updateSocial'>) => {

@@ -1,6 +1,6 @@
 /**
  * A member's own settings, group by group, each saved on its own. Today: where they are from (country, state or
- * region, city) and their time zone, and their social profiles. The country and region lists come from country-region-data (ISO 3166-1
+ * region, city) and their time zone, personal details and mail choices, and their social profiles. The country and region lists come from country-region-data (ISO 3166-1
  * countries with their ISO 3166-2 regions, MIT); time zones are the IANA zones the runtime knows.
  */
 import countryRegionData from 'country-region-data/data.json';
@@ -8,7 +8,7 @@ import { Types } from 'mongoose';
 import { badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
 import { isDuplicateKey } from '../../lib/mutex';
-import { UserExtModel, UserModel, type UserExtDoc } from './users.model';
+import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
 export const SETTINGS_MESSAGES = {
   noMember: 'This member does not exist.',
@@ -21,7 +21,12 @@ export const SETTINGS_MESSAGES = {
   twitter: 'Enter your X (Twitter) profile address or @handle.',
   linkedin: 'Enter your LinkedIn profile address (linkedin.com/in/…) or its name.',
   instagram: 'Enter your Instagram profile address or username.',
+  birthday: 'Choose a birthday in the past (after 1900).',
+  bioTooLong: 'A bio can be at most 1,000 characters.',
 } as const;
+
+const BIO_MAX_CHARS = 1_000;
+const EARLIEST_BIRTHDAY = '1900-01-01';
 
 interface Region {
   code: string | null;
@@ -126,4 +131,35 @@ export async function updateSocial(caller: AuthContext, id: string, request: Soc
   }
   await UserModel.updateOne({ _id: userId }, { $set: { social } });
   return social;
+}
+
+export interface PersonalRequest {
+  sex: 'M' | 'W' | null;
+  birthday: string | null;
+  bio: string;
+  willReceiveNews: boolean;
+  willReceivePromotes: boolean;
+}
+
+/** Personal details and mail choices. Answers the account as it is now. */
+export async function updatePersonal(caller: AuthContext, id: string, request: PersonalRequest, today = new Date()) {
+  const userId = await ownMember(caller, id);
+  // A calendar date, compared as text in its ISO form: no time zone can move it.
+  const birthday = request.birthday ? new Date(`${request.birthday}T00:00:00Z`) : null;
+  // A calendar day that exists (no 30 February), in the past and after 1900.
+  const realDay = !birthday || (!Number.isNaN(birthday.getTime()) && birthday.toISOString().slice(0, 10) === request.birthday);
+  if (!realDay || (request.birthday && (request.birthday < EARLIEST_BIRTHDAY || request.birthday >= today.toISOString().slice(0, 10)))) {
+    throw invalid('birthday', SETTINGS_MESSAGES.birthday);
+  }
+  const bio = request.bio.trim();
+  if ([...bio].length > BIO_MAX_CHARS) throw invalid('bio', SETTINGS_MESSAGES.bioTooLong);
+  const fields = {
+    sex: request.sex,
+    birthday,
+    bio,
+    willReceiveNews: request.willReceiveNews,
+    willReceivePromotes: request.willReceivePromotes,
+    updated: new Date(),
+  };
+  return (await UserModel.findByIdAndUpdate(userId, { $set: fields }, { new: true }).lean<UserDoc>())!;
 }

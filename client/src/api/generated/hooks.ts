@@ -335,6 +335,9 @@ export const useUpdateContentSetting = () => useApiMutation<api.UpdateContentSet
 /** Sends POST /user-setting/update-payment-info/{id} when `run` is called. */
 export const useUpdatePaymentInfo = () => useApiMutation<api.UpdatePaymentInfoArgs, api.UpdatePaymentInfoResult>(api.updatePaymentInfo);
 
+/** Sends POST /user-setting/update-personal/{id} when `run` is called. */
+export const useUpdatePersonal = () => useApiMutation<api.UpdatePersonalArgs, api.UpdatePersonalResult>(api.updatePersonal);
+
 /** Sends POST /user-setting/update-regional/{id} when `run` is called. */
 export const useUpdateRegional = () => useApiMutation<api.UpdateRegionalArgs, api.UpdateRegionalResult>(api.updateRegional);
 

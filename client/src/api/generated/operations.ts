@@ -655,6 +655,13 @@ export function updatePaymentInfo(args: UpdatePaymentInfoArgs, options?: Request
   return request<UpdatePaymentInfoResult>('post', '/user-setting/update-payment-info/{id}', args ?? {}, options);
 }
 
+export type UpdatePersonalArgs = { path: operations['updatePersonal']['parameters']['path']; body: NonNullable<operations['updatePersonal']['requestBody']>['content']['application/json'] };
+export type UpdatePersonalResult = operations['updatePersonal']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-personal/{id}: Set a member's personal details and what they are mailed */
+export function updatePersonal(args: UpdatePersonalArgs, options?: RequestOptions): Promise<UpdatePersonalResult> {
+  return request<UpdatePersonalResult>('post', '/user-setting/update-personal/{id}', args ?? {}, options);
+}
+
 export type UpdateRegionalArgs = { path: operations['updateRegional']['parameters']['path']; body: NonNullable<operations['updateRegional']['requestBody']>['content']['application/json'] };
 export type UpdateRegionalResult = operations['updateRegional']['responses'][200]['content']['application/json'];
 /** POST /user-setting/update-regional/{id}: Set where a member is from and their time zone */

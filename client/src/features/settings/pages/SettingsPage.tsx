@@ -2,12 +2,13 @@ import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
 import { Link } from 'react-router-dom';
 import { PATHS } from '../../../app/constants';
 import { PasswordForm } from '../components/PasswordForm';
+import { PersonalForm } from '../components/PersonalForm';
 import { RegionalForm } from '../components/RegionalForm';
 import { SocialForm } from '../components/SocialForm';
 import '../components/settings.css';
 
 /**
- * `/user-setting`: the member's settings, each group saved on its own: where they are from, social profiles, the password; the
+ * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password; the
  * payout account is on the wallet page for now.
  */
 export default function SettingsPage() {
@@ -21,6 +22,9 @@ export default function SettingsPage() {
       </header>
       <section className="kn-settings__group">
         <RegionalForm />
+      </section>
+      <section className="kn-settings__group">
+        <PersonalForm />
       </section>
       <section className="kn-settings__group">
         <SocialForm />
