@@ -11,7 +11,9 @@ import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-li
 import {
   checkDiscountCode,
   getContentById,
+  getCountries,
   getListingQuote,
+  getRegions,
   getPaidHistory,
   getPaymentOrder,
   getUserHistory,
@@ -44,7 +46,17 @@ jest.mock('../../client/src/api/generated/operations');
 const world = useJaneWorld();
 const piece = (title: string) => world.pieces.find((candidate) => candidate.title === title)!;
 
+/** The payout account of the settings page, once its form (a lazy chunk) has loaded. */
+async function payoutForm(): Promise<HTMLElement> {
+  const payout = await screen.findByRole('region', { name: 'Payout account' });
+  await within(payout).findByLabelText('PayPal email');
+  return payout;
+}
+
 beforeEach(() => {
+  // The settings page, where the payout account is changed, lists the countries too.
+  jest.mocked(getCountries).mockResolvedValue({ countries: [] });
+  jest.mocked(getRegions).mockResolvedValue({ regions: [] });
   jest.mocked(getContentById).mockImplementation(async ({ path: { id } }) => {
     const content = world.pieces.find((candidate) => candidate.id === id);
     if (!content) throw new ApiError('Content not found', 404, 'not_found');
@@ -227,7 +239,7 @@ describe('back from the checkout (/profile/default?order={id})', () => {
   });
 });
 
-describe('wallet (/wallet)', () => {
+describe('wallet (/wallet) and the payout account (/user-setting)', () => {
   const byTestId = (id: string) => screen.getByTestId(id).textContent;
   const balance = () => screen.getByRole('region', { name: 'Balance' });
   const cashOutButton = () => within(balance()).getByRole('button', { name: 'Cash out' }) as HTMLButtonElement;
@@ -328,14 +340,23 @@ describe('wallet (/wallet)', () => {
     expect(store.getState().payments.version).toBe(0);
   });
 
+  it('when the wallet opens, then it says where payouts go and links to the payout account in the settings', async () => {
+    jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }, { payoutAccount: { paypal: 'jane@paypal.example' } }));
+    await renderAsMember('/wallet');
+    const where = await screen.findByRole('region', { name: 'Where payouts go' });
+    expect(where.textContent).toContain('To the PayPal account jane@paypal.example.');
+    expect(within(where).getByRole('link', { name: 'Change it in Settings' }).getAttribute('href')).toBe('/user-setting#payout');
+    expect(screen.queryByRole('region', { name: 'Payout account' })).toBeNull();
+  });
+
   it('when the PayPal email is saved, then a wrong address or a blank password is refused on the spot, and a right one is sent trimmed and lower-cased with the password, which is then cleared', async () => {
     jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
     jest.mocked(updatePaymentInfo).mockImplementation(async ({ body }) => {
       jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }, { payoutAccount: { paypal: body.paypal } }));
       return { message: 'Success', paypal: body.paypal };
     });
-    await renderAsMember('/wallet');
-    const payout = await screen.findByRole('region', { name: 'Payout account' });
+    await renderAsMember('/user-setting');
+    const payout = await payoutForm();
     const email = within(payout).getByLabelText('PayPal email') as HTMLInputElement;
     const password = within(payout).getByLabelText('Current password') as HTMLInputElement;
     expect(email.value).toBe('');
@@ -369,8 +390,8 @@ describe('wallet (/wallet)', () => {
       status: 400,
       data: { message: wrong, code: 'bad_request', errors: [{ path: 'password', message: wrong }] },
     }));
-    await renderAsMember('/wallet');
-    const payout = await screen.findByRole('region', { name: 'Payout account' });
+    await renderAsMember('/user-setting');
+    const payout = await payoutForm();
     const email = within(payout).getByLabelText('PayPal email') as HTMLInputElement;
     await waitFor(() => expect(email.value).toBe('jane@paypal.example'));
     fireEvent.change(email, { target: { value: 'new@paypal.example' } });
@@ -403,8 +424,8 @@ describe('wallet (/wallet)', () => {
       status: 400,
       data: { message: notSet, code: 'password_not_set', errors: [{ path: 'password', message: notSet }] },
     }));
-    const { store } = await renderAsMember('/wallet');
-    const payout = await screen.findByRole('region', { name: 'Payout account' });
+    const { store } = await renderAsMember('/user-setting');
+    const payout = await payoutForm();
     fireEvent.change(within(payout).getByLabelText('PayPal email'), { target: { value: 'jane@paypal.example' } });
     fireEvent.change(within(payout).getByLabelText('Current password'), { target: { value: 'something' } });
     fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
@@ -418,8 +439,8 @@ describe('wallet (/wallet)', () => {
     jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
     const tooMany = 'Too many wrong passwords. Please wait and try again.';
     sendThroughHttp(['updatePaymentInfo'], () => ({ status: 429, data: { message: tooMany, code: 'too_many_requests' } }));
-    await renderAsMember('/wallet');
-    const payout = await screen.findByRole('region', { name: 'Payout account' });
+    await renderAsMember('/user-setting');
+    const payout = await payoutForm();
     fireEvent.change(within(payout).getByLabelText('PayPal email'), { target: { value: 'jane@paypal.example' } });
     fireEvent.change(within(payout).getByLabelText('Current password'), { target: { value: 'Guess!123' } });
     fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));

@@ -98,10 +98,11 @@ describe('regional settings in Chromium', () => {
     await phone.getByRole('heading', { name: 'Wallet' }).waitFor();
 
     await laptop.goto(`${world.baseUrl}/user-setting`, { waitUntil: 'networkidle' });
-    await laptop.getByLabel('Current password', { exact: true }).fill(GOOD_PASSWORD);
-    await laptop.getByLabel('New password', { exact: true }).fill('N3w!secret');
-    await laptop.getByLabel('Confirm the new password', { exact: true }).fill('N3w!secret');
-    await laptop.getByRole('button', { name: 'Change password' }).click();
+    const password = laptop.locator('form[aria-labelledby="kn-settings-password"]');
+    await password.getByLabel('Current password', { exact: true }).fill(GOOD_PASSWORD);
+    await password.getByLabel('New password', { exact: true }).fill('N3w!secret');
+    await password.getByLabel('Confirm the new password', { exact: true }).fill('N3w!secret');
+    await password.getByRole('button', { name: 'Change password' }).click();
     await laptop.getByText('Your password is changed. Your other devices are signed out.').waitFor();
     await screenshot(laptop, 'settings-password-desktop');
     // The laptop goes on: a reload restores its new session.

@@ -1,15 +1,14 @@
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
-import { Link } from 'react-router-dom';
-import { PATHS } from '../../../app/constants';
 import { PasswordForm } from '../components/PasswordForm';
+import { PayoutSettings } from '../components/PayoutSettings';
 import { PersonalForm } from '../components/PersonalForm';
 import { RegionalForm } from '../components/RegionalForm';
 import { SocialForm } from '../components/SocialForm';
 import '../components/settings.css';
 
 /**
- * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password; the
- * payout account is on the wallet page for now.
+ * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password and the
+ * payout account.
  */
 export default function SettingsPage() {
   return (
@@ -32,14 +31,7 @@ export default function SettingsPage() {
       <section className="kn-settings__group">
         <PasswordForm />
       </section>
-      <section className="kn-settings__group" aria-labelledby="kn-settings-payment">
-        <h2 id="kn-settings-payment" className="kn-settings__title">
-          Payouts
-        </h2>
-        <p>
-          The PayPal email your payouts and cash-outs go to is set on your <Link to={PATHS.wallet}>wallet</Link>.
-        </p>
-      </section>
+      <PayoutSettings />
     </div>
   );
 }

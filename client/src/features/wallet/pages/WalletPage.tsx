@@ -11,7 +11,6 @@ import { selectUser } from '../../auth';
 import { formatUsd, selectPaymentsVersion } from '../../payments';
 import { modalOpened } from '../../../app/ui';
 import { HistoryList } from '../components/HistoryList';
-import { PayoutAccountForm } from '../components/PayoutAccountForm';
 import { useHistory } from '../hooks/useHistory';
 import '../components/wallet.css';
 
@@ -90,11 +89,20 @@ export default function WalletPage() {
               <dd>{formatUsd(summary.paidOut)}</dd>
             </div>
           </dl>
-          <section className="kn-wallet__payout" aria-labelledby="kn-payout-title">
-            <h2 id="kn-payout-title" className="kn-section-title">
-              Payout account
+          <section className="kn-wallet__payout" aria-labelledby="kn-payout-where">
+            <h2 id="kn-payout-where" className="kn-section-title">
+              Where payouts go
             </h2>
-            <PayoutAccountForm userId={user.id} paypal={summary.payoutAccount?.paypal ?? null} onSaved={wallet.reload} />
+            <p>
+              {summary.payoutAccount?.paypal ? (
+                <>
+                  To the PayPal account <strong>{summary.payoutAccount.paypal}</strong>.{' '}
+                </>
+              ) : (
+                'No PayPal account yet: payouts wait until you add one. '
+              )}
+              <Link to={`${PATHS.settings}#payout`}>Change it in Settings</Link>
+            </p>
           </section>
         </>
       )}
