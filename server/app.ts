@@ -22,7 +22,7 @@ import type { Logger } from './lib/logger';
 import { answerStoredFirst } from './lib/public-responses';
 import { requestIdOf } from './lib/request-id';
 import { OPENAPI_PATH } from './lib/paths';
-import { authRouter, createAuthService } from './modules/auth';
+import { authRouter, createAuthService, createIdentityService, identityRouter } from './modules/auth';
 import { cmsRouter } from './modules/cms';
 import { contentsRouter, createContentsService } from './modules/contents';
 import { createFeedsService, createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
@@ -30,14 +30,15 @@ import { createKnacksService, knacksRouter } from './modules/knacks';
 import { createMediaService, filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
 import { createPaymentsService, paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
 import { createShareService, securityHeaders, shareRouter } from './modules/share';
-import { subscriptionsRouter } from './modules/subscriptions';
+import { createSubscriptionsService, subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
-import { profileImagesRouter, usersRouter } from './modules/users';
+import { creditsRouter, profileImagesRouter, usersRouter } from './modules/users';
 import { createHistoryService, historyRouter } from './modules/history';
 import { followsRouter } from './modules/follows';
 import { commentsRouter } from './modules/comments';
 import { createFlagsService, flagsRouter } from './modules/flags';
 import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
+import { accountRouter, createAccountService } from './modules/account';
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 
 export interface AppDeps {
@@ -127,7 +128,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   app.use(
     clientRouter(config.clientDir, async (pathname) => {
       const preview = await previewFor(pathname);
-      return preview && previewTags(preview);
+      return preview && ('movedTo' in preview ? preview : previewTags(preview));
     }),
   );
   app.use(errorHandler(logger));
@@ -143,19 +144,23 @@ export function createServices({ config, logger, mailer, storage, payoutProvider
   const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
   const contents = createContentsService(media);
   const provider = createPaymentProvider(config);
+  const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, logger });
   const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
   return {
     media,
     contents,
     provider,
-    payments: createPaymentsService({ provider, contents, publicUrl: config.publicUrl, logger }),
+    subscriptions,
+    payments: createPaymentsService({ provider, contents, subscriptions, publicUrl: config.publicUrl, logger }),
     auth: createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger }),
+    identity: createIdentityService({ publicUrl: config.publicUrl, mailer, logger }),
     feeds: createFeedsService(contents),
     knacks: createKnacksService({ mailer, secret: config.auth.keys.knackCodes }),
     share: createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger }),
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
     flags: createFlagsService({ contents, mailer }),
+    account: createAccountService({ contents, media, adminEmails: config.auth.adminEmails, logger }),
   };
 }
 
@@ -172,12 +177,12 @@ export function apiRouters(config: AppDeps['config'], services: ReturnType<typeo
   const json: ModuleRouters = {
     tags: [tagsRouter],
     cms: [cmsRouter],
-    auth: [authRouter(auth, services.auth)],
-    users: [usersRouter(auth), profileImagesRouter(auth, services.media)],
+    auth: [authRouter(auth, services.auth), identityRouter(auth, services.identity)],
+    users: [usersRouter(auth), profileImagesRouter(auth, services.media), creditsRouter(auth)],
     contents: [contentsRouter(auth, services.contents)],
     feeds: [feedsRouter(auth, services.feeds)],
     knacks: [knacksRouter(auth, services.knacks)],
-    subscriptions: [subscriptionsRouter(auth)],
+    subscriptions: [subscriptionsRouter(auth, services.subscriptions)],
     payments: [paymentsRouter(auth, services.payments)],
     share: [shareRouter(auth, services.share)],
     history: [historyRouter(auth, services.history, services.wallet)],
@@ -185,6 +190,7 @@ export function apiRouters(config: AppDeps['config'], services: ReturnType<typeo
     follows: [followsRouter(auth)],
     comments: [commentsRouter(auth)],
     flags: [flagsRouter(auth, services.flags)],
+    account: [accountRouter(auth, services.account)],
   };
   return { rawBody, json };
 }

@@ -15,6 +15,7 @@ export const PATTERNS = {
   email: new RegExp("^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"),
   password: new RegExp("^(?=.*[a-z])(?=.*[A-Z])(?=.*\\d)(?=.*[!@#$%^&*]).{8,}$"),
   usernameChars: new RegExp("^[a-z0-9_.]+$"),
+  appScreens: new RegExp("^(activity-history|admin|analytics|approve|auth|become|blog|cancel|confirm|creat-discount-code|earning|explore|inbox|nft|pricing|profile|search|user-guide|user-setting|viewall|wallet|music-player\\.html|privacy-policy\\.html|terms-of-use\\.html|files|api)$"),
 } as const;
 
 export const MESSAGES = {
@@ -69,5 +70,10 @@ export const MESSAGES = {
   "privacyNeedsPlan": "Changing who can see a piece needs a subscription plan above Standard.",
   "privacyExclusive": "At least one checkbox must be checked.",
   "commentRequired": "You should input comment",
-  "commentTooLong": "A comment can be at most 2,000 characters."
+  "commentTooLong": "A comment can be at most 2,000 characters.",
+  "emailUnchanged": "This is already your email.",
+  "emailChangeSent": "We sent a link to {email}. Your email changes when you open it.",
+  "emailChanged": "Your email is now {email}.",
+  "emailChangeCancelled": "The email change is cancelled. Your email stays {email}.",
+  "badEmailChangeLink": "This email change link is invalid or has expired."
 } as const;

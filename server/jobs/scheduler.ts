@@ -4,6 +4,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config';
+import { createPaymentProvider, isSandbox } from '../integrations/payments';
 import { createPayoutProvider } from '../integrations/payouts';
 import type { Storage } from '../integrations/storage';
 import type { Logger } from '../lib/logger';
@@ -12,11 +13,15 @@ import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
 import { refreshRankings } from '../modules/feeds';
 import { purgeStaleKnackRecords } from '../modules/knacks';
+import { createContentsService } from '../modules/contents';
 import { createMediaService, mediaHousekeeping } from '../modules/media';
+import { createAccountService } from '../modules/account';
+import { createPaymentsService } from '../modules/payments';
+import { createSubscriptionsService } from '../modules/subscriptions';
 import { createPayouts, PAYOUT_CRON } from '../modules/wallet';
 
 export interface JobDeps {
-  config: Pick<Config, 'auth' | 'payouts'>;
+  config: Pick<Config, 'auth' | 'payouts' | 'payments' | 'publicUrl'>;
   logger: Logger;
   storage: Storage;
 }
@@ -33,6 +38,10 @@ export interface Job {
 export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
   const media = createMediaService({ storage, logger, signingSecret: config.auth.keys.mediaUrls });
   const payouts = createPayouts({ provider: createPayoutProvider(config), fees: config.payouts, logger });
+  const account = createAccountService({ contents: createContentsService(media), media, adminEmails: config.auth.adminEmails, logger });
+  const provider = createPaymentProvider(config);
+  const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, logger });
+  const payments = createPaymentsService({ provider, contents: createContentsService(media), subscriptions, publicUrl: config.publicUrl, logger });
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
@@ -46,6 +55,23 @@ export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
       leaseMs: 10 * 60_000,
       run: async () => ({ limits: await purgeExpiredLimits(), spentTokens: await purgeSpentTokens(), knacks: await purgeStaleKnackRecords() }),
     },
+    // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
+    { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
+    // Only with the sandbox provider, which has no servers of its own to charge renewals: each month that
+    // ended is renewed (or a cancelled subscription ended) through the same signed webhook a provider sends.
+    ...(isSandbox(provider)
+      ? [
+          {
+            name: 'sandbox-renewals',
+            schedule: '*/15 * * * *',
+            leaseMs: 10 * 60_000,
+            run: () =>
+              subscriptions.renewDueSandboxSubscriptions(({ rawBody, headers }) =>
+                payments.receiveWebhook(provider.kind, rawBody, headers).then(() => undefined),
+              ),
+          },
+        ]
+      : []),
   ];
 }
 

@@ -273,6 +273,8 @@ describe('the scheduler', () => {
       { name: 'refresh-rankings', schedule: '*/5 * * * *', status: 'idle' },
       { name: 'monthly-payouts', schedule: '0 0 1 * *', status: 'idle' },
       { name: 'expired-records', schedule: '7 * * * *', status: 'idle' },
+      { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
+      { name: 'sandbox-renewals', schedule: '*/15 * * * *', status: 'idle' },
     ]);
     const payoutsAt = scheduled[2]!.nextRunAt!;
     expect([payoutsAt.getUTCDate(), payoutsAt.getUTCHours(), payoutsAt.getUTCMinutes()]).toEqual([1, 0, 0]);
@@ -280,6 +282,6 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed', 'destroyed']);
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed']);
   });
 });

@@ -50,6 +50,13 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const subscriptionPath = req.method === 'POST' && req.url?.match(/^\/v1\/subscriptions\/(sub_[A-Za-z0-9_]+)$/);
+      if (subscriptionPath && req.headers.authorization === `Bearer ${secretKey}`) {
+        // Updating a subscription (cancel_at_period_end): recorded, and answered as Stripe does.
+        const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+        requests.push({ headers: { ...req.headers, path: req.url }, form });
+        return send(200, { id: subscriptionPath[1], object: 'subscription', cancel_at_period_end: form.cancel_at_period_end === 'true' });
+      }
       if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
         return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
       }
@@ -95,13 +102,18 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
 
   /** A Stripe event about a session, as Stripe would POST it: the payload and its signature header. */
   function event(type: string, session: StripeSession, changes: Partial<StripeSession> = {}, options: { secret?: string; timestamp?: number } = {}) {
+    return eventAbout(type, { ...session, ...changes }, options);
+  }
+
+  /** A Stripe event about any object (an invoice, a subscription), signed as Stripe signs it. */
+  function eventAbout(type: string, object: object, options: { secret?: string; timestamp?: number; id?: string } = {}) {
     const payload = JSON.stringify({
-      id: `evt_${randomBytes(12).toString('hex')}`,
+      id: options.id ?? `evt_${randomBytes(12).toString('hex')}`,
       object: 'event',
-      api_version: '2024-06-20',
+      api_version: '2025-03-31.basil',
       created: Math.floor(Date.now() / 1000),
       type,
-      data: { object: { ...session, ...changes } },
+      data: { object },
       livemode: false,
     });
     const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
@@ -116,6 +128,7 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
     requests,
     session: (id: string) => sessions.get(id),
     event,
+    eventAbout,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

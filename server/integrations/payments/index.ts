@@ -5,8 +5,9 @@ import { stripeProvider } from './stripe.driver';
 import type { PaymentProvider } from './payments.types';
 
 export * from './payments.types';
-export { sandboxProvider, SANDBOX_PAYER_COOKIE, SANDBOX_SIGNATURE_HEADER, type SandboxProvider, type SignedDelivery } from './sandbox.driver';
+export { nextMonth, sandboxProvider, SANDBOX_PAYER_COOKIE, SANDBOX_SIGNATURE_HEADER, type SandboxProvider, type SignedDelivery } from './sandbox.driver';
 export { sandboxCheckoutRouter } from './sandbox.routes';
+export { setPayerCookie } from './payer-cookie';
 export { stripeProvider, type StripeOptions } from './stripe.driver';
 export { signatureHeader, verifySignature, SIGNATURE_TOLERANCE_SECONDS } from './signature';
 

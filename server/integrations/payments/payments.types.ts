@@ -19,6 +19,19 @@ export interface CheckoutRequest {
   cancelUrl: string;
 }
 
+/** A monthly subscription to a plan: the provider charges every period until it is cancelled. */
+export interface SubscriptionCheckoutRequest {
+  /** Our subscription's id: every event of this subscription carries it back. */
+  subscriptionId: string;
+  payerId: string;
+  /** The price of one month, in micro-dollars (whole cents). */
+  amountMicros: number;
+  currency: 'usd';
+  description: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
 export interface Checkout {
   /** The provider's id of the checkout (Stripe's `cs_…`). */
   sessionId: string;
@@ -36,19 +49,47 @@ export interface PayerCookie {
 }
 
 /**
- * What a verified webhook says: the money came in (`checkout.completed`), the checkout ended without it
- * (`checkout.failed`), or something we do not act on (`ignored`; still answered 200 so it is not resent).
+ * What a verified webhook says. For a one-time order: the money came in (`checkout.completed`) or the
+ * checkout ended without it (`checkout.failed`). For a subscription: a period was paid (`subscription.paid`,
+ * the first one or a renewal), a renewal's payment failed (`subscription.payment_failed`), its checkout
+ * ended unpaid (`subscription.checkout_failed`), or the provider ended it (`subscription.ended`). Anything
+ * else is `ignored` (still answered 200 so it is not resent).
  */
 export interface WebhookEvent {
   eventId: string;
-  type: 'checkout.completed' | 'checkout.failed' | 'ignored';
+  type:
+    | 'checkout.completed'
+    | 'checkout.failed'
+    | 'subscription.paid'
+    | 'subscription.payment_failed'
+    | 'subscription.checkout_failed'
+    | 'subscription.ended'
+    | 'ignored';
   sessionId: string | null;
   orderId: string | null;
+  /** Set on the subscription events. */
+  subscription?: SubscriptionEventFacts;
 }
+
+export interface SubscriptionEventFacts {
+  /** Our subscription's id, as given to the checkout. */
+  subscriptionId: string | null;
+  /** The provider's own id of the subscription (to cancel it there). */
+  providerSubscriptionId: string | null;
+  /** The paid period (`subscription.paid` only): its start tells one period's credits from the next's. */
+  periodStart: Date | null;
+  periodEnd: Date | null;
+}
+
+export const isSubscriptionEvent = (event: WebhookEvent) => event.type.startsWith('subscription.');
 
 export interface PaymentProvider {
   kind: ProviderKind;
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  /** A checkout that starts a monthly subscription. */
+  createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<Checkout>;
+  /** Stops (or, with `false`, resumes) the renewals of a subscription; it runs to the end of the paid period. */
+  setCancelAtPeriodEnd(providerSubscriptionId: string, cancel: boolean): Promise<void>;
   /** Verifies the signature over the raw bytes, then reads the event. Throws SignatureError when it is bad. */
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): WebhookEvent;
 }

@@ -7,7 +7,10 @@ import { Schema, model } from 'mongoose';
 const sandboxCheckoutSchema = new Schema(
   {
     _id: { type: String, required: true },
-    orderId: { type: String, required: true },
+    /** A one-time payment for an order, or the first month of a subscription. */
+    mode: { type: String, enum: ['payment', 'subscription'], default: 'payment' },
+    orderId: { type: String, default: null },
+    subscriptionId: { type: String, default: null },
     payerId: { type: String, required: true },
     amountMicros: { type: Number, required: true },
     currency: { type: String, required: true },
@@ -21,7 +24,9 @@ const sandboxCheckoutSchema = new Schema(
 
 export interface SandboxCheckoutDoc {
   _id: string;
-  orderId: string;
+  mode: 'payment' | 'subscription';
+  orderId: string | null;
+  subscriptionId: string | null;
   payerId: string;
   amountMicros: number;
   currency: string;
@@ -32,3 +37,37 @@ export interface SandboxCheckoutDoc {
 }
 
 export const SandboxCheckoutModel = model<SandboxCheckoutDoc>('SandboxCheckout', sandboxCheckoutSchema, 'sandbox_checkouts');
+
+/**
+ * A subscription the sandbox charges monthly, made when its checkout is approved: `_id` is the sandbox's own
+ * subscription id (`sub_sandbox_…`, derived from the checkout), `subscriptionId` ours. `period` counts the paid
+ * months; each renewal moves the period on by one month.
+ */
+const sandboxSubscriptionSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    subscriptionId: { type: String, required: true },
+    payerId: { type: String, required: true },
+    amountMicros: { type: Number, required: true },
+    period: { type: Number, required: true },
+    periodStart: { type: Date, required: true },
+    periodEnd: { type: Date, required: true },
+    cancelAtPeriodEnd: { type: Boolean, default: false },
+    status: { type: String, enum: ['active', 'ended'], default: 'active' },
+  },
+  { timestamps: true, versionKey: false },
+);
+
+export interface SandboxSubscriptionDoc {
+  _id: string;
+  subscriptionId: string;
+  payerId: string;
+  amountMicros: number;
+  period: number;
+  periodStart: Date;
+  periodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  status: 'active' | 'ended';
+}
+
+export const SandboxSubscriptionModel = model<SandboxSubscriptionDoc>('SandboxSubscription', sandboxSubscriptionSchema, 'sandbox_subscriptions');

@@ -42,7 +42,7 @@ export function sandboxCheckoutRouter(sandbox: SandboxProvider, deliver: (delive
       page(
         'Pay',
         `<h1>Knack</h1><p class="meta">Sandbox checkout: no real money moves.</p>
-        <div class="amount">${dollars(checkout.amountMicros)}</div><p>${escapeHtml(checkout.description)}</p>${decided}
+        <div class="amount">${dollars(checkout.amountMicros)}${checkout.mode === 'subscription' ? '<span class="meta"> a month</span>' : ''}</div><p>${escapeHtml(checkout.description)}</p>${decided}
         <form method="post" action="${action}"><input type="hidden" name="decision" value="approve"><button class="approve" type="submit">Approve payment</button></form>
         <form method="post" action="${action}"><input type="hidden" name="decision" value="decline"><button class="decline" type="submit">Decline</button></form>`,
       ),

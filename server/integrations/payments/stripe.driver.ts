@@ -3,10 +3,13 @@
  * Idempotency-Key (a retried create answers the same session), and Stripe's signed webhooks
  * (`Stripe-Signature`, the scheme of signature.ts). Events: `checkout.session.completed` with the payment
  * made, or `checkout.session.async_payment_succeeded` -> completed; `checkout.session.expired` and
- * `checkout.session.async_payment_failed` -> failed; anything else is ignored.
+ * `checkout.session.async_payment_failed` -> failed. Subscriptions (Checkout in subscription mode, our
+ * subscription id in the subscription's metadata): `invoice.paid` -> a period paid (the first one or a
+ * renewal), `invoice.payment_failed` -> a renewal failed, `customer.subscription.deleted` -> ended, and an
+ * expired subscription checkout -> its checkout failed. Anything else is ignored.
  */
 import axios from 'axios';
-import { ProviderError, type PaymentProvider, type WebhookEvent } from './payments.types';
+import { ProviderError, type PaymentProvider, type SubscriptionEventFacts, type WebhookEvent } from './payments.types';
 import { parseJson, verifySignature } from './signature';
 
 export interface StripeOptions {
@@ -18,15 +21,59 @@ export interface StripeOptions {
 
 const MICROS_PER_CENT = 10_000;
 
-/** The part of a Stripe event we read. */
+/** The part of a Stripe event we read: a Checkout Session, an Invoice or a Subscription, by the event's type. */
+interface StripeObject {
+  id?: string;
+  mode?: string;
+  client_reference_id?: string | null;
+  metadata?: { orderId?: string; subscriptionId?: string };
+  payment_status?: string;
+  /** A subscription checkout's subscription; an invoice's subscription (API versions before 2025-03). */
+  subscription?: string | null;
+  subscription_details?: { metadata?: { subscriptionId?: string } } | null;
+  /** Where newer API versions put an invoice's subscription. */
+  parent?: { subscription_details?: { subscription?: string; metadata?: { subscriptionId?: string } } | null } | null;
+  lines?: { data?: { period?: { start?: number; end?: number } }[] };
+}
+
 interface StripeEvent {
   id: string;
   type: string;
-  data?: { object?: { id?: string; client_reference_id?: string | null; metadata?: { orderId?: string }; payment_status?: string } };
+  data?: { object?: StripeObject };
+}
+
+const SUBSCRIPTION_EVENTS: Partial<Record<string, WebhookEvent['type']>> = {
+  'invoice.paid': 'subscription.paid',
+  'invoice.payment_failed': 'subscription.payment_failed',
+  'customer.subscription.deleted': 'subscription.ended',
+};
+
+/** Our subscription id and the periods, wherever this kind of object keeps them. */
+function subscriptionFacts(event: StripeEvent): SubscriptionEventFacts {
+  const object = event.data?.object ?? {};
+  const isSubscription = event.type.startsWith('customer.subscription.');
+  const period = object.lines?.data?.[0]?.period;
+  const date = (seconds: number | undefined) => (typeof seconds === 'number' ? new Date(seconds * 1000) : null);
+  return {
+    subscriptionId:
+      object.parent?.subscription_details?.metadata?.subscriptionId ??
+      object.subscription_details?.metadata?.subscriptionId ??
+      object.metadata?.subscriptionId ??
+      (object.mode === 'subscription' ? (object.client_reference_id ?? null) : null),
+    providerSubscriptionId: isSubscription ? (object.id ?? null) : (object.parent?.subscription_details?.subscription ?? object.subscription ?? null),
+    periodStart: date(period?.start),
+    periodEnd: date(period?.end),
+  };
 }
 
 function eventType(event: StripeEvent): WebhookEvent['type'] {
   const session = event.data?.object;
+  const subscriptionEvent = SUBSCRIPTION_EVENTS[event.type];
+  if (subscriptionEvent) return subscriptionEvent;
+  if (session?.mode === 'subscription') {
+    // The subscription's invoice events say when money came; an expired subscription checkout never paid.
+    return event.type === 'checkout.session.expired' ? 'subscription.checkout_failed' : 'ignored';
+  }
   switch (event.type) {
     case 'checkout.session.completed':
       // With a delayed method (bank debit) the session completes unpaid; the money comes with a later event.
@@ -42,17 +89,45 @@ function eventType(event: StripeEvent): WebhookEvent['type'] {
 }
 
 export function stripeProvider({ secretKey, webhookSecret, apiUrl }: StripeOptions): PaymentProvider {
+  const cents = (amountMicros: number) => {
+    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0 || amountMicros % MICROS_PER_CENT !== 0) {
+      throw new RangeError(`Stripe charges whole cents; got ${amountMicros} micro-dollars`);
+    }
+    return String(amountMicros / MICROS_PER_CENT);
+  };
+
+  /** A form POST to Stripe's API; its error message, never the key, goes into the ProviderError. */
+  async function call<T>(what: string, path: string, form: URLSearchParams, idempotencyKey?: string): Promise<T> {
+    try {
+      const { data } = await axios.post<T>(`${apiUrl}${path}`, form.toString(), {
+        headers: {
+          Authorization: `Bearer ${secretKey}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }),
+        },
+        timeout: 15_000,
+      });
+      return data;
+    } catch (err) {
+      const stripeMessage = axios.isAxiosError(err) ? (err.response?.data as { error?: { message?: string } } | undefined)?.error?.message : undefined;
+      throw new ProviderError(`Stripe did not ${what}: ${stripeMessage ?? (err as Error).message}`, err);
+    }
+  }
+
+  async function session(form: URLSearchParams, idempotencyKey: string) {
+    const data = await call<{ id?: string; url?: string }>('create the checkout', '/v1/checkout/sessions', form, idempotencyKey);
+    if (!data?.id || !data.url) throw new ProviderError('Stripe did not create the checkout: it answered a session without id or url');
+    return { sessionId: data.id, url: data.url };
+  }
+
   return {
     kind: 'stripe',
 
-    async createCheckout({ orderId, amountMicros, currency, description, successUrl, cancelUrl }) {
-      if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0 || amountMicros % MICROS_PER_CENT !== 0) {
-        throw new RangeError(`Stripe charges whole cents; got ${amountMicros} micro-dollars`);
-      }
+    createCheckout({ orderId, amountMicros, currency, description, successUrl, cancelUrl }) {
       const form = new URLSearchParams({
         mode: 'payment',
         'line_items[0][price_data][currency]': currency,
-        'line_items[0][price_data][unit_amount]': String(amountMicros / MICROS_PER_CENT),
+        'line_items[0][price_data][unit_amount]': cents(amountMicros),
         'line_items[0][price_data][product_data][name]': description,
         'line_items[0][quantity]': '1',
         success_url: successUrl,
@@ -60,29 +135,43 @@ export function stripeProvider({ secretKey, webhookSecret, apiUrl }: StripeOptio
         client_reference_id: orderId,
         'metadata[orderId]': orderId,
       });
-      try {
-        const { data } = await axios.post<{ id: string; url: string }>(`${apiUrl}/v1/checkout/sessions`, form.toString(), {
-          headers: { Authorization: `Bearer ${secretKey}`, 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': orderId },
-          timeout: 15_000,
-        });
-        if (!data?.id || !data.url) throw new Error('Stripe answered a session without id or url');
-        return { sessionId: data.id, url: data.url };
-      } catch (err) {
-        // Stripe's error message helps the operator; the key never appears in it.
-        const stripeMessage = axios.isAxiosError(err) ? (err.response?.data as { error?: { message?: string } } | undefined)?.error?.message : undefined;
-        throw new ProviderError(`Stripe did not create the checkout: ${stripeMessage ?? (err as Error).message}`, err);
-      }
+      return session(form, orderId);
+    },
+
+    createSubscriptionCheckout({ subscriptionId, amountMicros, currency, description, successUrl, cancelUrl }) {
+      const form = new URLSearchParams({
+        mode: 'subscription',
+        'line_items[0][price_data][currency]': currency,
+        'line_items[0][price_data][unit_amount]': cents(amountMicros),
+        'line_items[0][price_data][recurring][interval]': 'month',
+        'line_items[0][price_data][product_data][name]': description,
+        'line_items[0][quantity]': '1',
+        success_url: successUrl,
+        cancel_url: cancelUrl,
+        client_reference_id: subscriptionId,
+        'metadata[subscriptionId]': subscriptionId,
+        // Invoices carry the subscription's metadata: that is how a renewal finds our subscription.
+        'subscription_data[metadata][subscriptionId]': subscriptionId,
+      });
+      return session(form, subscriptionId);
+    },
+
+    async setCancelAtPeriodEnd(providerSubscriptionId, cancel) {
+      const form = new URLSearchParams({ cancel_at_period_end: String(cancel) });
+      await call('change the subscription', `/v1/subscriptions/${encodeURIComponent(providerSubscriptionId)}`, form);
     },
 
     parseWebhook(rawBody, headers): WebhookEvent {
       verifySignature(headers['stripe-signature'], rawBody, webhookSecret);
       const event = parseJson<StripeEvent>(rawBody);
-      const session = event.data?.object;
+      const object = event.data?.object;
+      const type = eventType(event);
+      if (type.startsWith('subscription.')) return { eventId: String(event.id), type, sessionId: null, orderId: null, subscription: subscriptionFacts(event) };
       return {
         eventId: String(event.id),
-        type: eventType(event),
-        sessionId: session?.id ?? null,
-        orderId: session?.metadata?.orderId ?? session?.client_reference_id ?? null,
+        type,
+        sessionId: object?.id ?? null,
+        orderId: object?.metadata?.orderId ?? object?.client_reference_id ?? null,
       };
     },
   };

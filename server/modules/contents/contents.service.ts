@@ -4,7 +4,6 @@
  */
 import { Types } from 'mongoose';
 import { MESSAGES } from '../../generated/validation';
-import { anyOf } from '../../lib/query';
 import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
@@ -12,11 +11,12 @@ import { slugOf, wordsOf } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
 import { publicPages } from '../../lib/public-pages';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
-import { planReads, subscriptionReads } from '../subscriptions';
+import { hasPlanAboveFirst } from '../subscriptions';
 import { type TagDoc, tagReads } from '../tags';
 import { adjustContentsCount, type UserDoc, userReads } from '../users';
 import { isFollower } from '../follows';
-import { toContentDto } from './contents.mapper';
+import { type CountReader, toContentDto } from './contents.mapper';
+import { removePiece, uploadsOf } from './contents.erasure';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
 
@@ -34,9 +34,6 @@ export interface SaveInput {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAIN_TAGS = ['music', 'art', 'photos'] as const;
-
-const uploadsOf = (content: Pick<ContentDoc, 'photoUploadId' | 'audioUploadId'>) =>
-  [content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id));
 
 function fail(message: string, path: string): never {
   throw new AppError(400, 'bad_request', message, [{ path, message }]);
@@ -102,16 +99,16 @@ export async function withFinishedMedia(content: ContentDoc): Promise<ContentDoc
 }
 
 export function createContentsService(media: MediaService) {
-  const toDto = (content: ContentDoc) => toContentDto(content, (key) => media.url(key, content.setting.public));
-
-  async function dto(content: ContentDoc): Promise<Schemas['Content']> {
-    return toDto(await withFinishedMedia(content));
+  /** The piece as `reader` sees it (counts its owner hides are null but for the owner and admins). */
+  async function dto(content: ContentDoc, reader: CountReader): Promise<Schemas['Content']> {
+    const finished = await withFinishedMedia(content);
+    return toContentDto(finished, (key) => media.url(key, finished.setting.public), reader);
   }
 
+  /** A piece its owner (or an admin) may change; anyone else's answers 404, as one that does not exist. */
   async function editable(contentId: string, caller: AuthContext): Promise<ContentDoc> {
     const content = await ContentModel.findById(contentId).lean<ContentDoc>();
-    if (!content || !canSee(content, caller)) throw notFound('Content not found');
-    if (!isOwnerOrAdmin(content, caller)) throw new AppError(403, 'forbidden', 'Only the owner of this piece can change it.');
+    if (!content || !isOwnerOrAdmin(content, caller)) throw notFound('Content not found');
     return content;
   }
 
@@ -201,13 +198,7 @@ export function createContentsService(media: MediaService) {
       const content = await editable(contentId, caller);
       const chosen = [setting.public, setting.private, setting.followers].filter(Boolean).length;
       if (chosen !== 1) fail(MESSAGES.privacyExclusive, 'setting');
-      if (caller.role !== 'admin') {
-        const [first, subscription] = await Promise.all([
-          planReads.many({}, { sort: { planId: 1 }, limit: 1 }),
-          subscriptionReads.many({ userId: caller.userId, status: 'active' }, { sort: { createdAt: -1 }, limit: 1 }),
-        ]).then(([plans, subscriptions]) => [plans[0], subscriptions[0]] as const);
-        if (!subscription || !first || subscription.planId <= first.planId) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
-      }
+      if (caller.role !== 'admin' && !(await hasPlanAboveFirst(caller.userId))) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       const listed = isListed({ ...content, setting });
       const updated = await ContentModel.findOneAndUpdate(
         { _id: contentId, listed: content.listed },
@@ -246,12 +237,7 @@ export function createContentsService(media: MediaService) {
 
     /** Removes the piece and its files. The listing fee is not refunded (the client warns). */
     async remove(caller: AuthContext, contentId: string): Promise<void> {
-      const content = await editable(contentId, caller);
-      const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
-      if (deletedCount && content.listed) await adjustContentsCount(content.ownerId, -1);
-      publicPages.clear();
-      const uploads = await uploadReads.many<UploadDoc>({ _id: anyOf([content.photoUploadId, content.audioUploadId].filter(Boolean)) });
-      await media.remove(uploads);
+      await removePiece(await editable(contentId, caller), media);
     },
 
     /** Everything for the member and admins (a count over their own pieces); the kept public count for others. */

@@ -5,14 +5,15 @@
  */
 import { Types } from 'mongoose';
 import type { ContentDoc } from '../contents';
+import { LISTING_FEES, type Tier } from '../../lib/listing-fees';
 import { post, type LedgerEntryDoc } from '../ledger';
 
-export type Tier = 'standard' | 'premium';
+export { LISTING_FEES, type Tier };
+
 export type ListingMethod = NonNullable<LedgerEntryDoc['method']>;
 
 /** A piece whose knack is worth at least $0.99 lists at the premium fee. */
 export const PREMIUM_KNACK_MICROS = 990_000;
-export const LISTING_FEES: Record<Tier, number> = { standard: 650_000, premium: 12_400_000 };
 export const PLATFORM_FEES = 'platform:fees';
 
 /** Where the fee's money comes from, per method (ledger/ledger.model.ts lists the accounts). */

@@ -1,5 +1,6 @@
 import express, { Router, type Request } from 'express';
 import type { AuthConfig } from '../../config';
+import { setPayerCookie } from '../../integrations/payments';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth } from '../users';
@@ -42,16 +43,7 @@ export function paymentsRouter(config: AuthConfig, payments: PaymentsService): R
     const answer = await payments.pay(req.auth!, req.body);
     if (answer.status !== 'checkout') return void res.json(answer);
     const { payerCookie, ...checkout } = answer;
-    if (payerCookie) {
-      // An hour to pay; httpOnly and same-site only, as the refresh cookie.
-      res.cookie(payerCookie.name, payerCookie.value, {
-        path: payerCookie.path,
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: config.cookieSecure,
-        maxAge: 3_600_000,
-      });
-    }
+    setPayerCookie(res, payerCookie, config.cookieSecure);
     res.json(checkout);
   });
 
@@ -73,6 +65,11 @@ export function paymentsRouter(config: AuthConfig, payments: PaymentsService): R
 
   router.post('/code/create', signedIn, async (req: ApiRequest<'createDiscountCode'>, res: ApiResponse<'createDiscountCode'>) => {
     res.status(201).json(await payments.createCode(req.auth!, req.body));
+  });
+
+  router.get('/code/all', signedIn, async (req: ApiRequest<'listDiscountCodes'>, res: ApiResponse<'listDiscountCodes'>) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await payments.listCodes(req.auth!));
   });
 
   return router;

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Types } from 'mongoose';
-import { ProviderError, SignatureError, type PaymentProvider, type WebhookEvent } from '../../integrations/payments';
+import { isSubscriptionEvent, ProviderError, SignatureError, type PaymentProvider, type WebhookEvent } from '../../integrations/payments';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
@@ -21,7 +21,16 @@ import { canView, type ContentDoc, type ContentsService, markPaidOut, contentRea
 import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
 import { creditMethod, LISTING_FEES, postListing, tierOf, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
-import { DiscountCodeModel, DiscountUseModel, PaymentEventModel, PaymentOrderModel, type DiscountCodeDoc, type PaymentOrderDoc } from './payments.model';
+import { coverOf, coversTier, listDiscountCodes, notCoveredMessage } from './discount-codes';
+import {
+  DiscountCodeModel,
+  DiscountUseModel,
+  PaymentEventModel,
+  PaymentOrderModel,
+  type DiscountCodeDoc,
+  type DiscountCover,
+  type PaymentOrderDoc,
+} from './payments.model';
 
 export const PAYMENT_MESSAGES = {
   paid: 'Paid successfully',
@@ -40,11 +49,14 @@ export const PAYMENT_MESSAGES = {
   codeValid: 'This discount code is valid.',
   codeExists: 'This discount code already exists.',
   adminsOnly: 'Only admins can create discount codes.',
+  adminsOnlyList: 'Only admins can see discount codes.',
 } as const;
 
 interface Deps {
   provider: PaymentProvider;
   contents: ContentsService;
+  /** Where subscription events go: the webhook is one per provider, for one-time payments and subscriptions alike. */
+  subscriptions: { applyEvent(event: WebhookEvent): Promise<void> };
   publicUrl: string;
   logger: Logger;
 }
@@ -52,7 +64,7 @@ interface Deps {
 const alreadyPaid = () => new AppError(409, 'conflict', PAYMENT_MESSAGES.alreadyPaid);
 const normalizeCode = (code: string) => code.trim().toUpperCase();
 
-export function createPaymentsService({ provider, contents, publicUrl, logger }: Deps) {
+export function createPaymentsService({ provider, contents, subscriptions, publicUrl, logger }: Deps) {
   /** A piece the payer can see and that is not monetized yet. */
   async function payable(caller: AuthContext, userId: string, contentId: string): Promise<ContentDoc> {
     if (userId !== caller.userId) throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.forSelf);
@@ -62,10 +74,10 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
     return content;
   }
 
-  async function paidAnswer(content: ContentDoc | null, contentId: Types.ObjectId) {
+  async function paidAnswer(content: ContentDoc | null, contentId: Types.ObjectId, payer: AuthContext) {
     const now = content ?? (await contentReads.byId<ContentDoc>(contentId));
     if (!now) throw notFound(PAYMENT_MESSAGES.contentNotFound);
-    return { message: PAYMENT_MESSAGES.paid, content: await contents.dto(now) };
+    return { message: PAYMENT_MESSAGES.paid, content: await contents.dto(now, payer) };
   }
 
   /** A card checkout for the fee: the order first (its id is the provider's idempotency key), then the session. */
@@ -189,13 +201,14 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
     async pay(caller: AuthContext, request: { userId: string; contentId: string; useCredit?: boolean }) {
       const content = await payable(caller, request.userId, request.contentId);
       const tier = tierOf(content);
-      if (request.useCredit === false || !(await takePlanCredit(caller.userId, tier))) return checkout(caller, content, tier);
+      const use = request.useCredit === false ? null : await takePlanCredit(caller.userId, tier, String(content._id));
+      if (!use) return checkout(caller, content, tier);
       const { created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
       if (!created) {
-        await givePlanCreditBack(caller.userId, tier);
+        await givePlanCreditBack(caller.userId, use);
         throw alreadyPaid();
       }
-      return { status: 'paid' as const, ...(await paidAnswer(await markPaidOut(content._id, caller.userId), content._id)) };
+      return { status: 'paid' as const, ...(await paidAnswer(await markPaidOut(content._id, caller.userId), content._id, caller)) };
     },
 
     async order(caller: AuthContext, orderId: string) {
@@ -220,7 +233,7 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
       }
       const key = `${kind}:${event.eventId}`;
       if (await PaymentEventModel.exists({ _id: key })) return { received: true, duplicate: true };
-      await apply(event);
+      await (isSubscriptionEvent(event) ? subscriptions.applyEvent(event) : apply(event));
       try {
         await PaymentEventModel.create({
           _id: key,
@@ -249,27 +262,37 @@ export function createPaymentsService({ provider, contents, publicUrl, logger }:
       const code = requireCode(request.code);
       const content = await payable(caller, request.userId, request.contentId);
       const found = await usableCode(code, now);
+      const tier = tierOf(content);
+      // A good code for the other tier is told apart from a bad one, so the payer knows to use it elsewhere.
+      if (found && !coversTier(found, tier)) throw badRequest(notCoveredMessage(tier), [{ path: 'code', message: notCoveredMessage(tier) }]);
       const use = found && (await takeUse(found, caller.userId, content._id, now));
       if (!use) throw notFound(PAYMENT_MESSAGES.codeInvalid);
-      const { created } = await postListing(content._id, caller.userId, 'discount', LISTING_FEES[tierOf(content)], code, now);
+      const { created } = await postListing(content._id, caller.userId, 'discount', LISTING_FEES[tier], code, now);
       if (!created) {
         await DiscountUseModel.deleteOne({ _id: use });
         throw alreadyPaid();
       }
-      return paidAnswer(await markPaidOut(content._id, caller.userId), content._id);
+      return paidAnswer(await markPaidOut(content._id, caller.userId), content._id, caller);
     },
 
-    async createCode(caller: AuthContext, request: { code: string; maxUses: number; expiresAt?: string | null }) {
+    async createCode(caller: AuthContext, request: { code: string; maxUses: number; expiresAt?: string | null; covers?: DiscountCover }) {
       if (caller.role !== 'admin') throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.adminsOnly);
       const code = requireCode(request.code);
       const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null;
+      const covers = coverOf(request);
       try {
-        await DiscountCodeModel.create({ _id: code, maxUses: request.maxUses, expiresAt, createdBy: caller.userId });
+        await DiscountCodeModel.create({ _id: code, maxUses: request.maxUses, expiresAt, covers, createdBy: caller.userId });
       } catch (err) {
         if (isDuplicateKey(err)) throw new AppError(409, 'conflict', PAYMENT_MESSAGES.codeExists);
         throw err;
       }
-      return { code, maxUses: request.maxUses, usesLeft: request.maxUses, expiresAt: expiresAt?.toISOString() ?? null };
+      return { code, covers, maxUses: request.maxUses, usesLeft: request.maxUses, expiresAt: expiresAt?.toISOString() ?? null };
+    },
+
+    /** `code/all` (admins): every code with its uses. */
+    async listCodes(caller: AuthContext, now = new Date()) {
+      if (caller.role !== 'admin') throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.adminsOnlyList);
+      return { codes: await listDiscountCodes(now) };
     },
   };
 }

@@ -1,5 +1,12 @@
-/** Subscriptions: plans and members' subscriptions, read here (no call creates a subscription yet). */
+/** Subscriptions: the plans, and members' subscriptions to them through the payment provider. */
 export { PlanModel, planReads } from './plans.model';
-export { SubscriptionModel, subscriptionReads } from './subscriptions.model';
+export { SubscriptionModel, subscriptionReads, givesPlan, type SubscriptionDoc } from './subscriptions.model';
 export { seedPlans, PLANS } from './plans.seed';
-export { subscriptionsRouter } from './subscriptions.routes';
+export { subscriptionsRouter, SUBSCRIBE_LIMIT } from './subscriptions.routes';
+export {
+  createSubscriptionsService,
+  currentSubscriptionOf,
+  hasPlanAboveFirst,
+  SUBSCRIPTION_MESSAGES,
+  type SubscriptionsService,
+} from './subscriptions.service';

@@ -1,25 +1,57 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
+import { setPayerCookie } from '../../integrations/payments';
+import type { AuthContext } from '../../lib/auth-context';
+import { notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { requireAuth, requireSelfOrAdmin } from '../users';
-import { PlanModel, type PlanDoc } from './plans.model';
-import { SubscriptionModel, type SubscriptionDoc } from './subscriptions.model';
+import { consumeLimit, type Limit } from '../../lib/rate-limit';
+import { requireAuth } from '../users';
+import { allPlans, currentSubscriptionOf, SUBSCRIPTION_MESSAGES, toPlanDto, toSubscriptionDto, type SubscriptionsService } from './subscriptions.service';
 
-export function subscriptionsRouter(config: AuthConfig): Router {
+/**
+ * Subscription checkouts a member may open in an hour: each opens a checkout at the provider, and someone
+ * choosing a plan (and perhaps cancelling a checkout or two) does not come near 20.
+ */
+export const SUBSCRIBE_LIMIT: Limit = { max: 20, windowMs: 60 * 60_000 };
+
+/** The member themself or an admin; another member's id answers 404, so ids cannot be probed. */
+const selfOrAdmin = (caller: AuthContext, userId: string) => {
+  if (caller.role !== 'admin' && caller.userId !== userId) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+};
+
+export function subscriptionsRouter(config: AuthConfig, subscriptions: SubscriptionsService): Router {
   const router = Router();
+  const signedIn = requireAuth(config);
 
   router.get('/subscription/all-plans', async (_req, res: ApiResponse<'getAllPlans'>) => {
-    const plans = await PlanModel.find().sort({ planId: 1 }).lean<PlanDoc[]>();
-    res.json({ plans: plans.map(({ planId, name, sCredits, pCredits }) => ({ planId, name, sCredits, pCredits })) });
+    res.json({ plans: (await allPlans()).map(toPlanDto) });
   });
 
-  router.get('/subscription/:id', requireAuth(config), requireSelfOrAdmin, async (req: ApiRequest<'getSubscription'>, res: ApiResponse<'getSubscription'>) => {
-    const current = await SubscriptionModel.findOne({ userId: req.params.id, status: 'active' }).sort({ createdAt: -1 }).lean<SubscriptionDoc>();
-    res.json({
-      subscription: current
-        ? { subscriptionId: current.subscriptionId, planId: current.planId, userId: String(current.userId), createdAt: current.createdAt.toISOString() }
-        : null,
-    });
+  router.post('/subscription/create', signedIn, async (req: ApiRequest<'createSubscription'>, res: ApiResponse<'createSubscription'>) => {
+    await consumeLimit(`subscribe:user:${req.auth!.userId}`, SUBSCRIBE_LIMIT, 'Too many subscription attempts. Please wait and try again.');
+    const { payerCookie, ...checkout } = await subscriptions.start(req.auth!, req.body.planId);
+    setPayerCookie(res, payerCookie, config.cookieSecure);
+    res.status(201).json(checkout);
+  });
+
+  router.post('/subscription/update', signedIn, async (req: ApiRequest<'updateSubscription'>, res: ApiResponse<'updateSubscription'>) => {
+    res.json(await subscriptions.setRenewal(req.auth!, req.body.subscriptionId, req.body.cancelAtPeriodEnd));
+  });
+
+  router.post('/subscription/update-plan', signedIn, async (req: ApiRequest<'updatePlan'>, res: ApiResponse<'updatePlan'>) => {
+    const { planId, ...change } = req.body;
+    res.json({ plan: await subscriptions.updatePlan(req.auth!, planId, change) });
+  });
+
+  router.get('/subscription/status/:id', signedIn, async (req: ApiRequest<'getSubscriptionStatus'>, res: ApiResponse<'getSubscriptionStatus'>) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await subscriptions.status(req.auth!, req.params.id));
+  });
+
+  router.get('/subscription/:id', signedIn, async (req: ApiRequest<'getSubscription'>, res: ApiResponse<'getSubscription'>) => {
+    selfOrAdmin(req.auth!, req.params.id);
+    const current = await currentSubscriptionOf(req.params.id);
+    res.json({ subscription: current && toSubscriptionDto(current) });
   });
 
   return router;

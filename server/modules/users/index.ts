@@ -19,15 +19,34 @@ export {
   setFollowTotals,
   type MemberTotals,
   findUserByEmail,
-  givePlanCreditBack,
   normalizeUsername,
   payoutEmailOf,
-  planCreditsLeft,
   setPayoutEmail,
-  takePlanCredit,
   usernameTaken,
-  type CreditTier,
 } from './users.service';
 export * as usersService from './users.service';
+export {
+  adjustCredits,
+  creditMovementsOf,
+  creditsOf,
+  givePlanCreditBack,
+  grantCredits,
+  planCreditsLeft,
+  takePlanCredit,
+  CREDIT_MESSAGES,
+  type CreditMovementDoc,
+  type CreditTier,
+} from './credits';
+export { accountExportOf, closeAccount, removeAccount } from './users.erasure';
+export {
+  dropPendingEmail,
+  pendingEmailOf,
+  renameAccount,
+  resolveUsername,
+  setPendingEmail,
+  switchEmail,
+  type RenameResult,
+} from './users.identity';
 export { profileImagesRouter } from './profile-images.routes';
+export { creditsRouter } from './credits.routes';
 export { optionalAuth, requireAuth, requireSelfOrAdmin } from './users.guards';

@@ -1,10 +1,10 @@
 import { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
-import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import { wordsOf } from '../../lib/search';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
+import { usernameHeldByAnother } from './users.identity';
 
 /** Usernames are trimmed, lower-cased, with spaces as underscores. */
 export function normalizeUsername(raw: string): string {
@@ -23,8 +23,9 @@ export async function emailExists(email: string): Promise<boolean> {
   return (await UserModel.exists({ email: normalizeEmail(email) })) !== null;
 }
 
+/** Whether a member has the username, or gave it up (a former name stays its member's: users.identity.ts). */
 export async function usernameTaken(username: string): Promise<boolean> {
-  return (await UserModel.exists({ username: normalizeUsername(username) })) !== null;
+  return usernameHeldByAnother(normalizeUsername(username));
 }
 
 export async function getUser(id: string): Promise<UserDoc> {
@@ -43,44 +44,6 @@ export async function getUserExt(userId: string): Promise<UserExtDoc | null> {
  */
 export async function adjustContentsCount(ownerId: Types.ObjectId | string, delta: number): Promise<void> {
   await inTurn(`user:${ownerId}`, () => UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: delta } }));
-}
-
-/** A plan's listing credits, one field per listing tier: a credit pays one listing fee of its tier. */
-export type CreditTier = 'standard' | 'premium';
-const CREDIT_FIELD = { standard: 'sCredit', premium: 'pCredit' } as const;
-const CREDIT_LOCK = { busyMessage: 'Another payment of yours is in progress. Please try again.' };
-
-/** The member's credits of the tier (0 without a user extension). */
-export async function planCreditsLeft(userId: string, tier: CreditTier): Promise<number> {
-  const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { [CREDIT_FIELD[tier]]: 1 }).lean();
-  return ext?.[CREDIT_FIELD[tier]] ?? 0;
-}
-
-/**
- * Uses one credit of the tier, never going below 0; false when there is none. Exact because of the lock
- * (lib/mutex.ts says why); the user extension's `_id` is not the user id, so this finds it by `userId`.
- */
-export function takePlanCredit(userId: string, tier: CreditTier): Promise<boolean> {
-  const field = CREDIT_FIELD[tier];
-  return withLock(
-    `credit:${userId}`,
-    async () => {
-      const taken = await UserExtModel.findOneAndUpdate(ours({ userId: new Types.ObjectId(userId), [field]: { $gt: 0 } }), { $inc: { [field]: -1 } }).lean();
-      return Boolean(taken);
-    },
-    CREDIT_LOCK,
-  );
-}
-
-/** Gives back a credit taken for a payment that did not happen. */
-export function givePlanCreditBack(userId: string, tier: CreditTier): Promise<void> {
-  return withLock(
-    `credit:${userId}`,
-    async () => {
-      await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $inc: { [CREDIT_FIELD[tier]]: 1 } });
-    },
-    CREDIT_LOCK,
-  );
 }
 
 /** Where the member's payouts go (their PayPal email), or null. */

@@ -19,6 +19,9 @@ export const useApproveCashOut = () => useApiMutation<api.ApproveCashOutArgs, ap
 /** Sends POST /user-history/cancel when `run` is called. */
 export const useCancelCashOut = () => useApiMutation<api.CancelCashOutArgs, api.CancelCashOutResult>(api.cancelCashOut);
 
+/** Sends POST /auth/cancel-email-change when `run` is called. */
+export const useCancelEmailChange = () => useApiMutation<api.CancelEmailChangeArgs, api.CancelEmailChangeResult>(api.cancelEmailChange);
+
 /** Sends POST /user-setting/reset-password/{id} when `run` is called. */
 export const useChangePassword = () => useApiMutation<api.ChangePasswordArgs, api.ChangePasswordResult>(api.changePassword);
 
@@ -31,6 +34,9 @@ export const useCheckLoggedIn = () => useApiMutation<api.CheckLoggedInArgs, api.
 /** Sends POST /auth/confirm when `run` is called. */
 export const useConfirmAccount = () => useApiMutation<api.ConfirmAccountArgs, api.ConfirmAccountResult>(api.confirmAccount);
 
+/** Sends POST /auth/confirm-email-change when `run` is called. */
+export const useConfirmEmailChange = () => useApiMutation<api.ConfirmEmailChangeArgs, api.ConfirmEmailChangeResult>(api.confirmEmailChange);
+
 /** Loads GET /content/count/{id} and reloads when `args` change. */
 export const useCountUserContents = (args: api.CountUserContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.CountUserContentsArgs, api.CountUserContentsResult>(api.countUserContents, args ?? {}, options);
@@ -38,11 +44,21 @@ export const useCountUserContents = (args: api.CountUserContentsArgs, options?: 
 /** Sends POST /code/create when `run` is called. */
 export const useCreateDiscountCode = () => useApiMutation<api.CreateDiscountCodeArgs, api.CreateDiscountCodeResult>(api.createDiscountCode);
 
+/** Sends POST /subscription/create when `run` is called. */
+export const useCreateSubscription = () => useApiMutation<api.CreateSubscriptionArgs, api.CreateSubscriptionResult>(api.createSubscription);
+
 /** Sends POST /comment/delete/{commentId} when `run` is called. */
 export const useDeleteComment = () => useApiMutation<api.DeleteCommentArgs, api.DeleteCommentResult>(api.deleteComment);
 
 /** Sends POST /content/delete when `run` is called. */
 export const useDeleteContent = () => useApiMutation<api.DeleteContentArgs, api.DeleteContentResult>(api.deleteContent);
+
+/** Sends POST /user-setting/delete-account/{id} when `run` is called. */
+export const useDeleteMyAccount = () => useApiMutation<api.DeleteMyAccountArgs, api.DeleteMyAccountResult>(api.deleteMyAccount);
+
+/** Loads GET /user-setting/download-data/{id} and reloads when `args` change. */
+export const useDownloadMyData = (args: api.DownloadMyDataArgs, options?: QueryOptions) =>
+  useApiQuery<api.DownloadMyDataArgs, api.DownloadMyDataResult>(api.downloadMyData, args ?? {}, options);
 
 /** Sends POST /auth/facebook-signin when `run` is called. */
 export const useFacebookSignin = () => useApiMutation<api.FacebookSigninArgs, api.FacebookSigninResult>(api.facebookSignin);
@@ -122,6 +138,10 @@ export const useGetContentsByUsername = (args: api.GetContentsByUsernameArgs, op
 export const useGetCountries = (args?: api.GetCountriesArgs, options?: QueryOptions) =>
   useApiQuery<api.GetCountriesArgs, api.GetCountriesResult>(api.getCountries, args ?? {}, options);
 
+/** Loads GET /user-setting/credits/{id} and reloads when `args` change. */
+export const useGetCreditMovements = (args: api.GetCreditMovementsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetCreditMovementsArgs, api.GetCreditMovementsResult>(api.getCreditMovements, args ?? {}, options);
+
 /** Loads GET /content/get-featured and reloads when `args` change. */
 export const useGetFeaturedContents = (args?: api.GetFeaturedContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetFeaturedContentsArgs, api.GetFeaturedContentsResult>(api.getFeaturedContents, args ?? {}, options);
@@ -186,6 +206,10 @@ export const useGetRegions = (args: api.GetRegionsArgs, options?: QueryOptions) 
 export const useGetSubscription = (args: api.GetSubscriptionArgs, options?: QueryOptions) =>
   useApiQuery<api.GetSubscriptionArgs, api.GetSubscriptionResult>(api.getSubscription, args ?? {}, options);
 
+/** Loads GET /subscription/status/{id} and reloads when `args` change. */
+export const useGetSubscriptionStatus = (args: api.GetSubscriptionStatusArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetSubscriptionStatusArgs, api.GetSubscriptionStatusResult>(api.getSubscriptionStatus, args ?? {}, options);
+
 /** Loads GET /content/get-supported/{id} and reloads when `args` change. */
 export const useGetSupportedContents = (args: api.GetSupportedContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetSupportedContentsArgs, api.GetSupportedContentsResult>(api.getSupportedContents, args ?? {}, options);
@@ -248,6 +272,10 @@ export const useGoogleSignin = () => useApiMutation<api.GoogleSigninArgs, api.Go
 /** Sends POST /user/invite-user when `run` is called. */
 export const useInviteUser = () => useApiMutation<api.InviteUserArgs, api.InviteUserResult>(api.inviteUser);
 
+/** Loads GET /code/all and reloads when `args` change. */
+export const useListDiscountCodes = (args?: api.ListDiscountCodesArgs, options?: QueryOptions) =>
+  useApiQuery<api.ListDiscountCodesArgs, api.ListDiscountCodesResult>(api.listDiscountCodes, args ?? {}, options);
+
 /** Sends POST /auth/logout when `run` is called. */
 export const useLogout = () => useApiMutation<api.LogoutArgs, api.LogoutResult>(api.logout);
 
@@ -271,6 +299,9 @@ export const useRedeemDiscountCode = () => useApiMutation<api.RedeemDiscountCode
 
 /** Sends POST /user-history/earn when `run` is called. */
 export const useRequestCashOut = () => useApiMutation<api.RequestCashOutArgs, api.RequestCashOutResult>(api.requestCashOut);
+
+/** Sends POST /user-setting/update-email/{id} when `run` is called. */
+export const useRequestEmailChange = () => useApiMutation<api.RequestEmailChangeArgs, api.RequestEmailChangeResult>(api.requestEmailChange);
 
 /** Sends POST /knack/over-knack when `run` is called. */
 export const useRequestKnackCode = () => useApiMutation<api.RequestKnackCodeArgs, api.RequestKnackCodeResult>(api.requestKnackCode);
@@ -338,14 +369,29 @@ export const useUpdatePaymentInfo = () => useApiMutation<api.UpdatePaymentInfoAr
 /** Sends POST /user-setting/update-personal/{id} when `run` is called. */
 export const useUpdatePersonal = () => useApiMutation<api.UpdatePersonalArgs, api.UpdatePersonalResult>(api.updatePersonal);
 
+/** Sends POST /subscription/update-plan when `run` is called. */
+export const useUpdatePlan = () => useApiMutation<api.UpdatePlanArgs, api.UpdatePlanResult>(api.updatePlan);
+
+/** Sends POST /user-setting/update-pcredits when `run` is called. */
+export const useUpdatePremiumCredits = () => useApiMutation<api.UpdatePremiumCreditsArgs, api.UpdatePremiumCreditsResult>(api.updatePremiumCredits);
+
 /** Sends POST /user-setting/update-regional/{id} when `run` is called. */
 export const useUpdateRegional = () => useApiMutation<api.UpdateRegionalArgs, api.UpdateRegionalResult>(api.updateRegional);
 
 /** Sends POST /user-setting/update-social/{id} when `run` is called. */
 export const useUpdateSocial = () => useApiMutation<api.UpdateSocialArgs, api.UpdateSocialResult>(api.updateSocial);
 
+/** Sends POST /user-setting/update-scredits when `run` is called. */
+export const useUpdateStandardCredits = () => useApiMutation<api.UpdateStandardCreditsArgs, api.UpdateStandardCreditsResult>(api.updateStandardCredits);
+
+/** Sends POST /subscription/update when `run` is called. */
+export const useUpdateSubscription = () => useApiMutation<api.UpdateSubscriptionArgs, api.UpdateSubscriptionResult>(api.updateSubscription);
+
 /** Sends POST /user/update-header-image when `run` is called. */
 export const useUpdateUserHeaderImage = () => useApiMutation<api.UpdateUserHeaderImageArgs, api.UpdateUserHeaderImageResult>(api.updateUserHeaderImage);
+
+/** Sends POST /user-setting/update-username/{id} when `run` is called. */
+export const useUpdateUsername = () => useApiMutation<api.UpdateUsernameArgs, api.UpdateUsernameResult>(api.updateUsername);
 
 /** Sends POST /user/update-photo when `run` is called. */
 export const useUpdateUserPhoto = () => useApiMutation<api.UpdateUserPhotoArgs, api.UpdateUserPhotoResult>(api.updateUserPhoto);

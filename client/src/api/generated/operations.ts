@@ -39,6 +39,13 @@ export function cancelCashOut(args: CancelCashOutArgs, options?: RequestOptions)
   return request<CancelCashOutResult>('post', '/user-history/cancel', args ?? {}, options);
 }
 
+export type CancelEmailChangeArgs = { body: NonNullable<operations['cancelEmailChange']['requestBody']>['content']['application/json'] };
+export type CancelEmailChangeResult = operations['cancelEmailChange']['responses'][200]['content']['application/json'];
+/** POST /auth/cancel-email-change: Cancel an email change from the notice mailed to the old address */
+export function cancelEmailChange(args: CancelEmailChangeArgs, options?: RequestOptions): Promise<CancelEmailChangeResult> {
+  return request<CancelEmailChangeResult>('post', '/auth/cancel-email-change', args ?? {}, options);
+}
+
 export type ChangePasswordArgs = { path: operations['changePassword']['parameters']['path']; body: NonNullable<operations['changePassword']['requestBody']>['content']['application/json'] };
 export type ChangePasswordResult = operations['changePassword']['responses'][200]['content']['application/json'];
 /** POST /user-setting/reset-password/{id}: Change one's password, signing out every other session */
@@ -67,6 +74,13 @@ export function confirmAccount(args: ConfirmAccountArgs, options?: RequestOption
   return request<ConfirmAccountResult>('post', '/auth/confirm', args ?? {}, options);
 }
 
+export type ConfirmEmailChangeArgs = { body: NonNullable<operations['confirmEmailChange']['requestBody']>['content']['application/json'] };
+export type ConfirmEmailChangeResult = operations['confirmEmailChange']['responses'][200]['content']['application/json'];
+/** POST /auth/confirm-email-change: Switch a member's email to the new address whose emailed link this is */
+export function confirmEmailChange(args: ConfirmEmailChangeArgs, options?: RequestOptions): Promise<ConfirmEmailChangeResult> {
+  return request<ConfirmEmailChangeResult>('post', '/auth/confirm-email-change', args ?? {}, options);
+}
+
 export type CountUserContentsArgs = { path: operations['countUserContents']['parameters']['path'] };
 export type CountUserContentsResult = operations['countUserContents']['responses'][200]['content']['application/json'];
 /** GET /content/count/{id}: How many pieces a member has */
@@ -81,6 +95,13 @@ export function createDiscountCode(args: CreateDiscountCodeArgs, options?: Reque
   return request<CreateDiscountCodeResult>('post', '/code/create', args ?? {}, options);
 }
 
+export type CreateSubscriptionArgs = { body: NonNullable<operations['createSubscription']['requestBody']>['content']['application/json'] };
+export type CreateSubscriptionResult = operations['createSubscription']['responses'][201]['content']['application/json'];
+/** POST /subscription/create: Subscribe to a plan (open its checkout) */
+export function createSubscription(args: CreateSubscriptionArgs, options?: RequestOptions): Promise<CreateSubscriptionResult> {
+  return request<CreateSubscriptionResult>('post', '/subscription/create', args ?? {}, options);
+}
+
 export type DeleteCommentArgs = { path: operations['deleteComment']['parameters']['path'] };
 export type DeleteCommentResult = operations['deleteComment']['responses'][200]['content']['application/json'];
 /** POST /comment/delete/{commentId}: Remove a comment */
@@ -93,6 +114,20 @@ export type DeleteContentResult = operations['deleteContent']['responses'][200][
 /** POST /content/delete: Remove a piece */
 export function deleteContent(args: DeleteContentArgs, options?: RequestOptions): Promise<DeleteContentResult> {
   return request<DeleteContentResult>('post', '/content/delete', args ?? {}, options);
+}
+
+export type DeleteMyAccountArgs = { path: operations['deleteMyAccount']['parameters']['path']; body: NonNullable<operations['deleteMyAccount']['requestBody']>['content']['application/json'] };
+export type DeleteMyAccountResult = operations['deleteMyAccount']['responses'][200]['content']['application/json'];
+/** POST /user-setting/delete-account/{id}: Delete a member's account */
+export function deleteMyAccount(args: DeleteMyAccountArgs, options?: RequestOptions): Promise<DeleteMyAccountResult> {
+  return request<DeleteMyAccountResult>('post', '/user-setting/delete-account/{id}', args ?? {}, options);
+}
+
+export type DownloadMyDataArgs = { path: operations['downloadMyData']['parameters']['path'] };
+export type DownloadMyDataResult = operations['downloadMyData']['responses'][200]['content']['application/json'];
+/** GET /user-setting/download-data/{id}: Download a member's data (a JSON file) */
+export function downloadMyData(args: DownloadMyDataArgs, options?: RequestOptions): Promise<DownloadMyDataResult> {
+  return request<DownloadMyDataResult>('get', '/user-setting/download-data/{id}', args ?? {}, options);
 }
 
 export type FacebookSigninArgs = { body: NonNullable<operations['facebookSignin']['requestBody']>['content']['application/json'] };
@@ -235,6 +270,13 @@ export function getCountries(args?: GetCountriesArgs, options?: RequestOptions):
   return request<GetCountriesResult>('get', '/user-setting/countries', args ?? {}, options);
 }
 
+export type GetCreditMovementsArgs = { path: operations['getCreditMovements']['parameters']['path'] };
+export type GetCreditMovementsResult = operations['getCreditMovements']['responses'][200]['content']['application/json'];
+/** GET /user-setting/credits/{id}: A member's credits and every movement that explains them */
+export function getCreditMovements(args: GetCreditMovementsArgs, options?: RequestOptions): Promise<GetCreditMovementsResult> {
+  return request<GetCreditMovementsResult>('get', '/user-setting/credits/{id}', args ?? {}, options);
+}
+
 export type GetFeaturedContentsArgs = { query?: operations['getFeaturedContents']['parameters']['query'] };
 export type GetFeaturedContentsResult = operations['getFeaturedContents']['responses'][200]['content']['application/json'];
 /** GET /content/get-featured: The Featured feed */
@@ -345,6 +387,13 @@ export type GetSubscriptionResult = operations['getSubscription']['responses'][2
 /** GET /subscription/{id}: A member's current subscription */
 export function getSubscription(args: GetSubscriptionArgs, options?: RequestOptions): Promise<GetSubscriptionResult> {
   return request<GetSubscriptionResult>('get', '/subscription/{id}', args ?? {}, options);
+}
+
+export type GetSubscriptionStatusArgs = { path: operations['getSubscriptionStatus']['parameters']['path'] };
+export type GetSubscriptionStatusResult = operations['getSubscriptionStatus']['responses'][200]['content']['application/json'];
+/** GET /subscription/status/{id}: What a subscription checkout came to */
+export function getSubscriptionStatus(args: GetSubscriptionStatusArgs, options?: RequestOptions): Promise<GetSubscriptionStatusResult> {
+  return request<GetSubscriptionStatusResult>('get', '/subscription/status/{id}', args ?? {}, options);
 }
 
 export type GetSupportedContentsArgs = { path: operations['getSupportedContents']['parameters']['path']; query?: operations['getSupportedContents']['parameters']['query'] };
@@ -459,6 +508,13 @@ export function inviteUser(args: InviteUserArgs, options?: RequestOptions): Prom
   return request<InviteUserResult>('post', '/user/invite-user', args ?? {}, options);
 }
 
+export type ListDiscountCodesArgs = Record<string, never>;
+export type ListDiscountCodesResult = operations['listDiscountCodes']['responses'][200]['content']['application/json'];
+/** GET /code/all: Every discount code with its uses (admins) */
+export function listDiscountCodes(args?: ListDiscountCodesArgs, options?: RequestOptions): Promise<ListDiscountCodesResult> {
+  return request<ListDiscountCodesResult>('get', '/code/all', args ?? {}, options);
+}
+
 export type LogoutArgs = Record<string, never>;
 export type LogoutResult = operations['logout']['responses'][200]['content']['application/json'];
 /** POST /auth/logout: Sign out this browser */
@@ -513,6 +569,13 @@ export type RequestCashOutResult = operations['requestCashOut']['responses'][201
 /** POST /user-history/earn: Ask to cash out the whole available balance (adds an Earn history item, pending) */
 export function requestCashOut(args: RequestCashOutArgs, options?: RequestOptions): Promise<RequestCashOutResult> {
   return request<RequestCashOutResult>('post', '/user-history/earn', args ?? {}, options);
+}
+
+export type RequestEmailChangeArgs = { path: operations['requestEmailChange']['parameters']['path']; body: NonNullable<operations['requestEmailChange']['requestBody']>['content']['application/json'] };
+export type RequestEmailChangeResult = operations['requestEmailChange']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-email/{id}: Ask to change one's email; it changes once the link mailed to the new address is opened */
+export function requestEmailChange(args: RequestEmailChangeArgs, options?: RequestOptions): Promise<RequestEmailChangeResult> {
+  return request<RequestEmailChangeResult>('post', '/user-setting/update-email/{id}', args ?? {}, options);
 }
 
 export type RequestKnackCodeArgs = { body: NonNullable<operations['requestKnackCode']['requestBody']>['content']['application/json'] };
@@ -662,6 +725,20 @@ export function updatePersonal(args: UpdatePersonalArgs, options?: RequestOption
   return request<UpdatePersonalResult>('post', '/user-setting/update-personal/{id}', args ?? {}, options);
 }
 
+export type UpdatePlanArgs = { body: NonNullable<operations['updatePlan']['requestBody']>['content']['application/json'] };
+export type UpdatePlanResult = operations['updatePlan']['responses'][200]['content']['application/json'];
+/** POST /subscription/update-plan: Change a plan's name, credits or monthly price (admins) */
+export function updatePlan(args: UpdatePlanArgs, options?: RequestOptions): Promise<UpdatePlanResult> {
+  return request<UpdatePlanResult>('post', '/subscription/update-plan', args ?? {}, options);
+}
+
+export type UpdatePremiumCreditsArgs = { body: NonNullable<operations['updatePremiumCredits']['requestBody']>['content']['application/json'] };
+export type UpdatePremiumCreditsResult = operations['updatePremiumCredits']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-pcredits: Add or take premium listing credits (admins) */
+export function updatePremiumCredits(args: UpdatePremiumCreditsArgs, options?: RequestOptions): Promise<UpdatePremiumCreditsResult> {
+  return request<UpdatePremiumCreditsResult>('post', '/user-setting/update-pcredits', args ?? {}, options);
+}
+
 export type UpdateRegionalArgs = { path: operations['updateRegional']['parameters']['path']; body: NonNullable<operations['updateRegional']['requestBody']>['content']['application/json'] };
 export type UpdateRegionalResult = operations['updateRegional']['responses'][200]['content']['application/json'];
 /** POST /user-setting/update-regional/{id}: Set where a member is from and their time zone */
@@ -676,11 +753,32 @@ export function updateSocial(args: UpdateSocialArgs, options?: RequestOptions): 
   return request<UpdateSocialResult>('post', '/user-setting/update-social/{id}', args ?? {}, options);
 }
 
+export type UpdateStandardCreditsArgs = { body: NonNullable<operations['updateStandardCredits']['requestBody']>['content']['application/json'] };
+export type UpdateStandardCreditsResult = operations['updateStandardCredits']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-scredits: Add or take standard listing credits (admins) */
+export function updateStandardCredits(args: UpdateStandardCreditsArgs, options?: RequestOptions): Promise<UpdateStandardCreditsResult> {
+  return request<UpdateStandardCreditsResult>('post', '/user-setting/update-scredits', args ?? {}, options);
+}
+
+export type UpdateSubscriptionArgs = { body: NonNullable<operations['updateSubscription']['requestBody']>['content']['application/json'] };
+export type UpdateSubscriptionResult = operations['updateSubscription']['responses'][200]['content']['application/json'];
+/** POST /subscription/update: Cancel (or resume) a subscription's renewals */
+export function updateSubscription(args: UpdateSubscriptionArgs, options?: RequestOptions): Promise<UpdateSubscriptionResult> {
+  return request<UpdateSubscriptionResult>('post', '/subscription/update', args ?? {}, options);
+}
+
 export type UpdateUserHeaderImageArgs = { body: NonNullable<operations['updateUserHeaderImage']['requestBody']>['content']['application/json'] };
 export type UpdateUserHeaderImageResult = operations['updateUserHeaderImage']['responses'][200]['content']['application/json'];
 /** POST /user/update-header-image: Use an uploaded, cropped header image */
 export function updateUserHeaderImage(args: UpdateUserHeaderImageArgs, options?: RequestOptions): Promise<UpdateUserHeaderImageResult> {
   return request<UpdateUserHeaderImageResult>('post', '/user/update-header-image', args ?? {}, options);
+}
+
+export type UpdateUsernameArgs = { path: operations['updateUsername']['parameters']['path']; body: NonNullable<operations['updateUsername']['requestBody']>['content']['application/json'] };
+export type UpdateUsernameResult = operations['updateUsername']['responses'][200]['content']['application/json'];
+/** POST /user-setting/update-username/{id}: Change a member's username; links with the old one keep working */
+export function updateUsername(args: UpdateUsernameArgs, options?: RequestOptions): Promise<UpdateUsernameResult> {
+  return request<UpdateUsernameResult>('post', '/user-setting/update-username/{id}', args ?? {}, options);
 }
 
 export type UpdateUserPhotoArgs = { body: NonNullable<operations['updateUserPhoto']['requestBody']>['content']['application/json'] };

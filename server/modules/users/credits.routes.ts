@@ -1,0 +1,46 @@
+import { Router } from 'express';
+import { Types } from 'mongoose';
+import type { AuthConfig } from '../../config';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { adjustCredits, creditMovementsOf, creditsOf, CREDIT_MESSAGES, type CreditTier } from './credits';
+import { requireAuth } from './users.guards';
+import { UserModel } from './users.model';
+
+const ADMINS_ONLY = 'Only admins can change credits.';
+
+/** Listing credits: what explains a member's credits, and admins' corrections (members never change their own). */
+export function creditsRouter(config: AuthConfig): Router {
+  const router = Router();
+  const signedIn = requireAuth(config);
+
+  const adjust = (tier: CreditTier) => async (req: ApiRequest<'updateStandardCredits'>, res: ApiResponse<'updateStandardCredits'>) => {
+    if (req.auth!.role !== 'admin') throw new AppError(403, 'forbidden', ADMINS_ONLY);
+    const { userId, amount, note } = req.body;
+    if (!(await UserModel.exists({ _id: new Types.ObjectId(userId) }))) throw notFound('User not found');
+    const credits = await adjustCredits(userId, tier, amount, req.auth!.userId, note?.trim() || null);
+    if (!credits) throw badRequest(CREDIT_MESSAGES.belowZero, [{ path: 'amount', message: CREDIT_MESSAGES.belowZero }]);
+    res.json({ credits });
+  };
+  router.post('/user-setting/update-scredits', signedIn, adjust('standard'));
+  router.post('/user-setting/update-pcredits', signedIn, adjust('premium'));
+
+  router.get('/user-setting/credits/:id', signedIn, async (req: ApiRequest<'getCreditMovements'>, res: ApiResponse<'getCreditMovements'>) => {
+    if (req.auth!.role !== 'admin' && req.auth!.userId !== req.params.id) throw notFound('User not found');
+    const [credits, movements] = await Promise.all([creditsOf(req.params.id), creditMovementsOf(req.params.id)]);
+    res.json({
+      credits,
+      movements: movements.map(({ _id, standard, premium, reason, ref, note, at }) => ({
+        id: _id,
+        standard,
+        premium,
+        reason,
+        ref,
+        note,
+        at: at.toISOString(),
+      })),
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,146 @@
+/**
+ * Listing credits: a member's standard (`sCredit`) and premium (`pCredit`) credits, each paying one listing
+ * fee of its tier. Every movement (a plan's period granting its credits, a credit spent on a listing, a credit
+ * given back when that listing did not happen, an admin's correction) is an inserted document with a
+ * deterministic `_id`, so the same grant or give-back cannot happen twice, even when a provider delivers an
+ * event to two processes at once, and a member's credits can always be explained. The totals on the user
+ * extension are kept under the member's credit lock, in the same step as each movement.
+ */
+import { randomBytes } from 'node:crypto';
+import { Schema, Types, model } from 'mongoose';
+import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { ours } from '../../lib/query';
+import { UserExtModel } from './users.model';
+
+export type CreditTier = 'standard' | 'premium';
+export type CreditReason = 'plan' | 'listing' | 'listing-undone' | 'admin';
+const CREDIT_FIELD = { standard: 'sCredit', premium: 'pCredit' } as const;
+const CREDIT_LOCK = { busyMessage: 'Another payment of yours is in progress. Please try again.' };
+
+const creditMovementSchema = new Schema(
+  {
+    /** The movement's key: `plan:{subscriptionId}:{periodStart}`, `use:{random}`, `return:{use id}`, `admin:{random}`. */
+    _id: { type: String, required: true },
+    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    /** Signed changes of each tier. */
+    standard: { type: Number, required: true },
+    premium: { type: Number, required: true },
+    reason: { type: String, enum: ['plan', 'listing', 'listing-undone', 'admin'], required: true },
+    /** What it is about: the subscription, the piece, or the admin who made it. */
+    ref: { type: String, default: null },
+    note: { type: String, default: null },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+creditMovementSchema.index({ userId: 1, at: -1 });
+
+export interface CreditMovementDoc {
+  _id: string;
+  userId: Types.ObjectId;
+  standard: number;
+  premium: number;
+  reason: CreditReason;
+  ref: string | null;
+  note: string | null;
+  at: Date;
+}
+
+export const CreditMovementModel = model<CreditMovementDoc>('CreditMovement', creditMovementSchema, 'credit_movements');
+
+export interface CreditChange {
+  standard: number;
+  premium: number;
+}
+
+const memberKey = (userId: string) => new Types.ObjectId(userId);
+const lockKey = (userId: string) => `credit:${userId}`;
+
+/** The member's credits of each tier (0 without a user extension). */
+export async function creditsOf(userId: string): Promise<{ sCredit: number; pCredit: number }> {
+  const ext = await UserExtModel.findOne({ userId: memberKey(userId) }, { sCredit: 1, pCredit: 1 }).lean();
+  return { sCredit: ext?.sCredit ?? 0, pCredit: ext?.pCredit ?? 0 };
+}
+
+/** The member's credits of the tier. */
+export async function planCreditsLeft(userId: string, tier: CreditTier): Promise<number> {
+  const credits = await creditsOf(userId);
+  return credits[CREDIT_FIELD[tier]];
+}
+
+/** Records the movement and moves the totals; caller holds the member's credit lock. False when `_id` was recorded before. */
+async function record(movement: Omit<CreditMovementDoc, 'at' | 'userId'> & { userId: string; at?: Date }): Promise<boolean> {
+  try {
+    await CreditMovementModel.create({ ...movement, userId: memberKey(movement.userId), at: movement.at ?? new Date() });
+  } catch (err) {
+    if (isDuplicateKey(err)) return false;
+    throw err;
+  }
+  await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $inc: { sCredit: movement.standard, pCredit: movement.premium } }, { upsert: true });
+  return true;
+}
+
+/** Adds credits once per `key` (a plan's paid period): a second grant with the same key changes nothing and answers false. */
+export function grantCredits(userId: string, change: CreditChange, key: string, ref: string): Promise<boolean> {
+  return withLock(lockKey(userId), () => record({ _id: key, userId, ...change, reason: 'plan', ref, note: null }), CREDIT_LOCK);
+}
+
+/**
+ * Uses one credit of the tier for a listing, never going below 0. Answers the use's key (to give it back if
+ * the listing does not happen), or null when the member has none.
+ */
+export function takePlanCredit(userId: string, tier: CreditTier, contentId: string): Promise<string | null> {
+  return withLock(
+    lockKey(userId),
+    async () => {
+      if ((await planCreditsLeft(userId, tier)) < 1) return null;
+      const _id = `use:${randomBytes(12).toString('hex')}`;
+      const change = { standard: tier === 'standard' ? -1 : 0, premium: tier === 'premium' ? -1 : 0 };
+      await record({ _id, userId, ...change, reason: 'listing', ref: contentId, note: null });
+      return _id;
+    },
+    CREDIT_LOCK,
+  );
+}
+
+/** Gives back the credit of a use whose listing did not happen (once per use). */
+export function givePlanCreditBack(userId: string, useKey: string): Promise<void> {
+  return withLock(
+    lockKey(userId),
+    async () => {
+      const use = await CreditMovementModel.findById(useKey).lean<CreditMovementDoc>();
+      if (!use || String(use.userId) !== userId) return;
+      await record({ _id: `return:${useKey}`, userId, standard: -use.standard, premium: -use.premium, reason: 'listing-undone', ref: use.ref, note: null });
+    },
+    CREDIT_LOCK,
+  );
+}
+
+export const CREDIT_MESSAGES = {
+  belowZero: 'Credits cannot go below zero.',
+} as const;
+
+/**
+ * An admin's correction of one tier by a signed amount, with a note saying why. Refused when it would take
+ * the member below zero. Answers the member's credits after it.
+ */
+export function adjustCredits(userId: string, tier: CreditTier, amount: number, adminId: string, note: string | null) {
+  return withLock(
+    lockKey(userId),
+    async () => {
+      if ((await planCreditsLeft(userId, tier)) + amount < 0) return null;
+      const change = { standard: tier === 'standard' ? amount : 0, premium: tier === 'premium' ? amount : 0 };
+      await record({ _id: `admin:${randomBytes(12).toString('hex')}`, userId, ...change, reason: 'admin', ref: adminId, note });
+      return creditsOf(userId);
+    },
+    CREDIT_LOCK,
+  );
+}
+
+/** The member's credit movements, newest first (a page of at most `limit`). */
+export function creditMovementsOf(userId: string, limit = 100): Promise<CreditMovementDoc[]> {
+  return CreditMovementModel.find(ours({ userId: memberKey(userId) }))
+    .sort({ at: -1, _id: -1 })
+    .limit(limit)
+    .lean<CreditMovementDoc[]>();
+}
