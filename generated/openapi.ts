@@ -898,7 +898,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An artist's Top 50 music chart (most reactions first) */
+        /**
+         * An artist's Top 50 music chart (most reactions first)
+         * @description Signing in is optional; the artist and admins are told the counts the artist hides.
+         */
         get: operations["getTop50Chart"];
         put?: never;
         post?: never;
@@ -970,7 +973,7 @@ export interface paths {
         put?: never;
         /**
          * Change who can see a piece
-         * @description The privacy choice is exclusive (public, private or followers; public by default). Owners change it with a subscription plan above the first; admins always.
+         * @description The privacy choice is exclusive (public, private or followers; public by default): none or several answer 400 'At least one checkbox must be checked.'. `hidePlayCount` (songs) and `hideViewCount` (art, photos) hide the piece's count from everyone but its owner and admins (the count is null for them). Owners change the setting with a subscription plan above the first (else 403 'Changing who can see a piece needs a subscription plan above Standard.'); admins always. Another member's piece answers 404.
          */
         post: operations["updateContentSetting"];
         delete?: never;
@@ -1217,7 +1220,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What one knack of a piece is worth, and what the piece has earned */
+        /**
+         * What one knack of a piece is worth, and what the piece has earned
+         * @description Signing in is optional; the owner and admins are told the count the owner hides.
+         */
         get: operations["getKnackMoney"];
         put?: never;
         post?: never;
@@ -2378,14 +2384,17 @@ export interface components {
             payerId: string | null;
             /**
              * Format: int32
-             * @description Plays counted from the embeddable player (`content/react`), at most one per visitor per day.
+             * @description Plays counted from the embeddable player (`content/react`), at most one per visitor per day; null when the owner hides it (`setting.hidePlayCount` for a song, `setting.hideViewCount` for art and photos) and the caller is neither the owner nor an admin.
              */
-            playCount?: number;
+            playCount?: number | null;
             /** @enum {string} */
             processing: "ready" | "processing" | "failed";
             projectId: string | null;
-            /** Format: int32 */
-            reactedCount: number;
+            /**
+             * Format: int32
+             * @description The piece's knacks: plays of a song, views of art and photos. Hidden counts: null when the owner hides it (`setting.hidePlayCount` for a song, `setting.hideViewCount` for art and photos) and the caller is neither the owner nor an admin. The public feeds and search are one page for everyone, so there a hidden count is null for its owner too; the owner reads it in their own list (`content/get-by-username`), the detail and `content/get-by-id`.
+             */
+            reactedCount: number | null;
             setting: components["schemas"]["ContentSetting"];
             subTag: string;
             tags: components["schemas"]["ContentTag"][];
@@ -2798,8 +2807,11 @@ export interface components {
             knackValue: number;
             /** Format: int64 */
             knackValueMicros: number;
-            /** Format: int32 */
-            reactedCount: number;
+            /**
+             * Format: int32
+             * @description The piece's knacks so far; null when the owner hides it (`setting.hidePlayCount` for a song, `setting.hideViewCount` for art and photos) and the caller is neither the owner nor an admin.
+             */
+            reactedCount: number | null;
         };
         KnackResponse: {
             /** @description What this knack credited in all (USD); 0 on a piece not paid out. */
@@ -2815,9 +2827,9 @@ export interface components {
             message: string;
             /**
              * Format: int32
-             * @description The piece's knacks (plays and views) so far.
+             * @description The piece's knacks (plays and views) so far; null when the owner hides it (`setting.hidePlayCount` for a song, `setting.hideViewCount` for art and photos) and the caller is neither the owner nor an admin.
              */
-            reactedCount: number;
+            reactedCount: number | null;
         };
         ListingCheckout: {
             /** @description The payment provider's checkout page, to open in the browser. */
@@ -2828,6 +2840,13 @@ export interface components {
              * @enum {string}
              */
             status: "checkout";
+        };
+        /** @description What listing one piece costs without a credit, by tier, in USD. */
+        ListingFees: {
+            premium: number;
+            /** @description A piece whose knack is worth at least this lists at the premium fee. */
+            premiumFromKnack: number;
+            standard: number;
         };
         ListingPaid: {
             content: components["schemas"]["Content"];
@@ -2986,6 +3005,7 @@ export interface components {
             plan: components["schemas"]["Plan"];
         };
         PlansResponse: {
+            listingFees: components["schemas"]["ListingFees"];
             plans: components["schemas"]["Plan"][];
         };
         PlayResponse: {
@@ -3018,9 +3038,9 @@ export interface components {
             counted: boolean;
             /**
              * Format: int32
-             * @description The piece's plays counted from embeds so far.
+             * @description The piece's plays counted from embeds so far; null when the owner hides it (`setting.hidePlayCount` for a song, `setting.hideViewCount` for art and photos) and the caller is neither the owner nor an admin.
              */
-            playCount: number;
+            playCount: number | null;
         };
         RedeemDiscountCodeRequest: {
             code: string;

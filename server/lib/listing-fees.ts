@@ -4,3 +4,6 @@
  */
 export type Tier = 'standard' | 'premium';
 export const LISTING_FEES: Record<Tier, number> = { standard: 650_000, premium: 12_400_000 };
+
+/** A piece whose knack is worth at least $0.99 lists at the premium fee. */
+export const PREMIUM_KNACK_MICROS = 990_000;

@@ -84,6 +84,7 @@ describe('plans and their prices', () => {
       { planId: 1, name: 'Standard', sCredits: 3, pCredits: 0, priceMicros: 1_950_000, price: 1.95 },
       { planId: 2, name: 'Premium', sCredits: 1, pCredits: 1, priceMicros: 13_050_000, price: 13.05 },
     ]);
+    expect(res.body.listingFees).toEqual({ standard: 0.65, premium: 12.4, premiumFromKnack: 0.99 });
   });
 
   it('when an admin changes a price, then the plans show it and the next checkout charges it; a member may not', async () => {

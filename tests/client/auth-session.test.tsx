@@ -14,13 +14,9 @@ import { loggedInSideMenu } from '../../client/src/layouts/front/navItems';
 import { PRICING_HINT } from '../../client/src/layouts/front/TopNav';
 import { authAnswer, makeUser, setViewport, storeAccount, storedAccount, unauthorized } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
+import { PLANS, plansAnswer, subscriptionOf } from './subscription-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-
-const plans = [
-  { planId: 1, name: 'Standard', sCredits: 3, pCredits: 0 },
-  { planId: 2, name: 'Premium', sCredits: 1, pCredits: 1 },
-];
 
 beforeEach(() => {
   jest.resetAllMocks();
@@ -31,7 +27,7 @@ beforeEach(() => {
     .mocked(getUserExt)
     .mockResolvedValue({ userExt: { country: 'US', city: 'Austin', state: 'Texas', timezone: 'America/Chicago', pCredit: 0, sCredit: 3 } });
   jest.mocked(getSubscription).mockResolvedValue({ subscription: null });
-  jest.mocked(getAllPlans).mockResolvedValue({ plans });
+  jest.mocked(getAllPlans).mockResolvedValue(plansAnswer());
   jest.mocked(logout).mockResolvedValue({ message: 'You are logged out.' });
 });
 
@@ -40,7 +36,7 @@ describe('session reload at start', () => {
     storeAccount('stale-token');
     jest.mocked(checkLoggedIn).mockResolvedValue(authAnswer('fresh-token'));
     jest.mocked(getSubscription).mockResolvedValue({
-      subscription: { subscriptionId: 'sub-1', planId: 2, userId: makeUser().id, createdAt: '2026-01-01T00:00:00.000Z' },
+      subscription: subscriptionOf(makeUser().id, 2),
     });
     const { store } = renderApp('/');
     // Signed in from the stored account at once (no flash of the visitor's navigation).
@@ -52,7 +48,7 @@ describe('session reload at start', () => {
     expect(store.getState().auth.reactedContents).toHaveLength(2);
     expect(store.getState().auth.reactedCount).toBe(2);
     expect(storedAccount()?.token).toBe('fresh-token');
-    await waitFor(() => expect(store.getState().auth.plans).toEqual(plans));
+    await waitFor(() => expect(store.getState().auth.plans).toEqual(PLANS));
     await waitFor(() => expect(store.getState().auth.userExt?.city).toBe('Austin'));
     expect(getUserExt).toHaveBeenCalledWith({ path: { id: makeUser().id } }, { quiet: true });
     expect(getSubscription).toHaveBeenCalledWith({ path: { id: makeUser().id } }, { quiet: true });

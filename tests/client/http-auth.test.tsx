@@ -12,6 +12,7 @@ import { createAppStore } from '../../client/src/app/store';
 import { loginSucceeded } from '../../client/src/features/auth';
 import { authAnswer, makeUser, storedAccount, unauthorized } from './auth-fixtures';
 import { waitUntil } from '../helpers/wait';
+import { plansAnswer } from './subscription-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -58,7 +59,7 @@ beforeEach(() => {
   offToasts = onApiError((error) => toasts.push(error));
   jest.mocked(getUserExt).mockResolvedValue({ userExt: { country: null, city: '', state: '', timezone: null, pCredit: 0, sCredit: 0 } });
   jest.mocked(getSubscription).mockResolvedValue({ subscription: null });
-  jest.mocked(getAllPlans).mockResolvedValue({ plans: [] });
+  jest.mocked(getAllPlans).mockResolvedValue(plansAnswer([]));
 });
 
 afterEach(() => {

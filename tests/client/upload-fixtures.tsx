@@ -8,6 +8,7 @@ import { checkLoggedIn, getAllPlans, getAuthProviders, getSubscription, getUserE
 import type { RequestOptions } from '../../client/src/api/http';
 import { authAnswer, makeUser, setViewport, storeAccount } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
+import { plansAnswer } from './subscription-fixtures';
 
 type UploadResponse = components['schemas']['UploadResponse'];
 type User = components['schemas']['User'];
@@ -86,7 +87,7 @@ export function mockMemberCalls(user: User) {
     .mocked(getUserExt)
     .mockResolvedValue({ userExt: { country: 'US', city: 'Austin', state: 'Texas', timezone: 'America/Chicago', pCredit: 0, sCredit: 0 } });
   jest.mocked(getSubscription).mockResolvedValue({ subscription: null });
-  jest.mocked(getAllPlans).mockResolvedValue({ plans: [] });
+  jest.mocked(getAllPlans).mockResolvedValue(plansAnswer([]));
   jest.mocked(checkLoggedIn).mockResolvedValue(authAnswer('fresh-token', user));
 }
 

@@ -14,6 +14,8 @@ import { loadOwnProfilePage, loadProfilePage, loadTop50Page } from '../features/
 import { parsePath, SEGMENT_PATH } from '../lib/links';
 import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 import { loadSettingsPage } from '../features/settings';
+import { loadDiscountCodesPage } from '../features/discount-codes';
+import { loadPricingPage, loadSubscriptionReturnPage } from '../features/subscriptions';
 
 export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
@@ -23,6 +25,8 @@ export interface AppRoute {
   metaPage: MetaPage;
   /** Reachable without a stored account (the route guard lets it pass). */
   guest: boolean;
+  /** Only for admins: the route guard sends every other member, and visitors, home. */
+  admin?: boolean;
   /**
    * Routes sharing one path pattern (the single-segment screens: profile, share link, Top 50) tell apart the
    * paths they take; the first route whose pattern matches and which accepts the path shows it.
@@ -117,6 +121,10 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'wallet', path: '/wallet', metaPage: 'meta', guest: false, load: loadWalletPage }),
   route({ name: 'activity-history', path: '/activity-history', metaPage: 'meta', guest: false, load: loadActivityHistoryPage }),
   route({ name: 'user-setting', path: '/user-setting', metaPage: 'meta', guest: false, load: loadSettingsPage }),
+  route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),
+  route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
+  route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
+  route({ name: 'creat-discount-code', path: '/creat-discount-code', metaPage: 'meta', guest: false, admin: true, load: loadDiscountCodesPage }),
   route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
   route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),
   route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage }),

@@ -5,15 +5,13 @@
  */
 import { Types } from 'mongoose';
 import type { ContentDoc } from '../contents';
-import { LISTING_FEES, type Tier } from '../../lib/listing-fees';
+import { LISTING_FEES, PREMIUM_KNACK_MICROS, type Tier } from '../../lib/listing-fees';
 import { post, type LedgerEntryDoc } from '../ledger';
 
-export { LISTING_FEES, type Tier };
+export { LISTING_FEES, PREMIUM_KNACK_MICROS, type Tier };
 
 export type ListingMethod = NonNullable<LedgerEntryDoc['method']>;
 
-/** A piece whose knack is worth at least $0.99 lists at the premium fee. */
-export const PREMIUM_KNACK_MICROS = 990_000;
 export const PLATFORM_FEES = 'platform:fees';
 
 /** Where the fee's money comes from, per method (ledger/ledger.model.ts lists the accounts). */

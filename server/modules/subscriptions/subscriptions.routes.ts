@@ -3,6 +3,8 @@ import type { AuthConfig } from '../../config';
 import { setPayerCookie } from '../../integrations/payments';
 import type { AuthContext } from '../../lib/auth-context';
 import { notFound } from '../../lib/errors';
+import { LISTING_FEES, PREMIUM_KNACK_MICROS } from '../../lib/listing-fees';
+import { microsToUsd } from '../../lib/money';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth } from '../users';
@@ -24,7 +26,14 @@ export function subscriptionsRouter(config: AuthConfig, subscriptions: Subscript
   const signedIn = requireAuth(config);
 
   router.get('/subscription/all-plans', async (_req, res: ApiResponse<'getAllPlans'>) => {
-    res.json({ plans: (await allPlans()).map(toPlanDto) });
+    res.json({
+      plans: (await allPlans()).map(toPlanDto),
+      listingFees: {
+        standard: microsToUsd(LISTING_FEES.standard),
+        premium: microsToUsd(LISTING_FEES.premium),
+        premiumFromKnack: microsToUsd(PREMIUM_KNACK_MICROS),
+      },
+    });
   });
 
   router.post('/subscription/create', signedIn, async (req: ApiRequest<'createSubscription'>, res: ApiResponse<'createSubscription'>) => {

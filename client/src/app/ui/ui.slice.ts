@@ -22,7 +22,10 @@ export type ModalName =
   | 'share'
   // Issue 16: a member's followers and following; flagging a piece.
   | 'follow'
-  | 'flag';
+  | 'flag'
+  // Issue 17: subscribing to a plan; who can see a piece (settings (Privacy)).
+  | 'subscription'
+  | 'privacy';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
 
@@ -36,6 +39,8 @@ export const MEMBER_MODALS: readonly ModalName[] = [
   'payment',
   'verification',
   'flag',
+  'subscription',
+  'privacy',
 ];
 
 /**
@@ -66,6 +71,8 @@ export interface ModalProps {
   playId?: string;
   /** Follow modal (whose lists: `userId`): the tab it opens on. */
   followTab?: 'followers' | 'following';
+  /** Subscription modal: the plan chosen. */
+  planId?: number;
 }
 
 export interface ModalRequest extends ModalProps {

@@ -54,6 +54,7 @@ import {
   passwordResetRequested,
   passwordResetSucceeded,
   plansLoaded,
+  accountExtrasRequested,
   sessionLost,
   sessionRefreshed,
   sessionRestored,
@@ -395,7 +396,7 @@ export function* authSaga(): SagaIterator {
   yield takeLeading(logoutRequested.type, logoutFlow);
   yield takeLeading(sessionLost.type, onSessionLost);
   yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, userUpdated.type, loggedOut.type], persistAccount);
-  yield takeLatest([loginSucceeded.type, sessionRestored.type], loadAccountExtras);
+  yield takeLatest([loginSucceeded.type, sessionRestored.type, accountExtrasRequested.type], loadAccountExtras);
   yield fork(followOtherTabs);
   yield fork(restoreSession);
 }

@@ -181,6 +181,8 @@ const authSlice = createSlice({
     plansLoaded(state, action: PayloadAction<Plan[]>) {
       state.plans = action.payload;
     },
+    /** The extension, subscription and plans changed on the server (a subscription approved): load them again. */
+    accountExtrasRequested() {},
   },
   extraReducers: (builder) => {
     // A knack the server counted for this member joins the reacted list (once).
@@ -229,5 +231,6 @@ export const {
   userExtLoaded,
   subscriptionLoaded,
   plansLoaded,
+  accountExtrasRequested,
 } = authSlice.actions;
 export const authReducer = authSlice.reducer;

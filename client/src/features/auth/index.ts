@@ -26,6 +26,7 @@ export {
   userExtLoaded,
   subscriptionLoaded,
   plansLoaded,
+  accountExtrasRequested,
 } from './auth.slice';
 export type { AuthState } from './auth.slice';
 export { authSaga, toSession } from './auth.saga';

@@ -8,6 +8,8 @@ import { loadShareModal } from '../../features/share';
 import { loadVerificationModal } from '../../features/knack';
 import { loadFollowModal } from '../../features/follows';
 import { loadFlagModal } from '../../features/flags';
+import { loadSubscriptionModal } from '../../features/subscriptions';
+import { loadPrivacyModal } from '../../features/privacy';
 import { selectOpenModal, type ModalName } from '../../app/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 import { withAntd } from '../../app/withAntd';
@@ -36,6 +38,8 @@ const GROUPS: ModalGroup[] = [
   { key: 'verification', has: (name) => name === 'verification', Component: lazy(withAntd(loadVerificationModal)) as ModalComponent, members: true },
   { key: 'follow', has: (name) => name === 'follow', Component: lazy(withAntd(loadFollowModal)) as ModalComponent, members: false },
   { key: 'flag', has: (name) => name === 'flag', Component: lazy(withAntd(loadFlagModal)) as ModalComponent, members: true },
+  { key: 'subscription', has: (name) => name === 'subscription', Component: lazy(withAntd(loadSubscriptionModal)) as ModalComponent, members: true },
+  { key: 'privacy', has: (name) => name === 'privacy', Component: lazy(withAntd(loadPrivacyModal)) as ModalComponent, members: true },
 ];
 
 /**

@@ -1,0 +1,50 @@
+import Button from 'antd/es/button';
+import type { Plan, Subscription } from '../../auth';
+import { formatUsd } from '../../payments';
+
+interface Props {
+  plans: Plan[];
+  /** The member's plan now, if any. */
+  current: Subscription | null;
+  onChoose: (plan: Plan) => void;
+}
+
+/** Why a plan cannot be chosen now (the member's own plan, or one that still renews), or null. */
+function blockedBy(plan: Plan, current: Subscription | null): string | null {
+  if (!current || current.cancelAtPeriodEnd) return null;
+  return current.planId === plan.planId ? 'Your plan' : 'Cancel the renewal of your plan first';
+}
+
+/** One card per plan: its monthly price, the credits each month grants, and Subscribe. */
+export function PlanCards({ plans, current, onChoose }: Props) {
+  return (
+    <ul className="kn-plans" aria-label="Plans">
+      {plans.map((plan) => {
+        const blocked = blockedBy(plan, current);
+        const mine = current?.planId === plan.planId;
+        return (
+          <li key={plan.planId} className={`kn-plan${mine ? ' kn-plan--mine' : ''}`} aria-labelledby={`kn-plan-${plan.planId}`}>
+            <h3 id={`kn-plan-${plan.planId}`} className="kn-plan__name">
+              Plan {plan.planId}: {plan.name}
+            </h3>
+            <p className="kn-plan__price">
+              <strong>{formatUsd(plan.price)}</strong> a month
+            </p>
+            <ul className="kn-plan__credits">
+              <li>
+                {plan.sCredits} standard listing {plan.sCredits === 1 ? 'credit' : 'credits'} a month
+              </li>
+              <li>
+                {plan.pCredits} premium listing {plan.pCredits === 1 ? 'credit' : 'credits'} a month
+              </li>
+              <li>Choose who sees each piece{plan.planId === plans[0]?.planId ? ' (from the next plan up)' : ''}</li>
+            </ul>
+            <Button type={mine ? 'default' : 'primary'} block disabled={Boolean(blocked)} onClick={() => onChoose(plan)}>
+              {blocked ?? `Subscribe to ${plan.name}`}
+            </Button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
