@@ -2626,16 +2626,17 @@ export interface components {
          * @enum {string}
          */
         DiscountCover: "standard" | "premium" | "both";
-        EmailChangeConfirmed: {
-            /** @description The member's email now. */
-            email: string;
-            message: string;
-            /** @description The member whose email changed (a browser signed in as them updates its copy of the account). */
-            userId: string;
-        };
         EmailChangeRequest: {
             /** @description The new address; the link that makes the change is mailed there. */
             email: string;
+        };
+        /** @description What opening a link of an email change did (the change made, or cancelled). */
+        EmailLinkAnswer: {
+            /** @description The member's email now. */
+            email: string;
+            message: string;
+            /** @description The member whose email change it was (a browser signed in as them updates its copy of the account). */
+            userId: string;
         };
         EmailRequest: {
             email?: string;
@@ -3663,7 +3664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"];
+                    "application/json": components["schemas"]["EmailLinkAnswer"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3742,7 +3743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailChangeConfirmed"];
+                    "application/json": components["schemas"]["EmailLinkAnswer"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -448,7 +448,13 @@ describe('discount codes', () => {
     request(app).post('/api/v2/code/save').set(bearer(m)).send({ userId: m.user.id, contentId: target.id, code });
 
   it('when an admin creates a code, then it is stored upper-cased; a member cannot create one; a second time is 409', async () => {
-    expect((await createCode({ code: 'spring25', maxUses: 3 }).expect(201)).body).toEqual({ code: 'SPRING25', maxUses: 3, usesLeft: 3, expiresAt: null });
+    expect((await createCode({ code: 'spring25', maxUses: 3 }).expect(201)).body).toEqual({
+      code: 'SPRING25',
+      covers: 'both',
+      maxUses: 3,
+      usesLeft: 3,
+      expiresAt: null,
+    });
     await createCode({ code: 'SPRING25', maxUses: 1 }).expect(409);
     await createCode({ code: 'MINE', maxUses: 1 }, bea).expect(403);
     expect(await DiscountCodeModel.exists({ _id: 'MINE' })).toBeNull();

@@ -71,6 +71,8 @@ describe('routes', () => {
       ['pricing', '/pricing', true],
       ['approve', '/approve', false],
       ['cancel', '/cancel', false],
+      ['analytics', '/analytics', false],
+      ['admin', '/admin', false],
       ['creat-discount-code', '/creat-discount-code', false],
       ['{name}Top50', '/:segment/:sub?', true],
       ['{hash}', '/:segment/:sub?', true],

@@ -119,6 +119,8 @@ export interface PiecesWorld extends E2eTarget {
   react(title: string, times: number): Promise<void>;
   /** An admin (created on first use) re-posts the piece to the top of Featured. */
   repost(title: string): Promise<void>;
+  /** The world's admin (admin@knack.example), created on first use. */
+  admin(): Promise<Member>;
 }
 
 /**
@@ -146,11 +148,14 @@ export function usePiecesWorld(name: string): PiecesWorld {
     async react(title, times) {
       await addOutsideReactions((await ContentModel.findById(world.pieces[title]!.id).lean())!, times);
     },
-    async repost(title) {
+    async admin() {
       admin ??= await createActiveMember(world.baseUrl, smtp!, { email: 'admin@knack.example', username: `admin_${stamp}` });
+      return admin;
+    },
+    async repost(title) {
       await request(world.baseUrl)
         .post('/api/v2/content/trend')
-        .set({ Authorization: `Bearer ${admin.token}` })
+        .set({ Authorization: `Bearer ${(await world.admin()).token}` })
         .send({ contentId: world.pieces[title]!.id })
         .expect(200);
     },

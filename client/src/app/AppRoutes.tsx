@@ -7,9 +7,9 @@ import { RouteGuard } from './RouteGuard';
 import { FALLBACK_PATH, ROUTES, type AppRoute } from './routes';
 
 function GuardedPage({ route }: { route: AppRoute }) {
-  const { guest, Page } = route;
+  const { guest, admin, Page } = route;
   return (
-    <RouteGuard guest={guest}>
+    <RouteGuard guest={guest} admin={admin}>
       <Page />
     </RouteGuard>
   );

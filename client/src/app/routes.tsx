@@ -16,6 +16,8 @@ import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 import { loadSettingsPage } from '../features/settings';
 import { loadDiscountCodesPage } from '../features/discount-codes';
 import { loadPricingPage, loadSubscriptionReturnPage } from '../features/subscriptions';
+import { loadAnalyticsPage } from '../features/analytics';
+import { loadAdminHomePage } from '../features/admin';
 
 export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
@@ -124,6 +126,8 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),
   route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
   route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
+  route({ name: 'analytics', path: '/analytics', metaPage: 'meta', guest: false, load: loadAnalyticsPage }),
+  route({ name: 'admin', path: '/admin', metaPage: 'meta', guest: false, admin: true, load: loadAdminHomePage }),
   route({ name: 'creat-discount-code', path: '/creat-discount-code', metaPage: 'meta', guest: false, admin: true, load: loadDiscountCodesPage }),
   route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
   route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),

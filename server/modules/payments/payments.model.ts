@@ -59,12 +59,20 @@ const paymentEventSchema = new Schema(
 
 export const PaymentEventModel = model('PaymentEvent', paymentEventSchema, 'payment_events');
 
-/** A discount code that covers a listing fee: `_id` the upper-cased code; each use is a DiscountUse. */
+/** Which listing-fee tiers a discount code pays for. */
+export type DiscountCover = 'standard' | 'premium' | 'both';
+export const DISCOUNT_COVERS: readonly DiscountCover[] = ['standard', 'premium', 'both'];
+
+/**
+ * A discount code that covers a listing fee: `_id` the upper-cased code; each use is a DiscountUse. `covers` says
+ * for which tier; codes made before it existed have none and cover both.
+ */
 const discountCodeSchema = new Schema(
   {
     _id: { type: String, required: true },
     maxUses: { type: Number, required: true, min: 1 },
     expiresAt: { type: Date, default: null },
+    covers: { type: String, enum: DISCOUNT_COVERS, default: 'both' },
     createdBy: { type: Schema.Types.ObjectId, ref: 'User', required: true },
   },
   { timestamps: true, versionKey: false },
@@ -74,6 +82,7 @@ export interface DiscountCodeDoc {
   _id: string;
   maxUses: number;
   expiresAt: Date | null;
+  covers?: DiscountCover;
   createdBy: Types.ObjectId;
   createdAt: Date;
 }
@@ -99,4 +108,13 @@ const discountUseSchema = new Schema(
 );
 discountUseSchema.index({ code: 1 });
 
-export const DiscountUseModel = model('DiscountUse', discountUseSchema, 'discount_uses');
+export interface DiscountUseDoc {
+  _id: string;
+  code: string;
+  slot: number;
+  userId: Types.ObjectId;
+  contentId: Types.ObjectId;
+  at: Date;
+}
+
+export const DiscountUseModel = model<DiscountUseDoc>('DiscountUse', discountUseSchema, 'discount_uses');

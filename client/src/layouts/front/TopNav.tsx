@@ -8,6 +8,7 @@ import { Logo } from '../../components/Logo';
 import { logoutRequested, selectIsLoggedIn } from '../../features/auth';
 import { SearchBox } from '../../features/explore';
 import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from '../../app/ui';
+import { ProfileSummaryButton } from './ProfileSummaryButton';
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
 
@@ -29,7 +30,7 @@ function PricingLink() {
 
 /**
  * Top navigation. Logged out: Explore, Pricing, Login, Create account, Upload. Logged in: Pricing
- * (with its hint), Explore, Collection, My Profile, Logout, Upload. Both have the search box with suggestions (a
+ * (with its hint), Explore, Collection, My Profile, Logout, Upload, and the avatar opening the profile summary. Both have the search box with suggestions (a
  * button opening it below 1000 px). Below 600 px a hamburger opens the side menu drawer and the bar keeps
  * search, Login (logged out) and Upload.
  */
@@ -93,6 +94,7 @@ export function TopNav() {
           >
             <span className="kn-topnav__upload-label">Upload</span>
           </Button>
+          {loggedIn ? <ProfileSummaryButton /> : null}
         </div>
       </div>
     </header>

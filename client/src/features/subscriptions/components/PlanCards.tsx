@@ -37,7 +37,7 @@ export function PlanCards({ plans, current, onChoose }: Props) {
               <li>
                 {plan.pCredits} premium listing {plan.pCredits === 1 ? 'credit' : 'credits'} a month
               </li>
-              <li>Choose who sees each piece{plan.planId === plans[0]?.planId ? ' (from the next plan up)' : ''}</li>
+              {plan.planId !== plans[0]?.planId ? <li>Choose who sees each piece, and hide its play or view count</li> : null}
             </ul>
             <Button type={mine ? 'default' : 'primary'} block disabled={Boolean(blocked)} onClick={() => onChoose(plan)}>
               {blocked ?? `Subscribe to ${plan.name}`}

@@ -1,0 +1,112 @@
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router-dom';
+import { useGetWalletSummary } from '../../api/generated/hooks';
+import { PATHS } from '../../app/constants';
+import { useAppSelector } from '../../app/hooks';
+import { Button } from '../../components/button';
+import { UserAvatar } from '../../components/UserAvatar';
+import { selectUser } from '../../features/auth';
+import { formatUsd, selectPaymentsVersion } from '../../features/payments';
+import { displayUsername } from '../../lib/userNames';
+
+export const MESSAGES_HINT = 'Messages are coming soon';
+
+/**
+ * The Stellar wallets the panel lists. None can be connected yet: Freighter is the one the Stellar work will
+ * bring; the others are not planned, and each row says so.
+ */
+export const WALLETS = [
+  { name: 'Freighter', status: 'Not available yet' },
+  { name: 'Ledger', status: 'Not available' },
+  { name: 'Trezor', status: 'Not available' },
+  { name: 'External Wallet', status: 'Not available' },
+] as const;
+
+/**
+ * The profile summary panel (opened from the avatar in the top navigation): the avatar, the full name linking to
+ * the own profile, the wallet address (no Stellar wallet can be connected yet, so 'Connect a wallet'), SETTINGS
+ * and MESSAGES (the inbox is not built yet: disabled, saying so), the counts of Projects, Uploads ($),
+ * Collections ($) and Total value ($), and the wallet list. The money figures are the wallet's, loaded when the
+ * panel mounts (each opening), so they never hold up the page. Projects are 0 for everyone until members can
+ * make projects.
+ */
+export default function ProfileSummary({ id, onClose }: { id: string; onClose: () => void }) {
+  const user = useAppSelector(selectUser);
+  const version = useAppSelector(selectPaymentsVersion);
+  const panel = useRef<HTMLElement>(null);
+  const wallet = useGetWalletSummary({ path: { id: user?.id ?? '' } }, { enabled: Boolean(user) });
+  const { reload } = wallet;
+
+  useEffect(() => panel.current?.focus(), []);
+  // Money changed on this client while the panel is open (a listing paid): the figures load again.
+  useEffect(() => {
+    if (version) reload();
+  }, [version, reload]);
+
+  if (!user) return null;
+  const name = user.fullName.trim() || displayUsername(user.username);
+  const figure = (usd: number | undefined) => (usd === undefined ? '…' : formatUsd(usd));
+  const summary = wallet.data;
+  const figures = [
+    { label: 'Projects', value: '0', testId: 'summary-projects' },
+    { label: 'Uploads', value: figure(summary?.uploads), testId: 'summary-uploads' },
+    { label: 'Collections', value: figure(summary?.collections), testId: 'summary-collections' },
+    { label: 'Total value', value: figure(summary?.totalValue), testId: 'summary-total' },
+  ];
+
+  return (
+    <section ref={panel} id={id} className="kn-summary" role="dialog" aria-label="Profile summary" tabIndex={-1}>
+      <header className="kn-summary__head">
+        <UserAvatar user={user} size={56} />
+        <div className="kn-summary__who">
+          <Link to={PATHS.myProfile} className="kn-summary__name" onClick={onClose}>
+            {name}
+          </Link>
+          <span className="kn-summary__address">Connect a wallet</span>
+        </div>
+      </header>
+
+      <div className="kn-summary__actions">
+        <Link to={PATHS.settings} className="kn-button kn-button--default kn-summary__action" onClick={onClose}>
+          SETTINGS
+        </Link>
+        <Button className="kn-summary__action" disabled aria-describedby={`${id}-messages`}>
+          MESSAGES
+        </Button>
+      </div>
+      <p id={`${id}-messages`} className="kn-summary__hint">
+        {MESSAGES_HINT}
+      </p>
+
+      {wallet.error ? (
+        <p className="kn-summary__error" role="alert">
+          Your figures could not be loaded.{' '}
+          <button type="button" className="kn-summary__retry" onClick={reload}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+      <dl className="kn-summary__figures" aria-busy={!summary && !wallet.error}>
+        {figures.map((item) => (
+          <div key={item.label}>
+            <dt>{item.label}</dt>
+            <dd data-testid={item.testId}>{item.value}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <h3 className="kn-summary__title" id={`${id}-wallets`}>
+        Wallets
+      </h3>
+      <p className="kn-summary__hint">Connecting a Stellar wallet is not available yet.</p>
+      <ul className="kn-summary__wallets" aria-labelledby={`${id}-wallets`}>
+        {WALLETS.map((item) => (
+          <li key={item.name}>
+            <span className="kn-summary__wallet">{item.name}</span>
+            <span className="kn-summary__wallet-status">{item.status}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
