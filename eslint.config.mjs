@@ -20,6 +20,8 @@ const ASSERTING_HELPERS = [
   'untilEqual',
   'untilComplete',
   'chooseMainTag',
+  // Helpers named expect… assert inside (e.g. expectEveryLinkLands).
+  'expect*',
   // supertest's `.expect(status)` asserts, wherever the chain starts (`request(app).get(…)`, a helper that returns it).
   '*.expect',
   'request.**.expect',

@@ -64,7 +64,7 @@ async function landingOf(page: Page, start: string, href: string): Promise<strin
   return new URL(page.url()).pathname;
 }
 
-async function checkEveryLink(page: Page, start: string, expectAtLeast: string[]) {
+async function expectEveryLinkLands(page: Page, start: string, expectAtLeast: string[]) {
   await page.goto(start, { waitUntil: 'networkidle' });
   await page.locator('footer.kn-footer nav').first().waitFor();
   const links = await layoutLinks(page);
@@ -89,7 +89,7 @@ describe('every layout link lands where it points', () => {
   it('when a visitor clicks each link of the top navigation, side menu and footer, then each lands on its own page', async () => {
     const context = await world.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await checkEveryLink(page, `${world.baseUrl}/explore`, ['/pricing', '/explore', '/privacy-policy.html', '/terms-of-use.html']);
+    await expectEveryLinkLands(page, `${world.baseUrl}/explore`, ['/pricing', '/explore', '/privacy-policy.html', '/terms-of-use.html']);
     await context.close();
   });
 
@@ -100,7 +100,7 @@ describe('every layout link lands where it points', () => {
     const page = await signedInPage(world, admin, { viewport: DESKTOP });
     await page.goto(`${world.baseUrl}/explore`, { waitUntil: 'networkidle' });
     await page.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: 'Analytics' }).waitFor();
-    await checkEveryLink(page, `${world.baseUrl}/explore`, [
+    await expectEveryLinkLands(page, `${world.baseUrl}/explore`, [
       '/admin',
       '/analytics',
       '/wallet',
