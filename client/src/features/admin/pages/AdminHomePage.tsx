@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import SafetyCertificateOutlined from '@ant-design/icons/es/icons/SafetyCertificateOutlined';
 import TagsOutlined from '@ant-design/icons/es/icons/TagsOutlined';
+import { PlansEditor } from '../components/PlansEditor';
 import '../admin.css';
 
 /** The admin tools, each a page of its own; the admin area grows here. */
@@ -13,7 +14,7 @@ const TOOLS = [
   },
 ];
 
-/** `/admin`, for admins only (others go home): the way into each admin tool. */
+/** `/admin`, for admins only (others go home): the way into each admin tool, and the plans' prices and credits. */
 export default function AdminHomePage() {
   return (
     <div className="kn-admin">
@@ -33,6 +34,7 @@ export default function AdminHomePage() {
           </li>
         ))}
       </ul>
+      <PlansEditor />
     </div>
   );
 }
