@@ -2527,7 +2527,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             atSeconds: number | null;
-            contentId: string;
+            contentId: components["schemas"]["ObjectId"];
             id: components["schemas"]["CommentId"];
             /** @enum {string} */
             kind: "comment" | "share";
@@ -2562,9 +2562,9 @@ export interface components {
             id: string;
             isImportant?: boolean;
             message: string;
-            receiverId: string;
+            receiverId: components["schemas"]["ObjectId"];
             replyTo?: string | null;
-            senderId: string;
+            senderId: components["schemas"]["ObjectId"];
             subject: string;
         };
         DeleteAccountRequest: {
@@ -6094,6 +6094,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataExport"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];

@@ -1,6 +1,6 @@
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html for every other page (history mode),
- * with a page's link-preview tags in its head when `headFor` knows the page.
+ * with a page's link-preview tags in its head when `headFor` knows the page, or a 301 when it has moved.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -8,8 +8,11 @@ import express, { Router } from 'express';
 
 const SERVER_PATHS = /^\/(api|files|healthz|readyz)(\/|$)/;
 
-/** Extra `<head>` HTML for a page (its title and preview tags), or null for the plain page. */
-export type HeadFor = (pathname: string) => Promise<string | null>;
+/**
+ * Extra `<head>` HTML for a page (its title and preview tags); or where the page has moved for good (a profile or
+ * share link with a member's former username), answered 301; or null for the plain page.
+ */
+export type HeadFor = (pathname: string) => Promise<string | { movedTo: string } | null>;
 
 export function clientRouter(clientDir: string, headFor?: HeadFor): Router {
   const router = Router();
@@ -31,6 +34,11 @@ export function clientRouter(clientDir: string, headFor?: HeadFor): Router {
     res.setHeader('Cache-Control', 'no-cache');
     const head = headFor && (await headFor(req.path).catch(() => null));
     if (!head) return res.sendFile(indexHtml);
+    // Permanent, yet checked again on each visit (no-cache above): a member may take a former name back.
+    if (typeof head !== 'string') {
+      const query = req.originalUrl.indexOf('?');
+      return res.redirect(301, head.movedTo + (query < 0 ? '' : req.originalUrl.slice(query)));
+    }
     res.type('html').send(readTemplate().replace(/<title>[^<]*<\/title>/, head));
   });
   return router;

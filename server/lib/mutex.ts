@@ -45,8 +45,15 @@ export interface LockOptions {
 
 const DEFAULTS = { ttlMs: 10_000, waitMs: 5_000, busyMessage: 'Another request of yours is in progress. Please try again.' };
 
-/** The error an insert gets when the `_id` (or another unique key) is already taken: the loser of a claim. */
-export const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+/**
+ * The error a write gets when the `_id` (or another unique key) is already taken: the loser of a claim. MongoDB
+ * answers code 11000 to inserts and updates alike; FerretDB 1.24 does for inserts, but an update that would repeat
+ * a unique key fails there with SQLite's own message (code 1, "UNIQUE constraint failed").
+ */
+export const isDuplicateKey = (err: unknown) => {
+  const { code, message } = err as { code?: number; message?: string };
+  return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+};
 
 /** The end of the line of this process's callers, per key. */
 const lines = new Map<string, Promise<void>>();

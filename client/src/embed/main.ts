@@ -47,14 +47,15 @@ function songControls(content: Content): HTMLElement {
   const wave = h('div', { class: 'kp-wave', role: 'slider', tabindex: '0', 'aria-label': 'Seek', 'aria-valuemin': '0' }, canvas);
   const time = h('span', { class: 'kp-time' });
   const count = h('span', { class: 'kp-count' });
-  let playCount = content.playCount ?? 0;
+  // Null when the owner hides it (the API tells the count only to the owner and admins): nothing is shown then.
+  let playCount = content.playCount ?? null;
   let counted = false;
   let peaks: number[] = [];
   let frame = 0;
 
   const duration = () => (Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : (content.duration ?? 0));
   const showCount = () => {
-    if (!content.setting.hidePlayCount) count.textContent = plays(playCount);
+    if (playCount !== null) count.textContent = plays(playCount);
   };
 
   function draw(): void {
@@ -86,10 +87,10 @@ function songControls(content: Content): HTMLElement {
   function countPlay(): void {
     if (counted) return;
     counted = true;
-    playCount += 1;
+    if (playCount !== null) playCount += 1;
     showCount();
     void fetch('/api/v2/content/react', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ contentId: content.id }) })
-      .then((response) => (response.ok ? (response.json() as Promise<{ playCount: number }>) : null))
+      .then((response) => (response.ok ? (response.json() as Promise<{ playCount: number | null }>) : null))
       .then((answer) => {
         if (answer) {
           playCount = answer.playCount;

@@ -6,7 +6,8 @@
  * - the detail modal reports an image shown with `imageViewed`, which features/knack knacks;
  * - a listing fee paid (features/payments) and a knack registered (features/knack) update the open piece,
  *   and a knack also the member's reacted list (features/auth) and the player queue (features/player);
- * - a comment added or removed (features/comments) moves the piece's comments count in the player bar.
+ * - a comment added or removed (features/comments) moves the piece's comments count in the player bar;
+ * - a piece changed by its owner (features/privacy) updates the copies in the detail modal and the player queue.
  */
 import { createAction } from '@reduxjs/toolkit';
 import type { AddKnackResult } from '../api/generated/operations';
@@ -38,3 +39,9 @@ export const knackRegistered = createAction<{ contentId: string } & Pick<AddKnac
 
 /** A piece's comments count changed here (a comment added or removed): the player bar's count follows. */
 export const commentsCounted = createAction<{ contentId: string; commentsCount: number }>('comments/counted');
+
+/**
+ * A piece was changed here (its privacy setting, by features/privacy): the copies the store keeps (the detail modal's
+ * piece and siblings, the player queue) take the server's answer.
+ */
+export const pieceUpdated = createAction<Content>('content/pieceUpdated');

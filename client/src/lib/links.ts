@@ -4,6 +4,7 @@
  * share link `{ownerUsername}-{title slug}` (username before the first '-', slug after); a segment without
  * one is a public profile. The app's fixed screens (explore, pricing, …) are never read as one of these.
  */
+import { PATTERNS } from '../api/generated/validation';
 import { PATHS } from '../app/constants';
 import type { TagType } from './tags';
 
@@ -15,36 +16,6 @@ export type SegmentTarget = { kind: 'top50'; name: string } | { kind: 'content';
 const TOP50_SUFFIX = '-music-top-50';
 
 const USERNAME = /^[A-Za-z0-9_.]{1,30}$/;
-
-/** First segments of the app's fixed screens: never a profile or a share link, even before they are built. */
-const RESERVED = new Set([
-  'activity-history',
-  'admin',
-  'analytics',
-  'approve',
-  'auth',
-  'become',
-  'blog',
-  'cancel',
-  'confirm',
-  'creat-discount-code',
-  'earning',
-  'explore',
-  'inbox',
-  'nft',
-  'pricing',
-  'profile',
-  'search',
-  'user-guide',
-  'user-setting',
-  'viewall',
-  'wallet',
-  'music-player.html',
-  'privacy-policy.html',
-  'terms-of-use.html',
-  'files',
-  'api',
-]);
 
 const TAG_TYPES: readonly TagType[] = ['music', 'art', 'photos'];
 
@@ -64,7 +35,8 @@ function decode(segment: string): string {
 export function parseSegment(raw: string | undefined): SegmentTarget | null {
   if (!raw) return null;
   const segment = decode(raw);
-  if (RESERVED.has(segment.toLowerCase())) return null;
+  // The app's own screens (explore, pricing, …), never a profile or a share link, even before they are built.
+  if (PATTERNS.appScreens.test(segment.toLowerCase())) return null;
   if (segment.endsWith(TOP50_SUFFIX)) {
     const name = segment.slice(0, -TOP50_SUFFIX.length);
     return USERNAME.test(name) ? { kind: 'top50', name } : null;

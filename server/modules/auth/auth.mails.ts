@@ -1,4 +1,4 @@
-/** The account emails: activation and password reset. */
+/** The account emails: activation, password reset, and the two mails of an email change. */
 import type { MailMessage } from '../../integrations/mail';
 import { escapeHtml } from '../../lib/html';
 
@@ -36,6 +36,38 @@ export function resetPasswordMail(to: string, firstName: string, link: string): 
       ['Someone (hopefully you) asked to reset the password of your Knack account.'],
       { label: 'Choose a new password', url: link },
       'The link works once, for 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
+    ),
+  };
+}
+
+/** To the new address of an email change: the link that makes the change. */
+export function emailChangeMail(to: string, firstName: string, username: string, link: string): MailMessage {
+  return {
+    to,
+    subject: 'Confirm your new Knack email',
+    ...layout(
+      `Hi ${firstName || 'there'},`,
+      [`You asked to use this address as the email of your Knack account (@${username}).`, 'Your email changes when you open this link.'],
+      { label: 'Confirm my new email', url: link },
+      'The link works once, for 24 hours. If you did not ask for it, ignore this email: nothing changes.',
+    ),
+  };
+}
+
+/** To the current address of an email change: what is happening, and a link that cancels it. */
+export function emailChangeNoticeMail(to: string, firstName: string, newEmail: string, cancelLink: string): MailMessage {
+  return {
+    to,
+    subject: 'Your Knack email is being changed',
+    ...layout(
+      `Hi ${firstName || 'there'},`,
+      [
+        `Your Knack email is being changed to ${newEmail}.`,
+        `It changes only when the link we sent to ${newEmail} is opened, within 24 hours. Until then you sign in with this address, as before.`,
+        'If this was not you, cancel the change with the button below, then change your password: someone else may be signed in to your account.',
+      ],
+      { label: 'Cancel this change', url: cancelLink },
+      'If it was you, there is nothing to do.',
     ),
   };
 }

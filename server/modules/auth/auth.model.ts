@@ -20,11 +20,16 @@ sessionSchema.index({ familyId: 1 });
 export type SessionDoc = InferSchemaType<typeof sessionSchema>;
 export const SessionModel = model('Session', sessionSchema, 'sessions');
 
-/** A one-time emailed token (activation, password reset), stored as its SHA-256. */
+/**
+ * A one-time emailed token (activation, password reset, and an email change's confirm link and cancel link),
+ * stored as its SHA-256.
+ */
 const oneTimeTokenSchema = new Schema({
   _id: { type: String, required: true },
   userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
-  purpose: { type: String, enum: ['activate', 'reset'], required: true },
+  purpose: { type: String, enum: ['activate', 'reset', 'email-change', 'email-cancel'], required: true },
+  /** The new address an email change's link is for; null for the other purposes. */
+  email: { type: String, default: null },
   expiresAt: { type: Date, required: true },
   /** Set by versions that marked tokens used in place; such a token counts as spent. */
   usedAt: { type: Date, default: null },

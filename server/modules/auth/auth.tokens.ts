@@ -5,7 +5,7 @@ import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../lib/mutex';
 import { MESSAGES } from './auth.rules';
-import { OneTimeTokenModel, SessionModel, SpentTokenModel, type SessionDoc } from './auth.model';
+import { OneTimeTokenModel, SessionModel, SpentTokenModel, type OneTimeTokenDoc, type SessionDoc } from './auth.model';
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const randomToken = () => randomBytes(32).toString('base64url');
@@ -79,23 +79,41 @@ export async function revokeAllSessions(userId: Types.ObjectId | string): Promis
   await SessionModel.deleteMany({ userId });
 }
 
-export async function createOneTimeToken(userId: Types.ObjectId, purpose: 'activate' | 'reset', ttlMs: number): Promise<string> {
+export type TokenPurpose = OneTimeTokenDoc['purpose'];
+
+/** A new emailed one-time token; `email` is the new address an email change's links are for. */
+export async function createOneTimeToken(userId: Types.ObjectId, purpose: TokenPurpose, ttlMs: number, email: string | null = null): Promise<string> {
   const token = randomToken();
-  await OneTimeTokenModel.create({ _id: sha256(token), userId, purpose, expiresAt: new Date(Date.now() + ttlMs) });
+  await OneTimeTokenModel.create({ _id: sha256(token), userId, purpose, email, expiresAt: new Date(Date.now() + ttlMs) });
   return token;
 }
 
-/** Spends a one-time token and answers its user id, or undefined when unknown, of another purpose, spent or expired. */
-export async function consumeOneTimeToken(token: string, purpose: 'activate' | 'reset'): Promise<Types.ObjectId | undefined> {
+/** Spends a one-time token and answers it, or undefined when unknown, of another purpose, spent or expired. */
+export async function spendOneTimeToken(token: string, purpose: TokenPurpose): Promise<OneTimeTokenDoc | undefined> {
   const id = sha256(token);
-  const found = await OneTimeTokenModel.findById(id).lean();
+  const found = await OneTimeTokenModel.findById(id).lean<OneTimeTokenDoc>();
   if (!found || found.purpose !== purpose || found.usedAt || found.expiresAt <= new Date()) return undefined;
-  return (await spend(`token:${id}`, found.expiresAt)) ? found.userId : undefined;
+  return (await spend(`token:${id}`, found.expiresAt)) ? found : undefined;
 }
 
-/** Spends every emailed link of the account that is still waiting to be used (activation and reset). */
+/** Spends a one-time token and answers its user id, or undefined when unknown, of another purpose, spent or expired. */
+export async function consumeOneTimeToken(token: string, purpose: TokenPurpose): Promise<Types.ObjectId | undefined> {
+  return (await spendOneTimeToken(token, purpose))?.userId;
+}
+
+/** Ends the account's emailed links of one purpose that are still waiting to be used. */
+export async function revokeOneTimeTokensFor(userId: Types.ObjectId, purpose: TokenPurpose): Promise<void> {
+  await OneTimeTokenModel.deleteMany({ userId, purpose });
+}
+
+/** Spends every emailed link of the account that is still waiting to be used (activation, reset, email change). */
 export async function revokeOneTimeTokens(userId: Types.ObjectId | string): Promise<void> {
   await OneTimeTokenModel.deleteMany({ userId });
+}
+
+/** Ends every session of the account and spends its emailed links: the account is being deleted. */
+export async function endEverySessionOf(userId: Types.ObjectId | string): Promise<void> {
+  await Promise.all([revokeAllSessions(userId), revokeOneTimeTokens(userId)]);
 }
 
 /** Removes the spent marks whose tokens have expired: nothing can present those tokens any more. */

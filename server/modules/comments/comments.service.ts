@@ -209,17 +209,27 @@ export async function removeComment(caller: AuthContext, commentId: string, now 
   const piece = await contentReads.byId<Piece>(doc.contentId, PIECE_FIELDS);
   const mayRemove = isAdmin(caller) || String(doc.commentorId) === caller.userId || String(piece?.ownerId ?? doc.ownerId) === caller.userId;
   if (!mayRemove) throw new AppError(403, 'forbidden', COMMENT_MESSAGES.notYours);
-  try {
-    // The removal is claimed by its insert: of two at once, anywhere, one takes the count down.
-    await insertWhole(CommentRemovalModel, { _id: commentId, by: new Types.ObjectId(caller.userId), at: now });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    throw notFound(COMMENT_MESSAGES.noComment);
-  }
-  await CommentModel.updateOne({ _id: commentId }, { $set: { text: '', removedAt: now } });
-  if (piece) await recordComment(piece._id, -1);
+  if (!(await tombstone(doc, new Types.ObjectId(caller.userId), now))) throw notFound(COMMENT_MESSAGES.noComment);
   clearPublicResponses();
   return { message: COMMENT_MESSAGES.removed, commentsCount: Math.max(0, (piece?.commentsCount ?? 1) - 1) };
+}
+
+/**
+ * Empties a comment's text and marks it removed, leaving it in its thread; the piece's count goes down once.
+ * Answers false when it was removed before (by this call's twin or earlier).
+ */
+export async function tombstone(doc: Pick<CommentDoc, '_id' | 'contentId'>, by: Types.ObjectId, now: Date): Promise<boolean> {
+  try {
+    // The removal is claimed by its insert: of two at once, anywhere, one takes the count down.
+    await insertWhole(CommentRemovalModel, { _id: doc._id, by, at: now });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return false;
+  }
+  await CommentModel.updateOne({ _id: doc._id }, { $set: { text: '', removedAt: now } });
+  // A removed piece has no count to take down: the update finds nothing.
+  await recordComment(doc.contentId, -1);
+  return true;
 }
 
 /** What a page of a piece's comments starts below: the number in its cursor, or past the thread's end. */

@@ -2,3 +2,4 @@
 export { commentsRouter } from './comments.routes';
 export { COMMENT_LIMIT, COMMENT_MESSAGES, commentTotals, forgetCommentThreads } from './comments.service';
 export { CommentModel, type CommentDoc } from './comments.model';
+export { commentsExportOf, removeCommentsOf } from './comments.erasure';

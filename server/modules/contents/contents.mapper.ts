@@ -1,14 +1,36 @@
+import type { AuthContext } from '../../lib/auth-context';
 import { microsToUsd } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import type { ContentDoc } from './contents.model';
 
 export type UrlOf = (key: string) => string;
 
+/**
+ * Who a piece's counts are shown to: a signed-in caller, or null for an answer that is not one caller's (a visitor,
+ * or a page shared by everyone, such as the cached public feeds).
+ */
+export type CountReader = Pick<AuthContext, 'userId' | 'role'> | null | undefined;
+
+/** Whether the owner hides the piece's count from others: a song's plays (hidePlayCount), a picture's views (hideViewCount). */
+export const hidesCount = (content: Pick<ContentDoc, 'type' | 'setting'>) =>
+  content.type === 'music' ? content.setting.hidePlayCount : content.setting.hideViewCount;
+
+/** Whether `reader` sees the piece's counts even when hidden: its owner and admins do. */
+export const readsHiddenCounts = (content: Pick<ContentDoc, 'ownerId'>, reader: CountReader) =>
+  Boolean(reader && (reader.role === 'admin' || String(content.ownerId) === reader.userId));
+
+/** A count as `reader` may see it: null when the owner hides it from them. */
+export const shownCount = (content: Pick<ContentDoc, 'type' | 'setting' | 'ownerId'>, reader: CountReader, count: number): number | null =>
+  hidesCount(content) && !readsHiddenCounts(content, reader) ? null : count;
+
 /** The share path of a piece: `/{ownerUsername}-{title slug}`. */
 export const contentLink = (content: Pick<ContentDoc, 'ownerUsername' | 'slug'>) => `/${content.ownerUsername}-${content.slug}`;
 
-/** A piece as the API shows it, from its document alone. `url` turns storage keys into URLs the viewer may load. */
-export function toContentDto(content: ContentDoc, url: UrlOf): Schemas['Content'] {
+/**
+ * A piece as the API shows it to `reader`, from its document alone. `url` turns storage keys into URLs the viewer
+ * may load; a count the owner hides is null for everyone but the owner and admins.
+ */
+export function toContentDto(content: ContentDoc, url: UrlOf, reader: CountReader): Schemas['Content'] {
   const { media } = content;
   const thumbs = media.thumbKeys;
   return {
@@ -48,8 +70,8 @@ export function toContentDto(content: ContentDoc, url: UrlOf): Schemas['Content'
     // A piece's listing carries no earnings: knack/get-money answers its knack value and what it earned.
     knackValue: 0,
     knackRate: microsToUsd(content.knackRateMicros),
-    reactedCount: content.reactedCount,
-    playCount: content.playCount ?? 0,
+    reactedCount: shownCount(content, reader, content.reactedCount),
+    playCount: shownCount(content, reader, content.playCount ?? 0),
     uploadedAt: content.uploadedAt.toISOString(),
     projectId: content.projectId ? String(content.projectId) : null,
     processing: media.status,

@@ -12,32 +12,32 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService): R
 
   router.post('/content/save', auth, async (req: ApiRequest<'saveContent'>, res: ApiResponse<'saveContent'>) => {
     const saved = await contents.save(req.auth!, req.body, 'classic');
-    res.status(201).json({ content: await contents.dto(saved), message: MESSAGES.contentSaved });
+    res.status(201).json({ content: await contents.dto(saved, req.auth), message: MESSAGES.contentSaved });
   });
 
   router.post('/content/save-top50', auth, async (req: ApiRequest<'saveTop50Content'>, res: ApiResponse<'saveTop50Content'>) => {
     const saved = await contents.save(req.auth!, req.body, 'top50');
-    res.status(201).json({ content: await contents.dto(saved), message: MESSAGES.contentSaved });
+    res.status(201).json({ content: await contents.dto(saved, req.auth), message: MESSAGES.contentSaved });
   });
 
   router.post('/content/save-artist', auth, async (req: ApiRequest<'saveArtistContent'>, res: ApiResponse<'saveArtistContent'>) => {
     const saved = await contents.save(req.auth!, req.body, 'artist', req.body.userId);
-    res.status(201).json({ content: await contents.dto(saved), message: MESSAGES.contentSaved });
+    res.status(201).json({ content: await contents.dto(saved, req.auth), message: MESSAGES.contentSaved });
   });
 
   router.post('/content/update-description', auth, async (req: ApiRequest<'updateContentDescription'>, res: ApiResponse<'updateContentDescription'>) => {
     const updated = await contents.updateDescription(req.auth!, req.body.contentId, req.body.description);
-    res.json({ content: await contents.dto(updated), message: MESSAGES.contentSaved });
+    res.json({ content: await contents.dto(updated, req.auth), message: MESSAGES.contentSaved });
   });
 
   router.post('/content/update-setting', auth, async (req: ApiRequest<'updateContentSetting'>, res: ApiResponse<'updateContentSetting'>) => {
     const updated = await contents.updateSetting(req.auth!, req.body.contentId, req.body.setting);
-    res.json({ content: await contents.dto(updated), message: MESSAGES.contentSaved });
+    res.json({ content: await contents.dto(updated, req.auth), message: MESSAGES.contentSaved });
   });
 
   router.post('/content/update-projectid', auth, async (req: ApiRequest<'updateContentProject'>, res: ApiResponse<'updateContentProject'>) => {
     const updated = await contents.updateProject(req.auth!, req.body.contentId, req.body.projectId);
-    res.json({ content: await contents.dto(updated), message: MESSAGES.contentSaved });
+    res.json({ content: await contents.dto(updated, req.auth), message: MESSAGES.contentSaved });
   });
 
   router.post('/content/delete', auth, async (req: ApiRequest<'deleteContent'>, res: ApiResponse<'deleteContent'>) => {
@@ -54,7 +54,7 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService): R
   });
 
   router.get('/content/get-by-id/:id', maybeAuth, async (req: ApiRequest<'getContentById'>, res: ApiResponse<'getContentById'>) => {
-    res.json({ content: await contents.dto(await contents.getVisible(req.params.id, req.auth)) });
+    res.json({ content: await contents.dto(await contents.getVisible(req.params.id, req.auth), req.auth) });
   });
 
   router.get('/content/count/:id', maybeAuth, async (req: ApiRequest<'countUserContents'>, res: ApiResponse<'countUserContents'>) => {

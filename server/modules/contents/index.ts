@@ -2,7 +2,9 @@
 export { contentsRouter } from './contents.routes';
 export { createContentsService, canSee, canView, withFinishedMedia, type ContentsService } from './contents.service';
 export { ContentModel, contentReads, type ContentDoc } from './contents.model';
-export { contentLink } from './contents.mapper';
+export { contentLink, shownCount, type CountReader } from './contents.mapper';
+export { renameOwner } from './contents.owner';
+export { piecesExportOf, removePiecesOf } from './contents.erasure';
 export { migrateContents } from './contents.migrate';
 export {
   countEmbedPlay,

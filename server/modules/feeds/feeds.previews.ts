@@ -1,10 +1,13 @@
 /**
  * Link previews: the Open Graph and Twitter tags a chat app or social site reads from the HTML of a shared
- * piece (`/{username}-{title slug}`) or profile (`/{username}`). Only public pieces are described.
+ * piece (`/{username}-{title slug}`) or profile (`/{username}`). Only public pieces are described. A path with a
+ * member's former username is answered with a permanent move to the same path under their name now, so that
+ * crawlers and the links posted elsewhere follow the member.
  */
+import { PATTERNS } from '../../generated/validation';
 import type { Schemas } from '../../lib/openapi-types';
 import { type ContentDoc, type ContentsService, contentReads } from '../contents';
-import { type UserDoc, userReads } from '../users';
+import { resolveUsername, type UserDoc } from '../users';
 import { escapeHtml } from '../../lib/html';
 
 export interface LinkPreview {
@@ -20,6 +23,31 @@ const CONTENT_LINK = /^\/([a-z0-9_.]+)-([^/]+)\/?$/;
 const PROFILE_LINK = /^\/([a-z0-9_.]+)(?:\/(?:music|art|photos))?\/?$/;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+/** Where a page has moved: the same page under the member's username now. */
+export interface PageMoved {
+  movedTo: string;
+}
+
+/**
+ * `pathname` with its first segment's username (the whole segment, or the part before its first '-') replaced by
+ * `username`; the rest is kept as it came.
+ */
+function withUsername(pathname: string, username: string): string {
+  const [, first = '', ...rest] = pathname.split('/');
+  const dash = first.indexOf('-');
+  return ['', dash < 0 ? username : `${username}${first.slice(dash)}`, ...rest].join('/');
+}
+
+/**
+ * The move of a path whose username (lower-cased) is a former name of `member`, or null when it is their name now.
+ * The app's own screens (`/explore`, `/activity-history`) never move, whatever names members had.
+ */
+function moveOf(pathname: string, username: string, member: UserDoc): PageMoved | null {
+  const firstSegment = decodeURIComponent(pathname).toLowerCase().split('/')[1] ?? '';
+  if (member.username === username || PATTERNS.appScreens.test(firstSegment)) return null;
+  return { movedTo: withUsername(pathname, member.username) };
+}
+
 export function createLinkPreviews(contents: ContentsService, publicUrl: string) {
   const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
 
@@ -34,17 +62,21 @@ export function createLinkPreviews(contents: ContentsService, publicUrl: string)
     };
   }
 
-  return async function previewFor(pathname: string): Promise<LinkPreview | null> {
+  return async function previewFor(pathname: string): Promise<LinkPreview | PageMoved | null> {
     const path = decodeURIComponent(pathname).toLowerCase();
     const link = CONTENT_LINK.exec(path);
     if (link && !path.endsWith('-music-top-50')) {
       const piece = await contentReads.one<ContentDoc>({ ownerUsername: link[1], slug: link[2] });
-      return piece?.setting.public ? ofContent(await contents.dto(piece)) : null;
+      if (piece) return piece.setting.public ? ofContent(await contents.dto(piece, null)) : null;
+      const owner = await resolveUsername(link[1]!);
+      return owner && moveOf(pathname, link[1]!, owner);
     }
     const profile = PROFILE_LINK.exec(path);
     if (!profile) return null;
-    const user = await userReads.one<UserDoc>({ username: profile[1] });
+    const user = await resolveUsername(profile[1]!);
     if (!user) return null;
+    const moved = moveOf(pathname, profile[1]!, user);
+    if (moved) return moved;
     const name = user.fullName || user.username.replace(/_/g, ' ');
     return {
       title: `${name} (@${user.username}) | Knack`,

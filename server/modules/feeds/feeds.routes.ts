@@ -56,12 +56,12 @@ export function feedsRouter(config: AuthConfig, feeds: FeedsService): Router {
     requireAuth(config),
     requireSelfOrAdmin,
     async (req: ApiRequest<'getSupportedContents'>, res: ApiResponse<'getSupportedContents'>) => {
-      res.json(await feeds.supported(req.params.id, req.query.cursor, req.query.limit));
+      res.json(await feeds.supported(req.params.id, req.auth!, req.query.cursor, req.query.limit));
     },
   );
 
-  router.get('/content/top50/:username', async (req: ApiRequest<'getTop50Chart'>, res: ApiResponse<'getTop50Chart'>) => {
-    res.json(await feeds.top50(req.params.username));
+  router.get('/content/top50/:username', maybeAuth, async (req: ApiRequest<'getTop50Chart'>, res: ApiResponse<'getTop50Chart'>) => {
+    res.json(await feeds.top50(req.params.username, req.auth));
   });
 
   router.get('/content/detail/:contentId/for-user/:userId', maybeAuth, async (req: ApiRequest<'getContentDetail'>, res: ApiResponse<'getContentDetail'>) => {

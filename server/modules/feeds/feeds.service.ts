@@ -13,7 +13,7 @@ import { isFollower } from '../follows';
 import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
-import { toPublicUserDto, type UserDoc, userReads } from '../users';
+import { resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, pageOf, sortOf } from './feeds.cursor';
 import { RANKINGS, type FeedKind } from './feeds.rankings';
@@ -63,20 +63,41 @@ async function resolveTags(tag: string | undefined, subTags: string[] | undefine
   return { type: main?.type, subTags: subTags?.map((label) => find(label).label) };
 }
 
+/** The member a username names: its holder, or the member who gave it up (old links keep working). */
 async function findUser(username: string): Promise<UserDoc> {
-  const user = await userReads.one<UserDoc>({ username: username.toLowerCase() });
+  const user = await resolveUsername(username);
   if (!user) throw notFound('This member does not exist.');
   return user;
 }
 
+/**
+ * The piece of a share link `/{username}-{slug}`. The pieces keep their owner's username, so a link with a former
+ * name is tried under the owner's name now; the name as given is tried first, which also finds a piece published
+ * while its owner's name was changing (it may keep the old name).
+ */
+async function pieceByLink(username: string, slug: string): Promise<ContentDoc | null> {
+  const name = username.toLowerCase();
+  const piece = await contentReads.one<ContentDoc>({ ownerUsername: name, slug: slug.toLowerCase() });
+  if (piece) return piece;
+  const owner = await resolveUsername(name);
+  return owner && owner.username !== name ? contentReads.one<ContentDoc>({ ownerUsername: owner.username, slug: slug.toLowerCase() }) : null;
+}
+
 export function createFeedsService(contents: ContentsService) {
-  async function contentPage(filter: Record<string, unknown>, key: string | null, cursor: string | undefined, limit: number | undefined): Promise<ContentPage> {
+  /** A page of pieces as `reader` sees them (null: a page shared by everyone, where hidden counts stay hidden). */
+  async function contentPage(
+    filter: Record<string, unknown>,
+    key: string | null,
+    cursor: string | undefined,
+    limit: number | undefined,
+    reader: AuthContext | null | undefined,
+  ): Promise<ContentPage> {
     const size = pageSize(limit);
     const position = decodeCursor(cursor);
     const conditions = [filter, after(key, position)].filter((c) => Object.keys(c).length);
     const rows = await contentReads.many(ours(conditions.length > 1 ? { $and: conditions } : (conditions[0] ?? {})), { sort: sortOf(key), limit: size + 1 });
     const { items, nextCursor } = pageOf(rows, size, (row) => (key ? (row[key as keyof ContentDoc] as number) : null));
-    return { contents: await Promise.all(items.map(contents.dto)), nextCursor };
+    return { contents: await Promise.all(items.map((item) => contents.dto(item, reader))), nextCursor };
   }
 
   async function userPage(filter: Record<string, unknown>, key: 'followersCount' | 'trendScore' | null, cursor: string | undefined, limit: number | undefined) {
@@ -91,7 +112,7 @@ export function createFeedsService(contents: ContentsService) {
   const artists = (extra: Record<string, unknown> = {}) => ({ contentsCount: { $gt: 0 }, ...extra });
 
   return {
-    /** A public feed: the same for every visitor, so served from the short cache. */
+    /** A public feed: the same for every visitor, so served from the short cache (counts hidden from anyone are hidden here). */
     feed(query: FeedFilter): Promise<ContentPage> {
       return publicPages.get(`feed:${JSON.stringify(query)}`, async () => {
         const { key, where } = RANKINGS[query.kind];
@@ -106,7 +127,7 @@ export function createFeedsService(contents: ContentsService) {
           ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
           ...(words.length ? { $and: words } : {}),
         };
-        return contentPage(filter, key, query.cursor, query.limit);
+        return contentPage(filter, key, query.cursor, query.limit, null);
       });
     },
 
@@ -120,19 +141,19 @@ export function createFeedsService(contents: ContentsService) {
       const all = isAdminOrSelf(viewer, ownerId);
       const follower = !all && viewer ? await isFollower(viewer.userId, ownerId) : false;
       const shown = all ? {} : follower ? { $or: [{ listed: true }, { 'setting.followers': true, takenDown: { $ne: true } }] } : { listed: true };
-      return contentPage({ ownerId: owner._id, ...shown, ...(type ? { type } : {}) }, null, cursor, limit);
+      return contentPage({ ownerId: owner._id, ...shown, ...(type ? { type } : {}) }, null, cursor, limit, viewer);
     },
 
     /** The pieces of others the member paid the listing fee for (their collection). */
-    supported(userId: string, cursor?: string, limit?: number): Promise<ContentPage> {
+    supported(userId: string, viewer: AuthContext, cursor?: string, limit?: number): Promise<ContentPage> {
       const payer = new Types.ObjectId(userId);
-      return contentPage({ payerId: payer, ownerId: { $ne: payer }, listed: true }, null, cursor, limit);
+      return contentPage({ payerId: payer, ownerId: { $ne: payer }, listed: true }, null, cursor, limit, viewer);
     },
 
-    async top50(username: string): Promise<Schemas['Top50Response']> {
+    async top50(username: string, viewer: AuthContext | undefined): Promise<Schemas['Top50Response']> {
       const artist = await findUser(username);
       const rows = await contentReads.many({ ownerId: artist._id, type: 'music', listed: true }, { sort: { reactedCount: -1, _id: -1 }, limit: TOP_50 });
-      return { artist: toUserCard(artist), contents: await Promise.all(rows.map(contents.dto)) };
+      return { artist: toUserCard(artist), contents: await Promise.all(rows.map((row) => contents.dto(row, viewer))) };
     },
 
     /** At most `limit` titles whose words start with the query's words, the most reacted of the first matches first. */
@@ -143,7 +164,7 @@ export function createFeedsService(contents: ContentsService) {
         // The first SUGGESTION_POOL matches in index order, most reacted first: a typeahead stays one short read.
         const pool = await contentReads.many(ours({ listed: true, $and: words }), { limit: SUGGESTION_POOL });
         const rows = pool.sort((a, b) => b.reactedCount - a.reactedCount || String(b._id).localeCompare(String(a._id))).slice(0, limit);
-        const dtos = await Promise.all(rows.map(contents.dto));
+        const dtos = await Promise.all(rows.map((row) => contents.dto(row, null)));
         return {
           titles: dtos.map((c) => ({
             id: c.id,
@@ -187,13 +208,14 @@ export function createFeedsService(contents: ContentsService) {
       if (!owner) throw notFound('Content not found');
       const reacted = viewer ? await hasKnacked(content._id, viewer.userId) : false;
       const knackStatus = knackStatusOf(content, viewer?.userId, reacted);
-      return { content: await contents.dto(content), owner: toPublicUserDto(owner), commentsCount: content.commentsCount, knackStatus };
+      return { content: await contents.dto(content, viewer), owner: toPublicUserDto(owner), commentsCount: content.commentsCount, knackStatus };
     },
 
+    /** The piece a share link names; a link with the owner's former username finds it under their name now. */
     async byLink(username: string, slug: string, viewer: AuthContext | undefined): Promise<Schemas['Content']> {
-      const content = await contentReads.one<ContentDoc>({ ownerUsername: username.toLowerCase(), slug: slug.toLowerCase() });
+      const content = await pieceByLink(username, slug);
       if (!content || !(await canView(content, viewer))) throw notFound('Content not found');
-      return contents.dto(content);
+      return contents.dto(content, viewer);
     },
   };
 }

@@ -2,3 +2,4 @@
 export { followsRouter } from './follows.routes';
 export { FOLLOW_LIMIT, FOLLOW_MESSAGES, followCounts, followedIds, followTotals, isFollower } from './follows.service';
 export { FollowModel, type FollowDoc } from './follows.model';
+export { removeFollowsOf } from './follows.erasure';

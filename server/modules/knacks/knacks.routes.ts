@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
-import { requireAuth } from '../users';
+import { optionalAuth, requireAuth } from '../users';
 import type { KnacksService } from './knacks.service';
 
 /** The knack calls: play sessions, knacks, the verification code, what a piece and a member have. */
@@ -21,8 +21,8 @@ export function knacksRouter(config: AuthConfig, knacks: KnacksService): Router 
     res.json(await knacks.requestCode(req.auth!, req.body.userId));
   });
 
-  router.get('/knack/get-money/:id', async (req: ApiRequest<'getKnackMoney'>, res: ApiResponse<'getKnackMoney'>) => {
-    res.json(await knacks.money(req.params.id));
+  router.get('/knack/get-money/:id', optionalAuth(config), async (req: ApiRequest<'getKnackMoney'>, res: ApiResponse<'getKnackMoney'>) => {
+    res.json(await knacks.money(req.params.id, req.auth));
   });
 
   router.get('/knack/get-available-knacks', signedIn, async (req: ApiRequest<'getAvailableKnacks'>, res: ApiResponse<'getAvailableKnacks'>) => {

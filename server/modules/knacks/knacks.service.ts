@@ -17,7 +17,7 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, canView, recordReaction, withFinishedMedia, type ContentDoc, contentReads } from '../contents';
+import { canSee, canView, recordReaction, shownCount, withFinishedMedia, type ContentDoc, type CountReader, contentReads } from '../contents';
 import { tagReads } from '../tags';
 import { userReads } from '../users';
 import { knackCodeMail } from './knacks.mails';
@@ -54,7 +54,7 @@ export const KNACK_MESSAGES = {
 const CODE_TTL_MS = 15 * 60_000;
 const CODE_ATTEMPTS = 5;
 const CODE_REQUESTS = { max: 5, windowMs: 3_600_000 };
-type KnackAnswer = { message: string; knackStatus: KnackStatus; reactedCount: number; earned: number; earnedMicros: number };
+type KnackAnswer = { message: string; knackStatus: KnackStatus; reactedCount: number | null; earned: number; earnedMicros: number };
 
 /**
  * The same knack request (member, piece, play and code) sent many times at once in this process: the first
@@ -152,9 +152,11 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     if (now.getTime() - play.startedAt.getTime() < play.minMs) throw new AppError(409, 'conflict', KNACK_MESSAGES.keepListening);
   }
 
-  function answer(content: ContentDoc, userId: string, entry: Pick<LedgerEntryDoc, 'legs'>, reactedCount: number, message: string): KnackAnswer {
+  /** What the knacker is told: the piece's count too, unless its owner hides it. */
+  function answer(content: ContentDoc, caller: AuthContext, entry: Pick<LedgerEntryDoc, 'legs'>, reactedCount: number, message: string): KnackAnswer {
     const earnedMicros = creditedBy(entry);
-    return { message, knackStatus: knackStatusOf(content, userId, true), reactedCount, earned: microsToUsd(earnedMicros), earnedMicros };
+    const knackStatus = knackStatusOf(content, caller.userId, true);
+    return { message, knackStatus, reactedCount: shownCount(content, caller, reactedCount), earned: microsToUsd(earnedMicros), earnedMicros };
   }
 
   /** One knack (see add): counted in the member's window, written to the ledger, then the piece's kept totals bumped. */
@@ -169,7 +171,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     if (!content || !(await canView(content, caller))) throw notFound('Content not found');
     if (String(content.ownerId) === userId)
       return { message: KNACK_MESSAGES.own, knackStatus: 3, reactedCount: content.reactedCount, earned: 0, earnedMicros: 0 };
-    if (existing) return answer(content, userId, existing, content.reactedCount, KNACK_MESSAGES.already);
+    if (existing) return answer(content, caller, existing, content.reactedCount, KNACK_MESSAGES.already);
 
     await checkPlay(content, userId, request.playId, now);
     let twin: LedgerEntryDoc | null = null;
@@ -185,17 +187,17 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
         return true;
       }),
     );
-    if (!counted && twin) return answer(content, userId, twin, content.reactedCount, KNACK_MESSAGES.already);
+    if (!counted && twin) return answer(content, caller, twin, content.reactedCount, KNACK_MESSAGES.already);
 
     const value = content.isPaidOut ? content.knackRateMicros : 0;
     const legs = knackLegs(value, String(content.ownerId), content.payerId ? String(content.payerId) : null);
     // A twin that got here first makes this insert fail on the unique key: nothing is written, and the window
     // keeps the count (one too many for a day, never one too few).
     const { entry, created } = await post({ _id: key, kind: 'knack', at: now, actorId: new Types.ObjectId(userId), contentId: content._id, legs });
-    if (!created) return answer(content, userId, entry, content.reactedCount, KNACK_MESSAGES.already);
+    if (!created) return answer(content, caller, entry, content.reactedCount, KNACK_MESSAGES.already);
     await recordReaction(content);
     if (request.playId) await PlaySessionModel.deleteOne({ _id: request.playId });
-    return answer(content, userId, entry, content.reactedCount + 1, KNACK_MESSAGES.thanks);
+    return answer(content, caller, entry, content.reactedCount + 1, KNACK_MESSAGES.thanks);
   }
 
   return {
@@ -244,8 +246,8 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       return { message: KNACK_MESSAGES.codeSent };
     },
 
-    /** What one knack of a public piece is worth and what its knacks have credited so far. */
-    async money(contentId: string) {
+    /** What one knack of a public piece is worth and what its knacks have credited so far (its count as `reader` may see it). */
+    async money(contentId: string, reader: CountReader) {
       const content = await contentReads.byId<ContentDoc>(contentId);
       if (!content || !canSee(content, undefined)) throw notFound('Content not found');
       const [entries, tag] = await Promise.all([
@@ -259,7 +261,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
         knackValueMicros: content.knackRateMicros,
         knackRate: tag ? changeRatePercent(tag.diffPriceMicros, tag.priceMicros) : 0,
         isPaidOut: content.isPaidOut,
-        reactedCount: content.reactedCount,
+        reactedCount: shownCount(content, reader, content.reactedCount),
         earned: microsToUsd(earnedMicros),
         earnedMicros,
       };

@@ -17,5 +17,6 @@ export {
   PLATFORM_KNACKS,
   type Posting,
 } from './ledger';
+export { ledgerExportOf } from './ledger.export';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';
 export { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';

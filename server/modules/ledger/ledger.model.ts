@@ -8,7 +8,7 @@ import { Schema, model, type Types } from 'mongoose';
  * Accounts: `user:{id}` (what Knack owes a member), `platform:knacks` (what plays and views pay out),
  * `platform:fees` (listing fees and payout fees Knack keeps), `external:payments` (money that came in from a
  * payment provider), `platform:discounts` / `platform:credits` (fees covered by a discount code or a plan's
- * credit), `external:payouts` (money sent out to members).
+ * credit), `external:payouts` (money sent out to members), `platform:forfeits` (balances given up by deleted accounts).
  *
  * Kinds and keys:
  * - `knack`    `knack:{contentId}:{userId}`   a play or view (legs: platform:knacks -> owner, payer)
@@ -16,6 +16,7 @@ import { Schema, model, type Types } from 'mongoose';
  *              `method` how it was covered, `amountMicros` the fee, `ref` the provider's payment id or the code
  * - `payout`   `payout:{userId}:{yyyy-mm}`    the monthly payout of a balance (user -> external:payouts + platform:fees)
  * - `cash-out` `cash-out:{requestId}`         a cash-out a member asked for and an admin approved (same legs as payout)
+ * - `forfeit`  `forfeit:{userId}`             the balance a member gave up when deleting their account (user -> platform:forfeits)
  */
 const legSchema = new Schema(
   {
@@ -28,7 +29,7 @@ const legSchema = new Schema(
 const ledgerEntrySchema = new Schema(
   {
     _id: { type: String, required: true },
-    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out'], required: true },
+    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out', 'forfeit'], required: true },
     at: { type: Date, required: true },
     /** Who caused it (the member who knacked). */
     actorId: { type: Schema.Types.ObjectId, required: true },
@@ -54,7 +55,7 @@ export interface LedgerLeg {
   amountMicros: number;
 }
 
-export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out';
+export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out' | 'forfeit';
 export type ListingMethod = 'card' | 'premium-credit' | 'standard-credit' | 'discount';
 
 export interface LedgerEntryDoc {

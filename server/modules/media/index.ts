@@ -4,5 +4,6 @@ export { uploadRouter } from './media.routes';
 export { filesRouter } from './files.routes';
 export { UploadModel, StoredFileModel, uploadReads, type UploadDoc } from './media.model';
 export { mediaHousekeeping } from './media.jobs';
+export { removeUploadsOf } from './media.erasure';
 export { DECODE_LIMITS, type DecodeLimits } from './audio';
 export { encodeWav } from './wav';

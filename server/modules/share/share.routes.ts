@@ -13,7 +13,9 @@ export function shareRouter(config: AuthConfig, share: ShareService): Router {
   });
 
   router.post('/content/react', optionalAuth(config), async (req: ApiRequest<'reactContent'>, res: ApiResponse<'reactContent'>) => {
-    res.json(await share.react(req.body.contentId, { userId: req.auth?.userId, ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' }));
+    res.json(
+      await share.react(req.body.contentId, { userId: req.auth?.userId, role: req.auth?.role, ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' }),
+    );
   });
 
   return router;

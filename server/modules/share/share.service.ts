@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canView, type ContentDoc, contentLink, countEmbedPlay, contentReads } from '../contents';
+import { canView, type ContentDoc, contentLink, countEmbedPlay, contentReads, shownCount } from '../contents';
 import { userReads } from '../users';
 import { inviteMail } from './share.mails';
 import { EmbedPlayModel } from './share.model';
@@ -31,6 +31,8 @@ export const INVITE_LIMIT = { max: 20, windowMs: 3_600_000 };
 /** Who played, for counting: the member, else a keyed hash of the address and browser (no raw IP is stored). */
 export interface Visitor {
   userId?: string;
+  /** The member's role: an admin, like the owner, is told a count the owner hides. */
+  role?: AuthContext['role'];
   ip: string;
   userAgent: string;
 }
@@ -64,18 +66,28 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
       return { message: SHARE_MESSAGES.inviteSent };
     },
 
-    /** Counts one embed play of a public piece (once per visitor per day) and answers the play count. */
+    /**
+     * Counts one embed play of a public piece (once per visitor per day) and answers the play count, or null when its
+     * owner hides it from this visitor.
+     */
     async react(contentId: string, visitor: Visitor, now = new Date()) {
-      const content = await contentReads.byId<Pick<ContentDoc, '_id' | 'setting' | 'playCount'>>(contentId, { setting: 1, playCount: 1 });
+      const content = await contentReads.byId<Pick<ContentDoc, '_id' | 'setting' | 'playCount' | 'type' | 'ownerId'>>(contentId, {
+        setting: 1,
+        playCount: 1,
+        type: 1,
+        ownerId: 1,
+      });
       if (!content?.setting.public) throw notFound(SHARE_MESSAGES.notFound);
+      const reader = visitor.userId ? { userId: visitor.userId, role: visitor.role ?? 'user' } : null;
+      const shown = (playCount: number) => shownCount(content, reader, playCount);
       const day = now.toISOString().slice(0, 10);
       try {
         await EmbedPlayModel.create({ _id: `play:${contentId}:${visitorKey(visitor)}:${day}`, contentId: new Types.ObjectId(contentId), at: now });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        return { playCount: content.playCount ?? 0, counted: false };
+        return { playCount: shown(content.playCount ?? 0), counted: false };
       }
-      return { playCount: await countEmbedPlay(contentId), counted: true };
+      return { playCount: shown(await countEmbedPlay(contentId)), counted: true };
     },
   };
 }

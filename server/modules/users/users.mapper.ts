@@ -1,6 +1,7 @@
 import type { Role } from '../../lib/auth-context';
 import type { Schemas } from '../../lib/openapi-types';
 import type { UserDoc, UserExtDoc } from './users.model';
+import { pendingEmailOf } from './users.identity';
 
 export type { Role };
 
@@ -20,6 +21,7 @@ export function toUserDto(user: UserDoc, role: Role): Schemas['User'] {
     updated: user.updated.toISOString(),
     willReceiveNews: user.willReceiveNews ?? true,
     willReceivePromotes: user.willReceivePromotes ?? false,
+    pendingEmail: pendingEmailOf(user),
   };
 }
 

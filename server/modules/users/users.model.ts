@@ -42,6 +42,12 @@ const userSchema = new Schema(
     onesignalUserId: { type: String, default: null },
     /** When the last activation mail went out (resending is throttled). */
     activationSentAt: { type: Date, default: null },
+    /**
+     * The address the member asked to change their email to, until the link mailed there is opened (then it becomes
+     * `email`) or `pendingEmailExpiresAt` passes; null when no change waits (users.identity.ts).
+     */
+    pendingEmail: { type: String, default: null },
+    pendingEmailExpiresAt: { type: Date, default: null },
     // Counters kept on write, so artist lists and profiles are indexed reads (feeds/feeds.rankings.ts).
     /** Public pieces. */
     contentsCount: { type: Number, default: 0 },

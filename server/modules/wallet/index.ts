@@ -1,5 +1,6 @@
 /** The wallet: figures, payout account, cash-out requests, and payouts (monthly job and approved cash-outs). */
 export { walletRouter } from './wallet.routes';
+export { checkBalanceSettled, forfeitBalance, forfeitKey, CLOSING_MESSAGES, PLATFORM_FORFEITS } from './wallet.closing';
 export { createWalletService, checkCanRead, isSupport, listingsPaidBy, ownersOf, WALLET_MESSAGES, type WalletDeps, type WalletService } from './wallet.service';
 export {
   cashOutKey,

@@ -1,5 +1,6 @@
 import { useId, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import EyeInvisibleOutlined from '@ant-design/icons/es/icons/EyeInvisibleOutlined';
 import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
 import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
 import { PATHS } from '../../app/constants';
@@ -8,7 +9,7 @@ import { displayUsername } from '../../lib/userNames';
 import { formatKnackPricePer } from '../../lib/formatKnackPrice';
 import { typeStyle } from '../../lib/tagColors';
 import { TypeIcon } from '../tags/TypeIcon';
-import type { Content } from '../../lib/content';
+import { HIDDEN_FROM_OTHERS, shownCount, type Content } from '../../lib/content';
 import { compactCount, formatDuration } from '../format';
 import { MonetizedIcon } from '../MonetizedIcon';
 import './content.css';
@@ -39,16 +40,21 @@ function cardSources(content: Content): { src: string; srcSet?: string } {
   return { src: mediaUrl(medium), srcSet: `${mediaUrl(content.thumbPath)} 240w, ${mediaUrl(content.mthumbPath)} 640w` };
 }
 
-/** Plays (music) or views (art, photos), unless the owner hides them. */
+/** Plays (music) or views (art, photos), unless the owner hides them (the owner and admins see them marked). */
 function ReactionCount({ content }: { content: Content }) {
-  const music = content.type === 'music';
-  const hidden = music ? content.setting.hidePlayCount : content.setting.hideViewCount;
-  if (hidden) return null;
-  const unit = music ? 'plays' : 'views';
+  const shown = shownCount(content);
+  if (!shown) return null;
+  const { count, unit, hiddenFromOthers } = shown;
+  const note = hiddenFromOthers ? `, ${HIDDEN_FROM_OTHERS}` : '';
   return (
-    <span className="kn-card__count" title={`${content.reactedCount} ${unit}`}>
-      {music ? <PlayCircleOutlined aria-hidden /> : <EyeOutlined aria-hidden />} {compactCount(content.reactedCount)}
-      <span className="kn-visually-hidden"> {unit}</span>
+    <span className="kn-card__count" title={`${count} ${unit}${note}`}>
+      {hiddenFromOthers ? <EyeInvisibleOutlined aria-hidden /> : unit === 'plays' ? <PlayCircleOutlined aria-hidden /> : <EyeOutlined aria-hidden />}{' '}
+      {compactCount(count)}
+      <span className="kn-visually-hidden">
+        {' '}
+        {unit}
+        {note}
+      </span>
     </span>
   );
 }

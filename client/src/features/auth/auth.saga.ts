@@ -7,7 +7,9 @@ import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
 import { eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
 import { all, call, fork, put, race, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
 import {
+  cancelEmailChange,
   confirmAccount,
+  confirmEmailChange,
   facebookSignin,
   getAllPlans,
   getAuthProviders,
@@ -28,8 +30,10 @@ import {
   type RequestPasswordResetResult,
   type ResendActivationEmailResult,
   type ResetPasswordResult,
+  type ConfirmEmailChangeResult as EmailLinkAnswer,
 } from '../../api/generated/operations';
 import { toApiError } from '../../api/http';
+import { PATHS } from '../../app/constants';
 import { currentPath, navigateTo } from '../../app/navigation';
 import { notify } from '../../components/notify';
 import { modalClosed, modalOpened, selectModalProps, type ModalProps } from '../../app/ui';
@@ -39,6 +43,7 @@ import {
   accountConfirmFinished,
   accountConfirmRequested,
   activationEmailResendRequested,
+  emailChangeLinkOpened,
   authFormFailed,
   authProvidersLoaded,
   authProvidersRequested,
@@ -68,7 +73,7 @@ import {
   type AuthState,
 } from './auth.slice';
 import { ACCOUNT_KEY, clearAccount, parseAccount, saveAccount } from './auth.storage';
-import type { AuthResponse, FormName, Session, SignupValues, StoredAccount } from './auth.types';
+import type { AuthResponse, EmailChangeLink, FormName, Session, SignupValues, StoredAccount } from './auth.types';
 
 type WithAuth = { auth: AuthState };
 const selectAuth = (state: WithAuth) => state.auth;
@@ -228,6 +233,28 @@ export function* confirm(action: PayloadAction<string>): SagaIterator {
   }
   // The activation link goes home whether it worked or not.
   yield call(navigateTo, '/', { replace: true });
+}
+
+// Email change links (/confirm?token=…&action=email, or action=cancel-email from the notice to the old address)
+
+export function* openEmailChangeLink(action: PayloadAction<{ token: string; kind: EmailChangeLink }>): SagaIterator {
+  const { token, kind } = action.payload;
+  let signedInAsThem = false;
+  try {
+    const result: EmailLinkAnswer = yield call(kind === 'email' ? confirmEmailChange : cancelEmailChange, { body: { token } }, { quiet: true });
+    // Opened in a browser signed in as the member: its copy of the account changes too.
+    const { user } = (yield select(selectAuth)) as AuthState;
+    signedInAsThem = user?.id === result.userId;
+    if (user && signedInAsThem) yield put(userUpdated({ ...user, email: result.email, pendingEmail: null }));
+    yield put(accountConfirmFinished({ ok: true, message: result.message }));
+    yield call(notify, 'success', result.message);
+  } catch (error) {
+    const message = toApiError(error).message;
+    yield put(accountConfirmFinished({ ok: false, message }));
+    yield call(notify, 'error', message);
+  }
+  // The member's settings show their email as it is now; anyone else goes home, as with the activation link.
+  yield call(navigateTo, signedInAsThem ? PATHS.settings : '/', { replace: true });
 }
 
 // Social sign-in (only offered when the server has the provider configured)
@@ -390,6 +417,7 @@ export function* authSaga(): SagaIterator {
   yield takeLatest(newPasswordSubmitted.type, submitNewPassword);
   // The confirm page may ask twice (React strict mode); an activation token works once.
   yield takeLeading(accountConfirmRequested.type, confirm);
+  yield takeLeading(emailChangeLinkOpened.type, openEmailChangeLink);
   yield takeLeading(googleCredentialReceived.type, googleLogin);
   yield takeLeading(facebookLoginReceived.type, facebookLogin);
   yield takeLeading(authProvidersRequested.type, loadProviders);

@@ -2,7 +2,20 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { knackRegistered } from '../../lib/contentEvents';
 import { modalOpened } from '../../app/ui';
 import { loadAccount } from './auth.storage';
-import type { AuthProviders, FieldError, FormName, FormState, Plan, Session, SignupValues, StoredAccount, Subscription, User, UserExt } from './auth.types';
+import type {
+  AuthProviders,
+  EmailChangeLink,
+  FieldError,
+  FormName,
+  FormState,
+  Plan,
+  Session,
+  SignupValues,
+  StoredAccount,
+  Subscription,
+  User,
+  UserExt,
+} from './auth.types';
 
 /**
  * Client auth state: isLoggedIn, user, token, userExt, subscription and plans, the reacted
@@ -131,6 +144,10 @@ const authSlice = createSlice({
     accountConfirmFinished(state, action: PayloadAction<{ ok: boolean; message: string }>) {
       state.forms.confirm = { status: action.payload.ok ? 'sent' : 'failed', message: action.payload.message, errors: [] };
     },
+    /** A link of an email change was opened (/confirm?token=…&action=email or action=cancel-email); it shows as the confirm page. */
+    emailChangeLinkOpened(state, _action: PayloadAction<{ token: string; kind: EmailChangeLink }>) {
+      state.forms.confirm = { status: 'sending', message: null, errors: [] };
+    },
     /** Any auth form's call failed; the server's message and the fields it named. */
     authFormFailed(state, action: PayloadAction<FormFailure>) {
       const { form, message, errors } = action.payload;
@@ -217,6 +234,7 @@ export const {
   passwordResetSucceeded,
   accountConfirmRequested,
   accountConfirmFinished,
+  emailChangeLinkOpened,
   authFormFailed,
   authProvidersRequested,
   authProvidersLoaded,

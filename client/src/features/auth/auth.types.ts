@@ -29,6 +29,9 @@ export interface FieldError {
 
 export type FormName = 'login' | 'signup' | 'forgot' | 'reset' | 'confirm';
 
+/** The two links of an email change: the one mailed to the new address, and the cancel link of the notice to the old one. */
+export type EmailChangeLink = 'email' | 'cancel-email';
+
 /** idle → sending → sent (done, or a check-your-email answer) | failed. */
 export type FormStatus = 'idle' | 'sending' | 'sent' | 'failed';
 

@@ -46,13 +46,13 @@ export {
   selectHasKnownPlan,
   selectLocationLine,
 } from './auth.selectors';
-export { AUTH_MESSAGES, normalizeEmail, normalizeUsername } from './auth.rules';
+export { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, usernameProblem } from './auth.rules';
 export { ACCOUNT_KEY, loadAccount, saveAccount, clearAccount } from './auth.storage';
 export type { User, UserExt, Subscription, Plan, Session, StoredAccount } from './auth.types';
 
 /** The login / signup / forgot / reset modals (one chunk, loaded when one opens). */
 export const loadAuthModal = () => import('./components/AuthModal');
-/** /confirm?token=…: activates the account, then home. */
+/** /confirm?token=…: activates the account, then home; or opens a link of an email change. */
 export const loadConfirmPage = () => import('./pages/ConfirmPage');
 /** /auth/{type}: opens the matching modal over the home page. */
 export const loadAuthRoutePage = () => import('./pages/AuthRoutePage');

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Content } from '../../lib/content';
-import { detailOpened, knackRegistered, listingPaid } from '../../lib/contentEvents';
+import { laterCount, type Content } from '../../lib/content';
+import { detailOpened, knackRegistered, listingPaid, pieceUpdated } from '../../lib/contentEvents';
 
 /**
  * The content detail modal: whether it is open, which piece it shows and the pieces the arrows
@@ -11,9 +11,11 @@ export interface ContentDetailState {
   open: boolean;
   content: Content | null;
   siblings: Content[];
+  /** Pieces changed here since the modal opened, as the server answered the change: newer than the detail call's copy. */
+  savedHere: Record<string, Content>;
 }
 
-export const initialContentDetailState: ContentDetailState = { open: false, content: null, siblings: [] };
+export const initialContentDetailState: ContentDetailState = { open: false, content: null, siblings: [], savedHere: {} };
 
 const contentDetailSlice = createSlice({
   name: 'contentDetail',
@@ -42,6 +44,7 @@ const contentDetailSlice = createSlice({
       state.open = true;
       state.content = content;
       state.siblings = siblings.some((piece) => piece.id === content.id) ? siblings : [content, ...siblings];
+      state.savedHere = {};
     });
     // A listing fee was paid here: the piece shows as monetized at once (check icon, knack status).
     builder.addCase(listingPaid, (state, action) => {
@@ -54,8 +57,15 @@ const contentDetailSlice = createSlice({
     builder.addCase(knackRegistered, (state, action) => {
       const { contentId, reactedCount } = action.payload;
       for (const piece of [state.content, ...state.siblings]) {
-        if (piece?.id === contentId) piece.reactedCount = Math.max(piece.reactedCount, reactedCount);
+        if (piece?.id === contentId) piece.reactedCount = laterCount(reactedCount, piece.reactedCount);
       }
+    });
+    // The owner changed the piece here (its privacy): every copy takes the server's answer (setting, counts, file URLs).
+    builder.addCase(pieceUpdated, (state, action) => {
+      const saved = action.payload;
+      if (state.content?.id === saved.id) state.content = saved;
+      state.siblings = state.siblings.map((piece) => (piece.id === saved.id ? saved : piece));
+      state.savedHere[saved.id] = saved;
     });
   },
 });

@@ -8,13 +8,6 @@ export function typeByFirstTag(content: Pick<Content, 'tags' | 'type'>): TagType
   return MAIN_TAG_TYPES[content.tags[0]?.name.trim().toLowerCase() ?? ''] ?? content.type;
 }
 
-/** Plays for music, views for art and photos; null when the owner hides the count. */
-export function reactionCount(content: Pick<Content, 'type' | 'reactedCount' | 'setting'>): { count: number; unit: 'plays' | 'views' } | null {
-  const music = content.type === 'music';
-  if (music ? content.setting.hidePlayCount : content.setting.hideViewCount) return null;
-  return { count: content.reactedCount, unit: music ? 'plays' : 'views' };
-}
-
 /** The picture shown for a piece: the large thumbnail, else the cover or the medium one. */
 export function stageImage(content: Content): string {
   return content.hthumbPath || content.coverPath || content.mthumbPath || content.thumbPath;

@@ -1,6 +1,6 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Content } from '../../lib/content';
-import { commentsCounted, knackRegistered } from '../../lib/contentEvents';
+import { commentsCounted, knackRegistered, pieceUpdated } from '../../lib/contentEvents';
 
 /**
  * The bottom player: the queue it plays through, the current track and what the audio element
@@ -112,7 +112,7 @@ const playerSlice = createSlice({
       if (state.queue.length) state.status = 'suspended';
     },
     /** The detail call answered for the current track. */
-    trackDetailLoaded(state, action: PayloadAction<{ contentId: string; commentsCount: number; reactedCount: number }>) {
+    trackDetailLoaded(state, action: PayloadAction<{ contentId: string; commentsCount: number; reactedCount: number | null }>) {
       const track = state.queue[state.index];
       if (track?.id !== action.payload.contentId) return;
       state.commentsCount = action.payload.commentsCount;
@@ -132,6 +132,11 @@ const playerSlice = createSlice({
     // The bar's views follow a knack of a queued song.
     builder.addCase(knackRegistered, (state, action) => {
       for (const piece of state.queue) if (piece.id === action.payload.contentId) piece.reactedCount = action.payload.reactedCount;
+    });
+    // The owner changed a queued song here (its privacy): the bar follows the setting and the count it may show.
+    builder.addCase(pieceUpdated, (state, action) => {
+      const { id, setting, reactedCount } = action.payload;
+      for (const piece of state.queue) if (piece.id === id) Object.assign(piece, { setting, reactedCount });
     });
     // And a comment on the current song.
     builder.addCase(commentsCounted, (state, action) => {

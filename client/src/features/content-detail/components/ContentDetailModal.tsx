@@ -9,7 +9,7 @@ import { imageViewed } from '../../../lib/contentEvents';
 import { selectIsPhone, selectViewportHeight } from '../../../app/ui';
 import { detailClosed, detailStepped } from '../contentDetail.slice';
 import { selectContentDetail, selectDetailPosition } from '../contentDetail.selectors';
-import type { Content } from '../../../lib/content';
+import { laterCount, type Content } from '../../../lib/content';
 import { fullImage } from '../contentFacts';
 import { useArrowKeys } from '../hooks/useArrowKeys';
 import { SWIPE_THRESHOLD, useSwipe } from '../hooks/useSwipe';
@@ -31,19 +31,21 @@ export function detailHeight(windowHeight: number): number {
 
 /**
  * The piece with what the detail call adds (owner, comments count, knack status), once it answers for this
- * piece. What happened here since (a listing paid, a knack) wins over the loaded copy.
+ * piece. What happened here since (a listing paid, a knack, the owner's change of privacy) wins over the loaded copy.
  */
 function useDetail(content: Content | null, open: boolean) {
   const viewer = useAppSelector(selectUser);
   const reacted = useAppSelector(selectReactedContents);
+  const savedHere = useAppSelector((state) => (content ? state.contentDetail.savedHere[content.id] : undefined));
   const detail = useGetContentDetail({ path: { contentId: content?.id ?? '', userId: viewer?.id ?? 'guest' } }, { enabled: open && Boolean(content) });
   const fresh = detail.data && detail.data.content.id === content?.id ? detail.data : undefined;
   if (!content || !fresh) return { content, owner: undefined, commentsCount: undefined, knackStatus: undefined };
-  const paidHere = content.isPaidOut && !fresh.content.isPaidOut;
+  const loaded = savedHere ?? fresh.content;
+  const paidHere = content.isPaidOut && !loaded.isPaidOut;
   const merged: Content = {
-    ...fresh.content,
-    ...(paidHere ? { isPaidOut: true, payerId: content.payerId ?? fresh.content.payerId } : {}),
-    reactedCount: Math.max(fresh.content.reactedCount, content.reactedCount),
+    ...loaded,
+    ...(paidHere ? { isPaidOut: true, payerId: content.payerId ?? loaded.payerId } : {}),
+    reactedCount: laterCount(loaded.reactedCount, content.reactedCount),
   };
   const knackStatus = fresh.knackStatus === 1 && reacted.includes(content.id) ? 2 : fresh.knackStatus;
   return { content: merged, owner: fresh.owner, commentsCount: fresh.commentsCount, knackStatus };
@@ -115,7 +117,12 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
       styles={isPhone ? undefined : { body: { height } }}
     >
       <div ref={body} className="kn-detail" data-type={content.type} style={height ? ({ '--kn-detail-h': `${height}px` } as CSSProperties) : undefined}>
-        <DetailHeader owner={owner ?? { username: content.ownerUsername, fullName: content.ownerName }} ownerId={content.ownerId} contentId={content.id} />
+        <DetailHeader
+          owner={owner ?? { username: content.ownerUsername, fullName: content.ownerName }}
+          ownerId={content.ownerId}
+          contentId={content.id}
+          title={content.title}
+        />
         <div className="kn-detail__main">
           <DetailStage content={content} position={position} swipe={swipe} onPrevious={previous} onNext={next} onShowFullImage={() => setShowingFull(true)} />
           <div className="kn-detail__side">

@@ -2,22 +2,24 @@ import { Link } from 'react-router-dom';
 import FlagOutlined from '@ant-design/icons/es/icons/FlagOutlined';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { modalOpened } from '../../../app/ui';
-import { selectUser } from '../../auth';
+import { selectIsAdmin, selectUser } from '../../auth';
 import { displayUsername } from '../../../lib/userNames';
 import type { PublicUser } from '../../../lib/content';
 import { profilePath } from '../../../lib/links';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { FollowButton } from '../../follows';
+import { DetailOwnerMenu } from './DetailOwnerMenu';
 
 export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pick<PublicUser, 'image' | 'firstName' | 'lastName'>>;
 
 /**
  * The uploader: avatar and name, underscores shown as spaces, linking to the profile; then Follow / Unfollow, and
- * for a signed-in member on someone else's piece, Flag.
+ * for a signed-in member on someone else's piece, Flag; for its owner (or an admin), the owner's menu.
  */
-export function DetailHeader({ owner, ownerId, contentId }: { owner: DetailOwner; ownerId: string; contentId: string }) {
+export function DetailHeader({ owner, ownerId, contentId, title }: { owner: DetailOwner; ownerId: string; contentId: string; title: string }) {
   const dispatch = useAppDispatch();
   const viewer = useAppSelector(selectUser);
+  const isAdmin = useAppSelector(selectIsAdmin);
   const name = displayUsername(owner.username);
   return (
     <header className="kn-detail__head">
@@ -34,6 +36,7 @@ export function DetailHeader({ owner, ownerId, contentId }: { owner: DetailOwner
           <FlagOutlined aria-hidden /> Flag
         </button>
       ) : null}
+      {viewer && (viewer.id === ownerId || isAdmin) ? <DetailOwnerMenu contentId={contentId} title={title} /> : null}
     </header>
   );
 }

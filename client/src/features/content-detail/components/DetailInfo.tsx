@@ -1,4 +1,5 @@
 import CommentOutlined from '@ant-design/icons/es/icons/CommentOutlined';
+import EyeInvisibleOutlined from '@ant-design/icons/es/icons/EyeInvisibleOutlined';
 import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
 import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
 import { compactCount } from '../../../components/format';
@@ -7,8 +8,8 @@ import { MonetizeButton } from '../../payments';
 import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
 import { typeStyle } from '../../../lib/tagColors';
 import { TypeIcon } from '../../../components/tags/TypeIcon';
-import type { Content } from '../../../lib/content';
-import { reactionCount, typeByFirstTag } from '../contentFacts';
+import { HIDDEN_FROM_OTHERS, shownCount, type Content } from '../../../lib/content';
+import { typeByFirstTag } from '../contentFacts';
 import { ShareLink } from './ShareLink';
 
 export interface DetailInfoProps {
@@ -24,7 +25,7 @@ export interface DetailInfoProps {
  */
 export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps) {
   const type = typeByFirstTag(content);
-  const reactions = reactionCount(content);
+  const reactions = shownCount(content);
   return (
     <section className="kn-detail__info" style={typeStyle(type)} aria-labelledby={titleId}>
       <div className="kn-detail__tags">
@@ -46,6 +47,11 @@ export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps)
           <li>
             {reactions.unit === 'plays' ? <PlayCircleOutlined aria-hidden /> : <EyeOutlined aria-hidden />} {compactCount(reactions.count)}{' '}
             {reactions.count === 1 ? reactions.unit.slice(0, -1) : reactions.unit}
+            {reactions.hiddenFromOthers ? (
+              <span className="kn-detail__hidden-count">
+                <EyeInvisibleOutlined aria-hidden /> {HIDDEN_FROM_OTHERS}
+              </span>
+            ) : null}
           </li>
         ) : null}
         {commentsCount !== undefined ? (

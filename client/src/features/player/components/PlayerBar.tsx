@@ -4,6 +4,7 @@ import { shallowEqual } from 'react-redux';
 import CaretRightFilled from '@ant-design/icons/es/icons/CaretRightFilled';
 import CloseOutlined from '@ant-design/icons/es/icons/CloseOutlined';
 import CommentOutlined from '@ant-design/icons/es/icons/CommentOutlined';
+import EyeInvisibleOutlined from '@ant-design/icons/es/icons/EyeInvisibleOutlined';
 import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
 import MutedOutlined from '@ant-design/icons/es/icons/MutedOutlined';
 import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
@@ -14,6 +15,7 @@ import StepForwardOutlined from '@ant-design/icons/es/icons/StepForwardOutlined'
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { compactCount, formatDuration } from '../../../components/format';
+import { HIDDEN_FROM_OTHERS, shownCount } from '../../../lib/content';
 import { detailOpened } from '../../../lib/contentEvents';
 import { selectIsPhone } from '../../../app/ui';
 import { selectCurrentTrack, selectHasNext, selectHasPrevious, selectPlayer } from '../player.selectors';
@@ -88,6 +90,8 @@ export default function PlayerBar() {
   const playing = status === 'playing';
   const owner = playerOwnerName(track.ownerName || track.ownerUsername);
   const progress = duration > 0 ? Math.min(100, (position / duration) * 100) : 0;
+  // The bar's views are the song's knacks (reactedCount), hidden as its owner chose.
+  const views = shownCount(track);
 
   return (
     <section className={isPhone ? 'kn-player kn-player--phone' : 'kn-player'} aria-label="Player" data-status={status}>
@@ -99,9 +103,11 @@ export default function PlayerBar() {
             {owner}
           </Link>
           <span className="kn-player__stats">
-            <span aria-label={`${track.reactedCount} views`}>
-              <EyeOutlined aria-hidden /> {compactCount(track.reactedCount)}
-            </span>
+            {views ? (
+              <span aria-label={`${views.count} views${views.hiddenFromOthers ? `, ${HIDDEN_FROM_OTHERS}` : ''}`}>
+                {views.hiddenFromOthers ? <EyeInvisibleOutlined aria-hidden /> : <EyeOutlined aria-hidden />} {compactCount(views.count)}
+              </span>
+            ) : null}
             <span aria-label={`${commentsCount ?? 0} comments`}>
               <CommentOutlined aria-hidden /> {compactCount(commentsCount ?? 0)}
             </span>

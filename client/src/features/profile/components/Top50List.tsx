@@ -1,7 +1,21 @@
+import EyeInvisibleOutlined from '@ant-design/icons/es/icons/EyeInvisibleOutlined';
 import HeartOutlined from '@ant-design/icons/es/icons/HeartOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { compactCount, formatDuration } from '../../../components/format';
-import type { Content } from '../../../lib/content';
+import { HIDDEN_FROM_OTHERS, shownCount, type Content } from '../../../lib/content';
+
+/** A song's reactions, unless its owner hides them (the owner and admins see them marked). */
+function Reactions({ song }: { song: Content }) {
+  const shown = shownCount(song);
+  if (!shown) return null;
+  const note = shown.hiddenFromOthers ? `, ${HIDDEN_FROM_OTHERS}` : '';
+  return (
+    <span className="kn-top50__reactions" title={`${shown.count} reactions${note}`}>
+      {shown.hiddenFromOthers ? <EyeInvisibleOutlined aria-hidden /> : <HeartOutlined aria-hidden />} {compactCount(shown.count)}
+      <span className="kn-visually-hidden"> reactions{note}</span>
+    </span>
+  );
+}
 
 /** The chart's rows: rank, cover, title (opens the song in the detail modal), sub-tag, length and reactions. */
 export function Top50List({ songs, onOpen }: { songs: Content[]; onOpen: (content: Content) => void }) {
@@ -22,10 +36,7 @@ export function Top50List({ songs, onOpen }: { songs: Content[]; onOpen: (conten
               {song.duration ? ` · ${formatDuration(song.duration)}` : ''}
             </span>
           </span>
-          <span className="kn-top50__reactions" title={`${song.reactedCount} reactions`}>
-            <HeartOutlined aria-hidden /> {compactCount(song.reactedCount)}
-            <span className="kn-visually-hidden"> reactions</span>
-          </span>
+          <Reactions song={song} />
         </li>
       ))}
     </ol>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Button from 'antd/es/button';
 import { useGetProfileByUsername } from '../../../api/generated/hooks';
@@ -30,7 +31,7 @@ const TYPE_TABS: { key: TagType | 'all'; label: string }[] = [
  * detail modal over it (closing the modal leaves the profile).
  */
 export default function ProfilePage() {
-  const { pathname } = useLocation();
+  const { pathname, search, hash } = useLocation();
   const target = parsePath(pathname);
   // The route table only sends profile and share-link paths here.
   const username = target && target.kind !== 'top50' ? target.username : '';
@@ -41,6 +42,13 @@ export default function ProfilePage() {
   const profile = useGetProfileByUsername({ path: { username } }, { enabled: Boolean(username) });
   const uploads = useUploads(username || undefined, type);
   useLinkedPiece(username, slug, uploads, profilePath(username, type));
+  // A link with a username the member had before: the address becomes the same page under their name now.
+  const currentName = profile.data?.user.username;
+  useEffect(() => {
+    if (!currentName || currentName === username.toLowerCase()) return;
+    const page = slug ? `/${currentName}-${slug}${target?.sub ? `/${target.sub}` : ''}` : profilePath(currentName, type);
+    void navigate(`${page}${search}${hash}`, { replace: true });
+  }, [currentName, username, slug, type, target?.sub, search, hash, navigate]);
 
   if (profile.error) return <ErrorPage status={profile.error.status || 500} message={profile.error.message} />;
   const card = profile.data;

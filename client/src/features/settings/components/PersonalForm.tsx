@@ -3,13 +3,17 @@ import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
-import { updatePersonal, type UpdatePersonalArgs } from '../../../api/generated/operations';
+import { requestEmailChange, updatePersonal, updateUsername, type UpdatePersonalArgs } from '../../../api/generated/operations';
+import { MESSAGES } from '../../../api/generated/validation';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { selectUser, userUpdated, type User } from '../../auth';
+import { emailProblem, normalizeEmail, normalizeUsername, selectUser, userUpdated, usernameProblem, type User } from '../../auth';
 import { useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
 
 type Personal = UpdatePersonalArgs['body'];
+/** How the member is known: each saved by a call of its own, under the sign-up's rules. */
+type Identity = { username: string; email: string };
+type IdentityField = keyof Identity;
 
 const fromUser = (user: User): Personal => ({
   sex: user.sex,
@@ -19,25 +23,70 @@ const fromUser = (user: User): Personal => ({
   willReceivePromotes: user.willReceivePromotes ?? false,
 });
 
-/** The personal group: sex, birthday, bio (shown on the public profile) and which mails the member wants. */
+const identityOf = (user: User): Identity => ({ username: user.username, email: user.email });
+
+/** The sign-up's rule a changed field breaks (a field left as it is was accepted already), or null. */
+function identityProblem(field: IdentityField, identity: Identity, user: User): string | null {
+  if (field === 'username') return normalizeUsername(identity.username) === user.username ? null : usernameProblem(identity.username);
+  return normalizeEmail(identity.email) === user.email ? null : emailProblem(identity.email);
+}
+
+/**
+ * The personal group: username and email, sex, birthday, bio (shown on the public profile) and which mails the
+ * member wants. A new username applies at once (links with the old one keep leading here); a new email applies
+ * only once the link mailed to it is opened, and until then the form says where the link went.
+ */
 export function PersonalForm() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser)!;
   const [value, setValue] = useState<Personal>(() => fromUser(user));
+  const [identity, setIdentity] = useState<Identity>(() => identityOf(user));
   const { errors, setErrors, saving, save } = useGroupSave();
 
-  useEffect(() => setValue(fromUser(user)), [user]);
+  useEffect(() => {
+    setValue(fromUser(user));
+    setIdentity(identityOf(user));
+  }, [user]);
 
   const change = (patch: Partial<Personal>) => {
     setValue((current) => ({ ...current, ...patch }));
     setErrors({});
   };
 
+  const changeIdentity = (patch: Partial<Identity>) => {
+    setIdentity((current) => ({ ...current, ...patch }));
+    setErrors({});
+  };
+
+  /** Checked when the field is left, as sign-up does. */
+  const checkField = (field: IdentityField) => {
+    const problem = identityProblem(field, identity, user);
+    if (problem) setErrors((current) => ({ ...current, [field]: problem }));
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const problems = Object.fromEntries(
+      (['username', 'email'] as const).flatMap((field) => {
+        const problem = identityProblem(field, identity, user);
+        return problem ? [[field, problem]] : [];
+      }),
+    );
+    if (Object.keys(problems).length) {
+      setErrors(problems);
+      return;
+    }
+    const username = normalizeUsername(identity.username);
+    const email = normalizeEmail(identity.email);
     void save(async () => {
-      const result = await updatePersonal({ path: { id: user.id }, body: value }, { quiet: true });
-      dispatch(userUpdated(result.user));
+      // One call per part, the email last as it sends mail. When a later call is refused, the form keeps what
+      // was typed with the message; saving again repeats the calls that worked, which changes nothing more.
+      let saved = (await updatePersonal({ path: { id: user.id }, body: value }, { quiet: true })).user;
+      if (username !== user.username) saved = (await updateUsername({ path: { id: user.id }, body: { username } }, { quiet: true })).user;
+      let message: string | undefined;
+      if (email !== user.email) ({ user: saved, message } = await requestEmailChange({ path: { id: user.id }, body: { email } }, { quiet: true }));
+      dispatch(userUpdated(saved));
+      return message;
     });
   };
 
@@ -46,6 +95,39 @@ export function PersonalForm() {
       <h2 id="kn-settings-personal" className="kn-settings__title">
         About you
       </h2>
+      <label className="kn-settings__field">
+        <span>Username</span>
+        <Input
+          aria-label="Username"
+          autoComplete="username"
+          value={identity.username}
+          status={errors.username ? 'error' : undefined}
+          onChange={(event) => changeIdentity({ username: event.target.value })}
+          onBlur={() => checkField('username')}
+        />
+        <FieldError message={errors.username} />
+        <span className="kn-settings__hint">Links with a username you had before keep leading to you.</span>
+      </label>
+      <label className="kn-settings__field">
+        <span>Email</span>
+        <Input
+          type="email"
+          aria-label="Email"
+          autoComplete="email"
+          value={identity.email}
+          status={errors.email ? 'error' : undefined}
+          onChange={(event) => changeIdentity({ email: event.target.value })}
+          onBlur={() => checkField('email')}
+        />
+        <FieldError message={errors.email} />
+        {user.pendingEmail ? (
+          <span className="kn-settings__notice" role="status" data-testid="pending-email">
+            {MESSAGES.emailChangeSent.replace('{email}', user.pendingEmail)}
+          </span>
+        ) : (
+          <span className="kn-settings__hint">A new email takes effect when you open the link we send to it.</span>
+        )}
+      </label>
       <div className="kn-settings__field" role="group" aria-label="Sex">
         <span>Sex</span>
         <Radio.Group value={value.sex ?? ''} onChange={(event) => change({ sex: (event.target.value as 'M' | 'W' | '') || null })}>

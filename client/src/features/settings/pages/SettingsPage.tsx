@@ -4,11 +4,12 @@ import { PayoutSettings } from '../components/PayoutSettings';
 import { PersonalForm } from '../components/PersonalForm';
 import { RegionalForm } from '../components/RegionalForm';
 import { SocialForm } from '../components/SocialForm';
+import { YourData } from '../components/YourData';
 import '../components/settings.css';
 
 /**
  * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password and the
- * payout account.
+ * payout account; then the member's data, to download or delete with the account.
  */
 export default function SettingsPage() {
   return (
@@ -32,6 +33,7 @@ export default function SettingsPage() {
         <PasswordForm />
       </section>
       <PayoutSettings />
+      <YourData />
     </div>
   );
 }

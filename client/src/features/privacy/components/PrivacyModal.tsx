@@ -1,0 +1,189 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Modal from 'antd/es/modal';
+import Radio from 'antd/es/radio';
+import Spin from 'antd/es/spin';
+import { getAllPlans, getContentById, getSubscription, updateContentSetting } from '../../../api/generated/operations';
+import { MESSAGES } from '../../../api/generated/validation';
+import { toApiError } from '../../../api/http';
+import { PATHS } from '../../../app/constants';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalClosed, selectIsPhone, selectModalProps } from '../../../app/ui';
+import { notify } from '../../../components/notify';
+import type { Content } from '../../../lib/content';
+import { pieceUpdated } from '../../../lib/contentEvents';
+import { plansLoaded, selectIsAdmin, selectPlans, selectSubscription, selectUser, subscriptionLoaded } from '../../auth';
+import { AUDIENCES, audienceOf, countFlagOf, mayChoosePrivacy, withAudience, type Audience, type ContentSetting } from '../privacy.rules';
+import './privacy.css';
+
+/** The toast after a save (the spec names no message of its own for it). */
+export const PRIVACY_SAVED = 'Privacy settings saved';
+
+/** The piece as the server has it now (its current setting), loaded each time the modal opens. */
+function usePiece(open: boolean, contentId: string) {
+  const [piece, setPiece] = useState<Content | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open || !contentId) return undefined;
+    const controller = new AbortController();
+    setPiece(null);
+    setFailure(null);
+    getContentById({ path: { id: contentId } }, { signal: controller.signal, quiet: true }).then(
+      ({ content }) => setPiece(content),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setFailure(toApiError(error).message);
+      },
+    );
+    return () => controller.abort();
+  }, [open, contentId]);
+  return { piece, failure };
+}
+
+/**
+ * Whether the member may choose, from their subscription and the plans. Both are in the store since the sign-in;
+ * they are asked again on opening (a plan bought in another tab counts), and the store keeps the answers.
+ */
+function usePlanCheck(open: boolean) {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const subscription = useAppSelector(selectSubscription);
+  const plans = useAppSelector(selectPlans);
+  const [checked, setChecked] = useState(false);
+  const userId = user?.id;
+  useEffect(() => {
+    if (!open || !userId || isAdmin) return undefined;
+    let current = true;
+    setChecked(false);
+    const options = { quiet: true };
+    // A failed read keeps what the store knew.
+    void Promise.allSettled([
+      getSubscription({ path: { id: userId } }, options).then(({ subscription: fresh }) => dispatch(subscriptionLoaded(fresh))),
+      getAllPlans({}, options).then(({ plans: fresh }) => dispatch(plansLoaded(fresh))),
+    ]).then(() => {
+      if (current) setChecked(true);
+    });
+    return () => {
+      current = false;
+    };
+  }, [open, userId, isAdmin, dispatch]);
+  return { known: isAdmin || checked, allowed: mayChoosePrivacy(isAdmin, subscription, plans) };
+}
+
+/**
+ * The settings (Privacy) modal, opened from the detail modal's owner menu: who can see the piece (public, followers or
+ * private: exclusive) and whether its play count (a song) or view count (art, photos) is hidden from others. Without a
+ * plan above the first it says why, links to Pricing and saves nothing (the server refuses too).
+ */
+export default function PrivacyModal({ open }: { open: boolean }) {
+  const dispatch = useAppDispatch();
+  const { contentId = '' } = useAppSelector(selectModalProps);
+  const isPhone = useAppSelector(selectIsPhone);
+  const { piece, failure } = usePiece(open, contentId);
+  const plan = usePlanCheck(open);
+  const [setting, setSetting] = useState<ContentSetting | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    setSetting(piece ? piece.setting : null);
+    setProblem(null);
+  }, [piece]);
+
+  const close = () => dispatch(modalClosed());
+  const ready = Boolean(piece && setting && plan.known);
+  const locked = !plan.allowed || saving;
+
+  const save = async () => {
+    if (!piece || !setting || !plan.allowed) return;
+    if (!audienceOf(setting)) return setProblem(MESSAGES.privacyExclusive);
+    setSaving(true);
+    setProblem(null);
+    try {
+      const { content } = await updateContentSetting({ body: { contentId: piece.id, setting } }, { quiet: true });
+      dispatch(pieceUpdated(content));
+      notify('success', PRIVACY_SAVED);
+      close();
+    } catch (error) {
+      setProblem(toApiError(error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const countFlag = piece ? countFlagOf(piece) : 'hideViewCount';
+  return (
+    <Modal
+      open={open}
+      onCancel={close}
+      title="Privacy"
+      width={isPhone ? '100%' : 520}
+      centered={!isPhone}
+      rootClassName={isPhone ? 'kn-privacy-modal kn-privacy-modal--phone kn-phone-modal' : 'kn-privacy-modal'}
+      footer={
+        <div className="kn-privacy__footer">
+          <Button onClick={close} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="primary" loading={saving} disabled={!ready || !plan.allowed} onClick={() => void save()}>
+            Save
+          </Button>
+        </div>
+      }
+    >
+      {failure ? (
+        <Alert type="error" showIcon title={failure} />
+      ) : !ready || !piece || !setting ? (
+        <div className="kn-privacy__loading">
+          <Spin aria-label="Loading the privacy settings" />
+        </div>
+      ) : (
+        <div className="kn-privacy" aria-busy={saving}>
+          <p className="kn-privacy__intro">
+            Choose who can see “<strong>{piece.title}</strong>”.
+          </p>
+          {plan.allowed ? null : (
+            <Alert
+              className="kn-privacy__gate"
+              type="info"
+              showIcon
+              title={MESSAGES.privacyNeedsPlan}
+              description={
+                <Link to={PATHS.pricing} onClick={close}>
+                  See the plans on Pricing
+                </Link>
+              }
+            />
+          )}
+          <fieldset className="kn-privacy__group">
+            <legend>Who can see it</legend>
+            <Radio.Group
+              className="kn-privacy__audiences"
+              value={audienceOf(setting)}
+              disabled={locked}
+              onChange={(event) => setSetting(withAudience(setting, event.target.value as Audience))}
+            >
+              {AUDIENCES.map(({ value, label, hint }) => (
+                <Radio key={value} value={value} className="kn-privacy__audience">
+                  <span className="kn-privacy__label">{label}</span>
+                  <span className="kn-privacy__hint">{hint}</span>
+                </Radio>
+              ))}
+            </Radio.Group>
+          </fieldset>
+          <fieldset className="kn-privacy__group">
+            <legend>Counts</legend>
+            <Checkbox checked={setting[countFlag]} disabled={locked} onChange={(event) => setSetting({ ...setting, [countFlag]: event.target.checked })}>
+              {countFlag === 'hidePlayCount' ? 'Hide play count' : 'Hide view count'}
+            </Checkbox>
+            <p className="kn-privacy__hint kn-privacy__hint--below">Only you and the admins will see it.</p>
+          </fieldset>
+          {problem ? <Alert className="kn-privacy__problem" type="error" showIcon role="alert" title={problem} /> : null}
+        </div>
+      )}
+    </Modal>
+  );
+}

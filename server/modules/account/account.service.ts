@@ -1,0 +1,159 @@
+/**
+ * "Download my data" and "Delete my account" (settings). This module writes only its own collection (the
+ * deletions): every part of a member's data is exported, and removed or anonymised, by the module that owns it,
+ * through that module's index. A module whose data is personal adds its part to EXPORT and DELETION_STEPS.
+ *
+ * Deleting is safe to stop anywhere: the deletion is recorded first (an insert on the member's id), every step
+ * is safe to run again, and a deletion not finished is finished by the job (finishStalledDeletions) or by an
+ * admin calling again. Ledger entries are never removed: they keep the member's account id (`user:{id}`), which
+ * no longer names anyone once the account is gone, so every balance still sums.
+ */
+import mongoose, { Types } from 'mongoose';
+import { notFound } from '../../lib/errors';
+import type { AuthContext } from '../../lib/auth-context';
+import type { Logger } from '../../lib/logger';
+import { isDuplicateKey } from '../../lib/mutex';
+import type { Schemas } from '../../lib/openapi-types';
+import { publicPages } from '../../lib/public-pages';
+import { clearPublicResponses } from '../../lib/public-responses';
+import { insertWhole } from '../../lib/query';
+import { consumeLimit, type Limit } from '../../lib/rate-limit';
+import { checkCurrentPassword, endEverySessionOf } from '../auth';
+import { commentsExportOf, removeCommentsOf } from '../comments';
+import { piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
+import { removeFollowsOf } from '../follows';
+import { ledgerExportOf } from '../ledger';
+import { removeUploadsOf, type MediaService } from '../media';
+import { accountExportOf, closeAccount, removeAccount, userReads } from '../users';
+import { checkBalanceSettled, forfeitBalance } from '../wallet';
+import { AccountDeletionModel, type AccountDeletionDoc } from './account.model';
+
+export const ACCOUNT_MESSAGES = {
+  noMember: 'This member does not exist.',
+  deleted: 'Your account is deleted.',
+  tooManyDownloads: 'Too many downloads of your data. Please wait and try again.',
+} as const;
+
+/** Downloads of one's data per caller: each reads everything the member has, so a script cannot loop on it. */
+export const DOWNLOAD_LIMIT: Limit = { max: 10, windowMs: 60 * 60_000 };
+/** A deletion still unfinished this long after it started was stopped half-way (a request takes seconds). */
+export const STALLED_DELETION_MS = 10 * 60_000;
+const EXPORT_FORMAT = 'knack-data-export/1';
+
+export interface AccountDeps {
+  contents: Pick<ContentsService, 'dto'>;
+  media: Pick<MediaService, 'remove'>;
+  /** ADMIN_EMAILS: the exported account says the member's role. */
+  adminEmails: readonly string[];
+  logger: Logger;
+}
+
+export interface DataExport {
+  filename: string;
+  data: Schemas['DataExport'];
+}
+
+export function createAccountService({ contents, media, adminEmails, logger }: AccountDeps) {
+  const log = logger.child({ module: 'account' });
+
+  /** The parts of the export besides the account, each made by the module that owns it. */
+  const EXPORT = {
+    pieces: (userId: string) => piecesExportOf(userId, contents),
+    comments: commentsExportOf,
+    // The inbox (issue 18) answers the member's messages here, from the messages module's export.
+    messages: async (_userId: string): Promise<Schemas['DataExportMessage'][]> => [],
+    ledgerEntries: ledgerExportOf,
+  };
+
+  /**
+   * The steps of a deletion, in order, each safe to run again. The account is closed first, so that nobody can
+   * sign in to it or use a session of it while the rest goes; it is removed last, once nothing refers to it.
+   */
+  const DELETION_STEPS: { name: string; run: (userId: string) => Promise<unknown> }[] = [
+    { name: 'close the account', run: closeAccount },
+    { name: 'end every session', run: endEverySessionOf },
+    { name: 'give up the balance left', run: (userId) => forfeitBalance(userId) },
+    { name: 'remove the pieces and their files', run: (userId) => removePiecesOf(userId, media) },
+    { name: 'remove the other uploads', run: (userId) => removeUploadsOf(userId, media) },
+    { name: 'remove the comments', run: (userId) => removeCommentsOf(userId) },
+    { name: 'remove the follows', run: removeFollowsOf },
+    { name: 'remove the account', run: removeAccount },
+  ];
+
+  /** The member themself or an admin; to anyone else (and for an id nobody has) the member does not exist. */
+  async function ownMember(caller: AuthContext, id: string): Promise<void> {
+    if (caller.role !== 'admin' && caller.userId !== id) throw notFound(ACCOUNT_MESSAGES.noMember);
+    if (!(await userReads.exists({ _id: new Types.ObjectId(id) }))) throw notFound(ACCOUNT_MESSAGES.noMember);
+  }
+
+  async function finish(userId: string): Promise<void> {
+    for (const step of DELETION_STEPS) {
+      try {
+        await step.run(userId);
+      } catch (err) {
+        log.error({ err, userId, step: step.name }, 'account deletion stopped; the job finishes it');
+        throw err;
+      }
+    }
+    publicPages.clear();
+    clearPublicResponses();
+    await AccountDeletionModel.updateOne({ _id: userId }, { $set: { finishedAt: new Date() } });
+    log.info({ userId }, 'account deleted');
+  }
+
+  return {
+    async exportData(caller: AuthContext, id: string, now = new Date()): Promise<DataExport> {
+      await ownMember(caller, id);
+      await consumeLimit(`data-export:${caller.userId}`, DOWNLOAD_LIMIT, ACCOUNT_MESSAGES.tooManyDownloads, now);
+      const account = await accountExportOf(id, adminEmails);
+      if (!account) throw notFound(ACCOUNT_MESSAGES.noMember);
+      const [pieces, comments, messages, ledgerEntries] = await Promise.all([
+        EXPORT.pieces(id),
+        EXPORT.comments(id),
+        EXPORT.messages(id),
+        EXPORT.ledgerEntries(id),
+      ]);
+      return {
+        filename: `knack-data-${account.user.username}-${now.toISOString().slice(0, 10)}.json`,
+        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries },
+      };
+    },
+
+    /**
+     * Deletes the member's account: the caller's password first (counted against guessing), then the balance rule
+     * (wallet), then the deletion is recorded and its steps run. A deletion recorded before (stopped half-way, or
+     * running now) is finished without asking about the balance again: the member decided then.
+     */
+    async deleteAccount(caller: AuthContext, id: string, request: { password?: string; giveUpBalance?: boolean }, now = new Date()) {
+      await ownMember(caller, id);
+      await checkCurrentPassword(caller.userId, request.password);
+      if (!(await AccountDeletionModel.exists({ _id: id }))) {
+        await checkBalanceSettled(id, request.giveUpBalance ?? false);
+        try {
+          await insertWhole<AccountDeletionDoc>(AccountDeletionModel, {
+            _id: id,
+            requestedBy: new Types.ObjectId(caller.userId),
+            startedAt: now,
+            finishedAt: null,
+          });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err; // a twin request recorded it a moment ago: finishing it again is safe
+        }
+      }
+      await finish(id);
+      return { message: ACCOUNT_MESSAGES.deleted };
+    },
+
+    /** Finishes the deletions stopped half-way (the job, every 10 minutes). Answers how many it finished. */
+    async finishStalledDeletions(now = new Date()): Promise<number> {
+      const stalled = await AccountDeletionModel.find(
+        { finishedAt: null, startedAt: mongoose.trusted({ $lt: new Date(now.getTime() - STALLED_DELETION_MS) }) },
+        { _id: 1 },
+      ).lean<Pick<AccountDeletionDoc, '_id'>[]>();
+      for (const { _id } of stalled) await finish(_id);
+      return stalled.length;
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

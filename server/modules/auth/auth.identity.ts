@@ -1,0 +1,160 @@
+/**
+ * Changing how a member is known, from the settings: their username, under the sign-up's rules and messages, and
+ * their email, which changes only once the link mailed to the new address is opened (the old address is told,
+ * with a link that cancels). Here beside sign-up because the rules and the emailed one-time links are auth's; the
+ * account writes are the users module's, and the pieces' copy of the owner's username is the contents module's.
+ */
+import { Types } from 'mongoose';
+import type { Mailer } from '../../integrations/mail';
+import type { AuthContext } from '../../lib/auth-context';
+import { AppError, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import type { Schemas } from '../../lib/openapi-types';
+import { withLock } from '../../lib/mutex';
+import { assertUnderLimit, consumeLimit, countHit, type Limit } from '../../lib/rate-limit';
+import { renameOwner } from '../contents';
+import {
+  dropPendingEmail,
+  findUserByEmail,
+  normalizeUsername,
+  pendingEmailOf,
+  renameAccount,
+  setPendingEmail,
+  switchEmail,
+  userReads,
+  type UserDoc,
+} from '../users';
+import { emailChangeMail, emailChangeNoticeMail } from './auth.mails';
+import { MESSAGES, checkEmail, checkUsername, fail } from './auth.rules';
+import { createOneTimeToken, revokeOneTimeTokensFor, spendOneTimeToken } from './auth.tokens';
+
+/**
+ * Username changes a member may make in a day. A name given up stays the member's for good, so without a limit
+ * one member could hold a great many names out of everyone else's reach.
+ */
+export const USERNAME_CHANGE_LIMIT: Limit = { max: 5, windowMs: 86_400_000 };
+/** Email changes asked for in an hour, per member: each one mails an address the member typed. */
+export const EMAIL_CHANGE_LIMIT: Limit = { max: 5, windowMs: 60 * 60_000 };
+/** How long the links of an email change work. */
+export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60_000;
+
+export const IDENTITY_MESSAGES = {
+  noMember: 'This member does not exist.',
+  tooManyUsernameChanges: 'Too many username changes today. Please try again tomorrow.',
+  tooManyEmailChanges: 'Too many email changes requested. Please wait and try again.',
+  emailBusy: 'Another change of your email is in progress. Please try again.',
+} as const;
+
+/** `{email}` in a message of x-validation (openapi.yaml), filled in. */
+export const withEmail = (message: string, email: string) => message.replace('{email}', email);
+
+/** What opening a link of an email change did, and the member's email now. */
+export type EmailLinkAnswer = Schemas['EmailLinkAnswer'];
+
+export interface IdentityDeps {
+  publicUrl: string;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+export function createIdentityService({ publicUrl, mailer, logger }: IdentityDeps) {
+  /** The member the settings call is for: oneself, or anyone for an admin when `admins` may; else 404, so ids cannot be probed. */
+  async function memberOf(caller: AuthContext, id: string, admins: boolean): Promise<UserDoc> {
+    if (caller.userId !== id && !(admins && caller.role === 'admin')) throw notFound(IDENTITY_MESSAGES.noMember);
+    const user = await userReads.byId<UserDoc>(new Types.ObjectId(id));
+    if (!user) throw notFound(IDENTITY_MESSAGES.noMember);
+    return user;
+  }
+
+  /** Steps of one member's email change that read and then write their pending address: one at a time. */
+  const oneEmailStepAtATime = <T>(userId: Types.ObjectId, step: () => Promise<T>) =>
+    withLock(`email-change:${userId}`, step, { busyMessage: IDENTITY_MESSAGES.emailBusy });
+
+  const badLink = (): never => fail(MESSAGES.badEmailChangeLink, 'token');
+
+  return {
+    /**
+     * A new username for the member (or, by an admin, for anyone). The name they give up stays theirs and keeps
+     * leading to them (users/users.identity.ts says why); their pieces' share links take the new name.
+     */
+    async changeUsername(caller: AuthContext, id: string, raw: string): Promise<UserDoc> {
+      const member = await memberOf(caller, id, true);
+      if (!raw.trim()) fail(MESSAGES.username, 'username');
+      const username = normalizeUsername(raw);
+      checkUsername(username);
+      const limitKey = `username-change:${id}`;
+      await assertUnderLimit(limitKey, USERNAME_CHANGE_LIMIT, IDENTITY_MESSAGES.tooManyUsernameChanges);
+      const result = await renameAccount(member._id, username);
+      if (!result) throw notFound(IDENTITY_MESSAGES.noMember);
+      if ('taken' in result) fail(MESSAGES.usernameTaken, 'username');
+      // Only changes made are counted: trying names that turn out to be taken uses up nothing.
+      if (result.renamed) await countHit(limitKey, USERNAME_CHANGE_LIMIT);
+      await renameOwner(member._id, username);
+      return result.user;
+    },
+
+    /**
+     * Asks to change the member's own email: the link that makes the change goes to the new address, and the
+     * current address is told, with a link that cancels. Nothing changes until the first link is opened; if the
+     * mails cannot be sent, nothing is recorded at all (links whose change was never recorded do nothing).
+     */
+    async requestEmailChange(caller: AuthContext, id: string, raw: string): Promise<{ message: string; user: UserDoc }> {
+      const member = await memberOf(caller, id, false);
+      const email = checkEmail(raw);
+      if (email === member.email) fail(MESSAGES.emailUnchanged, 'email');
+      await consumeLimit(`email-change:${id}`, EMAIL_CHANGE_LIMIT, IDENTITY_MESSAGES.tooManyEmailChanges);
+      if (await findUserByEmail(email)) throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+
+      const expiresAt = new Date(Date.now() + EMAIL_CHANGE_TTL_MS);
+      const confirmToken = await createOneTimeToken(member._id, 'email-change', EMAIL_CHANGE_TTL_MS, email);
+      const cancelToken = await createOneTimeToken(member._id, 'email-cancel', EMAIL_CHANGE_TTL_MS, email);
+      try {
+        await mailer.send(emailChangeMail(email, member.firstName, member.username, `${publicUrl}/confirm?token=${confirmToken}&action=email`));
+        await mailer.send(emailChangeNoticeMail(member.email, member.firstName, email, `${publicUrl}/confirm?token=${cancelToken}&action=cancel-email`));
+      } catch (err) {
+        logger.error({ err }, 'email change mails failed; nothing changed');
+        throw new AppError(503, 'mail_failed', MESSAGES.mailFailed);
+      }
+      const user = await oneEmailStepAtATime(member._id, () => setPendingEmail(member._id, email, expiresAt));
+      if (!user) throw notFound(IDENTITY_MESSAGES.noMember);
+      return { message: withEmail(MESSAGES.emailChangeSent, email), user };
+    },
+
+    /**
+     * The link mailed to the new address was opened: the email becomes that address, if this link is for the
+     * change still waiting (not replaced by a newer request, nor cancelled) and nobody took the address meanwhile.
+     */
+    async confirmEmailChange(token: string): Promise<EmailLinkAnswer> {
+      const link = await spendOneTimeToken(token, 'email-change');
+      if (!link?.email) return badLink();
+      const email = link.email;
+      return oneEmailStepAtATime(link.userId, async () => {
+        const member = await userReads.byId<UserDoc>(link.userId);
+        if (!member || pendingEmailOf(member) !== email) return badLink();
+        const switched = await switchEmail(member._id, email);
+        if (switched === 'taken') {
+          await dropPendingEmail(member._id);
+          throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+        }
+        if (!switched) return badLink();
+        return { message: withEmail(MESSAGES.emailChanged, email), userId: String(member._id), email };
+      });
+    },
+
+    /** The cancel link of the notice to the old address was opened: the waiting change and its link end. */
+    async cancelEmailChange(token: string): Promise<EmailLinkAnswer> {
+      const link = await spendOneTimeToken(token, 'email-cancel');
+      if (!link?.email) return badLink();
+      const email = link.email;
+      return oneEmailStepAtATime(link.userId, async () => {
+        const member = await userReads.byId<UserDoc>(link.userId);
+        if (!member || pendingEmailOf(member) !== email) return badLink();
+        await dropPendingEmail(member._id);
+        await revokeOneTimeTokensFor(member._id, 'email-change');
+        return { message: withEmail(MESSAGES.emailChangeCancelled, member.email), userId: String(member._id), email: member.email };
+      });
+    },
+  };
+}
+
+export type IdentityService = ReturnType<typeof createIdentityService>;

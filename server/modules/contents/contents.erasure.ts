@@ -1,0 +1,44 @@
+/**
+ * A member's pieces in "Download my data" and "Delete my account": the pieces as the member sees them, and
+ * removing each with its files.
+ */
+import { Types } from 'mongoose';
+import { publicPages } from '../../lib/public-pages';
+import { anyOf } from '../../lib/query';
+import type { Schemas } from '../../lib/openapi-types';
+import { type MediaService, type UploadDoc, uploadReads } from '../media';
+import { adjustContentsCount } from '../users';
+import { ContentModel, type ContentDoc } from './contents.model';
+import type { ContentsService } from './contents.service';
+
+type Removable = Pick<ContentDoc, '_id' | 'ownerId' | 'listed' | 'photoUploadId' | 'audioUploadId'>;
+
+/** The uploads a piece's files come from. */
+export const uploadsOf = (content: Pick<ContentDoc, 'photoUploadId' | 'audioUploadId'>) =>
+  [content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id));
+
+/** Removes a piece and its files. The listing fee is not refunded. */
+export async function removePiece(content: Removable, media: Pick<MediaService, 'remove'>): Promise<void> {
+  const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
+  if (deletedCount && content.listed) await adjustContentsCount(content.ownerId, -1);
+  publicPages.clear();
+  await media.remove(await uploadReads.many<UploadDoc>({ _id: anyOf(uploadsOf(content)) }));
+}
+
+/** Removes every piece of the member with its files; safe to repeat (what was removed before is not found again). */
+export async function removePiecesOf(ownerId: string, media: Pick<MediaService, 'remove'>): Promise<number> {
+  const pieces = await ContentModel.find({ ownerId: new Types.ObjectId(ownerId) }, { ownerId: 1, listed: 1, photoUploadId: 1, audioUploadId: 1 }).lean<
+    Removable[]
+  >();
+  for (const piece of pieces) await removePiece(piece, media);
+  return pieces.length;
+}
+
+/** Every piece of the member, the oldest first, as the member sees it (private ones included). */
+export async function piecesExportOf(ownerId: string, contents: Pick<ContentsService, 'dto'>): Promise<Schemas['Content'][]> {
+  const pieces = await ContentModel.find({ ownerId: new Types.ObjectId(ownerId) })
+    .sort({ _id: 1 })
+    .lean<ContentDoc[]>();
+  // Read as their owner: the counts they hide from others are theirs to see.
+  return Promise.all(pieces.map((piece) => contents.dto(piece, { userId: ownerId, role: 'user' })));
+}

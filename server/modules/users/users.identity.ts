@@ -1,0 +1,125 @@
+/**
+ * The account writes of a change of username or email, made here because this module owns `users`. Auth decides
+ * when and checks the sign-up's rules first (auth/auth.identity.ts); these functions keep the names given up and
+ * the address a change waits for.
+ */
+import { Schema, model, type Types } from 'mongoose';
+import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { wordsOf } from '../../lib/search';
+import { UserModel, type UserDoc } from './users.model';
+
+/**
+ * A username a member gave up, keyed by the name itself, so that following an old link is one read by `_id`.
+ * Kept for good and for that member alone: nobody else can take it, so the profile and share links the member
+ * posted elsewhere can never lead to a stranger who took the name over; the member may take it back.
+ */
+const formerUsernameSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    /** When it was first given up. */
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+formerUsernameSchema.index({ userId: 1 });
+export const FormerUsernameModel = model('FormerUsername', formerUsernameSchema, 'former_usernames');
+
+/** The member who used `username` (normalized) before, or null. */
+async function formerHolderOf(username: string): Promise<Types.ObjectId | null> {
+  const former = await FormerUsernameModel.findById(username, { userId: 1 }).lean();
+  return former?.userId ?? null;
+}
+
+/**
+ * Whether `username` (normalized) is another member's than `userId`: their name now, or a name they gave up. The
+ * account is asked first and the former names second; renameAccount keeps a name before it lets it go, so a
+ * name being given up at that moment is found in one or the other.
+ */
+export async function usernameHeldByAnother(username: string, userId?: Types.ObjectId): Promise<boolean> {
+  const holder = await UserModel.findOne({ username }, { _id: 1 }).lean();
+  if (holder && !(userId && holder._id.equals(userId))) return true;
+  const former = await formerHolderOf(username);
+  return Boolean(former && !(userId && former.equals(userId)));
+}
+
+/** The member a username names: the one who has it now, else the one who gave it up (whose name now differs). */
+export async function resolveUsername(username: string): Promise<UserDoc | null> {
+  const name = username.toLowerCase();
+  const current = await UserModel.findOne({ username: name }).lean<UserDoc>();
+  if (current) return current;
+  const holder = await formerHolderOf(name);
+  return holder ? UserModel.findById(holder).lean<UserDoc>() : null;
+}
+
+export type RenameResult = { renamed: boolean; user: UserDoc } | { taken: true };
+
+/**
+ * Gives the member `username` (normalized, and checked against the sign-up's rules by the caller); `taken` when
+ * it is another member's now or was before. Their current name is kept as a former name first and only then let
+ * go, so at every moment it is held by the account or by its former names. The changes of one member run one at
+ * a time: two at once could otherwise let the name taken by the first go without keeping it. Null when there is
+ * no such member.
+ */
+export function renameAccount(userId: Types.ObjectId, username: string): Promise<RenameResult | null> {
+  return withLock(
+    `rename:${userId}`,
+    async () => {
+      const user = await UserModel.findById(userId).lean<UserDoc>();
+      if (!user) return null;
+      if (user.username === username) return { renamed: false, user };
+      if (await usernameHeldByAnother(username, userId)) return { taken: true };
+      await keepFormerName(user.username, userId);
+      try {
+        const renamed = await UserModel.findByIdAndUpdate(
+          userId,
+          { $set: { username, searchWords: wordsOf(username, user.fullName) } },
+          { new: true },
+        ).lean<UserDoc>();
+        return renamed ? { renamed: true, user: renamed } : null;
+      } catch (err) {
+        // A sign-up or another member's change took the name since the check: the unique index decides.
+        if (isDuplicateKey(err)) return { taken: true };
+        throw err;
+      }
+    },
+    { busyMessage: 'Another change of this username is in progress. Please try again.' },
+  );
+}
+
+async function keepFormerName(username: string, userId: Types.ObjectId): Promise<void> {
+  try {
+    await FormerUsernameModel.create({ _id: username, userId, at: new Date() });
+  } catch (err) {
+    // Given up before (and taken back since): it is kept already.
+    if (!isDuplicateKey(err)) throw err;
+  }
+}
+
+/** The address a change of email waits for, while the link mailed there can still be opened; else null. */
+export function pendingEmailOf(user: Pick<UserDoc, 'pendingEmail' | 'pendingEmailExpiresAt'>, now = new Date()): string | null {
+  return user.pendingEmail && user.pendingEmailExpiresAt && user.pendingEmailExpiresAt > now ? user.pendingEmail : null;
+}
+
+/** Records the address a change of email waits for until `expiresAt`, replacing any earlier one; answers the account. */
+export function setPendingEmail(userId: Types.ObjectId, email: string, expiresAt: Date): Promise<UserDoc | null> {
+  return UserModel.findByIdAndUpdate(userId, { $set: { pendingEmail: email, pendingEmailExpiresAt: expiresAt } }, { new: true }).lean<UserDoc>();
+}
+
+/** Ends the waiting change of email, if any. */
+export async function dropPendingEmail(userId: Types.ObjectId): Promise<void> {
+  await UserModel.updateOne({ _id: userId }, { $set: { pendingEmail: null, pendingEmailExpiresAt: null } });
+}
+
+/**
+ * Makes `email` the account's email and ends the waiting change; 'taken' when another account has the address
+ * (its unique index decides, so two accounts can never end with one address). Null when there is no such member.
+ */
+export async function switchEmail(userId: Types.ObjectId, email: string): Promise<UserDoc | 'taken' | null> {
+  try {
+    return await UserModel.findByIdAndUpdate(userId, { $set: { email, pendingEmail: null, pendingEmailExpiresAt: null } }, { new: true }).lean<UserDoc>();
+  } catch (err) {
+    if (isDuplicateKey(err)) return 'taken';
+    throw err;
+  }
+}

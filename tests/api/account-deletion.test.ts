@@ -1,0 +1,393 @@
+/**
+ * "Download my data" and "Delete my account" (settings) on the real database:
+ * - the download is a JSON attachment with the account, pieces, comments, messages and ledger entries, and no
+ *   password hash, token or provider id; for oneself or an admin, another member's id is 404;
+ * - deleting asks for the caller's password (the password change's message, wrong tries limited), refuses a
+ *   balance of $10 or more until it is cashed out or given up, and a cash-out waiting for approval;
+ * - after a deletion: nobody signs in to the account or uses its sessions, the profile is 404, the pieces and
+ *   their files are gone, the comments are removed, the follows undone, the username and email can be registered
+ *   again; ledger entries all stay, each still sums to zero, the balance given up is on `platform:forfeits`, and
+ *   every other member's balance is exactly what it was;
+ * - a deletion stopped half-way (a failing file store) is finished by the job.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcrypt';
+import request from 'supertest';
+import { seedReferenceData } from '../../server/db/seed';
+import { localStorage, type Storage } from '../../server/integrations/storage';
+import { createLogger } from '../../server/lib/logger';
+import { defaultJobs } from '../../server/jobs/scheduler';
+import { AccountDeletionModel, STALLED_DELETION_MS } from '../../server/modules/account';
+import { PASSWORD_CHECK_LIMIT } from '../../server/modules/auth';
+import { CommentModel } from '../../server/modules/comments';
+import { ContentModel } from '../../server/modules/contents';
+import { FollowModel } from '../../server/modules/follows';
+import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
+import { UploadModel } from '../../server/modules/media';
+import { UserExtModel, UserModel } from '../../server/modules/users';
+import { FormerUsernameModel } from '../../server/modules/users/users.identity';
+import { createTestApp, testConfig } from '../helpers/app';
+import { freezeDate, freezeInWindow } from '../helpers/clock';
+import { useTestDatabase } from '../helpers/db';
+import {
+  adminMember,
+  bearer,
+  createMember,
+  createPiece,
+  credit,
+  knackBy,
+  payListing,
+  userAccount,
+  type TestMember,
+  type TestPiece,
+} from '../helpers/ledger-factory';
+import { png } from '../helpers/media';
+
+useTestDatabase();
+
+const PASSWORD = 'Str0ng!pass';
+const root = mkdtempSync(path.join(os.tmpdir(), 'knack-account-files-'));
+const storage = localStorage(root);
+/** The file store, failing its next removal when asked to (a disk gone away in the middle of a deletion). */
+let failNextRemoval = false;
+const flakyStorage: Storage = {
+  ...storage,
+  async delete(keys) {
+    if (failNextRemoval) {
+      failNextRemoval = false;
+      throw new Error('The disk went away.');
+    }
+    return storage.delete(keys);
+  },
+};
+let app: ReturnType<typeof createTestApp>;
+let passwordHash: string;
+
+beforeAll(async () => {
+  await seedReferenceData();
+  app = createTestApp({ storage: flakyStorage });
+  // A low cost is enough here: what is tested is which password is asked for, not bcrypt.
+  passwordHash = await bcrypt.hash(PASSWORD, 4);
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** An active member who signs in with PASSWORD. */
+async function member(options: { paypal?: string } = {}): Promise<TestMember> {
+  const created = await createMember(options);
+  await UserModel.updateOne({ _id: created.id }, { $set: { passwordHash } });
+  return created;
+}
+
+const download = (caller: TestMember, id: string) => request(app).get(`/api/v2/user-setting/download-data/${id}`).set(bearer(caller));
+const deleteAccount = (caller: TestMember, id: string, body: Record<string, unknown>) =>
+  request(app).post(`/api/v2/user-setting/delete-account/${id}`).set(bearer(caller)).send(body);
+const signin = (who: TestMember, password = PASSWORD) => request(app).post('/api/v2/auth/signin').send({ email: who.email, password });
+
+/** A piece published through the API, with its real files. */
+async function publish(owner: TestMember, title: string) {
+  const photo = await request(app)
+    .post('/api/v2/content/upload-photo')
+    .set(bearer(owner))
+    .attach('file', await png(), 'cover.png')
+    .expect(201);
+  const res = await request(app)
+    .post('/api/v2/content/save')
+    .set(bearer(owner))
+    .send({ title, description: 'Trams and light', tags: [{ name: 'Photos' }], subTag: 'Travel', photoPath: photo.body.path })
+    .expect(201);
+  const content = res.body.content as { id: string; filePath: string; thumbPath: string; knackRate: number };
+  const piece: TestPiece = { id: content.id, title, ownerId: owner.id, payerId: null, knackRateMicros: 50_000, type: 'photos' };
+  await ContentModel.updateOne({ _id: content.id }, { $set: { knackRateMicros: piece.knackRateMicros } });
+  return { piece, content, key: photo.body.path as string };
+}
+
+/** Every account's balance, summed over the whole ledger. */
+async function balances(): Promise<Map<string, number>> {
+  const rows = await LedgerEntryModel.aggregate<{ _id: string; total: number }>([
+    { $unwind: '$legs' },
+    { $group: { _id: '$legs.account', total: { $sum: '$legs.amountMicros' } } },
+  ]);
+  return new Map(rows.map((row) => [row._id, row.total]));
+}
+
+const storedKeys = () =>
+  (readdirSync(root, { recursive: true }) as string[]).filter((name) => /\.[a-z0-9]+$/.test(name)).map((name) => name.split(path.sep).join('/'));
+
+/**
+ * Ana, who is deleted, and the members she has to do with: Bea paid the listing fee of Ana's piece (so Bea gets
+ * 10% of its knacks) and Ana paid Bea's (Ana gets 10% of those); Cal knacks both, Ana knacks Bea's; Ana follows
+ * Bea, Cal follows Ana; Ana comments on Bea's piece; Ana has $12 more from a piece she paid out herself.
+ */
+async function anaAndFriends() {
+  const [ana, bea, cal] = await Promise.all([member(), member(), member()]);
+  const anas = await publish(ana, 'Lisbon at dusk');
+  const anasPiece = await payListing(anas.piece, bea);
+  const beasPiece = await payListing(await createPiece(bea, { title: 'Porto rain', knackRateMicros: 200_000 }), ana);
+  await knackBy(cal, anasPiece);
+  await knackBy(cal, beasPiece);
+  await knackBy(ana, beasPiece);
+  await credit(ana, 12_000_000);
+  await request(app).post('/api/v2/follow/make-following').set(bearer(ana)).send({ subjectorId: bea.id, myuserId: ana.id, set: true }).expect(200);
+  await request(app).post('/api/v2/follow/make-following').set(bearer(cal)).send({ subjectorId: ana.id, myuserId: cal.id, set: true }).expect(200);
+  const comment = await request(app)
+    .post('/api/v2/comment/add')
+    .set(bearer(ana))
+    .send({ comment: 'The light on the river!', userId: ana.id, ownerId: bea.id, contentId: beasPiece.id })
+    .expect(201);
+  // An avatar uploaded and never used: an upload of hers all the same.
+  await request(app)
+    .post('/api/v2/user/upload-photo')
+    .set(bearer(ana))
+    .attach('file', await png(200, 200), 'me.png')
+    .expect(201);
+  return { ana, bea, cal, anas, beasPiece, commentId: comment.body.comment.id as string };
+}
+
+describe('GET /user-setting/download-data/{id}', () => {
+  it('when Ana downloads her data, then a JSON file has her account, pieces, comments and ledger entries, and no secret', async () => {
+    const { ana, bea, anas, beasPiece, commentId } = await anaAndFriends();
+    const res = await download(ana, ana.id).expect(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename=knack-data-${ana.username}-${today}.json`);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBe('no-store');
+
+    const data = res.body;
+    expect(data).toMatchObject({ format: 'knack-data-export/1', messages: [] });
+    expect(data.account).toMatchObject({
+      user: { id: ana.id, username: ana.username, email: ana.email, role: 'user' },
+      payoutEmail: null,
+      signInWith: { password: true, google: false, facebook: false },
+    });
+    expect(data.pieces.map((piece: { id: string }) => piece.id)).toContain(anas.piece.id);
+    expect(data.pieces).toHaveLength(2); // the published one and the one she paid out herself
+    expect(data.comments).toEqual([
+      {
+        id: commentId,
+        kind: 'comment',
+        contentId: beasPiece.id,
+        text: 'The light on the river!',
+        atSeconds: null,
+        sharedCommentId: null,
+        at: expect.any(String),
+      },
+    ]);
+    const entries = new Map((data.ledgerEntries as { id: string }[]).map((entry) => [entry.id, entry]));
+    // Her 90% of Cal's knack on her piece (Bea paid its fee).
+    const knackOnHers = (data.ledgerEntries as { id: string; kind: string; contentId: string | null; balanceChangeMicros: number }[]).find(
+      (entry) => entry.kind === 'knack' && entry.contentId === anas.piece.id,
+    );
+    expect(knackOnHers).toMatchObject({ balanceChangeMicros: 45_000, balanceChange: 0.045, amountMicros: null, method: null });
+    // The fee she paid for Bea's piece by card: nothing moved on her balance, the fee is said.
+    expect(entries.get(`listing:${beasPiece.id}`)).toMatchObject({ kind: 'listing', balanceChangeMicros: 0, amountMicros: 650_000, method: 'card' });
+    // Her 10% of the knacks on Bea's piece, hers and Cal's.
+    expect(entries.get(`knack:${beasPiece.id}:${ana.id}`)).toMatchObject({ balanceChangeMicros: 20_000 });
+    // No other member's share is named.
+    expect(JSON.stringify(data)).not.toContain(`user:${bea.id}`);
+
+    const text = JSON.stringify(data);
+    for (const secret of ['passwordHash', passwordHash, 'tokenVersion', 'googleId', 'facebookId']) expect(text).not.toContain(secret);
+  });
+
+  it('when Bea asks for Ana’s data, then 404; an admin gets it', async () => {
+    const [ana, bea, admin] = await Promise.all([member(), member(), adminMember()]);
+    const res = await download(bea, ana.id).expect(404);
+    expect(res.body.message).toBe('This member does not exist.');
+    expect((await download(admin, ana.id).expect(200)).body.account.user.id).toBe(ana.id);
+  });
+
+  it('when a member downloads 10 times in an hour, then the 11th is refused with 429', async () => {
+    const ana = await member();
+    const clock = freezeInWindow(60 * 60_000, 1_000);
+    try {
+      for (let i = 0; i < 10; i += 1) await download(ana, ana.id).expect(200);
+      const res = await download(ana, ana.id).expect(429);
+      expect(res.body.message).toBe('Too many downloads of your data. Please wait and try again.');
+    } finally {
+      clock.restore();
+    }
+  });
+});
+
+describe('POST /user-setting/delete-account/{id}: what is asked first', () => {
+  it('when Bea asks to delete Ana’s account, even with her own right password, then 404 and Ana is untouched', async () => {
+    const [ana, bea] = await Promise.all([member(), member()]);
+    const res = await deleteAccount(bea, ana.id, { password: PASSWORD }).expect(404);
+    expect(res.body.message).toBe('This member does not exist.');
+    await signin(ana).expect(200);
+  });
+
+  it('when the password is wrong, then 400 with the password change’s message; after 5 wrong tries, 429', async () => {
+    const ana = await member();
+    const clock = freezeInWindow(PASSWORD_CHECK_LIMIT.windowMs, 1_000);
+    try {
+      const res = await deleteAccount(ana, ana.id, { password: 'not-my-password' }).expect(400);
+      expect(res.body).toMatchObject({ message: 'Incorrect password.', errors: [{ path: 'password', message: 'Incorrect password.' }] });
+      for (let i = 0; i < 4; i += 1) await deleteAccount(ana, ana.id, { password: 'not-my-password' }).expect(400);
+      const limited = await deleteAccount(ana, ana.id, { password: PASSWORD }).expect(429);
+      expect(limited.body.message).toBe('Too many wrong passwords. Please wait and try again.');
+    } finally {
+      clock.restore();
+    }
+    expect(await UserModel.exists({ _id: ana.id })).toBeTruthy();
+  });
+
+  it('when a field is not in the contract, then 400', async () => {
+    const ana = await member();
+    await deleteAccount(ana, ana.id, { password: PASSWORD, reason: 'bye' }).expect(400);
+    await deleteAccount(ana, ana.id, { password: PASSWORD, giveUpBalance: 'yes' }).expect(400);
+  });
+
+  it('when $10 or more is not paid out, then 409 saying to cash it out or give it up, and nothing changes', async () => {
+    const ana = await member();
+    await credit(ana, 10_004_999);
+    const ledgerBefore = await LedgerEntryModel.countDocuments();
+    const res = await deleteAccount(ana, ana.id, { password: PASSWORD }).expect(409);
+    const message = 'You have $10.00 not paid out yet. Cash it out from your wallet first, or choose to give it up.';
+    expect(res.body).toMatchObject({ message, errors: [{ path: 'giveUpBalance', message }] });
+    await deleteAccount(ana, ana.id, { password: PASSWORD, giveUpBalance: false }).expect(409);
+    await signin(ana).expect(200);
+    expect(await LedgerEntryModel.countDocuments()).toBe(ledgerBefore);
+    expect(await AccountDeletionModel.exists({ _id: ana.id })).toBeNull();
+  });
+
+  it('when a cash-out waits for approval, then 409 even when giving the balance up', async () => {
+    const ana = await member({ paypal: 'ana.pays@example.com' });
+    await credit(ana, 15_000_000);
+    await request(app).post('/api/v2/user-history/earn').set(bearer(ana)).send({ userId: ana.id }).expect(201);
+    const res = await deleteAccount(ana, ana.id, { password: PASSWORD, giveUpBalance: true }).expect(409);
+    expect(res.body.message).toBe('Your cash-out request is waiting for approval. Delete your account once it is paid, or cancel the request first.');
+    await signin(ana).expect(200);
+  });
+});
+
+describe('POST /user-setting/delete-account/{id}: after the deletion', () => {
+  it('when Ana deletes her account giving up $12, then she is gone, her money is on platform:forfeits, and every other balance is unchanged', async () => {
+    const { ana, bea, cal, anas, beasPiece, commentId } = await anaAndFriends();
+    const session = await signin(ana).expect(200);
+    // A name she used before and gave up (kept for her alone while her account lives).
+    const formerName = `was_${ana.username}`.slice(0, 30);
+    await FormerUsernameModel.create({ _id: formerName, userId: ana.id, at: new Date() });
+    await request(app).get(anas.content.filePath).expect(200);
+    const anasKeys = (await UploadModel.find({ ownerId: ana.id }).lean()).flatMap((upload) => [upload.key, ...Object.values(upload.thumbKeys ?? {})]);
+    expect(anasKeys.length).toBeGreaterThan(5);
+    expect(storedKeys()).toEqual(expect.arrayContaining(anasKeys));
+    const before = await balances();
+    const entriesBefore = await LedgerEntryModel.find({}, { _id: 1 }).lean();
+    const beaWallet = (await request(app).get(`/api/v2/wallet/summary/${bea.id}`).set(bearer(bea)).expect(200)).body;
+    const anasBalance = before.get(userAccount(ana.id))!;
+    expect(anasBalance).toBe(12_000_000 + 45_000 + 20_000 + 20_000);
+
+    const res = await deleteAccount(ana, ana.id, { password: PASSWORD, giveUpBalance: true }).expect(200);
+    expect(res.body).toEqual({ message: 'Your account is deleted.' });
+
+    // Nobody signs in to it, and no token or session of it works.
+    expect((await signin(ana).expect(401)).body.message).toBe('Incorrect email or password.');
+    await request(app).get(`/api/v2/user-setting/get-ext/${ana.id}`).set(bearer(ana)).expect(401);
+    await request(app).get(`/api/v2/user-setting/get-ext/${ana.id}`).set('Authorization', `Bearer ${session.body.token}`).expect(401);
+    const refresh = (session.headers['set-cookie'] as unknown as string[]).find((cookie) => cookie.startsWith('knack_refresh='))!.split(';')[0]!;
+    await request(app).post('/api/v2/auth/check-loggedin').set('Cookie', refresh).expect(401);
+    // The profile is gone.
+    await request(app).get(`/api/v2/user/profile/${ana.username}`).expect(404);
+    await request(app).get(`/api/v2/user/get-data/${ana.id}`).expect(404);
+    expect(await UserModel.exists({ _id: ana.id })).toBeNull();
+    expect(await UserExtModel.exists({ userId: ana.id })).toBeNull();
+    // Her pieces and every file she uploaded are gone.
+    expect(await ContentModel.countDocuments({ ownerId: ana.id })).toBe(0);
+    expect(await UploadModel.countDocuments({ ownerId: ana.id })).toBe(0);
+    await request(app).get(anas.content.filePath).expect(404);
+    await request(app).get(anas.content.thumbPath).expect(404);
+    expect(storedKeys().filter((key) => anasKeys.includes(key))).toEqual([]);
+    // Her comment is removed from Bea's piece; her follows are undone, and the others' counts with them.
+    expect(await CommentModel.findById(commentId).lean()).toMatchObject({ text: '', removedAt: expect.any(Date) });
+    expect((await ContentModel.findById(beasPiece.id).lean())!.commentsCount).toBe(0);
+    expect(await FollowModel.countDocuments({ $or: [{ followerId: ana.id }, { followedId: ana.id }] })).toBe(0);
+    expect(await UserModel.findById(bea.id, { followersCount: 1 }).lean()).toMatchObject({ followersCount: 0 });
+    expect(await UserModel.findById(cal.id, { followingsCount: 1 }).lean()).toMatchObject({ followingsCount: 0 });
+
+    // Every ledger entry stays and still sums to zero; her balance moved to platform:forfeits, once.
+    const after = await balances();
+    const entries = await LedgerEntryModel.find().lean<LedgerEntryDoc[]>();
+    expect(entries.map((entry) => entry._id)).toEqual(expect.arrayContaining(entriesBefore.map((entry) => entry._id)));
+    expect(entries).toHaveLength(entriesBefore.length + 1);
+    for (const entry of entries) expect(entry.legs.reduce((sum, leg) => sum + leg.amountMicros, 0)).toBe(0);
+    expect([...after.values()].reduce((sum, total) => sum + total, 0)).toBe(0);
+    expect(await LedgerEntryModel.findById(`forfeit:${ana.id}`).lean()).toMatchObject({
+      kind: 'forfeit',
+      amountMicros: anasBalance,
+      legs: [
+        { account: userAccount(ana.id), amountMicros: -anasBalance },
+        { account: 'platform:forfeits', amountMicros: anasBalance },
+      ],
+    });
+    expect(after.get(userAccount(ana.id))).toBe(0);
+    for (const [account, total] of before) {
+      if (account === userAccount(ana.id) || account === 'platform:forfeits') continue;
+      expect([account, after.get(account)]).toEqual([account, total]);
+    }
+    expect(after.get('platform:forfeits')).toBe((before.get('platform:forfeits') ?? 0) + anasBalance);
+    const beaWalletAfter = (await request(app).get(`/api/v2/wallet/summary/${bea.id}`).set(bearer(bea)).expect(200)).body;
+    expect(beaWalletAfter.balanceMicros).toBe(beaWallet.balanceMicros);
+    expect(beaWalletAfter.balanceMicros).toBe(before.get(userAccount(bea.id)));
+
+    // Her username and email can be registered again.
+    await request(app)
+      .post('/api/v2/auth/signup')
+      .send({ firstName: 'Ana', lastName: 'Again', username: ana.username, email: ana.email, password: PASSWORD, passwordConfirm: PASSWORD })
+      .expect(201);
+    expect(await FormerUsernameModel.exists({ _id: formerName })).toBeNull();
+    await request(app)
+      .post('/api/v2/auth/signup')
+      .send({ firstName: 'Other', lastName: 'Member', username: formerName, email: `other.${ana.email}`, password: PASSWORD, passwordConfirm: PASSWORD })
+      .expect(201);
+    // Asking again about the deleted account: it does not exist.
+    await deleteAccount(await adminMember(), ana.id, { password: PASSWORD }).expect(404);
+  });
+
+  it('when the balance is under $10, then it is given up without asking, and an admin may delete a member with the admin’s own password', async () => {
+    const [ana, admin] = await Promise.all([member(), adminMember()]);
+    await UserModel.updateOne({ _id: admin.id }, { $set: { passwordHash } });
+    await credit(ana, 9_990_000);
+    await deleteAccount(admin, ana.id, { password: PASSWORD }).expect(200);
+    expect(await LedgerEntryModel.findById(`forfeit:${ana.id}`, { amountMicros: 1 }).lean()).toMatchObject({ amountMicros: 9_990_000 });
+    expect(await AccountDeletionModel.findById(ana.id).lean()).toMatchObject({ requestedBy: expect.anything(), finishedAt: expect.any(Date) });
+    expect(String((await AccountDeletionModel.findById(ana.id).lean())!.requestedBy)).toBe(admin.id);
+  });
+
+  it('when the file store fails half-way, then the account is already closed, and the job finishes the deletion once', async () => {
+    const { ana, bea, anas } = await anaAndFriends();
+    const before = await balances();
+    failNextRemoval = true;
+    await deleteAccount(ana, ana.id, { password: PASSWORD, giveUpBalance: true }).expect(500);
+    // Stopped after closing the account and giving up the balance, before the pieces went.
+    await signin(ana).expect(401);
+    await request(app).get(`/api/v2/user/profile/${ana.username}`).expect(404);
+    expect(await AccountDeletionModel.findById(ana.id).lean()).toMatchObject({ finishedAt: null });
+    expect(await UploadModel.countDocuments({ ownerId: ana.id })).toBeGreaterThan(0);
+
+    const job = defaultJobs({ config: testConfig() as never, logger: createLogger('silent'), storage: flakyStorage }).find(
+      (j) => j.name === 'account-deletions',
+    )!;
+    // Not yet: a deletion this recent may still be running.
+    expect(await job.run()).toBe(0);
+    const clock = freezeDate(Date.now() + STALLED_DELETION_MS + 1_000);
+    try {
+      expect(await job.run()).toBe(1);
+      expect(await job.run()).toBe(0);
+    } finally {
+      clock.restore();
+    }
+    expect(await AccountDeletionModel.findById(ana.id).lean()).toMatchObject({ finishedAt: expect.any(Date) });
+    expect(await UserModel.exists({ _id: ana.id })).toBeNull();
+    expect(await ContentModel.countDocuments({ ownerId: ana.id })).toBe(0);
+    expect(await UploadModel.countDocuments({ ownerId: ana.id })).toBe(0);
+    await request(app).get(anas.content.filePath).expect(404);
+    expect(await LedgerEntryModel.countDocuments({ kind: 'forfeit', actorId: ana.id })).toBe(1);
+    const after = await balances();
+    expect(after.get(userAccount(bea.id))).toBe(before.get(userAccount(bea.id)));
+    expect(after.get(userAccount(ana.id))).toBe(0);
+  });
+});
