@@ -158,6 +158,18 @@ describe('POST /user-setting/update-username/{id}', () => {
     expect((await request(app).get('/api/v2/user/profile/ana_second').expect(200)).body.user.username).toBe(first);
   });
 
+  it('when a name is one of the app’s screens (“Pricing”, “explore”), then it is taken, on rename and at sign-up', async () => {
+    for (const name of ['Pricing', 'explore', 'WALLET']) {
+      expect((await changeUsername(ana, ana.id, name).expect(400)).body.message).toBe('That username is taken. Try another.');
+    }
+    const signup = await request(app)
+      .post('/api/v2/auth/signup')
+      .send(newSignup({ username: 'analytics' }))
+      .expect(400);
+    expect(signup.body.message).toBe('That username is taken. Try another.');
+    expect((await accountOf(ana))?.username).toBe(ana.username);
+  });
+
   it('when a member named like one of the app’s screens renames, then the screen stays where it is', async () => {
     const explore = await createMember({ username: 'explore' });
     await changeUsername(explore, explore.id, 'explorer_now').expect(200);

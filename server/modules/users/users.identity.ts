@@ -7,6 +7,7 @@ import { Schema, model, type Types } from 'mongoose';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { wordsOf } from '../../lib/search';
 import { UserModel, type UserDoc } from './users.model';
+import { PATTERNS } from '../../generated/validation';
 
 /**
  * A username a member gave up, keyed by the name itself, so that following an old link is one read by `_id`.
@@ -34,9 +35,11 @@ async function formerHolderOf(username: string): Promise<Types.ObjectId | null> 
 /**
  * Whether `username` (normalized) is another member's than `userId`: their name now, or a name they gave up. The
  * account is asked first and the former names second; renameAccount keeps a name before it lets it go, so a
- * name being given up at that moment is found in one or the other.
+ * name being given up at that moment is found in one or the other. The app's own first path segments
+ * (`explore`, `pricing`, …) count as held: a profile at `/{username}` could never be reached under them.
  */
 export async function usernameHeldByAnother(username: string, userId?: Types.ObjectId): Promise<boolean> {
+  if (PATTERNS.appScreens.test(username)) return true;
   const holder = await UserModel.findOne({ username }, { _id: 1 }).lean();
   if (holder && !(userId && holder._id.equals(userId))) return true;
   const former = await formerHolderOf(username);
