@@ -1752,7 +1752,7 @@ export interface paths {
         put?: never;
         /**
          * Delete a member's account
-         * @description The member themself, or an admin (another member's id gets 404). `password` is the caller's current password (400 'Incorrect password.' on that field; wrong tries are limited per member, 429 with Retry-After). A balance of $10 or more not paid out yet must be cashed out first, or given up with `giveUpBalance` (else 409 on `giveUpBalance`); a smaller one is given up. A cash-out waiting for approval is 409 too. Then every session ends at once, the username and email are free again, the pieces and every uploaded file are removed, comments and shares are removed (they stay as removed in their threads), follows and flags are removed. Ledger entries stay, under the member's account id, which no longer names anyone: a balance given up moves to `platform:forfeits` (entry `forfeit:{id}`), so every balance still sums. A deletion stopped half-way is finished by a job (or by calling again as an admin).
+         * @description The member themself, or an admin (another member's id gets 404). `password` is the caller's current password (400 'Incorrect password.' on that field; wrong tries are limited per member, 429 with Retry-After). A balance of $10 or more not paid out yet must be cashed out first, or given up with `giveUpBalance` (else 409 on `giveUpBalance`); a smaller one is given up. A cash-out waiting for approval is 409 too. Then every session ends at once, the username (and the names given up before) and the email are free again, the plan stops renewing, the pieces and every uploaded file are removed, comments and shares are removed (they stay as removed in their threads) and follows are undone. Ledger entries stay, under the member's account id, which no longer names anyone: a balance given up moves to `platform:forfeits` (entry `forfeit:{id}`), so every balance still sums. A deletion stopped half-way (502 when the payment provider could not be reached) is finished by a job, or by calling again as an admin.
          */
         post: operations["deleteMyAccount"];
         delete?: never;
@@ -6070,6 +6070,15 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached to stop the plan renewing; the deletion is finished later. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     downloadMyData: {

@@ -160,7 +160,7 @@ export function createServices({ config, logger, mailer, storage, payoutProvider
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
     flags: createFlagsService({ contents, mailer }),
-    account: createAccountService({ contents, media, adminEmails: config.auth.adminEmails, logger }),
+    account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
   };
 }
 

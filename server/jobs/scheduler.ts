@@ -38,9 +38,9 @@ export interface Job {
 export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
   const media = createMediaService({ storage, logger, signingSecret: config.auth.keys.mediaUrls });
   const payouts = createPayouts({ provider: createPayoutProvider(config), fees: config.payouts, logger });
-  const account = createAccountService({ contents: createContentsService(media), media, adminEmails: config.auth.adminEmails, logger });
   const provider = createPaymentProvider(config);
   const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, logger });
+  const account = createAccountService({ contents: createContentsService(media), media, subscriptions, adminEmails: config.auth.adminEmails, logger });
   const payments = createPaymentsService({ provider, contents: createContentsService(media), subscriptions, publicUrl: config.publicUrl, logger });
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },

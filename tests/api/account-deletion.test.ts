@@ -26,6 +26,8 @@ import { ContentModel } from '../../server/modules/contents';
 import { FollowModel } from '../../server/modules/follows';
 import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
 import { UploadModel } from '../../server/modules/media';
+import { SubscriptionModel } from '../../server/modules/subscriptions';
+import { newSubscriptionId } from '../../server/modules/subscriptions/subscriptions.model';
 import { UserExtModel, UserModel } from '../../server/modules/users';
 import { FormerUsernameModel } from '../../server/modules/users/users.identity';
 import { createTestApp, testConfig } from '../helpers/app';
@@ -355,6 +357,21 @@ describe('POST /user-setting/delete-account/{id}: after the deletion', () => {
     expect(await LedgerEntryModel.findById(`forfeit:${ana.id}`, { amountMicros: 1 }).lean()).toMatchObject({ amountMicros: 9_990_000 });
     expect(await AccountDeletionModel.findById(ana.id).lean()).toMatchObject({ requestedBy: expect.anything(), finishedAt: expect.any(Date) });
     expect(String((await AccountDeletionModel.findById(ana.id).lean())!.requestedBy)).toBe(admin.id);
+  });
+
+  it('when Ana is on a plan, then it stops renewing: it runs to the end of the month she paid, and she is never charged again', async () => {
+    const ana = await member();
+    const id = newSubscriptionId();
+    await SubscriptionModel.create({
+      _id: id,
+      subscriptionId: id,
+      userId: ana.id,
+      planId: 2,
+      status: 'active',
+      currentPeriodEnd: new Date(Date.now() + 10 * 86_400_000),
+    });
+    await deleteAccount(ana, ana.id, { password: PASSWORD }).expect(200);
+    expect(await SubscriptionModel.findById(id).lean()).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
   });
 
   it('when the file store fails half-way, then the account is already closed, and the job finishes the deletion once', async () => {

@@ -289,6 +289,8 @@ describe('content cards', () => {
           ownerName: 'sam_p',
           isPaidOut: false,
           setting: { public: true, private: false, followers: false, hidePlayCount: false, hideViewCount: true },
+          // The API sends a count its owner hides only to the owner and admins.
+          reactedCount: null,
         }),
       ],
       nextCursor: null,

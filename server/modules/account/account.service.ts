@@ -24,6 +24,7 @@ import { piecesExportOf, removePiecesOf, type ContentsService } from '../content
 import { removeFollowsOf } from '../follows';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
+import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
 import { accountExportOf, closeAccount, removeAccount, userReads } from '../users';
 import { checkBalanceSettled, forfeitBalance } from '../wallet';
 import { AccountDeletionModel, type AccountDeletionDoc } from './account.model';
@@ -43,6 +44,8 @@ const EXPORT_FORMAT = 'knack-data-export/1';
 export interface AccountDeps {
   contents: Pick<ContentsService, 'dto'>;
   media: Pick<MediaService, 'remove'>;
+  /** Stops the renewals of the member's plan (through the payment provider). */
+  subscriptions: Pick<SubscriptionsService, 'setRenewal'>;
   /** ADMIN_EMAILS: the exported account says the member's role. */
   adminEmails: readonly string[];
   logger: Logger;
@@ -53,7 +56,7 @@ export interface DataExport {
   data: Schemas['DataExport'];
 }
 
-export function createAccountService({ contents, media, adminEmails, logger }: AccountDeps) {
+export function createAccountService({ contents, media, subscriptions, adminEmails, logger }: AccountDeps) {
   const log = logger.child({ module: 'account' });
 
   /** The parts of the export besides the account, each made by the module that owns it. */
@@ -72,6 +75,7 @@ export function createAccountService({ contents, media, adminEmails, logger }: A
   const DELETION_STEPS: { name: string; run: (userId: string) => Promise<unknown> }[] = [
     { name: 'close the account', run: closeAccount },
     { name: 'end every session', run: endEverySessionOf },
+    { name: 'stop the plan renewing', run: stopRenewals },
     { name: 'give up the balance left', run: (userId) => forfeitBalance(userId) },
     { name: 'remove the pieces and their files', run: (userId) => removePiecesOf(userId, media) },
     { name: 'remove the other uploads', run: (userId) => removeUploadsOf(userId, media) },
@@ -79,6 +83,12 @@ export function createAccountService({ contents, media, adminEmails, logger }: A
     { name: 'remove the follows', run: removeFollowsOf },
     { name: 'remove the account', run: removeAccount },
   ];
+
+  /** A deleted member is never charged again: their plan runs to the paid month's end and is not renewed. */
+  async function stopRenewals(userId: string): Promise<void> {
+    const current = await currentSubscriptionOf(userId);
+    if (current && !current.cancelAtPeriodEnd) await subscriptions.setRenewal({ userId, email: '', role: 'user' }, current._id, true);
+  }
 
   /** The member themself or an admin; to anyone else (and for an id nobody has) the member does not exist. */
   async function ownMember(caller: AuthContext, id: string): Promise<void> {

@@ -150,11 +150,13 @@ export default function PrivacyModal({ open }: { open: boolean }) {
               className="kn-privacy__gate"
               type="info"
               showIcon
-              title={MESSAGES.privacyNeedsPlan}
-              description={
-                <Link to={PATHS.pricing} onClick={close}>
-                  See the plans on Pricing
-                </Link>
+              title={
+                <>
+                  <span>{MESSAGES.privacyNeedsPlan}</span>{' '}
+                  <Link to={PATHS.pricing} onClick={close}>
+                    See the plans on Pricing
+                  </Link>
+                </>
               }
             />
           )}
