@@ -1,10 +1,12 @@
 /**
  * Plans in Chromium, as a new member buys one: from the top navigation's Pricing to the plans, Subscribe to
  * Premium, on through the sandbox checkout (approved there, decided by its signed webhook), and back to
- * 'Subscription approved!' with the plan, its credits and the Analytics menu item shown. A visitor's Pricing is
+ * 'Subscription approved!' with the plan, its credits and the Analytics menu item shown; then she makes one of
+ * her pieces followers-only in the Privacy modal, which a visitor can then no longer open. A visitor's Pricing is
  * looked at on a laptop, a tablet and a phone. Screenshots land in tests/e2e/screenshots/pricing-*.png.
  */
 import type { Page } from 'playwright-core';
+import request from 'supertest';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
@@ -55,6 +57,21 @@ describe('pricing and subscribing in Chromium', () => {
     await premium.getByRole('button', { name: 'Your plan' }).waitFor();
     await side.getByRole('link', { name: 'Analytics' }).waitFor();
     await screenshot(page, 'pricing-approved-desktop', true);
+
+    // With the plan, one of her pieces becomes followers-only through the detail's owner menu.
+    const piece = await world.publish(cleo, { title: 'Quiet Harbour', tag: 'Photos', subTag: 'Travel', hue: 190 });
+    await page.goto(`${world.baseUrl}/profile/default`, { waitUntil: 'networkidle' });
+    await page.getByRole('link', { name: 'Quiet Harbour', exact: true }).first().click();
+    const detail = page.locator('.kn-detail-modal .ant-modal-wrap:visible [role="dialog"]');
+    await detail.locator('.kn-detail__title').filter({ hasText: 'Quiet Harbour' }).waitFor();
+    await detail.getByRole('button', { name: 'Options for Quiet Harbour' }).click();
+    await page.getByRole('menuitem', { name: /Privacy/ }).click();
+    const privacy = dialog(page, 'Privacy');
+    await privacy.getByRole('radio', { name: /Followers/ }).check();
+    await screenshot(page, 'pricing-privacy-followers-desktop');
+    await privacy.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Privacy settings saved');
+    await request(world.baseUrl).get(`/api/v2/content/get-by-id/${piece.id}`).expect(404);
     expect(errors).toEqual([]);
     await page.context().close();
   });
