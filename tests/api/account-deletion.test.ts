@@ -334,6 +334,8 @@ describe('POST /user-setting/delete-account/{id}: after the deletion', () => {
     const beaWalletAfter = (await request(app).get(`/api/v2/wallet/summary/${bea.id}`).set(bearer(bea)).expect(200)).body;
     expect(beaWalletAfter.balanceMicros).toBe(beaWallet.balanceMicros);
     expect(beaWalletAfter.balanceMicros).toBe(before.get(userAccount(bea.id)));
+    // The piece of Bea's that Ana had paid the fee of is Bea's own now: its knacks from here on pay Bea in full.
+    expect(String((await ContentModel.findById(beasPiece.id).lean())!.payerId)).toBe(bea.id);
 
     // Her username and email can be registered again.
     await request(app)

@@ -20,7 +20,7 @@ import { insertWhole } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { checkCurrentPassword, endEverySessionOf } from '../auth';
 import { commentsExportOf, removeCommentsOf } from '../comments';
-import { piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
+import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
 import { removeFollowsOf } from '../follows';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
@@ -77,6 +77,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     { name: 'end every session', run: endEverySessionOf },
     { name: 'stop the plan renewing', run: stopRenewals },
     { name: 'give up the balance left', run: (userId) => forfeitBalance(userId) },
+    { name: 'hand the pieces supported to their owners', run: handOverSupportedPieces },
     { name: 'remove the pieces and their files', run: (userId) => removePiecesOf(userId, media) },
     { name: 'remove the other uploads', run: (userId) => removeUploadsOf(userId, media) },
     { name: 'remove the comments', run: (userId) => removeCommentsOf(userId) },

@@ -34,6 +34,18 @@ export async function removePiecesOf(ownerId: string, media: Pick<MediaService, 
   return pieces.length;
 }
 
+/**
+ * The pieces a leaving member paid the listing fee of, on someone else's work, go on as their owner's own: the
+ * owner becomes the payer, so every knack from then on pays the owner in full (an owner who paid gets it all),
+ * instead of a 10% share landing on an account nobody holds. What was earned before stays in the ledger.
+ */
+export async function handOverSupportedPieces(payerId: string): Promise<number> {
+  const supported = await ContentModel.find({ payerId: new Types.ObjectId(payerId) }, { ownerId: 1 }).lean<Pick<ContentDoc, '_id' | 'ownerId'>[]>();
+  for (const piece of supported) await ContentModel.updateOne({ _id: piece._id }, { $set: { payerId: piece.ownerId } });
+  if (supported.length) publicPages.clear();
+  return supported.length;
+}
+
 /** Every piece of the member, the oldest first, as the member sees it (private ones included). */
 export async function piecesExportOf(ownerId: string, contents: Pick<ContentsService, 'dto'>): Promise<Schemas['Content'][]> {
   const pieces = await ContentModel.find({ ownerId: new Types.ObjectId(ownerId) })

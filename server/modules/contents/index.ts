@@ -4,7 +4,7 @@ export { createContentsService, canSee, canView, withFinishedMedia, type Content
 export { ContentModel, contentReads, type ContentDoc } from './contents.model';
 export { contentLink, shownCount, type CountReader } from './contents.mapper';
 export { renameOwner } from './contents.owner';
-export { piecesExportOf, removePiecesOf } from './contents.erasure';
+export { handOverSupportedPieces, piecesExportOf, removePiecesOf } from './contents.erasure';
 export { migrateContents } from './contents.migrate';
 export {
   countEmbedPlay,
