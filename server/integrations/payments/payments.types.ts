@@ -7,11 +7,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 export type ProviderKind = 'sandbox' | 'stripe';
 
-export interface CheckoutRequest {
-  orderId: string;
+/** What every checkout says: who pays, how much, for what, and where the payer's browser goes after. */
+interface CheckoutTerms {
   /** The member who pays: only they may decide a sandbox checkout. */
   payerId: string;
-  /** Whole cents (fees are), in micro-dollars. */
+  /** Whole cents (fees and plan prices are), in micro-dollars: the one payment, or one month of a subscription. */
   amountMicros: number;
   currency: 'usd';
   description: string;
@@ -19,17 +19,15 @@ export interface CheckoutRequest {
   cancelUrl: string;
 }
 
+/** A one-time payment for an order. */
+export interface CheckoutRequest extends CheckoutTerms {
+  orderId: string;
+}
+
 /** A monthly subscription to a plan: the provider charges every period until it is cancelled. */
-export interface SubscriptionCheckoutRequest {
+export interface SubscriptionCheckoutRequest extends CheckoutTerms {
   /** Our subscription's id: every event of this subscription carries it back. */
   subscriptionId: string;
-  payerId: string;
-  /** The price of one month, in micro-dollars (whole cents). */
-  amountMicros: number;
-  currency: 'usd';
-  description: string;
-  successUrl: string;
-  cancelUrl: string;
 }
 
 export interface Checkout {

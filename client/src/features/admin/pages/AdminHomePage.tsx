@@ -3,6 +3,7 @@ import SafetyCertificateOutlined from '@ant-design/icons/es/icons/SafetyCertific
 import TagsOutlined from '@ant-design/icons/es/icons/TagsOutlined';
 import { PlansEditor } from '../components/PlansEditor';
 import '../admin.css';
+import { PageHead } from '../../../components/PageHead';
 
 /** The admin tools, each a page of its own; the admin area grows here. */
 const TOOLS = [
@@ -18,11 +19,7 @@ const TOOLS = [
 export default function AdminHomePage() {
   return (
     <div className="kn-admin">
-      <header className="kn-page-head">
-        <h1 className="kn-page-title">
-          <SafetyCertificateOutlined aria-hidden /> Admin
-        </h1>
-      </header>
+      <PageHead icon={<SafetyCertificateOutlined aria-hidden />} title="Admin" />
       <ul className="kn-admin__tools">
         {TOOLS.map((tool) => (
           <li key={tool.to}>

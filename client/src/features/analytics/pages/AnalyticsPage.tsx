@@ -13,6 +13,7 @@ import { notify } from '../../../components/notify';
 import { selectHasKnownPlan, selectUser } from '../../auth';
 import { formatUsd } from '../../payments';
 import '../analytics.css';
+import { PageHead } from '../../../components/PageHead';
 
 const PAGE = 50;
 const count = (value: number | null | undefined) => (value ?? 0).toLocaleString();
@@ -61,11 +62,7 @@ export default function AnalyticsPage() {
   if (!onPlan) {
     return (
       <div className="kn-analytics">
-        <header className="kn-page-head">
-          <h1 className="kn-page-title">
-            <LineChartOutlined aria-hidden /> Analytics
-          </h1>
-        </header>
+        <PageHead icon={<LineChartOutlined aria-hidden />} title="Analytics" />
         <p>
           Analytics come with a plan. <Link to={PATHS.pricing}>See the plans</Link>.
         </p>
@@ -79,12 +76,7 @@ export default function AnalyticsPage() {
   });
   return (
     <div className="kn-analytics">
-      <header className="kn-page-head">
-        <h1 className="kn-page-title">
-          <LineChartOutlined aria-hidden /> Analytics
-        </h1>
-        <p className="kn-page-sub">What your pieces have done so far.</p>
-      </header>
+      <PageHead icon={<LineChartOutlined aria-hidden />} title="Analytics" sub="What your pieces have done so far." />
       <dl className="kn-analytics__figures" aria-label="Value">
         {[
           ['Uploads', wallet.data?.uploads],

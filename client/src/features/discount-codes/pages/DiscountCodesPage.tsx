@@ -4,6 +4,7 @@ import { useListDiscountCodes } from '../../../api/generated/hooks';
 import { CodeList } from '../components/CodeList';
 import { CreateCodeForm } from '../components/CreateCodeForm';
 import '../components/discount-codes.css';
+import { PageHead } from '../../../components/PageHead';
 
 /**
  * `/creat-discount-code` (the spec's spelling), for admins only (the route guard sends everyone else home): a
@@ -14,12 +15,11 @@ export default function DiscountCodesPage() {
   const codes = useListDiscountCodes();
   return (
     <div className="kn-codes">
-      <header className="kn-page-head">
-        <h1 className="kn-page-title">
-          <TagOutlined aria-hidden /> Discount codes
-        </h1>
-        <p className="kn-page-sub">A code pays a piece’s listing fee once per use. Members enter it when they monetize or support a piece.</p>
-      </header>
+      <PageHead
+        icon={<TagOutlined aria-hidden />}
+        title="Discount codes"
+        sub="A code pays a piece’s listing fee once per use. Members enter it when they monetize or support a piece."
+      />
       <section className="kn-codes__card">
         <CreateCodeForm onCreated={codes.reload} />
       </section>

@@ -6,6 +6,7 @@ import { RegionalForm } from '../components/RegionalForm';
 import { SocialForm } from '../components/SocialForm';
 import { YourData } from '../components/YourData';
 import '../components/settings.css';
+import { PageHead } from '../../../components/PageHead';
 
 /**
  * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password and the
@@ -14,12 +15,7 @@ import '../components/settings.css';
 export default function SettingsPage() {
   return (
     <div className="kn-settings">
-      <header className="kn-page-head">
-        <h1 className="kn-page-title">
-          <SettingOutlined aria-hidden /> Settings
-        </h1>
-        <p className="kn-page-sub">Each group is saved on its own.</p>
-      </header>
+      <PageHead icon={<SettingOutlined aria-hidden />} title="Settings" sub="Each group is saved on its own." />
       <section className="kn-settings__group">
         <RegionalForm />
       </section>

@@ -10,6 +10,7 @@ import { CurrentPlan } from '../components/CurrentPlan';
 import { PlanCards } from '../components/PlanCards';
 import { RateComparison } from '../components/RateComparison';
 import '../components/pricing.css';
+import { PageHead } from '../../../components/PageHead';
 
 /** What a member earns and keeps, as Knack promises it. */
 const PROMISES = [
@@ -42,12 +43,11 @@ export default function PricingPage() {
   const fees = plans.data?.listingFees;
   return (
     <div className="kn-pricing">
-      <header className="kn-page-head">
-        <h1 className="kn-page-title">
-          <DollarOutlined aria-hidden /> Pricing
-        </h1>
-        <p className="kn-page-sub">List a piece once, and every play or view pays you. Pay per piece, or take a plan and list with credits.</p>
-      </header>
+      <PageHead
+        icon={<DollarOutlined aria-hidden />}
+        title="Pricing"
+        sub="List a piece once, and every play or view pays you. Pay per piece, or take a plan and list with credits."
+      />
 
       {loggedIn && user ? (
         <CurrentPlan userId={user.id} subscription={subscription} plan={plans.data?.plans.find((p) => p.planId === subscription?.planId)} ext={ext} />

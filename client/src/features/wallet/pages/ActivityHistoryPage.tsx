@@ -7,6 +7,7 @@ import { selectPaymentsVersion } from '../../payments';
 import { HistoryList } from '../components/HistoryList';
 import { useHistory } from '../hooks/useHistory';
 import '../components/wallet.css';
+import { PageHead } from '../../../components/PageHead';
 
 /** `/activity-history`: every history item of the member — listing fees paid, knacks earned, cash-outs and payouts. */
 export default function ActivityHistoryPage() {
@@ -15,15 +16,16 @@ export default function ActivityHistoryPage() {
   const history = useHistory(user.id, 'all', version);
   return (
     <div className="kn-wallet">
-      <header className="kn-page-head">
-        <h1 className="kn-page-title">
-          <HistoryOutlined aria-hidden /> Activity history
-        </h1>
-        <p className="kn-page-sub">
-          Listing fees you paid, knacks your pieces and the pieces you support earned, and cash-outs. Balances are in your <Link to={PATHS.wallet}>wallet</Link>
-          .
-        </p>
-      </header>
+      <PageHead
+        icon={<HistoryOutlined aria-hidden />}
+        title="Activity history"
+        sub={
+          <>
+            Listing fees you paid, knacks your pieces and the pieces you support earned, and cash-outs. Balances are in your{' '}
+            <Link to={PATHS.wallet}>wallet</Link> .
+          </>
+        }
+      />
       <HistoryList {...history} empty="Nothing yet: monetize a piece or support one to start." />
     </div>
   );

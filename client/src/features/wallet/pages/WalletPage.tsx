@@ -13,6 +13,7 @@ import { modalOpened } from '../../../app/ui';
 import { HistoryList } from '../components/HistoryList';
 import { useHistory } from '../hooks/useHistory';
 import '../components/wallet.css';
+import { PageHead } from '../../../components/PageHead';
 
 const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
@@ -38,12 +39,11 @@ export default function WalletPage() {
   const summary = wallet.data;
   return (
     <div className="kn-wallet">
-      <header className="kn-page-head">
-        <h1 className="kn-page-title">
-          <WalletOutlined aria-hidden /> Wallet
-        </h1>
-        <p className="kn-page-sub">What your pieces and the pieces you support have earned. Payouts go out on the 1st of each month from $10.</p>
-      </header>
+      <PageHead
+        icon={<WalletOutlined aria-hidden />}
+        title="Wallet"
+        sub="What your pieces and the pieces you support have earned. Payouts go out on the 1st of each month from $10."
+      />
       {!summary ? (
         <Skeleton active paragraph={{ rows: 5 }} />
       ) : (
