@@ -80,7 +80,6 @@ describe('pricing and subscribing in Chromium', () => {
     for (const [name, viewport] of [
       ['tablet', TABLET],
       ['phone', PHONE],
-      ['desktop', DESKTOP],
     ] as const) {
       const context = await world.browser.newContext({ viewport, reducedMotion: 'reduce' });
       const page = await context.newPage();
