@@ -110,12 +110,12 @@ export default function AnalyticsPage() {
               {pieces.map((piece) => (
                 <tr key={piece.id}>
                   <th scope="row">
-                    <Link to={`/${piece.link}`}>{piece.title}</Link>
+                    <Link to={piece.link}>{piece.title}</Link>
                     <span className="kn-analytics__type">{piece.type}</span>
                   </th>
                   <td>{count(piece.reactedCount)}</td>
                   <td>{count(piece.playCount)}</td>
-                  <td>{formatUsd(piece.knackValue)}</td>
+                  <td>{formatUsd(piece.knackRate)}</td>
                   <td>{piece.isPaidOut ? 'Yes' : 'No'}</td>
                 </tr>
               ))}
