@@ -954,7 +954,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put a piece in a project or take it out */
+        /**
+         * Put a piece in a project or take it out
+         * @description The project must exist and belong to the piece's owner (404 otherwise, as for a piece the caller may not change). An empty `projectId` takes the piece out of its project.
+         */
         post: operations["updateContentProject"];
         delete?: never;
         options?: never;
@@ -1273,6 +1276,237 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/message/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a member's messages, or unblock them
+         * @description While blocked, the member's new messages and replies to the caller are refused (403). Repeating a block or an unblock changes nothing.
+         */
+        post: operations["blockMessageSender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/by-receiverId/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's inbox, newest activity first
+         * @description The threads the member is part of and has not deleted, paged by key. Only the member themself (and admins, for the support account); any other id is 404.
+         */
+        get: operations["getMessagesByReceiver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/counts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's unread, important, deleted and total threads
+         * @description The unread badge polls this. Only the member themself; any other id is 404.
+         */
+        get: operations["getMessageCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write to a member, or to support
+         * @description Starts a thread. `senderId` must be the caller (an admin may write as the support account); another id is 404. `receiverId` is a member's id or `admin` for the support account (the message modal's 'Admin' entry). A missing receiver, subject or message answers 'Enter all required input fields'. Plain text: a subject of at most 200 characters, a message of at most 5,000. A member who blocked the sender refuses it (403). Limited per member (429 with Retry-After). The receiver is mailed, at most once an hour per sender, unless they turned news off.
+         */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a thread to the caller's Deleted list
+         * @description Per member, the other member keeps the thread. A new message brings it back. Not a member of it, 404.
+         */
+        post: operations["deleteMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/deleted-messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The threads a member deleted, newest activity first
+         * @description Deleted threads can be restored (`message/restore/{id}`). Only the member themself; any other id is 404.
+         */
+        get: operations["getDeletedMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply in a thread
+         * @description `messageId` is the thread's id or any of its messages' ids; the reply joins that thread, numbered after every message before it. `receiverId` must be the other member of the thread (`admin` for support). Missing receiver or message: 'Enter all required input fields'. A thread the caller is not part of is 404. The same limits, blocks and mail as `message/create`.
+         */
+        post: operations["replyMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/restore/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bring a deleted thread back to the caller's inbox */
+        post: operations["restoreMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/set-important": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a thread important, or not, for the caller */
+        post: operations["setMessageImportant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/support-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The support account behind the recipient list's 'Admin' entry
+         * @description Admins open the support inbox with its id.
+         */
+        get: operations["getSupportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/thread/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A thread's messages, the oldest first
+         * @description The latest 50 messages; `earlierCursor` pages back. Only the thread's two members (an admin for the support account); anyone else gets 404.
+         */
+        get: operations["getMessageThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/message/update-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a thread read up to its last message (or unread again) */
+        post: operations["updateMessageRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/native-posts/{slug}": {
         parameters: {
             query?: never;
@@ -1384,6 +1618,146 @@ export interface paths {
          * @description For payment providers, not clients. The signature header (`Stripe-Signature` for stripe, `Knack-Signature` for the sandbox: `t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{raw body}"}`, at most 300 s old) is checked over the raw body; without a valid one the answer is 400 and nothing changes. Events are deduplicated by their id (a redelivery answers `duplicate: true`) and never move an order backwards. Only the configured provider's path exists (else 404). The body is the provider's event, read raw (this call is outside the contract validator).
          */
         post: operations["receivePaymentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's projects, the newest first
+         * @description Every project of the member; `pieceCount` and `coverPath` count only the pieces the caller may see. 404 for a member who does not exist.
+         */
+        get: operations["getProjectsOfUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/add-to-project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put one of one's pieces in one of one's projects
+         * @description An empty `projectId` answers 'Project should be selected.'. The project and the piece must both be the caller's (404 otherwise). A piece already in another project moves to this one.
+         */
+        post: operations["addToProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/content/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project and the pieces of it the caller may see
+         * @description Each piece follows its own visibility (private, followers-only and taken-down pieces are left out for others). 404 for a project that does not exist.
+         */
+        get: operations["getProjectContents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove one of one's projects; its pieces stay
+         * @description The pieces leave the project (their `projectId` is cleared) and stay published. Another member's project answers 404.
+         */
+        post: operations["deleteProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/project-for-ranking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public projects ranked by the reactions of their pieces
+         * @description The 50 projects whose publicly listed pieces have the most reactions (`reactedCount` summed over the pieces whose owner shows their counts). A project with no listed piece is left out. Scans the pieces.
+         */
+        get: operations["getProjectsForRanking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a project from some of one's own pieces
+         * @description `contentIds` is a JSON list of piece ids as text (`["…","…"]`, may be `[]`); every piece must be the member's own (another member's piece answers 404, as one that does not exist). `userId` must be the caller (404 otherwise). The name must not be empty ('Project name should not be empty'). A piece already in another project moves to the new one.
+         */
+        post: operations["saveProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename one of one's projects
+         * @description The name must not be empty ('Project name should not be empty'). Another member's project answers 404.
+         */
+        post: operations["updateProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2249,6 +2623,11 @@ export interface components {
             playId?: string;
             userId: components["schemas"]["ObjectId"];
         };
+        AddToProjectRequest: {
+            contentId: components["schemas"]["ObjectId"];
+            /** @description The project, or empty when none was chosen ('Project should be selected.'). */
+            projectId: string;
+        };
         AdjustCreditsRequest: {
             /**
              * Format: int32
@@ -2509,6 +2888,8 @@ export interface components {
             /** @description Messages the member sent or received (the inbox fills it). */
             messages: components["schemas"]["DataExportMessage"][];
             pieces: components["schemas"]["Content"][];
+            /** @description The member's projects (their pieces are in `pieces`). */
+            projects?: components["schemas"]["DataExportProject"][];
         };
         DataExportAccount: {
             /** Format: date-time */
@@ -2566,6 +2947,13 @@ export interface components {
             replyTo?: string | null;
             senderId: components["schemas"]["ObjectId"];
             subject: string;
+        };
+        DataExportProject: {
+            contentIds: components["schemas"]["ObjectId"][];
+            /** Format: date-time */
+            createdAt: string;
+            id: components["schemas"]["ObjectId"];
+            projectName: string;
         };
         DeleteAccountRequest: {
             /** @description Give up a balance of $10 or more instead of cashing it out first. */
@@ -2888,8 +3276,83 @@ export interface components {
          * @enum {string}
          */
         ListingTier: "standard" | "premium";
+        Message: {
+            /** Format: date-time */
+            at: string;
+            id: string;
+            message: string;
+            /** @description The message's place in its thread, from 1. */
+            n: number;
+            receiverId: components["schemas"]["ObjectId"];
+            senderId: components["schemas"]["ObjectId"];
+            senderName: string;
+            threadId: string;
+        };
+        MessageChanged: {
+            counts: components["schemas"]["MessageCounts"];
+            isImportant?: boolean;
+            message: string;
+        };
+        MessageCounts: {
+            deleted: number;
+            important: number;
+            total: number;
+            unread: number;
+        };
+        MessageCreateRequest: {
+            /** @description Plain text; at most 5,000 characters once the spaces around it are removed. */
+            message?: string;
+            /** @description A member's id, or `admin` for the support account; empty when none was chosen. */
+            receiverId?: string;
+            senderId: components["schemas"]["ObjectId"];
+            /** @description Plain text; at most 200 characters once the spaces around it are removed. */
+            subject?: string;
+        };
+        /** @description A thread's id, or one of its messages' ids (`{threadId}-{n}`). */
+        MessageId: string;
+        MessageReplyRequest: {
+            message?: string;
+            messageId: components["schemas"]["MessageId"];
+            receiverId?: string;
+            senderId: components["schemas"]["ObjectId"];
+        };
         MessageResponse: {
             message: string;
+        };
+        MessageSent: {
+            item: components["schemas"]["Message"];
+            message: string;
+            thread: components["schemas"]["MessageThread"];
+        };
+        MessageThread: {
+            /**
+             * Format: date-time
+             * @description The thread's last activity.
+             */
+            at: string;
+            id: string;
+            isDeleted: boolean;
+            isImportant: boolean;
+            isRead: boolean;
+            lastMessage: string;
+            lastSenderId: components["schemas"]["ObjectId"];
+            messagesCount: number;
+            otherId: components["schemas"]["ObjectId"];
+            otherName: string;
+            otherPhoto: string | null;
+            otherUsername: string | null;
+            subject: string;
+        };
+        MessageThreadPage: {
+            nextCursor: string | null;
+            threads: components["schemas"]["MessageThread"][];
+        };
+        MessageThreadView: {
+            /** @description Whether the caller blocked the other member. */
+            blockedByMe: boolean;
+            earlierCursor: string | null;
+            messages: components["schemas"]["Message"][];
+            thread: components["schemas"]["MessageThread"];
         };
         MetaItem: {
             content: string;
@@ -3015,6 +3478,42 @@ export interface components {
             /** @description The play session, for `knack/add`. */
             playId: string;
         };
+        Project: {
+            /** @description The pieces of the project the caller may see, in the order they were added. */
+            contentIds: components["schemas"]["ObjectId"][];
+            /** @description The thumbnail of the first piece the caller may see, or null. */
+            coverPath: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            id: components["schemas"]["ObjectId"];
+            ownerName: string;
+            ownerUsername: string;
+            /** Format: int32 */
+            pieceCount: number;
+            projectName: string;
+            /**
+             * Format: int32
+             * @description The reactions of the pieces the caller may see, without the counts their owners hide.
+             */
+            reactedCount: number;
+            userId: components["schemas"]["ObjectId"];
+        };
+        ProjectContents: {
+            contents: components["schemas"]["Content"][];
+            project: components["schemas"]["Project"];
+        };
+        ProjectIdRequest: {
+            projectId: components["schemas"]["ObjectId"];
+        };
+        ProjectList: {
+            projects: components["schemas"]["Project"][];
+        };
+        /** @description Shown as typed, without the spaces around it. */
+        ProjectName: string;
+        ProjectSaved: {
+            message: string;
+            project: components["schemas"]["Project"];
+        };
         PublicUser: {
             bio: string;
             firstName: string;
@@ -3088,6 +3587,12 @@ export interface components {
             subTag?: string;
             tags?: components["schemas"]["ContentTag"][];
             title?: string;
+        };
+        SaveProjectRequest: {
+            /** @description A JSON list of the ids of the member's pieces, as text, e.g. `["65f0…","65f1…"]`. */
+            contentIds: string;
+            projectName: components["schemas"]["ProjectName"];
+            userId: components["schemas"]["ObjectId"];
         };
         SaveTop50Request: {
             audioPath?: string;
@@ -3187,6 +3692,12 @@ export interface components {
              */
             limit: number;
             subTags: string[];
+        };
+        SupportAccount: {
+            id: components["schemas"]["ObjectId"];
+            name: string;
+            /** @enum {string} */
+            recipientId: "admin";
         };
         Tag: {
             /** @description Last price change in USD (0 when the price never changed). */
@@ -3302,6 +3813,10 @@ export interface components {
             priceMicros?: number;
             /** Format: int32 */
             sCredits?: number;
+        };
+        UpdateProjectNameRequest: {
+            projectId: components["schemas"]["ObjectId"];
+            projectName: components["schemas"]["ProjectName"];
         };
         UpdateProjectRequest: {
             contentId: components["schemas"]["ObjectId"];
@@ -3551,6 +4066,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description What changed, and the caller's counts after it. */
+        MessageChanged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MessageChanged"];
+            };
+        };
+        /** @description One page of threads; `nextCursor` is null on the last page. */
+        MessageThreadPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MessageThreadPage"];
+            };
+        };
         /** @description The provider is not configured on this server. */
         NotConfigured: {
             headers: {
@@ -3576,6 +4109,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Projects. */
+        ProjectList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectList"];
+            };
+        };
+        /** @description The project as it is now, and the message the client shows. */
+        ProjectSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProjectSaved"];
             };
         };
         /** @description Too many attempts; try again after `Retry-After` seconds. */
@@ -5379,6 +5930,307 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    blockMessageSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    block: boolean;
+                    blockedId: components["schemas"]["ObjectId"];
+                    userId: components["schemas"]["ObjectId"];
+                };
+            };
+        };
+        responses: {
+            /** @description Whether the member is blocked now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        blocked: boolean;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMessagesByReceiver: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MessageThreadPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMessageCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageCounts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The message sent, and the thread as the sender lists it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MessageChanged"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDeletedMessages: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MessageThreadPage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replyMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply sent, and the thread as the sender lists it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MessageChanged"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setMessageImportant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    isImportant: boolean;
+                    messageId: components["schemas"]["MessageId"];
+                    userId: components["schemas"]["ObjectId"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["MessageChanged"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSupportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The support account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportAccount"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMessageThread: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageThreadView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMessageRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description False marks the thread's last message unread again; default true. */
+                    isRead?: boolean;
+                    messageId: components["schemas"]["MessageId"];
+                    userId: components["schemas"]["ObjectId"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["MessageChanged"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getNativePost: {
         parameters: {
             query?: never;
@@ -5534,6 +6386,152 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProjectsOfUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ProjectList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addToProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddToProjectRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ProjectSaved"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProjectContents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project and its pieces, in the order they were added. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectContents"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The project is removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProjectsForRanking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ProjectList"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveProjectRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["ProjectSaved"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectNameRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ProjectSaved"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };

@@ -9,7 +9,7 @@ import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
-import type { Config } from './config';
+import { DEFAULT_SUPPORT_EMAIL, type Config } from './config';
 import { docsRouter } from './docs/docs.routes';
 import { outboxRouter, type Mailer } from './integrations/mail';
 import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
@@ -39,10 +39,13 @@ import { commentsRouter } from './modules/comments';
 import { createFlagsService, flagsRouter } from './modules/flags';
 import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
 import { accountRouter, createAccountService } from './modules/account';
+import { createMessagesService, messagesRouter } from './modules/messages';
+import { createProjectsService, ownsProject, projectsRouter } from './modules/projects';
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 
 export interface AppDeps {
-  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts'>;
+  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts'> &
+    Partial<Pick<Config, 'supportEmail'>>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
@@ -160,6 +163,8 @@ export function createServices({ config, logger, mailer, storage, payoutProvider
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
     flags: createFlagsService({ contents, mailer }),
+    messages: createMessagesService({ mailer, publicUrl: config.publicUrl, supportEmail: config.supportEmail ?? DEFAULT_SUPPORT_EMAIL, logger }),
+    projects: createProjectsService(contents),
     account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
   };
 }
@@ -179,7 +184,7 @@ export function apiRouters(config: AppDeps['config'], services: ReturnType<typeo
     cms: [cmsRouter],
     auth: [authRouter(auth, services.auth), identityRouter(auth, services.identity)],
     users: [usersRouter(auth), profileImagesRouter(auth, services.media), creditsRouter(auth)],
-    contents: [contentsRouter(auth, services.contents)],
+    contents: [contentsRouter(auth, services.contents, ownsProject)],
     feeds: [feedsRouter(auth, services.feeds)],
     knacks: [knacksRouter(auth, services.knacks)],
     subscriptions: [subscriptionsRouter(auth, services.subscriptions)],
@@ -191,6 +196,8 @@ export function apiRouters(config: AppDeps['config'], services: ReturnType<typeo
     comments: [commentsRouter(auth)],
     flags: [flagsRouter(auth, services.flags)],
     account: [accountRouter(auth, services.account)],
+    messages: [messagesRouter(auth, services.messages)],
+    projects: [projectsRouter(auth, services.projects)],
   };
   return { rawBody, json };
 }

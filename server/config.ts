@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from './lib/paths';
 
+export const DEFAULT_SUPPORT_EMAIL = 'support@knack.example';
+
 export type Environment = 'development' | 'production' | 'test';
 
 export interface Config {
@@ -39,6 +41,8 @@ export interface Config {
   devMail: boolean;
   /** The address people use to reach Knack; links in emails start with it. */
   publicUrl: string;
+  /** The support account's email: messages to the recipient list's 'Admin' entry go to it (made at start if missing). */
+  supportEmail: string;
   auth: AuthConfig;
   mail: MailConfig;
   storage: StorageConfig;
@@ -186,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     jobsInProcess: bool(env, 'JOBS_IN_PROCESS', true),
     publicUrl,
+    supportEmail: (env.SUPPORT_EMAIL?.trim() || DEFAULT_SUPPORT_EMAIL).toLowerCase(),
     auth,
     mail: { smtpUrl: env.SMTP_URL?.trim() || undefined, from: env.MAIL_FROM ?? 'Knack <no-reply@knack.example>' },
     storage: storageConfig(env),

@@ -19,7 +19,7 @@ runMain(async () => {
   );
 
   if (config.seedOnStart) {
-    await seedReferenceData();
+    await seedReferenceData({ supportEmail: config.supportEmail });
     logger.info('reference data seeded');
   }
 

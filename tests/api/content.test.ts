@@ -438,9 +438,19 @@ describe('managing a piece', () => {
     expect((await StoredFileModel.find({}).lean()).length).toBe(keys - 5);
   });
 
-  it('when a piece goes into a project and out again, then projectId follows', async () => {
+  it('when a piece goes into its owner’s project and out again, then projectId follows (a missing project answers 404)', async () => {
     const content = await publishPhoto(ana);
-    const projectId = '5f0000000000000000000001';
+    await request(app)
+      .post('/api/v2/content/update-projectid')
+      .set(bearer(ana))
+      .send({ contentId: content.id, projectId: '5f0000000000000000000001' })
+      .expect(404);
+    const saved = await request(app)
+      .post('/api/v2/project/save')
+      .set(bearer(ana))
+      .send({ userId: ana.user.id, projectName: 'Harbor', contentIds: '[]' })
+      .expect(201);
+    const projectId = saved.body.project.id as string;
     const inProject = await request(app).post('/api/v2/content/update-projectid').set(bearer(ana)).send({ contentId: content.id, projectId }).expect(200);
     expect(inProject.body.content.projectId).toBe(projectId);
     const out = await request(app).post('/api/v2/content/update-projectid').set(bearer(ana)).send({ contentId: content.id, projectId: '' }).expect(200);

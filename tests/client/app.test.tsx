@@ -66,6 +66,7 @@ describe('routes', () => {
       ['search', '/search/:slug?', false],
       ['userProfile', '/profile/:kind?', false],
       ['wallet', '/wallet', false],
+      ['inbox', '/inbox', false],
       ['activity-history', '/activity-history', false],
       ['user-setting', '/user-setting', false],
       ['pricing', '/pricing', true],

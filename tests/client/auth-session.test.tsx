@@ -203,7 +203,7 @@ describe("the member's navigation", () => {
     const labels = within(side)
       .getAllByRole('listitem')
       .map((item) => item.textContent);
-    expect(labels).toEqual(['Wallet', 'Your Info', 'Collection', 'Pricing', 'Explore', 'FAQ & Support', 'User Guide', 'Upload']);
+    expect(labels).toEqual(['Wallet', 'Inbox', 'Your Info', 'Collection', 'Pricing', 'Explore', 'FAQ & Support', 'User Guide', 'Upload']);
     expect(labels).not.toContain('Admin');
     expect(labels).not.toContain('Log out'); // phones only
   });

@@ -1,12 +1,12 @@
 /**
  * The profile summary panel, opened from the avatar at the end of the top navigation: the member's name linking
  * to their profile, 'Connect a wallet' (no Stellar wallet can be connected yet), SETTINGS to the settings page,
- * MESSAGES disabled with its reason, the wallet's figures (loaded when the panel opens, never before), and the
+ * MESSAGES to the inbox, the wallet's figures (loaded when the panel opens, never before), and the
  * wallet list saying plainly that none is available yet. The generated operations are mocked; the store,
  * router and layout are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { getCountries, getRegions, getWalletSummary } from '../../client/src/api/generated/operations';
+import { getCountries, getProjectsOfUser, getRegions, getWalletSummary } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
 import { path } from './profile-fixtures';
@@ -19,6 +19,7 @@ const openPanel = async () => {
   fireEvent.click(await screen.findByRole('button', { name: 'Profile summary' }));
   return within(await screen.findByRole('dialog', { name: 'Profile summary' }));
 };
+const projectOf = (id: string) => ({ id, projectName: id });
 const figure = (panel: ReturnType<typeof within>, testId: string) => panel.getByTestId(testId).textContent;
 
 beforeEach(() => {
@@ -29,10 +30,12 @@ beforeEach(() => {
   // The settings page, which SETTINGS opens, lists the countries.
   jest.mocked(getCountries).mockResolvedValue({ countries: [] });
   jest.mocked(getRegions).mockResolvedValue({ regions: [] });
+  // Two projects: the panel counts them.
+  jest.mocked(getProjectsOfUser).mockResolvedValue({ projects: [projectOf('p1'), projectOf('p2')] as never });
 });
 
 describe('the profile summary panel', () => {
-  it('when Jane opens it from her avatar, then she sees her name, the wallet figures, MESSAGES coming soon and no wallet available', async () => {
+  it('when Jane opens it from her avatar, then she sees her name, the wallet figures, MESSAGES leading to the inbox and no wallet available', async () => {
     await renderSignedIn(jane());
     // The figures are asked for when the panel opens, not with the page.
     expect(getWalletSummary).not.toHaveBeenCalled();
@@ -41,16 +44,14 @@ describe('the profile summary panel', () => {
     expect(panel.getByText('Connect a wallet')).toBeTruthy();
     await waitFor(() => expect(figure(panel, 'summary-uploads')).toBe('$3.20'));
     expect(getWalletSummary).toHaveBeenCalledWith({ path: { id: jane().id } }, expect.anything());
-    expect(figure(panel, 'summary-projects')).toBe('0');
+    await waitFor(() => expect(figure(panel, 'summary-projects')).toBe('2'));
+    expect(getProjectsOfUser).toHaveBeenCalledWith({ path: { userId: jane().id } }, expect.anything());
     expect(figure(panel, 'summary-collections')).toBe('$1.24');
     expect(figure(panel, 'summary-total')).toBe('$4.44');
     expect(panel.getByText('Projects')).toBeTruthy();
     expect(panel.getByText('Total value')).toBeTruthy();
 
-    const messages = panel.getByRole('button', { name: 'MESSAGES' }) as HTMLButtonElement;
-    expect(messages.disabled).toBe(true);
-    expect(messages.getAttribute('aria-describedby')).toBeTruthy();
-    expect(document.getElementById(messages.getAttribute('aria-describedby')!)?.textContent).toBe('Messages are coming soon');
+    expect(panel.getByRole('link', { name: 'MESSAGES' }).getAttribute('href')).toBe('/inbox');
 
     expect(panel.getByText('Connecting a Stellar wallet is not available yet.')).toBeTruthy();
     const wallets = within(panel.getByRole('list', { name: 'Wallets' }))

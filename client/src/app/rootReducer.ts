@@ -9,6 +9,7 @@ import { paymentsReducer } from '../features/payments';
 import { playerReducer } from '../features/player';
 import { commentsReducer } from '../features/comments';
 import { followsReducer } from '../features/follows';
+import { messagesReducer } from '../features/messages';
 
 export const rootReducer = combineReducers({
   ui: uiReducer,
@@ -21,6 +22,7 @@ export const rootReducer = combineReducers({
   player: playerReducer,
   comments: commentsReducer,
   follows: followsReducer,
+  messages: messagesReducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

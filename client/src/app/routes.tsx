@@ -18,6 +18,7 @@ import { loadDiscountCodesPage } from '../features/discount-codes';
 import { loadPricingPage, loadSubscriptionReturnPage } from '../features/subscriptions';
 import { loadAnalyticsPage } from '../features/analytics';
 import { loadAdminHomePage } from '../features/admin';
+import { loadInboxPage } from '../features/messages';
 
 export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
@@ -121,6 +122,7 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'search', path: '/search/:slug?', metaPage: 'explore', guest: false, load: loadSearchPage, antd: false }),
   route({ name: 'userProfile', path: '/profile/:kind?', metaPage: 'meta', guest: false, load: loadOwnProfilePage }),
   route({ name: 'wallet', path: '/wallet', metaPage: 'meta', guest: false, load: loadWalletPage }),
+  route({ name: 'inbox', path: '/inbox', metaPage: 'meta', guest: false, load: loadInboxPage }),
   route({ name: 'activity-history', path: '/activity-history', metaPage: 'meta', guest: false, load: loadActivityHistoryPage }),
   route({ name: 'user-setting', path: '/user-setting', metaPage: 'meta', guest: false, load: loadSettingsPage }),
   route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),

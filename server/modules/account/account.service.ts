@@ -20,8 +20,10 @@ import { insertWhole } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { checkCurrentPassword, endEverySessionOf } from '../auth';
 import { commentsExportOf, removeCommentsOf } from '../comments';
+import { messagesExportOf, removeMessagesOf } from '../messages';
 import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
 import { removeFollowsOf } from '../follows';
+import { projectsExportOf, removeProjectsOf } from '../projects';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
 import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
@@ -63,9 +65,9 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
   const EXPORT = {
     pieces: (userId: string) => piecesExportOf(userId, contents),
     comments: commentsExportOf,
-    // The inbox (issue 18) answers the member's messages here, from the messages module's export.
-    messages: async (_userId: string): Promise<Schemas['DataExportMessage'][]> => [],
+    messages: messagesExportOf,
     ledgerEntries: ledgerExportOf,
+    projects: projectsExportOf,
   };
 
   /**
@@ -81,6 +83,8 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     { name: 'remove the pieces and their files', run: (userId) => removePiecesOf(userId, media) },
     { name: 'remove the other uploads', run: (userId) => removeUploadsOf(userId, media) },
     { name: 'remove the comments', run: (userId) => removeCommentsOf(userId) },
+    { name: "remove the member's side of their conversations", run: removeMessagesOf },
+    { name: 'remove the projects', run: removeProjectsOf },
     { name: 'remove the follows', run: removeFollowsOf },
     { name: 'remove the account', run: removeAccount },
   ];
@@ -118,15 +122,16 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
       await consumeLimit(`data-export:${caller.userId}`, DOWNLOAD_LIMIT, ACCOUNT_MESSAGES.tooManyDownloads, now);
       const account = await accountExportOf(id, adminEmails);
       if (!account) throw notFound(ACCOUNT_MESSAGES.noMember);
-      const [pieces, comments, messages, ledgerEntries] = await Promise.all([
+      const [pieces, comments, messages, ledgerEntries, projects] = await Promise.all([
         EXPORT.pieces(id),
         EXPORT.comments(id),
         EXPORT.messages(id),
         EXPORT.ledgerEntries(id),
+        EXPORT.projects(id),
       ]);
       return {
         filename: `knack-data-${account.user.username}-${now.toISOString().slice(0, 10)}.json`,
-        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries },
+        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries, projects },
       };
     },
 

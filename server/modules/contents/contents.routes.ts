@@ -3,9 +3,11 @@ import type { AuthConfig } from '../../config';
 import { MESSAGES } from '../../generated/validation';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { optionalAuth, requireAuth } from '../users';
+import type { ProjectOwnerCheck } from './contents.projects';
 import type { ContentsService } from './contents.service';
 
-export function contentsRouter(config: AuthConfig, contents: ContentsService): Router {
+/** `ownsProject` is the projects module's answer to whether a project is the piece owner's (handed in by the app, so that contents does not import projects). */
+export function contentsRouter(config: AuthConfig, contents: ContentsService, ownsProject: ProjectOwnerCheck): Router {
   const router = Router();
   const auth = requireAuth(config);
   const maybeAuth = optionalAuth(config);
@@ -36,7 +38,7 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService): R
   });
 
   router.post('/content/update-projectid', auth, async (req: ApiRequest<'updateContentProject'>, res: ApiResponse<'updateContentProject'>) => {
-    const updated = await contents.updateProject(req.auth!, req.body.contentId, req.body.projectId);
+    const updated = await contents.updateProject(req.auth!, req.body.contentId, req.body.projectId, ownsProject);
     res.json({ content: await contents.dto(updated, req.auth), message: MESSAGES.contentSaved });
   });
 

@@ -19,6 +19,7 @@ import { type CountReader, toContentDto } from './contents.mapper';
 import { removePiece, uploadsOf } from './contents.erasure';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
+import type { ProjectOwnerCheck } from './contents.projects';
 
 export type SaveMode = 'classic' | 'top50' | 'artist';
 
@@ -229,9 +230,12 @@ export function createContentsService(media: MediaService) {
       return content;
     },
 
-    async updateProject(caller: AuthContext, contentId: string, projectId: string): Promise<ContentDoc> {
-      await editable(contentId, caller);
+    /** Puts the piece in a project of its owner (asked through `ownsProject`), or out of its project when `projectId` is empty. */
+    async updateProject(caller: AuthContext, contentId: string, projectId: string, ownsProject: ProjectOwnerCheck): Promise<ContentDoc> {
+      const content = await editable(contentId, caller);
+      if (projectId && !(await ownsProject(projectId, String(content.ownerId)))) throw notFound('Project not found');
       const value = projectId ? new Types.ObjectId(projectId) : null;
+      publicPages.clear();
       return (await ContentModel.findByIdAndUpdate(contentId, { $set: { projectId: value } }, { new: true }).lean<ContentDoc>())!;
     },
 

@@ -6,6 +6,7 @@ export { contentLink, shownCount, type CountReader } from './contents.mapper';
 export { renameOwner } from './contents.owner';
 export { handOverSupportedPieces, piecesExportOf, removePiecesOf } from './contents.erasure';
 export { migrateContents } from './contents.migrate';
+export { clearProject, setPieceProject, type ProjectOwnerCheck } from './contents.projects';
 export {
   countEmbedPlay,
   featureRankOf,

@@ -13,8 +13,14 @@ export const useAddKnack = () => useApiMutation<api.AddKnackArgs, api.AddKnackRe
 /** Sends POST /comment/add-share when `run` is called. */
 export const useAddShare = () => useApiMutation<api.AddShareArgs, api.AddShareResult>(api.addShare);
 
+/** Sends POST /project/add-to-project when `run` is called. */
+export const useAddToProject = () => useApiMutation<api.AddToProjectArgs, api.AddToProjectResult>(api.addToProject);
+
 /** Sends POST /user-history/approve when `run` is called. */
 export const useApproveCashOut = () => useApiMutation<api.ApproveCashOutArgs, api.ApproveCashOutResult>(api.approveCashOut);
+
+/** Sends POST /message/block when `run` is called. */
+export const useBlockMessageSender = () => useApiMutation<api.BlockMessageSenderArgs, api.BlockMessageSenderResult>(api.blockMessageSender);
 
 /** Sends POST /user-history/cancel when `run` is called. */
 export const useCancelCashOut = () => useApiMutation<api.CancelCashOutArgs, api.CancelCashOutResult>(api.cancelCashOut);
@@ -44,6 +50,9 @@ export const useCountUserContents = (args: api.CountUserContentsArgs, options?: 
 /** Sends POST /code/create when `run` is called. */
 export const useCreateDiscountCode = () => useApiMutation<api.CreateDiscountCodeArgs, api.CreateDiscountCodeResult>(api.createDiscountCode);
 
+/** Sends POST /message/create when `run` is called. */
+export const useCreateMessage = () => useApiMutation<api.CreateMessageArgs, api.CreateMessageResult>(api.createMessage);
+
 /** Sends POST /subscription/create when `run` is called. */
 export const useCreateSubscription = () => useApiMutation<api.CreateSubscriptionArgs, api.CreateSubscriptionResult>(api.createSubscription);
 
@@ -53,8 +62,14 @@ export const useDeleteComment = () => useApiMutation<api.DeleteCommentArgs, api.
 /** Sends POST /content/delete when `run` is called. */
 export const useDeleteContent = () => useApiMutation<api.DeleteContentArgs, api.DeleteContentResult>(api.deleteContent);
 
+/** Sends POST /message/delete/{id} when `run` is called. */
+export const useDeleteMessage = () => useApiMutation<api.DeleteMessageArgs, api.DeleteMessageResult>(api.deleteMessage);
+
 /** Sends POST /user-setting/delete-account/{id} when `run` is called. */
 export const useDeleteMyAccount = () => useApiMutation<api.DeleteMyAccountArgs, api.DeleteMyAccountResult>(api.deleteMyAccount);
+
+/** Sends POST /project/delete when `run` is called. */
+export const useDeleteProject = () => useApiMutation<api.DeleteProjectArgs, api.DeleteProjectResult>(api.deleteProject);
 
 /** Loads GET /user-setting/download-data/{id} and reloads when `args` change. */
 export const useDownloadMyData = (args: api.DownloadMyDataArgs, options?: QueryOptions) =>
@@ -142,6 +157,10 @@ export const useGetCountries = (args?: api.GetCountriesArgs, options?: QueryOpti
 export const useGetCreditMovements = (args: api.GetCreditMovementsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetCreditMovementsArgs, api.GetCreditMovementsResult>(api.getCreditMovements, args ?? {}, options);
 
+/** Loads GET /message/deleted-messages/{id} and reloads when `args` change. */
+export const useGetDeletedMessages = (args: api.GetDeletedMessagesArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetDeletedMessagesArgs, api.GetDeletedMessagesResult>(api.getDeletedMessages, args ?? {}, options);
+
 /** Loads GET /content/get-featured and reloads when `args` change. */
 export const useGetFeaturedContents = (args?: api.GetFeaturedContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetFeaturedContentsArgs, api.GetFeaturedContentsResult>(api.getFeaturedContents, args ?? {}, options);
@@ -165,6 +184,18 @@ export const useGetKnackMoney = (args: api.GetKnackMoneyArgs, options?: QueryOpt
 /** Loads GET /payments/listing-quote/{id} and reloads when `args` change. */
 export const useGetListingQuote = (args: api.GetListingQuoteArgs, options?: QueryOptions) =>
   useApiQuery<api.GetListingQuoteArgs, api.GetListingQuoteResult>(api.getListingQuote, args ?? {}, options);
+
+/** Loads GET /message/counts/{id} and reloads when `args` change. */
+export const useGetMessageCounts = (args: api.GetMessageCountsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetMessageCountsArgs, api.GetMessageCountsResult>(api.getMessageCounts, args ?? {}, options);
+
+/** Loads GET /message/by-receiverId/{id} and reloads when `args` change. */
+export const useGetMessagesByReceiver = (args: api.GetMessagesByReceiverArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetMessagesByReceiverArgs, api.GetMessagesByReceiverResult>(api.getMessagesByReceiver, args ?? {}, options);
+
+/** Loads GET /message/thread/{id} and reloads when `args` change. */
+export const useGetMessageThread = (args: api.GetMessageThreadArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetMessageThreadArgs, api.GetMessageThreadResult>(api.getMessageThread, args ?? {}, options);
 
 /** Loads GET /flag/get-mine/{id} and reloads when `args` change. */
 export const useGetMyFlag = (args: api.GetMyFlagArgs, options?: QueryOptions) =>
@@ -198,6 +229,18 @@ export const useGetPaymentOrder = (args: api.GetPaymentOrderArgs, options?: Quer
 export const useGetProfileByUsername = (args: api.GetProfileByUsernameArgs, options?: QueryOptions) =>
   useApiQuery<api.GetProfileByUsernameArgs, api.GetProfileByUsernameResult>(api.getProfileByUsername, args ?? {}, options);
 
+/** Loads GET /project/content/{id} and reloads when `args` change. */
+export const useGetProjectContents = (args: api.GetProjectContentsArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetProjectContentsArgs, api.GetProjectContentsResult>(api.getProjectContents, args ?? {}, options);
+
+/** Loads GET /project/project-for-ranking and reloads when `args` change. */
+export const useGetProjectsForRanking = (args?: api.GetProjectsForRankingArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetProjectsForRankingArgs, api.GetProjectsForRankingResult>(api.getProjectsForRanking, args ?? {}, options);
+
+/** Loads GET /project/{userId} and reloads when `args` change. */
+export const useGetProjectsOfUser = (args: api.GetProjectsOfUserArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetProjectsOfUserArgs, api.GetProjectsOfUserResult>(api.getProjectsOfUser, args ?? {}, options);
+
 /** Loads GET /user-setting/regions/{country} and reloads when `args` change. */
 export const useGetRegions = (args: api.GetRegionsArgs, options?: QueryOptions) =>
   useApiQuery<api.GetRegionsArgs, api.GetRegionsResult>(api.getRegions, args ?? {}, options);
@@ -209,6 +252,10 @@ export const useGetSubscription = (args: api.GetSubscriptionArgs, options?: Quer
 /** Loads GET /subscription/status/{id} and reloads when `args` change. */
 export const useGetSubscriptionStatus = (args: api.GetSubscriptionStatusArgs, options?: QueryOptions) =>
   useApiQuery<api.GetSubscriptionStatusArgs, api.GetSubscriptionStatusResult>(api.getSubscriptionStatus, args ?? {}, options);
+
+/** Loads GET /message/support-account and reloads when `args` change. */
+export const useGetSupportAccount = (args?: api.GetSupportAccountArgs, options?: QueryOptions) =>
+  useApiQuery<api.GetSupportAccountArgs, api.GetSupportAccountResult>(api.getSupportAccount, args ?? {}, options);
 
 /** Loads GET /content/get-supported/{id} and reloads when `args` change. */
 export const useGetSupportedContents = (args: api.GetSupportedContentsArgs, options?: QueryOptions) =>
@@ -297,6 +344,9 @@ export const useReceivePaymentWebhook = () => useApiMutation<api.ReceivePaymentW
 /** Sends POST /code/save when `run` is called. */
 export const useRedeemDiscountCode = () => useApiMutation<api.RedeemDiscountCodeArgs, api.RedeemDiscountCodeResult>(api.redeemDiscountCode);
 
+/** Sends POST /message/reply when `run` is called. */
+export const useReplyMessage = () => useApiMutation<api.ReplyMessageArgs, api.ReplyMessageResult>(api.replyMessage);
+
 /** Sends POST /user-history/earn when `run` is called. */
 export const useRequestCashOut = () => useApiMutation<api.RequestCashOutArgs, api.RequestCashOutResult>(api.requestCashOut);
 
@@ -319,11 +369,17 @@ export const useResetPassword = () => useApiMutation<api.ResetPasswordArgs, api.
 /** Sends POST /flag/resolve when `run` is called. */
 export const useResolveFlags = () => useApiMutation<api.ResolveFlagsArgs, api.ResolveFlagsResult>(api.resolveFlags);
 
+/** Sends POST /message/restore/{id} when `run` is called. */
+export const useRestoreMessage = () => useApiMutation<api.RestoreMessageArgs, api.RestoreMessageResult>(api.restoreMessage);
+
 /** Sends POST /content/save-artist when `run` is called. */
 export const useSaveArtistContent = () => useApiMutation<api.SaveArtistContentArgs, api.SaveArtistContentResult>(api.saveArtistContent);
 
 /** Sends POST /content/save when `run` is called. */
 export const useSaveContent = () => useApiMutation<api.SaveContentArgs, api.SaveContentResult>(api.saveContent);
+
+/** Sends POST /project/save when `run` is called. */
+export const useSaveProject = () => useApiMutation<api.SaveProjectArgs, api.SaveProjectResult>(api.saveProject);
 
 /** Sends POST /content/save-top50 when `run` is called. */
 export const useSaveTop50Content = () => useApiMutation<api.SaveTop50ContentArgs, api.SaveTop50ContentResult>(api.saveTop50Content);
@@ -338,6 +394,9 @@ export const useSearchOwners = (args: api.SearchOwnersArgs, options?: QueryOptio
 
 /** Sends POST /flag/set when `run` is called. */
 export const useSetFlag = () => useApiMutation<api.SetFlagArgs, api.SetFlagResult>(api.setFlag);
+
+/** Sends POST /message/set-important when `run` is called. */
+export const useSetMessageImportant = () => useApiMutation<api.SetMessageImportantArgs, api.SetMessageImportantResult>(api.setMessageImportant);
 
 /** Sends POST /auth/signin when `run` is called. */
 export const useSignin = () => useApiMutation<api.SigninArgs, api.SigninResult>(api.signin);
@@ -363,6 +422,9 @@ export const useUpdateContentProject = () => useApiMutation<api.UpdateContentPro
 /** Sends POST /content/update-setting when `run` is called. */
 export const useUpdateContentSetting = () => useApiMutation<api.UpdateContentSettingArgs, api.UpdateContentSettingResult>(api.updateContentSetting);
 
+/** Sends POST /message/update-read when `run` is called. */
+export const useUpdateMessageRead = () => useApiMutation<api.UpdateMessageReadArgs, api.UpdateMessageReadResult>(api.updateMessageRead);
+
 /** Sends POST /user-setting/update-payment-info/{id} when `run` is called. */
 export const useUpdatePaymentInfo = () => useApiMutation<api.UpdatePaymentInfoArgs, api.UpdatePaymentInfoResult>(api.updatePaymentInfo);
 
@@ -374,6 +436,9 @@ export const useUpdatePlan = () => useApiMutation<api.UpdatePlanArgs, api.Update
 
 /** Sends POST /user-setting/update-pcredits when `run` is called. */
 export const useUpdatePremiumCredits = () => useApiMutation<api.UpdatePremiumCreditsArgs, api.UpdatePremiumCreditsResult>(api.updatePremiumCredits);
+
+/** Sends POST /project/update when `run` is called. */
+export const useUpdateProject = () => useApiMutation<api.UpdateProjectArgs, api.UpdateProjectResult>(api.updateProject);
 
 /** Sends POST /user-setting/update-regional/{id} when `run` is called. */
 export const useUpdateRegional = () => useApiMutation<api.UpdateRegionalArgs, api.UpdateRegionalResult>(api.updateRegional);

@@ -25,11 +25,25 @@ export function addShare(args: AddShareArgs, options?: RequestOptions): Promise<
   return request<AddShareResult>('post', '/comment/add-share', args ?? {}, options);
 }
 
+export type AddToProjectArgs = { body: NonNullable<operations['addToProject']['requestBody']>['content']['application/json'] };
+export type AddToProjectResult = operations['addToProject']['responses'][200]['content']['application/json'];
+/** POST /project/add-to-project: Put one of one's pieces in one of one's projects */
+export function addToProject(args: AddToProjectArgs, options?: RequestOptions): Promise<AddToProjectResult> {
+  return request<AddToProjectResult>('post', '/project/add-to-project', args ?? {}, options);
+}
+
 export type ApproveCashOutArgs = { body: NonNullable<operations['approveCashOut']['requestBody']>['content']['application/json'] };
 export type ApproveCashOutResult = operations['approveCashOut']['responses'][200]['content']['application/json'];
 /** POST /user-history/approve: Pay a pending cash-out request through the payout provider (admins only) */
 export function approveCashOut(args: ApproveCashOutArgs, options?: RequestOptions): Promise<ApproveCashOutResult> {
   return request<ApproveCashOutResult>('post', '/user-history/approve', args ?? {}, options);
+}
+
+export type BlockMessageSenderArgs = { body: NonNullable<operations['blockMessageSender']['requestBody']>['content']['application/json'] };
+export type BlockMessageSenderResult = operations['blockMessageSender']['responses'][200]['content']['application/json'];
+/** POST /message/block: Block a member's messages, or unblock them */
+export function blockMessageSender(args: BlockMessageSenderArgs, options?: RequestOptions): Promise<BlockMessageSenderResult> {
+  return request<BlockMessageSenderResult>('post', '/message/block', args ?? {}, options);
 }
 
 export type CancelCashOutArgs = { body: NonNullable<operations['cancelCashOut']['requestBody']>['content']['application/json'] };
@@ -95,6 +109,13 @@ export function createDiscountCode(args: CreateDiscountCodeArgs, options?: Reque
   return request<CreateDiscountCodeResult>('post', '/code/create', args ?? {}, options);
 }
 
+export type CreateMessageArgs = { body: NonNullable<operations['createMessage']['requestBody']>['content']['application/json'] };
+export type CreateMessageResult = operations['createMessage']['responses'][201]['content']['application/json'];
+/** POST /message/create: Write to a member, or to support */
+export function createMessage(args: CreateMessageArgs, options?: RequestOptions): Promise<CreateMessageResult> {
+  return request<CreateMessageResult>('post', '/message/create', args ?? {}, options);
+}
+
 export type CreateSubscriptionArgs = { body: NonNullable<operations['createSubscription']['requestBody']>['content']['application/json'] };
 export type CreateSubscriptionResult = operations['createSubscription']['responses'][201]['content']['application/json'];
 /** POST /subscription/create: Subscribe to a plan (open its checkout) */
@@ -116,11 +137,25 @@ export function deleteContent(args: DeleteContentArgs, options?: RequestOptions)
   return request<DeleteContentResult>('post', '/content/delete', args ?? {}, options);
 }
 
+export type DeleteMessageArgs = { path: operations['deleteMessage']['parameters']['path'] };
+export type DeleteMessageResult = operations['deleteMessage']['responses'][200]['content']['application/json'];
+/** POST /message/delete/{id}: Move a thread to the caller's Deleted list */
+export function deleteMessage(args: DeleteMessageArgs, options?: RequestOptions): Promise<DeleteMessageResult> {
+  return request<DeleteMessageResult>('post', '/message/delete/{id}', args ?? {}, options);
+}
+
 export type DeleteMyAccountArgs = { path: operations['deleteMyAccount']['parameters']['path']; body: NonNullable<operations['deleteMyAccount']['requestBody']>['content']['application/json'] };
 export type DeleteMyAccountResult = operations['deleteMyAccount']['responses'][200]['content']['application/json'];
 /** POST /user-setting/delete-account/{id}: Delete a member's account */
 export function deleteMyAccount(args: DeleteMyAccountArgs, options?: RequestOptions): Promise<DeleteMyAccountResult> {
   return request<DeleteMyAccountResult>('post', '/user-setting/delete-account/{id}', args ?? {}, options);
+}
+
+export type DeleteProjectArgs = { body: NonNullable<operations['deleteProject']['requestBody']>['content']['application/json'] };
+export type DeleteProjectResult = operations['deleteProject']['responses'][200]['content']['application/json'];
+/** POST /project/delete: Remove one of one's projects; its pieces stay */
+export function deleteProject(args: DeleteProjectArgs, options?: RequestOptions): Promise<DeleteProjectResult> {
+  return request<DeleteProjectResult>('post', '/project/delete', args ?? {}, options);
 }
 
 export type DownloadMyDataArgs = { path: operations['downloadMyData']['parameters']['path'] };
@@ -277,6 +312,13 @@ export function getCreditMovements(args: GetCreditMovementsArgs, options?: Reque
   return request<GetCreditMovementsResult>('get', '/user-setting/credits/{id}', args ?? {}, options);
 }
 
+export type GetDeletedMessagesArgs = { path: operations['getDeletedMessages']['parameters']['path']; query?: operations['getDeletedMessages']['parameters']['query'] };
+export type GetDeletedMessagesResult = operations['getDeletedMessages']['responses'][200]['content']['application/json'];
+/** GET /message/deleted-messages/{id}: The threads a member deleted, newest activity first */
+export function getDeletedMessages(args: GetDeletedMessagesArgs, options?: RequestOptions): Promise<GetDeletedMessagesResult> {
+  return request<GetDeletedMessagesResult>('get', '/message/deleted-messages/{id}', args ?? {}, options);
+}
+
 export type GetFeaturedContentsArgs = { query?: operations['getFeaturedContents']['parameters']['query'] };
 export type GetFeaturedContentsResult = operations['getFeaturedContents']['responses'][200]['content']['application/json'];
 /** GET /content/get-featured: The Featured feed */
@@ -317,6 +359,27 @@ export type GetListingQuoteResult = operations['getListingQuote']['responses'][2
 /** GET /payments/listing-quote/{id}: What monetizing a piece costs the signed-in member */
 export function getListingQuote(args: GetListingQuoteArgs, options?: RequestOptions): Promise<GetListingQuoteResult> {
   return request<GetListingQuoteResult>('get', '/payments/listing-quote/{id}', args ?? {}, options);
+}
+
+export type GetMessageCountsArgs = { path: operations['getMessageCounts']['parameters']['path'] };
+export type GetMessageCountsResult = operations['getMessageCounts']['responses'][200]['content']['application/json'];
+/** GET /message/counts/{id}: A member's unread, important, deleted and total threads */
+export function getMessageCounts(args: GetMessageCountsArgs, options?: RequestOptions): Promise<GetMessageCountsResult> {
+  return request<GetMessageCountsResult>('get', '/message/counts/{id}', args ?? {}, options);
+}
+
+export type GetMessagesByReceiverArgs = { path: operations['getMessagesByReceiver']['parameters']['path']; query?: operations['getMessagesByReceiver']['parameters']['query'] };
+export type GetMessagesByReceiverResult = operations['getMessagesByReceiver']['responses'][200]['content']['application/json'];
+/** GET /message/by-receiverId/{id}: A member's inbox, newest activity first */
+export function getMessagesByReceiver(args: GetMessagesByReceiverArgs, options?: RequestOptions): Promise<GetMessagesByReceiverResult> {
+  return request<GetMessagesByReceiverResult>('get', '/message/by-receiverId/{id}', args ?? {}, options);
+}
+
+export type GetMessageThreadArgs = { path: operations['getMessageThread']['parameters']['path']; query?: operations['getMessageThread']['parameters']['query'] };
+export type GetMessageThreadResult = operations['getMessageThread']['responses'][200]['content']['application/json'];
+/** GET /message/thread/{id}: A thread's messages, the oldest first */
+export function getMessageThread(args: GetMessageThreadArgs, options?: RequestOptions): Promise<GetMessageThreadResult> {
+  return request<GetMessageThreadResult>('get', '/message/thread/{id}', args ?? {}, options);
 }
 
 export type GetMyFlagArgs = { path: operations['getMyFlag']['parameters']['path'] };
@@ -375,6 +438,27 @@ export function getProfileByUsername(args: GetProfileByUsernameArgs, options?: R
   return request<GetProfileByUsernameResult>('get', '/user/profile/{username}', args ?? {}, options);
 }
 
+export type GetProjectContentsArgs = { path: operations['getProjectContents']['parameters']['path'] };
+export type GetProjectContentsResult = operations['getProjectContents']['responses'][200]['content']['application/json'];
+/** GET /project/content/{id}: A project and the pieces of it the caller may see */
+export function getProjectContents(args: GetProjectContentsArgs, options?: RequestOptions): Promise<GetProjectContentsResult> {
+  return request<GetProjectContentsResult>('get', '/project/content/{id}', args ?? {}, options);
+}
+
+export type GetProjectsForRankingArgs = Record<string, never>;
+export type GetProjectsForRankingResult = operations['getProjectsForRanking']['responses'][200]['content']['application/json'];
+/** GET /project/project-for-ranking: Public projects ranked by the reactions of their pieces */
+export function getProjectsForRanking(args?: GetProjectsForRankingArgs, options?: RequestOptions): Promise<GetProjectsForRankingResult> {
+  return request<GetProjectsForRankingResult>('get', '/project/project-for-ranking', args ?? {}, options);
+}
+
+export type GetProjectsOfUserArgs = { path: operations['getProjectsOfUser']['parameters']['path'] };
+export type GetProjectsOfUserResult = operations['getProjectsOfUser']['responses'][200]['content']['application/json'];
+/** GET /project/{userId}: A member's projects, the newest first */
+export function getProjectsOfUser(args: GetProjectsOfUserArgs, options?: RequestOptions): Promise<GetProjectsOfUserResult> {
+  return request<GetProjectsOfUserResult>('get', '/project/{userId}', args ?? {}, options);
+}
+
 export type GetRegionsArgs = { path: operations['getRegions']['parameters']['path'] };
 export type GetRegionsResult = operations['getRegions']['responses'][200]['content']['application/json'];
 /** GET /user-setting/regions/{country}: The states or regions of a country, by name */
@@ -394,6 +478,13 @@ export type GetSubscriptionStatusResult = operations['getSubscriptionStatus']['r
 /** GET /subscription/status/{id}: What a subscription checkout came to */
 export function getSubscriptionStatus(args: GetSubscriptionStatusArgs, options?: RequestOptions): Promise<GetSubscriptionStatusResult> {
   return request<GetSubscriptionStatusResult>('get', '/subscription/status/{id}', args ?? {}, options);
+}
+
+export type GetSupportAccountArgs = Record<string, never>;
+export type GetSupportAccountResult = operations['getSupportAccount']['responses'][200]['content']['application/json'];
+/** GET /message/support-account: The support account behind the recipient list's 'Admin' entry */
+export function getSupportAccount(args?: GetSupportAccountArgs, options?: RequestOptions): Promise<GetSupportAccountResult> {
+  return request<GetSupportAccountResult>('get', '/message/support-account', args ?? {}, options);
 }
 
 export type GetSupportedContentsArgs = { path: operations['getSupportedContents']['parameters']['path']; query?: operations['getSupportedContents']['parameters']['query'] };
@@ -564,6 +655,13 @@ export function redeemDiscountCode(args: RedeemDiscountCodeArgs, options?: Reque
   return request<RedeemDiscountCodeResult>('post', '/code/save', args ?? {}, options);
 }
 
+export type ReplyMessageArgs = { body: NonNullable<operations['replyMessage']['requestBody']>['content']['application/json'] };
+export type ReplyMessageResult = operations['replyMessage']['responses'][201]['content']['application/json'];
+/** POST /message/reply: Reply in a thread */
+export function replyMessage(args: ReplyMessageArgs, options?: RequestOptions): Promise<ReplyMessageResult> {
+  return request<ReplyMessageResult>('post', '/message/reply', args ?? {}, options);
+}
+
 export type RequestCashOutArgs = { body: NonNullable<operations['requestCashOut']['requestBody']>['content']['application/json'] };
 export type RequestCashOutResult = operations['requestCashOut']['responses'][201]['content']['application/json'];
 /** POST /user-history/earn: Ask to cash out the whole available balance (adds an Earn history item, pending) */
@@ -613,6 +711,13 @@ export function resolveFlags(args: ResolveFlagsArgs, options?: RequestOptions): 
   return request<ResolveFlagsResult>('post', '/flag/resolve', args ?? {}, options);
 }
 
+export type RestoreMessageArgs = { path: operations['restoreMessage']['parameters']['path'] };
+export type RestoreMessageResult = operations['restoreMessage']['responses'][200]['content']['application/json'];
+/** POST /message/restore/{id}: Bring a deleted thread back to the caller's inbox */
+export function restoreMessage(args: RestoreMessageArgs, options?: RequestOptions): Promise<RestoreMessageResult> {
+  return request<RestoreMessageResult>('post', '/message/restore/{id}', args ?? {}, options);
+}
+
 export type SaveArtistContentArgs = { body: NonNullable<operations['saveArtistContent']['requestBody']>['content']['application/json'] };
 export type SaveArtistContentResult = operations['saveArtistContent']['responses'][201]['content']['application/json'];
 /** POST /content/save-artist: Publish a song on an artist page */
@@ -625,6 +730,13 @@ export type SaveContentResult = operations['saveContent']['responses'][201]['con
 /** POST /content/save: Publish a piece (classic mode) */
 export function saveContent(args: SaveContentArgs, options?: RequestOptions): Promise<SaveContentResult> {
   return request<SaveContentResult>('post', '/content/save', args ?? {}, options);
+}
+
+export type SaveProjectArgs = { body: NonNullable<operations['saveProject']['requestBody']>['content']['application/json'] };
+export type SaveProjectResult = operations['saveProject']['responses'][201]['content']['application/json'];
+/** POST /project/save: Create a project from some of one's own pieces */
+export function saveProject(args: SaveProjectArgs, options?: RequestOptions): Promise<SaveProjectResult> {
+  return request<SaveProjectResult>('post', '/project/save', args ?? {}, options);
 }
 
 export type SaveTop50ContentArgs = { body: NonNullable<operations['saveTop50Content']['requestBody']>['content']['application/json'] };
@@ -653,6 +765,13 @@ export type SetFlagResult = operations['setFlag']['responses'][200]['content']['
 /** POST /flag/set: Flag a piece with a reason, change the reason, or take the flag back */
 export function setFlag(args: SetFlagArgs, options?: RequestOptions): Promise<SetFlagResult> {
   return request<SetFlagResult>('post', '/flag/set', args ?? {}, options);
+}
+
+export type SetMessageImportantArgs = { body: NonNullable<operations['setMessageImportant']['requestBody']>['content']['application/json'] };
+export type SetMessageImportantResult = operations['setMessageImportant']['responses'][200]['content']['application/json'];
+/** POST /message/set-important: Mark a thread important, or not, for the caller */
+export function setMessageImportant(args: SetMessageImportantArgs, options?: RequestOptions): Promise<SetMessageImportantResult> {
+  return request<SetMessageImportantResult>('post', '/message/set-important', args ?? {}, options);
 }
 
 export type SigninArgs = { body: NonNullable<operations['signin']['requestBody']>['content']['application/json'] };
@@ -711,6 +830,13 @@ export function updateContentSetting(args: UpdateContentSettingArgs, options?: R
   return request<UpdateContentSettingResult>('post', '/content/update-setting', args ?? {}, options);
 }
 
+export type UpdateMessageReadArgs = { body: NonNullable<operations['updateMessageRead']['requestBody']>['content']['application/json'] };
+export type UpdateMessageReadResult = operations['updateMessageRead']['responses'][200]['content']['application/json'];
+/** POST /message/update-read: Mark a thread read up to its last message (or unread again) */
+export function updateMessageRead(args: UpdateMessageReadArgs, options?: RequestOptions): Promise<UpdateMessageReadResult> {
+  return request<UpdateMessageReadResult>('post', '/message/update-read', args ?? {}, options);
+}
+
 export type UpdatePaymentInfoArgs = { path: operations['updatePaymentInfo']['parameters']['path']; body: NonNullable<operations['updatePaymentInfo']['requestBody']>['content']['application/json'] };
 export type UpdatePaymentInfoResult = operations['updatePaymentInfo']['responses'][200]['content']['application/json'];
 /** POST /user-setting/update-payment-info/{id}: Set the PayPal email payouts and cash-outs are sent to */
@@ -737,6 +863,13 @@ export type UpdatePremiumCreditsResult = operations['updatePremiumCredits']['res
 /** POST /user-setting/update-pcredits: Add or take premium listing credits (admins) */
 export function updatePremiumCredits(args: UpdatePremiumCreditsArgs, options?: RequestOptions): Promise<UpdatePremiumCreditsResult> {
   return request<UpdatePremiumCreditsResult>('post', '/user-setting/update-pcredits', args ?? {}, options);
+}
+
+export type UpdateProjectArgs = { body: NonNullable<operations['updateProject']['requestBody']>['content']['application/json'] };
+export type UpdateProjectResult = operations['updateProject']['responses'][200]['content']['application/json'];
+/** POST /project/update: Rename one of one's projects */
+export function updateProject(args: UpdateProjectArgs, options?: RequestOptions): Promise<UpdateProjectResult> {
+  return request<UpdateProjectResult>('post', '/project/update', args ?? {}, options);
 }
 
 export type UpdateRegionalArgs = { path: operations['updateRegional']['parameters']['path']; body: NonNullable<operations['updateRegional']['requestBody']>['content']['application/json'] };

@@ -75,5 +75,11 @@ export const MESSAGES = {
   "emailChangeSent": "We sent a link to {email}. Your email changes when you open it.",
   "emailChanged": "Your email is now {email}.",
   "emailChangeCancelled": "The email change is cancelled. Your email stays {email}.",
-  "badEmailChangeLink": "This email change link is invalid or has expired."
+  "badEmailChangeLink": "This email change link is invalid or has expired.",
+  "projectNameRequired": "Project name should not be empty",
+  "projectRequired": "Project should be selected.",
+  "projectAdded": "Project is added successfully.",
+  "contentAddedToProject": "The content is added to project successfully.",
+  "projectRemoved": "The project is removed successfully.",
+  "projectRenamed": "The project is renamed."
 } as const;

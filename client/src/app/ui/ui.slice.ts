@@ -25,7 +25,11 @@ export type ModalName =
   | 'flag'
   // Issue 17: subscribing to a plan; who can see a piece (settings (Privacy)).
   | 'subscription'
-  | 'privacy';
+  | 'privacy'
+  // Issue 18: adding a piece to a project, or creating one.
+  | 'project'
+  // Issue 18: the message modal (create and reply).
+  | 'message';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
 
@@ -41,6 +45,8 @@ export const MEMBER_MODALS: readonly ModalName[] = [
   'flag',
   'subscription',
   'privacy',
+  'project',
+  'message',
 ];
 
 /**
@@ -73,6 +79,14 @@ export interface ModalProps {
   followTab?: 'followers' | 'following';
   /** Subscription modal: the plan chosen. */
   planId?: number;
+  /** Message modal: a new thread or a reply (the recipient locked); the recipient (`admin` for support) and name. */
+  messageMode?: 'create' | 'reply';
+  receiverId?: string;
+  receiverName?: string;
+  /** Message modal, reply: the thread, its subject, and who answers (an admin answers as the support account). */
+  threadId?: string;
+  subject?: string;
+  senderId?: string;
 }
 
 export interface ModalRequest extends ModalProps {

@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RouteErrorBoundary } from '../../components/errors';
 import { PageLoading } from '../../components/PageLoading';
 import { OrderReturn } from '../../features/payments';
+import { MessageCountsPoll } from '../../features/messages';
 import { loadPlayerBar, selectHasTrack } from '../../features/player';
 import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../app/ui';
 import { Footer } from './Footer';
@@ -77,6 +78,7 @@ export function FrontLayout() {
       <Footer />
       {isPhone ? <SideMenuDrawer /> : null}
       <ModalHost />
+      <MessageCountsPoll />
       <OrderReturn />
       <PlayerSlot show={hasTrack} />
     </div>

@@ -10,6 +10,8 @@ import { loadFollowModal } from '../../features/follows';
 import { loadFlagModal } from '../../features/flags';
 import { loadSubscriptionModal } from '../../features/subscriptions';
 import { loadPrivacyModal } from '../../features/privacy';
+import { loadMessageModal } from '../../features/messages';
+import { loadProjectModal } from '../../features/projects';
 import { selectOpenModal, type ModalName } from '../../app/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 import { withAntd } from '../../app/withAntd';
@@ -40,6 +42,8 @@ const GROUPS: ModalGroup[] = [
   { key: 'flag', has: (name) => name === 'flag', Component: lazy(withAntd(loadFlagModal)) as ModalComponent, members: true },
   { key: 'subscription', has: (name) => name === 'subscription', Component: lazy(withAntd(loadSubscriptionModal)) as ModalComponent, members: true },
   { key: 'privacy', has: (name) => name === 'privacy', Component: lazy(withAntd(loadPrivacyModal)) as ModalComponent, members: true },
+  { key: 'message', has: (name) => name === 'message', Component: lazy(withAntd(loadMessageModal)) as ModalComponent, members: true },
+  { key: 'project', has: (name) => name === 'project', Component: lazy(withAntd(loadProjectModal)) as ModalComponent, members: true },
 ];
 
 /**

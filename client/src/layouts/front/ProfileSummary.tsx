@@ -1,15 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { useGetWalletSummary } from '../../api/generated/hooks';
+import { useGetProjectsOfUser, useGetWalletSummary } from '../../api/generated/hooks';
 import { PATHS } from '../../app/constants';
 import { useAppSelector } from '../../app/hooks';
-import { Button } from '../../components/button';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
+import { UnreadBadge } from '../../features/messages';
 import { formatUsd, selectPaymentsVersion } from '../../features/payments';
 import { displayUsername } from '../../lib/userNames';
-
-export const MESSAGES_HINT = 'Messages are coming soon';
 
 /**
  * The Stellar wallets the panel lists. None can be connected yet: Freighter is the one the Stellar work will
@@ -25,10 +23,9 @@ export const WALLETS = [
 /**
  * The profile summary panel (opened from the avatar in the top navigation): the avatar, the full name linking to
  * the own profile, the wallet address (no Stellar wallet can be connected yet, so 'Connect a wallet'), SETTINGS
- * and MESSAGES (the inbox is not built yet: disabled, saying so), the counts of Projects, Uploads ($),
+ * and MESSAGES (the inbox, with the unread count), the counts of Projects, Uploads ($),
  * Collections ($) and Total value ($), and the wallet list. The money figures are the wallet's, loaded when the
- * panel mounts (each opening), so they never hold up the page. Projects are 0 for everyone until members can
- * make projects.
+ * panel mounts (each opening), so they never hold up the page, and so is the member's count of projects.
  */
 export default function ProfileSummary({ id, onClose }: { id: string; onClose: () => void }) {
   const user = useAppSelector(selectUser);
@@ -36,6 +33,7 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
   const panel = useRef<HTMLElement>(null);
   const wallet = useGetWalletSummary({ path: { id: user?.id ?? '' } }, { enabled: Boolean(user) });
   const { reload } = wallet;
+  const projects = useGetProjectsOfUser({ path: { userId: user?.id ?? '' } }, { enabled: Boolean(user) });
 
   useEffect(() => panel.current?.focus(), []);
   // Money changed on this client while the panel is open (a listing paid): the figures load again.
@@ -48,7 +46,7 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
   const figure = (usd: number | undefined) => (usd === undefined ? '…' : formatUsd(usd));
   const summary = wallet.data;
   const figures = [
-    { label: 'Projects', value: '0', testId: 'summary-projects' },
+    { label: 'Projects', value: projects.data ? String(projects.data.projects.length) : '…', testId: 'summary-projects' },
     { label: 'Uploads', value: figure(summary?.uploads), testId: 'summary-uploads' },
     { label: 'Collections', value: figure(summary?.collections), testId: 'summary-collections' },
     { label: 'Total value', value: figure(summary?.totalValue), testId: 'summary-total' },
@@ -70,13 +68,11 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
         <Link to={PATHS.settings} className="kn-button kn-button--default kn-summary__action" onClick={onClose}>
           SETTINGS
         </Link>
-        <Button className="kn-summary__action" disabled aria-describedby={`${id}-messages`}>
+        <Link to={PATHS.inbox} className="kn-button kn-button--default kn-summary__action" onClick={onClose}>
           MESSAGES
-        </Button>
+          <UnreadBadge />
+        </Link>
       </div>
-      <p id={`${id}-messages`} className="kn-summary__hint">
-        {MESSAGES_HINT}
-      </p>
 
       {wallet.error ? (
         <p className="kn-summary__error" role="alert">

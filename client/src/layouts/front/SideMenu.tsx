@@ -2,6 +2,7 @@ import { NavLink, useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { logoutRequested, selectHasKnownPlan, selectIsAdmin, selectIsLoggedIn } from '../../features/auth';
 import { modalOpened, selectIsPhone } from '../../app/ui';
+import { UnreadBadge } from '../../features/messages';
 import { AccountHead } from './AccountHead';
 import { LOGGED_OUT_SIDE_MENU, loggedInSideMenu, type SideMenuItem, type SideMenuLink } from './navItems';
 
@@ -46,6 +47,7 @@ export function SideMenu({ variant, items, onNavigate }: SideMenuProps) {
         {item.icon}
       </span>
       <span className="kn-sidemenu__label">{variant === 'rail' && 'railLabel' in item && item.railLabel ? item.railLabel : item.label}</span>
+      {item.key === 'inbox' ? <UnreadBadge /> : null}
     </>
   );
   return (

@@ -1,12 +1,14 @@
 import { NavLink } from 'react-router-dom';
 import { Button } from '../../components/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
+import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
 import MenuOutlined from '@ant-design/icons/es/icons/MenuOutlined';
 import { BREAKPOINTS, PATHS } from '../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { logoutRequested, selectIsLoggedIn } from '../../features/auth';
 import { SearchBox } from '../../features/explore';
+import { UnreadBadge } from '../../features/messages';
 import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from '../../app/ui';
 import { ProfileSummaryButton } from './ProfileSummaryButton';
 
@@ -94,6 +96,12 @@ export function TopNav() {
           >
             <span className="kn-topnav__upload-label">Upload</span>
           </Button>
+          {loggedIn ? (
+            <NavLink to={PATHS.inbox} className="kn-topnav__inbox" aria-label="Inbox">
+              <MailOutlined aria-hidden="true" />
+              <UnreadBadge />
+            </NavLink>
+          ) : null}
           {loggedIn ? <ProfileSummaryButton /> : null}
         </div>
       </div>

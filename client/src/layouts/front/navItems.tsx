@@ -7,6 +7,7 @@ import IdcardOutlined from '@ant-design/icons/es/icons/IdcardOutlined';
 import LineChartOutlined from '@ant-design/icons/es/icons/LineChartOutlined';
 import LoginOutlined from '@ant-design/icons/es/icons/LoginOutlined';
 import LogoutOutlined from '@ant-design/icons/es/icons/LogoutOutlined';
+import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
 import QuestionCircleOutlined from '@ant-design/icons/es/icons/QuestionCircleOutlined';
 import ReadOutlined from '@ant-design/icons/es/icons/ReadOutlined';
 import SafetyCertificateOutlined from '@ant-design/icons/es/icons/SafetyCertificateOutlined';
@@ -56,6 +57,7 @@ export function loggedInSideMenu({ pathname, isAdmin, showAnalytics, isPhone }: 
   const items: (SideMenuItem | false)[] = [
     isAdmin && !pathname.startsWith(PATHS.admin) && { key: 'admin', label: 'Admin', icon: <SafetyCertificateOutlined />, to: PATHS.admin },
     !pathname.startsWith(PATHS.wallet) && { key: 'wallet', label: 'Wallet', icon: <WalletOutlined />, to: PATHS.wallet },
+    { key: 'inbox', label: 'Inbox', icon: <MailOutlined />, to: PATHS.inbox },
     showAnalytics && { key: 'analytics', label: 'Analytics', icon: <LineChartOutlined />, to: PATHS.analytics },
     {
       key: 'info',

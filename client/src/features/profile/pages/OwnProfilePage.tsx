@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
@@ -10,6 +10,7 @@ import { selectUser, type User } from '../../auth';
 import { ContentGrid } from '../../../components/content/ContentGrid';
 import { modalOpened } from '../../../app/ui';
 import { selectUpload } from '../../upload';
+import { loadProjectsPanel } from '../../projects';
 import type { Content, UserCard } from '../../../lib/content';
 import { DeleteContentModal } from '../components/DeleteContentModal';
 import { OwnerMenu } from '../components/OwnerMenu';
@@ -22,7 +23,10 @@ import '../components/profile.css';
 const KINDS = [
   { key: 'default', label: 'Uploads', to: PATHS.myProfile },
   { key: 'supported', label: 'Collection', to: PATHS.collection },
+  { key: 'projects', label: 'Projects', to: PATHS.ownProjects },
 ];
+
+const ProjectsPanel = lazy(loadProjectsPanel);
 
 /** The header's card: the profile call's counts, with the photo, header and names as the session has them now. */
 function ownCard(user: User, card: UserCard | undefined): UserCard | undefined {
@@ -50,7 +54,7 @@ function OwnPieceExtra({ content, onDelete }: { content: Content; onDelete: (con
 
 /**
  * The own profile, `/profile/{kind?}`: `default` the member's uploads with the private ones
- * (badged) and an owner menu to delete, `supported` the collection. The header changes the photo and the
+ * (badged) and an owner menu to delete, `supported` the collection, `projects` the member's projects. The header changes the photo and the
  * header image; Upload opens the upload modal.
  */
 export default function OwnProfilePage() {
@@ -61,11 +65,11 @@ export default function OwnProfilePage() {
   const savedId = useAppSelector((state) => selectUpload(state).saved?.id);
   const collectionShown = kind === 'supported';
   const profile = useGetProfileByUsername({ path: { username: user.username } });
-  const uploads = useWithoutRemoved(useUploads(collectionShown ? undefined : user.username, undefined, savedId));
+  const uploads = useWithoutRemoved(useUploads(kind === 'default' ? user.username : undefined, undefined, savedId));
   const collection = useCollection(collectionShown ? user.id : undefined);
   const [deleting, setDeleting] = useState<Content | null>(null);
 
-  if (kind !== 'default' && kind !== 'supported') return <Navigate to={PATHS.myProfile} replace />;
+  if (!KINDS.some((item) => item.key === kind)) return <Navigate to={PATHS.myProfile} replace />;
   if (profile.error && !profile.data) return <ErrorPage status={profile.error.status || 500} message={profile.error.message} />;
   const card = ownCard(user, profile.data);
   const upload = () => dispatch(modalOpened('upload'));
@@ -85,11 +89,15 @@ export default function OwnProfilePage() {
       ) : (
         <ProfileHeaderSkeleton />
       )}
-      <section className="kn-profile__uploads" aria-label={collectionShown ? 'Your collection' : 'Your uploads'}>
+      <section className="kn-profile__uploads" aria-label={collectionShown ? 'Your collection' : kind === 'projects' ? 'Your projects' : 'Your uploads'}>
         <div className="kn-profile__bar">
           <TabLinks label="Your pieces" items={KINDS} active={kind} />
         </div>
-        {collectionShown ? (
+        {kind === 'projects' ? (
+          <Suspense fallback={null}>
+            <ProjectsPanel userId={user.id} own name={user.fullName} />
+          </Suspense>
+        ) : collectionShown ? (
           <ContentGrid {...collection} label="Your collection" empty="The pieces you support (you paid their listing fee) show here." />
         ) : (
           <ContentGrid

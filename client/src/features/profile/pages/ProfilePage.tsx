@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Button from 'antd/es/button';
 import { useGetProfileByUsername } from '../../../api/generated/hooks';
@@ -11,6 +11,8 @@ import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid'
 import type { TagType } from '../../../lib/tags';
 import { ProfileHeader } from '../components/ProfileHeader';
 import { FollowButton } from '../../follows';
+import { MessageButton } from '../../messages';
+import { loadProjectsPanel } from '../../projects';
 import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
 import { TabLinks } from '../components/TabLinks';
 import { useLinkedPiece } from '../hooks/useLinkedPiece';
@@ -25,9 +27,13 @@ const TYPE_TABS: { key: TagType | 'all'; label: string }[] = [
   { key: 'photos', label: 'Photos' },
 ];
 
+/** The Projects tab is the profile's address with `?tab=projects` (the path's second part is a content type). */
+const PROJECTS_TAB = 'projects';
+const ProjectsPanel = lazy(loadProjectsPanel);
+
 /**
  * The public profile, `/{username}` and `/{username}/{type}`: the member's header and their
- * uploads, filtered by type. A share link `/{username}-{slug}` is the same page with that piece open in the
+ * uploads, filtered by type, or their projects (`?tab=projects`). A share link `/{username}-{slug}` is the same page with that piece open in the
  * detail modal over it (closing the modal leaves the profile).
  */
 export default function ProfilePage() {
@@ -38,6 +44,7 @@ export default function ProfilePage() {
   const type = target && target.kind !== 'top50' && isTagType(target.sub) ? target.sub : undefined;
   const slug = target?.kind === 'content' ? target.slug : undefined;
   const viewer = useAppSelector(selectUser);
+  const projectsShown = new URLSearchParams(search).get('tab') === PROJECTS_TAB;
   const navigate = useNavigate();
   const profile = useGetProfileByUsername({ path: { username } }, { enabled: Boolean(username) });
   const uploads = useUploads(username || undefined, type);
@@ -63,7 +70,10 @@ export default function ProfilePage() {
             own ? (
               <Button onClick={() => void navigate(PATHS.myProfile)}>Manage your uploads</Button>
             ) : (
-              <FollowButton userId={card.user.id} name={artistName(card.user)} />
+              <>
+                <FollowButton userId={card.user.id} name={artistName(card.user)} />
+                <MessageButton userId={card.user.id} name={artistName(card.user)} />
+              </>
             )
           }
         />
@@ -73,20 +83,29 @@ export default function ProfilePage() {
       <section className="kn-profile__uploads" aria-labelledby="kn-profile-uploads">
         <div className="kn-profile__bar">
           <h2 id="kn-profile-uploads" className="kn-section-title">
-            Uploads
+            {projectsShown ? 'Projects' : 'Uploads'}
           </h2>
           <TabLinks
             label="Content type"
-            items={TYPE_TABS.map(({ key, label }) => ({ key, label, to: profilePath(username, key === 'all' ? undefined : key) }))}
-            active={type ?? 'all'}
+            items={[
+              ...TYPE_TABS.map(({ key, label }) => ({ key, label, to: profilePath(username, key === 'all' ? undefined : key) })),
+              { key: PROJECTS_TAB, label: 'Projects', to: `${profilePath(username)}?tab=${PROJECTS_TAB}` },
+            ]}
+            active={projectsShown ? PROJECTS_TAB : (type ?? 'all')}
           />
         </div>
-        <ContentGrid
-          {...uploads}
-          priorityCards={FIRST_ROW}
-          label={`Uploads by ${name}`}
-          empty={type ? `No ${type} by ${name} yet.` : `${name} has not uploaded anything yet.`}
-        />
+        {projectsShown && card ? (
+          <Suspense fallback={null}>
+            <ProjectsPanel userId={card.user.id} own={own} name={name} />
+          </Suspense>
+        ) : (
+          <ContentGrid
+            {...uploads}
+            priorityCards={FIRST_ROW}
+            label={`Uploads by ${name}`}
+            empty={type ? `No ${type} by ${name} yet.` : `${name} has not uploaded anything yet.`}
+          />
+        )}
       </section>
     </div>
   );

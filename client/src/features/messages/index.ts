@@ -1,0 +1,15 @@
+/**
+ * features/messages: the inbox (/inbox), the message modal (create and reply), the unread badge and the poll that
+ * keeps it fresh. The page and the modal are lazy chunks (they bring antd); the badge and poll are plain.
+ */
+export { messagesReducer, messagesChanged, selectUnreadMessages, selectMessagesVersion, initialMessagesState } from './messages.slice';
+export type { MessagesState, MessageCounts } from './messages.slice';
+export { MessageCountsPoll, MESSAGE_POLL_MS } from './useMessageCounts';
+export { UnreadBadge } from './components/UnreadBadge';
+export { MessageButton } from './components/MessageButton';
+export { MESSAGE_TEXT } from './messages.text';
+
+/** /inbox: the member's threads, a thread, and the support inbox for admins. */
+export const loadInboxPage = () => import('./pages/InboxPage');
+/** The message modal, in create or reply mode. */
+export const loadMessageModal = () => import('./components/MessageModal');

@@ -1,0 +1,179 @@
+import { useEffect, useState } from 'react';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Input from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import Select from 'antd/es/select';
+import Tabs from 'antd/es/tabs';
+import { addToProject, getContentsByUsername, getProjectsOfUser, saveProject } from '../../../api/generated/operations';
+import { MESSAGES } from '../../../api/generated/validation';
+import { toApiError } from '../../../api/http';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalClosed, selectModalProps } from '../../../app/ui';
+import { notify } from '../../../components/notify';
+import type { Content } from '../../../lib/content';
+import { selectUser } from '../../auth';
+import './projects.css';
+
+type Project = Awaited<ReturnType<typeof getProjectsOfUser>>['projects'][number];
+type Tab = 'add' | 'create';
+
+/** How many of the member's pieces the modal offers when it is not opened on one piece. */
+const PIECES_OFFERED = 50;
+
+/** The member's projects and, when the modal is not about one piece, their pieces to choose from; loaded on opening. */
+function useChoices(open: boolean, userId: string, username: string, withPieces: boolean) {
+  const [projects, setProjects] = useState<Project[] | null>(null);
+  const [pieces, setPieces] = useState<Content[]>([]);
+  useEffect(() => {
+    if (!open || !userId) return undefined;
+    const controller = new AbortController();
+    const options = { signal: controller.signal, quiet: true };
+    setProjects(null);
+    void getProjectsOfUser({ path: { userId } }, options).then(
+      (answer) => setProjects(answer.projects),
+      () => !controller.signal.aborted && setProjects([]),
+    );
+    if (withPieces) {
+      void getContentsByUsername({ path: { username }, query: { limit: PIECES_OFFERED } }, options).then(
+        (page) => setPieces(page.contents),
+        () => undefined,
+      );
+    }
+    return () => controller.abort();
+  }, [open, userId, username, withPieces]);
+  return { projects, pieces };
+}
+
+/**
+ * The project modal: 'Add to project' puts a piece in one of the member's projects, 'Create a project' makes one.
+ * Opened on a piece (the detail modal's owner menu), it is about that piece; opened from the own profile, the member
+ * chooses the pieces. The rules answer the spec's messages before anything is sent (the server checks them too).
+ */
+export default function ProjectModal({ open }: { open: boolean }) {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const { contentId } = useAppSelector(selectModalProps);
+  const { projects, pieces } = useChoices(open, user?.id ?? '', user?.username ?? '', !contentId);
+  const [tab, setTab] = useState<Tab>('add');
+  const [projectId, setProjectId] = useState<string | undefined>();
+  const [pieceId, setPieceId] = useState<string | undefined>();
+  const [name, setName] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setTab('add');
+    setProjectId(undefined);
+    setPieceId(undefined);
+    setName('');
+    setChosen(contentId ? [contentId] : []);
+    setProblem(null);
+  }, [open, contentId]);
+
+  const close = () => dispatch(modalClosed());
+  const send = async (call: () => Promise<{ message: string }>) => {
+    setSaving(true);
+    setProblem(null);
+    try {
+      notify('success', (await call()).message);
+      close();
+    } catch (error) {
+      setProblem(toApiError(error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const add = () => {
+    if (!projectId) return setProblem(MESSAGES.projectRequired);
+    const piece = contentId ?? pieceId;
+    if (!piece) return setProblem('Choose a piece to add.');
+    return send(() => addToProject({ body: { projectId, contentId: piece } }, { quiet: true }));
+  };
+  const create = () => {
+    if (!name.trim()) return setProblem(MESSAGES.projectNameRequired);
+    return send(() => saveProject({ body: { userId: user!.id, projectName: name.trim(), contentIds: JSON.stringify(chosen) } }, { quiet: true }));
+  };
+
+  const pieceOptions = pieces.map((piece) => ({ value: piece.id, label: piece.title }));
+  const addPane = (
+    <div className="kn-project-modal__pane">
+      <label className="kn-project-modal__label" htmlFor="kn-project-select">
+        Project
+      </label>
+      <Select
+        id="kn-project-select"
+        className="kn-project-modal__field"
+        placeholder={projects && !projects.length ? 'No projects yet: create one' : 'Select a project'}
+        loading={!projects}
+        value={projectId}
+        onChange={(value: string) => setProjectId(value)}
+        options={(projects ?? []).map((project) => ({ value: project.id, label: project.projectName }))}
+      />
+      {contentId ? null : (
+        <>
+          <label className="kn-project-modal__label" htmlFor="kn-project-piece">
+            Piece
+          </label>
+          <Select
+            id="kn-project-piece"
+            className="kn-project-modal__field"
+            placeholder="Select a piece"
+            value={pieceId}
+            onChange={(value: string) => setPieceId(value)}
+            options={pieceOptions}
+          />
+        </>
+      )}
+    </div>
+  );
+  const createPane = (
+    <div className="kn-project-modal__pane">
+      <label className="kn-project-modal__label" htmlFor="kn-project-name">
+        Project name
+      </label>
+      <Input id="kn-project-name" className="kn-project-modal__field" maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
+      {contentId || !pieces.length ? null : (
+        <fieldset className="kn-project-modal__pieces">
+          <legend className="kn-project-modal__label">Pieces</legend>
+          <Checkbox.Group value={chosen} onChange={(values) => setChosen(values)} options={pieceOptions} />
+        </fieldset>
+      )}
+    </div>
+  );
+
+  return (
+    <Modal
+      open={open}
+      title="Project"
+      rootClassName="kn-project-modal"
+      onCancel={close}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={close}>
+          Cancel
+        </Button>,
+        <Button key="save" type="primary" loading={saving} onClick={() => void (tab === 'add' ? add() : create())}>
+          {tab === 'add' ? 'Add' : 'Create'}
+        </Button>,
+      ]}
+    >
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => {
+          setTab(key as Tab);
+          setProblem(null);
+        }}
+        items={[
+          { key: 'add', label: 'Add to project', children: addPane },
+          { key: 'create', label: 'Create a project', children: createPane },
+        ]}
+      />
+      {problem ? <Alert type="error" showIcon message={problem} role="alert" /> : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,13 @@
+/** Messages: members writing to each other and to support, their inboxes, blocks and new-message mails. */
+export { messagesRouter } from './messages.routes';
+export {
+  ADMIN_RECIPIENT,
+  createMessagesService,
+  ensureSupportAccount,
+  forgetMessageThreads,
+  MESSAGE_LIMIT,
+  MESSAGE_MESSAGES,
+  type MessagesService,
+} from './messages.service';
+export { BlockModel, BoxModel, MailClaimModel, MessageModel, ThreadModel } from './messages.model';
+export { messagesExportOf, removeMessagesOf } from './messages.erasure';

@@ -1,0 +1,43 @@
+/**
+ * A member's messages in "Download my data" and "Delete my account". Deleting an account removes the member's
+ * side of each thread and their blocks; the other member keeps the thread and every message in it (theirs and
+ * the deleted member's, which then show as from 'A former member').
+ */
+import { Types } from 'mongoose';
+import type { Schemas } from '../../lib/openapi-types';
+import { readById } from '../../lib/query';
+import { BlockModel, BoxModel, MessageModel, type BoxDoc, type MessageDoc } from './messages.model';
+
+/** The messages the member sent or received, in the threads still theirs, the oldest first. */
+export async function messagesExportOf(userId: string): Promise<Schemas['DataExportMessage'][]> {
+  const boxes = await BoxModel.find({ userId: new Types.ObjectId(userId) }, { threadId: 1, subject: 1, lastN: 1, isImportant: 1 }).lean<BoxDoc[]>();
+  const rows = await Promise.all(
+    boxes.map(async (box) => {
+      const docs = await Promise.all(Array.from({ length: box.lastN }, (_, i) => readById<MessageDoc>(MessageModel, `${box.threadId}-${i + 1}`)));
+      return docs.flatMap((doc, i) =>
+        doc
+          ? [
+              {
+                id: doc._id,
+                senderId: String(doc.senderId),
+                receiverId: String(doc.receiverId),
+                subject: box.subject,
+                message: doc.text,
+                replyTo: i === 0 ? null : `${box.threadId}-1`,
+                isImportant: box.isImportant,
+                at: doc.at.toISOString(),
+              },
+            ]
+          : [],
+      );
+    }),
+  );
+  return rows.flat().sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
+}
+
+/** Removes the member's side of every thread and every block by or of them; safe to repeat. */
+export async function removeMessagesOf(userId: string): Promise<number> {
+  const member = new Types.ObjectId(userId);
+  const [boxes] = await Promise.all([BoxModel.deleteMany({ userId: member }), BlockModel.deleteMany({ blockerId: member }), BlockModel.deleteMany({ blockedId: member })]);
+  return boxes.deletedCount;
+}

@@ -1,0 +1,380 @@
+/**
+ * Messages between members, and between members and support: threads, replies, each member's inbox (read,
+ * important, deleted and restored per member), blocks, and the mail that tells a member a message waits.
+ *
+ * A thread's messages are a numbered chain (lib/numbered-chain.ts), so replies written at once, in any process, are
+ * all kept in order. Each member's side of a thread is one document read and written by `_id`
+ * (`{threadId}:{userId}`); only the inbox lists and the counts read a member's side documents by a filter.
+ */
+import mongoose, { Types } from 'mongoose';
+import type { Mailer } from '../../integrations/mail';
+import { AppError, badRequest, notFound, type FieldError } from '../../lib/errors';
+import type { AuthContext } from '../../lib/auth-context';
+import type { Logger } from '../../lib/logger';
+import { isDuplicateKey } from '../../lib/mutex';
+import { numberedChains } from '../../lib/numbered-chain';
+import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
+import { insertWhole, ours, readById } from '../../lib/query';
+import { consumeLimit } from '../../lib/rate-limit';
+import type { Schemas } from '../../lib/openapi-types';
+import { createAccount, findUserByEmail, userReads, type UserDoc } from '../users';
+import { newMessageMail } from './messages.mails';
+import { toMessageDto, toThreadDto, type Person, PERSON_FIELDS } from './messages.mapper';
+import { BlockModel, blockKey, BoxModel, boxKey, MailClaimModel, MessageModel, ThreadModel, type BoxDoc, type MessageDoc, type ThreadDoc } from './messages.model';
+
+export const MESSAGE_MESSAGES = {
+  required: 'Enter all required input fields',
+  subjectTooLong: 'A subject can be at most 200 characters.',
+  messageTooLong: 'A message can be at most 5,000 characters.',
+  toSelf: 'You cannot send a message to yourself.',
+  blocked: 'This member does not accept your messages.',
+  blockSelf: 'You cannot block yourself.',
+  wrongReceiver: 'A reply goes to the other member of the conversation.',
+  tooMany: 'You are sending messages too fast. Please wait a minute.',
+  noMember: 'This member does not exist.',
+  noThread: 'This conversation was not found.',
+  sent: 'A message was sent to {receiver}',
+  replied: 'A reply message was sent to {receiver}',
+  deleted: 'The conversation is moved to Deleted.',
+  restored: 'The conversation is back in your inbox.',
+  blockedNow: 'You will not receive messages from {member}.',
+  unblockedNow: '{member} can send you messages again.',
+  success: 'Success',
+} as const;
+
+/** The recipient the message modal lists as 'Admin': the support account. */
+export const ADMIN_RECIPIENT = 'admin';
+const SUPPORT_NAME = 'Admin';
+export const SUBJECT_MAX_CHARS = 200;
+export const MESSAGE_MAX_CHARS = 5000;
+/** Messages a member may send in a minute: a person writing, not a script. */
+export const MESSAGE_LIMIT = { max: 20, windowMs: 60_000 };
+/** At most one new-message mail per sender and receiver in this span (a clock hour). */
+export const MAIL_EVERY_MS = 3_600_000;
+const MAX_PAGE = 50;
+const MESSAGES_PER_PAGE = 50;
+
+type Counts = Schemas['MessageCounts'];
+type LastOfChain = Pick<MessageDoc, 'at' | 'senderId' | 'text'>;
+
+/** A thread's messages, numbered from 1: `{threadId}-{n}`. */
+const chains = numberedChains<LastOfChain>(MessageModel, { separator: '-', projection: { at: 1, senderId: 1, text: 1 } });
+export const forgetMessageThreads = chains.forget;
+
+const chars = (text: string) => [...text].length;
+const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
+const nameOf = (person: Pick<UserDoc, 'fullName' | 'firstName' | 'lastName' | 'username'>) =>
+  person.fullName || [person.firstName, person.lastName].filter(Boolean).join(' ') || person.username;
+const isObjectId = (id: string) => /^[0-9a-f]{24}$/.test(id);
+/** A thread's id from its own id or any of its messages' ids (`{threadId}-{n}`). */
+const threadIdOf = (id: string) => id.split('-')[0]!;
+
+/** The support account's id, its account made when missing (safe at once in several processes: the email is unique). */
+export async function ensureSupportAccount(supportEmail: string): Promise<string> {
+  const existing = await findUserByEmail(supportEmail);
+  if (existing) return String(existing._id);
+  try {
+    const fields = { firstName: 'Knack', lastName: 'Support', fullName: 'Knack Support', isActive: true };
+    return String((await createAccount({ email: supportEmail.toLowerCase(), username: 'knack_support', ...fields }))._id);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const raced = await findUserByEmail(supportEmail);
+    if (!raced) throw err;
+    return String(raced._id);
+  }
+}
+
+export interface MessagesDeps {
+  mailer: Mailer;
+  publicUrl: string;
+  supportEmail: string;
+  logger: Logger;
+}
+
+export function createMessagesService({ mailer, publicUrl, supportEmail, logger }: MessagesDeps) {
+  const log = logger.child({ module: 'messages' });
+  let supportId: string | null = null;
+
+  /** The support account's id; made again should it have gone (a test emptying the database). */
+  async function supportAccountId(): Promise<string> {
+    if (supportId && (await userReads.byIdShared(new Types.ObjectId(supportId), { _id: 1 }))) return supportId;
+    return (supportId = await ensureSupportAccount(supportEmail));
+  }
+
+  /** The member the caller acts as: themself, or (for an admin) the support account. Anyone else: 404. */
+  async function actingAs(caller: AuthContext, userId: string): Promise<string> {
+    if (userId === caller.userId) return userId;
+    if (caller.role === 'admin' && isObjectId(userId) && userId === (await supportAccountId())) return userId;
+    throw notFound(MESSAGE_MESSAGES.noMember);
+  }
+
+  /** The thread and the member of it the caller acts as (an admin answers for support); 404 to anyone else. */
+  async function threadFor(caller: AuthContext, id: string): Promise<{ thread: ThreadDoc; me: string; other: string }> {
+    const threadId = threadIdOf(id);
+    const thread = isObjectId(threadId) ? await readById<ThreadDoc>(ThreadModel, threadId) : null;
+    const members = thread?.memberIds.map(String) ?? [];
+    let me = members.includes(caller.userId) ? caller.userId : null;
+    if (!me && caller.role === 'admin') {
+      const support = await supportAccountId();
+      if (members.includes(support)) me = support;
+    }
+    if (!thread || !me) throw notFound(MESSAGE_MESSAGES.noThread);
+    return { thread, me, other: members.find((member) => member !== me) ?? me };
+  }
+
+  const people = async (ids: string[]) => {
+    const found = await Promise.all([...new Set(ids)].map((id) => userReads.byIdShared<Person>(new Types.ObjectId(id), PERSON_FIELDS)));
+    return new Map(found.flatMap((person) => (person ? [[String(person._id), person] as const] : [])));
+  };
+
+  function checkedText(fields: Record<string, string | undefined>, limits: Record<string, [number, string]>): Record<string, string> {
+    const texts = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, (value ?? '').trim()]));
+    const missing: FieldError[] = Object.entries(texts).flatMap(([path, text]) => (text ? [] : [{ path, message: MESSAGE_MESSAGES.required }]));
+    if (missing.length) throw badRequest(MESSAGE_MESSAGES.required, missing);
+    for (const [path, [max, message]] of Object.entries(limits)) if (chars(texts[path]!) > max) throw badRequest(message, [{ path, message }]);
+    return texts;
+  }
+
+  /** Refuses a message the receiver has blocked, and a sender over the limit. */
+  async function mayWrite(caller: AuthContext, senderId: string, receiverId: string, now: Date): Promise<void> {
+    if (await readById(BlockModel, blockKey(receiverId, senderId), { _id: 1 })) throw new AppError(403, 'forbidden', MESSAGE_MESSAGES.blocked);
+    await consumeLimit(`message:${caller.userId}`, MESSAGE_LIMIT, MESSAGE_MESSAGES.tooMany, now);
+  }
+
+  /**
+   * Brings a member's side of a thread to the chain's true end. Updates are not isolated, so a slower writer of an
+   * earlier reply may have written over a later one: each writer checks after its own write and repairs.
+   */
+  async function settleBox(threadId: string, userId: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [box, end] = await Promise.all([readById<BoxDoc>(BoxModel, boxKey(threadId, userId), { lastN: 1 }), chains.end(threadId, true)]);
+      if (!box || !end.doc || box.lastN >= end.n) return;
+      const last = end.doc;
+      await BoxModel.updateOne(
+        { _id: boxKey(threadId, userId) },
+        { $set: { lastN: end.n, at: last.at, lastSenderId: last.senderId, lastText: last.text, deletedAt: null } },
+      );
+    }
+  }
+
+  /** Mails the receiver about a new message, at most once per clock hour per sender, never when news is off. */
+  async function mailReceiver(sender: Person, receiverId: string, subject: string, threadId: string, now: Date): Promise<void> {
+    try {
+      const receiver = await userReads.byId<Pick<UserDoc, 'email' | 'willReceiveNews'>>(new Types.ObjectId(receiverId), { email: 1, willReceiveNews: 1 });
+      if (!receiver || receiver.willReceiveNews === false) return;
+      const hour = Math.floor(now.getTime() / MAIL_EVERY_MS);
+      try {
+        await insertWhole(MailClaimModel, { _id: `${String(sender._id)}:${receiverId}:${hour}`, at: now });
+      } catch (err) {
+        if (isDuplicateKey(err)) return;
+        throw err;
+      }
+      await mailer.send(newMessageMail(receiver.email, nameOf(sender), subject, `${publicUrl}/inbox?thread=${threadId}`));
+    } catch (err) {
+      // The message is kept whatever happens to its mail: the inbox shows it.
+      log.error({ err }, 'new message mail failed');
+    }
+  }
+
+  async function appendMessage(thread: Pick<ThreadDoc, '_id' | 'subject'>, senderId: string, receiverId: string, text: string, now: Date) {
+    const { n, id, doc } = await chains.append(thread._id, () => ({
+      threadId: thread._id,
+      senderId: new Types.ObjectId(senderId),
+      receiverId: new Types.ObjectId(receiverId),
+      text,
+      at: now,
+    }));
+    return { n, doc: { ...doc, _id: id } as MessageDoc };
+  }
+
+  async function countsOf(userId: string): Promise<Counts> {
+    const boxes = await BoxModel.find({ userId: new Types.ObjectId(userId) }, { lastN: 1, readN: 1, isImportant: 1, deletedAt: 1 }).lean<BoxDoc[]>();
+    const kept = boxes.filter((box) => !box.deletedAt);
+    return {
+      unread: kept.filter((box) => box.readN < box.lastN).length,
+      important: kept.filter((box) => box.isImportant).length,
+      deleted: boxes.length - kept.length,
+      total: kept.length,
+    };
+  }
+
+  async function listOf(userId: string, deleted: boolean, cursor: string | undefined, limit: number | undefined): Promise<Schemas['MessageThreadPage']> {
+    const size = pageSize(limit);
+    const rows = await BoxModel.find(
+      ours({ userId: new Types.ObjectId(userId), deletedAt: deleted ? mongoose.trusted({ $ne: null }) : null, ...afterNewest(decodeNewestCursor(cursor)) }),
+    )
+      .sort(NEWEST_FIRST)
+      .limit(size + 1)
+      .lean<BoxDoc[]>();
+    const { items, nextCursor } = newestPage(rows, size);
+    const byId = await people(items.map((box) => String(box.otherId)));
+    return { threads: items.map((box) => toThreadDto(box, byId.get(String(box.otherId)))), nextCursor };
+  }
+
+  /** The receiver as the sender chose them: the support account is the recipient list's 'Admin'. */
+  const recipientName = async (receiverId: string, person: Person | undefined) =>
+    receiverId === (await supportAccountId()) ? SUPPORT_NAME : person ? nameOf(person) : 'A former member';
+
+  async function receiverOf(receiverId: string): Promise<string> {
+    if (receiverId === ADMIN_RECIPIENT) return supportAccountId();
+    if (!isObjectId(receiverId) || !(await userReads.exists({ _id: new Types.ObjectId(receiverId), isActive: true }))) throw notFound(MESSAGE_MESSAGES.noMember);
+    return receiverId;
+  }
+
+  return {
+    supportAccountId,
+
+    async supportAccount(): Promise<Schemas['SupportAccount']> {
+      const id = await supportAccountId();
+      return { id, recipientId: ADMIN_RECIPIENT, name: SUPPORT_NAME };
+    },
+
+    async create(caller: AuthContext, request: { senderId: string; receiverId?: string; subject?: string; message?: string }, now = new Date()) {
+      const senderId = await actingAs(caller, request.senderId);
+      const { receiverId: rawReceiver, subject, message } = checkedText(
+        { receiverId: request.receiverId, subject: request.subject, message: request.message },
+        { subject: [SUBJECT_MAX_CHARS, MESSAGE_MESSAGES.subjectTooLong], message: [MESSAGE_MAX_CHARS, MESSAGE_MESSAGES.messageTooLong] },
+      );
+      const receiverId = await receiverOf(rawReceiver!);
+      if (receiverId === senderId) throw badRequest(MESSAGE_MESSAGES.toSelf, [{ path: 'receiverId', message: MESSAGE_MESSAGES.toSelf }]);
+      await mayWrite(caller, senderId, receiverId, now);
+      const threadId = new Types.ObjectId().toHexString();
+      const thread: ThreadDoc = { _id: threadId, subject: subject!, memberIds: [new Types.ObjectId(senderId), new Types.ObjectId(receiverId)], at: now };
+      await insertWhole(ThreadModel, thread);
+      const { doc } = await appendMessage(thread, senderId, receiverId, message!, now);
+      const side = (userId: string, otherId: string): BoxDoc => ({
+        _id: boxKey(threadId, userId),
+        threadId,
+        userId: new Types.ObjectId(userId),
+        otherId: new Types.ObjectId(otherId),
+        subject: subject!,
+        at: now,
+        lastN: 1,
+        lastSenderId: doc.senderId,
+        lastText: doc.text,
+        readN: userId === senderId ? 1 : 0,
+        isImportant: false,
+        deletedAt: null,
+      });
+      await Promise.all([insertWhole(BoxModel, side(senderId, receiverId)), insertWhole(BoxModel, side(receiverId, senderId))]);
+      const byId = await people([senderId, receiverId]);
+      await mailReceiver(byId.get(senderId)!, receiverId, subject!, threadId, now);
+      const receiver = byId.get(receiverId);
+      const senderBox = (await readById<BoxDoc>(BoxModel, boxKey(threadId, senderId)))!;
+      return {
+        message: MESSAGE_MESSAGES.sent.replace('{receiver}', await recipientName(receiverId, receiver)),
+        thread: toThreadDto(senderBox, receiver),
+        item: toMessageDto(doc, 1, byId),
+      };
+    },
+
+    async reply(caller: AuthContext, request: { senderId: string; messageId: string; receiverId?: string; message?: string }, now = new Date()) {
+      const senderId = await actingAs(caller, request.senderId);
+      const { thread, me, other } = await threadFor(caller, request.messageId);
+      if (me !== senderId) throw notFound(MESSAGE_MESSAGES.noThread);
+      const { receiverId, message } = checkedText(
+        { receiverId: request.receiverId, message: request.message },
+        { message: [MESSAGE_MAX_CHARS, MESSAGE_MESSAGES.messageTooLong] },
+      );
+      const receiver = receiverId === ADMIN_RECIPIENT ? await supportAccountId() : receiverId;
+      if (receiver !== other) throw badRequest(MESSAGE_MESSAGES.wrongReceiver, [{ path: 'receiverId', message: MESSAGE_MESSAGES.wrongReceiver }]);
+      if (!(await userReads.exists({ _id: new Types.ObjectId(other) }))) throw notFound(MESSAGE_MESSAGES.noMember);
+      await mayWrite(caller, senderId, other, now);
+      const { n, doc } = await appendMessage(thread, senderId, other, message!, now);
+      const fresh = { at: now, lastSenderId: doc.senderId, lastText: doc.text, deletedAt: null };
+      // The sender has read their own reply; a reply brings a deleted conversation back to both inboxes.
+      await Promise.all([
+        BoxModel.updateOne({ _id: boxKey(thread._id, senderId) }, { $set: fresh, $max: { lastN: n, readN: n } }),
+        BoxModel.updateOne({ _id: boxKey(thread._id, other) }, { $set: fresh, $max: { lastN: n } }),
+      ]);
+      await Promise.all([settleBox(thread._id, senderId), settleBox(thread._id, other)]);
+      const byId = await people([senderId, other]);
+      await mailReceiver(byId.get(senderId)!, other, thread.subject, thread._id, now);
+      const receiverPerson = byId.get(other);
+      const senderBox = (await readById<BoxDoc>(BoxModel, boxKey(thread._id, senderId)))!;
+      return {
+        message: MESSAGE_MESSAGES.replied.replace('{receiver}', await recipientName(other, receiverPerson)),
+        thread: toThreadDto(senderBox, receiverPerson),
+        item: toMessageDto(doc, n, byId),
+      };
+    },
+
+    async inbox(caller: AuthContext, userId: string, cursor?: string, limit?: number) {
+      return listOf(await actingAs(caller, userId), false, cursor, limit);
+    },
+
+    async deletedList(caller: AuthContext, userId: string, cursor?: string, limit?: number) {
+      return listOf(await actingAs(caller, userId), true, cursor, limit);
+    },
+
+    async counts(caller: AuthContext, userId: string): Promise<Counts> {
+      return countsOf(await actingAs(caller, userId));
+    },
+
+    /** A thread's messages, the oldest first, a page at a time going back (by number: reads by `_id`). */
+    async thread(caller: AuthContext, id: string, cursor?: string): Promise<Schemas['MessageThreadView']> {
+      const { thread, me, other } = await threadFor(caller, id);
+      const end = (await chains.end(thread._id, true)).n;
+      const below = cursor ? (decodePageCursor(cursor, (n, key) => (Number.isSafeInteger(n) && (n as number) >= 1 && key === thread._id ? (n as number) : null)) ?? end + 1) : end + 1;
+      const first = Math.max(1, below - MESSAGES_PER_PAGE);
+      const numbers = Array.from({ length: Math.max(0, below - first) }, (_, i) => first + i);
+      const docs = await Promise.all(numbers.map((n) => readById<MessageDoc>(MessageModel, chains.idOf(thread._id, n))));
+      const [box, byId, blocked] = await Promise.all([
+        readById<BoxDoc>(BoxModel, boxKey(thread._id, me)),
+        people([me, other]),
+        readById(BlockModel, blockKey(me, other), { _id: 1 }),
+      ]);
+      if (!box) throw notFound(MESSAGE_MESSAGES.noThread);
+      return {
+        thread: toThreadDto(box, byId.get(other)),
+        messages: docs.flatMap((doc, i) => (doc ? [toMessageDto(doc, numbers[i]!, byId)] : [])),
+        earlierCursor: first > 1 ? encodePageCursor(first, thread._id) : null,
+        blockedByMe: Boolean(blocked),
+      };
+    },
+
+    async setDeleted(caller: AuthContext, id: string, deleted: boolean, now = new Date()) {
+      const { thread, me } = await threadFor(caller, id);
+      await BoxModel.updateOne({ _id: boxKey(thread._id, me) }, { $set: { deletedAt: deleted ? now : null } });
+      return { message: deleted ? MESSAGE_MESSAGES.deleted : MESSAGE_MESSAGES.restored, counts: await countsOf(me) };
+    },
+
+    async setImportant(caller: AuthContext, request: { userId: string; messageId: string; isImportant: boolean }) {
+      const userId = await actingAs(caller, request.userId);
+      const { thread, me } = await threadFor(caller, request.messageId);
+      if (me !== userId) throw notFound(MESSAGE_MESSAGES.noThread);
+      await BoxModel.updateOne({ _id: boxKey(thread._id, me) }, { $set: { isImportant: request.isImportant } });
+      return { message: MESSAGE_MESSAGES.success, isImportant: request.isImportant, counts: await countsOf(me) };
+    },
+
+    /** Marks the thread read up to its last message (or unread again, with `isRead: false`). */
+    async updateRead(caller: AuthContext, request: { userId: string; messageId: string; isRead?: boolean }) {
+      const userId = await actingAs(caller, request.userId);
+      const { thread, me } = await threadFor(caller, request.messageId);
+      if (me !== userId) throw notFound(MESSAGE_MESSAGES.noThread);
+      const end = (await chains.end(thread._id, true)).n;
+      await BoxModel.updateOne({ _id: boxKey(thread._id, me) }, { $set: { readN: request.isRead === false ? end - 1 : end } });
+      return { message: MESSAGE_MESSAGES.success, counts: await countsOf(me) };
+    },
+
+    async block(caller: AuthContext, request: { userId: string; blockedId: string; block: boolean }, now = new Date()) {
+      const userId = await actingAs(caller, request.userId);
+      if (request.blockedId === userId) throw badRequest(MESSAGE_MESSAGES.blockSelf, [{ path: 'blockedId', message: MESSAGE_MESSAGES.blockSelf }]);
+      const member = await userReads.byId<Person>(new Types.ObjectId(request.blockedId), PERSON_FIELDS);
+      if (!member) throw notFound(MESSAGE_MESSAGES.noMember);
+      const _id = blockKey(userId, request.blockedId);
+      if (request.block) {
+        await insertWhole(BlockModel, { _id, blockerId: new Types.ObjectId(userId), blockedId: member._id, at: now }).catch((err: unknown) => {
+          if (!isDuplicateKey(err)) throw err; // blocked already
+        });
+      } else {
+        await BlockModel.deleteOne({ _id });
+      }
+      const text = request.block ? MESSAGE_MESSAGES.blockedNow : MESSAGE_MESSAGES.unblockedNow;
+      return { message: text.replace('{member}', nameOf(member)), blocked: request.block };
+    },
+  };
+}
+
+export type MessagesService = ReturnType<typeof createMessagesService>;

@@ -1,0 +1,183 @@
+/**
+ * The inbox and the message modal: the thread list and a thread (opening marks it read), reply with the recipient
+ * locked, important, delete and restore; the modal's 'Enter all required input fields' and its success toast; and
+ * the unread badge, which follows the counts by itself (the 30 s poll, driven by fake timers) and at once after a
+ * change made in the tab. The generated operations are mocked; the store, router, layout and toasts are real.
+ */
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  createMessage,
+  deleteMessage,
+  getDeletedMessages,
+  getMessageCounts,
+  getMessagesByReceiver,
+  getMessageThread,
+  replyMessage,
+  restoreMessage,
+  setMessageImportant,
+  updateMessageRead,
+} from '../../client/src/api/generated/operations';
+import type { components } from '../../generated/openapi';
+import { toastTexts } from './profile-fixtures';
+import { jane, renderAsMember } from './wallet-fixtures';
+
+jest.mock('../../client/src/api/generated/operations');
+
+type Thread = components['schemas']['MessageThread'];
+const BEA_ID = '64b000000000000000000002';
+const THREAD_ID = '65a000000000000000000001';
+const counts = (unread: number) => ({ unread, important: 0, deleted: 0, total: 2 });
+
+function thread(overrides: Partial<Thread> = {}): Thread {
+  return {
+    id: THREAD_ID,
+    subject: 'Your last song',
+    otherId: BEA_ID,
+    otherName: 'Bea Stone',
+    otherUsername: 'bea_stone',
+    otherPhoto: null,
+    lastMessage: 'Loved it!',
+    lastSenderId: BEA_ID,
+    messagesCount: 1,
+    isRead: false,
+    isImportant: false,
+    isDeleted: false,
+    at: '2026-11-20T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const message = (n: number, senderId: string, text: string) => ({
+  id: `${THREAD_ID}-${n}`,
+  threadId: THREAD_ID,
+  n,
+  senderId,
+  senderName: senderId === BEA_ID ? 'Bea Stone' : 'Jane Doe',
+  receiverId: senderId === BEA_ID ? jane().id : BEA_ID,
+  message: text,
+  at: '2026-11-20T10:00:00.000Z',
+});
+
+beforeEach(() => {
+  jest.mocked(getMessageCounts).mockResolvedValue(counts(1));
+  jest.mocked(getMessagesByReceiver).mockResolvedValue({ threads: [thread(), thread({ id: '65a000000000000000000002', subject: 'Older', isRead: true, otherName: 'Cid' })], nextCursor: null });
+  jest.mocked(getDeletedMessages).mockResolvedValue({ threads: [], nextCursor: null });
+  jest.mocked(getMessageThread).mockResolvedValue({ thread: thread(), messages: [message(1, BEA_ID, 'Loved it!')], earlierCursor: null, blockedByMe: false });
+  jest.mocked(updateMessageRead).mockResolvedValue({ message: 'Success', counts: counts(0) });
+});
+
+const dialog = async (title: string) =>
+  within(
+    await waitFor(() => {
+      const found = [...document.querySelectorAll<HTMLElement>('.ant-modal')].find((node) => node.querySelector('.ant-modal-title')?.textContent === title);
+      if (!found) throw new Error(`no ${title} dialog`);
+      return found;
+    }),
+  );
+
+async function openInbox() {
+  const app = await renderAsMember('/inbox', jane());
+  const list = within(await screen.findByRole('region', { name: 'Conversations' }));
+  await list.findByText('Your last song');
+  return { app, list };
+}
+
+describe('the inbox', () => {
+  it('when Jane opens a thread, then its messages show, it is marked read and the badge goes down at once', async () => {
+    const { list } = await openInbox();
+    expect(list.getAllByTestId('inbox-thread').map((node) => node.textContent)).toEqual([
+      expect.stringContaining('Bea Stone'),
+      expect.stringContaining('Cid'),
+    ]);
+    await waitFor(() => expect(screen.getAllByTestId('unread-badge')[0]!.textContent).toBe('1'));
+    fireEvent.click(list.getByText('Your last song'));
+    const view = within(screen.getByRole('region', { name: 'Conversation' }));
+    expect(await view.findByText('Loved it!')).toBeTruthy();
+    expect(getMessageThread).toHaveBeenCalledWith({ path: { id: THREAD_ID } });
+    await waitFor(() => expect(updateMessageRead).toHaveBeenCalledWith({ body: { userId: jane().id, messageId: THREAD_ID } }));
+    await waitFor(() => expect(screen.queryByTestId('unread-badge')).toBeNull());
+    expect(window.location.search).toBe(`?thread=${THREAD_ID}`);
+  });
+
+  it('when Jane replies, then the recipient is locked to the thread’s other member and the toast names them', async () => {
+    jest.mocked(replyMessage).mockResolvedValue({ message: 'A reply message was sent to Bea Stone', thread: thread(), item: message(2, jane().id, 'Thanks!') });
+    const { list } = await openInbox();
+    fireEvent.click(list.getByText('Your last song'));
+    const view = within(screen.getByRole('region', { name: 'Conversation' }));
+    fireEvent.click(await view.findByRole('button', { name: 'Reply' }));
+    const modal = await dialog('Reply');
+    expect(modal.getByText('Re: Your last song')).toBeTruthy();
+    expect(modal.getByText('Bea Stone')).toBeTruthy();
+    expect(document.querySelector('.ant-modal .ant-select-disabled')).toBeTruthy();
+    expect(modal.queryByLabelText('Subject')).toBeNull();
+    fireEvent.click(modal.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(toastTexts()).toContain('Enter all required input fields'));
+    expect(replyMessage).not.toHaveBeenCalled();
+    fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Thanks!' } });
+    fireEvent.click(modal.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(toastTexts()).toContain('A reply message was sent to Bea Stone'));
+    expect(replyMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, messageId: THREAD_ID, receiverId: BEA_ID, message: 'Thanks!' } }, { quiet: true });
+  });
+
+  it('when Jane marks a thread important, deletes it and restores it from Deleted, then each call is made and told', async () => {
+    jest.mocked(setMessageImportant).mockResolvedValue({ message: 'Success', isImportant: true, counts: counts(0) });
+    jest.mocked(deleteMessage).mockResolvedValue({ message: 'The conversation is moved to Deleted.', counts: counts(0) });
+    jest.mocked(restoreMessage).mockResolvedValue({ message: 'The conversation is back in your inbox.', counts: counts(0) });
+    const { list } = await openInbox();
+    fireEvent.click(list.getByText('Your last song'));
+    const view = within(screen.getByRole('region', { name: 'Conversation' }));
+    fireEvent.click(await view.findByRole('button', { name: /Mark important/ }));
+    await waitFor(() => expect(setMessageImportant).toHaveBeenCalledWith({ body: { userId: jane().id, messageId: THREAD_ID, isImportant: true } }));
+    fireEvent.click(view.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(toastTexts()).toContain('The conversation is moved to Deleted.'));
+    expect(deleteMessage).toHaveBeenCalledWith({ path: { id: THREAD_ID } });
+
+    jest.mocked(getDeletedMessages).mockResolvedValue({ threads: [thread({ isDeleted: true, isRead: true })], nextCursor: null });
+    jest.mocked(getMessageThread).mockResolvedValue({ thread: thread({ isDeleted: true, isRead: true }), messages: [message(1, BEA_ID, 'Loved it!')], earlierCursor: null, blockedByMe: false });
+    fireEvent.click(screen.getByText('Deleted'));
+    await waitFor(() => expect(getDeletedMessages).toHaveBeenCalledWith({ path: { id: jane().id }, query: {} }));
+    fireEvent.click(await list.findByText('Your last song'));
+    fireEvent.click(await view.findByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(toastTexts()).toContain('The conversation is back in your inbox.'));
+    expect(restoreMessage).toHaveBeenCalledWith({ path: { id: THREAD_ID } });
+  });
+});
+
+describe('the message modal', () => {
+  it("when Jane writes to 'Admin' without a subject, then 'Enter all required input fields'; with one, the success toast", async () => {
+    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Admin', thread: thread(), item: message(1, jane().id, 'Help') });
+    await openInbox();
+    fireEvent.click(screen.getByRole('button', { name: 'Write to Admin' }));
+    const modal = await dialog('New message');
+    expect(modal.getByText('Admin')).toBeTruthy();
+    fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Help' } });
+    fireEvent.click(modal.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(toastTexts()).toContain('Enter all required input fields'));
+    expect(createMessage).not.toHaveBeenCalled();
+    fireEvent.change(modal.getByLabelText('Subject'), { target: { value: 'Payouts' } });
+    fireEvent.click(modal.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(toastTexts()).toContain('A message was sent to Admin'));
+    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: 'admin', subject: 'Payouts', message: 'Help' } }, { quiet: true });
+  });
+});
+
+describe('the unread badge', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('when a message arrives, then the badge in the top navigation and the side menu shows it within 30 s, by itself', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    jest.mocked(getMessageCounts).mockResolvedValue(counts(0));
+    await renderAsMember('/wallet', jane());
+    await waitFor(() => expect(getMessageCounts).toHaveBeenCalledWith({ path: { id: jane().id } }, { quiet: true }));
+    expect(screen.queryByTestId('unread-badge')).toBeNull();
+    jest.mocked(getMessageCounts).mockResolvedValue(counts(3));
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(30_000);
+    });
+    const top = within(screen.getByRole('banner'));
+    await waitFor(() => expect(top.getByTestId('unread-badge').textContent).toBe('3'));
+    const side = within(screen.getByRole('navigation', { name: 'Side menu' }));
+    expect(side.getByTestId('unread-badge').textContent).toBe('3');
+    expect(top.getByRole('link', { name: /Inbox/ }).getAttribute('href')).toBe('/inbox');
+  });
+});
