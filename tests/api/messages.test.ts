@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { MailMessage, Mailer } from '../../server/integrations/mail';
 import { signAccessToken } from '../../server/lib/access-token';
 import { countHit } from '../../server/lib/rate-limit';
-import { BoxModel, MESSAGE_LIMIT, MESSAGE_MESSAGES, MessageModel } from '../../server/modules/messages';
+import { BoxModel, MESSAGE_LIMIT, MESSAGE_MESSAGES, MessageModel, messagesExportOf, removeMessagesOf } from '../../server/modules/messages';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';
 import { freezeDate, freezeInWindow } from '../helpers/clock';
@@ -96,10 +96,14 @@ describe('writing a message', () => {
 
   it('when the text is too long, or the receiver is oneself or nobody, then the exact message', async () => {
     expect((await write(ana, { receiverId: bea.id, subject: 'x'.repeat(201), message: 'Hi' }).expect(400)).body.message).toBe(MESSAGE_MESSAGES.subjectTooLong);
-    expect((await write(ana, { receiverId: bea.id, subject: 'Hi', message: '😀'.repeat(5001) }).expect(400)).body.message).toBe(MESSAGE_MESSAGES.messageTooLong);
+    expect((await write(ana, { receiverId: bea.id, subject: 'Hi', message: '😀'.repeat(5001) }).expect(400)).body.message).toBe(
+      MESSAGE_MESSAGES.messageTooLong,
+    );
     await write(ana, { receiverId: bea.id, subject: 'Hi', message: '😀'.repeat(5000) }).expect(201);
     expect((await write(ana, { receiverId: ana.id, subject: 'Hi', message: 'Me' }).expect(400)).body.message).toBe(MESSAGE_MESSAGES.toSelf);
-    expect((await write(ana, { receiverId: '0123456789abcdef01234567', subject: 'Hi', message: 'Hi' }).expect(404)).body.message).toBe(MESSAGE_MESSAGES.noMember);
+    expect((await write(ana, { receiverId: '0123456789abcdef01234567', subject: 'Hi', message: 'Hi' }).expect(404)).body.message).toBe(
+      MESSAGE_MESSAGES.noMember,
+    );
     await request(app).post('/api/v2/message/create').send({ senderId: ana.id, receiverId: bea.id, subject: 'Hi', message: 'Hi' }).expect(401);
   });
 });
@@ -250,7 +254,9 @@ describe('the Admin recipient and the support inbox', () => {
       [ana.id, 'When is my payout?'],
       [support.id, 'On the 5th.'],
     ]);
-    expect((await reply(ana, { messageId: thread.id, receiverId: 'admin', message: 'Thanks!' }).expect(201)).body.message).toBe('A reply message was sent to Admin');
+    expect((await reply(ana, { messageId: thread.id, receiverId: 'admin', message: 'Thanks!' }).expect(201)).body.message).toBe(
+      'A reply message was sent to Admin',
+    );
     // An admin's own inbox is their own: the support account's threads are not in it.
     expect(await inboxOf(admin)).toEqual([]);
   });
@@ -298,5 +304,29 @@ describe('the new-message mail', () => {
     await UserModel.updateOne({ _id: bea.id }, { $set: { willReceiveNews: false } });
     await start();
     expect(mails).toEqual([]);
+  });
+});
+
+describe('account deletion', () => {
+  it("when a member's data is exported and then their account deleted, then the export holds their messages and the other member keeps the thread", async () => {
+    const threadId = await start('Hello', 'First');
+    await reply(bea, { messageId: threadId, receiverId: ana.id, message: 'Second' }).expect(201);
+    await post(bea, 'block', { userId: bea.id, blockedId: ana.id, block: true }).expect(200);
+    const exported = await messagesExportOf(ana.id);
+    expect(exported.map((row) => [row.id, row.senderId, row.subject, row.message, row.replyTo])).toEqual([
+      [`${threadId}-1`, ana.id, 'Hello', 'First', null],
+      [`${threadId}-2`, bea.id, 'Hello', 'Second', `${threadId}-1`],
+    ]);
+    await removeMessagesOf(ana.id);
+    await removeMessagesOf(ana.id);
+    await UserModel.deleteOne({ _id: ana.id });
+    expect(await BoxModel.countDocuments({ userId: ana.id })).toBe(0);
+    const view = (await get(bea, `thread/${threadId}`).expect(200)).body;
+    expect(view.messages.map((m: { senderName: string; message: string }) => [m.senderName, m.message])).toEqual([
+      ['A former member', 'First'],
+      ['Bea Stone', 'Second'],
+    ]);
+    expect(view.blockedByMe).toBe(false);
+    expect((await reply(bea, { messageId: threadId, receiverId: ana.id, message: 'Hello?' }).expect(404)).body.message).toBe(MESSAGE_MESSAGES.noMember);
   });
 });

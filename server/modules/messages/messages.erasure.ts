@@ -38,6 +38,10 @@ export async function messagesExportOf(userId: string): Promise<Schemas['DataExp
 /** Removes the member's side of every thread and every block by or of them; safe to repeat. */
 export async function removeMessagesOf(userId: string): Promise<number> {
   const member = new Types.ObjectId(userId);
-  const [boxes] = await Promise.all([BoxModel.deleteMany({ userId: member }), BlockModel.deleteMany({ blockerId: member }), BlockModel.deleteMany({ blockedId: member })]);
+  const [boxes] = await Promise.all([
+    BoxModel.deleteMany({ userId: member }),
+    BlockModel.deleteMany({ blockerId: member }),
+    BlockModel.deleteMany({ blockedId: member }),
+  ]);
   return boxes.deletedCount;
 }

@@ -21,7 +21,18 @@ import type { Schemas } from '../../lib/openapi-types';
 import { createAccount, findUserByEmail, userReads, type UserDoc } from '../users';
 import { newMessageMail } from './messages.mails';
 import { toMessageDto, toThreadDto, type Person, PERSON_FIELDS } from './messages.mapper';
-import { BlockModel, blockKey, BoxModel, boxKey, MailClaimModel, MessageModel, ThreadModel, type BoxDoc, type MessageDoc, type ThreadDoc } from './messages.model';
+import {
+  BlockModel,
+  blockKey,
+  BoxModel,
+  boxKey,
+  MailClaimModel,
+  MessageModel,
+  ThreadModel,
+  type BoxDoc,
+  type MessageDoc,
+  type ThreadDoc,
+} from './messages.model';
 
 export const MESSAGE_MESSAGES = {
   required: 'Enter all required input fields',
@@ -185,7 +196,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger 
       text,
       at: now,
     }));
-    return { n, doc: { ...doc, _id: id } as MessageDoc };
+    return { n, doc: { ...doc, _id: id } };
   }
 
   async function countsOf(userId: string): Promise<Counts> {
@@ -218,7 +229,8 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger 
 
   async function receiverOf(receiverId: string): Promise<string> {
     if (receiverId === ADMIN_RECIPIENT) return supportAccountId();
-    if (!isObjectId(receiverId) || !(await userReads.exists({ _id: new Types.ObjectId(receiverId), isActive: true }))) throw notFound(MESSAGE_MESSAGES.noMember);
+    if (!isObjectId(receiverId) || !(await userReads.exists({ _id: new Types.ObjectId(receiverId), isActive: true })))
+      throw notFound(MESSAGE_MESSAGES.noMember);
     return receiverId;
   }
 
@@ -232,7 +244,11 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger 
 
     async create(caller: AuthContext, request: { senderId: string; receiverId?: string; subject?: string; message?: string }, now = new Date()) {
       const senderId = await actingAs(caller, request.senderId);
-      const { receiverId: rawReceiver, subject, message } = checkedText(
+      const {
+        receiverId: rawReceiver,
+        subject,
+        message,
+      } = checkedText(
         { receiverId: request.receiverId, subject: request.subject, message: request.message },
         { subject: [SUBJECT_MAX_CHARS, MESSAGE_MESSAGES.subjectTooLong], message: [MESSAGE_MAX_CHARS, MESSAGE_MESSAGES.messageTooLong] },
       );
@@ -316,7 +332,9 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger 
     async thread(caller: AuthContext, id: string, cursor?: string): Promise<Schemas['MessageThreadView']> {
       const { thread, me, other } = await threadFor(caller, id);
       const end = (await chains.end(thread._id, true)).n;
-      const below = cursor ? (decodePageCursor(cursor, (n, key) => (Number.isSafeInteger(n) && (n as number) >= 1 && key === thread._id ? (n as number) : null)) ?? end + 1) : end + 1;
+      const below = cursor
+        ? (decodePageCursor(cursor, (n, key) => (Number.isSafeInteger(n) && (n as number) >= 1 && key === thread._id ? (n as number) : null)) ?? end + 1)
+        : end + 1;
       const first = Math.max(1, below - MESSAGES_PER_PAGE);
       const numbers = Array.from({ length: Math.max(0, below - first) }, (_, i) => first + i);
       const docs = await Promise.all(numbers.map((n) => readById<MessageDoc>(MessageModel, chains.idOf(thread._id, n))));

@@ -6,7 +6,6 @@ export { messagesReducer, messagesChanged, selectUnreadMessages, selectMessagesV
 export type { MessagesState, MessageCounts } from './messages.slice';
 export { MessageCountsPoll, MESSAGE_POLL_MS } from './useMessageCounts';
 export { UnreadBadge } from './components/UnreadBadge';
-export { MessageButton } from './components/MessageButton';
 export { MESSAGE_TEXT } from './messages.text';
 
 /** /inbox: the member's threads, a thread, and the support inbox for admins. */

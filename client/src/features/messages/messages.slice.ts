@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { GetMessageCountsResult } from '../../api/generated/operations';
+import { inboxChanged } from '../../app/ui';
 
 export type MessageCounts = GetMessageCountsResult;
 
@@ -19,18 +20,22 @@ const messagesSlice = createSlice({
     messageCountsReceived(state, action: PayloadAction<MessageCounts>) {
       state.counts = action.payload;
     },
-    /** Something changed in this tab; `counts` when the change answered them. */
-    messagesChanged(state, action: PayloadAction<MessageCounts | undefined>) {
-      if (action.payload) state.counts = action.payload;
-      state.version += 1;
-    },
     messageCountsCleared(state) {
       state.counts = null;
     },
   },
+  extraReducers: (builder) => {
+    // Something changed in this tab; the counts when the change answered them.
+    builder.addCase(inboxChanged, (state, action) => {
+      if (action.payload) state.counts = action.payload;
+      state.version += 1;
+    });
+  },
 });
 
-export const { messageCountsReceived, messagesChanged, messageCountsCleared } = messagesSlice.actions;
+export const { messageCountsReceived, messageCountsCleared } = messagesSlice.actions;
+/** The change event, named for this feature's callers. */
+export const messagesChanged = inboxChanged;
 export const messagesReducer = messagesSlice.reducer;
 
 type WithMessages = { messages: MessagesState };

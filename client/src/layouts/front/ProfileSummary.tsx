@@ -5,7 +5,6 @@ import { PATHS } from '../../app/constants';
 import { useAppSelector } from '../../app/hooks';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
-import { UnreadBadge } from '../../features/messages';
 import { formatUsd, selectPaymentsVersion } from '../../features/payments';
 import { displayUsername } from '../../lib/userNames';
 
@@ -23,7 +22,7 @@ export const WALLETS = [
 /**
  * The profile summary panel (opened from the avatar in the top navigation): the avatar, the full name linking to
  * the own profile, the wallet address (no Stellar wallet can be connected yet, so 'Connect a wallet'), SETTINGS
- * and MESSAGES (the inbox, with the unread count), the counts of Projects, Uploads ($),
+ * and MESSAGES (to the inbox), the counts of Projects, Uploads ($),
  * Collections ($) and Total value ($), and the wallet list. The money figures are the wallet's, loaded when the
  * panel mounts (each opening), so they never hold up the page, and so is the member's count of projects.
  */
@@ -70,7 +69,6 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
         </Link>
         <Link to={PATHS.inbox} className="kn-button kn-button--default kn-summary__action" onClick={onClose}>
           MESSAGES
-          <UnreadBadge />
         </Link>
       </div>
 

@@ -6,10 +6,9 @@ import Select from 'antd/es/select';
 import { createMessage, replyMessage } from '../../../api/generated/operations';
 import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalClosed, selectModalProps } from '../../../app/ui';
+import { inboxChanged, modalClosed, selectModalProps } from '../../../app/ui';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
-import { messagesChanged } from '../messages.slice';
 import { MESSAGE_TEXT } from '../messages.text';
 import './messages.css';
 
@@ -57,7 +56,7 @@ export default function MessageModal({ open }: { open: boolean }) {
         ? await replyMessage({ body: { senderId, messageId: props.threadId ?? '', receiverId, message } }, { quiet: true })
         : await createMessage({ body: { senderId, receiverId, subject, message } }, { quiet: true });
       notify('success', sent.message);
-      dispatch(messagesChanged(undefined));
+      dispatch(inboxChanged(undefined));
       close();
     } catch (error) {
       notify('error', toApiError(error).message);

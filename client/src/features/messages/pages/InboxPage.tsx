@@ -20,11 +20,10 @@ import {
 } from '../../../api/generated/operations';
 import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalOpened } from '../../../app/ui';
+import { inboxChanged, modalOpened, type InboxCounts } from '../../../app/ui';
 import { notify } from '../../../components/notify';
 import { PageHead } from '../../../components/PageHead';
 import { selectIsAdmin, selectUser } from '../../auth';
-import { messagesChanged, selectMessagesVersion } from '../messages.slice';
 import '../components/messages.css';
 
 type Thread = GetMessagesByReceiverResult['threads'][number];
@@ -42,7 +41,8 @@ export default function InboxPage() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const isAdmin = useAppSelector(selectIsAdmin);
-  const version = useAppSelector(selectMessagesVersion);
+  // Read here, not through the feature's selector: this lazy chunk must not bring the feature's eager code.
+  const version = useAppSelector((state) => state.messages.version);
   const [params, setParams] = useSearchParams();
   const openId = params.get('thread');
   const [folder, setFolder] = useState<Folder>('inbox');
@@ -91,7 +91,7 @@ export default function InboxPage() {
         if (!opened.thread.isRead && markedRead.current !== mark) {
           markedRead.current = mark;
           const read = await updateMessageRead({ body: { userId: boxOwner, messageId: opened.thread.id } });
-          if (current) dispatch(messagesChanged(asSupport ? undefined : read.counts));
+          if (current) dispatch(inboxChanged(asSupport ? undefined : read.counts));
         }
       })
       .catch(() => setView(null));
@@ -102,8 +102,8 @@ export default function InboxPage() {
 
   if (!user || !boxOwner) return null;
   const open = (id: string | null) => setParams(id ? { thread: id } : {});
-  const changed = (counts?: Parameters<typeof messagesChanged>[0]) => dispatch(messagesChanged(asSupport ? undefined : counts));
-  const act = async (run: () => Promise<{ message: string; counts?: Parameters<typeof messagesChanged>[0] }>, toast = false) => {
+  const changed = (counts?: InboxCounts  ) => dispatch(inboxChanged(asSupport ? undefined : counts));
+  const act = async (run: () => Promise<{ message: string; counts?: InboxCounts | undefined }>, toast = false) => {
     try {
       const answer = await run();
       if (toast) notify('success', answer.message);
@@ -130,7 +130,11 @@ export default function InboxPage() {
 
   return (
     <div className={`kn-inbox${openId ? ' kn-inbox--open' : ''}`}>
-      <PageHead icon={<MailOutlined />} title={asSupport ? 'Support inbox' : 'Inbox'} sub="Your conversations with other members and with Knack support." />
+      <PageHead
+        icon={<MailOutlined />}
+        title={asSupport ? 'Support inbox' : 'Inbox'}
+        sub={asSupport ? "Members' messages to Admin, answered as Knack support." : 'Your conversations with other members and with Knack support.'}
+      />
       <div className="kn-inbox__bar">
         <Segmented<Folder>
           value={folder}

@@ -3,7 +3,8 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import Button from 'antd/es/button';
 import { useGetProfileByUsername } from '../../../api/generated/hooks';
 import { PATHS } from '../../../app/constants';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { modalOpened } from '../../../app/ui';
 import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
 import { artistName } from '../../../components/content/ArtistCard';
@@ -11,7 +12,6 @@ import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid'
 import type { TagType } from '../../../lib/tags';
 import { ProfileHeader } from '../components/ProfileHeader';
 import { FollowButton } from '../../follows';
-import { MessageButton } from '../../messages';
 import { loadProjectsPanel } from '../../projects';
 import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
 import { TabLinks } from '../components/TabLinks';
@@ -44,6 +44,7 @@ export default function ProfilePage() {
   const type = target && target.kind !== 'top50' && isTagType(target.sub) ? target.sub : undefined;
   const slug = target?.kind === 'content' ? target.slug : undefined;
   const viewer = useAppSelector(selectUser);
+  const dispatch = useAppDispatch();
   const projectsShown = new URLSearchParams(search).get('tab') === PROJECTS_TAB;
   const navigate = useNavigate();
   const profile = useGetProfileByUsername({ path: { username } }, { enabled: Boolean(username) });
@@ -72,7 +73,13 @@ export default function ProfilePage() {
             ) : (
               <>
                 <FollowButton userId={card.user.id} name={artistName(card.user)} />
-                <MessageButton userId={card.user.id} name={artistName(card.user)} />
+                <Button
+                  onClick={() =>
+                    dispatch(modalOpened({ name: 'message', messageMode: 'create', receiverId: card.user.id, receiverName: artistName(card.user) }))
+                  }
+                >
+                  Message
+                </Button>
               </>
             )
           }
