@@ -3281,7 +3281,10 @@ export interface components {
             at: string;
             id: string;
             message: string;
-            /** @description The message's place in its thread, from 1. */
+            /**
+             * Format: int32
+             * @description The message's place in its thread, from 1.
+             */
             n: number;
             receiverId: components["schemas"]["ObjectId"];
             senderId: components["schemas"]["ObjectId"];
@@ -3294,9 +3297,13 @@ export interface components {
             message: string;
         };
         MessageCounts: {
+            /** Format: int32 */
             deleted: number;
+            /** Format: int32 */
             important: number;
+            /** Format: int32 */
             total: number;
+            /** Format: int32 */
             unread: number;
         };
         MessageCreateRequest: {
@@ -3336,6 +3343,7 @@ export interface components {
             isRead: boolean;
             lastMessage: string;
             lastSenderId: components["schemas"]["ObjectId"];
+            /** Format: int32 */
             messagesCount: number;
             otherId: components["schemas"]["ObjectId"];
             otherName: string;
