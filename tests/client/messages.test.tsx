@@ -134,14 +134,12 @@ describe('the inbox', () => {
     expect(deleteMessage).toHaveBeenCalledWith({ path: { id: THREAD_ID } });
 
     jest.mocked(getDeletedMessages).mockResolvedValue({ threads: [thread({ isDeleted: true, isRead: true })], nextCursor: null });
-    jest
-      .mocked(getMessageThread)
-      .mockResolvedValue({
-        thread: thread({ isDeleted: true, isRead: true }),
-        messages: [message(1, BEA_ID, 'Loved it!')],
-        earlierCursor: null,
-        blockedByMe: false,
-      });
+    jest.mocked(getMessageThread).mockResolvedValue({
+      thread: thread({ isDeleted: true, isRead: true }),
+      messages: [message(1, BEA_ID, 'Loved it!')],
+      earlierCursor: null,
+      blockedByMe: false,
+    });
     fireEvent.click(screen.getByText('Deleted'));
     await waitFor(() => expect(getDeletedMessages).toHaveBeenCalledWith({ path: { id: jane().id }, query: {} }));
     fireEvent.click(await list.findByText('Your last song'));

@@ -102,7 +102,7 @@ export default function InboxPage() {
 
   if (!user || !boxOwner) return null;
   const open = (id: string | null) => setParams(id ? { thread: id } : {});
-  const changed = (counts?: InboxCounts  ) => dispatch(inboxChanged(asSupport ? undefined : counts));
+  const changed = (counts?: InboxCounts) => dispatch(inboxChanged(asSupport ? undefined : counts));
   const act = async (run: () => Promise<{ message: string; counts?: InboxCounts | undefined }>, toast = false) => {
     try {
       const answer = await run();
