@@ -79,11 +79,13 @@ export interface SignedIn {
 
 export type SigninResult = SignedIn | { pendingActivation: true };
 
-// A real hash of a random password: comparing against it takes as long as a real check, so an
-// unknown email cannot be told from a wrong password by timing.
-const DUMMY_HASH = bcrypt.hashSync(`no-such-user-${Math.random()}`, 12);
-
 export function createAuthService({ config, publicUrl, mailer, logger }: AuthDeps) {
+  // A real hash of a random password at the configured cost: comparing against it takes as long as a real check,
+  // so an unknown email cannot be told from a wrong password by timing. Made on the first sign-in that needs it,
+  // not at start (a hash at cost 12 holds a core for about 0.2 s).
+  let dummyHash: Promise<string> | undefined;
+  const dummyHashOf = () => (dummyHash ??= bcrypt.hash(`no-such-user-${Math.random()}`, config.bcryptCost));
+
   async function signIn(user: UserDoc, familyId?: string): Promise<SignedIn> {
     const token = signAccessToken(config, { userId: String(user._id), tokenVersion: user.tokenVersion });
     const refreshToken = await createSession(config, user._id, user.tokenVersion, familyId);
@@ -165,7 +167,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       await Promise.all(counters.map(([key, limit]) => assertUnderLimit(key, limit, wait)));
 
       const user = await findUserByEmail(email);
-      const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
+      const ok = await bcrypt.compare(password, user?.passwordHash ?? (await dummyHashOf()));
       if (!user || !user.passwordHash || !ok) {
         await Promise.all(counters.map(([key, limit]) => countHit(key, limit)));
         throw new AppError(401, 'unauthorized', MESSAGES.badCredentials);
