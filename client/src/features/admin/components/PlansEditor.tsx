@@ -4,10 +4,9 @@ import InputNumber from 'antd/es/input-number';
 import Skeleton from 'antd/es/skeleton';
 import { updatePlan } from '../../../api/generated/operations';
 import { useGetAllPlans } from '../../../api/generated/hooks';
-import { toApiError } from '../../../api/http';
 import { useAppDispatch } from '../../../app/hooks';
-import { notify } from '../../../components/notify';
 import { accountExtrasRequested, type Plan } from '../../auth';
+import { useToastedCall } from '../../../lib/useToastedCall';
 
 const MICROS_PER_CENT = 10_000;
 
@@ -16,24 +15,20 @@ function PlanRow({ plan, onSaved }: { plan: Plan; onSaved: () => void }) {
   const [price, setPrice] = useState<number | null>(plan.priceMicros / 1_000_000);
   const [sCredits, setSCredits] = useState<number | null>(plan.sCredits);
   const [pCredits, setPCredits] = useState<number | null>(plan.pCredits);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useToastedCall();
   const label = `Plan ${plan.planId}: ${plan.name}`;
 
-  const save = async () => {
-    if (price === null || sCredits === null || pCredits === null) return;
-    setBusy(true);
-    try {
+  const save = () =>
+    price !== null &&
+    sCredits !== null &&
+    pCredits !== null &&
+    run(async () => {
       // Whole cents, as the provider charges them.
       const priceMicros = Math.round(price * 100) * MICROS_PER_CENT;
       await updatePlan({ body: { planId: plan.planId, priceMicros, sCredits, pCredits } }, { quiet: true });
-      notify('success', `${label} saved. New checkouts and renewals use it.`);
       onSaved();
-    } catch (error) {
-      notify('error', toApiError(error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return `${label} saved. New checkouts and renewals use it.`;
+    });
 
   return (
     <tr>

@@ -4,11 +4,11 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import { createMessage, replyMessage } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { inboxChanged, modalClosed, selectModalProps } from '../../../app/ui';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
+import { useToastedCall } from '../../../lib/useToastedCall';
 import { MESSAGE_TEXT } from '../messages.text';
 import './messages.css';
 
@@ -27,7 +27,7 @@ export default function MessageModal({ open }: { open: boolean }) {
   const [receiverId, setReceiverId] = useState<string | undefined>(props.receiverId);
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useToastedCall();
 
   useEffect(() => {
     if (!open) return;
@@ -49,20 +49,15 @@ export default function MessageModal({ open }: { open: boolean }) {
       notify('error', MESSAGE_TEXT.required);
       return;
     }
-    setBusy(true);
-    try {
+    const sent = await run(async () => {
       const senderId = props.senderId ?? user.id;
-      const sent = replying
+      const answer = replying
         ? await replyMessage({ body: { senderId, messageId: props.threadId ?? '', receiverId, message } }, { quiet: true })
         : await createMessage({ body: { senderId, receiverId, subject, message } }, { quiet: true });
-      notify('success', sent.message);
       dispatch(inboxChanged(undefined));
-      close();
-    } catch (error) {
-      notify('error', toApiError(error).message);
-    } finally {
-      setBusy(false);
-    }
+      return answer.message;
+    });
+    if (sent) close();
   };
 
   return (

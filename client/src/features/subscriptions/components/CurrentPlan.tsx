@@ -1,12 +1,10 @@
-import { useState } from 'react';
 import Button from 'antd/es/button';
 import { updateSubscription } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
 import { useGetCreditMovements } from '../../../api/generated/hooks';
 import { useAppDispatch } from '../../../app/hooks';
-import { notify } from '../../../components/notify';
 import { accountExtrasRequested, type Plan, type Subscription, type UserExt } from '../../auth';
 import { SUBSCRIPTION_MESSAGES } from '../subscriptions.messages';
+import { useToastedCall } from '../../../lib/useToastedCall';
 
 const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -29,22 +27,16 @@ interface Props {
 /** The member's plan (when it renews or ends, cancel or resume), their credits, and every credit movement. */
 export function CurrentPlan({ userId, subscription, plan, ext }: Props) {
   const dispatch = useAppDispatch();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useToastedCall();
   const movements = useGetCreditMovements({ path: { id: userId } });
 
-  const setRenewal = async (cancel: boolean) => {
-    if (!subscription) return;
-    setBusy(true);
-    try {
+  const setRenewal = (cancel: boolean) =>
+    subscription &&
+    run(async () => {
       await updateSubscription({ body: { subscriptionId: subscription.subscriptionId, cancelAtPeriodEnd: cancel } }, { quiet: true });
-      notify('success', cancel ? SUBSCRIPTION_MESSAGES.cancelled : SUBSCRIPTION_MESSAGES.resumed);
       dispatch(accountExtrasRequested());
-    } catch (error) {
-      notify('error', toApiError(error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return cancel ? SUBSCRIPTION_MESSAGES.cancelled : SUBSCRIPTION_MESSAGES.resumed;
+    });
 
   const end = subscription?.currentPeriodEnd ? day(subscription.currentPeriodEnd) : null;
   return (
