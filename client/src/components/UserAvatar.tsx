@@ -24,7 +24,7 @@ export interface UserAvatarProps {
 export function UserAvatar({ user, size = 40, className = '' }: UserAvatarProps) {
   return (
     <span className={`kn-avatar ${className}`.trim()} style={{ width: size, height: size, fontSize: Math.round(size * 0.38) }} aria-hidden="true">
-      {user.image ? <img src={mediaUrl(user.image)} alt="" width={size} height={size} loading="lazy" decoding="async" /> : initials(user)}
+      {user.image ? <img src={mediaUrl(user.image)} alt="" width={size} height={size} loading="lazy" decoding="async" /> : <span data-glyph={initials(user)} />}
     </span>
   );
 }

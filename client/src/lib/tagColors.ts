@@ -12,11 +12,15 @@ export interface TypePalette {
   soft: string;
 }
 
-/** Content type colours: red music, green art, orange photos. */
+/**
+ * Content type colours: red music, green art, orange photos. Each shade is dark enough to carry text (WCAG AA,
+ * 4.5:1): white text on `color` (chips, badges), `strong` text on `tint` and on the page. A lighter, brighter
+ * shade would look livelier but leave small white labels unreadable to many people, so none is used.
+ */
 export const TYPE_COLORS: Record<TagType, TypePalette> = {
-  music: { color: '#e5383b', strong: '#b81f27', tint: '#fff1f1', soft: '#fbd3d4' },
-  art: { color: '#1f9d55', strong: '#157a41', tint: '#edf8f1', soft: '#c5e9d3' },
-  photos: { color: '#f77f00', strong: '#c25e00', tint: '#fff5ea', soft: '#fddcb5' },
+  music: { color: '#d42f32', strong: '#b81f27', tint: '#fff1f1', soft: '#fbd3d4' },
+  art: { color: '#17834a', strong: '#146c3a', tint: '#edf8f1', soft: '#c5e9d3' },
+  photos: { color: '#c05000', strong: '#9a4800', tint: '#fff5ea', soft: '#fddcb5' },
 };
 
 export function typeColor(type: TagType): string {

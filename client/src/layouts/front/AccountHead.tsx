@@ -29,7 +29,7 @@ export function AccountHead({ variant, onNavigate }: { variant: 'rail' | 'list';
     <div className={`kn-account kn-account--${variant}${header ? ' kn-account--with-header' : ''}`}>
       {header ? <img className="kn-account__header" src={header} alt="" /> : null}
       <button type="button" className="kn-account__avatar" aria-label="Change profile photo" title="Change profile photo" onClick={() => open('profile-photo')}>
-        {user.image ? <img src={mediaUrl(user.image)} alt="" /> : <span aria-hidden="true">{initials(user)}</span>}
+        {user.image ? <img src={mediaUrl(user.image)} alt="" /> : <span aria-hidden="true" data-glyph={initials(user)} />}
         <span className="kn-account__avatar-edit" aria-hidden="true">
           <CameraOutlined />
         </span>

@@ -13,8 +13,8 @@ import { InviteForm } from './InviteForm';
 const ICONS: Record<ShareSite, ReactNode> = {
   twitter: <TwitterOutlined aria-hidden />,
   facebook: <FacebookFilled aria-hidden />,
-  tumblr: <span aria-hidden>t</span>,
-  pinterest: <span aria-hidden>P</span>,
+  tumblr: <span aria-hidden data-glyph="t" />,
+  pinterest: <span aria-hidden data-glyph="P" />,
   email: <MailOutlined aria-hidden />,
   instagram: <InstagramOutlined aria-hidden />,
 };

@@ -100,7 +100,7 @@ export default function ProfilePhotoModal({ open }: { name: 'profile-photo'; ope
         ) : (
           <button type="button" className="kn-media-dialog__drop kn-media-dialog__drop--square" onClick={() => input.current?.click()} disabled={busy}>
             <span className="kn-media-dialog__avatar" aria-hidden="true">
-              {current ? <img src={current} alt="" /> : user ? initials(user) : null}
+              {current ? <img src={current} alt="" /> : user ? <span data-glyph={initials(user)} /> : null}
             </span>
             <span className="kn-file__cta">Choose a photo</span>
             <span className="kn-file__hint">PNG or JPEG, up to 20 MB. You can crop it next.</span>
