@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { gzippedSize, landingRouteChunks, landingScripts } from './build/landing';
+import { vendorFixes } from './build/vendorFixes';
 
 const clientRoot = fileURLToPath(new URL('.', import.meta.url));
 /** The landing route's page module: most visits start there. */
@@ -119,7 +120,7 @@ export default defineConfig({
   root: clientRoot,
   publicDir: 'public',
   base: '/',
-  plugins: [react(), preloadLandingRoute(LANDING_MODULE), landingBudget(LANDING_MODULE, LANDING_JS_BUDGET_KB)],
+  plugins: [vendorFixes(clientRoot), react(), preloadLandingRoute(LANDING_MODULE), landingBudget(LANDING_MODULE, LANDING_JS_BUDGET_KB)],
   server: {
     port: 5173,
     proxy: {

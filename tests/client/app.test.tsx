@@ -12,6 +12,7 @@ import { App } from '../../client/src/app/App';
 import { ROUTES } from '../../client/src/app/routes';
 import { createAppStore } from '../../client/src/app/store';
 import { ToastLayer } from '../../client/src/components/ToastLayer';
+import { notify } from '../../client/src/components/notify';
 import { defaultPageMeta } from '../../client/src/features/cms';
 import { footerFixture, tagFixture } from './fixtures';
 import { renderUi } from './render';
@@ -206,6 +207,26 @@ describe('error toasts', () => {
         message: 'id must be a 24-hex-digit id',
       });
     });
-    expect(await screen.findByText('id must be a 24-hex-digit id')).toBeTruthy();
+    await waitFor(() => expect(document.querySelector('.ant-message-notice')?.textContent).toContain('id must be a 24-hex-digit id'));
+    // Read out at once by screen readers (an assertive live region), and only there.
+    expect(screen.getByTestId('toast-announcer-errors').textContent).toBe('id must be a 24-hex-digit id');
+    expect(screen.getByTestId('toast-announcer').textContent).toBe('');
+  });
+
+  it('when a success and then an error are toasted, then screen readers hear each from a live region that was there before', () => {
+    renderUi(
+      <ConfigProvider>
+        <ToastLayer />
+      </ConfigProvider>,
+    );
+    const polite = screen.getByRole('status');
+    expect(polite.getAttribute('aria-live')).toBe('polite');
+    expect(polite.textContent).toBe('');
+    act(() => notify('success', 'Saved.'));
+    act(() => notify('error', 'Could not send.'));
+    expect(polite.textContent).toBe('Saved.');
+    const assertive = screen.getByTestId('toast-announcer-errors');
+    expect(assertive.getAttribute('aria-live')).toBe('assertive');
+    expect(assertive.textContent).toBe('Could not send.');
   });
 });

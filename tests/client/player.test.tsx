@@ -10,7 +10,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { addKnack, checkLoggedIn, getContentDetail, requestKnackCode, startPlay } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { playerAudio } from '../../client/src/features/player/audioEngine';
-import { playerOwnerName } from '../../client/src/features/player';
+import { audioProgressed, playerOwnerName } from '../../client/src/features/player';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { cardLink, detailDialog, janeCard, makeContent, mockReads, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 
@@ -157,6 +157,29 @@ describe('the bottom player bar', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Player' })).toBeNull());
     expect(playerAudio().getAttribute('src')).toBeNull();
     expect(store.getState().player.queue).toEqual([]);
+  });
+
+  it('when the progress and volume sliders are used from the keyboard, then they say their values and the arrows move the song by 5 s', async () => {
+    signInBea();
+    const { store, detail } = await playFromDetail();
+    act(() => void store.dispatch(audioProgressed({ position: 63, duration: 200 })));
+    const player = await bar();
+    const progress = player.getByRole('slider', { name: 'Progress' });
+    expect(progress.getAttribute('aria-valuetext')).toBe('1:03 of 3:20');
+    expect(player.getByRole('slider', { name: 'Volume' }).getAttribute('aria-valuetext')).toBe('80%');
+    fireEvent.keyDown(progress, { key: 'ArrowRight' });
+    expect(playerAudio().currentTime).toBe(68);
+    fireEvent.keyDown(progress, { key: 'PageDown' });
+    expect(playerAudio().currentTime).toBe(33);
+    fireEvent.keyDown(progress, { key: 'End' });
+    expect(playerAudio().currentTime).toBe(200);
+    // The detail's waveform is the same kind of slider, with the same keys.
+    const wave = detail.getByRole('slider', { name: 'Position in the song' });
+    expect(wave.getAttribute('aria-valuetext')).toBe('1:03 of 3:20');
+    fireEvent.keyDown(wave, { key: 'Home' });
+    expect(playerAudio().currentTime).toBe(0);
+    fireEvent.keyDown(wave, { key: 'Tab' });
+    expect(playerAudio().currentTime).toBe(0);
   });
 
   it('names the owner with underscores as spaces, a trailing dot-suffix longer than 14 characters dropped', () => {

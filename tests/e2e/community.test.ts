@@ -73,7 +73,7 @@ describe('following, comments and flags in Chromium', () => {
     const modal = await openFromProfile(page, SONG);
     await modal.locator('.kn-wave canvas').waitFor();
     await modal.getByRole('button', { name: 'Play' }).click();
-    await page.waitForFunction(() => Number(document.querySelector('.kn-wave [role="progressbar"]')?.getAttribute('aria-valuenow')) > 0);
+    await page.waitForFunction(() => Number(document.querySelector('.kn-wave [role="slider"]')?.getAttribute('aria-valuenow')) > 0);
     await modal.getByRole('button', { name: 'Pause' }).click();
     const wave = (await modal.locator('.kn-wave__frame').boundingBox())!;
     await page.mouse.click(wave.x + (wave.width * 3.2) / 8, wave.y + wave.height / 2);

@@ -102,7 +102,7 @@ describe('content detail and profiles in Chromium', () => {
     await modal.locator('.kn-wave canvas').waitFor();
     await modal.getByRole('button', { name: 'Play' }).click();
     await modal.getByRole('button', { name: 'Pause' }).waitFor();
-    await page.waitForFunction(() => Number(document.querySelector('.kn-wave [role="progressbar"]')?.getAttribute('aria-valuenow')) > 0);
+    await page.waitForFunction(() => Number(document.querySelector('.kn-wave [role="slider"]')?.getAttribute('aria-valuenow')) > 0);
     await shot(page, 'detail-music-desktop');
     await modal.getByRole('button', { name: 'Pause' }).click();
 

@@ -21,5 +21,6 @@ export { selectCurrentTrack, selectHasTrack, selectPlayer, selectTrackProgress }
 export { playerSaga, PLAYER_TIMING } from './player.saga';
 export { usePlayerControls } from './usePlayerControls';
 export { playerOwnerName } from './playerText';
+export { positionAfterKey, positionText } from './seekKeys';
 
 export const loadPlayerBar = () => import('./components/PlayerBar');

@@ -6,7 +6,7 @@ import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppSelector } from '../../../app/hooks';
 import { formatDuration } from '../../../components/format';
-import { selectTrackProgress, usePlayerControls } from '../../player';
+import { positionAfterKey, positionText, selectTrackProgress, usePlayerControls } from '../../player';
 import { TYPE_COLORS } from '../../../lib/tagColors';
 import type { Content } from '../../../lib/content';
 import { drawWaveform, fetchPeaks } from '../../../lib/waveform';
@@ -124,12 +124,20 @@ export function WaveformPlayer({ content }: { content: Content }) {
         <div
           ref={frame}
           className={peaks === null ? 'kn-wave__frame is-loading' : 'kn-wave__frame'}
-          role="progressbar"
-          aria-label="Playback position"
+          role="slider"
+          tabIndex={duration ? 0 : -1}
+          aria-label="Position in the song"
           aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(progress * 100)}
+          aria-valuemax={Math.round(duration)}
+          aria-valuenow={Math.floor(Math.min(time, duration))}
+          aria-valuetext={positionText(Math.min(time, duration), duration)}
           onClick={seek}
+          onKeyDown={(event) => {
+            const target = positionAfterKey(event.key, time, duration);
+            if (target === null || !duration) return;
+            event.preventDefault();
+            playFrom(target);
+          }}
         >
           {peaks?.length ? (
             <canvas ref={canvas} style={{ width: '100%', height: HEIGHT }} aria-hidden="true" />
@@ -152,7 +160,7 @@ export function WaveformPlayer({ content }: { content: Content }) {
             ))}
           </ul>
         ) : null}
-        <span className="kn-wave__time">
+        <span className="kn-wave__time" aria-hidden="true">
           {formatDuration(time)} / {formatDuration(duration)}
         </span>
       </div>

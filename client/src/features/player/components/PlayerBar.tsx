@@ -22,6 +22,7 @@ import { selectCurrentTrack, selectHasNext, selectHasPrevious, selectPlayer } fr
 import { playerClosed } from '../player.slice';
 import { playerOwnerName } from '../playerText';
 import { usePlayerControls } from '../usePlayerControls';
+import { positionAfterKey, positionText } from '../seekKeys';
 import './player.css';
 
 /** The title scrolls every 10 s when it does not fit. */
@@ -136,12 +137,19 @@ export default function PlayerBar() {
             type="range"
             className="kn-player__range"
             aria-label="Progress"
+            aria-valuetext={positionText(Math.min(position, duration), duration)}
             min={0}
             max={Math.max(duration, 0.001)}
             step={0.1}
             value={Math.min(position, duration)}
             style={{ '--kn-range-fill': `${progress}%` } as CSSProperties}
             onChange={(event) => controls.seekFromBar(Number(event.target.value))}
+            onKeyDown={(event) => {
+              const target = positionAfterKey(event.key, position, duration);
+              if (target === null || !duration) return;
+              event.preventDefault();
+              controls.seekFromBar(target);
+            }}
           />
           <span className="kn-player__time">{formatDuration(duration)}</span>
         </div>
@@ -161,6 +169,7 @@ export default function PlayerBar() {
             type="range"
             className="kn-player__range kn-player__volume"
             aria-label="Volume"
+            aria-valuetext={`${Math.round((muted ? 0 : volume) * 100)}%`}
             min={0}
             max={1}
             step={0.05}
