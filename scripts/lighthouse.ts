@@ -30,6 +30,8 @@ interface Run {
   longestTaskMs: number;
   scripts: number;
   scriptKb: number;
+  /** The accessibility audits that failed, by id (what to fix when the score is under 100). */
+  failedAccessibility: string[];
 }
 
 /** The built server on a fresh data folder, answering once the demo catalogue is in the feed. */
@@ -90,6 +92,7 @@ async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> 
       longestTaskMs: Math.round(Math.max(0, ...(audit('long-tasks').details?.items ?? []).map((item) => item.duration ?? 0))),
       scripts: scripts.length,
       scriptKb: Math.round(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024),
+      failedAccessibility: (lhr.categories.accessibility?.auditRefs ?? []).map((ref) => ref.id).filter((id) => lhr.audits[id]?.score === 0),
     };
   } finally {
     chrome.kill();
@@ -98,7 +101,7 @@ async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> 
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const row = (label: string, run: Run) =>
-  `${label.padEnd(28)} perf ${String(run.performance).padStart(3)}  a11y ${String(run.accessibility).padStart(3)}  LCP ${String(run.lcpMs).padStart(5)} ms  CLS ${run.cls.toFixed(3)}  TBT ${String(run.tbtMs).padStart(5)} ms  longest task ${String(run.longestTaskMs).padStart(4)} ms  scripts ${run.scripts} (${run.scriptKb} KB)`;
+  `${label.padEnd(28)} perf ${String(run.performance).padStart(3)}  a11y ${String(run.accessibility).padStart(3)}${run.failedAccessibility.length ? ` (failed: ${run.failedAccessibility.join(', ')})` : ''}  LCP ${String(run.lcpMs).padStart(5)} ms  CLS ${run.cls.toFixed(3)}  TBT ${String(run.tbtMs).padStart(5)} ms  longest task ${String(run.longestTaskMs).padStart(4)} ms  scripts ${run.scripts} (${run.scriptKb} KB)`;
 
 async function main() {
   const product = process.env.LIGHTHOUSE_URL ? { url: process.env.LIGHTHOUSE_URL.replace(/\/$/, ''), stop: () => undefined } : await startProduct();
@@ -111,8 +114,11 @@ async function main() {
           runs.push(run);
           console.log(row(`${page} ${preset} run ${i + 1}`, run));
         }
-        const keys = Object.keys(runs[0]!) as (keyof Run)[];
-        const middle = Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as unknown as Run;
+        const keys = (Object.keys(runs[0]!) as (keyof Run)[]).filter((key) => key !== 'failedAccessibility');
+        const middle = {
+          ...Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key] as number))])),
+          failedAccessibility: [...new Set(runs.flatMap((run) => run.failedAccessibility))],
+        } as Run;
         console.log(row(`${page} ${preset} MEDIAN`, middle));
       }
     }

@@ -1,6 +1,6 @@
 /**
  * Accessibility in Chromium: axe-core's WCAG 2.0–2.2 A and AA rules find no serious or critical violation on any
- * page or opened modal, at 1280 and 390 px, for a visitor, a member and an admin. The pages: home, Explore and
+ * page or opened modal, at 1280 and 390 px (each state is checked at both), for a visitor, a member and an admin. The pages: home, Explore and
  * each of its tabs, a tag page, View all, a profile, a Top 50, Pricing, the sign-in modal, the detail modal of an
  * image and of a song with the player bar playing it, the share modal; for a member also search, their own
  * profile and collection, the wallet, history, settings, the inbox and the upload modal; for an admin the admin
@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE } from '../helpers/e2e';
-import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
+import { signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
 import { dialog, openUpload } from '../helpers/e2e-upload';
 
 jest.setTimeout(180_000);
@@ -30,18 +30,31 @@ beforeAll(async () => {
 const OPEN_MODALS = ['.ant-modal-root'];
 const PLAYER = 'section.kn-player';
 
-/** Collects the violations of each state a test visits, so that one run names every problem at once. */
-function checker(page: Page, width: number) {
+/**
+ * Checks each state a test visits at both widths, and collects the violations so that one run names every
+ * problem at once. A state is reached at 1280 px, checked, then the window narrows to 390 px (the app lays itself
+ * out again for a phone, as it does when a window is resized or a phone turned) and it is checked again.
+ */
+function checker(page: Page) {
   const problems: string[] = [];
+  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
+  const atWidth = async (viewport: typeof DESKTOP, phone: boolean) => {
+    await page.setViewportSize(viewport);
+    await burger.waitFor({ state: phone ? 'visible' : 'hidden' });
+  };
+  const check = async (state: string, within?: string[]) => {
+    problems.push(...(await seriousViolations(page, `${state} at 1280 px`, within)));
+    await atWidth(PHONE, true);
+    problems.push(...(await seriousViolations(page, `${state} at 390 px`, within)));
+    await atWidth(DESKTOP, false);
+  };
   return {
     problems,
-    async check(state: string, within?: string[]) {
-      problems.push(...(await seriousViolations(page, `${state} at ${width} px`, within)));
-    },
+    check,
     async visit(state: string, path: string) {
       await page.goto(`${world.baseUrl}${path}`, { waitUntil: 'networkidle' });
       await page.locator('main h1, main h2').first().waitFor();
-      problems.push(...(await seriousViolations(page, `${state} at ${width} px`)));
+      await check(state);
     },
   };
 }
@@ -65,13 +78,15 @@ async function checkSongAndShare(page: Page, { check }: ReturnType<typeof checke
   await check('the share modal', OPEN_MODALS);
 }
 
-describe.each([
-  ['1280', DESKTOP],
-  ['390', PHONE],
-])('axe at %s px', (width, viewport) => {
+/** A page at 1280 px: for a visitor, or signed in as `member`. */
+async function pageFor(member?: Member): Promise<Page> {
+  return member ? signedInPage(world, member, { viewport: DESKTOP }) : (await world.browser.newContext({ viewport: DESKTOP })).newPage();
+}
+
+describe('axe at 1280 and 390 px', () => {
   it('finds nothing serious for a visitor: home, Explore and its tabs, a tag, View all, a profile, Top 50, Pricing, sign-in, the detail of an image and a song, the player bar and sharing', async () => {
-    const page = await (await world.browser.newContext({ viewport })).newPage();
-    const axe = checker(page, Number(width));
+    const page = await pageFor();
+    const axe = checker(page);
     const bea = world.bea.form.username;
     await axe.visit('home', '/');
     await axe.visit('Explore', '/explore');
@@ -99,8 +114,8 @@ describe.each([
   });
 
   it('finds nothing serious for a member: search, their profile and collection, wallet, history, settings, inbox, upload, a song playing and sharing', async () => {
-    const page = await signedInPage(world, world.ana, { viewport });
-    const axe = checker(page, Number(width));
+    const page = await pageFor(world.ana);
+    const axe = checker(page);
     await axe.visit('search', '/search/Tide');
     await axe.visit('their own profile', '/profile/default');
     await axe.visit('their collection', '/profile/supported');
@@ -117,8 +132,8 @@ describe.each([
   });
 
   it('finds nothing serious for an admin: the admin home and the discount codes', async () => {
-    const page = await signedInPage(world, await world.admin(), { viewport });
-    const axe = checker(page, Number(width));
+    const page = await pageFor(await world.admin());
+    const axe = checker(page);
     await axe.visit('the admin home', '/admin');
     await axe.visit('the discount codes', '/creat-discount-code');
     expect(axe.problems).toEqual([]);
@@ -127,7 +142,7 @@ describe.each([
 });
 
 it('fails a page whose text contrast is broken on purpose', async () => {
-  const page = await (await world.browser.newContext({ viewport: DESKTOP })).newPage();
+  const page = await pageFor();
   await page.goto(`${world.baseUrl}/pricing`, { waitUntil: 'networkidle' });
   await page.locator('main h1').first().waitFor();
   // The muted text token made as pale as the page: every text drawn with it fails.
