@@ -116,7 +116,7 @@ async function main() {
         }
         const keys = (Object.keys(runs[0]!) as (keyof Run)[]).filter((key) => key !== 'failedAccessibility');
         const middle = {
-          ...Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key] as number))])),
+          ...Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])),
           failedAccessibility: [...new Set(runs.flatMap((run) => run.failedAccessibility))],
         } as Run;
         console.log(row(`${page} ${preset} MEDIAN`, middle));
