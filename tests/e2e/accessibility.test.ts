@@ -5,23 +5,38 @@
  * image and of a song with the player bar playing it, the share modal; for a member also search, their own
  * profile and collection, the wallet, history, settings, the inbox and the upload modal; for an admin the admin
  * home and the discount codes. A page built later joins one of the lists below.
+ *
+ * Then the whole journey of a member with the keyboard only, at 1280 px: sign in, search, open a song, play it
+ * until it knacks, share it, close the modals, drive the player bar (pause, seek, volume, previous, next) and
+ * upload a picture. Every step moves with Tab, Shift+Tab, Enter, Space, the arrows and Escape; the mouse is never
+ * touched. On the way it checks that focus is visible, that it stays inside an open modal, that it comes back where
+ * it was when the modal closes, that the player's sliders say their values, and that toasts reach screen readers
+ * as alerts.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { ContentModel } from '../../server/modules/contents';
 import { seriousViolations } from '../helpers/axe';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE } from '../helpers/e2e';
-import { signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
+import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { coverPng, signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
 import { dialog, openUpload } from '../helpers/e2e-upload';
+import { payListing } from '../helpers/ledger-factory';
 
 jest.setTimeout(180_000);
 useTestDatabase();
 
 const world = usePiecesWorld('accessibility');
 const SONG = 'Tide Song';
+const SECOND_SONG = 'Tide Two';
 const IMAGE = 'Quiet Harbour';
 
 beforeAll(async () => {
-  await world.publish(world.bea, { title: SONG, tag: 'Music', subTag: 'Jazz', hue: 205, seconds: 8 });
+  const bea = { id: world.bea.user.id, username: world.bea.form.username, email: world.bea.form.email, token: world.bea.token };
+  for (const title of [SONG, SECOND_SONG]) {
+    const song = await world.publish(world.bea, { title, tag: 'Music', subTag: 'Jazz', hue: 205, seconds: 8 });
+    // Listed, its fee paid by Bea, so that a play knacks.
+    await payListing({ id: song.id, title, ownerId: bea.id, payerId: null, knackRateMicros: 50_000, type: 'music' }, bea);
+  }
   await world.publish(world.bea, { title: IMAGE, tag: 'Art', subTag: 'Digital Art', hue: 120 });
   await world.publish(world.ana, { title: 'Morning Light', tag: 'Photos', subTag: 'Travel', hue: 30 });
 }, 120_000);
@@ -150,4 +165,184 @@ it('fails a page whose text contrast is broken on purpose', async () => {
   const problems = await seriousViolations(page, 'pale muted text', ['main']);
   expect(problems.some((problem) => problem.includes('serious color-contrast'))).toBe(true);
   await page.context().close();
+});
+
+const isFocused = (target: Locator) => target.evaluate((node) => node === document.activeElement);
+
+/**
+ * Presses Tab (Shift+Tab with `back`) until `target` has focus, as a keyboard user moves through the page, and
+ * checks that the focus can be seen there. Fails after `limit` presses: the target is out of the Tab order.
+ */
+async function tabTo(page: Page, target: Locator, { back = false, limit = 80 } = {}): Promise<void> {
+  await target.waitFor({ state: 'attached' });
+  for (let press = 0; press < limit; press += 1) {
+    if (await isFocused(target)) {
+      await expectFocusVisible(page);
+      return;
+    }
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`${limit} presses of ${back ? 'Shift+Tab' : 'Tab'} never reached ${target.toString()}`);
+}
+
+/**
+ * The focused element shows it: it matches :focus-visible, and it or the box drawn around it (antd wraps an input
+ * with an icon in a box of its own, two levels up at most) has an outline or a ring.
+ */
+async function expectFocusVisible(page: Page): Promise<void> {
+  const ring = await page.evaluate(() => {
+    const node = document.activeElement;
+    if (!node || node === document.body) return 'nothing focused';
+    const drawsRing = (element: Element) => {
+      const style = getComputedStyle(element);
+      return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+    };
+    const boxes = [node, node.parentElement, node.parentElement?.parentElement].filter((box): box is Element => Boolean(box));
+    return node.matches(':focus-visible') && boxes.some(drawsRing) ? 'visible' : `no visible focus on ${node.outerHTML.slice(0, 160)}`;
+  });
+  expect(ring).toBe('visible');
+}
+
+/**
+ * Tabs `presses` times inside `modal` and answers whether focus ever landed on the page behind it. Past the
+ * modal's last control focus may leave the page for the browser's own controls (the document's body is then
+ * the active element), as the WAI-ARIA dialog pattern allows; the next Tab brings it back to the modal's first.
+ */
+async function focusLeaves(page: Page, modal: Locator, presses: number): Promise<boolean> {
+  for (let press = 0; press < presses; press += 1) {
+    await page.keyboard.press('Tab');
+    const inside = await modal.evaluate((node) => node.contains(document.activeElement) || document.activeElement === document.body);
+    if (!inside) return true;
+  }
+  return false;
+}
+
+/** A toast with `text` is on screen as an alert, which screen readers read out as it appears. */
+async function announced(page: Page, text: string): Promise<void> {
+  await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+}
+
+describe('the keyboard journey', () => {
+  it('when a member uses only the keyboard, then they sign in, search, play a song to a knack, share it, drive the player bar and upload', async () => {
+    const page = await (await world.browser.newContext({ viewport: DESKTOP })).newPage();
+    const errors = watchErrors(page);
+    // A member of their own: the axe checks above played the songs as Ana, and a piece knacks once per member.
+    const cy = await world.member('Cy', 'Rowe');
+    await page.goto(`${world.baseUrl}/`, { waitUntil: 'networkidle' });
+    await page.locator('main h1').first().waitFor();
+
+    // Sign in from the top bar's Login: focus moves into the modal, the form is filled and sent with Enter.
+    const banner = page.getByRole('banner');
+    await tabTo(page, banner.getByRole('button', { name: 'Login', exact: true }));
+    await page.keyboard.press('Enter');
+    const login = dialog(page, 'Log in');
+    await tabTo(page, login.getByLabel('Email'));
+    await page.keyboard.type(cy.form.email);
+    await tabTo(page, login.getByLabel('Password'));
+    await page.keyboard.type(cy.form.password);
+    await page.keyboard.press('Enter');
+    await banner.getByRole('button', { name: 'Upload' }).waitFor();
+
+    // Search from the top bar, then open the first song's card by its link.
+    await tabTo(page, banner.getByRole('combobox', { name: 'Search titles, artists and tags' }));
+    await page.keyboard.type('Tide');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/search\/Tide$/);
+    const card = page.getByRole('main').getByRole('link', { name: SONG, exact: true });
+    await tabTo(page, card);
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('dialog').filter({ has: page.locator('.kn-detail__title', { hasText: SONG }) });
+    await detail.getByRole('heading', { name: /^Comments/ }).waitFor();
+    expect(await detail.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    // Focus stays in the open modal however long one tabs.
+    expect(await focusLeaves(page, detail, 30)).toBe(false);
+
+    // Play: past half the song the knack registers, and its toast is read out.
+    await tabTo(page, detail.getByRole('button', { name: 'Play' }));
+    await page.keyboard.press('Enter');
+    const player = page.getByRole('region', { name: 'Player' });
+    await player.getByRole('button', { name: 'Pause' }).waitFor();
+    await announced(page, 'Thank you for being apart of our Community.');
+    // The waveform is a slider that says where the song is.
+    expect(await detail.getByRole('slider', { name: 'Position in the song' }).getAttribute('aria-valuetext')).toMatch(/^0:0\d of 0:08$/);
+
+    // Share: the share modal takes focus; Escape closes it and focus is back on Share.
+    const share = detail.getByRole('button', { name: 'Share', exact: true });
+    await tabTo(page, share);
+    await page.keyboard.press('Enter');
+    const shareModal = page.locator('.kn-share .ant-modal');
+    await shareModal.getByRole('link', { name: 'Share on Twitter' }).waitFor();
+    expect(await shareModal.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    await screenshot(page, 'keyboard-share-desktop');
+    await page.keyboard.press('Escape');
+    await shareModal.waitFor({ state: 'hidden' });
+    expect(await isFocused(share)).toBe(true);
+
+    // Escape closes the detail: focus is back on the card that opened it.
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'hidden' });
+    expect(await isFocused(card)).toBe(true);
+
+    // The player bar: pause and play, seek with the arrows, lower the volume, next and previous.
+    const pause = player.getByRole('button', { name: 'Pause' });
+    await tabTo(page, pause);
+    await page.keyboard.press('Space');
+    await player.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    const progress = player.getByRole('slider', { name: 'Progress' });
+    await tabTo(page, progress);
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('[aria-label="Progress"]')?.getAttribute('aria-valuetext') === '0:00 of 0:08');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('[aria-label="Progress"]')?.getAttribute('aria-valuetext') === '0:05 of 0:08');
+    const volume = player.getByRole('slider', { name: 'Volume' });
+    await tabTo(page, volume);
+    expect(await volume.getAttribute('aria-valuetext')).toBe('80%'); // the player's starting volume
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('[aria-label="Volume"]')?.getAttribute('aria-valuetext') === '75%');
+    await screenshot(page, 'keyboard-player-desktop');
+
+    const title = player.locator('.kn-player__title');
+    // The queue is the search's songs, newest first: the second song is before the first.
+    await tabTo(page, player.getByRole('button', { name: 'Previous' }), { back: true });
+    await page.keyboard.press('Enter');
+    await title.filter({ hasText: SECOND_SONG }).waitFor();
+    await tabTo(page, player.getByRole('button', { name: 'Next' }));
+    await page.keyboard.press('Enter');
+    await title.filter({ hasText: SONG }).waitFor();
+
+    // Upload a picture: the main tag with the arrows, the file chooser opened with Space, the category list with
+    // the arrows and Enter, and the offer to monetize declined.
+    await tabTo(page, banner.getByRole('button', { name: 'Upload' }), { back: true, limit: 120 });
+    await page.keyboard.press('Enter');
+    const upload = dialog(page, 'Upload content');
+    await upload.getByRole('heading', { name: 'Upload your work' }).waitFor();
+    await tabTo(page, upload.getByLabel('Title'));
+    await page.keyboard.type('Harbour by keyboard');
+    await tabTo(page, upload.getByLabel('Description'));
+    await page.keyboard.type('Chosen, written and sent without a mouse.');
+    await tabTo(page, upload.getByRole('radio', { name: /Music/ }));
+    await page.keyboard.press('ArrowRight');
+    expect(await upload.getByRole('radio', { name: /Art/ }).isChecked()).toBe(true);
+    await tabTo(page, upload.getByRole('combobox', { name: 'Category' }));
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Digital');
+    await page.keyboard.press('Enter');
+    await upload.locator('.ant-select', { hasText: 'Digital Art' }).waitFor();
+    await tabTo(page, upload.getByLabel('Artwork', { exact: true }));
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Space');
+    await (await chooser).setFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: await coverPng(40) });
+    await upload.getByRole('img', { name: 'Artwork: harbour.png' }).waitFor();
+    await tabTo(page, upload.getByRole('button', { name: 'Upload', exact: true }));
+    await page.keyboard.press('Enter');
+    await announced(page, 'Success');
+    const offer = dialog(page, 'Monetize this piece');
+    await tabTo(page, offer.getByRole('button', { name: 'Not now' }));
+    await page.keyboard.press('Enter');
+    await offer.waitFor({ state: 'hidden' });
+    expect(await ContentModel.exists({ title: 'Harbour by keyboard', subTag: 'Digital Art' })).toBeTruthy();
+
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -8,7 +8,10 @@ export interface Toast {
   message: string;
 }
 
-/** Shows queued toasts with antd message; one toast per distinct text at a time. */
+/**
+ * Shows queued toasts with antd message; one toast per distinct text at a time. Each toast is an alert
+ * (role="alert", antd's own), so screen readers read it out as it appears.
+ */
 export default function Toasts({ queue, onShown }: { queue: Toast[]; onShown: (ids: number[]) => void }) {
   const [api, contextHolder] = message.useMessage({ maxCount: 3 });
   useEffect(() => {
