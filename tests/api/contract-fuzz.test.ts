@@ -7,7 +7,7 @@
  *
  * It is seeded, so a run is the same every time. A failure names its operation, the request and the seed; replay
  * it with `FUZZ_SEED=<seed> npx jest tests/api/contract-fuzz.test.ts -t '<operation>'`. FUZZ_RUNS sets how many
- * requests each operation gets (default 6), FUZZ_SEED tries other cases.
+ * requests each operation gets (default 12), FUZZ_SEED tries other cases.
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -27,7 +27,7 @@ import { useTestDatabase } from '../helpers/db';
 import { png, wav } from '../helpers/media';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_607);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
 useTestDatabase();
 
