@@ -66,8 +66,12 @@ function askForReducedMotion(browser: Browser): void {
   browser.newContext = (options: BrowserContextOptions = {}) => newContext({ reducedMotion: 'reduce', ...options });
 }
 
-/** A screenshot in tests/e2e/screenshots/ once its images have decoded. */
+/**
+ * A screenshot in tests/e2e/screenshots/ once its images have decoded, to be looked at. Not in CI (`CI=true`), whose
+ * clone is thrown away: there they would only cost time.
+ */
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  if (process.env.CI) return;
   await page.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))));
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
 }
