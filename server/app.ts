@@ -8,7 +8,6 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { pinoHttp } from 'pino-http';
 import { DEFAULT_SUPPORT_EMAIL, type Config } from './config';
 import { docsRouter } from './docs/docs.routes';
 import { outboxRouter, type Mailer } from './integrations/mail';
@@ -20,7 +19,7 @@ import { multipartPaths, serveByModule, type ModuleRouters } from './lib/contrac
 import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { answerStoredFirst } from './lib/public-responses';
-import { requestIdOf } from './lib/request-id';
+import { requestLog } from './lib/request-log';
 import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, createAuthService, createIdentityService, identityRouter } from './modules/auth';
 import { cmsRouter } from './modules/cms';
@@ -66,17 +65,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   app.set('query parser', 'extended');
 
   app.use(securityHeaders(contentSecurityPolicy(config.auth)));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const id = requestIdOf(req);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  app.use(requestLog(logger, { ignore: (url) => url === '/healthz' || url === '/readyz' }));
   app.use(compression());
 
   app.get('/healthz', (_req, res) => {
@@ -87,7 +76,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
       await pingDatabase();
       res.json({ status: 'ready' });
     } catch (err) {
-      req.log.warn({ err }, 'database not reachable');
+      logger.warn({ err, reqId: req.id }, 'database not reachable');
       res.status(503).json({ status: 'unavailable', message: 'The database is not reachable.', code: 'unavailable' });
     }
   });

@@ -80,10 +80,8 @@ export function toAppError(err: unknown, req?: { method: string; originalUrl: st
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const known = toAppError(err, req);
-    const requestId = typeof req.id === 'string' || typeof req.id === 'number' ? String(req.id) : '';
-    if (!known) {
-      (req.log ?? logger).error({ err }, 'unhandled error');
-    }
+    const requestId = req.id ?? '';
+    if (!known) logger.error({ err, reqId: requestId }, 'unhandled error');
     const status = known?.status ?? 500;
     if (res.headersSent) return;
     const retryAfter = (known as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;

@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from './logger';
 import { requestIdOf } from './request-id';
+import { logAnswered } from './request-log';
 
 /** What goes out: the body and its headers as flat [name, value, …] pairs, made once. */
 interface Variant {
@@ -70,7 +71,7 @@ function answerStored(req: IncomingMessage, res: ServerResponse, logger: Logger)
   }
   const id = requestIdOf(req);
   const statusCode = write(req, res, answer, id);
-  logger.info({ req: { id, method: req.method, url: req.url }, res: { statusCode }, stored: true }, 'request completed');
+  logAnswered(logger, req, id, statusCode, { stored: true });
   return true;
 }
 

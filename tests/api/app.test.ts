@@ -1,3 +1,6 @@
+import { Writable } from 'node:stream';
+import mongoose from 'mongoose';
+import pino from 'pino';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { createTestApp } from '../helpers/app';
@@ -46,6 +49,28 @@ describe('the API surface', () => {
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const refused = await request(app).get('/healthz').set('X-Request-Id', 'bad id <script>').expect(200);
     expect(refused.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when a call is answered, then one access-log line says its id, method, URL, status and time, and no header', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    const logged = createTestApp({ logger: pino({ level: 'info' }, sink) });
+    await request(logged).get('/api/v2/no-such-call').set('X-Request-Id', 'log-1').set('Authorization', 'Bearer secret-token').expect(404);
+    await request(logged).get('/healthz').expect(200);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: { id: 'log-1', method: 'GET', url: '/api/v2/no-such-call' },
+        res: { statusCode: 404 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('secret-token');
   });
 
   it('when any response is sent, then security headers are set', async () => {
@@ -102,5 +127,21 @@ describe('the SPA', () => {
     const unbuilt = createTestApp({ config: { clientDir: '/nonexistent', validateResponses: true, trustProxy: false } });
     const res = await request(unbuilt).get('/').expect(503);
     expect(res.text).toContain('npm run build');
+  });
+});
+
+describe('indexes on the test database (FerretDB)', () => {
+  it('when the models are set up, then only the unique indexes are built: FerretDB reads by no other', async () => {
+    const indexesOf = async (name: string) =>
+      (await mongoose.connection.collection(name).indexes()).map((index) => ({ key: index.key, unique: Boolean(index.unique) }));
+    // The ledger declares three secondary indexes, which MongoDB builds; FerretDB only its `_id`.
+    expect(await indexesOf('ledger_entries')).toEqual([{ key: { _id: 1 }, unique: false }]);
+    expect(await indexesOf('users')).toEqual(
+      expect.arrayContaining([
+        { key: { email: 1 }, unique: true },
+        { key: { username: 1 }, unique: true },
+      ]),
+    );
+    expect((await indexesOf('users')).filter((index) => !index.unique).map((index) => index.key)).toEqual([{ _id: 1 }]);
   });
 });
