@@ -14,7 +14,8 @@ import { outboxRouter, type Mailer } from './integrations/mail';
 import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
-import { answerContractBreach, compileRoutePatternsOnce, strictQueryNumbers } from './lib/contract';
+import { answerContractBreach, strictQueryNumbers } from './lib/contract';
+import { useFasterOperationLookup } from './lib/vendor-fixes/openapi-metadata';
 import { multipartPaths, serveByModule, type ModuleRouters } from './lib/contract-routes';
 import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
@@ -95,7 +96,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   }
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
-  compileRoutePatternsOnce();
+  useFasterOperationLookup();
   const uploadPaths = multipartPaths(OPENAPI_PATH);
   app.use(
     OpenApiValidator.middleware({

@@ -3,9 +3,7 @@
  * (an answer that breaks the contract, numbers in the query string written in ways no client writes), and for
  * what it spends on every request.
  */
-import { createRequire } from 'node:module';
 import type { Request, RequestHandler } from 'express';
-import type { pathToRegexp } from 'path-to-regexp';
 import { AppError, errorHandler } from './errors';
 import type { Logger } from './logger';
 
@@ -46,40 +44,4 @@ export const strictQueryNumbers: RequestHandler = (req, _res, next) => {
     }
   }
   next();
-};
-
-/**
- * The validator finds a request's operation by compiling every route's path pattern again, on every request, until
- * one matches (express-openapi-validator 5.6; a fix is proposed upstream as cdimascio/express-openapi-validator#1217).
- * With some 80 operations that was a fifth of the CPU of a busy API process. The patterns are the contract's, few
- * and fixed, and a compiled pattern is a pure function of the pattern and its options, so each is compiled once.
- * Called once, before the validator is built.
- */
-export function compileRoutePatternsOnce(): void {
-  // The module's own exports object (an import would give a copy), through which the validator calls the function.
-  const exported = createRequire(__filename)('path-to-regexp') as { pathToRegexp: PathToRegexp };
-  if (exported.pathToRegexp === compiledOnce) return;
-  original = exported.pathToRegexp;
-  exported.pathToRegexp = compiledOnce;
-}
-
-type PathToRegexp = typeof pathToRegexp;
-let original: PathToRegexp;
-const compiledPatterns = new Map<string, ReturnType<PathToRegexp>>();
-/** More distinct patterns than any contract has: past it, patterns are compiled as before rather than kept. */
-const PATTERNS_KEPT = 2_000;
-
-const compiledOnce: PathToRegexp = (path, options) => {
-  if (typeof path !== 'string') return original(path, options);
-  // The validator passes only the flags `sensitive` and `strict`, on every route of every request: those make a
-  // short key; any other options are spelled out whole.
-  const flags = (options ?? {}) as Record<string, unknown>;
-  const flagsOnly = Object.keys(flags).every((name) => name === 'sensitive' || name === 'strict');
-  const key = flagsOnly ? `${flags.sensitive ? 's' : '-'}${flags.strict ? 't' : '-'}${path}` : JSON.stringify([path, flags]);
-  const kept = compiledPatterns.get(key);
-  if (kept) return kept;
-  const made = original(path, options);
-  // The patterns have no global flag, so one compiled expression serves every request.
-  if (compiledPatterns.size < PATTERNS_KEPT) compiledPatterns.set(key, made);
-  return made;
 };

@@ -9,7 +9,8 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
 import pino from 'pino';
 import request from 'supertest';
-import { answerContractBreach, compileRoutePatternsOnce } from '../../server/lib/contract';
+import { answerContractBreach } from '../../server/lib/contract';
+import { useFasterOperationLookup } from '../../server/lib/vendor-fixes/openapi-metadata';
 import { multipartPaths } from '../../server/lib/contract-routes';
 import { OPENAPI_PATH } from '../../server/lib/paths';
 import { AppError, answerErrorsLast, errorHandler } from '../../server/lib/errors';
@@ -103,37 +104,62 @@ describe("Express's own last handler", () => {
   });
 });
 
-describe('finding the operation of a request', () => {
-  it('when requests keep coming, then the validator compiles each route pattern once, and path values still arrive', async () => {
-    // Counts every compilation the validator asks of path-to-regexp, under the once-only layer.
-    const exported = createRequire(__filename)('path-to-regexp') as { pathToRegexp: (path: unknown, options?: unknown) => unknown };
-    const real = exported.pathToRegexp;
-    const compiled: unknown[] = [];
-    exported.pathToRegexp = (path, options) => {
-      compiled.push(path);
-      return real(path, options);
-    };
-    compileRoutePatternsOnce();
-    const app = express();
-    const thing = { description: 'ok', content: { 'application/json': { schema: { type: 'object' as const } } } };
-    const spec: OpenAPIV3.DocumentV3 = {
-      ...SPEC,
-      paths: {
-        '/api/v2/first': { get: { responses: { '200': thing } } },
-        '/api/v2/things/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': thing } } },
-      },
-    };
-    app.use(OpenApiValidator.middleware({ apiSpec: spec, validateRequests: true }));
-    app.get('/api/v2/first', (_req, res) => void res.json({}));
-    app.get('/api/v2/things/:id', (req, res) => void res.json({ id: req.params.id }));
+describe('finding the operation of a request (our faster copy of the validator lookup)', () => {
+  /** The package's own lookup, kept before ours replaces it, and ours. */
+  const metadataModule = createRequire(__filename)('express-openapi-validator/dist/middlewares/openapi.metadata') as { applyOpenApiMetadata: Lookup };
+  type Lookup = (context: unknown, responseApiDoc: unknown) => (req: unknown, res: unknown, next: () => void) => void;
+  const packaged = metadataModule.applyOpenApiMetadata;
+  useFasterOperationLookup();
+  const faster = metadataModule.applyOpenApiMetadata;
 
-    await request(app).get('/api/v2/things/a1').expect(200, { id: 'a1' });
-    const afterFirst = compiled.length;
-    expect(afterFirst).toBeGreaterThan(0);
-    for (const id of ['b2', 'c3', 'd4']) await request(app).get(`/api/v2/things/${id}`).expect(200, { id });
-    await request(app).get('/api/v2/first').expect(200, {});
-    await request(app).get('/api/v2/first').expect(200, {});
-    expect(compiled.length).toBe(afterFirst);
+  /** The validator's context for the real contract, as the validator builds it for its first request. */
+  async function contractContext(): Promise<{ context: { apiDoc: { paths: Record<string, Record<string, unknown>> } }; responseApiDoc: unknown }> {
+    let captured: { context: never; responseApiDoc: unknown } | undefined;
+    metadataModule.applyOpenApiMetadata = (context, responseApiDoc) => {
+      captured = { context: context as never, responseApiDoc };
+      return faster(context, responseApiDoc);
+    };
+    const app = express();
+    app.use(OpenApiValidator.middleware({ apiSpec: OPENAPI_PATH, validateRequests: false, validateResponses: true }));
+    app.use((_req, res) => void res.status(204).end());
+    await request(app).get('/api/v2/tag/get-all');
+    metadataModule.applyOpenApiMetadata = faster;
+    return captured!;
+  }
+
+  /** What a lookup makes of one request: the operation and path values it sets, or the error it throws. */
+  function outcome(lookup: ReturnType<Lookup>, method: string, url: string) {
+    const pathname = url.split('?')[0]!;
+    const req: Record<string, unknown> = { method, url, originalUrl: url, path: pathname, baseUrl: '', params: {}, app: { enabled: () => false } };
+    let nextCalled = false;
+    try {
+      lookup(req, {}, () => (nextCalled = true));
+    } catch (err) {
+      const { status, message, headers } = err as { status: number; message: string; headers?: unknown };
+      return { thrown: { status, message, headers } };
+    }
+    return { nextCalled, openapi: req.openapi, params: req.params };
+  }
+
+  it('when any request comes, then it finds what the package finds: operation, path values, 404, 405 and malformed paths', async () => {
+    const { context, responseApiDoc } = await contractContext();
+    const theirs = packaged(context, responseApiDoc);
+    const ours = faster(context, responseApiDoc);
+    const requests: [string, string][] = [];
+    for (const [path, item] of Object.entries(context.apiDoc.paths)) {
+      const filled = `/api/v2${path.replace(/\{[^}]+\}/g, 'a1B2')}`;
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE']) requests.push([method, filled]);
+      requests.push([Object.keys(item).includes('get') ? 'GET' : 'POST', `${filled}/`]);
+      requests.push(['GET', filled.toUpperCase()]);
+      requests.push(['GET', `${path.includes('{') ? `/api/v2${path.replace(/\{[^}]+\}/g, 'caf%C3%A9%20x')}` : filled}?x=1`]);
+      if (path.includes('{')) requests.push(['GET', `/api/v2${path.replace(/\{[^}]+\}/g, '%E0%A4%A')}`]);
+    }
+    requests.push(['GET', '/api/v2/no-such-call'], ['GET', '/api/v2'], ['GET', '/elsewhere'], ['POST', '/api/v2/knack/add/extra']);
+    expect(requests.length).toBeGreaterThan(400);
+    for (const [method, url] of requests) expect([method, url, outcome(ours, method, url)]).toEqual([method, url, outcome(theirs, method, url)]);
+    // Some of each kind were among them.
+    const kinds = new Set(requests.map(([method, url]) => JSON.stringify(outcome(ours, method, url).thrown?.status ?? 'found')));
+    expect([...kinds].sort()).toEqual(['"found"', '400', '404', '405'].sort());
   });
 });
 
