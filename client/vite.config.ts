@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { gzippedSize, landingRouteChunks, landingScripts } from './build/landing';
+import { gzippedSize, landingScripts } from './build/landing';
 import { vendorFixes } from './build/vendorFixes';
 
 const clientRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -24,6 +24,9 @@ const apiTarget = process.env.KNACK_API_URL ?? 'http://localhost:3000';
  *   so a page loads a few files rather than dozens of tiny ones.
  */
 const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware?: boolean; entriesAwareMergeThreshold?: number }[] = [
+  // Vite's helper that loads a lazy chunk's files in parallel: the entry uses it, so it must not share a file with
+  // lazy code (it was put with a phone drawer's modules, which pulled antd into the landing page).
+  { name: 'preload-helper', test: /vite[\\/]preload-helper/, priority: 50 },
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/, priority: 40 },
   {
     name: 'vendor-state',
@@ -60,9 +63,10 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
 ];
 
 /**
- * The landing route (home, `/`) is the page most visits start on: its lazy chunk and the chunks it
- * imports are announced with <link rel="modulepreload"> in index.html so they download in parallel
- * with the entry instead of after it; its stylesheets are linked as well.
+ * The landing route (home, `/`) is the page most visits start on. Everything it runs first (the entry's boot
+ * chunks, and the landing route's lazy chunk with what it imports) is announced with <link rel="modulepreload">
+ * in index.html, so it all downloads in parallel with the entry instead of step after step; its stylesheets are
+ * linked as well.
  */
 function preloadLandingRoute(landingModule: string): Plugin {
   return {
@@ -76,7 +80,7 @@ function preloadLandingRoute(landingModule: string): Plugin {
         // Only the SPA's page: the embeddable player (music-player.html) must not download the home route.
         if (!bundle || !ctx.path.endsWith('/index.html')) return html;
         const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
-        const landing = landingRouteChunks(chunks, landingModule);
+        const landing = landingScripts(chunks, 'main', landingModule);
         const files = new Set(landing.map((chunk) => chunk.fileName));
         const styles = new Set(landing.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]));
         const already = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]));

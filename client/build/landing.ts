@@ -1,7 +1,7 @@
 /**
  * What the landing page (`/`) downloads before it shows, read from the build's chunks: the SPA's entry with every
- * chunk it imports statically, and the landing route's lazy chunk with its own. The build preloads these files
- * (vite.config.ts) and holds their gzipped size to a budget.
+ * chunk it boots from (its static imports, and the dynamic imports of its boot steps), and the landing route's lazy
+ * chunk with its own. The build preloads these files (vite.config.ts) and holds their gzipped size to a budget.
  */
 import { gzipSync } from 'node:zlib';
 
@@ -12,6 +12,7 @@ export interface BuiltChunk {
   isEntry: boolean;
   facadeModuleId: string | null;
   imports: string[];
+  dynamicImports: string[];
   code: string;
   viteMetadata?: { importedCss: Set<string> };
 }
@@ -39,13 +40,25 @@ export function chunkOfModule(chunks: BuiltChunk[], modulePath: string): BuiltCh
 /** The landing route's chunk with its static imports (what index.html preloads). */
 export const landingRouteChunks = (chunks: BuiltChunk[], landingModule: string) => withStaticImports(chunks, chunkOfModule(chunks, landingModule));
 
-/** Everything the landing page runs first: the entry `entryName` and the landing route, each with its static imports. */
+/**
+ * What the entry runs before its first render: the entry, the chunks it imports dynamically (its boot steps, which
+ * only split the evaluation into tasks), and every chunk these import statically. The dynamic imports inside those
+ * chunks (lazy pages, modals) are not followed: they load later, when used.
+ */
+export function bootChunks(chunks: BuiltChunk[], entry: BuiltChunk): BuiltChunk[] {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const steps = entry.dynamicImports.map((fileName) => byFile.get(fileName)).filter((chunk) => chunk !== undefined);
+  return unique([entry, ...steps].flatMap((start) => withStaticImports(chunks, start)));
+}
+
+/** Everything the landing page runs first: the entry `entryName` with its boot chunks, and the landing route with its static imports. */
 export function landingScripts(chunks: BuiltChunk[], entryName: string, landingModule: string): BuiltChunk[] {
   const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === entryName);
   if (!entry) throw new Error(`No entry chunk named ${entryName}`);
-  const all = new Map([...withStaticImports(chunks, entry), ...landingRouteChunks(chunks, landingModule)].map((chunk) => [chunk.fileName, chunk]));
-  return [...all.values()];
+  return unique([...bootChunks(chunks, entry), ...landingRouteChunks(chunks, landingModule)]);
 }
+
+const unique = (chunks: BuiltChunk[]) => [...new Map(chunks.map((chunk) => [chunk.fileName, chunk])).values()];
 
 /** Bytes once gzipped at the level the server's compression uses by default. */
 export const gzippedSize = (code: string) => gzipSync(code, { level: 6 }).length;

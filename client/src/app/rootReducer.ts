@@ -1,4 +1,4 @@
-import { combineReducers } from '@reduxjs/toolkit';
+import type { StateFromReducersMapObject } from '@reduxjs/toolkit';
 import { uiReducer } from './ui';
 import { tagsReducer } from '../features/tags';
 import { cmsReducer } from '../features/cms';
@@ -11,7 +11,12 @@ import { commentsReducer } from '../features/comments';
 import { followsReducer } from '../features/follows';
 import { messagesReducer } from '../features/messages';
 
-export const rootReducer = combineReducers({
+/**
+ * Every feature's reducer under its key. The store combines them when it is made (createAppStore), not when this
+ * module is evaluated: combining calls each reducer to check its initial state, work that a slow phone feels while
+ * the page's scripts load.
+ */
+export const rootReducers = {
   ui: uiReducer,
   tags: tagsReducer,
   cms: cmsReducer,
@@ -23,6 +28,6 @@ export const rootReducer = combineReducers({
   comments: commentsReducer,
   follows: followsReducer,
   messages: messagesReducer,
-});
+};
 
-export type RootState = ReturnType<typeof rootReducer>;
+export type RootState = StateFromReducersMapObject<typeof rootReducers>;

@@ -1,7 +1,7 @@
-import { configureStore } from '@reduxjs/toolkit';
-import createSagaMiddleware from 'redux-saga';
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import createSagaMiddleware, { type Task } from 'redux-saga';
 import { installAuthBridge } from '../features/auth';
-import { rootReducer, type RootState } from './rootReducer';
+import { rootReducers, type RootState } from './rootReducer';
 import { rootSaga } from './rootSaga';
 
 /**
@@ -9,11 +9,21 @@ import { rootSaga } from './rootSaga';
  * renewal. Tests make their own with preloaded state.
  */
 export function createAppStore(preloadedState?: Partial<RootState>) {
+  return createAppStoreInSteps(preloadedState).startSagas();
+}
+
+/**
+ * The same store made in two steps, which the SPA's entry runs in separate tasks so that a slow phone's main
+ * thread is not held for both: the store (combining the reducers builds each feature's initial state), then
+ * `startSagas()`, which lends the HTTP client the session and starts every feature's sagas. Nothing may be
+ * dispatched in between: no saga would see it.
+ */
+export function createAppStoreInSteps(preloadedState?: Partial<RootState>) {
   const sagaMiddleware = createSagaMiddleware({
     onError: (error) => console.error('Uncaught saga error', error),
   });
   const store = configureStore({
-    reducer: rootReducer,
+    reducer: combineReducers(rootReducers),
     preloadedState,
     middleware: (getDefault) =>
       getDefault({
@@ -22,9 +32,12 @@ export function createAppStore(preloadedState?: Partial<RootState>) {
         serializableCheck: { ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta', 'payload.file'] },
       }).concat(sagaMiddleware),
   });
-  const uninstallAuthBridge = installAuthBridge(store);
-  const rootTask = sagaMiddleware.run(rootSaga);
-  return Object.assign(store, { rootTask, uninstallAuthBridge });
+  const startSagas = (): typeof store & { rootTask: Task; uninstallAuthBridge: () => void } => {
+    const uninstallAuthBridge = installAuthBridge(store);
+    const rootTask = sagaMiddleware.run(rootSaga);
+    return Object.assign(store, { rootTask, uninstallAuthBridge });
+  };
+  return { store, startSagas };
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;

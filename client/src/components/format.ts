@@ -1,5 +1,15 @@
 /** Number formats shared by every feature. */
 
+/**
+ * `build()` run on the first call only, its result kept. For Intl formatters at module level: building one loads
+ * locale data, which costs a slow phone tens of milliseconds while the page's scripts are evaluated, before the
+ * first paint, even on pages that never format a date.
+ */
+export function builtOnFirstUse<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
 /** 950, 1.2k, 12k, 3.4M: counts of plays, views, followers. */
 export function compactCount(count: number): string {
   if (count < 1000) return String(count);
@@ -24,11 +34,11 @@ const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['hour', 3_600],
   ['minute', 60],
 ];
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const relative = builtOnFirstUse(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
 
 /** How long ago `iso` was, as people say it: 'just now', '3 minutes ago', 'yesterday', 'last week'. */
 export function formatTimeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.max(0, (now - new Date(iso).getTime()) / 1000);
-  for (const [unit, size] of RELATIVE_STEPS) if (seconds >= size) return relative.format(-Math.floor(seconds / size), unit);
+  for (const [unit, size] of RELATIVE_STEPS) if (seconds >= size) return relative().format(-Math.floor(seconds / size), unit);
   return 'just now';
 }

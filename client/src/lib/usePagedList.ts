@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { toApiError, type ApiError } from '../api/http';
 
 /** One page of a cursor-paged list (the contract's `{ …, nextCursor }` answers, mapped to `items`). */
@@ -86,14 +86,18 @@ export function usePagedList<T extends { id: string }>(key: string | null, load:
         if (runRef.current !== run) return;
         run.busy = false;
         run.nextCursor = page.nextCursor;
-        setState((previous) => ({
-          key: listKey,
-          items: cursor === undefined ? page.items : appendUnique(previous.items, page.items),
-          status: 'ready',
-          loadingMore: false,
-          hasMore: page.nextCursor !== null,
-          error: undefined,
-        }));
+        // A page of cards renders as a transition: in slices, so a slow phone's main thread is not held for the
+        // whole grid at once.
+        startTransition(() =>
+          setState((previous) => ({
+            key: listKey,
+            items: cursor === undefined ? page.items : appendUnique(previous.items, page.items),
+            status: 'ready',
+            loadingMore: false,
+            hasMore: page.nextCursor !== null,
+            error: undefined,
+          })),
+        );
       },
       (error: unknown) => {
         if (runRef.current !== run || run.controller.signal.aborted) return;

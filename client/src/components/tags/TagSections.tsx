@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../button';
 import ArrowRightOutlined from '@ant-design/icons/es/icons/ArrowRightOutlined';
@@ -107,8 +108,7 @@ function LoadingSections() {
   );
 }
 
-/** Music, Art and Photos with their sub-tags and knack prices; skeletons while loading, retry on failure. */
-export function TagSections({ status, groups, error, onRetry }: TagSectionsProps) {
+function TagSectionsView({ status, groups, error, onRetry }: TagSectionsProps) {
   if (status === 'failed') {
     return (
       <div className="kn-tags-error" role="alert">
@@ -142,3 +142,9 @@ export function TagSections({ status, groups, error, onRetry }: TagSectionsProps
     </div>
   );
 }
+
+/**
+ * Music, Art and Photos with their sub-tags and knack prices; skeletons while loading, retry on failure. Memoized:
+ * a page re-rendering with the same props (the landing, before its deferred copy of the tags catches up) skips it.
+ */
+export const TagSections = memo(TagSectionsView);

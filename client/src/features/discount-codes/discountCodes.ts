@@ -1,5 +1,6 @@
 /** What the discount codes page knows of codes: the tiers a code covers, the code's form rules, and dates. */
 import type { Rule } from 'antd/es/form';
+import { builtOnFirstUse } from '../../components/format';
 import type { components } from '../../../../generated/openapi';
 
 export type Cover = components['schemas']['DiscountCover'];
@@ -24,8 +25,10 @@ export function endOfDay(day: string): Date {
   return new Date(year, month - 1, date, 23, 59, 59, 999);
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const dateFormat = builtOnFirstUse(() => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' }));
+const dateTimeFormat = builtOnFirstUse(
+  () => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
+);
 
-export const formatDay = (at: string) => dateFormat.format(new Date(at));
-export const formatMoment = (at: string) => dateTimeFormat.format(new Date(at));
+export const formatDay = (at: string) => dateFormat().format(new Date(at));
+export const formatMoment = (at: string) => dateTimeFormat().format(new Date(at));

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RouteErrorBoundary } from '../../components/errors';
@@ -51,9 +51,13 @@ export function FrontLayout() {
   // Phone layout (below 600 px or a phone user agent): no sidebar, a hamburger and a drawer.
   const isPhone = useAppSelector(selectIsPhone);
   const hasTrack = useAppSelector(selectHasTrack);
+  // A new page starts at its top. The first page already does: scrolling there would make the browser lay out the
+  // whole page at once, in the same task as the first effects, which a slow phone feels.
+  const shownPath = useRef(pathname);
   useEffect(() => {
     dispatch(sideMenuClosed());
-    window.scrollTo?.({ top: 0 });
+    if (shownPath.current !== pathname) window.scrollTo?.({ top: 0 });
+    shownPath.current = pathname;
   }, [pathname, dispatch]);
   return (
     <div className={['kn-shell', isPhone ? 'kn-shell--phone' : '', hasTrack ? 'kn-shell--with-player' : ''].filter(Boolean).join(' ')}>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useDeferredValue, useEffect } from 'react';
 import { BREAKPOINTS } from '../../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectIsLoggedIn } from '../../auth';
@@ -13,8 +13,11 @@ import './home.css';
 export default function HomePage() {
   const dispatch = useAppDispatch();
   const status = useAppSelector(selectTagsStatus);
-  const groups = useAppSelector(selectTagGroups);
-  const error = useAppSelector(selectTagsError);
+  // The sections draw from deferred copies: the store's update renders at once and in one piece, so the categories,
+  // when they arrive, render after it as a transition, in slices that leave a slow phone's main thread free.
+  const shownStatus = useDeferredValue(status);
+  const groups = useDeferredValue(useAppSelector(selectTagGroups));
+  const error = useDeferredValue(useAppSelector(selectTagsError));
   const isPhone = useAppSelector(selectIsPhone);
   const wide = useAppSelector(selectViewportWidth) >= BREAKPOINTS.tablet;
   const loggedIn = useAppSelector(selectIsLoggedIn);
@@ -22,6 +25,7 @@ export default function HomePage() {
   useEffect(() => {
     if (status === 'idle') dispatch(tagsRequested());
   }, [status, dispatch]);
+  const retry = useCallback(() => dispatch(tagsRequested()), [dispatch]);
 
   return (
     <div className="kn-home">
@@ -37,7 +41,7 @@ export default function HomePage() {
           </h2>
           <p className="kn-home__sub">Every category shows what one play or view earns its creator.</p>
         </div>
-        <TagSections status={status} groups={groups} error={error} onRetry={() => dispatch(tagsRequested())} />
+        <TagSections status={shownStatus} groups={groups} error={error} onRetry={retry} />
       </section>
       <HowItWorks />
     </div>
