@@ -17,17 +17,23 @@ export interface BuiltChunk {
   viteMetadata?: { importedCss: Set<string> };
 }
 
-/** `start` and every chunk it imports statically, however deep. */
+/**
+ * `start` and every chunk it imports statically, however deep, each after the chunks it imports. The order matters
+ * for their stylesheets: a page's rules must come after those of the components it styles over (a layout's rule
+ * hiding a button, say, after the button's own), as Vite links them.
+ */
 export function withStaticImports(chunks: BuiltChunk[], start: BuiltChunk): BuiltChunk[] {
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const found = new Map<string, BuiltChunk>();
+  const seen = new Set<string>();
+  const ordered: BuiltChunk[] = [];
   const visit = (chunk: BuiltChunk | undefined) => {
-    if (!chunk || found.has(chunk.fileName)) return;
-    found.set(chunk.fileName, chunk);
+    if (!chunk || seen.has(chunk.fileName)) return;
+    seen.add(chunk.fileName);
     chunk.imports.forEach((fileName) => visit(byFile.get(fileName)));
+    ordered.push(chunk);
   };
   visit(start);
-  return [...found.values()];
+  return ordered;
 }
 
 /** The chunk whose own module is `modulePath` (a path ending, such as `/src/features/home/pages/HomePage.tsx`). */

@@ -53,6 +53,15 @@ describe('the landing page scripts', () => {
     ]);
   });
 
+  it('come each after the chunks it imports, so that their stylesheets cascade as Vite links them', () => {
+    const order = landingScripts(CHUNKS, 'main', HOME).map((c) => c.fileName);
+    for (const chunk of CHUNKS.filter((c) => order.includes(c.fileName))) {
+      for (const imported of chunk.imports) expect(order.indexOf(imported)).toBeLessThan(order.indexOf(chunk.fileName));
+    }
+    expect(order.indexOf('vendor-react.js')).toBeLessThan(order.indexOf('app-shared.js'));
+    expect(order.indexOf('app-shared.js')).toBeLessThan(order.indexOf('store.js'));
+  });
+
   it('preloaded for the landing route are its chunk and what it imports', () => {
     expect(names(landingRouteChunks(CHUNKS, HOME))).toEqual(['HomePage.js', 'app-shared.js', 'home-cards.js', 'icons.js', 'vendor-react.js']);
   });
