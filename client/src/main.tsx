@@ -7,7 +7,9 @@
  */
 import './styles/global.css';
 
-/** Lets the browser run other tasks (input, paint) before going on. */
+// Lets the browser run other tasks (input, paint) before going on. Written here rather than imported from lib/: a
+// module the entry shares with the app joins one of the app's shared chunks, and that chunk's imports (antd, here)
+// would load before the first paint.
 const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function boot(container: HTMLElement): Promise<void> {

@@ -18,7 +18,11 @@ const chunk = (fileName: string, imports: string[] = [], extra: Partial<BuiltChu
 });
 
 const CHUNKS: BuiltChunk[] = [
-  chunk('main.js', ['styles.js'], { isEntry: true, facadeModuleId: '/repo/client/index.html', dynamicImports: ['vendor-react.js', 'store.js', 'app-shell.js'] }),
+  chunk('main.js', ['styles.js'], {
+    isEntry: true,
+    facadeModuleId: '/repo/client/index.html',
+    dynamicImports: ['vendor-react.js', 'store.js', 'app-shell.js'],
+  }),
   chunk('styles.js'),
   chunk('store.js', ['app-shared.js', 'vendor-state.js']),
   chunk('vendor-state.js'),

@@ -10,6 +10,7 @@
  */
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { components } from '../../../generated/openapi';
+import { nextTask } from '../lib/nextTask';
 
 export type ErrorBody = components['schemas']['ErrorResponse'];
 
@@ -104,6 +105,9 @@ export function fillPath(template: string, params: Record<string, string | numbe
 const isUnauthorized = (error: unknown) => error instanceof AxiosError && error.response?.status === 401;
 
 export async function request<T>(method: string, template: string, args: RequestArgs, options: RequestOptions = {}): Promise<T> {
+  // Each call is built in a task of its own: a page's first effects start several calls at once, and building them
+  // (headers, the token, the HTTP client's first use) would otherwise add up to one long task on a slow phone.
+  await nextTask();
   const send = async (token: string | null) => {
     const response = await http.request<T>({
       method,
