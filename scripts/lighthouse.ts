@@ -32,6 +32,8 @@ interface Run {
   scriptKb: number;
   /** The accessibility audits that failed, by id (what to fix when the score is under 100). */
   failedAccessibility: string[];
+  /** The three longest tasks, as "duration ms (script or other work)": where to look next. */
+  longTasks: string[];
 }
 
 /** The built server on a fresh data folder, answering once the demo catalogue is in the feed. */
@@ -66,7 +68,7 @@ async function startProduct(): Promise<{ url: string; stop: () => void }> {
 
 interface Audit {
   numericValue?: number;
-  details?: { items?: { resourceType?: string; transferSize?: number; duration?: number }[] };
+  details?: { items?: { resourceType?: string; transferSize?: number; duration?: number; url?: string }[] };
 }
 
 async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> {
@@ -81,6 +83,9 @@ async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> 
       preset === 'desktop' ? desktop : undefined,
     );
     const lhr = result!.lhr;
+    // A run Lighthouse could not score (no paint seen, a protocol timeout) says why rather than scoring 0 in silence.
+    if (lhr.runtimeError) console.log(`${''.padEnd(28)} Lighthouse error: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+    for (const warning of lhr.runWarnings) console.log(`${''.padEnd(28)} Lighthouse warning: ${warning}`);
     const audit = (id: string) => lhr.audits[id] as Audit;
     const scripts = (audit('network-requests').details?.items ?? []).filter((item) => item.resourceType === 'Script');
     return {
@@ -93,6 +98,11 @@ async function measure(url: string, preset: 'mobile' | 'desktop'): Promise<Run> 
       scripts: scripts.length,
       scriptKb: Math.round(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024),
       failedAccessibility: (lhr.categories.accessibility?.auditRefs ?? []).map((ref) => ref.id).filter((id) => lhr.audits[id]?.score === 0),
+      longTasks: (audit('long-tasks').details?.items ?? [])
+        .slice()
+        .sort((a, b) => (b.duration ?? 0) - (a.duration ?? 0))
+        .slice(0, 3)
+        .map((item) => `${Math.round(item.duration ?? 0)} ms (${item.url?.split('/').pop() || 'other work'})`),
     };
   } finally {
     chrome.kill();
@@ -113,12 +123,15 @@ async function main() {
           const run = await measure(product.url + page, preset);
           runs.push(run);
           console.log(row(`${page} ${preset} run ${i + 1}`, run));
+          if (run.longTasks.length) console.log(`${''.padEnd(28)} longest tasks: ${run.longTasks.join(', ')}`);
         }
-        const keys = (Object.keys(runs[0]!) as (keyof Run)[]).filter((key) => key !== 'failedAccessibility');
-        const middle = {
-          ...Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])),
+        const figures = (Object.keys(runs[0]!) as (keyof Run)[]).filter((key) => typeof runs[0]![key] === 'number');
+        const middle: Run = {
+          ...runs[0]!,
+          ...Object.fromEntries(figures.map((key) => [key, median(runs.map((run) => run[key] as number))])),
           failedAccessibility: [...new Set(runs.flatMap((run) => run.failedAccessibility))],
-        } as Run;
+          longTasks: [],
+        };
         console.log(row(`${page} ${preset} MEDIAN`, middle));
       }
     }
