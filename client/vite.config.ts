@@ -33,7 +33,8 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
     test: /node_modules[\\/](redux|@reduxjs|react-redux|redux-saga|@redux-saga|immer|reselect|use-sync-external-store)[\\/]/,
     priority: 30,
   },
-  { name: 'vendor-http', test: /node_modules[\\/](axios|form-data|proxy-from-env)[\\/]/, priority: 30 },
+  // With our stand-in for axios's fetch adapter (build/vendorFixes.ts), which belongs with axios.
+  { name: 'vendor-http', test: /node_modules[\\/](axios|form-data|proxy-from-env)[\\/]|vendor-fixes[\\/]axiosFetchAdapter/, priority: 30 },
   {
     name: 'vendor-icons',
     test: /node_modules[\\/]@ant-design[\\/](icons|icons-svg)[\\/]/,

@@ -21,6 +21,12 @@ const FIXES: VendorFix[] = [
     source: './useEscKeyDown',
     replacement: 'src/lib/vendor-fixes/useEscKeyDown.ts',
   },
+  {
+    // axios's fetch adapter, which the SPA never uses and which probes the browser as it loads (see the stand-in).
+    importer: /axios[\\/]lib[\\/]adapters[\\/]adapters\.js$/,
+    source: './fetch.js',
+    replacement: 'src/lib/vendor-fixes/axiosFetchAdapter.ts',
+  },
 ];
 
 export function vendorFixes(clientRoot: string): Plugin {
