@@ -41,7 +41,8 @@ describe.each([
     // The footer comes from the CMS call, with the fixed tagline and links.
     for (const column of ['SUPPORT', 'SOCIAL', 'TRENDING', 'MOST VIEWED']) expect(text).toContain(column);
     expect(text).toMatch(/K stands for knack/i);
-    // Page metadata from the pages-metas call.
+    // Page metadata from the pages-metas call, applied once the browser is idle.
+    await page.waitForFunction(() => document.title === 'Knack: get paid for every play and view');
     expect(await page.title()).toBe('Knack: get paid for every play and view');
 
     await screenshot(page, `home-${name}`, true);

@@ -8,3 +8,17 @@ export function nextTask(): Promise<void> {
   if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Runs `work` once the browser is idle (`requestIdleCallback`, at most `timeoutMs` later), else in a later task: for
+ * work no one sees, such as the page's title and meta tags, so that it stays out of the first render's long tasks.
+ * Returns a function that cancels it.
+ */
+export function whenIdle(work: () => void, timeoutMs = 1000): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(work, { timeout: timeoutMs });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(work, 0);
+  return () => clearTimeout(id);
+}
