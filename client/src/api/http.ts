@@ -10,7 +10,7 @@
  */
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { components } from '../../../generated/openapi';
-import { nextTask } from '../lib/nextTask';
+import { nextTask } from '../lib/scheduling';
 
 export type ErrorBody = components['schemas']['ErrorResponse'];
 

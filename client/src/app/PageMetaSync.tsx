@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { pageMetaRequested } from '../features/cms';
-import { whenIdle } from '../lib/nextTask';
+import { whenIdle } from '../lib/scheduling';
 import { useAppDispatch } from './hooks';
 import { findRoute } from './routes';
 

@@ -1,3 +1,5 @@
+/** When to run work that would otherwise hold a slow phone's main thread: in a later task, or once the browser is idle. */
+
 /**
  * Resolves in a later task, after the browser has had its turn (input, paint). Long work split at these points
  * never holds a slow phone's main thread for long. `scheduler.yield()` where the browser has it (the rest of the
