@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { gzippedSize, landingScripts } from './build/landing';
+import { antdIconStyles } from './build/antdIconStyles';
 import { vendorFixes } from './build/vendorFixes';
 
 const clientRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -125,7 +126,7 @@ export default defineConfig({
   root: clientRoot,
   publicDir: 'public',
   base: '/',
-  plugins: [vendorFixes(clientRoot), react(), preloadLandingRoute(LANDING_MODULE), landingBudget(LANDING_MODULE, LANDING_JS_BUDGET_KB)],
+  plugins: [vendorFixes(clientRoot), antdIconStyles(), react(), preloadLandingRoute(LANDING_MODULE), landingBudget(LANDING_MODULE, LANDING_JS_BUDGET_KB)],
   server: {
     port: 5173,
     proxy: {

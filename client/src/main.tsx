@@ -5,6 +5,8 @@
  * Every file these steps load is announced with <link rel="modulepreload"> in index.html (vite.config.ts), so the
  * steps wait on no download of their own.
  */
+// antd's icon rules first, as the icons would insert them, so the app's own rules win (build/antdIconStyles.ts).
+import 'virtual:antd-icon-styles.css';
 import './styles/global.css';
 
 // Lets the browser run other tasks (input, paint) before going on. Written here rather than imported from lib/: a

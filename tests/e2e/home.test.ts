@@ -44,6 +44,16 @@ describe.each([
     // Page metadata from the pages-metas call, applied once the browser is idle.
     await page.waitForFunction(() => document.title === 'Knack: get paid for every play and view');
     expect(await page.title()).toBe('Knack: get paid for every play and view');
+    // The icons' rules come in the app's stylesheet file: no icon inserted them while the page loaded.
+    expect(
+      await page.evaluate(() => ({
+        iconRuleInStylesheetFile: [...document.styleSheets].some(
+          (sheet) => sheet.href !== null && [...sheet.cssRules].some((rule) => rule instanceof CSSStyleRule && rule.selectorText === '.anticon'),
+        ),
+        iconsOnPage: document.querySelectorAll('.anticon').length > 0,
+        insertedIconSheets: document.querySelectorAll('style[rc-util-key="@ant-design-icons"]').length,
+      })),
+    ).toEqual({ iconRuleInStylesheetFile: true, iconsOnPage: true, insertedIconSheets: 0 });
 
     await screenshot(page, `home-${name}`, true);
     expect(errors).toEqual([]);
