@@ -16,6 +16,7 @@ import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
 import { answerContractBreach, strictQueryNumbers } from './lib/contract';
 import { useFasterOperationLookup } from './lib/vendor-fixes/openapi-metadata';
+import { useLeanSchemaRegistration } from './lib/vendor-fixes/openapi-schema-registration';
 import { multipartPaths, serveByModule, type ModuleRouters } from './lib/contract-routes';
 import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
@@ -97,6 +98,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   useFasterOperationLookup();
+  useLeanSchemaRegistration();
   const uploadPaths = multipartPaths(OPENAPI_PATH);
   app.use(
     OpenApiValidator.middleware({

@@ -11,6 +11,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { answerContractBreach } from '../../server/lib/contract';
 import { useFasterOperationLookup } from '../../server/lib/vendor-fixes/openapi-metadata';
+import { useLeanSchemaRegistration } from '../../server/lib/vendor-fixes/openapi-schema-registration';
 import { multipartPaths } from '../../server/lib/contract-routes';
 import { OPENAPI_PATH } from '../../server/lib/paths';
 import { AppError, answerErrorsLast, errorHandler } from '../../server/lib/errors';
@@ -38,6 +39,9 @@ const SPEC: OpenAPIV3.DocumentV3 = {
   },
 };
 
+// As the app does: every check below is built by our copy of the validator's schema registration.
+useLeanSchemaRegistration();
+
 /** The app: a call that answers what the test asks for, through the validator and our error handling. */
 function appWith(onBreach: 'ours' | 'the validator default') {
   const logged: { msg: string; err?: { message: string } }[] = [];
@@ -54,6 +58,7 @@ function appWith(onBreach: 'ours' | 'the validator default') {
   app.get('/api/v2/thing', (req, res) => {
     if (req.query.answer === 'undeclared') throw new AppError(404, 'not_found', 'There is no such thing.');
     if (req.query.answer === 'misshapen') return void res.json({ name: 42 });
+    if (req.query.answer === 'misshapen error') return void res.status(400).json({ message: 'Bad.', code: 400 });
     res.json({ name: 'thing' });
   });
   app.use(errorHandler(logger));
@@ -79,6 +84,12 @@ describe('an answer that breaks the contract', () => {
     const res = await request(app).get('/api/v2/thing?answer=misshapen').expect(500).expect('Content-Type', /json/);
     expect(res.body.code).toBe('internal');
     expect(logged[0]?.err?.message).toMatch(/^The answer 200 to GET \/api\/v2\/thing breaks the contract: .*name must be string/);
+  });
+
+  it('when an error answer breaks its schema, which the call reaches by a $ref into components, then the same', async () => {
+    const { app, logged } = appWith('ours');
+    await request(app).get('/api/v2/thing?answer=misshapen%20error').expect(500);
+    expect(logged[0]?.err?.message).toMatch(/^The answer 400 to GET \/api\/v2\/thing breaks the contract: .*code must be string/);
   });
 
   it('when the answer keeps the contract, then it goes out as it is', async () => {
@@ -160,6 +171,33 @@ describe('finding the operation of a request (our faster copy of the validator l
     // Some of each kind were among them.
     const kinds = new Set(requests.map(([method, url]) => JSON.stringify(outcome(ours, method, url).thrown?.status ?? 'found')));
     expect([...kinds].sort()).toEqual(['"found"', '400', '404', '405'].sort());
+  });
+});
+
+describe('the schemas the validator hands to ajv (our copy of its registration)', () => {
+  const util = createRequire(__filename)('express-openapi-validator/dist/middlewares/util') as {
+    useAjvCache(ajv: unknown, schema: Record<string, unknown>, key: string): unknown;
+  };
+  /** What ajv is given for a check whose schema carries `contract`: the keys its walk would go through. */
+  function keysAjvWalks(contract: { paths: object; components: object }) {
+    const walked: string[][] = [];
+    const ajv = { getSchema: () => undefined, addSchema: (schema: object) => void walked.push(Object.keys(schema)) };
+    const schema: Record<string, unknown> = { properties: { body: { $ref: '#/components/schemas/Thing' } }, ...contract };
+    util.useAjvCache(ajv, schema, 'POST-/thing');
+    expect(schema.components).toBe(contract.components);
+    return walked;
+  }
+
+  it('when the contract names no schema, then ajv walks the check’s own part, not the contract it carries for $refs', () => {
+    const contract = { paths: { '/thing': {} }, components: { schemas: { Thing: { type: 'object' } } } };
+    expect(keysAjvWalks(contract)).toEqual([['properties']]);
+  });
+
+  it('when a part of the contract names a schema ($id or an anchor), then ajv walks that part, as the package does', () => {
+    const named = { paths: { '/thing': {} }, components: { schemas: { Thing: { $id: 'https://knack.example/thing', type: 'object' } } } };
+    expect(keysAjvWalks(named)).toEqual([['properties', 'components']]);
+    const anchored = { paths: { '/thing': { post: { requestBody: { content: { 'application/json': { schema: { $anchor: 'thing' } } } } } } }, components: {} };
+    expect(keysAjvWalks(anchored)).toEqual([['properties', 'paths']]);
   });
 });
 
