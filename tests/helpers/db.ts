@@ -5,7 +5,8 @@ import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/knack-window';
 import { forgetCommentThreads } from '../../server/modules/comments';
 
-export function useTestDatabase(): void {
+/** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
+export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS?: number } = {}): void {
   beforeAll(async () => {
     const base = process.env.KNACK_TEST_DB_URI;
     if (!base) throw new Error('No test database: the jest globalSetup did not run');
@@ -15,7 +16,11 @@ export function useTestDatabase(): void {
     // No buffering: tests connect before anything runs, and mongoose's buffer only lets a call through when it
     // believes the connection is alive, a belief it takes from `Date`, which the test clock fakes. With it off
     // every call goes straight to the driver, whose own server selection knows the connection is up.
-    await mongoose.connect(withDatabaseName(url.toString(), name), { serverSelectionTimeoutMS: 10_000, bufferCommands: false });
+    await mongoose.connect(withDatabaseName(url.toString(), name), {
+      serverSelectionTimeoutMS: 10_000,
+      bufferCommands: false,
+      ...(heartbeatFrequencyMS !== undefined && { heartbeatFrequencyMS }),
+    });
     await ensureIndexes();
   });
 
