@@ -7,7 +7,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import ConfigProvider from 'antd/es/config-provider';
 import { getAllTags, getPageMeta, getPageUi } from '../../client/src/api/generated/operations';
-import { ApiError, http, request } from '../../client/src/api/http';
+import { ApiError, httpClient, request } from '../../client/src/api/http';
 import { App } from '../../client/src/app/App';
 import { ROUTES } from '../../client/src/app/routes';
 import { createAppStore } from '../../client/src/app/store';
@@ -180,13 +180,13 @@ describe('page metadata', () => {
 });
 
 describe('error toasts', () => {
-  const realAdapter = http.defaults.adapter;
+  const realAdapter = httpClient().defaults.adapter;
   afterEach(() => {
-    http.defaults.adapter = realAdapter;
+    httpClient().defaults.adapter = realAdapter;
   });
 
   it("when a call fails, then a toast error shows the server's message", async () => {
-    http.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+    httpClient().defaults.adapter = async (config: InternalAxiosRequestConfig) => {
       const response = {
         status: 400,
         statusText: 'Bad Request',

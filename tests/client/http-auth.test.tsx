@@ -7,7 +7,7 @@
 import { act, waitFor } from '@testing-library/react';
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { checkLoggedIn, getAllPlans, getSubscription, getUserExt } from '../../client/src/api/generated/operations';
-import { http, onApiError, registerAuthBridge, request, type ApiError } from '../../client/src/api/http';
+import { httpClient, onApiError, registerAuthBridge, request, type ApiError } from '../../client/src/api/http';
 import { createAppStore } from '../../client/src/app/store';
 import { loginSucceeded } from '../../client/src/features/auth';
 import { authAnswer, makeUser, storedAccount, unauthorized } from './auth-fixtures';
@@ -18,12 +18,12 @@ jest.mock('../../client/src/api/generated/operations');
 
 type Handler = (config: InternalAxiosRequestConfig) => { status: number; data: unknown };
 
-const realAdapter = http.defaults.adapter;
+const realAdapter = httpClient().defaults.adapter;
 let seen: { url?: string; authorization?: string }[] = [];
 
 function fakeServer(handler: Handler) {
   seen = [];
-  http.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+  httpClient().defaults.adapter = async (config: InternalAxiosRequestConfig) => {
     const authorization = AxiosHeaders.from(config.headers).get('Authorization') as string | undefined;
     seen.push({ url: config.url, authorization });
     await new Promise((resolve) => setTimeout(resolve, 0)); // answered in a later turn, as over a network
@@ -64,7 +64,7 @@ beforeEach(() => {
 
 afterEach(() => {
   offToasts();
-  http.defaults.adapter = realAdapter;
+  httpClient().defaults.adapter = realAdapter;
 });
 
 describe('with a bridge', () => {

@@ -9,7 +9,7 @@ import { waitFor, within } from '@testing-library/react';
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import type { components } from '../../generated/openapi';
 import * as operations from '../../client/src/api/generated/operations';
-import { http } from '../../client/src/api/http';
+import { httpClient } from '../../client/src/api/http';
 import { checkout } from '../../client/src/features/payments/checkout';
 import { makeUser, storeAccount } from './auth-fixtures';
 import { JANE_ID, renderAt } from './profile-fixtures';
@@ -153,7 +153,7 @@ export interface SentRequest {
 
 export type Answer = { status: number; data: unknown };
 
-const realAdapter = http.defaults.adapter;
+const realAdapter = httpClient().defaults.adapter;
 
 /**
  * The named operations go through the real HTTP client (axios, bearer token, error toasts) to a fake network
@@ -162,7 +162,7 @@ const realAdapter = http.defaults.adapter;
 export function sendThroughHttp(names: OperationName[], answer: (request: SentRequest) => Answer): SentRequest[] {
   for (const name of names) (jest.mocked(operations[name]) as unknown as jest.Mock).mockImplementation(actual[name] as (...args: unknown[]) => unknown);
   const sent: SentRequest[] = [];
-  http.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+  httpClient().defaults.adapter = async (config: InternalAxiosRequestConfig) => {
     const request: SentRequest = {
       method: (config.method ?? 'get').toUpperCase(),
       url: config.url ?? '',
@@ -179,5 +179,5 @@ export function sendThroughHttp(names: OperationName[], answer: (request: SentRe
 }
 
 export function restoreNetwork() {
-  http.defaults.adapter = realAdapter;
+  httpClient().defaults.adapter = realAdapter;
 }

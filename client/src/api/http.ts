@@ -41,7 +41,15 @@ interface RequestArgs {
   body?: unknown;
 }
 
-export const http: AxiosInstance = axios.create({ baseURL: '/api/v2', timeout: 30_000 });
+let client: AxiosInstance | undefined;
+/**
+ * The app's HTTP client, made at its first call rather than when the module loads: making it merges axios's
+ * defaults, which on a slow phone was a good part of the task that loads the app's modules before the first paint.
+ */
+export function httpClient(): AxiosInstance {
+  client ??= axios.create({ baseURL: '/api/v2', timeout: 30_000 });
+  return client;
+}
 
 /** Listeners told about every failed call (the toast layer subscribes here, once). */
 const errorListeners = new Set<(error: ApiError) => void>();
@@ -109,7 +117,7 @@ export async function request<T>(method: string, template: string, args: Request
   // (headers, the token, the HTTP client's first use) would otherwise add up to one long task on a slow phone.
   await nextTask();
   const send = async (token: string | null) => {
-    const response = await http.request<T>({
+    const response = await httpClient().request<T>({
       method,
       url: fillPath(template, args.path),
       params: args.query,
