@@ -10,9 +10,17 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../server/db/em
 
 declare global {
   var knackTestDatabase: { db?: EmbeddedDatabase; dir: string } | undefined;
+  var knackTestRunDir: { dir: string; previousTmpdir: string | undefined } | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Every temporary folder of the run (the apps' mail and upload folders, Chromium's profiles, the database) is
+  // made in one folder of the run's own, which the teardown removes: the tests make hundreds of them.
+  if (!globalThis.knackTestRunDir) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'knack-test-run-'));
+    globalThis.knackTestRunDir = { dir, previousTmpdir: process.env.TMPDIR };
+    process.env.TMPDIR = dir;
+  }
   if (process.env.KNACK_TEST_DB_URI) return; // started already by another jest project of this run
   if (process.env.MONGODB_URI) {
     process.env.KNACK_TEST_DB_URI = process.env.MONGODB_URI;

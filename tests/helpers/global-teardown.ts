@@ -2,9 +2,17 @@ import { rmSync } from 'node:fs';
 
 export default async function globalTeardown(): Promise<void> {
   const started = globalThis.knackTestDatabase;
-  if (!started) return;
-  globalThis.knackTestDatabase = undefined;
-  delete process.env.KNACK_TEST_DB_URI;
-  await started.db?.stop();
-  rmSync(started.dir, { recursive: true, force: true });
+  if (started) {
+    globalThis.knackTestDatabase = undefined;
+    delete process.env.KNACK_TEST_DB_URI;
+    await started.db?.stop();
+    rmSync(started.dir, { recursive: true, force: true });
+  }
+  const run = globalThis.knackTestRunDir;
+  if (run) {
+    globalThis.knackTestRunDir = undefined;
+    if (run.previousTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = run.previousTmpdir;
+    rmSync(run.dir, { recursive: true, force: true });
+  }
 }
