@@ -7,16 +7,22 @@
 # build/version/version.txt, so a binary built straight from it panics at start. So: fetch the exact version
 # into a throw-away module, copy its source, write version.txt, and build.
 #
-# One line of FerretDB's source is changed before the build, so that finding a document by `_id` uses the
-# collection's unique index. FerretDB's SQLite backend creates that index on the expression
-# `_ferretdb_sjson->"_id"` but looks documents up with `_ferretdb_sjson->'$._id'`. The two give the same
-# value, yet SQLite uses an index only for a query that spells the same expression, so every lookup by `_id`
-# read the whole table: 10 to 18 ms at 1,000 documents, 350 to 470 ms at 40,000. Spelling the lookup `->'_id'`
-# makes it an index lookup (1 to 2 ms at any size; `npm run bench` measures it). Existing data files keep working: only queries change, not what is
-# stored or indexed. FerretDB 1.x gets no further releases, so the change is carried here. The build fails if
-# the line to change is not exactly as expected, rather than build a binary that still scans.
+# Two fixes are made to FerretDB's source before the build; the build fails if a line to change is not exactly as
+# expected, rather than build a binary without the fix.
+# 1. Finding a document by `_id` uses the collection's unique index. FerretDB's SQLite backend creates that index
+#    on the expression `_ferretdb_sjson->"_id"` but looks documents up with `_ferretdb_sjson->'$._id'`. The two give
+#    the same value, yet SQLite uses an index only for a query that spells the same expression, so every lookup by
+#    `_id` read the whole table: 10 to 18 ms at 1,000 documents, 350 to 470 ms at 40,000. Spelling the lookup
+#    `->'_id'` makes it an index lookup (1 to 2 ms at any size; `npm run bench` measures it). Existing data files
+#    keep working: only queries change, not what is stored or indexed.
+# 2. An update command of 100 statements or more (a bulkWrite of that many updates) no longer hangs. FerretDB's
+#    update handler kept each statement's query open until the whole command ended (a `defer` inside its loop),
+#    and each open query holds one of the 100 connections of its SQLite pool: the statement that needed the 101st
+#    waited for ever, and so did every later command on that database. Each statement's query is now closed
+#    once that statement is done.
+# FerretDB 1.x gets no further releases, so the fixes are carried here.
 #
-# A patched binary says so itself: `ferretdb --version` prints `package: knack-sqlite-id-index`. The app's embedded
+# A patched binary says so itself: `ferretdb --version` prints `package: knack-sqlite-fixes`. The app's embedded
 # database (server/db/embedded.ts) checks that line and does not start a FerretDB without it, and this script
 # rebuilds one found in the target folder without it.
 #
@@ -25,10 +31,16 @@
 # script's own hash, so a change to how it is built makes a new one. A fresh clone on the same machine copies it.
 set -euo pipefail
 VERSION=v1.24.2
-PATCH_ID=sqlite-id-index
-PATCHED_FILE=internal/backends/sqlite/metadata/metadata.go
-ORIGINAL_LINE=$'\tIDColumn = DefaultColumn + "->\'$._id\'"'
-PATCHED_LINE=$'\tIDColumn = DefaultColumn + "->\'_id\'"'
+PATCH_ID=sqlite-fixes
+# Each fix: the file, the line as FerretDB has it, and what it becomes (a line, or lines).
+ID_INDEX_FILE=internal/backends/sqlite/metadata/metadata.go
+ID_INDEX_LINE=$'\tIDColumn = DefaultColumn + "->\'$._id\'"'
+ID_INDEX_FIXED=$'\tIDColumn = DefaultColumn + "->\'_id\'"'
+UPDATE_FILE=internal/handler/msg_update.go
+UPDATE_DEFER_LINE=$'\t\tdefer closer.Close()'
+UPDATE_DEFER_FIXED=$'\t\t// Closed below, once this statement is done: a deferred close kept every statement\'s query open.'
+UPDATE_CALL_LINE=$'\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)'
+UPDATE_CALL_FIXED=$'\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tcloser.Close()'
 SCRIPT_HASH=$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-12)
 BUILD_ID="$VERSION-knack-$PATCH_ID-$SCRIPT_HASH"
 BIN_DIR=$(mkdir -p "${1:-data/bin}" && cd "${1:-data/bin}" && pwd)
@@ -44,20 +56,27 @@ is_build() {
   [[ "$out" == *"version: $VERSION"* && "$out" == *"package: knack-$PATCH_ID"* ]]
 }
 
-# Changes the one line in the copied source, or stops the build if that line is not there as expected.
-apply_patch() {
-  local src=$1
-  if ! grep -qxF "$ORIGINAL_LINE" "$src/$PATCHED_FILE"; then
-    echo "Cannot apply the _id index fix: $PATCHED_FILE of FerretDB $VERSION has no line '${ORIGINAL_LINE#$'\t'}'." >&2
-    echo "Without it every find by _id reads the whole collection; not building." >&2
+# Replaces one line of a file of the copied source, or stops the build if that line is not there exactly once.
+replace_line() {
+  local file=$1 original=$2 fixed=$3 what=$4 tmp
+  if [ "$(grep -cxF "$original" "$file")" != 1 ]; then
+    echo "Cannot apply the $what fix: $file of FerretDB $VERSION has no single line '${original#"${original%%[![:space:]]*}"}'." >&2
+    echo "Not building a FerretDB without it." >&2
     exit 1
   fi
-  local tmp="$src/$PATCHED_FILE.new"
+  tmp="$file.new"
   while IFS= read -r line || [ -n "$line" ]; do
-    if [ "$line" = "$ORIGINAL_LINE" ]; then printf '%s\n' "$PATCHED_LINE"; else printf '%s\n' "$line"; fi
-  done < "$src/$PATCHED_FILE" > "$tmp"
-  mv "$tmp" "$src/$PATCHED_FILE"
-  grep -qxF "$PATCHED_LINE" "$src/$PATCHED_FILE" || { echo "The _id index fix did not apply to $PATCHED_FILE" >&2; exit 1; }
+    if [ "$line" = "$original" ]; then printf '%s\n' "$fixed"; else printf '%s\n' "$line"; fi
+  done < "$file" > "$tmp"
+  mv "$tmp" "$file"
+}
+
+# Makes both fixes in the copied source and marks the build.
+apply_patch() {
+  local src=$1
+  replace_line "$src/$ID_INDEX_FILE" "$ID_INDEX_LINE" "$ID_INDEX_FIXED" "_id index"
+  replace_line "$src/$UPDATE_FILE" "$UPDATE_DEFER_LINE" "$UPDATE_DEFER_FIXED" "update statement"
+  replace_line "$src/$UPDATE_FILE" "$UPDATE_CALL_LINE" "$UPDATE_CALL_FIXED" "update statement"
   # Read by `ferretdb --version` (and nothing else with telemetry off): how a patched binary is told apart.
   echo "knack-$PATCH_ID" > "$src/build/version/package.txt"
 }
@@ -81,7 +100,7 @@ fi
 
 if ! is_build "$CACHE_DIR"; then
   command -v go >/dev/null || { echo "Go is not installed: cannot build FerretDB" >&2; exit 1; }
-  echo "Building FerretDB $VERSION with the _id index fix into $CACHE_DIR (once per machine)"
+  echo "Building FerretDB $VERSION with our fixes into $CACHE_DIR (once per machine)"
   WORK=$(mktemp -d)
   trap 'rm -rf "$WORK"' EXIT
   (

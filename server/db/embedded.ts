@@ -132,12 +132,13 @@ async function startMongod(binary: string, dbDir: string): Promise<EmbeddedDatab
 
 /**
  * What `ferretdb --version` prints (as `package: ...`) for a binary built by scripts/install-ferretdb.sh. That
- * build changes one line so that a find by `_id` uses the unique index; a stock FerretDB 1.24 reads the whole
- * collection for it (365 ms at 40,000 documents), so a binary without this mark is not used.
+ * build fixes two things of FerretDB 1.24: a find by `_id` uses the unique index (stock reads the whole collection
+ * for it, 365 ms at 40,000 documents), and an update command of 100 statements or more completes (stock hangs, and
+ * every later command on that database with it). A binary without this mark is not used.
  */
-export const FERRETDB_PATCH = 'knack-sqlite-id-index';
+export const FERRETDB_PATCH = 'knack-sqlite-fixes';
 
-/** Whether a FerretDB binary is our build with the `_id` index fix: it says so in its version output. */
+/** Whether a FerretDB binary is our build with its fixes: it says so in its version output. */
 export function isPatchedFerretDb(binary: string): boolean {
   const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
   return result.status === 0 && result.stdout.split('\n').some((line) => line.trim() === `package: ${FERRETDB_PATCH}`);
@@ -155,7 +156,7 @@ export interface FerretDbSearch {
 
 function buildWithScript(binDir: string, log: (message: string) => void): string | undefined {
   if (!onPath('go')) return 'go: not on PATH';
-  log(`Building FerretDB v1.24.2 with the _id index fix into ${binDir} (once; a few minutes)`);
+  log(`Building FerretDB v1.24.2 with its fixes into ${binDir} (once; a few minutes)`);
   const build = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts', 'install-ferretdb.sh'), binDir], { encoding: 'utf8' });
   return build.status === 0 ? undefined : `go build of FerretDB failed: ${(build.stderr || build.stdout || '').trim().slice(-500)}`;
 }
@@ -167,13 +168,13 @@ export function resolveFerretDb({ localBinary, searchPath, build = buildWithScri
   for (const candidate of candidates) {
     if (!candidate) continue;
     if (isPatchedFerretDb(candidate)) return { binary: candidate, tried };
-    tried.push(`ferretdb at ${candidate}: not built with the _id index fix (scripts/install-ferretdb.sh)`);
+    tried.push(`ferretdb at ${candidate}: not our build with its fixes (scripts/install-ferretdb.sh)`);
   }
   if (tried.length === 0) tried.push(`ferretdb: not on PATH nor at ${localBinary}`);
   const failure = build(path.dirname(localBinary), log);
   if (failure) tried.push(failure);
   else if (existsSync(localBinary) && isPatchedFerretDb(localBinary)) return { binary: localBinary, tried };
-  else tried.push(`ferretdb built at ${localBinary} lacks the _id index fix`);
+  else tried.push(`ferretdb built at ${localBinary} lacks our fixes`);
   return { tried };
 }
 

@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
-import mongoose from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import pino from 'pino';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
+import { setFollowTotals, UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 
@@ -143,5 +144,20 @@ describe('indexes on the test database (FerretDB)', () => {
       ]),
     );
     expect((await indexesOf('users')).filter((index) => !index.unique).map((index) => index.key)).toEqual([{ _id: 1 }]);
+  });
+});
+
+describe('large writes on the test database', () => {
+  it('when one command updates 300 documents (a bulk write, as the rankings job sends), then it completes and changes them all', async () => {
+    // A stock FerretDB 1.24 kept each statement's query open until the command ended, and hung at the 100th
+    // (scripts/install-ferretdb.sh, fix 2): this test then timed out, and every later call on the database with it.
+    const ids = Array.from({ length: 300 }, () => new Types.ObjectId());
+    await UserModel.insertMany(
+      ids.map((_id, n) => ({ _id, username: `bulk_${n}`, email: `bulk_${n}@example.com`, firstName: 'Bulk', lastName: String(n), fullName: `Bulk ${n}` })),
+    );
+    await setFollowTotals(ids.map((userId, n) => ({ userId, followersCount: n, followingsCount: 1 })));
+    const saved = await UserModel.find({ username: /^bulk_/ }, { username: 1, followersCount: 1, followingsCount: 1 }).lean();
+    expect(saved).toHaveLength(300);
+    expect(saved.every((user) => user.followersCount === Number(user.username.slice('bulk_'.length)) && user.followingsCount === 1)).toBe(true);
   });
 });

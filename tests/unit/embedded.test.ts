@@ -53,7 +53,7 @@ describe('which FerretDB the embedded database starts', () => {
     fakeFerretDb(binDir, true);
     expect(resolveFerretDb({ localBinary, searchPath: pathDir, build: noBuild })).toEqual({
       binary: localBinary,
-      tried: [`ferretdb at ${stock}: not built with the _id index fix (scripts/install-ferretdb.sh)`],
+      tried: [`ferretdb at ${stock}: not our build with its fixes (scripts/install-ferretdb.sh)`],
     });
   });
 
@@ -67,7 +67,7 @@ describe('which FerretDB the embedded database starts', () => {
     };
     expect(resolveFerretDb({ localBinary, searchPath: pathDir, build })).toEqual({
       binary: localBinary,
-      tried: [`ferretdb at ${localBinary}: not built with the _id index fix (scripts/install-ferretdb.sh)`],
+      tried: [`ferretdb at ${localBinary}: not our build with its fixes (scripts/install-ferretdb.sh)`],
     });
     expect(built).toEqual([binDir]);
   });
@@ -77,8 +77,8 @@ describe('which FerretDB the embedded database starts', () => {
     fakeFerretDb(binDir, false);
     expect(resolveFerretDb({ localBinary, searchPath: pathDir, build: noBuild })).toEqual({
       tried: [
-        `ferretdb at ${stock}: not built with the _id index fix (scripts/install-ferretdb.sh)`,
-        `ferretdb at ${localBinary}: not built with the _id index fix (scripts/install-ferretdb.sh)`,
+        `ferretdb at ${stock}: not our build with its fixes (scripts/install-ferretdb.sh)`,
+        `ferretdb at ${localBinary}: not our build with its fixes (scripts/install-ferretdb.sh)`,
         'go: not on PATH',
       ],
     });
@@ -90,7 +90,7 @@ describe('which FerretDB the embedded database starts', () => {
       return undefined;
     };
     expect(resolveFerretDb({ localBinary, searchPath: pathDir, build })).toEqual({
-      tried: [`ferretdb: not on PATH nor at ${localBinary}`, `ferretdb built at ${localBinary} lacks the _id index fix`],
+      tried: [`ferretdb: not on PATH nor at ${localBinary}`, `ferretdb built at ${localBinary} lacks our fixes`],
     });
   });
 });
