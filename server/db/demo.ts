@@ -1,32 +1,42 @@
 /**
  * Demo content for a fresh local Knack (SEED_DEMO, on by default outside production): a handful of artists
  * with a few dozen pieces (generated pictures and short songs) published through the real media and
- * content services, some reactions and re-posts so every Explore tab differs. Runs only on an empty
- * catalogue, so it never touches real data. Demo artists sign in with DEMO_PASSWORD.
+ * content services, some reactions and re-posts, and listener accounts following the artists, so every Explore
+ * tab differs. Runs only on an empty catalogue, so it never touches real data. Demo artists and listeners sign
+ * in with DEMO_PASSWORD.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import bcrypt from 'bcrypt';
+import type { Types } from 'mongoose';
 import sharp from 'sharp';
 import type { Storage } from '../integrations/storage';
 import type { Logger } from '../lib/logger';
 import { wordsOf } from '../lib/search';
+import { anyOf, ours } from '../lib/query';
 import { ContentModel, createContentsService } from '../modules/contents';
+import { recordFollows } from '../modules/follows';
 import { addOutsideReactions } from '../modules/knacks';
 import { createMediaService, encodeWav } from '../modules/media';
 import { UserModel } from '../modules/users';
 
 export const DEMO_PASSWORD = 'Demo!pass1';
 
+/**
+ * The artists, each with how many of the listeners follow them. Counts are counted from follows, so each follower
+ * is a real account: Nora and Maya have more followers than On the Radar allows (100), the others fewer.
+ */
 const ARTISTS = [
-  { username: 'nora_vale', firstName: 'Nora', lastName: 'Vale', bio: 'Jazz pianist from Lisbon. Late-night sessions.', followers: 240 },
+  { username: 'nora_vale', firstName: 'Nora', lastName: 'Vale', bio: 'Jazz pianist from Lisbon. Late-night sessions.', followers: 110 },
   { username: 'kai.moreno', firstName: 'Kai', lastName: 'Moreno', bio: 'Street and travel photography.', followers: 35 },
   { username: 'pixel_ada', firstName: 'Ada', lastName: 'Okafor', bio: 'Pixel art and tiny worlds.', followers: 12 },
-  { username: 'leo_beats', firstName: 'Leo', lastName: 'Sato', bio: 'Beats, hip hop and instrumentals.', followers: 88 },
-  { username: 'maya_lens', firstName: 'Maya', lastName: 'Lind', bio: 'Nature, animals and quiet places.', followers: 510 },
+  { username: 'leo_beats', firstName: 'Leo', lastName: 'Sato', bio: 'Beats, hip hop and instrumentals.', followers: 60 },
+  { username: 'maya_lens', firstName: 'Maya', lastName: 'Lind', bio: 'Nature, animals and quiet places.', followers: 130 },
 ];
+/** Listener accounts (no pieces of their own): listener n follows every artist with more than n followers. */
+const LISTENERS = Math.max(...ARTISTS.map((artist) => artist.followers));
 
 type Piece = [artist: number, title: string, tag: 'Music' | 'Art' | 'Photos', subTag: string, reactions: number];
 const PIECES: Piece[] = [
@@ -117,6 +127,29 @@ async function mapInBatches<T, R>(items: readonly T[], limit: number, map: (item
   return results;
 }
 
+/** The listener accounts, and their follows of the artists (`artistIds` in ARTISTS' order). */
+async function seedListeners(artistIds: Types.ObjectId[], passwordHash: string): Promise<void> {
+  const listeners = Array.from({ length: LISTENERS }, (_, n) => {
+    const number = String(n + 1).padStart(3, '0');
+    const username = `listener_${number}`;
+    const fullName = `Listener ${number}`;
+    return { username, firstName: 'Listener', lastName: number, fullName, email: `${username}@demo.knack.example`, searchWords: wordsOf(username, fullName) };
+  });
+  await UserModel.bulkWrite(
+    listeners.map((listener) => ({
+      updateOne: { filter: { username: listener.username }, update: { $setOnInsert: { ...listener, passwordHash, isActive: true } }, upsert: true },
+    })),
+    { ordered: false },
+  );
+  const saved = await UserModel.find(ours({ username: anyOf(listeners.map((listener) => listener.username)) }), { username: 1 }).lean();
+  const idOf = new Map(saved.map((listener) => [listener.username, listener._id]));
+  await recordFollows(
+    listeners.flatMap((listener, n) =>
+      ARTISTS.flatMap((artist, index) => (n < artist.followers ? [{ followerId: idOf.get(listener.username)!, followedId: artistIds[index]! }] : [])),
+    ),
+  );
+}
+
 export interface DemoDeps {
   storage: Storage;
   signingSecret: string;
@@ -129,20 +162,21 @@ export async function seedDemoContent({ storage, signingSecret, logger }: DemoDe
   const mediaService = createMediaService({ storage, signingSecret, logger });
   const contents = createContentsService(mediaService);
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
-  const upsertArtist = (a: (typeof ARTISTS)[number]) => {
+  const upsertArtist = ({ followers: _followers, ...a }: (typeof ARTISTS)[number]) => {
     const fullName = `${a.firstName} ${a.lastName}`;
     return UserModel.findOneAndUpdate(
       { username: a.username },
-      {
-        $setOnInsert: { ...a, email: `${a.username}@demo.knack.example`, fullName, passwordHash, isActive: true, searchWords: wordsOf(a.username, fullName) },
-        $set: { followersCount: a.followers },
-      },
+      { $setOnInsert: { ...a, email: `${a.username}@demo.knack.example`, fullName, passwordHash, isActive: true, searchWords: wordsOf(a.username, fullName) } },
       { upsert: true, new: true },
     ).lean();
   };
   const artists: NonNullable<Awaited<ReturnType<typeof upsertArtist>>>[] = [];
   for (const a of ARTISTS) artists.push(await upsertArtist(a));
   const ownerOf = (index: number) => artists[PIECES[index]![0]]!;
+  await seedListeners(
+    artists.map((artist) => artist._id),
+    passwordHash,
+  );
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'knack-demo-'));
   try {

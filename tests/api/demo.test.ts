@@ -7,6 +7,8 @@ import { seedReferenceData } from '../../server/db/seed';
 import { localStorage } from '../../server/integrations/storage';
 import { createLogger } from '../../server/lib/logger';
 import { ContentModel } from '../../server/modules/contents';
+import { refreshRankings } from '../../server/modules/feeds';
+import { FollowModel } from '../../server/modules/follows';
 import { createTestApp, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 
@@ -29,12 +31,44 @@ describe('demo content', () => {
     expect(await first('/content/get-by-kind/popular')).toBe('Fox in the Snow');
     expect(await first('/content/get-by-kind/featured')).toBe('Tiny Castle'); // the latest re-post
     const radar = (await request(app).get('/api/v2/content/get-by-kind/radar?limit=2').expect(200)).body.contents.map((c: { title: string }) => c.title);
-    expect(radar).toEqual(['Tiny Castle', 'Lisbon at Dusk']); // Fox in the Snow's artist has 510 followers
+    expect(radar).toEqual(['Tiny Castle', 'Lisbon at Dusk']); // Fox in the Snow's artist has 130 followers
     expect(await first('/content/get-by-kind/new')).toBe('Moon Harbor');
     const songs = await request(app).get('/api/v2/content/get-by-tag?tag=Jazz&kind=popular').expect(200);
     expect(songs.body.contents[0]).toMatchObject({ title: 'Blue Jazz Night', isAudio: true, processing: 'ready' });
     expect(songs.body.contents[0].waveformPath).toMatch(/-peaks\.json$/);
     await request(app).get(new URL(songs.body.contents[0].thumbPath, 'http://x').pathname).expect(200).expect('Content-Type', 'image/webp');
+
+    // The artists' followers are listener accounts that follow them: the rankings job, which counts followers from
+    // the follows, finds what the demo showed, and the tabs keep their order.
+    const byFans = async () =>
+      (await request(app).get('/api/v2/user/get-users-by-fans?limit=10').expect(200)).body.users.map(
+        (u: { user: { username: string }; followersCount: number }) => [u.user.username, u.followersCount],
+      );
+    const fans = [
+      ['maya_lens', 130],
+      ['nora_vale', 110],
+      ['leo_beats', 60],
+      ['kai.moreno', 35],
+      ['pixel_ada', 12],
+    ];
+    expect(await byFans()).toEqual(fans);
+    expect(await FollowModel.countDocuments({})).toBe(130 + 110 + 60 + 35 + 12);
+    await refreshRankings();
+    expect(await byFans()).toEqual(fans);
+    const radarAfter = await request(app).get('/api/v2/content/get-by-kind/radar?limit=2').expect(200);
+    expect(radarAfter.body.contents.map((c: { title: string }) => c.title)).toEqual(['Tiny Castle', 'Lisbon at Dusk']);
+    // Maya's followers are listed, the latest first, each a listener with no pieces of their own.
+    const maya = (await request(app).get('/api/v2/user/get-users-by-fans?limit=1').expect(200)).body.users[0].user;
+    const followers = await request(app).get(`/api/v2/follow/get-followers/${maya.id}/myuserId/${maya.id}?limit=3`).expect(200);
+    expect(followers.body.entries.map((entry: { user: { username: string } }) => entry.user.username)).toEqual([
+      expect.stringMatching(/^listener_\d{3}$/),
+      expect.stringMatching(/^listener_\d{3}$/),
+      expect.stringMatching(/^listener_\d{3}$/),
+    ]);
+    expect(followers.body.nextCursor).not.toBeNull();
+    // Each follow is keyed by its pair, as one made through the API is: following again cannot repeat it.
+    const listener = followers.body.entries[0].user.id;
+    expect(await FollowModel.exists({ _id: `${listener}:${maya.id}` })).toBeTruthy();
 
     const login = await request(app).post('/api/v2/auth/signin').send({ email: 'nora_vale@demo.knack.example', password: DEMO_PASSWORD }).expect(200);
     expect(login.body.user.fullName).toBe('Nora Vale');

@@ -120,6 +120,25 @@ export async function followedIds(userId: string): Promise<Types.ObjectId[]> {
   return rows.map((row) => row.followedId);
 }
 
+/**
+ * Records follows that no member's request made (the demo catalogue's listeners), keeping any that exist, then sets
+ * the kept totals of every member in them from the follow documents, as a follow through the API does.
+ */
+export async function recordFollows(pairs: { followerId: Types.ObjectId; followedId: Types.ObjectId }[], at = new Date()): Promise<void> {
+  if (!pairs.length) return;
+  await FollowModel.bulkWrite(
+    pairs.map(({ followerId, followedId }) => {
+      // An insert takes its `_id` from the filter.
+      const filter = { _id: followKey(String(followerId), String(followedId)) };
+      return { updateOne: { filter, update: { $setOnInsert: { followerId, followedId, at } }, upsert: true } };
+    }),
+    { ordered: false },
+  );
+  const totals = await followTotals();
+  const members = new Set(pairs.flatMap(({ followerId, followedId }) => [String(followerId), String(followedId)]));
+  await setFollowTotals([...members].map((id) => ({ userId: new Types.ObjectId(id), ...(totals.get(id) ?? { followersCount: 0, followingsCount: 0 }) })));
+}
+
 /** Every member's follow counts, counted from the follows (the rankings job repairs the kept totals from them). */
 export async function followTotals(): Promise<Map<string, Counts>> {
   const totals = new Map<string, Counts>();
