@@ -148,6 +148,8 @@ export function stubMedia(peaks: number[] = [0.2, 0.9, 0.4, 0.6]) {
   const pause = jest.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (this: HTMLMediaElement) {
     this.dispatchEvent(new Event('pause'));
   });
+  // Loading a source is jsdom's "not implemented" error, printed with its stack: here there is nothing to load.
+  jest.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
   return { fillRect, fetchMock, play, pause };
 }
 
