@@ -8,11 +8,11 @@
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
 
-export const ANTD_ICON_STYLES_MODULE = 'virtual:antd-icon-styles.css';
+const ANTD_ICON_STYLES_MODULE = 'virtual:antd-icon-styles.css';
 const RESOLVED = `\0${ANTD_ICON_STYLES_MODULE}`;
 
 /** The icon library's stylesheet, as its icons would insert it. */
-export function antdIconStylesheet(): string {
+function antdIconStylesheet(): string {
   const require = createRequire(import.meta.url);
   return (require('@ant-design/icons/lib/renderUtils') as { iconStyles: string }).iconStyles;
 }

@@ -6,9 +6,10 @@
  * it resolve. Adding a schema, ajv first walks every node of it looking for `$id`s and anchors, which means the
  * whole contract again for every check. In the API tests, where each file's app builds the checks of the calls it
  * makes, that walk took about a third of a file's CPU. Our contract declares no `$id` or anchor, and its `$ref`s
- * are JSON pointers into `components`, which ajv follows by reading properties. So the copy makes `paths` and `components` non-enumerable on the schema it is given, which
- * hides them from the walk (it goes through enumerable keys) but not from `$ref`s: ajv then walks only the
- * operation's own part. A contract that does declare an `$id` or anchor gets the package's behaviour, unchanged.
+ * are JSON pointers into `components`, which ajv follows by reading properties. So the copy makes `paths` and
+ * `components` non-enumerable on the schema it is given, which hides them from the walk (it goes through enumerable
+ * keys) but not from `$ref`s: ajv then walks only the operation's own part. A part of the contract that does
+ * declare an `$id` or anchor is handed over as the package hands it.
  */
 import { createRequire } from 'node:module';
 
