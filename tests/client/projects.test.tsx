@@ -109,6 +109,29 @@ describe('the project modal', () => {
   });
 });
 
+describe('who is offered Project', () => {
+  /** The entries of the owner menu on `title`, opened from Jane's profile. */
+  async function ownerMenuEntries(title = 'Blue Hour') {
+    stubMedia();
+    renderAt('/jane_doe');
+    fireEvent.click(await cardLink(title));
+    const detail = await detailDialog(title);
+    fireEvent.click(await detail.findByRole('button', { name: `Options for ${title}` }));
+    await screen.findByRole('menuitem', { name: /Privacy/ });
+    return screen.getAllByRole('menuitem').map((item) => item.textContent);
+  }
+
+  it('when Jane opens the owner menu on her piece, then it offers Privacy and Project', async () => {
+    signIn();
+    expect(await ownerMenuEntries()).toEqual(['Privacy', 'Project']);
+  });
+
+  it('when an admin opens the owner menu on Jane’s piece, then it offers Privacy only: the server puts a piece only in its owner’s projects', async () => {
+    signIn(makeUser({ id: '64b0000000000000000000ad', username: 'site_admin', email: 'admin@knack.example', role: 'admin' }));
+    expect(await ownerMenuEntries()).toEqual(['Privacy']);
+  });
+});
+
 describe('the Projects tab', () => {
   it('when a visitor opens a project on Jane’s profile, then its pieces list, and Play all queues its songs in the bar', async () => {
     window.localStorage.clear();

@@ -26,7 +26,9 @@ export function DetailHeader({ owner, ownerId, contentId, title }: { owner: Deta
       <Link className="kn-detail__owner" to={profilePath(owner.username)}>
         <UserAvatar user={owner} size={44} />
         <span className="kn-detail__owner-text">
-          <span className="kn-detail__owner-name">{name}</span>
+          <span className="kn-detail__owner-name" title={name}>
+            {name}
+          </span>
           {owner.fullName && owner.fullName !== name ? <span className="kn-detail__owner-full">{owner.fullName}</span> : null}
         </span>
       </Link>
@@ -36,7 +38,7 @@ export function DetailHeader({ owner, ownerId, contentId, title }: { owner: Deta
           <FlagOutlined aria-hidden /> Flag
         </button>
       ) : null}
-      {viewer && (viewer.id === ownerId || isAdmin) ? <DetailOwnerMenu contentId={contentId} title={title} /> : null}
+      {viewer && (viewer.id === ownerId || isAdmin) ? <DetailOwnerMenu contentId={contentId} title={title} ownPiece={viewer.id === ownerId} /> : null}
     </header>
   );
 }

@@ -6,10 +6,12 @@ import { useAppDispatch } from '../../../app/hooks';
 import { modalOpened } from '../../../app/ui';
 
 /**
- * The owner's menu on their piece (an admin's too: admins may change any piece): Privacy opens the settings (Privacy)
- * modal, Project the project modal (add the piece to a project, or create one with it).
+ * The owner's menu on their piece, and an admin's on anyone's: each entry only where the server accepts it.
+ * Privacy opens the settings (Privacy) modal, which the server takes from the owner and from any admin. Project opens
+ * the project modal, which offers the viewer's own projects, and the server puts a piece only in a project of the
+ * piece's owner: so Project is the owner's alone (an admin on another member's piece would only get 'Content not found').
  */
-export function DetailOwnerMenu({ contentId, title }: { contentId: string; title: string }) {
+export function DetailOwnerMenu({ contentId, title, ownPiece }: { contentId: string; title: string; ownPiece: boolean }) {
   const dispatch = useAppDispatch();
   return (
     <Dropdown
@@ -18,7 +20,7 @@ export function DetailOwnerMenu({ contentId, title }: { contentId: string; title
       menu={{
         items: [
           { key: 'privacy', label: 'Privacy', icon: <LockOutlined aria-hidden /> },
-          { key: 'project', label: 'Project', icon: <FolderAddOutlined aria-hidden /> },
+          ...(ownPiece ? [{ key: 'project', label: 'Project', icon: <FolderAddOutlined aria-hidden /> }] : []),
         ],
         onClick: ({ key }) => {
           if (key === 'privacy') dispatch(modalOpened({ name: 'privacy', contentId }));
