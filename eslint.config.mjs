@@ -138,6 +138,13 @@ export default tseslint.config(
               importNamePattern: 'Model$',
               message: "Another module's model: read through its `…Reads` and change data through its calls.",
             },
+            {
+              // A limit checked before the work and counted after it lets every call of a burst sent at once pass
+              // the check before the first one is counted: the count and the check are one step, before the work.
+              group: ['**/lib/rate-limit'],
+              importNames: ['countHit'],
+              message: 'Limit a call with consumeLimit, before its work: a count made after the work lets a burst of concurrent calls all pass.',
+            },
           ],
         },
       ],

@@ -208,6 +208,27 @@ describe('sign-in', () => {
     }
   });
 
+  it('when 60 guesses for one account arrive at once from one address, the right password last, then only 5 are checked: the rest, the right one among them, get 429', async () => {
+    const clock = freezeInWindow(15 * 60_000, 60_000);
+    try {
+      const member = await createActiveMember(app, smtp);
+      const guesses = [...Array.from({ length: 59 }, (_, i) => `Wr0ng!pass${i}`), member.form.password];
+      const answers = await Promise.all(guesses.map((password) => signin({ email: member.form.email, password })));
+      const statuses = answers.map((answer) => answer.status);
+      // Each guess is counted, on all three counts, before its password is compared: no more than the limit are
+      // ever compared (fewer when a guess within it was over another count, such as the address's 20).
+      expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(LOGIN_LIMITS.accountFromAddress.max);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(60 - LOGIN_LIMITS.accountFromAddress.max);
+      expect(statuses.filter((status) => status !== 429 && status !== 401 && status !== 200)).toEqual([]);
+      expect(statuses[59]).toBe(429);
+      expect(answers[59]!.body).toMatchObject({ code: 'too_many_requests', message: 'Too many failed sign-in attempts. Please wait and try again.' });
+      // A success clears nothing of the counts that a burst filled: the owner waits for the window like anyone.
+      await signin({ email: member.form.email, password: member.form.password }).expect(429);
+    } finally {
+      clock.restore();
+    }
+  }, 60_000);
+
   it('when one address fails 20 times across accounts, then it gets 429; another address still signs in', async () => {
     const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
     const member = await createActiveMember(app, smtp);

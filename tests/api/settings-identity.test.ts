@@ -13,6 +13,7 @@ import { smtpMailer } from '../../server/integrations/mail';
 import { ContentModel } from '../../server/modules/contents';
 import { signAccessToken } from '../../server/lib/access-token';
 import { UserModel } from '../../server/modules/users';
+import { FormerUsernameModel } from '../../server/modules/users/users.identity';
 import { createTestApp, testConfig } from '../helpers/app';
 import { newSignup } from '../helpers/auth';
 import { freezeDate, freezeInWindow } from '../helpers/clock';
@@ -195,6 +196,25 @@ describe('POST /user-setting/update-username/{id}', () => {
       expect(refused.body.message).toBe('Too many username changes today. Please try again tomorrow.');
       expect(refused.headers['retry-after']).toBe('3600');
       expect((await accountOf(ana))?.username).toBe('ana_name_5');
+    } finally {
+      clock.restore();
+    }
+  });
+
+  it('when 12 changes arrive at once, then at most 5 are made and at most 5 names given up stay reserved to her', async () => {
+    const clock = freezeInWindow(DAY, HOUR);
+    try {
+      ana = signedInNow(ana);
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => changeUsername(ana, ana.id, `ana_burst_${i}`)));
+      const made = answers.filter((answer) => answer.status === 200);
+      expect(made.length).toBeGreaterThan(0);
+      expect(made.length).toBeLessThanOrEqual(5);
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(7);
+      expect(refused.every((answer) => answer.body.message === 'Too many username changes today. Please try again tomorrow.')).toBe(true);
+      expect(await FormerUsernameModel.countDocuments({ userId: ana.id })).toBeLessThanOrEqual(5);
+      // The limit is used up: a later change waits for tomorrow too.
+      await changeUsername(ana, ana.id, 'ana_after_burst').expect(429);
     } finally {
       clock.restore();
     }

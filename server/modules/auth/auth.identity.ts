@@ -11,7 +11,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
 import { withLock } from '../../lib/mutex';
-import { assertUnderLimit, consumeLimit, countHit, type Limit } from '../../lib/rate-limit';
+import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { renameOwner } from '../contents';
 import {
   dropPendingEmail,
@@ -21,6 +21,7 @@ import {
   renameAccount,
   setPendingEmail,
   switchEmail,
+  usernameHeldByAnother,
   userReads,
   type UserDoc,
 } from '../users';
@@ -82,13 +83,21 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
       if (!raw.trim()) fail(MESSAGES.username, 'username');
       const username = normalizeUsername(raw);
       checkUsername(username);
-      const limitKey = `username-change:${id}`;
-      await assertUnderLimit(limitKey, USERNAME_CHANGE_LIMIT, IDENTITY_MESSAGES.tooManyUsernameChanges);
+      if (username === member.username) {
+        // Nothing to change and nothing counted; the pieces' copy of the name is set again, in case an earlier
+        // change stopped before it.
+        await renameOwner(member._id, username);
+        return member;
+      }
+      // A name seen taken now uses up no try. This look changes nothing, so it cannot let a change through: the
+      // try is counted below, before the rename, which looks again.
+      if (await usernameHeldByAnother(username, member._id)) fail(MESSAGES.usernameTaken, 'username');
+      // Counted before the rename, never after it: a count made once the rename is done would let every change of
+      // a burst sent at once pass before the first one was counted.
+      await consumeLimit(`username-change:${id}`, USERNAME_CHANGE_LIMIT, IDENTITY_MESSAGES.tooManyUsernameChanges);
       const result = await renameAccount(member._id, username);
       if (!result) throw notFound(IDENTITY_MESSAGES.noMember);
       if ('taken' in result) fail(MESSAGES.usernameTaken, 'username');
-      // Only changes made are counted: trying names that turn out to be taken uses up nothing.
-      if (result.renamed) await countHit(limitKey, USERNAME_CHANGE_LIMIT);
       await renameOwner(member._id, username);
       return result.user;
     },

@@ -11,7 +11,7 @@ import type { Mailer } from '../../integrations/mail';
 import { signAccessToken } from '../../lib/access-token';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { assertUnderLimit, clearLimit, consumeLimit, countHit, type Limit } from '../../lib/rate-limit';
+import { clearLimit, consumeLimit, type Limit } from '../../lib/rate-limit';
 import {
   findUserByEmail,
   normalizeUsername,
@@ -36,11 +36,13 @@ import type { SocialProfile } from './auth.social';
 import { consumeOneTimeToken, consumeSession, createOneTimeToken, createSession, revokeAllSessions, revokeOneTimeTokens, revokeSession } from './auth.tokens';
 
 /**
- * Failed sign-ins in 15 minutes. A lock-out is per account and address together, so that a stranger
- * guessing from one address shuts out only themselves: the owner, from their own address, still gets in.
- * Each address may fail 20 times across all accounts (a guesser trying many accounts). Each account may fail
- * 50 times from all addresses together: a guesser needs ten addresses to lock it out, and still gets at most
- * about 4,800 guesses a day, where a person who forgot their password gives up or resets long before.
+ * Sign-in attempts in 15 minutes. Every attempt is counted before its password is compared, so that a burst of
+ * guesses sent at once is cut off at the limit like guesses sent one by one; a sign-in that succeeds forgives
+ * only this address's own count for the account. A lock-out is per account and address together, so that a
+ * stranger guessing from one address shuts out only themselves: the owner, from their own address, still gets
+ * in. Each address may try 20 times across all accounts (a guesser trying many accounts). Each account may be
+ * tried 50 times from all addresses together: a guesser needs ten addresses to lock it out, and still gets at
+ * most about 4,800 guesses a day, where a person who forgot their password gives up or resets long before.
  */
 export const LOGIN_LIMITS = {
   accountFromAddress: { max: 5, windowMs: 15 * 60_000 } satisfies Limit,
@@ -164,14 +166,15 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
         [`login:ip:${address}`, LOGIN_LIMITS.address],
       ];
       const wait = 'Too many failed sign-in attempts. Please wait and try again.';
-      await Promise.all(counters.map(([key, limit]) => assertUnderLimit(key, limit, wait)));
+      // Counted before the comparison, and never given back: a count made after it would let every guess of a
+      // burst be compared before the first one was counted.
+      const counted = await Promise.allSettled(counters.map(([key, limit]) => consumeLimit(key, limit, wait)));
+      const refused = counted.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (refused) throw refused.reason;
 
       const user = await findUserByEmail(email);
       const ok = await bcrypt.compare(password, user?.passwordHash ?? (await dummyHashOf()));
-      if (!user || !user.passwordHash || !ok) {
-        await Promise.all(counters.map(([key, limit]) => countHit(key, limit)));
-        throw new AppError(401, 'unauthorized', MESSAGES.badCredentials);
-      }
+      if (!user || !user.passwordHash || !ok) throw new AppError(401, 'unauthorized', MESSAGES.badCredentials);
       // Only this address's own slips are forgiven: the account's count keeps what strangers tried.
       await clearLimit(fromHereKey);
       if (!user.isActive) {

@@ -38,7 +38,16 @@ export {
   type CreditTier,
 } from './credits';
 export { accountExportOf, closeAccount, removeAccount } from './users.erasure';
-export { dropPendingEmail, pendingEmailOf, renameAccount, resolveUsername, setPendingEmail, switchEmail, type RenameResult } from './users.identity';
+export {
+  dropPendingEmail,
+  pendingEmailOf,
+  renameAccount,
+  resolveUsername,
+  setPendingEmail,
+  switchEmail,
+  usernameHeldByAnother,
+  type RenameResult,
+} from './users.identity';
 export { profileImagesRouter } from './profile-images.routes';
 export { creditsRouter } from './credits.routes';
 export { optionalAuth, requireAuth, requireSelfOrAdmin } from './users.guards';
