@@ -1090,7 +1090,7 @@ export interface paths {
         put?: never;
         /**
          * Flag a piece with a reason, change the reason, or take the flag back
-         * @description One flag per member and piece: flagging again changes the reason, and `reason: null` takes the flag back. `userId` must be the caller (403); nobody flags their own piece (403). Once members of 5 different accounts have flagged a piece, it leaves the public lists until an admin decides, and its owner is mailed. Limited per member (429 with Retry-After).
+         * @description One flag per member and piece: flagging again changes the reason, and `reason: null` takes the flag back. `userId` must be the caller (403); nobody flags their own piece (403). Once 5 members whose flags count have flagged a piece, it leaves the public lists until an admin decides (or until fewer such flags are open), and its owner is mailed, at most once a week per piece. A flag counts when its account is activated, at least 3 days old, and follows a member, has a piece in the public lists or has knacked this piece; other flags are recorded for admins all the same. A flag an admin has decided on stays closed: changing or taking it back is refused (409) until the piece's title, description, tags or files change. Limited per member (429 with Retry-After).
          */
         post: operations["setFlag"];
         delete?: never;
@@ -3064,9 +3064,14 @@ export interface components {
         };
         FlaggedPiece: {
             contentId: components["schemas"]["ObjectId"];
+            /**
+             * Format: int32
+             * @description The open flags that count toward the hold (from activated accounts at least 3 days old that have done something besides flagging); the others are in `flagsCount` too.
+             */
+            countedFlags: number;
             /** Format: int32 */
             flagsCount: number;
-            /** @description Off the public lists until an admin decides (flagged by 5 members or more). */
+            /** @description Off the public lists until an admin decides (5 open flags or more that count). */
             held: boolean;
             /** Format: date-time */
             lastFlaggedAt: string;
@@ -5679,6 +5684,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -8,7 +8,8 @@
  *   their files are gone, the comments are removed, the follows undone, the username and email can be registered
  *   again; ledger entries all stay, each still sums to zero, the balance given up is on `platform:forfeits`, and
  *   every other member's balance is exactly what it was;
- * - a deletion stopped half-way (a failing file store) is finished by the job.
+ * - a deletion stopped half-way (a failing file store) is finished by the job;
+ * - the member's flags go with the account: a piece held only because of them is listed again.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,7 @@ import { AccountDeletionModel, STALLED_DELETION_MS } from '../../server/modules/
 import { PASSWORD_CHECK_LIMIT } from '../../server/modules/auth';
 import { CommentModel } from '../../server/modules/comments';
 import { ContentModel } from '../../server/modules/contents';
+import { FlagModel, HOLD_AT_FLAGS } from '../../server/modules/flags';
 import { FollowModel } from '../../server/modules/follows';
 import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
 import { UploadModel } from '../../server/modules/media';
@@ -33,6 +35,7 @@ import { FormerUsernameModel } from '../../server/modules/users/users.identity';
 import { createTestApp, testConfig } from '../helpers/app';
 import { freezeDate, freezeInWindow } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
+import { countingFlaggers } from '../helpers/flaggers';
 import {
   adminMember,
   bearer,
@@ -408,5 +411,28 @@ describe('POST /user-setting/delete-account/{id}: after the deletion', () => {
     const after = await balances();
     expect(after.get(userAccount(bea.id))).toBe(before.get(userAccount(bea.id)));
     expect(after.get(userAccount(ana.id))).toBe(0);
+  });
+});
+
+describe('POST /user-setting/delete-account/{id}: the member’s flags', () => {
+  const flag = (member: TestMember, piece: TestPiece, reason: string) =>
+    request(app).post('/api/v2/flag/set').set(bearer(member)).send({ contentId: piece.id, userId: member.id, reason }).expect(200);
+  const review = async (piece: TestPiece) => ContentModel.findById(piece.id, { isHide: 1, listed: 1, _id: 0 }).lean();
+
+  it('when one of the five members whose flags hold a piece deletes her account, then it is listed again; a piece with a sixth such flag stays held', async () => {
+    const owner = await member();
+    const [onlyFive, oneMore] = [await createPiece(owner, { title: 'Held by five' }), await createPiece(owner, { title: 'Held by six' })];
+    const flaggers = await countingFlaggers(app, owner, HOLD_AT_FLAGS + 1, member);
+    for (const flagger of flaggers.slice(0, HOLD_AT_FLAGS)) await flag(flagger, onlyFive, 'Somebody unlawfully posted your content');
+    for (const flagger of flaggers) await flag(flagger, oneMore, 'Wrong market for content genre');
+    expect(await review(onlyFive)).toEqual({ isHide: true, listed: false });
+    expect(await review(oneMore)).toEqual({ isHide: true, listed: false });
+
+    const leaving = flaggers[0]!;
+    await deleteAccount(leaving, leaving.id, { password: PASSWORD }).expect(200);
+    expect(await review(onlyFive)).toEqual({ isHide: false, listed: true });
+    expect(await review(oneMore)).toEqual({ isHide: true, listed: false });
+    expect(await FlagModel.countDocuments({ userId: leaving.id })).toBe(0);
+    expect(await FlagModel.countDocuments({ userId: flaggers[1]!.id })).toBe(2);
   });
 });

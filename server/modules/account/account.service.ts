@@ -23,6 +23,7 @@ import { commentsExportOf, removeCommentsOf } from '../comments';
 import { messagesExportOf, removeMessagesOf } from '../messages';
 import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
 import { removeFollowsOf } from '../follows';
+import { removeFlagsOf } from '../flags';
 import { projectsExportOf, removeProjectsOf } from '../projects';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
@@ -44,7 +45,8 @@ export const STALLED_DELETION_MS = 10 * 60_000;
 const EXPORT_FORMAT = 'knack-data-export/1';
 
 export interface AccountDeps {
-  contents: Pick<ContentsService, 'dto'>;
+  /** Pieces' exports, and listing again a piece the member's flags held. */
+  contents: Pick<ContentsService, 'dto' | 'setReview'>;
   media: Pick<MediaService, 'remove'>;
   /** Stops the renewals of the member's plan (through the payment provider). */
   subscriptions: Pick<SubscriptionsService, 'setRenewal'>;
@@ -77,6 +79,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
   const DELETION_STEPS: { name: string; run: (userId: string) => Promise<unknown> }[] = [
     { name: 'close the account', run: closeAccount },
     { name: 'end every session', run: endEverySessionOf },
+    { name: 'take back the flags', run: (userId) => removeFlagsOf(userId, { contents }) },
     { name: 'stop the plan renewing', run: stopRenewals },
     { name: 'give up the balance left', run: (userId) => forfeitBalance(userId) },
     { name: 'hand the pieces supported to their owners', run: handOverSupportedPieces },

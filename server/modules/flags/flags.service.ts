@@ -1,19 +1,21 @@
 /**
- * Flags: members flag a piece with one of four reasons (one flag per member and piece). Once members of
- * HOLD_AT_FLAGS different accounts have flagged it, the piece leaves the public lists and its owner is told by
- * mail, until an admin dismisses the flags or takes the piece down.
+ * Flags: members flag a piece with one of four reasons (one flag per member and piece). Once HOLD_AT_FLAGS members
+ * whose flags count (flags.counting.ts) have flagged it, the piece leaves the public lists and its owner is told by
+ * mail (flags.hold.ts), until an admin dismisses the flags or takes the piece down. A dismissed flag stays closed:
+ * its member can flag the piece again only once it differs from the version the admin reviewed.
  */
+import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import type { AuthContext } from '../../lib/auth-context';
 import { AppError, notFound } from '../../lib/errors';
 import { isDuplicateKey } from '../../lib/mutex';
 import type { Schemas } from '../../lib/openapi-types';
-import { insertWhole, readById } from '../../lib/query';
+import { readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import { canView, contentReads, type ContentDoc, type ContentsService } from '../contents';
-import { userReads, type UserDoc } from '../users';
-import { pieceHeldMail } from './flags.mails';
+import { flagCounts } from './flags.counting';
+import { settleHold } from './flags.hold';
 import { FlagHoldModel, FlagModel, flagKey, type FlagDoc, type FlagReason } from './flags.model';
 
 export const FLAG_MESSAGES = {
@@ -28,21 +30,32 @@ export const FLAG_MESSAGES = {
   noOpenFlags: 'This piece has no open flags.',
   dismissed: 'The flags are dismissed: the piece is back in the lists.',
   takenDown: 'The piece is taken down.',
+  reviewed: 'Our team has reviewed the flags on this piece. You can flag it again if it changes.',
 } as const;
 
-/** Flags from this many different members hold a piece off the public lists until an admin decides. */
-export const HOLD_AT_FLAGS = 5;
 /** Flag changes per member: a person reporting, not a script. */
 export const FLAG_LIMIT = { max: 30, windowMs: 3_600_000 };
 const MAX_LISTED = 200;
 
 type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'ownerUsername' | 'title' | 'setting' | 'takenDown' | 'isHide'>;
 const PIECE_FIELDS = { ownerId: 1, ownerUsername: 1, title: 1, setting: 1, takenDown: 1, isHide: 1 } as const;
+/** What a member sees of a piece and its owner can change: a flag reviewed on one version is not about another. */
+type Reviewable = Pick<ContentDoc, 'title' | 'description' | 'tags' | 'subTag' | 'media'>;
+const REVIEWABLE_FIELDS = { title: 1, description: 1, tags: 1, subTag: 1, media: 1 } as const;
 const OPEN = { resolvedAt: null };
 
+/** A short digest of the piece's title, description, tags and files: it differs once any of them changes. */
+export function pieceVersion(piece: Reviewable): string {
+  const seen = [piece.title, piece.description, piece.tags.map((tag) => tag.name), piece.subTag, piece.media.photoKey, piece.media.audioKey ?? null];
+  return createHash('sha256').update(JSON.stringify(seen)).digest('base64url').slice(0, 22);
+}
+
+/** Whether a closed flag still stands: the piece is the version the admin reviewed (or one from before versions were noted). */
+const stillReviewed = (flag: Pick<FlagDoc, 'reviewedVersion'>, piece: Reviewable) => !flag.reviewedVersion || flag.reviewedVersion === pieceVersion(piece);
+
 export function createFlagsService({ contents, mailer }: { contents: ContentsService; mailer: Mailer }) {
-  async function visiblePiece(contentId: string, caller: AuthContext): Promise<Piece> {
-    const piece = await contentReads.byId<Piece>(new Types.ObjectId(contentId), PIECE_FIELDS);
+  async function visiblePiece(contentId: string, caller: AuthContext): Promise<Piece & Reviewable> {
+    const piece = await contentReads.byId<Piece & Reviewable>(new Types.ObjectId(contentId), { ...PIECE_FIELDS, ...REVIEWABLE_FIELDS });
     if (!piece || !(await canView(piece, caller))) throw notFound(FLAG_MESSAGES.noPiece);
     return piece;
   }
@@ -50,21 +63,6 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
   const adminOnly = (caller: AuthContext) => {
     if (caller.role !== 'admin') throw new AppError(403, 'forbidden', FLAG_MESSAGES.adminsOnly);
   };
-
-  /** At the threshold, the one caller that inserts the hold takes the piece off the lists and mails its owner. */
-  async function holdIfFlaggedEnough(piece: Piece, now: Date): Promise<void> {
-    const open = await FlagModel.find({ contentId: piece._id, ...OPEN }, { reason: 1 }).lean<Pick<FlagDoc, 'reason'>[]>();
-    if (open.length < HOLD_AT_FLAGS) return;
-    try {
-      await insertWhole(FlagHoldModel, { _id: piece._id, at: now });
-    } catch (err) {
-      if (isDuplicateKey(err)) return; // held already
-      throw err;
-    }
-    await contents.setReview(piece._id, 'held');
-    const owner = await userReads.byId<Pick<UserDoc, 'email' | 'firstName'>>(piece.ownerId, { email: 1, firstName: 1 });
-    if (owner) await mailer.send(pieceHeldMail(owner.email, owner.firstName ?? '', piece.title, [...new Set(open.map((flag) => flag.reason))]));
-  }
 
   return {
     /** Flags the piece with `reason`, changes it, or (null) takes the flag back. */
@@ -74,35 +72,50 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
       if (String(piece.ownerId) === caller.userId) throw new AppError(403, 'forbidden', FLAG_MESSAGES.ownPiece);
       await consumeLimit(`flag:${caller.userId}`, FLAG_LIMIT, FLAG_MESSAGES.tooMany, now);
       const _id = flagKey(String(piece._id), caller.userId);
+      const existing = await readById<Pick<FlagDoc, 'resolvedAt' | 'reviewedVersion'>>(FlagModel, _id, { resolvedAt: 1, reviewedVersion: 1 });
+      // A flag closed on the piece as it still is can be neither changed nor taken back: changing it would re-open
+      // what the admin decided, and taking it back would clear the way for a new flag that does.
+      if (existing?.resolvedAt && stillReviewed(existing, piece)) throw new AppError(409, 'conflict', FLAG_MESSAGES.reviewed);
       if (request.reason === null) {
         await FlagModel.deleteOne({ _id });
+        await settleHold(piece._id, { contents, mailer }, now);
         return { reason: null, message: FLAG_MESSAGES.cleared };
       }
-      const flag = { contentId: piece._id, userId: new Types.ObjectId(caller.userId), reason: request.reason, at: now, resolvedAt: null };
+      const userId = new Types.ObjectId(caller.userId);
+      const counts = await flagCounts(caller.userId, piece._id, now);
+      const flag = { contentId: piece._id, userId, reason: request.reason, at: now, counts, resolvedAt: null, reviewedVersion: null };
       // One document per member and piece: replaced whole, so a second flag at once leaves one flag with one reason.
       await FlagModel.replaceOne({ _id }, flag, { upsert: true }).catch(async (err: unknown) => {
         if (!isDuplicateKey(err)) throw err;
         await FlagModel.replaceOne({ _id }, flag);
       });
-      await holdIfFlaggedEnough(piece, now);
+      await settleHold(piece._id, { contents, mailer }, now);
       return { reason: request.reason, message: FLAG_MESSAGES.flagged };
     },
 
     async mine(caller: AuthContext, contentId: string) {
       const piece = await visiblePiece(contentId, caller);
-      const flag = await readById<Pick<FlagDoc, 'reason'>>(FlagModel, flagKey(String(piece._id), caller.userId), { reason: 1 });
-      return { reason: flag?.reason ?? null, message: flag ? FLAG_MESSAGES.flagged : FLAG_MESSAGES.none };
+      const flag = await readById<Pick<FlagDoc, 'reason' | 'resolvedAt' | 'reviewedVersion'>>(FlagModel, flagKey(String(piece._id), caller.userId), {
+        reason: 1,
+        resolvedAt: 1,
+        reviewedVersion: 1,
+      });
+      if (!flag) return { reason: null, message: FLAG_MESSAGES.none };
+      if (!flag.resolvedAt) return { reason: flag.reason, message: FLAG_MESSAGES.flagged };
+      // A flag closed on an earlier version of the piece is not about this one.
+      return stillReviewed(flag, piece) ? { reason: flag.reason, message: FLAG_MESSAGES.reviewed } : { reason: null, message: FLAG_MESSAGES.none };
     },
 
     /** The pieces with open flags, the most flagged first, for admins. */
     async open(caller: AuthContext): Promise<Schemas['FlaggedPieces']> {
       adminOnly(caller);
-      const flags = await FlagModel.find(OPEN, { contentId: 1, reason: 1, at: 1 }).lean<Pick<FlagDoc, 'contentId' | 'reason' | 'at'>[]>();
-      const byPiece = new Map<string, { reasons: Map<FlagReason, number>; count: number; last: Date }>();
+      const flags = await FlagModel.find(OPEN, { contentId: 1, reason: 1, at: 1, counts: 1 }).lean<Pick<FlagDoc, 'contentId' | 'reason' | 'at' | 'counts'>[]>();
+      const byPiece = new Map<string, { reasons: Map<FlagReason, number>; count: number; counted: number; last: Date }>();
       for (const flag of flags) {
         const key = String(flag.contentId);
-        const entry = byPiece.get(key) ?? { reasons: new Map(), count: 0, last: flag.at };
+        const entry = byPiece.get(key) ?? { reasons: new Map(), count: 0, counted: 0, last: flag.at };
         entry.count += 1;
+        if (flag.counts) entry.counted += 1;
         entry.reasons.set(flag.reason, (entry.reasons.get(flag.reason) ?? 0) + 1);
         if (flag.at > entry.last) entry.last = flag.at;
         byPiece.set(key, entry);
@@ -120,6 +133,7 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
               ownerId: String(piece.ownerId),
               ownerUsername: piece.ownerUsername,
               flagsCount: entry.count,
+              countedFlags: entry.counted,
               reasons: [...entry.reasons.entries()].map(([reason, count]) => ({ reason, count })),
               held: Boolean(piece.isHide),
               lastFlaggedAt: entry.last.toISOString(),
@@ -129,11 +143,16 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
       };
     },
 
-    /** An admin's decision: dismiss the flags (the piece is listed again) or take the piece down. */
+    /**
+     * An admin's decision: dismiss the flags (the piece is listed again) or take the piece down. The flags close on
+     * the piece as it is now, which is what the admin reviewed.
+     */
     async resolve(caller: AuthContext, request: { contentId: string; decision: 'dismiss' | 'hide' }, now = new Date()) {
       adminOnly(caller);
       const contentId = new Types.ObjectId(request.contentId);
-      const { modifiedCount } = await FlagModel.updateMany({ contentId, ...OPEN }, { $set: { resolvedAt: now } });
+      const reviewed = await contentReads.byId<Reviewable>(contentId, REVIEWABLE_FIELDS);
+      const reviewedVersion = reviewed ? pieceVersion(reviewed) : null;
+      const { modifiedCount } = await FlagModel.updateMany({ contentId, ...OPEN }, { $set: { resolvedAt: now, reviewedVersion } });
       const held = await FlagHoldModel.deleteOne({ _id: contentId });
       if (!modifiedCount && !held.deletedCount) throw notFound(FLAG_MESSAGES.noOpenFlags);
       const piece = await contents.setReview(contentId, request.decision === 'hide' ? 'takenDown' : 'released');

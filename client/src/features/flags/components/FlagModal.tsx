@@ -21,7 +21,8 @@ export const FLAG_REASONS: Reason[] = [
 
 /**
  * The flag modal: the member's reason for flagging the piece. Choosing a reason flags it (or changes the reason);
- * choosing the chosen one again takes the flag back.
+ * choosing the chosen one again takes the flag back. The help text says which flags count toward taking a piece off
+ * the lists, as the server decides it, so that a member whose flag does not count is not misled.
  */
 export default function FlagModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
@@ -71,6 +72,11 @@ export default function FlagModal({ open }: { open: boolean }) {
       rootClassName={isPhone ? 'kn-phone-modal' : undefined}
     >
       <p className="kn-flag__intro">Tell us what is wrong. Choose your reason again to take your flag back.</p>
+      <p className="kn-flag__help">
+        Our team reads every flag. Once 5 members have flagged a piece, it leaves Explore, search and the charts until we have reviewed it. A flag counts toward
+        that when your account is activated, at least 3 days old, and you follow a member, have a piece on Knack or have knacked this piece. After our review,
+        you can flag the piece again only if it changes.
+      </p>
       <div className="kn-flag__reasons" role="group" aria-label="Reasons" aria-busy={busy}>
         {FLAG_REASONS.map((reason) => (
           <button
