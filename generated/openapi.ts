@@ -1225,7 +1225,7 @@ export interface paths {
         };
         /**
          * What one knack of a piece is worth, and what the piece has earned
-         * @description Signing in is optional; the owner and admins are told the count the owner hides.
+         * @description Signing in is optional; the owner and admins are told the count the owner hides, and the earnings too (the count times the knack value), which the supporter who paid the listing fee is also told.
          */
         get: operations["getKnackMoney"];
         put?: never;
@@ -3190,10 +3190,13 @@ export interface components {
         };
         KnackMoneyResponse: {
             contentId: string;
-            /** @description What its knacks have credited so far, owner and payer together (USD). */
-            earned: number;
-            /** Format: int64 */
-            earnedMicros: number;
+            /** @description What its knacks have credited so far, owner and payer together (USD); the listing fee is not part of it. Null when the owner hides the count and the caller is neither the owner, the supporter who paid the listing fee, nor an admin. */
+            earned: number | null;
+            /**
+             * Format: int64
+             * @description `earned` in micro-dollars; null when `earned` is.
+             */
+            earnedMicros: number | null;
             isPaidOut: boolean;
             /** @description The change of its tag's price, in percent. */
             knackRate: number;

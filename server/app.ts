@@ -22,6 +22,7 @@ import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { answerStoredFirst } from './lib/public-responses';
 import { requestLog } from './lib/request-log';
+import { usePageCursorKey } from './lib/page-cursor';
 import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, createAuthService, createIdentityService, identityRouter } from './modules/auth';
 import { cmsRouter } from './modules/cms';
@@ -85,6 +86,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
 
   app.use(docsRouter());
   app.use(filesRouter(storage, config.auth.keys.mediaUrls));
+  usePageCursorKey(config.auth.keys.pageCursors);
   const services = createServices({ config, logger, mailer, storage, payoutProvider, decodeLimits });
   const routers = apiRouters(config, services, uploadTempDir);
   // Uploads stream to disk and payment webhooks are verified over their raw bytes: they come before the JSON

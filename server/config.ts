@@ -80,6 +80,8 @@ export interface SigningKeys {
   knackCodes: string;
   /** HMAC key of the anonymous visitor ids that count embed plays. */
   visitorIds: string;
+  /** What list cursors are encrypted and signed with (lib/page-cursor.ts): they hold positions a reader may not see. */
+  pageCursors: string;
 }
 
 export interface MailConfig {
@@ -331,6 +333,7 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       mediaUrls: deriveKey(secret, 'media-urls'),
       knackCodes: deriveKey(secret, 'knack-codes'),
       visitorIds: deriveKey(secret, 'visitor-ids'),
+      pageCursors: deriveKey(secret, 'page-cursors'),
     },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',

@@ -212,6 +212,20 @@ describe('GET /comment/get-by-content/{id}', () => {
     expect(texts(await pageOf(photo, `?limit=2&cursor=${first.nextCursor}`))).toEqual(['Comment 2', 'Comment 1']);
     expect(first.total).toBe(4);
   });
+
+  it('when a cursor is forged to start past the thread’s end, then 400 with the reload message, before any page is read', async () => {
+    for (let i = 1; i <= 3; i += 1) await say(bea, photo, `Comment ${i}`).expect(201);
+    // The position the old readable cursors carried, set far past the 3 comments: each page would read 250 missing numbers.
+    const forged = Buffer.from(JSON.stringify([Number.MAX_SAFE_INTEGER, photo.id])).toString('base64url');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => request(app).get(`/api/v2/comment/get-by-content/${photo.id}?cursor=${forged}`)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe('This page link is no longer valid. Please reload the list.');
+      expect(answer.body.nextCursor).toBeUndefined();
+    }
+    const last = await pageOf(photo, '?limit=2');
+    expect(texts(await pageOf(photo, `?limit=2&cursor=${last.nextCursor}`))).toEqual(['Comment 1']);
+  });
 });
 
 describe('POST /comment/delete/{commentId}', () => {

@@ -119,6 +119,38 @@ describe('feeds and paging', () => {
     await api('/content/get-by-kind/loudest').expect(400);
   });
 
+  it('when a feed pages past a piece whose owner hides its count, then the cursor reveals neither the count nor the piece; a forged or tampered one is 400', async () => {
+    const hidden = await publish(ana, 'Quiet count');
+    await publish(ana, 'Open count');
+    await react(hidden, 7);
+    await SubscriptionModel.create({ userId: ana.user.id, planId: 2, subscriptionId: 'sub-hide-count' });
+    await request(app)
+      .post('/api/v2/content/update-setting')
+      .set(bearer(ana))
+      .send({ contentId: hidden.id, setting: { public: true, private: false, followers: false, hidePlayCount: false, hideViewCount: true } })
+      .expect(200);
+    const reload = 'This page link is no longer valid. Please reload the list.';
+    // popular pages by 7 (reactions), trending by 7 (reactions of the week), radar by 8 (1 + reactions of the week)
+    for (const kind of ['popular', 'trending', 'radar']) {
+      const first = await api(`/content/get-by-kind/${kind}?limit=1`).expect(200);
+      expect(first.body.contents).toMatchObject([{ id: hidden.id, reactedCount: null }]);
+      const cursor: string = first.body.nextCursor;
+      const opened = Buffer.from(cursor, 'base64url').toString('latin1');
+      expect(opened).not.toContain(hidden.id);
+      expect(opened).not.toMatch(/\[\s*[78]\s*,/);
+      expect(() => JSON.parse(opened)).toThrow();
+      expect(titles((await api(`/content/get-by-kind/${kind}?limit=1&cursor=${cursor}`).expect(200)).body)).toEqual(['Open count']);
+
+      // One character changed in the middle of the cursor.
+      const at = Math.floor(cursor.length / 2);
+      const tampered = `${cursor.slice(0, at)}${cursor[at] === 'A' ? 'B' : 'A'}${cursor.slice(at + 1)}`;
+      expect((await api(`/content/get-by-kind/${kind}?limit=1&cursor=${tampered}`).expect(400)).body.message).toBe(reload);
+    }
+    // A cursor made by hand in the readable form, to probe a count: refused.
+    const forged = Buffer.from(JSON.stringify([7, hidden.id])).toString('base64url');
+    expect((await api(`/content/get-by-kind/popular?limit=1&cursor=${forged}`).expect(400)).body.message).toBe(reload);
+  });
+
   it('when a piece is published, then it carries its type, share link and ranking flags, and the owner counts it', async () => {
     const piece = await publish(ana, 'Lisbon at Dusk!');
     expect(piece).toMatchObject({ type: 'photos', featured: false, link: `/${ana.form.username}-lisbon-at-dusk` });
@@ -364,6 +396,22 @@ describe('link previews', () => {
     expect(hidden.text).not.toContain('Blue');
     const plain = await request(app).get('/explore').expect(200);
     expect(plain.text).not.toContain('og:title');
+  });
+
+  it('when an admin takes a public piece down, then its shared URL carries neither its title nor its description, as the API shows neither', async () => {
+    const piece = await publish(ana, 'Banned Harbour');
+    expect((await request(app).get(piece.link).expect(200)).text).toContain('<meta property="og:description" content="About Banned Harbour">');
+    await request(app)
+      .post('/api/v2/flag/set')
+      .set(bearer(bea))
+      .send({ contentId: piece.id, userId: bea.user.id, reason: 'Inappropriate Content: Terms Of Services' })
+      .expect(200);
+    await request(app).post('/api/v2/flag/resolve').set(bearer(admin)).send({ contentId: piece.id, decision: 'hide' }).expect(200);
+    await api(`/content/get-by-link/${ana.form.username}/banned-harbour`).expect(404);
+
+    const page = await request(app).get(piece.link).expect(200);
+    expect(page.text).not.toContain('og:title');
+    expect(page.text).not.toContain('Banned Harbour');
   });
 });
 

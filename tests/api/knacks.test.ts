@@ -26,6 +26,8 @@ import { startSecondApp } from '../helpers/second-process';
 import { startSmtpServer } from '../helpers/smtp';
 import { waitUntil } from '../helpers/wait';
 import { UserModel } from '../../server/modules/users';
+import { listingKey, PLATFORM_FEES } from '../../server/modules/payments';
+import { adminMember, bearer as ledgerBearer, createMember } from '../helpers/ledger-factory';
 
 useTestDatabase();
 
@@ -372,6 +374,12 @@ describe('the knack window, kept as inserted versions', () => {
 });
 
 describe('what a piece and a member have', () => {
+  /** A knack by a member made for it (written straight to the database, with a real access token). */
+  const knackByNewMember = async (photo: PublishedPiece) => {
+    const member = await createMember();
+    await request(app).post('/api/v2/knack/add').set(ledgerBearer(member)).send({ contentId: photo.id, userId: member.id }).expect(200);
+  };
+
   it('when a piece has been knacked, then get-money gives its value and what it earned; the member sees their balance', async () => {
     const photo = await piece({ title: 'Money Talk' }, cara);
     await knack(bea, photo).expect(200);
@@ -389,6 +397,46 @@ describe('what a piece and a member have', () => {
 
     const mine = await request(app).get('/api/v2/knack/get-available-knacks').set(bearer(ana)).expect(200);
     expect(mine.body).toEqual({ balance: 0.045, balanceMicros: 45_000, canCashOut: false, recentKnacks: 0, knacksBeforeCode: 9 });
+  });
+
+  it('when a supporter paid a piece’s listing fee and it was knacked twice, then get-money’s earned is the two knacks alone, not the fee', async () => {
+    const photo = await piece({ title: 'Fee Is Not Earned' }, cara);
+    await post({
+      _id: listingKey(photo.id),
+      kind: 'listing',
+      at: new Date(),
+      actorId: new Types.ObjectId(cara.user.id),
+      contentId: new Types.ObjectId(photo.id),
+      method: 'card',
+      amountMicros: 650_000,
+      ref: 'pay_fee_not_earned',
+      legs: [
+        { account: 'external:payments', amountMicros: -650_000 },
+        { account: PLATFORM_FEES, amountMicros: 650_000 },
+      ],
+    });
+    await knack(bea, photo).expect(200);
+    await knackByNewMember(photo);
+    const money = await request(app).get(`/api/v2/knack/get-money/${photo.id}`).expect(200);
+    expect(money.body).toMatchObject({ knackValueMicros: 50_000, reactedCount: 2, earned: 0.1, earnedMicros: 100_000 });
+    expect([await balance(ana), await balance(cara), await balanceOf(PLATFORM_FEES)]).toEqual([90_000, 10_000, 650_000]);
+  });
+
+  it('when the owner hides a piece’s count, then get-money tells its earnings only to the owner, the supporter who paid its fee and admins', async () => {
+    const photo = await piece({ title: 'Quiet Earnings' }, cara);
+    await knack(bea, photo).expect(200);
+    await knackByNewMember(photo);
+    await ContentModel.updateOne({ _id: photo.id }, { $set: { 'setting.hideViewCount': true } });
+    const moneyFor = async (m?: { token: string }) => {
+      const call = request(app).get(`/api/v2/knack/get-money/${photo.id}`);
+      return (await (m ? call.set({ Authorization: `Bearer ${m.token}` }) : call).expect(200)).body;
+    };
+    const untold = { knackValueMicros: 50_000, reactedCount: null, earned: null, earnedMicros: null };
+    expect(await moneyFor()).toMatchObject(untold);
+    expect(await moneyFor(bea)).toMatchObject(untold);
+    expect(await moneyFor(ana)).toMatchObject({ reactedCount: 2, earned: 0.1, earnedMicros: 100_000 });
+    expect(await moneyFor(cara)).toMatchObject({ reactedCount: null, earned: 0.1, earnedMicros: 100_000 });
+    expect(await moneyFor(await adminMember())).toMatchObject({ reactedCount: 2, earned: 0.1, earnedMicros: 100_000 });
   });
 
   it('when someone knacks for another member, a private piece or without signing in, then it is refused and nothing is written', async () => {

@@ -163,6 +163,18 @@ describe('POST /content/react (embed plays)', () => {
     expect(await EmbedPlayModel.countDocuments({})).toBe(0);
   });
 
+  it('when an admin took a public piece down, then its embed plays are 404 and none is counted', async () => {
+    await ContentModel.updateOne({ _id: song.id }, { $set: { takenDown: true, isHide: true, listed: false } });
+    try {
+      const res = await react(song.id, { 'User-Agent': 'TakenDown' }).expect(404);
+      expect(res.body.message).toBe('Content not found');
+      expect(await playCountOf(song.id)).toBe(0);
+      expect(await EmbedPlayModel.countDocuments({})).toBe(0);
+    } finally {
+      await ContentModel.updateOne({ _id: song.id }, { $set: { takenDown: false, isHide: false, listed: true } });
+    }
+  });
+
   it('when a piece is read, then its play count is in the DTO', async () => {
     await react(song.id, { 'User-Agent': 'Reader' }).expect(200);
     const res = await request(app).get(`/api/v2/content/get-by-id/${song.id}`).expect(200);

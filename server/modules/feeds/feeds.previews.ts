@@ -1,12 +1,13 @@
 /**
  * Link previews: the Open Graph and Twitter tags a chat app or social site reads from the HTML of a shared
- * piece (`/{username}-{title slug}`) or profile (`/{username}`). Only public pieces are described. A path with a
+ * piece (`/{username}-{title slug}`) or profile (`/{username}`). A piece is described only when the API shows it to
+ * a visitor who is not signed in (canView, the rule of the API's reads: public, and not taken down by an admin). A path with a
  * member's former username is answered with a permanent move to the same path under their name now, so that
  * crawlers and the links posted elsewhere follow the member.
  */
 import { PATTERNS } from '../../generated/validation';
 import type { Schemas } from '../../lib/openapi-types';
-import { type ContentDoc, type ContentsService, contentReads } from '../contents';
+import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { resolveUsername, type UserDoc } from '../users';
 import { escapeHtml } from '../../lib/html';
 
@@ -67,7 +68,7 @@ export function createLinkPreviews(contents: ContentsService, publicUrl: string)
     const link = CONTENT_LINK.exec(path);
     if (link && !path.endsWith('-music-top-50')) {
       const piece = await contentReads.one<ContentDoc>({ ownerUsername: link[1], slug: link[2] });
-      if (piece) return piece.setting.public ? ofContent(await contents.dto(piece, null)) : null;
+      if (piece) return (await canView(piece, undefined)) ? ofContent(await contents.dto(piece, null)) : null;
       const owner = await resolveUsername(link[1]!);
       return owner && moveOf(pathname, link[1]!, owner);
     }

@@ -24,8 +24,8 @@ import { knackCodeMail } from './knacks.mails';
 import {
   balanceOf,
   creditedBy,
-  entriesOfContent,
   entryById,
+  knackEarningsOf,
   knackKey,
   knackLegs,
   knackStatusOf,
@@ -246,15 +246,20 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       return { message: KNACK_MESSAGES.codeSent };
     },
 
-    /** What one knack of a public piece is worth and what its knacks have credited so far (its count as `reader` may see it). */
+    /**
+     * What one knack of a public piece is worth and what its knacks have credited so far. Both the count and the
+     * earnings (the count times the knack value) are as `reader` may see them: when the owner hides the count,
+     * only they and admins see it, and the earnings also the supporter who paid the listing fee (10% are theirs).
+     */
     async money(contentId: string, reader: CountReader) {
       const content = await contentReads.byId<ContentDoc>(contentId);
       if (!content || !canSee(content, undefined)) throw notFound('Content not found');
-      const [entries, tag] = await Promise.all([
-        entriesOfContent(content._id),
+      const [knackEarnings, tag] = await Promise.all([
+        knackEarningsOf(content._id),
         tagReads.one({ label: content.subTag }, { priceMicros: 1, diffPriceMicros: 1 }),
       ]);
-      const earnedMicros = entries.reduce((sum, entry) => sum + creditedBy(entry), 0);
+      const paidByReader = Boolean(reader && content.payerId && String(content.payerId) === reader.userId);
+      const earnedMicros = paidByReader ? knackEarnings : shownCount(content, reader, knackEarnings);
       return {
         contentId: String(content._id),
         knackValue: microsToUsd(content.knackRateMicros),
@@ -262,7 +267,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
         knackRate: tag ? changeRatePercent(tag.diffPriceMicros, tag.priceMicros) : 0,
         isPaidOut: content.isPaidOut,
         reactedCount: shownCount(content, reader, content.reactedCount),
-        earned: microsToUsd(earnedMicros),
+        earned: earnedMicros === null ? null : microsToUsd(earnedMicros),
         earnedMicros,
       };
     },

@@ -85,8 +85,14 @@ export const entriesBy = (kind: LedgerKind, actorId: string, fields: Partial<Rec
 export const entriesOfKind = (kind: LedgerKind, fields: Partial<Record<keyof LedgerEntryDoc, 1 | 0>>) =>
   LedgerEntryModel.find({ kind }, fields).lean<LedgerEntryDoc[]>();
 
-/** The legs of every entry about a piece (what its knacks credited). */
-export const entriesOfContent = (contentId: Types.ObjectId) => LedgerEntryModel.find({ contentId }, { legs: 1 }).lean<Pick<LedgerEntryDoc, 'legs'>[]>();
+/**
+ * What a piece's knacks have credited so far, owner and payer together: its knack entries alone, since other
+ * entries name the piece too (the listing fee its supporter paid, which goes to the platform, not to them).
+ */
+export async function knackEarningsOf(contentId: Types.ObjectId): Promise<number> {
+  const knacks = await LedgerEntryModel.find({ contentId, kind: 'knack' }, { legs: 1 }).lean<Pick<LedgerEntryDoc, 'legs'>[]>();
+  return knacks.reduce((sum, entry) => sum + creditedBy(entry), 0);
+}
 
 /**
  * One page of entries, in `sort` order from the position `after` (a filter the caller's cursor built): those a

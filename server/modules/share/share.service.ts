@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canView, type ContentDoc, contentLink, countEmbedPlay, contentReads, shownCount } from '../contents';
+import { canSee, canView, type ContentDoc, contentLink, countEmbedPlay, contentReads, shownCount } from '../contents';
 import { userReads } from '../users';
 import { inviteMail } from './share.mails';
 import { EmbedPlayModel } from './share.model';
@@ -71,13 +71,15 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
      * owner hides it from this visitor.
      */
     async react(contentId: string, visitor: Visitor, now = new Date()) {
-      const content = await contentReads.byId<Pick<ContentDoc, '_id' | 'setting' | 'playCount' | 'type' | 'ownerId'>>(contentId, {
+      const content = await contentReads.byId<Pick<ContentDoc, '_id' | 'setting' | 'takenDown' | 'playCount' | 'type' | 'ownerId'>>(contentId, {
         setting: 1,
+        takenDown: 1,
         playCount: 1,
         type: 1,
         ownerId: 1,
       });
-      if (!content?.setting.public) throw notFound(SHARE_MESSAGES.notFound);
+      // An embed plays for everyone: only a piece everyone may see (public, not taken down by an admin) counts.
+      if (!content || !canSee(content, undefined)) throw notFound(SHARE_MESSAGES.notFound);
       const reader = visitor.userId ? { userId: visitor.userId, role: visitor.role ?? 'user' } : null;
       const shown = (playCount: number) => shownCount(content, reader, playCount);
       const day = now.toISOString().slice(0, 10);
