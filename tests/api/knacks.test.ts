@@ -447,6 +447,9 @@ describe('what a piece and a member have', () => {
     await ContentModel.updateOne({ _id: photo.id }, { $set: { 'setting.public': false, 'setting.private': true, listed: false } });
     await knack(bea, photo).expect(404);
     await request(app).get(`/api/v2/knack/get-money/${photo.id}`).expect(404);
+    await request(app).get(`/api/v2/knack/get-money/${photo.id}`).set(bearer(bea)).expect(404);
+    // Its owner still sees what her private piece is worth.
+    expect((await request(app).get(`/api/v2/knack/get-money/${photo.id}`).set(bearer(ana)).expect(200)).body).toMatchObject({ contentId: photo.id });
     await knack(bea, { id: new Types.ObjectId().toHexString() }).expect(404);
     await request(app).post('/api/v2/knack/add').set(bearer(bea)).send({ contentId: photo.id, userId: bea.user.id, amount: 5 }).expect(400);
     expect(await LedgerEntryModel.countDocuments({})).toBe(0);

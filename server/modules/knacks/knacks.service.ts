@@ -17,7 +17,7 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
-import { canSee, canView, recordReaction, shownCount, withFinishedMedia, type ContentDoc, type CountReader, contentReads } from '../contents';
+import { canView, recordReaction, shownCount, withFinishedMedia, type ContentDoc, contentReads } from '../contents';
 import { tagReads } from '../tags';
 import { userReads } from '../users';
 import { knackCodeMail } from './knacks.mails';
@@ -247,13 +247,14 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     },
 
     /**
-     * What one knack of a public piece is worth and what its knacks have credited so far. Both the count and the
-     * earnings (the count times the knack value) are as `reader` may see them: when the owner hides the count,
-     * only they and admins see it, and the earnings also the supporter who paid the listing fee (10% are theirs).
+     * What one knack of a piece is worth and what its knacks have credited so far, for whoever may see the piece
+     * (its followers too, when the owner shows it to them). Both the count and the earnings (the count times the
+     * knack value) are as `reader` may see them: when the owner hides the count, only they and admins see it, and
+     * the earnings also the supporter who paid the listing fee (10% are theirs).
      */
-    async money(contentId: string, reader: CountReader) {
+    async money(contentId: string, reader: AuthContext | undefined) {
       const content = await contentReads.byId<ContentDoc>(contentId);
-      if (!content || !canSee(content, undefined)) throw notFound('Content not found');
+      if (!content || !(await canView(content, reader))) throw notFound('Content not found');
       const [knackEarnings, tag] = await Promise.all([
         knackEarningsOf(content._id),
         tagReads.one({ label: content.subTag }, { priceMicros: 1, diffPriceMicros: 1 }),
