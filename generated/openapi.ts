@@ -1170,9 +1170,29 @@ export interface paths {
         put?: never;
         /**
          * Follow or unfollow a member
-         * @description `set: true` follows `subjectorId`, `set: false` unfollows; asking for the state already there changes nothing. `myuserId` must be the caller (403 otherwise), and nobody follows themselves (400). Answers the state and both members' counts, counted from the follows themselves. Limited per member (429 with Retry-After past the limit).
+         * @description `set: true` follows `subjectorId`, `set: false` unfollows; asking for the state already there changes nothing. `myuserId` must be the caller (403 otherwise), and nobody follows themselves (400). While either member blocks the other (`message/block`), a follow is refused: 403 'This member does not accept you as a follower.' when they block the caller, 409 'You blocked this member. Unblock them to follow them.' when the caller blocks them. Answers the state and both members' counts, counted from the follows themselves. Limited per member (429 with Retry-After past the limit).
          */
         post: operations["makeFollowing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/follow/remove-follower/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a member off the caller's followers
+         * @description Ends the follow of member `id` of the caller, and with it their access to the caller's pieces shown to followers. They may follow again (blocking them in messages keeps them out). Removing a member who does not follow changes nothing; the caller's own id is refused (400). Answers both members' counts, counted from the follows. Limited per member with the follow changes (429 with Retry-After past the limit).
+         */
+        post: operations["removeFollower"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1287,7 +1307,7 @@ export interface paths {
         put?: never;
         /**
          * Block a member's messages, or unblock them
-         * @description While blocked, the member's new messages and replies to the caller are refused (403). Repeating a block or an unblock changes nothing.
+         * @description While blocked, the member's new messages and replies to the caller are refused (403), and so are follows between the two, either way (`follow/make-following`). A block also ends the follows between the two, both ways, and with them the blocked member's access to the caller's pieces shown to followers. Repeating a block or an unblock changes nothing.
          */
         post: operations["blockMessageSender"];
         delete?: never;
@@ -3120,6 +3140,12 @@ export interface components {
             /** @description This member is the viewer. */
             isMe: boolean;
             user: components["schemas"]["PublicUser"];
+        };
+        FollowerRemoved: {
+            follower: components["schemas"]["FollowCounts"];
+            /** @description Whether the member follows the caller now (false). */
+            isFollower: boolean;
+            me: components["schemas"]["FollowCounts"];
         };
         FollowPage: {
             entries: components["schemas"]["FollowEntry"][];
@@ -5796,6 +5822,34 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeFollower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member no longer follows the caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowerRemoved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

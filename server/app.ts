@@ -15,6 +15,7 @@ import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integ
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
 import { answerContractBreach, strictQueryNumbers } from './lib/contract';
+import { canonicalIds } from './lib/canonical-ids';
 import { useFasterOperationLookup } from './lib/vendor-fixes/openapi-metadata';
 import { useLeanSchemaRegistration } from './lib/vendor-fixes/openapi-schema-registration';
 import { multipartPaths, serveByModule, type ModuleRouters } from './lib/contract-routes';
@@ -36,7 +37,7 @@ import { createSubscriptionsService, subscriptionsRouter } from './modules/subsc
 import { tagsRouter } from './modules/tags';
 import { creditsRouter, profileImagesRouter, usersRouter } from './modules/users';
 import { createHistoryService, historyRouter } from './modules/history';
-import { followsRouter } from './modules/follows';
+import { endFollowsBetween, followsRouter } from './modules/follows';
 import { commentsRouter } from './modules/comments';
 import { createFlagsService, flagsRouter } from './modules/flags';
 import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
@@ -114,6 +115,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
       ignorePaths: (path: string) => !path.startsWith('/api/v2') || uploadPaths.has(path) || WEBHOOK_PATH.test(path),
     }),
     strictQueryNumbers,
+    canonicalIds(OPENAPI_PATH),
   );
   app.use('/api/v2', serveByModule(routers.json, OPENAPI_PATH));
 
@@ -157,7 +159,13 @@ export function createServices({ config, logger, mailer, storage, payoutProvider
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
     flags: createFlagsService({ contents, mailer }),
-    messages: createMessagesService({ mailer, publicUrl: config.publicUrl, supportEmail: config.supportEmail ?? DEFAULT_SUPPORT_EMAIL, logger }),
+    messages: createMessagesService({
+      mailer,
+      publicUrl: config.publicUrl,
+      supportEmail: config.supportEmail ?? DEFAULT_SUPPORT_EMAIL,
+      logger,
+      endFollowsBetween,
+    }),
     projects: createProjectsService(contents),
     account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
   };

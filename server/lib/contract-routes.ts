@@ -20,7 +20,8 @@ interface ContractPaths {
 }
 
 const contracts = new Map<string, ContractPaths>();
-function readContract(contractFile: string): ContractPaths {
+/** The contract as parsed from its file, read once per file. */
+export function readContract(contractFile: string): ContractPaths {
   let contract = contracts.get(contractFile);
   if (!contract) {
     contract = parse(readFileSync(contractFile, 'utf8')) as ContractPaths;

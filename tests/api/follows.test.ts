@@ -129,6 +129,80 @@ describe('POST /follow/make-following', () => {
   });
 });
 
+describe('POST /follow/remove-follower/{id}', () => {
+  const remove = (owner: Member, follower: { user: { id: string } } | string) =>
+    request(app)
+      .post(`/api/v2/follow/remove-follower/${typeof follower === 'string' ? follower : follower.user.id}`)
+      .set(bearer(owner));
+
+  it('when Ana takes Bea off her followers, then Bea no longer follows her, both counts move, and Bea may follow her again', async () => {
+    await follow(bea, ana, true).expect(200);
+    await follow(cara, ana, true).expect(200);
+    const res = await remove(ana, bea).expect(200);
+    expect(res.body).toEqual({ isFollower: false, follower: { followersCount: 0, followingsCount: 0 }, me: { followersCount: 1, followingsCount: 0 } });
+    expect(await FollowModel.find({}, { _id: 1 }).lean()).toEqual([{ _id: `${cara.user.id}:${ana.user.id}` }]);
+    expect(await kept(ana)).toEqual({ followersCount: 1, followingsCount: 0 });
+    expect(await kept(bea)).toEqual({ followersCount: 0, followingsCount: 0 });
+    const list = await request(app).get(`/api/v2/follow/get-followers/${ana.user.id}/myuserId/${ana.user.id}`).set(bearer(ana)).expect(200);
+    expect(usernames(list.body)).toEqual([cara.form.username]);
+
+    // Again: nothing changes. Bea following again is up to her.
+    expect((await remove(ana, bea).expect(200)).body.me).toEqual({ followersCount: 1, followingsCount: 0 });
+    expect((await follow(bea, ana, true).expect(200)).body.isFollowing).toBe(true);
+  });
+
+  it('when Ana removes a member who follows someone else, then that follow stays', async () => {
+    await follow(bea, cara, true).expect(200);
+    await remove(ana, bea).expect(200);
+    expect(await counts(cara)).toEqual({ followersCount: 1, followingsCount: 0 });
+  });
+
+  it('when Ana removes herself, someone unknown, or a visitor asks, then it is refused', async () => {
+    expect((await remove(ana, ana).expect(400)).body.message).toBe(FOLLOW_MESSAGES.removeSelf);
+    expect((await remove(ana, '0123456789abcdef01234567').expect(404)).body.message).toBe(FOLLOW_MESSAGES.noMember);
+    await remove(ana, 'not-an-id').expect(400);
+    await request(app).post(`/api/v2/follow/remove-follower/${bea.user.id}`).expect(401);
+  });
+});
+
+describe('follows and blocks', () => {
+  const block = (blocker: Member, blocked: Member, set = true) =>
+    request(app).post('/api/v2/message/block').set(bearer(blocker)).send({ userId: blocker.user.id, blockedId: blocked.user.id, block: set });
+
+  afterEach(async () => {
+    await Promise.all([block(ana, bea, false).expect(200), block(bea, ana, false).expect(200)]);
+  });
+
+  it('when Ana has blocked Bea, then Bea’s follow is refused with 403, Ana’s follow of Bea with 409, and unfollowing still answers', async () => {
+    await block(ana, bea).expect(200);
+    const theirs = await follow(bea, ana, true).expect(403);
+    expect(theirs.body.message).toBe(FOLLOW_MESSAGES.blockedByThem);
+    const mine = await follow(ana, bea, true).expect(409);
+    expect(mine.body.message).toBe(FOLLOW_MESSAGES.blockedByYou);
+    await follow(bea, ana, false).expect(200);
+    expect(await FollowModel.countDocuments({})).toBe(0);
+    expect(await counts(ana)).toEqual({ followersCount: 0, followingsCount: 0 });
+
+    await block(ana, bea, false).expect(200);
+    expect((await follow(bea, ana, true).expect(200)).body.isFollowing).toBe(true);
+  });
+
+  it('when Ana blocks Bea while Bea sends follows at once, then no follow of Bea’s is left and the counts say so', async () => {
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => follow(bea, ana, true)),
+      block(ana, bea),
+      ...Array.from({ length: 6 }, () => follow(bea, ana, true)),
+    ]);
+    expect(answers[6]!.status).toBe(200);
+    // Each follow either went in before the block (and the block ended it) or was refused.
+    expect(answers.filter((res) => ![200, 403].includes(res.status))).toEqual([]);
+    expect(await FollowModel.countDocuments({})).toBe(0);
+    expect(await counts(ana)).toEqual({ followersCount: 0, followingsCount: 0 });
+    expect(await kept(ana)).toEqual({ followersCount: 0, followingsCount: 0 });
+    expect(await kept(bea)).toEqual({ followersCount: 0, followingsCount: 0 });
+  });
+});
+
 describe('GET /follow/get-count/{id}', () => {
   it('when a signed-in member asks, then the answer says whether they follow that member; a visitor is told false', async () => {
     await follow(bea, ana, true).expect(200);

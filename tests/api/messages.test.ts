@@ -9,6 +9,7 @@ import type { MailMessage, Mailer } from '../../server/integrations/mail';
 import { signAccessToken } from '../../server/lib/access-token';
 import { countHit } from '../../server/lib/rate-limit';
 import { BoxModel, MESSAGE_LIMIT, MESSAGE_MESSAGES, MessageModel, messagesExportOf, removeMessagesOf } from '../../server/modules/messages';
+import { FollowModel } from '../../server/modules/follows';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';
 import { freezeDate, freezeInWindow } from '../helpers/clock';
@@ -231,6 +232,23 @@ describe('blocks', () => {
     expect(unblocked.body).toEqual({ message: 'Ana Reed can send you messages again.', blocked: false });
     await reply(ana, { messageId: threadId, receiverId: bea.id, message: 'Thanks' }).expect(201);
     expect((await post(bea, 'block', { userId: bea.id, blockedId: bea.id, block: true }).expect(400)).body.message).toBe(MESSAGE_MESSAGES.blockSelf);
+  });
+
+  it('when a member blocks another, then the follows between them end both ways, other follows stay, and the counts say so; unblocking brings none back', async () => {
+    const follow = (from: TestMember, to: TestMember) =>
+      request(app).post('/api/v2/follow/make-following').set(bearer(from)).send({ subjectorId: to.id, myuserId: from.id, set: true }).expect(200);
+    await follow(ana, bea);
+    await follow(bea, ana);
+    await follow(cid, bea);
+    await post(bea, 'block', { userId: bea.id, blockedId: ana.id, block: true }).expect(200);
+    expect(await FollowModel.find({}, { _id: 1 }).lean()).toEqual([{ _id: `${cid.id}:${bea.id}` }]);
+    const kept = async (member: TestMember) => UserModel.findById(member.id, { followersCount: 1, followingsCount: 1, _id: 0 }).lean();
+    expect(await kept(bea)).toEqual({ followersCount: 1, followingsCount: 0 });
+    expect(await kept(ana)).toEqual({ followersCount: 0, followingsCount: 0 });
+    const counts = await request(app).get(`/api/v2/follow/get-count/${bea.id}`).set(bearer(ana)).expect(200);
+    expect(counts.body).toEqual({ followersCount: 1, followingsCount: 0, isFollowing: false });
+    await post(bea, 'block', { userId: bea.id, blockedId: ana.id, block: false }).expect(200);
+    expect(await FollowModel.countDocuments({})).toBe(1);
   });
 });
 

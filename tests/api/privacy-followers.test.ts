@@ -1,12 +1,14 @@
 /**
  * The "followers" privacy setting on the real database: a piece its owner shows to followers is seen by them (its
  * detail, its link, its comments, its files through the signed URLs its detail gives, the owner's profile list)
- * and by nobody else, members and visitors alike (404 everywhere, and in no list); unfollowing takes it away.
+ * and by nobody else, members and visitors alike (404 everywhere, and in no list); unfollowing, being taken off the
+ * owner's followers and being blocked by the owner take it away at once.
  */
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { createTestApp } from '../helpers/app';
+import { freezeDate } from '../helpers/clock';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member, type PublishedPiece } from '../helpers/e2e-pieces';
@@ -93,5 +95,74 @@ describe('a piece shown to followers', () => {
     expect(await profileIds(bea)).toEqual([open.id]);
     await follow(bea, true);
     await as(bea, detailUrl(bea)).expect(200);
+  });
+
+  it('when Ana takes Bea off her followers, then the piece is gone for Bea at once, everywhere; following again brings it back', async () => {
+    await as(bea, detailUrl(bea)).expect(200);
+    await request(app).post(`/api/v2/follow/remove-follower/${bea.user.id}`).set(bearer(ana)).expect(200);
+    await as(bea, detailUrl(bea)).expect(404);
+    await as(bea, linkUrl()).expect(404);
+    await as(bea, `/api/v2/comment/get-by-content/${forFans.id}`).expect(404);
+    expect(await profileIds(bea)).toEqual([open.id]);
+    await follow(bea, true);
+    await as(bea, detailUrl(bea)).expect(200);
+  });
+
+  it('when Ana blocks Bea, then the piece is gone for Bea at once, and her follow is refused until Ana unblocks her', async () => {
+    const block = (set: boolean) =>
+      request(app).post('/api/v2/message/block').set(bearer(ana)).send({ userId: ana.user.id, blockedId: bea.user.id, block: set }).expect(200);
+    await as(bea, detailUrl(bea)).expect(200);
+    await block(true);
+    await as(bea, detailUrl(bea)).expect(404);
+    await as(bea, linkUrl()).expect(404);
+    await as(bea, `/api/v2/comment/get-by-content/${forFans.id}`).expect(404);
+    expect(await profileIds(bea)).toEqual([open.id]);
+    const refused = await request(app)
+      .post('/api/v2/follow/make-following')
+      .set(bearer(bea))
+      .send({ subjectorId: ana.user.id, myuserId: bea.user.id, set: true })
+      .expect(403);
+    expect(refused.body.message).toBe('This member does not accept you as a follower.');
+    await as(bea, detailUrl(bea)).expect(404);
+    await block(false);
+    await follow(bea, true);
+    await as(bea, detailUrl(bea)).expect(200);
+  });
+});
+
+describe('the files of a piece shown to followers', () => {
+  const fileOf = async (piece: PublishedPiece, viewer: Member) =>
+    (await as(viewer, `/api/v2/content/detail/${piece.id}/for-user/${viewer.user.id}`).expect(200)).body.content.filePath as string;
+
+  it('when a follower is given a signed link, then it opens the file for 5 to 10 minutes only; a public file is served and cached as before', async () => {
+    const clock = freezeDate();
+    try {
+      await follow(bea, true);
+      const link = await fileOf(forFans, bea);
+      const ends = Number(new URL(link, 'http://knack.test').searchParams.get('exp')) * 1000;
+      expect(ends - Date.now()).toBeGreaterThan(5 * 60_000);
+      expect(ends - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+      const opened = await request(app).get(link).expect(200);
+      // The browser keeps it no longer than the link lasts, and no shared cache keeps it.
+      expect(opened.headers['cache-control']).toBe(`private, max-age=${Math.floor((ends - Date.now()) / 1000)}, no-transform`);
+      await request(app).get(link).set('Range', 'bytes=0-9').expect(206);
+
+      const publicFile = await fileOf(open, bea);
+      expect(publicFile).not.toContain('?');
+      // Bea unfollows; the link she holds still works until it ends, and not a moment later.
+      await follow(bea, false);
+      clock.advance(ends - Date.now() - 1000);
+      await request(app).get(link).set('Range', 'bytes=10-19').expect(206);
+      clock.advance(2000);
+      await request(app).get(link).set('Range', 'bytes=10-19').expect(404);
+      await request(app).get(link).expect(404);
+
+      // A public file needs no link that ends: it opens as ever, cached by anyone for 5 minutes.
+      const served = await request(app).get(publicFile).expect(200);
+      expect(served.headers['cache-control']).toBe('public, max-age=300, must-revalidate, no-transform');
+    } finally {
+      clock.restore();
+      await follow(bea, true);
+    }
   });
 });

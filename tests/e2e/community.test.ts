@@ -2,11 +2,13 @@
  * End to end, the community: the production build of the SPA served by the real app on the real database, driven
  * in Chromium as two new members would. Bea follows Ana from Ana's profile (both counts move, the follow modal
  * lists her), opens Ana's song, comments at 0:03 and sees the marker on the waveform; a comment written as markup
- * shows as text; Bea flags a piece. Ana sees the comment in her piece's detail. Screenshots at 1280 and 390 px land
- * in tests/e2e/screenshots/community-*.png.
+ * shows as text; Bea flags a piece. Ana sees the comment in her piece's detail, then takes Bea off her followers.
+ * Screenshots at 1280 and 390 px land in tests/e2e/screenshots/community-*.png.
  */
+import { Types } from 'mongoose';
 import type { Locator, Page } from 'playwright-core';
 import { FlagModel } from '../../server/modules/flags';
+import { FollowModel } from '../../server/modules/follows';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
@@ -129,6 +131,33 @@ describe('following, comments and flags in Chromium', () => {
     expect(await modal.getByLabel('Your comment').count()).toBe(0);
     await comment.scrollIntoViewIfNeeded();
     await shot(page, 'comment-phone');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('when Ana takes Bea off her followers at 1280 px, then she is asked first, Bea’s row goes and the count reads 0 followers', async () => {
+    const { ana } = world;
+    const page = await signedInPage(world, ana, { viewport: DESKTOP });
+    const errors = watchErrors(page);
+    await page.goto(`${world.baseUrl}/${ana.form.username}`, { waitUntil: 'networkidle' });
+    const header = page.locator('.kn-profile-head');
+    await header.getByRole('button', { name: '1 follower' }).click();
+    const followModal = page.getByRole('dialog', { name: 'Follow' });
+    const row = followModal.locator('.kn-follow-row').filter({ hasText: 'bea moon' });
+    const remove = row.getByRole('button', { name: /^Remove bea moon .* from your followers$/ });
+    await remove.waitFor();
+    await shot(page, 'own-followers-desktop');
+    await remove.click();
+    const question = page.getByRole('dialog', { name: 'Remove this follower?' });
+    await question.getByText(/^bea moon .* will no longer follow you, and will not see your pieces shown to followers\./).waitFor();
+    await shot(page, 'remove-follower-desktop');
+    await question.getByRole('button', { name: 'Remove' }).click();
+    await page.getByText(/^bea moon .* no longer follows you$/).waitFor();
+    await row.waitFor({ state: 'detached' });
+    await followModal.getByRole('tab', { name: 'Followers (0)' }).waitFor();
+    await page.keyboard.press('Escape');
+    await header.getByRole('button', { name: '0 followers' }).waitFor();
+    expect(await FollowModel.countDocuments({ followedId: new Types.ObjectId(ana.user.id) })).toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
   });

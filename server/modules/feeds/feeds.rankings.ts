@@ -14,15 +14,18 @@
  * are kept totals, bumped as things happen so that a feed reads one number. On FerretDB concurrent bumps
  * of one document can be lost, and on any database a process can die between the fact and its bump. So the
  * refresh job recounts every total from the facts (knack entries in the ledger, embed plays, listed pieces, follows)
- * and sets the ones that differ: a lost bump is wrong for one job period at most, never for good.
+ * and sets the ones that differ: a lost bump is wrong for one job period at most, never for good. Before it counts,
+ * it puts back under their keys the facts that older code keyed by an id spelled in capitals (follows, embed plays,
+ * and the blocks and thread sides of messages), each a repair that finds nothing once done.
  */
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
 import { publicPages } from '../../lib/public-pages';
 import { anyOf, ours } from '../../lib/query';
 import { radarScoreOf, setPieceTotals, type ContentDoc, type PieceTotals, contentReads } from '../contents';
 import { knackFacts } from '../ledger';
-import { embedPlayCounts } from '../share';
-import { followTotals } from '../follows';
+import { embedPlayCounts, repairEmbedPlayKeys } from '../share';
+import { followTotals, repairFollowKeys } from '../follows';
+import { repairMessageKeys } from '../messages';
 import { commentTotals } from '../comments';
 import { setMemberTotals, type MemberTotals, type UserDoc, userReads } from '../users';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
@@ -53,6 +56,9 @@ type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'uploadedAt' | 'listed' | 'rea
  * Answers how many pieces, members and reaction days it changed.
  */
 export async function refreshRankings(now = new Date()): Promise<{ contents: number; users: number; days: number }> {
+  // Facts that older code keyed by an id spelled in capitals are put back under their keys first, so that each is
+  // counted once.
+  await Promise.all([repairFollowKeys(), repairEmbedPlayKeys(), repairMessageKeys()]);
   const since = dayOf(new Date(now.getTime() - (TREND_WINDOW_DAYS - 1) * DAY_MS));
   const [knacks, plays, comments, pieces] = await Promise.all([
     knackFacts(),

@@ -2,14 +2,18 @@ import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { optionalAuth, requireAuth } from '../users';
-import { followCounts, followPage, makeFollowing } from './follows.service';
+import { followCounts, followPage, makeFollowing, removeFollower } from './follows.service';
 
-/** The follow calls: follow or unfollow, counts, and the follower and following lists. */
+/** The follow calls: follow or unfollow, take a member off one's followers, counts, and the follower and following lists. */
 export function followsRouter(config: AuthConfig): Router {
   const router = Router();
 
   router.post('/follow/make-following', requireAuth(config), async (req: ApiRequest<'makeFollowing'>, res: ApiResponse<'makeFollowing'>) => {
     res.json(await makeFollowing(req.auth!, req.body));
+  });
+
+  router.post('/follow/remove-follower/:id', requireAuth(config), async (req: ApiRequest<'removeFollower'>, res: ApiResponse<'removeFollower'>) => {
+    res.json(await removeFollower(req.auth!, req.params.id));
   });
 
   router.get('/follow/get-count/:id', optionalAuth(config), async (req: ApiRequest<'getFollowCount'>, res: ApiResponse<'getFollowCount'>) => {

@@ -10,6 +10,7 @@ import { isDuplicateKey } from '../../lib/mutex';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
+import { hasBlocked } from '../messages';
 import { setFollowTotals, toPublicUserDto, userReads, type UserDoc } from '../users';
 import { FollowModel, followKey, type FollowDoc } from './follows.model';
 import type { Schemas } from '../../lib/openapi-types';
@@ -20,6 +21,9 @@ export const FOLLOW_MESSAGES = {
   self: 'You cannot follow yourself.',
   noMember: 'This member does not exist.',
   tooMany: 'Too many follow changes. Please try again in a minute.',
+  removeSelf: 'You are not one of your followers.',
+  blockedByThem: 'This member does not accept you as a follower.',
+  blockedByYou: 'You blocked this member. Unblock them to follow them.',
 } as const;
 
 /** Follow changes per member: a person clicking, not a script walking the member list. */
@@ -43,6 +47,24 @@ async function existingMember(id: string): Promise<Types.ObjectId> {
   return _id;
 }
 
+/** Sets the kept totals of a follow's two members from the follows, and answers their counts. */
+async function settleTotals(followed: Types.ObjectId, follower: Types.ObjectId): Promise<{ followed: Counts; follower: Counts }> {
+  const [followedCounts, followerCounts] = await Promise.all([countsOf(followed), countsOf(follower)]);
+  await setFollowTotals([
+    { userId: followed, followersCount: followedCounts.followersCount },
+    { userId: follower, followingsCount: followerCounts.followingsCount },
+  ]);
+  return { followed: followedCounts, follower: followerCounts };
+}
+
+/** The refusal of a follow while either member blocks the other (two reads by the blocks' keys); null when neither does. */
+async function blockedFollow(followerId: string, followedId: string): Promise<AppError | null> {
+  const [byThem, byMe] = await Promise.all([hasBlocked(followedId, followerId), hasBlocked(followerId, followedId)]);
+  if (byThem) return new AppError(403, 'forbidden', FOLLOW_MESSAGES.blockedByThem);
+  if (byMe) return new AppError(409, 'conflict', FOLLOW_MESSAGES.blockedByYou);
+  return null;
+}
+
 export async function makeFollowing(caller: AuthContext, request: { subjectorId: string; myuserId: string; set: boolean }, now = new Date()) {
   if (request.myuserId !== caller.userId) throw new AppError(403, 'forbidden', FOLLOW_MESSAGES.forSelf);
   if (request.subjectorId === caller.userId) throw badRequest(FOLLOW_MESSAGES.self, [{ path: 'subjectorId', message: FOLLOW_MESSAGES.self }]);
@@ -51,19 +73,55 @@ export async function makeFollowing(caller: AuthContext, request: { subjectorId:
   const follower = new Types.ObjectId(caller.userId);
   const _id = followKey(caller.userId, request.subjectorId);
   if (request.set) {
+    const refused = await blockedFollow(caller.userId, request.subjectorId);
+    if (refused) throw refused;
     await insertWhole(FollowModel, { _id, followerId: follower, followedId: followed, at: now }).catch((err: unknown) => {
       if (!isDuplicateKey(err)) throw err; // already following: nothing to change
     });
+    // A block made meanwhile may have ended the follows between the two before this one was there: looked for again
+    // now that it is, and then this follow goes too. (The block is inserted before its follows are ended, so one of
+    // the two always sees the other.)
+    const blockedMeanwhile = await blockedFollow(caller.userId, request.subjectorId);
+    if (blockedMeanwhile) {
+      await FollowModel.deleteOne({ _id });
+      await settleTotals(followed, follower);
+      throw blockedMeanwhile;
+    }
   } else {
     await FollowModel.deleteOne({ _id });
   }
-  const [subjector, me] = await Promise.all([countsOf(followed), countsOf(follower)]);
-  await setFollowTotals([
-    { userId: followed, followersCount: subjector.followersCount },
-    { userId: follower, followingsCount: me.followingsCount },
-  ]);
+  const counts = await settleTotals(followed, follower);
   const isFollowing = Boolean(await FollowModel.exists({ _id }));
-  return { isFollowing, subjector, me };
+  return { isFollowing, subjector: counts.followed, me: counts.follower };
+}
+
+/**
+ * The caller takes a member off their followers: that member's follow is deleted (and with it their access to the
+ * caller's pieces shown to followers). They may follow again; a block is what keeps them out. Removing someone who
+ * does not follow changes nothing.
+ */
+export async function removeFollower(caller: AuthContext, followerId: string, now = new Date()): Promise<Schemas['FollowerRemoved']> {
+  if (followerId === caller.userId) throw badRequest(FOLLOW_MESSAGES.removeSelf, [{ path: 'id', message: FOLLOW_MESSAGES.removeSelf }]);
+  await consumeLimit(`follow:${caller.userId}`, FOLLOW_LIMIT, FOLLOW_MESSAGES.tooMany, now);
+  const follower = await existingMember(followerId);
+  await FollowModel.deleteOne({ _id: followKey(followerId, caller.userId) });
+  const counts = await settleTotals(new Types.ObjectId(caller.userId), follower);
+  return { isFollower: false, follower: counts.follower, me: counts.followed };
+}
+
+/**
+ * Ends the follows between two members, both ways (a block: neither follows the other any more), and sets their kept
+ * totals from what is left. Safe to repeat.
+ */
+export async function endFollowsBetween(memberId: string, otherId: string): Promise<void> {
+  // One delete by `_id` each (an `$in` would scan the collection on the embedded database).
+  await Promise.all([FollowModel.deleteOne({ _id: followKey(memberId, otherId) }), FollowModel.deleteOne({ _id: followKey(otherId, memberId) })]);
+  const [member, other] = [new Types.ObjectId(memberId), new Types.ObjectId(otherId)];
+  const [memberCounts, otherCounts] = await Promise.all([countsOf(member), countsOf(other)]);
+  await setFollowTotals([
+    { userId: member, ...memberCounts },
+    { userId: other, ...otherCounts },
+  ]);
 }
 
 /** A member's counts, and whether the viewer follows them (read by the follow's key). */

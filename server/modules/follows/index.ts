@@ -1,5 +1,6 @@
 /** Follows: members following members, the counts and the lists. */
 export { followsRouter } from './follows.routes';
-export { FOLLOW_LIMIT, FOLLOW_MESSAGES, followCounts, followedIds, followTotals, isFollower, recordFollows } from './follows.service';
+export { endFollowsBetween, FOLLOW_LIMIT, FOLLOW_MESSAGES, followCounts, followedIds, followTotals, isFollower, recordFollows } from './follows.service';
+export { repairFollowKeys } from './follows.repair';
 export { FollowModel, type FollowDoc } from './follows.model';
 export { removeFollowsOf } from './follows.erasure';

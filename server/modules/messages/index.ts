@@ -5,9 +5,11 @@ export {
   createMessagesService,
   ensureSupportAccount,
   forgetMessageThreads,
+  hasBlocked,
   MESSAGE_LIMIT,
   MESSAGE_MESSAGES,
   type MessagesService,
 } from './messages.service';
 export { BlockModel, BoxModel, MailClaimModel, MessageModel, ThreadModel } from './messages.model';
 export { messagesExportOf, removeMessagesOf } from './messages.erasure';
+export { repairMessageKeys } from './messages.repair';

@@ -96,14 +96,19 @@ export async function ensureSupportAccount(supportEmail: string): Promise<string
   }
 }
 
+/** Whether `blockerId` blocks `blockedId` (one read by the block's key). */
+export const hasBlocked = async (blockerId: string, blockedId: string) => Boolean(await readById(BlockModel, blockKey(blockerId, blockedId), { _id: 1 }));
+
 export interface MessagesDeps {
   mailer: Mailer;
   publicUrl: string;
   supportEmail: string;
   logger: Logger;
+  /** Ends the follows between two members, both ways: a block does (the follows are another module's). */
+  endFollowsBetween: (memberId: string, otherId: string) => Promise<void>;
 }
 
-export function createMessagesService({ mailer, publicUrl, supportEmail, logger }: MessagesDeps) {
+export function createMessagesService({ mailer, publicUrl, supportEmail, logger, endFollowsBetween }: MessagesDeps) {
   const log = logger.child({ module: 'messages' });
   let supportId: string | null = null;
 
@@ -149,7 +154,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger 
 
   /** Refuses a message the receiver has blocked, and a sender over the limit. */
   async function mayWrite(caller: AuthContext, senderId: string, receiverId: string, now: Date): Promise<void> {
-    if (await readById(BlockModel, blockKey(receiverId, senderId), { _id: 1 })) throw new AppError(403, 'forbidden', MESSAGE_MESSAGES.blocked);
+    if (await hasBlocked(receiverId, senderId)) throw new AppError(403, 'forbidden', MESSAGE_MESSAGES.blocked);
     await consumeLimit(`message:${caller.userId}`, MESSAGE_LIMIT, MESSAGE_MESSAGES.tooMany, now);
   }
 
@@ -386,6 +391,9 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger 
         await insertWhole(BlockModel, { _id, blockerId: new Types.ObjectId(userId), blockedId: member._id, at: now }).catch((err: unknown) => {
           if (!isDuplicateKey(err)) throw err; // blocked already
         });
+        // After the block is in: a follow sent meanwhile either is there now and ends here, or finds the block when it
+        // looks again after its insert. Ended on a repeated block too, should a first one have stopped half-way.
+        await endFollowsBetween(userId, request.blockedId);
       } else {
         await BlockModel.deleteOne({ _id });
       }

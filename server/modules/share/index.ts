@@ -2,4 +2,5 @@
 export { shareRouter } from './share.routes';
 export { createShareService, embedPlayCounts, SHARE_MESSAGES, INVITE_LIMIT, type ShareService, type Visitor } from './share.service';
 export { EmbedPlayModel } from './share.model';
+export { repairEmbedPlayKeys } from './embed-plays.repair';
 export { securityHeaders, EMBED_PAGE } from './embed.headers';

@@ -344,6 +344,9 @@ export const useReceivePaymentWebhook = () => useApiMutation<api.ReceivePaymentW
 /** Sends POST /code/save when `run` is called. */
 export const useRedeemDiscountCode = () => useApiMutation<api.RedeemDiscountCodeArgs, api.RedeemDiscountCodeResult>(api.redeemDiscountCode);
 
+/** Sends POST /follow/remove-follower/{id} when `run` is called. */
+export const useRemoveFollower = () => useApiMutation<api.RemoveFollowerArgs, api.RemoveFollowerResult>(api.removeFollower);
+
 /** Sends POST /message/reply when `run` is called. */
 export const useReplyMessage = () => useApiMutation<api.ReplyMessageArgs, api.ReplyMessageResult>(api.replyMessage);
 

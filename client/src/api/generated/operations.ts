@@ -655,6 +655,13 @@ export function redeemDiscountCode(args: RedeemDiscountCodeArgs, options?: Reque
   return request<RedeemDiscountCodeResult>('post', '/code/save', args ?? {}, options);
 }
 
+export type RemoveFollowerArgs = { path: operations['removeFollower']['parameters']['path'] };
+export type RemoveFollowerResult = operations['removeFollower']['responses'][200]['content']['application/json'];
+/** POST /follow/remove-follower/{id}: Take a member off the caller's followers */
+export function removeFollower(args: RemoveFollowerArgs, options?: RequestOptions): Promise<RemoveFollowerResult> {
+  return request<RemoveFollowerResult>('post', '/follow/remove-follower/{id}', args ?? {}, options);
+}
+
 export type ReplyMessageArgs = { body: NonNullable<operations['replyMessage']['requestBody']>['content']['application/json'] };
 export type ReplyMessageResult = operations['replyMessage']['responses'][201]['content']['application/json'];
 /** POST /message/reply: Reply in a thread */

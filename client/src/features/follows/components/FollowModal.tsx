@@ -3,17 +3,19 @@ import { useNavigate } from 'react-router-dom';
 import Modal from 'antd/es/modal';
 import Tabs from 'antd/es/tabs';
 import AntButton from 'antd/es/button';
+import { useRemoveFollower } from '../../../api/generated/hooks';
 import { getFollowers, getFollowings, type GetFollowersResult } from '../../../api/generated/operations';
 import { toApiError } from '../../../api/http';
 import { PATHS } from '../../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../../app/ui';
+import { notify } from '../../../components/notify';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { displayUsername } from '../../../lib/userNames';
 import { profilePath } from '../../../lib/links';
 import { selectUser } from '../../auth';
 import { selectFollowCounts } from '../follows.selectors';
-import { countsRequested, followingSeen } from '../follows.slice';
+import { countsLoaded, countsRequested, followingSeen } from '../follows.slice';
 import { FollowButton } from './FollowButton';
 import './follows.css';
 
@@ -51,12 +53,65 @@ function useFollowList(userId: string, viewerId: string, tab: Tab, open: boolean
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [userId, viewerId, tab, open]);
 
-  return { ...state, more: () => void load(state.nextCursor) };
+  return {
+    ...state,
+    more: () => void load(state.nextCursor),
+    /** Takes a member off the list shown (the server has ended their follow). */
+    drop: (memberId: string) => setState((s) => ({ ...s, entries: s.entries.filter((entry) => entry.user.id !== memberId) })),
+  };
+}
+
+const removedFollowerToast = (name: string) => `${name} no longer follows you`;
+
+/**
+ * Asks the owner of a followers list before taking a member off it: that member's follow ends, and with it what they
+ * see of the owner's pieces shown to followers.
+ */
+function RemoveFollowerConfirm({
+  ownerId,
+  entry,
+  onClose,
+  onRemoved,
+}: {
+  ownerId: string;
+  entry: Entry | null;
+  onClose: () => void;
+  onRemoved: (entry: Entry) => void;
+}) {
+  const dispatch = useAppDispatch();
+  const removal = useRemoveFollower();
+  const name = entry ? displayUsername(entry.user.username) : '';
+  const remove = async () => {
+    if (!entry) return;
+    try {
+      const result = await removal.run({ path: { id: entry.user.id } });
+      dispatch(countsLoaded({ userId: ownerId, ...result.me }));
+      dispatch(countsLoaded({ userId: entry.user.id, ...result.follower }));
+      onRemoved(entry);
+      notify('success', removedFollowerToast(name));
+      onClose();
+    } catch {
+      // The HTTP client has shown the server's message; the question stays open to try again.
+    }
+  };
+  return (
+    <Modal
+      open={Boolean(entry)}
+      title="Remove this follower?"
+      okText="Remove"
+      okButtonProps={{ danger: true, loading: removal.loading }}
+      onOk={() => void remove()}
+      onCancel={removal.loading ? undefined : onClose}
+    >
+      <p>{`${name} will no longer follow you, and will not see your pieces shown to followers. They can follow you again.`}</p>
+    </Modal>
+  );
 }
 
 /**
  * The follow modal: a member's followers and the members they follow, in two tabs. Each row has the member's
- * avatar and name (a click goes to their profile, or one's own) and Follow / Unfollow (not on one's own row).
+ * avatar and name (a click goes to their profile, or one's own) and Follow / Unfollow (not on one's own row). In
+ * one's own followers, each row also has Remove, which asks first.
  */
 export default function FollowModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
@@ -68,6 +123,9 @@ export default function FollowModal({ open }: { open: boolean }) {
   const [tab, setTab] = useState<Tab>(props.followTab ?? 'followers');
   const counts = useAppSelector((state) => selectFollowCounts(state, userId));
   const list = useFollowList(userId, viewer?.id ?? userId, tab, open && Boolean(userId));
+  const ownLists = Boolean(viewer) && viewer?.id === userId;
+  const ownFollowers = ownLists && tab === 'followers';
+  const [removing, setRemoving] = useState<Entry | null>(null);
 
   useEffect(() => {
     if (open) setTab(props.followTab ?? 'followers');
@@ -104,6 +162,16 @@ export default function FollowModal({ open }: { open: boolean }) {
                 load={false}
               />
             )}
+            {ownFollowers && !entry.isMe ? (
+              <AntButton
+                size="small"
+                danger
+                aria-label={`Remove ${displayUsername(entry.user.username)} from your followers`}
+                onClick={() => setRemoving(entry)}
+              >
+                Remove
+              </AntButton>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -120,7 +188,8 @@ export default function FollowModal({ open }: { open: boolean }) {
       open={open}
       onCancel={() => dispatch(modalClosed())}
       footer={null}
-      width={isPhone ? '100%' : 300}
+      // One's own followers have Remove beside Follow: wider, on both tabs so the modal keeps its size.
+      width={isPhone ? '100%' : ownLists ? 400 : 300}
       title="Follow"
       rootClassName={isPhone ? 'kn-phone-modal' : undefined}
       styles={isPhone ? undefined : { body: { height: 520, overflowY: 'auto' } }}
@@ -133,6 +202,7 @@ export default function FollowModal({ open }: { open: boolean }) {
           { key: 'following', label: `Following${counts ? ` (${counts.followingsCount})` : ''}`, children: tab === 'following' ? rows : null },
         ]}
       />
+      <RemoveFollowerConfirm ownerId={userId} entry={removing} onClose={() => setRemoving(null)} onRemoved={(entry) => list.drop(entry.user.id)} />
     </Modal>
   );
 }
