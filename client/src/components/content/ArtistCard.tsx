@@ -25,7 +25,9 @@ export function ArtistCard({ card, onToggle, selected = false }: ArtistCardProps
     <>
       <UserAvatar user={user} size={44} className="kn-artist__avatar" />
       <span className="kn-artist__text">
-        <span className="kn-artist__name">{artistName(user)}</span>
+        <span className="kn-artist__name" title={artistName(user)}>
+          {artistName(user)}
+        </span>
         <span className="kn-artist__meta">
           {compactCount(contentsCount)} {contentsCount === 1 ? 'piece' : 'pieces'} · {compactCount(followersCount)}{' '}
           {followersCount === 1 ? 'follower' : 'followers'}

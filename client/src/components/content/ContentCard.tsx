@@ -71,6 +71,7 @@ export function ContentCard({ content, onOpen, extra, priority = false }: Conten
     onOpen(content);
   };
   const duration = content.isAudio && content.duration ? formatDuration(content.duration) : null;
+  const ownerName = displayUsername(content.ownerName || content.ownerUsername);
   return (
     <article className="kn-card" style={typeStyle(content.type)} data-type={content.type} aria-labelledby={titleId}>
       <Link className="kn-card__media" to={content.link} onClick={open} tabIndex={-1} aria-hidden="true">
@@ -96,8 +97,8 @@ export function ContentCard({ content, onOpen, extra, priority = false }: Conten
             {content.title}
           </Link>
         </h3>
-        <Link className="kn-card__owner" to={PATHS.profile(content.ownerUsername)}>
-          {displayUsername(content.ownerName || content.ownerUsername)}
+        <Link className="kn-card__owner" to={PATHS.profile(content.ownerUsername)} title={ownerName}>
+          {ownerName}
         </Link>
         <div className="kn-card__meta">
           <span className="kn-card__price">{formatKnackPricePer(content.knackRate, content.type)}</span>

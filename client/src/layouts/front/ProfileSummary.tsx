@@ -56,7 +56,7 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
       <header className="kn-summary__head">
         <UserAvatar user={user} size={56} />
         <div className="kn-summary__who">
-          <Link to={PATHS.myProfile} className="kn-summary__name" onClick={onClose}>
+          <Link to={PATHS.myProfile} className="kn-summary__name" title={name} onClick={onClose}>
             {name}
           </Link>
           <span className="kn-summary__address">Connect a wallet</span>

@@ -80,10 +80,12 @@ export function ProfileHeader({ card, actions, onChangePhoto, onChangeHeader, ey
         )}
         <div className="kn-profile-head__text">
           {eyebrow ? <p className="kn-profile-head__eyebrow">{eyebrow}</p> : null}
-          <h1 id="kn-profile-name" className="kn-profile-head__name">
+          <h1 id="kn-profile-name" className="kn-profile-head__name" title={artistName(user)}>
             {artistName(user)}
           </h1>
-          <p className="kn-profile-head__username">@{user.username}</p>
+          <p className="kn-profile-head__username" title={`@${user.username}`}>
+            @{user.username}
+          </p>
           {user.bio ? <p className="kn-profile-head__bio">{user.bio}</p> : null}
           <SocialLinks user={user} />
           <ul className="kn-profile-head__counts" aria-label="Counts">
