@@ -2067,7 +2067,7 @@ export interface paths {
         };
         /**
          * A member's history (what they paid, earned and cashed out), newest first
-         * @description Paid0 = listing fees the member paid (own piece: 'You monetized {title}', another's: 'You supported {title}'); Paid1 = knacks that credited them (paid = the knack value, earned = their share, supporterId = the piece's payer); Earn = their cash-out requests (status pending, approved or cancelled); Payout = monthly payouts. Only the member themself or an admin; anyone else gets 404. Pages by key: pass `nextCursor` back as `cursor`.
+         * @description Paid0 = listing fees the member paid (own piece: 'You monetized {title}', another's: 'You supported {title}'); Paid1 = knacks that credited them (paid = the knack value, earned = their share, supporterId = the piece's payer); Earn = their cash-out requests (status pending, approved or cancelled); Payout = monthly payouts; Refund = a card payment paid back because someone else had monetized the piece first ('Your listing fee for {title} was refunded: someone else monetized it first'). Only the member themself or an admin; anyone else gets 404. Pages by key: pass `nextCursor` back as `cursor`.
          */
         get: operations["getUserHistory"];
         put?: never;
@@ -2950,7 +2950,7 @@ export interface components {
             contentId: string | null;
             id: string;
             /** @enum {string} */
-            kind: "knack" | "listing" | "payout" | "cash-out" | "forfeit";
+            kind: "knack" | "listing" | "payout" | "cash-out" | "forfeit" | "refund";
             /**
              * @description How a listing fee was paid.
              * @enum {string|null}
@@ -3166,7 +3166,7 @@ export interface components {
             /** @description The ID token (JWT) from Google Identity Services. */
             credential: string;
         };
-        /** @description Paid0: paid = the listing fee. Paid1: paid = the knack value, earned = the member's share. Earn and Payout: paid = what leaves the balance, earned = what is sent after the provider fee. */
+        /** @description Paid0: paid = the listing fee. Paid1: paid = the knack value, earned = the member's share. Earn and Payout: paid = what leaves the balance, earned = what is sent after the provider fee. Refund: earned = the payment paid back (to the member's card, not their balance), paid = 0. */
         HistoryChanges: {
             /** @description USD. */
             earned: number;
@@ -3185,7 +3185,7 @@ export interface components {
         HistoryItem: {
             activity: string;
             /** @enum {string} */
-            activityType: "Paid0" | "Paid1" | "Earn" | "Payout";
+            activityType: "Paid0" | "Paid1" | "Earn" | "Payout" | "Refund";
             /** Format: date-time */
             at: string;
             changes: components["schemas"]["HistoryChanges"];

@@ -48,7 +48,7 @@ import { createPayoutProvider, type PayoutProvider } from './integrations/payout
 
 export interface AppDeps {
   config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts'> &
-    Partial<Pick<Config, 'supportEmail'>>;
+    Partial<Pick<Config, 'supportEmail' | 'publicOrigins'>>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
@@ -143,14 +143,14 @@ export function createServices({ config, logger, mailer, storage, payoutProvider
   const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
   const contents = createContentsService(media);
   const provider = createPaymentProvider(config);
-  const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, logger });
+  const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger });
   const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
   return {
     media,
     contents,
     provider,
     subscriptions,
-    payments: createPaymentsService({ provider, contents, subscriptions, publicUrl: config.publicUrl, logger }),
+    payments: createPaymentsService({ provider, contents, subscriptions, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger }),
     auth: createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger }),
     identity: createIdentityService({ publicUrl: config.publicUrl, mailer, logger }),
     feeds: createFeedsService(contents),

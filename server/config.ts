@@ -4,6 +4,7 @@
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from './lib/paths';
 
@@ -31,8 +32,11 @@ export interface Config {
   seedDemo: boolean;
   /** Check every API response against openapi.yaml (on in tests and development). */
   validateResponses: boolean;
-  /** Express "trust proxy" setting, for the client address behind a load balancer. */
-  trustProxy: boolean | number | string;
+  /**
+   * Express "trust proxy": how many proxies stand in front of the app, or their addresses and subnets; false
+   * when clients reach it directly. Never `true`, which would take a client's own X-Forwarded-For entry as its address.
+   */
+  trustProxy: false | number | string[];
   /** How long a graceful stop waits for open requests before exiting. */
   shutdownTimeoutMs: number;
   /** Run the cron jobs in the API process; false when they run apart (`npm run jobs`). */
@@ -41,6 +45,11 @@ export interface Config {
   devMail: boolean;
   /** The address people use to reach Knack; links in emails start with it. */
   publicUrl: string;
+  /**
+   * Every origin people may reach Knack at, PUBLIC_URL's first: a checkout's links go back to the one the member
+   * came from (in development localhost and 127.0.0.1 of the port), any other to PUBLIC_URL.
+   */
+  publicOrigins: string[];
   /** The support account's email: messages to the recipient list's 'Admin' entry go to it (made at start if missing). */
   supportEmail: string;
   auth: AuthConfig;
@@ -152,10 +161,63 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be true or false; got "${env[name]}".`);
 }
 
-function trustProxy(raw: string | undefined): boolean | number | string {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  return /^\d+$/.test(raw) ? Number(raw) : raw;
+const PROXY_SUBNET_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address or subnet that Express's `trust proxy` takes (`10.0.0.0/8`, `::1`, `loopback`), and that is not everyone. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_SUBNET_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  // A prefix of 0 is every address: the same as trusting any X-Forwarded-For.
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Whose X-Forwarded-For entries are believed: a hop count, or the proxies' addresses. `true` believes all of
+ * them, the client's own included, so it is refused everywhere (also in development, where it would hide the
+ * mistake until production).
+ */
+function trustProxy(raw: string | undefined): false | number | string[] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0' || value.toLowerCase() === 'false') return false;
+  if (value.toLowerCase() === 'true') {
+    throw new ConfigError(
+      'TRUST_PROXY=true would believe every address a client writes into X-Forwarded-For, so anyone could pass for a new address in the rate limits. ' +
+        'Set the number of proxies in front of Knack (TRUST_PROXY=1 for one load balancer), or their addresses or subnets (TRUST_PROXY=10.0.0.0/8,192.0.2.10).',
+    );
+  }
+  const invalid = () =>
+    new ConfigError(
+      `TRUST_PROXY must be a hop count from 1 to 20 (1 for one load balancer) or a comma-separated list of proxy addresses or subnets (10.0.0.0/8, 192.0.2.10, loopback); got "${raw}".`,
+    );
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 20) throw invalid();
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (!entries.every(isProxyAddress)) throw invalid();
+  return entries;
+}
+
+/** PUBLIC_URL's origin, the extra PUBLIC_ORIGINS, and in development the app's own port on localhost and 127.0.0.1. */
+function publicOrigins(env: NodeJS.ProcessEnv, mode: Environment, publicUrl: string, port: number): string[] {
+  const extra = (env.PUBLIC_ORIGINS ?? '').trim();
+  const listed = extra ? extra.split(',').map((entry) => entry.trim()) : [];
+  const origins = listed.map((entry) => {
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    const isOrigin = url && /^https?:$/.test(url.protocol) && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+    if (!isOrigin) {
+      throw new ConfigError(
+        `PUBLIC_ORIGINS must be a comma-separated list of origins such as https://www.knack.example (scheme, host and port only); got "${entry}".`,
+      );
+    }
+    return url.origin;
+  });
+  const local = mode === 'development' ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : [];
+  return [...new Set([publicUrl, ...origins, ...local].map((url) => new URL(url).origin))];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -192,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     jobsInProcess: bool(env, 'JOBS_IN_PROCESS', true),
     publicUrl,
+    publicOrigins: publicOrigins(env, mode, publicUrl, port),
     supportEmail: (env.SUPPORT_EMAIL?.trim() || DEFAULT_SUPPORT_EMAIL).toLowerCase(),
     auth,
     mail: { smtpUrl: env.SMTP_URL?.trim() || undefined, from: env.MAIL_FROM ?? 'Knack <no-reply@knack.example>' },

@@ -230,7 +230,7 @@ describe('sign-in', () => {
   }, 60_000);
 
   it('when one address fails 20 times across accounts, then it gets 429; another address still signs in', async () => {
-    const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+    const proxied = createTestApp({ config: { trustProxy: 1 }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
     const member = await createActiveMember(app, smtp);
     for (let i = 0; i < 20; i++) {
       await request(proxied)
@@ -254,7 +254,7 @@ describe('sign-in', () => {
   it('when an attacker fails 5 times from one address, then only that address is locked out: the owner signs in from another', async () => {
     const clock = freezeInWindow(15 * 60_000, 5 * 60_000);
     try {
-      const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+      const proxied = createTestApp({ config: { trustProxy: 1 }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
       const from = (address: string, password: string) =>
         request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
       const owner = await createActiveMember(app, smtp);
@@ -273,7 +273,7 @@ describe('sign-in', () => {
   it('when an account fails 50 times in 15 minutes from many addresses, then it is locked out from every address until the window ends', async () => {
     const clock = freezeInWindow(15 * 60_000, 60_000);
     try {
-      const proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+      const proxied = createTestApp({ config: { trustProxy: 1 }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
       const from = (address: string, password: string) =>
         request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', address).send({ email: owner.form.email, password });
       const owner = await createActiveMember(app, smtp);
@@ -303,7 +303,7 @@ describe('sign-in', () => {
 describe('sign-up limits', () => {
   let proxied: ReturnType<typeof createTestApp>;
   beforeAll(() => {
-    proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+    proxied = createTestApp({ config: { trustProxy: 1 }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
   });
   const signupFrom = (address: string, body: object) => request(proxied).post('/api/v2/auth/signup').set('X-Forwarded-For', address).send(body);
   // A minute into an hour-long window: 59 minutes are left.

@@ -4,11 +4,12 @@
  * only for their payer, discount codes (exact messages, uses counted under concurrency), and the Stripe driver
  * against a stand-in that speaks Stripe's API.
  */
+import os from 'node:os';
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { loadConfig, type PaymentsConfig } from '../../server/config';
 import { seedReferenceData } from '../../server/db/seed';
-import { signatureHeader } from '../../server/integrations/payments';
+import { SandboxRefundModel, signatureHeader } from '../../server/integrations/payments';
 import { anyOf } from '../../server/lib/query';
 import { smtpMailer } from '../../server/integrations/mail';
 import { RateLimitModel } from '../../server/lib/rate-limit';
@@ -424,15 +425,74 @@ describe('POST /payments/webhook/{provider}', () => {
     expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(1);
   });
 
-  it('when two orders for one piece are both paid, then the second is superseded (a refund is owed) and the piece keeps its first payer', async () => {
+  it('when two members pay for one piece, then the second payment is refunded once: at the provider, in the ledger and in the history; replays change nothing', async () => {
     const photo = await piece('Paid By Two');
     const first = await sandboxOrder(bea, photo);
     const second = await sandboxOrder(cara, photo);
     await decide(first, 'approve').expect(303);
-    await decide(second, 'approve').expect(303);
+    // The second approval reaches the server several times at once: resubmits of the page and copies of its webhook.
+    const approved = sandboxEvent({ id: `evt_${second.sessionId}_approved`, type: 'checkout.completed', orderId: second.orderId, sessionId: second.sessionId });
+    const answers = await Promise.all([
+      ...Array.from({ length: 3 }, () => decide(second, 'approve')),
+      ...Array.from({ length: 3 }, () => deliver('sandbox', approved.payload, { 'Knack-Signature': approved.header })),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([303, 303, 303, 200, 200, 200]);
+
     expect((await orderOf(cara, second.orderId)).body).toMatchObject({ status: 'superseded', message: PAYMENT_MESSAGES.superseded });
     expect(String((await contentOf(photo)).payerId)).toBe(bea.user.id);
-    expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(1);
+    const refundsOf = () => SandboxRefundModel.find({ checkoutId: anyOf([first.sessionId, second.sessionId]) }).lean();
+    const refunds = await refundsOf();
+    expect(refunds).toEqual([
+      expect.objectContaining({ checkoutId: second.sessionId, orderId: second.orderId, amountMicros: 650_000, key: `refund:${second.orderId}` }),
+    ]);
+    const entriesOfPiece = () =>
+      LedgerEntryModel.find({ contentId: new Types.ObjectId(photo.id) }, { at: 0, accounts: 0 })
+        .sort({ _id: 1 })
+        .lean();
+    const entries = await entriesOfPiece();
+    expect(entries).toEqual([
+      expect.objectContaining({ _id: `listing:${photo.id}`, kind: 'listing', amountMicros: 650_000 }),
+      {
+        _id: `refund:${second.orderId}`,
+        kind: 'refund',
+        actorId: new Types.ObjectId(cara.user.id),
+        contentId: new Types.ObjectId(photo.id),
+        method: 'card',
+        amountMicros: 650_000,
+        ref: refunds[0]!._id,
+        legs: [
+          { account: 'external:payments', amountMicros: -650_000 },
+          { account: 'external:refunds', amountMicros: 650_000 },
+        ],
+      },
+    ]);
+    const historyOf = async (m: Member) =>
+      ((await request(app).get(`/api/v2/user-history/get-all/${m.user.id}`).set(bearer(m)).expect(200)).body.items as { historyId: string }[]).filter(
+        (item) => item.historyId === `refund:${second.orderId}`,
+      );
+    expect(await historyOf(cara)).toEqual([
+      {
+        historyId: `refund:${second.orderId}`,
+        userId: cara.user.id,
+        contentId: photo.id,
+        contentTitle: 'Paid By Two',
+        activityType: 'Refund',
+        activity: 'Your listing fee for Paid By Two was refunded: someone else monetized it first',
+        changes: { paid: 0, earned: 0.65, supporterId: null, paidMicros: 0, earnedMicros: 650_000 },
+        status: null,
+        at: expect.any(String),
+      },
+    ]);
+    expect(await historyOf(bea)).toEqual([]);
+
+    // Later deliveries: the same event again, the page submitted again, and another event saying the same payment came.
+    expect((await deliver('sandbox', approved.payload, { 'Knack-Signature': approved.header }).expect(200)).body).toEqual({ received: true, duplicate: true });
+    await decide(second, 'approve').expect(303);
+    const another = sandboxEvent({ type: 'checkout.completed', orderId: second.orderId, sessionId: second.sessionId });
+    expect((await deliver('sandbox', another.payload, { 'Knack-Signature': another.header }).expect(200)).body).toEqual({ received: true, duplicate: false });
+    expect(await refundsOf()).toEqual(refunds);
+    expect(await entriesOfPiece()).toEqual(entries);
+    expect(await historyOf(cara)).toHaveLength(1);
   });
 
   it('when a provider that is not configured is named, then 404', async () => {
@@ -513,7 +573,7 @@ describe('discount codes', () => {
 describe('limits on guessing discount codes and opening payments', () => {
   let proxied: App;
   beforeAll(() => {
-    proxied = createTestApp({ config: { trustProxy: true }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+    proxied = createTestApp({ config: { trustProxy: 1 }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
   });
   // Each test starts from no tries, and leaves none behind for the tests after it.
   const clearCounts = async () => {
@@ -614,6 +674,25 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
     expect(checkoutUrl).toBe(stripe.session(order.sessionId!)!.url);
   });
 
+  it('when a member pays from one of the public origins, then Stripe is given return links on it; from any other origin, on PUBLIC_URL', async () => {
+    const site = createTestApp({
+      config: { payments: stripeConfig(stripe.url), publicUrl: 'https://knack.example', publicOrigins: ['https://knack.example', 'https://www.knack.example'] },
+      mailer: smtpMailer(smtp.url, 'x@knack.test'),
+    });
+    for (const [origin, expected] of [
+      ['https://www.knack.example', 'https://www.knack.example'],
+      ['https://knack.example.evil.test', 'https://knack.example'],
+    ] as const) {
+      const photo = await piece(`Stripe From ${origin}`);
+      const res = await request(site).post('/api/v2/content/paid').set(bearer(bea)).set('Origin', origin).send({ userId: bea.user.id, contentId: photo.id });
+      const orderId = (res.body as { orderId: string }).orderId;
+      expect(stripe.requests.at(-1)!.form).toMatchObject({
+        success_url: `${expected}/profile/default?order=${orderId}`,
+        cancel_url: `${expected}/profile/default?order=${orderId}`,
+      });
+    }
+  });
+
   it('when Stripe signs a completed session, then the piece is paid out; a tampered copy is 400; an expired session fails its order', async () => {
     const photo = await piece('Stripe Paid');
     const { orderId } = (await pay(bea, photo, stripeApp).expect(200)).body;
@@ -648,6 +727,58 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
     expect((await contentOf(other)).isPaidOut).toBe(false);
   });
 
+  it('when two members pay for one piece, then Stripe refunds the second payment once, however often and at once its event comes', async () => {
+    const photo = await piece('Stripe Paid By Two');
+    const orderIds = [];
+    for (const m of [bea, cara]) orderIds.push((await pay(m, photo, stripeApp).expect(200)).body.orderId as string);
+    const [firstOrder, secondOrder] = orderIds as [string, string];
+    const sessionOf = async (orderId: string) => stripe.session((await PaymentOrderModel.findById(orderId).lean())!.sessionId!)!;
+    const [firstSession, secondSession] = [await sessionOf(firstOrder), await sessionOf(secondOrder)];
+    const firstPaid = stripe.event('checkout.session.completed', firstSession, stripe.paid(firstSession));
+    await deliver('stripe', firstPaid.payload, { 'Stripe-Signature': firstPaid.header }, stripeApp).expect(200);
+
+    // Stripe is down at the first delivery: the webhook fails, so that Stripe delivers it again, and nothing is posted.
+    const secondPaid = stripe.event('checkout.session.completed', secondSession, stripe.paid(secondSession));
+    stripe.failRefunds(1);
+    const down = await deliver('stripe', secondPaid.payload, { 'Stripe-Signature': secondPaid.header }, stripeApp).expect(502);
+    expect(down.body).toMatchObject({ message: PAYMENT_MESSAGES.providerDown, code: 'payment_provider' });
+    expect(await LedgerEntryModel.exists({ _id: `refund:${secondOrder}` })).toBeNull();
+    expect((await orderOf(cara, secondOrder, stripeApp)).body).toMatchObject({ status: 'superseded', message: PAYMENT_MESSAGES.superseded });
+
+    // Its redeliveries, 5 at once, then one more, and an async_payment_succeeded about the same payment.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => deliver('stripe', secondPaid.payload, { 'Stripe-Signature': secondPaid.header }, stripeApp)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((answer) => answer.body.duplicate === false)).toHaveLength(1);
+    await deliver('stripe', secondPaid.payload, { 'Stripe-Signature': secondPaid.header }, stripeApp).expect(200);
+    const succeeded = stripe.event('checkout.session.async_payment_succeeded', secondSession);
+    await deliver('stripe', succeeded.payload, { 'Stripe-Signature': succeeded.header }, stripeApp).expect(200);
+
+    const refunds = stripe.refunds.filter((refund) => refund.metadata.orderId === secondOrder || refund.metadata.orderId === firstOrder);
+    expect(refunds).toEqual([
+      {
+        id: expect.stringMatching(/^re_/),
+        object: 'refund',
+        amount: 65,
+        currency: 'usd',
+        payment_intent: secondSession.payment_intent,
+        reason: 'duplicate',
+        metadata: { orderId: secondOrder },
+        status: 'succeeded',
+        idempotencyKey: `refund:${secondOrder}`,
+      },
+    ]);
+    expect((await LedgerEntryModel.findById(`refund:${secondOrder}`).lean())!).toMatchObject({
+      kind: 'refund',
+      actorId: new Types.ObjectId(cara.user.id),
+      amountMicros: 650_000,
+      ref: refunds[0]!.id,
+    });
+    expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(2);
+    expect(String((await contentOf(photo)).payerId)).toBe(bea.user.id);
+  });
+
   it('when a session completes unpaid (a delayed method), then nothing is paid out until Stripe says the payment succeeded', async () => {
     const photo = await piece('Stripe Delayed');
     const { orderId } = (await pay(bea, photo, stripeApp).expect(200)).body;
@@ -669,6 +800,73 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
     expect(await PaymentOrderModel.countDocuments({ contentId: new Types.ObjectId(photo.id), status: 'failed' })).toBe(1);
     const event = sandboxEvent({ type: 'checkout.completed', orderId: 'f'.repeat(24), sessionId: 'x' });
     await deliver('sandbox', event.payload, { 'Knack-Signature': event.header }, stripeApp).expect(404);
+  });
+});
+
+describe('checkout links go back to the origin the member is on', () => {
+  // A development server on port 3000: PUBLIC_URL is http://localhost:3000, and 127.0.0.1:3000 is the same site.
+  const dev = loadConfig({ NODE_ENV: 'development', PORT: '3000', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: os.tmpdir() });
+  let devApp: App;
+  beforeAll(() => {
+    devApp = createTestApp({ config: { publicUrl: dev.publicUrl, publicOrigins: dev.publicOrigins }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+  });
+  const payFrom = (m: Member, target: { id: string }, headers: Record<string, string>) =>
+    request(devApp).post('/api/v2/content/paid').set(bearer(m)).set(headers).send({ userId: m.user.id, contentId: target.id });
+  const SANDBOX_PAGE = /^\/checkout\/sandbox\/cs_sandbox_[0-9a-f]{32}$/;
+
+  it('when a member on 127.0.0.1 pays, then the checkout page and the way back are on 127.0.0.1, where the payer cookie is sent', async () => {
+    const photo = await piece('Paid On 127');
+    const on127 = { Host: '127.0.0.1:3000', Origin: 'http://127.0.0.1:3000' };
+    const res = await payFrom(bea, photo, on127).expect(200);
+    const { orderId, checkoutUrl } = res.body as { orderId: string; checkoutUrl: string };
+    expect(new URL(checkoutUrl).origin).toBe('http://127.0.0.1:3000');
+    expect(pathOf(checkoutUrl)).toMatch(SANDBOX_PAGE);
+    const cookie = payerCookieOf(res, checkoutUrl);
+    // The browser on 127.0.0.1 opens the page with its cookie, approves, and is sent back to 127.0.0.1.
+    await request(devApp).get(pathOf(checkoutUrl)).set('Host', on127.Host).set('Cookie', cookie).expect(200);
+    const approved = await request(devApp).post(pathOf(checkoutUrl)).set('Host', on127.Host).set('Cookie', cookie).type('form').send({ decision: 'approve' });
+    expect(approved.status).toBe(303);
+    expect(approved.headers.location).toBe(`http://127.0.0.1:3000/profile/default?order=${orderId}`);
+    expect((await orderOf(bea, orderId, devApp)).body).toMatchObject({ status: 'paid', message: 'Paid successfully' });
+
+    // Without an Origin header (not a browser), the Host it reached is the member's origin.
+    const other = await piece('Paid On 127 Without Origin');
+    expect(new URL((await payFrom(cara, other, { Host: '127.0.0.1:3000' }).expect(200)).body.checkoutUrl as string).origin).toBe('http://127.0.0.1:3000');
+  });
+
+  it('when a checkout is started from an origin that is not one of the public ones, then its links go to PUBLIC_URL', async () => {
+    const tried: { Host: string; Origin?: string }[] = [
+      { Host: 'evil.example', Origin: 'https://evil.example' },
+      { Host: 'evil.example' },
+      { Host: '127.0.0.1:3000', Origin: 'http://127.0.0.1:4000' },
+      { Host: '127.0.0.1:3000', Origin: 'https://127.0.0.1:3000' },
+    ];
+    for (const headers of tried) {
+      const photo = await piece(`Paid From ${headers.Origin ?? headers.Host}`);
+      const res = await payFrom(bea, photo, headers).expect(200);
+      const { orderId, checkoutUrl } = res.body as { orderId: string; checkoutUrl: string };
+      expect(new URL(checkoutUrl).origin).toBe('http://localhost:3000');
+      const declined = await request(devApp)
+        .post(pathOf(checkoutUrl))
+        .set('Cookie', payerCookieOf(res, checkoutUrl))
+        .type('form')
+        .send({ decision: 'decline' });
+      expect(declined.headers.location).toBe(`http://localhost:3000/profile/default?order=${orderId}`);
+    }
+  });
+
+  it('when a member on 127.0.0.1 starts a subscription, then its checkout and its approve and cancel pages are on 127.0.0.1', async () => {
+    const res = await request(devApp)
+      .post('/api/v2/subscription/create')
+      .set(bearer(ana))
+      .set({ Host: '127.0.0.1:3000', Origin: 'http://127.0.0.1:3000' })
+      .send({ planId: 1 })
+      .expect(201);
+    const { subscriptionId, checkoutUrl } = res.body as { subscriptionId: string; checkoutUrl: string };
+    expect(new URL(checkoutUrl).origin).toBe('http://127.0.0.1:3000');
+    const cookie = payerCookieOf(res, checkoutUrl);
+    const declined = await request(devApp).post(pathOf(checkoutUrl)).set('Cookie', cookie).type('form').send({ decision: 'decline' }).expect(303);
+    expect(declined.headers.location).toBe(`http://127.0.0.1:3000/cancel?subscription=${subscriptionId}`);
   });
 });
 

@@ -3,10 +3,15 @@
  * starts the count again, and Retry-After that says when the window ends.
  */
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import request from 'supertest';
 import { clearLimit, consumeLimit, countHit, purgeExpiredLimits, RateLimitModel, TooManyRequests, type Limit } from '../../server/lib/rate-limit';
+import { loadConfig } from '../../server/config';
+import { LOGIN_LIMITS, SIGNUP_LIMITS } from '../../server/modules/auth/auth.service';
 import { LOOKUP_LIMIT } from '../../server/modules/users/users.routes';
-import { createTestApp } from '../helpers/app';
+import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
+import { newSignup } from '../helpers/auth';
+import { freezeInWindow, type FrozenDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { startSecondApp } from '../helpers/second-process';
 import { waitUntil } from '../helpers/wait';
@@ -109,6 +114,48 @@ describe('housekeeping', () => {
       `${key}|${inWindow(15 * MINUTE).getTime()}|0|1`,
     ]);
     expect((await countHit(key, LIMIT, inWindow(16 * MINUTE))).count).toBe(2);
+  });
+});
+
+describe('the client address behind a load balancer', () => {
+  // TRUST_PROXY=1, as the README says to set it behind one load balancer: the balancer appends the address it saw
+  // to whatever X-Forwarded-For the client wrote, and only that last entry is the client's address.
+  const oneProxy = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: os.tmpdir(), TRUST_PROXY: '1' }).trustProxy;
+  const CLIENT = '203.0.113.77';
+  const throughBalancer = (written: string | null) => (written ? `${written}, ${CLIENT}` : CLIENT);
+  let clock: FrozenDate;
+  beforeEach(() => {
+    // A minute into the hour-long sign-up window and the 15-minute sign-in window.
+    clock = freezeInWindow(60 * MINUTE, MINUTE);
+  });
+  afterEach(() => clock.restore());
+
+  it('when a client used up the sign-up limit, then entries it writes into X-Forwarded-For do not make it a new address: 429 still', async () => {
+    const app = createTestApp({ config: { trustProxy: oneProxy } });
+    const signup = (written: string | null, body: object) =>
+      request(app).post('/api/v2/auth/signup').set('X-Forwarded-For', throughBalancer(written)).send(body);
+    const first = newSignup();
+    await signup(null, first).expect(201);
+    for (let i = 1; i < SIGNUP_LIMITS.address.max; i++) await signup(null, newSignup({ username: first.username })).expect(400);
+
+    for (const written of ['198.51.100.1', '198.51.100.2, 198.51.100.3', 'unknown', CLIENT]) {
+      const res = await signup(written, newSignup()).expect(429);
+      expect(res.body).toMatchObject({ code: 'too_many_requests', message: 'Too many sign-ups. Please wait and try again.' });
+    }
+    // Another client behind the same balancer signs up.
+    await request(app).post('/api/v2/auth/signup').set('X-Forwarded-For', '192.0.2.1, 198.51.100.9').send(newSignup()).expect(201);
+  });
+
+  it('when a client failed 20 sign-ins, then entries it writes into X-Forwarded-For do not make it a new address: 429 still', async () => {
+    const app = createTestApp({ config: { trustProxy: oneProxy } });
+    const signin = (written: string | null, i: number) =>
+      request(app)
+        .post('/api/v2/auth/signin')
+        .set('X-Forwarded-For', throughBalancer(written))
+        .send({ email: `nobody${i}@example.com`, password: 'Wr0ng!pass' });
+    for (let i = 0; i < LOGIN_LIMITS.address.max; i++) await signin(`198.51.100.${i}`, i).expect(401);
+    const res = await signin('198.51.100.200', 99).expect(429);
+    expect(res.body.message).toBe('Too many failed sign-in attempts. Please wait and try again.');
   });
 });
 

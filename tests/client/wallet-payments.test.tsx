@@ -455,6 +455,7 @@ describe('activity history (/activity-history)', () => {
     historyItem('Paid0', 'You supported Sea Glass', { paid: 12.4 }),
     historyItem('Earn', 'Cash-out request', { paid: 12.34, earned: 11.7 }, { status: 'pending' }),
     historyItem('Payout', 'Monthly payout', { paid: 20, earned: 19.3 }),
+    historyItem('Refund', 'Your listing fee for Red Fox was refunded: someone else monetized it first', { earned: 0.65 }),
   ];
   const rows = (list: HTMLElement) =>
     within(list)
@@ -481,6 +482,7 @@ describe('activity history (/activity-history)', () => {
       ['Listing fee', 'You supported Sea Glass', '$12.40'],
       ['Cash-out', 'Cash-out request · pending', '-$12.34'],
       ['Payout', 'Monthly payout', '-$20.00'],
+      ['Refund', 'Your listing fee for Red Fox was refunded: someone else monetized it first', '+$0.65'],
     ]);
     const times = within(list)
       .getAllByRole('listitem')
@@ -489,8 +491,8 @@ describe('activity history (/activity-history)', () => {
     expect(times[0]!.textContent).toBe(new Date('2026-05-14T12:00:00.000Z').toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }));
 
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(5));
-    expect(rows(list)[4]).toEqual(['Listing fee', 'You monetized Blue Hour', '$0.65']);
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(6));
+    expect(rows(list)[5]).toEqual(['Listing fee', 'You monetized Blue Hour', '$0.65']);
     expect(getUserHistory).toHaveBeenLastCalledWith({ path: { id: JANE_ID }, query: { limit: 20, cursor: 'cursor-2' } }, expect.anything());
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });

@@ -1,9 +1,10 @@
 /**
  * A loopback stand-in for the part of Stripe's API Knack uses, speaking the real API over HTTP:
  * `POST /v1/checkout/sessions` (form-encoded, `Authorization: Bearer sk_…`, `Idempotency-Key` replays the
- * first answer, Stripe's error shape on a bad key or a missing parameter), and events signed the way Stripe
- * signs webhooks (`Stripe-Signature: t=…,v1=HMAC-SHA256("{t}.{payload}")`), computed here independently of
- * the server's code.
+ * first answer, Stripe's error shape on a bad key or a missing parameter), `POST /v1/refunds` (a refund of a
+ * paid session's PaymentIntent, never more than was paid, `Idempotency-Key` replays the first answer), and
+ * events signed the way Stripe signs webhooks (`Stripe-Signature: t=…,v1=HMAC-SHA256("{t}.{payload}")`),
+ * computed here independently of the server's code.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -25,6 +26,21 @@ export interface StripeSession {
   metadata: Record<string, string>;
   payment_status: 'unpaid' | 'paid';
   status: 'open' | 'complete' | 'expired';
+  /** Set once the session is paid (`paid(session)`): what a refund names. */
+  payment_intent: string | null;
+}
+
+/** A refund as Stripe answers it, and the Idempotency-Key it was asked with. */
+export interface StripeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  reason: string | null;
+  metadata: Record<string, string>;
+  status: 'succeeded';
+  idempotencyKey: string | null;
 }
 
 const REQUIRED = [
@@ -41,6 +57,11 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
   const requests: StripeSessionRequest[] = [];
   const byIdempotencyKey = new Map<string, StripeSession>();
   const sessions = new Map<string, StripeSession>();
+  /** PaymentIntents of paid sessions: what was paid and what has been refunded of it, in cents. */
+  const payments = new Map<string, { amount: number; currency: string; refunded: number }>();
+  const refunds: StripeRefund[] = [];
+  const refundsByIdempotencyKey = new Map<string, StripeRefund>();
+  let failRefunds = 0;
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -57,6 +78,7 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
         requests.push({ headers: { ...req.headers, path: req.url }, form });
         return send(200, { id: subscriptionPath[1], object: 'subscription', cancel_at_period_end: form.cancel_at_period_end === 'true' });
       }
+      if (req.method === 'POST' && req.url === '/v1/refunds') return refund(req, Buffer.concat(chunks).toString('utf8'), send);
       if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
         return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
       }
@@ -91,12 +113,73 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
         metadata: Object.fromEntries(Object.entries(form).flatMap(([name, value]) => (name.startsWith('metadata[') ? [[name.slice(9, -1), value]] : []))),
         payment_status: 'unpaid',
         status: 'open',
+        payment_intent: null,
       };
       sessions.set(id, session);
       if (typeof key === 'string') byIdempotencyKey.set(key, session);
       send(200, session);
     });
   });
+  /** `POST /v1/refunds`: the whole payment or `amount` cents of it, once per Idempotency-Key, never more than was paid. */
+  function refund(req: http.IncomingMessage, body: string, send: (status: number, body: unknown) => void) {
+    if (req.headers.authorization !== `Bearer ${secretKey}`) {
+      return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } });
+    }
+    const form = Object.fromEntries(new URLSearchParams(body));
+    requests.push({ headers: { ...req.headers, path: req.url }, form });
+    if (failRefunds > 0) {
+      failRefunds -= 1;
+      return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+    }
+    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
+    const replay = key ? refundsByIdempotencyKey.get(key) : undefined;
+    if (replay) return send(200, replay);
+    const intent = form.payment_intent;
+    if (!intent)
+      return send(400, {
+        error: { type: 'invalid_request_error', message: 'One of the following params should be provided for this request: payment_intent or charge.' },
+      });
+    const payment = payments.get(intent);
+    if (!payment) {
+      return send(404, {
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${intent}'`, param: 'payment_intent' },
+      });
+    }
+    const left = payment.amount - payment.refunded;
+    const amount = form.amount === undefined ? left : Number(form.amount);
+    if (left === 0) {
+      return send(400, {
+        error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ch_${intent.slice(3)} has already been refunded.` },
+      });
+    }
+    if (!Number.isInteger(amount) || amount < 1 || amount > left) {
+      return send(400, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'amount_too_large',
+          message: `Refund amount ($${amount / 100}) is greater than unrefunded amount on charge ($${left / 100})`,
+          param: 'amount',
+        },
+      });
+    }
+    payment.refunded += amount;
+    const made: StripeRefund = {
+      id: `re_${randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount,
+      currency: payment.currency,
+      payment_intent: intent,
+      reason: form.reason ?? null,
+      metadata: Object.fromEntries(Object.entries(form).flatMap(([name, value]) => (name.startsWith('metadata[') ? [[name.slice(9, -1), value]] : []))),
+      status: 'succeeded',
+      idempotencyKey: key,
+    };
+    refunds.push(made);
+    if (key) refundsByIdempotencyKey.set(key, made);
+    const { idempotencyKey: _key, ...answer } = made;
+    send(200, answer);
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -123,10 +206,26 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
     return { payload, header: `t=${timestamp},v1=${signature}` };
   }
 
+  /** The session's payer paid: its PaymentIntent is made, and the changes to send in its completed event are answered. */
+  function paid(session: StripeSession): Partial<StripeSession> {
+    const intent = `pi_${randomBytes(12).toString('hex')}`;
+    payments.set(intent, { amount: session.amount_total, currency: session.currency, refunded: 0 });
+    const changes = { payment_status: 'paid' as const, status: 'complete' as const, payment_intent: intent };
+    Object.assign(session, changes);
+    return changes;
+  }
+
   return {
     url,
     requests,
+    /** Every refund made, in order. */
+    refunds,
     session: (id: string) => sessions.get(id),
+    paid,
+    /** The next `n` refund calls answer Stripe's 500. */
+    failRefunds(n: number) {
+      failRefunds = n;
+    },
     event,
     eventAbout,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),

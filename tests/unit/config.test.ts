@@ -87,6 +87,80 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ port: 8080, mongodbUri: 'mongodb://db.internal:27017/knack', seedOnStart: false, trustProxy: 1, dataDir: '/var/lib/knack' });
   });
 
+  describe('TRUST_PROXY: whose X-Forwarded-For is believed', () => {
+    const setTo = (value: string, env: NodeJS.ProcessEnv = {}) => loadConfig({ ...env, TRUST_PROXY: value }).trustProxy;
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), PAYMENTS_PROVIDER: 'sandbox' };
+    const refused =
+      'TRUST_PROXY=true would believe every address a client writes into X-Forwarded-For, so anyone could pass for a new address in the rate limits. ' +
+      'Set the number of proxies in front of Knack (TRUST_PROXY=1 for one load balancer), or their addresses or subnets (TRUST_PROXY=10.0.0.0/8,192.0.2.10).';
+
+    it('when it is a hop count, then Express is given that count; 0, false or unset trust no proxy', () => {
+      expect(setTo('1')).toBe(1);
+      expect(setTo(' 2 ')).toBe(2);
+      for (const none of ['0', 'false', '', ' ']) expect(setTo(none)).toBe(false);
+      expect(loadConfig({}).trustProxy).toBe(false);
+    });
+
+    it('when it is a list of proxy addresses or subnets, then Express is given that list', () => {
+      expect(setTo('10.0.0.0/8, 192.0.2.10')).toEqual(['10.0.0.0/8', '192.0.2.10']);
+      expect(setTo('loopback,uniquelocal,linklocal')).toEqual(['loopback', 'uniquelocal', 'linklocal']);
+      expect(setTo('2001:db8::/32,::1', production)).toEqual(['2001:db8::/32', '::1']);
+    });
+
+    it('when it is true, then start fails in production and in development, saying what to set instead', () => {
+      for (const env of [production, {}, { NODE_ENV: 'test' }]) {
+        for (const value of ['true', 'TRUE', ' true']) {
+          expect(() => setTo(value, env)).toThrow(ConfigError);
+          expect(() => setTo(value, env)).toThrow(refused);
+        }
+      }
+    });
+
+    it.each(['yes', '1.5', '-1', '100', '10.0.0.0/33', '999.1.1.1', '0.0.0.0/0', '::/0', 'proxy.internal', '10.0.0.1,,10.0.0.2'])(
+      'when it is %p, then start fails and names the value',
+      (value) => {
+        expect(() => setTo(value)).toThrow(ConfigError);
+        expect(() => setTo(value)).toThrow(
+          /^TRUST_PROXY must be a hop count from 1 to 20 \(1 for one load balancer\) or a comma-separated list of proxy addresses or subnets/,
+        );
+      },
+    );
+  });
+
+  describe('PUBLIC_URL and PUBLIC_ORIGINS: where links back to the site go', () => {
+    it('when nothing is set in development, then PUBLIC_URL is localhost on the port, and links may also go to 127.0.0.1 on the port', () => {
+      expect(loadConfig({ PORT: '4000' })).toMatchObject({
+        publicUrl: 'http://localhost:4000',
+        publicOrigins: ['http://localhost:4000', 'http://127.0.0.1:4000'],
+      });
+    });
+
+    it('when production sets PUBLIC_URL and PUBLIC_ORIGINS, then links go only to those origins', () => {
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(40),
+        PAYMENTS_PROVIDER: 'sandbox',
+        PUBLIC_URL: 'https://knack.example/',
+        PUBLIC_ORIGINS: ' https://www.knack.example , http://192.0.2.7:3000/ ,https://knack.example',
+      });
+      expect(config).toMatchObject({
+        publicUrl: 'https://knack.example',
+        publicOrigins: ['https://knack.example', 'https://www.knack.example', 'http://192.0.2.7:3000'],
+      });
+      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), PAYMENTS_PROVIDER: 'sandbox' }).publicOrigins).toEqual(['http://localhost:3000']);
+    });
+
+    it.each(['knack.example', 'https://knack.example/pay', 'ftp://knack.example', 'https://knack.example,,https://b.example', 'https://user@knack.example'])(
+      'when PUBLIC_ORIGINS is %p, then start fails and names the entry',
+      (value) => {
+        expect(() => loadConfig({ PUBLIC_ORIGINS: value })).toThrow(ConfigError);
+        expect(() => loadConfig({ PUBLIC_ORIGINS: value })).toThrow(
+          /^PUBLIC_ORIGINS must be a comma-separated list of origins such as https:\/\/www\.knack\.example/,
+        );
+      },
+    );
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535/],

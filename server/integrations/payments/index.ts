@@ -7,6 +7,7 @@ import type { PaymentProvider } from './payments.types';
 export * from './payments.types';
 export { nextMonth, sandboxProvider, SANDBOX_PAYER_COOKIE, SANDBOX_SIGNATURE_HEADER, type SandboxProvider, type SignedDelivery } from './sandbox.driver';
 export { sandboxCheckoutRouter } from './sandbox.routes';
+export { SandboxRefundModel, type SandboxRefundDoc } from './sandbox.model';
 export { setPayerCookie } from './payer-cookie';
 export { stripeProvider, type StripeOptions } from './stripe.driver';
 export { signatureHeader, verifySignature, SIGNATURE_TOLERANCE_SECONDS } from './signature';

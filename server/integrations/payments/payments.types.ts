@@ -17,6 +17,11 @@ interface CheckoutTerms {
   description: string;
   successUrl: string;
   cancelUrl: string;
+  /**
+   * The site's address as the payer uses it (one of the public origins): the sandbox's checkout page is put on
+   * it, so that the payer cookie set by the paying call on that origin comes back to the page. Default PUBLIC_URL.
+   */
+  siteUrl?: string;
 }
 
 /** A one-time payment for an order. */
@@ -65,6 +70,11 @@ export interface WebhookEvent {
     | 'ignored';
   sessionId: string | null;
   orderId: string | null;
+  /**
+   * The provider's id of the payment a one-time checkout took (Stripe's PaymentIntent, the sandbox's checkout):
+   * what a refund names. Set on `checkout.completed` when the provider says it.
+   */
+  paymentId?: string | null;
   /** Set on the subscription events. */
   subscription?: SubscriptionEventFacts;
 }
@@ -90,6 +100,27 @@ export interface PaymentProvider {
   setCancelAtPeriodEnd(providerSubscriptionId: string, cancel: boolean): Promise<void>;
   /** Verifies the signature over the raw bytes, then reads the event. Throws SignatureError when it is bad. */
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): WebhookEvent;
+  /**
+   * Pays a one-time payment back in full. `key` is the provider's idempotency key: asked again with the same key
+   * (a retry, a concurrent twin), the provider answers the first refund and moves no more money. Throws
+   * ProviderError when the provider cannot be reached or refuses.
+   */
+  refund(request: RefundRequest): Promise<Refund>;
+}
+
+export interface RefundRequest {
+  key: string;
+  /** The payment to pay back (WebhookEvent.paymentId). */
+  paymentId: string;
+  /** All of it: what the order charged. */
+  amountMicros: number;
+  /** Our order, for the provider's records. */
+  orderId: string;
+}
+
+export interface Refund {
+  /** The provider's id of the refund (Stripe's `re_…`). */
+  refundId: string;
 }
 
 /** A webhook whose signature is missing, wrong or too old: nothing it says may be applied. */

@@ -8,9 +8,16 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
-import { SandboxCheckoutModel, SandboxSubscriptionModel, type SandboxCheckoutDoc, type SandboxSubscriptionDoc } from './sandbox.model';
+import {
+  SandboxCheckoutModel,
+  SandboxRefundModel,
+  SandboxSubscriptionModel,
+  type SandboxCheckoutDoc,
+  type SandboxRefundDoc,
+  type SandboxSubscriptionDoc,
+} from './sandbox.model';
 import { parseJson, signatureHeader, verifySignature } from './signature';
-import type { PaymentProvider, WebhookEvent } from './payments.types';
+import { ProviderError, type PaymentProvider, type WebhookEvent } from './payments.types';
 
 export const SANDBOX_SIGNATURE_HEADER = 'knack-signature';
 /** Set on the answer that starts a checkout; the checkout page acts only for a browser that carries it. */
@@ -101,11 +108,11 @@ export function sandboxProvider({ publicUrl, webhookSecret, payerKey }: { public
     },
   });
 
-  async function openCheckout(request: Omit<SandboxCheckoutDoc, '_id' | 'status'>) {
+  async function openCheckout({ siteUrl = publicUrl, ...request }: Omit<SandboxCheckoutDoc, '_id' | 'status'> & { siteUrl?: string }) {
     const sessionId = `cs_sandbox_${randomBytes(16).toString('hex')}`;
     await SandboxCheckoutModel.create({ _id: sessionId, ...request });
     const path = `/checkout/sandbox/${sessionId}`;
-    return { sessionId, url: `${publicUrl}${path}`, payerCookie: { name: SANDBOX_PAYER_COOKIE, value: payerProof(sessionId, request.payerId), path } };
+    return { sessionId, url: `${siteUrl}${path}`, payerCookie: { name: SANDBOX_PAYER_COOKIE, value: payerProof(sessionId, request.payerId), path } };
   }
 
   /** The subscription an approved checkout starts: its first month begins at the approval. Made once per checkout. */
@@ -163,6 +170,8 @@ export function sandboxProvider({ publicUrl, webhookSecret, payerKey }: { public
         type,
         sessionId: data.sessionId ?? null,
         orderId: data.orderId ?? null,
+        // The sandbox's checkout is the payment itself: a refund names it.
+        ...(type === 'checkout.completed' && { paymentId: data.sessionId ?? null }),
         ...(type.startsWith('subscription.') && {
           subscription: {
             subscriptionId: data.subscriptionId ?? null,
@@ -175,6 +184,26 @@ export function sandboxProvider({ publicUrl, webhookSecret, payerKey }: { public
     },
 
     checkout: (sessionId) => SandboxCheckoutModel.findById(sessionId).lean<SandboxCheckoutDoc>(),
+
+    /** Records the refund of a checkout's payment, once per checkout; a later ask answers the first refund. */
+    async refund({ key, paymentId, amountMicros, orderId }) {
+      const checkout = await SandboxCheckoutModel.findById(paymentId).lean<SandboxCheckoutDoc>();
+      if (!checkout || checkout.mode !== 'payment' || checkout.status === 'declined') {
+        throw new ProviderError(`The sandbox did not refund: no payment ${paymentId}`);
+      }
+      if (amountMicros > checkout.amountMicros)
+        throw new ProviderError(`The sandbox did not refund: ${paymentId} took less than ${amountMicros} micro-dollars`);
+      const _id = `re_${paymentId.replace(/^cs_/, '')}`;
+      try {
+        await SandboxRefundModel.create({ _id, checkoutId: paymentId, orderId, amountMicros, key, at: new Date() });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const first = await SandboxRefundModel.findById(_id).lean<SandboxRefundDoc>();
+        // A checkout is paid back once: another key asking again is told so, as a provider tells a refunded charge.
+        if (first?.key !== key) throw new ProviderError(`The sandbox did not refund: ${paymentId} has already been refunded`);
+      }
+      return { refundId: _id };
+    },
 
     async decide(sessionId, approve) {
       await SandboxCheckoutModel.updateOne({ _id: sessionId, status: 'open' }, { $set: { status: approve ? 'approved' : 'declined' } });

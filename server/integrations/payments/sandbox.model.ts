@@ -71,3 +71,31 @@ export interface SandboxSubscriptionDoc {
 }
 
 export const SandboxSubscriptionModel = model<SandboxSubscriptionDoc>('SandboxSubscription', sandboxSubscriptionSchema, 'sandbox_subscriptions');
+
+/**
+ * A payment the sandbox paid back, one per checkout: `_id` is the refund's id, made from the checkout's, so that
+ * a checkout can be refunded once however many callers ask at once (the insert of that `_id` is the exclusive step).
+ */
+const sandboxRefundSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    checkoutId: { type: String, required: true },
+    orderId: { type: String, required: true },
+    amountMicros: { type: Number, required: true },
+    /** The idempotency key it was asked with. */
+    key: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+export interface SandboxRefundDoc {
+  _id: string;
+  checkoutId: string;
+  orderId: string;
+  amountMicros: number;
+  key: string;
+  at: Date;
+}
+
+export const SandboxRefundModel = model<SandboxRefundDoc>('SandboxRefund', sandboxRefundSchema, 'sandbox_refunds');

@@ -6,7 +6,8 @@
  * `checkout.session.async_payment_failed` -> failed. Subscriptions (Checkout in subscription mode, our
  * subscription id in the subscription's metadata): `invoice.paid` -> a period paid (the first one or a
  * renewal), `invoice.payment_failed` -> a renewal failed, `customer.subscription.deleted` -> ended, and an
- * expired subscription checkout -> its checkout failed. Anything else is ignored.
+ * expired subscription checkout -> its checkout failed. Anything else is ignored. Refunds: `POST /v1/refunds` of
+ * the session's PaymentIntent, with our idempotency key.
  */
 import axios from 'axios';
 import { ProviderError, type PaymentProvider, type SubscriptionEventFacts, type WebhookEvent } from './payments.types';
@@ -28,6 +29,8 @@ interface StripeObject {
   client_reference_id?: string | null;
   metadata?: { orderId?: string; subscriptionId?: string };
   payment_status?: string;
+  /** A paid one-time session's PaymentIntent: what a refund names. */
+  payment_intent?: string | null;
   /** A subscription checkout's subscription; an invoice's subscription (API versions before 2025-03). */
   subscription?: string | null;
   subscription_details?: { metadata?: { subscriptionId?: string } } | null;
@@ -172,7 +175,16 @@ export function stripeProvider({ secretKey, webhookSecret, apiUrl }: StripeOptio
         type,
         sessionId: object?.id ?? null,
         orderId: object?.metadata?.orderId ?? object?.client_reference_id ?? null,
+        paymentId: object?.payment_intent ?? null,
       };
+    },
+
+    async refund({ key, paymentId, amountMicros, orderId }) {
+      // 'duplicate': the member paid for a piece that another payment had listed already.
+      const form = new URLSearchParams({ payment_intent: paymentId, amount: cents(amountMicros), reason: 'duplicate', 'metadata[orderId]': orderId });
+      const data = await call<{ id?: string }>('refund the payment', '/v1/refunds', form, key);
+      if (!data?.id) throw new ProviderError('Stripe did not refund the payment: it answered a refund without id');
+      return { refundId: data.id };
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * A member's history items, derived from the ledger and the cash-out requests: Paid0 = listing fees the
- * member paid, Paid1 = knacks that credited them, Payout = monthly payouts, Earn = cash-out requests. Three
- * indexed reads (each at most a page long), merged newest first.
+ * member paid, Paid1 = knacks that credited them, Payout = monthly payouts, Earn = cash-out requests, Refund =
+ * card payments paid back (someone else had monetized the piece first). Three indexed reads (each at most a page
+ * long), merged newest first.
  */
 import { Types } from 'mongoose';
 import { microsToUsd } from '../../lib/money';
@@ -97,6 +98,14 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
           changes: changes(entry.amountMicros ?? creditedBy(entry), 0, support ? userId : null),
         };
       }
+      if (entry.kind === 'refund') {
+        return {
+          ...base,
+          activityType: 'Refund',
+          activity: `Your listing fee for ${title ?? 'a removed piece'} was refunded: someone else monetized it first`,
+          changes: changes(0, entry.amountMicros ?? 0, null),
+        };
+      }
       if (entry.kind === 'knack') {
         const verb = piece?.type === 'music' ? 'played' : 'viewed';
         return {
@@ -126,7 +135,7 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const member = new Types.ObjectId(userId);
       const after = afterNewest(position);
       const [listings, credits, requests] = await Promise.all([
-        pageOfEntries({ kinds: ['listing'], actorId: userId }, after, NEWEST_FIRST, limit + 1),
+        pageOfEntries({ kinds: paidOnly ? ['listing'] : ['listing', 'refund'], actorId: userId }, after, NEWEST_FIRST, limit + 1),
         paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, NEWEST_FIRST, limit + 1),
         paidOnly ? [] : cashOutReads.many(ours({ userId: member, ...after }), { sort: NEWEST_FIRST, limit: limit + 1 }),
       ]);

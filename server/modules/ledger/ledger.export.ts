@@ -1,6 +1,6 @@
 /**
- * A member's part of the ledger for "Download my data": every entry with a leg on their account, and every
- * listing fee they paid (a card payment has no leg on their balance). Each says what it changed on their balance;
+ * A member's part of the ledger for "Download my data": every entry with a leg on their account, every listing
+ * fee they paid and every payment refunded to them (a card payment has no leg on their balance). Each says what it changed on their balance;
  * the other legs, which are other members' shares and Knack's own accounts, are left out.
  */
 import type { Schemas } from '../../lib/openapi-types';
@@ -12,8 +12,12 @@ const ALL_FIELDS = {} as const;
 
 export async function ledgerExportOf(userId: string): Promise<Schemas['DataExportLedgerEntry'][]> {
   const account = userAccount(userId);
-  const [credited, paid] = await Promise.all([entriesOfAccount(account, ALL_FIELDS), entriesBy('listing', userId, ALL_FIELDS)]);
-  const entries = new Map<string, LedgerEntryDoc>([...credited, ...paid].map((entry) => [entry._id, entry]));
+  const [credited, paid, refunded] = await Promise.all([
+    entriesOfAccount(account, ALL_FIELDS),
+    entriesBy('listing', userId, ALL_FIELDS),
+    entriesBy('refund', userId, ALL_FIELDS),
+  ]);
+  const entries = new Map<string, LedgerEntryDoc>([...credited, ...paid, ...refunded].map((entry) => [entry._id, entry]));
   return [...entries.values()]
     .sort((a, b) => a.at.getTime() - b.at.getTime() || a._id.localeCompare(b._id))
     .map((entry) => {

@@ -7,8 +7,9 @@ import { Schema, model, type Types } from 'mongoose';
  *
  * Accounts: `user:{id}` (what Knack owes a member), `platform:knacks` (what plays and views pay out),
  * `platform:fees` (listing fees and payout fees Knack keeps), `external:payments` (money that came in from a
- * payment provider), `platform:discounts` / `platform:credits` (fees covered by a discount code or a plan's
- * credit), `external:payouts` (money sent out to members), `platform:forfeits` (balances given up by deleted accounts).
+ * payment provider), `external:refunds` (payments sent back through it), `platform:discounts` / `platform:credits`
+ * (fees covered by a discount code or a plan's credit), `external:payouts` (money sent out to members),
+ * `platform:forfeits` (balances given up by deleted accounts).
  *
  * Kinds and keys:
  * - `knack`    `knack:{contentId}:{userId}`   a play or view (legs: platform:knacks -> owner, payer)
@@ -17,6 +18,8 @@ import { Schema, model, type Types } from 'mongoose';
  * - `payout`   `payout:{userId}:{yyyy-mm}`    the monthly payout of a balance (user -> external:payouts + platform:fees)
  * - `cash-out` `cash-out:{requestId}`         a cash-out a member asked for and an admin approved (same legs as payout)
  * - `forfeit`  `forfeit:{userId}`             the balance a member gave up when deleting their account (user -> platform:forfeits)
+ * - `refund`   `refund:{orderId}`             a card payment paid back because another payment had monetized the piece first
+ *              (external:payments -> external:refunds); actorId = payer, `amountMicros` the payment, `ref` the provider's refund id
  */
 const legSchema = new Schema(
   {
@@ -29,15 +32,15 @@ const legSchema = new Schema(
 const ledgerEntrySchema = new Schema(
   {
     _id: { type: String, required: true },
-    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out', 'forfeit'], required: true },
+    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out', 'forfeit', 'refund'], required: true },
     at: { type: Date, required: true },
     /** Who caused it (the member who knacked). */
     actorId: { type: Schema.Types.ObjectId, required: true },
     contentId: { type: Schema.Types.ObjectId, default: null },
     legs: { type: [legSchema], default: [] },
-    /** listing: how the fee was covered. */
+    /** listing: how the fee was covered; refund: how the payment paid back was made. */
     method: { type: String, enum: ['card', 'premium-credit', 'standard-credit', 'discount', null], default: null },
-    /** listing: the fee; payout / cash-out: what left the member's balance. */
+    /** listing: the fee; refund: what was paid back; payout / cash-out: what left the member's balance. */
     amountMicros: { type: Number, default: null },
     /** The provider's payment or payout id, or the discount code. */
     ref: { type: String, default: null },
@@ -55,7 +58,7 @@ export interface LedgerLeg {
   amountMicros: number;
 }
 
-export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out' | 'forfeit';
+export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out' | 'forfeit' | 'refund';
 export type ListingMethod = 'card' | 'premium-credit' | 'standard-credit' | 'discount';
 
 export interface LedgerEntryDoc {

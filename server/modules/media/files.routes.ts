@@ -1,7 +1,8 @@
 /**
  * /files/<key>: stored media through the storage driver, with HTTP Range (206), ETag / 304 and short
  * caching (PUBLIC_CACHE_CONTROL says why). Files that are not public answer only to a valid signed URL (else
- * 404, so a private piece's existence is not revealed). Content-Type is the sniffed one, with nosniff (helmet).
+ * 404, so a private piece's existence is not revealed), which ends within minutes (media.signing.ts), and the
+ * browser keeps what it opened no longer than the link lasts. Content-Type is the sniffed one, with nosniff (helmet).
  */
 import type { Request, Response } from 'express';
 import { Router } from 'express';
@@ -9,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Storage } from '../../integrations/storage';
 import { assertSafeKey, PUBLIC_CACHE_CONTROL } from '../../integrations/storage';
 import { StoredFileModel, type StoredFileDoc } from './media.model';
-import { verifySignature } from './media.signing';
+import { secondsLeft, verifySignature } from './media.signing';
 
 function parseRange(header: string, size: number): { start: number; end: number } | 'invalid' | undefined {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
@@ -53,9 +54,10 @@ export function filesRouter(storage: Storage, signingSecret: string): Router {
     res.setHeader('Last-Modified', stat.mtime.toUTCString());
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Content-Type', record.contentType);
-    // A file seen through a signed URL is for that viewer only: no shared cache keeps it. no-transform keeps
-    // byte ranges exact (no compression on the way).
-    res.setHeader('Cache-Control', `${isPublic ? PUBLIC_CACHE_CONTROL : 'private, max-age=3600'}, no-transform`);
+    // A file seen through a signed URL is for that viewer only, while the link lasts: no shared cache keeps it.
+    // no-transform keeps byte ranges exact (no compression on the way).
+    const privateCaching = `private, max-age=${typeof req.query.exp === 'string' ? secondsLeft(req.query.exp) : 0}`;
+    res.setHeader('Cache-Control', `${isPublic ? PUBLIC_CACHE_CONTROL : privateCaching}, no-transform`);
     if (req.headers['if-none-match'] === etag) return res.status(304).end();
 
     let range: { start: number; end: number } | undefined;

@@ -1,7 +1,7 @@
 /**
  * The listing fee: its tier, what it costs, the credits that cover it, and monetizing a piece once: the
  * ledger entry `listing:{contentId}` is the gate (its unique `_id`), the piece's `isPaidOut` and `payerId`
- * follow it.
+ * follow it. A card payment that came after another had monetized the piece is paid back: `refund:{orderId}`.
  */
 import { Types } from 'mongoose';
 import type { ContentDoc } from '../contents';
@@ -13,10 +13,12 @@ export { LISTING_FEES, PREMIUM_KNACK_MICROS, type Tier };
 export type ListingMethod = NonNullable<LedgerEntryDoc['method']>;
 
 export const PLATFORM_FEES = 'platform:fees';
+const EXTERNAL_PAYMENTS = 'external:payments';
+const EXTERNAL_REFUNDS = 'external:refunds';
 
 /** Where the fee's money comes from, per method (ledger/ledger.model.ts lists the accounts). */
 const SOURCE_ACCOUNT: Record<ListingMethod, string> = {
-  card: 'external:payments',
+  card: EXTERNAL_PAYMENTS,
   discount: 'platform:discounts',
   'standard-credit': 'platform:credits',
   'premium-credit': 'platform:credits',
@@ -25,6 +27,7 @@ const SOURCE_ACCOUNT: Record<ListingMethod, string> = {
 export const tierOf = (content: Pick<ContentDoc, 'knackRateMicros'>): Tier => (content.knackRateMicros >= PREMIUM_KNACK_MICROS ? 'premium' : 'standard');
 export const creditMethod = (tier: Tier) => `${tier}-credit` as const;
 export const listingKey = (contentId: unknown) => `listing:${String(contentId)}`;
+export const refundKey = (orderId: string) => `refund:${orderId}`;
 
 /** Posts the listing fee of a piece; `created` is false when the piece was monetized already (`entry` is that one). */
 export function postListing(contentId: Types.ObjectId, payerId: string, method: ListingMethod, feeMicros: number, ref: string | null, at = new Date()) {
@@ -40,6 +43,27 @@ export function postListing(contentId: Types.ObjectId, payerId: string, method: 
     legs: [
       { account: SOURCE_ACCOUNT[method], amountMicros: -feeMicros },
       { account: PLATFORM_FEES, amountMicros: feeMicros },
+    ],
+  });
+}
+
+/**
+ * Posts the refund of a card payment for a piece that was monetized by another payment first: the money that came
+ * in from the provider went back out through it. Once per order (`created` is false for a repeat).
+ */
+export function postRefund(order: { _id: string; userId: Types.ObjectId; contentId: Types.ObjectId; amountMicros: number }, refundId: string, at = new Date()) {
+  return post({
+    _id: refundKey(order._id),
+    kind: 'refund',
+    at,
+    actorId: order.userId,
+    contentId: order.contentId,
+    method: 'card',
+    amountMicros: order.amountMicros,
+    ref: refundId,
+    legs: [
+      { account: EXTERNAL_PAYMENTS, amountMicros: -order.amountMicros },
+      { account: EXTERNAL_REFUNDS, amountMicros: order.amountMicros },
     ],
   });
 }

@@ -5,7 +5,8 @@ export type OrderStatus = 'pending' | 'paid' | 'failed' | 'superseded';
 /**
  * A listing fee paid by card: one order per checkout. Status moves only forward: pending -> paid | failed,
  * failed -> paid (the provider says the money came after all), paid -> superseded (someone else monetized
- * the piece first; the payment is owed back). Never from paid to failed.
+ * the piece first; the payment is refunded, and the ledger entry `refund:{orderId}` says it was). Never from
+ * paid to failed.
  */
 const paymentOrderSchema = new Schema(
   {
@@ -19,6 +20,8 @@ const paymentOrderSchema = new Schema(
     status: { type: String, enum: ['pending', 'paid', 'failed', 'superseded'], default: 'pending' },
     /** The webhook event that paid it: the listing entry's `ref` is `webhook:{paidEventId}`. */
     paidEventId: { type: String, default: null },
+    /** The provider's id of the payment (WebhookEvent.paymentId): what a refund names. */
+    paymentId: { type: String, default: null },
   },
   { timestamps: true, versionKey: false },
 );
@@ -34,6 +37,7 @@ export interface PaymentOrderDoc {
   sessionId: string | null;
   status: OrderStatus;
   paidEventId: string | null;
+  paymentId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -2,6 +2,7 @@ import express, { Router, type Request } from 'express';
 import type { AuthConfig } from '../../config';
 import { setPayerCookie } from '../../integrations/payments';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { requestOrigin } from '../../lib/public-origin';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth } from '../users';
 import type { PaymentsService } from './payments.service';
@@ -40,7 +41,7 @@ export function paymentsRouter(config: AuthConfig, payments: PaymentsService): R
 
   router.post('/content/paid', signedIn, async (req: ApiRequest<'payForContent'>, res: ApiResponse<'payForContent'>) => {
     await consumeLimit(`pay:user:${req.auth!.userId}`, PAY_LIMIT, 'Too many payment attempts. Please wait and try again.');
-    const answer = await payments.pay(req.auth!, req.body);
+    const answer = await payments.pay(req.auth!, req.body, requestOrigin(req));
     if (answer.status !== 'checkout') return void res.json(answer);
     const { payerCookie, ...checkout } = answer;
     setPayerCookie(res, payerCookie, config.cookieSecure);

@@ -5,7 +5,8 @@
  * payerId.
  *
  * Webhooks are verified over the raw bytes, deduplicated by event id, and applied idempotently without ever
- * moving an order backwards; the ledger entry `listing:{contentId}` makes a piece monetized once.
+ * moving an order backwards; the ledger entry `listing:{contentId}` makes a piece monetized once, and a card
+ * payment that came second is refunded through the provider once (`refund:{orderId}`).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -15,11 +16,13 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { siteUrlFor } from '../../lib/public-origin';
 import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
 import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
-import { creditMethod, LISTING_FEES, postListing, tierOf, type Tier } from './listing';
+import { entryExists } from '../ledger';
+import { creditMethod, LISTING_FEES, postListing, postRefund, refundKey, tierOf, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
 import { coverOf, coversTier, listDiscountCodes, notCoveredMessage } from './discount-codes';
 import {
@@ -58,13 +61,17 @@ interface Deps {
   /** Where subscription events go: the webhook is one per provider, for one-time payments and subscriptions alike. */
   subscriptions: { applyEvent(event: WebhookEvent): Promise<void> };
   publicUrl: string;
+  /** The origins a checkout's links may go back to (see lib/public-origin.ts). */
+  publicOrigins?: string[];
   logger: Logger;
 }
 
+/** An order's lock outlives a refund call at the provider (its timeout is 15 seconds). */
+const ORDER_LOCK = { ttlMs: 30_000 };
 const alreadyPaid = () => new AppError(409, 'conflict', PAYMENT_MESSAGES.alreadyPaid);
 const normalizeCode = (code: string) => code.trim().toUpperCase();
 
-export function createPaymentsService({ provider, contents, subscriptions, publicUrl, logger }: Deps) {
+export function createPaymentsService({ provider, contents, subscriptions, publicUrl, publicOrigins, logger }: Deps) {
   /** A piece the payer can see and that is not monetized yet. */
   async function payable(caller: AuthContext, userId: string, contentId: string): Promise<ContentDoc> {
     if (userId !== caller.userId) throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.forSelf);
@@ -80,13 +87,17 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     return { message: PAYMENT_MESSAGES.paid, content: await contents.dto(now, payer) };
   }
 
-  /** A card checkout for the fee: the order first (its id is the provider's idempotency key), then the session. */
-  async function checkout(caller: AuthContext, content: ContentDoc, tier: Tier) {
+  /**
+   * A card checkout for the fee: the order first (its id is the provider's idempotency key), then the session.
+   * Its links go back to the site at the origin the member came from (when it is one of ours).
+   */
+  async function checkout(caller: AuthContext, content: ContentDoc, tier: Tier, origin: string | undefined) {
     const orderId = randomBytes(12).toString('hex');
     const amountMicros = LISTING_FEES[tier];
     await PaymentOrderModel.create({ _id: orderId, userId: caller.userId, contentId: content._id, amountMicros, provider: provider.kind, status: 'pending' });
+    const siteUrl = siteUrlFor({ publicUrl, publicOrigins }, origin);
     // The client reads `order` on its return and asks the order's status.
-    const returnUrl = `${publicUrl}/profile/default?order=${orderId}`;
+    const returnUrl = `${siteUrl}/profile/default?order=${orderId}`;
     try {
       const session = await provider.createCheckout({
         orderId,
@@ -96,6 +107,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
         description: `Knack listing fee (${tier}): ${content.title}`,
         successUrl: returnUrl,
         cancelUrl: returnUrl,
+        siteUrl,
       });
       await PaymentOrderModel.updateOne({ _id: orderId }, { $set: { sessionId: session.sessionId } });
       return { status: 'checkout' as const, orderId, checkoutUrl: session.url, payerCookie: session.payerCookie };
@@ -108,13 +120,48 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     }
   }
 
-  /** The money came in: the order is paid, then the piece monetized by its payer (unless someone was first). */
+  /**
+   * Pays back an order whose payment came after another had monetized its piece: at the provider, then the ledger
+   * entry `refund:{orderId}` (the member's history shows it). Both are keyed by the order (the provider's
+   * idempotency key, the entry's `_id`), so a redelivered or concurrent webhook refunds once. When the provider
+   * fails, the webhook answers 502 and nothing is posted: the provider delivers it again, and that refunds.
+   */
+  async function refundSuperseded(order: PaymentOrderDoc): Promise<void> {
+    const key = refundKey(order._id);
+    if (await entryExists(key)) return;
+    const facts = {
+      orderId: order._id,
+      contentId: String(order.contentId),
+      payerId: String(order.userId),
+      amountMicros: order.amountMicros,
+      provider: order.provider,
+    };
+    if (!order.paymentId) return void logger.error(facts, 'a superseded payment names no provider payment: refund it by hand');
+    let refundId: string;
+    try {
+      ({ refundId } = await provider.refund({ key, paymentId: order.paymentId, amountMicros: order.amountMicros, orderId: order._id }));
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      logger.error({ err, ...facts }, 'payment provider did not refund a superseded payment; its webhook will be delivered again');
+      throw new AppError(502, 'payment_provider', PAYMENT_MESSAGES.providerDown);
+    }
+    await postRefund(order, refundId);
+    logger.info({ ...facts, refundId }, 'refunded a listing fee paid for a piece monetized meanwhile by another payment');
+  }
+
+  /** The money came in: the order is paid, then the piece monetized by its payer (unless someone was first: then it is refunded). */
   async function applyCompleted(order: PaymentOrderDoc, event: WebhookEvent): Promise<void> {
     // Read, then written by `_id`: apply runs under the order's lock, so no other event changes it between.
     const paid =
       order.status === 'pending' || order.status === 'failed'
-        ? await PaymentOrderModel.findByIdAndUpdate(order._id, { $set: { status: 'paid', paidEventId: event.eventId } }, { new: true }).lean<PaymentOrderDoc>()
+        ? await PaymentOrderModel.findByIdAndUpdate(
+            order._id,
+            { $set: { status: 'paid', paidEventId: event.eventId, paymentId: event.paymentId ?? order.paymentId ?? null } },
+            { new: true },
+          ).lean<PaymentOrderDoc>()
         : order;
+    // A later delivery finishes a refund that an earlier one could not make.
+    if (paid?.status === 'superseded') return refundSuperseded(paid);
     if (paid?.status !== 'paid') return;
     const payerId = String(paid.userId);
     // The ref of the event that paid the order, so that a redelivery (or a crash retry) sees the entry as its own.
@@ -122,11 +169,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     const { entry, created } = await postListing(paid.contentId, payerId, 'card', paid.amountMicros, ref);
     if (!created && entry.ref !== ref) {
       await PaymentOrderModel.updateOne({ _id: paid._id }, { $set: { status: 'superseded' } });
-      logger.warn(
-        { orderId: paid._id, contentId: String(paid.contentId), payerId, amountMicros: paid.amountMicros, provider: paid.provider, sessionId: paid.sessionId },
-        'listing fee paid for a piece monetized meanwhile by another payment: a refund is owed',
-      );
-      return;
+      return refundSuperseded({ ...paid, status: 'superseded' });
     }
     await markPaidOut(paid.contentId, payerId);
   }
@@ -138,18 +181,22 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
    */
   async function apply(event: WebhookEvent): Promise<void> {
     if (event.type === 'ignored' || !event.orderId) return;
-    await withLock(`order:${event.orderId}`, async () => {
-      const found = await PaymentOrderModel.findById(event.orderId).lean<PaymentOrderDoc>();
-      const order = found?.provider === provider.kind ? found : null;
-      if (!order || (event.sessionId && order.sessionId && order.sessionId !== event.sessionId)) {
-        logger.warn({ eventId: event.eventId, orderId: event.orderId, sessionId: event.sessionId }, 'payment webhook for an unknown order');
-        return;
-      }
-      if (event.type === 'checkout.completed') await applyCompleted(order, event);
-      // A failure only ends a pending order: a late failure after the payment changes nothing. The piece stays
-      // not paid out, as after a cancelled payment.
-      else if (order.status === 'pending') await PaymentOrderModel.updateOne({ _id: order._id }, { $set: { status: 'failed' } });
-    });
+    await withLock(
+      `order:${event.orderId}`,
+      async () => {
+        const found = await PaymentOrderModel.findById(event.orderId).lean<PaymentOrderDoc>();
+        const order = found?.provider === provider.kind ? found : null;
+        if (!order || (event.sessionId && order.sessionId && order.sessionId !== event.sessionId)) {
+          logger.warn({ eventId: event.eventId, orderId: event.orderId, sessionId: event.sessionId }, 'payment webhook for an unknown order');
+          return;
+        }
+        if (event.type === 'checkout.completed') await applyCompleted(order, event);
+        // A failure only ends a pending order: a late failure after the payment changes nothing. The piece stays
+        // not paid out, as after a cancelled payment.
+        else if (order.status === 'pending') await PaymentOrderModel.updateOne({ _id: order._id }, { $set: { status: 'failed' } });
+      },
+      ORDER_LOCK,
+    );
   }
 
   /** The code, if it exists, has not expired and has uses left. */
@@ -197,12 +244,15 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       };
     },
 
-    /** `content/paid`: a credit when the payer has one of the piece's tier (unless `useCredit` is false), else a card checkout. */
-    async pay(caller: AuthContext, request: { userId: string; contentId: string; useCredit?: boolean }) {
+    /**
+     * `content/paid`: a credit when the payer has one of the piece's tier (unless `useCredit` is false), else a card
+     * checkout; `origin` is where the member's browser is (lib/public-origin.ts).
+     */
+    async pay(caller: AuthContext, request: { userId: string; contentId: string; useCredit?: boolean }, origin?: string) {
       const content = await payable(caller, request.userId, request.contentId);
       const tier = tierOf(content);
       const use = request.useCredit === false ? null : await takePlanCredit(caller.userId, tier, String(content._id));
-      if (!use) return checkout(caller, content, tier);
+      if (!use) return checkout(caller, content, tier, origin);
       const { created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
       if (!created) {
         await givePlanCreditBack(caller.userId, use);

@@ -6,6 +6,7 @@ import { notFound } from '../../lib/errors';
 import { LISTING_FEES, PREMIUM_KNACK_MICROS } from '../../lib/listing-fees';
 import { microsToUsd } from '../../lib/money';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { requestOrigin } from '../../lib/public-origin';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth } from '../users';
 import { allPlans, currentSubscriptionOf, SUBSCRIPTION_MESSAGES, toPlanDto, toSubscriptionDto, type SubscriptionsService } from './subscriptions.service';
@@ -38,7 +39,7 @@ export function subscriptionsRouter(config: AuthConfig, subscriptions: Subscript
 
   router.post('/subscription/create', signedIn, async (req: ApiRequest<'createSubscription'>, res: ApiResponse<'createSubscription'>) => {
     await consumeLimit(`subscribe:user:${req.auth!.userId}`, SUBSCRIBE_LIMIT, 'Too many subscription attempts. Please wait and try again.');
-    const { payerCookie, ...checkout } = await subscriptions.start(req.auth!, req.body.planId);
+    const { payerCookie, ...checkout } = await subscriptions.start(req.auth!, req.body.planId, requestOrigin(req));
     setPayerCookie(res, payerCookie, config.cookieSecure);
     res.status(201).json(checkout);
   });

@@ -21,6 +21,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { withLock } from '../../lib/mutex';
+import { siteUrlFor } from '../../lib/public-origin';
 import { ours } from '../../lib/query';
 import { grantCredits } from '../users';
 import { PlanModel, type PlanDoc } from './plans.model';
@@ -43,6 +44,8 @@ export const SUBSCRIPTION_MESSAGES = {
 interface Deps {
   provider: PaymentProvider;
   publicUrl: string;
+  /** The origins a checkout's links may go back to (see lib/public-origin.ts). */
+  publicOrigins?: string[];
   logger: Logger;
 }
 
@@ -85,7 +88,7 @@ export async function hasPlanAboveFirst(userId: string): Promise<boolean> {
   return Boolean(current && plans[0] && current.planId > plans[0].planId);
 }
 
-export function createSubscriptionsService({ provider, publicUrl, logger }: Deps) {
+export function createSubscriptionsService({ provider, publicUrl, publicOrigins, logger }: Deps) {
   /** The member's own subscription (or any, for an admin); another member's answers 404, as one that does not exist. */
   async function ownSubscription(caller: AuthContext, subscriptionId: string): Promise<SubscriptionDoc> {
     const subscription = await SubscriptionModel.findById(subscriptionId).lean<SubscriptionDoc>();
@@ -115,8 +118,15 @@ export function createSubscriptionsService({ provider, publicUrl, logger }: Deps
   }
 
   return {
-    /** `subscription/create`: a pending subscription and the provider's checkout for its first month. */
-    async start(caller: AuthContext, planId: number): Promise<{ status: 'checkout'; subscriptionId: string; checkoutUrl: string; payerCookie?: PayerCookie }> {
+    /**
+     * `subscription/create`: a pending subscription and the provider's checkout for its first month, whose links go
+     * back to the site at the origin the member came from when it is one of ours (lib/public-origin.ts).
+     */
+    async start(
+      caller: AuthContext,
+      planId: number,
+      origin?: string,
+    ): Promise<{ status: 'checkout'; subscriptionId: string; checkoutUrl: string; payerCookie?: PayerCookie }> {
       const plan = await PlanModel.findOne({ planId }).lean<PlanDoc>();
       if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
       const current = await currentSubscriptionOf(caller.userId);
@@ -133,7 +143,8 @@ export function createSubscriptionsService({ provider, publicUrl, logger }: Deps
         priceMicros: plan.priceMicros,
         provider: provider.kind,
       });
-      const back = (page: 'approve' | 'cancel') => `${publicUrl}/${page}?subscription=${subscriptionId}`;
+      const siteUrl = siteUrlFor({ publicUrl, publicOrigins }, origin);
+      const back = (page: 'approve' | 'cancel') => `${siteUrl}/${page}?subscription=${subscriptionId}`;
       try {
         const checkout = await provider.createSubscriptionCheckout({
           subscriptionId,
@@ -143,6 +154,7 @@ export function createSubscriptionsService({ provider, publicUrl, logger }: Deps
           description: `Knack ${plan.name} plan: ${plan.sCredits} standard and ${plan.pCredits} premium listing credits every month`,
           successUrl: back('approve'),
           cancelUrl: back('cancel'),
+          siteUrl,
         });
         return { status: 'checkout', subscriptionId, checkoutUrl: checkout.url, payerCookie: checkout.payerCookie };
       } catch (err) {

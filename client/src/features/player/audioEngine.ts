@@ -3,6 +3,8 @@
  * started from the tap itself: the player saga calls `play()` inside the dispatch of the click). It is
  * created on first use and kept hidden in the page.
  */
+import { sameFile } from './signedLinks';
+
 let shared: HTMLAudioElement | null = null;
 
 export function playerAudio(): HTMLAudioElement {
@@ -16,11 +18,19 @@ export function playerAudio(): HTMLAudioElement {
   return shared;
 }
 
-/** Loads a song into the element (no request when it is loaded already). */
+/** Loads a song into the element (no request when it is loaded already, through this link or another to the same file). */
 export function loadTrack(element: HTMLAudioElement, src: string): void {
-  if (element.getAttribute('src') === src) return;
+  if (sameFile(element.getAttribute('src'), src)) return;
   element.setAttribute('src', src);
   element.load();
+}
+
+/** Moves the loaded song onto a renewed link (the old one ended) and goes on from `position` seconds. */
+export function relinkTrack(element: HTMLAudioElement, src: string, position: number): void {
+  element.setAttribute('src', src);
+  element.load();
+  // Set before the new source has loaded, it is where playback starts once it has.
+  element.currentTime = position;
 }
 
 /** Starts playback; resolves false when the browser refused it (autoplay rules) or a new load interrupted it. */

@@ -1,7 +1,8 @@
 /**
  * The player's side effects: the one audio element follows the state, its events come back
  * as actions; previous/next pause, then step after 100 ms; a song that ends repeats or goes next; a visitor
- * listens 30 seconds, then is asked to sign up (again at each later attempt).
+ * listens 30 seconds, then is asked to sign up (again at each later attempt); a song's signed link that ends
+ * is renewed and the song goes on (signedLinks.ts).
  */
 import type { UnknownAction } from '@reduxjs/toolkit';
 import { buffers, eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
@@ -11,10 +12,12 @@ import { mediaUrl } from '../../api/mediaUrl';
 import { selectIsLoggedIn, selectUser, type User } from '../auth';
 import type { Content } from '../../lib/content';
 import { modalOpened } from '../../app/ui';
-import { loadTrack, playerAudio, startPlayback, unloadTrack } from './audioEngine';
+import { loadTrack, playerAudio, relinkTrack, startPlayback, unloadTrack } from './audioEngine';
+import { linkEnd, linkEnding, RENEW_AGAIN_AFTER_MS, sameFile } from './signedLinks';
 import { selectCurrentTrack, selectHasNext, selectPlayer } from './player.selectors';
 import {
   audioEnded,
+  audioErrored,
   audioFailed,
   audioPaused,
   audioPlaying,
@@ -29,6 +32,7 @@ import {
   seekRequested,
   signupAsked,
   trackDetailLoaded,
+  trackRenewed,
   trackRequested,
   trackStepped,
   volumeChanged,
@@ -55,7 +59,7 @@ function audioEvents(element: HTMLAudioElement): EventChannel<UnknownAction> {
       loadedmetadata: progressed,
       ended: () => emit(audioEnded()),
       error: () => {
-        if (element.getAttribute('src')) emit(audioFailed());
+        if (element.getAttribute('src')) emit(audioErrored({ position: finite(element.currentTime) }));
       },
     };
     Object.entries(listeners).forEach(([name, listener]) => element.addEventListener(name, listener));
@@ -76,16 +80,60 @@ function* forwardAudioEvents(element: HTMLAudioElement): SagaIterator {
   }
 }
 
-/** Plays the current track from the element (loading it first when it is another song). */
+/** The track as the detail call answers it now, with new signed links; null when it cannot be had (gone, not shown to us any more). */
+function* renewedTrack(track: Content): SagaIterator<Content | null> {
+  const user: User | null = yield select(selectUser);
+  try {
+    const detail: GetContentDetailResult = yield call(getContentDetail, { path: { contentId: track.id, userId: user?.id ?? 'guest' } }, { quiet: true });
+    yield put(trackRenewed(detail.content));
+    return detail.content;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Plays the current track from the element (loading it first when it is another song). A song whose signed link
+ * has ended (a queue older than the link) is renewed first; otherwise `play()` runs inside the dispatch of the tap.
+ */
 function* playCurrent(element: HTMLAudioElement): SagaIterator {
-  const track: Content | null = yield select(selectCurrentTrack);
+  let track: Content | null = yield select(selectCurrentTrack);
   if (!track) return;
   const { status }: PlayerState = yield select(selectPlayer);
   // After an audio error the same song is loaded again from the start.
   if (status === 'suspended') element.removeAttribute('src');
+  if (!sameFile(element.getAttribute('src'), mediaUrl(track.filePath)) && linkEnding(track.filePath)) {
+    track = ((yield call(renewedTrack, track)) as Content | null) ?? track;
+  }
   loadTrack(element, mediaUrl(track.filePath));
   const outcome: Awaited<ReturnType<typeof startPlayback>> = yield call(startPlayback, element);
   if (outcome === 'refused') yield put(audioPaused());
+}
+
+/**
+ * The audio failed. On a signed link (it ends a few minutes after it was given, and the browser asks for more of
+ * the file as the song plays), the link is renewed and the song goes on from where it was, playing if it was;
+ * at most once a minute, so that a link refused for another reason ends in `audioFailed` as any other error.
+ */
+function makeErrorHandler(element: HTMLAudioElement) {
+  let lastRenewal = Number.NEGATIVE_INFINITY;
+  return function* onAudioError(action: ReturnType<typeof audioErrored>): SagaIterator {
+    const track: Content | null = yield select(selectCurrentTrack);
+    const src = element.getAttribute('src');
+    const renewable = track && src && linkEnd(src) !== null && Date.now() - lastRenewal >= RENEW_AGAIN_AFTER_MS;
+    const renewed: Content | null = renewable ? yield call(renewedTrack, track) : null;
+    const still: Content | null = yield select(selectCurrentTrack);
+    if (!renewed || still?.id !== renewed.id || element.getAttribute('src') !== src) {
+      if (!renewed) yield put(audioFailed());
+      return;
+    }
+    lastRenewal = Date.now();
+    relinkTrack(element, mediaUrl(renewed.filePath), action.payload.position);
+    const { status }: PlayerState = yield select(selectPlayer);
+    if (status !== 'playing') return;
+    const outcome: Awaited<ReturnType<typeof startPlayback>> = yield call(startPlayback, element);
+    if (outcome === 'refused') yield put(audioPaused());
+  };
 }
 
 /** The comments count and views of the new track (the bar shows them). */
@@ -192,6 +240,7 @@ export function* playerSaga(): SagaIterator {
     yield call(step, action.type === nextRequested.type ? 1 : -1);
   });
   yield takeEvery(audioEnded.type, onEnded, element);
+  yield takeLatest(audioErrored.type, makeErrorHandler(element));
   yield takeEvery(audioFailed.type, function* failed() {
     element.pause();
   });

@@ -111,6 +111,13 @@ const playerSlice = createSlice({
     audioFailed(state) {
       if (state.queue.length) state.status = 'suspended';
     },
+    /** A queued piece's links were renewed (its signed links end after a few minutes): the queue's copy takes them. */
+    trackRenewed(state, action: PayloadAction<Content>) {
+      const renewed = action.payload;
+      state.queue.forEach((piece, index) => {
+        if (piece.id === renewed.id) state.queue[index] = { ...renewed, reactedCount: piece.reactedCount };
+      });
+    },
     /** The detail call answered for the current track. */
     trackDetailLoaded(state, action: PayloadAction<{ contentId: string; commentsCount: number; reactedCount: number | null }>) {
       const track = state.queue[state.index];
@@ -152,6 +159,11 @@ export const previousRequested = createAction('player/previousRequested');
 export const seekRequested = createAction<number>('player/seekRequested');
 /** A visitor used a control that needs an account: pause and open signup (origin onClickKnack). */
 export const signupAsked = createAction('player/signupAsked');
+/**
+ * The audio element reported an error at `position` seconds: the saga renews a signed link and goes on, or
+ * reports `audioFailed`.
+ */
+export const audioErrored = createAction<{ position: number }>('player/audioErrored');
 
 export const {
   trackRequested,
@@ -166,6 +178,7 @@ export const {
   audioPaused,
   audioEnded,
   audioFailed,
+  trackRenewed,
   trackDetailLoaded,
   previewEnded,
   playerClosed,

@@ -3,14 +3,15 @@ import Skeleton from 'antd/es/skeleton';
 import { formatUsd } from '../../payments';
 import type { HistoryItem } from '../hooks/useHistory';
 
-const TYPE_LABELS: Record<string, string> = { Paid0: 'Listing fee', Paid1: 'Knack', Earn: 'Cash-out', Payout: 'Payout' };
+const TYPE_LABELS: Record<string, string> = { Paid0: 'Listing fee', Paid1: 'Knack', Earn: 'Cash-out', Payout: 'Payout', Refund: 'Refund' };
 
 const when = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
-/** One line's money: what the member earned (Paid1), paid (Paid0) or took out (cash-out, payout). */
+/** One line's money: what the member earned (Paid1), got back (Refund), paid (Paid0) or took out (cash-out, payout). */
 function amountOf(item: HistoryItem): { text: string; tone: 'in' | 'out' | 'none' } {
   const { paid, earned } = item.changes;
   if (item.activityType === 'Paid1') return { text: `+${formatUsd(earned)}`, tone: earned > 0 ? 'in' : 'none' };
+  if (item.activityType === 'Refund') return { text: `+${formatUsd(earned)}`, tone: 'in' };
   if (item.activityType === 'Paid0') return { text: formatUsd(paid), tone: 'none' };
   return { text: `-${formatUsd(paid)}`, tone: 'out' };
 }
