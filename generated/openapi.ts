@@ -2537,6 +2537,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/search-members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members whose username starts with what is typed (the message modal's recipient list)
+         * @description Anchored at the start of the username and case-insensitive (what is typed is lower-cased, its spaces made underscores, as usernames are kept, and matched as plain text). Only members who can receive messages (activated accounts), without the caller, in username order, at most `limit`. Each answers only what every profile shows: id, username, name and photo. Reads every member on the embedded database (a scan).
+         */
+        get: operations["searchMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/update-header-image": {
         parameters: {
             query?: never;
@@ -3310,6 +3330,16 @@ export interface components {
          * @enum {string}
          */
         ListingTier: "standard" | "premium";
+        /** @description A member as a recipient list shows them; nothing but what their public profile shows. */
+        MemberMatch: {
+            fullName: string;
+            id: string;
+            image: string | null;
+            username: string;
+        };
+        MemberMatches: {
+            members: components["schemas"]["MemberMatch"][];
+        };
         Message: {
             /** Format: date-time */
             at: string;
@@ -7713,6 +7743,33 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchMembers: {
+        parameters: {
+            query: {
+                limit?: number;
+                /** @description What was typed (any characters; they are matched as plain text). */
+                q: components["parameters"]["SearchQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberMatches"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

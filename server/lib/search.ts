@@ -12,6 +12,9 @@ export function wordsOf(...texts: string[]): string[] {
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A condition on a lower-cased field: it starts with `text` (lower-cased here), taken as plain text. */
+export const startsWith = (text: string): { $regex: string } => ({ $regex: `^${escapeRegex(text.toLowerCase())}` });
+
 /**
  * Conditions on `field` (an array of words) matching every word of `query` at a word start (empty when the
  * query has no words). The caller puts them under `$and` in a filter it marks as its own (lib/query.ts `ours`).
@@ -19,7 +22,7 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 export function wordStartConditions(field: string, query: string): Record<string, { $regex: string }>[] {
   return wordsOf(query)
     .slice(0, MAX_QUERY_WORDS)
-    .map((word) => ({ [field]: { $regex: `^${escapeRegex(word)}` } }));
+    .map((word) => ({ [field]: startsWith(word) }));
 }
 
 /** The share-link part of a title (lower-cased, spaces to hyphens), keeping only URL-safe letters. */

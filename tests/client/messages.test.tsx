@@ -14,9 +14,11 @@ import {
   getMessageThread,
   replyMessage,
   restoreMessage,
+  searchMembers,
   setMessageImportant,
   updateMessageRead,
 } from '../../client/src/api/generated/operations';
+import { ApiError } from '../../client/src/api/http';
 import type { components } from '../../generated/openapi';
 import { toastTexts } from './profile-fixtures';
 import { jane, renderAsMember } from './wallet-fixtures';
@@ -164,6 +166,66 @@ describe('the message modal', () => {
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(toastTexts()).toContain('A message was sent to Admin'));
     expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: 'admin', subject: 'Payouts', message: 'Help' } }, { quiet: true });
+  });
+});
+
+describe('the recipient search', () => {
+  const KAI_LEE = { id: '64b0000000000000000000c1', username: 'kai_lee', fullName: 'Kai Lee', image: null };
+  const KAI_MORENO = { id: '64b0000000000000000000c2', username: 'kai.moreno', fullName: 'Kai Moreno', image: '/files/avatars/kai.jpg' };
+
+  /** The inbox's new message modal, its recipient field typed into letter by letter as `typed`. */
+  async function typeRecipient(typed: string) {
+    await openInbox();
+    fireEvent.click(screen.getByRole('button', { name: 'Write to Admin' }));
+    const modal = await dialog('New message');
+    const field = modal.getByRole('combobox', { name: 'Recipient' });
+    fireEvent.mouseDown(field);
+    for (let end = 1; end <= typed.length; end += 1) fireEvent.change(field, { target: { value: typed.slice(0, end) } });
+    return { modal };
+  }
+
+  const shownOptions = () => [...document.querySelectorAll('.ant-select-dropdown .ant-select-item-option')].map((node) => node.textContent);
+
+  it('when Jane types the start of a username, then one search asks once typing pauses, and the members show with their names', async () => {
+    jest.mocked(searchMembers).mockResolvedValue({ members: [KAI_MORENO, KAI_LEE] });
+    await typeRecipient('kai');
+    await waitFor(() => expect(shownOptions()).toEqual(['@kai.moreno' + 'Kai Moreno', '@kai_lee' + 'Kai Lee']));
+    expect(searchMembers).toHaveBeenCalledTimes(1);
+    expect(searchMembers).toHaveBeenCalledWith({ query: { q: 'kai', limit: 8 } }, expect.objectContaining({ quiet: true }));
+    const photo = document.querySelector<HTMLImageElement>('.ant-select-dropdown .kn-recipient img');
+    expect(photo?.getAttribute('src')).toContain('/files/avatars/kai.jpg');
+  });
+
+  it('when Jane picks a member from the list, then the field shows them and the message goes to them', async () => {
+    jest.mocked(searchMembers).mockResolvedValue({ members: [KAI_MORENO, KAI_LEE] });
+    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Kai Lee', thread: thread(), item: message(1, jane().id, 'Hi') });
+    const { modal } = await typeRecipient('kai');
+    fireEvent.click(await screen.findByText('@kai_lee'));
+    await waitFor(() => expect(modal.getByTestId('message-recipient').textContent).toBe('@kai_lee' + 'Kai Lee'));
+    fireEvent.change(modal.getByLabelText('Subject'), { target: { value: 'Hello' } });
+    fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Hi' } });
+    fireEvent.click(modal.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(toastTexts()).toContain('A message was sent to Kai Lee'));
+    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: KAI_LEE.id, subject: 'Hello', message: 'Hi' } }, { quiet: true });
+  });
+
+  it('when no username starts with what Jane typed, then the list says so', async () => {
+    jest.mocked(searchMembers).mockResolvedValue({ members: [] });
+    await typeRecipient('zq');
+    expect(await screen.findByText('No member’s username starts with “zq”')).toBeTruthy();
+  });
+
+  it('when the member Jane picked does not accept her messages, then the server’s refusal shows and the modal stays open', async () => {
+    jest.mocked(searchMembers).mockResolvedValue({ members: [KAI_LEE] });
+    jest.mocked(createMessage).mockRejectedValue(new ApiError('This member does not accept your messages.', 403, 'forbidden'));
+    const { modal } = await typeRecipient('kai_l');
+    fireEvent.click(await screen.findByText('@kai_lee'));
+    fireEvent.change(modal.getByLabelText('Subject'), { target: { value: 'Hello' } });
+    fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Hi' } });
+    fireEvent.click(modal.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(toastTexts()).toContain('This member does not accept your messages.'));
+    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: KAI_LEE.id, subject: 'Hello', message: 'Hi' } }, { quiet: true });
+    expect(modal.getByRole('button', { name: 'Send' })).toBeTruthy();
   });
 });
 

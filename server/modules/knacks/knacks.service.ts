@@ -219,10 +219,9 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
 
     async add(caller: AuthContext, request: { contentId: string; userId: string; playId?: string; code?: string }, now = new Date()): Promise<KnackAnswer> {
       if (request.userId !== caller.userId) throw new AppError(403, 'forbidden', KNACK_MESSAGES.forSelf);
-      // The id as the database writes it (the contract allows upper-case hex): the ledger key must be one per piece.
-      const contentId = request.contentId.toLowerCase();
-      const same = `${caller.userId}:${contentId}:${request.playId ?? ''}:${request.code ?? ''}`;
-      return onceAtATime(same, () => knack(caller, { ...request, contentId }, now));
+      // Ids arrive lower-cased (lib/canonical-ids.ts), so the ledger key is one per piece and member.
+      const same = `${caller.userId}:${request.contentId}:${request.playId ?? ''}:${request.code ?? ''}`;
+      return onceAtATime(same, () => knack(caller, request, now));
     },
 
     async requestCode(caller: AuthContext, userId: string): Promise<{ message: string }> {

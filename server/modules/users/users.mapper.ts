@@ -45,6 +45,10 @@ export function toPublicUserDto(user: UserDoc): Schemas['PublicUser'] {
   };
 }
 
+export function toMemberMatchDto(member: Pick<UserDoc, '_id' | 'username' | 'fullName' | 'image'>): Schemas['MemberMatch'] {
+  return { id: String(member._id), username: member.username, fullName: member.fullName, image: member.image ?? null };
+}
+
 export function toUserExtDto(ext: Pick<UserExtDoc, 'country' | 'city' | 'state' | 'timezone' | 'pCredit' | 'sCredit'> | null): Schemas['UserExt'] {
   return {
     country: ext?.country ?? null,

@@ -4,13 +4,16 @@ import { notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth, requireSelfOrAdmin } from './users.guards';
-import { roleOf, toPublicUserDto, toUserDto, toUserExtDto } from './users.mapper';
+import { roleOf, toMemberMatchDto, toPublicUserDto, toUserDto, toUserExtDto } from './users.mapper';
 import * as users from './users.service';
 import * as settings from './users.settings';
 import { sendPublicJson } from '../../lib/public-responses';
 
 /** Account look-ups answer whether an address or name is in use: limited per client address. */
 export const LOOKUP_LIMIT: Limit = { max: 60, windowMs: 60_000 };
+
+/** How many members the recipient search answers when the caller names no limit. */
+const MEMBER_MATCHES_DEFAULT = 8;
 
 export function usersRouter(config: AuthConfig): Router {
   const router = Router();
@@ -31,6 +34,14 @@ export function usersRouter(config: AuthConfig): Router {
 
   router.get('/user/get-data/:id', async (req: ApiRequest<'getUserData'>, res: ApiResponse<'getUserData'>) => {
     res.json({ user: toPublicUserDto(await users.getUser(req.params.id)) });
+  });
+
+  router.get('/user/search-members', requireAuth(config), async (req, res: ApiResponse<'searchMembers'>) => {
+    // After a middleware, Express types the query as any parsed query string; the contract validator has already
+    // checked it (a text `q`, a `limit` from 1 to 20).
+    const { q, limit = MEMBER_MATCHES_DEFAULT } = req.query as unknown as ApiRequest<'searchMembers'>['query'];
+    const members = await users.membersByUsernameStart(q, req.auth!.userId, limit);
+    res.json({ members: members.map(toMemberMatchDto) });
   });
 
   router.get('/user-setting/get-ext/:id', requireAuth(config), requireSelfOrAdmin, async (req: ApiRequest<'getUserExt'>, res: ApiResponse<'getUserExt'>) => {

@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import { ours } from '../../lib/query';
-import { wordsOf } from '../../lib/search';
+import { startsWith, wordsOf } from '../../lib/search';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 import { usernameHeldByAnother } from './users.identity';
 
@@ -32,6 +32,27 @@ export async function getUser(id: string): Promise<UserDoc> {
   const user = await UserModel.findById(id).lean<UserDoc>();
   if (!user) throw notFound('User not found');
   return user;
+}
+
+/** A member as a recipient list shows them: what their public profile shows, no more. */
+export type MemberMatch = Pick<UserDoc, '_id' | 'username' | 'fullName' | 'image'>;
+
+/**
+ * At most `limit` members who can receive messages (activated accounts) whose username starts with `typed`, as
+ * usernames are kept (lower-cased, spaces as underscores), the caller left out, in username order. A closed
+ * account is inactive and nameless, so it is never among them. Scans the members on the embedded database.
+ */
+export async function membersByUsernameStart(typed: string, callerId: string, limit: number): Promise<MemberMatch[]> {
+  const start = normalizeUsername(typed);
+  if (!start) return [];
+  return UserModel.find(ours({ isActive: true, username: startsWith(start), _id: { $ne: new Types.ObjectId(callerId) } }), {
+    username: 1,
+    fullName: 1,
+    image: 1,
+  })
+    .sort({ username: 1 })
+    .limit(limit)
+    .lean<MemberMatch[]>();
 }
 
 export async function getUserExt(userId: string): Promise<UserExtDoc | null> {

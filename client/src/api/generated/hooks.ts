@@ -391,6 +391,10 @@ export const useSaveTop50Content = () => useApiMutation<api.SaveTop50ContentArgs
 export const useSearchContents = (args: api.SearchContentsArgs, options?: QueryOptions) =>
   useApiQuery<api.SearchContentsArgs, api.SearchContentsResult>(api.searchContents, args ?? {}, options);
 
+/** Loads GET /user/search-members and reloads when `args` change. */
+export const useSearchMembers = (args: api.SearchMembersArgs, options?: QueryOptions) =>
+  useApiQuery<api.SearchMembersArgs, api.SearchMembersResult>(api.searchMembers, args ?? {}, options);
+
 /** Loads GET /content/get-all-owners and reloads when `args` change. */
 export const useSearchOwners = (args: api.SearchOwnersArgs, options?: QueryOptions) =>
   useApiQuery<api.SearchOwnersArgs, api.SearchOwnersResult>(api.searchOwners, args ?? {}, options);

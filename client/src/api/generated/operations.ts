@@ -760,6 +760,13 @@ export function searchContents(args: SearchContentsArgs, options?: RequestOption
   return request<SearchContentsResult>('get', '/content/search-contents', args ?? {}, options);
 }
 
+export type SearchMembersArgs = { query: operations['searchMembers']['parameters']['query'] };
+export type SearchMembersResult = operations['searchMembers']['responses'][200]['content']['application/json'];
+/** GET /user/search-members: Members whose username starts with what is typed (the message modal's recipient list) */
+export function searchMembers(args: SearchMembersArgs, options?: RequestOptions): Promise<SearchMembersResult> {
+  return request<SearchMembersResult>('get', '/user/search-members', args ?? {}, options);
+}
+
 export type SearchOwnersArgs = { query: operations['searchOwners']['parameters']['query'] };
 export type SearchOwnersResult = operations['searchOwners']['responses'][200]['content']['application/json'];
 /** GET /content/get-all-owners: Artists whose username or name has words starting with the query's words */

@@ -79,10 +79,15 @@ export interface ModalProps {
   followTab?: 'followers' | 'following';
   /** Subscription modal: the plan chosen. */
   planId?: number;
-  /** Message modal: a new thread or a reply (the recipient locked); the recipient (`admin` for support) and name. */
+  /**
+   * Message modal: a new thread or a reply (the recipient locked); the recipient (`admin` for support) and name, and
+   * for a member their username and photo (the recipient list shows them).
+   */
   messageMode?: 'create' | 'reply';
   receiverId?: string;
   receiverName?: string;
+  receiverUsername?: string;
+  receiverImage?: string | null;
   /** Message modal, reply: the thread, its subject, and who answers (an admin answers as the support account). */
   threadId?: string;
   subject?: string;

@@ -75,7 +75,16 @@ export default function ProfilePage() {
                 <FollowButton userId={card.user.id} name={artistName(card.user)} />
                 <Button
                   onClick={() =>
-                    dispatch(modalOpened({ name: 'message', messageMode: 'create', receiverId: card.user.id, receiverName: artistName(card.user) }))
+                    dispatch(
+                      modalOpened({
+                        name: 'message',
+                        messageMode: 'create',
+                        receiverId: card.user.id,
+                        receiverName: artistName(card.user),
+                        receiverUsername: card.user.username,
+                        receiverImage: card.user.image,
+                      }),
+                    )
                   }
                 >
                   Message
