@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an email change from the notice mailed to the old address
-         * @description The token of the cancel link in the notice mailed to the current address when a change was asked for (`/confirm?token=…&action=cancel-email`). The waiting change and its link end ('The email change is cancelled. Your email stays {email}.'). A used, expired or outdated link, or one whose change already happened, answers 400 'This email change link is invalid or has expired.'.
+         * @description The token of the cancel link in the notice mailed to the current address when a change was asked for (`/confirm?token=…&action=cancel-email`). It works once: while the change waits, and for 7 days after it is made. Whoever asked for the change knew the password, so opening it says "this was not me". A change still waiting ends ('The email change is cancelled. Your email stays {email}.'); a change made is undone, the address it was mailed to becoming the email again ('The email change is undone: your email is {email} again.'). Either way the account is secured ('Everyone is signed out of your account. We emailed you a link to choose a new password.'): the password and the Google or Facebook sign-in links are cleared, every session and access token ends, every emailed link ends but the cancel links mailed before this one, and that address is mailed a link to choose a new password. A PayPal email set since the change was asked for is held (no payout or cash-out goes to it) until the member confirms it with their password (`user-setting/update-payment-info/{id}`), and the answer says so. A used, expired or outdated link (one whose change was replaced by a newer request, or whose account was secured by an earlier cancel link) answers 400 'This email change link is invalid or has expired.'; 409 with the sign-up's message when another account has the address meanwhile.
          */
         post: operations["cancelEmailChange"];
         delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Switch a member's email to the new address whose emailed link this is
-         * @description The token of the link mailed to the new address by `user-setting/update-email/{id}` (`/confirm?token=…&action=email`). It works once, for 24 hours, and only for the latest change asked for (a newer request or a cancellation ends it); otherwise 400 'This email change link is invalid or has expired.'. Opening it needs no session: it is the proof that the member holds the new address. The email then changes ('Your email is now {email}.'), unless another account took the address meanwhile (409 with the sign-up's message).
+         * @description The token of the link mailed to the new address by `user-setting/update-email/{id}` (`/confirm?token=…&action=email`). It works once, for 24 hours, and only for the latest change asked for (a newer request or a cancellation ends it); otherwise 400 'This email change link is invalid or has expired.'. Opening it needs no session: it is the proof that the member holds the new address. The email then changes ('Your email is now {email}.'), unless another account took the address meanwhile (409 with the sign-up's message). The account's other emailed links waiting to be used end (activation, password reset, other email changes), so none mailed to the old address works any more; the cancel link mailed there keeps working.
          */
         post: operations["confirmEmailChange"];
         delete?: never;
@@ -2009,7 +2009,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a pending cash-out request through the payout provider (admins only)
-         * @description Posts ledger `cash-out:{historyId}` (the member's balance down by the amount, the provider fee kept) and sends the rest to the member's PayPal email. Approving again answers the approved item and pays nothing more; a cancelled request answers 409, and so does a balance that no longer covers the amount.
+         * @description Posts ledger `cash-out:{historyId}` (the member's balance down by the amount, the provider fee kept) and sends the rest to the member's PayPal email. Approving again answers the approved item and pays nothing more; a cancelled request answers 409, and so does a balance that no longer covers the amount, or a PayPal email held until the member confirms it.
          */
         post: operations["approveCashOut"];
         delete?: never;
@@ -2049,7 +2049,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to cash out the whole available balance (adds an Earn history item, pending)
-         * @description `userId` must be the caller. Refused under $10 ('You need to have a minimum balance of $10 to withdraw') and without a PayPal email in payment settings. The request is for the balance in whole cents; a member has at most one pending request (409 for another). An admin approves or cancels it.
+         * @description `userId` must be the caller. Refused under $10 ('You need to have a minimum balance of $10 to withdraw') and without a PayPal email in payment settings; 409 while that email is held (see the wallet summary's `payoutAccount.held`). The request is for the balance in whole cents; a member has at most one pending request (409 for another). An admin approves or cancels it.
          */
         post: operations["requestCashOut"];
         delete?: never;
@@ -2243,7 +2243,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to change one's email; it changes once the link mailed to the new address is opened
-         * @description Only for oneself (another member's id, an admin's included, gets 404). `email` follows the sign-up's rules and messages ('You should input an email', 'You should input an correct email'; 409 'An account with this email already exists. Please log in.' when another account has it; 400 'This is already your email.'). The email does not change yet: the account shows it as `pendingEmail`, a link that works once for 24 hours is mailed to the new address (`auth/confirm-email-change`), and the current address is told, with a link that cancels the change (`auth/cancel-email-change`). A newer request replaces the waiting one. At most 5 requests an hour per member (429 with Retry-After); 503 when the mails could not be sent (nothing changes).
+         * @description Only for oneself (another member's id, an admin's included, gets 404). `email` follows the sign-up's rules and messages ('You should input an email', 'You should input an correct email'; 409 'An account with this email already exists. Please log in.' when another account has it, or another member may still take it back with a cancel link; 400 'This is already your email.'). The member's current `password` is asked too, as for the payout email: 400 'Incorrect password.' on `password`, `password_not_set` for an account made by Google or Facebook sign-in, and the same limit on wrong tries (429 past it). The email does not change yet: the account shows it as `pendingEmail`, a link that works once for 24 hours is mailed to the new address (`auth/confirm-email-change`), and the current address is told, with a link that cancels the change, also once it is made, for 7 days after (`auth/cancel-email-change`). A newer request replaces the waiting one. At most 5 requests an hour per member (429 with Retry-After); 503 when the mails could not be sent (nothing changes).
          */
         post: operations["requestEmailChange"];
         delete?: never;
@@ -2263,7 +2263,7 @@ export interface paths {
         put?: never;
         /**
          * Set the PayPal email payouts and cash-outs are sent to
-         * @description Only the member themself (anyone else gets 404). The email is kept lower-cased. The member's current `password` is required: a wrong one is 400 'Incorrect password.' on the `password` field; an account made by Google or Facebook sign-in that has no password yet gets 400 with code `password_not_set`, telling it to set one through Forgot password. Attempts are limited per member (429 with Retry-After past the limit). Every change is mailed to the account's own address, with the new email partly masked; when that mail cannot be sent the change is undone (503, code `mail_failed`).
+         * @description Only the member themself (anyone else gets 404). The email is kept lower-cased. The member's current `password` is required: a wrong one is 400 'Incorrect password.' on the `password` field; an account made by Google or Facebook sign-in that has no password yet gets 400 with code `password_not_set`, telling it to set one through Forgot password. Attempts are limited per member (429 with Retry-After past the limit). Every change is mailed to the account's own address, with the new email partly masked; when that mail cannot be sent the change is undone (503, code `mail_failed`). A held address (`payoutAccount.held` of the wallet summary) is confirmed by saving it again with the password ('Your PayPal email is confirmed: payouts and cash-outs go to it again.'); saving another address replaces it.
          */
         post: operations["updatePaymentInfo"];
         delete?: never;
@@ -3057,6 +3057,8 @@ export interface components {
         EmailChangeRequest: {
             /** @description The new address; the link that makes the change is mailed there. */
             email: string;
+            /** @description The member's current password, asked again before the email (and with it the way to reset the password) changes. */
+            password: string;
         };
         /** @description What opening a link of an email change did (the change made, or cancelled). */
         EmailLinkAnswer: {
@@ -4035,6 +4037,8 @@ export interface components {
             /** Format: int64 */
             paidOutMicros: number;
             payoutAccount: {
+                /** @description True while the address is held: it was set after an email change that the former address then cancelled, so nothing is paid to it until the member confirms it with their password (`user-setting/update-payment-info/{id}` with the same address). */
+                held?: boolean;
                 paypal: string;
             } | null;
             /** @description The pending cash-out request's amount, 0 when none (USD). */
@@ -4281,7 +4285,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The change is cancelled. */
+            /** @description The change is cancelled or undone, and the account secured. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4291,6 +4295,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -3,17 +3,22 @@
  * for the current password, wrong guesses are limited per member, accounts without a password are told how
  * to set one, and every change is mailed to the account's own address.
  */
-import mongoose from 'mongoose';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mongoose, { Types } from 'mongoose';
 import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
+import { sandboxPayoutProvider } from '../../server/integrations/payouts';
+import { createLogger } from '../../server/lib/logger';
 import { RateLimitModel } from '../../server/lib/rate-limit';
-import { UserExtModel } from '../../server/modules/users';
+import { holdPayoutEmailSetSince, UserExtModel } from '../../server/modules/users';
 import { PASSWORD_CHECK_LIMIT, PASSWORD_CHECK_MESSAGES } from '../../server/modules/auth';
-import { WALLET_MESSAGES } from '../../server/modules/wallet';
+import { createPayouts, WALLET_MESSAGES } from '../../server/modules/wallet';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember, GOOD_PASSWORD } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
-import { adminMember, createMember, type TestMember } from '../helpers/ledger-factory';
+import { adminMember, credit, createMember, type TestMember } from '../helpers/ledger-factory';
 import { startSmtpServer } from '../helpers/smtp';
 
 useTestDatabase();
@@ -54,7 +59,7 @@ describe('POST /user-setting/update-payment-info/{id}', () => {
       .get(`/api/v2/wallet/summary/${ana.user.id}`)
       .set({ Authorization: `Bearer ${ana.token}` })
       .expect(200);
-    expect(summary.body.payoutAccount).toEqual({ paypal: 'andrea.pay@example.com' });
+    expect(summary.body.payoutAccount).toEqual({ paypal: 'andrea.pay@example.com', held: false });
 
     const mail = await smtp.nextMailTo(ana.form.email);
     expect(mail.raw).toMatch(/^Subject: Your Knack payout email was changed/m);
@@ -146,5 +151,77 @@ describe('POST /user-setting/update-payment-info/{id}', () => {
     const res = await change(noMail, fay.user.id, fay.token, { paypal: 'fay.new@paypal.example', password: GOOD_PASSWORD }).expect(503);
     expect(res.body).toMatchObject({ message: 'We could not send the email. Please try again in a moment.', code: 'mail_failed' });
     expect(await payoutEmailOf(fay.user.id)).toBe('fay@paypal.example');
+  });
+});
+
+describe('a held payout email (set while someone else may have had the account)', () => {
+  const MARCH_1 = new Date('2025-03-01T00:00:00.000Z');
+  const asAdmin = (admin: TestMember, url: string, body: object) =>
+    request(app)
+      .post(`/api/v2${url}`)
+      .set({ Authorization: `Bearer ${admin.token}` })
+      .send(body);
+  const asMember = (member: Member, url: string, body: object) =>
+    request(app)
+      .post(`/api/v2${url}`)
+      .set({ Authorization: `Bearer ${member.token}` })
+      .send(body);
+  const summaryOf = async (member: Member) =>
+    (
+      await request(app)
+        .get(`/api/v2/wallet/summary/${member.user.id}`)
+        .set({ Authorization: `Bearer ${member.token}` })
+        .expect(200)
+    ).body;
+
+  it('when the PayPal email is held, then no cash-out or monthly payout goes to it until the member saves it again with their password', async () => {
+    const gil = await createActiveMember(app, smtp, { firstName: 'Gil' });
+    const earner: TestMember = { id: gil.user.id, username: gil.form.username, email: gil.form.email, token: gil.token };
+    const since = new Date();
+    await changeAs(gil, { paypal: 'gil@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    await credit(earner, 12_000_000);
+    const waiting = (await asMember(gil, '/user-history/earn', { userId: gil.user.id }).expect(201)).body.item.historyId as string;
+
+    // What auth does when an email change is undone from the old address: the address set since is held.
+    expect(await holdPayoutEmailSetSince(new Types.ObjectId(gil.user.id), since)).toMatchObject({ paypal: 'gil@paypal.example' });
+    expect((await summaryOf(gil)).payoutAccount).toEqual({ paypal: 'gil@paypal.example', held: true });
+
+    // An admin cannot send the waiting cash-out to it; once that is cancelled, no new one can be asked for.
+    expect((await asAdmin(await adminMember(), '/user-history/approve', { historyId: waiting }).expect(409)).body.message).toBe(
+      "The member's PayPal email is on hold until they confirm it with their password. Nothing can be sent to it yet.",
+    );
+    await asMember(gil, '/user-history/cancel', { historyId: waiting }).expect(200);
+    const refused = await asMember(gil, '/user-history/earn', { userId: gil.user.id }).expect(409);
+    expect(refused.body).toMatchObject({
+      message: 'Your PayPal email is on hold: confirm it with your password in payment settings first.',
+      errors: [{ path: 'paypal', message: 'Your PayPal email is on hold: confirm it with your password in payment settings first.' }],
+    });
+    // The monthly payout passes it by.
+    const payouts = createPayouts({
+      provider: sandboxPayoutProvider(mkdtempSync(path.join(os.tmpdir(), 'knack-held-'))),
+      fees: { feeBasisPoints: 200, feeMaxMicros: 1_000_000 },
+      logger: createLogger('silent'),
+    });
+    expect(await payouts.runMonthly(MARCH_1)).toMatchObject({ paid: 0, skipped: 1 });
+
+    // A wrong password confirms nothing; the right one, with the same address, does.
+    await changeAs(gil, { paypal: 'gil@paypal.example', password: 'Wr0ng!pass' }).expect(400);
+    expect((await summaryOf(gil)).payoutAccount.held).toBe(true);
+    const confirmed = await changeAs(gil, { paypal: 'gil@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    expect(confirmed.body).toEqual({ message: 'Your PayPal email is confirmed: payouts and cash-outs go to it again.', paypal: 'gil@paypal.example' });
+    expect((await summaryOf(gil)).payoutAccount).toEqual({ paypal: 'gil@paypal.example', held: false });
+    expect(await payouts.runMonthly(MARCH_1)).toMatchObject({ paid: 1, totalMicros: 12_000_000 });
+  }, 60_000);
+
+  it('when a new address fails to be mailed about, then the held one is put back still held', async () => {
+    const down = await startSmtpServer();
+    await down.stop();
+    const noMail = createTestApp({ mailer: smtpMailer(down.url, 'Knack <no-reply@knack.test>') });
+    const hal = await createActiveMember(app, smtp, { firstName: 'Hal' });
+    const since = new Date();
+    await changeAs(hal, { paypal: 'hal@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    await holdPayoutEmailSetSince(new Types.ObjectId(hal.user.id), since);
+    await change(noMail, hal.user.id, hal.token, { paypal: 'hal.new@paypal.example', password: GOOD_PASSWORD }).expect(503);
+    expect(await UserExtModel.findOne({ userId: hal.user.id }).lean()).toMatchObject({ paypal: 'hal@paypal.example', paypalHeld: true });
   });
 });

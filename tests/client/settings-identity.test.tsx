@@ -7,6 +7,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  cancelEmailChange,
   confirmEmailChange,
   getContentByLink,
   getCountries,
@@ -110,13 +111,46 @@ describe('the personal group’s username and email', () => {
     await renderAsMember('/user-setting');
     const { form, email, save } = await personalGroup();
     expect(form.queryByTestId('pending-email')).toBeNull();
+    expect(form.queryByLabelText('Current password')).toBeNull();
     fireEvent.change(email, { target: { value: ' Jane.New@Example.com ' } });
+    fireEvent.change(form.getByLabelText('Current password'), { target: { value: 'Str0ng!pass' } });
     save();
     await waitFor(() => expect(toastTexts()).toContain(SENT));
-    expect(jest.mocked(requestEmailChange).mock.calls).toEqual([[{ path: { id: JANE_ID }, body: { email: 'jane.new@example.com' } }, { quiet: true }]]);
+    expect(jest.mocked(requestEmailChange).mock.calls).toEqual([
+      [{ path: { id: JANE_ID }, body: { email: 'jane.new@example.com', password: 'Str0ng!pass' } }, { quiet: true }],
+    ]);
     expect(updateUsername).not.toHaveBeenCalled();
     expect((await form.findByTestId('pending-email')).textContent).toBe(SENT);
     expect(email.value).toBe('jane@example.com');
+  });
+
+  it('when the email is changed, then the form asks for the current password: without it nothing is sent, and a wrong one shows the server’s message under it', async () => {
+    const WRONG = 'Incorrect password.';
+    jest.mocked(requestEmailChange).mockRejectedValue(new ApiError(WRONG, 400, 'bad_request', [{ path: 'password', message: WRONG }]));
+    await renderAsMember('/user-setting');
+    const { form, email, save } = await personalGroup();
+    fireEvent.change(email, { target: { value: 'jane.new@example.com' } });
+    save();
+    expect((await form.findByRole('alert')).textContent).toBe('Please input password');
+    expect(updatePersonal).not.toHaveBeenCalled();
+    expect(requestEmailChange).not.toHaveBeenCalled();
+
+    fireEvent.change(form.getByLabelText('Current password'), { target: { value: 'Wr0ng!pass' } });
+    save();
+    await waitFor(() => expect(form.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([WRONG]));
+    expect(email.value).toBe('jane.new@example.com');
+    expect(form.queryByTestId('pending-email')).toBeNull();
+  });
+
+  it('when the cancel link mailed to her old address is opened in a browser signed in as Jane, then it is signed out and says what happened', async () => {
+    const UNDONE =
+      'The email change is undone: your email is jane@example.com again. Everyone is signed out of your account. We emailed you a link to choose a new password.';
+    jest.mocked(cancelEmailChange).mockResolvedValue({ message: UNDONE, userId: JANE_ID, email: 'jane@example.com' });
+    await renderAsMember('/confirm?token=cancel-token&action=cancel-email');
+    await waitFor(() => expect(toastTexts()).toContain(UNDONE));
+    expect(jest.mocked(cancelEmailChange).mock.calls[0]?.[0]).toEqual({ body: { token: 'cancel-token' } });
+    await waitFor(() => expect(path()).toBe('/'));
+    await waitFor(() => expect(storedAccount()).toBeNull());
   });
 
   it('when the link is opened in a browser signed in as Jane, then her email changes there too and her settings show it', async () => {

@@ -349,6 +349,34 @@ describe('wallet (/wallet) and the payout account (/user-setting)', () => {
     expect(screen.queryByRole('region', { name: 'Payout account' })).toBeNull();
   });
 
+  it('when the PayPal email is held, then the wallet and the settings say so, and saving it again with the password confirms it', async () => {
+    const held = { paypal: 'thief@paypal.example', held: true };
+    jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }, { payoutAccount: held }));
+    const confirmed = 'Your PayPal email is confirmed: payouts and cash-outs go to it again.';
+    jest.mocked(updatePaymentInfo).mockImplementation(async ({ body }) => {
+      jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }, { payoutAccount: { paypal: body.paypal, held: false } }));
+      return { message: confirmed, paypal: body.paypal };
+    });
+    await renderAsMember('/wallet');
+    const where = await screen.findByRole('region', { name: 'Where payouts go' });
+    expect(within(where).getByTestId('wallet-payout-held').textContent).toContain('On hold');
+    fireEvent.click(within(where).getByRole('link', { name: 'Confirm or change it in Settings' }));
+
+    const payout = await payoutForm();
+    expect(within(payout).getByTestId('payout-held').textContent).toBe(
+      'This PayPal email was set while someone else may have had your account, so nothing is paid to it for now. If it is yours, save it with your password to confirm it; if not, enter your own.',
+    );
+    const email = within(payout).getByLabelText('PayPal email') as HTMLInputElement;
+    await waitFor(() => expect(email.value).toBe('thief@paypal.example'));
+    fireEvent.change(within(payout).getByLabelText('Current password'), { target: { value: 'Str0ng!pass' } });
+    fireEvent.click(within(payout).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toastTexts()).toContain(confirmed));
+    expect(jest.mocked(updatePaymentInfo).mock.calls.map(([args]) => args)).toEqual([
+      { path: { id: JANE_ID }, body: { paypal: 'thief@paypal.example', password: 'Str0ng!pass' } },
+    ]);
+    await waitFor(() => expect(within(payout).queryByTestId('payout-held')).toBeNull());
+  });
+
   it('when the PayPal email is saved, then a wrong address or a blank password is refused on the spot, and a right one is sent trimmed and lower-cased with the password, which is then cleared', async () => {
     jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
     jest.mocked(updatePaymentInfo).mockImplementation(async ({ body }) => {

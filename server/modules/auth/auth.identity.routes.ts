@@ -16,7 +16,7 @@ export function identityRouter(config: AuthConfig, identity: IdentityService): R
   });
 
   router.post('/user-setting/update-email/:id', signedIn, async (req: ApiRequest<'requestEmailChange'>, res: ApiResponse<'requestEmailChange'>) => {
-    const { message, user } = await identity.requestEmailChange(req.auth!, req.params.id, req.body.email);
+    const { message, user } = await identity.requestEmailChange(req.auth!, req.params.id, req.body.email, req.body.password);
     res.json({ message, user: toUserDto(user, roleOf(config.adminEmails, user.email)) });
   });
 

@@ -1,7 +1,8 @@
 /**
  * Changing how a member is known, from the settings: their username, under the sign-up's rules and messages, and
- * their email, which changes only once the link mailed to the new address is opened (the old address is told,
- * with a link that cancels). Here beside sign-up because the rules and the emailed one-time links are auth's; the
+ * their email, asked with the current password, which changes only once the link mailed to the new address is
+ * opened (the old address is told, with a link that cancels the change, or undoes it for 7 days once made, and then
+ * secures the account). Here beside sign-up because the rules and the emailed one-time links are auth's; the
  * account writes are the users module's, and the pieces' copy of the owner's username is the contents module's.
  */
 import { Types } from 'mongoose';
@@ -16,18 +17,29 @@ import { renameOwner } from '../contents';
 import {
   dropPendingEmail,
   findUserByEmail,
+  holdPayoutEmailSetSince,
   normalizeUsername,
   pendingEmailOf,
   renameAccount,
   setPendingEmail,
   switchEmail,
+  takeBackAccount,
   usernameHeldByAnother,
   userReads,
   type UserDoc,
 } from '../users';
-import { emailChangeMail, emailChangeNoticeMail } from './auth.mails';
+import { accountTakenBackMail, emailChangeMail, emailChangeNoticeMail, type HeldPayout } from './auth.mails';
+import { checkCurrentPassword } from './auth.password-check';
 import { MESSAGES, checkEmail, checkUsername, fail } from './auth.rules';
-import { createOneTimeToken, revokeOneTimeTokensFor, spendOneTimeToken } from './auth.tokens';
+import {
+  createOneTimeToken,
+  emailHeldForCancel,
+  extendCancelLinks,
+  revokeAllSessions,
+  revokeLinksButEarlierCancels,
+  revokeWaitingLinks,
+  spendOneTimeToken,
+} from './auth.tokens';
 
 /**
  * Username changes a member may make in a day. A name given up stays the member's for good, so without a limit
@@ -36,8 +48,12 @@ import { createOneTimeToken, revokeOneTimeTokensFor, spendOneTimeToken } from '.
 export const USERNAME_CHANGE_LIMIT: Limit = { max: 5, windowMs: 86_400_000 };
 /** Email changes asked for in an hour, per member: each one mails an address the member typed. */
 export const EMAIL_CHANGE_LIMIT: Limit = { max: 5, windowMs: 60 * 60_000 };
-/** How long the links of an email change work. */
+/** How long the links of an email change work until the change is made. */
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60_000;
+/** How long the cancel link mailed to the old address works once the change is made: it undoes it then. */
+export const EMAIL_CHANGE_UNDO_MS = 7 * 24 * 60 * 60_000;
+/** How long the link to choose a new password works, mailed when an email change was cancelled or undone. */
+const TAKE_BACK_RESET_TTL_MS = 24 * 60 * 60_000;
 
 export const IDENTITY_MESSAGES = {
   noMember: 'This member does not exist.',
@@ -105,18 +121,21 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
     /**
      * Asks to change the member's own email: the link that makes the change goes to the new address, and the
      * current address is told, with a link that cancels. Nothing changes until the first link is opened; if the
-     * mails cannot be sent, nothing is recorded at all (links whose change was never recorded do nothing).
+     * mails cannot be sent, nothing is recorded at all (links whose change was never recorded do nothing). The
+     * current password is asked first, as for the payout address: whoever holds the email can reset the password,
+     * so a stolen session alone must not be able to move it.
      */
-    async requestEmailChange(caller: AuthContext, id: string, raw: string): Promise<{ message: string; user: UserDoc }> {
+    async requestEmailChange(caller: AuthContext, id: string, raw: string, password: string | undefined): Promise<{ message: string; user: UserDoc }> {
       const member = await memberOf(caller, id, false);
       const email = checkEmail(raw);
       if (email === member.email) fail(MESSAGES.emailUnchanged, 'email');
+      await checkCurrentPassword(id, password);
       await consumeLimit(`email-change:${id}`, EMAIL_CHANGE_LIMIT, IDENTITY_MESSAGES.tooManyEmailChanges);
-      if (await findUserByEmail(email)) throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+      if (await emailTakenFor(email, member._id)) throw emailTaken();
 
       const expiresAt = new Date(Date.now() + EMAIL_CHANGE_TTL_MS);
-      const confirmToken = await createOneTimeToken(member._id, 'email-change', EMAIL_CHANGE_TTL_MS, email);
-      const cancelToken = await createOneTimeToken(member._id, 'email-cancel', EMAIL_CHANGE_TTL_MS, email);
+      const confirmToken = await createOneTimeToken(member._id, 'email-change', EMAIL_CHANGE_TTL_MS, { email });
+      const cancelToken = await createOneTimeToken(member._id, 'email-cancel', EMAIL_CHANGE_TTL_MS, { email, previousEmail: member.email });
       try {
         await mailer.send(emailChangeMail(email, member.firstName, member.username, `${publicUrl}/confirm?token=${confirmToken}&action=email`));
         await mailer.send(emailChangeNoticeMail(member.email, member.firstName, email, `${publicUrl}/confirm?token=${cancelToken}&action=cancel-email`));
@@ -132,6 +151,8 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
     /**
      * The link mailed to the new address was opened: the email becomes that address, if this link is for the
      * change still waiting (not replaced by a newer request, nor cancelled) and nobody took the address meanwhile.
+     * The other links waiting to be used end (auth.tokens.ts says which), so that none mailed to the old address
+     * acts on the account any more; the old address's cancel link stays, and works for 7 days from now.
      */
     async confirmEmailChange(token: string): Promise<EmailLinkAnswer> {
       const link = await spendOneTimeToken(token, 'email-change');
@@ -140,30 +161,74 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
       return oneEmailStepAtATime(link.userId, async () => {
         const member = await userReads.byId<UserDoc>(link.userId);
         if (!member || pendingEmailOf(member) !== email) return badLink();
-        const switched = await switchEmail(member._id, email);
+        const switched = (await emailHeldForCancel(email, member._id)) ? 'taken' : await switchEmail(member._id, email);
         if (switched === 'taken') {
           await dropPendingEmail(member._id);
-          throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+          throw emailTaken();
         }
         if (!switched) return badLink();
+        await Promise.all([
+          revokeWaitingLinks(member._id),
+          extendCancelLinks(member._id, { email, previousEmail: member.email }, new Date(Date.now() + EMAIL_CHANGE_UNDO_MS)),
+        ]);
         return { message: withEmail(MESSAGES.emailChanged, email), userId: String(member._id), email };
       });
     },
 
-    /** The cancel link of the notice to the old address was opened: the waiting change and its link end. */
+    /**
+     * The cancel link of the notice to the old address was opened. Whoever asked for the change knew the password,
+     * so this says "it was not me": a change still waiting ends; a change made (perhaps followed by more) is
+     * undone, the address the notice went to becoming the email again. Either way the account is secured: its
+     * password and social sign-in links are cleared, every session and access token ends, every emailed link but
+     * the cancel links made before this one ends, a payout address set since the change was asked for is held, and
+     * the address is mailed a link to choose a new password. Works once, for 7 days after the change.
+     */
     async cancelEmailChange(token: string): Promise<EmailLinkAnswer> {
       const link = await spendOneTimeToken(token, 'email-cancel');
       if (!link?.email) return badLink();
-      const email = link.email;
+      const newEmail = link.email;
       return oneEmailStepAtATime(link.userId, async () => {
         const member = await userReads.byId<UserDoc>(link.userId);
-        if (!member || pendingEmailOf(member) !== email) return badLink();
-        await dropPendingEmail(member._id);
-        await revokeOneTimeTokensFor(member._id, 'email-change');
-        return { message: withEmail(MESSAGES.emailChangeCancelled, member.email), userId: String(member._id), email: member.email };
+        if (!member) return badLink();
+        // Links made before the address they were mailed to was recorded went to the email the account still has.
+        const formerEmail = link.previousEmail ?? member.email;
+        const undone = member.email !== formerEmail;
+        if (!undone && pendingEmailOf(member) !== newEmail) return badLink(); // replaced by a newer request, or ended
+        // Links made before their time was recorded are taken as made as early as they could have been.
+        const askedAt = link.createdAt ?? new Date(link.expiresAt.getTime() - EMAIL_CHANGE_TTL_MS - EMAIL_CHANGE_UNDO_MS);
+
+        const taken = await takeBackAccount(member._id, formerEmail);
+        if (taken === 'taken') throw emailTaken();
+        if (!taken) return badLink();
+        await Promise.all([revokeAllSessions(member._id), revokeLinksButEarlierCancels(member._id, askedAt)]);
+        const heldPayout = await holdPayoutEmailSetSince(member._id, askedAt);
+        await mailNewPasswordLink(taken, { undone, heldPayout });
+
+        const outcome = undone ? MESSAGES.emailChangeUndone : MESSAGES.emailChangeCancelled;
+        const message = [withEmail(outcome, formerEmail), MESSAGES.accountSecured, ...(heldPayout ? [MESSAGES.payoutHeld] : [])].join(' ');
+        return { message, userId: String(member._id), email: formerEmail };
       });
     },
   };
+
+  /** Mails the address an account was given back to the link that sets its new password. */
+  async function mailNewPasswordLink(member: UserDoc, what: { undone: boolean; heldPayout: HeldPayout | null }): Promise<void> {
+    const resetToken = await createOneTimeToken(member._id, 'reset', TAKE_BACK_RESET_TTL_MS);
+    const resetLink = `${publicUrl}/auth/reset-password?token=${resetToken}`;
+    try {
+      await mailer.send(accountTakenBackMail(member.email, member.firstName, { ...what, resetLink }));
+    } catch (err) {
+      // The account is secured already; its member can still ask for a reset link with "Forgot password".
+      logger.error({ err }, 'mail with the new-password link failed after an email change was cancelled');
+    }
+  }
 }
+
+/** Whether another account has `email`, or may still take it back with a cancel link: 409 for `userId` then. */
+async function emailTakenFor(email: string, userId: Types.ObjectId): Promise<boolean> {
+  return Boolean(await findUserByEmail(email)) || emailHeldForCancel(email, userId);
+}
+
+const emailTaken = () => new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
 
 export type IdentityService = ReturnType<typeof createIdentityService>;

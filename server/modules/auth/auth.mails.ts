@@ -1,6 +1,7 @@
 /** The account emails: activation, password reset, and the two mails of an email change. */
 import type { MailMessage } from '../../integrations/mail';
 import { escapeHtml } from '../../lib/html';
+import { mailTime, maskEmail } from '../../lib/mail-text';
 
 function layout(greeting: string, lines: string[], action: { label: string; url: string }, footer: string): Pick<MailMessage, 'text' | 'html'> {
   const text = [greeting, '', ...lines, '', `${action.label}: ${action.url}`, '', footer, '', '— Knack'].join('\n');
@@ -64,10 +65,47 @@ export function emailChangeNoticeMail(to: string, firstName: string, newEmail: s
       [
         `Your Knack email is being changed to ${newEmail}.`,
         `It changes only when the link we sent to ${newEmail} is opened, within 24 hours. Until then you sign in with this address, as before.`,
-        'If this was not you, cancel the change with the button below, then change your password: someone else may be signed in to your account.',
+        'If this was not you, cancel the change with the button below: whoever asked for it knew your password. The button works for 7 days, even once the change is made. It makes this address your email again, signs everyone out of your account, and we send you a link here to choose a new password.',
       ],
       { label: 'Cancel this change', url: cancelLink },
       'If it was you, there is nothing to do.',
+    ),
+  };
+}
+
+/** A payout address held when an account was taken back, and when it had been set. */
+export interface HeldPayout {
+  paypal: string;
+  changedAt: Date;
+}
+
+/**
+ * To the address an email change was cancelled or undone from: what happened, and the link to choose a new
+ * password (the old one was cleared).
+ */
+export function accountTakenBackMail(
+  to: string,
+  firstName: string,
+  { undone, resetLink, heldPayout }: { undone: boolean; resetLink: string; heldPayout: HeldPayout | null },
+): MailMessage {
+  return {
+    to,
+    subject: undone ? 'Your Knack email change was undone' : 'Your Knack email change was cancelled',
+    ...layout(
+      `Hi ${firstName || 'there'},`,
+      [
+        undone
+          ? `You undid the change of your Knack email: it is ${to} again, and only this address can reset your password.`
+          : `You cancelled the change of your Knack email: it stays ${to}.`,
+        'Whoever asked for the change knew your password, so we signed everyone out of your account, cleared your password and ended every other link we had emailed. Choose a new password with the button below. If you sign in with Google or Facebook, sign in with it again: that links it to your account anew.',
+        ...(heldPayout
+          ? [
+              `The PayPal email your payouts and cash-outs go to was changed to ${maskEmail(heldPayout.paypal)} on ${mailTime(heldPayout.changedAt)}. Nothing is paid to it until you confirm it in your wallet with your new password; if it is not yours, enter your own there instead.`,
+            ]
+          : []),
+      ],
+      { label: 'Choose a new password', url: resetLink },
+      'The link works once, for 24 hours. After that, use “Forgot password” on the log-in form.',
     ),
   };
 }

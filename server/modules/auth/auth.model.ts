@@ -30,11 +30,19 @@ const oneTimeTokenSchema = new Schema({
   purpose: { type: String, enum: ['activate', 'reset', 'email-change', 'email-cancel'], required: true },
   /** The new address an email change's link is for; null for the other purposes. */
   email: { type: String, default: null },
+  /**
+   * The address a cancel link was mailed to: the email the change moves away from, which the link gives back.
+   * While such a link can be used, that address stays its member's (nobody else signs up or moves to it).
+   */
+  previousEmail: { type: String, default: null },
+  /** When it was made; a cancel link ends the links made after it (auth.identity.ts). Missing on older links. */
+  createdAt: { type: Date, default: () => new Date() },
   expiresAt: { type: Date, required: true },
   /** Set by versions that marked tokens used in place; such a token counts as spent. */
   usedAt: { type: Date, default: null },
 });
 oneTimeTokenSchema.index({ userId: 1, purpose: 1 });
+oneTimeTokenSchema.index({ previousEmail: 1 });
 export type OneTimeTokenDoc = InferSchemaType<typeof oneTimeTokenSchema>;
 export const OneTimeTokenModel = model('OneTimeToken', oneTimeTokenSchema, 'one_time_tokens');
 

@@ -21,6 +21,7 @@ import {
   type UserDoc,
   activateAccount,
   createAccount,
+  dropPendingEmail,
   deleteAccount,
   linkSocialId,
   markActivationSent,
@@ -33,7 +34,17 @@ import { checkCurrentPassword } from './auth.password-check';
 import { activationMail, resetPasswordMail } from './auth.mails';
 import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
 import type { SocialProfile } from './auth.social';
-import { consumeOneTimeToken, consumeSession, createOneTimeToken, createSession, revokeAllSessions, revokeOneTimeTokens, revokeSession } from './auth.tokens';
+import {
+  consumeOneTimeToken,
+  consumeSession,
+  createOneTimeToken,
+  createSession,
+  emailHeldForCancel,
+  revokeAllSessions,
+  revokeOneTimeTokens,
+  revokeSession,
+  revokeWaitingLinks,
+} from './auth.tokens';
 
 /**
  * Sign-in attempts in 15 minutes. Every attempt is counted before its password is compared, so that a burst of
@@ -113,6 +124,16 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
     return linked;
   }
 
+  /**
+   * Ends the emailed links waiting to be used that act on the account as it is, and with them a change of email
+   * still waiting (auth.tokens.ts says which links each event ends): after a password change or reset, or logging
+   * out everywhere.
+   */
+  async function endWaitingLinks(userId: Types.ObjectId | string): Promise<void> {
+    await revokeWaitingLinks(userId);
+    await dropPendingEmail(new Types.ObjectId(String(userId)));
+  }
+
   async function hashPassword(password: string): Promise<string> {
     return bcrypt.hash(password, config.bcryptCost);
   }
@@ -125,7 +146,9 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (await usernameTaken(valid.username)) fail(MESSAGES.usernameTaken, 'username');
       // Counted once the username is free, so only tries that could take the address fill its count.
       await consumeLimit(`signup:email:${valid.email}`, SIGNUP_LIMITS.email, tooMany);
-      if (await findUserByEmail(valid.email)) throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+      if ((await findUserByEmail(valid.email)) || (await emailHeldForCancel(valid.email))) {
+        throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+      }
       let created;
       try {
         created = await createAccount({
@@ -217,7 +240,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (!userId) fail(MESSAGES.badResetLink, 'token');
       // A reset also proves the address: an account waiting for activation becomes active.
       await setPasswordHash(userId, await hashPassword(newPassword));
-      await revokeAllSessions(userId);
+      await Promise.all([revokeAllSessions(userId), endWaitingLinks(userId)]);
     },
 
     /**
@@ -230,7 +253,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       checkNewPassword(newPassword, newPassword, { password: 'newPassword', confirm: 'newPassword' }, MESSAGES.passwordMismatch);
       const userId = new Types.ObjectId(id);
       await setPasswordHash(userId, await hashPassword(newPassword));
-      await revokeAllSessions(userId);
+      await Promise.all([revokeAllSessions(userId), endWaitingLinks(userId)]);
       const user = await userReads.byId<UserDoc>(userId);
       if (!user) throw new AppError(404, 'not_found', 'This member does not exist.');
       return signIn(user);
@@ -252,7 +275,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
 
     async logoutEverywhere(userId: Types.ObjectId | string): Promise<void> {
       await revokeAccessTokens(userId);
-      await revokeAllSessions(userId);
+      await Promise.all([revokeAllSessions(userId), endWaitingLinks(userId)]);
     },
 
     /**
@@ -265,6 +288,10 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (!user && profile.email) {
         const existing = await findUserByEmail(profile.email);
         if (existing) user = await linkProvider(existing, idField, profile.providerId);
+      }
+      // An address that another member may still take back with a cancel link gets no new account.
+      if (!user && profile.email && (await emailHeldForCancel(profile.email))) {
+        throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
       }
       if (!user) {
         if (!profile.email) {

@@ -4,6 +4,7 @@ import mongoose, { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
 import { isDuplicateKey } from '../../lib/mutex';
+import { anyOf } from '../../lib/query';
 import { MESSAGES } from './auth.rules';
 import { OneTimeTokenModel, SessionModel, SpentTokenModel, type OneTimeTokenDoc, type SessionDoc } from './auth.model';
 
@@ -81,10 +82,25 @@ export async function revokeAllSessions(userId: Types.ObjectId | string): Promis
 
 export type TokenPurpose = OneTimeTokenDoc['purpose'];
 
-/** A new emailed one-time token; `email` is the new address an email change's links are for. */
-export async function createOneTimeToken(userId: Types.ObjectId, purpose: TokenPurpose, ttlMs: number, email: string | null = null): Promise<string> {
+/** What an email change's links carry: the new address, and for the cancel link the address it was mailed to. */
+export interface EmailChangeLinkFields {
+  email?: string;
+  previousEmail?: string;
+}
+
+/** A new emailed one-time token. */
+export async function createOneTimeToken(userId: Types.ObjectId, purpose: TokenPurpose, ttlMs: number, fields: EmailChangeLinkFields = {}): Promise<string> {
   const token = randomToken();
-  await OneTimeTokenModel.create({ _id: sha256(token), userId, purpose, email, expiresAt: new Date(Date.now() + ttlMs) });
+  const now = Date.now();
+  await OneTimeTokenModel.create({
+    _id: sha256(token),
+    userId,
+    purpose,
+    email: fields.email ?? null,
+    previousEmail: fields.previousEmail ?? null,
+    createdAt: new Date(now),
+    expiresAt: new Date(now + ttlMs),
+  });
   return token;
 }
 
@@ -101,9 +117,48 @@ export async function consumeOneTimeToken(token: string, purpose: TokenPurpose):
   return (await spendOneTimeToken(token, purpose))?.userId;
 }
 
-/** Ends the account's emailed links of one purpose that are still waiting to be used. */
-export async function revokeOneTimeTokensFor(userId: Types.ObjectId, purpose: TokenPurpose): Promise<void> {
-  await OneTimeTokenModel.deleteMany({ userId, purpose });
+/*
+ * Which emailed links each event ends:
+ * - a password change or reset, logging out everywhere, and an email change made: every link still waiting that
+ *   acts on the account as it is (activation, password reset, the confirm link of an email change). A reset link
+ *   mailed to an address the account no longer has, or an email change asked for by whoever held a session, then
+ *   cannot undo what the member just did.
+ * - none of these ends a cancel link of an email change. Each one is its former address's way back into the
+ *   account for 7 days after the change: whoever took the account by changing its email would otherwise end it by
+ *   changing the password or the email once more.
+ * - a cancel link opened: every link, except the cancel links made before it. Those were mailed to addresses the
+ *   account had earlier, before the person now shut out could have had it; the later ones went to addresses that
+ *   person may hold, and would let them take the account back again.
+ * - the account taken over by a social sign-in before it was ever activated, or deleted: every link.
+ */
+
+/** Ends the links still waiting that act on the account as it is: activation, password reset, email change. */
+export async function revokeWaitingLinks(userId: Types.ObjectId | string): Promise<void> {
+  await OneTimeTokenModel.deleteMany({ userId, purpose: anyOf(['activate', 'reset', 'email-change']) });
+}
+
+/** Ends every link of the account but the cancel links made before `since` (a cancel link was opened). */
+export async function revokeLinksButEarlierCancels(userId: Types.ObjectId, since: Date): Promise<void> {
+  const links = await OneTimeTokenModel.find({ userId }, { purpose: 1, createdAt: 1 }).lean<Pick<OneTimeTokenDoc, '_id' | 'purpose' | 'createdAt'>[]>();
+  const ending = links.filter((link) => link.purpose !== 'email-cancel' || !link.createdAt || link.createdAt >= since).map((link) => link._id);
+  if (ending.length) await OneTimeTokenModel.deleteMany({ _id: anyOf(ending) });
+}
+
+/** Makes the cancel links of the email change from `previousEmail` to `email` work until `until` (the change is made). */
+export async function extendCancelLinks(userId: Types.ObjectId, change: Required<EmailChangeLinkFields>, until: Date): Promise<void> {
+  await OneTimeTokenModel.updateMany({ userId, purpose: 'email-cancel', ...change }, { $set: { expiresAt: until } });
+}
+
+/**
+ * Whether `email` may still go back to a member other than `userId` through a cancel link of theirs: it was their
+ * email before a change, and the link mailed to it can still be used. Nobody else may take such an address.
+ */
+export async function emailHeldForCancel(email: string, userId?: Types.ObjectId): Promise<boolean> {
+  const links = await OneTimeTokenModel.find({ previousEmail: email, purpose: 'email-cancel' }, { userId: 1, expiresAt: 1 }).lean<
+    Pick<OneTimeTokenDoc, 'userId' | 'expiresAt'>[]
+  >();
+  const now = new Date();
+  return links.some((link) => link.expiresAt > now && !(userId && link.userId.equals(userId)));
 }
 
 /** Spends every emailed link of the account that is still waiting to be used (activation, reset, email change). */

@@ -20,10 +20,9 @@ export {
   type MemberTotals,
   findUserByEmail,
   normalizeUsername,
-  payoutEmailOf,
-  setPayoutEmail,
   usernameTaken,
 } from './users.service';
+export { holdPayoutEmailSetSince, payoutAccountOf, payoutEmailOf, releasePayoutHold, setPayoutEmail, type PayoutAccount } from './users.payout';
 export * as usersService from './users.service';
 export {
   adjustCredits,
@@ -45,6 +44,7 @@ export {
   resolveUsername,
   setPendingEmail,
   switchEmail,
+  takeBackAccount,
   usernameHeldByAnother,
   type RenameResult,
 } from './users.identity';

@@ -1,7 +1,7 @@
 /**
  * The account writes of a change of username or email, made here because this module owns `users`. Auth decides
  * when and checks the sign-up's rules first (auth/auth.identity.ts); these functions keep the names given up and
- * the address a change waits for.
+ * the address a change waits for, and give an account back to an address it had before.
  */
 import { Schema, model, type Types } from 'mongoose';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
@@ -121,6 +121,32 @@ export async function dropPendingEmail(userId: Types.ObjectId): Promise<void> {
 export async function switchEmail(userId: Types.ObjectId, email: string): Promise<UserDoc | 'taken' | null> {
   try {
     return await UserModel.findByIdAndUpdate(userId, { $set: { email, pendingEmail: null, pendingEmailExpiresAt: null } }, { new: true }).lean<UserDoc>();
+  } catch (err) {
+    if (isDuplicateKey(err)) return 'taken';
+    throw err;
+  }
+}
+
+/**
+ * Gives the account back to whoever holds `email`, an address it had before (an email change cancelled, or undone,
+ * from the link mailed there): `email` is its email again and no change waits; its password and its Google and
+ * Facebook sign-in links are cleared, since whoever asked for the change knew the password and may have linked
+ * their own sign-in meanwhile; every access token issued before stops working. The holder of the address sets a
+ * new password by the emailed link, or signs in with Google or Facebook again, which links the account anew by
+ * its address. 'taken' when another account has the address (its unique index decides); null when there is no
+ * such member.
+ */
+export async function takeBackAccount(userId: Types.ObjectId, email: string): Promise<UserDoc | 'taken' | null> {
+  try {
+    return await UserModel.findByIdAndUpdate(
+      userId,
+      {
+        $set: { email, pendingEmail: null, pendingEmailExpiresAt: null, passwordHash: null },
+        $unset: { googleId: 1, facebookId: 1 },
+        $inc: { tokenVersion: 1 },
+      },
+      { new: true },
+    ).lean<UserDoc>();
   } catch (err) {
     if (isDuplicateKey(err)) return 'taken';
     throw err;

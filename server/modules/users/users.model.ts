@@ -35,7 +35,7 @@ const userSchema = new Schema(
     metaTitle: { type: String, default: '' },
     metaDescription: { type: String, default: '' },
     userType: { type: Number, default: 0 },
-    /** Bumped by password change, reset and logout-all: every older token stops working. */
+    /** Bumped by password change, reset, logout-all and an account taken back: every older token stops working. */
     tokenVersion: { type: Number, default: 0 },
     googleId: { type: String },
     facebookId: { type: String },
@@ -87,6 +87,10 @@ const userExtSchema = new Schema(
     sCredit: { type: Number, default: 0, min: 0 },
     /** Where payouts and cash-outs are sent (payment settings); owner and admins only. */
     paypal: { type: String, default: null },
+    /** When `paypal` was last set; null when set before this was recorded. */
+    paypalChangedAt: { type: Date, default: null },
+    /** Nothing is paid to `paypal` until the member confirms it with their password (users.payout.ts). */
+    paypalHeld: { type: Boolean, default: false },
   },
   { timestamps: true },
 );

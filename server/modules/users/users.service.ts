@@ -67,19 +67,6 @@ export async function adjustContentsCount(ownerId: Types.ObjectId | string, delt
   await inTurn(`user:${ownerId}`, () => UserModel.updateOne({ _id: ownerId }, { $inc: { contentsCount: delta } }));
 }
 
-/** Where the member's payouts go (their PayPal email), or null. */
-export async function payoutEmailOf(userId: string): Promise<string | null> {
-  const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { paypal: 1 }).lean();
-  return ext?.paypal || null;
-}
-
-/** Sets where the member's payouts go; with `onlyIf`, only while it is still that address (undoing a change). */
-export async function setPayoutEmail(userId: string, email: string | null, onlyIf?: string): Promise<void> {
-  const memberId = new Types.ObjectId(userId);
-  if (onlyIf === undefined) await UserExtModel.updateOne({ userId: memberId }, { $set: { paypal: email } }, { upsert: true });
-  else await UserExtModel.updateOne({ userId: memberId, paypal: onlyIf }, { $set: { paypal: email } });
-}
-
 /** A member's kept totals that the rankings job recounts from the facts. */
 export type MemberTotals = Partial<Pick<UserDoc, 'trendScore' | 'contentsCount' | 'followersCount' | 'followingsCount'>>;
 

@@ -82,7 +82,7 @@ const isFundsBusy = (err: unknown) => err instanceof AppError && err.status === 
 export interface PayoutSummary {
   /** Members paid by this run. */
   paid: number;
-  /** Members of at least $10 not paid: no PayPal email, a cash-out waiting for approval, or busy. */
+  /** Members of at least $10 not paid: no PayPal email (or one held), a cash-out waiting for approval, or busy. */
   skipped: number;
   /** What this run took from balances (before the provider fee). */
   totalMicros: number;
@@ -206,7 +206,7 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
 
     /**
      * The monthly payout (cron `0 0 1 * *` UTC): every member whose balance is at least $10 and who has a
-     * PayPal email is paid their balance in whole cents, once per month (`payout:{userId}:{yyyy-mm}`).
+     * PayPal email not held is paid their balance in whole cents, once per month (`payout:{userId}:{yyyy-mm}`).
      * Callable directly with `now` (tests, a manual run); a second or concurrent run pays nothing more.
      */
     async runMonthly(now = new Date()): Promise<PayoutSummary> {
@@ -215,10 +215,11 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
       const userIds = balances.map((b) => b._id.slice('user:'.length)).filter((id) => Types.ObjectId.isValid(id));
       const ids = userIds.map((id) => new Types.ObjectId(id));
       const [exts, pending] = await Promise.all([
-        userExtReads.many({ userId: anyOf(ids) }, { projection: { userId: 1, paypal: 1 } }),
+        userExtReads.many({ userId: anyOf(ids) }, { projection: { userId: 1, paypal: 1, paypalHeld: 1 } }),
         CashOutRequestModel.find({ userId: anyOf(ids), status: 'pending' }, { userId: 1 }).lean(),
       ]);
-      const emails = new Map(exts.filter((ext) => ext.paypal).map((ext) => [String(ext.userId), ext.paypal as string]));
+      // A held address (set while someone else may have had the account) is paid nothing until its member confirms it.
+      const emails = new Map(exts.filter((ext) => ext.paypal && !ext.paypalHeld).map((ext) => [String(ext.userId), ext.paypal as string]));
       const waiting = new Set(pending.map((request) => String(request.userId)));
 
       for (const userId of userIds) {

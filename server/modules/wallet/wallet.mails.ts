@@ -1,19 +1,7 @@
 /** The notice mailed to a member's account address when the email their payouts go to is changed. */
 import type { MailMessage } from '../../integrations/mail';
 import { escapeHtml } from '../../lib/html';
-
-/**
- * "andrea@example.com" -> "an***@example.com": enough for the member to recognise their own address, while
- * a mailbox read by someone else does not learn where the money now goes.
- */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  const local = email.slice(0, at);
-  return `${local.slice(0, local.length > 2 ? 2 : 1)}***${email.slice(at)}`;
-}
-
-/** A time as the mail shows it: to the minute, in UTC, the same for every reader. */
-export const mailTime = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+import { mailTime, maskEmail } from '../../lib/mail-text';
 
 export function payoutEmailChangedMail(to: string, firstName: string, newPaypal: string, at: Date, resetLink: string): MailMessage {
   const greeting = `Hi ${firstName || 'there'},`;

@@ -14,7 +14,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import { checkCurrentPassword } from '../auth';
 import { contentReads } from '../contents';
 import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
-import { payoutEmailOf, setPayoutEmail, userReads } from '../users';
+import { payoutAccountOf, releasePayoutHold, setPayoutEmail, userReads } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
 import { payoutEmailChangedMail } from './wallet.mails';
 import { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
@@ -30,6 +30,9 @@ export const WALLET_MESSAGES = {
   decided: 'This cash-out request was already approved or cancelled.',
   notCovered: "The member's balance no longer covers this cash-out. Cancel it instead.",
   memberNoAccount: 'The member has no PayPal email in payment settings.',
+  held: 'Your PayPal email is on hold: confirm it with your password in payment settings first.',
+  memberHeld: "The member's PayPal email is on hold until they confirm it with their password. Nothing can be sent to it yet.",
+  confirmed: 'Your PayPal email is confirmed: payouts and cash-outs go to it again.',
   forSelf: 'You can only cash out your own balance.',
   adminsOnly: 'Only an admin can approve a cash-out.',
   badEmail: 'Please enter a valid PayPal email address.',
@@ -86,11 +89,11 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
     async summary(caller: AuthContext, userId: string, now = new Date()) {
       await checkCanRead(caller, userId);
       const account = userAccount(userId);
-      const [entries, listings, pending, paypal] = await Promise.all([
+      const [entries, listings, pending, payoutAccount] = await Promise.all([
         entriesOfAccount(account, { kind: 1, legs: 1, contentId: 1 }),
         listingsPaidBy(userId),
         CashOutRequestModel.findOne({ userId: new Types.ObjectId(userId), status: 'pending' }, { amountMicros: 1 }).lean(),
-        payoutEmailOf(userId),
+        payoutAccountOf(userId),
       ]);
       const knacks = entries.filter((entry) => entry.kind === 'knack');
       const owners = await ownersOf(knacks.map((entry) => entry.contentId));
@@ -121,22 +124,28 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         paidOutMicros,
         pendingCashOut: usd(pendingCashOutMicros),
         pendingCashOutMicros,
-        payoutAccount: paypal ? { paypal } : null,
+        payoutAccount,
         nextPayoutAt: nextPayoutAt(now).toISOString(),
       };
     },
 
     /**
      * Changes where the member's money is sent: only with their current password, and never silently. The
-     * account address is told of every change, so that a member whose session was taken finds out.
+     * account address is told of every change, so that a member whose session was taken finds out. Saving the
+     * address it has while it is held (set while someone else may have had the account) confirms it.
      */
     async updatePaymentInfo(caller: AuthContext, userId: string, paypal: string, password: string | undefined, now = new Date()) {
       if (caller.userId !== userId) throw notFound(WALLET_MESSAGES.notFound);
       const email = paypal.trim().toLowerCase();
       if (!PATTERNS.email.test(email)) throw badRequest(WALLET_MESSAGES.badEmail, [{ path: 'paypal', message: WALLET_MESSAGES.badEmail }]);
       const member = await checkCurrentPassword(userId, password);
-      const previous = await payoutEmailOf(userId);
-      if (previous === email) return { message: WALLET_MESSAGES.saved, paypal: email };
+      const current = await payoutAccountOf(userId);
+      const previous = current?.paypal ?? null;
+      if (previous === email) {
+        if (!current?.held) return { message: WALLET_MESSAGES.saved, paypal: email };
+        await releasePayoutHold(userId);
+        return { message: WALLET_MESSAGES.confirmed, paypal: email };
+      }
       await setPayoutEmail(userId, email);
       try {
         await mailer.send(payoutEmailChangedMail(member.email, member.firstName, email, now, `${publicUrl}/auth/forgot-password`));
@@ -144,7 +153,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         // A change the member is not told of is what this notice exists to prevent: undo it (unless a newer
         // change came meanwhile) and ask them to try again.
         logger.error({ err }, 'payout email notice failed; change undone');
-        await setPayoutEmail(userId, previous, email);
+        await setPayoutEmail(userId, previous, { replacing: email, held: Boolean(current?.held) });
         throw new AppError(503, 'mail_failed', WALLET_MESSAGES.mailFailed);
       }
       return { message: WALLET_MESSAGES.saved, paypal: email };
@@ -155,7 +164,9 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       if (caller.userId !== userId) throw new AppError(403, 'forbidden', WALLET_MESSAGES.forSelf);
       const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
       if (amountMicros < MIN_PAYOUT_MICROS) throw badRequest(WALLET_MESSAGES.minimum);
-      if (!(await payoutEmailOf(userId))) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
+      const payoutAccount = await payoutAccountOf(userId);
+      if (!payoutAccount) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
+      if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.held, [{ path: 'paypal', message: WALLET_MESSAGES.held }]);
       const id = new Types.ObjectId().toHexString();
       try {
         const created = await CashOutRequestModel.create({
@@ -188,9 +199,10 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         if (recorded) return payouts.settle(recorded); // approved before, maybe half-way: finish it
         if (request.status !== 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
         if ((await balanceOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
-        const email = await payoutEmailOf(userId);
-        if (!email) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberNoAccount);
-        await payouts.prepare('cash-out', key, userId, request.amountMicros, email, historyId, now);
+        const payoutAccount = await payoutAccountOf(userId);
+        if (!payoutAccount) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberNoAccount);
+        if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberHeld);
+        await payouts.prepare('cash-out', key, userId, request.amountMicros, payoutAccount.paypal, historyId, now);
         await CashOutRequestModel.updateOne({ _id: historyId }, { $set: { decidedBy: new Types.ObjectId(caller.userId) } });
       });
       const send = await payouts.deliver(key);

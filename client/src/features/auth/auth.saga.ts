@@ -242,10 +242,14 @@ export function* openEmailChangeLink(action: PayloadAction<{ token: string; kind
   let signedInAsThem = false;
   try {
     const result: EmailLinkAnswer = yield call(kind === 'email' ? confirmEmailChange : cancelEmailChange, { body: { token } }, { quiet: true });
-    // Opened in a browser signed in as the member: its copy of the account changes too.
+    // Opened in a browser signed in as the member: its copy of the account changes too. A cancel link signs
+    // everyone out of the account, this browser too: it goes home signed out, to choose a new password.
     const { user } = (yield select(selectAuth)) as AuthState;
     signedInAsThem = user?.id === result.userId;
-    if (user && signedInAsThem) yield put(userUpdated({ ...user, email: result.email, pendingEmail: null }));
+    if (user && signedInAsThem && kind === 'cancel-email') {
+      yield put(loggedOut());
+      signedInAsThem = false;
+    } else if (user && signedInAsThem) yield put(userUpdated({ ...user, email: result.email, pendingEmail: null }));
     yield put(accountConfirmFinished({ ok: true, message: result.message }));
     yield call(notify, 'success', result.message);
   } catch (error) {

@@ -18,7 +18,12 @@ export function PayoutSettings() {
       </h2>
       {wallet.data ? (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 2 }} />}>
-          <PayoutAccountForm userId={user.id} paypal={wallet.data.payoutAccount?.paypal ?? null} onSaved={wallet.reload} />
+          <PayoutAccountForm
+            userId={user.id}
+            paypal={wallet.data.payoutAccount?.paypal ?? null}
+            held={wallet.data.payoutAccount?.held ?? false}
+            onSaved={wallet.reload}
+          />
         </Suspense>
       ) : (
         <Skeleton active paragraph={{ rows: 2 }} />

@@ -33,15 +33,18 @@ function identityProblem(field: IdentityField, identity: Identity, user: User): 
 
 /**
  * The personal group: username and email, sex, birthday, bio (shown on the public profile) and which mails the
- * member wants. A new username applies at once (links with the old one keep leading here); a new email applies
- * only once the link mailed to it is opened, and until then the form says where the link went.
+ * member wants. A new username applies at once (links with the old one keep leading here); a new email asks for
+ * the current password (whoever has the email can reset the password) and applies only once the link mailed to
+ * it is opened, and until then the form says where the link went.
  */
 export function PersonalForm() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser)!;
   const [value, setValue] = useState<Personal>(() => fromUser(user));
   const [identity, setIdentity] = useState<Identity>(() => identityOf(user));
+  const [password, setPassword] = useState('');
   const { errors, setErrors, saving, save } = useGroupSave();
+  const emailChanging = normalizeEmail(identity.email) !== user.email;
 
   useEffect(() => {
     setValue(fromUser(user));
@@ -66,12 +69,13 @@ export function PersonalForm() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problems = Object.fromEntries(
+    const problems: Record<string, string> = Object.fromEntries(
       (['username', 'email'] as const).flatMap((field) => {
         const problem = identityProblem(field, identity, user);
         return problem ? [[field, problem]] : [];
       }),
     );
+    if (emailChanging && !problems.email && !password) problems.password = MESSAGES.loginPassword;
     if (Object.keys(problems).length) {
       setErrors(problems);
       return;
@@ -84,7 +88,10 @@ export function PersonalForm() {
       let saved = (await updatePersonal({ path: { id: user.id }, body: value }, { quiet: true })).user;
       if (username !== user.username) saved = (await updateUsername({ path: { id: user.id }, body: { username } }, { quiet: true })).user;
       let message: string | undefined;
-      if (email !== user.email) ({ user: saved, message } = await requestEmailChange({ path: { id: user.id }, body: { email } }, { quiet: true }));
+      if (email !== user.email) {
+        ({ user: saved, message } = await requestEmailChange({ path: { id: user.id }, body: { email, password } }, { quiet: true }));
+        setPassword('');
+      }
       dispatch(userUpdated(saved));
       return message;
     });
@@ -128,6 +135,23 @@ export function PersonalForm() {
           <span className="kn-settings__hint">A new email takes effect when you open the link we send to it.</span>
         )}
       </label>
+      {emailChanging ? (
+        <label className="kn-settings__field">
+          <span>Current password</span>
+          <Input.Password
+            aria-label="Current password"
+            autoComplete="current-password"
+            value={password}
+            status={errors.password ? 'error' : undefined}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setErrors({});
+            }}
+          />
+          <FieldError message={errors.password} />
+          <span className="kn-settings__hint">Changing your email asks for your password: the email is where a forgotten password is reset.</span>
+        </label>
+      ) : null}
       <div className="kn-settings__field" role="group" aria-label="Sex">
         <span>Sex</span>
         <Radio.Group value={value.sex ?? ''} onChange={(event) => change({ sex: (event.target.value as 'M' | 'W' | '') || null })}>

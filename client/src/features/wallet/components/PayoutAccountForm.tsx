@@ -13,6 +13,7 @@ export const PAYPAL_MESSAGES = {
   invalid: 'Enter the email address of your PayPal account.',
   password: MESSAGES.loginPassword,
   notice: 'For your safety, changing it asks for your password, and we email your account address each time it changes.',
+  held: 'This PayPal email was set while someone else may have had your account, so nothing is paid to it for now. If it is yours, save it with your password to confirm it; if not, enter your own.',
 } as const;
 
 type Field = 'paypal' | 'password';
@@ -24,9 +25,10 @@ const fieldOf = (path: string) => path.split(/[./]/).filter(Boolean).pop();
 /**
  * The payout account (the PayPal email of the payment settings): where cash-outs and monthly payouts go.
  * Changing it takes the current password, so that someone holding only a signed-in session cannot send the
- * money elsewhere. Self-contained: it can sit on any page that knows the member and their current address.
+ * money elsewhere; a `held` address (set while someone else may have had the account) is confirmed by saving it
+ * again with the password. Self-contained: it can sit on any page that knows the member and their current address.
  */
-export function PayoutAccountForm({ userId, paypal, onSaved }: { userId: string; paypal: string | null; onSaved: () => void }) {
+export function PayoutAccountForm({ userId, paypal, held = false, onSaved }: { userId: string; paypal: string | null; held?: boolean; onSaved: () => void }) {
   const dispatch = useAppDispatch();
   const [value, setValue] = useState(paypal ?? '');
   const [password, setPassword] = useState('');
@@ -72,6 +74,11 @@ export function PayoutAccountForm({ userId, paypal, onSaved }: { userId: string;
         void submit();
       }}
     >
+      {held ? (
+        <p className="kn-wallet__error" role="status" data-testid="payout-held">
+          {PAYPAL_MESSAGES.held}
+        </p>
+      ) : null}
       <p className="kn-wallet__payout-note">{PAYPAL_MESSAGES.notice}</p>
       <label htmlFor="kn-paypal">PayPal email</label>
       <div className="kn-wallet__payout-row">

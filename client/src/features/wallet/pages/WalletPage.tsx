@@ -97,11 +97,16 @@ export default function WalletPage() {
               {summary.payoutAccount?.paypal ? (
                 <>
                   To the PayPal account <strong>{summary.payoutAccount.paypal}</strong>.{' '}
+                  {summary.payoutAccount.held ? (
+                    <strong data-testid="wallet-payout-held">
+                      On hold: it was set while someone else may have had your account, so nothing is paid to it until you confirm it.{' '}
+                    </strong>
+                  ) : null}
                 </>
               ) : (
                 'No PayPal account yet: payouts wait until you add one. '
               )}
-              <Link to={`${PATHS.settings}#payout`}>Change it in Settings</Link>
+              <Link to={`${PATHS.settings}#payout`}>{summary.payoutAccount?.held ? 'Confirm or change it in Settings' : 'Change it in Settings'}</Link>
             </p>
           </section>
         </>

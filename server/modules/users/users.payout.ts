@@ -1,0 +1,52 @@
+/**
+ * The payout account: the PayPal email a member's payouts and cash-outs are sent to, kept on their extension. The
+ * wallet decides when it may change (with the password) and pays only to an address that is not held; auth holds
+ * an address set while someone else may have had the account (an email change undone by its cancel link).
+ */
+import { Types } from 'mongoose';
+import { UserExtModel } from './users.model';
+
+export interface PayoutAccount {
+  paypal: string;
+  /** Nothing is paid to it until the member confirms it with their password. */
+  held: boolean;
+}
+
+/** Where the member's payouts go, and whether that address is held; null when they have none. */
+export async function payoutAccountOf(userId: string): Promise<PayoutAccount | null> {
+  const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { paypal: 1, paypalHeld: 1 }).lean();
+  return ext?.paypal ? { paypal: ext.paypal, held: Boolean(ext.paypalHeld) } : null;
+}
+
+/** Where the member's payouts go (their PayPal email), held or not; null when they have none. */
+export async function payoutEmailOf(userId: string): Promise<string | null> {
+  return (await payoutAccountOf(userId))?.paypal ?? null;
+}
+
+/**
+ * Sets where the member's payouts go, a new address not held, and records when. With `undo`, puts back the
+ * account as it was before a change, only while the address is still the one that change set (a newer change
+ * stays), held again if it was.
+ */
+export async function setPayoutEmail(userId: string, email: string | null, undo?: { replacing: string; held: boolean }): Promise<void> {
+  const memberId = new Types.ObjectId(userId);
+  const changed = { paypal: email, paypalChangedAt: new Date() };
+  if (!undo) await UserExtModel.updateOne({ userId: memberId }, { $set: { ...changed, paypalHeld: false } }, { upsert: true });
+  else await UserExtModel.updateOne({ userId: memberId, paypal: undo.replacing }, { $set: { ...changed, paypalHeld: undo.held } });
+}
+
+/**
+ * Holds the member's payout address if it was set at `since` or later; answers the held address and when it was
+ * set, or null when nothing was held. An address set before the change times were recorded is taken as older.
+ */
+export async function holdPayoutEmailSetSince(userId: Types.ObjectId, since: Date): Promise<{ paypal: string; changedAt: Date } | null> {
+  const ext = await UserExtModel.findOne({ userId }, { paypal: 1, paypalChangedAt: 1 }).lean();
+  if (!ext?.paypal || !ext.paypalChangedAt || ext.paypalChangedAt < since) return null;
+  await UserExtModel.updateOne({ _id: ext._id }, { $set: { paypalHeld: true } });
+  return { paypal: ext.paypal, changedAt: ext.paypalChangedAt };
+}
+
+/** Lets payouts go to the member's address again (they confirmed it with their password). */
+export async function releasePayoutHold(userId: string): Promise<void> {
+  await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $set: { paypalHeld: false } });
+}
