@@ -56,6 +56,8 @@ interface Counter {
   /** The hits in the window so far, this one included; `max + 1` stands for every count past the limit. */
   count: number;
   resetAt: Date;
+  /** The window's slot prefix: with `count`, the slot this hit took. */
+  prefix: string;
 }
 
 interface Window {
@@ -107,11 +109,11 @@ export async function countHit(key: string, limit: Limit, now = new Date()): Pro
   for (let slot = await firstFreeGuess(prefix); slot <= over; slot++) {
     if (await take(`${prefix}|${slot}`, end)) {
       remember(prefix, slot);
-      return { count: slot, resetAt: end };
+      return { count: slot, resetAt: end, prefix };
     }
   }
   remember(prefix, over);
-  return { count: over, resetAt: end };
+  return { count: over, resetAt: end, prefix };
 }
 
 /**
@@ -120,9 +122,27 @@ export async function countHit(key: string, limit: Limit, now = new Date()): Pro
  * check before the first one was counted. So there is no check without a count here, and the modules may not
  * call countHit (eslint.config.mjs): a try that turns out not to matter is not given back.
  */
-export async function consumeLimit(key: string, limit: Limit, message: string, now = new Date()): Promise<void> {
+export async function consumeLimit(key: string, limit: Limit, message: string, now = new Date()): Promise<CountedHit> {
   const counter = await countHit(key, limit, now);
   if (counter.count > limit.max) throw new TooManyRequests(message, secondsUntil(counter.resetAt, now));
+  return { prefix: counter.prefix, slot: counter.count };
+}
+
+/** The slot one counted hit took, so that a call that must not count (a sign-in that succeeded) can give it back. */
+export interface CountedHit {
+  prefix: string;
+  slot: number;
+}
+
+/**
+ * Gives back one hit counted by `consumeLimit`: its slot is deleted, and this process takes it again next. Only
+ * for calls whose outcome shows they are not what the limit is against, once the work is done: the hit still
+ * counted while the work ran, so a burst sent at once is cut off all the same. Counts stay on the safe side: a
+ * process that already climbed past the freed slot keeps counting from where it is.
+ */
+export async function giveBackHit({ prefix, slot }: CountedHit): Promise<void> {
+  await RateLimitModel.deleteOne({ _id: `${prefix}|${slot}` });
+  if ((hints.get(prefix) ?? 0) >= slot) remember(prefix, slot - 1);
 }
 
 /** Forgets the hits of `key` in its current window: the next hit counts 1. */

@@ -251,6 +251,15 @@ describe('sign-in', () => {
       .expect(200);
   });
 
+  it('when 25 members sign in from one address (an office), then none is refused; failures from it still count to 20', async () => {
+    const proxied = createTestApp({ config: { trustProxy: 1 }, mailer: smtpMailer(smtp.url, 'x@knack.test') });
+    const office = (body: object) => request(proxied).post('/api/v2/auth/signin').set('X-Forwarded-For', '203.0.113.77').send(body);
+    const member = await createActiveMember(app, smtp);
+    for (let i = 0; i < 25; i++) await office({ email: member.form.email, password: member.form.password }).expect(200);
+    for (let i = 0; i < 20; i++) await office({ email: `y${i}@example.com`, password: 'Wr0ng!pass' }).expect(401);
+    await office({ email: member.form.email, password: member.form.password }).expect(429);
+  });
+
   it('when an attacker fails 5 times from one address, then only that address is locked out: the owner signs in from another', async () => {
     const clock = freezeInWindow(15 * 60_000, 5 * 60_000);
     try {

@@ -11,7 +11,7 @@ import type { Mailer } from '../../integrations/mail';
 import { signAccessToken } from '../../lib/access-token';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { clearLimit, consumeLimit, type Limit } from '../../lib/rate-limit';
+import { clearLimit, consumeLimit, giveBackHit, type CountedHit, type Limit } from '../../lib/rate-limit';
 import {
   findUserByEmail,
   normalizeUsername,
@@ -189,8 +189,8 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
         [`login:ip:${address}`, LOGIN_LIMITS.address],
       ];
       const wait = 'Too many failed sign-in attempts. Please wait and try again.';
-      // Counted before the comparison, and never given back: a count made after it would let every guess of a
-      // burst be compared before the first one was counted.
+      // Counted before the comparison: a count made after it would let every guess of a burst be compared before
+      // the first one was counted. A wrong password keeps its count.
       const counted = await Promise.allSettled(counters.map(([key, limit]) => consumeLimit(key, limit, wait)));
       const refused = counted.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
       if (refused) throw refused.reason;
@@ -198,8 +198,11 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       const user = await findUserByEmail(email);
       const ok = await bcrypt.compare(password, user?.passwordHash ?? (await dummyHashOf()));
       if (!user || !user.passwordHash || !ok) throw new AppError(401, 'unauthorized', MESSAGES.badCredentials);
-      // Only this address's own slips are forgiven: the account's count keeps what strangers tried.
-      await clearLimit(fromHereKey);
+      // A sign-in that succeeds is not what the limits are against: it gives back its own hit on the account and on
+      // the address (an office or a class signing in together is never cut off), and this address's own slips on
+      // the account are forgiven. The account's count keeps what strangers tried.
+      const [, onAccount, onAddress] = counted as PromiseFulfilledResult<CountedHit>[];
+      await Promise.all([clearLimit(fromHereKey), giveBackHit(onAccount!.value), giveBackHit(onAddress!.value)]);
       if (!user.isActive) {
         const lastSent = user.activationSentAt?.getTime() ?? 0;
         if (Date.now() - lastSent > ACTIVATION_RESEND_GAP_MS) await sendActivation(user);
