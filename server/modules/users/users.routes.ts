@@ -14,6 +14,11 @@ export const LOOKUP_LIMIT: Limit = { max: 60, windowMs: 60_000 };
 
 /** How many members the recipient search answers when the caller names no limit. */
 const MEMBER_MATCHES_DEFAULT = 8;
+/**
+ * Recipient searches per member in a minute. The modal asks once typing pauses, so a person stays far below it;
+ * each search reads the member list, so a script is stopped.
+ */
+export const MEMBER_SEARCH_LIMIT: Limit = { max: 60, windowMs: 60_000 };
 
 export function usersRouter(config: AuthConfig): Router {
   const router = Router();
@@ -37,6 +42,7 @@ export function usersRouter(config: AuthConfig): Router {
   });
 
   router.get('/user/search-members', requireAuth(config), async (req, res: ApiResponse<'searchMembers'>) => {
+    await consumeLimit(`member-search:${req.auth!.userId}`, MEMBER_SEARCH_LIMIT, 'Too many searches. Please wait and try again.');
     // After a middleware, Express types the query as any parsed query string; the contract validator has already
     // checked it (a text `q`, a `limit` from 1 to 20).
     const { q, limit = MEMBER_MATCHES_DEFAULT } = req.query as unknown as ApiRequest<'searchMembers'>['query'];
