@@ -221,7 +221,7 @@ describe('blocks', () => {
   it('when a member blocks another, then their messages and replies are refused until unblocked', async () => {
     const threadId = await start();
     const blocked = await post(bea, 'block', { userId: bea.id, blockedId: ana.id, block: true }).expect(200);
-    expect(blocked.body).toEqual({ message: 'You will not receive messages from Ana Reed.', blocked: true });
+    expect(blocked.body).toEqual({ message: 'You will not receive messages from Ana Reed, and neither of you follows the other any more.', blocked: true });
     await post(bea, 'block', { userId: bea.id, blockedId: ana.id, block: true }).expect(200);
     expect((await write(ana, { receiverId: bea.id, subject: 'Again', message: 'Hi' }).expect(403)).body.message).toBe(MESSAGE_MESSAGES.blocked);
     expect((await reply(ana, { messageId: threadId, receiverId: bea.id, message: 'Hi' }).expect(403)).body.message).toBe(MESSAGE_MESSAGES.blocked);

@@ -49,7 +49,7 @@ export const MESSAGE_MESSAGES = {
   replied: 'A reply message was sent to {receiver}',
   deleted: 'The conversation is moved to Deleted.',
   restored: 'The conversation is back in your inbox.',
-  blockedNow: 'You will not receive messages from {member}.',
+  blockedNow: 'You will not receive messages from {member}, and neither of you follows the other any more.',
   unblockedNow: '{member} can send you messages again.',
   success: 'Success',
 } as const;
