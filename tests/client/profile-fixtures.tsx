@@ -110,7 +110,7 @@ export function renderAt(path: string | null, device: 'desktop' | 'phone' = 'des
 
 /** The content detail dialog (named by the piece's title). */
 export async function detailDialog(title: string) {
-  const dialog = await screen.findByRole('dialog', { name: title }, { timeout: 5000 });
+  const dialog = await screen.findByRole('dialog', { name: title }, { timeout: 15_000 });
   return within(dialog);
 }
 
@@ -155,5 +155,5 @@ export function stubMedia(peaks: number[] = [0.2, 0.9, 0.4, 0.6]) {
 
 /** Waits until the page's grid lists `title`, and returns that card's title link. */
 export async function cardLink(title: string) {
-  return waitFor(() => screen.getByRole('link', { name: title }), { timeout: 5000 });
+  return waitFor(() => screen.getByRole('link', { name: title }), { timeout: 15_000 });
 }
