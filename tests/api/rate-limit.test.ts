@@ -25,7 +25,7 @@ const newKey = () => `test:${randomBytes(4).toString('hex')}`;
 const inWindow = (intoMs: number) => new Date(Date.UTC(2026, 10, 24, 12, 0) + intoMs);
 
 /** The seconds a 429 tells the caller to wait, or undefined when the call was let through. */
-async function retryAfterOf(call: Promise<void>): Promise<number | undefined> {
+async function retryAfterOf(call: Promise<unknown>): Promise<number | undefined> {
   try {
     await call;
     return undefined;
