@@ -75,15 +75,7 @@ async function hold(contentId: Types.ObjectId, reasons: string[], deps: HoldDeps
 
 /** Holds the piece or lists it again, as its open flags that count say now. */
 export async function settleHold(contentId: Types.ObjectId, deps: HoldDeps, now: Date): Promise<void> {
-  const counting = await countingOpenFlags(contentId);
-  if (counting.length >= HOLD_AT_FLAGS)
-    return hold(
-      contentId,
-      counting.map((flag) => flag.reason),
-      deps,
-      now,
-      false,
-    );
+  if (await holdIfFlaggedEnough(contentId, deps, now, false)) return;
   const { deletedCount } = await FlagHoldModel.deleteOne({ _id: contentId });
   if (!deletedCount) return;
   // A piece an admin took down stays down: only the hold's own effect is undone.
@@ -91,15 +83,21 @@ export async function settleHold(contentId: Types.ObjectId, deps: HoldDeps, now:
   if (piece && !piece.takenDown) await deps.contents.setReview(contentId, 'released');
   // A flag counted while the hold was let go may have found it still there and left it: the flags as they are
   // now have the last word.
-  const stillCounting = await countingOpenFlags(contentId);
-  if (stillCounting.length >= HOLD_AT_FLAGS)
-    await hold(
-      contentId,
-      stillCounting.map((flag) => flag.reason),
-      deps,
-      now,
-      true,
-    );
+  await holdIfFlaggedEnough(contentId, deps, now, true);
+}
+
+/** Holds the piece when enough of its open flags count; answers whether they do. */
+async function holdIfFlaggedEnough(contentId: Types.ObjectId, deps: HoldDeps, now: Date, reassert: boolean): Promise<boolean> {
+  const counting = await countingOpenFlags(contentId);
+  if (counting.length < HOLD_AT_FLAGS) return false;
+  await hold(
+    contentId,
+    counting.map((flag) => flag.reason),
+    deps,
+    now,
+    reassert,
+  );
+  return true;
 }
 
 /**
