@@ -41,7 +41,7 @@ const FIXED_WAITS = [
 /** The parts of the tree the boundary rules know: each file belongs to the first pattern that matches its folder. */
 const ELEMENTS = [
   { type: 'server-module', pattern: 'server/modules/*', mode: 'folder', capture: ['name'] },
-  { type: 'server-shared', pattern: 'server/(lib|generated)', mode: 'folder' },
+  { type: 'server-shared', pattern: 'server/lib', mode: 'folder' },
   { type: 'server-app', pattern: 'server/*', mode: 'folder' },
   { type: 'server-root', pattern: 'server/*.ts', mode: 'file' },
   { type: 'client-feature', pattern: 'client/src/features/*', mode: 'folder', capture: ['name'] },

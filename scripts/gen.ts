@@ -3,7 +3,7 @@
  *  - generated/openapi.ts                types of every path, operation and schema, for the server and the client
  *  - client/src/api/generated/operations.ts  one typed function per operationId
  *  - client/src/api/generated/hooks.ts        one React hook per operationId
- *  - server/generated/validation.ts, client/src/api/generated/validation.ts  the form rules of x-validation
+ *  - generated/validation.ts             the form rules of x-validation, imported by the server and the client alike
  * `npm run gen -- --check` writes nothing and exits 1 when a committed file is stale.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -179,8 +179,7 @@ export async function generateAll(): Promise<Record<string, string>> {
   const validation = validationFile(spec['x-validation']);
   return {
     'generated/openapi.ts': types,
-    'server/generated/validation.ts': validation,
-    'client/src/api/generated/validation.ts': validation,
+    'generated/validation.ts': validation,
     'client/src/api/generated/operations.ts': operationsFile(ops),
     'client/src/api/generated/hooks.ts': hooksFile(ops),
   };

@@ -6,7 +6,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Types } from 'mongoose';
 import type { AuthConfig } from '../config';
-import { MESSAGES } from '../generated/validation';
+import { MESSAGES } from '../../generated/validation';
 import { AppError } from './errors';
 
 const ALGORITHM = 'HS256';

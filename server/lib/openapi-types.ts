@@ -1,4 +1,4 @@
-/** Handler types derived from the generated contract types (server/generated/openapi.ts). */
+/** Handler types derived from the generated contract types (generated/openapi.ts). */
 import type { Request, Response } from 'express';
 import type { operations, components } from '../../generated/openapi';
 

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
-import { MESSAGES } from '../../server/generated/validation';
+import { MESSAGES } from '../../generated/validation';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember, GOOD_PASSWORD, refreshCookieOf } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';

@@ -4,7 +4,7 @@
  * share link `{ownerUsername}-{title slug}` (username before the first '-', slug after); a segment without
  * one is a public profile. The app's fixed screens (explore, pricing, …) are never read as one of these.
  */
-import { PATTERNS } from '../api/generated/validation';
+import { PATTERNS } from '../../../generated/validation';
 import { PATHS } from '../app/constants';
 import type { TagType } from './tags';
 

@@ -3,7 +3,7 @@
  * messages the client shows. Each check answers the first broken rule as a 400 whose `errors` name the
  * field(s).
  */
-import { LIMITS, MESSAGES, PATTERNS } from '../../generated/validation';
+import { LIMITS, MESSAGES, PATTERNS } from '../../../generated/validation';
 import { AppError } from '../../lib/errors';
 import { normalizeUsername } from '../users';
 

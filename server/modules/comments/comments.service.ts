@@ -10,7 +10,7 @@
 import { Types } from 'mongoose';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
-import { MESSAGES, LIMITS } from '../../generated/validation';
+import { MESSAGES, LIMITS } from '../../../generated/validation';
 import { isDuplicateKey } from '../../lib/mutex';
 import { numberedChains } from '../../lib/numbered-chain';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
-import { MESSAGES } from '../../generated/validation';
+import { MESSAGES } from '../../../generated/validation';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { optionalAuth, requireAuth } from '../users';
 import type { ProjectOwnerCheck } from './contents.projects';

@@ -3,7 +3,7 @@
  * admin changes or removes a piece; private pieces are not visible to others.
  */
 import { Types } from 'mongoose';
-import { MESSAGES } from '../../generated/validation';
+import { MESSAGES } from '../../../generated/validation';
 import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';

@@ -5,7 +5,7 @@
  * member's former username is answered with a permanent move to the same path under their name now, so that
  * crawlers and the links posted elsewhere follow the member.
  */
-import { PATTERNS } from '../../generated/validation';
+import { PATTERNS } from '../../../generated/validation';
 import type { Schemas } from '../../lib/openapi-types';
 import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { resolveUsername, type UserDoc } from '../users';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import type { Types } from 'mongoose';
 import type { Storage } from '../../integrations/storage';
-import { MESSAGES } from '../../generated/validation';
+import { MESSAGES } from '../../../generated/validation';
 import { anyOf } from '../../lib/query';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';

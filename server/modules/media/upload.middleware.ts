@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { MESSAGES } from '../../generated/validation';
+import { MESSAGES } from '../../../generated/validation';
 import { AppError } from '../../lib/errors';
 
 export const DEFAULT_UPLOAD_TEMP_DIR = path.join(os.tmpdir(), 'knack-uploads');

@@ -8,7 +8,7 @@
  * (`project/{userId}`), a project's pieces (`project/content/{id}`) and the ranking (`project/project-for-ranking`).
  */
 import { Types } from 'mongoose';
-import { MESSAGES } from '../../generated/validation';
+import { MESSAGES } from '../../../generated/validation';
 import type { AuthContext } from '../../lib/auth-context';
 import { AppError, notFound } from '../../lib/errors';
 import type { Schemas } from '../../lib/openapi-types';

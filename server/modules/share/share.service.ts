@@ -6,7 +6,7 @@
 import { isDuplicateKey } from '../../lib/mutex';
 import { createHmac } from 'node:crypto';
 import { Types } from 'mongoose';
-import { MESSAGES, PATTERNS } from '../../generated/validation';
+import { MESSAGES, PATTERNS } from '../../../generated/validation';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';

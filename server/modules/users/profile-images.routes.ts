@@ -1,7 +1,7 @@
 /** The profile photo and header: uploads of the member, attached and made public. */
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
-import { MESSAGES } from '../../generated/validation';
+import { MESSAGES } from '../../../generated/validation';
 import { AppError } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAuth } from './users.guards';

@@ -7,7 +7,7 @@ import { Schema, model, type Types } from 'mongoose';
 import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { wordsOf } from '../../lib/search';
 import { UserModel, type UserDoc } from './users.model';
-import { PATTERNS } from '../../generated/validation';
+import { PATTERNS } from '../../../generated/validation';
 
 /**
  * A username a member gave up, keyed by the name itself, so that following an old link is one read by `_id`.

@@ -3,7 +3,7 @@
  * approves or cancels. Everything is derived from the ledger.
  */
 import { Types } from 'mongoose';
-import { PATTERNS } from '../../generated/validation';
+import { PATTERNS } from '../../../generated/validation';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';

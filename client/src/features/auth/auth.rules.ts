@@ -1,4 +1,4 @@
-import { LIMITS, MESSAGES, PATTERNS } from '../../api/generated/validation';
+import { LIMITS, MESSAGES, PATTERNS } from '../../../../generated/validation';
 
 /**
  * The auth form rules with their exact messages (x-validation in openapi.yaml, generated); the server checks

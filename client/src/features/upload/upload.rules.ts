@@ -3,7 +3,7 @@
  * which fields each content form has, the weights of its completion bar, the music-only rule of userType 50
  * and the file checks the client makes before sending (the server checks every file again, by its bytes).
  */
-import { LIMITS, MESSAGES, PATTERNS } from '../../api/generated/validation';
+import { LIMITS, MESSAGES, PATTERNS } from '../../../../generated/validation';
 import type { FileSlot, UploadFormKind, UploadValues } from './upload.types';
 
 export const UPLOAD_MESSAGES = {

@@ -5,7 +5,7 @@ import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input';
 import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
-import { LIMITS, MESSAGES } from '../../../api/generated/validation';
+import { LIMITS, MESSAGES } from '../../../../../generated/validation';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { modalOpened } from '../../../app/ui';
 import { formatDuration, formatTimeAgo } from '../../../components/format';

@@ -7,7 +7,7 @@ import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Spin from 'antd/es/spin';
 import { getAllPlans, getContentById, getSubscription, updateContentSetting } from '../../../api/generated/operations';
-import { MESSAGES } from '../../../api/generated/validation';
+import { MESSAGES } from '../../../../../generated/validation';
 import { toApiError } from '../../../api/http';
 import { PATHS } from '../../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';

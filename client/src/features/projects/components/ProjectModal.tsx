@@ -7,7 +7,7 @@ import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import Tabs from 'antd/es/tabs';
 import { addToProject, getContentsByUsername, getProjectsOfUser, saveProject } from '../../../api/generated/operations';
-import { MESSAGES } from '../../../api/generated/validation';
+import { MESSAGES } from '../../../../../generated/validation';
 import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { modalClosed, selectModalProps } from '../../../app/ui';

@@ -8,7 +8,7 @@ import Skeleton from 'antd/es/skeleton';
 import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircleFilled';
 import { deleteMyAccount } from '../../../api/generated/operations';
 import { useGetWalletSummary } from '../../../api/generated/hooks';
-import { MESSAGES } from '../../../api/generated/validation';
+import { MESSAGES } from '../../../../../generated/validation';
 import { PATHS } from '../../../app/constants';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectIsPhone } from '../../../app/ui';

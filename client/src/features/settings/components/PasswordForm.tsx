@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import { changePassword } from '../../../api/generated/operations';
-import { MESSAGES } from '../../../api/generated/validation';
+import { MESSAGES } from '../../../../../generated/validation';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectUser, sessionRefreshed } from '../../auth';
 import { useGroupSave } from '../hooks/useGroupSave';

@@ -4,7 +4,7 @@ import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import { requestEmailChange, updatePersonal, updateUsername, type UpdatePersonalArgs } from '../../../api/generated/operations';
-import { MESSAGES } from '../../../api/generated/validation';
+import { MESSAGES } from '../../../../../generated/validation';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { emailProblem, normalizeEmail, normalizeUsername, selectUser, userUpdated, usernameProblem, type User } from '../../auth';
 import { useGroupSave } from '../hooks/useGroupSave';

@@ -4,7 +4,7 @@ import Input from 'antd/es/input';
 import Space from 'antd/es/space';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { inviteUser } from '../../../api/generated/operations';
-import { MESSAGES, PATTERNS } from '../../../api/generated/validation';
+import { MESSAGES, PATTERNS } from '../../../../../generated/validation';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
 import { modalOpened } from '../../../app/ui';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import { useUpdatePaymentInfo } from '../../../api/generated/hooks';
-import { MESSAGES } from '../../../api/generated/validation';
+import { MESSAGES } from '../../../../../generated/validation';
 import { toApiError } from '../../../api/http';
 import { useAppDispatch } from '../../../app/hooks';
 import { notify } from '../../../components/notify';
