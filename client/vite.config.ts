@@ -19,7 +19,7 @@ const apiTarget = process.env.KNACK_API_URL ?? 'http://localhost:3000';
  * Vendor code in a few long-cached chunks; route pages stay in their own lazy chunks.
  * - React with the router, the store, and axios: one file each, loaded by every page.
  * - antd's core (theme, style runtime, provider, popups): one file, loaded by the first page or modal that uses
- *   antd (the landing page uses none: app/withAntd.tsx).
+ *   antd (the landing page uses none: components/antd/withAntd.tsx).
  * - antd's components, the icons and our shared code: grouped by the set of pages that use them (entries-aware),
  *   so a page loads only what it uses, and groups under the merge threshold (bytes) join their closest neighbour,
  *   so a page loads a few files rather than dozens of tiny ones.

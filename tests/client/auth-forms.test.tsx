@@ -17,7 +17,7 @@ import {
 import { ApiError } from '../../client/src/api/http';
 import { AUTH_MESSAGES, authProvidersLoaded } from '../../client/src/features/auth';
 import { googleCredentialReceived } from '../../client/src/features/auth/auth.slice';
-import { modalOpened } from '../../client/src/app/ui';
+import { modalOpened } from '../../client/src/lib/ui';
 import { authAnswer, notFound, setViewport, storedAccount } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
 

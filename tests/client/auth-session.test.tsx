@@ -9,7 +9,7 @@ import { checkLoggedIn, confirmAccount, getAllPlans, getAuthProviders, getSubscr
 import { ApiError } from '../../client/src/api/http';
 import { afterSignIn } from '../../client/src/features/auth/auth.saga';
 import { initialAuthState, type AuthState } from '../../client/src/features/auth';
-import { initialUiState, type UiState } from '../../client/src/app/ui';
+import { initialUiState, type UiState } from '../../client/src/lib/ui';
 import { loggedInSideMenu } from '../../client/src/layouts/front/navItems';
 import { PRICING_HINT } from '../../client/src/layouts/front/TopNav';
 import { authAnswer, makeUser, setViewport, storeAccount, storedAccount, unauthorized } from './auth-fixtures';

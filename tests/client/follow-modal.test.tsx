@@ -5,7 +5,7 @@
  */
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { getFollowers, removeFollower } from '../../client/src/api/generated/operations';
-import { modalOpened } from '../../client/src/app/ui';
+import { modalOpened } from '../../client/src/lib/ui';
 import { makeUser, storeAccount } from './auth-fixtures';
 import { makeArtist } from './explore-fixtures';
 import { JANE_ID, renderAt, toastTexts, useJaneWorld } from './profile-fixtures';

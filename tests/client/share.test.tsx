@@ -6,7 +6,7 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { checkLoggedIn, getContentById, inviteUser } from '../../client/src/api/generated/operations';
-import { modalOpened } from '../../client/src/app/ui';
+import { modalOpened } from '../../client/src/lib/ui';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { cardLink, detailDialog, notFoundError, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 

@@ -17,7 +17,7 @@ import {
   type UploadContentPhotoResult,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { modalClosed, modalOpened } from '../../client/src/app/ui';
+import { modalClosed, modalOpened } from '../../client/src/lib/ui';
 import { completion } from '../../client/src/features/upload/upload.rules';
 import { authAnswer, makeUser, setViewport } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';

@@ -6,7 +6,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { saveArtistContent, saveTop50Content, uploadContentAudio, uploadContentPhoto } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { modalOpened } from '../../client/src/app/ui';
+import { modalOpened } from '../../client/src/lib/ui';
 import { pageReload } from '../../client/src/features/upload';
 import { makeUser } from './auth-fixtures';
 import {

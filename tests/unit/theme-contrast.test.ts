@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { theme } from '../../client/src/app/theme';
+import { theme } from '../../client/src/components/antd/theme';
 import { TYPE_COLORS } from '../../client/src/lib/tagColors';
 
 const AA = 4.5;

@@ -1,7 +1,7 @@
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { detailBackground, DetailUrlSync } from '../features/content-detail';
 import { FrontLayout } from '../layouts/front';
-import { NavigationBridge } from './navigation';
+import { NavigationBridge } from '../lib/navigation';
 import { PageMetaSync } from './PageMetaSync';
 import { RouteGuard } from './RouteGuard';
 import { FALLBACK_PATH, ROUTES, type AppRoute } from './routes';

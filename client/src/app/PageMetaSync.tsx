@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { pageMetaRequested } from '../features/cms';
 import { whenIdle } from '../lib/scheduling';
-import { useAppDispatch } from './hooks';
+import { useAppDispatch } from '../lib/storeHooks';
 import { findRoute } from './routes';
 
 /**

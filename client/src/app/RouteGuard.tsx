@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { selectHasAccount, selectIsAdmin } from '../features/auth';
-import { useAppSelector } from './hooks';
+import { useAppSelector } from '../lib/storeHooks';
 import { FALLBACK_PATH } from './routes';
 
 /**

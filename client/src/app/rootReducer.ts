@@ -1,5 +1,5 @@
 import type { StateFromReducersMapObject } from '@reduxjs/toolkit';
-import { uiReducer } from './ui';
+import { uiReducer } from '../lib/ui';
 import { tagsReducer } from '../features/tags';
 import { cmsReducer } from '../features/cms';
 import { authReducer } from '../features/auth';

@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
-import { uiSaga } from './ui';
+import { uiSaga } from '../lib/ui';
 import { tagsSaga } from '../features/tags';
 import { cmsSaga } from '../features/cms';
 import { authSaga } from '../features/auth';

@@ -5,7 +5,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router-dom';
 import { withChunkReload } from '../components/errors/chunkReload';
-import { withAntd } from './withAntd';
+import { withAntd } from '../components/antd/withAntd';
 import type { MetaPage } from '../features/cms';
 import { loadAuthRoutePage, loadConfirmPage } from '../features/auth';
 import { loadExplorePage, loadSearchPage, loadViewAllPage } from '../features/explore';

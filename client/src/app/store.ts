@@ -43,3 +43,14 @@ export function createAppStoreInSteps(preloadedState?: Partial<RootState>) {
 export type AppStore = ReturnType<typeof createAppStore>;
 export type AppDispatch = AppStore['dispatch'];
 export type { RootState };
+
+// Gives the typed hooks (lib/storeHooks), which features and shared code use, the types of the store assembled here.
+// (Inside the block a name is first looked up in lib/storeHooks, which has its own RootState: hence the other names.)
+type AssembledState = RootState;
+type AssembledDispatch = AppDispatch;
+declare module '../lib/storeHooks' {
+  interface StoreTypes {
+    state: AssembledState;
+    dispatch: AssembledDispatch;
+  }
+}

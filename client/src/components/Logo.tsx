@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
-import { PATHS } from '../app/constants';
+import { PATHS } from '../lib/constants';
 
 /** The Knack mark and wordmark, linking home. */
 export function Logo({ inverse = false, className = '' }: { inverse?: boolean; className?: string }) {

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { onApiError } from '../api/http';
 import { onNotify, type ToastKind } from './notify';
 import type { Toast } from './Toasts';
-import { withAntd } from '../app/withAntd';
+import { withAntd } from './antd/withAntd';
 
 const Toasts = lazy(withAntd(() => import('./Toasts')));
 

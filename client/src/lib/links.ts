@@ -5,7 +5,7 @@
  * one is a public profile. The app's fixed screens (explore, pricing, …) are never read as one of these.
  */
 import { PATTERNS } from '../../../generated/validation';
-import { PATHS } from '../app/constants';
+import { PATHS } from './constants';
 import type { TagType } from './tags';
 
 /** The one route pattern of the single-segment screens (profile, share link, Top 50), with an optional second segment. */

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PATHS } from '../../app/constants';
+import { PATHS } from '../../lib/constants';
 import { compactCount } from '../format';
 import { UserAvatar } from '../UserAvatar';
 import { displayUsername } from '../../lib/userNames';

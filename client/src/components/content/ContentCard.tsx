@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import EyeInvisibleOutlined from '@ant-design/icons/es/icons/EyeInvisibleOutlined';
 import EyeOutlined from '@ant-design/icons/es/icons/EyeOutlined';
 import PlayCircleOutlined from '@ant-design/icons/es/icons/PlayCircleOutlined';
-import { PATHS } from '../../app/constants';
+import { PATHS } from '../../lib/constants';
 import { mediaUrl } from '../../api/mediaUrl';
 import { displayUsername } from '../../lib/userNames';
 import { formatKnackPricePer } from '../../lib/formatKnackPrice';

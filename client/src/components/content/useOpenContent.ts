@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch } from '../../lib/storeHooks';
 import { detailOpened } from '../../lib/contentEvents';
 import type { Content } from '../../lib/content';
 

@@ -4,7 +4,7 @@ import { Button } from '../button';
 import ArrowRightOutlined from '@ant-design/icons/es/icons/ArrowRightOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import WarningOutlined from '@ant-design/icons/es/icons/WarningOutlined';
-import { PATHS } from '../../app/constants';
+import { PATHS } from '../../lib/constants';
 import { compactCount } from '../format';
 import { typeStyle } from '../../lib/tagColors';
 import { DEFAULT_KNACK_PRICE, formatKnackPrice, formatKnackPricePer, knackUnit } from '../../lib/formatKnackPrice';

@@ -33,10 +33,10 @@ import {
   type ConfirmEmailChangeResult as EmailLinkAnswer,
 } from '../../api/generated/operations';
 import { toApiError } from '../../api/http';
-import { PATHS } from '../../app/constants';
-import { currentPath, navigateTo } from '../../app/navigation';
+import { PATHS } from '../../lib/constants';
+import { currentPath, navigateTo } from '../../lib/navigation';
 import { notify } from '../../components/notify';
-import { modalClosed, modalOpened, selectModalProps, type ModalProps } from '../../app/ui';
+import { modalClosed, modalOpened, selectModalProps, type ModalProps } from '../../lib/ui';
 import { AUTH_MESSAGES, normalizeEmail, normalizeUsername } from './auth.rules';
 import { reloadSession } from './auth.session';
 import {

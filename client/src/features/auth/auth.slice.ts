@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { knackRegistered } from '../../lib/contentEvents';
-import { modalOpened } from '../../app/ui';
+import { modalOpened } from '../../lib/ui';
 import { loadAccount } from './auth.storage';
 import type {
   AuthProviders,

@@ -7,7 +7,7 @@ import type { SagaIterator } from 'redux-saga';
 import { call, put, select, takeEvery } from 'redux-saga/effects';
 import { getFollowCount, makeFollowing, type GetFollowCountResult, type MakeFollowingResult } from '../../api/generated/operations';
 import { toApiError } from '../../api/http';
-import { modalOpened } from '../../app/ui';
+import { modalOpened } from '../../lib/ui';
 import { notify } from '../../components/notify';
 import { loggedOut, selectUser, sessionLost, type User } from '../auth';
 import { countsLoaded, countsRequested, followChanged, followFailed, followsForgotten, followToggled, type FollowTarget } from './follows.slice';

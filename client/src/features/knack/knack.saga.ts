@@ -13,7 +13,7 @@ import { notify } from '../../components/notify';
 import { selectReactedContents, selectUser, type User } from '../auth';
 import type { Content } from '../../lib/content';
 import { audioPlaying, audioProgressed, playerClosed, type PlayerState, selectCurrentTrack, selectPlayer, trackRequested, trackStepped } from '../player';
-import { modalOpened } from '../../app/ui';
+import { modalOpened } from '../../lib/ui';
 import { imageViewed, knackRegistered } from '../../lib/contentEvents';
 import { KNACK_THANKS } from './knack.messages';
 

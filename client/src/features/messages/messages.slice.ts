@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { GetMessageCountsResult } from '../../api/generated/operations';
-import { inboxChanged } from '../../app/ui';
+import { inboxChanged } from '../../lib/ui';
 
 export type MessageCounts = GetMessageCountsResult;
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { getMessageCounts } from '../../api/generated/operations';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { selectUser } from '../auth';
 import { messageCountsCleared, messageCountsReceived, selectMessagesVersion } from './messages.slice';
 

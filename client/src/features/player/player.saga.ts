@@ -11,7 +11,7 @@ import { getContentDetail, type GetContentDetailResult } from '../../api/generat
 import { mediaUrl } from '../../api/mediaUrl';
 import { selectIsLoggedIn, selectUser, type User } from '../auth';
 import type { Content } from '../../lib/content';
-import { modalOpened } from '../../app/ui';
+import { modalOpened } from '../../lib/ui';
 import { loadTrack, playerAudio, relinkTrack, startPlayback, unloadTrack } from './audioEngine';
 import { linkEnd, linkEnding, RENEW_AGAIN_AFTER_MS, sameFile } from './signedLinks';
 import { selectCurrentTrack, selectHasNext, selectPlayer } from './player.selectors';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { selectIsLoggedIn } from '../auth';
 import type { Content } from '../../lib/content';
 import { selectPreviewUsed } from './player.selectors';

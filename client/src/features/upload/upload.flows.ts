@@ -25,7 +25,7 @@ import { toApiError, type RequestOptions } from '../../api/http';
 import { mediaUrl } from '../../api/mediaUrl';
 import { notify } from '../../components/notify';
 import { loggedOut, selectUser, userUpdated, type User } from '../auth';
-import { modalClosed, modalOpened, selectModalProps, selectOpenModal, type ModalProps } from '../../app/ui';
+import { modalClosed, modalOpened, selectModalProps, selectOpenModal, type ModalProps } from '../../lib/ui';
 import { pageReload } from './pageReload';
 import { fileProblem, slotKind, UPLOAD_MESSAGES } from './upload.rules';
 import { selectUpload } from './upload.selectors';

@@ -9,7 +9,7 @@ import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import { loggedOut, selectIsLoggedIn } from '../auth';
 import { selectTagsStatus, tagsRequested } from '../tags';
 import type { LoadStatus } from '../../lib/tags';
-import { MEMBER_MODALS, modalClosed, modalOpened, selectOpenModal, type ModalRequest } from '../../app/ui';
+import { MEMBER_MODALS, modalClosed, modalOpened, selectOpenModal, type ModalRequest } from '../../lib/ui';
 import { notify } from '../../components/notify';
 import { isUploadFormModal } from './upload.slice';
 

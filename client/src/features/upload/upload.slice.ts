@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { modalClosed, modalOpened } from '../../app/ui';
+import { modalClosed, modalOpened } from '../../lib/ui';
 import type { Content } from '../../lib/content';
 import type { FieldError, FileSlot, PendingFile, SlotState, StoredFile, UploadFormKind, UploadStatus, UploadValues } from './upload.types';
 

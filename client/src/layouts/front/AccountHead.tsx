@@ -1,11 +1,11 @@
 import { Link } from 'react-router-dom';
 import CameraOutlined from '@ant-design/icons/es/icons/CameraOutlined';
-import { PATHS } from '../../app/constants';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { PATHS } from '../../lib/constants';
+import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { mediaUrl } from '../../api/mediaUrl';
 import { displayUsername, initials } from '../../lib/userNames';
 import { selectLocationLine, selectUser } from '../../features/auth';
-import { modalOpened } from '../../app/ui';
+import { modalOpened } from '../../lib/ui';
 import { FollowCounts } from '../../features/follows';
 
 /**

@@ -1,5 +1,5 @@
 import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
-import { BRAND, PATHS } from '../../app/constants';
+import { BRAND, PATHS } from '../../lib/constants';
 import { Logo } from '../../components/Logo';
 import { FOOTER_COLUMNS, useFooter, type PageUiSection } from '../../features/cms';
 import { FooterLink } from './FooterLink';

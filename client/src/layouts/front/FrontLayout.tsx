@@ -1,18 +1,18 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { RouteErrorBoundary } from '../../components/errors';
 import { PageLoading } from '../../components/PageLoading';
 import { OrderReturn } from '../../features/payments';
 import { MessageCountsPoll } from '../../features/messages';
 import { loadPlayerBar, selectHasTrack } from '../../features/player';
-import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../app/ui';
+import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../lib/ui';
 import { Footer } from './Footer';
 import { ModalHost } from './ModalHost';
 import { SideMenu } from './SideMenu';
 import { TopNav } from './TopNav';
 import { useOpenedOnce } from './useOpenedOnce';
-import { withAntd } from '../../app/withAntd';
+import { withAntd } from '../../components/antd/withAntd';
 import './front.css';
 
 const PhoneDrawer = lazy(withAntd(() => import('./PhoneDrawer')));

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../lib/storeHooks';
 import { loadAuthModal, selectIsLoggedIn } from '../../features/auth';
 import { loadContentDetailModal, selectDetailOpen } from '../../features/content-detail';
 import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUploadModal } from '../../features/upload';
@@ -12,9 +12,9 @@ import { loadSubscriptionModal } from '../../features/subscriptions';
 import { loadPrivacyModal } from '../../features/privacy';
 import { loadMessageModal } from '../../features/messages';
 import { loadProjectModal } from '../../features/projects';
-import { selectOpenModal, type ModalName } from '../../app/ui';
+import { selectOpenModal, type ModalName } from '../../lib/ui';
 import { useOpenedOnce } from './useOpenedOnce';
-import { withAntd } from '../../app/withAntd';
+import { withAntd } from '../../components/antd/withAntd';
 
 type ModalComponent = LazyExoticComponent<ComponentType<{ name: never; open: boolean }>>;
 

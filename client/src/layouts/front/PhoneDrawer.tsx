@@ -1,6 +1,6 @@
 import Drawer from 'antd/es/drawer';
 import { Logo } from '../../components/Logo';
-import { BRAND, PATHS } from '../../app/constants';
+import { BRAND, PATHS } from '../../lib/constants';
 import { SideMenu } from './SideMenu';
 
 /** The side menu on phones (below 600 px): a drawer from the left, opened by the hamburger. Loaded on first open. */

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { useGetProjectsOfUser, useGetWalletSummary } from '../../api/generated/hooks';
-import { PATHS } from '../../app/constants';
-import { useAppSelector } from '../../app/hooks';
+import { PATHS } from '../../lib/constants';
+import { useAppSelector } from '../../lib/storeHooks';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
 import { formatUsd, selectPaymentsVersion } from '../../features/payments';

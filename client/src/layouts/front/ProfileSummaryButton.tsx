@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../lib/storeHooks';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
 import './profile-summary.css';

@@ -1,7 +1,7 @@
 import { NavLink, useLocation } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { logoutRequested, selectHasKnownPlan, selectIsAdmin, selectIsLoggedIn } from '../../features/auth';
-import { modalOpened, selectIsPhone } from '../../app/ui';
+import { modalOpened, selectIsPhone } from '../../lib/ui';
 import { UnreadBadge } from '../../features/messages';
 import { AccountHead } from './AccountHead';
 import { LOGGED_OUT_SIDE_MENU, loggedInSideMenu, type SideMenuItem, type SideMenuLink } from './navItems';

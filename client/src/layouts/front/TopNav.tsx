@@ -3,13 +3,13 @@ import { Button } from '../../components/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
 import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
 import MenuOutlined from '@ant-design/icons/es/icons/MenuOutlined';
-import { BREAKPOINTS, PATHS } from '../../app/constants';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { BREAKPOINTS, PATHS } from '../../lib/constants';
+import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { Logo } from '../../components/Logo';
 import { logoutRequested, selectIsLoggedIn } from '../../features/auth';
 import { SearchBox } from '../../features/explore';
 import { UnreadBadge } from '../../features/messages';
-import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from '../../app/ui';
+import { modalOpened, selectIsPhone, selectViewportWidth, sideMenuOpened } from '../../lib/ui';
 import { ProfileSummaryButton } from './ProfileSummaryButton';
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;

@@ -13,8 +13,8 @@ import ReadOutlined from '@ant-design/icons/es/icons/ReadOutlined';
 import SafetyCertificateOutlined from '@ant-design/icons/es/icons/SafetyCertificateOutlined';
 import UserAddOutlined from '@ant-design/icons/es/icons/UserAddOutlined';
 import WalletOutlined from '@ant-design/icons/es/icons/WalletOutlined';
-import { PATHS } from '../../app/constants';
-import type { ModalName } from '../../app/ui';
+import { PATHS } from '../../lib/constants';
+import type { ModalName } from '../../lib/ui';
 
 /** A product path (router link) or a static page (plain link). */
 export interface SideMenuLink {

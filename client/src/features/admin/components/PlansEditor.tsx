@@ -4,7 +4,7 @@ import InputNumber from 'antd/es/input-number';
 import Skeleton from 'antd/es/skeleton';
 import { updatePlan } from '../../../api/generated/operations';
 import { useGetAllPlans } from '../../../api/generated/hooks';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { accountExtrasRequested, type Plan } from '../../auth';
 import { useToastedCall } from '../../../lib/useToastedCall';
 

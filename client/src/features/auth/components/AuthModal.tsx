@@ -1,6 +1,6 @@
 import Modal from 'antd/es/modal';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalClosed, selectIsPhone, type ModalName } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalClosed, selectIsPhone, type ModalName } from '../../../lib/ui';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { LoginForm } from './LoginForm';
 import { ResetPasswordForm } from './ResetPasswordForm';

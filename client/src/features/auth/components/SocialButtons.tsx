@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import Button from 'antd/es/button';
 import FacebookFilled from '@ant-design/icons/es/icons/FacebookFilled';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { AUTH_MESSAGES } from '../auth.rules';
 import { selectAuthProviders } from '../auth.selectors';

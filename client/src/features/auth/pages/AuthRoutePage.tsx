@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalOpened, type ModalName } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalOpened, type ModalName } from '../../../lib/ui';
 import { selectIsLoggedIn } from '../auth.selectors';
 
 const TYPES: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectAuthForm } from '../auth.selectors';
 import { accountConfirmRequested, emailChangeLinkOpened } from '../auth.slice';
 import type { EmailChangeLink } from '../auth.types';

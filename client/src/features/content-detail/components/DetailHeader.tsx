@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import FlagOutlined from '@ant-design/icons/es/icons/FlagOutlined';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalOpened } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalOpened } from '../../../lib/ui';
 import { selectIsAdmin, selectUser } from '../../auth';
 import { displayUsername } from '../../../lib/userNames';
 import type { PublicUser } from '../../../lib/content';

@@ -2,8 +2,8 @@ import Dropdown from 'antd/es/dropdown';
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import FolderAddOutlined from '@ant-design/icons/es/icons/FolderAddOutlined';
 import MoreOutlined from '@ant-design/icons/es/icons/MoreOutlined';
-import { useAppDispatch } from '../../../app/hooks';
-import { modalOpened } from '../../../app/ui';
+import { useAppDispatch } from '../../../lib/storeHooks';
+import { modalOpened } from '../../../lib/ui';
 
 /**
  * The owner's menu on their piece, and an admin's on anyone's: each entry only where the server accepts it.

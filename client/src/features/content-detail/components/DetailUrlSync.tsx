@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { detailClosed } from '../contentDetail.slice';
 import { selectContentDetail } from '../contentDetail.selectors';
 import { detailBackground, entryState } from '../detailHistory';

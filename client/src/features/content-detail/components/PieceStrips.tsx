@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useGetContentsByKind, useGetTrendingArtists } from '../../../api/generated/hooks';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { ArtistGrid } from '../../../components/content/ArtistCard';
 import { ContentCard } from '../../../components/content/ContentCard';
 import { DEFAULT_TAB, type FeedKind } from '../../../lib/feeds';

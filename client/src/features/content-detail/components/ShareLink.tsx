@@ -4,9 +4,9 @@ import Input from 'antd/es/input';
 import Space from 'antd/es/space';
 import CopyOutlined from '@ant-design/icons/es/icons/CopyOutlined';
 import ShareAltOutlined from '@ant-design/icons/es/icons/ShareAltOutlined';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { copyText } from '../../../components/copyText';
-import { modalOpened } from '../../../app/ui';
+import { modalOpened } from '../../../lib/ui';
 
 /** The piece's share link, `{origin}{link}`, read-only with a Copy button, and Share (the share modal). */
 export function ShareLink({ link, contentId }: { link: string; contentId: string }) {

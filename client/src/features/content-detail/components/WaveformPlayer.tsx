@@ -4,7 +4,7 @@ import Button from 'antd/es/button';
 import CaretRightFilled from '@ant-design/icons/es/icons/CaretRightFilled';
 import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { formatDuration } from '../../../components/format';
 import { positionAfterKey, positionText, selectTrackProgress, usePlayerControls } from '../../player';
 import { TYPE_COLORS } from '../../../lib/tagColors';

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent
 import { useLocation, useNavigate } from 'react-router-dom';
 import CloseOutlined from '@ant-design/icons/es/icons/CloseOutlined';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
-import { PATHS } from '../../../app/constants';
+import { PATHS } from '../../../lib/constants';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { displayUsername } from '../../../lib/userNames';
 import { formatKnackPrice, knackUnit } from '../../../lib/formatKnackPrice';

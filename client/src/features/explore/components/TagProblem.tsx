@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/button';
-import { PATHS } from '../../../app/constants';
+import { PATHS } from '../../../lib/constants';
 import type { TagFilter } from '../hooks/useTagFilter';
 import { EmptyState } from '../../../components/content/ContentGrid';
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectTagGroups, selectTagsStatus, tagsRequested } from '../../tags';
 import type { Tag, TagGroup } from '../../../lib/tags';
 

@@ -1,9 +1,9 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import ArrowRightOutlined from '@ant-design/icons/es/icons/ArrowRightOutlined';
-import { PATHS } from '../../../app/constants';
-import { useAppSelector } from '../../../app/hooks';
+import { PATHS } from '../../../lib/constants';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { formatKnackPrice, knackUnit } from '../../../lib/formatKnackPrice';
-import { selectIsPhone } from '../../../app/ui';
+import { selectIsPhone } from '../../../lib/ui';
 import { ArtistStrip } from '../components/ArtistStrip';
 import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid';
 import { ExploreTabs } from '../../../components/content/ExploreTabs';

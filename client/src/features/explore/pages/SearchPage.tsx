@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { searchContents, searchOwners } from '../../../api/generated/operations';
-import { PATHS } from '../../../app/constants';
+import { PATHS } from '../../../lib/constants';
 import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
 import { typeStyle } from '../../../lib/tagColors';
 import type { Tag } from '../../../lib/tags';

@@ -1,6 +1,6 @@
 import { Link, Navigate, useParams } from 'react-router-dom';
 import ArrowLeftOutlined from '@ant-design/icons/es/icons/ArrowLeftOutlined';
-import { PATHS } from '../../../app/constants';
+import { PATHS } from '../../../lib/constants';
 import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid';
 import { TagProblem } from '../components/TagProblem';
 import { emptyFeedMessage, FEED_KIND_LABELS, type FeedKind, isFeedKind } from '../../../lib/feeds';

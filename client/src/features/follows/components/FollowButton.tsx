@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import UserAddOutlined from '@ant-design/icons/es/icons/UserAddOutlined';
 import CheckOutlined from '@ant-design/icons/es/icons/CheckOutlined';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { Button } from '../../../components/button';
 import { selectUser } from '../../auth';
 import { selectFollowBusy, selectIsFollowing } from '../follows.selectors';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { compactCount } from '../../../components/format';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalOpened } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalOpened } from '../../../lib/ui';
 import { selectFollowCounts } from '../follows.selectors';
 import { countsRequested, type FollowCounts as Counts } from '../follows.slice';
 import './follows.css';

@@ -1,10 +1,10 @@
 import { useCallback, useDeferredValue, useEffect } from 'react';
-import { BREAKPOINTS } from '../../../app/constants';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { BREAKPOINTS } from '../../../lib/constants';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectIsLoggedIn } from '../../auth';
 import { selectTagGroups, selectTagsError, selectTagsStatus, tagsRequested } from '../../tags';
 import { TagSections } from '../../../components/tags/TagSections';
-import { modalOpened, selectIsPhone, selectViewportWidth } from '../../../app/ui';
+import { modalOpened, selectIsPhone, selectViewportWidth } from '../../../lib/ui';
 import { Hero } from '../components/Hero';
 import { HowItWorks } from '../components/HowItWorks';
 import './home.css';

@@ -4,9 +4,9 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import { addKnack, requestKnackCode } from '../../../api/generated/operations';
 import { toApiError } from '../../../api/http';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../../app/ui';
+import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
 import { knackRegistered } from '../../../lib/contentEvents';
 import { VERIFICATION_MESSAGES } from '../knack.messages';
 

@@ -1,5 +1,5 @@
 import './badge.css';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { selectUnreadMessages } from '../messages.slice';
 
 /** The number of unread conversations, or nothing when there are none (plain markup: it sits on the landing route). */

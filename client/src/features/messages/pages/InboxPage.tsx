@@ -19,8 +19,8 @@ import {
   type GetMessageThreadResult,
 } from '../../../api/generated/operations';
 import { toApiError } from '../../../api/http';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { inboxChanged, modalOpened, type InboxCounts } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { inboxChanged, modalOpened, type InboxCounts } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
 import { PageHead } from '../../../components/PageHead';
 import { selectIsAdmin, selectUser } from '../../auth';

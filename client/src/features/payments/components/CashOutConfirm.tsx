@@ -1,7 +1,7 @@
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
 import { useGetWalletSummary, useRequestCashOut } from '../../../api/generated/hooks';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
 import { cashOutRequested } from '../payments.events';

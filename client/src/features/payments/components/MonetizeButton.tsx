@@ -1,7 +1,7 @@
 import { Button } from '../../../components/button';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectIsLoggedIn, selectUser } from '../../auth';
-import { modalOpened } from '../../../app/ui';
+import { modalOpened } from '../../../lib/ui';
 
 /**
  * Beside a piece that is not monetized yet: its owner can monetize it, another member can support it (pay the

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { getPaymentOrder } from '../../../api/generated/operations';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectIsLoggedIn, selectUser } from '../../auth';
-import { modalOpened } from '../../../app/ui';
+import { modalOpened } from '../../../lib/ui';
 import { listingPaid } from '../../../lib/contentEvents';
 import { PAYMENT_MESSAGES } from '../payments.messages';
 

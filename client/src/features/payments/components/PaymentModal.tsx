@@ -1,6 +1,6 @@
 import Modal from 'antd/es/modal';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
 import { CashOutConfirm } from './CashOutConfirm';
 import { MonetizeOffer } from './MonetizeOffer';
 import { PaidCongratulation } from './PaidCongratulation';

@@ -2,9 +2,9 @@ import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircleFilled';
 import { useDeleteContent } from '../../../api/generated/hooks';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
-import { selectIsPhone } from '../../../app/ui';
+import { selectIsPhone } from '../../../lib/ui';
 import { contentRemoved } from '../../content-detail';
 import type { Content } from '../../../lib/content';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { getContentByLink } from '../../../api/generated/operations';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { detailOpened } from '../../../lib/contentEvents';
 import { selectContentDetail } from '../../content-detail';
 import type { Content } from '../../../lib/content';

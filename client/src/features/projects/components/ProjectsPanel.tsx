@@ -7,8 +7,8 @@ import { useGetProjectContents, useGetProjectsOfUser } from '../../../api/genera
 import { deleteProject } from '../../../api/generated/operations';
 import { toApiError } from '../../../api/http';
 import { mediaUrl } from '../../../api/mediaUrl';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalOpened, selectOpenModal } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalOpened, selectOpenModal } from '../../../lib/ui';
 import { EmptyState } from '../../../components/content/ContentGrid';
 import { notify } from '../../../components/notify';
 import { detailOpened } from '../../../lib/contentEvents';

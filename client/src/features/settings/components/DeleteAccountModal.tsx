@@ -9,9 +9,9 @@ import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircl
 import { deleteMyAccount } from '../../../api/generated/operations';
 import { useGetWalletSummary } from '../../../api/generated/hooks';
 import { MESSAGES } from '../../../../../generated/validation';
-import { PATHS } from '../../../app/constants';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { selectIsPhone } from '../../../app/ui';
+import { PATHS } from '../../../lib/constants';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { selectIsPhone } from '../../../lib/ui';
 import { loggedOut } from '../../auth';
 import { formatUsd } from '../../payments';
 import { useGroupSave } from '../hooks/useGroupSave';

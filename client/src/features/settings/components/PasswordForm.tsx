@@ -3,7 +3,7 @@ import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import { changePassword } from '../../../api/generated/operations';
 import { MESSAGES } from '../../../../../generated/validation';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser, sessionRefreshed } from '../../auth';
 import { useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';

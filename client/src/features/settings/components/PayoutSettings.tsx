@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import Skeleton from 'antd/es/skeleton';
 import { useGetWalletSummary } from '../../../api/generated/hooks';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
 import { loadPayoutAccountForm } from '../../wallet';
 

@@ -5,7 +5,7 @@ import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import { requestEmailChange, updatePersonal, updateUsername, type UpdatePersonalArgs } from '../../../api/generated/operations';
 import { MESSAGES } from '../../../../../generated/validation';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { emailProblem, normalizeEmail, normalizeUsername, selectUser, userUpdated, usernameProblem, type User } from '../../auth';
 import { useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';

@@ -4,7 +4,7 @@ import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import { useGetCountries, useGetRegions } from '../../../api/generated/hooks';
 import { updateRegional } from '../../../api/generated/operations';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser, selectUserExt, userExtLoaded } from '../../auth';
 import { useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import { updateSocial, type UpdateSocialArgs } from '../../../api/generated/operations';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser, userUpdated } from '../../auth';
 import { useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';

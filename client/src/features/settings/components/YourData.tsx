@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import Button from 'antd/es/button';
 import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
 import { downloadMyData } from '../../../api/generated/operations';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
 import { saveJsonFile } from '../saveJsonFile';

@@ -2,12 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Space from 'antd/es/space';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { inviteUser } from '../../../api/generated/operations';
 import { MESSAGES, PATTERNS } from '../../../../../generated/validation';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
-import { modalOpened } from '../../../app/ui';
+import { modalOpened } from '../../../lib/ui';
 
 /**
  * Invite by email (user/invite-user): 'Invite sent successfully'. A visitor is asked to log in first;

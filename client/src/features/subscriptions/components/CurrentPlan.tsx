@@ -1,7 +1,7 @@
 import Button from 'antd/es/button';
 import { updateSubscription } from '../../../api/generated/operations';
 import { useGetCreditMovements } from '../../../api/generated/hooks';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { accountExtrasRequested, type Plan, type Subscription, type UserExt } from '../../auth';
 import { SUBSCRIPTION_MESSAGES } from '../subscriptions.messages';
 import { useToastedCall } from '../../../lib/useToastedCall';

@@ -1,8 +1,8 @@
 import DollarOutlined from '@ant-design/icons/es/icons/DollarOutlined';
 import Skeleton from 'antd/es/skeleton';
 import { useGetAllPlans } from '../../../api/generated/hooks';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalOpened } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalOpened } from '../../../lib/ui';
 import { ErrorPage } from '../../../components/errors';
 import { selectIsLoggedIn, selectSubscription, selectUser, selectUserExt, type Plan } from '../../auth';
 import { formatUsd } from '../../payments';

@@ -1,7 +1,7 @@
 import Form from 'antd/es/form';
 import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
 import { selectTagGroups, selectTagsStatus } from '../../tags';
 import type { TagType } from '../../../lib/tags';

@@ -1,6 +1,6 @@
 import Modal from 'antd/es/modal';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { modalClosed, selectIsPhone } from '../../../app/ui';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalClosed, selectIsPhone } from '../../../lib/ui';
 import { selectUpload } from '../upload.selectors';
 import { UPLOAD_FORM_MODALS, type UploadModalName } from '../upload.slice';
 import type { UploadFormKind } from '../upload.types';

@@ -4,9 +4,9 @@ import Input from 'antd/es/input';
 import { useUpdatePaymentInfo } from '../../../api/generated/hooks';
 import { MESSAGES } from '../../../../../generated/validation';
 import { toApiError } from '../../../api/http';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
-import { modalOpened } from '../../../app/ui';
+import { modalOpened } from '../../../lib/ui';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PAYPAL_MESSAGES = {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import HistoryOutlined from '@ant-design/icons/es/icons/HistoryOutlined';
-import { PATHS } from '../../../app/constants';
-import { useAppSelector } from '../../../app/hooks';
+import { PATHS } from '../../../lib/constants';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
 import { selectPaymentsVersion } from '../../payments';
 import { HistoryList } from '../components/HistoryList';

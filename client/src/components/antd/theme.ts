@@ -1,5 +1,5 @@
 import type { ThemeConfig } from 'antd/es/config-provider/context';
-import { BRAND } from './constants';
+import { BRAND } from '../../lib/constants';
 
 /** The page's muted and subtle text (global.css --kn-muted and --kn-subtle). */
 const TEXT_MUTED = '#5d5a6e';

@@ -1,5 +1,5 @@
 /**
- * app/ui: the app-wide UI state every feature may read and change: device, orientation and viewport size,
+ * lib/ui: the app-wide UI state every feature may read and change: device, orientation and viewport size,
  * the open modal (one at a time, by name) and the phone side menu.
  */
 export { uiReducer, initialUiState, viewportChanged, modalOpened, modalClosed, sideMenuOpened, sideMenuClosed, AUTH_MODALS, MEMBER_MODALS } from './ui.slice';
