@@ -9,6 +9,7 @@ import react from '@vitejs/plugin-react';
 import { gzippedSize, landingScripts } from './build/landing';
 import { antdIconStyles } from './build/antdIconStyles';
 import { vendorFixes } from './build/vendorFixes';
+import { siteDescription } from './build/siteDescription';
 
 const clientRoot = fileURLToPath(new URL('.', import.meta.url));
 /** The landing route's page module: most visits start there. */
@@ -126,7 +127,14 @@ export default defineConfig({
   root: clientRoot,
   publicDir: 'public',
   base: '/',
-  plugins: [vendorFixes(clientRoot), antdIconStyles(), react(), preloadLandingRoute(LANDING_MODULE), landingBudget(LANDING_MODULE, LANDING_JS_BUDGET_KB)],
+  plugins: [
+    vendorFixes(clientRoot),
+    antdIconStyles(),
+    react(),
+    siteDescription(),
+    preloadLandingRoute(LANDING_MODULE),
+    landingBudget(LANDING_MODULE, LANDING_JS_BUDGET_KB),
+  ],
   server: {
     port: 5173,
     proxy: {

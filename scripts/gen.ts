@@ -4,6 +4,7 @@
  *  - client/src/api/generated/operations.ts  one typed function per operationId
  *  - client/src/api/generated/hooks.ts        one React hook per operationId
  *  - generated/validation.ts             the form rules of x-validation, imported by the server and the client alike
+ *  - generated/page-meta.ts              the built-in page metadata of x-page-meta-defaults, for the server and the client
  * `npm run gen -- --check` writes nothing and exits 1 when a committed file is stale.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -35,8 +36,15 @@ interface Validation {
   messages: Record<string, string>;
 }
 
+interface PageMetaDefaults {
+  site: string;
+  keywords: string;
+  pages: Record<string, { title: string; description: string }>;
+}
+
 interface Spec {
   'x-validation'?: Validation;
+  'x-page-meta-defaults'?: PageMetaDefaults;
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>> & { parameters?: Parameter[] }>;
   components?: { parameters?: Record<string, Parameter> };
 }
@@ -170,6 +178,48 @@ function validationFile(validation: Validation | undefined): string {
   ].join('\n');
 }
 
+/** The built-in metadata of `x-page-meta-defaults`, one whole PageMeta per page: the server seeds it, the client falls back to it. */
+function pageMetaFile(defaults: PageMetaDefaults | undefined): string {
+  if (!defaults) throw new Error('openapi.yaml has no x-page-meta-defaults');
+  const { site, keywords } = defaults;
+  const pages = Object.fromEntries(
+    Object.entries(defaults.pages).map(([page, { title, description }]) => [
+      page,
+      {
+        page,
+        title,
+        meta: [
+          { property: 'description', content: description },
+          { property: 'keywords', content: keywords },
+        ],
+        facebook: [
+          { property: 'og:site_name', content: site },
+          { property: 'og:type', content: 'website' },
+          { property: 'og:title', content: title },
+          { property: 'og:description', content: description },
+        ],
+        twitter: [
+          { property: 'twitter:card', content: 'summary_large_image' },
+          { property: 'twitter:title', content: title },
+          { property: 'twitter:description', content: description },
+        ],
+      },
+    ]),
+  );
+  return [
+    BANNER,
+    "import type { components } from './openapi';",
+    '',
+    '/** The pages that have metadata in the CMS. */',
+    `export type PageMetaPage = ${Object.keys(pages)
+      .map((page) => JSON.stringify(page))
+      .join(' | ')};`,
+    '',
+    `export const PAGE_META_DEFAULTS: Record<PageMetaPage, components['schemas']['PageMeta']> = ${JSON.stringify(pages, null, 2)};`,
+    '',
+  ].join('\n');
+}
+
 /** Every generated file, keyed by its path relative to the project root. */
 export async function generateAll(): Promise<Record<string, string>> {
   const source = readFileSync(SPEC_PATH, 'utf8');
@@ -180,6 +230,7 @@ export async function generateAll(): Promise<Record<string, string>> {
   return {
     'generated/openapi.ts': types,
     'generated/validation.ts': validation,
+    'generated/page-meta.ts': pageMetaFile(spec['x-page-meta-defaults']),
     'client/src/api/generated/operations.ts': operationsFile(ops),
     'client/src/api/generated/hooks.ts': hooksFile(ops),
   };

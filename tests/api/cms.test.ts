@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { NativePostModel } from '../../server/modules/cms';
+import { defaultPageMeta, type MetaPage } from '../../client/src/features/cms';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 
@@ -43,6 +44,26 @@ describe('GET /api/v2/pages-metas/{page}', () => {
     expect(pageMeta.meta).toContainEqual({ property: 'description', content: expect.stringMatching(/\w/) });
     expect(pageMeta.facebook).toContainEqual({ property: 'og:title', content: pageMeta.title });
     expect(pageMeta.twitter).toContainEqual({ property: 'twitter:card', content: 'summary_large_image' });
+  });
+
+  it.each<MetaPage>(['meta', 'home', 'earn', 'become', 'explore'])(
+    'when the %s page is asked for, then the answer is exactly the built-in default the client falls back to when the CMS fails',
+    async (page) => {
+      const res = await request(app).get(`/api/v2/pages-metas/${page}`).expect(200);
+      expect(res.body.pageMeta).toEqual(defaultPageMeta(page));
+    },
+  );
+
+  it('when the explore page is asked for, then its description is its own, not the site-wide one', async () => {
+    const res = await request(app).get('/api/v2/pages-metas/explore').expect(200);
+    expect(res.body.pageMeta.meta).toContainEqual({
+      property: 'description',
+      content: 'Discover popular, featured, trending and up-and-coming creators of music, art and photos.',
+    });
+    expect(defaultPageMeta('explore').meta).toContainEqual({
+      property: 'description',
+      content: 'Discover popular, featured, trending and up-and-coming creators of music, art and photos.',
+    });
   });
 
   it('when the page has no metadata, then 404 (the client falls back to its defaults)', async () => {

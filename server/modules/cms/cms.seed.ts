@@ -3,11 +3,8 @@
  * missing and never overwrites what an editor has changed since.
  */
 import type { Model } from 'mongoose';
+import { PAGE_META_DEFAULTS } from '../../../generated/page-meta';
 import { NativePostModel, PageMetaModel, PageUiModel } from './cms.model';
-
-const SITE = 'Knack';
-const DEFAULT_DESCRIPTION =
-  'Knack pays creators of music, art and photos for every play and view. Upload your work, list it, and earn knack from $0.05 each time someone plays or views it.';
 
 const FOOTER = {
   name: 'footer',
@@ -53,43 +50,8 @@ const FOOTER = {
   ],
 };
 
-function pageMeta(page: string, title: string, description: string) {
-  return {
-    page,
-    title,
-    meta: [
-      { property: 'description', content: description },
-      { property: 'keywords', content: 'music, art, photos, creators, get paid per play, knack' },
-    ],
-    facebook: [
-      { property: 'og:site_name', content: SITE },
-      { property: 'og:type', content: 'website' },
-      { property: 'og:title', content: title },
-      { property: 'og:description', content: description },
-    ],
-    twitter: [
-      { property: 'twitter:card', content: 'summary_large_image' },
-      { property: 'twitter:title', content: title },
-      { property: 'twitter:description', content: description },
-    ],
-  };
-}
-
-const PAGE_METAS = [
-  pageMeta('meta', `${SITE}: get paid for every play and view`, DEFAULT_DESCRIPTION),
-  pageMeta('home', `${SITE}: get paid for every play and view`, DEFAULT_DESCRIPTION),
-  pageMeta(
-    'earn',
-    `Earn with ${SITE}`,
-    'List a piece for a small fee and earn knack on every play or view: 90% to the creator, 10% to the supporter who paid, paid out on the 1st of each month.',
-  ),
-  pageMeta(
-    'become',
-    `How ${SITE} works`,
-    'Upload music, art or photos, monetize them with a listing fee from $0.65, and earn from every play or view by signed-in listeners and viewers.',
-  ),
-  pageMeta('explore', `Explore music, art and photos on ${SITE}`, 'Discover popular, featured, trending and up-and-coming creators of music, art and photos.'),
-];
+/** The built-in metadata, the same the client falls back to when the CMS cannot answer. */
+const PAGE_METAS = Object.values(PAGE_META_DEFAULTS);
 
 const POSTS = [
   {

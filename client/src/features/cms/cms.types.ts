@@ -1,4 +1,5 @@
 import type { components } from '../../../../generated/openapi';
+import type { PageMetaPage } from '../../../../generated/page-meta';
 
 export type PageMeta = components['schemas']['PageMeta'];
 export type MetaItem = components['schemas']['MetaItem'];
@@ -7,4 +8,4 @@ export type PageUiSection = components['schemas']['PageUiSection'];
 export type PageUiEntry = components['schemas']['PageUiEntry'];
 
 /** The pages that have metadata in the CMS; any other route uses 'meta'. */
-export type MetaPage = 'meta' | 'home' | 'earn' | 'become' | 'explore';
+export type MetaPage = PageMetaPage;
