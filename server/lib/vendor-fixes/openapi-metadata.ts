@@ -1,5 +1,5 @@
 /**
- * A faster copy of express-openapi-validator's first step (5.6, `dist/middlewares/openapi.metadata.js`): finding the
+ * A faster copy of express-openapi-validator's first step (5.6.2, `dist/middlewares/openapi.metadata.js`): finding the
  * contract operation a request calls, which every other step of the validator and our module dispatcher read from
  * `req.openapi`. `useFasterOperationLookup()` puts it in place of the package's own, before the validator is built.
  *
@@ -14,13 +14,13 @@
 import { createRequire } from 'node:module';
 import type { NextFunction, Request, Response } from 'express';
 import type { pathToRegexp as PathToRegexp } from 'path-to-regexp';
+import { requirePatchedVersion } from './patched-versions';
 
 const vendor = createRequire(__filename);
 /** The path-to-regexp the validator itself loads, so that patterns compile exactly as they did there. */
 const { pathToRegexp } = createRequire(vendor.resolve('express-openapi-validator/dist/middlewares/openapi.metadata'))('path-to-regexp') as {
   pathToRegexp: typeof PathToRegexp;
 };
-const FIXED_VERSION = /^5\.6\./;
 
 /** What the copy reads of the validator's context (framework/openapi.context.js). */
 interface RouteMethods {
@@ -143,9 +143,7 @@ function fasterMetadata(context: OpenApiContext, responseApiDoc: ApiDoc | undefi
  * not the version the copy was made from, rather than copying behaviour that may have changed.
  */
 export function useFasterOperationLookup(): void {
-  const { version } = vendor('express-openapi-validator/package.json') as { version: string };
-  if (!FIXED_VERSION.test(version))
-    throw new Error(`server/lib/vendor-fixes/openapi-metadata.ts copies express-openapi-validator 5.6, not ${version}: compare and update it`);
+  requirePatchedVersion('express-openapi-validator', 'server/lib/vendor-fixes/openapi-metadata.ts');
   // The module's own exports object, through which the validator's `metadataMiddleware` calls the function.
   const metadata = vendor('express-openapi-validator/dist/middlewares/openapi.metadata') as { applyOpenApiMetadata: unknown };
   metadata.applyOpenApiMetadata = fasterMetadata;

@@ -1,5 +1,5 @@
 /**
- * A faster copy of how express-openapi-validator (5.6, `dist/middlewares/util.js`, `useAjvCache`) hands ajv the
+ * A faster copy of how express-openapi-validator (5.6.2, `dist/middlewares/util.js`, `useAjvCache`) hands ajv the
  * schema of each check it builds: an operation's parameters, its request body, and each of its answers.
  *
  * Why: each of those schemas carries the whole contract with it (`paths` and `components`), so that the `$ref`s in
@@ -12,9 +12,9 @@
  * declare an `$id` or anchor is handed over as the package hands it.
  */
 import { createRequire } from 'node:module';
+import { requirePatchedVersion } from './patched-versions';
 
 const vendor = createRequire(__filename);
-const FIXED_VERSION = /^5\.6\./;
 /** The contract's parts every schema carries, which only `$ref`s need. */
 const CARRIED_CONTRACT = ['paths', 'components'] as const;
 /** The keywords that would name a schema for other schemas to find, and that the walk exists to find. */
@@ -59,9 +59,7 @@ function useAjvCacheWithoutContractWalk(ajv: Ajv, schema: Record<string, unknown
  * package is not the version the copy was made from, rather than copying behaviour that may have changed.
  */
 export function useLeanSchemaRegistration(): void {
-  const { version } = vendor('express-openapi-validator/package.json') as { version: string };
-  if (!FIXED_VERSION.test(version))
-    throw new Error(`server/lib/vendor-fixes/openapi-schema-registration.ts copies express-openapi-validator 5.6, not ${version}: compare and update it`);
+  requirePatchedVersion('express-openapi-validator', 'server/lib/vendor-fixes/openapi-schema-registration.ts');
   // The module's own exports object, through which the request and response validators call the function.
   const util = vendor('express-openapi-validator/dist/middlewares/util') as { useAjvCache: unknown };
   util.useAjvCache = useAjvCacheWithoutContractWalk;
