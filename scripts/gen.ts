@@ -3,6 +3,7 @@
  *  - generated/openapi.ts                types of every path, operation and schema, for the server and the client
  *  - client/src/api/generated/operations.ts  one typed function per operationId
  *  - client/src/api/generated/hooks.ts        one React hook per operationId
+ *  - client/src/api/generated/endpoints.ts    the cached data layer: one RTK Query endpoint per operationId
  *  - generated/validation.ts             the form rules of x-validation, imported by the server and the client alike
  *  - generated/page-meta.ts              the built-in page metadata of x-page-meta-defaults, for the server and the client
  * `npm run gen -- --check` writes nothing and exits 1 when a committed file is stale.
@@ -11,6 +12,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { endpointsFile } from './gen-endpoints';
 
 const ROOT = path.resolve(__dirname, '..');
 const SPEC_PATH = path.join(ROOT, 'openapi.yaml');
@@ -26,6 +28,10 @@ interface Parameter {
 interface Operation {
   operationId: string;
   summary?: string;
+  tags?: string[];
+  'x-invalidates'?: string[];
+  /** The answer's field with the next page's cursor, when it is not `nextCursor` (a thread pages back by `earlierCursor`). */
+  'x-page-cursor'?: string;
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses: Record<string, unknown>;
@@ -43,6 +49,7 @@ interface PageMetaDefaults {
 }
 
 interface Spec {
+  tags?: { name: string }[];
   'x-validation'?: Validation;
   'x-page-meta-defaults'?: PageMetaDefaults;
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>> & { parameters?: Parameter[] }>;
@@ -54,7 +61,11 @@ interface OperationInfo {
   method: string;
   path: string;
   summary: string;
+  tags: string[];
+  invalidates: string[];
   hasPath: boolean;
+  /** It has a `cursor` query parameter: its answers are pages, each naming the next page's cursor in this field. */
+  pageCursor: string | null;
   hasQuery: boolean;
   queryRequired: boolean;
   body: 'none' | 'json' | 'multipart';
@@ -86,6 +97,9 @@ export function listOperations(spec: Spec): OperationInfo[] {
         method,
         path: route,
         summary: op.summary ?? op.operationId,
+        tags: op.tags ?? [],
+        invalidates: op['x-invalidates'] ?? [],
+        pageCursor: query.some((p) => p.name === 'cursor') ? (op['x-page-cursor'] ?? 'nextCursor') : null,
         hasPath: params.some((p) => p.in === 'path'),
         hasQuery: query.length > 0,
         queryRequired: query.some((p) => p.required),
@@ -233,6 +247,10 @@ export async function generateAll(): Promise<Record<string, string>> {
     'generated/page-meta.ts': pageMetaFile(spec['x-page-meta-defaults']),
     'client/src/api/generated/operations.ts': operationsFile(ops),
     'client/src/api/generated/hooks.ts': hooksFile(ops),
+    'client/src/api/generated/endpoints.ts': endpointsFile(
+      ops.map((op) => ({ ...op, argsOptional: argsType(op).optional })),
+      (spec.tags ?? []).map((tag) => tag.name),
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Explore: the tabs choose the feed kind requested and live in the URL, the tag chips and the artists strip
  * filter the feed and clear when chosen again, paging appends by `nextCursor` and stops at null without asking
- * for a page twice, stale requests are aborted, cards show their type colour, knack price and monetized mark
+ * for a page twice, a feed seen a moment ago shows again from the cache, a late answer never replaces the feed chosen since, cards show their type colour, knack price and monetized mark
  * and open the content detail modal; /viewall lists one kind. No network: the generated operations are mocked.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -16,8 +16,7 @@ import {
 } from '../../client/src/api/generated/operations';
 import type { RequestOptions } from '../../client/src/api/http';
 import { ContentGrid } from '../../client/src/components/content/ContentGrid';
-import ExplorePage from '../../client/src/features/explore/pages/ExplorePage';
-import ViewAllPage from '../../client/src/features/explore/pages/ViewAllPage';
+import { ExplorePage, ViewAllPage } from '../../client/src/features/explore/testing';
 import { TYPE_COLORS } from '../../client/src/lib/tagColors';
 import { contentPage, currentLocation, deferred, FakeIntersectionObserver, makeArtist, makeContent, renderRoutes } from './explore-fixtures';
 import { tagFixture } from './fixtures';
@@ -54,7 +53,10 @@ beforeEach(() => {
   ada = makeArtist('ada_lovelace');
   FakeIntersectionObserver.instances = [];
   getAllTagsMock.mockReset().mockResolvedValue({ tags: tagFixture() });
-  getContentsByKindMock.mockReset().mockImplementation(async ({ path }) => contentPage(`${path.kind}`, 3));
+  // Each feed's pieces are named after its filters ("popular Music 1"), so a test can tell which feed shows.
+  getContentsByKindMock
+    .mockReset()
+    .mockImplementation(async ({ path, query }) => contentPage([path.kind, query?.tag, query?.subTag, query?.ownerId && 'artist'].filter(Boolean).join(' '), 3));
   getTrendingArtistsMock.mockReset().mockResolvedValue({ users: [ada, makeArtist('grace_hopper')], nextCursor: null });
   getArtistsMock.mockReset().mockResolvedValue({ users: [makeArtist('newest_artist')], nextCursor: null });
 });
@@ -135,13 +137,20 @@ describe('tag chips', () => {
         .getAttribute('aria-pressed'),
     ).toBe('true');
 
+    expect(await screen.findByText('popular Music Rock 1')).toBeTruthy();
+    const requests = getContentsByKindMock.mock.calls.length;
+
+    // The feeds chosen again were loaded a moment ago: they show again from the cache, with no new request.
     fireEvent.click(within(screen.getByRole('group', { name: 'Music sub-tags' })).getByRole('button', { name: 'Rock' }));
     expect(currentLocation()).toBe('/explore/music?tab=popular');
-    await waitFor(() => expect(feedCall().query).toEqual({ tag: 'Music', limit: 24 }));
+    expect(await screen.findByText('popular Music 1')).toBeTruthy();
+    expect(screen.queryByText('popular Music Rock 1')).toBeNull();
 
     fireEvent.click(within(categories).getByRole('button', { name: 'Music' }));
     expect(currentLocation()).toBe('/explore?tab=popular');
-    await waitFor(() => expect(feedCall().query).toEqual({ limit: 24 }));
+    expect(await screen.findByText('popular 1')).toBeTruthy();
+    expect(screen.queryByText('popular Music 1')).toBeNull();
+    expect(getContentsByKindMock).toHaveBeenCalledTimes(requests);
   });
 
   it('when the URL names a sub-tag, then the feed waits for the tags and asks for it under its main tag', async () => {
@@ -182,9 +191,15 @@ describe('artists strip', () => {
         .getAttribute('aria-pressed'),
     ).toBe('true');
 
+    expect(await screen.findByText('featured artist 1')).toBeTruthy();
+    const requests = getContentsByKindMock.mock.calls.length;
+
+    // The whole feed was loaded a moment ago: it shows again from the cache, with no new request.
     fireEvent.click(within(strip).getByRole('button', { name: /ada lovelace/ }));
     expect(currentLocation()).toBe('/explore');
-    await waitFor(() => expect(feedCall().query).toEqual({ limit: 24 }));
+    expect(await screen.findByText('featured 1')).toBeTruthy();
+    expect(screen.queryByText('featured artist 1')).toBeNull();
+    expect(getContentsByKindMock).toHaveBeenCalledTimes(requests);
     expect(getArtistsMock).not.toHaveBeenCalled();
   });
 
@@ -233,7 +248,7 @@ describe('paging', () => {
       expect(getContentsByKindMock).toHaveBeenCalledTimes(2);
       expect(feedCall(2).query).toEqual({ cursor: 'cursor-2', limit: 24 });
       // While the page is on its way the button says so and nothing else is asked for.
-      expect(screen.getByRole('button', { name: /Loading/ })).toBeTruthy();
+      expect(await screen.findByRole('button', { name: /Loading/ })).toBeTruthy();
       fireEvent.click(screen.getByRole('button', { name: /Loading/ }));
       expect(getContentsByKindMock).toHaveBeenCalledTimes(2);
       await act(async () => second.resolve(contentPage('Second', 1, null)));
@@ -245,21 +260,20 @@ describe('paging', () => {
     }
   });
 
-  it('when the filters change while a page loads, then that request is aborted and its late answer ignored', async () => {
+  it('when the filters change while a page loads, then its late answer is not shown, and is kept for when that feed is chosen again', async () => {
     const slow = deferred<GetContentsByKindResult>();
-    let firstSignal: AbortSignal | undefined;
-    getContentsByKindMock.mockImplementationOnce((_args: GetContentsByKindArgs, options?: RequestOptions) => {
-      firstSignal = options?.signal;
-      return slow.promise;
-    });
+    getContentsByKindMock.mockImplementationOnce(() => slow.promise);
     renderExplore();
-    await waitFor(() => expect(firstSignal).toBeDefined());
+    await waitFor(() => expect(getContentsByKindMock).toHaveBeenCalledTimes(1));
     fireEvent.click(screen.getByRole('tab', { name: 'Trending' }));
-    expect(firstSignal!.aborted).toBe(true);
     expect(await screen.findByText('trending 1')).toBeTruthy();
-    await act(async () => slow.resolve(contentPage('Stale', 2)));
-    expect(screen.queryByText('Stale 1')).toBeNull();
+    await act(async () => slow.resolve(contentPage('Late featured', 2)));
+    expect(screen.queryByText('Late featured 1')).toBeNull();
     expect(screen.getByText('trending 1')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Featured' }));
+    expect(await screen.findByText('Late featured 1')).toBeTruthy();
+    expect(getContentsByKindMock).toHaveBeenCalledTimes(2);
   });
 
   it('when the feed is empty, then the empty state says what is missing', async () => {
@@ -373,7 +387,7 @@ describe('/viewall', () => {
 
   it('when View all is followed from a tab and tag, then it leads to that list', async () => {
     renderExplore('/explore/art?tab=trending');
-    await screen.findByText('trending 1');
+    await screen.findByText('trending Art 1');
     expect(screen.getByRole('link', { name: /View all/ }).getAttribute('href')).toBe('/viewall/trending/art');
   });
 });

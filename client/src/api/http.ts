@@ -29,8 +29,12 @@ export class ApiError extends Error {
 export interface RequestOptions {
   signal?: AbortSignal;
   onUploadProgress?: (loadedFraction: number) => void;
-  /** The caller shows the error itself (a form): no error toast. */
-  quiet?: boolean;
+  /**
+   * The caller shows the failure itself (a form under its field, a page's own error state), so the one error toast
+   * stays away. The text says why, for the reader of the call; it is not shown. (`true` is the older form, being
+   * replaced by a reason at every call.)
+   */
+  quiet?: string | boolean;
   /** Milliseconds before the call gives up; 0 waits as long as it takes (large uploads). Default 30 s. */
   timeout?: number;
 }

@@ -1,4 +1,5 @@
 import type { StateFromReducersMapObject } from '@reduxjs/toolkit';
+import { knackApi } from '../api/generated/endpoints';
 import { uiReducer } from '../lib/ui';
 import { tagsReducer } from '../features/tags';
 import { cmsReducer } from '../features/cms';
@@ -28,6 +29,7 @@ export const rootReducers = {
   comments: commentsReducer,
   follows: followsReducer,
   messages: messagesReducer,
+  [knackApi.reducerPath]: knackApi.reducer,
 };
 
 export type RootState = StateFromReducersMapObject<typeof rootReducers>;

@@ -1,5 +1,6 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware, { type Task } from 'redux-saga';
+import { knackApi } from '../api/generated/endpoints';
 import { installAuthBridge } from '../features/auth';
 import { rootReducers, type RootState } from './rootReducer';
 import { rootSaga } from './rootSaga';
@@ -26,18 +27,34 @@ export function createAppStoreInSteps(preloadedState?: Partial<RootState>) {
     reducer: combineReducers(rootReducers),
     preloadedState,
     middleware: (getDefault) =>
+      // The thunk middleware stays: the cached data layer's calls are thunks.
       getDefault({
-        thunk: false,
         // The chosen File rides on the upload actions to the saga that sends it; it never enters the state.
         serializableCheck: { ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta', 'payload.file'] },
-      }).concat(sagaMiddleware),
+      }).concat(knackApi.middleware, sagaMiddleware),
   });
+  forgetReadsWhenTheViewerChanges(store);
   const startSagas = (): typeof store & { rootTask: Task; uninstallAuthBridge: () => void } => {
     const uninstallAuthBridge = installAuthBridge(store);
     const rootTask = sagaMiddleware.run(rootSaga);
     return Object.assign(store, { rootTask, uninstallAuthBridge });
   };
   return { store, startSagas };
+}
+
+/**
+ * What the server answers depends on who asks (a private profile, one's own wallet, what one follows): when the
+ * signed-in member changes (sign-in, sign-out, a session lost), every cached read is dropped, and the pages on
+ * screen load theirs again as the new viewer. A renewed token for the same member keeps the cache.
+ */
+function forgetReadsWhenTheViewerChanges(store: { getState: () => RootState; dispatch: (action: ReturnType<typeof knackApi.util.resetApiState>) => unknown; subscribe: (listener: () => void) => unknown }) {
+  let viewer = store.getState().auth.user?.id ?? null;
+  store.subscribe(() => {
+    const current = store.getState().auth.user?.id ?? null;
+    if (current === viewer) return;
+    viewer = current;
+    store.dispatch(knackApi.util.resetApiState());
+  });
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;

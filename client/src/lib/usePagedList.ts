@@ -11,7 +11,8 @@ export interface Page<T> {
 /** Loads the page after `cursor` (undefined: the first page); must honour `signal`. */
 export type PageLoader<T> = (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>;
 
-export type PagedStatus = 'idle' | 'loading' | 'ready' | 'failed';
+import type { PagedStatus } from '../api/pagedList';
+export type { PagedStatus };
 
 export interface PagedList<T> {
   items: T[];

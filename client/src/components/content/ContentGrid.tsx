@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { Button } from '../button';
 import InboxOutlined from '@ant-design/icons/es/icons/InboxOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
-import type { ApiError } from '../../api/http';
 import type { Content } from '../../lib/content';
-import type { PagedStatus } from '../../lib/usePagedList';
+import type { CachedError } from '../../api/cache';
+import type { PagedStatus } from '../../api/pagedList';
 import { useOpenContent } from './useOpenContent';
 import { ContentCard, ContentCardSkeleton } from './ContentCard';
 import { LoadMore } from './LoadMore';
@@ -18,7 +18,7 @@ export interface ContentGridProps {
   items: Content[];
   /** 'loading' (and 'idle': a list waiting to be enabled) shows skeleton cards; 'failed' the error with Retry. Default 'ready'. */
   status?: PagedStatus;
-  error?: ApiError;
+  error?: CachedError;
   hasMore?: boolean;
   loadingMore?: boolean;
   loadMore?: () => void;
@@ -51,7 +51,7 @@ export function EmptyState({ children }: { children: ReactNode }) {
   );
 }
 
-function LoadError({ error, onRetry }: { error?: ApiError; onRetry?: () => void }) {
+function LoadError({ error, onRetry }: { error?: CachedError; onRetry?: () => void }) {
   return (
     <div className="kn-empty kn-empty--error" role="alert">
       <div className="kn-empty__text">

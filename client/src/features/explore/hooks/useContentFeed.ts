@@ -1,7 +1,8 @@
-import { getContentsByKind } from '../../../api/generated/operations';
+import { useGetContentsByKindInfiniteQuery } from '../../../api/generated/endpoints';
+import type { GetContentsByKindResult } from '../../../api/generated/operations';
+import { usePagedList, type PagedList } from '../../../api/pagedList';
 import type { Content } from '../../../lib/content';
 import { FEED_PAGE_SIZE, type FeedKind } from '../../../lib/feeds';
-import { usePagedList, type PagedList } from '../../../lib/usePagedList';
 
 export interface FeedFilters {
   kind: FeedKind;
@@ -13,15 +14,14 @@ export interface FeedFilters {
   ownerId?: string;
 }
 
+const piecesOf = (page: GetContentsByKindResult) => page.contents;
+
 /**
- * One feed of GET /content/get-by-kind/{kind}, paged by `nextCursor`. Changing a filter starts over (the
- * old requests are aborted). `enabled` false waits (for example until the tag of the URL is known).
+ * One feed of GET /content/get-by-kind/{kind}, paged by `nextCursor`, from the cache: a feed seen a minute ago shows
+ * at once. `enabled` false waits (for example until the tag of the URL is known).
  */
 export function useContentFeed(filters: FeedFilters, enabled = true): PagedList<Content> {
   const { kind, tag, subTag, ownerId } = filters;
-  const key = enabled ? JSON.stringify(['feed', kind, tag ?? null, subTag ?? null, ownerId ?? null]) : null;
-  return usePagedList<Content>(key, async (cursor, signal) => {
-    const page = await getContentsByKind({ path: { kind }, query: { tag, subTag, ownerId, cursor, limit: FEED_PAGE_SIZE } }, { signal });
-    return { items: page.contents, nextCursor: page.nextCursor };
-  });
+  const feed = useGetContentsByKindInfiniteQuery({ path: { kind }, query: { tag, subTag, ownerId, limit: FEED_PAGE_SIZE } }, { skip: !enabled });
+  return usePagedList(feed, piecesOf);
 }
