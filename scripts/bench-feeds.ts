@@ -16,7 +16,7 @@ import { listen, onMessage, startBenchChild } from './bench-child';
 import { Types } from 'mongoose';
 import { wordsOf } from '../server/lib/search';
 import { ContentModel } from '../server/modules/contents';
-import { encodeCursor } from '../server/modules/feeds/feeds.cursor';
+import { encodeCursor } from '../server/modules/feeds/testing';
 import { UserModel } from '../server/modules/users';
 
 const PIECES = Number(process.env.BENCH_PIECES ?? 10_050);

@@ -33,7 +33,7 @@ import { loadConfig } from '../server/config';
 import { signAccessToken } from '../server/lib/access-token';
 import { ContentModel } from '../server/modules/contents';
 import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/ledger';
-import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/knack-window';
+import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/testing';
 import { UserModel } from '../server/modules/users';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);

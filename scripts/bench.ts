@@ -20,8 +20,8 @@ import autocannon from 'autocannon';
 import { listen, onMessage, startBenchChild } from './bench-child';
 import sharp from 'sharp';
 import { signAccessToken } from '../server/lib/access-token';
-import { processImage } from '../server/modules/media/images';
-import { StoredFileModel } from '../server/modules/media/media.model';
+import { processImage } from '../server/modules/media/testing';
+import { StoredFileModel } from '../server/modules/media';
 import { UserModel } from '../server/modules/users';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);

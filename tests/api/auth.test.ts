@@ -3,7 +3,7 @@ import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
 import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
 import { OneTimeTokenModel, SessionModel } from '../../server/modules/auth';
-import { LOGIN_LIMITS } from '../../server/modules/auth/auth.service';
+import { LOGIN_LIMITS } from '../../server/modules/auth/testing';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig, TEST_JWT_SECRET } from '../helpers/app';
 import { GOOD_PASSWORD, createActiveMember, newSignup, refreshCookieOf } from '../helpers/auth';

@@ -10,7 +10,7 @@ import { seedReferenceData } from '../../server/db/seed';
 import { signAccessToken } from '../../server/lib/access-token';
 import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
-import { ReactionDayModel } from '../../server/modules/feeds/reactions.model';
+import { ReactionDayModel } from '../../server/modules/feeds/testing';
 import { balanceOf, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../../server/modules/ledger';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';

@@ -19,7 +19,7 @@ import { smtpMailer } from '../../server/integrations/mail';
 import { ContentModel } from '../../server/modules/contents';
 import { signAccessToken } from '../../server/lib/access-token';
 import { UserExtModel, UserModel } from '../../server/modules/users';
-import { FormerUsernameModel } from '../../server/modules/users/users.identity';
+import { FormerUsernameModel } from '../../server/modules/users/testing';
 import { createTestApp, testConfig } from '../helpers/app';
 import { newSignup, refreshCookieOf } from '../helpers/auth';
 import { freezeDate, freezeInWindow } from '../helpers/clock';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
 import { SessionModel } from '../../server/modules/auth';
-import { createSession } from '../../server/modules/auth/auth.tokens';
+import { createSession } from '../../server/modules/auth/testing';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';
 import { newSignup, refreshCookieOf } from '../helpers/auth';

@@ -16,7 +16,7 @@ import {
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { AUTH_MESSAGES, authProvidersLoaded } from '../../client/src/features/auth';
-import { googleCredentialReceived } from '../../client/src/features/auth/auth.slice';
+import { googleCredentialReceived } from '../../client/src/features/auth/testing';
 import { modalOpened } from '../../client/src/lib/ui';
 import { authAnswer, notFound, setViewport, storedAccount } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';

@@ -7,7 +7,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { runSaga } from 'redux-saga';
 import { checkLoggedIn, confirmAccount, getAllPlans, getAuthProviders, getSubscription, getUserExt, logout } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { afterSignIn } from '../../client/src/features/auth/auth.saga';
+import { afterSignIn } from '../../client/src/features/auth/testing';
 import { initialAuthState, type AuthState } from '../../client/src/features/auth';
 import { initialUiState, type UiState } from '../../client/src/lib/ui';
 import { loggedInSideMenu } from '../../client/src/layouts/front/navItems';

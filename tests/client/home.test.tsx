@@ -6,7 +6,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { getAllTags } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import HomePage from '../../client/src/features/home/pages/HomePage';
+import { HomePage } from '../../client/src/features/home/testing';
 import { TYPE_COLORS } from '../../client/src/lib/tagColors';
 import { formatKnackPrice, formatKnackPricePer } from '../../client/src/lib/formatKnackPrice';
 import { groupTags } from '../../client/src/features/tags';

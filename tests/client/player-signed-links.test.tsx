@@ -6,7 +6,7 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { checkLoggedIn, getContentDetail } from '../../client/src/api/generated/operations';
-import { playerAudio } from '../../client/src/features/player/audioEngine';
+import { playerAudio } from '../../client/src/features/player/testing';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { cardLink, detailDialog, janeCard, makeContent, mockReads, notFoundError, renderAt, stubMedia, useJaneWorld } from './profile-fixtures';
 

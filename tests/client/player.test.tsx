@@ -9,7 +9,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { addKnack, checkLoggedIn, getContentDetail, requestKnackCode, startPlay } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { playerAudio } from '../../client/src/features/player/audioEngine';
+import { playerAudio } from '../../client/src/features/player/testing';
 import { audioProgressed, playerOwnerName } from '../../client/src/features/player';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { cardLink, detailDialog, janeCard, makeContent, mockReads, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';

@@ -11,7 +11,7 @@ import { getAllTags, getTitleSuggestions, searchContents, searchOwners, type Get
 import { ApiError } from '../../client/src/api/http';
 import { createAppStore } from '../../client/src/app/store';
 import { matchesQuery, SearchBox } from '../../client/src/features/explore';
-import SearchPage from '../../client/src/features/explore/pages/SearchPage';
+import { SearchPage } from '../../client/src/features/explore/testing';
 import { TopNav } from '../../client/src/layouts/front';
 import { contentPage, currentLocation, deferred, makeArtist, makeSuggestion, renderRoutes } from './explore-fixtures';
 import { tagFixture } from './fixtures';

@@ -18,7 +18,7 @@ import {
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { modalClosed, modalOpened } from '../../client/src/lib/ui';
-import { completion } from '../../client/src/features/upload/upload.rules';
+import { completion } from '../../client/src/features/upload/testing';
 import { authAnswer, makeUser, setViewport } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
 import {

@@ -13,7 +13,7 @@ import {
   type UploadUserHeaderImageResult,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { fitCrop, HEADER_RATIO, moveCrop, outputSize, resizeCrop, scaleCrop, type Corner, type CropRect } from '../../client/src/features/upload/crop';
+import { fitCrop, HEADER_RATIO, moveCrop, outputSize, resizeCrop, scaleCrop, type Corner, type CropRect } from '../../client/src/features/upload/testing';
 import { makeUser, storedAccount } from './auth-fixtures';
 import { chooseFile, deferred, findDialog, imageAnswer, makeFile, pngFile, renderSignedIn, stubObjectUrls, toastTexts } from './upload-fixtures';
 

@@ -10,7 +10,7 @@ import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequest
 import type { components } from '../../generated/openapi';
 import * as operations from '../../client/src/api/generated/operations';
 import { httpClient } from '../../client/src/api/http';
-import { checkout } from '../../client/src/features/payments/checkout';
+import { checkout } from '../../client/src/features/payments/testing';
 import { makeUser, storeAccount } from './auth-fixtures';
 import { JANE_ID, renderAt } from './profile-fixtures';
 import { mockMemberCalls } from './upload-fixtures';

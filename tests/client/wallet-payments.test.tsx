@@ -24,7 +24,7 @@ import {
   updatePaymentInfo,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { useHistory } from '../../client/src/features/wallet/hooks/useHistory';
+import { useHistory } from '../../client/src/features/wallet/testing';
 import { cardLink, detailDialog, JANE_ID, path, renderAt, toastTexts, useJaneWorld } from './profile-fixtures';
 import {
   bea,

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
-import { forgetKnackWindows } from '../../server/modules/knacks/knack-window';
+import { forgetKnackWindows } from '../../server/modules/knacks/testing';
 import { forgetCommentThreads } from '../../server/modules/comments';
 
 /** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { ffmpegBinary } from '../../server/modules/media/audio';
-import { encodeWav } from '../../server/modules/media/wav';
+import { ffmpegBinary } from '../../server/modules/media/testing';
+import { encodeWav } from '../../server/modules/media';
 
 export async function png(width = 320, height = 200, color = { r: 200, g: 60, b: 40 }): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: color } })

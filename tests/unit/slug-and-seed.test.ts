@@ -1,5 +1,4 @@
-import { MAIN_TAGS, seedKnackPriceMicros } from '../../server/modules/tags/tags.seed';
-import { slugify } from '../../server/modules/tags/tags.service';
+import { MAIN_TAGS, seedKnackPriceMicros, slugify } from '../../server/modules/tags/testing';
 
 describe('slugify', () => {
   it.each([

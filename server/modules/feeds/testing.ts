@@ -1,0 +1,7 @@
+/**
+ * What tests (and the seed and bench scripts) use of this module beyond its index.ts: the page cursor's encoding and
+ * the reaction days' model. Production code never imports this file (the linter refuses it): other modules use the
+ * index.
+ */
+export { encodeCursor } from './feeds.cursor';
+export { ReactionDayModel } from './reactions.model';
