@@ -13,6 +13,7 @@ import bcrypt from 'bcrypt';
 import type { Types } from 'mongoose';
 import sharp from 'sharp';
 import type { Storage } from '../integrations/storage';
+import { escapeHtml } from '../lib/html';
 import type { Logger } from '../lib/logger';
 import { wordsOf } from '../lib/search';
 import { anyOf, ours } from '../lib/query';
@@ -80,7 +81,6 @@ const PALETTES = [
   ['#1f1c2c', '#928dab', '#f64f59'],
   ['#0b486b', '#f56217', '#ffe000'],
 ];
-const xmlText = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /** A 1200x800 picture: a gradient, a few shapes and the title. */
 function picture(index: number, title: string): Promise<Buffer> {
@@ -93,7 +93,7 @@ function picture(index: number, title: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
     <rect width="1200" height="800" fill="url(#g)"/>${shapes}
-    <text x="60" y="740" font-family="sans-serif" font-size="72" font-weight="700" fill="#fff" fill-opacity="0.9">${xmlText(title)}</text></svg>`;
+    <text x="60" y="740" font-family="sans-serif" font-size="72" font-weight="700" fill="#fff" fill-opacity="0.9">${escapeHtml(title)}</text></svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
 

@@ -1,76 +1,61 @@
 /** The account emails: activation, password reset, and the two mails of an email change. */
 import type { MailMessage } from '../../integrations/mail';
-import { escapeHtml } from '../../lib/html';
+import { composeMail, greetingFor, type MailAction } from '../../lib/mail-layout';
 import { mailTime, maskEmail } from '../../lib/mail-text';
 
-function layout(greeting: string, lines: string[], action: { label: string; url: string }, footer: string): Pick<MailMessage, 'text' | 'html'> {
-  const text = [greeting, '', ...lines, '', `${action.label}: ${action.url}`, '', footer, '', '— Knack'].join('\n');
-  const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">
-<p>${escapeHtml(greeting)}</p>
-${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
-<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#5b3cf5;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
-<p style="color:#5d5a6e;font-size:13px">Or open this link: <a href="${escapeHtml(action.url)}">${escapeHtml(action.url)}</a></p>
-<p style="color:#5d5a6e;font-size:13px">${escapeHtml(footer)}</p>
-<p>— Knack</p></div>`;
-  return { text, html };
+/** An account mail: what happened, the one link to act on, and what the link does or when it ends. */
+function accountMail(to: string, subject: string, firstName: string, lines: string[], action: MailAction, footer: string): MailMessage {
+  return composeMail({ to, subject, greeting: greetingFor(firstName), blocks: [...lines, { action }, { note: footer }] });
 }
 
 export function activationMail(to: string, firstName: string, link: string): MailMessage {
-  return {
+  return accountMail(
     to,
-    subject: 'Activate your Knack account',
-    ...layout(
-      `Hi ${firstName || 'there'},`,
-      ['Welcome to Knack, where creators are paid for every play and view.', 'Activate your account to start uploading, playing and earning.'],
-      { label: 'Activate my account', url: link },
-      'The link works for 7 days. If you did not sign up for Knack, ignore this email.',
-    ),
-  };
+    'Activate your Knack account',
+    firstName,
+    ['Welcome to Knack, where creators are paid for every play and view.', 'Activate your account to start uploading, playing and earning.'],
+    { label: 'Activate my account', url: link },
+    'The link works for 7 days. If you did not sign up for Knack, ignore this email.',
+  );
 }
 
 export function resetPasswordMail(to: string, firstName: string, link: string): MailMessage {
-  return {
+  return accountMail(
     to,
-    subject: 'Reset your Knack password',
-    ...layout(
-      `Hi ${firstName || 'there'},`,
-      ['Someone (hopefully you) asked to reset the password of your Knack account.'],
-      { label: 'Choose a new password', url: link },
-      'The link works once, for 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
-    ),
-  };
+    'Reset your Knack password',
+    firstName,
+    ['Someone (hopefully you) asked to reset the password of your Knack account.'],
+    { label: 'Choose a new password', url: link },
+    'The link works once, for 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
+  );
 }
 
 /** To the new address of an email change: the link that makes the change. */
 export function emailChangeMail(to: string, firstName: string, username: string, link: string): MailMessage {
-  return {
+  return accountMail(
     to,
-    subject: 'Confirm your new Knack email',
-    ...layout(
-      `Hi ${firstName || 'there'},`,
-      [`You asked to use this address as the email of your Knack account (@${username}).`, 'Your email changes when you open this link.'],
-      { label: 'Confirm my new email', url: link },
-      'The link works once, for 24 hours. If you did not ask for it, ignore this email: nothing changes.',
-    ),
-  };
+    'Confirm your new Knack email',
+    firstName,
+    [`You asked to use this address as the email of your Knack account (@${username}).`, 'Your email changes when you open this link.'],
+    { label: 'Confirm my new email', url: link },
+    'The link works once, for 24 hours. If you did not ask for it, ignore this email: nothing changes.',
+  );
 }
 
 /** To the current address of an email change: what is happening, and a link that cancels it. */
 export function emailChangeNoticeMail(to: string, firstName: string, newEmail: string, cancelLink: string): MailMessage {
-  return {
+  return accountMail(
     to,
-    subject: 'Your Knack email is being changed',
-    ...layout(
-      `Hi ${firstName || 'there'},`,
-      [
-        `Your Knack email is being changed to ${newEmail}.`,
-        `It changes only when the link we sent to ${newEmail} is opened, within 24 hours. Until then you sign in with this address, as before.`,
-        'If this was not you, cancel the change with the button below: whoever asked for it knew your password. The button works for 7 days, even once the change is made. It makes this address your email again, signs everyone out of your account, and we send you a link here to choose a new password.',
-      ],
-      { label: 'Cancel this change', url: cancelLink },
-      'If it was you, there is nothing to do.',
-    ),
-  };
+    'Your Knack email is being changed',
+    firstName,
+    [
+      `Your Knack email is being changed to ${newEmail}.`,
+      `It changes only when the link we sent to ${newEmail} is opened, within 24 hours. Until then you sign in with this address, as before.`,
+      'If this was not you, cancel the change with the button below: whoever asked for it knew your password. The button works for 7 days, even once the change is made. It makes this address your email again, signs everyone out of your account, and we send you a link here to choose a new password.',
+    ],
+    { label: 'Cancel this change', url: cancelLink },
+    'If it was you, there is nothing to do.',
+  );
 }
 
 /** A payout address held when an account was taken back, and when it had been set. */
@@ -88,24 +73,22 @@ export function accountTakenBackMail(
   firstName: string,
   { undone, resetLink, heldPayout }: { undone: boolean; resetLink: string; heldPayout: HeldPayout | null },
 ): MailMessage {
-  return {
+  return accountMail(
     to,
-    subject: undone ? 'Your Knack email change was undone' : 'Your Knack email change was cancelled',
-    ...layout(
-      `Hi ${firstName || 'there'},`,
-      [
-        undone
-          ? `You undid the change of your Knack email: it is ${to} again, and only this address can reset your password.`
-          : `You cancelled the change of your Knack email: it stays ${to}.`,
-        'Whoever asked for the change knew your password, so we signed everyone out of your account, cleared your password and ended every other link we had emailed. Choose a new password with the button below. If you sign in with Google or Facebook, sign in with it again: that links it to your account anew.',
-        ...(heldPayout
-          ? [
-              `The PayPal email your payouts and cash-outs go to was changed to ${maskEmail(heldPayout.paypal)} on ${mailTime(heldPayout.changedAt)}. Nothing is paid to it until you confirm it in your wallet with your new password; if it is not yours, enter your own there instead.`,
-            ]
-          : []),
-      ],
-      { label: 'Choose a new password', url: resetLink },
-      'The link works once, for 24 hours. After that, use “Forgot password” on the log-in form.',
-    ),
-  };
+    undone ? 'Your Knack email change was undone' : 'Your Knack email change was cancelled',
+    firstName,
+    [
+      undone
+        ? `You undid the change of your Knack email: it is ${to} again, and only this address can reset your password.`
+        : `You cancelled the change of your Knack email: it stays ${to}.`,
+      'Whoever asked for the change knew your password, so we signed everyone out of your account, cleared your password and ended every other link we had emailed. Choose a new password with the button below. If you sign in with Google or Facebook, sign in with it again: that links it to your account anew.',
+      ...(heldPayout
+        ? [
+            `The PayPal email your payouts and cash-outs go to was changed to ${maskEmail(heldPayout.paypal)} on ${mailTime(heldPayout.changedAt)}. Nothing is paid to it until you confirm it in your wallet with your new password; if it is not yours, enter your own there instead.`,
+          ]
+        : []),
+    ],
+    { label: 'Choose a new password', url: resetLink },
+    'The link works once, for 24 hours. After that, use “Forgot password” on the log-in form.',
+  );
 }

@@ -1,0 +1,76 @@
+/**
+ * Every mail Knack sends, laid out one way: a greeting, the body's blocks in order, and the sign-off, as plain text
+ * and as HTML. Whatever a block holds is text (member input included): the HTML escapes it, never strips it.
+ */
+import { escapeHtml } from './html';
+
+/** A link the member acts on: a button in the HTML, with the link written out for mail apps that hide buttons. */
+export interface MailAction {
+  label: string;
+  url: string;
+}
+
+/** One block of a mail's body. */
+export type MailBlock =
+  /** A paragraph. */
+  | string
+  /** A paragraph naming something a member named (a piece's title): the name is bold in the HTML, quoted in the text. */
+  | { before: string; name: string; after: string }
+  /** A paragraph the reader must not miss. */
+  | { strong: string }
+  /** Points in a list. */
+  | { list: string[] }
+  /** A code the member types, large enough to read at a glance. */
+  | { code: string }
+  /** Small print. */
+  | { note: string }
+  | { action: MailAction };
+
+export interface ComposedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const SIGN_OFF = '— Knack';
+const NOTE_STYLE = 'color:#5d5a6e;font-size:13px';
+const BUTTON_STYLE = 'display:inline-block;background:#5b3cf5;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:600';
+
+/** The greeting of a mail to a member: by first name when we know it. */
+export const greetingFor = (firstName?: string | null) => `Hi ${firstName || 'there'},`;
+
+function blockText(block: MailBlock): string {
+  if (typeof block === 'string') return block;
+  if ('name' in block) return `${block.before}"${block.name}"${block.after}`;
+  if ('strong' in block) return block.strong;
+  if ('list' in block) return block.list.map((item) => `- ${item}`).join('\n');
+  if ('code' in block) return block.code;
+  if ('note' in block) return block.note;
+  return `${block.action.label}: ${block.action.url}`;
+}
+
+function blockHtml(block: MailBlock): string {
+  if (typeof block === 'string') return `<p>${escapeHtml(block)}</p>`;
+  if ('name' in block) return `<p>${escapeHtml(block.before)}<strong>${escapeHtml(block.name)}</strong>${escapeHtml(block.after)}</p>`;
+  if ('strong' in block) return `<p><strong>${escapeHtml(block.strong)}</strong></p>`;
+  if ('list' in block) return `<ul>${block.list.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`;
+  if ('code' in block) return `<p style="font-size:28px;font-weight:700;letter-spacing:6px">${escapeHtml(block.code)}</p>`;
+  if ('note' in block) return `<p style="${NOTE_STYLE}">${escapeHtml(block.note)}</p>`;
+  const url = escapeHtml(block.action.url);
+  return `<p><a href="${url}" style="${BUTTON_STYLE}">${escapeHtml(block.action.label)}</a></p>
+<p style="${NOTE_STYLE}">Or open this link: <a href="${url}">${url}</a></p>`;
+}
+
+/**
+ * A whole mail. The subject often holds member input (a name, a title): a line break there would start a new
+ * header, so it is kept on one line.
+ */
+export function composeMail({ to, subject, greeting, blocks }: { to: string; subject: string; greeting: string; blocks: MailBlock[] }): ComposedMail {
+  const text = [greeting, ...blocks.map(blockText), SIGN_OFF].join('\n\n');
+  const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">
+<p>${escapeHtml(greeting)}</p>
+${blocks.map(blockHtml).join('\n')}
+<p>${SIGN_OFF}</p></div>`;
+  return { to, subject: subject.replace(/[\r\n]+/g, ' '), text, html };
+}
