@@ -38,6 +38,20 @@ const FIXED_WAITS = [
   },
 ];
 
+/** A role is checked only by server/lib/permissions.ts, which gives each refusal its one answer (403 or 404). */
+const INLINE_ADMIN_CHECK_MESSAGE =
+  'Check roles with the helpers of server/lib/permissions.ts (isAdmin, requireAdmin, requireSelfOrAdmin, requireOwnerOrAdmin…), not inline: they give each refusal its one answer.';
+/**
+ * A role read as `x.role`, `x?.role` or a variable named `role`, on the side `side` of a comparison.
+ * @param {string} side
+ */
+const roleOn = (side) => `:matches([${side}.property.name='role'], [${side}.expression.property.name='role'], [${side}.name='role'])`;
+const INLINE_ADMIN_CHECKS = [
+  { selector: `BinaryExpression[operator=/^[!=]==?$/][right.type='Literal'][right.value='admin']${roleOn('left')}`, message: INLINE_ADMIN_CHECK_MESSAGE },
+  { selector: `BinaryExpression[operator=/^[!=]==?$/][left.type='Literal'][left.value='admin']${roleOn('right')}`, message: INLINE_ADMIN_CHECK_MESSAGE },
+  { selector: `SwitchStatement${roleOn('discriminant')} > SwitchCase[test.value='admin']`, message: INLINE_ADMIN_CHECK_MESSAGE },
+];
+
 /** The parts of the tree the boundary rules know: each file belongs to the first pattern that matches its folder. */
 const ELEMENTS = [
   { type: 'server-module', pattern: 'server/modules/*', mode: 'folder', capture: ['name'] },
@@ -149,6 +163,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Roles are checked in one place. A later config object that sets no-restricted-syntax for server files replaces
+    // these entries for them: add its entries to this list instead.
+    files: ['server/**/*.ts'],
+    ignores: ['server/lib/permissions.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...INLINE_ADMIN_CHECKS] },
   },
   {
     files: ['client/src/**/*.{ts,tsx}'],

@@ -743,7 +743,7 @@ export interface paths {
         };
         /**
          * A member's collection (the pieces they paid the listing fee for), newest first
-         * @description Only the member themself or an admin.
+         * @description Only the member themself or an admin; another member's id answers 404, as a member who does not exist.
          */
         get: operations["getSupportedContents"];
         put?: never;
@@ -842,7 +842,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a song on an artist page
-         * @description As content/save for a Music piece owned by `userId`: the caller themself, or anyone when an admin calls.
+         * @description As content/save for a Music piece owned by `userId`: the caller themself, or anyone when an admin calls; another member's `userId` answers 404, as a member who does not exist.
          */
         post: operations["saveArtistContent"];
         delete?: never;
@@ -2184,7 +2184,7 @@ export interface paths {
         };
         /**
          * A member's extension (city, state and listing credits)
-         * @description Only the member themself or an admin.
+         * @description Only the member themself or an admin; another member's id answers 404, as a member who does not exist.
          */
         get: operations["getUserExt"];
         put?: never;
@@ -2568,7 +2568,7 @@ export interface paths {
         put?: never;
         /**
          * Use an uploaded, cropped header image
-         * @description `headerImage` is the uploaded original, `headerImageEdited` the upload of its crop (aspect ratio 1119:305).
+         * @description `headerImage` is the uploaded original, `headerImageEdited` the upload of its crop (aspect ratio 1119:305). For the member themself, or any member by an admin; another member's `userId` answers 404, as a member who does not exist.
          */
         post: operations["updateUserHeaderImage"];
         delete?: never;
@@ -2586,7 +2586,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Use an uploaded photo as the profile photo */
+        /**
+         * Use an uploaded photo as the profile photo
+         * @description For the member themself, or any member by an admin; another member's `userId` answers 404, as a member who does not exist.
+         */
         post: operations["updateUserPhoto"];
         delete?: never;
         options?: never;
@@ -5245,7 +5248,6 @@ export interface operations {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -7238,7 +7240,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7803,7 +7805,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7831,7 +7833,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -316,13 +316,13 @@ describe('publishing (content/save)', () => {
     expect(res.body.message).toBe('Email must be valid');
   });
 
-  it('when a member publishes on another artist’s page, then 403 unless an admin does', async () => {
+  it('when a member publishes on another artist’s page, then 404 as for nobody (only the artist and admins publish there)', async () => {
     const res = await request(app)
       .post('/api/v2/content/save-artist')
       .set(bearer(ana))
       .send({ userId: bea.user.id, title: 'T', description: 'D', tags: [{ name: 'Music' }] })
-      .expect(403);
-    expect(res.body.code).toBe('forbidden');
+      .expect(404);
+    expect(res.body).toMatchObject({ code: 'not_found', message: 'User not found' });
   });
 });
 
@@ -477,11 +477,12 @@ describe('profile photo and header', () => {
     await request(app).get(res.body.user.image).expect(200);
   });
 
-  it('when no photo is chosen, then "Please select photo"; for someone else, 403', async () => {
+  it('when no photo is chosen, then "Please select photo"; for someone else, 404 as for nobody', async () => {
     expect((await request(app).post('/api/v2/user/update-photo').set(bearer(ana)).send({ userId: ana.user.id, photoPath: '' }).expect(400)).body.message).toBe(
       'Please select photo',
     );
-    await request(app).post('/api/v2/user/update-photo').set(bearer(ana)).send({ userId: bea.user.id, photoPath: 'x' }).expect(403);
+    const refused = await request(app).post('/api/v2/user/update-photo').set(bearer(ana)).send({ userId: bea.user.id, photoPath: 'x' }).expect(404);
+    expect(refused.body).toMatchObject({ code: 'not_found', message: 'User not found' });
   });
 
   it('when the header crop is 1119:305, then it is applied; another shape is refused', async () => {

@@ -365,7 +365,7 @@ describe('detail, artists, charts and collections', () => {
     await ContentModel.updateOne({ _id: supported.id }, { $set: { isPaidOut: true, payerId: bea.user.id } });
     await ContentModel.updateOne({ _id: own.id }, { $set: { isPaidOut: true, payerId: bea.user.id } });
     expect(titles((await api(`/content/get-supported/${bea.user.id}`, bea).expect(200)).body)).toEqual(['Supported']);
-    await api(`/content/get-supported/${bea.user.id}`, ana).expect(403);
+    expect((await api(`/content/get-supported/${bea.user.id}`, ana).expect(404)).body.message).toBe('This member does not exist.');
     await api(`/content/get-supported/${bea.user.id}`).expect(401);
   });
 });

@@ -11,6 +11,7 @@
 import mongoose, { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
+import { requireSelfOrAdmin } from '../../lib/permissions';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/mutex';
 import type { Schemas } from '../../lib/openapi-types';
@@ -100,7 +101,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
 
   /** The member themself or an admin; to anyone else (and for an id nobody has) the member does not exist. */
   async function ownMember(caller: AuthContext, id: string): Promise<void> {
-    if (caller.role !== 'admin' && caller.userId !== id) throw notFound(ACCOUNT_MESSAGES.noMember);
+    requireSelfOrAdmin(caller, id, ACCOUNT_MESSAGES.noMember);
     if (!(await userReads.exists({ _id: new Types.ObjectId(id) }))) throw notFound(ACCOUNT_MESSAGES.noMember);
   }
 

@@ -8,6 +8,7 @@
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import type { AuthContext } from '../../lib/auth-context';
+import { isSelfOrAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
@@ -77,7 +78,7 @@ export interface IdentityDeps {
 export function createIdentityService({ publicUrl, mailer, logger }: IdentityDeps) {
   /** The member the settings call is for: oneself, or anyone for an admin when `admins` may; else 404, so ids cannot be probed. */
   async function memberOf(caller: AuthContext, id: string, admins: boolean): Promise<UserDoc> {
-    if (caller.userId !== id && !(admins && caller.role === 'admin')) throw notFound(IDENTITY_MESSAGES.noMember);
+    if (!(admins ? isSelfOrAdmin(caller, id) : caller.userId === id)) throw notFound(IDENTITY_MESSAGES.noMember);
     const user = await userReads.byId<UserDoc>(new Types.ObjectId(id));
     if (!user) throw notFound(IDENTITY_MESSAGES.noMember);
     return user;

@@ -10,6 +10,7 @@
 import { Types } from 'mongoose';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
+import { isOwnerOrAdmin, requireAdmin } from '../../lib/permissions';
 import { MESSAGES, LIMITS } from '../../../generated/validation';
 import { isDuplicateKey } from '../../lib/mutex';
 import { numberedChains } from '../../lib/numbered-chain';
@@ -63,7 +64,6 @@ const threads = numberedChains<Pick<CommentDoc, 'at'>>(CommentModel, { separator
 export const forgetCommentThreads = threads.forget;
 
 const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
-const isAdmin = (caller: AuthContext | undefined) => caller?.role === 'admin';
 const nameOf = (person: Person) => person.fullName || [person.firstName, person.lastName].filter(Boolean).join(' ') || person.username;
 
 async function visiblePiece(contentId: string | Types.ObjectId, viewer: AuthContext | undefined): Promise<Piece> {
@@ -207,7 +207,7 @@ export async function removeComment(caller: AuthContext, commentId: string, now 
   const doc = await readById<CommentDoc>(CommentModel, commentId);
   if (!doc || doc.removedAt) throw notFound(COMMENT_MESSAGES.noComment);
   const piece = await contentReads.byId<Piece>(doc.contentId, PIECE_FIELDS);
-  const mayRemove = isAdmin(caller) || String(doc.commentorId) === caller.userId || String(piece?.ownerId ?? doc.ownerId) === caller.userId;
+  const mayRemove = isOwnerOrAdmin(caller, doc.commentorId) || isOwnerOrAdmin(caller, piece?.ownerId ?? doc.ownerId);
   if (!mayRemove) throw new AppError(403, 'forbidden', COMMENT_MESSAGES.notYours);
   if (!(await tombstone(doc, new Types.ObjectId(caller.userId), now))) throw notFound(COMMENT_MESSAGES.noComment);
   clearPublicResponses();
@@ -269,7 +269,7 @@ export async function commentFeed(caller: AuthContext, cursor?: string, limit?: 
 
 /** Every comment and share, the newest first, for admins. */
 export async function allComments(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
-  if (!isAdmin(caller)) throw new AppError(403, 'forbidden', COMMENT_MESSAGES.adminsOnly);
+  requireAdmin(caller, COMMENT_MESSAGES.adminsOnly);
   return listPage({}, caller, cursor, limit);
 }
 

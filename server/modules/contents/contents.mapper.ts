@@ -1,4 +1,5 @@
 import type { AuthContext } from '../../lib/auth-context';
+import { isOwnerOrAdmin } from '../../lib/permissions';
 import { microsToUsd } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import type { ContentDoc } from './contents.model';
@@ -15,13 +16,10 @@ export type CountReader = Pick<AuthContext, 'userId' | 'role'> | null | undefine
 export const hidesCount = (content: Pick<ContentDoc, 'type' | 'setting'>) =>
   content.type === 'music' ? content.setting.hidePlayCount : content.setting.hideViewCount;
 
-/** Whether `reader` sees the piece's counts even when hidden: its owner and admins do. */
-export const readsHiddenCounts = (content: Pick<ContentDoc, 'ownerId'>, reader: CountReader) =>
-  Boolean(reader && (reader.role === 'admin' || String(content.ownerId) === reader.userId));
-
 /** A count as `reader` may see it: null when the owner hides it from them. */
 export const shownCount = (content: Pick<ContentDoc, 'type' | 'setting' | 'ownerId'>, reader: CountReader, count: number): number | null =>
-  hidesCount(content) && !readsHiddenCounts(content, reader) ? null : count;
+  // Its owner and admins see a count even when it is hidden.
+  hidesCount(content) && !isOwnerOrAdmin(reader, content.ownerId) ? null : count;
 
 /** The share path of a piece: `/{ownerUsername}-{title slug}`. */
 export const contentLink = (content: Pick<ContentDoc, 'ownerUsername' | 'slug'>) => `/${content.ownerUsername}-${content.slug}`;

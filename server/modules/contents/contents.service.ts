@@ -9,6 +9,7 @@ import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
+import { isAdmin, isOwnerOrAdmin, isSelfOrAdmin, requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { publicPages } from '../../lib/public-pages';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { hasPlanAboveFirst } from '../subscriptions';
@@ -40,15 +41,12 @@ function fail(message: string, path: string): never {
   throw new AppError(400, 'bad_request', message, [{ path, message }]);
 }
 
-const isOwnerOrAdmin = (content: Pick<ContentDoc, 'ownerId'>, viewer: AuthContext | undefined) =>
-  Boolean(viewer && (viewer.role === 'admin' || String(content.ownerId) === viewer.userId));
-
 /**
  * Who may see a piece: everyone when public and not taken down by an admin; else its owner and admins (followers
  * come with follows). A read that checks this must read `takenDown` too.
  */
 export function canSee(content: Pick<ContentDoc, 'ownerId' | 'setting' | 'takenDown'>, viewer: AuthContext | undefined): boolean {
-  return (content.setting.public && !content.takenDown) || isOwnerOrAdmin(content, viewer);
+  return (content.setting.public && !content.takenDown) || isOwnerOrAdmin(viewer, content.ownerId);
 }
 
 /**
@@ -109,7 +107,8 @@ export function createContentsService(media: MediaService) {
   /** A piece its owner (or an admin) may change; anyone else's answers 404, as one that does not exist. */
   async function editable(contentId: string, caller: AuthContext): Promise<ContentDoc> {
     const content = await ContentModel.findById(contentId).lean<ContentDoc>();
-    if (!content || !isOwnerOrAdmin(content, caller)) throw notFound('Content not found');
+    if (!content) throw notFound('Content not found');
+    requireOwnerOrAdmin(caller, content.ownerId, 'Content not found');
     return content;
   }
 
@@ -117,9 +116,8 @@ export function createContentsService(media: MediaService) {
     dto,
 
     async save(caller: AuthContext, input: SaveInput, mode: SaveMode, ownerId = caller.userId): Promise<ContentDoc> {
-      if (mode === 'artist' && ownerId !== caller.userId && caller.role !== 'admin') {
-        throw new AppError(403, 'forbidden', 'Only admins can publish on another artist’s page.');
-      }
+      // Another artist's page answers as a member who does not exist: only the artist and admins publish there.
+      if (mode === 'artist') requireSelfOrAdmin(caller, ownerId, 'User not found');
       const title = input.title?.trim();
       const description = input.description?.trim();
       if (!title) fail(MESSAGES.titleRequired, 'title');
@@ -199,7 +197,7 @@ export function createContentsService(media: MediaService) {
       const content = await editable(contentId, caller);
       const chosen = [setting.public, setting.private, setting.followers].filter(Boolean).length;
       if (chosen !== 1) fail(MESSAGES.privacyExclusive, 'setting');
-      if (caller.role !== 'admin' && !(await hasPlanAboveFirst(caller.userId))) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
+      if (!isAdmin(caller) && !(await hasPlanAboveFirst(caller.userId))) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       const listed = isListed({ ...content, setting });
       const updated = await ContentModel.findOneAndUpdate(
         { _id: contentId, listed: content.listed },
@@ -247,7 +245,7 @@ export function createContentsService(media: MediaService) {
     /** Everything for the member and admins (a count over their own pieces); the kept public count for others. */
     /** An admin's re-post to the top of Featured, or taking it off again. Answers the message the client shows. */
     async setFeatured(caller: AuthContext, contentId: string, featured: boolean): Promise<string> {
-      if (caller.role !== 'admin') throw new AppError(403, 'forbidden', 'Only admins can re-post pieces.');
+      requireAdmin(caller, 'Only admins can re-post pieces.');
       const content = await ContentModel.findById(contentId, { type: 1, uploadedAt: 1 }).lean<Pick<ContentDoc, 'type' | 'uploadedAt'>>();
       if (!content) throw notFound('Content not found');
       const featuredAt = featured ? new Date() : null;
@@ -261,8 +259,7 @@ export function createContentsService(media: MediaService) {
     async countFor(userId: string, viewer: AuthContext | undefined): Promise<number> {
       const user = await userReads.byId<Pick<UserDoc, 'contentsCount'>>(userId, { contentsCount: 1 });
       if (!user) throw notFound('User not found');
-      const all = viewer && (viewer.role === 'admin' || viewer.userId === userId);
-      return all ? ContentModel.countDocuments({ ownerId: userId }) : user.contentsCount;
+      return isSelfOrAdmin(viewer, userId) ? ContentModel.countDocuments({ ownerId: userId }) : user.contentsCount;
     },
   };
 }

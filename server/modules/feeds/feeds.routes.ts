@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { sendPublicJson } from '../../lib/public-responses';
-import { optionalAuth, requireAuth, requireSelfOrAdmin } from '../users';
+import { optionalAuth, requireAuth } from '../users';
 import type { FeedsService } from './feeds.service';
 
 /** The read calls of discovery: feeds, search, artists, profiles and the detail modal. */
@@ -51,14 +51,9 @@ export function feedsRouter(config: AuthConfig, feeds: FeedsService): Router {
     res.json(await feeds.byUsername(req.params.username, req.auth, req.query.type, req.query.cursor, req.query.limit));
   });
 
-  router.get(
-    '/content/get-supported/:id',
-    requireAuth(config),
-    requireSelfOrAdmin,
-    async (req: ApiRequest<'getSupportedContents'>, res: ApiResponse<'getSupportedContents'>) => {
-      res.json(await feeds.supported(req.params.id, req.auth!, req.query.cursor, req.query.limit));
-    },
-  );
+  router.get('/content/get-supported/:id', requireAuth(config), async (req: ApiRequest<'getSupportedContents'>, res: ApiResponse<'getSupportedContents'>) => {
+    res.json(await feeds.supported(req.params.id, req.auth!, req.query.cursor, req.query.limit));
+  });
 
   router.get('/content/top50/:username', maybeAuth, async (req: ApiRequest<'getTop50Chart'>, res: ApiResponse<'getTop50Chart'>) => {
     res.json(await feeds.top50(req.params.username, req.auth));

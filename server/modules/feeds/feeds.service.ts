@@ -9,6 +9,7 @@ import type { Schemas } from '../../lib/openapi-types';
 import { ours } from '../../lib/query';
 import { wordStartConditions } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
+import { isSelfOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { isFollower } from '../follows';
 import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
@@ -21,6 +22,7 @@ import { RANKINGS, type FeedKind } from './feeds.rankings';
 export const MAX_PAGE = 50;
 export const TOP_50 = 50;
 const SUGGESTION_POOL = 50;
+const NO_MEMBER = 'This member does not exist.';
 
 export interface FeedFilter {
   kind: FeedKind;
@@ -46,7 +48,6 @@ export const toUserCard = (user: UserDoc): UserCard => ({
 });
 
 const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
-const isAdminOrSelf = (viewer: AuthContext | undefined, userId: string) => Boolean(viewer && (viewer.role === 'admin' || viewer.userId === userId));
 
 /** Canonical labels of a main tag and sub-tags given in any case; 404 for a label that is no tag. */
 async function resolveTags(tag: string | undefined, subTags: string[] | undefined): Promise<{ type?: TagType; subTags?: string[] }> {
@@ -66,7 +67,7 @@ async function resolveTags(tag: string | undefined, subTags: string[] | undefine
 /** The member a username names: its holder, or the member who gave it up (old links keep working). */
 async function findUser(username: string): Promise<UserDoc> {
   const user = await resolveUsername(username);
-  if (!user) throw notFound('This member does not exist.');
+  if (!user) throw notFound(NO_MEMBER);
   return user;
 }
 
@@ -138,14 +139,15 @@ export function createFeedsService(contents: ContentsService) {
     async byUsername(username: string, viewer: AuthContext | undefined, type: TagType | undefined, cursor?: string, limit?: number): Promise<ContentPage> {
       const owner = await findUser(username);
       const ownerId = String(owner._id);
-      const all = isAdminOrSelf(viewer, ownerId);
+      const all = isSelfOrAdmin(viewer, ownerId);
       const follower = !all && viewer ? await isFollower(viewer.userId, ownerId) : false;
       const shown = all ? {} : follower ? { $or: [{ listed: true }, { 'setting.followers': true, takenDown: { $ne: true } }] } : { listed: true };
       return contentPage({ ownerId: owner._id, ...shown, ...(type ? { type } : {}) }, null, cursor, limit, viewer);
     },
 
-    /** The pieces of others the member paid the listing fee for (their collection). */
-    supported(userId: string, viewer: AuthContext, cursor?: string, limit?: number): Promise<ContentPage> {
+    /** The pieces of others the member paid the listing fee for (their collection): for the member and admins only. */
+    async supported(userId: string, viewer: AuthContext, cursor?: string, limit?: number): Promise<ContentPage> {
+      requireSelfOrAdmin(viewer, userId, NO_MEMBER);
       const payer = new Types.ObjectId(userId);
       return contentPage({ payerId: payer, ownerId: { $ne: payer }, listed: true }, null, cursor, limit, viewer);
     },

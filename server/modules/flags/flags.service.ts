@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import type { AuthContext } from '../../lib/auth-context';
+import { requireAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
 import { isDuplicateKey } from '../../lib/mutex';
 import type { Schemas } from '../../lib/openapi-types';
@@ -60,10 +61,6 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
     return piece;
   }
 
-  const adminOnly = (caller: AuthContext) => {
-    if (caller.role !== 'admin') throw new AppError(403, 'forbidden', FLAG_MESSAGES.adminsOnly);
-  };
-
   return {
     /** Flags the piece with `reason`, changes it, or (null) takes the flag back. */
     async set(caller: AuthContext, request: { contentId: string; userId: string; reason: FlagReason | null }, now = new Date()) {
@@ -108,7 +105,7 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
 
     /** The pieces with open flags, the most flagged first, for admins. */
     async open(caller: AuthContext): Promise<Schemas['FlaggedPieces']> {
-      adminOnly(caller);
+      requireAdmin(caller, FLAG_MESSAGES.adminsOnly);
       const flags = await FlagModel.find(OPEN, { contentId: 1, reason: 1, at: 1, counts: 1 }).lean<Pick<FlagDoc, 'contentId' | 'reason' | 'at' | 'counts'>[]>();
       const byPiece = new Map<string, { reasons: Map<FlagReason, number>; count: number; counted: number; last: Date }>();
       for (const flag of flags) {
@@ -148,7 +145,7 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
      * the piece as it is now, which is what the admin reviewed.
      */
     async resolve(caller: AuthContext, request: { contentId: string; decision: 'dismiss' | 'hide' }, now = new Date()) {
-      adminOnly(caller);
+      requireAdmin(caller, FLAG_MESSAGES.adminsOnly);
       const contentId = new Types.ObjectId(request.contentId);
       const reviewed = await contentReads.byId<Reviewable>(contentId, REVIEWABLE_FIELDS);
       const reviewedVersion = reviewed ? pieceVersion(reviewed) : null;

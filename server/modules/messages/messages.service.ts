@@ -10,6 +10,7 @@ import mongoose, { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound, type FieldError } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
+import { isAdmin } from '../../lib/permissions';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/mutex';
 import { numberedChains } from '../../lib/numbered-chain';
@@ -121,7 +122,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
   /** The member the caller acts as: themself, or (for an admin) the support account. Anyone else: 404. */
   async function actingAs(caller: AuthContext, userId: string): Promise<string> {
     if (userId === caller.userId) return userId;
-    if (caller.role === 'admin' && isObjectId(userId) && userId === (await supportAccountId())) return userId;
+    if (isAdmin(caller) && isObjectId(userId) && userId === (await supportAccountId())) return userId;
     throw notFound(MESSAGE_MESSAGES.noMember);
   }
 
@@ -131,7 +132,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     const thread = isObjectId(threadId) ? await readById<ThreadDoc>(ThreadModel, threadId) : null;
     const members = thread?.memberIds.map(String) ?? [];
     let me = members.includes(caller.userId) ? caller.userId : null;
-    if (!me && caller.role === 'admin') {
+    if (!me && isAdmin(caller)) {
       const support = await supportAccountId();
       if (members.includes(support)) me = support;
     }

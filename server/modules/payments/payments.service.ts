@@ -19,6 +19,7 @@ import { isDuplicateKey, withLock } from '../../lib/mutex';
 import { siteUrlFor } from '../../lib/public-origin';
 import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
+import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
 import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
 import { entryExists } from '../ledger';
@@ -326,7 +327,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     },
 
     async createCode(caller: AuthContext, request: { code: string; maxUses: number; expiresAt?: string | null; covers?: DiscountCover }) {
-      if (caller.role !== 'admin') throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.adminsOnly);
+      requireAdmin(caller, PAYMENT_MESSAGES.adminsOnly);
       const code = requireCode(request.code);
       const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null;
       const covers = coverOf(request);
@@ -341,7 +342,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
 
     /** `code/all` (admins): every code with its uses. */
     async listCodes(caller: AuthContext, now = new Date()) {
-      if (caller.role !== 'admin') throw new AppError(403, 'forbidden', PAYMENT_MESSAGES.adminsOnlyList);
+      requireAdmin(caller, PAYMENT_MESSAGES.adminsOnlyList);
       return { codes: await listDiscountCodes(now) };
     },
   };

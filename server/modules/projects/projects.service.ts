@@ -10,6 +10,7 @@
 import { Types } from 'mongoose';
 import { MESSAGES } from '../../../generated/validation';
 import type { AuthContext } from '../../lib/auth-context';
+import { requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
 import type { Schemas } from '../../lib/openapi-types';
 import { anyOf, ours } from '../../lib/query';
@@ -51,8 +52,6 @@ function parseContentIds(text: string): string[] {
   return [...new Set((list as string[]).map((id) => id.toLowerCase()))];
 }
 
-const isOwnerOrAdmin = (project: ProjectDoc, caller: AuthContext) => caller.role === 'admin' || String(project.userId) === caller.userId;
-
 /** Whether the project exists and is `ownerId`'s: the check contents' update-projectid makes (one read by `_id`). */
 export async function ownsProject(projectId: string, ownerId: string): Promise<boolean> {
   const project = await ProjectModel.findById(projectId, { userId: 1 }).lean<Pick<ProjectDoc, 'userId'>>();
@@ -63,7 +62,8 @@ export function createProjectsService(contents: Pick<ContentsService, 'dto'>) {
   /** A project the caller may change (theirs, or any for an admin); anyone else's answers 404, as a missing one. */
   async function changeable(projectId: string, caller: AuthContext): Promise<ProjectDoc> {
     const project = await ProjectModel.findById(projectId).lean<ProjectDoc>();
-    if (!project || !isOwnerOrAdmin(project, caller)) throw notFound(PROJECT_MESSAGES.notFound);
+    if (!project) throw notFound(PROJECT_MESSAGES.notFound);
+    requireOwnerOrAdmin(caller, project.userId, PROJECT_MESSAGES.notFound);
     return project;
   }
 
@@ -97,7 +97,7 @@ export function createProjectsService(contents: Pick<ContentsService, 'dto'>) {
 
   return {
     async save(caller: AuthContext, body: Schemas['SaveProjectRequest']): Promise<Schemas['ProjectSaved']> {
-      if (body.userId !== caller.userId && caller.role !== 'admin') throw notFound(PROJECT_MESSAGES.memberNotFound);
+      requireSelfOrAdmin(caller, body.userId, PROJECT_MESSAGES.memberNotFound);
       const projectName = nameOf(body.projectName);
       const ids = parseContentIds(body.contentIds);
       const userId = new Types.ObjectId(body.userId);

@@ -1,11 +1,10 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import { setPayerCookie } from '../../integrations/payments';
-import type { AuthContext } from '../../lib/auth-context';
-import { notFound } from '../../lib/errors';
 import { LISTING_FEES, PREMIUM_KNACK_MICROS } from '../../lib/listing-fees';
 import { microsToUsd } from '../../lib/money';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { requireSelfOrAdmin } from '../../lib/permissions';
 import { requestOrigin } from '../../lib/public-origin';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth } from '../users';
@@ -16,11 +15,6 @@ import { allPlans, currentSubscriptionOf, SUBSCRIPTION_MESSAGES, toPlanDto, toSu
  * choosing a plan (and perhaps cancelling a checkout or two) does not come near 20.
  */
 export const SUBSCRIBE_LIMIT: Limit = { max: 20, windowMs: 60 * 60_000 };
-
-/** The member themself or an admin; another member's id answers 404, so ids cannot be probed. */
-const selfOrAdmin = (caller: AuthContext, userId: string) => {
-  if (caller.role !== 'admin' && caller.userId !== userId) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-};
 
 export function subscriptionsRouter(config: AuthConfig, subscriptions: SubscriptionsService): Router {
   const router = Router();
@@ -59,7 +53,7 @@ export function subscriptionsRouter(config: AuthConfig, subscriptions: Subscript
   });
 
   router.get('/subscription/:id', signedIn, async (req: ApiRequest<'getSubscription'>, res: ApiResponse<'getSubscription'>) => {
-    selfOrAdmin(req.auth!, req.params.id);
+    requireSelfOrAdmin(req.auth, req.params.id, SUBSCRIPTION_MESSAGES.notFound);
     const current = await currentSubscriptionOf(req.params.id);
     res.json({ subscription: current && toSubscriptionDto(current) });
   });

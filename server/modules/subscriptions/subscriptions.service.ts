@@ -17,6 +17,7 @@ import {
   type WebhookEvent,
 } from '../../integrations/payments';
 import type { AuthContext } from '../../lib/auth-context';
+import { requireAdmin, requireOwnerOrAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
@@ -92,7 +93,8 @@ export function createSubscriptionsService({ provider, publicUrl, publicOrigins,
   /** The member's own subscription (or any, for an admin); another member's answers 404, as one that does not exist. */
   async function ownSubscription(caller: AuthContext, subscriptionId: string): Promise<SubscriptionDoc> {
     const subscription = await SubscriptionModel.findById(subscriptionId).lean<SubscriptionDoc>();
-    if (!subscription || (caller.role !== 'admin' && String(subscription.userId) !== caller.userId)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    if (!subscription) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    requireOwnerOrAdmin(caller, subscription.userId, SUBSCRIPTION_MESSAGES.notFound);
     return subscription;
   }
 
@@ -225,7 +227,7 @@ export function createSubscriptionsService({ provider, publicUrl, publicOrigins,
 
     /** An admin changes a plan's name, credits or price; they apply to checkouts and renewals from now on. */
     async updatePlan(caller: AuthContext, planId: number, change: PlanChange) {
-      if (caller.role !== 'admin') throw new AppError(403, 'forbidden', SUBSCRIPTION_MESSAGES.adminsOnly);
+      requireAdmin(caller, SUBSCRIPTION_MESSAGES.adminsOnly);
       const plan = await PlanModel.findOneAndUpdate({ planId }, { $set: change }, { new: true }).lean<PlanDoc>();
       if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
       return toPlanDto(plan);

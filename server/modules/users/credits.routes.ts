@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
-import { AppError, badRequest, notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { requireAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { adjustCredits, creditMovementsOf, creditsOf, CREDIT_MESSAGES, type CreditTier } from './credits';
 import { requireAuth } from './users.guards';
 import { UserModel } from './users.model';
@@ -15,7 +16,7 @@ export function creditsRouter(config: AuthConfig): Router {
   const signedIn = requireAuth(config);
 
   const adjust = (tier: CreditTier) => async (req: ApiRequest<'updateStandardCredits'>, res: ApiResponse<'updateStandardCredits'>) => {
-    if (req.auth!.role !== 'admin') throw new AppError(403, 'forbidden', ADMINS_ONLY);
+    requireAdmin(req.auth, ADMINS_ONLY);
     const { userId, amount, note } = req.body;
     if (!(await UserModel.exists({ _id: new Types.ObjectId(userId) }))) throw notFound('User not found');
     const credits = await adjustCredits(userId, tier, amount, req.auth!.userId, note?.trim() || null);
@@ -26,7 +27,7 @@ export function creditsRouter(config: AuthConfig): Router {
   router.post('/user-setting/update-pcredits', signedIn, adjust('premium'));
 
   router.get('/user-setting/credits/:id', signedIn, async (req: ApiRequest<'getCreditMovements'>, res: ApiResponse<'getCreditMovements'>) => {
-    if (req.auth!.role !== 'admin' && req.auth!.userId !== req.params.id) throw notFound('User not found');
+    requireSelfOrAdmin(req.auth, req.params.id, 'User not found');
     const [credits, movements] = await Promise.all([creditsOf(req.params.id), creditMovementsOf(req.params.id)]);
     res.json({
       credits,

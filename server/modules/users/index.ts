@@ -50,4 +50,4 @@ export {
 } from './users.identity';
 export { profileImagesRouter } from './profile-images.routes';
 export { creditsRouter } from './credits.routes';
-export { optionalAuth, requireAuth, requireSelfOrAdmin } from './users.guards';
+export { optionalAuth, requireAuth } from './users.guards';

@@ -49,12 +49,3 @@ export function optionalAuth(config: AuthConfig): RequestHandler {
   const required = requireAuth(config);
   return (req, res, next) => (req.headers.authorization ? required(req, res, next) : next());
 }
-
-/** The route's `:id` must be the signed-in member, unless an admin asks. */
-export const requireSelfOrAdmin: RequestHandler = (req, _res, next) => {
-  if (!req.auth) throw new AppError(401, 'unauthorized', 'Please log in.');
-  if (req.auth.role !== 'admin' && req.params.id !== req.auth.userId) {
-    throw new AppError(403, 'forbidden', "You can't see another member's account.");
-  }
-  next();
-};

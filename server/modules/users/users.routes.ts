@@ -3,7 +3,8 @@ import type { AuthConfig } from '../../config';
 import { notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
-import { requireAuth, requireSelfOrAdmin } from './users.guards';
+import { requireSelfOrAdmin } from '../../lib/permissions';
+import { requireAuth } from './users.guards';
 import { roleOf, toMemberMatchDto, toPublicUserDto, toUserDto, toUserExtDto } from './users.mapper';
 import * as users from './users.service';
 import * as settings from './users.settings';
@@ -50,7 +51,8 @@ export function usersRouter(config: AuthConfig): Router {
     res.json({ members: members.map(toMemberMatchDto) });
   });
 
-  router.get('/user-setting/get-ext/:id', requireAuth(config), requireSelfOrAdmin, async (req: ApiRequest<'getUserExt'>, res: ApiResponse<'getUserExt'>) => {
+  router.get('/user-setting/get-ext/:id', requireAuth(config), async (req: ApiRequest<'getUserExt'>, res: ApiResponse<'getUserExt'>) => {
+    requireSelfOrAdmin(req.auth, req.params.id, settings.SETTINGS_MESSAGES.noMember);
     res.json({ userExt: toUserExtDto(await users.getUserExt(req.params.id)) });
   });
 

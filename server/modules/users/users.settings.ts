@@ -7,6 +7,7 @@ import countryRegionData from 'country-region-data/data.json';
 import { Types } from 'mongoose';
 import { badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
+import { requireSelfOrAdmin } from '../../lib/permissions';
 import { isDuplicateKey } from '../../lib/mutex';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
@@ -52,7 +53,7 @@ export function regionsOf(country: string): { regions: Region[] } {
 
 /** The member's own settings (or any member's, for an admin); another member's id is 404, so ids cannot be probed. */
 async function ownMember(caller: AuthContext, id: string): Promise<Types.ObjectId> {
-  if (caller.role !== 'admin' && caller.userId !== id) throw notFound(SETTINGS_MESSAGES.noMember);
+  requireSelfOrAdmin(caller, id, SETTINGS_MESSAGES.noMember);
   const _id = new Types.ObjectId(id);
   if (!(await UserModel.exists({ _id }))) throw notFound(SETTINGS_MESSAGES.noMember);
   return _id;

@@ -11,6 +11,7 @@ import { microsToUsd, truncateToCents } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/mutex';
 import { anyOf } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
+import { requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { checkCurrentPassword } from '../auth';
 import { contentReads } from '../contents';
 import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
@@ -46,12 +47,11 @@ export const WALLET_MESSAGES = {
 const COLLECTIONS_PERCENT = 10;
 
 const usd = (micros: number) => microsToUsd(micros);
-const isAdmin = (caller: AuthContext) => caller.role === 'admin';
 
 /** The member themself or an admin may read a member's money; to anyone else the member does not exist (404). */
 export async function checkCanRead(caller: AuthContext, userId: string): Promise<void> {
-  if (caller.userId === userId) return;
-  if (!isAdmin(caller) || !(await userReads.exists({ _id: new Types.ObjectId(userId) }))) throw notFound(WALLET_MESSAGES.notFound);
+  requireSelfOrAdmin(caller, userId, WALLET_MESSAGES.notFound);
+  if (caller.userId !== userId && !(await userReads.exists({ _id: new Types.ObjectId(userId) }))) throw notFound(WALLET_MESSAGES.notFound);
 }
 
 /** Listing entries the member paid, with whether each supported another member's piece (not their own). */
@@ -189,7 +189,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
      * posts `cash-out:{id}`, then sends. Approving an approved request sends what is left to send, nothing more.
      */
     async approveCashOut(caller: AuthContext, historyId: string, now = new Date()): Promise<{ request: CashOutRequestDoc; send: PayoutSendDoc | null }> {
-      if (!isAdmin(caller)) throw new AppError(403, 'forbidden', WALLET_MESSAGES.adminsOnly);
+      requireAdmin(caller, WALLET_MESSAGES.adminsOnly);
       const first = await requestOf(historyId);
       const userId = String(first.userId);
       const key = cashOutKey(historyId);
@@ -213,7 +213,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
     async cancelCashOut(caller: AuthContext, historyId: string, now = new Date()): Promise<CashOutRequestDoc> {
       const first = await requestOf(historyId);
       const userId = String(first.userId);
-      if (!isAdmin(caller) && caller.userId !== userId) throw notFound(WALLET_MESSAGES.requestNotFound);
+      requireOwnerOrAdmin(caller, userId, WALLET_MESSAGES.requestNotFound);
       return withFundsLock(userId, async () => {
         // A payout recorded for it means an approval (maybe stopped half-way, then finished by the next run).
         if (await PayoutSendModel.exists({ _id: cashOutKey(historyId) })) throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
