@@ -42,3 +42,17 @@ export function formatTimeAgo(iso: string, now = Date.now()): string {
   for (const [unit, size] of RELATIVE_STEPS) if (seconds >= size) return relative().format(-Math.floor(seconds / size), unit);
   return 'just now';
 }
+
+/**
+ * Dollars as the screens show them: `decimals` places (2, or 4 for rates under a cent), cut rather than rounded, as the
+ * server cuts what leaves a balance (a cash-out of $12.345 pays $12.34), so a figure never promises a cent that cannot
+ * be paid. The API's USD numbers are read back to whole micro-dollars first, so that float noise (0.135 stored as
+ * 0.13499…) does not decide the last place. A sign is shown only when something is left after the cut.
+ */
+export function formatUsd(usd: number, decimals: 2 | 4 = 2): string {
+  const micros = Math.round(Math.abs(usd) * 1_000_000);
+  const unit = 10 ** decimals;
+  const shown = Math.floor(micros / (1_000_000 / unit));
+  const sign = usd < 0 && shown > 0 ? '-' : '';
+  return `${sign}$${Math.floor(shown / unit)}.${String(shown % unit).padStart(decimals, '0')}`;
+}

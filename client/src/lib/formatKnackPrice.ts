@@ -1,17 +1,15 @@
+import { formatUsd } from '../components/format';
 import type { TagType } from './tags';
 
 /** Default knack price in USD when a tag has none. */
 export const DEFAULT_KNACK_PRICE = 0.05;
 
 /**
- * A knack price in USD as shown: '$0.05', '$0.99' (two decimals). The server has already truncated it
- * to cents (8% of the tag's price); this only formats. Missing or invalid values show the default.
+ * A knack price in USD as shown: '$0.05', '$0.99', cut to the cent like every dollar figure. The server has already
+ * truncated it to cents (8% of the tag's price). Missing or invalid values show the default.
  */
 export function formatKnackPrice(value: number | null | undefined): string {
-  const amount = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_KNACK_PRICE;
-  // Work in whole cents so 0.29 does not print as 0.28 through binary rounding.
-  const cents = Math.round(amount * 100);
-  return `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  return formatUsd(typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_KNACK_PRICE);
 }
 
 /** What one knack pays for: a play for music, a view for art and photos. */

@@ -5,8 +5,9 @@ import { PATHS } from '../../lib/constants';
 import { useAppSelector } from '../../lib/storeHooks';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
-import { formatUsd, selectPaymentsVersion } from '../../features/payments';
+import { selectPaymentsVersion } from '../../features/payments';
 import { displayUsername } from '../../lib/userNames';
+import { formatUsd } from '../../components/format';
 
 /**
  * The Stellar wallets the panel lists. None can be connected yet: Freighter is the one the Stellar work will

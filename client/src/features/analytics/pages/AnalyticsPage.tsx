@@ -11,9 +11,9 @@ import { useAppSelector } from '../../../lib/storeHooks';
 import type { Content } from '../../../lib/content';
 import { notify } from '../../../components/notify';
 import { selectHasKnownPlan, selectUser } from '../../auth';
-import { formatUsd } from '../../payments';
 import '../analytics.css';
 import { PageHead } from '../../../components/PageHead';
+import { formatUsd } from '../../../components/format';
 
 const PAGE = 50;
 const count = (value: number | null | undefined) => (value ?? 0).toLocaleString();

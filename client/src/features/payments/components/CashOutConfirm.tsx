@@ -5,7 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
 import { cashOutRequested } from '../payments.events';
-import { formatUsd } from '../money';
+import { formatUsd } from '../../../components/format';
 
 /** The payment modal of type price confirms a withdrawal; yes adds an earn history item. */
 export function CashOutConfirm({ onClose }: { onClose: () => void }) {

@@ -11,8 +11,8 @@ import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
 import { modalOpened } from '../../../lib/ui';
 import { listingPaid } from '../../../lib/contentEvents';
 import { PAYMENT_MESSAGES } from '../payments.messages';
-import { formatUsd } from '../money';
 import { goToCheckout } from '../checkout';
+import { formatUsd } from '../../../components/format';
 
 const CREDIT_LABEL = { 'standard-credit': 'standard credit', 'premium-credit': 'premium credit' } as const;
 

@@ -13,9 +13,9 @@ import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectIsPhone } from '../../../lib/ui';
 import { loggedOut } from '../../auth';
-import { formatUsd } from '../../payments';
 import { useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
+import { formatUsd } from '../../../components/format';
 
 export interface DeleteAccountModalProps {
   /** Whose account: the signed-in member's. */

@@ -1,6 +1,6 @@
 import Button from 'antd/es/button';
 import type { Plan, Subscription } from '../../auth';
-import { formatUsd } from '../../payments';
+import { formatUsd } from '../../../components/format';
 
 interface Props {
   plans: Plan[];

@@ -1,6 +1,8 @@
+import { formatUsd } from '../../../components/format';
 import { KNACK_RATE_FROM, STREAM_RATES } from '../subscriptions.messages';
 
-const perPlay = (usd: number) => `$${usd.toFixed(usd < 0.01 ? 4 : 2)}`;
+/** Others pay fractions of a cent per stream: those rates show 4 decimals, so that they do not all read $0.00. */
+const perPlay = (usd: number) => formatUsd(usd, usd < 0.01 ? 4 : 2);
 
 /** What one play or view pays the artist: Knack beside the reported per-stream rates of others. */
 export function RateComparison() {

@@ -7,8 +7,9 @@ import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, selectModalProps } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
 import { selectPlans } from '../../auth';
-import { formatUsd, goToCheckout } from '../../payments';
+import { goToCheckout } from '../../payments';
 import './pricing.css';
+import { formatUsd } from '../../../components/format';
 
 /**
  * The subscription modal: the plan chosen on Pricing, what it grants every month and costs, then on to the

@@ -5,12 +5,12 @@ import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened } from '../../../lib/ui';
 import { ErrorPage } from '../../../components/errors';
 import { selectIsLoggedIn, selectSubscription, selectUser, selectUserExt, type Plan } from '../../auth';
-import { formatUsd } from '../../payments';
 import { CurrentPlan } from '../components/CurrentPlan';
 import { PlanCards } from '../components/PlanCards';
 import { RateComparison } from '../components/RateComparison';
 import '../components/pricing.css';
 import { PageHead } from '../../../components/PageHead';
+import { formatUsd } from '../../../components/format';
 
 /** What a member earns and keeps, as Knack promises it. */
 const PROMISES = [

@@ -1,7 +1,7 @@
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
-import { formatUsd } from '../../payments';
 import type { HistoryItem } from '../hooks/useHistory';
+import { formatUsd } from '../../../components/format';
 
 const TYPE_LABELS: Record<string, string> = { Paid0: 'Listing fee', Paid1: 'Knack', Earn: 'Cash-out', Payout: 'Payout', Refund: 'Refund' };
 

@@ -8,12 +8,13 @@ import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
-import { formatUsd, selectPaymentsVersion } from '../../payments';
+import { selectPaymentsVersion } from '../../payments';
 import { modalOpened } from '../../../lib/ui';
 import { HistoryList } from '../components/HistoryList';
 import { useHistory } from '../hooks/useHistory';
 import '../components/wallet.css';
 import { PageHead } from '../../../components/PageHead';
+import { formatUsd } from '../../../components/format';
 
 const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
