@@ -8,22 +8,15 @@
  * it. The totals queued here are recounted from their facts by a job. KNACK_IN_TURN=off turns the queue off
  * (every write runs at once), to show that the tests hold without it.
  */
+import { createPerKeyQueue } from './per-key-queue';
+
 // Read here, at the one place the switch matters, rather than threaded through every caller as config.
 const enabled = process.env.KNACK_IN_TURN !== 'off';
 
-const tails = new Map<string, Promise<unknown>>();
+const writes = createPerKeyQueue();
 
 export function inTurn<T>(key: string, write: () => Promise<T>): Promise<T> {
-  if (!enabled) return write();
-  const previous = tails.get(key) ?? Promise.resolve();
-  const run = previous.then(write, write);
-  const tail = run.catch(() => undefined);
-  tails.set(key, tail);
-  // The last one out removes the key, so that the map holds only documents being written.
-  void tail.then(() => {
-    if (tails.get(key) === tail) tails.delete(key);
-  });
-  return run;
+  return enabled ? writes.run(key, write) : write();
 }
 
 /** Increments of one key asked while its write waits in line: summed, they go out as one write. */

@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Schema, model } from 'mongoose';
 import { AppError } from './errors';
+import { createPerKeyQueue } from './per-key-queue';
 import { ours } from './query';
 
 const mutexSchema = new Schema(
@@ -55,22 +56,8 @@ export const isDuplicateKey = (err: unknown) => {
   return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 };
 
-/** The end of the line of this process's callers, per key. */
-const lines = new Map<string, Promise<void>>();
-
-/** Joins this process's line for `key`: `ready` settles when the caller before is done, `leave` lets the next go. */
-function joinLine(key: string): { ready: Promise<void>; leave: () => void } {
-  const before = lines.get(key) ?? Promise.resolve();
-  let leave!: () => void;
-  const gone = new Promise<void>((resolve) => (leave = resolve));
-  const end = before.then(() => gone);
-  lines.set(key, end);
-  // The last one out removes the key, so that the map holds only keys in use.
-  void end.then(() => {
-    if (lines.get(key) === end) lines.delete(key);
-  });
-  return { ready: before, leave };
-}
+/** This process's callers of a lock, in line per key. */
+const lines = createPerKeyQueue();
 
 /** True when `promise` settles before `deadline` (a performance.now() time), false when the deadline comes first. */
 async function settlesBefore(promise: Promise<void>, deadline: number): Promise<boolean> {
@@ -125,7 +112,7 @@ export async function withLock<T>(key: string, fn: () => Promise<T>, options: Lo
   // performance.now(), not Date: tests may freeze the date, and the wait must still end.
   const deadline = performance.now() + waitMs;
   const busy = () => new AppError(409, 'conflict', busyMessage);
-  const line = joinLine(key);
+  const line = lines.join(key);
   try {
     if (!(await settlesBefore(line.ready, deadline))) throw busy();
     const holder = newHolder();

@@ -15,6 +15,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from './logger';
 import { requestIdOf } from './request-id';
 import { logAnswered } from './request-log';
+import { createTtlCache } from './ttl-cache';
 
 /** What goes out: the body and its headers as flat [name, value, …] pairs, made once. */
 interface Variant {
@@ -29,7 +30,6 @@ interface Answer {
   /** The headers of a 304. */
   unchanged: string[];
   etag: string;
-  freshUntil: number;
 }
 
 const TTL_MS = 1_000;
@@ -40,7 +40,7 @@ const ACCEPTS_GZIP = /\bgzip\b/;
 /** Headers of the first answer that are made anew for each one. */
 const PER_ANSWER = new Set(['content-length', 'content-encoding', 'date', 'x-request-id', 'etag', 'vary', 'set-cookie']);
 
-const answers = new Map<string, Answer>();
+const answers = createTtlCache<Answer>(TTL_MS, { maxEntries: MAX_ENTRIES });
 
 /** If-None-Match names this ETag (weakly compared, as for any GET). */
 function notModified(req: IncomingMessage, etag: string): boolean {
@@ -63,12 +63,8 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, reques
 /** Answers a GET or HEAD whose exact URL has a fresh stored answer; false when there is none. */
 function answerStored(req: IncomingMessage, res: ServerResponse, logger: Logger): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url) return false;
-  const answer = answers.get(req.url);
+  const answer = answers.peek(req.url);
   if (!answer) return false;
-  if (Date.now() >= answer.freshUntil) {
-    answers.delete(req.url);
-    return false;
-  }
   const id = requestIdOf(req);
   const statusCode = write(req, res, answer, id);
   logAnswered(logger, req, id, statusCode, { stored: true });
@@ -111,13 +107,11 @@ export function sendPublicJson(req: Pick<Request, 'originalUrl' | 'method' | 'ap
     body: bytes,
     headers: [...unchanged, 'content-length', String(bytes.length), ...(encoding ? ['content-encoding', encoding] : [])],
   });
-  if (answers.size >= MAX_ENTRIES) answers.delete(answers.keys().next().value!);
   answers.set(req.originalUrl, {
     plain: variant(body),
     gzipped: body.length >= MIN_GZIP ? variant(gzipSync(body), 'gzip') : undefined,
     unchanged,
     etag,
-    freshUntil: Date.now() + TTL_MS,
   });
 }
 

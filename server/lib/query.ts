@@ -1,4 +1,5 @@
 import mongoose, { type Collection, type UpdateQuery } from 'mongoose';
+import { createSingleFlight } from './single-flight';
 
 /**
  * `{ $in: values }` marked as ours: the global sanitizeFilter turns operators that are not marked
@@ -46,13 +47,9 @@ export const readById = <T>(model: Stored, id: unknown, projection?: Record<stri
  */
 export function readByIdShared<T>(model: Stored, id: { toString(): string }, projection?: Record<string, 1>): Promise<T | null> {
   const key = `${model.collection.collectionName}|${id.toString()}|${projection ? Object.keys(projection).join(',') : ''}`;
-  const running = readsInFlight.get(key);
-  if (running) return running as Promise<T | null>;
-  const read = readById<T>(model, id, projection).finally(() => readsInFlight.delete(key));
-  readsInFlight.set(key, read);
-  return read;
+  return readsInFlight.run(key, () => readById(model, id, projection)).result as Promise<T | null>;
 }
-const readsInFlight = new Map<string, Promise<unknown>>();
+const readsInFlight = createSingleFlight<unknown>();
 
 /** Inserts a complete document (every field and default written by the caller); a taken `_id` throws the duplicate-key error. */
 export const insertWhole = async <T extends { _id: unknown }>(model: Stored, doc: T) => void (await model.collection.insertOne(doc as never));

@@ -34,6 +34,37 @@ describe('ttl cache', () => {
     expect(await cache.get('k', loader)).toBe(3); // too old to answer: waits for a fresh load
   });
 
+  it('when a value is set, then peek answers it at once until the TTL ends, and get answers it without loading', async () => {
+    const cache = createTtlCache<string>(1_000);
+    expect(cache.peek('k')).toBeUndefined();
+    cache.set('k', 'kept');
+    expect(cache.peek('k')).toBe('kept');
+    const loader = jest.fn(async () => 'loaded');
+    expect(await cache.get('k', loader)).toBe('kept');
+    expect(loader).not.toHaveBeenCalled();
+    now += 1_000;
+    expect(cache.peek('k')).toBeUndefined();
+    expect(await cache.get('k', loader)).toBe('loaded');
+  });
+
+  it('when a load is still running, then peek answers nothing; once it is done, its value', async () => {
+    const cache = createTtlCache<string>(1_000);
+    let finish!: (value: string) => void;
+    const loading = cache.get('k', () => new Promise<string>((resolve) => (finish = resolve)));
+    expect(cache.peek('k')).toBeUndefined();
+    finish('done');
+    await loading;
+    expect(cache.peek('k')).toBe('done');
+  });
+
+  it('when more keys are set than it keeps, then the oldest is forgotten first', () => {
+    const cache = createTtlCache<number>(1_000, { maxEntries: 2 });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    expect([cache.peek('a'), cache.peek('b'), cache.peek('c')]).toEqual([undefined, 2, 3]);
+  });
+
   it('when a load fails, then it is not kept; clear() forgets every value', async () => {
     const cache = createTtlCache(1_000);
     await expect(cache.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');

@@ -13,6 +13,7 @@ import mongoose, { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
+import { createSingleFlight } from '../../lib/single-flight';
 import { isDuplicateKey } from '../../lib/mutex';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { consumeLimit } from '../../lib/rate-limit';
@@ -62,16 +63,12 @@ type KnackAnswer = { message: string; knackStatus: KnackStatus; reactedCount: nu
  * each reading the database and queueing for the member's lock only to find the entry written. A crowd of
  * retries then costs one knack, not one each. Across processes the ledger's unique key decides.
  */
-const knacksInFlight = new Map<string, Promise<KnackAnswer>>();
+const knacksInFlight = createSingleFlight<KnackAnswer>();
 async function onceAtATime(key: string, knack: () => Promise<KnackAnswer>): Promise<KnackAnswer> {
-  const running = knacksInFlight.get(key);
-  if (running) {
-    const first = await running;
-    return first.message === KNACK_MESSAGES.thanks ? { ...first, message: KNACK_MESSAGES.already } : first;
-  }
-  const mine = knack().finally(() => knacksInFlight.delete(key));
-  knacksInFlight.set(key, mine);
-  return mine;
+  const { result, joined } = knacksInFlight.run(key, knack);
+  if (!joined) return result;
+  const first = await result;
+  return first.message === KNACK_MESSAGES.thanks ? { ...first, message: KNACK_MESSAGES.already } : first;
 }
 
 /** What a knack reads of its piece. */
