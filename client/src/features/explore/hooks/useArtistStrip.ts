@@ -1,4 +1,4 @@
-import { useGetArtists, useGetTrendingArtists } from '../../../api/generated/hooks';
+import { useGetArtistsInfiniteQuery, useGetTrendingArtistsInfiniteQuery } from '../../../api/generated/endpoints';
 import type { UserCard } from '../../../lib/content';
 
 export interface ArtistStripData {
@@ -6,17 +6,19 @@ export interface ArtistStripData {
   loading: boolean;
 }
 
+const NO_ARTISTS: UserCard[] = [];
+
 /**
  * The artists of the Explore strip: those trending this week, or, when none is (a quiet week, a new site)
- * or that call fails, the newest artists.
+ * or that call fails, the newest artists. Only the first page of each list is shown.
  */
 export function useArtistStrip(limit = 12): ArtistStripData {
-  const trending = useGetTrendingArtists({ query: { limit } });
-  const trendingDone = !trending.loading && (trending.data !== undefined || trending.error !== undefined);
-  const needFallback = trendingDone && !trending.data?.users.length;
-  const latest = useGetArtists({ query: { limit } }, { enabled: needFallback });
-  if (!trendingDone) return { artists: [], loading: true };
-  if (!needFallback) return { artists: trending.data?.users ?? [], loading: false };
-  const latestDone = !latest.loading && (latest.data !== undefined || latest.error !== undefined);
-  return { artists: latest.data?.users ?? [], loading: !latestDone };
+  const trending = useGetTrendingArtistsInfiniteQuery({ query: { limit } });
+  const trendingDone = trending.isSuccess || trending.isError;
+  const trendingArtists = trending.data?.pages[0]?.users ?? NO_ARTISTS;
+  const needFallback = trendingDone && !trendingArtists.length;
+  const latest = useGetArtistsInfiniteQuery({ query: { limit } }, { skip: !needFallback });
+  if (!trendingDone) return { artists: NO_ARTISTS, loading: true };
+  if (!needFallback) return { artists: trendingArtists, loading: false };
+  return { artists: latest.data?.pages[0]?.users ?? NO_ARTISTS, loading: !(latest.isSuccess || latest.isError) };
 }

@@ -1,6 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { searchContents, searchOwners } from '../../../api/generated/operations';
+import { useSearchContentsInfiniteQuery, useSearchOwnersInfiniteQuery } from '../../../api/generated/endpoints';
+import type { SearchContentsResult, SearchOwnersResult } from '../../../api/generated/operations';
+import { usePagedList, type PagedList } from '../../../api/pagedList';
 import { PATHS } from '../../../lib/constants';
 import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
 import { typeStyle } from '../../../lib/tagColors';
@@ -11,25 +13,24 @@ import { ContentGrid, EmptyState } from '../../../components/content/ContentGrid
 import { LoadMore } from '../../../components/content/LoadMore';
 import type { Content, UserCard } from '../../../lib/content';
 import { FEED_PAGE_SIZE } from '../../../lib/feeds';
-import { usePagedList, type PagedList } from '../../../lib/usePagedList';
 import { useTagFilter } from '../hooks/useTagFilter';
 import { QUERY_MAX_LENGTH, matchesQuery } from '../search';
 import '../components/explore.css';
 
 type ArtistHit = UserCard & { id: string };
 
+/** Artists one page of results asks for. */
+const ARTIST_PAGE_SIZE = 12;
+
+const titlesOf = (page: SearchContentsResult) => page.contents;
+const artistsOf = (page: SearchOwnersResult): ArtistHit[] => page.users.map((card) => ({ ...card, id: card.user.id }));
+
 function useTitleResults(query: string): PagedList<Content> {
-  return usePagedList<Content>(query ? JSON.stringify(['titles', query]) : null, async (cursor, signal) => {
-    const page = await searchContents({ query: { q: query, cursor, limit: FEED_PAGE_SIZE } }, { signal });
-    return { items: page.contents, nextCursor: page.nextCursor };
-  });
+  return usePagedList(useSearchContentsInfiniteQuery({ query: { q: query, limit: FEED_PAGE_SIZE } }, { skip: !query }), titlesOf);
 }
 
 function useArtistResults(query: string): PagedList<ArtistHit> {
-  return usePagedList<ArtistHit>(query ? JSON.stringify(['artists', query]) : null, async (cursor, signal) => {
-    const page = await searchOwners({ query: { q: query, cursor, limit: 12 } }, { signal });
-    return { items: page.users.map((card) => ({ ...card, id: card.user.id })), nextCursor: page.nextCursor };
-  });
+  return usePagedList(useSearchOwnersInfiniteQuery({ query: { q: query, limit: ARTIST_PAGE_SIZE } }, { skip: !query }), artistsOf);
 }
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
