@@ -5,6 +5,11 @@
  *   entered only through its index.ts, and no two of them import each other, directly or round a loop. Shared
  *   code (server/lib; client/src/components, lib) never imports a module or a feature. A server module never
  *   imports another module's model.
+ * - The client's top (client/src/app, layouts, embed: the routes, the store's assembly, the boot) imports the
+ *   features; nothing below it imports it back. What every feature shares (typed store hooks, the UI slice, constants)
+ *   lives in client/src/lib and components.
+ * - Tests and scripts enter a module or a feature the same way, through its index.ts, or through its testing.ts: the
+ *   models and internals a test sets up state with. Production code never imports a testing.ts.
  * - The test suite's house rules: every test asserts something, none is focused or skipped, and none waits for a
  *   fixed time (a test waits for the state it needs, or moves time itself: tests/helpers/wait.ts and clock.ts).
  */
@@ -60,9 +65,52 @@ const ELEMENTS = [
   { type: 'server-root', pattern: 'server/*.ts', mode: 'file' },
   { type: 'client-feature', pattern: 'client/src/features/*', mode: 'folder', capture: ['name'] },
   { type: 'client-shared', pattern: 'client/src/(components|lib|api|styles)', mode: 'folder' },
+  // The top of the client: app/ (routes, store assembly, boot), the layouts around the pages, the embed's entry.
   { type: 'client-app', pattern: 'client/src/*', mode: 'folder' },
   { type: 'client-root', pattern: 'client/src/*.tsx', mode: 'file' },
+  { type: 'tests', pattern: 'tests', mode: 'folder' },
+  { type: 'scripts', pattern: 'scripts', mode: 'folder' },
 ];
+
+/** The boundary plugin's view of the tree, for the sources and for the tests and scripts. */
+const BOUNDARY_SETTINGS = {
+  'boundaries/elements': ELEMENTS,
+  'boundaries/include': ['server/**/*', 'client/src/**/*', 'tests/**/*', 'scripts/**/*'],
+  'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+  'import/resolver': { typescript: { project: ['server/tsconfig.json', 'client/tsconfig.json'], noWarnOnMultipleProjects: true } },
+};
+
+/**
+ * Another module or feature only through its entry files: what it exports there is what others may use.
+ * @param {string[]} entries
+ */
+const entryPointOnly = (entries) => [
+  'error',
+  {
+    default: 'allow',
+    rules: [
+      { target: ['server-module', 'client-feature'], disallow: '**' },
+      { target: ['server-module', 'client-feature'], allow: entries },
+    ],
+  },
+];
+/** entry.ts: a client feature's pages for the route table to load lazily, apart from the rest of the feature. */
+const ENTRIES = ['index.ts', 'index.tsx', 'entry.ts'];
+/** testing.ts: what tests (and the seed and bench scripts) need beyond the index, e.g. a module's models. */
+const TESTING_ENTRY = 'testing.ts';
+
+/** A testing entry is for tests and scripts: production code, inside its own module or feature too, never imports one. */
+const NO_TESTING_ENTRY = {
+  regex: '(^|/)testing(\\.ts)?$',
+  message: 'testing.ts is the entry for tests and scripts: production code imports a module or a feature through its index.ts.',
+};
+
+/** The top of the client, by the path an import names. */
+const NO_APP_IMPORT = {
+  regex: '^(\\.\\./)+app(/.*)?$',
+  message:
+    'The top of the client (app/) is not imported from below it: the typed hooks are in lib/storeHooks, the UI slice in lib/ui, the constants in lib/constants.',
+};
 
 const SOURCES = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'scripts/**/*.ts'];
 /** The sources a tsconfig covers, checked with type information (scripts run through tsx, outside them). */
@@ -75,40 +123,33 @@ export default tseslint.config(
     languageOptions: { parser: tseslint.parser },
     plugins: { boundaries, 'import-x': importX, '@typescript-eslint': tseslint.plugin },
     settings: {
-      'boundaries/elements': ELEMENTS,
-      'boundaries/include': ['server/**/*', 'client/src/**/*'],
-      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      ...BOUNDARY_SETTINGS,
       // import-x reads the imported files itself to follow the import graph: with the TypeScript parser.
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
-      'import/resolver': { typescript: { project: ['server/tsconfig.json', 'client/tsconfig.json'], noWarnOnMultipleProjects: true } },
     },
     rules: {
-      // Another module or feature only through its index.ts: what it exports there is what others may use.
-      'boundaries/entry-point': [
-        'error',
-        {
-          default: 'allow',
-          rules: [
-            { target: ['server-module', 'client-feature'], disallow: '**' },
-            // entry.ts: a client feature's pages for the route table to load lazily, apart from the rest of the feature.
-            { target: ['server-module', 'client-feature'], allow: ['index.ts', 'index.tsx', 'entry.ts'] },
-          ],
-        },
-      ],
-      // Shared code stays below the features: it is used by them, never the other way round.
+      'boundaries/entry-point': entryPointOnly(ENTRIES),
+      // Shared code stays below the features, and the features below the top: each is used by what is above it, never
+      // the other way round.
       'boundaries/element-types': [
         'error',
         {
           default: 'allow',
           rules: [
             { from: ['server-shared'], disallow: ['server-module', 'server-app'], message: 'server/lib is shared code: it does not import modules' },
-            // The app's constants and typed store hooks are for everyone; the features are not.
             {
               from: ['client-shared'],
-              disallow: ['client-feature', 'client-root'],
-              message: 'Shared client code (components, lib, api) does not import features',
+              disallow: ['client-feature', 'client-app', 'client-root'],
+              message: 'Shared client code (components, lib, api) does not import features, nor the top (app, layouts)',
+            },
+            // The typed store hooks (lib/storeHooks), the UI slice (lib/ui) and the constants (lib/constants) are below
+            // the features; the store, the routes and the boot are above them.
+            {
+              from: ['client-feature'],
+              disallow: ['client-app', 'client-root'],
+              message: 'A feature does not import the top of the client (app, layouts): take the typed hooks, the UI slice and the constants from lib/',
             },
           ],
         },
@@ -139,6 +180,27 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
   },
   {
+    // Tests and scripts: a module or a feature through its index.ts, or its testing.ts (its models, its internals).
+    files: ['tests/**/*.{ts,tsx}', 'scripts/**/*.ts'],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { boundaries },
+    settings: BOUNDARY_SETTINGS,
+    rules: { 'boundaries/entry-point': entryPointOnly([...ENTRIES, TESTING_ENTRY]) },
+  },
+  {
+    // Production code never imports a testing entry (features and server modules: in the blocks below, which set the
+    // same rule).
+    files: ['server/**/*.ts', 'client/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TESTING_ENTRY] }] },
+  },
+  {
+    // Below the top, app/ is refused by the path an import names as well as by the file it reaches: a path to a file
+    // that has left app/ (the typed hooks, the UI slice and the constants once lived there) is refused for that reason,
+    // not only left to fail to resolve.
+    files: ['client/src/{features,components,lib,api}/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TESTING_ENTRY, NO_APP_IMPORT] }] },
+  },
+  {
     // A module writes only its own collections: from another module it takes the read-only readers
     // (`contentReads`, `userReads`...) and the calls that change data, never the model.
     files: ['server/modules/**/*.ts'],
@@ -147,6 +209,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            NO_TESTING_ENTRY,
             {
               regex: '^\\.\\./[\\w-]+$',
               importNamePattern: 'Model$',
