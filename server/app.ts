@@ -19,9 +19,10 @@ import { canonicalIds } from './lib/canonical-ids';
 import { useFasterOperationLookup } from './lib/vendor-fixes/openapi-metadata';
 import { useLeanSchemaRegistration } from './lib/vendor-fixes/openapi-schema-registration';
 import { multipartPaths, serveByModule, type ModuleRouters } from './lib/contract-routes';
-import { AppError, answerErrorsLast, errorHandler } from './lib/errors';
+import { enterApp } from './lib/app-entry';
+import { AppError, answerLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
-import { answerStoredFirst } from './lib/public-responses';
+import { storedAnswers } from './lib/public-responses';
 import { requestLog } from './lib/request-log';
 import { usePageCursorKey } from './lib/page-cursor';
 import { OPENAPI_PATH } from './lib/paths';
@@ -131,8 +132,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
     }),
   );
   app.use(errorHandler(logger));
-  answerErrorsLast(app, logger);
-  answerStoredFirst(app, logger);
+  enterApp(app, { first: storedAnswers(logger), last: answerLast(logger) });
   return app;
 }
 

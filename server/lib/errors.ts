@@ -2,7 +2,7 @@
  * The one error shape of the API: { message, code, errors?, requestId? } (openapi.yaml ErrorResponse).
  * Services throw AppError for business rules; the error handler maps everything else.
  */
-import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from './logger';
 
 export interface FieldError {
@@ -96,23 +96,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * Express's own last handler answers an HTML page with the stack trace (outside production). Something reaches it
- * only by calling `next` after our error handler has run (a third-party middleware calling `next(err)` from a hook
- * on the response), so it is replaced: the error shape there too, and no trace of our files in any answer.
+ * The app's final handler (lib/app-entry.ts), in place of Express's own, which answers an HTML page with the stack
+ * trace (outside production). Something reaches it only by calling `next` after our error handler has run (a
+ * third-party middleware calling `next(err)` from a hook on the response): the error shape there too, and no trace
+ * of our files in any answer.
  */
-export function answerErrorsLast(app: Express, logger: Logger): void {
+export function answerLast(logger: Logger): (req: Request, res: Response) => (err?: unknown) => void {
   const answer = errorHandler(logger);
-  const express = app as unknown as { handle(req: Request, res: Response, next?: NextFunction): void };
-  const handle = express.handle.bind(app);
-  express.handle = (req, res, next) =>
-    handle(
-      req,
-      res,
-      next ??
-        ((err?: unknown) => {
-          // Half an answer already went out: all that is left is to cut it short, as Express would.
-          if (res.headersSent) return void req.socket?.destroy();
-          answer(err ?? notFound(`Nothing here: ${req.method} ${req.originalUrl.split('?')[0]}`), req, res, () => undefined);
-        }),
-    );
+  return (req, res) => (err) => {
+    // Half an answer already went out: all that is left is to cut it short, as Express would.
+    if (res.headersSent) return void req.socket?.destroy();
+    answer(err ?? notFound(`Nothing here: ${req.method} ${req.originalUrl.split('?')[0]}`), req, res, () => undefined);
+  };
 }

@@ -14,7 +14,8 @@ import { useFasterOperationLookup } from '../../server/lib/vendor-fixes/openapi-
 import { useLeanSchemaRegistration } from '../../server/lib/vendor-fixes/openapi-schema-registration';
 import { multipartPaths } from '../../server/lib/contract-routes';
 import { OPENAPI_PATH } from '../../server/lib/paths';
-import { AppError, answerErrorsLast, errorHandler } from '../../server/lib/errors';
+import { enterApp } from '../../server/lib/app-entry';
+import { AppError, answerLast, errorHandler } from '../../server/lib/errors';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 const SPEC: OpenAPIV3.DocumentV3 = {
@@ -62,7 +63,7 @@ function appWith(onBreach: 'ours' | 'the validator default') {
     res.json({ name: 'thing' });
   });
   app.use(errorHandler(logger));
-  answerErrorsLast(app, logger);
+  enterApp(app, { last: answerLast(logger) });
   return { app, logged };
 }
 
