@@ -10,6 +10,7 @@ import { deleteMyAccount, downloadMyData, getCountries, getRegions, getWalletSum
 import { ApiError } from '../../client/src/api/http';
 import type { components } from '../../generated/openapi';
 import { storedAccount } from './auth-fixtures';
+import { QUIET_CALL } from './call-options';
 import { path, toastTexts } from './profile-fixtures';
 import { bea, renderAsMember, walletSummary } from './wallet-fixtures';
 
@@ -80,7 +81,7 @@ describe('Download my data', () => {
       const { group } = await yourData();
       fireEvent.click(group.getByRole('button', { name: 'Download my data' }));
       await waitFor(() => expect(toastTexts()).toContain('Your data is downloaded.'));
-      expect(downloadMyData).toHaveBeenCalledWith({ path: { id: bea().id } });
+      expect(downloadMyData).toHaveBeenCalledWith({ path: { id: bea().id } }, expect.anything());
       expect(saved).toHaveLength(1);
       expect(saved[0]!.name).toBe('knack-data-bea_moon-2026-11-24.json');
       expect(JSON.parse(await textOf(saved[0]!.blob))).toEqual(data);
@@ -116,7 +117,7 @@ describe('Delete my account', () => {
     typePassword(dialog, 'Str0ng!pass');
     fireEvent.click(deleteButton());
     await waitFor(() => expect(path()).toBe('/'));
-    expect(deleteMyAccount).toHaveBeenLastCalledWith({ path: { id: bea().id }, body: { password: 'Str0ng!pass', giveUpBalance: true } }, { quiet: true });
+    expect(deleteMyAccount).toHaveBeenLastCalledWith({ path: { id: bea().id }, body: { password: 'Str0ng!pass', giveUpBalance: true } }, QUIET_CALL);
     expect(app.store.getState().auth.isLoggedIn).toBe(false);
     expect(storedAccount()).toBeNull();
     await waitFor(() => expect(toastTexts()).toContain('Your account is deleted.'));
@@ -133,7 +134,7 @@ describe('Delete my account', () => {
     typePassword(dialog, 'Str0ng!pass');
     fireEvent.click(deleteButton());
     await waitFor(() =>
-      expect(deleteMyAccount).toHaveBeenCalledWith({ path: { id: bea().id }, body: { password: 'Str0ng!pass', giveUpBalance: false } }, { quiet: true }),
+      expect(deleteMyAccount).toHaveBeenCalledWith({ path: { id: bea().id }, body: { password: 'Str0ng!pass', giveUpBalance: false } }, QUIET_CALL),
     );
   });
 

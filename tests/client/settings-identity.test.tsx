@@ -20,6 +20,7 @@ import {
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { storedAccount } from './auth-fixtures';
+import { QUIET_CALL } from './call-options';
 import { janeCard, JANE_ID, path, renderAt, toastTexts, useJaneWorld } from './profile-fixtures';
 import { jane, renderAsMember, walletSummary } from './wallet-fixtures';
 
@@ -89,7 +90,7 @@ describe('the personal group’s username and email', () => {
     fireEvent.change(username, { target: { value: ' Jane Sings ' } });
     save();
     await waitFor(() => expect(toastTexts()).toContain('Success'));
-    expect(jest.mocked(updateUsername).mock.calls).toEqual([[{ path: { id: JANE_ID }, body: { username: 'jane_sings' } }, { quiet: true }]]);
+    expect(jest.mocked(updateUsername).mock.calls).toEqual([[{ path: { id: JANE_ID }, body: { username: 'jane_sings' } }, QUIET_CALL]]);
     expect(requestEmailChange).not.toHaveBeenCalled();
     await waitFor(() => expect(sideMenuName()).toBe('jane sings'));
     expect(username.value).toBe('jane_sings');
@@ -117,7 +118,7 @@ describe('the personal group’s username and email', () => {
     save();
     await waitFor(() => expect(toastTexts()).toContain(SENT));
     expect(jest.mocked(requestEmailChange).mock.calls).toEqual([
-      [{ path: { id: JANE_ID }, body: { email: 'jane.new@example.com', password: 'Str0ng!pass' } }, { quiet: true }],
+      [{ path: { id: JANE_ID }, body: { email: 'jane.new@example.com', password: 'Str0ng!pass' } }, QUIET_CALL],
     ]);
     expect(updateUsername).not.toHaveBeenCalled();
     expect((await form.findByTestId('pending-email')).textContent).toBe(SENT);

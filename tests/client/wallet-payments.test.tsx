@@ -7,6 +7,8 @@
  * the route guard keeping visitors out. The generated operations are mocked (some go through the real HTTP
  * client over a fake network); the store, sagas, router and toasts are real.
  */
+import type { ReactNode } from 'react';
+import { Provider } from 'react-redux';
 import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import {
   checkDiscountCode,
@@ -23,8 +25,11 @@ import {
   requestCashOut,
   updatePaymentInfo,
 } from '../../client/src/api/generated/operations';
+import { knackApi } from '../../client/src/api/generated/endpoints';
 import { ApiError } from '../../client/src/api/http';
+import { createAppStore } from '../../client/src/app/store';
 import { useHistory } from '../../client/src/features/wallet/testing';
+import { QUIET_CALL } from './call-options';
 import { cardLink, detailDialog, JANE_ID, path, renderAt, toastTexts, useJaneWorld } from './profile-fixtures';
 import {
   bea,
@@ -176,13 +181,13 @@ describe('payment modal of type dollar (monetize a piece)', () => {
     fireEvent.click(apply);
     await waitFor(() => expect(dialog.getByRole('alert').textContent).toBe('This discount code is not valid.'));
     // The form shows the refusal itself: the call is quiet (no toast as well).
-    expect(checkDiscountCode).toHaveBeenCalledWith({ body: { code: 'nope' } }, { quiet: true });
+    expect(checkDiscountCode).toHaveBeenCalledWith({ body: { code: 'nope' } }, QUIET_CALL);
     expect(redeemDiscountCode).not.toHaveBeenCalled();
 
     fireEvent.change(field, { target: { value: ' SPRING26 ' } });
     fireEvent.click(apply);
     await waitFor(() => expect(toastTexts()).toContain('Paid successfully'));
-    expect(checkDiscountCode).toHaveBeenLastCalledWith({ body: { code: 'SPRING26' } }, { quiet: true });
+    expect(checkDiscountCode).toHaveBeenLastCalledWith({ body: { code: 'SPRING26' } }, QUIET_CALL);
     expect(jest.mocked(redeemDiscountCode).mock.calls[0]![0]).toEqual({ body: { userId: JANE_ID, contentId: blueHour.id, code: 'SPRING26' } });
     expect(await (await paymentDialog('Congratulations!')).findByText(/“Blue Hour” is monetized\./)).toBeTruthy();
     expect(payForContent).not.toHaveBeenCalled();
@@ -198,16 +203,22 @@ describe('back from the checkout (/profile/default?order={id})', () => {
       .mocked(getPaymentOrder)
       .mockResolvedValueOnce(order(blueHour.id, 'pending', ORDER_ID))
       .mockResolvedValueOnce(order(blueHour.id, 'paid', ORDER_ID));
+    jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 1 }));
     const { store } = await renderAsMember(`/profile/default?order=${ORDER_ID}`);
+    // The wallet's figures, read while the order is still pending.
+    const wallet = store.dispatch(knackApi.endpoints.getWalletSummary.initiate({ path: { id: JANE_ID } }));
+    await wallet;
     await waitFor(() => expect(toastTexts()).toContain('Paid successfully'), { timeout: 5000 });
     expect(jest.mocked(getPaymentOrder).mock.calls).toEqual([
-      [{ path: { id: ORDER_ID } }, { quiet: true }],
-      [{ path: { id: ORDER_ID } }, { quiet: true }],
+      [{ path: { id: ORDER_ID } }, QUIET_CALL],
+      [{ path: { id: ORDER_ID } }, QUIET_CALL],
     ]);
     const paid = await paymentDialog('Congratulations!');
     expect(await paid.findByText(/“Blue Hour” is monetized\./)).toBeTruthy();
     expect(store.getState().ui.modalProps).toMatchObject({ paymentType: 'paid', contentId: blueHour.id });
-    expect(store.getState().payments.version).toBe(1);
+    // The money changed: the wallet's figures load again.
+    await waitFor(() => expect(getWalletSummary).toHaveBeenCalledTimes(2));
+    wallet.unsubscribe();
     await waitFor(() => expect(window.location.search).toBe(''));
     expect(path()).toBe('/profile/default');
   });
@@ -335,9 +346,9 @@ describe('wallet (/wallet) and the payout account (/user-setting)', () => {
     fireEvent.click(await dialog.findByRole('button', { name: 'Yes, cash out' }));
     await waitFor(() => expect(toastTexts()).toContain(minimum));
     expect(sent).toEqual([{ method: 'POST', url: '/user-history/earn', body: { userId: JANE_ID }, authorization: 'Bearer fresh-token' }]);
-    // The confirmation stays open; nothing is counted as asked.
+    // The confirmation stays open; nothing is counted as asked, so the figures do not load again.
     expect(store.getState().ui.modal).toBe('payment');
-    expect(store.getState().payments.version).toBe(0);
+    expect(getWalletSummary).toHaveBeenCalledTimes(1);
   });
 
   it('when the wallet opens, then it says where payouts go and links to the payout account in the settings', async () => {
@@ -553,7 +564,10 @@ describe('activity history (/activity-history)', () => {
       .mocked(getPaidHistory)
       .mockResolvedValueOnce({ items: [fee], nextCursor: 'next' })
       .mockResolvedValueOnce({ items: [older], nextCursor: null });
-    const { result } = renderHook(() => useHistory(JANE_ID, 'paid'));
+    const store = createAppStore();
+    const { result } = renderHook(() => useHistory(JANE_ID, 'paid'), {
+      wrapper: ({ children }: { children: ReactNode }) => <Provider store={store}>{children}</Provider>,
+    });
     await waitFor(() => expect(result.current.loaded).toBe(true));
     expect(result.current.items.map((item) => item.activity)).toEqual(['You monetized Blue Hour']);
     act(() => result.current.more!());

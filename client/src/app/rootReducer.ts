@@ -6,7 +6,6 @@ import { cmsReducer } from '../features/cms';
 import { authReducer } from '../features/auth';
 import { uploadReducer } from '../features/upload';
 import { contentDetailReducer } from '../features/content-detail';
-import { paymentsReducer } from '../features/payments';
 import { playerReducer } from '../features/player';
 import { commentsReducer } from '../features/comments';
 import { followsReducer } from '../features/follows';
@@ -24,7 +23,6 @@ export const rootReducers = {
   auth: authReducer,
   upload: uploadReducer,
   contentDetail: contentDetailReducer,
-  payments: paymentsReducer,
   player: playerReducer,
   comments: commentsReducer,
   follows: followsReducer,

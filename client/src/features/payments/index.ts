@@ -1,8 +1,6 @@
 /** Listing fees and payments on the client: the payment modal (dollar, price, paid) and the checkout return. */
 export { PAYMENT_MESSAGES } from './payments.messages';
 export { goToCheckout } from './checkout';
-export { cashOutRequested } from './payments.events';
-export { paymentsReducer, selectPaymentsVersion, type PaymentsState } from './payments.slice';
 export { OrderReturn } from './components/OrderReturn';
 export { MonetizeButton } from './components/MonetizeButton';
 

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { useGetProjectsOfUser, useGetWalletSummary } from '../../api/generated/hooks';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useGetProjectsOfUserQuery, useGetWalletSummaryQuery } from '../../api/generated/endpoints';
 import { PATHS } from '../../lib/constants';
 import { useAppSelector } from '../../lib/storeHooks';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
-import { selectPaymentsVersion } from '../../features/payments';
 import { displayUsername } from '../../lib/userNames';
 import { formatUsd } from '../../components/format';
 
@@ -29,17 +29,13 @@ export const WALLETS = [
  */
 export default function ProfileSummary({ id, onClose }: { id: string; onClose: () => void }) {
   const user = useAppSelector(selectUser);
-  const version = useAppSelector(selectPaymentsVersion);
   const panel = useRef<HTMLElement>(null);
-  const wallet = useGetWalletSummary({ path: { id: user?.id ?? '' } }, { enabled: Boolean(user) });
-  const { reload } = wallet;
-  const projects = useGetProjectsOfUser({ path: { userId: user?.id ?? '' } }, { enabled: Boolean(user) });
+  // Asked again at each opening (what was shown last time is shown meanwhile), and again while it is open when money
+  // changes on this client (a listing paid).
+  const wallet = useGetWalletSummaryQuery(user ? { path: { id: user.id } } : skipToken, { refetchOnMountOrArgChange: true });
+  const projects = useGetProjectsOfUserQuery(user ? { path: { userId: user.id } } : skipToken, { refetchOnMountOrArgChange: true });
 
   useEffect(() => panel.current?.focus(), []);
-  // Money changed on this client while the panel is open (a listing paid): the figures load again.
-  useEffect(() => {
-    if (version) reload();
-  }, [version, reload]);
 
   if (!user) return null;
   const name = user.fullName.trim() || displayUsername(user.username);
@@ -76,7 +72,7 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
       {wallet.error ? (
         <p className="kn-summary__error" role="alert">
           Your figures could not be loaded.{' '}
-          <button type="button" className="kn-summary__retry" onClick={reload}>
+          <button type="button" className="kn-summary__retry" onClick={() => void wallet.refetch()}>
             Try again
           </button>
         </p>

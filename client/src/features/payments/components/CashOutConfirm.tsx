@@ -1,26 +1,29 @@
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
-import { useGetWalletSummary, useRequestCashOut } from '../../../api/generated/hooks';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import type { CachedError } from '../../../api/cache';
+import { useGetWalletSummaryQuery, useRequestCashOutMutation } from '../../../api/generated/endpoints';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
-import { cashOutRequested } from '../payments.events';
 import { formatUsd } from '../../../components/format';
 
-/** The payment modal of type price confirms a withdrawal; yes adds an earn history item. */
+/**
+ * The payment modal of type price confirms a withdrawal; yes adds an earn history item (the wallet's figures and
+ * history load again).
+ */
 export function CashOutConfirm({ onClose }: { onClose: () => void }) {
-  const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
-  const wallet = useGetWalletSummary({ path: { id: user?.id ?? '' } }, { enabled: Boolean(user) });
-  const earn = useRequestCashOut();
-  if (!wallet.data) return wallet.error ? <p className="kn-payment__note">{wallet.error.message}</p> : <Skeleton active paragraph={{ rows: 2 }} />;
+  const wallet = useGetWalletSummaryQuery({ path: { id: user?.id ?? '' } }, { skip: !user });
+  const [requestCashOut, { isLoading: asking }] = useRequestCashOutMutation();
+  if (!wallet.data) {
+    return wallet.error ? <p className="kn-payment__note">{(wallet.error as CachedError).message}</p> : <Skeleton active paragraph={{ rows: 2 }} />;
+  }
   const { balance, payoutAccount } = wallet.data;
   const confirm = async () => {
     if (!user) return;
     try {
-      const answer = await earn.run({ body: { userId: user.id } });
+      const answer = await requestCashOut({ body: { userId: user.id } }).unwrap();
       notify('success', answer.message);
-      dispatch(cashOutRequested());
       onClose();
     } catch {
       // The HTTP client has shown the server's message (minimum balance, no payout account).
@@ -39,10 +42,10 @@ export function CashOutConfirm({ onClose }: { onClose: () => void }) {
         ? The payment provider's fee is deducted from what is sent.
       </p>
       <div className="kn-payment__actions">
-        <Button type="primary" size="large" loading={earn.loading} onClick={() => void confirm()}>
+        <Button type="primary" size="large" loading={asking} onClick={() => void confirm()}>
           Yes, cash out
         </Button>
-        <Button size="large" disabled={earn.loading} onClick={onClose}>
+        <Button size="large" disabled={asking} onClick={onClose}>
           No
         </Button>
       </div>

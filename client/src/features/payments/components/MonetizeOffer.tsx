@@ -2,7 +2,14 @@ import { useState } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Skeleton from 'antd/es/skeleton';
-import { useCheckDiscountCode, useGetContentById, useGetListingQuote, usePayForContent, useRedeemDiscountCode } from '../../../api/generated/hooks';
+import type { CachedError } from '../../../api/cache';
+import {
+  useCheckDiscountCodeMutation,
+  useGetContentByIdQuery,
+  useGetListingQuoteQuery,
+  usePayForContentMutation,
+  useRedeemDiscountCodeMutation,
+} from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { displayUsername } from '../../../lib/userNames';
@@ -24,14 +31,14 @@ const CREDIT_LABEL = { 'standard-credit': 'standard credit', 'premium-credit': '
 export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClose: () => void }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
-  const piece = useGetContentById({ path: { id: contentId } });
-  const quote = useGetListingQuote({ path: { id: contentId } });
-  const pay = usePayForContent();
-  const check = useCheckDiscountCode();
-  const redeem = useRedeemDiscountCode();
+  const piece = useGetContentByIdQuery({ path: { id: contentId } });
+  const quote = useGetListingQuoteQuery({ path: { id: contentId } });
+  const [payForContent, pay] = usePayForContentMutation();
+  const [checkDiscountCode, check] = useCheckDiscountCodeMutation();
+  const [redeemDiscountCode, redeem] = useRedeemDiscountCodeMutation();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
-  const busy = pay.loading || check.loading || redeem.loading;
+  const busy = pay.isLoading || check.isLoading || redeem.isLoading;
 
   const paid = () => {
     notify('success', PAYMENT_MESSAGES.paid);
@@ -42,7 +49,7 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
   const payFee = async (useCredit: boolean) => {
     if (!user) return;
     try {
-      const answer = await pay.run({ body: { userId: user.id, contentId, useCredit } });
+      const answer = await payForContent({ body: { userId: user.id, contentId, useCredit } }).unwrap();
       if (answer.status === 'paid') paid();
       else if (answer.checkoutUrl) goToCheckout(answer.checkoutUrl);
     } catch {
@@ -59,17 +66,18 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
     }
     setCodeError(null);
     try {
-      await check.run({ body: { code: trimmed } }, { quiet: true });
-      await redeem.run({ body: { userId: user.id, contentId, code: trimmed } }, { quiet: true });
+      const quiet = 'the discount code field shows the refusal under it';
+      await checkDiscountCode({ body: { code: trimmed }, quiet }).unwrap();
+      await redeemDiscountCode({ body: { userId: user.id, contentId, code: trimmed }, quiet }).unwrap();
       paid();
     } catch (error) {
-      setCodeError((error as { message?: string }).message ?? PAYMENT_MESSAGES.emptyCode);
+      setCodeError((error as CachedError).message || PAYMENT_MESSAGES.emptyCode);
     }
   };
 
   if (!piece.data || !quote.data) {
     return piece.error || quote.error ? (
-      <p className="kn-payment__note">{(piece.error ?? quote.error)?.message}</p>
+      <p className="kn-payment__note">{((piece.error ?? quote.error) as CachedError).message}</p>
     ) : (
       <Skeleton active paragraph={{ rows: 3 }} />
     );
@@ -114,14 +122,14 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
       </dl>
       <div className="kn-payment__actions">
         {offer.credit ? (
-          <Button type="primary" size="large" loading={pay.loading} disabled={busy} onClick={() => void payFee(true)}>
+          <Button type="primary" size="large" loading={pay.isLoading} disabled={busy} onClick={() => void payFee(true)}>
             Use a {CREDIT_LABEL[offer.credit]} ({offer.creditsLeft} left)
           </Button>
         ) : null}
         <Button
           type={offer.credit ? 'default' : 'primary'}
           size="large"
-          loading={pay.loading && !offer.credit}
+          loading={pay.isLoading && !offer.credit}
           disabled={busy}
           onClick={() => void payFee(false)}
         >
@@ -146,7 +154,7 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
             autoComplete="off"
             onChange={(event) => setCode(event.target.value)}
           />
-          <Button htmlType="submit" loading={check.loading || redeem.loading} disabled={busy}>
+          <Button htmlType="submit" loading={check.isLoading || redeem.isLoading} disabled={busy}>
             Apply
           </Button>
         </div>

@@ -1,10 +1,11 @@
 import Button from 'antd/es/button';
 import CheckCircleFilled from '@ant-design/icons/es/icons/CheckCircleFilled';
-import { useGetContentById } from '../../../api/generated/hooks';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useGetContentByIdQuery } from '../../../api/generated/endpoints';
 
 /** The payment modal of type paid congratulates, with Close only. */
 export function PaidCongratulation({ contentId, onClose }: { contentId?: string; onClose: () => void }) {
-  const piece = useGetContentById({ path: { id: contentId ?? '' } }, { enabled: Boolean(contentId) });
+  const piece = useGetContentByIdQuery(contentId ? { path: { id: contentId } } : skipToken);
   const title = piece.data?.content.title;
   return (
     <div className="kn-payment kn-payment--paid">

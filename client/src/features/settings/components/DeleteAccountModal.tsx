@@ -6,14 +6,13 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Skeleton from 'antd/es/skeleton';
 import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircleFilled';
-import { deleteMyAccount } from '../../../api/generated/operations';
-import { useGetWalletSummary } from '../../../api/generated/hooks';
+import { useDeleteMyAccountMutation, useGetWalletSummaryQuery } from '../../../api/generated/endpoints';
 import { MESSAGES } from '../../../../../generated/validation';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectIsPhone } from '../../../lib/ui';
 import { loggedOut } from '../../auth';
-import { useGroupSave } from '../hooks/useGroupSave';
+import { SHOWN_UNDER_THE_FIELDS, useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
 import { formatUsd } from '../../../components/format';
 
@@ -33,7 +32,8 @@ export default function DeleteAccountModal({ userId, onClose }: DeleteAccountMod
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const isPhone = useAppSelector(selectIsPhone);
-  const wallet = useGetWalletSummary({ path: { id: userId } });
+  const wallet = useGetWalletSummaryQuery({ path: { id: userId } });
+  const [deleteAccount] = useDeleteMyAccountMutation();
   const [password, setPassword] = useState('');
   const [giveUpBalance, setGiveUpBalance] = useState(false);
   const { errors, setErrors, saving, save } = useGroupSave();
@@ -48,7 +48,7 @@ export default function DeleteAccountModal({ userId, onClose }: DeleteAccountMod
     if (blocked) return;
     if (!password) return setErrors({ password: MESSAGES.loginPassword });
     void save(async () => {
-      const { message } = await deleteMyAccount({ path: { id: userId }, body: { password, giveUpBalance } }, { quiet: true });
+      const { message } = await deleteAccount({ path: { id: userId }, body: { password, giveUpBalance }, quiet: SHOWN_UNDER_THE_FIELDS }).unwrap();
       dispatch(loggedOut());
       void navigate(PATHS.home, { replace: true });
       return message;

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
-import { changePassword } from '../../../api/generated/operations';
+import { useChangePasswordMutation } from '../../../api/generated/endpoints';
 import { MESSAGES } from '../../../../../generated/validation';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser, sessionRefreshed } from '../../auth';
-import { useGroupSave } from '../hooks/useGroupSave';
+import { SHOWN_UNDER_THE_FIELDS, useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
 
 const EMPTY = { password: '', newPassword: '', confirm: '' };
@@ -19,6 +19,7 @@ export function PasswordForm() {
   const user = useAppSelector(selectUser)!;
   const [value, setValue] = useState(EMPTY);
   const { errors, setErrors, saving, save } = useGroupSave();
+  const [changePassword] = useChangePasswordMutation();
 
   const change = (patch: Partial<typeof EMPTY>) => {
     setValue((current) => ({ ...current, ...patch }));
@@ -30,7 +31,11 @@ export function PasswordForm() {
     if (!value.password) return setErrors({ password: MESSAGES.loginPassword });
     if (value.newPassword !== value.confirm) return setErrors({ confirm: MESSAGES.passwordMismatch });
     void save(async () => {
-      const session = await changePassword({ path: { id: user.id }, body: { password: value.password, newPassword: value.newPassword } }, { quiet: true });
+      const session = await changePassword({
+        path: { id: user.id },
+        body: { password: value.password, newPassword: value.newPassword },
+        quiet: SHOWN_UNDER_THE_FIELDS,
+      }).unwrap();
       if (session.user && session.token) dispatch(sessionRefreshed({ user: session.user, token: session.token }));
       setValue(EMPTY);
     }, 'Your password is changed. Your other devices are signed out.');

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import Skeleton from 'antd/es/skeleton';
-import { useGetWalletSummary } from '../../../api/generated/hooks';
+import { useGetWalletSummaryQuery } from '../../../api/generated/endpoints';
 import { useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
 import { loadPayoutAccountForm } from '../../wallet';
@@ -10,7 +10,7 @@ const PayoutAccountForm = lazy(loadPayoutAccountForm);
 /** The payment group: the PayPal email payouts and cash-outs are sent to (the wallet page links here). */
 export function PayoutSettings() {
   const user = useAppSelector(selectUser)!;
-  const wallet = useGetWalletSummary({ path: { id: user.id } });
+  const wallet = useGetWalletSummaryQuery({ path: { id: user.id } });
   return (
     <section id="payout" className="kn-settings__group" aria-labelledby="kn-payout-title">
       <h2 id="kn-payout-title" className="kn-settings__title">
@@ -18,12 +18,7 @@ export function PayoutSettings() {
       </h2>
       {wallet.data ? (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 2 }} />}>
-          <PayoutAccountForm
-            userId={user.id}
-            paypal={wallet.data.payoutAccount?.paypal ?? null}
-            held={wallet.data.payoutAccount?.held ?? false}
-            onSaved={wallet.reload}
-          />
+          <PayoutAccountForm userId={user.id} paypal={wallet.data.payoutAccount?.paypal ?? null} held={wallet.data.payoutAccount?.held ?? false} />
         </Suspense>
       ) : (
         <Skeleton active paragraph={{ rows: 2 }} />

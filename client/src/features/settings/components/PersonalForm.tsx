@@ -3,11 +3,12 @@ import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
-import { requestEmailChange, updatePersonal, updateUsername, type UpdatePersonalArgs } from '../../../api/generated/operations';
+import { useRequestEmailChangeMutation, useUpdatePersonalMutation, useUpdateUsernameMutation } from '../../../api/generated/endpoints';
+import type { UpdatePersonalArgs } from '../../../api/generated/operations';
 import { MESSAGES } from '../../../../../generated/validation';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { emailProblem, normalizeEmail, normalizeUsername, selectUser, userUpdated, usernameProblem, type User } from '../../auth';
-import { useGroupSave } from '../hooks/useGroupSave';
+import { SHOWN_UNDER_THE_FIELDS, useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
 
 type Personal = UpdatePersonalArgs['body'];
@@ -44,6 +45,9 @@ export function PersonalForm() {
   const [identity, setIdentity] = useState<Identity>(() => identityOf(user));
   const [password, setPassword] = useState('');
   const { errors, setErrors, saving, save } = useGroupSave();
+  const [updatePersonal] = useUpdatePersonalMutation();
+  const [updateUsername] = useUpdateUsernameMutation();
+  const [requestEmailChange] = useRequestEmailChangeMutation();
   const emailChanging = normalizeEmail(identity.email) !== user.email;
 
   useEffect(() => {
@@ -85,11 +89,12 @@ export function PersonalForm() {
     void save(async () => {
       // One call per part, the email last as it sends mail. When a later call is refused, the form keeps what
       // was typed with the message; saving again repeats the calls that worked, which changes nothing more.
-      let saved = (await updatePersonal({ path: { id: user.id }, body: value }, { quiet: true })).user;
-      if (username !== user.username) saved = (await updateUsername({ path: { id: user.id }, body: { username } }, { quiet: true })).user;
+      const quiet = SHOWN_UNDER_THE_FIELDS;
+      let saved = (await updatePersonal({ path: { id: user.id }, body: value, quiet }).unwrap()).user;
+      if (username !== user.username) saved = (await updateUsername({ path: { id: user.id }, body: { username }, quiet }).unwrap()).user;
       let message: string | undefined;
       if (email !== user.email) {
-        ({ user: saved, message } = await requestEmailChange({ path: { id: user.id }, body: { email, password } }, { quiet: true }));
+        ({ user: saved, message } = await requestEmailChange({ path: { id: user.id }, body: { email, password }, quiet }).unwrap());
         setPassword('');
       }
       dispatch(userUpdated(saved));

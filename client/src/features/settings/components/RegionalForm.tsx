@@ -2,11 +2,11 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Select from 'antd/es/select';
-import { useGetCountries, useGetRegions } from '../../../api/generated/hooks';
-import { updateRegional } from '../../../api/generated/operations';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useGetCountriesQuery, useGetRegionsQuery, useGetUserExtQuery, useUpdateRegionalMutation } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { selectUser, selectUserExt, userExtLoaded } from '../../auth';
-import { useGroupSave } from '../hooks/useGroupSave';
+import { selectUser, userExtLoaded } from '../../auth';
+import { SHOWN_UNDER_THE_FIELDS, useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
 
 interface Regional {
@@ -28,11 +28,14 @@ const byLabel = (input: string, option?: { label: string }) => (option?.label ??
 export function RegionalForm() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser)!;
-  const ext = useAppSelector(selectUserExt);
+  const ext = useGetUserExtQuery({ path: { id: user.id } }).data?.userExt;
   const [value, setValue] = useState<Regional>({ country: null, state: '', city: '', timezone: null });
   const { errors, setErrors, saving, save } = useGroupSave();
-  const countries = useGetCountries();
-  const regions = useGetRegions({ path: { country: value.country ?? 'AA' } }, { enabled: Boolean(value.country) });
+  const [updateRegional] = useUpdateRegionalMutation();
+  const countries = useGetCountriesQuery();
+  // The regions of the country chosen now only (never the list of the one chosen before, while it loads).
+  const regions = useGetRegionsQuery(value.country ? { path: { country: value.country } } : skipToken);
+  const regionList = regions.currentData?.regions;
 
   // The saved values, once the extension has loaded (the time zone guessed from the browser when none is saved).
   useEffect(() => {
@@ -40,7 +43,7 @@ export function RegionalForm() {
   }, [ext]);
 
   const countryOptions = useMemo(() => (countries.data?.countries ?? []).map((country) => ({ value: country.code, label: country.name })), [countries.data]);
-  const regionOptions = useMemo(() => (regions.data?.regions ?? []).map((region) => ({ value: region.name, label: region.name })), [regions.data]);
+  const regionOptions = useMemo(() => (regionList ?? []).map((region) => ({ value: region.name, label: region.name })), [regionList]);
   const zoneOptions = useMemo(() => TIME_ZONES.map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })), []);
 
   const change = (patch: Partial<Regional>) => {
@@ -51,7 +54,8 @@ export function RegionalForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save(async () => {
-      const { userExt } = await updateRegional({ path: { id: user.id }, body: value }, { quiet: true });
+      const { userExt } = await updateRegional({ path: { id: user.id }, body: value, quiet: SHOWN_UNDER_THE_FIELDS }).unwrap();
+      // The side menu's location line reads the session's copy.
       dispatch(userExtLoaded(userExt));
     });
   };
@@ -70,7 +74,7 @@ export function RegionalForm() {
           placeholder="Choose your country"
           options={countryOptions}
           filterOption={byLabel}
-          loading={countries.loading}
+          loading={countries.isLoading}
           value={value.country ?? undefined}
           status={errors.country ? 'error' : undefined}
           onChange={(country?: string) => change({ country: country ?? null, state: '' })}
@@ -86,8 +90,8 @@ export function RegionalForm() {
           placeholder={value.country ? 'Choose your state or region' : 'Choose a country first'}
           options={regionOptions}
           filterOption={byLabel}
-          disabled={!value.country || (regions.data ? regionOptions.length === 0 : false)}
-          loading={regions.loading}
+          disabled={!value.country || (regionList ? regionOptions.length === 0 : false)}
+          loading={regions.isFetching}
           value={value.state || undefined}
           status={errors.state ? 'error' : undefined}
           onChange={(state?: string) => change({ state: state ?? '' })}

@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
-import { updateSocial, type UpdateSocialArgs } from '../../../api/generated/operations';
+import { useUpdateSocialMutation } from '../../../api/generated/endpoints';
+import type { UpdateSocialArgs } from '../../../api/generated/operations';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser, userUpdated } from '../../auth';
-import { useGroupSave } from '../hooks/useGroupSave';
+import { SHOWN_UNDER_THE_FIELDS, useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
 
 type Social = UpdateSocialArgs['body'];
@@ -22,6 +23,7 @@ export function SocialForm() {
   const user = useAppSelector(selectUser)!;
   const [value, setValue] = useState<Social>(user.social ?? EMPTY);
   const { errors, setErrors, saving, save } = useGroupSave();
+  const [updateSocial] = useUpdateSocialMutation();
 
   useEffect(() => {
     if (user.social) setValue(user.social);
@@ -30,7 +32,7 @@ export function SocialForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save(async () => {
-      const social = await updateSocial({ path: { id: user.id }, body: value }, { quiet: true });
+      const social = await updateSocial({ path: { id: user.id }, body: value, quiet: SHOWN_UNDER_THE_FIELDS }).unwrap();
       dispatch(userUpdated({ ...user, social }));
       setValue(social);
     });

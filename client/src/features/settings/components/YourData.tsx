@@ -1,8 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import Button from 'antd/es/button';
 import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
-import { downloadMyData } from '../../../api/generated/operations';
-import { useAppSelector } from '../../../lib/storeHooks';
+import { knackApi } from '../../../api/generated/endpoints';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
 import { saveJsonFile } from '../saveJsonFile';
@@ -14,13 +14,17 @@ const DeleteAccountModal = lazy(() => import('./DeleteAccountModal'));
 /** The "Your data" group: download everything Knack keeps about the member, or delete the account. */
 export function YourData() {
   const user = useAppSelector(selectUser)!;
+  const dispatch = useAppDispatch();
   const [downloading, setDownloading] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
   const download = async () => {
     setDownloading(true);
+    // Asked afresh each time and not kept watched: a later save of a settings group (which changes what the
+    // export holds) must not download the whole export again in the background.
+    const request = dispatch(knackApi.endpoints.downloadMyData.initiate({ path: { id: user.id } }, { subscribe: false, forceRefetch: true }));
     try {
-      const data = await downloadMyData({ path: { id: user.id } });
+      const data = await request.unwrap();
       // The name the server gives the file (Content-Disposition), made from what it answered.
       saveJsonFile(data, `knack-data-${data.account.user.username}-${data.exportedAt.slice(0, 10)}.json`);
       notify('success', 'Your data is downloaded.');

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
-import { useUpdatePaymentInfo } from '../../../api/generated/hooks';
+import type { CachedError } from '../../../api/cache';
+import { useUpdatePaymentInfoMutation } from '../../../api/generated/endpoints';
 import { MESSAGES } from '../../../../../generated/validation';
-import { toApiError } from '../../../api/http';
 import { useAppDispatch } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { modalOpened } from '../../../lib/ui';
@@ -26,16 +26,17 @@ const fieldOf = (path: string) => path.split(/[./]/).filter(Boolean).pop();
  * The payout account (the PayPal email of the payment settings): where cash-outs and monthly payouts go.
  * Changing it takes the current password, so that someone holding only a signed-in session cannot send the
  * money elsewhere; a `held` address (set while someone else may have had the account) is confirmed by saving it
- * again with the password. Self-contained: it can sit on any page that knows the member and their current address.
+ * again with the password. Self-contained: it can sit on any page that knows the member and their current address
+ * (a saved address reloads the wallet summary that holds it).
  */
-export function PayoutAccountForm({ userId, paypal, held = false, onSaved }: { userId: string; paypal: string | null; held?: boolean; onSaved: () => void }) {
+export function PayoutAccountForm({ userId, paypal, held = false }: { userId: string; paypal: string | null; held?: boolean }) {
   const dispatch = useAppDispatch();
   const [value, setValue] = useState(paypal ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   // An account made by Google or Facebook sign-in has no password to give: it is offered the way to set one.
   const [noPassword, setNoPassword] = useState(false);
-  const save = useUpdatePaymentInfo();
+  const [save, { isLoading: saving }] = useUpdatePaymentInfoMutation();
   useEffect(() => setValue(paypal ?? ''), [paypal]);
 
   const submit = async () => {
@@ -47,21 +48,24 @@ export function PayoutAccountForm({ userId, paypal, held = false, onSaved }: { u
     setNoPassword(false);
     if (found.paypal || found.password) return;
     try {
-      const answer = await save.run({ path: { id: userId }, body: { paypal: email, password } }, { quiet: true });
+      const answer = await save({
+        path: { id: userId },
+        body: { paypal: email, password },
+        quiet: 'the form shows a refusal under its field, and any other as a toast itself',
+      }).unwrap();
       setPassword('');
       notify('success', answer.message);
-      onSaved();
     } catch (error) {
-      const apiError = toApiError(error);
+      const failure = error as CachedError;
       const byField: FieldErrors = {};
-      for (const fieldError of apiError.errors ?? []) {
+      for (const fieldError of failure.errors ?? []) {
         const field = fieldOf(fieldError.path);
         if (field === 'paypal' || field === 'password') byField[field] ??= fieldError.message;
       }
       setErrors(byField);
-      setNoPassword(apiError.code === 'password_not_set');
+      setNoPassword(failure.code === 'password_not_set');
       // A refusal about neither field (too many attempts, a network error) shows as the app's other errors do.
-      if (!byField.paypal && !byField.password) notify('error', apiError.message);
+      if (!byField.paypal && !byField.password) notify('error', failure.message);
     }
   };
 
@@ -109,7 +113,7 @@ export function PayoutAccountForm({ userId, paypal, held = false, onSaved }: { u
           aria-describedby={errors.password ? 'kn-paypal-password-error' : undefined}
           onChange={(event) => setPassword(event.target.value)}
         />
-        <Button htmlType="submit" loading={save.loading}>
+        <Button htmlType="submit" loading={saving}>
           Save
         </Button>
       </div>

@@ -1,48 +1,30 @@
-import { useCallback, useEffect, useState } from 'react';
-import { getPaidHistory, getUserHistory, type GetUserHistoryResult } from '../../../api/generated/operations';
-import { toApiError, type ApiError } from '../../../api/http';
+import { useGetPaidHistoryInfiniteQuery, useGetUserHistoryInfiniteQuery } from '../../../api/generated/endpoints';
+import type { GetUserHistoryResult } from '../../../api/generated/operations';
+import { usePagedList } from '../../../api/pagedList';
 
 export type HistoryItem = GetUserHistoryResult['items'][number];
 
 const PAGE = 20;
 
+/** A page's items, each under the `id` the paged list tells items apart by. */
+const itemsOf = (page: GetUserHistoryResult) => page.items.map((item) => ({ ...item, id: item.historyId }));
+
 /**
- * A member's history items, newest first, a page at a time (keyset cursor): `all` (every item) or
- * `paid` (Paid0 items only). `reloadKey` starts again from the first page.
+ * A member's history items, newest first, a page at a time (keyset cursor), from the cache: `all` (every item) or
+ * `paid` (Paid0 items only). A change of the member's money (a cash-out asked, a listing paid) loads them again.
  */
-export function useHistory(userId: string | undefined, list: 'all' | 'paid', reloadKey: unknown = 0) {
-  const [items, setItems] = useState<HistoryItem[]>([]);
-  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>();
-
-  const load = useCallback(
-    async (from: string | undefined, signal?: AbortSignal) => {
-      if (!userId) return;
-      setLoading(true);
-      setError(undefined);
-      try {
-        const args = { path: { id: userId }, query: { limit: PAGE, ...(from ? { cursor: from } : {}) } };
-        const page = list === 'all' ? await getUserHistory(args, { signal }) : await getPaidHistory(args, { signal });
-        setItems((known) => (from ? [...known, ...page.items] : page.items));
-        setCursor(page.nextCursor ?? null);
-      } catch (err) {
-        if (!signal?.aborted) setError(toApiError(err));
-      } finally {
-        if (!signal?.aborted) setLoading(false);
-      }
-    },
-    [userId, list],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(undefined, controller.signal);
-    return () => controller.abort();
-  }, [load, reloadKey]);
-
-  const more = cursor ? () => void load(cursor) : undefined;
-  // After a failure: the page that failed again (the first, or the next one).
-  const retry = () => void load(items.length && cursor ? cursor : undefined);
-  return { items, loading, error, more, retry, loaded: cursor !== undefined };
+export function useHistory(userId: string | undefined, list: 'all' | 'paid') {
+  const args = { path: { id: userId ?? '' }, query: { limit: PAGE } };
+  const all = useGetUserHistoryInfiniteQuery(args, { skip: !userId || list !== 'all' });
+  const paid = useGetPaidHistoryInfiniteQuery(args, { skip: !userId || list !== 'paid' });
+  const history = usePagedList(list === 'all' ? all : paid, itemsOf);
+  return {
+    items: history.items,
+    loading: history.status === 'loading' || history.loadingMore,
+    loaded: history.status === 'ready',
+    more: history.hasMore ? history.loadMore : undefined,
+    error: history.error,
+    // After a failure: the page that failed again (the first, or the next one).
+    retry: history.retry,
+  };
 }

@@ -3,7 +3,6 @@ import HistoryOutlined from '@ant-design/icons/es/icons/HistoryOutlined';
 import { PATHS } from '../../../lib/constants';
 import { useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
-import { selectPaymentsVersion } from '../../payments';
 import { HistoryList } from '../components/HistoryList';
 import { useHistory } from '../hooks/useHistory';
 import '../components/wallet.css';
@@ -12,8 +11,7 @@ import { PageHead } from '../../../components/PageHead';
 /** `/activity-history`: every history item of the member — listing fees paid, knacks earned, cash-outs and payouts. */
 export default function ActivityHistoryPage() {
   const user = useAppSelector(selectUser)!;
-  const version = useAppSelector(selectPaymentsVersion);
-  const history = useHistory(user.id, 'all', version);
+  const history = useHistory(user.id, 'all');
   return (
     <div className="kn-wallet">
       <PageHead

@@ -1,14 +1,13 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
 import WalletOutlined from '@ant-design/icons/es/icons/WalletOutlined';
-import { useGetWalletSummary } from '../../../api/generated/hooks';
+import type { CachedError } from '../../../api/cache';
+import { useGetWalletSummaryQuery } from '../../../api/generated/endpoints';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
-import { selectPaymentsVersion } from '../../payments';
 import { modalOpened } from '../../../lib/ui';
 import { HistoryList } from '../components/HistoryList';
 import { useHistory } from '../hooks/useHistory';
@@ -27,16 +26,12 @@ export default function WalletPage() {
   const dispatch = useAppDispatch();
   // The route guard lets only members with a stored account in.
   const user = useAppSelector(selectUser)!;
-  const version = useAppSelector(selectPaymentsVersion);
-  const wallet = useGetWalletSummary({ path: { id: user.id } });
-  const { reload } = wallet;
-  // Money changed on this client (a listing paid, a cash-out asked): the figures load again.
-  useEffect(() => {
-    if (version) reload();
-  }, [version, reload]);
-  const history = useHistory(user.id, 'all', `${version}:${wallet.data?.balanceMicros ?? ''}`);
+  // Both load again by themselves when money changes on this client (a listing paid, a cash-out asked).
+  const wallet = useGetWalletSummaryQuery({ path: { id: user.id } });
+  const history = useHistory(user.id, 'all');
 
-  if (wallet.error) return <ErrorPage status={wallet.error.status || 500} message={wallet.error.message} />;
+  const failure = wallet.error as CachedError | undefined;
+  if (failure) return <ErrorPage status={failure.status || 500} message={failure.message} />;
   const summary = wallet.data;
   return (
     <div className="kn-wallet">
