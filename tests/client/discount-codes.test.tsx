@@ -9,6 +9,7 @@ import type { components } from '../../generated/openapi';
 import { createDiscountCode, listDiscountCodes } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { makeUser } from './auth-fixtures';
+import { QUIET_CALL } from './call-options';
 import { path, renderAt } from './profile-fixtures';
 import { renderAsMember } from './wallet-fixtures';
 
@@ -119,9 +120,7 @@ describe('an admin on /creat-discount-code', () => {
     jest.mocked(listDiscountCodes).mockResolvedValue({ codes: [summary({ code: 'SPRING25', covers: 'standard', maxUses: 3, usesLeft: 3, expiresAt })] });
     fireEvent.click(form().getByRole('button', { name: 'Create code' }));
 
-    await waitFor(() =>
-      expect(createDiscountCode).toHaveBeenCalledWith({ body: { code: 'SPRING25', covers: 'standard', maxUses: 3, expiresAt } }, { quiet: true }),
-    );
+    await waitFor(() => expect(createDiscountCode).toHaveBeenCalledWith({ body: { code: 'SPRING25', covers: 'standard', maxUses: 3, expiresAt } }, QUIET_CALL));
     const created = await codeItem('SPRING25');
     expect(created.getByText('Standard ($0.65)')).toBeTruthy();
     expect(created.getByText('0 of 3 · 3 left')).toBeTruthy();

@@ -2,33 +2,31 @@ import { useState } from 'react';
 import Button from 'antd/es/button';
 import InputNumber from 'antd/es/input-number';
 import Skeleton from 'antd/es/skeleton';
-import { updatePlan } from '../../../api/generated/operations';
-import { useGetAllPlans } from '../../../api/generated/hooks';
-import { useAppDispatch } from '../../../lib/storeHooks';
-import { accountExtrasRequested, type Plan } from '../../auth';
-import { useToastedCall } from '../../../lib/useToastedCall';
+import { useGetAllPlansQuery, useUpdatePlanMutation } from '../../../api/generated/endpoints';
+import { notify } from '../../../components/notify';
+import type { Plan } from '../../auth';
 
 const MICROS_PER_CENT = 10_000;
 
-/** One plan's price and monthly credits, saved on their own. */
-function PlanRow({ plan, onSaved }: { plan: Plan; onSaved: () => void }) {
+/** One plan's price and monthly credits, saved on their own (the plans, here and on Pricing, load again). */
+function PlanRow({ plan }: { plan: Plan }) {
   const [price, setPrice] = useState<number | null>(plan.priceMicros / 1_000_000);
   const [sCredits, setSCredits] = useState<number | null>(plan.sCredits);
   const [pCredits, setPCredits] = useState<number | null>(plan.pCredits);
-  const { busy, run } = useToastedCall();
+  const [updatePlan, { isLoading: busy }] = useUpdatePlanMutation();
   const label = `Plan ${plan.planId}: ${plan.name}`;
 
-  const save = () =>
-    price !== null &&
-    sCredits !== null &&
-    pCredits !== null &&
-    run(async () => {
-      // Whole cents, as the provider charges them.
-      const priceMicros = Math.round(price * 100) * MICROS_PER_CENT;
-      await updatePlan({ body: { planId: plan.planId, priceMicros, sCredits, pCredits } }, { quiet: true });
-      onSaved();
-      return `${label} saved. New checkouts and renewals use it.`;
-    });
+  const save = async () => {
+    if (price === null || sCredits === null || pCredits === null) return;
+    // Whole cents, as the provider charges them.
+    const priceMicros = Math.round(price * 100) * MICROS_PER_CENT;
+    try {
+      await updatePlan({ body: { planId: plan.planId, priceMicros, sCredits, pCredits } }).unwrap();
+      notify('success', `${label} saved. New checkouts and renewals use it.`);
+    } catch {
+      // The HTTP client has shown the server's message.
+    }
+  };
 
   return (
     <tr>
@@ -53,12 +51,7 @@ function PlanRow({ plan, onSaved }: { plan: Plan; onSaved: () => void }) {
 
 /** The plans as Pricing offers them: each plan's monthly price and credits, which admins change here. */
 export function PlansEditor() {
-  const dispatch = useAppDispatch();
-  const plans = useGetAllPlans();
-  const saved = () => {
-    plans.reload();
-    dispatch(accountExtrasRequested());
-  };
+  const plans = useGetAllPlansQuery();
   return (
     <section className="kn-admin__section" aria-labelledby="kn-admin-plans">
       <h2 id="kn-admin-plans">Plans</h2>
@@ -77,7 +70,7 @@ export function PlansEditor() {
             </thead>
             <tbody>
               {plans.data.plans.map((plan) => (
-                <PlanRow key={`${plan.planId}:${plan.priceMicros}:${plan.sCredits}:${plan.pCredits}`} plan={plan} onSaved={saved} />
+                <PlanRow key={`${plan.planId}:${plan.priceMicros}:${plan.sCredits}:${plan.pCredits}`} plan={plan} />
               ))}
             </tbody>
           </table>

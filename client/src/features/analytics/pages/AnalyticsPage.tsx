@@ -1,51 +1,34 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
 import LineChartOutlined from '@ant-design/icons/es/icons/LineChartOutlined';
-import { getContentsByUsername } from '../../../api/generated/operations';
-import { useGetWalletSummary } from '../../../api/generated/hooks';
-import { toApiError } from '../../../api/http';
+import { useGetContentsByUsernameInfiniteQuery, useGetWalletSummaryQuery } from '../../../api/generated/endpoints';
+import type { GetContentsByUsernameResult } from '../../../api/generated/operations';
+import { usePagedList } from '../../../api/pagedList';
 import { PATHS } from '../../../lib/constants';
 import { useAppSelector } from '../../../lib/storeHooks';
 import type { Content } from '../../../lib/content';
-import { notify } from '../../../components/notify';
-import { selectHasKnownPlan, selectUser } from '../../auth';
+import { selectUser } from '../../auth';
+import { useHasKnownPlan } from '../../subscriptions';
 import '../analytics.css';
 import { PageHead } from '../../../components/PageHead';
 import { formatUsd } from '../../../components/format';
 
 const PAGE = 50;
 const count = (value: number | null | undefined) => (value ?? 0).toLocaleString();
+const piecesOf = (page: GetContentsByUsernameResult) => page.contents;
 
-/** The member's own pieces, a page at a time (newest first), with More to load the next. */
+/**
+ * The member's own pieces, a page at a time (newest first), with More to load the next: null until the first page
+ * is in (a first page that could not be loaded shows none; the error toast says why).
+ */
 function useOwnPieces(username: string | undefined) {
-  const [pieces, setPieces] = useState<Content[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const load = async (after: string | null) => {
-    if (!username) return;
-    setBusy(true);
-    try {
-      const page = await getContentsByUsername({ path: { username }, query: { limit: PAGE, ...(after && { cursor: after }) } }, { quiet: true });
-      setPieces((before) => [...(after ? (before ?? []) : []), ...page.contents]);
-      setCursor(page.nextCursor);
-    } catch (error) {
-      notify('error', toApiError(error).message);
-      setPieces((before) => before ?? []);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  useEffect(() => {
-    void load(null);
-    // Loaded again only for another member.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [username]);
-
-  return { pieces, more: cursor ? () => void load(cursor) : null, busy };
+  const list = usePagedList(
+    useGetContentsByUsernameInfiniteQuery({ path: { username: username ?? '' }, query: { limit: PAGE } }, { skip: !username }),
+    piecesOf,
+  );
+  const pieces: Content[] | null = list.status === 'ready' ? list.items : list.status === 'failed' ? [] : null;
+  return { pieces, more: list.hasMore ? list.loadMore : null, busy: list.loadingMore };
 }
 
 /**
@@ -55,10 +38,11 @@ function useOwnPieces(username: string | undefined) {
  */
 export default function AnalyticsPage() {
   const user = useAppSelector(selectUser)!;
-  const onPlan = useAppSelector(selectHasKnownPlan);
-  const wallet = useGetWalletSummary({ path: { id: user.id } });
+  const onPlan = useHasKnownPlan();
+  const wallet = useGetWalletSummaryQuery({ path: { id: user.id } });
   const { pieces, more, busy } = useOwnPieces(onPlan ? user.username : undefined);
 
+  if (onPlan === undefined) return <Skeleton active paragraph={{ rows: 6 }} />;
   if (!onPlan) {
     return (
       <div className="kn-analytics">

@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Radio from 'antd/es/radio';
-import { createDiscountCode, type CreateDiscountCodeResult } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
+import type { CachedError } from '../../../api/cache';
+import { useCreateDiscountCodeMutation } from '../../../api/generated/endpoints';
 import { notify } from '../../../components/notify';
 import { COVER_LABELS, DISCOUNT_CODE_RULES, endOfDay, type Cover } from '../discountCodes';
 
@@ -27,36 +26,31 @@ const today = () => {
 
 /**
  * A new code: the code itself (kept upper-cased), which tier it covers, how many times it can be used, and an
- * optional last day. The server's refusals (a code that exists) show under their field.
+ * optional last day. The server's refusals (a code that exists) show under their field; the list of codes loads
+ * again once one is created.
  */
-export function CreateCodeForm({ onCreated }: { onCreated: (code: CreateDiscountCodeResult) => void }) {
+export function CreateCodeForm() {
   const [form] = Form.useForm<CreateValues>();
-  const [saving, setSaving] = useState(false);
+  const [createDiscountCode, { isLoading: saving }] = useCreateDiscountCodeMutation();
 
   const submit = async (values: CreateValues) => {
-    setSaving(true);
     try {
-      const created = await createDiscountCode(
-        {
-          body: {
-            code: values.code.trim(),
-            covers: values.covers,
-            maxUses: values.maxUses ?? 1,
-            expiresAt: values.expiry ? endOfDay(values.expiry).toISOString() : null,
-          },
+      const created = await createDiscountCode({
+        body: {
+          code: values.code.trim(),
+          covers: values.covers,
+          maxUses: values.maxUses ?? 1,
+          expiresAt: values.expiry ? endOfDay(values.expiry).toISOString() : null,
         },
-        { quiet: true },
-      );
+        quiet: 'the form shows a refusal under its field, and any other as a toast itself',
+      }).unwrap();
       notify('success', `Discount code ${created.code} created.`);
       form.resetFields();
-      onCreated(created);
     } catch (error) {
-      const apiError = toApiError(error);
-      const field = apiError.status === 409 ? 'code' : FIELDS.find((name) => apiError.errors?.some((item) => item.path === name));
-      if (field) form.setFields([{ name: field === 'expiresAt' ? 'expiry' : field, errors: [apiError.message] }]);
-      else notify('error', apiError.message);
-    } finally {
-      setSaving(false);
+      const failure = error as CachedError;
+      const field = failure.status === 409 ? 'code' : FIELDS.find((name) => failure.errors?.some((item) => item.path === name));
+      if (field) form.setFields([{ name: field === 'expiresAt' ? 'expiry' : field, errors: [failure.message] }]);
+      else notify('error', failure.message);
     }
   };
 

@@ -1,6 +1,7 @@
 import Skeleton from 'antd/es/skeleton';
 import TagOutlined from '@ant-design/icons/es/icons/TagOutlined';
-import { useListDiscountCodes } from '../../../api/generated/hooks';
+import type { CachedError } from '../../../api/cache';
+import { useListDiscountCodesQuery } from '../../../api/generated/endpoints';
 import { CodeList } from '../components/CodeList';
 import { CreateCodeForm } from '../components/CreateCodeForm';
 import '../components/discount-codes.css';
@@ -12,7 +13,7 @@ import { PageHead } from '../../../components/PageHead';
  * last day. Below the form, every code with its use.
  */
 export default function DiscountCodesPage() {
-  const codes = useListDiscountCodes();
+  const codes = useListDiscountCodesQuery();
   return (
     <div className="kn-codes">
       <PageHead
@@ -21,7 +22,7 @@ export default function DiscountCodesPage() {
         sub="A code pays a piece’s listing fee once per use. Members enter it when they monetize or support a piece."
       />
       <section className="kn-codes__card">
-        <CreateCodeForm onCreated={codes.reload} />
+        <CreateCodeForm />
       </section>
       <section className="kn-codes__card" aria-labelledby="kn-codes-all">
         <h2 id="kn-codes-all" className="kn-section-title">
@@ -29,8 +30,8 @@ export default function DiscountCodesPage() {
         </h2>
         {codes.error ? (
           <p className="kn-codes__error" role="alert">
-            {codes.error.message}{' '}
-            <button type="button" className="kn-codes__retry" onClick={codes.reload}>
+            {(codes.error as CachedError).message}{' '}
+            <button type="button" className="kn-codes__retry" onClick={() => void codes.refetch()}>
               Try again
             </button>
           </p>

@@ -1,10 +1,8 @@
 import Button from 'antd/es/button';
-import { updateSubscription } from '../../../api/generated/operations';
-import { useGetCreditMovements } from '../../../api/generated/hooks';
-import { useAppDispatch } from '../../../lib/storeHooks';
-import { accountExtrasRequested, type Plan, type Subscription, type UserExt } from '../../auth';
+import { useGetCreditMovementsQuery, useUpdateSubscriptionMutation } from '../../../api/generated/endpoints';
+import { notify } from '../../../components/notify';
+import type { Plan, Subscription, UserExt } from '../../auth';
 import { SUBSCRIPTION_MESSAGES } from '../subscriptions.messages';
-import { useToastedCall } from '../../../lib/useToastedCall';
 
 const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -26,17 +24,19 @@ interface Props {
 
 /** The member's plan (when it renews or ends, cancel or resume), their credits, and every credit movement. */
 export function CurrentPlan({ userId, subscription, plan, ext }: Props) {
-  const dispatch = useAppDispatch();
-  const { busy, run } = useToastedCall();
-  const movements = useGetCreditMovements({ path: { id: userId } });
+  const movements = useGetCreditMovementsQuery({ path: { id: userId } });
+  const [updateSubscription, { isLoading: busy }] = useUpdateSubscriptionMutation();
 
-  const setRenewal = (cancel: boolean) =>
-    subscription &&
-    run(async () => {
-      await updateSubscription({ body: { subscriptionId: subscription.subscriptionId, cancelAtPeriodEnd: cancel } }, { quiet: true });
-      dispatch(accountExtrasRequested());
-      return cancel ? SUBSCRIPTION_MESSAGES.cancelled : SUBSCRIPTION_MESSAGES.resumed;
-    });
+  // The plan shown here loads again once changed.
+  const setRenewal = async (cancel: boolean) => {
+    if (!subscription) return;
+    try {
+      await updateSubscription({ body: { subscriptionId: subscription.subscriptionId, cancelAtPeriodEnd: cancel } }).unwrap();
+      notify('success', cancel ? SUBSCRIPTION_MESSAGES.cancelled : SUBSCRIPTION_MESSAGES.resumed);
+    } catch {
+      // The HTTP client has shown the server's message.
+    }
+  };
 
   const end = subscription?.currentPeriodEnd ? day(subscription.currentPeriodEnd) : null;
   return (

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
-import { createSubscription } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
+import Skeleton from 'antd/es/skeleton';
+import { useCreateSubscriptionMutation, useGetAllPlansQuery } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, selectModalProps } from '../../../lib/ui';
-import { notify } from '../../../components/notify';
-import { selectPlans } from '../../auth';
 import { goToCheckout } from '../../payments';
 import './pricing.css';
 import { formatUsd } from '../../../components/format';
@@ -18,19 +16,21 @@ import { formatUsd } from '../../../components/format';
 export default function SubscriptionModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
   const { planId } = useAppSelector(selectModalProps);
-  const plan = useAppSelector(selectPlans).find((candidate) => candidate.planId === planId);
-  const [busy, setBusy] = useState(false);
+  const plans = useGetAllPlansQuery();
+  const plan = plans.data?.plans.find((candidate) => candidate.planId === planId);
+  const [createSubscription, { isLoading: opening }] = useCreateSubscriptionMutation();
+  // The browser is on its way to the checkout: the button stays busy until the page is left.
+  const [leaving, setLeaving] = useState(false);
   const close = () => dispatch(modalClosed());
 
   const proceed = async () => {
     if (!plan) return;
-    setBusy(true);
     try {
-      const checkout = await createSubscription({ body: { planId: plan.planId } }, { quiet: true });
+      const checkout = await createSubscription({ body: { planId: plan.planId } }).unwrap();
+      setLeaving(true);
       goToCheckout(checkout.checkoutUrl);
-    } catch (error) {
-      notify('error', toApiError(error).message);
-      setBusy(false);
+    } catch {
+      // The HTTP client has shown the server's message.
     }
   };
 
@@ -43,7 +43,7 @@ export default function SubscriptionModal({ open }: { open: boolean }) {
         <Button key="cancel" onClick={close}>
           Not now
         </Button>,
-        <Button key="pay" type="primary" loading={busy} disabled={!plan} onClick={() => void proceed()}>
+        <Button key="pay" type="primary" loading={opening || leaving} disabled={!plan} onClick={() => void proceed()}>
           Continue to payment
         </Button>,
       ]}
@@ -61,8 +61,10 @@ export default function SubscriptionModal({ open }: { open: boolean }) {
             Renews every month until you cancel; cancelling keeps the plan until the end of the month you paid for. You pay on the payment provider&apos;s page.
           </p>
         </div>
-      ) : (
+      ) : plans.data ? (
         <p>This plan is not offered any more. Choose another on the Pricing page.</p>
+      ) : (
+        <Skeleton active paragraph={{ rows: 2 }} />
       )}
     </Modal>
   );

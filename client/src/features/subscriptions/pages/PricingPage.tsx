@@ -1,10 +1,13 @@
 import DollarOutlined from '@ant-design/icons/es/icons/DollarOutlined';
 import Skeleton from 'antd/es/skeleton';
-import { useGetAllPlans } from '../../../api/generated/hooks';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import type { CachedError } from '../../../api/cache';
+import { useGetAllPlansQuery, useGetUserExtQuery } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened } from '../../../lib/ui';
 import { ErrorPage } from '../../../components/errors';
-import { selectIsLoggedIn, selectSubscription, selectUser, selectUserExt, type Plan } from '../../auth';
+import { selectIsLoggedIn, selectUser, type Plan } from '../../auth';
+import { useMemberSubscription } from '../hooks/useMemberPlan';
 import { CurrentPlan } from '../components/CurrentPlan';
 import { PlanCards } from '../components/PlanCards';
 import { RateComparison } from '../components/RateComparison';
@@ -29,9 +32,9 @@ export default function PricingPage() {
   const dispatch = useAppDispatch();
   const loggedIn = useAppSelector(selectIsLoggedIn);
   const user = useAppSelector(selectUser);
-  const subscription = useAppSelector(selectSubscription);
-  const ext = useAppSelector(selectUserExt);
-  const plans = useGetAllPlans();
+  const subscription = useMemberSubscription() ?? null;
+  const ext = useGetUserExtQuery(user ? { path: { id: user.id } } : skipToken).data?.userExt ?? null;
+  const plans = useGetAllPlansQuery();
 
   const choose = (plan: Plan) => {
     const subscribe = modalOpened({ name: 'subscription', planId: plan.planId });
@@ -39,7 +42,8 @@ export default function PricingPage() {
     dispatch(loggedIn ? subscribe : modalOpened({ name: 'signup', origin: 'pricing', callback: subscribe }));
   };
 
-  if (plans.error) return <ErrorPage status={plans.error.status || 500} message={plans.error.message} />;
+  const failure = plans.error as CachedError | undefined;
+  if (failure) return <ErrorPage status={failure.status || 500} message={failure.message} />;
   const fees = plans.data?.listingFees;
   return (
     <div className="kn-pricing">

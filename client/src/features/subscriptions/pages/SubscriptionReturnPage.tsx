@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import Spin from 'antd/es/spin';
-import { getSubscriptionStatus } from '../../../api/generated/operations';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { knackApi, useGetSubscriptionStatusQuery } from '../../../api/generated/endpoints';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch } from '../../../lib/storeHooks';
+import { usePolledOutcome } from '../../../lib/usePolledOutcome';
 import { notify } from '../../../components/notify';
 import { accountExtrasRequested } from '../../auth';
 import { SUBSCRIPTION_MESSAGES } from '../subscriptions.messages';
@@ -11,8 +13,6 @@ import './../components/pricing.css';
 
 /** How often and how long the subscription is asked while the provider's webhook has not arrived yet. */
 export const STATUS_POLL = { everyMs: 1000, times: 15 };
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `/approve?subscription={id}` and `/cancel?subscription={id}`: where the payment provider sends the member
@@ -26,31 +26,34 @@ export default function SubscriptionReturnPage() {
   const dispatch = useAppDispatch();
   const subscriptionId = params.get('subscription') ?? '';
 
+  const status = useGetSubscriptionStatusQuery(
+    subscriptionId ? { path: { id: subscriptionId }, quiet: 'the outcome is told by the toasts below, a failed read included' } : skipToken,
+  );
+  const done = () => void navigate(PATHS.pricing, { replace: true });
+
+  // An address without a subscription has nothing to ask.
   useEffect(() => {
-    let stopped = false;
-    void (async () => {
-      for (let attempt = 0; attempt < STATUS_POLL.times && !stopped && subscriptionId; attempt += 1) {
-        const answer = await getSubscriptionStatus({ path: { id: subscriptionId } }, { quiet: true }).catch(() => null);
-        if (stopped) return;
-        const status = answer?.subscription.status;
-        if (status === 'active') {
-          notify('success', SUBSCRIPTION_MESSAGES.approved);
-          dispatch(accountExtrasRequested());
-          break;
-        }
-        if (!answer || status === 'failed' || status === 'ended') {
-          notify('error', SUBSCRIPTION_MESSAGES.failed);
-          break;
-        }
-        if (attempt === STATUS_POLL.times - 1) notify('info', SUBSCRIPTION_MESSAGES.stillProcessing);
-        else await wait(STATUS_POLL.everyMs);
-      }
-      if (!stopped) void navigate(PATHS.pricing, { replace: true });
-    })();
-    return () => {
-      stopped = true;
-    };
-  }, [subscriptionId, dispatch, navigate]);
+    if (!subscriptionId) void navigate(PATHS.pricing, { replace: true });
+  }, [subscriptionId, navigate]);
+
+  // Asked again while the webhook has not decided; each outcome is told, and leaving the page ends the asking.
+  usePolledOutcome(status, STATUS_POLL.everyMs, (answer, number) => {
+    const state = 'data' in answer ? answer.data.subscription.status : undefined;
+    if (state === 'active') {
+      notify('success', SUBSCRIPTION_MESSAGES.approved);
+      // The side menu reads the session's copy of the plan; the pages read the cache (the plan, and its credits).
+      dispatch(accountExtrasRequested());
+      dispatch(knackApi.util.invalidateTags(['Subscription', 'Settings']));
+    } else if (!state || state === 'failed' || state === 'ended') {
+      notify('error', SUBSCRIPTION_MESSAGES.failed);
+    } else if (number < STATUS_POLL.times) {
+      return true;
+    } else {
+      notify('info', SUBSCRIPTION_MESSAGES.stillProcessing);
+    }
+    done();
+    return false;
+  });
 
   return (
     <div className="kn-subscription-return" role="status">
