@@ -163,7 +163,7 @@ describe('page metadata', () => {
   it('when the CMS answers, then its title and meta tags are applied (name for meta and twitter, property for og)', async () => {
     await renderApp('/');
     await waitFor(() => expect(document.title).toBe('Knack | Home from the CMS'));
-    expect(getPageMetaMock).toHaveBeenCalledWith({ path: { page: 'home' } });
+    expect(getPageMetaMock).toHaveBeenCalledWith({ path: { page: 'home' } }, expect.objectContaining({ quiet: undefined }));
     expect(document.head.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('Home description from the CMS');
     expect(document.head.querySelector('meta[property="og:title"]')?.getAttribute('content')).toBe('Knack OG title');
     expect(document.head.querySelector('meta[name="twitter:card"]')?.getAttribute('content')).toBe('summary');

@@ -126,7 +126,7 @@ describe('TagSections', () => {
 describe('HomePage', () => {
   beforeEach(() => getAllTagsMock.mockReset());
 
-  it('when opened, then it shows the offer and loads the tags through the saga', async () => {
+  it('when opened, then it shows the offer and loads the tags', async () => {
     getAllTagsMock.mockResolvedValue({ tags: tagFixture() });
     renderWithStore(<HomePage />);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Get paid for every play and view.');

@@ -1,8 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { pageMetaRequested } from '../features/cms';
+import { useAppliedPageMeta, type PageMetaVisit } from '../features/cms';
 import { whenIdle } from '../lib/scheduling';
-import { useAppDispatch } from '../lib/storeHooks';
 import { findRoute } from './routes';
 
 /**
@@ -11,11 +10,12 @@ import { findRoute } from './routes';
  */
 export function PageMetaSync() {
   const { pathname } = useLocation();
-  const dispatch = useAppDispatch();
   const metaPage = findRoute(pathname)?.metaPage;
+  const [visited, setVisited] = useState<PageMetaVisit | null>(null);
   useEffect(() => {
     if (!metaPage) return undefined;
-    return whenIdle(() => dispatch(pageMetaRequested(metaPage)));
-  }, [metaPage, pathname, dispatch]);
+    return whenIdle(() => setVisited({ page: metaPage, visit: pathname }));
+  }, [metaPage, pathname]);
+  useAppliedPageMeta(visited);
   return null;
 }

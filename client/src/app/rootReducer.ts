@@ -1,8 +1,6 @@
 import type { StateFromReducersMapObject } from '@reduxjs/toolkit';
 import { knackApi } from '../api/generated/endpoints';
 import { uiReducer } from '../lib/ui';
-import { tagsReducer } from '../features/tags';
-import { cmsReducer } from '../features/cms';
 import { authReducer } from '../features/auth';
 import { uploadReducer } from '../features/upload';
 import { contentDetailReducer } from '../features/content-detail';
@@ -18,8 +16,6 @@ import { messagesReducer } from '../features/messages';
  */
 export const rootReducers = {
   ui: uiReducer,
-  tags: tagsReducer,
-  cms: cmsReducer,
   auth: authReducer,
   upload: uploadReducer,
   contentDetail: contentDetailReducer,

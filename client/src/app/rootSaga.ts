@@ -1,8 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { all, fork } from 'redux-saga/effects';
 import { uiSaga } from '../lib/ui';
-import { tagsSaga } from '../features/tags';
-import { cmsSaga } from '../features/cms';
 import { authSaga } from '../features/auth';
 import { uploadSaga } from '../features/upload';
 import { playerSaga } from '../features/player';
@@ -13,8 +11,6 @@ import { followsSaga } from '../features/follows';
 export function* rootSaga(): SagaIterator {
   yield all([
     fork(uiSaga),
-    fork(tagsSaga),
-    fork(cmsSaga),
     fork(authSaga),
     fork(uploadSaga),
     fork(playerSaga),

@@ -1,8 +1,5 @@
-/** features/cms: page metadata (title and <meta> tags per page) and the CMS footer. */
-export { cmsReducer, pageMetaRequested, pageMetaLoaded, pageMetaFailed, initialCmsState } from './cms.slice';
-export type { CmsState } from './cms.slice';
-export { cmsSaga } from './cms.saga';
-export { applyPageMeta } from './applyPageMeta';
+/** features/cms: page metadata (title and <meta> tags per page) and the CMS footer, read through the cache. */
+export { useAppliedPageMeta, type PageMetaVisit } from './useAppliedPageMeta';
 export { defaultPageMeta } from './pageMeta.defaults';
 export { useFooter, FOOTER_COLUMNS } from './useFooter';
 export type { FooterData } from './useFooter';

@@ -1,4 +1,4 @@
-import { useGetPageUi } from '../../api/generated/hooks';
+import { useGetPageUiQuery } from '../../api/generated/endpoints';
 import type { PageUiSection } from './cms.types';
 
 /** The footer's CMS columns, in the order they show. */
@@ -10,17 +10,17 @@ export interface FooterData {
   failed: boolean;
 }
 
+const rank = (title: string) => {
+  const index = (FOOTER_COLUMNS as readonly string[]).indexOf(title.toUpperCase());
+  return index === -1 ? FOOTER_COLUMNS.length : index;
+};
+
 /**
  * The footer from the CMS page UI 'footer': its sections, the known columns first in FOOTER_COLUMNS order.
  * On failure there are no sections; the layout still renders the footer's fixed parts.
  */
 export function useFooter(): FooterData {
-  const { data, error, loading } = useGetPageUi({ path: { name: 'footer' } });
-  const sections = [...(data?.pageUi.sections ?? [])].filter((section) => section.entries.length > 0);
-  const rank = (title: string) => {
-    const index = (FOOTER_COLUMNS as readonly string[]).indexOf(title.toUpperCase());
-    return index === -1 ? FOOTER_COLUMNS.length : index;
-  };
-  sections.sort((a, b) => rank(a.title) - rank(b.title));
-  return { sections, loading, failed: Boolean(error) };
+  const { data, isError, isLoading } = useGetPageUiQuery({ path: { name: 'footer' } });
+  const sections = (data?.pageUi.sections ?? []).filter((section) => section.entries.length > 0).sort((a, b) => rank(a.title) - rank(b.title));
+  return { sections, loading: isLoading, failed: isError };
 }

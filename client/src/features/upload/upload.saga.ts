@@ -7,8 +7,7 @@ import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import { loggedOut, selectIsLoggedIn } from '../auth';
-import { selectTagsStatus, tagsRequested } from '../tags';
-import type { LoadStatus } from '../../lib/tags';
+import { prefetchTags } from '../tags';
 import { MEMBER_MODALS, modalClosed, modalOpened, selectOpenModal, type ModalRequest } from '../../lib/ui';
 import { notify } from '../../components/notify';
 import { isUploadFormModal } from './upload.slice';
@@ -32,8 +31,8 @@ export function* onModalOpened(action: PayloadAction<ModalRequest>): SagaIterato
     return;
   }
   if (isUploadFormModal(name)) {
-    const tags: LoadStatus = yield select(selectTagsStatus);
-    if (tags === 'idle' || tags === 'failed') yield put(tagsRequested());
+    // Loads them while the form's code downloads; a list loaded already is not asked for again.
+    yield put(prefetchTags());
   }
 }
 

@@ -1,6 +1,5 @@
-import { useEffect, useMemo } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { selectTagGroups, selectTagsStatus, tagsRequested } from '../../tags';
+import { useMemo } from 'react';
+import { useTags } from '../../tags';
 import type { Tag, TagGroup } from '../../../lib/tags';
 
 export interface TagFilter {
@@ -31,19 +30,14 @@ export function findTagBySlug(groups: readonly TagGroup[], slug: string): Pick<T
 
 /** Loads the tags (once) and resolves the tag slug of the URL, if any. */
 export function useTagFilter(slug: string | undefined): TagFilter {
-  const dispatch = useAppDispatch();
-  const status = useAppSelector(selectTagsStatus);
-  const groups = useAppSelector(selectTagGroups);
-  useEffect(() => {
-    if (status === 'idle') dispatch(tagsRequested());
-  }, [status, dispatch]);
+  const { status, groups, reload } = useTags();
 
   return useMemo<TagFilter>(() => {
-    const base = { groups, tagsLoading: status === 'idle' || status === 'loading', reload: () => dispatch(tagsRequested()) };
+    const base = { groups, tagsLoading: status === 'idle' || status === 'loading', reload };
     if (!slug) return { ...base, status: 'none' };
     if (status === 'failed') return { ...base, status: 'failed' };
     if (status !== 'loaded') return { ...base, status: 'loading' };
     const found = findTagBySlug(groups, slug);
     return found ? { ...base, status: 'found', ...found } : { ...base, status: 'unknown' };
-  }, [groups, slug, status, dispatch]);
+  }, [groups, slug, status, reload]);
 }

@@ -1,8 +1,8 @@
-import { useCallback, useDeferredValue, useEffect } from 'react';
+import { useDeferredValue } from 'react';
 import { BREAKPOINTS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectIsLoggedIn } from '../../auth';
-import { selectTagGroups, selectTagsError, selectTagsStatus, tagsRequested } from '../../tags';
+import { useTags } from '../../tags';
 import { TagSections } from '../../../components/tags/TagSections';
 import { modalOpened, selectIsPhone, selectViewportWidth } from '../../../lib/ui';
 import { Hero } from '../components/Hero';
@@ -12,20 +12,15 @@ import './home.css';
 /** The landing page `/`: the hero with the offer, then Music, Art and Photos with their sub-tags. */
 export default function HomePage() {
   const dispatch = useAppDispatch();
-  const status = useAppSelector(selectTagsStatus);
+  const tags = useTags();
   // The sections draw from deferred copies: the store's update renders at once and in one piece, so the categories,
   // when they arrive, render after it as a transition, in slices that leave a slow phone's main thread free.
-  const shownStatus = useDeferredValue(status);
-  const groups = useDeferredValue(useAppSelector(selectTagGroups));
-  const error = useDeferredValue(useAppSelector(selectTagsError));
+  const shownStatus = useDeferredValue(tags.status);
+  const groups = useDeferredValue(tags.groups);
+  const error = useDeferredValue(tags.error);
   const isPhone = useAppSelector(selectIsPhone);
   const wide = useAppSelector(selectViewportWidth) >= BREAKPOINTS.tablet;
   const loggedIn = useAppSelector(selectIsLoggedIn);
-
-  useEffect(() => {
-    if (status === 'idle') dispatch(tagsRequested());
-  }, [status, dispatch]);
-  const retry = useCallback(() => dispatch(tagsRequested()), [dispatch]);
 
   return (
     <div className="kn-home">
@@ -41,7 +36,7 @@ export default function HomePage() {
           </h2>
           <p className="kn-home__sub">Every category shows what one play or view earns its creator.</p>
         </div>
-        <TagSections status={shownStatus} groups={groups} error={error} onRetry={retry} />
+        <TagSections status={shownStatus} groups={groups} error={error} onRetry={tags.reload} />
       </section>
       <HowItWorks />
     </div>

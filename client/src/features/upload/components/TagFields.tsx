@@ -1,9 +1,8 @@
 import Form from 'antd/es/form';
 import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
-import { useAppSelector } from '../../../lib/storeHooks';
 import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
-import { selectTagGroups, selectTagsStatus } from '../../tags';
+import { useTags } from '../../tags';
 import type { TagType } from '../../../lib/tags';
 import { TypeIcon } from '../../../components/tags/TypeIcon';
 import { shownKnackPrice, UPLOAD_MESSAGES, type MainTagName } from '../upload.rules';
@@ -16,8 +15,7 @@ const TYPE_OF: Record<MainTagName, TagType> = { Music: 'music', Art: 'art', Phot
  * One message for both: 'Tags should not be empty'.
  */
 export function TagFields({ kind, mains, mainTag, note }: { kind: UploadFormKind; mains: readonly MainTagName[]; mainTag?: string; note?: string }) {
-  const groups = useAppSelector(selectTagGroups);
-  const status = useAppSelector(selectTagsStatus);
+  const { groups, status } = useTags();
   const group = groups.find((candidate) => candidate.main.label === mainTag);
   const subTags = group?.subTags ?? [];
   return (
