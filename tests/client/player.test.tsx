@@ -7,12 +7,15 @@
  * an image with knack status 1 knacks once when the modal opens it.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { addKnack, checkLoggedIn, getContentDetail, requestKnackCode, startPlay } from '../../client/src/api/generated/operations';
+import { knackApi } from '../../client/src/api/generated/endpoints';
+import { addKnack, checkLoggedIn, getContentDetail, getWalletSummary, requestKnackCode, startPlay } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { playerAudio } from '../../client/src/features/player/testing';
 import { audioProgressed, playerOwnerName } from '../../client/src/features/player';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
+import { QUIET_CALL } from './call-options';
 import { cardLink, detailDialog, janeCard, makeContent, mockReads, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
+import { walletSummary } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -254,6 +257,22 @@ describe('knacks', () => {
     expect(addKnack).toHaveBeenCalledTimes(1);
   });
 
+  it('when a knack is registered, then the money read on screen (the member’s wallet) loads again', async () => {
+    signInBea();
+    jest.mocked(startPlay).mockResolvedValue({ playId: 'play-4', minSeconds: 0.1 });
+    jest.mocked(addKnack).mockResolvedValue({ message: THANKS, knackStatus: 2, reactedCount: 8, earned: 0, earnedMicros: 0 });
+    jest.mocked(getWalletSummary).mockResolvedValue(walletSummary({ balance: 2 }));
+    const { store } = await playFromDetail();
+    const wallet = store.dispatch(knackApi.endpoints.getWalletSummary.initiate({ path: { id: bea.id } }));
+    await wallet;
+    expect(getWalletSummary).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(startPlay).toHaveBeenCalled());
+    audioAt(150);
+    await waitFor(() => expect(toastTexts()).toContain(THANKS));
+    await waitFor(() => expect(getWalletSummary).toHaveBeenCalledTimes(2));
+    wallet.unsubscribe();
+  });
+
   it('when the server finds the play too short (409: seeked ahead), then the knack is asked again once the time has passed', async () => {
     signInBea();
     jest.mocked(startPlay).mockResolvedValue({ playId: 'play-2', minSeconds: 0.3 });
@@ -304,7 +323,7 @@ describe('knacks', () => {
       ),
     );
     expect(await modal.findByText('We emailed you a 4-digit code. Enter it to go on knacking.')).toBeTruthy();
-    expect(requestKnackCode).toHaveBeenCalledWith({ body: { userId: bea.id } }, { quiet: true });
+    expect(requestKnackCode).toHaveBeenCalledWith({ body: { userId: bea.id } }, QUIET_CALL);
 
     const field = modal.getByLabelText('Verification code');
     fireEvent.change(field, { target: { value: '12' } });
@@ -320,7 +339,7 @@ describe('knacks', () => {
     fireEvent.change(field, { target: { value: '4321' } });
     fireEvent.click(modal.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(toastTexts()).toContain(THANKS));
-    expect(addKnack).toHaveBeenLastCalledWith({ body: { contentId: song().id, userId: bea.id, code: '4321', playId: 'play-3' } }, { quiet: true });
+    expect(addKnack).toHaveBeenLastCalledWith({ body: { contentId: song().id, userId: bea.id, code: '4321', playId: 'play-3' } }, QUIET_CALL);
     await waitFor(() => expect(store.getState().ui.modal).toBeNull());
     expect(store.getState().auth.reactedContents).toContain(song().id);
   });

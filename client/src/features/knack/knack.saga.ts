@@ -7,6 +7,7 @@
  */
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
+import { knackApi } from '../../api/generated/endpoints';
 import { addKnack, startPlay, type AddKnackResult, type StartPlayResult } from '../../api/generated/operations';
 import { toApiError } from '../../api/http';
 import { notify } from '../../components/notify';
@@ -34,13 +35,18 @@ function* thank(action: ReturnType<typeof knackRegistered>): SagaIterator {
 
 type Attempt = 'done' | 'too-early' | 'stopped';
 
-/** One `knack/add`: 428 opens the verification modal (which finishes the knack), other errors are toasts. */
+/**
+ * One `knack/add`: 428 opens the verification modal (which finishes the knack), other errors are toasts. A knack
+ * moves money (the member's knacks left, the owner's and the supporter's balances): the money reads on screen
+ * load again.
+ */
 export function* tryKnack(contentId: string, playId?: string): SagaIterator<Attempt> {
   const user: User | null = yield select(selectUser);
   if (!user) return 'stopped';
   try {
     const result: AddKnackResult = yield call(addKnack, { body: { contentId, userId: user.id, ...(playId ? { playId } : {}) } }, { quiet: true });
     yield put(knackRegistered({ contentId, ...result }));
+    yield put(knackApi.util.invalidateTags(['Knack']));
     return 'done';
   } catch (error) {
     const apiError = toApiError(error);

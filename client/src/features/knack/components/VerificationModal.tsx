@@ -2,8 +2,8 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
-import { addKnack, requestKnackCode } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
+import type { CachedError } from '../../../api/cache';
+import { useAddKnackMutation, useRequestKnackCodeMutation } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
@@ -25,17 +25,18 @@ export default function VerificationModal({ open }: { open: boolean }) {
   const [mail, setMail] = useState<Mail>({ state: 'sending' });
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const [requestKnackCode] = useRequestKnackCodeMutation();
+  const [addKnack, { isLoading: sending }] = useAddKnackMutation();
   const fieldId = useId();
 
   const sendCode = async () => {
     if (!user) return;
     setMail({ state: 'sending' });
     try {
-      const answer = await requestKnackCode({ body: { userId: user.id } }, { quiet: true });
+      const answer = await requestKnackCode({ body: { userId: user.id }, quiet: 'the modal says whether the code was mailed' }).unwrap();
       setMail({ state: 'sent', message: answer.message });
     } catch (failure) {
-      setMail({ state: 'failed', message: toApiError(failure).message });
+      setMail({ state: 'failed', message: (failure as CachedError).message });
     }
   };
 
@@ -56,16 +57,16 @@ export default function VerificationModal({ open }: { open: boolean }) {
       setError(VERIFICATION_MESSAGES.invalidCode);
       return;
     }
-    setSending(true);
     setError(null);
     try {
-      const result = await addKnack({ body: { contentId, userId: user.id, code, ...(playId ? { playId } : {}) } }, { quiet: true });
+      const result = await addKnack({
+        body: { contentId, userId: user.id, code, ...(playId ? { playId } : {}) },
+        quiet: 'the code field shows the refusal under it',
+      }).unwrap();
       dispatch(knackRegistered({ contentId, ...result }));
       dispatch(modalClosed());
     } catch (failure) {
-      setError(toApiError(failure).message);
-    } finally {
-      setSending(false);
+      setError((failure as CachedError).message);
     }
   };
 
