@@ -2,7 +2,8 @@
  * The inbox and the message modal: the thread list and a thread (opening marks it read), reply with the recipient
  * locked, important, delete and restore; the modal's 'Enter all required input fields' and its success toast; and
  * the unread badge, which follows the counts by itself (the 30 s poll, driven by fake timers) and at once after a
- * change made in the tab. The generated operations are mocked; the store, router, layout and toasts are real.
+ * change made in the tab; the inbox paged by `nextCursor` and a thread by `earlierCursor`; and the reads that load again
+ * after a message is sent. The generated operations are mocked; the store, router, layout and toasts are real.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
@@ -29,6 +30,10 @@ type Thread = components['schemas']['MessageThread'];
 const BEA_ID = '64b000000000000000000002';
 const THREAD_ID = '65a000000000000000000001';
 const counts = (unread: number) => ({ unread, important: 0, deleted: 0, total: 2 });
+/** The options of a call whose failure the one error toast tells. */
+const TOASTED = expect.objectContaining({ quiet: undefined });
+/** The options of a quiet call: it says why, and no error toast shows. */
+const QUIET = expect.objectContaining({ quiet: expect.any(String) });
 
 function thread(overrides: Partial<Thread> = {}): Thread {
   return {
@@ -96,8 +101,8 @@ describe('the inbox', () => {
     fireEvent.click(list.getByText('Your last song'));
     const view = within(screen.getByRole('region', { name: 'Conversation' }));
     expect(await view.findByText('Loved it!')).toBeTruthy();
-    expect(getMessageThread).toHaveBeenCalledWith({ path: { id: THREAD_ID } });
-    await waitFor(() => expect(updateMessageRead).toHaveBeenCalledWith({ body: { userId: jane().id, messageId: THREAD_ID } }));
+    expect(getMessageThread).toHaveBeenCalledWith({ path: { id: THREAD_ID } }, TOASTED);
+    await waitFor(() => expect(updateMessageRead).toHaveBeenCalledWith({ body: { userId: jane().id, messageId: THREAD_ID } }, TOASTED));
     await waitFor(() => expect(screen.queryByTestId('unread-badge')).toBeNull());
     expect(window.location.search).toBe(`?thread=${THREAD_ID}`);
   });
@@ -119,35 +124,38 @@ describe('the inbox', () => {
     fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Thanks!' } });
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(toastTexts()).toContain('A reply message was sent to Bea Stone'));
-    expect(replyMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, messageId: THREAD_ID, receiverId: BEA_ID, message: 'Thanks!' } }, { quiet: true });
+    expect(replyMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, messageId: THREAD_ID, receiverId: BEA_ID, message: 'Thanks!' } }, QUIET);
   });
 
   it('when Jane marks a thread important, deletes it and restores it from Deleted, then each call is made and told', async () => {
     jest.mocked(setMessageImportant).mockResolvedValue({ message: 'Success', isImportant: true, counts: counts(0) });
-    jest.mocked(deleteMessage).mockResolvedValue({ message: 'The conversation is moved to Deleted.', counts: counts(0) });
+    jest.mocked(deleteMessage).mockImplementation(async () => {
+      // From now on the server lists the thread under Deleted, and the thread says so.
+      jest.mocked(getDeletedMessages).mockResolvedValue({ threads: [thread({ isDeleted: true, isRead: true })], nextCursor: null });
+      jest.mocked(getMessageThread).mockResolvedValue({
+        thread: thread({ isDeleted: true, isRead: true }),
+        messages: [message(1, BEA_ID, 'Loved it!')],
+        earlierCursor: null,
+        blockedByMe: false,
+      });
+      return { message: 'The conversation is moved to Deleted.', counts: counts(0) };
+    });
     jest.mocked(restoreMessage).mockResolvedValue({ message: 'The conversation is back in your inbox.', counts: counts(0) });
     const { list } = await openInbox();
     fireEvent.click(list.getByText('Your last song'));
     const view = within(screen.getByRole('region', { name: 'Conversation' }));
     fireEvent.click(await view.findByRole('button', { name: /Mark important/ }));
-    await waitFor(() => expect(setMessageImportant).toHaveBeenCalledWith({ body: { userId: jane().id, messageId: THREAD_ID, isImportant: true } }));
+    await waitFor(() => expect(setMessageImportant).toHaveBeenCalledWith({ body: { userId: jane().id, messageId: THREAD_ID, isImportant: true } }, TOASTED));
     fireEvent.click(view.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(toastTexts()).toContain('The conversation is moved to Deleted.'));
-    expect(deleteMessage).toHaveBeenCalledWith({ path: { id: THREAD_ID } });
+    expect(deleteMessage).toHaveBeenCalledWith({ path: { id: THREAD_ID } }, TOASTED);
 
-    jest.mocked(getDeletedMessages).mockResolvedValue({ threads: [thread({ isDeleted: true, isRead: true })], nextCursor: null });
-    jest.mocked(getMessageThread).mockResolvedValue({
-      thread: thread({ isDeleted: true, isRead: true }),
-      messages: [message(1, BEA_ID, 'Loved it!')],
-      earlierCursor: null,
-      blockedByMe: false,
-    });
     fireEvent.click(screen.getByText('Deleted'));
-    await waitFor(() => expect(getDeletedMessages).toHaveBeenCalledWith({ path: { id: jane().id }, query: {} }));
+    await waitFor(() => expect(getDeletedMessages).toHaveBeenCalledWith({ path: { id: jane().id } }, TOASTED));
     fireEvent.click(await list.findByText('Your last song'));
     fireEvent.click(await view.findByRole('button', { name: 'Restore' }));
     await waitFor(() => expect(toastTexts()).toContain('The conversation is back in your inbox.'));
-    expect(restoreMessage).toHaveBeenCalledWith({ path: { id: THREAD_ID } });
+    expect(restoreMessage).toHaveBeenCalledWith({ path: { id: THREAD_ID } }, TOASTED);
   });
 });
 
@@ -165,7 +173,7 @@ describe('the message modal', () => {
     fireEvent.change(modal.getByLabelText('Subject'), { target: { value: 'Payouts' } });
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(toastTexts()).toContain('A message was sent to Admin'));
-    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: 'admin', subject: 'Payouts', message: 'Help' } }, { quiet: true });
+    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: 'admin', subject: 'Payouts', message: 'Help' } }, QUIET);
   });
 });
 
@@ -191,7 +199,7 @@ describe('the recipient search', () => {
     await typeRecipient('kai');
     await waitFor(() => expect(shownOptions()).toEqual(['@kai.moreno' + 'Kai Moreno', '@kai_lee' + 'Kai Lee']));
     expect(searchMembers).toHaveBeenCalledTimes(1);
-    expect(searchMembers).toHaveBeenCalledWith({ query: { q: 'kai', limit: 8 } }, expect.objectContaining({ quiet: true }));
+    expect(searchMembers).toHaveBeenCalledWith({ query: { q: 'kai', limit: 8 } }, QUIET);
     const photo = document.querySelector<HTMLImageElement>('.ant-select-dropdown .kn-recipient img');
     expect(photo?.getAttribute('src')).toContain('/files/avatars/kai.jpg');
   });
@@ -206,7 +214,7 @@ describe('the recipient search', () => {
     fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Hi' } });
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(toastTexts()).toContain('A message was sent to Kai Lee'));
-    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: KAI_LEE.id, subject: 'Hello', message: 'Hi' } }, { quiet: true });
+    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: KAI_LEE.id, subject: 'Hello', message: 'Hi' } }, QUIET);
   });
 
   it('when no username starts with what Jane typed, then the list says so', async () => {
@@ -224,7 +232,7 @@ describe('the recipient search', () => {
     fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Hi' } });
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(toastTexts()).toContain('This member does not accept your messages.'));
-    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: KAI_LEE.id, subject: 'Hello', message: 'Hi' } }, { quiet: true });
+    expect(createMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, receiverId: KAI_LEE.id, subject: 'Hello', message: 'Hi' } }, QUIET);
     expect(modal.getByRole('button', { name: 'Send' })).toBeTruthy();
   });
 });
@@ -236,7 +244,7 @@ describe('the unread badge', () => {
     jest.useFakeTimers({ advanceTimers: true });
     jest.mocked(getMessageCounts).mockResolvedValue(counts(0));
     await renderAsMember('/wallet', jane());
-    await waitFor(() => expect(getMessageCounts).toHaveBeenCalledWith({ path: { id: jane().id } }, { quiet: true }));
+    await waitFor(() => expect(getMessageCounts).toHaveBeenCalledWith({ path: { id: jane().id } }, QUIET));
     expect(screen.queryByTestId('unread-badge')).toBeNull();
     jest.mocked(getMessageCounts).mockResolvedValue(counts(3));
     await act(async () => {
@@ -247,5 +255,63 @@ describe('the unread badge', () => {
     const side = within(screen.getByRole('navigation', { name: 'Side menu' }));
     expect(side.getByTestId('unread-badge').textContent).toBe('3');
     expect(top.getByRole('link', { name: /Inbox/ }).getAttribute('href')).toBe('/inbox');
+  });
+});
+
+describe('paging', () => {
+  it('when the inbox has more than a page, then More asks for the next by nextCursor and adds its threads below', async () => {
+    jest
+      .mocked(getMessagesByReceiver)
+      .mockResolvedValueOnce({ threads: [thread()], nextCursor: 'inbox-page-2' })
+      .mockResolvedValueOnce({ threads: [thread({ id: '65a000000000000000000002', subject: 'Older', isRead: true, otherName: 'Cid' })], nextCursor: null });
+    const { list } = await openInbox();
+    expect(list.queryByText('Older')).toBeNull();
+    fireEvent.click(list.getByRole('button', { name: 'More' }));
+    expect(await list.findByText('Older')).toBeTruthy();
+    expect(getMessagesByReceiver).toHaveBeenLastCalledWith({ path: { id: jane().id }, query: { cursor: 'inbox-page-2' } }, TOASTED);
+    expect(list.getAllByTestId('inbox-thread').map((node) => node.querySelector('.kn-inbox__subject')?.textContent)).toEqual(['Your last song', 'Older']);
+    expect(list.queryByRole('button', { name: 'More' })).toBeNull();
+  });
+
+  it('when a thread is longer than its latest page, then Earlier messages loads the page before by earlierCursor, shown above', async () => {
+    const long = thread({ messagesCount: 3 });
+    jest
+      .mocked(getMessageThread)
+      .mockImplementation(async ({ query }) =>
+        query?.cursor === 'thread-page-2'
+          ? { thread: long, messages: [message(1, BEA_ID, 'Loved it!')], earlierCursor: null, blockedByMe: false }
+          : { thread: long, messages: [message(2, jane().id, 'Thanks!'), message(3, BEA_ID, 'Welcome')], earlierCursor: 'thread-page-2', blockedByMe: false },
+      );
+    const { list } = await openInbox();
+    fireEvent.click(list.getByText('Your last song'));
+    const view = within(screen.getByRole('region', { name: 'Conversation' }));
+    expect(await view.findByText('Welcome')).toBeTruthy();
+    expect(view.queryByText('Loved it!')).toBeNull();
+    fireEvent.click(view.getByRole('button', { name: 'Earlier messages' }));
+    expect(await view.findByText('Loved it!')).toBeTruthy();
+    expect(getMessageThread).toHaveBeenLastCalledWith({ path: { id: THREAD_ID }, query: { cursor: 'thread-page-2' } }, TOASTED);
+    expect([...document.querySelectorAll('.kn-inbox__message p')].map((node) => node.textContent)).toEqual(['Loved it!', 'Thanks!', 'Welcome']);
+    expect(view.queryByRole('button', { name: 'Earlier messages' })).toBeNull();
+  });
+});
+
+describe('after a message is sent', () => {
+  it('when Jane writes to Admin, then the inbox and the unread counts load again by themselves', async () => {
+    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Admin', thread: thread(), item: message(1, jane().id, 'Help') });
+    const { list } = await openInbox();
+    await waitFor(() => expect(screen.getAllByTestId('unread-badge')[0]!.textContent).toBe('1'));
+    // The server's answers once the message is in: a new thread on top, and the counts with it.
+    jest.mocked(getMessageCounts).mockResolvedValue(counts(2));
+    jest.mocked(getMessagesByReceiver).mockResolvedValue({
+      threads: [thread({ id: '65a000000000000000000003', subject: 'Payouts', isRead: true, otherName: 'Admin' }), thread()],
+      nextCursor: null,
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Write to Admin' }));
+    const modal = await dialog('New message');
+    fireEvent.change(modal.getByLabelText('Subject'), { target: { value: 'Payouts' } });
+    fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Help' } });
+    fireEvent.click(modal.getByRole('button', { name: 'Send' }));
+    expect(await list.findByText('Payouts')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByTestId('unread-badge')[0]!.textContent).toBe('2'));
   });
 });

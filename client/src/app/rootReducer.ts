@@ -7,7 +7,6 @@ import { contentDetailReducer } from '../features/content-detail';
 import { playerReducer } from '../features/player';
 import { commentsReducer } from '../features/comments';
 import { followsReducer } from '../features/follows';
-import { messagesReducer } from '../features/messages';
 
 /**
  * Every feature's reducer under its key. The store combines them when it is made (createAppStore), not when this
@@ -22,7 +21,6 @@ export const rootReducers = {
   player: playerReducer,
   comments: commentsReducer,
   follows: followsReducer,
-  messages: messagesReducer,
   [knackApi.reducerPath]: knackApi.reducer,
 };
 

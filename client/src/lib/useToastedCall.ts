@@ -1,6 +1,13 @@
 import { useState } from 'react';
+import type { CachedError } from '../api/cache';
 import { toApiError } from '../api/http';
 import { notify } from '../components/notify';
+
+/** The server's message of a failed call: the HTTP client's ApiError, or the plain CachedError a cached change throws. */
+function failureMessage(error: unknown): string {
+  const cached = error as Partial<CachedError> | null;
+  return !(error instanceof Error) && typeof cached?.message === 'string' ? cached.message : toApiError(error).message;
+}
 
 /**
  * One call at a time from a button: `busy` while it runs, its success message as a toast (the message the call
@@ -17,7 +24,7 @@ export function useToastedCall() {
       if (message) notify('success', message);
       return true;
     } catch (error) {
-      notify('error', toApiError(error).message);
+      notify('error', failureMessage(error));
       return false;
     } finally {
       setBusy(false);

@@ -1,9 +1,8 @@
 /**
  * features/messages: the inbox (/inbox), the message modal (create and reply), the unread badge and the poll that
- * keeps it fresh. The page and the modal are lazy chunks (they bring antd); the badge and poll are plain.
+ * keeps it fresh, all read through the cache. The page and the modal are lazy chunks (they bring antd); the badge and
+ * poll are plain.
  */
-export { messagesReducer, messagesChanged, selectUnreadMessages, selectMessagesVersion, initialMessagesState } from './messages.slice';
-export type { MessagesState, MessageCounts } from './messages.slice';
 export { MessageCountsPoll, MESSAGE_POLL_MS } from './useMessageCounts';
 export { UnreadBadge } from './components/UnreadBadge';
 export { MESSAGE_TEXT } from './messages.text';

@@ -1,7 +1,8 @@
-import { searchMembers } from '../../api/generated/operations';
-import { useTypeahead, type Typeahead } from '../../lib/useTypeahead';
+import { useLazySearchMembersQuery } from '../../api/generated/endpoints';
+import type { SearchMembersResult } from '../../api/generated/operations';
+import { askCache, useTypeahead, type Typeahead } from '../../lib/useTypeahead';
 
-export type MemberMatch = Awaited<ReturnType<typeof searchMembers>>['members'][number];
+export type MemberMatch = SearchMembersResult['members'][number];
 
 /** The recipient list asks once typing pauses this long (ms). */
 export const MEMBER_SEARCH_DEBOUNCE_MS = 250;
@@ -15,16 +16,17 @@ const asUsernameStart = (text: string) => text.trim().toLowerCase().replace(/\s+
 
 /**
  * Members whose username starts with what is typed, for the message modal's recipient list: asked once typing pauses
- * 250 ms. `items` keeps only the members of the latest answer whose username still starts with what is typed, so
- * typing on narrows the list at once and never offers a member the new text rules out.
+ * 250 ms, through the cache (a text typed again a moment later is answered without a request). `items` keeps only the
+ * members of the latest answer whose username still starts with what is typed, so typing on narrows the list at once
+ * and never offers a member the new text rules out.
  */
 export function useMemberMatches(text: string): Typeahead<MemberMatch> {
   const query = text.trim().slice(0, QUERY_MAX_LENGTH);
-  const { items, loading } = useTypeahead(
-    query,
-    MEMBER_SEARCH_DEBOUNCE_MS,
-    async (q, signal) => (await searchMembers({ query: { q, limit: MEMBER_MATCHES_SHOWN } }, { signal, quiet: true })).members,
-  );
+  const [search] = useLazySearchMembersQuery();
+  const { items, loading } = useTypeahead(query, MEMBER_SEARCH_DEBOUNCE_MS, async (q, signal) => {
+    const read = search({ query: { q, limit: MEMBER_MATCHES_SHOWN }, quiet: 'the recipient list says when no username matches' }, true);
+    return (await askCache(read, signal)).members;
+  });
   const start = asUsernameStart(query);
   return { items: items.filter((member) => member.username.startsWith(start)), loading };
 }

@@ -5,7 +5,6 @@
 export { uiReducer, initialUiState, viewportChanged, modalOpened, modalClosed, sideMenuOpened, sideMenuClosed, AUTH_MODALS, MEMBER_MODALS } from './ui.slice';
 export type { UiState, ModalName, ModalOrigin, ModalProps, ModalRequest } from './ui.slice';
 export { uiSaga } from './ui.saga';
-export { inboxChanged, type InboxCounts } from './inbox.events';
 export {
   selectDevice,
   selectIsPhone,

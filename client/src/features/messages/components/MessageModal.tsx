@@ -4,9 +4,9 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import SafetyCertificateOutlined from '@ant-design/icons/es/icons/SafetyCertificateOutlined';
-import { createMessage, replyMessage } from '../../../api/generated/operations';
+import { useCreateMessageMutation, useReplyMessageMutation } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { inboxChanged, modalClosed, selectModalProps } from '../../../lib/ui';
+import { modalClosed, selectModalProps } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { selectUser } from '../../auth';
@@ -111,6 +111,8 @@ export default function MessageModal({ open }: { open: boolean }) {
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
   const { busy, run } = useToastedCall();
+  const [createMessage] = useCreateMessageMutation();
+  const [replyMessage] = useReplyMessageMutation();
 
   const { receiverId, receiverName, receiverUsername, receiverImage, threadId } = props;
   useEffect(() => {
@@ -129,12 +131,14 @@ export default function MessageModal({ open }: { open: boolean }) {
       notify('error', MESSAGE_TEXT.required);
       return;
     }
+    // The modal tells the outcome itself (useToastedCall), and stays open on a refusal; the inbox and the badge
+    // reload by themselves once the message is sent.
+    const quiet = 'the modal toasts the refusal itself and stays open';
     const sent = await run(async () => {
       const senderId = props.senderId ?? user.id;
       const answer = replying
-        ? await replyMessage({ body: { senderId, messageId: threadId ?? '', receiverId: to, message } }, { quiet: true })
-        : await createMessage({ body: { senderId, receiverId: to, subject, message } }, { quiet: true });
-      dispatch(inboxChanged(undefined));
+        ? await replyMessage({ body: { senderId, messageId: threadId ?? '', receiverId: to, message }, quiet }).unwrap()
+        : await createMessage({ body: { senderId, receiverId: to, subject, message }, quiet }).unwrap();
       return answer.message;
     });
     if (sent) close();

@@ -1,10 +1,9 @@
 import './badge.css';
-import { useAppSelector } from '../../../lib/storeHooks';
-import { selectUnreadMessages } from '../messages.slice';
+import { useUnreadMessages } from '../useMessageCounts';
 
 /** The number of unread conversations, or nothing when there are none (plain markup: it sits on the landing route). */
 export function UnreadBadge({ className = '' }: { className?: string }) {
-  const unread = useAppSelector(selectUnreadMessages);
+  const unread = useUnreadMessages();
   if (!unread) return null;
   return (
     <span className={`kn-unread-badge ${className}`.trim()} data-testid="unread-badge" aria-label={`${unread} unread`}>

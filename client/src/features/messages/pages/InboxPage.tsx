@@ -1,115 +1,97 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import Button from 'antd/es/button';
 import Segmented from 'antd/es/segmented';
 import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
 import StarFilled from '@ant-design/icons/es/icons/StarFilled';
 import StarOutlined from '@ant-design/icons/es/icons/StarOutlined';
 import {
-  blockMessageSender,
-  deleteMessage,
-  getDeletedMessages,
-  getMessagesByReceiver,
-  getMessageThread,
-  getSupportAccount,
-  restoreMessage,
-  setMessageImportant,
-  updateMessageRead,
-  type GetMessagesByReceiverResult,
-  type GetMessageThreadResult,
-} from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
+  useBlockMessageSenderMutation,
+  useDeleteMessageMutation,
+  useGetDeletedMessagesInfiniteQuery,
+  useGetMessagesByReceiverInfiniteQuery,
+  useGetMessageThreadInfiniteQuery,
+  useGetSupportAccountQuery,
+  useRestoreMessageMutation,
+  useSetMessageImportantMutation,
+  useUpdateMessageReadMutation,
+} from '../../../api/generated/endpoints';
+import type { GetMessagesByReceiverResult, GetMessageThreadResult, GetSupportAccountArgs } from '../../../api/generated/operations';
+import { usePagedList } from '../../../api/pagedList';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { inboxChanged, modalOpened, type InboxCounts } from '../../../lib/ui';
+import { modalOpened } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
 import { PageHead } from '../../../components/PageHead';
 import { selectIsAdmin, selectUser } from '../../auth';
 import '../components/messages.css';
 
-type Thread = GetMessagesByReceiverResult['threads'][number];
 type Folder = 'inbox' | 'deleted';
 
 const when = (at: string) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/**
+ * The support account read quietly: without it, admins see their own inbox only. (The generated arguments of an
+ * operation without parameters do not admit `quiet` in their type yet, hence the cast.)
+ */
+const SUPPORT_ACCOUNT_QUIETLY = { quiet: 'without the support account, admins see their own inbox only' } as unknown as GetSupportAccountArgs;
+const threadsOf = (page: GetMessagesByReceiverResult) => page.threads;
+/** A thread's pages come latest first (each the messages before the last): shown oldest first. */
+const messagesOf = (pages: GetMessageThreadResult[]) => [...pages].reverse().flatMap((page) => page.messages);
 
 /**
  * /inbox: the member's threads, newest activity first (Inbox or Deleted), and the open thread with its marks
  * (important, read), delete or restore, block, and reply (the recipient locked). Admins also open the support
  * inbox, where they answer as the support account. The open thread is in the address (`?thread=`), as the
- * new-message mail links it.
+ * new-message mail links it. Every list and thread reads through the cache; a change reloads the reads of messages
+ * (lists, thread, the badge's counts) by itself.
  */
 export default function InboxPage() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const isAdmin = useAppSelector(selectIsAdmin);
-  // Read here, not through the feature's selector: this lazy chunk must not bring the feature's eager code.
-  const version = useAppSelector((state) => state.messages.version);
   const [params, setParams] = useSearchParams();
   const openId = params.get('thread');
   const [folder, setFolder] = useState<Folder>('inbox');
-  const [supportId, setSupportId] = useState<string | null>(null);
   const [asSupport, setAsSupport] = useState(false);
-  const [threads, setThreads] = useState<Thread[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [view, setView] = useState<GetMessageThreadResult | null>(null);
+  const supportId = useGetSupportAccountQuery(isAdmin ? SUPPORT_ACCOUNT_QUIETLY : skipToken).data?.id;
   const boxOwner = asSupport && supportId ? supportId : user?.id;
-  /** The thread and message count last marked read: marking it changes the version, which must not mark it again. */
+  const box = boxOwner ? { path: { id: boxOwner } } : skipToken;
+  const inbox = usePagedList(useGetMessagesByReceiverInfiniteQuery(folder === 'inbox' ? box : skipToken), threadsOf);
+  const deleted = usePagedList(useGetDeletedMessagesInfiniteQuery(folder === 'deleted' ? box : skipToken), threadsOf);
+  const list = folder === 'inbox' ? inbox : deleted;
+  const opened = useGetMessageThreadInfiniteQuery(openId && boxOwner ? { path: { id: openId } } : skipToken);
+  const pages = opened.currentData?.pages;
+  // The latest page tells the thread as it is now (its marks, the block).
+  const view = pages?.[0];
+  const [markRead] = useUpdateMessageReadMutation();
+  const [markImportant] = useSetMessageImportantMutation();
+  const [remove] = useDeleteMessageMutation();
+  const [restore] = useRestoreMessageMutation();
+  const [block] = useBlockMessageSenderMutation();
+  /** The thread and message count last marked read: a thread is marked once, not again as its reads reload. */
   const markedRead = useRef('');
 
   useEffect(() => {
-    if (!isAdmin) return;
-    getSupportAccount({}, { quiet: true })
-      .then((account) => setSupportId(account.id))
+    if (!view || !boxOwner) return;
+    const { thread } = view;
+    const mark = `${boxOwner}:${thread.id}:${thread.messagesCount}`;
+    if (thread.isRead || markedRead.current === mark) return;
+    markedRead.current = mark;
+    // A failure is told by the one error toast; the thread shows as unread until it is opened again.
+    markRead({ body: { userId: boxOwner, messageId: thread.id } })
+      .unwrap()
       .catch(() => undefined);
-  }, [isAdmin]);
-
-  const loadList = useCallback(
-    async (cursor?: string) => {
-      if (!boxOwner) return;
-      const call = folder === 'inbox' ? getMessagesByReceiver : getDeletedMessages;
-      const page = await call({ path: { id: boxOwner }, query: cursor ? { cursor } : {} });
-      setThreads((before) => (cursor ? [...(before ?? []), ...page.threads] : page.threads));
-      setNextCursor(page.nextCursor);
-    },
-    [boxOwner, folder],
-  );
-
-  useEffect(() => {
-    void loadList().catch(() => undefined);
-  }, [loadList, version]);
-
-  useEffect(() => {
-    if (!openId || !boxOwner) {
-      setView(null);
-      return;
-    }
-    let current = true;
-    getMessageThread({ path: { id: openId } })
-      .then(async (opened) => {
-        if (!current) return;
-        setView(opened);
-        const mark = `${boxOwner}:${opened.thread.id}:${opened.thread.messagesCount}`;
-        if (!opened.thread.isRead && markedRead.current !== mark) {
-          markedRead.current = mark;
-          const read = await updateMessageRead({ body: { userId: boxOwner, messageId: opened.thread.id } });
-          if (current) dispatch(inboxChanged(asSupport ? undefined : read.counts));
-        }
-      })
-      .catch(() => setView(null));
-    return () => {
-      current = false;
-    };
-  }, [openId, boxOwner, version, asSupport, dispatch]);
+  }, [view, boxOwner, markRead]);
 
   if (!user || !boxOwner) return null;
   const open = (id: string | null) => setParams(id ? { thread: id } : {});
-  const changed = (counts?: InboxCounts) => dispatch(inboxChanged(asSupport ? undefined : counts));
-  const act = async (run: () => Promise<{ message: string; counts?: InboxCounts | undefined }>, toast = false) => {
+  /** Runs a change; its success message as a toast when asked (a failure is told by the one error toast). */
+  const act = async (change: { unwrap: () => Promise<{ message: string }> }, toast = false) => {
     try {
-      const answer = await run();
+      const answer = await change.unwrap();
       if (toast) notify('success', answer.message);
-      changed(answer.counts);
-    } catch (error) {
-      notify('error', toApiError(error).message);
+    } catch {
+      // told by the one error toast
     }
   };
 
@@ -165,10 +147,17 @@ export default function InboxPage() {
       </div>
       <div className="kn-inbox__panes">
         <section className="kn-inbox__list" aria-label="Conversations">
-          {threads === null ? <p className="kn-inbox__empty">Loading…</p> : null}
-          {threads?.length === 0 ? <p className="kn-inbox__empty">{folder === 'inbox' ? 'No messages yet.' : 'No deleted conversations.'}</p> : null}
+          {list.status === 'loading' ? <p className="kn-inbox__empty">Loading…</p> : null}
+          {list.status === 'failed' ? (
+            <p className="kn-inbox__empty">
+              The conversations could not be loaded. <Button onClick={list.retry}>Retry</Button>
+            </p>
+          ) : null}
+          {list.status === 'ready' && list.items.length === 0 ? (
+            <p className="kn-inbox__empty">{folder === 'inbox' ? 'No messages yet.' : 'No deleted conversations.'}</p>
+          ) : null}
           <ul>
-            {threads?.map((item) => (
+            {list.items.map((item) => (
               <li key={item.id}>
                 <button
                   type="button"
@@ -188,10 +177,14 @@ export default function InboxPage() {
               </li>
             ))}
           </ul>
-          {nextCursor ? <Button onClick={() => void loadList(nextCursor)}>More</Button> : null}
+          {list.hasMore ? (
+            <Button loading={list.loadingMore} onClick={list.loadMore}>
+              More
+            </Button>
+          ) : null}
         </section>
         <section className="kn-inbox__view" aria-label="Conversation">
-          {thread && view ? (
+          {thread && view && pages ? (
             <>
               <header className="kn-inbox__view-head">
                 <Button className="kn-inbox__back" onClick={() => open(null)}>
@@ -203,39 +196,39 @@ export default function InboxPage() {
                   <Button
                     aria-pressed={thread.isImportant}
                     icon={thread.isImportant ? <StarFilled /> : <StarOutlined />}
-                    onClick={() => void act(() => setMessageImportant({ body: { userId: boxOwner, messageId: thread.id, isImportant: !thread.isImportant } }))}
+                    onClick={() => void act(markImportant({ body: { userId: boxOwner, messageId: thread.id, isImportant: !thread.isImportant } }))}
                   >
                     {thread.isImportant ? 'Important' : 'Mark important'}
                   </Button>
                   <Button
                     onClick={() => {
-                      void act(() => updateMessageRead({ body: { userId: boxOwner, messageId: thread.id, isRead: false } }));
+                      // Opened again, the thread is marked read again.
+                      markedRead.current = '';
+                      void act(markRead({ body: { userId: boxOwner, messageId: thread.id, isRead: false } }));
                       open(null);
                     }}
                   >
                     Mark unread
                   </Button>
                   {thread.isDeleted ? (
-                    <Button onClick={() => void act(() => restoreMessage({ path: { id: thread.id } }), true).then(() => open(null))}>Restore</Button>
+                    <Button onClick={() => void act(restore({ path: { id: thread.id } }), true).then(() => open(null))}>Restore</Button>
                   ) : (
-                    <Button danger onClick={() => void act(() => deleteMessage({ path: { id: thread.id } }), true).then(() => open(null))}>
+                    <Button danger onClick={() => void act(remove({ path: { id: thread.id } }), true).then(() => open(null))}>
                       Delete
                     </Button>
                   )}
-                  <Button
-                    onClick={() =>
-                      void act(async () => {
-                        const answer = await blockMessageSender({ body: { userId: boxOwner, blockedId: thread.otherId, block: !view.blockedByMe } });
-                        return { message: answer.message };
-                      }, true)
-                    }
-                  >
+                  <Button onClick={() => void act(block({ body: { userId: boxOwner, blockedId: thread.otherId, block: !view.blockedByMe } }), true)}>
                     {view.blockedByMe ? 'Unblock' : 'Block'}
                   </Button>
                 </div>
               </header>
+              {opened.hasNextPage ? (
+                <Button className="kn-inbox__earlier" loading={opened.isFetchingNextPage} onClick={() => void opened.fetchNextPage()}>
+                  Earlier messages
+                </Button>
+              ) : null}
               <ol className="kn-inbox__messages">
-                {view.messages.map((item) => (
+                {messagesOf(pages).map((item) => (
                   <li key={item.id} className={`kn-inbox__message${item.senderId === boxOwner ? ' kn-inbox__message--mine' : ''}`}>
                     <span className="kn-inbox__from">{item.senderId === boxOwner ? 'You' : item.senderName}</span>
                     <p>{item.message}</p>
