@@ -6,7 +6,15 @@
  * are mocked; the store, sagas, router and toasts are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { deleteMyAccount, downloadMyData, getCountries, getRegions, getWalletSummary } from '../../client/src/api/generated/operations';
+import {
+  deleteMyAccount,
+  downloadMyData,
+  getCountries,
+  getRegions,
+  getUserExt,
+  getWalletSummary,
+  updateSocial,
+} from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import type { components } from '../../generated/openapi';
 import { storedAccount } from './auth-fixtures';
@@ -85,6 +93,33 @@ describe('Download my data', () => {
       expect(saved).toHaveLength(1);
       expect(saved[0]!.name).toBe('knack-data-bea_moon-2026-11-24.json');
       expect(JSON.parse(await textOf(saved[0]!.blob))).toEqual(data);
+    } finally {
+      click.mockRestore();
+    }
+  });
+
+  it('when a settings group is saved after a download, then the data is not downloaded again in the background', async () => {
+    jest.mocked(downloadMyData).mockResolvedValue({
+      format: 'knack-data-export/1',
+      exportedAt: '2026-11-24T10:00:00.000Z',
+      account: { user: { id: bea().id, username: 'bea_moon' } },
+    } as unknown as DataExport);
+    jest.mocked(updateSocial).mockImplementation(async ({ body }) => body);
+    URL.createObjectURL = jest.fn(() => 'blob:knack-data');
+    URL.revokeObjectURL = jest.fn();
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    try {
+      const { group } = await yourData();
+      fireEvent.click(group.getByRole('button', { name: 'Download my data' }));
+      await waitFor(() => expect(toastTexts()).toContain('Your data is downloaded.'));
+      const extReads = jest.mocked(getUserExt).mock.calls.length;
+
+      const social = within(screen.getByRole('form', { name: 'Social profiles' }));
+      fireEvent.change(social.getByLabelText('Instagram'), { target: { value: 'instagram.com/bea' } });
+      fireEvent.click(social.getByRole('button', { name: 'Save' }));
+      // The save changed the member's settings: the settings read on the page loads again, the export does not.
+      await waitFor(() => expect(getUserExt).toHaveBeenCalledTimes(extReads + 1));
+      expect(downloadMyData).toHaveBeenCalledTimes(1);
     } finally {
       click.mockRestore();
     }

@@ -5,7 +5,7 @@
  * or share link with a former username replaced by the one with the name now. The generated operations are
  * mocked; the store, sagas, router and toasts are real.
  */
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   cancelEmailChange,
   confirmEmailChange,
@@ -142,6 +142,29 @@ describe('the personal group’s username and email', () => {
     expect(email.value).toBe('jane.new@example.com');
     expect(form.queryByTestId('pending-email')).toBeNull();
   });
+
+  it('when Jane saves a new bio, then her profile, seen a moment before, shows it', async () => {
+    // Another page of the app, as a link inside it would open it (the browser's history, then the router).
+    const openInApp = (to: string) =>
+      act(() => {
+        window.history.pushState(null, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      });
+    await renderAsMember('/jane_doe');
+    expect(await screen.findByText('Songs and photos from Austin.', {}, { timeout: 15_000 })).toBeTruthy();
+    openInApp('/user-setting');
+    const { form, save } = await personalGroup();
+    fireEvent.change(form.getByLabelText('Bio'), { target: { value: 'New songs every Friday.' } });
+    jest.mocked(getProfileByUsername).mockResolvedValue(janeCard({ bio: 'New songs every Friday.' }));
+    save();
+    await waitFor(() => expect(toastTexts()).toContain('Success'));
+    expect(updatePersonal).toHaveBeenCalledWith({ path: { id: JANE_ID }, body: expect.objectContaining({ bio: 'New songs every Friday.' }) }, QUIET_CALL);
+
+    openInApp('/jane_doe');
+    expect(await screen.findByText('New songs every Friday.')).toBeTruthy();
+    expect(screen.queryByText('Songs and photos from Austin.')).toBeNull();
+    // Two pages this file loads first (their lazy chunks): slow on a busy machine.
+  }, 60_000);
 
   it('when the cancel link mailed to her old address is opened in a browser signed in as Jane, then it is signed out and says what happened', async () => {
     const UNDONE =
