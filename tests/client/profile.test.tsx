@@ -113,10 +113,18 @@ describe('own profile', () => {
   });
 
   it('when Delete is chosen, then the warning says the listing fee is not refunded and 3 days to decide; Remove removes the card', async () => {
-    jest.mocked(deleteContent).mockResolvedValue({ message: 'The content is removed successfully.' });
+    // The server removes the piece: its lists answer without it from then on.
+    jest.mocked(deleteContent).mockImplementation(async ({ body }) => {
+      world.pieces.splice(
+        world.pieces.findIndex((piece) => piece.id === body.contentId),
+        1,
+      );
+      return { message: 'The content is removed successfully.' };
+    });
     await renderAsJane('/profile/default');
     await grid('Your uploads');
     const profileCalls = jest.mocked(getProfileByUsername).mock.calls.length;
+    const redFox = world.pieces[1]!;
 
     fireEvent.click(screen.getByRole('button', { name: 'Options for Red Fox' }));
     fireEvent.click(await screen.findByRole('menuitem', { name: /delete/i }));
@@ -128,7 +136,8 @@ describe('own profile', () => {
 
     fireEvent.click(dialog.getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(toastTexts()).toContain('The content is removed successfully.'));
-    expect(jest.mocked(deleteContent)).toHaveBeenCalledWith({ body: { contentId: world.pieces[1]!.id } }, undefined);
+    // Not quiet: a failure is toasted by the HTTP client.
+    expect(jest.mocked(deleteContent)).toHaveBeenCalledWith({ body: { contentId: redFox.id } }, expect.objectContaining({ quiet: undefined }));
     await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'Your uploads' }))).toEqual(['Blue Hour', 'Night Drive']));
     // The counts are read again.
     await waitFor(() => expect(jest.mocked(getProfileByUsername).mock.calls.length).toBeGreaterThan(profileCalls));

@@ -8,6 +8,9 @@
  *   and a knack also the member's reacted list (features/auth) and the player queue (features/player);
  * - a comment added or removed (features/comments) moves the piece's comments count in the player bar;
  * - a piece changed by its owner (features/privacy) updates the copies in the detail modal and the player queue.
+ * They are for the state the store keeps outside the cache (the modal, the queue, the session). What was read
+ * through the cache is not told with them: the change that altered a piece invalidates its reads (its contract
+ * tag), and every list on screen showing it loads again.
  */
 import { createAction } from '@reduxjs/toolkit';
 import type { AddKnackResult } from '../api/generated/operations';

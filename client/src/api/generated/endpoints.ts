@@ -306,7 +306,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   createMessage: { kind: 'mutation', tags: ['Message'] },
   createSubscription: { kind: 'mutation', tags: ['Subscription'] },
   deleteComment: { kind: 'mutation', tags: ['Comment'] },
-  deleteContent: { kind: 'mutation', tags: ['Content'] },
+  deleteContent: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteMessage: { kind: 'mutation', tags: ['Message'] },
   deleteMyAccount: { kind: 'mutation', tags: ['Settings'] },
   deleteProject: { kind: 'mutation', tags: ['Project'] },

@@ -21,6 +21,7 @@ import {
   type UpdateUserHeaderImageResult,
   type UpdateUserPhotoResult,
 } from '../../api/generated/operations';
+import { knackApi } from '../../api/generated/endpoints';
 import { toApiError, type RequestOptions } from '../../api/http';
 import { mediaUrl } from '../../api/mediaUrl';
 import { notify } from '../../components/notify';
@@ -191,6 +192,9 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
       result = yield call(saveContent, { body }, { quiet: true });
     }
     yield put(uploadSaved(result.content));
+    // The lists the new piece belongs in (a profile's uploads, a Top 50 chart, the feeds) and its owner's count of
+    // pieces load again.
+    yield put(knackApi.util.invalidateTags(['Content', 'User']));
     yield call(notify, 'success', result.message || UPLOAD_MESSAGES.success);
     // After a classic upload the payment modal of type dollar offers to monetize the piece.
     if (state.kind === 'content') yield put(modalOpened({ name: 'payment', paymentType: 'dollar', contentId: result.content.id }));
@@ -220,6 +224,8 @@ export function* saveAvatar(action: PayloadAction<{ file: File }>): SagaIterator
     const answer: UploadAnswer = yield call(transfer, (body, options) => uploadUserPhoto({ body }, options), action.payload.file, avatarProgress);
     const result: UpdateUserPhotoResult = yield call(updateUserPhoto, { body: { userId: user.id, photoPath: answer.path } }, { quiet: true });
     yield put(userUpdated(result.user));
+    // The member's profile card, wherever it shows, takes the new photo.
+    yield put(knackApi.util.invalidateTags(['User']));
     yield put(avatarSaved());
     yield call(notify, 'success', result.message || UPLOAD_MESSAGES.success);
     yield call(closeIfStillOpen, (name) => name === 'profile-photo');
@@ -267,6 +273,8 @@ export function* saveHeader(action: PayloadAction<{ file: File }>): SagaIterator
       { quiet: true },
     );
     yield put(userUpdated(result.user));
+    // The member's profile card, wherever it shows, takes the new header image.
+    yield put(knackApi.util.invalidateTags(['User']));
     yield put(headerSaved());
     yield call(notify, 'success', result.message || UPLOAD_MESSAGES.success);
     yield call(closeIfStillOpen, (name) => name === 'header-image');

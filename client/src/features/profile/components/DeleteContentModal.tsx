@@ -1,7 +1,7 @@
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircleFilled';
-import { useDeleteContent } from '../../../api/generated/hooks';
+import { useDeleteContentMutation } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectIsPhone } from '../../../lib/ui';
@@ -16,25 +16,23 @@ export interface DeleteContentModalProps {
   /** The piece to remove; null: closed. */
   content: Content | null;
   onClose: () => void;
-  /** Called with the removed piece's id once the server has removed it. */
-  onRemoved: (id: string) => void;
 }
 
 /**
  * The delete modal (owners only): asks before removing one's own piece, warning that the listing fee is
- * not refunded; on Remove it calls content/delete, toasts the server's message and reports the removal.
+ * not refunded; on Remove it calls content/delete and toasts the server's message. The lists and counts that
+ * showed the piece load again by themselves (the cache's invalidation).
  */
-export function DeleteContentModal({ content, onClose, onRemoved }: DeleteContentModalProps) {
+export function DeleteContentModal({ content, onClose }: DeleteContentModalProps) {
   const dispatch = useAppDispatch();
   const isPhone = useAppSelector(selectIsPhone);
-  const removal = useDeleteContent();
+  const [removePiece, removal] = useDeleteContentMutation();
   const remove = async () => {
     if (!content) return;
     try {
-      const { message } = await removal.run({ body: { contentId: content.id } });
+      const { message } = await removePiece({ body: { contentId: content.id } }).unwrap();
       notify('success', message);
       dispatch(contentRemoved(content.id));
-      onRemoved(content.id);
       onClose();
     } catch {
       // The HTTP client has shown the server's message; the modal stays open to try again.
@@ -43,7 +41,7 @@ export function DeleteContentModal({ content, onClose, onRemoved }: DeleteConten
   return (
     <Modal
       open={Boolean(content)}
-      onCancel={removal.loading ? undefined : onClose}
+      onCancel={removal.isLoading ? undefined : onClose}
       title={
         <span className="kn-delete__title">
           <ExclamationCircleFilled aria-hidden /> Remove this piece?
@@ -56,10 +54,10 @@ export function DeleteContentModal({ content, onClose, onRemoved }: DeleteConten
         <div className="kn-delete__footer">
           <p className="kn-delete__footnote">{DELETE_FOOTNOTE}</p>
           <div className="kn-delete__buttons">
-            <Button onClick={onClose} disabled={removal.loading}>
+            <Button onClick={onClose} disabled={removal.isLoading}>
               Keep it
             </Button>
-            <Button danger type="primary" loading={removal.loading} onClick={() => void remove()}>
+            <Button danger type="primary" loading={removal.isLoading} onClick={() => void remove()}>
               Remove
             </Button>
           </div>

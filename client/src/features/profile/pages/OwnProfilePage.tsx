@@ -2,14 +2,14 @@ import { lazy, Suspense, useState } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
-import { useGetProfileByUsername } from '../../../api/generated/hooks';
+import { useGetProfileByUsernameQuery } from '../../../api/generated/endpoints';
+import type { CachedError } from '../../../api/cache';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { ErrorPage } from '../../../components/errors';
 import { selectUser, type User } from '../../auth';
 import { ContentGrid } from '../../../components/content/ContentGrid';
 import { modalOpened } from '../../../lib/ui';
-import { selectUpload } from '../../upload';
 import { loadProjectsPanel } from '../../projects';
 import type { Content, UserCard } from '../../../lib/content';
 import { DeleteContentModal } from '../components/DeleteContentModal';
@@ -17,7 +17,7 @@ import { OwnerMenu } from '../components/OwnerMenu';
 import { ProfileHeader } from '../components/ProfileHeader';
 import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
 import { TabLinks } from '../components/TabLinks';
-import { useCollection, useUploads, useWithoutRemoved } from '../hooks/usePieceLists';
+import { useCollection, useUploads } from '../hooks/usePieceLists';
 import '../components/profile.css';
 
 const KINDS = [
@@ -62,16 +62,16 @@ export default function OwnProfilePage() {
   const dispatch = useAppDispatch();
   // The route guard lets only members with a stored account in.
   const user = useAppSelector(selectUser)!;
-  const savedId = useAppSelector((state) => selectUpload(state).saved?.id);
   const collectionShown = kind === 'supported';
-  const profile = useGetProfileByUsername({ path: { username: user.username } });
-  const uploads = useWithoutRemoved(useUploads(kind === 'default' ? user.username : undefined, undefined, savedId));
+  const profile = useGetProfileByUsernameQuery({ path: { username: user.username } });
+  const uploads = useUploads(kind === 'default' ? user.username : undefined);
   const collection = useCollection(collectionShown ? user.id : undefined);
   const [deleting, setDeleting] = useState<Content | null>(null);
 
   if (!KINDS.some((item) => item.key === kind)) return <Navigate to={PATHS.myProfile} replace />;
-  if (profile.error && !profile.data) return <ErrorPage status={profile.error.status || 500} message={profile.error.message} />;
-  const card = ownCard(user, profile.data);
+  const failure = profile.error as CachedError | undefined;
+  if (failure && !profile.currentData) return <ErrorPage status={failure.status || 500} message={failure.message} />;
+  const card = ownCard(user, profile.currentData);
   const upload = () => dispatch(modalOpened('upload'));
   return (
     <div className="kn-profile">
@@ -115,14 +115,7 @@ export default function OwnProfilePage() {
           />
         )}
       </section>
-      <DeleteContentModal
-        content={deleting}
-        onClose={() => setDeleting(null)}
-        onRemoved={(id) => {
-          uploads.remove(id);
-          profile.reload();
-        }}
-      />
+      <DeleteContentModal content={deleting} onClose={() => setDeleting(null)} />
     </div>
   );
 }

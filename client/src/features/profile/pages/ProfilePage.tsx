@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Button from 'antd/es/button';
-import { useGetProfileByUsername } from '../../../api/generated/hooks';
+import { useGetProfileByUsernameQuery } from '../../../api/generated/endpoints';
+import type { CachedError } from '../../../api/cache';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened } from '../../../lib/ui';
@@ -47,19 +48,21 @@ export default function ProfilePage() {
   const dispatch = useAppDispatch();
   const projectsShown = new URLSearchParams(search).get('tab') === PROJECTS_TAB;
   const navigate = useNavigate();
-  const profile = useGetProfileByUsername({ path: { username } }, { enabled: Boolean(username) });
+  const profile = useGetProfileByUsernameQuery({ path: { username } }, { skip: !username });
   const uploads = useUploads(username || undefined, type);
   useLinkedPiece(username, slug, uploads, profilePath(username, type));
+  // The profile of this address only: never the previous member's while the next one loads.
+  const card = profile.currentData;
   // A link with a username the member had before: the address becomes the same page under their name now.
-  const currentName = profile.data?.user.username;
+  const currentName = card?.user.username;
   useEffect(() => {
     if (!currentName || currentName === username.toLowerCase()) return;
     const page = slug ? `/${currentName}-${slug}${target?.sub ? `/${target.sub}` : ''}` : profilePath(currentName, type);
     void navigate(`${page}${search}${hash}`, { replace: true });
   }, [currentName, username, slug, type, target?.sub, search, hash, navigate]);
 
-  if (profile.error) return <ErrorPage status={profile.error.status || 500} message={profile.error.message} />;
-  const card = profile.data;
+  const failure = profile.error as CachedError | undefined;
+  if (failure) return <ErrorPage status={failure.status || 500} message={failure.message} />;
   const own = viewer?.username === username;
   const name = card ? artistName(card.user) : username;
   return (

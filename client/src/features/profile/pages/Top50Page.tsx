@@ -1,30 +1,19 @@
-import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
-import { useGetTop50Chart } from '../../../api/generated/hooks';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { useGetTop50ChartQuery } from '../../../api/generated/endpoints';
+import type { CachedError } from '../../../api/cache';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { ErrorPage } from '../../../components/errors';
 import { artistName } from '../../../components/content/ArtistCard';
 import { EmptyState } from '../../../components/content/ContentGrid';
 import { modalOpened } from '../../../lib/ui';
-import { selectUpload } from '../../upload';
 import { detailOpened } from '../../../lib/contentEvents';
 import { ProfileHeader } from '../components/ProfileHeader';
 import { ProfileHeaderSkeleton } from '../components/ProfileHeaderSkeleton';
 import { Top50List } from '../components/Top50List';
 import { parsePath } from '../../../lib/links';
 import '../components/profile.css';
-
-/** Loads `reload` again when a song has just been uploaded (the Top 50 upload modal saved one). */
-function useReloadAfterUpload(reload: () => void) {
-  const savedId = useAppSelector((state) => selectUpload(state).saved?.id);
-  const seen = useRef(savedId);
-  useEffect(() => {
-    if (savedId && savedId !== seen.current) reload();
-    seen.current = savedId;
-  }, [savedId, reload]);
-}
 
 /**
  * `/{name}-music-top-50` (route `{name}Top50`): the artist's header and their Top 50 chart, up to
@@ -35,12 +24,13 @@ export default function Top50Page() {
   const dispatch = useAppDispatch();
   const target = parsePath(useLocation().pathname);
   const name = target?.kind === 'top50' ? target.name : '';
-  const chart = useGetTop50Chart({ path: { username: name } }, { enabled: Boolean(name) });
-  useReloadAfterUpload(chart.reload);
+  // A song saved from the Top 50 upload modal loads the chart again (the cache's invalidation).
+  const chart = useGetTop50ChartQuery({ path: { username: name } }, { skip: !name });
 
-  if (chart.error) return <ErrorPage status={chart.error.status || 500} message={chart.error.message} />;
-  const songs = chart.data?.contents ?? [];
-  const artist = chart.data?.artist;
+  const failure = chart.error as CachedError | undefined;
+  if (failure) return <ErrorPage status={failure.status || 500} message={failure.message} />;
+  const songs = chart.currentData?.contents ?? [];
+  const artist = chart.currentData?.artist;
   return (
     <div className="kn-profile kn-top50">
       {artist ? (
@@ -60,7 +50,7 @@ export default function Top50Page() {
         <h2 id="kn-top50-title" className="kn-section-title">
           {artist ? `${artistName(artist.user)}’s Top 50` : 'Top 50'}
         </h2>
-        {chart.loading && !chart.data ? (
+        {!chart.currentData ? (
           <div className="kn-top50__loading kn-skeleton" aria-busy="true" aria-label="Loading the chart" />
         ) : songs.length ? (
           <Top50List songs={songs} onOpen={(content) => dispatch(detailOpened({ content, siblings: songs }))} />

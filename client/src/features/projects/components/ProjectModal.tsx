@@ -6,9 +6,14 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import Tabs from 'antd/es/tabs';
-import { addToProject, getContentsByUsername, getProjectsOfUser, saveProject } from '../../../api/generated/operations';
+import {
+  useAddToProjectMutation,
+  useGetContentsByUsernameInfiniteQuery,
+  useGetProjectsOfUserQuery,
+  useSaveProjectMutation,
+} from '../../../api/generated/endpoints';
+import type { CachedError } from '../../../api/cache';
 import { MESSAGES } from '../../../../../generated/validation';
-import { toApiError } from '../../../api/http';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, selectModalProps } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
@@ -16,34 +21,29 @@ import type { Content } from '../../../lib/content';
 import { selectUser } from '../../auth';
 import './projects.css';
 
-type Project = Awaited<ReturnType<typeof getProjectsOfUser>>['projects'][number];
 type Tab = 'add' | 'create';
 
 /** How many of the member's pieces the modal offers when it is not opened on one piece. */
 const PIECES_OFFERED = 50;
 
-/** The member's projects and, when the modal is not about one piece, their pieces to choose from; loaded on opening. */
+const NO_PIECES: Content[] = [];
+
+/**
+ * The member's projects and, when the modal is not about one piece, their pieces to choose from; read while the
+ * modal is open. `projects` is null until the list is in; a list that cannot be read offers none (the modal can
+ * still create one).
+ */
 function useChoices(open: boolean, userId: string, username: string, withPieces: boolean) {
-  const [projects, setProjects] = useState<Project[] | null>(null);
-  const [pieces, setPieces] = useState<Content[]>([]);
-  useEffect(() => {
-    if (!open || !userId) return undefined;
-    const controller = new AbortController();
-    const options = { signal: controller.signal, quiet: true };
-    setProjects(null);
-    void getProjectsOfUser({ path: { userId } }, options).then(
-      (answer) => setProjects(answer.projects),
-      () => !controller.signal.aborted && setProjects([]),
-    );
-    if (withPieces) {
-      void getContentsByUsername({ path: { username }, query: { limit: PIECES_OFFERED } }, options).then(
-        (page) => setPieces(page.contents),
-        () => undefined,
-      );
-    }
-    return () => controller.abort();
-  }, [open, userId, username, withPieces]);
-  return { projects, pieces };
+  const quiet = 'the modal offers no choices then, and can still create a project';
+  const projects = useGetProjectsOfUserQuery({ path: { userId }, quiet }, { skip: !open || !userId });
+  const pieces = useGetContentsByUsernameInfiniteQuery(
+    { path: { username }, query: { limit: PIECES_OFFERED }, quiet },
+    { skip: !open || !userId || !withPieces },
+  );
+  return {
+    projects: projects.currentData?.projects ?? (projects.isError ? [] : null),
+    pieces: pieces.currentData?.pages[0]?.contents ?? NO_PIECES,
+  };
 }
 
 /**
@@ -62,7 +62,9 @@ export default function ProjectModal({ open }: { open: boolean }) {
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const [addToProject, adding] = useAddToProjectMutation();
+  const [saveProject, creating] = useSaveProjectMutation();
+  const saving = adding.isLoading || creating.isLoading;
 
   useEffect(() => {
     if (!open) return;
@@ -75,28 +77,26 @@ export default function ProjectModal({ open }: { open: boolean }) {
   }, [open, contentId]);
 
   const close = () => dispatch(modalClosed());
-  const send = async (call: () => Promise<{ message: string }>) => {
-    setSaving(true);
+  const send = async (change: { unwrap: () => Promise<{ message: string }> }) => {
     setProblem(null);
     try {
-      notify('success', (await call()).message);
+      notify('success', (await change.unwrap()).message);
       close();
-    } catch (error) {
-      setProblem(toApiError(error).message);
-    } finally {
-      setSaving(false);
+    } catch (failure) {
+      setProblem((failure as CachedError).message);
     }
   };
+  const quiet = 'the modal shows the failure under its fields';
 
   const add = () => {
     if (!projectId) return setProblem(MESSAGES.projectRequired);
     const piece = contentId ?? pieceId;
     if (!piece) return setProblem('Choose a piece to add.');
-    return send(() => addToProject({ body: { projectId, contentId: piece } }, { quiet: true }));
+    return send(addToProject({ body: { projectId, contentId: piece }, quiet }));
   };
   const create = () => {
     if (!name.trim()) return setProblem(MESSAGES.projectNameRequired);
-    return send(() => saveProject({ body: { userId: user!.id, projectName: name.trim(), contentIds: JSON.stringify(chosen) } }, { quiet: true }));
+    return send(saveProject({ body: { userId: user!.id, projectName: name.trim(), contentIds: JSON.stringify(chosen) }, quiet }));
   };
 
   const pieceOptions = pieces.map((piece) => ({ value: piece.id, label: piece.title }));

@@ -1,40 +1,29 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import CaretRightOutlined from '@ant-design/icons/es/icons/CaretRightOutlined';
 import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
-import { useGetProjectContents, useGetProjectsOfUser } from '../../../api/generated/hooks';
-import { deleteProject } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
+import { useDeleteProjectMutation, useGetProjectContentsQuery, useGetProjectsOfUserQuery } from '../../../api/generated/endpoints';
+import type { GetProjectsOfUserResult } from '../../../api/generated/operations';
 import { mediaUrl } from '../../../api/mediaUrl';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalOpened, selectOpenModal } from '../../../lib/ui';
+import { useAppDispatch } from '../../../lib/storeHooks';
+import { modalOpened } from '../../../lib/ui';
 import { EmptyState } from '../../../components/content/ContentGrid';
 import { notify } from '../../../components/notify';
 import { detailOpened } from '../../../lib/contentEvents';
 import { usePlayerControls } from '../../player';
 import './projects.css';
 
-type Project = NonNullable<ReturnType<typeof useGetProjectsOfUser>['data']>['projects'][number];
+type Project = GetProjectsOfUserResult['projects'][number];
 
 const pieces = (count: number) => `${count} ${count === 1 ? 'piece' : 'pieces'}`;
-
-/** Loads `reload` again when the project modal closes (a project may have been made or filled). */
-function useReloadAfterProjectModal(reload: () => void) {
-  const modal = useAppSelector(selectOpenModal);
-  const last = useRef(modal);
-  useEffect(() => {
-    if (last.current === 'project' && modal !== 'project') reload();
-    last.current = modal;
-  }, [modal, reload]);
-}
 
 /** One project opened: its pieces the viewer may see, each opening in the detail modal, and Play all through the bar. */
 function ProjectView({ project, onBack }: { project: Project; onBack: () => void }) {
   const dispatch = useAppDispatch();
   const { playTrack } = usePlayerControls();
-  const answer = useGetProjectContents({ path: { id: project.id } });
-  const contents = answer.data?.contents ?? [];
+  const answer = useGetProjectContentsQuery({ path: { id: project.id } });
+  const contents = answer.currentData?.contents ?? [];
   const songs = contents.filter((piece) => piece.isAudio);
   return (
     <section className="kn-project" aria-labelledby="kn-project-title">
@@ -47,7 +36,7 @@ function ProjectView({ project, onBack }: { project: Project; onBack: () => void
           Play all
         </Button>
       </div>
-      {answer.loading && !answer.data ? (
+      {!answer.currentData && !answer.isError ? (
         <div className="kn-project__loading kn-skeleton" aria-busy="true" aria-label="Loading the project" />
       ) : contents.length ? (
         <ol className="kn-project__list" aria-label={`Pieces of ${project.projectName}`}>
@@ -71,32 +60,27 @@ function ProjectView({ project, onBack }: { project: Project; onBack: () => void
 /**
  * A member's projects (a profile's Projects tab): each opens as a playable list. On the own profile, 'New project'
  * opens the project modal, and a project is removed by double click (as the spec says) or its Remove button, both
- * asking to confirm; its pieces stay published.
+ * asking to confirm; its pieces stay published. A project made, filled or removed loads the list again (the
+ * cache's invalidation).
  */
 export default function ProjectsPanel({ userId, own, name }: { userId: string; own: boolean; name: string }) {
   const dispatch = useAppDispatch();
-  const list = useGetProjectsOfUser({ path: { userId } });
-  const { reload } = list;
-  useReloadAfterProjectModal(reload);
+  const list = useGetProjectsOfUserQuery({ path: { userId } });
+  const [removeProject, removal] = useDeleteProjectMutation();
   const [openId, setOpenId] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Project | null>(null);
-  const [busy, setBusy] = useState(false);
-  const projects = list.data?.projects ?? [];
+  const projects = list.currentData?.projects ?? [];
   const opened = projects.find((project) => project.id === openId);
 
   const remove = async () => {
     if (!removing) return;
-    setBusy(true);
     try {
-      const { message } = await deleteProject({ body: { projectId: removing.id } }, { quiet: true });
+      const { message } = await removeProject({ body: { projectId: removing.id } }).unwrap();
       notify('success', message);
       if (openId === removing.id) setOpenId(null);
       setRemoving(null);
-      reload();
-    } catch (error) {
-      notify('error', toApiError(error).message);
-    } finally {
-      setBusy(false);
+    } catch {
+      // The HTTP client has shown the server's message; the question stays open to try again.
     }
   };
 
@@ -111,7 +95,7 @@ export default function ProjectsPanel({ userId, own, name }: { userId: string; o
           {projects.length ? <span className="kn-projects__hint">Double-click a project to remove it.</span> : null}
         </div>
       ) : null}
-      {list.loading && !list.data ? (
+      {!list.currentData && !list.isError ? (
         <div className="kn-project__loading kn-skeleton" aria-busy="true" aria-label="Loading the projects" />
       ) : projects.length ? (
         <ul className="kn-projects__grid">
@@ -141,7 +125,7 @@ export default function ProjectsPanel({ userId, own, name }: { userId: string; o
         open={Boolean(removing)}
         title="Remove this project?"
         okText="Remove"
-        okButtonProps={{ danger: true, loading: busy }}
+        okButtonProps={{ danger: true, loading: removal.isLoading }}
         onOk={() => void remove()}
         onCancel={() => setRemoving(null)}
       >
