@@ -8,6 +8,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'react-router-dom';
 import { getAllTags, getTitleSuggestions, searchContents, searchOwners, type GetTitleSuggestionsResult } from '../../client/src/api/generated/operations';
+import { knackApi } from '../../client/src/api/generated/endpoints';
 import { ApiError } from '../../client/src/api/http';
 import { createAppStore } from '../../client/src/app/store';
 import { matchesQuery, SearchBox } from '../../client/src/features/explore';
@@ -283,7 +284,7 @@ describe('/search page', () => {
   it('when no query is given, then it asks for one and searches nothing', async () => {
     const { store } = renderSearch('/search');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Search');
-    await waitFor(() => expect(store.getState().tags.status).toBe('loaded'));
+    await waitFor(() => expect(knackApi.endpoints.getAllTags.select()(store.getState()).status).toBe('fulfilled'));
     expect(searchContentsMock).not.toHaveBeenCalled();
     expect(searchOwnersMock).not.toHaveBeenCalled();
   });
