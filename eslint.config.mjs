@@ -112,6 +112,18 @@ const NO_APP_IMPORT = {
     'The top of the client (app/) is not imported from below it: the typed hooks are in lib/storeHooks, the UI slice in lib/ui, the constants in lib/constants.',
 };
 
+/**
+ * Components and hooks reach the server through the cached data layer's hooks (api/generated/endpoints): a generated
+ * operation called by hand, in a useEffect or a handler, bypasses the cache (no de-duplication, no invalidation). Its
+ * types stay importable.
+ */
+const NO_DIRECT_OPERATION = {
+  group: ['**/api/generated/operations'],
+  allowTypeImports: true,
+  message:
+    'Read and change server data through the cached data layer: the generated hooks of api/generated/endpoints (see docs/client-data.md). Only the flows (sagas, upload.flows, auth.session) call operations.',
+};
+
 const SOURCES = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'scripts/**/*.ts'];
 /** The sources a tsconfig covers, checked with type information (scripts run through tsx, outside them). */
 const TYPED = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'client/build/**/*.ts', 'scripts/**/*.ts'];
@@ -199,6 +211,13 @@ export default tseslint.config(
     // not only left to fail to resolve.
     files: ['client/src/{features,components,lib,api}/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TESTING_ENTRY, NO_APP_IMPORT] }] },
+  },
+  {
+    // The client's server state goes through one cached data layer; only the flows (the player, knacks, uploads and the
+    // session) call the generated operations themselves.
+    files: ['client/src/{app,features,components,lib,layouts}/**/*.{ts,tsx}'],
+    ignores: ['client/src/**/*.saga.ts', 'client/src/features/upload/upload.flows.ts', 'client/src/features/auth/auth.session.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_DIRECT_OPERATION] }] },
   },
   {
     // A module writes only its own collections: from another module it takes the read-only readers
