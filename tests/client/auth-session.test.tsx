@@ -6,6 +6,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { runSaga } from 'redux-saga';
 import { checkLoggedIn, confirmAccount, getAllPlans, getAuthProviders, getSubscription, getUserExt, logout } from '../../client/src/api/generated/operations';
+import { knackApi } from '../../client/src/api/generated/endpoints';
 import { ApiError } from '../../client/src/api/http';
 import { afterSignIn } from '../../client/src/features/auth/testing';
 import { initialAuthState, type AuthState } from '../../client/src/features/auth';
@@ -17,6 +18,9 @@ import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
 import { PLANS, plansAnswer, subscriptionOf } from './subscription-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
+
+/** The options of a call whose failure the one error toast tells. */
+const TOASTED = expect.objectContaining({ quiet: undefined });
 
 beforeEach(() => {
   jest.resetAllMocks();
@@ -49,9 +53,10 @@ describe('session reload at start', () => {
     expect(store.getState().auth.reactedCount).toBe(2);
     expect(storedAccount()?.token).toBe('fresh-token');
     await waitFor(() => expect(store.getState().auth.plans).toEqual(PLANS));
-    await waitFor(() => expect(store.getState().auth.userExt?.city).toBe('Austin'));
-    expect(getUserExt).toHaveBeenCalledWith({ path: { id: makeUser().id } }, { quiet: true });
-    expect(getSubscription).toHaveBeenCalledWith({ path: { id: makeUser().id } }, { quiet: true });
+    // The side menu's location line, from the member's extension.
+    expect(await within(screen.getByRole('navigation', { name: 'Side menu' })).findByText('Austin, Texas')).toBeTruthy();
+    expect(getUserExt).toHaveBeenCalledWith({ path: { id: makeUser().id } }, TOASTED);
+    expect(getSubscription).toHaveBeenCalledWith({ path: { id: makeUser().id } }, TOASTED);
     await waitFor(() => expect(store.getState().auth.subscription?.planId).toBe(2));
     // A known plan shows Analytics in the side menu.
     expect(await within(screen.getByRole('navigation', { name: 'Side menu' })).findByRole('link', { name: 'Analytics' })).toBeTruthy();
@@ -114,7 +119,9 @@ describe('logout', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/'));
     await homeHeading();
     const auth = store.getState().auth;
-    expect(auth).toMatchObject({ isLoggedIn: false, user: null, token: null, userExt: null, subscription: null, reactedContents: [], reactedCount: 0 });
+    expect(auth).toMatchObject({ isLoggedIn: false, user: null, token: null, subscription: null, reactedContents: [], reactedCount: 0 });
+    // The member's extension read for the side menu is forgotten with every other cached read.
+    expect(knackApi.endpoints.getUserExt.select({ path: { id: makeUser().id } })(store.getState()).data).toBeUndefined();
     expect(storedAccount()).toBeNull();
     expect(logout).toHaveBeenCalledWith({}, { quiet: true });
     expect(within(screen.getByRole('banner')).getByRole('button', { name: 'Login' })).toBeTruthy();
@@ -190,6 +197,7 @@ describe("the member's navigation", () => {
   it('when signed in, then the side menu head shows initials, the username with spaces and the location line', async () => {
     storeAccount('t', makeUser({ username: 'jane_the_maker' }));
     jest.mocked(checkLoggedIn).mockResolvedValue(authAnswer('fresh', makeUser({ username: 'jane_the_maker' })));
+    jest.mocked(getUserExt).mockResolvedValue({ userExt: { country: null, city: '', state: '', timezone: null, pCredit: 0, sCredit: 0 } });
     const { store } = renderApp('/');
     await homeHeading();
     const side = screen.getByRole('navigation', { name: 'Side menu' });
@@ -197,10 +205,14 @@ describe("the member's navigation", () => {
     // The initials are drawn (CSS content), so that they are no text of the avatar button's name.
     expect(side.querySelector('[data-glyph="JD"]')).toBeTruthy();
     // Before the extension loads (or without a city): the question.
-    act(() => void store.dispatch({ type: 'auth/userExtLoaded', payload: { city: '', state: '', pCredit: 0, sCredit: 0 } }));
     expect(within(side).getByRole('link', { name: 'Where are you from?' })).toBeTruthy();
-    act(() => void store.dispatch({ type: 'auth/userExtLoaded', payload: { city: 'Austin', state: 'TX', pCredit: 0, sCredit: 0 } }));
-    expect(within(side).getByText('Austin, TX')).toBeTruthy();
+    const extension = () => knackApi.endpoints.getUserExt.select({ path: { id: makeUser().id } })(store.getState());
+    await waitFor(() => expect(extension().isSuccess).toBe(true));
+    expect(within(side).getByRole('link', { name: 'Where are you from?' })).toBeTruthy();
+    // Once the member has told their city (the settings save it, which reloads the extension): the line.
+    jest.mocked(getUserExt).mockResolvedValue({ userExt: { country: 'US', city: 'Austin', state: 'TX', timezone: null, pCredit: 0, sCredit: 0 } });
+    act(() => void store.dispatch(knackApi.util.invalidateTags(['Settings'])));
+    expect(await within(side).findByText('Austin, TX')).toBeTruthy();
     const labels = within(side)
       .getAllByRole('listitem')
       .map((item) => item.textContent);

@@ -5,17 +5,14 @@
  */
 import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
 import { eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
-import { all, call, fork, put, race, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
+import { call, fork, put, race, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
 import {
   cancelEmailChange,
   confirmAccount,
   confirmEmailChange,
   facebookSignin,
-  getAllPlans,
   getAuthProviders,
-  getSubscription,
   getUserByEmail,
-  getUserExt,
   googleSignin,
   logout,
   requestPasswordReset,
@@ -23,15 +20,13 @@ import {
   resetPassword,
   signin,
   signup,
-  type GetAllPlansResult,
   type GetAuthProvidersResult,
-  type GetSubscriptionResult,
-  type GetUserExtResult,
   type RequestPasswordResetResult,
   type ResendActivationEmailResult,
   type ResetPasswordResult,
   type ConfirmEmailChangeResult as EmailLinkAnswer,
 } from '../../api/generated/operations';
+import { knackApi } from '../../api/generated/endpoints';
 import { toApiError } from '../../api/http';
 import { PATHS } from '../../lib/constants';
 import { currentPath, navigateTo } from '../../lib/navigation';
@@ -58,7 +53,6 @@ import {
   passwordResetEmailSent,
   passwordResetRequested,
   passwordResetSucceeded,
-  plansLoaded,
   accountExtrasRequested,
   sessionLost,
   sessionRefreshed,
@@ -68,8 +62,6 @@ import {
   signupEmailSubmitted,
   signupSubmitted,
   signupSucceeded,
-  subscriptionLoaded,
-  userExtLoaded,
   type AuthState,
 } from './auth.slice';
 import { ACCOUNT_KEY, clearAccount, parseAccount, saveAccount } from './auth.storage';
@@ -304,38 +296,11 @@ export function* facebookLogin(action: PayloadAction<{ accessToken: string; user
 // Session
 
 /**
- * The user's extension, subscription and the plans, loaded after a sign-in or a session reload;
- * failures are ignored.
+ * The member's subscription and extension changed on the server (a subscription approved): the reads of them on
+ * screen load again. (The screens read them through the cache; nothing is kept here.)
  */
-export function* loadAccountExtras(): SagaIterator {
-  const { user } = (yield select(selectAuth)) as AuthState;
-  if (!user) return;
-  yield all([
-    call(function* () {
-      try {
-        const result: GetUserExtResult = yield call(getUserExt, { path: { id: user.id } }, { quiet: true });
-        yield put(userExtLoaded(result.userExt));
-      } catch {
-        // the side menu shows 'Where are you from?'
-      }
-    }),
-    call(function* () {
-      try {
-        const result: GetSubscriptionResult = yield call(getSubscription, { path: { id: user.id } }, { quiet: true });
-        yield put(subscriptionLoaded(result.subscription));
-      } catch {
-        // no subscription known
-      }
-    }),
-    call(function* () {
-      try {
-        const result: GetAllPlansResult = yield call(getAllPlans, {}, { quiet: true });
-        yield put(plansLoaded(result.plans));
-      } catch {
-        // no plans known
-      }
-    }),
-  ]);
+export function* reloadAccountExtras(): SagaIterator {
+  yield put(knackApi.util.invalidateTags(['Subscription', 'Settings']));
 }
 
 /** Quiet sign-out: the store and storage are cleared and the visitor goes home (unless there already). */
@@ -428,7 +393,7 @@ export function* authSaga(): SagaIterator {
   yield takeLeading(logoutRequested.type, logoutFlow);
   yield takeLeading(sessionLost.type, onSessionLost);
   yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, userUpdated.type, loggedOut.type], persistAccount);
-  yield takeLatest([loginSucceeded.type, sessionRestored.type, accountExtrasRequested.type], loadAccountExtras);
+  yield takeLatest(accountExtrasRequested.type, reloadAccountExtras);
   yield fork(followOtherTabs);
   yield fork(restoreSession);
 }

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { knackApi } from '../../api/generated/endpoints';
 import { knackRegistered } from '../../lib/contentEvents';
 import { modalOpened } from '../../lib/ui';
 import { loadAccount } from './auth.storage';
@@ -18,14 +19,18 @@ import type {
 } from './auth.types';
 
 /**
- * Client auth state: isLoggedIn, user, token, userExt, subscription and plans, the reacted
- * contents list with its counter; plus the status of each auth form and the signup step.
+ * Client auth state: isLoggedIn, user, token, the reacted contents list with its counter; plus the status of each
+ * auth form and the signup step. The member's extension, subscription and the plans are server reads: the screens
+ * read them through the cache.
  */
 export interface AuthState {
   isLoggedIn: boolean;
   user: User | null;
   token: string | null;
-  userExt: UserExt | null;
+  /**
+   * Copies of the cache's latest reads of the member's subscription and of the plans, for the readers that still
+   * take them from here (selectSubscription, selectPlans): they follow the cache, nothing loads them for this state.
+   */
   subscription: Subscription | null;
   plans: Plan[];
   reactedContents: string[];
@@ -53,7 +58,6 @@ export function initialAuthState(account: StoredAccount | null = loadAccount()):
     isLoggedIn: Boolean(account),
     user: account?.user ?? null,
     token: account?.token ?? null,
-    userExt: null,
     subscription: null,
     plans: [],
     reactedContents: [],
@@ -178,27 +182,22 @@ const authSlice = createSlice({
     /** The session could not be renewed (the HTTP client's 401 handling): sign out quietly. */
     sessionLost() {},
     logoutRequested() {},
-    /** Logout clears the account, its extras and the reacted list. Plans and providers are not personal. */
+    /** Logout clears the account, its subscription and the reacted list. Plans and providers are not personal. */
     loggedOut(state) {
       state.isLoggedIn = false;
       state.user = null;
       state.token = null;
-      state.userExt = null;
       state.subscription = null;
       state.reactedContents = [];
       state.reactedCount = 0;
       state.session = 'guest';
     },
-    userExtLoaded(state, action: PayloadAction<UserExt>) {
-      state.userExt = action.payload;
-    },
-    subscriptionLoaded(state, action: PayloadAction<Subscription | null>) {
-      state.subscription = action.payload;
-    },
-    plansLoaded(state, action: PayloadAction<Plan[]>) {
-      state.plans = action.payload;
-    },
-    /** The extension, subscription and plans changed on the server (a subscription approved): load them again. */
+    /**
+     * The member's extension was saved. Nothing to keep: the side menu reads it through the cache, which the change
+     * reloads. (Kept for the callers that still send it.)
+     */
+    userExtLoaded(_state, _action: PayloadAction<UserExt>) {},
+    /** The extension and subscription changed on the server (a subscription approved): their reads load again. */
     accountExtrasRequested() {},
   },
   extraReducers: (builder) => {
@@ -214,6 +213,12 @@ const authSlice = createSlice({
       const form = MODAL_FORMS[action.payload.name];
       if (form) state.forms[form] = idleForm;
       if (action.payload.name === 'signup') state.signup = { step: 1, email: action.payload.email ?? '' };
+    });
+    builder.addMatcher(knackApi.endpoints.getSubscription.matchFulfilled, (state, action) => {
+      if (action.meta.arg.originalArgs.path.id === state.user?.id) state.subscription = action.payload.subscription;
+    });
+    builder.addMatcher(knackApi.endpoints.getAllPlans.matchFulfilled, (state, action) => {
+      state.plans = action.payload.plans;
     });
   },
 });
@@ -247,8 +252,6 @@ export const {
   logoutRequested,
   loggedOut,
   userExtLoaded,
-  subscriptionLoaded,
-  plansLoaded,
   accountExtrasRequested,
 } = authSlice.actions;
 export const authReducer = authSlice.reducer;

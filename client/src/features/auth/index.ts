@@ -24,8 +24,6 @@ export {
   logoutRequested,
   loggedOut,
   userExtLoaded,
-  subscriptionLoaded,
-  plansLoaded,
   accountExtrasRequested,
 } from './auth.slice';
 export type { AuthState } from './auth.slice';
@@ -35,7 +33,6 @@ export {
   selectIsLoggedIn,
   selectUser,
   selectToken,
-  selectUserExt,
   selectSubscription,
   selectPlans,
   selectReactedContents,
@@ -43,8 +40,6 @@ export {
   selectSessionStatus,
   selectHasAccount,
   selectIsAdmin,
-  selectHasKnownPlan,
-  selectLocationLine,
 } from './auth.selectors';
 export { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, usernameProblem } from './auth.rules';
 export { ACCOUNT_KEY, loadAccount, saveAccount, clearAccount } from './auth.storage';

@@ -1,12 +1,20 @@
 import { Link } from 'react-router-dom';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import CameraOutlined from '@ant-design/icons/es/icons/CameraOutlined';
 import { PATHS } from '../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
+import { useGetUserExtQuery } from '../../api/generated/endpoints';
 import { mediaUrl } from '../../api/mediaUrl';
 import { displayUsername, initials } from '../../lib/userNames';
-import { selectLocationLine, selectUser } from '../../features/auth';
+import { selectSessionStatus, selectUser } from '../../features/auth';
 import { modalOpened } from '../../lib/ui';
 import { FollowCounts } from '../../features/follows';
+
+/** The location line: 'City, State', or null when neither is known. */
+function locationLine(ext: { city?: string | null; state?: string | null } | undefined): string | null {
+  const parts = [ext?.city, ext?.state].map((part) => part?.trim()).filter(Boolean);
+  return parts.length ? parts.join(', ') : null;
+}
 
 /**
  * The signed-in head of the side menu: the avatar (click to change the photo), the username with
@@ -17,7 +25,10 @@ import { FollowCounts } from '../../features/follows';
 export function AccountHead({ variant, onNavigate }: { variant: 'rail' | 'list'; onNavigate?: () => void }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
-  const location = useAppSelector(selectLocationLine);
+  // The member's extension as the settings read it (one cached read), reloaded when it is saved; asked once the
+  // session is confirmed (a stored account is reloaded first).
+  const active = useAppSelector(selectSessionStatus) === 'active';
+  const location = locationLine(useGetUserExtQuery(user && active ? { path: { id: user.id } } : skipToken).data?.userExt);
   if (!user) return null;
   const name = displayUsername(user.username);
   const header = variant === 'list' && user.headerImage ? mediaUrl(user.headerImage) : null;

@@ -3,9 +3,9 @@ import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import type { RuleObject } from 'antd/es/form';
+import { useLazyGetUserByUsernameQuery } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, modalOpened, selectModalProps } from '../../../lib/ui';
-import { isUsernameTaken } from '../auth.lookups';
 import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, passwordProblem, usernameProblem } from '../auth.rules';
 import { selectAuthForm, selectSignupStep } from '../auth.selectors';
 import { activationEmailResendRequested, signupBackToEmail, signupEmailSubmitted, signupSubmitted } from '../auth.slice';
@@ -71,11 +71,18 @@ function DetailsStep() {
   const showMessage = useServerErrors(form, state, DETAIL_FIELDS);
   const sending = state.status === 'sending';
 
+  const [lookUpUsername] = useLazyGetUserByUsernameQuery();
   const usernameRules = [
     { validator: (_: RuleObject, value: string) => check(usernameProblem(value)) },
     {
       validator: async (_: RuleObject, value: string) => {
-        if (await isUsernameTaken(value)) throw new Error(AUTH_MESSAGES.usernameTaken);
+        const read = lookUpUsername({ path: { username: normalizeUsername(value) }, quiet: 'the field says when the username is taken' });
+        // 404 means free; any other failure counts as free here, and the server checks again on submit.
+        const taken = await read.unwrap().then(
+          (result) => result.exists,
+          () => false,
+        );
+        if (taken) throw new Error(AUTH_MESSAGES.usernameTaken);
       },
     },
   ];
