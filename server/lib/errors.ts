@@ -3,6 +3,7 @@
  * Services throw AppError for business rules; the error handler maps everything else.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import { isDuplicateKey } from './duplicate-key';
 import type { Logger } from './logger';
 
 export interface FieldError {
@@ -67,7 +68,7 @@ export function toAppError(err: unknown, req?: { method: string; originalUrl: st
   const e = err as { name?: string; code?: number; type?: string; status?: number; path?: string; keyValue?: object };
   if (e?.name === 'CastError') return badRequest(`Invalid value for ${e.path ?? 'a parameter'}`);
   if (e?.name === 'ValidationError') return badRequest((err as Error).message);
-  if (e?.code === 11000) return new AppError(409, 'conflict', 'That already exists.');
+  if (isDuplicateKey(err)) return new AppError(409, 'conflict', 'That already exists.');
   if (e?.type === 'entity.parse.failed') return badRequest('The request body is not valid JSON.');
   if (e?.type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'The request body is too large.');
   // http-errors from Express itself and serve-static (a missing file is 404, a bad range 416, ...)

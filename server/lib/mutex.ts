@@ -18,6 +18,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Schema, model } from 'mongoose';
+import { isDuplicateKey } from './duplicate-key';
 import { AppError } from './errors';
 import { createPerKeyQueue } from './per-key-queue';
 import { ours } from './query';
@@ -45,16 +46,6 @@ export interface LockOptions {
 }
 
 const DEFAULTS = { ttlMs: 10_000, waitMs: 5_000, busyMessage: 'Another request of yours is in progress. Please try again.' };
-
-/**
- * The error a write gets when the `_id` (or another unique key) is already taken: the loser of a claim. MongoDB
- * answers code 11000 to inserts and updates alike; FerretDB 1.24 does for inserts, but an update that would repeat
- * a unique key fails there with SQLite's own message (code 1, "UNIQUE constraint failed").
- */
-export const isDuplicateKey = (err: unknown) => {
-  const { code, message } = err as { code?: number; message?: string };
-  return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
-};
 
 /** This process's callers of a lock, in line per key. */
 const lines = createPerKeyQueue();

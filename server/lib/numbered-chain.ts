@@ -14,7 +14,7 @@
  * chain is deleted only as a whole, once nothing reads it, and a test that empties the collection calls `forget`.
  */
 import type { Collection } from 'mongoose';
-import { isDuplicateKey } from './mutex';
+import { isDuplicateKey } from './duplicate-key';
 import { insertWhole, readById } from './query';
 
 /** The last document of a chain: its number (0 for none yet) and the fields read of it. */

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { Schema, model } from 'mongoose';
 import { AppError } from './errors';
-import { isDuplicateKey } from './mutex';
+import { isDuplicateKey } from './duplicate-key';
 
 /** One hit: slot `n` of a key's window. Removed once its window has ended (`purgeExpiredLimits`). */
 const hitSchema = new Schema(

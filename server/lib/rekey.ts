@@ -4,7 +4,7 @@
  * key it should have had.
  */
 import type { Collection } from 'mongoose';
-import { isDuplicateKey } from './mutex';
+import { isDuplicateKey } from './duplicate-key';
 
 /** A model, as this uses it: its collection. */
 type Stored = { collection: Collection };

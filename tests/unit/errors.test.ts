@@ -24,6 +24,11 @@ describe('toAppError: one error shape for every failure', () => {
     expect(toAppError({ code: 11000 })).toMatchObject({ status: 409, code: 'conflict' });
   });
 
+  it('when FerretDB refuses an update that would repeat a unique key (SQLite answers code 1, not 11000), then 409 as well', () => {
+    const ferretDbUpdate = { code: 1, message: 'UNIQUE constraint failed: knack_probes_1a2b.name' };
+    expect(toAppError(ferretDbUpdate)).toMatchObject({ status: 409, code: 'conflict', message: 'That already exists.' });
+  });
+
   it('when the JSON body cannot be parsed, then 400', () => {
     expect(toAppError({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ status: 400, message: 'The request body is not valid JSON.' });
   });

@@ -6,7 +6,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import {
   SandboxCheckoutModel,

@@ -13,7 +13,7 @@ import { notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireSelfOrAdmin } from '../../lib/permissions';
 import type { Logger } from '../../lib/logger';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import type { Schemas } from '../../lib/openapi-types';
 import { publicPages } from '../../lib/public-pages';
 import { clearPublicResponses } from '../../lib/public-responses';

@@ -3,7 +3,7 @@
  * password reset. Form rules and messages come from auth.rules; permissions and roles are decided here, never
  * by a request field.
  */
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import bcrypt from 'bcrypt';
 import { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';

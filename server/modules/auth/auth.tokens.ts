@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import mongoose, { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { AppError } from '../../lib/errors';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { anyOf } from '../../lib/query';
 import { MESSAGES } from './auth.rules';
 import { OneTimeTokenModel, SessionModel, SpentTokenModel, type OneTimeTokenDoc, type SessionDoc } from './auth.model';

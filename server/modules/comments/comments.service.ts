@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
 import { isOwnerOrAdmin, requireAdmin } from '../../lib/permissions';
 import { MESSAGES, LIMITS } from '../../../generated/validation';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { numberedChains } from '../../lib/numbered-chain';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';

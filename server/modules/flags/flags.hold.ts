@@ -9,7 +9,7 @@
  */
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { insertWhole } from '../../lib/query';
 import { contentReads, type ContentDoc, type ContentsService } from '../contents';
 import { userReads, type UserDoc } from '../users';

@@ -10,7 +10,7 @@ import type { Mailer } from '../../integrations/mail';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import type { Schemas } from '../../lib/openapi-types';
 import { readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';

@@ -6,7 +6,7 @@
 import { Types } from 'mongoose';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';

@@ -3,7 +3,7 @@
  * reader: knacks, listing fees, payouts, the wallet and the history go through the functions here.
  */
 import { Types } from 'mongoose';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
 

@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import mongoose from 'mongoose';
 import type { Storage } from '../../integrations/storage';
 import type { Logger } from '../../lib/logger';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { UploadClaimModel, uploadClaimId, UploadModel, type UploadDoc } from './media.model';
 import type { MediaService } from './media.service';
 

@@ -10,7 +10,7 @@ import { MESSAGES } from '../../../generated/validation';
 import { anyOf } from '../../lib/query';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import type { Schemas } from '../../lib/openapi-types';
 import { AudioDecodeError, decodeAudio, DECODE_LIMITS, type DecodeLimits } from './audio';
 import { processImage, THUMB_SIZES, type ThumbName } from './images';

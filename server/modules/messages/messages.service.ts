@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound, type FieldError } from '../../lib/error
 import type { AuthContext } from '../../lib/auth-context';
 import { isAdmin } from '../../lib/permissions';
 import type { Logger } from '../../lib/logger';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { numberedChains } from '../../lib/numbered-chain';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';

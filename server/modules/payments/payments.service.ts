@@ -15,7 +15,8 @@ import { isSubscriptionEvent, ProviderError, SignatureError, type PaymentProvide
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
-import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { withLock } from '../../lib/mutex';
 import { siteUrlFor } from '../../lib/public-origin';
 import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';

@@ -3,7 +3,7 @@
  * play earns nothing (money moves only through knack/add); it is counted once per visitor per piece per UTC
  * day.
  */
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { createHmac } from 'node:crypto';
 import { Types } from 'mongoose';
 import { MESSAGES, PATTERNS } from '../../../generated/validation';

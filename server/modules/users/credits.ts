@@ -8,7 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Schema, Types, model } from 'mongoose';
-import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import { UserExtModel } from './users.model';
 

@@ -4,7 +4,8 @@
  * the address a change waits for, and give an account back to an address it had before.
  */
 import { Schema, model, type Types } from 'mongoose';
-import { isDuplicateKey, withLock } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { withLock } from '../../lib/mutex';
 import { wordsOf } from '../../lib/search';
 import { UserModel, type UserDoc } from './users.model';
 import { PATTERNS } from '../../../generated/validation';

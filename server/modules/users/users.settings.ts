@@ -8,7 +8,7 @@ import { Types } from 'mongoose';
 import { badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireSelfOrAdmin } from '../../lib/permissions';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
 export const SETTINGS_MESSAGES = {

@@ -8,7 +8,7 @@ import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd, truncateToCents } from '../../lib/money';
-import { isDuplicateKey } from '../../lib/mutex';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { anyOf } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
