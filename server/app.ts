@@ -8,10 +8,10 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { DEFAULT_SUPPORT_EMAIL, type Config } from './config';
+import type { Config } from './config';
 import { docsRouter } from './docs/docs.routes';
 import { outboxRouter, type Mailer } from './integrations/mail';
-import { createPaymentProvider, isSandbox, sandboxCheckoutRouter } from './integrations/payments';
+import { isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
 import { answerContractBreach, strictQueryNumbers } from './lib/contract';
@@ -26,26 +26,27 @@ import { storedAnswers } from './lib/public-responses';
 import { requestLog } from './lib/request-log';
 import { usePageCursorKey } from './lib/page-cursor';
 import { OPENAPI_PATH } from './lib/paths';
-import { authRouter, createAuthService, createIdentityService, identityRouter } from './modules/auth';
+import { authRouter, identityRouter } from './modules/auth';
 import { cmsRouter } from './modules/cms';
-import { contentsRouter, createContentsService } from './modules/contents';
-import { createFeedsService, createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
-import { createKnacksService, knacksRouter } from './modules/knacks';
-import { createMediaService, filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
-import { createPaymentsService, paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
-import { createShareService, securityHeaders, shareRouter } from './modules/share';
-import { createSubscriptionsService, subscriptionsRouter } from './modules/subscriptions';
+import { contentsRouter } from './modules/contents';
+import { createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
+import { knacksRouter } from './modules/knacks';
+import { filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
+import { paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
+import { securityHeaders, shareRouter } from './modules/share';
+import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
 import { creditsRouter, profileImagesRouter, usersRouter } from './modules/users';
-import { createHistoryService, historyRouter } from './modules/history';
-import { endFollowsBetween, followsRouter } from './modules/follows';
+import { historyRouter } from './modules/history';
+import { followsRouter } from './modules/follows';
 import { commentsRouter } from './modules/comments';
-import { createFlagsService, flagsRouter } from './modules/flags';
-import { createPayouts, createWalletService, walletRouter } from './modules/wallet';
-import { accountRouter, createAccountService } from './modules/account';
-import { createMessagesService, messagesRouter } from './modules/messages';
-import { createProjectsService, ownsProject, projectsRouter } from './modules/projects';
-import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
+import { flagsRouter } from './modules/flags';
+import { walletRouter } from './modules/wallet';
+import { accountRouter } from './modules/account';
+import { messagesRouter } from './modules/messages';
+import { ownsProject, projectsRouter } from './modules/projects';
+import type { PayoutProvider } from './integrations/payouts';
+import { buildServices, type Services } from './services';
 
 export interface AppDeps {
   config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts'> &
@@ -61,9 +62,11 @@ export interface AppDeps {
   uploadTempDir?: string;
   /** How much audio, and how long, ffmpeg may decode from one upload; by default DECODE_LIMITS (media/audio.ts). */
   decodeLimits?: DecodeLimits;
+  /** The process's services (server/services.ts), shared with the jobs; built from the deps above when not given. */
+  services?: Services;
 }
 
-export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider, uploadTempDir, decodeLimits }: AppDeps): Express {
+export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider, uploadTempDir, decodeLimits, services: given }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -89,7 +92,7 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   app.use(docsRouter());
   app.use(filesRouter(storage, config.auth.keys.mediaUrls));
   usePageCursorKey(config.auth.keys.pageCursors);
-  const services = createServices({ config, logger, mailer, storage, payoutProvider, decodeLimits });
+  const services = given ?? buildServices({ config, logger, mailer, storage, payoutProvider, decodeLimits });
   const routers = apiRouters(config, services, uploadTempDir);
   // Uploads stream to disk and payment webhooks are verified over their raw bytes: they come before the JSON
   // parser and the contract validator (which would buffer them). The sandbox's checkout page delivers its signed
@@ -136,46 +139,11 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   return app;
 }
 
-type ServiceDeps = Pick<AppDeps, 'config' | 'logger' | 'mailer' | 'storage' | 'payoutProvider' | 'decodeLimits'>;
-
-/** The services the routers call, each made once. */
-export function createServices({ config, logger, mailer, storage, payoutProvider, decodeLimits }: ServiceDeps) {
-  const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
-  const contents = createContentsService(media);
-  const provider = createPaymentProvider(config);
-  const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger });
-  const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
-  return {
-    media,
-    contents,
-    provider,
-    subscriptions,
-    payments: createPaymentsService({ provider, contents, subscriptions, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger }),
-    auth: createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger }),
-    identity: createIdentityService({ publicUrl: config.publicUrl, mailer, logger }),
-    feeds: createFeedsService(contents),
-    knacks: createKnacksService({ mailer, secret: config.auth.keys.knackCodes }),
-    share: createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger }),
-    history: createHistoryService({ fees: config.payouts }),
-    wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
-    flags: createFlagsService({ contents, mailer }),
-    messages: createMessagesService({
-      mailer,
-      publicUrl: config.publicUrl,
-      supportEmail: config.supportEmail ?? DEFAULT_SUPPORT_EMAIL,
-      logger,
-      endFollowsBetween,
-    }),
-    projects: createProjectsService(contents),
-    account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
-  };
-}
-
 /**
  * The API's routers by the module that serves them, named as `x-module` names it in the contract: those that read
  * the raw request body first, the rest behind the JSON parser and the contract validator.
  */
-export function apiRouters(config: AppDeps['config'], services: ReturnType<typeof createServices>, uploadTempDir?: string) {
+export function apiRouters(config: AppDeps['config'], services: Services, uploadTempDir?: string) {
   const { auth } = config;
   const rawBody: ModuleRouters = {
     media: [uploadRouter(auth, services.media, uploadTempDir)],

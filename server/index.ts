@@ -10,6 +10,7 @@ import { createStorage } from './integrations/storage';
 import { startJobs } from './jobs/scheduler';
 import { createLogger } from './lib/logger';
 import { configOrExit, exitWith, runMain, stopGracefully } from './lib/process';
+import { buildServices } from './services';
 
 runMain(async () => {
   const config = configOrExit();
@@ -29,14 +30,16 @@ runMain(async () => {
     mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP',
   );
   const storage = createStorage(config);
-  if (config.seedDemo) await seedDemoContent({ storage, signingSecret: config.auth.keys.mediaUrls, logger });
-  const app = createApp({ config, logger, pingDatabase: () => db.ping(), mailer, storage });
+  // Built once: the app, the jobs and the demo seed call the same services.
+  const services = buildServices({ config, logger, mailer, storage });
+  if (config.seedDemo) await seedDemoContent({ services, logger });
+  const app = createApp({ config, logger, pingDatabase: () => db.ping(), mailer, storage, services });
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port }, `Knack is running at http://localhost:${port}`);
   });
-  const jobs = config.jobsInProcess ? startJobs({ config, logger, storage }) : undefined;
+  const jobs = config.jobsInProcess ? startJobs({ logger, storage, services }) : undefined;
 
   stopGracefully(logger, config.shutdownTimeoutMs, 'open requests', async () => {
     server.close();

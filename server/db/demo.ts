@@ -12,16 +12,16 @@ import path from 'node:path';
 import bcrypt from 'bcrypt';
 import type { Types } from 'mongoose';
 import sharp from 'sharp';
-import type { Storage } from '../integrations/storage';
 import { escapeHtml } from '../lib/html';
 import type { Logger } from '../lib/logger';
 import { wordsOf } from '../lib/search';
 import { anyOf, ours } from '../lib/query';
-import { ContentModel, createContentsService } from '../modules/contents';
+import { ContentModel } from '../modules/contents';
 import { recordFollows } from '../modules/follows';
 import { addOutsideReactions } from '../modules/knacks';
-import { createMediaService, encodeWav } from '../modules/media';
+import { encodeWav } from '../modules/media';
 import { UserModel } from '../modules/users';
+import type { Services } from '../services';
 
 export const DEMO_PASSWORD = 'Demo!pass1';
 
@@ -151,16 +151,15 @@ async function seedListeners(artistIds: Types.ObjectId[], passwordHash: string):
 }
 
 export interface DemoDeps {
-  storage: Storage;
-  signingSecret: string;
+  /** The process's services (server/services.ts): pieces are stored and published through them. */
+  services: Pick<Services, 'media' | 'contents'>;
   logger: Logger;
 }
 
 /** Seeds the demo catalogue when there is none; answers how many pieces it published. */
-export async function seedDemoContent({ storage, signingSecret, logger }: DemoDeps): Promise<number> {
+export async function seedDemoContent({ services, logger }: DemoDeps): Promise<number> {
   if (await ContentModel.exists({})) return 0;
-  const mediaService = createMediaService({ storage, signingSecret, logger });
-  const contents = createContentsService(mediaService);
+  const { media: mediaService, contents } = services;
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
   const upsertArtist = ({ followers: _followers, ...a }: (typeof ARTISTS)[number]) => {
     const fullName = `${a.firstName} ${a.lastName}`;

@@ -1,8 +1,10 @@
 /** `npm run jobs`: the cron jobs alone, for deployments where API instances set JOBS_IN_PROCESS=false. */
 import { connectDatabase } from '../db/connection';
+import { createMailer } from '../integrations/mail';
 import { createStorage } from '../integrations/storage';
 import { createLogger } from '../lib/logger';
 import { configOrExit, exitWith, runMain, stopGracefully } from '../lib/process';
+import { buildServices } from '../services';
 import { startJobs } from './scheduler';
 
 runMain(async () => {
@@ -13,7 +15,8 @@ runMain(async () => {
     exitWith(logger, 'npm run jobs needs MONGODB_URI (the database the API uses); with the embedded database the jobs run inside npm start.');
   }
   const db = await connectDatabase(config, logger).catch((err: Error) => exitWith(logger, `Could not connect to the database: ${err.message}`));
-  const jobs = startJobs({ config, logger, storage: createStorage(config) });
+  const storage = createStorage(config);
+  const jobs = startJobs({ logger, storage, services: buildServices({ config, logger, mailer: createMailer(config), storage }) });
   stopGracefully(logger, config.shutdownTimeoutMs, 'the jobs under way', async () => {
     await jobs.stop();
     await db.close();

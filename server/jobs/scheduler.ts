@@ -3,9 +3,7 @@
  * with many instances each job runs once; a failing run is logged and the next one tries again.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Config } from '../config';
-import { createPaymentProvider, isSandbox } from '../integrations/payments';
-import { createPayoutProvider } from '../integrations/payouts';
+import { isSandbox } from '../integrations/payments';
 import type { Storage } from '../integrations/storage';
 import type { Logger } from '../lib/logger';
 import { withLease } from '../lib/mutex';
@@ -13,17 +11,15 @@ import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
 import { refreshRankings } from '../modules/feeds';
 import { purgeStaleKnackRecords } from '../modules/knacks';
-import { createContentsService } from '../modules/contents';
-import { createMediaService, mediaHousekeeping } from '../modules/media';
-import { createAccountService } from '../modules/account';
-import { createPaymentsService } from '../modules/payments';
-import { createSubscriptionsService } from '../modules/subscriptions';
-import { createPayouts, PAYOUT_CRON } from '../modules/wallet';
+import { mediaHousekeeping } from '../modules/media';
+import { PAYOUT_CRON } from '../modules/wallet';
+import type { Services } from '../services';
 
 export interface JobDeps {
-  config: Pick<Config, 'auth' | 'payouts' | 'payments' | 'publicUrl'>;
   logger: Logger;
   storage: Storage;
+  /** The process's services (server/services.ts): the same ones the app calls. */
+  services: Pick<Services, 'media' | 'payouts' | 'provider' | 'subscriptions' | 'payments' | 'account'>;
 }
 
 export interface Job {
@@ -35,13 +31,8 @@ export interface Job {
   run: () => Promise<unknown>;
 }
 
-export function defaultJobs({ config, logger, storage }: JobDeps): Job[] {
-  const media = createMediaService({ storage, logger, signingSecret: config.auth.keys.mediaUrls });
-  const payouts = createPayouts({ provider: createPayoutProvider(config), fees: config.payouts, logger });
-  const provider = createPaymentProvider(config);
-  const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, logger });
-  const account = createAccountService({ contents: createContentsService(media), media, subscriptions, adminEmails: config.auth.adminEmails, logger });
-  const payments = createPaymentsService({ provider, contents: createContentsService(media), subscriptions, publicUrl: config.publicUrl, logger });
+export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
+  const { media, payouts, provider, subscriptions, payments, account } = services;
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },

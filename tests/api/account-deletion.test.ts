@@ -32,7 +32,7 @@ import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { newSubscriptionId } from '../../server/modules/subscriptions/testing';
 import { UserExtModel, UserModel } from '../../server/modules/users';
 import { FormerUsernameModel } from '../../server/modules/users/testing';
-import { createTestApp, testConfig } from '../helpers/app';
+import { createTestApp, createTestServices, testConfig } from '../helpers/app';
 import { freezeDate, freezeInWindow } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { countingFlaggers } from '../helpers/flaggers';
@@ -390,7 +390,7 @@ describe('POST /user-setting/delete-account/{id}: after the deletion', () => {
     expect(await AccountDeletionModel.findById(ana.id).lean()).toMatchObject({ finishedAt: null });
     expect(await UploadModel.countDocuments({ ownerId: ana.id })).toBeGreaterThan(0);
 
-    const job = defaultJobs({ config: testConfig() as never, logger: createLogger('silent'), storage: flakyStorage }).find(
+    const job = defaultJobs({ logger: createLogger('silent'), storage: flakyStorage, services: createTestServices({ storage: flakyStorage }) }).find(
       (j) => j.name === 'account-deletions',
     )!;
     // Not yet: a deletion this recent may still be running.

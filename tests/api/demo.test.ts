@@ -9,7 +9,7 @@ import { createLogger } from '../../server/lib/logger';
 import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
 import { FollowModel } from '../../server/modules/follows';
-import { createTestApp, testConfig } from '../helpers/app';
+import { createTestApp, createTestServices, testConfig } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 
 useTestDatabase();
@@ -21,7 +21,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('demo content', () => {
   it('when the catalogue is empty, then the demo publishes real pieces each Explore tab ranks by its rule; a second run adds nothing', async () => {
     await seedReferenceData();
-    const deps = { storage, signingSecret: testConfig().auth.keys.mediaUrls, logger: createLogger('silent') };
+    const deps = { services: createTestServices({ storage }), logger: createLogger('silent') };
     expect(await seedDemoContent(deps)).toBe(30);
     expect(await seedDemoContent(deps)).toBe(0);
     expect(await ContentModel.countDocuments({})).toBe(30);

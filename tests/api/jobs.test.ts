@@ -8,11 +8,11 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
-import { startJobs } from '../../server/jobs/scheduler';
+import { defaultJobs, startJobs } from '../../server/jobs/scheduler';
 import { createLogger } from '../../server/lib/logger';
 import { MutexModel, withLease } from '../../server/lib/mutex';
 import { createMediaService, mediaHousekeeping, StoredFileModel, UploadModel, uploadKeys } from '../../server/modules/media';
-import { createTestApp, testConfig } from '../helpers/app';
+import { createTestApp, createTestServices, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { waitUntil } from '../helpers/wait';
@@ -238,7 +238,7 @@ describe('the scheduler', () => {
     const { lines, logger: log } = capture();
     let runs = 0;
     const held: (string | undefined)[] = [];
-    const scheduler = startJobs({ config: testConfig(), logger: log, storage }, [
+    const scheduler = startJobs({ logger: log, storage, services: createTestServices({ storage }) }, [
       {
         name: 'every-second',
         schedule: '* * * * * *',
@@ -266,7 +266,7 @@ describe('the scheduler', () => {
   });
 
   it('when the default jobs start, then housekeeping, rankings and payouts are scheduled in UTC; stop destroys every schedule', async () => {
-    const scheduler = startJobs({ config: testConfig(), logger, storage });
+    const scheduler = startJobs({ logger, storage, services: createTestServices({ storage }) });
     const scheduled = scheduler.jobs();
     expect(scheduled.map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([
       { name: 'media-housekeeping', schedule: '*/10 * * * *', status: 'idle' },
@@ -283,5 +283,18 @@ describe('the scheduler', () => {
 
     await scheduler.stop();
     expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed']);
+  });
+});
+
+describe('the services the jobs run through', () => {
+  it('when the jobs are given the services the app was built with, then each job runs through those same services, not copies of its own', async () => {
+    const services = createTestServices({ storage });
+    const runMonthly = jest.spyOn(services.payouts, 'runMonthly');
+    const finishStalledDeletions = jest.spyOn(services.account, 'finishStalledDeletions');
+    const jobs = defaultJobs({ logger, storage, services });
+    await jobs.find((job) => job.name === 'monthly-payouts')!.run();
+    await jobs.find((job) => job.name === 'account-deletions')!.run();
+    expect(runMonthly).toHaveBeenCalledTimes(1);
+    expect(finishStalledDeletions).toHaveBeenCalledTimes(1);
   });
 });

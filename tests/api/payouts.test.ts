@@ -23,7 +23,7 @@ import { defaultJobs } from '../../server/jobs/scheduler';
 import { createLogger } from '../../server/lib/logger';
 import { balanceOf, LedgerEntryModel } from '../../server/modules/ledger';
 import { CashOutRequestModel, createPayouts, paidMonth, payoutFee, PayoutSendModel, type PayoutFees } from '../../server/modules/wallet';
-import { createTestApp, testConfig } from '../helpers/app';
+import { createTestApp, createTestServices, testConfig } from '../helpers/app';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { bearer, createMember, credit, userAccount, type TestMember } from '../helpers/ledger-factory';
 import { startPayPalStandIn } from '../helpers/paypal-standin';
@@ -118,7 +118,8 @@ describe('the monthly payout job', () => {
   });
 
   it('is scheduled at 00:00 UTC on the 1st of each month', () => {
-    const jobs = defaultJobs({ config: testConfig() as never, logger, storage: localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-up-'))) });
+    const storage = localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-up-')));
+    const jobs = defaultJobs({ logger, storage, services: createTestServices({ storage }) });
     expect(jobs.find((job) => job.name === 'monthly-payouts')).toMatchObject({ schedule: '0 0 1 * *' });
   });
 });

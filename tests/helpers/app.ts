@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config';
 import { outboxMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { createLogger } from '../../server/lib/logger';
+import { buildServices } from '../../server/services';
 
 export const FIXTURE_CLIENT_DIR = path.resolve(__dirname, '../fixtures/client');
 export const TEST_JWT_SECRET = 'test-secret-for-knack-tests-0123456789abcdef';
@@ -59,5 +60,15 @@ export function createTestApp(options: TestAppOptions = {}) {
     // Each app streams uploads into a folder of its own, so a test that looks for leftovers sees only its own.
     uploadTempDir: mkdtempSync(path.join(os.tmpdir(), 'knack-upload-temp-')),
     ...deps,
+  });
+}
+
+/** The services as the server builds them once per process, for the app and the jobs alike, with the test configuration. */
+export function createTestServices({ config, ...deps }: { config?: Partial<TestConfig> } & Partial<Pick<AppDeps, 'mailer' | 'storage'>> = {}) {
+  return buildServices({
+    config: testConfig(config),
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    mailer: deps.mailer ?? outboxMailer(mkdtempSync(path.join(os.tmpdir(), 'knack-outbox-')), 'Knack <no-reply@knack.test>'),
+    storage: deps.storage ?? localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-uploads-'))),
   });
 }

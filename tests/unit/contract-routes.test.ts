@@ -6,7 +6,8 @@
 import type { Router } from 'express';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
-import { apiRouters, createServices } from '../../server/app';
+import { apiRouters } from '../../server/app';
+import { buildServices } from '../../server/services';
 import { modulesOfPaths, type ModuleRouters } from '../../server/lib/contract-routes';
 import { OPENAPI_PATH } from '../../server/lib/paths';
 import { createLogger } from '../../server/lib/logger';
@@ -47,7 +48,7 @@ function contractCalls(): Map<string, string[]> {
 describe('the routers and the contract', () => {
   const config = testConfig();
   const logger = createLogger('silent');
-  const services = createServices({
+  const services = buildServices({
     config,
     logger,
     mailer: outboxMailer('/tmp/knack-unused-outbox', 'Knack <a@knack.test>'),

@@ -1,0 +1,72 @@
+/**
+ * The services the API's routers and the scheduled jobs call, wired in one place: the process builds them once
+ * (server/index.ts) and gives the same ones to the app and to the jobs (`npm run jobs` builds its own, once).
+ */
+import { DEFAULT_SUPPORT_EMAIL, type Config } from './config';
+import type { Mailer } from './integrations/mail';
+import { createPaymentProvider } from './integrations/payments';
+import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
+import type { Storage } from './integrations/storage';
+import type { Logger } from './lib/logger';
+import { createAccountService } from './modules/account';
+import { createAuthService, createIdentityService } from './modules/auth';
+import { createContentsService } from './modules/contents';
+import { createFeedsService } from './modules/feeds';
+import { createFlagsService } from './modules/flags';
+import { endFollowsBetween } from './modules/follows';
+import { createHistoryService } from './modules/history';
+import { createKnacksService } from './modules/knacks';
+import { createMediaService, type DecodeLimits } from './modules/media';
+import { createMessagesService } from './modules/messages';
+import { createPaymentsService } from './modules/payments';
+import { createProjectsService } from './modules/projects';
+import { createShareService } from './modules/share';
+import { createSubscriptionsService } from './modules/subscriptions';
+import { createPayouts, createWalletService } from './modules/wallet';
+
+export interface ServiceDeps {
+  config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts'> & Partial<Pick<Config, 'supportEmail' | 'publicOrigins'>>;
+  logger: Logger;
+  mailer: Mailer;
+  storage: Storage;
+  /** Where payouts and approved cash-outs are sent; by default the configured provider (config.payouts). */
+  payoutProvider?: PayoutProvider;
+  /** How much audio, and how long, ffmpeg may decode from one upload; by default DECODE_LIMITS (media/audio.ts). */
+  decodeLimits?: DecodeLimits;
+}
+
+/** The services the routers and the jobs call, each made once per process. */
+export function buildServices({ config, logger, mailer, storage, payoutProvider, decodeLimits }: ServiceDeps) {
+  const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
+  const contents = createContentsService(media);
+  const provider = createPaymentProvider(config);
+  const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger });
+  const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
+  return {
+    media,
+    contents,
+    provider,
+    subscriptions,
+    payouts,
+    payments: createPaymentsService({ provider, contents, subscriptions, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger }),
+    auth: createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger }),
+    identity: createIdentityService({ publicUrl: config.publicUrl, mailer, logger }),
+    feeds: createFeedsService(contents),
+    knacks: createKnacksService({ mailer, secret: config.auth.keys.knackCodes }),
+    share: createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger }),
+    history: createHistoryService({ fees: config.payouts }),
+    wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
+    flags: createFlagsService({ contents, mailer }),
+    messages: createMessagesService({
+      mailer,
+      publicUrl: config.publicUrl,
+      supportEmail: config.supportEmail ?? DEFAULT_SUPPORT_EMAIL,
+      logger,
+      endFollowsBetween,
+    }),
+    projects: createProjectsService(contents),
+    account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
+  };
+}
+
+export type Services = ReturnType<typeof buildServices>;
