@@ -43,9 +43,9 @@ const knack = (m: Member, piece: { id: string }, extra: Record<string, string> =
     .set(bearer(m))
     .send({ contentId: piece.id, userId: m.user.id, ...extra });
 
-/** A piece of Ana's, paid out by `payer` (the listing-fee payment flow sets the same two fields). */
+/** A piece of Ana's, paid out by `payer` (the listing-fee payment flow sets the same two fields), with a small cover. */
 async function piece(spec: Partial<PieceSpec> & { title: string }, payer?: Member): Promise<PublishedPiece> {
-  const published = await publishPiece(app, ana, { tag: 'Photos', subTag: 'Travel', hue: 120, ...spec });
+  const published = await publishPiece(app, ana, { tag: 'Photos', subTag: 'Travel', hue: 120, coverSide: 64, ...spec });
   if (payer) await ContentModel.updateOne({ _id: published.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payer.user.id) } });
   return published;
 }

@@ -66,9 +66,10 @@ const contentOf = async (piece: { id: string }) => (await ContentModel.findById(
 const listings = () => LedgerEntryModel.find({ kind: 'listing' }).lean();
 
 let hue = 0;
+/** A photo of `owner`'s, with a small cover: no test here looks at the picture. */
 function piece(title: string, owner: Member = ana): Promise<PublishedPiece> {
   hue = (hue + 37) % 360;
-  return publishPiece(app, owner, { title, tag: 'Photos', subTag: 'Travel', hue });
+  return publishPiece(app, owner, { title, tag: 'Photos', subTag: 'Travel', hue, coverSide: 64 });
 }
 
 /** A piece whose knack is worth $0.99 or more: the premium tier. */

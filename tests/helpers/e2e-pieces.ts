@@ -33,6 +33,12 @@ export interface PieceSpec {
   tag: 'Music' | 'Art' | 'Photos';
   subTag: string;
   hue: number;
+  /**
+   * The cover's side in pixels (default 800, a picture worth looking at in the e2e screenshots). A test that never
+   * looks at the picture sends a small one: the server makes four WebP sizes of every cover, about 0.2 s of CPU at
+   * 800 px and a third of that at 64.
+   */
+  coverSide?: number;
   description?: string;
   seconds?: number;
   /** The song's file for Music, as a member's device would send it (default: a `seconds` long WAV). */
@@ -42,8 +48,23 @@ export interface PieceSpec {
 /** Where a signed-in page opens: the app's address and Chromium (an `E2eApp` or a `PiecesWorld`). */
 export type E2eTarget = Pick<E2eApp, 'baseUrl' | 'browser'>;
 
-/** A square cover: a diagonal gradient in one hue with a circle, so thumbnails tell apart. */
+const covers = new Map<string, Promise<Buffer>>();
+
+/**
+ * A square cover: a diagonal gradient in one hue with a circle, so thumbnails tell apart. Each hue and size is drawn
+ * once per test file: the same picture is the same bytes.
+ */
 export function coverPng(hue: number, size = 800): Promise<Buffer> {
+  const key = `${hue}:${size}`;
+  let cover = covers.get(key);
+  if (!cover) {
+    cover = drawCover(hue, size);
+    covers.set(key, cover);
+  }
+  return cover;
+}
+
+function drawCover(hue: number, size: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
       <stop offset="0" stop-color="hsl(${hue},75%,55%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},80%,30%)"/>
@@ -60,7 +81,7 @@ export async function publishPiece(app: Parameters<typeof request>[0], member: M
   const photo = await request(app)
     .post('/api/v2/content/upload-photo')
     .set(auth)
-    .attach('file', await coverPng(piece.hue), 'cover.png')
+    .attach('file', await coverPng(piece.hue, piece.coverSide), 'cover.png')
     .expect(201);
   const audio =
     piece.tag === 'Music'
