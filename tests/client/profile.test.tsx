@@ -5,10 +5,20 @@
  * removes the card; the Top 50 chart's numbered list and its upload button.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { deleteContent, getContentsByUsername, getProfileByUsername, getSupportedContents, getTop50Chart } from '../../client/src/api/generated/operations';
+import {
+  deleteContent,
+  getContentById,
+  getContentsByUsername,
+  getListingQuote,
+  getProfileByUsername,
+  getSupportedContents,
+  getTop50Chart,
+  saveContent,
+  uploadContentPhoto,
+} from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { makeUser, storeAccount } from './auth-fixtures';
-import { mockMemberCalls } from './upload-fixtures';
+import { chooseFile, chooseMainTag, findDialog, imageAnswer, mockMemberCalls, pick, pngFile, stubObjectUrls, type } from './upload-fixtures';
 import { cardLink, JANE_ID, janeCard, makeContent, mockReads, path, renderAt, shownTitle, toastTexts, useJaneWorld } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
@@ -140,6 +150,38 @@ describe('own profile', () => {
     expect(jest.mocked(deleteContent)).toHaveBeenCalledWith({ body: { contentId: redFox.id } }, expect.objectContaining({ quiet: undefined }));
     await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'Your uploads' }))).toEqual(['Blue Hour', 'Night Drive']));
     // The counts are read again.
+    await waitFor(() => expect(jest.mocked(getProfileByUsername).mock.calls.length).toBeGreaterThan(profileCalls));
+  });
+
+  it('when Jane saves a new piece from the upload modal, then her uploads load again with it and her count of pieces is read again', async () => {
+    stubObjectUrls();
+    jest.mocked(uploadContentPhoto).mockResolvedValue(imageAnswer());
+    // The payment modal that opens after a save reads the piece and its listing fee (tested in wallet-payments).
+    jest.mocked(getContentById).mockReturnValue(new Promise(() => undefined));
+    jest.mocked(getListingQuote).mockReturnValue(new Promise(() => undefined));
+    const saved = makeContent({ title: 'Lisbon at dawn', type: 'photos', tags: [{ name: 'Photos' }], subTag: 'Travel' });
+    // The server keeps the piece: the uploads answer with it from then on.
+    jest.mocked(saveContent).mockImplementation(async () => {
+      world.pieces.unshift(saved);
+      return { content: saved, message: 'Success' };
+    });
+    const { store } = await renderAsJane('/profile/default');
+    expect(titlesIn(await grid('Your uploads'))).toEqual(['Blue Hour', 'Red Fox', 'Night Drive']);
+    const profileCalls = jest.mocked(getProfileByUsername).mock.calls.length;
+
+    fireEvent.click(within(screen.getByRole('region', { name: 'Jane Doe' })).getByRole('button', { name: 'Upload' }));
+    const dialog = await findDialog('Upload content');
+    type('Title', 'Lisbon at dawn');
+    type('Description', 'Tram 28');
+    await chooseMainTag('Photos');
+    await pick('Category', 'Travel');
+    chooseFile('Photo', pngFile());
+    await waitFor(() => expect(store.getState().upload.photo.file).not.toBeNull());
+    fireEvent.click(dialog.getByRole('button', { name: 'Upload' }));
+
+    await waitFor(() =>
+      expect(titlesIn(screen.getByRole('list', { name: 'Your uploads' }))).toEqual(['Lisbon at dawn', 'Blue Hour', 'Red Fox', 'Night Drive']),
+    );
     await waitFor(() => expect(jest.mocked(getProfileByUsername).mock.calls.length).toBeGreaterThan(profileCalls));
   });
 

@@ -9,13 +9,16 @@ import {
   addToProject,
   checkLoggedIn,
   deleteProject,
+  getAllPlans,
   getMessageCounts,
   getProjectContents,
   getProjectsOfUser,
+  getSubscription,
   getUserExt,
   saveProject,
 } from '../../client/src/api/generated/operations';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
+import { plansAnswer } from './subscription-fixtures';
 import { JANE_ID, cardLink, detailDialog, makeContent, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
@@ -46,6 +49,9 @@ function signIn(user = jane) {
   jest.mocked(getProjectsOfUser).mockResolvedValue({ projects: [TOUR] });
   // The inbox's unread badge asks for the counts on every signed-in page.
   jest.mocked(getMessageCounts).mockResolvedValue({ unread: 0, important: 0, deleted: 0, total: 0 });
+  // The side menu asks for the member's subscription and the plans on every signed-in page.
+  jest.mocked(getSubscription).mockResolvedValue({ subscription: null });
+  jest.mocked(getAllPlans).mockResolvedValue(plansAnswer([]));
 }
 
 /** Jane's profile, `title` opened in the detail modal, then its owner menu's Project: the project dialog. */
@@ -181,6 +187,37 @@ describe('the Projects tab', () => {
     // Not quiet: a failure is toasted by the HTTP client, with the server's message.
     expect(deleteProject).toHaveBeenCalledWith({ body: { projectId: TOUR.id } }, expect.objectContaining({ quiet: undefined }));
     expect(await screen.findByText(/You have no projects yet/)).toBeTruthy();
+  });
+
+  it('when Jane makes a project with New project, then her Projects tab lists it once the modal closes', async () => {
+    signIn();
+    const made = project('65a000000000000000000002', 'Winter Tour');
+    // The server keeps the project: the list answers with it from then on.
+    jest.mocked(saveProject).mockImplementation(async () => {
+      jest.mocked(getProjectsOfUser).mockResolvedValue({ projects: [TOUR, made] });
+      return { project: made, message: 'Project is added successfully.' };
+    });
+    const { store } = renderAt('/profile/projects');
+    await screen.findByRole('button', { name: 'Summer Tour' });
+    fireEvent.click(screen.getByRole('button', { name: 'New project' }));
+    const dialog = within(
+      await waitFor(
+        () => {
+          const found = document.querySelector<HTMLElement>('.kn-project-modal [role="dialog"]');
+          if (!found) throw new Error('no project dialog');
+          return found;
+        },
+        { timeout: 5000 },
+      ),
+    );
+    fireEvent.click(dialog.getByRole('tab', { name: 'Create a project' }));
+    fireEvent.change(dialog.getByLabelText('Project name'), { target: { value: 'Winter Tour' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create' }));
+
+    await waitFor(() => expect(toastTexts()).toContain('Project is added successfully.'));
+    await waitFor(() => expect(store.getState().ui.modal).toBeNull());
+    expect(await screen.findByRole('button', { name: 'Winter Tour' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Summer Tour' })).toBeTruthy();
   });
 
   it('when Jane uses the Remove button and cancels, then nothing is removed', async () => {

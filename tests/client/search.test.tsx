@@ -193,6 +193,26 @@ describe('search box', () => {
     expect(getTitleSuggestionsMock.mock.calls[1]![1]).toMatchObject({ quiet: expect.stringMatching(/\S/) });
   });
 
+  it('when a text is typed again a moment later, then its suggestions show from the cache without a new request', async () => {
+    getTitleSuggestionsMock.mockImplementation(async ({ query }) => ({
+      titles: (query.q === 'blue m' ? ['Blue Moon'] : ['Blue Jazz Night', 'Blue Car']).map((title) => makeSuggestion(title)),
+    }));
+    renderSearch();
+    box().focus();
+    type('blue');
+    await wait(200);
+    expect(options().map((option) => within(option).getByText(/^Blue/).textContent)).toEqual(['Blue Jazz Night', 'Blue Car']);
+    type('blue m');
+    await wait(200);
+    expect(options().map((option) => within(option).getByText(/^Blue/).textContent)).toEqual(['Blue Moon']);
+    expect(getTitleSuggestionsMock).toHaveBeenCalledTimes(2);
+
+    type('blue');
+    await wait(200);
+    expect(options().map((option) => within(option).getByText(/^Blue/).textContent)).toEqual(['Blue Jazz Night', 'Blue Car']);
+    expect(getTitleSuggestionsMock).toHaveBeenCalledTimes(2);
+  });
+
   it('when nothing matches or the call fails, then the popup says so and offers every result', async () => {
     getTitleSuggestionsMock.mockRejectedValue(new ApiError('busy', 503, 'unavailable'));
     renderSearch();
