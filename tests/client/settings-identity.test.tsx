@@ -13,9 +13,11 @@ import {
   getCountries,
   getProfileByUsername,
   getRegions,
+  getUserExt,
   getWalletSummary,
   requestEmailChange,
   updatePersonal,
+  updateRegional,
   updateUsername,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
@@ -193,6 +195,27 @@ describe('the personal group’s username and email', () => {
     const { form, email } = await personalGroup();
     expect(email.value).toBe('jane.new@example.com');
     expect(form.queryByTestId('pending-email')).toBeNull();
+  });
+});
+
+describe('where Jane is from', () => {
+  it('when she saves a new city, then the side menu’s location line follows at once', async () => {
+    const sideMenu = () => within(screen.getByRole('navigation', { name: 'Side menu' }));
+    await renderAsMember('/user-setting');
+    expect(await sideMenu().findByText('Austin, Texas')).toBeTruthy();
+    const form = within(await screen.findByRole('form', { name: 'Where you are from' }));
+    await waitFor(() => expect((form.getByLabelText('City') as HTMLInputElement).value).toBe('Austin'));
+    const dallas = { country: 'US', state: 'Texas', city: 'Dallas', timezone: 'America/Chicago', pCredit: 0, sCredit: 0 };
+    jest.mocked(updateRegional).mockResolvedValue({ userExt: dallas });
+    jest.mocked(getUserExt).mockResolvedValue({ userExt: dallas });
+    fireEvent.change(form.getByLabelText('City'), { target: { value: 'Dallas' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toastTexts()).toContain('Success'));
+    expect(updateRegional).toHaveBeenCalledWith(
+      { path: { id: JANE_ID }, body: { country: 'US', state: 'Texas', city: 'Dallas', timezone: 'America/Chicago' } },
+      QUIET_CALL,
+    );
+    expect(await sideMenu().findByText('Dallas, Texas')).toBeTruthy();
   });
 });
 

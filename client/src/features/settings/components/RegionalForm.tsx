@@ -4,8 +4,8 @@ import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useGetCountriesQuery, useGetRegionsQuery, useGetUserExtQuery, useUpdateRegionalMutation } from '../../../api/generated/endpoints';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { selectUser, userExtLoaded } from '../../auth';
+import { useAppSelector } from '../../../lib/storeHooks';
+import { selectUser } from '../../auth';
 import { SHOWN_UNDER_THE_FIELDS, useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
 
@@ -26,7 +26,6 @@ const byLabel = (input: string, option?: { label: string }) => (option?.label ??
  * the side menu's location line ("city, state") follows at once.
  */
 export function RegionalForm() {
-  const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser)!;
   const ext = useGetUserExtQuery({ path: { id: user.id } }).data?.userExt;
   const [value, setValue] = useState<Regional>({ country: null, state: '', city: '', timezone: null });
@@ -54,9 +53,8 @@ export function RegionalForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save(async () => {
-      const { userExt } = await updateRegional({ path: { id: user.id }, body: value, quiet: SHOWN_UNDER_THE_FIELDS }).unwrap();
-      // The side menu's location line reads the session's copy.
-      dispatch(userExtLoaded(userExt));
+      // The side menu's location line reads the extension too: the change reloads it there.
+      await updateRegional({ path: { id: user.id }, body: value, quiet: SHOWN_UNDER_THE_FIELDS }).unwrap();
     });
   };
 

@@ -7,7 +7,6 @@ import { PATHS } from '../../../lib/constants';
 import { useAppDispatch } from '../../../lib/storeHooks';
 import { usePolledOutcome } from '../../../lib/usePolledOutcome';
 import { notify } from '../../../components/notify';
-import { accountExtrasRequested } from '../../auth';
 import { SUBSCRIPTION_MESSAGES } from '../subscriptions.messages';
 import './../components/pricing.css';
 
@@ -41,8 +40,7 @@ export default function SubscriptionReturnPage() {
     const state = 'data' in answer ? answer.data.subscription.status : undefined;
     if (state === 'active') {
       notify('success', SUBSCRIPTION_MESSAGES.approved);
-      // The side menu reads the session's copy of the plan; the pages read the cache (the plan, and its credits).
-      dispatch(accountExtrasRequested());
+      // The webhook changed the plan and its credits: their reads (the side menu's, Pricing's) load again.
       dispatch(knackApi.util.invalidateTags(['Subscription', 'Settings']));
     } else if (!state || state === 'failed' || state === 'ended') {
       notify('error', SUBSCRIPTION_MESSAGES.failed);
