@@ -15,7 +15,7 @@ import {
   signup,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { AUTH_MESSAGES, authProvidersLoaded } from '../../client/src/features/auth';
+import { AUTH_MESSAGES } from '../../client/src/features/auth';
 import { googleCredentialReceived } from '../../client/src/features/auth/testing';
 import { modalOpened } from '../../client/src/lib/ui';
 import { authAnswer, notFound, setViewport, storedAccount } from './auth-fixtures';
@@ -37,8 +37,6 @@ beforeEach(() => {
 async function openModal(name: 'login' | 'signup' | 'forgot-password') {
   const app = renderApp('/');
   await homeHeading();
-  // The providers answer (none configured) is known before the modal shows its social buttons.
-  act(() => void app.store.dispatch(authProvidersLoaded({ google: null, facebook: null })));
   const label = { login: 'Login', signup: 'Create account', 'forgot-password': null }[name];
   if (label) fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: label }));
   else act(() => void app.store.dispatch(modalOpened('forgot-password')));
@@ -353,7 +351,10 @@ describe('social sign-in', () => {
     await homeHeading();
     fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Login' }));
     await screen.findByRole('heading', { name: 'Log in to Knack' });
-    await waitFor(() => expect(app.store.getState().auth.providers).not.toBeNull());
+    // The providers' answer is in (the modal's social buttons are read through the cache).
+    const answered = () =>
+      Object.values(app.store.getState().api.queries).some((read) => read?.endpointName === 'getAuthProviders' && read.status === 'fulfilled');
+    await waitFor(() => expect(answered()).toBe(true));
     return app;
   }
 

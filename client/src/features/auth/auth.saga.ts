@@ -11,7 +11,6 @@ import {
   confirmAccount,
   confirmEmailChange,
   facebookSignin,
-  getAuthProviders,
   getUserByEmail,
   googleSignin,
   logout,
@@ -20,7 +19,6 @@ import {
   resetPassword,
   signin,
   signup,
-  type GetAuthProvidersResult,
   type RequestPasswordResetResult,
   type ResendActivationEmailResult,
   type ResetPasswordResult,
@@ -40,8 +38,6 @@ import {
   activationEmailResendRequested,
   emailChangeLinkOpened,
   authFormFailed,
-  authProvidersLoaded,
-  authProvidersRequested,
   facebookLoginReceived,
   googleCredentialReceived,
   loggedOut,
@@ -255,18 +251,6 @@ export function* openEmailChangeLink(action: PayloadAction<{ token: string; kind
 
 // Social sign-in (only offered when the server has the provider configured)
 
-export function* loadProviders(): SagaIterator {
-  const { providers } = (yield select(selectAuth)) as AuthState;
-  if (providers) return;
-  try {
-    const result: GetAuthProvidersResult | undefined = yield call(getAuthProviders, {}, { quiet: true });
-    yield put(authProvidersLoaded({ google: result?.google ?? null, facebook: result?.facebook ?? null }));
-  } catch {
-    // no buttons: email and password still work
-    yield put(authProvidersLoaded({ google: null, facebook: null }));
-  }
-}
-
 function* socialSignIn(provider: 'Google' | 'Facebook', send: () => Promise<AuthResponse>): SagaIterator {
   const prefix = provider === 'Google' ? AUTH_MESSAGES.googleError : AUTH_MESSAGES.facebookError;
   try {
@@ -389,7 +373,6 @@ export function* authSaga(): SagaIterator {
   yield takeLeading(emailChangeLinkOpened.type, openEmailChangeLink);
   yield takeLeading(googleCredentialReceived.type, googleLogin);
   yield takeLeading(facebookLoginReceived.type, facebookLogin);
-  yield takeLeading(authProvidersRequested.type, loadProviders);
   yield takeLeading(logoutRequested.type, logoutFlow);
   yield takeLeading(sessionLost.type, onSessionLost);
   yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, userUpdated.type, loggedOut.type], persistAccount);

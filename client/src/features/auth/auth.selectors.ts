@@ -11,7 +11,6 @@ export const selectPlans = (state: WithAuth) => state.auth.plans;
 export const selectReactedContents = (state: WithAuth) => state.auth.reactedContents;
 export const selectReactedCount = (state: WithAuth) => state.auth.reactedCount;
 export const selectSessionStatus = (state: WithAuth) => state.auth.session;
-export const selectAuthProviders = (state: WithAuth) => state.auth.providers;
 export const selectSignupStep = (state: WithAuth) => state.auth.signup;
 export const selectAuthForm = (state: WithAuth, form: FormName) => state.auth.forms[form];
 /** A stored (or fresh) account exists: what the route guard asks. */

@@ -3,20 +3,7 @@ import { knackApi } from '../../api/generated/endpoints';
 import { knackRegistered } from '../../lib/contentEvents';
 import { modalOpened } from '../../lib/ui';
 import { loadAccount } from './auth.storage';
-import type {
-  AuthProviders,
-  EmailChangeLink,
-  FieldError,
-  FormName,
-  FormState,
-  Plan,
-  Session,
-  SignupValues,
-  StoredAccount,
-  Subscription,
-  User,
-  UserExt,
-} from './auth.types';
+import type { EmailChangeLink, FieldError, FormName, FormState, Plan, Session, SignupValues, StoredAccount, Subscription, User, UserExt } from './auth.types';
 
 /**
  * Client auth state: isLoggedIn, user, token, the reacted contents list with its counter; plus the status of each
@@ -37,8 +24,6 @@ export interface AuthState {
   reactedCount: number;
   /** guest: no account; restoring: a stored account is being reloaded; active: the server confirmed it. */
   session: 'guest' | 'restoring' | 'active';
-  /** The configured social sign-in providers, once asked. */
-  providers: AuthProviders | null;
   signup: { step: 1 | 2; email: string };
   forms: Record<FormName, FormState>;
 }
@@ -63,7 +48,6 @@ export function initialAuthState(account: StoredAccount | null = loadAccount()):
     reactedContents: [],
     reactedCount: 0,
     session: account ? 'restoring' : 'guest',
-    providers: null,
     signup: { step: 1, email: '' },
     forms: idleForms(),
   };
@@ -158,10 +142,6 @@ const authSlice = createSlice({
       state.forms[form] = { status: 'failed', message, errors };
     },
     // Social sign-in
-    authProvidersRequested() {},
-    authProvidersLoaded(state, action: PayloadAction<AuthProviders>) {
-      state.providers = action.payload;
-    },
     googleCredentialReceived(_state, _action: PayloadAction<string>) {},
     facebookLoginReceived(_state, _action: PayloadAction<{ accessToken: string; userID?: string }>) {},
     // Session
@@ -182,7 +162,7 @@ const authSlice = createSlice({
     /** The session could not be renewed (the HTTP client's 401 handling): sign out quietly. */
     sessionLost() {},
     logoutRequested() {},
-    /** Logout clears the account, its subscription and the reacted list. Plans and providers are not personal. */
+    /** Logout clears the account, its subscription and the reacted list. Plans are not personal. */
     loggedOut(state) {
       state.isLoggedIn = false;
       state.user = null;
@@ -241,8 +221,6 @@ export const {
   accountConfirmFinished,
   emailChangeLinkOpened,
   authFormFailed,
-  authProvidersRequested,
-  authProvidersLoaded,
   googleCredentialReceived,
   facebookLoginReceived,
   sessionRestored,

@@ -7,7 +7,6 @@ export type UserExt = Schemas['UserExt'];
 export type Subscription = Schemas['Subscription'];
 export type Plan = Schemas['Plan'];
 export type AuthResponse = Schemas['AuthResponse'];
-export type AuthProviders = Schemas['AuthProviders'];
 
 /** A signed-in session as the client keeps it. */
 export interface Session {

@@ -16,7 +16,6 @@ export {
   newPasswordSubmitted,
   accountConfirmRequested,
   authFormFailed,
-  authProvidersLoaded,
   sessionRestored,
   sessionRefreshed,
   userUpdated,

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import Button from 'antd/es/button';
 import FacebookFilled from '@ant-design/icons/es/icons/FacebookFilled';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { useGetAuthProvidersQuery } from '../../../api/generated/endpoints';
+import type { GetAuthProvidersArgs } from '../../../api/generated/operations';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { AUTH_MESSAGES } from '../auth.rules';
-import { selectAuthProviders } from '../auth.selectors';
-import { authProvidersRequested, facebookLoginReceived, googleCredentialReceived } from '../auth.slice';
+import { facebookLoginReceived, googleCredentialReceived } from '../auth.slice';
 import { loadFacebook, loadGoogle } from './socialSdk';
 
 function fail(prefix: string, error: unknown) {
@@ -76,13 +77,15 @@ function FacebookButton({ appId }: { appId: string }) {
   );
 }
 
+/**
+ * The providers read quietly: without an answer there are no social buttons, and email and password still work. (The
+ * generated arguments of an operation without parameters do not admit `quiet` in their type yet, hence the cast.)
+ */
+const PROVIDERS_QUIETLY = { quiet: 'without an answer there are no social buttons; email and password still work' } as unknown as GetAuthProvidersArgs;
+
 /** The social sign-in buttons, only for the providers the server has configured (none: nothing renders). */
 export function SocialButtons() {
-  const dispatch = useAppDispatch();
-  const providers = useAppSelector(selectAuthProviders);
-  useEffect(() => {
-    if (!providers) dispatch(authProvidersRequested());
-  }, [providers, dispatch]);
+  const providers = useGetAuthProvidersQuery(PROVIDERS_QUIETLY).data;
   if (!providers?.google && !providers?.facebook) return null;
   return (
     <div className="kn-auth__social">
