@@ -16,7 +16,7 @@ import { UserModel } from '../../server/modules/users';
 import { FollowModel } from '../../server/modules/follows';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
-import { clearDatabase, useTestDatabase } from '../helpers/db';
+import { copyDatabase, restoreDatabase, useTestDatabase, type DatabaseCopy } from '../helpers/db';
 import { png, wav } from '../helpers/media';
 import { startSmtpServer } from '../helpers/smtp';
 
@@ -82,18 +82,23 @@ async function allPages(url: string, limit: number) {
   return { seen, pages };
 }
 
+/** The database as the seed leaves it: the tags, plans and pages every Knack has, and the support account. */
+let referenceData: DatabaseCopy;
+
 beforeAll(async () => {
   smtp = await startSmtpServer();
   app = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage: localStorage(root) });
   await seedReferenceData();
+  referenceData = await copyDatabase();
 });
 afterAll(async () => {
   await smtp.stop();
   rmSync(root, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  await clearDatabase();
-  await seedReferenceData();
+  // Each test starts from the seeded database: put back from its copy, since seeding anew writes the same
+  // documents one by one (about 0.7 s of CPU a test).
+  await restoreDatabase(referenceData);
   ana = await createActiveMember(app, smtp, { firstName: 'Ana', lastName: 'Lima' });
   bea = await createActiveMember(app, smtp, { firstName: 'Bea', lastName: 'Moon', username: `bea_moon_${Date.now() % 100000}` });
   admin = await createActiveMember(app, smtp, { email: 'admin@knack.example' });
