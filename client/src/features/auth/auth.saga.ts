@@ -24,7 +24,6 @@ import {
   type ResetPasswordResult,
   type ConfirmEmailChangeResult as EmailLinkAnswer,
 } from '../../api/generated/operations';
-import { knackApi } from '../../api/generated/endpoints';
 import { toApiError } from '../../api/http';
 import { PATHS } from '../../lib/constants';
 import { currentPath, navigateTo } from '../../lib/navigation';
@@ -49,7 +48,6 @@ import {
   passwordResetEmailSent,
   passwordResetRequested,
   passwordResetSucceeded,
-  accountExtrasRequested,
   sessionLost,
   sessionRefreshed,
   sessionRestored,
@@ -279,14 +277,6 @@ export function* facebookLogin(action: PayloadAction<{ accessToken: string; user
 
 // Session
 
-/**
- * The member's subscription and extension changed on the server (a subscription approved): the reads of them on
- * screen load again. (The screens read them through the cache; nothing is kept here.)
- */
-export function* reloadAccountExtras(): SagaIterator {
-  yield put(knackApi.util.invalidateTags(['Subscription', 'Settings']));
-}
-
 /** Quiet sign-out: the store and storage are cleared and the visitor goes home (unless there already). */
 export function* signOutQuietly(): SagaIterator {
   yield put(loggedOut());
@@ -376,7 +366,6 @@ export function* authSaga(): SagaIterator {
   yield takeLeading(logoutRequested.type, logoutFlow);
   yield takeLeading(sessionLost.type, onSessionLost);
   yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, userUpdated.type, loggedOut.type], persistAccount);
-  yield takeLatest(accountExtrasRequested.type, reloadAccountExtras);
   yield fork(followOtherTabs);
   yield fork(restoreSession);
 }

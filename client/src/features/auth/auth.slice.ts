@@ -3,7 +3,7 @@ import { knackApi } from '../../api/generated/endpoints';
 import { knackRegistered } from '../../lib/contentEvents';
 import { modalOpened } from '../../lib/ui';
 import { loadAccount } from './auth.storage';
-import type { EmailChangeLink, FieldError, FormName, FormState, Plan, Session, SignupValues, StoredAccount, Subscription, User, UserExt } from './auth.types';
+import type { EmailChangeLink, FieldError, FormName, FormState, Plan, Session, SignupValues, StoredAccount, Subscription, User } from './auth.types';
 
 /**
  * Client auth state: isLoggedIn, user, token, the reacted contents list with its counter; plus the status of each
@@ -172,13 +172,6 @@ const authSlice = createSlice({
       state.reactedCount = 0;
       state.session = 'guest';
     },
-    /**
-     * The member's extension was saved. Nothing to keep: the side menu reads it through the cache, which the change
-     * reloads. (Kept for the callers that still send it.)
-     */
-    userExtLoaded(_state, _action: PayloadAction<UserExt>) {},
-    /** The extension and subscription changed on the server (a subscription approved): their reads load again. */
-    accountExtrasRequested() {},
   },
   extraReducers: (builder) => {
     // A knack the server counted for this member joins the reacted list (once).
@@ -229,7 +222,5 @@ export const {
   sessionLost,
   logoutRequested,
   loggedOut,
-  userExtLoaded,
-  accountExtrasRequested,
 } = authSlice.actions;
 export const authReducer = authSlice.reducer;

@@ -22,8 +22,6 @@ export {
   sessionLost,
   logoutRequested,
   loggedOut,
-  userExtLoaded,
-  accountExtrasRequested,
 } from './auth.slice';
 export type { AuthState } from './auth.slice';
 export { authSaga, toSession } from './auth.saga';
