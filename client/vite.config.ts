@@ -58,7 +58,9 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
   },
   {
     name: 'app',
-    test: /client[\\/]src[\\/](api|lib|app|components|layouts)[\\/]|client[\\/]src[\\/]features[\\/][\w-]+[\\/][\w.-]+\.ts$/,
+    // Not the phone's side-menu drawer: it is lazy and draws with antd, and in this group it was merged with modules the
+    // side menu uses at boot (the member's plan), which put antd on the landing page. It stays in its own lazy chunk.
+    test: /client[\\/]src[\\/](api|lib|app|components|layouts[\\/](?!front[\\/]PhoneDrawer\.tsx$))[\\/]?|client[\\/]src[\\/]features[\\/][\w-]+[\\/][\w.-]+\.ts$/,
     priority: 5,
     entriesAware: true,
     entriesAwareMergeThreshold: 10_000,

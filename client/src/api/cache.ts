@@ -7,7 +7,15 @@
  * ago, the same profile in two places), the same read asked twice at once is sent once, and a change invalidates the
  * reads of what it changed (by the contract's tag of each operation, and its `x-invalidates`), which load again.
  */
-import { createApi, fakeBaseQuery, type Api, type coreModuleName, type EndpointDefinitions, type reactHooksModuleName } from '@reduxjs/toolkit/query/react';
+import {
+  createApi,
+  defaultSerializeQueryArgs,
+  fakeBaseQuery,
+  type Api,
+  type coreModuleName,
+  type EndpointDefinitions,
+  type reactHooksModuleName,
+} from '@reduxjs/toolkit/query/react';
 import * as operations from './generated/operations';
 import type { ApiError, RequestOptions } from './http';
 import { toApiError } from './http';
@@ -51,6 +59,18 @@ function withCursor<A extends { query?: object }>(args: A | void, cursor: string
   const base = (args ?? {}) as A;
   return cursor === undefined ? base : { ...base, query: { ...base.query, cursor } };
 }
+
+/**
+ * A read's cache key: its arguments without `quiet`, which says only how a failure is shown, so the same read asked
+ * quietly in one place and aloud in another is one entry and one request.
+ */
+const cacheKey: typeof defaultSerializeQueryArgs = ({ queryArgs, ...rest }) => {
+  const given: unknown = queryArgs;
+  if (typeof given !== 'object' || given === null) return defaultSerializeQueryArgs({ ...rest, queryArgs: given });
+  const args: CallOptions & Record<string, unknown> = { ...given };
+  delete args.quiet;
+  return defaultSerializeQueryArgs({ ...rest, queryArgs: args });
+};
 
 /** The cache calls no base query: each endpoint runs its generated operation, which goes through the HTTP client. */
 export type CacheBaseQuery = ReturnType<typeof fakeBaseQuery<CachedError>>;
@@ -96,16 +116,17 @@ export function createCachedApi<Definitions extends EndpointDefinitions, Tag ext
             invalidatesTags: (_result, error) => (error ? [] : tags),
           });
         } else if (endpoint.kind === 'query') {
-          endpoints[name] = build.query({ queryFn: (args: unknown, { signal }) => run(args, signal), providesTags: tags });
+          endpoints[name] = build.query({ queryFn: (args: unknown, { signal }) => run(args, signal), providesTags: tags, serializeQueryArgs: cacheKey });
         } else {
           const { cursor } = endpoint;
           endpoints[name] = build.infiniteQuery<unknown, unknown, string | undefined>({
             infiniteQueryOptions: {
               initialPageParam: undefined,
-              getNextPageParam: (page) => (page as Record<string, string | null | undefined>)[cursor] ?? undefined,
+              getNextPageParam: (page) => (page as Record<string, string | null | undefined> | undefined)?.[cursor] ?? undefined,
             },
             queryFn: ({ queryArg, pageParam }, { signal }) => run(withCursor(queryArg as { query?: object }, pageParam), signal),
             providesTags: tags,
+            serializeQueryArgs: cacheKey,
           });
         }
       }

@@ -30,7 +30,10 @@ export function createAppStoreInSteps(preloadedState?: Partial<RootState>) {
       // The thunk middleware stays: the cached data layer's calls are thunks.
       getDefault({
         // The chosen File rides on the upload actions to the saga that sends it; it never enters the state.
-        serializableCheck: { ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta', 'payload.file'] },
+        // The development checks skip the cache's slice: it is plain data by construction (cache.ts), and walking every
+        // cached answer on every action made each action slow in development and tests.
+        serializableCheck: { ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta', 'payload.file'], ignoredPaths: [knackApi.reducerPath] },
+        immutableCheck: { ignoredPaths: [knackApi.reducerPath] },
       }).concat(knackApi.middleware, sagaMiddleware),
   });
   forgetReadsWhenTheViewerChanges(store);
@@ -47,7 +50,11 @@ export function createAppStoreInSteps(preloadedState?: Partial<RootState>) {
  * signed-in member changes (sign-in, sign-out, a session lost), every cached read is dropped, and the pages on
  * screen load theirs again as the new viewer. A renewed token for the same member keeps the cache.
  */
-function forgetReadsWhenTheViewerChanges(store: { getState: () => RootState; dispatch: (action: ReturnType<typeof knackApi.util.resetApiState>) => unknown; subscribe: (listener: () => void) => unknown }) {
+function forgetReadsWhenTheViewerChanges(store: {
+  getState: () => RootState;
+  dispatch: (action: ReturnType<typeof knackApi.util.resetApiState>) => unknown;
+  subscribe: (listener: () => void) => unknown;
+}) {
   let viewer = store.getState().auth.user?.id ?? null;
   store.subscribe(() => {
     const current = store.getState().auth.user?.id ?? null;
