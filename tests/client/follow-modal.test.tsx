@@ -4,7 +4,7 @@
  * there is no Remove.
  */
 import { fireEvent, waitFor, within } from '@testing-library/react';
-import { getFollowers, removeFollower } from '../../client/src/api/generated/operations';
+import { getFollowCount, getFollowers, removeFollower } from '../../client/src/api/generated/operations';
 import { modalOpened } from '../../client/src/lib/ui';
 import { makeUser, storeAccount } from './auth-fixtures';
 import { makeArtist } from './explore-fixtures';
@@ -50,22 +50,27 @@ const confirmShown = () => Boolean(shownConfirm());
 
 describe('removing a follower', () => {
   it('when Jane removes Bob from her followers and confirms, then his row goes, her count moves and a toast says so', async () => {
-    jest.mocked(removeFollower).mockResolvedValue({
-      isFollower: false,
-      follower: { followersCount: 0, followingsCount: 4 },
-      me: { followersCount: 1199, followingsCount: 7 },
+    jest.mocked(removeFollower).mockImplementation(async () => {
+      // From now on the server's lists and counts are without Bob's follow.
+      jest.mocked(getFollowers).mockResolvedValue({ entries: [{ user: cleo, isFollowing: true, isMe: false }], nextCursor: null });
+      jest.mocked(getFollowCount).mockResolvedValue({ followersCount: 1199, followingsCount: 7, isFollowing: false });
+      return { isFollower: false, follower: { followersCount: 0, followingsCount: 4 }, me: { followersCount: 1199, followingsCount: 7 } };
     });
-    const { dialog, store } = await openFollowers(JANE_ID);
+    const { dialog } = await openFollowers(JANE_ID);
+    const listReads = jest.mocked(getFollowers).mock.calls.length;
     fireEvent.click(dialog.getByRole('button', { name: 'Remove bob ray from your followers' }));
     const confirm = await confirmDialog();
     expect(confirm.getByText('bob ray will no longer follow you, and will not see your pieces shown to followers. They can follow you again.')).toBeTruthy();
     fireEvent.click(confirm.getByRole('button', { name: 'Remove' }));
 
     await waitFor(() => expect(toastTexts()).toContain('bob ray no longer follows you'));
-    expect(jest.mocked(removeFollower)).toHaveBeenCalledWith({ path: { id: bob.id } }, undefined);
+    expect(jest.mocked(removeFollower)).toHaveBeenCalledWith({ path: { id: bob.id } }, expect.objectContaining({ quiet: undefined }));
     await waitFor(() => expect(dialog.queryByText('bob ray')).toBeNull());
     expect(dialog.getByText('cleo wu')).toBeTruthy();
-    expect(store.getState().follows.counts[JANE_ID]).toEqual({ followersCount: 1199, followingsCount: 7 });
+    expect(dialog.getByRole('tab', { name: 'Followers (1199)' })).toBeTruthy();
+    // The list it changed is read again, and says the same.
+    await waitFor(() => expect(jest.mocked(getFollowers).mock.calls.length).toBe(listReads + 1));
+    expect(dialog.queryByText('bob ray')).toBeNull();
     expect(dialog.getByRole('tab', { name: 'Followers (1199)' })).toBeTruthy();
   });
 

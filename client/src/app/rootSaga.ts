@@ -6,16 +6,7 @@ import { uploadSaga } from '../features/upload';
 import { playerSaga } from '../features/player';
 import { knackSaga } from '../features/knack';
 import { commentsSaga } from '../features/comments';
-import { followsSaga } from '../features/follows';
 
 export function* rootSaga(): SagaIterator {
-  yield all([
-    fork(uiSaga),
-    fork(authSaga),
-    fork(uploadSaga),
-    fork(playerSaga),
-    fork(knackSaga),
-    fork(commentsSaga),
-    fork(followsSaga),
-  ]);
+  yield all([fork(uiSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga), fork(commentsSaga)]);
 }

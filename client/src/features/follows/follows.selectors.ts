@@ -1,7 +1,5 @@
-import type { FollowCounts, FollowsState } from './follows.slice';
+import type { FollowRequest, FollowsState } from './follows.slice';
 
 type WithFollows = { follows: FollowsState };
 
-export const selectFollowCounts = (state: WithFollows, userId: string): FollowCounts | undefined => state.follows.counts[userId];
-export const selectIsFollowing = (state: WithFollows, userId: string): boolean | undefined => state.follows.following[userId];
-export const selectFollowBusy = (state: WithFollows, userId: string): boolean => Boolean(state.follows.busy[userId]);
+export const selectFollowAfterSignIn = (state: WithFollows): FollowRequest | null => state.follows.afterSignIn;

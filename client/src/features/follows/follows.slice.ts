@@ -1,64 +1,45 @@
 /**
- * Who follows whom, as this member's screens show it: each member's counts as last answered, and whether the
- * signed-in member follows them. Kept in one place so that a follow made anywhere (a profile, the detail modal,
- * the follow modal's rows) moves every button and count on screen at once.
+ * The one thing about follows the client keeps itself: a follow a visitor asked for, waiting for the sign-in it needed
+ * (the login modal's callback brings it back once they are signed in, and the follows on screen send it). Who follows
+ * whom and the counts are server reads, kept by the cached data layer (follows.cache.ts).
  */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { loggedOut, sessionLost } from '../auth';
 
-export interface FollowCounts {
-  followersCount: number;
-  followingsCount: number;
-}
-
-export interface FollowsState {
-  counts: Record<string, FollowCounts>;
-  /** Whether the signed-in member follows each member (known from a count, a list or a change). */
-  following: Record<string, boolean>;
-  /** A change on its way, per member followed. */
-  busy: Record<string, boolean>;
-}
-
-export const initialFollowsState: FollowsState = { counts: {}, following: {}, busy: {} };
-
-export interface FollowTarget {
+export interface FollowRequest {
   userId: string;
   /** The name the toast uses. */
   name: string;
+  /** Follow (true) or unfollow. */
+  set: boolean;
 }
+
+export interface FollowsState {
+  /** A follow asked for by a visitor, who is signed in now: to send. */
+  afterSignIn: FollowRequest | null;
+}
+
+export const initialFollowsState: FollowsState = { afterSignIn: null };
 
 const followsSlice = createSlice({
   name: 'follows',
   initialState: initialFollowsState,
   reducers: {
-    countsRequested(_state, _action: PayloadAction<{ userId: string }>) {},
-    countsLoaded(state, action: PayloadAction<{ userId: string; isFollowing?: boolean } & FollowCounts>) {
-      const { userId, isFollowing, followersCount, followingsCount } = action.payload;
-      state.counts[userId] = { followersCount, followingsCount };
-      if (isFollowing !== undefined) state.following[userId] = isFollowing;
+    /** The login modal's callback: the visitor who asked for this follow is signed in now. */
+    followAfterSignIn(state, action: PayloadAction<FollowRequest>) {
+      state.afterSignIn = action.payload;
     },
-    /** What a follow list said about its entries. */
-    followingSeen(state, action: PayloadAction<Record<string, boolean>>) {
-      for (const [userId, isFollowing] of Object.entries(action.payload)) if (!state.busy[userId]) state.following[userId] = isFollowing;
+    /** The follow waiting for the sign-in is on its way. */
+    followAfterSignInTaken(state) {
+      state.afterSignIn = null;
     },
-    followToggled(state, action: PayloadAction<FollowTarget & { set: boolean }>) {
-      state.busy[action.payload.userId] = true;
-    },
-    followChanged(state, action: PayloadAction<{ userId: string; myId: string; isFollowing: boolean; subjector: FollowCounts; me: FollowCounts }>) {
-      const { userId, myId, isFollowing, subjector, me } = action.payload;
-      state.following[userId] = isFollowing;
-      state.counts[userId] = subjector;
-      state.counts[myId] = me;
-      delete state.busy[userId];
-    },
-    followFailed(state, action: PayloadAction<{ userId: string }>) {
-      delete state.busy[action.payload.userId];
-    },
-    /** Signed out: nothing is followed any more. */
-    followsForgotten() {
-      return initialFollowsState;
-    },
+  },
+  extraReducers: (builder) => {
+    // Signed out before it was sent: it is not this member's to send any more.
+    builder.addCase(loggedOut, () => initialFollowsState);
+    builder.addCase(sessionLost, () => initialFollowsState);
   },
 });
 
-export const { countsRequested, countsLoaded, followingSeen, followToggled, followChanged, followFailed, followsForgotten } = followsSlice.actions;
+export const { followAfterSignIn, followAfterSignInTaken } = followsSlice.actions;
 export const followsReducer = followsSlice.reducer;

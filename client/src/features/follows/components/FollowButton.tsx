@@ -1,18 +1,17 @@
-import { useEffect } from 'react';
 import UserAddOutlined from '@ant-design/icons/es/icons/UserAddOutlined';
 import CheckOutlined from '@ant-design/icons/es/icons/CheckOutlined';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { Button } from '../../../components/button';
 import { selectUser } from '../../auth';
-import { selectFollowBusy, selectIsFollowing } from '../follows.selectors';
-import { countsRequested, followToggled } from '../follows.slice';
+import { useFollowCounts } from '../follows.cache';
+import { useFollowChange } from '../follows.change';
 
 export interface FollowButtonProps {
   userId: string;
   /** The name the button's label and the toast use. */
   name: string;
   size?: 'small' | 'middle';
-  /** Whether the viewer follows them, as a list said (the store's knowledge wins once it has any). */
+  /** Whether the viewer follows them, as a list said (the member's counts, once read on this screen, win). */
   initiallyFollowing?: boolean;
   /** Reads the member's counts and whether the viewer follows them (off in lists, which say it themselves). */
   load?: boolean;
@@ -20,18 +19,12 @@ export interface FollowButtonProps {
 
 /** Follow / Unfollow for another member; hidden on one's own name. A visitor is asked to log in first. */
 export function FollowButton({ userId, name, size = 'middle', initiallyFollowing, load = true }: FollowButtonProps) {
-  const dispatch = useAppDispatch();
   const viewer = useAppSelector(selectUser);
-  const known = useAppSelector((state) => selectIsFollowing(state, userId));
-  const busy = useAppSelector((state) => selectFollowBusy(state, userId));
-  const following = known ?? initiallyFollowing ?? false;
-  const viewerId = viewer?.id;
+  const counts = useFollowCounts(userId, load);
+  const { busy, change } = useFollowChange(userId, name);
+  const following = counts?.isFollowing ?? initiallyFollowing ?? false;
 
-  useEffect(() => {
-    if (load) dispatch(countsRequested({ userId }));
-  }, [dispatch, load, userId, viewerId]);
-
-  if (viewerId === userId) return null;
+  if (viewer?.id === userId) return null;
   return (
     <Button
       kind={following ? 'default' : 'primary'}
@@ -42,7 +35,7 @@ export function FollowButton({ userId, name, size = 'middle', initiallyFollowing
       aria-label={`${following ? 'Unfollow' : 'Follow'} ${name}`}
       onClick={(event) => {
         event.stopPropagation();
-        dispatch(followToggled({ userId, name, set: !following }));
+        change(!following);
       }}
     >
       {following ? 'Following' : 'Follow'}

@@ -1,20 +1,14 @@
-import { useEffect } from 'react';
 import { compactCount } from '../../../components/format';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { modalOpened } from '../../../lib/ui';
-import { selectFollowCounts } from '../follows.selectors';
-import { countsRequested, type FollowCounts as Counts } from '../follows.slice';
+import { useFollowCounts, type FollowCounts as Counts } from '../follows.cache';
 import './follows.css';
 
 type Side = 'followers' | 'following';
 
-/** The member's counts: the newest the store knows, else those the page loaded with. */
+/** The member's counts: the newest read on this screen (`load` reads them), else those the page loaded with. */
 function useCounts(userId: string, initial: Counts | undefined, load: boolean): Counts | undefined {
-  const dispatch = useAppDispatch();
-  useEffect(() => {
-    if (load) dispatch(countsRequested({ userId }));
-  }, [dispatch, load, userId]);
-  return useAppSelector((state) => selectFollowCounts(state, userId)) ?? initial;
+  return useFollowCounts(userId, load) ?? initial;
 }
 
 /** "12 followers" or "3 following": opens the follow modal on that tab. */
@@ -33,7 +27,7 @@ export function FollowCount({ userId, side, initial }: { userId: string; side: S
 
 export interface FollowCountsProps {
   userId: string;
-  /** The counts the page loaded with, until the store knows newer ones. */
+  /** The counts the page loaded with, until newer ones are read on this screen. */
   initial?: Counts;
   /** Reads the counts (when no page brings them). */
   load?: boolean;

@@ -3,9 +3,9 @@ import { useNavigate } from 'react-router-dom';
 import Modal from 'antd/es/modal';
 import Tabs from 'antd/es/tabs';
 import AntButton from 'antd/es/button';
-import { useRemoveFollower } from '../../../api/generated/hooks';
-import { getFollowers, getFollowings, type GetFollowersResult } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
+import { useGetFollowersInfiniteQuery, useGetFollowingsInfiniteQuery, useRemoveFollowerMutation } from '../../../api/generated/endpoints';
+import type { GetFollowersResult } from '../../../api/generated/operations';
+import { usePagedList } from '../../../api/pagedList';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
@@ -14,51 +14,23 @@ import { UserAvatar } from '../../../components/UserAvatar';
 import { displayUsername } from '../../../lib/userNames';
 import { profilePath } from '../../../lib/links';
 import { selectUser } from '../../auth';
-import { selectFollowCounts } from '../follows.selectors';
-import { countsLoaded, countsRequested, followingSeen } from '../follows.slice';
+import { showFollowerRemoved, useFollowCounts } from '../follows.cache';
+import { useFollowAfterSignIn } from '../follows.change';
 import { FollowButton } from './FollowButton';
 import './follows.css';
 
 type Tab = 'followers' | 'following';
-type Entry = GetFollowersResult['entries'][number];
+/** A row of a follow list, known by its member's id. */
+type Entry = GetFollowersResult['entries'][number] & { id: string };
 
-/** One tab's list, read from its first page each time the tab shows (a follow made meanwhile is in it). */
+const rowsOf = (page: GetFollowersResult): Entry[] => page.entries.map((entry) => ({ ...entry, id: entry.user.id }));
+
+/** One tab's list, in pages, while the modal shows it. */
 function useFollowList(userId: string, viewerId: string, tab: Tab, open: boolean) {
-  const dispatch = useAppDispatch();
-  const [state, setState] = useState<{ entries: Entry[]; nextCursor: string | null; loading: boolean; error: string | null }>({
-    entries: [],
-    nextCursor: null,
-    loading: true,
-    error: null,
-  });
-
-  const load = async (cursor: string | null, signal?: AbortSignal) => {
-    setState((s) => ({ ...s, loading: true, error: null }));
-    const read = tab === 'followers' ? getFollowers : getFollowings;
-    try {
-      const page = await read({ path: { userId, id: viewerId }, query: cursor ? { cursor } : {} }, { signal, quiet: true });
-      dispatch(followingSeen(Object.fromEntries(page.entries.map((entry) => [entry.user.id, entry.isFollowing]))));
-      setState((s) => ({ entries: cursor ? [...s.entries, ...page.entries] : page.entries, nextCursor: page.nextCursor, loading: false, error: null }));
-    } catch (error) {
-      if (!signal?.aborted) setState((s) => ({ ...s, loading: false, error: toApiError(error).message }));
-    }
-  };
-
-  useEffect(() => {
-    if (!open) return undefined;
-    const controller = new AbortController();
-    void load(null, controller.signal);
-    return () => controller.abort();
-    // `load` reads the props of this render; the list is read again when they change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [userId, viewerId, tab, open]);
-
-  return {
-    ...state,
-    more: () => void load(state.nextCursor),
-    /** Takes a member off the list shown (the server has ended their follow). */
-    drop: (memberId: string) => setState((s) => ({ ...s, entries: s.entries.filter((entry) => entry.user.id !== memberId) })),
-  };
+  const args = { path: { userId, id: viewerId }, quiet: 'the modal shows the failure in place of the list' };
+  const followers = useGetFollowersInfiniteQuery(args, { skip: !open || tab !== 'followers' });
+  const followings = useGetFollowingsInfiniteQuery(args, { skip: !open || tab !== 'following' });
+  return usePagedList(tab === 'followers' ? followers : followings, rowsOf);
 }
 
 const removedFollowerToast = (name: string) => `${name} no longer follows you`;
@@ -67,31 +39,19 @@ const removedFollowerToast = (name: string) => `${name} no longer follows you`;
  * Asks the owner of a followers list before taking a member off it: that member's follow ends, and with it what they
  * see of the owner's pieces shown to followers.
  */
-function RemoveFollowerConfirm({
-  ownerId,
-  entry,
-  onClose,
-  onRemoved,
-}: {
-  ownerId: string;
-  entry: Entry | null;
-  onClose: () => void;
-  onRemoved: (entry: Entry) => void;
-}) {
+function RemoveFollowerConfirm({ ownerId, entry, onClose }: { ownerId: string; entry: Entry | null; onClose: () => void }) {
   const dispatch = useAppDispatch();
-  const removal = useRemoveFollower();
+  const [removeFollower, removal] = useRemoveFollowerMutation();
   const name = entry ? displayUsername(entry.user.username) : '';
   const remove = async () => {
     if (!entry) return;
     try {
-      const result = await removal.run({ path: { id: entry.user.id } });
-      dispatch(countsLoaded({ userId: ownerId, ...result.me }));
-      dispatch(countsLoaded({ userId: entry.user.id, ...result.follower }));
-      onRemoved(entry);
+      const answer = await removeFollower({ path: { id: entry.user.id } }).unwrap();
+      dispatch(showFollowerRemoved(entry.user.id, ownerId, answer));
       notify('success', removedFollowerToast(name));
       onClose();
     } catch {
-      // The HTTP client has shown the server's message; the question stays open to try again.
+      // The one error toast has shown the server's message; the question stays open to try again.
     }
   };
   return (
@@ -99,9 +59,9 @@ function RemoveFollowerConfirm({
       open={Boolean(entry)}
       title="Remove this follower?"
       okText="Remove"
-      okButtonProps={{ danger: true, loading: removal.loading }}
+      okButtonProps={{ danger: true, loading: removal.isLoading }}
       onOk={() => void remove()}
-      onCancel={removal.loading ? undefined : onClose}
+      onCancel={removal.isLoading ? undefined : onClose}
     >
       <p>{`${name} will no longer follow you, and will not see your pieces shown to followers. They can follow you again.`}</p>
     </Modal>
@@ -121,8 +81,9 @@ export default function FollowModal({ open }: { open: boolean }) {
   const isPhone = useAppSelector(selectIsPhone);
   const userId = props.userId ?? '';
   const [tab, setTab] = useState<Tab>(props.followTab ?? 'followers');
-  const counts = useAppSelector((state) => selectFollowCounts(state, userId));
+  const counts = useFollowCounts(userId, open && Boolean(userId));
   const list = useFollowList(userId, viewer?.id ?? userId, tab, open && Boolean(userId));
+  useFollowAfterSignIn();
   const ownLists = Boolean(viewer) && viewer?.id === userId;
   const ownFollowers = ownLists && tab === 'followers';
   const [removing, setRemoving] = useState<Entry | null>(null);
@@ -131,10 +92,6 @@ export default function FollowModal({ open }: { open: boolean }) {
     if (open) setTab(props.followTab ?? 'followers');
   }, [open, props.followTab]);
 
-  useEffect(() => {
-    if (open && userId) dispatch(countsRequested({ userId }));
-  }, [dispatch, open, userId]);
-
   const go = (entry: Entry) => {
     dispatch(modalClosed());
     void navigate(entry.isMe ? PATHS.myProfile : profilePath(entry.user.username));
@@ -142,12 +99,12 @@ export default function FollowModal({ open }: { open: boolean }) {
 
   const rows = (
     <>
-      {list.error ? <p className="kn-follow-modal__empty">{list.error}</p> : null}
-      {!list.loading && !list.error && !list.entries.length ? (
+      {list.error ? <p className="kn-follow-modal__empty">{list.error.message}</p> : null}
+      {list.status === 'ready' && !list.items.length ? (
         <p className="kn-follow-modal__empty">{tab === 'followers' ? 'No followers yet.' : 'Not following anyone yet.'}</p>
       ) : null}
       <ul className="kn-follow-list">
-        {list.entries.map((entry) => (
+        {list.items.map((entry) => (
           <li key={entry.user.id} className="kn-follow-row">
             <button type="button" className="kn-follow-row__person" onClick={() => go(entry)}>
               <UserAvatar user={entry.user} size={36} />
@@ -175,8 +132,8 @@ export default function FollowModal({ open }: { open: boolean }) {
           </li>
         ))}
       </ul>
-      {list.nextCursor ? (
-        <AntButton type="link" loading={list.loading} onClick={list.more}>
+      {list.hasMore ? (
+        <AntButton type="link" loading={list.loadingMore} onClick={list.loadMore}>
           Show more
         </AntButton>
       ) : null}
@@ -202,7 +159,7 @@ export default function FollowModal({ open }: { open: boolean }) {
           { key: 'following', label: `Following${counts ? ` (${counts.followingsCount})` : ''}`, children: tab === 'following' ? rows : null },
         ]}
       />
-      <RemoveFollowerConfirm ownerId={userId} entry={removing} onClose={() => setRemoving(null)} onRemoved={(entry) => list.drop(entry.user.id)} />
+      <RemoveFollowerConfirm ownerId={userId} entry={removing} onClose={() => setRemoving(null)} />
     </Modal>
   );
 }
