@@ -6,6 +6,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { components } from '../../generated/openapi';
 import {
+  getCommentsByContent,
   getContentByLink,
   getContentDetail,
   getContentsByKind,
@@ -51,7 +52,10 @@ export interface World {
   pieces: Content[];
 }
 
-/** Answers the read calls from `world`: profiles, uploads, share links, details, feeds and trending artists. */
+/**
+ * Answers the read calls from `world`: profiles, uploads, share links, details, feeds, trending artists, and the
+ * comments of a piece (none listed; the count is the detail's).
+ */
 export function mockReads({ cards, pieces }: World) {
   mockPublicCalls();
   const cardOf = (username: string) => cards.find((card) => card.user.username === username);
@@ -75,6 +79,7 @@ export function mockReads({ cards, pieces }: World) {
     const owner = cardOf(content.ownerUsername)?.user ?? janeCard().user;
     return { content, owner, commentsCount: 2, knackStatus: 0 };
   });
+  jest.mocked(getCommentsByContent).mockResolvedValue({ comments: [], nextCursor: null, total: null });
   jest.mocked(getContentsByKind).mockResolvedValue({ contents: [], nextCursor: null });
   jest.mocked(getTrendingArtists).mockResolvedValue({ users: [], nextCursor: null });
   jest.mocked(getFollowCount).mockImplementation(async ({ path }) => {

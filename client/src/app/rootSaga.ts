@@ -5,8 +5,7 @@ import { authSaga } from '../features/auth';
 import { uploadSaga } from '../features/upload';
 import { playerSaga } from '../features/player';
 import { knackSaga } from '../features/knack';
-import { commentsSaga } from '../features/comments';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(uiSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga), fork(commentsSaga)]);
+  yield all([fork(uiSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga)]);
 }

@@ -6,16 +6,20 @@ import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input';
 import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
 import { LIMITS, MESSAGES } from '../../../../../generated/validation';
+import { useAddCommentMutation, useDeleteCommentMutation } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened } from '../../../lib/ui';
 import { formatDuration, formatTimeAgo } from '../../../components/format';
+import { notify } from '../../../components/notify';
 import { UserAvatar } from '../../../components/UserAvatar';
 import type { Content } from '../../../lib/content';
+import { commentsCounted } from '../../../lib/contentEvents';
 import { profilePath } from '../../../lib/links';
 import { selectIsAdmin, selectUser } from '../../auth';
 import { selectTrackProgress, usePlayerControls } from '../../player';
-import { commentBoxRequested, commentRemoveRequested, commentsRequested, commentSubmitted, type PieceComment } from '../comments.slice';
-import { selectFocusRequest, selectPieceComments } from '../comments.selectors';
+import { commentBoxRequested } from '../comments.slice';
+import { selectFocusRequest } from '../comments.selectors';
+import { showCommentAdded, showCommentRemoved, usePieceComments, type PieceComment } from '../hooks/usePieceComments';
 import './comments.css';
 
 const characters = (text: string) => [...text].length;
@@ -33,7 +37,7 @@ function avatarOf(comment: PieceComment) {
 function CommentBox({ content }: { content: Content }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
-  const posting = useAppSelector((state) => selectPieceComments(state, content.id)?.posting ?? false);
+  const [addComment, { isLoading: posting }] = useAddCommentMutation();
   const focus = useAppSelector(selectFocusRequest, shallowEqual);
   const progress = useAppSelector((state) => selectTrackProgress(state, content.id), shallowEqual);
   const [text, setText] = useState('');
@@ -47,16 +51,6 @@ function CommentBox({ content }: { content: Content }) {
     if (focus.contentId === content.id && focus.request > 0) box.current?.focus();
   }, [focus.request, focus.contentId, content.id]);
 
-  // Sent: the box empties for the next one.
-  const wasPosting = useRef(false);
-  useEffect(() => {
-    if (wasPosting.current && !posting) {
-      setText('');
-      setPinnedAt(null);
-    }
-    wasPosting.current = posting;
-  }, [posting]);
-
   const onFocus = () => {
     if (!user) {
       box.current?.blur();
@@ -66,18 +60,29 @@ function CommentBox({ content }: { content: Content }) {
     if (content.isAudio && pinnedAt === null && progress && progress.position > 0) setPinnedAt(Math.round(progress.position));
   };
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const comment = text.trim();
     if (!comment) return setError(MESSAGES.commentRequired);
     if (characters(comment) > LIMITS.commentMaxChars) return setError(MESSAGES.commentTooLong);
     setError(null);
-    dispatch(commentSubmitted({ contentId: content.id, ownerId: content.ownerId, text: comment, atSeconds: pinnedAt !== null && timed ? pinnedAt : null }));
+    if (!user) return;
+    const atSeconds = pinnedAt !== null && timed ? pinnedAt : null;
+    try {
+      const added = await addComment({ body: { comment, userId: user.id, ownerId: content.ownerId, contentId: content.id, atSeconds } }).unwrap();
+      dispatch(showCommentAdded(content.id, added));
+      dispatch(commentsCounted({ contentId: content.id, commentsCount: added.commentsCount }));
+      // Sent: the box empties for the next one.
+      setText('');
+      setPinnedAt(null);
+    } catch {
+      // The one error toast has shown the server's message; the comment stays in the box to send again.
+    }
   };
 
   const count = characters(text);
   return (
-    <form className="kn-comments__form" onSubmit={submit} noValidate>
+    <form className="kn-comments__form" onSubmit={(event) => void submit(event)} noValidate>
       <Input.TextArea
         ref={(node) => {
           box.current = node?.resizableTextArea?.textArea ?? null;
@@ -129,8 +134,24 @@ interface ItemProps {
   mayRemove: boolean;
 }
 
-function CommentItem({ comment, content, queue, mayRemove }: ItemProps) {
+/** Removes a comment of the piece: a toast with the server's message, and the piece's count follows. */
+function useRemoveComment(contentId: string) {
   const dispatch = useAppDispatch();
+  const [deleteComment] = useDeleteCommentMutation();
+  return async (commentId: string) => {
+    try {
+      const removed = await deleteComment({ path: { commentId } }).unwrap();
+      dispatch(showCommentRemoved(contentId, commentId, removed.commentsCount));
+      dispatch(commentsCounted({ contentId, commentsCount: removed.commentsCount }));
+      notify('success', removed.message);
+    } catch {
+      // The one error toast has shown the server's message.
+    }
+  };
+}
+
+function CommentItem({ comment, content, queue, mayRemove }: ItemProps) {
+  const remove = useRemoveComment(content.id);
   const controls = usePlayerControls();
   const playing = useAppSelector((state) => selectTrackProgress(state, content.id) !== null);
   const playFrom = (seconds: number) => {
@@ -175,7 +196,7 @@ function CommentItem({ comment, content, queue, mayRemove }: ItemProps) {
           size="small"
           icon={<DeleteOutlined />}
           aria-label={`Remove the comment of ${comment.commentorName}`}
-          onClick={() => dispatch(commentRemoveRequested({ contentId: content.id, commentId: comment.id }))}
+          onClick={() => void remove(comment.id)}
         />
       ) : null}
     </li>
@@ -187,28 +208,23 @@ function CommentItem({ comment, content, queue, mayRemove }: ItemProps) {
  * comment's time in a song plays it from there, with `queue` around it.
  */
 export default function CommentsPanel({ content, queue }: { content: Content; queue: Content[] }) {
-  const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const isAdmin = useAppSelector(selectIsAdmin);
-  const comments = useAppSelector((state) => selectPieceComments(state, content.id));
+  const comments = usePieceComments(content.id);
   const headingId = useId();
 
-  useEffect(() => {
-    dispatch(commentsRequested({ contentId: content.id }));
-  }, [dispatch, content.id]);
-
-  const items = comments?.items ?? [];
+  const items = comments.items;
   const isOwner = user?.id === content.ownerId;
   return (
     <section className="kn-comments" aria-labelledby={headingId}>
       <h3 id={headingId} className="kn-comments__heading">
-        Comments{comments?.total ? ` (${comments.total})` : ''}
+        Comments{comments.total ? ` (${comments.total})` : ''}
       </h3>
       {isOwner ? null : <CommentBox content={content} />}
-      {comments?.failed ? (
+      {comments.error ? (
         <p className="kn-comments__empty">
           The comments could not be loaded.{' '}
-          <Button type="link" size="small" onClick={() => dispatch(commentsRequested({ contentId: content.id }))}>
+          <Button type="link" size="small" onClick={comments.retry}>
             Try again
           </Button>
         </p>
@@ -224,11 +240,11 @@ export default function CommentsPanel({ content, queue }: { content: Content; qu
             />
           ))}
         </ol>
-      ) : comments && !comments.loading ? (
+      ) : comments.status === 'ready' ? (
         <p className="kn-comments__empty">{isOwner ? 'No comments yet.' : 'No comments yet. Be the first.'}</p>
       ) : null}
-      {comments?.nextCursor ? (
-        <Button className="kn-comments__more" loading={comments.loading} onClick={() => dispatch(commentsRequested({ contentId: content.id, more: true }))}>
+      {comments.hasMore ? (
+        <Button className="kn-comments__more" loading={comments.loadingMore} onClick={comments.loadMore}>
           Show more comments
         </Button>
       ) : null}

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { shallowEqual } from 'react-redux';
 import Modal from 'antd/es/modal';
-import { useGetContentDetail } from '../../../api/generated/hooks';
+import { useGetContentDetailQuery } from '../../../api/generated/endpoints';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectReactedContents, selectUser } from '../../auth';
@@ -18,7 +18,7 @@ import { DetailInfo } from './DetailInfo';
 import { DetailStage } from './DetailStage';
 import { FullImageModal } from './FullImageModal';
 import { ExploreStrip, MoreFromArtist, OtherArtists } from './PieceStrips';
-import { loadCommentsPanel, selectPieceComments } from '../../comments';
+import { loadCommentsPanel, usePieceComments } from '../../comments';
 
 const CommentsPanel = lazy(loadCommentsPanel);
 import './content-detail.css';
@@ -37,7 +37,8 @@ function useDetail(content: Content | null, open: boolean) {
   const viewer = useAppSelector(selectUser);
   const reacted = useAppSelector(selectReactedContents);
   const savedHere = useAppSelector((state) => (content ? state.contentDetail.savedHere[content.id] : undefined));
-  const detail = useGetContentDetail({ path: { contentId: content?.id ?? '', userId: viewer?.id ?? 'guest' } }, { enabled: open && Boolean(content) });
+  const detail = useGetContentDetailQuery({ path: { contentId: content?.id ?? '', userId: viewer?.id ?? 'guest' } }, { skip: !open || !content });
+  // Closed, it keeps the last answer: the closing animation shows the piece as it was.
   const fresh = detail.data && detail.data.content.id === content?.id ? detail.data : undefined;
   if (!content || !fresh) return { content, owner: undefined, commentsCount: undefined, knackStatus: undefined };
   const loaded = savedHere ?? fresh.content;
@@ -78,7 +79,7 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
   const { content, owner, commentsCount: loadedCount, knackStatus } = useDetail(chosen, open);
   const siblings = useAppSelector((state) => state.contentDetail.siblings);
   // The count the comments list knows (a comment just added or removed here) wins over the detail call's.
-  const listedCount = useAppSelector((state) => (content ? selectPieceComments(state, content.id)?.total : null));
+  const listedCount = usePieceComments(content?.id ?? '', !open || !content).total;
   const commentsCount = listedCount ?? loadedCount;
   useImageKnack(content, knackStatus, open);
   const [showingFull, setShowingFull] = useState(false);

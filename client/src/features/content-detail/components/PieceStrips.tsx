@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useGetContentsByKind, useGetTrendingArtists } from '../../../api/generated/hooks';
+import { useGetContentsByKindInfiniteQuery, useGetTrendingArtistsInfiniteQuery } from '../../../api/generated/endpoints';
 import { useAppDispatch } from '../../../lib/storeHooks';
 import { ArtistGrid } from '../../../components/content/ArtistCard';
 import { ContentCard } from '../../../components/content/ContentCard';
@@ -39,12 +39,13 @@ function PieceRow({ label, pieces }: { label: string; pieces: Content[] }) {
   );
 }
 
-/** One feed of GET /content/get-by-kind as a strip (`exceptId`: the piece already shown). */
+/** The first page of one feed of GET /content/get-by-kind as a strip (`exceptId`: the piece already shown). */
 function FeedStrip({ label, kind, ownerId, exceptId }: { label: string; kind: FeedKind; ownerId?: string; exceptId?: string }) {
-  const feed = useGetContentsByKind({ path: { kind }, query: { ownerId, limit: STRIP_SIZE } });
-  if (feed.loading && !feed.data) return <StripSkeleton label={label} />;
-  if (feed.error) return <p className="kn-strip__empty">These pieces could not be loaded.</p>;
-  return <PieceRow label={label} pieces={(feed.data?.contents ?? []).filter((piece) => piece.id !== exceptId)} />;
+  const feed = useGetContentsByKindInfiniteQuery({ path: { kind }, query: { ownerId, limit: STRIP_SIZE } });
+  const page = feed.currentData?.pages[0];
+  if (feed.isError && !page) return <p className="kn-strip__empty">These pieces could not be loaded.</p>;
+  if (!page) return <StripSkeleton label={label} />;
+  return <PieceRow label={label} pieces={page.contents.filter((piece) => piece.id !== exceptId)} />;
 }
 
 /** The Explore tabs in the modal (Popular, Featured, Trending, On the Radar), each a strip of its feed. */
@@ -75,15 +76,15 @@ export function MoreFromArtist({ content }: { content: Content }) {
 
 /** 'Other artists you may like': the first 8 trending artists, the piece's owner left out. */
 export function OtherArtists({ ownerId }: { ownerId: string }) {
-  const trending = useGetTrendingArtists({ query: { limit: OTHER_ARTISTS + 1 } });
-  const artists = (trending.data?.users ?? []).filter((card) => card.user.id !== ownerId).slice(0, OTHER_ARTISTS);
-  if (!trending.loading && !artists.length) return null;
+  const trending = useGetTrendingArtistsInfiniteQuery({ query: { limit: OTHER_ARTISTS + 1 } });
+  const artists = (trending.data?.pages[0]?.users ?? []).filter((card) => card.user.id !== ownerId).slice(0, OTHER_ARTISTS);
+  if (!trending.isLoading && !artists.length) return null;
   return (
     <section className="kn-detail__section" aria-labelledby="kn-detail-artists">
       <h3 id="kn-detail-artists" className="kn-detail__section-title">
         Other artists you may like
       </h3>
-      {trending.loading ? <StripSkeleton label="Other artists you may like" /> : <ArtistGrid cards={artists} label="Other artists you may like" />}
+      {trending.isLoading ? <StripSkeleton label="Other artists you may like" /> : <ArtistGrid cards={artists} label="Other artists you may like" />}
     </section>
   );
 }

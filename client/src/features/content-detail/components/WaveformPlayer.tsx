@@ -10,7 +10,7 @@ import { positionAfterKey, positionText, selectTrackProgress, usePlayerControls 
 import { TYPE_COLORS } from '../../../lib/tagColors';
 import type { Content } from '../../../lib/content';
 import { drawWaveform, fetchPeaks } from '../../../lib/waveform';
-import { selectPieceComments } from '../../comments';
+import { usePieceComments } from '../../comments';
 
 const STYLE = { played: TYPE_COLORS.music.color, rest: TYPE_COLORS.music.soft, bar: 3, gap: 2 };
 const HEIGHT = 72;
@@ -46,9 +46,9 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
 
 /** The song's timed comments loaded so far, one marker per second of the track (the latest comment on top). */
 function useCommentMarkers(contentId: string, duration: number) {
-  const items = useAppSelector((state) => selectPieceComments(state, contentId)?.items);
+  const { items } = usePieceComments(contentId);
   return useMemo(() => {
-    if (!items || !duration) return [];
+    if (!duration) return [];
     const bySecond = new Map<number, { id: string; atSeconds: number; name: string }>();
     for (const comment of items) {
       if (comment.atSeconds === null || comment.atSeconds > duration) continue;
