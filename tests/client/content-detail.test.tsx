@@ -3,11 +3,14 @@
  * the address becomes its share link (closing, or the back button, returns); the arrows, the ← → keys and
  * swipes (past 20 px on phones, 40 px otherwise) step through its siblings; it shows the tag, type, price,
  * and the monetized check or the dollar sign; the share link copies with a 'copied' toast; a song draws its
- * stored waveform and plays; the strips below come from the feeds. A share link opens the piece over its
- * owner's profile; `{name}-music-top-50` is the chart, a plain segment a profile.
+ * stored waveform and plays; the strips below come from the feeds; a member's comment shows at the top with the
+ * count, and the comments are read again. A share link opens the piece over its owner's profile;
+ * `{name}-music-top-50` is the chart, a plain segment a profile.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  addComment,
+  getCommentsByContent,
   getContentByLink,
   getContentDetail,
   getContentsByKind,
@@ -17,6 +20,7 @@ import {
 } from '../../client/src/api/generated/operations';
 import { detailOpened } from '../../client/src/lib/contentEvents';
 import { parsePath } from '../../client/src/lib/links';
+import { makeUser, storeAccount } from './auth-fixtures';
 import {
   cardLink,
   detailDialog,
@@ -31,6 +35,7 @@ import {
   toastTexts,
   useJaneWorld,
 } from './profile-fixtures';
+import { mockMemberCalls } from './upload-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -305,5 +310,51 @@ describe('comments in the detail modal', () => {
       origin: 'comments',
       callback: { type: 'comments/commentBoxRequested', payload: { contentId: world.pieces[0]!.id } },
     });
+  });
+
+  it('when a member comments, then her comment shows at the top and the counts follow at once, the box empties, and the comments are read again', async () => {
+    const bea = makeUser({ id: '64b0000000000000000000b2', username: 'bea_moon', email: 'bea@example.com', fullName: 'Bea Moon' });
+    storeAccount('stored-token', bea);
+    mockMemberCalls(bea);
+    const photo = world.pieces[0]!;
+    const comment = {
+      id: `${photo.id}-3`,
+      kind: 'comment' as const,
+      contentId: photo.id,
+      contentTitle: photo.title,
+      ownerId: photo.ownerId,
+      ownerUsername: photo.ownerUsername,
+      commentorId: bea.id,
+      commentorName: 'Bea Moon',
+      commentorUsername: 'bea_moon',
+      commentorPhoto: null,
+      description: 'The light on the river.',
+      when: new Date().toISOString(),
+      atSeconds: null,
+      sharedComment: null,
+    };
+    jest.mocked(addComment).mockImplementation(async () => {
+      // From now on the server lists it.
+      jest.mocked(getCommentsByContent).mockResolvedValue({ comments: [comment], nextCursor: null, total: 3 });
+      return { message: 'Success', comment, commentsCount: 3 };
+    });
+    const { dialog } = await openFromProfile();
+    const box = (await dialog.findByLabelText('Your comment')) as HTMLTextAreaElement;
+    const reads = jest.mocked(getCommentsByContent).mock.calls.length;
+    fireEvent.change(box, { target: { value: '  The light on the river.  ' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Comment' }));
+
+    // Found in the list (the box held the same text as it was typed).
+    expect(await dialog.findByText('The light on the river.', { selector: '.kn-comment__text' }, { timeout: 5000 })).toBeTruthy();
+    expect(jest.mocked(addComment)).toHaveBeenCalledWith(
+      { body: { comment: 'The light on the river.', userId: bea.id, ownerId: photo.ownerId, contentId: photo.id, atSeconds: null } },
+      expect.objectContaining({ quiet: undefined }),
+    );
+    expect(dialog.getByRole('heading', { name: 'Comments (3)' })).toBeTruthy();
+    expect(dialog.getByText('3 comments')).toBeTruthy();
+    expect(box.value).toBe('');
+    await waitFor(() => expect(jest.mocked(getCommentsByContent).mock.calls.length).toBe(reads + 1));
+    const listed = () => [...document.querySelectorAll('.kn-comment__text')].map((node) => node.textContent);
+    await waitFor(() => expect(listed()).toEqual(['The light on the river.']));
   });
 });
