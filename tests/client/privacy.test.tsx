@@ -8,6 +8,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { checkLoggedIn, getAllPlans, getContentById, getSubscription, getUserExt, updateContentSetting } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
+import { QUIET_CALL } from './call-options';
 import { cardLink, detailDialog, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 import { plansAnswer, subscriptionOf } from './subscription-fixtures';
 
@@ -92,7 +93,7 @@ describe('with a plan above the first', () => {
     await waitFor(() => expect(toastTexts()).toContain('Privacy settings saved'));
     expect(updateContentSetting).toHaveBeenCalledWith(
       { body: { contentId: photo.id, setting: { public: false, private: false, followers: true, hidePlayCount: false, hideViewCount: true } } },
-      { quiet: true },
+      QUIET_CALL,
     );
     await waitFor(() => expect(store.getState().ui.modal).toBeNull());
     expect(store.getState().contentDetail.content?.setting).toEqual(saved.setting);

@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
 import Modal from 'antd/es/modal';
 import FlagFilled from '@ant-design/icons/es/icons/FlagFilled';
-import { getMyFlag, setFlag, type SetFlagArgs } from '../../../api/generated/operations';
-import { toApiError } from '../../../api/http';
+import { useGetMyFlagQuery, useSetFlagMutation } from '../../../api/generated/endpoints';
+import type { SetFlagArgs } from '../../../api/generated/operations';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
@@ -21,44 +20,31 @@ export const FLAG_REASONS: Reason[] = [
 
 /**
  * The flag modal: the member's reason for flagging the piece. Choosing a reason flags it (or changes the reason);
- * choosing the chosen one again takes the flag back. The help text says which flags count toward taking a piece off
- * the lists, as the server decides it, so that a member whose flag does not count is not misled.
+ * choosing the chosen one again takes the flag back (the member's flag, read again after a change, shows it). The help
+ * text says which flags count toward taking a piece off the lists, as the server decides it, so that a member whose
+ * flag does not count is not misled.
  */
 export default function FlagModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
   const { contentId = '' } = useAppSelector(selectModalProps);
   const user = useAppSelector(selectUser);
   const isPhone = useAppSelector(selectIsPhone);
-  const [chosen, setChosen] = useState<Reason | null>(null);
-  const [busy, setBusy] = useState(true);
-
-  useEffect(() => {
-    if (!open || !contentId) return undefined;
-    const controller = new AbortController();
-    setBusy(true);
-    getMyFlag({ path: { id: contentId } }, { signal: controller.signal, quiet: true }).then(
-      (flag) => {
-        setChosen(flag.reason);
-        setBusy(false);
-      },
-      () => setBusy(false),
-    );
-    return () => controller.abort();
-  }, [open, contentId]);
+  const myFlag = useGetMyFlagQuery(
+    { path: { id: contentId }, quiet: 'a flag that could not be read leaves every reason to choose from' },
+    { skip: !open || !contentId },
+  );
+  const [setFlag, change] = useSetFlagMutation();
+  const chosen = myFlag.currentData?.reason ?? null;
+  const busy = myFlag.isFetching || change.isLoading;
 
   const choose = async (reason: Reason) => {
     if (!user || busy) return;
-    const next = chosen === reason ? null : reason;
-    setBusy(true);
     try {
-      const result = await setFlag({ body: { contentId, userId: user.id, reason: next } }, { quiet: true });
-      setChosen(result.reason);
+      const result = await setFlag({ body: { contentId, userId: user.id, reason: chosen === reason ? null : reason } }).unwrap();
       notify('success', result.message);
       if (result.reason) dispatch(modalClosed());
-    } catch (error) {
-      notify('error', toApiError(error).message);
-    } finally {
-      setBusy(false);
+    } catch {
+      // The one error toast has shown the server's message; the reason chosen before stays chosen.
     }
   };
 

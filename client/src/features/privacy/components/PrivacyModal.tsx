@@ -6,71 +6,46 @@ import Checkbox from 'antd/es/checkbox';
 import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Spin from 'antd/es/spin';
-import { getAllPlans, getContentById, getSubscription, updateContentSetting } from '../../../api/generated/operations';
+import { useGetAllPlansQuery, useGetContentByIdQuery, useGetSubscriptionQuery, useUpdateContentSettingMutation } from '../../../api/generated/endpoints';
+import type { CachedError } from '../../../api/cache';
 import { MESSAGES } from '../../../../../generated/validation';
-import { toApiError } from '../../../api/http';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
-import type { Content } from '../../../lib/content';
 import { pieceUpdated } from '../../../lib/contentEvents';
-import { plansLoaded, selectIsAdmin, selectPlans, selectSubscription, selectUser, subscriptionLoaded } from '../../auth';
+import { selectIsAdmin, selectPlans, selectSubscription, selectUser } from '../../auth';
 import { AUDIENCES, audienceOf, countFlagOf, mayChoosePrivacy, withAudience, type Audience, type ContentSetting } from '../privacy.rules';
 import './privacy.css';
 
 /** The toast after a save (the spec names no message of its own for it). */
 export const PRIVACY_SAVED = 'Privacy settings saved';
 
-/** The piece as the server has it now (its current setting), loaded each time the modal opens. */
+/** The piece as the server has it now (its current setting), while the modal is open; closing, the last one shown. */
 function usePiece(open: boolean, contentId: string) {
-  const [piece, setPiece] = useState<Content | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  useEffect(() => {
-    if (!open || !contentId) return undefined;
-    const controller = new AbortController();
-    setPiece(null);
-    setFailure(null);
-    getContentById({ path: { id: contentId } }, { signal: controller.signal, quiet: true }).then(
-      ({ content }) => setPiece(content),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setFailure(toApiError(error).message);
-      },
-    );
-    return () => controller.abort();
-  }, [open, contentId]);
-  return { piece, failure };
+  const read = useGetContentByIdQuery({ path: { id: contentId }, quiet: 'the modal shows the failure in place of the choices' }, { skip: !open || !contentId });
+  const answer = open ? read.currentData : read.data;
+  return { piece: answer?.content ?? null, failure: read.isError ? (read.error as CachedError).message : null };
 }
 
 /**
- * Whether the member may choose, from their subscription and the plans. Both are in the store since the sign-in;
- * they are asked again on opening (a plan bought in another tab counts), and the store keeps the answers.
+ * Whether the member may choose, from their subscription and the plans. Both are known since the sign-in; they are
+ * asked again on opening (a plan bought in another tab counts), and a failed read keeps what was known.
  */
 function usePlanCheck(open: boolean) {
-  const dispatch = useAppDispatch();
-  const user = useAppSelector(selectUser);
+  const userId = useAppSelector(selectUser)?.id;
   const isAdmin = useAppSelector(selectIsAdmin);
-  const subscription = useAppSelector(selectSubscription);
-  const plans = useAppSelector(selectPlans);
-  const [checked, setChecked] = useState(false);
-  const userId = user?.id;
-  useEffect(() => {
-    if (!open || !userId || isAdmin) return undefined;
-    let current = true;
-    setChecked(false);
-    const options = { quiet: true };
-    // A failed read keeps what the store knew.
-    void Promise.allSettled([
-      getSubscription({ path: { id: userId } }, options).then(({ subscription: fresh }) => dispatch(subscriptionLoaded(fresh))),
-      getAllPlans({}, options).then(({ plans: fresh }) => dispatch(plansLoaded(fresh))),
-    ]).then(() => {
-      if (current) setChecked(true);
-    });
-    return () => {
-      current = false;
-    };
-  }, [open, userId, isAdmin, dispatch]);
-  return { known: isAdmin || checked, allowed: mayChoosePrivacy(isAdmin, subscription, plans) };
+  const knownSubscription = useAppSelector(selectSubscription);
+  const knownPlans = useAppSelector(selectPlans);
+  const reads = { skip: !open || !userId || isAdmin, refetchOnMountOrArgChange: true };
+  const subscription = useGetSubscriptionQuery({ path: { id: userId ?? '' }, quiet: 'a failed check keeps the plan known since the sign-in' }, reads);
+  // The plans are read as every other screen reads them (one cached answer), so a failed read is the one error toast.
+  const plans = useGetAllPlansQuery(undefined, reads);
+  const checked = [subscription, plans].every((read) => read.isSuccess || read.isError);
+  return {
+    known: isAdmin || checked,
+    allowed: mayChoosePrivacy(isAdmin, subscription.data ? subscription.data.subscription : knownSubscription, plans.data?.plans ?? knownPlans),
+  };
 }
 
 /**
@@ -86,12 +61,14 @@ export default function PrivacyModal({ open }: { open: boolean }) {
   const plan = usePlanCheck(open);
   const [setting, setSetting] = useState<ContentSetting | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const [saveSetting, { isLoading: saving }] = useUpdateContentSettingMutation();
 
+  // Each opening starts from the piece's setting as the server has it.
   useEffect(() => {
+    if (!open) return;
     setSetting(piece ? piece.setting : null);
     setProblem(null);
-  }, [piece]);
+  }, [open, piece]);
 
   const close = () => dispatch(modalClosed());
   const ready = Boolean(piece && setting && plan.known);
@@ -100,17 +77,14 @@ export default function PrivacyModal({ open }: { open: boolean }) {
   const save = async () => {
     if (!piece || !setting || !plan.allowed) return;
     if (!audienceOf(setting)) return setProblem(MESSAGES.privacyExclusive);
-    setSaving(true);
     setProblem(null);
     try {
-      const { content } = await updateContentSetting({ body: { contentId: piece.id, setting } }, { quiet: true });
+      const { content } = await saveSetting({ body: { contentId: piece.id, setting }, quiet: 'the modal shows the refusal under the choices' }).unwrap();
       dispatch(pieceUpdated(content));
       notify('success', PRIVACY_SAVED);
       close();
     } catch (error) {
-      setProblem(toApiError(error).message);
-    } finally {
-      setSaving(false);
+      setProblem((error as CachedError).message);
     }
   };
 

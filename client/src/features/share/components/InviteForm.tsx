@@ -3,7 +3,7 @@ import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Space from 'antd/es/space';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { inviteUser } from '../../../api/generated/operations';
+import { useInviteUserMutation } from '../../../api/generated/endpoints';
 import { MESSAGES, PATTERNS } from '../../../../../generated/validation';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
@@ -19,7 +19,7 @@ export function InviteForm({ contentId }: { contentId: string }) {
   const user = useAppSelector(selectUser);
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const [inviteUser, { isLoading: sending }] = useInviteUserMutation();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -34,15 +34,12 @@ export function InviteForm({ contentId }: { contentId: string }) {
       return;
     }
     setError(null);
-    setSending(true);
     try {
-      const answer = await inviteUser({ body: { userId: user.id, contentId, email: address } });
+      const answer = await inviteUser({ body: { userId: user.id, contentId, email: address } }).unwrap();
       notify('success', answer.message);
       setEmail('');
     } catch {
-      // The HTTP client has shown the server's message.
-    } finally {
-      setSending(false);
+      // The one error toast has shown the server's message.
     }
   };
 

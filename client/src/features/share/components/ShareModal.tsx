@@ -4,7 +4,7 @@ import Modal from 'antd/es/modal';
 import Skeleton from 'antd/es/skeleton';
 import Tabs from 'antd/es/tabs';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { useGetContentById } from '../../../api/generated/hooks';
+import { useGetContentByIdQuery } from '../../../api/generated/endpoints';
 import { selectContentDetail } from '../../content-detail';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
 import { pauseRequested } from '../../player';
@@ -19,8 +19,8 @@ type TabKey = 'share' | 'embed' | 'message';
 function useSharedPiece(contentId: string | undefined): { piece?: SharedPiece; failed: boolean } {
   const open = useAppSelector(selectContentDetail).content;
   const known = open && open.id === contentId ? open : undefined;
-  const { data, error } = useGetContentById({ path: { id: contentId ?? '' } }, { enabled: Boolean(contentId) && !known });
-  return { piece: known ?? data?.content, failed: Boolean(error) || !contentId };
+  const read = useGetContentByIdQuery({ path: { id: contentId ?? '' } }, { skip: !contentId || Boolean(known) });
+  return { piece: known ?? read.currentData?.content, failed: read.isError || !contentId };
 }
 
 /**
