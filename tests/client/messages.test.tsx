@@ -7,9 +7,11 @@
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  blockMessageSender,
   createMessage,
   deleteMessage,
   getDeletedMessages,
+  getFollowCount,
   getMessageCounts,
   getMessagesByReceiver,
   getMessageThread,
@@ -313,5 +315,25 @@ describe('after a message is sent', () => {
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
     expect(await list.findByText('Payouts')).toBeTruthy();
     await waitFor(() => expect(screen.getAllByTestId('unread-badge')[0]!.textContent).toBe('2'));
+  });
+});
+
+describe('after a block', () => {
+  it('when Jane blocks Bea, then the follows that end with it show: her own counts in the side menu load again', async () => {
+    jest.mocked(getFollowCount).mockResolvedValue({ followersCount: 1, followingsCount: 1, isFollowing: false });
+    jest.mocked(blockMessageSender).mockImplementation(async () => {
+      // The block ends the follows between the two: from now on Jane's counts say so.
+      jest.mocked(getFollowCount).mockResolvedValue({ followersCount: 0, followingsCount: 0, isFollowing: false });
+      return { message: 'Bea Stone is blocked.', blocked: true };
+    });
+    const { list } = await openInbox();
+    const side = within(screen.getByRole('navigation', { name: 'Side menu' }));
+    expect(await side.findByRole('button', { name: '1 follower' })).toBeTruthy();
+    fireEvent.click(list.getByText('Your last song'));
+    const view = within(screen.getByRole('region', { name: 'Conversation' }));
+    fireEvent.click(await view.findByRole('button', { name: 'Block' }));
+    await waitFor(() => expect(toastTexts()).toContain('Bea Stone is blocked.'));
+    expect(await side.findByRole('button', { name: '0 followers' })).toBeTruthy();
+    expect(side.getByRole('button', { name: '0 following' })).toBeTruthy();
   });
 });

@@ -293,7 +293,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   addShare: { kind: 'mutation', tags: ['Comment'] },
   addToProject: { kind: 'mutation', tags: ['Project'] },
   approveCashOut: { kind: 'mutation', tags: ['Knack'] },
-  blockMessageSender: { kind: 'mutation', tags: ['Message'] },
+  blockMessageSender: { kind: 'mutation', tags: ['Message', 'Follow', 'User', 'Content', 'Comment'] },
   cancelCashOut: { kind: 'mutation', tags: ['Knack'] },
   cancelEmailChange: { kind: 'mutation', tags: ['Auth'] },
   changePassword: { kind: 'mutation', tags: ['Settings'] },
