@@ -297,6 +297,20 @@ describe('paging', () => {
   });
 });
 
+describe('a list that could not be loaded', () => {
+  it('when the inbox cannot be read, then it says so instead of loading forever, and Retry reads it again', async () => {
+    jest.mocked(getMessagesByReceiver).mockRejectedValueOnce(new ApiError('The server is busy.', 503, 'unavailable'));
+    const asked = jest.mocked(getMessagesByReceiver).mock.calls.length;
+    await renderAsMember('/inbox', jane());
+    const list = within(await screen.findByRole('region', { name: 'Conversations' }));
+    expect(await list.findByText(/The conversations could not be loaded\./)).toBeTruthy();
+    expect(list.queryByText('Loading…')).toBeNull();
+    fireEvent.click(list.getByRole('button', { name: 'Retry' }));
+    expect(await list.findByText('Your last song')).toBeTruthy();
+    expect(jest.mocked(getMessagesByReceiver).mock.calls.length - asked).toBe(2);
+  });
+});
+
 describe('after a message is sent', () => {
   it('when Jane writes to Admin, then the inbox and the unread counts load again by themselves', async () => {
     jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Admin', thread: thread(), item: message(1, jane().id, 'Help') });
