@@ -2,7 +2,6 @@
  * `npm run gen`: openapi.yaml -> generated code.
  *  - generated/openapi.ts                types of every path, operation and schema, for the server and the client
  *  - client/src/api/generated/operations.ts  one typed function per operationId
- *  - client/src/api/generated/hooks.ts        one React hook per operationId
  *  - client/src/api/generated/endpoints.ts    the cached data layer: one RTK Query endpoint per operationId
  *  - generated/validation.ts             the form rules of x-validation, imported by the server and the client alike
  *  - generated/page-meta.ts              the built-in page metadata of x-page-meta-defaults, for the server and the client
@@ -152,29 +151,6 @@ function operationsFile(ops: OperationInfo[]): string {
   return lines.join('\n');
 }
 
-function hooksFile(ops: OperationInfo[]): string {
-  const lines = [BANNER, "import { useApiQuery, useApiMutation, type QueryOptions } from '../useApi';", "import * as api from './operations';", ''];
-  for (const op of ops) {
-    const name = pascal(op.id);
-    const { optional } = argsType(op);
-    if (op.method === 'get') {
-      lines.push(
-        `/** Loads ${op.method.toUpperCase()} ${op.path} and reloads when \`args\` change. */`,
-        `export const use${name} = (args${optional ? '?' : ''}: api.${name}Args, options?: QueryOptions) =>`,
-        `  useApiQuery<api.${name}Args, api.${name}Result>(api.${op.id}, args ?? {}, options);`,
-        '',
-      );
-    } else {
-      lines.push(
-        `/** Sends ${op.method.toUpperCase()} ${op.path} when \`run\` is called. */`,
-        `export const use${name} = () => useApiMutation<api.${name}Args, api.${name}Result>(api.${op.id});`,
-        '',
-      );
-    }
-  }
-  return lines.join('\n');
-}
-
 /** The form rules of `x-validation`: limits, patterns (as RegExp) and exact messages, shared by server and client. */
 function validationFile(validation: Validation | undefined): string {
   if (!validation) throw new Error('openapi.yaml has no x-validation');
@@ -246,7 +222,6 @@ export async function generateAll(): Promise<Record<string, string>> {
     'generated/validation.ts': validation,
     'generated/page-meta.ts': pageMetaFile(spec['x-page-meta-defaults']),
     'client/src/api/generated/operations.ts': operationsFile(ops),
-    'client/src/api/generated/hooks.ts': hooksFile(ops),
     'client/src/api/generated/endpoints.ts': endpointsFile(
       ops.map((op) => ({ ...op, argsOptional: argsType(op).optional })),
       (spec.tags ?? []).map((tag) => tag.name),

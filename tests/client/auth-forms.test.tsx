@@ -20,6 +20,7 @@ import { googleCredentialReceived } from '../../client/src/features/auth/testing
 import { modalOpened } from '../../client/src/lib/ui';
 import { authAnswer, notFound, setViewport, storedAccount } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
+import { QUIET_FLOW_CALL } from './call-options';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -87,7 +88,7 @@ describe('signup step 1', () => {
     type('Email', ' Jane@Example.com ');
     fireEvent.click(dialog().getByRole('button', { name: 'Continue' }));
     await screen.findByRole('heading', { name: 'Log in to Knack' });
-    expect(getUserByEmail).toHaveBeenCalledWith({ path: { email: 'jane@example.com' } }, { quiet: true });
+    expect(getUserByEmail).toHaveBeenCalledWith({ path: { email: 'jane@example.com' } }, QUIET_FLOW_CALL);
     expect(store.getState().ui.modal).toBe('login');
     expect(field('Email').value).toBe('jane@example.com');
     expect(screen.queryByRole('heading', { name: 'Create your account' })).toBeNull();
@@ -182,7 +183,7 @@ describe('signup step 2', () => {
           passwordConfirm: 'Str0ng!pass',
         },
       },
-      { quiet: true },
+      QUIET_FLOW_CALL,
     );
     expect(storedAccount()).toBeNull(); // not signed in before activation
   });
@@ -224,7 +225,7 @@ describe('login', () => {
     fireEvent.click(dialog().getByRole('button', { name: 'Log in' }));
     expect(await screen.findByRole('heading', { name: 'Check Your Email' })).toBeTruthy();
     expect(screen.getByText(/junk mail/)).toBeTruthy();
-    expect(signin).toHaveBeenCalledWith({ body: { email: 'jane@example.com', password: 'Str0ng!pass' } }, { quiet: true });
+    expect(signin).toHaveBeenCalledWith({ body: { email: 'jane@example.com', password: 'Str0ng!pass' } }, QUIET_FLOW_CALL);
     expect(store.getState().auth.isLoggedIn).toBe(false);
     expect(storedAccount()).toBeNull();
   });
@@ -295,7 +296,7 @@ describe('forgot and reset password', () => {
     fireEvent.click(dialog().getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('heading', { name: 'Email Sent' })).toBeTruthy();
     expect(screen.getByText(/junk mail/)).toBeTruthy();
-    expect(requestPasswordReset).toHaveBeenCalledWith({ body: { email: 'jane@example.com' } }, { quiet: true });
+    expect(requestPasswordReset).toHaveBeenCalledWith({ body: { email: 'jane@example.com' } }, QUIET_FLOW_CALL);
   });
 
   it('when the emailed link is opened, then the reset modal shows over home, checks the rules, and success opens login', async () => {
@@ -320,7 +321,7 @@ describe('forgot and reset password', () => {
     expect(screen.getByText('Your password has been reset. Log in with your new password.')).toBeTruthy();
     expect(resetPassword).toHaveBeenCalledWith(
       { body: { token: 'reset-token-1', newPassword: 'N3w!passw0rd', passwordConfirm: 'N3w!passw0rd' } },
-      { quiet: true },
+      QUIET_FLOW_CALL,
     );
     expect(store.getState().ui.modal).toBe('login');
   });
@@ -379,7 +380,7 @@ describe('social sign-in', () => {
     const { store } = await openLoginWithProviders();
     act(() => void store.dispatch(googleCredentialReceived('id-token')));
     expect(await screen.findByText('Google Auth Error: The Google sign-in could not be verified.')).toBeTruthy();
-    expect(googleSignin).toHaveBeenCalledWith({ body: { credential: 'id-token' } }, { quiet: true });
+    expect(googleSignin).toHaveBeenCalledWith({ body: { credential: 'id-token' } }, QUIET_FLOW_CALL);
     expect(store.getState().auth.isLoggedIn).toBe(false);
     error.mockRestore();
   });

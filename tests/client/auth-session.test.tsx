@@ -16,6 +16,7 @@ import { PRICING_HINT } from '../../client/src/layouts/front/TopNav';
 import { authAnswer, makeUser, setViewport, storeAccount, storedAccount, unauthorized } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
 import { PLANS, plansAnswer, subscriptionOf } from './subscription-fixtures';
+import { QUIET_FLOW_CALL } from './call-options';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -47,7 +48,7 @@ describe('session reload at start', () => {
     expect(store.getState().auth.isLoggedIn).toBe(true);
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
     await waitFor(() => expect(store.getState().auth.session).toBe('active'));
-    expect(checkLoggedIn).toHaveBeenCalledWith({ body: { token: 'stale-token' } }, { quiet: true });
+    expect(checkLoggedIn).toHaveBeenCalledWith({ body: { token: 'stale-token' } }, QUIET_FLOW_CALL);
     expect(store.getState().auth.token).toBe('fresh-token');
     expect(store.getState().auth.reactedContents).toHaveLength(2);
     expect(store.getState().auth.reactedCount).toBe(2);
@@ -123,7 +124,7 @@ describe('logout', () => {
     // The member's extension read for the side menu is forgotten with every other cached read.
     expect(knackApi.endpoints.getUserExt.select({ path: { id: makeUser().id } })(store.getState()).data).toBeUndefined();
     expect(storedAccount()).toBeNull();
-    expect(logout).toHaveBeenCalledWith({}, { quiet: true });
+    expect(logout).toHaveBeenCalledWith({}, QUIET_FLOW_CALL);
     expect(within(screen.getByRole('banner')).getByRole('button', { name: 'Login' })).toBeTruthy();
   });
 
@@ -155,7 +156,7 @@ describe('activation link (/confirm)', () => {
     expect(storedAccount()?.token).toBe('fresh');
     // React strict mode mounts the page twice: the token is still sent once.
     expect(confirmAccount).toHaveBeenCalledTimes(1);
-    expect(confirmAccount).toHaveBeenCalledWith({ body: { token: 'activation-1' } }, { quiet: true });
+    expect(confirmAccount).toHaveBeenCalledWith({ body: { token: 'activation-1' } }, QUIET_FLOW_CALL);
   });
 
   it('when the token is invalid or expired, then the message shows and the visitor lands home signed out', async () => {

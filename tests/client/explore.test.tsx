@@ -56,7 +56,9 @@ beforeEach(() => {
   // Each feed's pieces are named after its filters ("popular Music 1"), so a test can tell which feed shows.
   getContentsByKindMock
     .mockReset()
-    .mockImplementation(async ({ path, query }) => contentPage([path.kind, query?.tag, query?.subTag, query?.ownerId && 'artist'].filter(Boolean).join(' '), 3));
+    .mockImplementation(async ({ path, query }) =>
+      contentPage([path.kind, query?.tag, query?.subTag, query?.ownerId && 'artist'].filter(Boolean).join(' '), 3),
+    );
   getTrendingArtistsMock.mockReset().mockResolvedValue({ users: [ada, makeArtist('grace_hopper')], nextCursor: null });
   getArtistsMock.mockReset().mockResolvedValue({ users: [makeArtist('newest_artist')], nextCursor: null });
 });

@@ -13,6 +13,7 @@ import { loginSucceeded } from '../../client/src/features/auth';
 import { authAnswer, makeUser, storedAccount, unauthorized } from './auth-fixtures';
 import { waitUntil } from '../helpers/wait';
 import { plansAnswer } from './subscription-fixtures';
+import { QUIET_FLOW_CALL } from './call-options';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -140,7 +141,9 @@ describe('with a bridge', () => {
     const renew = jest.fn();
     const off = registerAuthBridge({ getToken: () => 'old', renew, sessionLost: jest.fn() });
     fakeServer(() => ({ status: 401, data: { message: 'Incorrect email or password.', code: 'unauthorized' } }));
-    await expect(request('post', '/auth/signin', { body: {} }, { quiet: true })).rejects.toMatchObject({ message: 'Incorrect email or password.' });
+    await expect(request('post', '/auth/signin', { body: {} }, { quiet: 'the test reads the refusal itself' })).rejects.toMatchObject({
+      message: 'Incorrect email or password.',
+    });
     expect(renew).not.toHaveBeenCalled();
     expect(toasts).toEqual([]); // quiet: the form shows it
     off();
@@ -163,7 +166,7 @@ describe('with the store (the auth feature registers the bridge)', () => {
     fakeServer(acceptOnly('renewed'));
     await request('get', '/user-setting/get-ext/{id}', { path: { id: makeUser().id } });
     expect(checkLoggedIn).toHaveBeenCalledTimes(1);
-    expect(checkLoggedIn).toHaveBeenCalledWith({ body: { token: 'expired' } }, { quiet: true });
+    expect(checkLoggedIn).toHaveBeenCalledWith({ body: { token: 'expired' } }, QUIET_FLOW_CALL);
     expect(seen.map((call) => call.authorization)).toEqual(['Bearer expired', 'Bearer renewed']);
     expect(store.getState().auth.token).toBe('renewed');
     await waitFor(() => expect(storedAccount()?.token).toBe('renewed'));

@@ -13,7 +13,7 @@ import { ApiError } from '../../client/src/api/http';
 import { playerAudio } from '../../client/src/features/player/testing';
 import { audioProgressed, playerOwnerName } from '../../client/src/features/player';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
-import { QUIET_CALL } from './call-options';
+import { QUIET_CALL, QUIET_FLOW_CALL } from './call-options';
 import { cardLink, detailDialog, janeCard, makeContent, mockReads, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 import { walletSummary } from './wallet-fixtures';
 
@@ -239,12 +239,12 @@ describe('knacks', () => {
     jest.mocked(startPlay).mockResolvedValue({ playId: 'play-1', minSeconds: 93.5 });
     jest.mocked(addKnack).mockResolvedValue({ message: THANKS, knackStatus: 2, reactedCount: 8, earned: 0, earnedMicros: 0 });
     const { store } = await playFromDetail();
-    await waitFor(() => expect(startPlay).toHaveBeenCalledWith({ body: { contentId: song().id } }, { quiet: true }));
+    await waitFor(() => expect(startPlay).toHaveBeenCalledWith({ body: { contentId: song().id } }, QUIET_FLOW_CALL));
     listen(0, 93);
     expect(addKnack).not.toHaveBeenCalled();
     listen(94, 95);
     await waitFor(() => expect(addKnack).toHaveBeenCalledTimes(1));
-    expect(addKnack).toHaveBeenCalledWith({ body: { contentId: song().id, userId: bea.id, playId: 'play-1' } }, { quiet: true });
+    expect(addKnack).toHaveBeenCalledWith({ body: { contentId: song().id, userId: bea.id, playId: 'play-1' } }, QUIET_FLOW_CALL);
     await waitFor(() => expect(toastTexts()).toContain(THANKS));
     expect(store.getState().auth.reactedContents).toContain(song().id);
     expect((await bar()).getByLabelText('8 views')).toBeTruthy();
@@ -358,7 +358,7 @@ describe('knacks', () => {
     stores.push(store);
     fireEvent.click(await cardLink('Red Fox'));
     const detail = await detailDialog('Red Fox');
-    await waitFor(() => expect(addKnack).toHaveBeenCalledWith({ body: { contentId: art.id, userId: bea.id } }, { quiet: true }));
+    await waitFor(() => expect(addKnack).toHaveBeenCalledWith({ body: { contentId: art.id, userId: bea.id } }, QUIET_FLOW_CALL));
     await waitFor(() => expect(toastTexts()).toContain(THANKS));
     expect(store.getState().auth.reactedContents).toContain(art.id);
 

@@ -41,6 +41,7 @@ import {
 } from './upload-fixtures';
 
 import { makeContent } from './explore-fixtures';
+import { QUIET_FLOW_CALL } from './call-options';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -285,7 +286,7 @@ describe('saving and reopening', () => {
           audioPath: undefined,
         },
       },
-      { quiet: true },
+      QUIET_FLOW_CALL,
     );
     // After a classic upload the payment modal of type dollar opens for the saved piece.
     await waitFor(() => expect(store.getState().ui.modal).toBe('payment'));

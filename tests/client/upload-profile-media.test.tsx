@@ -16,6 +16,7 @@ import { ApiError } from '../../client/src/api/http';
 import { fitCrop, HEADER_RATIO, moveCrop, outputSize, resizeCrop, scaleCrop, type Corner, type CropRect } from '../../client/src/features/upload/testing';
 import { makeUser, storedAccount } from './auth-fixtures';
 import { chooseFile, deferred, findDialog, imageAnswer, makeFile, pngFile, renderSignedIn, stubObjectUrls, toastTexts } from './upload-fixtures';
+import { QUIET_FLOW_CALL } from './call-options';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -137,7 +138,7 @@ describe('profile photo', () => {
     expect(drawn[0]).toMatchObject({ width: 512, height: 512, type: 'image/png' });
     const body = jest.mocked(uploadUserPhoto).mock.calls[0]![0].body;
     expect((body.get('file') as File).name).toBe('photo.png');
-    expect(updateUserPhoto).toHaveBeenCalledWith({ body: { userId: user.id, photoPath: 'images/2026/11/me.png' } }, { quiet: true });
+    expect(updateUserPhoto).toHaveBeenCalledWith({ body: { userId: user.id, photoPath: 'images/2026/11/me.png' } }, QUIET_FLOW_CALL);
     await waitFor(() => expect(store.getState().ui.modal).toBeNull());
     expect(within(side).getByRole('button', { name: 'Change profile photo' }).querySelector('img')?.getAttribute('src')).toBe(
       '/files/images/2026/11/me.png.m.webp',
@@ -193,7 +194,7 @@ describe('header image', () => {
     expect(cropFile.name).toBe('header.jpg');
     expect(updateUserHeaderImage).toHaveBeenCalledWith(
       { body: { userId: user.id, headerImage: 'images/2026/11/header-original.jpg', headerImageEdited: 'images/2026/11/header-crop.jpg' } },
-      { quiet: true },
+      QUIET_FLOW_CALL,
     );
     await waitFor(() => expect(store.getState().ui.modal).toBeNull());
     expect(store.getState().auth.user?.headerImage).toBe('/files/images/2026/11/header-crop.jpg');

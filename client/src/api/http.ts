@@ -31,10 +31,9 @@ export interface RequestOptions {
   onUploadProgress?: (loadedFraction: number) => void;
   /**
    * The caller shows the failure itself (a form under its field, a page's own error state), so the one error toast
-   * stays away. The text says why, for the reader of the call; it is not shown. (`true` is the older form, being
-   * replaced by a reason at every call.)
+   * stays away. The text says why, for the reader of the call; it is not shown.
    */
-  quiet?: string | boolean;
+  quiet?: string;
   /** Milliseconds before the call gives up; 0 waits as long as it takes (large uploads). Default 30 s. */
   timeout?: number;
 }

@@ -105,7 +105,11 @@ export function* afterSignIn(kind: 'login' | 'signup'): SagaIterator {
 export function* login(action: PayloadAction<{ email: string; password: string }>): SagaIterator {
   const email = normalizeEmail(action.payload.email);
   try {
-    const result: AuthResponse = yield call(signin, { body: { email, password: action.payload.password } }, { quiet: true });
+    const result: AuthResponse = yield call(
+      signin,
+      { body: { email, password: action.payload.password } },
+      { quiet: 'the sign-in form shows a refusal under its fields' },
+    );
     const session = toSession(result);
     if (!session) {
       yield put(loginNeedsActivation({ email, message: result.message || AUTH_MESSAGES.checkEmail }));
@@ -125,7 +129,11 @@ export function* checkSignupEmail(action: PayloadAction<string>): SagaIterator {
   const email = normalizeEmail(action.payload);
   let exists = false;
   try {
-    const result: { exists: boolean } = yield call(getUserByEmail, { path: { email } }, { quiet: true });
+    const result: { exists: boolean } = yield call(
+      getUserByEmail,
+      { path: { email } },
+      { quiet: 'an unknown email leads on to sign-up rather than to an error' },
+    );
     exists = result.exists;
   } catch {
     exists = false; // 404: nobody uses it; any other failure: let the person go on
@@ -157,7 +165,7 @@ export function* submitSignup(action: PayloadAction<SignupValues>): SagaIterator
           passwordConfirm: values.passwordConfirm,
         },
       },
-      { quiet: true },
+      { quiet: 'the sign-up form shows a refusal under its fields' },
     );
     const session = toSession(result);
     if (!session) {
@@ -186,7 +194,11 @@ export function* resendActivation(action: PayloadAction<string>): SagaIterator {
 export function* requestReset(action: PayloadAction<string>): SagaIterator {
   const email = normalizeEmail(action.payload);
   try {
-    const result: RequestPasswordResetResult = yield call(requestPasswordReset, { body: { email } }, { quiet: true });
+    const result: RequestPasswordResetResult = yield call(
+      requestPasswordReset,
+      { body: { email } },
+      { quiet: 'the reset form shows a refusal under its field' },
+    );
     yield put(passwordResetEmailSent({ email, message: result.message }));
   } catch (error) {
     yield call(formFailed, 'forgot', error);
@@ -195,7 +207,11 @@ export function* requestReset(action: PayloadAction<string>): SagaIterator {
 
 export function* submitNewPassword(action: PayloadAction<{ token: string; newPassword: string; passwordConfirm: string }>): SagaIterator {
   try {
-    const result: ResetPasswordResult = yield call(resetPassword, { body: action.payload }, { quiet: true });
+    const result: ResetPasswordResult = yield call(
+      resetPassword,
+      { body: action.payload },
+      { quiet: 'the new-password form shows a refusal under its fields' },
+    );
     yield put(passwordResetSucceeded(result.message));
     yield put(modalOpened({ name: 'login', notice: result.message }));
   } catch (error) {
@@ -207,7 +223,7 @@ export function* submitNewPassword(action: PayloadAction<{ token: string; newPas
 
 export function* confirm(action: PayloadAction<string>): SagaIterator {
   try {
-    const result: AuthResponse = yield call(confirmAccount, { body: { token: action.payload } }, { quiet: true });
+    const result: AuthResponse = yield call(confirmAccount, { body: { token: action.payload } }, { quiet: 'the activation page says what went wrong' });
     const session = toSession(result);
     if (session) yield put(loginSucceeded(session));
     yield put(accountConfirmFinished({ ok: true, message: result.message }));
@@ -227,7 +243,11 @@ export function* openEmailChangeLink(action: PayloadAction<{ token: string; kind
   const { token, kind } = action.payload;
   let signedInAsThem = false;
   try {
-    const result: EmailLinkAnswer = yield call(kind === 'email' ? confirmEmailChange : cancelEmailChange, { body: { token } }, { quiet: true });
+    const result: EmailLinkAnswer = yield call(
+      kind === 'email' ? confirmEmailChange : cancelEmailChange,
+      { body: { token } },
+      { quiet: 'the email-link page says what went wrong' },
+    );
     // Opened in a browser signed in as the member: its copy of the account changes too. A cancel link signs
     // everyone out of the account, this browser too: it goes home signed out, to choose a new password.
     const { user } = (yield select(selectAuth)) as AuthState;
@@ -268,11 +288,13 @@ function* socialSignIn(provider: 'Google' | 'Facebook', send: () => Promise<Auth
 }
 
 export function* googleLogin(action: PayloadAction<string>): SagaIterator {
-  yield call(socialSignIn, 'Google', () => googleSignin({ body: { credential: action.payload } }, { quiet: true }));
+  yield call(socialSignIn, 'Google', () =>
+    googleSignin({ body: { credential: action.payload } }, { quiet: 'the sign-in form shows a refusal under its fields' }),
+  );
 }
 
 export function* facebookLogin(action: PayloadAction<{ accessToken: string; userID?: string }>): SagaIterator {
-  yield call(socialSignIn, 'Facebook', () => facebookSignin({ body: action.payload }, { quiet: true }));
+  yield call(socialSignIn, 'Facebook', () => facebookSignin({ body: action.payload }, { quiet: 'the sign-in form shows a refusal under its fields' }));
 }
 
 // Session
@@ -305,7 +327,7 @@ export function* logoutFlow(): SagaIterator {
   yield put(loggedOut());
   yield call(goHome);
   try {
-    yield call(logout, {}, { quiet: true });
+    yield call(logout, {}, { quiet: 'the member is signed out here whatever the server answers' });
   } catch {
     // the local sign-out stands; the refresh cookie expires on its own
   }

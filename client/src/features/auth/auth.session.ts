@@ -17,9 +17,11 @@ function withSessionLock<T>(task: () => Promise<T>): Promise<T> {
 }
 
 export function reloadSession(token: string | null): Promise<CheckLoggedInResult> {
-  inFlight ??= withSessionLock(() => checkLoggedIn(token ? { body: { token } } : {}, { quiet: true })).finally(() => {
-    inFlight = null;
-  });
+  inFlight ??= withSessionLock(() => checkLoggedIn(token ? { body: { token } } : {}, { quiet: 'a session that cannot be renewed ends quietly' })).finally(
+    () => {
+      inFlight = null;
+    },
+  );
   return inFlight;
 }
 

@@ -44,7 +44,11 @@ export function* tryKnack(contentId: string, playId?: string): SagaIterator<Atte
   const user: User | null = yield select(selectUser);
   if (!user) return 'stopped';
   try {
-    const result: AddKnackResult = yield call(addKnack, { body: { contentId, userId: user.id, ...(playId ? { playId } : {}) } }, { quiet: true });
+    const result: AddKnackResult = yield call(
+      addKnack,
+      { body: { contentId, userId: user.id, ...(playId ? { playId } : {}) } },
+      { quiet: 'too early is retried, a needed code opens its modal, any other failure is toasted below' },
+    );
     yield put(knackRegistered({ contentId, ...result }));
     yield put(knackApi.util.invalidateTags(['Knack']));
     return 'done';
@@ -88,7 +92,7 @@ function* followThePlayedSong(): SagaIterator {
   }
   let session: StartPlayResult | undefined;
   try {
-    session = yield call(startPlay, { body: { contentId: track.id } }, { quiet: true });
+    session = yield call(startPlay, { body: { contentId: track.id } }, { quiet: 'a play that cannot start a knack session still plays' });
   } catch {
     // No session (offline, the piece went private…): this play does not knack.
   }

@@ -84,7 +84,11 @@ function* forwardAudioEvents(element: HTMLAudioElement): SagaIterator {
 function* renewedTrack(track: Content): SagaIterator<Content | null> {
   const user: User | null = yield select(selectUser);
   try {
-    const detail: GetContentDetailResult = yield call(getContentDetail, { path: { contentId: track.id, userId: user?.id ?? 'guest' } }, { quiet: true });
+    const detail: GetContentDetailResult = yield call(
+      getContentDetail,
+      { path: { contentId: track.id, userId: user?.id ?? 'guest' } },
+      { quiet: 'the player decides what to do with a piece it cannot renew' },
+    );
     yield put(trackRenewed(detail.content));
     return detail.content;
   } catch {
@@ -142,7 +146,11 @@ function* loadTrackDetail(): SagaIterator {
   if (!track) return;
   const user: User | null = yield select(selectUser);
   try {
-    const detail: GetContentDetailResult = yield call(getContentDetail, { path: { contentId: track.id, userId: user?.id ?? 'guest' } }, { quiet: true });
+    const detail: GetContentDetailResult = yield call(
+      getContentDetail,
+      { path: { contentId: track.id, userId: user?.id ?? 'guest' } },
+      { quiet: 'the player decides what to do with a piece it cannot renew' },
+    );
     yield put(trackDetailLoaded({ contentId: track.id, commentsCount: detail.commentsCount, reactedCount: detail.content.reactedCount }));
   } catch {
     // The bar keeps what the card knew.

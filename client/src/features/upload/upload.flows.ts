@@ -88,7 +88,12 @@ export function* transfer(send: Send, file: File, progressAction: (fraction: num
     const body = new FormData();
     body.append('file', file, file.name);
     // No time limit: a 100 MB song on a slow line takes minutes (the server limits what it accepts).
-    send(body, { signal: controller.signal, quiet: true, timeout: 0, onUploadProgress: (progress) => emit({ progress }) }).then(
+    send(body, {
+      signal: controller.signal,
+      quiet: 'the upload form shows the failure on the file',
+      timeout: 0,
+      onUploadProgress: (progress) => emit({ progress }),
+    }).then(
       (answer) => {
         emit({ answer });
         emit(END);
@@ -185,11 +190,19 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
   try {
     let result: SaveContentResult;
     if (state.kind === 'top50') {
-      result = yield call(saveTop50Content, { body: { ...body, email: (action.payload.email ?? '').trim() } }, { quiet: true });
+      result = yield call(
+        saveTop50Content,
+        { body: { ...body, email: (action.payload.email ?? '').trim() } },
+        { quiet: 'the upload form shows a refusal under its fields' },
+      );
     } else if (state.kind === 'artist') {
-      result = yield call(saveArtistContent, { body: { ...body, userId: props.userId ?? user?.id ?? '' } }, { quiet: true });
+      result = yield call(
+        saveArtistContent,
+        { body: { ...body, userId: props.userId ?? user?.id ?? '' } },
+        { quiet: 'the upload form shows a refusal under its fields' },
+      );
     } else {
-      result = yield call(saveContent, { body }, { quiet: true });
+      result = yield call(saveContent, { body }, { quiet: 'the upload form shows a refusal under its fields' });
     }
     yield put(uploadSaved(result.content));
     // The lists the new piece belongs in (a profile's uploads, a Top 50 chart, the feeds) and its owner's count of
@@ -222,7 +235,11 @@ export function* saveAvatar(action: PayloadAction<{ file: File }>): SagaIterator
   if (!user) return;
   try {
     const answer: UploadAnswer = yield call(transfer, (body, options) => uploadUserPhoto({ body }, options), action.payload.file, avatarProgress);
-    const result: UpdateUserPhotoResult = yield call(updateUserPhoto, { body: { userId: user.id, photoPath: answer.path } }, { quiet: true });
+    const result: UpdateUserPhotoResult = yield call(
+      updateUserPhoto,
+      { body: { userId: user.id, photoPath: answer.path } },
+      { quiet: 'the photo form shows the failure' },
+    );
     yield put(userUpdated(result.user));
     // The member's profile card, wherever it shows, takes the new photo.
     yield put(knackApi.util.invalidateTags(['User']));
@@ -270,7 +287,7 @@ export function* saveHeader(action: PayloadAction<{ file: File }>): SagaIterator
     const result: UpdateUserHeaderImageResult = yield call(
       updateUserHeaderImage,
       { body: { userId: user.id, headerImage: header.original.path, headerImageEdited: crop.path } },
-      { quiet: true },
+      { quiet: 'the header form shows the failure' },
     );
     yield put(userUpdated(result.user));
     // The member's profile card, wherever it shows, takes the new header image.
