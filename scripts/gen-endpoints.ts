@@ -19,6 +19,8 @@ export interface EndpointOperation {
   invalidates: string[];
   /** The arguments may be left out. */
   argsOptional: boolean;
+  /** It takes arguments (a path, a query or a body); one that takes none is called with its call options alone. */
+  takesArgs: boolean;
   /** It has a `cursor` query parameter: its answers are pages, each naming the next page's cursor in this field. */
   pageCursor: string | null;
 }
@@ -35,7 +37,7 @@ export function endpointsFile(ops: EndpointOperation[], tagTypes: string[]): str
   const hooks: string[] = [];
   for (const op of ops) {
     const name = pascal(op.id);
-    const args = `op.${name}Args & CallOptions${op.argsOptional ? ' | void' : ''}`;
+    const args = `${op.takesArgs ? `op.${name}Args & ` : ''}CallOptions${op.argsOptional ? ' | void' : ''}`;
     types.push(`  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} */`);
     if (op.method === 'get' && op.pageCursor) {
       types.push(`  ${op.id}: InfiniteQueryDefinition<${args}, string | undefined, CacheBaseQuery, Tag, op.${name}Result, 'api'>;`);

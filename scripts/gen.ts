@@ -113,6 +113,9 @@ export function listOperations(spec: Spec): OperationInfo[] {
 
 const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
+/** The arguments type of an operation that takes none. */
+const NO_ARGS = 'Record<string, never>';
+
 function argsType(op: OperationInfo): { type: string; optional: boolean } {
   const fields: string[] = [];
   let optional = true;
@@ -130,7 +133,7 @@ function argsType(op: OperationInfo): { type: string; optional: boolean } {
     fields.push(`body${op.bodyRequired ? '' : '?'}: ${bodyType}`);
     if (op.bodyRequired) optional = false;
   }
-  return { type: fields.length ? `{ ${fields.join('; ')} }` : 'Record<string, never>', optional };
+  return { type: fields.length ? `{ ${fields.join('; ')} }` : NO_ARGS, optional };
 }
 
 function operationsFile(ops: OperationInfo[]): string {
@@ -223,7 +226,7 @@ export async function generateAll(): Promise<Record<string, string>> {
     'generated/page-meta.ts': pageMetaFile(spec['x-page-meta-defaults']),
     'client/src/api/generated/operations.ts': operationsFile(ops),
     'client/src/api/generated/endpoints.ts': endpointsFile(
-      ops.map((op) => ({ ...op, argsOptional: argsType(op).optional })),
+      ops.map((op) => ({ ...op, argsOptional: argsType(op).optional, takesArgs: argsType(op).type !== NO_ARGS })),
       (spec.tags ?? []).map((tag) => tag.name),
     ),
   };

@@ -102,6 +102,9 @@ export function createCachedApi<Definitions extends EndpointDefinitions, Tag ext
     reducerPath: 'api',
     baseQuery: fakeBaseQuery<CachedError>(),
     tagTypes,
+    // A change reloads what it invalidated at once: by default the cache waits until no read is on its way, so one slow
+    // read (a phone on a poor line) held back every reload after a change.
+    invalidationBehavior: 'immediately',
     endpoints: (build) => {
       const endpoints: EndpointDefinitions = {};
       for (const [name, endpoint] of Object.entries<EndpointPlan<Tag>>(plan)) {

@@ -63,7 +63,7 @@ export type Endpoints = {
   /** GET /content/get-all: Every public piece, newest first */
   getAllContents: InfiniteQueryDefinition<op.GetAllContentsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetAllContentsResult, 'api'>;
   /** GET /subscription/all-plans: Subscription plans */
-  getAllPlans: QueryDefinition<op.GetAllPlansArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetAllPlansResult, 'api'>;
+  getAllPlans: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetAllPlansResult, 'api'>;
   /** GET /tag/get-all: List every tag */
   getAllTags: QueryDefinition<op.GetAllTagsArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetAllTagsResult, 'api'>;
   /** GET /user/get-users: Artists (members with at least one public piece), newest first */
@@ -71,9 +71,9 @@ export type Endpoints = {
   /** GET /user/get-users-by-fans: Artists with the most followers first */
   getArtistsByFans: InfiniteQueryDefinition<op.GetArtistsByFansArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetArtistsByFansResult, 'api'>;
   /** GET /auth/providers: Which social sign-in providers are configured */
-  getAuthProviders: QueryDefinition<op.GetAuthProvidersArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetAuthProvidersResult, 'api'>;
+  getAuthProviders: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetAuthProvidersResult, 'api'>;
   /** GET /knack/get-available-knacks: The signed-in member's balance and how many knacks they may give before the code is asked */
-  getAvailableKnacks: QueryDefinition<op.GetAvailableKnacksArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetAvailableKnacksResult, 'api'>;
+  getAvailableKnacks: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetAvailableKnacksResult, 'api'>;
   /** GET /comment/get-feed: Comments and shares on the pieces of the artists the caller follows, the newest first */
   getCommentFeed: InfiniteQueryDefinition<op.GetCommentFeedArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetCommentFeedResult, 'api'>;
   /** GET /comment/get-by-content/{id}: A piece's comments and shares, the newest first */
@@ -95,7 +95,7 @@ export type Endpoints = {
   /** GET /content/get-by-username/{username}: A member's pieces, newest first */
   getContentsByUsername: InfiniteQueryDefinition<op.GetContentsByUsernameArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetContentsByUsernameResult, 'api'>;
   /** GET /user-setting/countries: The countries a member can choose, by name */
-  getCountries: QueryDefinition<op.GetCountriesArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetCountriesResult, 'api'>;
+  getCountries: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetCountriesResult, 'api'>;
   /** GET /user-setting/credits/{id}: A member's credits and every movement that explains them */
   getCreditMovements: QueryDefinition<op.GetCreditMovementsArgs & CallOptions, CacheBaseQuery, Tag, op.GetCreditMovementsResult, 'api'>;
   /** GET /message/deleted-messages/{id}: The threads a member deleted, newest activity first */
@@ -123,7 +123,7 @@ export type Endpoints = {
   /** GET /native-posts/{slug}: A published post by slug */
   getNativePost: QueryDefinition<op.GetNativePostArgs & CallOptions, CacheBaseQuery, Tag, op.GetNativePostResult, 'api'>;
   /** GET /flag/get-open: The pieces with open flags, the most flagged first (admins) */
-  getOpenFlags: QueryDefinition<op.GetOpenFlagsArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetOpenFlagsResult, 'api'>;
+  getOpenFlags: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetOpenFlagsResult, 'api'>;
   /** GET /pages-metas/{page}: Metadata of a page */
   getPageMeta: QueryDefinition<op.GetPageMetaArgs & CallOptions, CacheBaseQuery, Tag, op.GetPageMetaResult, 'api'>;
   /** GET /page-ui/{name}: Generic page UI such as the footer */
@@ -137,7 +137,7 @@ export type Endpoints = {
   /** GET /project/content/{id}: A project and the pieces of it the caller may see */
   getProjectContents: QueryDefinition<op.GetProjectContentsArgs & CallOptions, CacheBaseQuery, Tag, op.GetProjectContentsResult, 'api'>;
   /** GET /project/project-for-ranking: Public projects ranked by the reactions of their pieces */
-  getProjectsForRanking: QueryDefinition<op.GetProjectsForRankingArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetProjectsForRankingResult, 'api'>;
+  getProjectsForRanking: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetProjectsForRankingResult, 'api'>;
   /** GET /project/{userId}: A member's projects, the newest first */
   getProjectsOfUser: QueryDefinition<op.GetProjectsOfUserArgs & CallOptions, CacheBaseQuery, Tag, op.GetProjectsOfUserResult, 'api'>;
   /** GET /user-setting/regions/{country}: The states or regions of a country, by name */
@@ -147,7 +147,7 @@ export type Endpoints = {
   /** GET /subscription/status/{id}: What a subscription checkout came to */
   getSubscriptionStatus: QueryDefinition<op.GetSubscriptionStatusArgs & CallOptions, CacheBaseQuery, Tag, op.GetSubscriptionStatusResult, 'api'>;
   /** GET /message/support-account: The support account behind the recipient list's 'Admin' entry */
-  getSupportAccount: QueryDefinition<op.GetSupportAccountArgs & CallOptions | void, CacheBaseQuery, Tag, op.GetSupportAccountResult, 'api'>;
+  getSupportAccount: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetSupportAccountResult, 'api'>;
   /** GET /content/get-supported/{id}: A member's collection (the pieces they paid the listing fee for), newest first */
   getSupportedContents: InfiniteQueryDefinition<op.GetSupportedContentsArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetSupportedContentsResult, 'api'>;
   /** GET /tag/{id}: One tag */
@@ -181,11 +181,11 @@ export type Endpoints = {
   /** POST /user/invite-user: Invite someone by email to a piece */
   inviteUser: MutationDefinition<op.InviteUserArgs & CallOptions, CacheBaseQuery, Tag, op.InviteUserResult, 'api'>;
   /** GET /code/all: Every discount code with its uses (admins) */
-  listDiscountCodes: QueryDefinition<op.ListDiscountCodesArgs & CallOptions | void, CacheBaseQuery, Tag, op.ListDiscountCodesResult, 'api'>;
+  listDiscountCodes: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListDiscountCodesResult, 'api'>;
   /** POST /auth/logout: Sign out this browser */
-  logout: MutationDefinition<op.LogoutArgs & CallOptions | void, CacheBaseQuery, Tag, op.LogoutResult, 'api'>;
+  logout: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.LogoutResult, 'api'>;
   /** POST /auth/logout-all: Sign out everywhere */
-  logoutAll: MutationDefinition<op.LogoutAllArgs & CallOptions | void, CacheBaseQuery, Tag, op.LogoutAllResult, 'api'>;
+  logoutAll: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.LogoutAllResult, 'api'>;
   /** POST /follow/make-following: Follow or unfollow a member */
   makeFollowing: MutationDefinition<op.MakeFollowingArgs & CallOptions, CacheBaseQuery, Tag, op.MakeFollowingResult, 'api'>;
   /** POST /content/paid: Monetize a piece (pay its listing fee) */

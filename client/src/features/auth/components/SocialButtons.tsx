@@ -1,8 +1,8 @@
+import type { CallOptions } from '../../../api/cache';
 import { useEffect, useRef, useState } from 'react';
 import Button from 'antd/es/button';
 import FacebookFilled from '@ant-design/icons/es/icons/FacebookFilled';
 import { useGetAuthProvidersQuery } from '../../../api/generated/endpoints';
-import type { GetAuthProvidersArgs } from '../../../api/generated/operations';
 import { useAppDispatch } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { AUTH_MESSAGES } from '../auth.rules';
@@ -78,10 +78,9 @@ function FacebookButton({ appId }: { appId: string }) {
 }
 
 /**
- * The providers read quietly: without an answer there are no social buttons, and email and password still work. (The
- * generated arguments of an operation without parameters do not admit `quiet` in their type yet, hence the cast.)
+ * The providers read quietly: without an answer there are no social buttons, and email and password still work.
  */
-const PROVIDERS_QUIETLY = { quiet: 'without an answer there are no social buttons; email and password still work' } as unknown as GetAuthProvidersArgs;
+const PROVIDERS_QUIETLY: CallOptions = { quiet: 'without an answer there are no social buttons; email and password still work' };
 
 /** The social sign-in buttons, only for the providers the server has configured (none: nothing renders). */
 export function SocialButtons() {

@@ -1,3 +1,4 @@
+import type { CallOptions } from '../../../api/cache';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { skipToken } from '@reduxjs/toolkit/query/react';
@@ -17,7 +18,7 @@ import {
   useSetMessageImportantMutation,
   useUpdateMessageReadMutation,
 } from '../../../api/generated/endpoints';
-import type { GetMessagesByReceiverResult, GetMessageThreadResult, GetSupportAccountArgs } from '../../../api/generated/operations';
+import type { GetMessagesByReceiverResult, GetMessageThreadResult } from '../../../api/generated/operations';
 import { usePagedList } from '../../../api/pagedList';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened } from '../../../lib/ui';
@@ -30,10 +31,9 @@ type Folder = 'inbox' | 'deleted';
 
 const when = (at: string) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 /**
- * The support account read quietly: without it, admins see their own inbox only. (The generated arguments of an
- * operation without parameters do not admit `quiet` in their type yet, hence the cast.)
+ * The support account read quietly: without it, admins see their own inbox only.
  */
-const SUPPORT_ACCOUNT_QUIETLY = { quiet: 'without the support account, admins see their own inbox only' } as unknown as GetSupportAccountArgs;
+const SUPPORT_ACCOUNT_QUIETLY: CallOptions = { quiet: 'without the support account, admins see their own inbox only' };
 const threadsOf = (page: GetMessagesByReceiverResult) => page.threads;
 /** A thread's pages come latest first (each the messages before the last): shown oldest first. */
 const messagesOf = (pages: GetMessageThreadResult[]) => [...pages].reverse().flatMap((page) => page.messages);
