@@ -281,7 +281,8 @@ describe('paging', () => {
   it('when the feed is empty, then the empty state says what is missing', async () => {
     getContentsByKindMock.mockResolvedValue({ contents: [], nextCursor: null });
     renderExplore('/explore/rock?tab=trending');
-    expect((await screen.findByRole('status')).textContent).toContain('Nothing trending under Rock yet.');
+    // The loading placeholder is a status too, until the empty state replaces it.
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Nothing trending under Rock yet.'));
   });
 });
 

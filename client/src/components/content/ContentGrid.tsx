@@ -91,8 +91,9 @@ export function ContentGrid({
   const open = onOpen ?? openDetail;
 
   if (status === 'loading' || status === 'idle') {
+    // A labelled placeholder needs a role: an aria-label on a bare div is not announced (axe: aria-prohibited-attr).
     return (
-      <div className="kn-grid" aria-busy="true" aria-label={`${label}: loading`}>
+      <div className="kn-grid" role="status" aria-busy="true" aria-label={`${label}: loading`}>
         {Array.from({ length: skeletons }, (_, index) => (
           <ContentCardSkeleton key={index} />
         ))}

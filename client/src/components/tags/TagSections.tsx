@@ -85,7 +85,7 @@ function TagSection({ group }: { group: TagGroup }) {
 function LoadingSections() {
   const types: TagType[] = ['music', 'art', 'photos'];
   return (
-    <div className="kn-tags" aria-busy="true" aria-label="Loading tags">
+    <div className="kn-tags" role="status" aria-busy="true" aria-label="Loading tags">
       {types.map((type) => (
         <section key={type} className="kn-tag-section kn-tag-section--loading" style={typeStyle(type)}>
           <div className="kn-tag-section__head">

@@ -37,7 +37,7 @@ function ProjectView({ project, onBack }: { project: Project; onBack: () => void
         </Button>
       </div>
       {!answer.currentData && !answer.isError ? (
-        <div className="kn-project__loading kn-skeleton" aria-busy="true" aria-label="Loading the project" />
+        <div className="kn-project__loading kn-skeleton" role="status" aria-busy="true" aria-label="Loading the project" />
       ) : contents.length ? (
         <ol className="kn-project__list" aria-label={`Pieces of ${project.projectName}`}>
           {contents.map((piece) => (
