@@ -36,6 +36,7 @@ import {
   useJaneWorld,
 } from './profile-fixtures';
 import { mockMemberCalls } from './upload-fixtures';
+import { waitForModalHidden } from './render';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -188,7 +189,7 @@ describe('media', () => {
     fireEvent.keyDown(window, { key: 'ArrowRight' });
     expect(shownTitle()).toBe('Blue Hour');
     fireEvent.click(full.getByRole('button', { name: 'Close' }));
-    await waitFor(() => expect(document.querySelector('.kn-full-image .ant-modal-wrap')?.getAttribute('style') ?? '').toContain('display: none'));
+    await waitForModalHidden('.kn-full-image');
   });
 });
 

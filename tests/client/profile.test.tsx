@@ -20,6 +20,7 @@ import { ApiError } from '../../client/src/api/http';
 import { makeUser, storeAccount } from './auth-fixtures';
 import { chooseFile, chooseMainTag, findDialog, imageAnswer, mockMemberCalls, pick, pngFile, stubObjectUrls, type } from './upload-fixtures';
 import { cardLink, JANE_ID, janeCard, makeContent, mockReads, path, renderAt, shownTitle, toastTexts, useJaneWorld } from './profile-fixtures';
+import { waitForModalHidden } from './render';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -198,7 +199,7 @@ describe('own profile', () => {
     expect(dialog.getByText('The listing fee is not refunded.')).toBeTruthy();
     expect(titlesIn(screen.getByRole('list', { name: 'Your uploads' }))).toEqual(['Blue Hour', 'Red Fox', 'Night Drive']);
     fireEvent.click(dialog.getByRole('button', { name: 'Keep it' }));
-    await waitFor(() => expect(document.querySelector('.kn-delete-modal .ant-modal-wrap')?.getAttribute('style') ?? '').toContain('display: none'));
+    await waitForModalHidden('.kn-delete-modal');
   });
 
   it('when Collection is chosen, then the pieces Jane supports are listed from her collection', async () => {

@@ -1,5 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
-import { render, type RenderOptions } from '@testing-library/react';
+import { render, waitFor, type RenderOptions } from '@testing-library/react';
 import { StyleProvider } from '@ant-design/cssinjs';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
@@ -30,4 +30,15 @@ export function renderWithStore(ui: ReactElement, { store = createAppStore(), pa
     </Provider>,
   );
   return { ...result, store };
+}
+
+/**
+ * Waits until the antd modal inside `selector` has finished closing (its wrapper is hidden). The close runs an
+ * animation that jsdom never ends, so antd's own deadline timer hides it; on a loaded machine that timer can run
+ * late, so this waits longer than testing-library's one second.
+ */
+export async function waitForModalHidden(selector: string): Promise<void> {
+  await waitFor(() => expect(document.querySelector(`${selector} .ant-modal-wrap`)?.getAttribute('style') ?? '').toContain('display: none'), {
+    timeout: 10_000,
+  });
 }

@@ -41,10 +41,16 @@ class SlowestFilesReporter {
       (f) => `  ${f.seconds.toFixed(1).padStart(6)} s  ${f.path.padEnd(width)}  ${f.project.padEnd(6)} ${String(f.tests).padStart(3)} tests`,
     );
     const total = this.files.reduce((sum, f) => sum + f.seconds, 0);
+    /** @type {Map<string, number>} */
+    const byProject = new Map();
+    for (const f of this.files) byProject.set(f.project, (byProject.get(f.project) ?? 0) + f.seconds);
+    const projects = [...byProject].map(([project, seconds]) => `${project} ${seconds.toFixed(0)} s`).join(', ');
+    // Every file's time, for comparing two runs file by file (`TEST_TIMINGS=timings.json npm run test:jest`).
+    if (process.env.TEST_TIMINGS) require('node:fs').writeFileSync(process.env.TEST_TIMINGS, JSON.stringify(this.files, null, 1));
     const wall = (Date.now() - this.startedAt) / 1000;
     process.stderr.write(
       `\nSlowest ${slowest.length} of ${this.files.length} test files:\n${lines.join('\n')}\n` +
-        `  files ran for ${total.toFixed(0)} s in all; the run took ${wall.toFixed(0)} s of wall time\n`,
+        `  files ran for ${total.toFixed(0)} s in all (${projects}); the run took ${wall.toFixed(0)} s of wall time\n`,
     );
   }
 }
