@@ -55,7 +55,7 @@ interface Spec {
   components?: { parameters?: Record<string, Parameter> };
 }
 
-interface OperationInfo {
+export interface OperationInfo {
   id: string;
   method: string;
   path: string;
