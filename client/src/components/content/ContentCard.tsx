@@ -101,7 +101,7 @@ export function ContentCard({ content, onOpen, extra, priority = false }: Conten
           {ownerName}
         </Link>
         <div className="kn-card__meta">
-          <span className="kn-card__price">{formatKnackPricePer(content.knackRate, content.type)}</span>
+          <span className="kn-type-pill kn-card__price">{formatKnackPricePer(content.knackRate, content.type)}</span>
           <MonetizedIcon paidOut={content.isPaidOut} className="kn-card__money" unpaidLabel="Not monetized yet" />
           <ReactionCount content={content} />
         </div>

@@ -34,7 +34,7 @@ function SubTagCard({ tag, type }: { tag: Tag; type: TagType }) {
         {premium ? <span className="kn-subtag__badge">Top rate</span> : null}
         <span className="kn-subtag__name">{tag.name}</span>
         <span className="kn-subtag__meta">
-          <span className="kn-subtag__price">{formatKnackPricePer(tag.knackPrice, type)}</span>
+          <span className="kn-type-pill kn-subtag__price">{formatKnackPricePer(tag.knackPrice, type)}</span>
           {tag.totalReactedCount > 0 ? (
             <span className="kn-subtag__count">
               {compactCount(tag.totalReactedCount)} {unit}s
@@ -65,7 +65,7 @@ function TagSection({ group }: { group: TagGroup }) {
             From {formatKnackPrice(lowest)} every {knackUnit(type)}.
           </strong>
         </p>
-        <Link className="kn-tag-section__more" to={PATHS.exploreTag(main.slug)}>
+        <Link className="kn-type-pill kn-tag-section__more" to={PATHS.exploreTag(main.slug)}>
           Explore {main.name} <ArrowRightOutlined aria-hidden />
         </Link>
       </div>

@@ -72,7 +72,7 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
       {wallet.error ? (
         <p className="kn-summary__error" role="alert">
           Your figures could not be loaded.{' '}
-          <button type="button" className="kn-summary__retry" onClick={() => void wallet.refetch()}>
+          <button type="button" className="kn-retry" onClick={() => void wallet.refetch()}>
             Try again
           </button>
         </p>

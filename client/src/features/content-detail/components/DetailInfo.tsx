@@ -29,17 +29,19 @@ export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps)
   return (
     <section className="kn-detail__info" style={typeStyle(type)} aria-labelledby={titleId}>
       <div className="kn-detail__tags">
-        <span className="kn-detail__chip kn-detail__chip--main">
+        <span className="kn-type-pill kn-detail__chip kn-detail__chip--main">
           <TypeIcon type={type} /> {content.tags[0]?.name ?? type}
         </span>
-        {content.subTag ? <span className="kn-detail__chip">{content.subTag}</span> : null}
+        {content.subTag ? <span className="kn-type-pill kn-detail__chip">{content.subTag}</span> : null}
       </div>
       <h2 id={titleId} className="kn-detail__title">
         {content.title}
       </h2>
       <div className="kn-detail__price">
         <MonetizedIcon paidOut={content.isPaidOut} className="kn-detail__money" />
-        <strong title="Knack price">{formatKnackPricePer(content.knackRate, content.type)}</strong>
+        <strong className="kn-type-pill" title="Knack price">
+          {formatKnackPricePer(content.knackRate, content.type)}
+        </strong>
         <MonetizeButton contentId={content.id} ownerId={content.ownerId} isPaidOut={content.isPaidOut} />
       </div>
       <ul className="kn-detail__stats" aria-label="Activity">

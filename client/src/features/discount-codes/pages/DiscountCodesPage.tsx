@@ -31,7 +31,7 @@ export default function DiscountCodesPage() {
         {codes.error ? (
           <p className="kn-codes__error" role="alert">
             {(codes.error as CachedError).message}{' '}
-            <button type="button" className="kn-codes__retry" onClick={() => void codes.refetch()}>
+            <button type="button" className="kn-retry" onClick={() => void codes.refetch()}>
               Try again
             </button>
           </p>

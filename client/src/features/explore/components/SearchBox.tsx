@@ -29,7 +29,7 @@ function SuggestionRow({ suggestion }: { suggestion: TitleSuggestion }) {
         <span className="kn-search__owner">{displayUsername(suggestion.ownerName || suggestion.ownerUsername)}</span>
       </span>
       <span
-        className="kn-search__price"
+        className="kn-type-pill kn-search__price"
         style={typeStyle(suggestion.type)}
         title={`Every ${knackUnit(suggestion.type)} earns ${formatKnackPrice(suggestion.knackPrice)}`}
       >

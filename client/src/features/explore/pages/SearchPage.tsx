@@ -75,7 +75,7 @@ function TagResults({ query, tags }: { query: string; tags: Tag[] }) {
     <ul className="kn-tag-results" aria-label="Tags found">
       {tags.map((tag) => (
         <li key={tag.id}>
-          <Link className="kn-tag-result" to={PATHS.exploreTag(tag.slug)} style={typeStyle(tag.type)}>
+          <Link className="kn-type-pill kn-tag-result" to={PATHS.exploreTag(tag.slug)} style={typeStyle(tag.type)}>
             <TypeIcon type={tag.type} />
             <span className="kn-tag-result__name">{tag.name}</span>
             <span className="kn-tag-result__price">{formatKnackPricePer(tag.knackPrice, tag.type)}</span>

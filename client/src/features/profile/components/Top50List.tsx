@@ -20,7 +20,7 @@ function Reactions({ song }: { song: Content }) {
 /** The chart's rows: rank, cover, title (opens the song in the detail modal), sub-tag, length and reactions. */
 export function Top50List({ songs, onOpen }: { songs: Content[]; onOpen: (content: Content) => void }) {
   return (
-    <ol className="kn-top50__list" aria-label="Top 50 songs">
+    <ol className="kn-card-list kn-top50__list" aria-label="Top 50 songs">
       {songs.map((song, index) => (
         <li key={song.id} className="kn-top50__row">
           <span className="kn-top50__rank" aria-label={`Rank ${index + 1}`}>

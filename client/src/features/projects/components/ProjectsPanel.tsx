@@ -39,7 +39,7 @@ function ProjectView({ project, onBack }: { project: Project; onBack: () => void
       {!answer.currentData && !answer.isError ? (
         <div className="kn-project__loading kn-skeleton" role="status" aria-busy="true" aria-label="Loading the project" />
       ) : contents.length ? (
-        <ol className="kn-project__list" aria-label={`Pieces of ${project.projectName}`}>
+        <ol className="kn-card-list" aria-label={`Pieces of ${project.projectName}`}>
           {contents.map((piece) => (
             <li key={piece.id} className="kn-project__row">
               <img className="kn-project__cover" src={mediaUrl(piece.thumbPath)} alt="" width={48} height={48} loading="lazy" />
