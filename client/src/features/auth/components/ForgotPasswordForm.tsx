@@ -4,12 +4,13 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import type { RuleObject } from 'antd/es/form';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, modalOpened, selectModalProps } from '../../../lib/ui';
+import { modalOpened, selectModalProps } from '../../../lib/ui';
 import { AUTH_MESSAGES, isEmail, normalizeEmail } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { passwordResetRequested } from '../auth.slice';
 import { AuthHeader } from './AuthHeader';
-import { clearErrorsOnEdit, useServerErrors } from './formErrors';
+import { useServerErrors } from './formErrors';
+import { AuthForm } from './AuthForm';
 import { SentPanel } from './SentPanel';
 import { AuthLink } from './AuthLink';
 
@@ -28,15 +29,10 @@ export function ForgotPasswordForm() {
     return (
       <SentPanel
         title={state.message ?? AUTH_MESSAGES.emailSent}
-        actions={
-          <>
-            <Button type="primary" size="large" block onClick={() => dispatch(modalClosed())}>
-              OK
-            </Button>
-            <Button type="link" onClick={() => dispatch(modalOpened('login'))}>
-              Back to log in
-            </Button>
-          </>
+        more={
+          <Button type="link" onClick={() => dispatch(modalOpened('login'))}>
+            Back to log in
+          </Button>
         }
       >
         <p>
@@ -50,16 +46,11 @@ export function ForgotPasswordForm() {
     <div className="kn-auth">
       <AuthHeader title="Forgot password?" subtitle="Enter the email of your account and we will mail you a link to set a new password." />
       {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
-      <Form<{ email: string }>
+      <AuthForm<{ email: string }>
         form={form}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger="onBlur"
-        disabled={sending}
+        sending={sending}
         initialValues={{ email: props.email ?? '' }}
-        onValuesChange={clearErrorsOnEdit(form)}
         onFinish={(values) => dispatch(passwordResetRequested(normalizeEmail(values.email)))}
-        aria-labelledby="kn-auth-title"
       >
         <Form.Item
           name="email"
@@ -75,7 +66,7 @@ export function ForgotPasswordForm() {
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           Send reset link
         </Button>
-      </Form>
+      </AuthForm>
       <p className="kn-auth__switch">
         Remembered it? <AuthLink onClick={() => dispatch(modalOpened('login'))}>Log in</AuthLink>
       </p>

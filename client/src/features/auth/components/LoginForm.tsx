@@ -3,12 +3,13 @@ import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, modalOpened, selectModalProps } from '../../../lib/ui';
+import { modalOpened, selectModalProps } from '../../../lib/ui';
 import { AUTH_MESSAGES } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { activationEmailResendRequested, loginSubmitted } from '../auth.slice';
 import { AuthHeader } from './AuthHeader';
-import { clearErrorsOnEdit, useServerErrors } from './formErrors';
+import { useServerErrors } from './formErrors';
+import { AuthForm } from './AuthForm';
 import { SentPanel } from './SentPanel';
 import { SocialButtons } from './SocialButtons';
 import { AuthLink } from './AuthLink';
@@ -35,17 +36,12 @@ export function LoginForm() {
     return (
       <SentPanel
         title={state.message ?? AUTH_MESSAGES.checkEmail}
-        actions={
-          <>
-            <Button type="primary" size="large" block onClick={() => dispatch(modalClosed())}>
-              OK
+        more={
+          state.email ? (
+            <Button type="link" onClick={() => dispatch(activationEmailResendRequested(state.email!))}>
+              Send the activation email again
             </Button>
-            {state.email ? (
-              <Button type="link" onClick={() => dispatch(activationEmailResendRequested(state.email!))}>
-                Send the activation email again
-              </Button>
-            ) : null}
-          </>
+          ) : null
         }
       >
         <p>
@@ -60,16 +56,11 @@ export function LoginForm() {
       <AuthHeader title="Log in to Knack" subtitle="Welcome back. Log in to play, upload and earn." />
       {props.notice ? <Alert className="kn-auth__alert" type="success" showIcon title={props.notice} /> : null}
       {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
-      <Form<LoginValues>
+      <AuthForm<LoginValues>
         form={form}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger="onBlur"
-        disabled={sending}
+        sending={sending}
         initialValues={{ email: props.email ?? '', password: '' }}
-        onValuesChange={clearErrorsOnEdit(form)}
         onFinish={(values) => dispatch(loginSubmitted(values))}
-        aria-labelledby="kn-auth-title"
       >
         <Form.Item name="email" label="Email" rules={[{ required: true, whitespace: true, message: AUTH_MESSAGES.loginEmail }]}>
           <Input size="large" inputMode="email" autoComplete="email" autoFocus={!props.email} placeholder="you@example.com" />
@@ -83,7 +74,7 @@ export function LoginForm() {
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           {sending ? 'Logging in…' : 'Log in'}
         </Button>
-      </Form>
+      </AuthForm>
       <SocialButtons />
       <p className="kn-auth__switch">
         New to Knack? <AuthLink onClick={() => open('signup')}>Create account</AuthLink>

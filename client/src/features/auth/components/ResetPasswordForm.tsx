@@ -9,7 +9,8 @@ import { AUTH_MESSAGES, passwordProblem } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { newPasswordSubmitted } from '../auth.slice';
 import { AuthHeader } from './AuthHeader';
-import { clearErrorsOnEdit, useServerErrors } from './formErrors';
+import { useServerErrors } from './formErrors';
+import { AuthForm } from './AuthForm';
 
 interface ResetValues {
   newPassword: string;
@@ -65,16 +66,13 @@ export function ResetPasswordForm() {
           }
         />
       ) : null}
-      <Form<ResetValues>
+      <AuthForm<ResetValues>
         form={form}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger="onBlur"
-        disabled={sending}
+        sending={sending}
         initialValues={{ newPassword: '', passwordConfirm: '' }}
-        onValuesChange={clearErrorsOnEdit(form, { newPassword: 'passwordConfirm', passwordConfirm: 'newPassword' }, MISMATCH)}
+        partners={{ newPassword: 'passwordConfirm', passwordConfirm: 'newPassword' }}
+        mismatch={MISMATCH}
         onFinish={(values) => dispatch(newPasswordSubmitted({ token, ...values }))}
-        aria-labelledby="kn-auth-title"
       >
         <Form.Item
           name="newPassword"
@@ -106,7 +104,7 @@ export function ResetPasswordForm() {
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           {sending ? 'Saving…' : 'Set new password'}
         </Button>
-      </Form>
+      </AuthForm>
     </div>
   );
 }

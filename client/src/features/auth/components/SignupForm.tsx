@@ -5,13 +5,14 @@ import Input from 'antd/es/input';
 import type { RuleObject } from 'antd/es/form';
 import { useLazyGetUserByUsernameQuery } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, modalOpened, selectModalProps } from '../../../lib/ui';
+import { modalOpened, selectModalProps } from '../../../lib/ui';
 import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, passwordProblem, usernameProblem } from '../auth.rules';
 import { selectAuthForm, selectSignupStep } from '../auth.selectors';
 import { activationEmailResendRequested, signupBackToEmail, signupEmailSubmitted, signupSubmitted } from '../auth.slice';
 import type { SignupValues } from '../auth.types';
 import { AuthHeader } from './AuthHeader';
-import { clearErrorsOnEdit, useServerErrors } from './formErrors';
+import { useServerErrors } from './formErrors';
+import { AuthForm } from './AuthForm';
 import { SentPanel } from './SentPanel';
 import { SocialButtons } from './SocialButtons';
 import { AuthLink } from './AuthLink';
@@ -35,16 +36,11 @@ function EmailStep() {
     <div className="kn-auth">
       <AuthHeader step="Step 1 of 2" title="Create your account" subtitle="Join for free: upload music, art and photos and earn on every play and view." />
       {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
-      <Form<{ email: string }>
+      <AuthForm<{ email: string }>
         form={form}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger="onBlur"
-        disabled={sending}
+        sending={sending}
         initialValues={{ email }}
-        onValuesChange={clearErrorsOnEdit(form)}
         onFinish={(values) => dispatch(signupEmailSubmitted(normalizeEmail(values.email)))}
-        aria-labelledby="kn-auth-title"
       >
         <Form.Item name="email" label="Email" rules={[{ validator: (_: RuleObject, value: string) => check(emailProblem(value)) }]}>
           <Input size="large" inputMode="email" autoComplete="email" autoFocus placeholder="you@example.com" />
@@ -52,7 +48,7 @@ function EmailStep() {
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           Continue
         </Button>
-      </Form>
+      </AuthForm>
       <SocialButtons />
       <p className="kn-auth__switch">
         Already have an account?{' '}
@@ -111,16 +107,13 @@ function DetailsStep() {
         }
       />
       {showMessage && state.message ? <Alert className="kn-auth__alert" type="error" showIcon title={state.message} /> : null}
-      <Form<SignupValues>
+      <AuthForm<SignupValues>
         form={form}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger="onBlur"
-        disabled={sending}
+        sending={sending}
         initialValues={{ firstName: '', lastName: '', username: '', password: '', passwordConfirm: '' }}
-        onValuesChange={clearErrorsOnEdit(form, { password: 'passwordConfirm', passwordConfirm: 'password' }, MISMATCH)}
+        partners={{ password: 'passwordConfirm', passwordConfirm: 'password' }}
+        mismatch={MISMATCH}
         onFinish={(values) => dispatch(signupSubmitted({ ...values, username: normalizeUsername(values.username) }))}
-        aria-labelledby="kn-auth-title"
       >
         <div className="kn-auth__row">
           <Form.Item name="firstName" label="First name" rules={[{ required: true, whitespace: true, message: AUTH_MESSAGES.firstName }]}>
@@ -170,7 +163,7 @@ function DetailsStep() {
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           {sending ? 'Creating your account…' : 'Create account'}
         </Button>
-      </Form>
+      </AuthForm>
       <p className="kn-auth__fine">
         By creating an account you agree to the <a href="/terms-of-use.html">Terms of Use</a> and the <a href="/privacy-policy.html">Privacy Policy</a>.
       </p>
@@ -187,15 +180,10 @@ export function SignupForm() {
     return (
       <SentPanel
         title={state.message ?? AUTH_MESSAGES.checkEmail}
-        actions={
-          <>
-            <Button type="primary" size="large" block onClick={() => dispatch(modalClosed())}>
-              OK
-            </Button>
-            <Button type="link" onClick={() => dispatch(activationEmailResendRequested(state.email ?? email))}>
-              Send the activation email again
-            </Button>
-          </>
+        more={
+          <Button type="link" onClick={() => dispatch(activationEmailResendRequested(state.email ?? email))}>
+            Send the activation email again
+          </Button>
         }
       >
         <p>
