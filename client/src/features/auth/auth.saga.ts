@@ -102,24 +102,32 @@ export function* afterSignIn(kind: 'login' | 'signup'): SagaIterator {
 
 // Login
 
-export function* login(action: PayloadAction<{ email: string; password: string }>): SagaIterator {
-  const email = normalizeEmail(action.payload.email);
+/**
+ * A login's or a signup's answer: a session signs the person in (a server that activates at once does so for a
+ * signup too); an answer without one means the account waits for activation, and the form shows 'Check Your Email'
+ * with the server's message; a refusal shows on the form.
+ */
+function* answerAccountForm(kind: 'login' | 'signup', email: string, send: () => Promise<AuthResponse>): SagaIterator {
   try {
-    const result: AuthResponse = yield call(
-      signin,
-      { body: { email, password: action.payload.password } },
-      { quiet: 'the sign-in form shows a refusal under its fields' },
-    );
+    const result: AuthResponse = yield call(send);
     const session = toSession(result);
     if (!session) {
-      yield put(loginNeedsActivation({ email, message: result.message || AUTH_MESSAGES.checkEmail }));
+      const sent = { email, message: result.message || AUTH_MESSAGES.checkEmail };
+      yield put(kind === 'login' ? loginNeedsActivation(sent) : signupSucceeded(sent));
       return;
     }
     yield put(loginSucceeded(session));
-    yield call(afterSignIn, 'login');
+    yield call(afterSignIn, kind);
   } catch (error) {
-    yield call(formFailed, 'login', error);
+    yield call(formFailed, kind, error);
   }
+}
+
+export function* login(action: PayloadAction<{ email: string; password: string }>): SagaIterator {
+  const email = normalizeEmail(action.payload.email);
+  yield call(answerAccountForm, 'login', email, () =>
+    signin({ body: { email, password: action.payload.password } }, { quiet: 'the sign-in form shows a refusal under its fields' }),
+  );
 }
 
 // Signup
@@ -151,33 +159,16 @@ export function* submitSignup(action: PayloadAction<SignupValues>): SagaIterator
   const values = action.payload;
   const firstName = values.firstName.trim();
   const lastName = values.lastName.trim();
-  try {
-    const result: AuthResponse = yield call(
-      signup,
-      {
-        body: {
-          email: step.email,
-          firstName,
-          lastName,
-          fullName: `${firstName} ${lastName}`,
-          username: normalizeUsername(values.username),
-          password: values.password,
-          passwordConfirm: values.passwordConfirm,
-        },
-      },
-      { quiet: 'the sign-up form shows a refusal under its fields' },
-    );
-    const session = toSession(result);
-    if (!session) {
-      yield put(signupSucceeded({ email: step.email, message: result.message || AUTH_MESSAGES.checkEmail }));
-      return;
-    }
-    // A server that activates at once: signed in, then the signup origin rules.
-    yield put(loginSucceeded(session));
-    yield call(afterSignIn, 'signup');
-  } catch (error) {
-    yield call(formFailed, 'signup', error);
-  }
+  const body = {
+    email: step.email,
+    firstName,
+    lastName,
+    fullName: `${firstName} ${lastName}`,
+    username: normalizeUsername(values.username),
+    password: values.password,
+    passwordConfirm: values.passwordConfirm,
+  };
+  yield call(answerAccountForm, 'signup', step.email, () => signup({ body }, { quiet: 'the sign-up form shows a refusal under its fields' }));
 }
 
 export function* resendActivation(action: PayloadAction<string>): SagaIterator {
