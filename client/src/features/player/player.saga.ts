@@ -80,15 +80,20 @@ function* forwardAudioEvents(element: HTMLAudioElement): SagaIterator {
   }
 }
 
+/** A track's detail as the signed-in member (or a guest) is shown it now; throws when it cannot be read. */
+function* readTrackDetail(track: Content): SagaIterator<GetContentDetailResult> {
+  const user: User | null = yield select(selectUser);
+  return (yield call(
+    getContentDetail,
+    { path: { contentId: track.id, userId: user?.id ?? 'guest' } },
+    { quiet: 'the player decides what to do with a piece it cannot read' },
+  )) as GetContentDetailResult;
+}
+
 /** The track as the detail call answers it now, with new signed links; null when it cannot be had (gone, not shown to us any more). */
 function* renewedTrack(track: Content): SagaIterator<Content | null> {
-  const user: User | null = yield select(selectUser);
   try {
-    const detail: GetContentDetailResult = yield call(
-      getContentDetail,
-      { path: { contentId: track.id, userId: user?.id ?? 'guest' } },
-      { quiet: 'the player decides what to do with a piece it cannot renew' },
-    );
+    const detail: GetContentDetailResult = yield call(readTrackDetail, track);
     yield put(trackRenewed(detail.content));
     return detail.content;
   } catch {
@@ -144,13 +149,8 @@ function makeErrorHandler(element: HTMLAudioElement) {
 function* loadTrackDetail(): SagaIterator {
   const track: Content | null = yield select(selectCurrentTrack);
   if (!track) return;
-  const user: User | null = yield select(selectUser);
   try {
-    const detail: GetContentDetailResult = yield call(
-      getContentDetail,
-      { path: { contentId: track.id, userId: user?.id ?? 'guest' } },
-      { quiet: 'the player decides what to do with a piece it cannot renew' },
-    );
+    const detail: GetContentDetailResult = yield call(readTrackDetail, track);
     yield put(trackDetailLoaded({ contentId: track.id, commentsCount: detail.commentsCount, reactedCount: detail.content.reactedCount }));
   } catch {
     // The bar keeps what the card knew.
