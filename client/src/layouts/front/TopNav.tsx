@@ -14,6 +14,17 @@ import { ProfileSummaryButton } from './ProfileSummaryButton';
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
 
+/** The bar's page links: a member's (after Pricing with its hint) and a visitor's. */
+const MEMBER_LINKS = [
+  { to: PATHS.explore, label: 'Explore' },
+  { to: PATHS.collection, label: 'Collection' },
+  { to: PATHS.myProfile, label: 'My Profile' },
+];
+const VISITOR_LINKS = [
+  { to: PATHS.explore, label: 'Explore' },
+  { to: PATHS.pricing, label: 'Pricing' },
+];
+
 export const PRICING_HINT = 'Monetize from the money tab of an upload: a one-time listing fee (from $0.65) and every play or view earns knack.';
 
 /** Pricing with its hover (and focus) hint about the money tab and the listing fee (shown when logged in). */
@@ -46,29 +57,14 @@ export function TopNav() {
       <div className="kn-topnav__inner">
         <Button className="kn-topnav__burger" kind="text" icon={<MenuOutlined />} aria-label="Open menu" onClick={() => dispatch(sideMenuOpened())} />
         <Logo />
-        {loggedIn ? (
-          <nav className="kn-topnav__links" aria-label="Main">
-            <PricingLink />
-            <NavLink to={PATHS.explore} className={linkClass}>
-              Explore
+        <nav className="kn-topnav__links" aria-label="Main">
+          {loggedIn ? <PricingLink /> : null}
+          {(loggedIn ? MEMBER_LINKS : VISITOR_LINKS).map(({ to, label }) => (
+            <NavLink key={to} to={to} className={linkClass}>
+              {label}
             </NavLink>
-            <NavLink to={PATHS.collection} className={linkClass}>
-              Collection
-            </NavLink>
-            <NavLink to={PATHS.myProfile} className={linkClass}>
-              My Profile
-            </NavLink>
-          </nav>
-        ) : (
-          <nav className="kn-topnav__links" aria-label="Main">
-            <NavLink to={PATHS.explore} className={linkClass}>
-              Explore
-            </NavLink>
-            <NavLink to={PATHS.pricing} className={linkClass}>
-              Pricing
-            </NavLink>
-          </nav>
-        )}
+          ))}
+        </nav>
         <div className="kn-topnav__search">
           <SearchBox compact={compactSearch} />
         </div>
