@@ -1,6 +1,5 @@
-import Modal from 'antd/es/modal';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, selectIsPhone, type ModalName } from '../../../lib/ui';
+import { HostedModal } from '../../../components/modal';
+import type { ModalName } from '../../../lib/ui';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { LoginForm } from './LoginForm';
 import { ResetPasswordForm } from './ResetPasswordForm';
@@ -21,17 +20,11 @@ const LABELS: Record<AuthModalName, string> = {
 
 /** The login, signup, forgot and reset modals (one at a time), opened from the ui state by the modal host. */
 export default function AuthModal({ name, open }: { name: AuthModalName; open: boolean }) {
-  const dispatch = useAppDispatch();
-  const isPhone = useAppSelector(selectIsPhone);
   return (
-    <Modal
+    <HostedModal
       open={open}
-      onCancel={() => dispatch(modalClosed())}
-      footer={null}
-      centered={!isPhone}
-      width={isPhone ? '100%' : WIDTHS[name]}
-      destroyOnHidden
-      rootClassName={`kn-auth-modal${isPhone ? ' kn-auth-modal--phone kn-phone-modal' : ''}`}
+      width={WIDTHS[name]}
+      rootClassName="kn-auth-modal"
       // The dialog's accessible name; the header is visually hidden (each form shows its own heading).
       title={LABELS[name]}
       classNames={{ header: 'kn-visually-hidden' }}
@@ -40,6 +33,6 @@ export default function AuthModal({ name, open }: { name: AuthModalName; open: b
       {name === 'signup' ? <SignupForm /> : null}
       {name === 'forgot-password' ? <ForgotPasswordForm /> : null}
       {name === 'reset-password' ? <ResetPasswordForm /> : null}
-    </Modal>
+    </HostedModal>
   );
 }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { shallowEqual } from 'react-redux';
-import Modal from 'antd/es/modal';
+import { ResponsiveModal } from '../../../components/modal';
 import { useGetContentDetailQuery } from '../../../api/generated/endpoints';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
@@ -104,17 +104,17 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
   if (!content) return null;
   const height = isPhone ? undefined : detailHeight(windowHeight);
   return (
-    <Modal
+    <ResponsiveModal
       open={open}
       onCancel={() => dispatch(detailClosed())}
       footer={null}
       // Closed, its contents go (a song playing goes on in the player bar).
       destroyOnHidden
-      centered={!isPhone}
-      width={isPhone ? '100%' : DETAIL_WIDTH}
+      centered="off-phones"
+      width={DETAIL_WIDTH}
       title={content.title}
       classNames={{ header: 'kn-visually-hidden' }}
-      rootClassName={isPhone ? 'kn-detail-modal kn-detail-modal--phone kn-phone-modal' : 'kn-detail-modal'}
+      rootClassName="kn-detail-modal"
       styles={isPhone ? undefined : { body: { height } }}
     >
       <div ref={body} className="kn-detail" data-type={content.type} style={height ? ({ '--kn-detail-h': `${height}px` } as CSSProperties) : undefined}>
@@ -138,6 +138,6 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
         <OtherArtists ownerId={content.ownerId} />
       </div>
       <FullImageModal open={open && showingFull} src={mediaUrl(fullImage(content))} alt={content.title} onClose={() => setShowingFull(false)} />
-    </Modal>
+    </ResponsiveModal>
   );
 }

@@ -1,9 +1,9 @@
-import Modal from 'antd/es/modal';
 import FlagFilled from '@ant-design/icons/es/icons/FlagFilled';
 import { useGetMyFlagQuery, useSetFlagMutation } from '../../../api/generated/endpoints';
 import type { SetFlagArgs } from '../../../api/generated/operations';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
+import { modalClosed, selectModalProps } from '../../../lib/ui';
+import { ResponsiveModal } from '../../../components/modal';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
 import './flags.css';
@@ -28,7 +28,6 @@ export default function FlagModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
   const { contentId = '' } = useAppSelector(selectModalProps);
   const user = useAppSelector(selectUser);
-  const isPhone = useAppSelector(selectIsPhone);
   const myFlag = useGetMyFlagQuery(
     { path: { id: contentId }, quiet: 'a flag that could not be read leaves every reason to choose from' },
     { skip: !open || !contentId },
@@ -49,14 +48,7 @@ export default function FlagModal({ open }: { open: boolean }) {
   };
 
   return (
-    <Modal
-      open={open}
-      onCancel={() => dispatch(modalClosed())}
-      footer={null}
-      width={isPhone ? '100%' : 500}
-      title="Flag this piece"
-      rootClassName={isPhone ? 'kn-phone-modal' : undefined}
-    >
+    <ResponsiveModal open={open} onCancel={() => dispatch(modalClosed())} footer={null} width={500} title="Flag this piece">
       <p className="kn-flag__intro">Tell us what is wrong. Choose your reason again to take your flag back.</p>
       <p className="kn-flag__help">
         Our team reads every flag. Once 5 members have flagged a piece, it leaves Explore, search and the charts until we have reviewed it. A flag counts toward
@@ -78,6 +70,6 @@ export default function FlagModal({ open }: { open: boolean }) {
           </button>
         ))}
       </div>
-    </Modal>
+    </ResponsiveModal>
   );
 }

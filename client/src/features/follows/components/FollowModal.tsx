@@ -9,6 +9,7 @@ import { usePagedList } from '../../../api/pagedList';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
+import { ResponsiveModal } from '../../../components/modal';
 import { notify } from '../../../components/notify';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { displayUsername } from '../../../lib/userNames';
@@ -141,14 +142,13 @@ export default function FollowModal({ open }: { open: boolean }) {
   );
 
   return (
-    <Modal
+    <ResponsiveModal
       open={open}
       onCancel={() => dispatch(modalClosed())}
       footer={null}
       // One's own followers have Remove beside Follow: wider, on both tabs so the modal keeps its size.
-      width={isPhone ? '100%' : ownLists ? 400 : 300}
+      width={ownLists ? 400 : 300}
       title="Follow"
-      rootClassName={isPhone ? 'kn-phone-modal' : undefined}
       styles={isPhone ? undefined : { body: { height: 520, overflowY: 'auto' } }}
     >
       <Tabs
@@ -160,6 +160,6 @@ export default function FollowModal({ open }: { open: boolean }) {
         ]}
       />
       <RemoveFollowerConfirm ownerId={userId} entry={removing} onClose={() => setRemoving(null)} />
-    </Modal>
+    </ResponsiveModal>
   );
 }

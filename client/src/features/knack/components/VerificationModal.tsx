@@ -1,12 +1,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import type { CachedError } from '../../../api/cache';
 import { useAddKnackMutation, useRequestKnackCodeMutation } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
+import { modalClosed, selectModalProps } from '../../../lib/ui';
+import { HostedModal } from '../../../components/modal';
 import { knackRegistered } from '../../../lib/contentEvents';
 import { VERIFICATION_MESSAGES } from '../knack.messages';
 
@@ -19,7 +19,6 @@ type Mail = { state: 'sending' } | { state: 'sent'; message: string } | { state:
  */
 export default function VerificationModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
-  const isPhone = useAppSelector(selectIsPhone);
   const user = useAppSelector(selectUser);
   const { contentId, playId } = useAppSelector(selectModalProps);
   const [mail, setMail] = useState<Mail>({ state: 'sending' });
@@ -71,16 +70,7 @@ export default function VerificationModal({ open }: { open: boolean }) {
   };
 
   return (
-    <Modal
-      open={open}
-      onCancel={() => dispatch(modalClosed())}
-      footer={null}
-      centered
-      destroyOnHidden
-      width={isPhone ? '100%' : 440}
-      title="Verification"
-      rootClassName={isPhone ? 'kn-verification-modal kn-phone-modal' : 'kn-verification-modal'}
-    >
+    <HostedModal open={open} centered width={440} title="Verification" rootClassName="kn-verification-modal">
       <form className="kn-verification" onSubmit={(event) => void submit(event)} noValidate>
         <p>{VERIFICATION_MESSAGES.intro}</p>
         <p className="kn-verification__mail" role="status">
@@ -113,6 +103,6 @@ export default function VerificationModal({ open }: { open: boolean }) {
           </Button>
         </div>
       </form>
-    </Modal>
+    </HostedModal>
   );
 }

@@ -1,6 +1,6 @@
-import Modal from 'antd/es/modal';
+import { HostedModal } from '../../../components/modal';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
+import { modalClosed, selectModalProps } from '../../../lib/ui';
 import { CashOutConfirm } from './CashOutConfirm';
 import { MonetizeOffer } from './MonetizeOffer';
 import { PaidCongratulation } from './PaidCongratulation';
@@ -15,23 +15,13 @@ const TITLES = { dollar: 'Monetize this piece', price: 'Cash out', paid: 'Congra
  */
 export default function PaymentModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
-  const isPhone = useAppSelector(selectIsPhone);
   const { paymentType = 'dollar', contentId } = useAppSelector(selectModalProps);
   const close = () => dispatch(modalClosed());
   return (
-    <Modal
-      open={open}
-      onCancel={close}
-      footer={null}
-      centered
-      destroyOnHidden
-      width={isPhone ? '100%' : 500}
-      title={TITLES[paymentType]}
-      rootClassName={isPhone ? 'kn-payment-modal kn-phone-modal' : 'kn-payment-modal'}
-    >
+    <HostedModal open={open} centered width={500} title={TITLES[paymentType]} rootClassName="kn-payment-modal">
       {paymentType === 'dollar' && contentId ? <MonetizeOffer contentId={contentId} onClose={close} /> : null}
       {paymentType === 'price' ? <CashOutConfirm onClose={close} /> : null}
       {paymentType === 'paid' ? <PaidCongratulation contentId={contentId} onClose={close} /> : null}
-    </Modal>
+    </HostedModal>
   );
 }

@@ -3,7 +3,6 @@ import { Link } from 'react-router-dom';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
-import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Spin from 'antd/es/spin';
 import { useGetAllPlansQuery, useGetContentByIdQuery, useGetSubscriptionQuery, useUpdateContentSettingMutation } from '../../../api/generated/endpoints';
@@ -11,8 +10,9 @@ import type { CachedError } from '../../../api/cache';
 import { MESSAGES } from '../../../../../generated/validation';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, selectIsPhone, selectModalProps } from '../../../lib/ui';
+import { modalClosed, selectModalProps } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
+import { ResponsiveModal } from '../../../components/modal';
 import { pieceUpdated } from '../../../lib/contentEvents';
 import { selectIsAdmin, selectPlans, selectSubscription, selectUser } from '../../auth';
 import { AUDIENCES, audienceOf, countFlagOf, mayChoosePrivacy, withAudience, type Audience, type ContentSetting } from '../privacy.rules';
@@ -56,7 +56,6 @@ function usePlanCheck(open: boolean) {
 export default function PrivacyModal({ open }: { open: boolean }) {
   const dispatch = useAppDispatch();
   const { contentId = '' } = useAppSelector(selectModalProps);
-  const isPhone = useAppSelector(selectIsPhone);
   const { piece, failure } = usePiece(open, contentId);
   const plan = usePlanCheck(open);
   const [setting, setSetting] = useState<ContentSetting | null>(null);
@@ -90,13 +89,13 @@ export default function PrivacyModal({ open }: { open: boolean }) {
 
   const countFlag = piece ? countFlagOf(piece) : 'hideViewCount';
   return (
-    <Modal
+    <ResponsiveModal
       open={open}
       onCancel={close}
       title="Privacy"
-      width={isPhone ? '100%' : 520}
-      centered={!isPhone}
-      rootClassName={isPhone ? 'kn-privacy-modal kn-privacy-modal--phone kn-phone-modal' : 'kn-privacy-modal'}
+      width={520}
+      centered="off-phones"
+      rootClassName="kn-privacy-modal"
       footer={
         <div className="kn-privacy__footer">
           <Button onClick={close} disabled={saving}>
@@ -160,6 +159,6 @@ export default function PrivacyModal({ open }: { open: boolean }) {
           {problem ? <Alert className="kn-privacy__problem" type="error" showIcon role="alert" title={problem} /> : null}
         </div>
       )}
-    </Modal>
+    </ResponsiveModal>
   );
 }

@@ -1,10 +1,8 @@
 import Button from 'antd/es/button';
-import Modal from 'antd/es/modal';
-import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircleFilled';
 import { useDeleteContentMutation } from '../../../api/generated/endpoints';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { useAppDispatch } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
-import { selectIsPhone } from '../../../lib/ui';
+import { ResponsiveModal, WarningTitle } from '../../../components/modal';
 import { contentRemoved } from '../../content-detail';
 import type { Content } from '../../../lib/content';
 
@@ -25,7 +23,6 @@ export interface DeleteContentModalProps {
  */
 export function DeleteContentModal({ content, onClose }: DeleteContentModalProps) {
   const dispatch = useAppDispatch();
-  const isPhone = useAppSelector(selectIsPhone);
   const [removePiece, removal] = useDeleteContentMutation();
   const remove = async () => {
     if (!content) return;
@@ -39,17 +36,13 @@ export function DeleteContentModal({ content, onClose }: DeleteContentModalProps
     }
   };
   return (
-    <Modal
+    <ResponsiveModal
       open={Boolean(content)}
       onCancel={removal.isLoading ? undefined : onClose}
-      title={
-        <span className="kn-delete__title">
-          <ExclamationCircleFilled aria-hidden /> Remove this piece?
-        </span>
-      }
-      width={isPhone ? '100%' : 500}
+      title={<WarningTitle className="kn-delete__title">Remove this piece?</WarningTitle>}
+      width={500}
       centered
-      rootClassName={isPhone ? 'kn-delete-modal kn-delete-modal--phone kn-phone-modal' : 'kn-delete-modal'}
+      rootClassName="kn-delete-modal"
       footer={
         <div className="kn-delete__footer">
           <p className="kn-delete__footnote">{DELETE_FOOTNOTE}</p>
@@ -68,6 +61,6 @@ export function DeleteContentModal({ content, onClose }: DeleteContentModalProps
       <p className="kn-delete__warning" role="alert">
         {DELETE_WARNING}
       </p>
-    </Modal>
+    </ResponsiveModal>
   );
 }

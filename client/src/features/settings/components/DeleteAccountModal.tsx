@@ -3,14 +3,12 @@ import { Link, useNavigate } from 'react-router-dom';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input';
-import Modal from 'antd/es/modal';
 import Skeleton from 'antd/es/skeleton';
-import ExclamationCircleFilled from '@ant-design/icons/es/icons/ExclamationCircleFilled';
 import { useDeleteMyAccountMutation, useGetWalletSummaryQuery } from '../../../api/generated/endpoints';
 import { MESSAGES } from '../../../../../generated/validation';
 import { PATHS } from '../../../lib/constants';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { selectIsPhone } from '../../../lib/ui';
+import { useAppDispatch } from '../../../lib/storeHooks';
+import { ResponsiveModal, WarningTitle } from '../../../components/modal';
 import { loggedOut } from '../../auth';
 import { SHOWN_UNDER_THE_FIELDS, useGroupSave } from '../hooks/useGroupSave';
 import { FieldError } from './FieldError';
@@ -31,7 +29,6 @@ export interface DeleteAccountModalProps {
 export default function DeleteAccountModal({ userId, onClose }: DeleteAccountModalProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const isPhone = useAppSelector(selectIsPhone);
   const wallet = useGetWalletSummaryQuery({ path: { id: userId } });
   const [deleteAccount] = useDeleteMyAccountMutation();
   const [password, setPassword] = useState('');
@@ -94,17 +91,13 @@ export default function DeleteAccountModal({ userId, onClose }: DeleteAccountMod
   };
 
   return (
-    <Modal
+    <ResponsiveModal
       open
       onCancel={saving ? undefined : onClose}
-      title={
-        <span className="kn-delete-account__title">
-          <ExclamationCircleFilled aria-hidden /> Delete your account?
-        </span>
-      }
-      width={isPhone ? '100%' : 520}
+      title={<WarningTitle className="kn-delete-account__title">Delete your account?</WarningTitle>}
+      width={520}
       centered
-      rootClassName={isPhone ? 'kn-delete-account-modal kn-delete-account-modal--phone kn-phone-modal' : 'kn-delete-account-modal'}
+      rootClassName="kn-delete-account-modal"
       footer={
         <div className="kn-delete-account__buttons">
           <Button onClick={onClose} disabled={saving}>
@@ -136,6 +129,6 @@ export default function DeleteAccountModal({ userId, onClose }: DeleteAccountMod
           <FieldError message={errors.password} />
         </label>
       </form>
-    </Modal>
+    </ResponsiveModal>
   );
 }

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import Modal from 'antd/es/modal';
 import Progress from 'antd/es/progress';
 import PictureOutlined from '@ant-design/icons/es/icons/PictureOutlined';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { selectUser } from '../../auth';
-import { modalClosed, selectIsPhone } from '../../../lib/ui';
+import { modalClosed } from '../../../lib/ui';
+import { HostedModal } from '../../../components/modal';
 import { cropFileName, cropToBlob, HEADER_ASPECT, HEADER_RATIO, outputSize } from '../crop';
 import { ACCEPT, fileProblem, UPLOAD_MESSAGES } from '../upload.rules';
 import { selectHeaderTransfer } from '../upload.selectors';
@@ -24,7 +24,6 @@ import './upload.css';
  */
 export default function HeaderImageModal({ open }: { name: 'header-image'; open: boolean }) {
   const dispatch = useAppDispatch();
-  const isPhone = useAppSelector(selectIsPhone);
   const user = useAppSelector(selectUser);
   const header = useAppSelector(selectHeaderTransfer);
   const picture = useCropSource(HEADER_RATIO);
@@ -68,16 +67,7 @@ export default function HeaderImageModal({ open }: { name: 'header-image'; open:
   const current = user?.headerImage ? mediaUrl(user.headerImage) : null;
 
   return (
-    <Modal
-      open={open}
-      onCancel={() => dispatch(modalClosed())}
-      centered={!isPhone}
-      width={isPhone ? '100%' : 768}
-      destroyOnHidden
-      rootClassName={`kn-upload-modal kn-header-modal${isPhone ? ' kn-upload-modal--phone kn-phone-modal' : ''}`}
-      title="Header image"
-      footer={null}
-    >
+    <HostedModal open={open} width={768} rootClassName="kn-upload-modal kn-header-modal" title="Header image">
       <div className="kn-media-dialog">
         <p className="kn-media-dialog__lead">
           The wide picture at the top of your profile, cropped to {HEADER_ASPECT.width} × {HEADER_ASPECT.height}.
@@ -157,6 +147,6 @@ export default function HeaderImageModal({ open }: { name: 'header-image'; open:
           </Button>
         </div>
       </div>
-    </Modal>
+    </HostedModal>
   );
 }

@@ -1,13 +1,13 @@
 import { useRef, useState } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import Modal from 'antd/es/modal';
 import Progress from 'antd/es/progress';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { initials } from '../../../lib/userNames';
 import { selectUser } from '../../auth';
-import { modalClosed, selectIsPhone } from '../../../lib/ui';
+import { modalClosed } from '../../../lib/ui';
+import { HostedModal } from '../../../components/modal';
 import { cropFileName, cropToBlob, outputSize, SQUARE_RATIO } from '../crop';
 import { ACCEPT, fileProblem, UPLOAD_MESSAGES } from '../upload.rules';
 import { selectAvatarTransfer } from '../upload.selectors';
@@ -25,7 +25,6 @@ const PHOTO_SIZE = 512;
  */
 export default function ProfilePhotoModal({ open }: { name: 'profile-photo'; open: boolean }) {
   const dispatch = useAppDispatch();
-  const isPhone = useAppSelector(selectIsPhone);
   const user = useAppSelector(selectUser);
   const transfer = useAppSelector(selectAvatarTransfer);
   const picture = useCropSource(SQUARE_RATIO);
@@ -56,16 +55,7 @@ export default function ProfilePhotoModal({ open }: { name: 'profile-photo'; ope
   const current = user?.image ? mediaUrl(user.image) : null;
 
   return (
-    <Modal
-      open={open}
-      onCancel={() => dispatch(modalClosed())}
-      centered={!isPhone}
-      width={isPhone ? '100%' : 500}
-      destroyOnHidden
-      rootClassName={`kn-upload-modal kn-photo-modal${isPhone ? ' kn-upload-modal--phone kn-phone-modal' : ''}`}
-      title="Profile photo"
-      footer={null}
-    >
+    <HostedModal open={open} width={500} rootClassName="kn-upload-modal kn-photo-modal" title="Profile photo">
       <div className="kn-media-dialog">
         <input
           ref={input}
@@ -123,6 +113,6 @@ export default function ProfilePhotoModal({ open }: { name: 'profile-photo'; ope
           </Button>
         </div>
       </div>
-    </Modal>
+    </HostedModal>
   );
 }

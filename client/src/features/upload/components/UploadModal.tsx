@@ -1,6 +1,5 @@
-import Modal from 'antd/es/modal';
-import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
-import { modalClosed, selectIsPhone } from '../../../lib/ui';
+import { HostedModal } from '../../../components/modal';
+import { useAppSelector } from '../../../lib/storeHooks';
 import { selectUpload } from '../upload.selectors';
 import { UPLOAD_FORM_MODALS, type UploadModalName } from '../upload.slice';
 import type { UploadFormKind } from '../upload.types';
@@ -14,24 +13,18 @@ const LABELS: Record<UploadFormKind, string> = { content: 'Upload content', top5
 
 /** The three content upload modals (one at a time), opened from the ui state by the modal host. */
 export default function UploadModal({ name, open }: { name: UploadModalName; open: boolean }) {
-  const dispatch = useAppDispatch();
-  const isPhone = useAppSelector(selectIsPhone);
   const { session } = useAppSelector(selectUpload);
   const kind = UPLOAD_FORM_MODALS[name];
   return (
-    <Modal
+    <HostedModal
       open={open}
-      onCancel={() => dispatch(modalClosed())}
-      footer={null}
-      centered={!isPhone}
-      width={isPhone ? '100%' : WIDTHS[kind]}
-      destroyOnHidden
-      rootClassName={`kn-upload-modal kn-upload-modal--${kind}${isPhone ? ' kn-upload-modal--phone kn-phone-modal' : ''}`}
+      width={WIDTHS[kind]}
+      rootClassName={`kn-upload-modal kn-upload-modal--${kind}`}
       title={LABELS[kind]}
       classNames={{ header: 'kn-visually-hidden' }}
     >
       {/* A new session is a fresh form: the form resets each time it opens. */}
       <UploadForm key={session} kind={kind} />
-    </Modal>
+    </HostedModal>
   );
 }
