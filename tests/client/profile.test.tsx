@@ -196,6 +196,8 @@ describe('own profile', () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Remove' }));
     // (The HTTP client toasts the server's message; the operations are mocked here, see http-auth.test.tsx.)
     await waitFor(() => expect(jest.mocked(deleteContent)).toHaveBeenCalled());
+    // Once the refusal has come back, the warning's buttons work again (Keep it is disabled while Remove is sending).
+    await waitFor(() => expect(dialog.getByRole('button', { name: 'Keep it' }).hasAttribute('disabled')).toBe(false));
     expect(dialog.getByText('The listing fee is not refunded.')).toBeTruthy();
     expect(titlesIn(screen.getByRole('list', { name: 'Your uploads' }))).toEqual(['Blue Hour', 'Red Fox', 'Night Drive']);
     fireEvent.click(dialog.getByRole('button', { name: 'Keep it' }));

@@ -32,13 +32,7 @@ export function renderWithStore(ui: ReactElement, { store = createAppStore(), pa
   return { ...result, store };
 }
 
-/**
- * Waits until the antd modal inside `selector` has finished closing (its wrapper is hidden). The close runs an
- * animation that jsdom never ends, so antd's own deadline timer hides it; on a loaded machine that timer can run
- * late, so this waits longer than testing-library's one second.
- */
+/** Waits until the antd modal inside `selector` has finished closing: its wrapper is hidden. */
 export async function waitForModalHidden(selector: string): Promise<void> {
-  await waitFor(() => expect(document.querySelector(`${selector} .ant-modal-wrap`)?.getAttribute('style') ?? '').toContain('display: none'), {
-    timeout: 10_000,
-  });
+  await waitFor(() => expect(document.querySelector(`${selector} .ant-modal-wrap`)?.getAttribute('style') ?? '').toContain('display: none'));
 }
