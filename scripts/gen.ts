@@ -5,12 +5,14 @@
  *  - client/src/api/generated/endpoints.ts    the cached data layer: one RTK Query endpoint per operationId
  *  - generated/validation.ts             the form rules of x-validation, imported by the server and the client alike
  *  - generated/page-meta.ts              the built-in page metadata of x-page-meta-defaults, for the server and the client
+ *  - generated/openapi.json              the contract parsed, with its source's hash, read by the server instead of the YAML
  * `npm run gen -- --check` writes nothing and exits 1 when a committed file is stale.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { compiledContractPath, contractSha256, type CompiledContract } from '../server/lib/contract-routes';
 import { endpointsFile } from './gen-endpoints';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -217,10 +219,14 @@ function pageMetaFile(defaults: PageMetaDefaults | undefined): string {
 export async function generateAll(): Promise<Record<string, string>> {
   const source = readFileSync(SPEC_PATH, 'utf8');
   const spec = parse(source) as Spec;
+  // Written before anything reads the parsed document further, as parsed (see readContractDocument).
+  const compiled: CompiledContract = { sourceSha256: contractSha256(source), document: spec };
+  const compiledJson = `${JSON.stringify(compiled)}\n`;
   const types = BANNER + astToString(await openapiTS(spec as never, { alphabetize: true }));
   const ops = listOperations(spec);
   const validation = validationFile(spec['x-validation']);
   return {
+    [path.relative(ROOT, compiledContractPath(SPEC_PATH))]: compiledJson,
     'generated/openapi.ts': types,
     'generated/validation.ts': validation,
     'generated/page-meta.ts': pageMetaFile(spec['x-page-meta-defaults']),

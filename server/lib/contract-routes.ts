@@ -6,7 +6,9 @@
  * routes of every module in turn. A unit test checks that the routers serve exactly the contract's calls, so
  * no path needs listing by hand anywhere else.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
 import { parse } from 'yaml';
 
@@ -19,15 +21,40 @@ interface ContractPaths {
   paths: Record<string, ({ 'x-module'?: string } & Record<string, { requestBody?: { content?: Record<string, unknown> } } | string | undefined>) | null>;
 }
 
-const contracts = new Map<string, ContractPaths>();
+const contracts = new Map<string, unknown>();
+
+/**
+ * The contract file as a document, read once per process. Parsing the YAML takes most of a second, at every start
+ * and in every test file; `npm run gen` also writes the document as JSON (`generated/<name>.json`, beside the
+ * contract), with the SHA-256 of the YAML it came from, and that copy is read instead when it is current. A
+ * contract edited since, before `npm run gen` ran again, is parsed from its YAML: never a stale copy.
+ */
+export function readContractDocument(contractFile: string): unknown {
+  let document = contracts.get(contractFile);
+  if (document === undefined) {
+    const text = readFileSync(contractFile, 'utf8');
+    const compiled = compiledContractPath(contractFile);
+    const copy = existsSync(compiled) ? (JSON.parse(readFileSync(compiled, 'utf8')) as CompiledContract) : undefined;
+    document = copy?.sourceSha256 === contractSha256(text) ? copy.document : parse(text);
+    contracts.set(contractFile, document);
+  }
+  return document;
+}
+
+/** What `npm run gen` writes beside the contract: the parsed document and the hash of the text it was parsed from. */
+export interface CompiledContract {
+  sourceSha256: string;
+  document: unknown;
+}
+
+export const compiledContractPath = (contractFile: string): string =>
+  path.join(path.dirname(contractFile), 'generated', `${path.basename(contractFile, path.extname(contractFile))}.json`);
+
+export const contractSha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 /** The contract as parsed from its file, read once per file. */
 export function readContract(contractFile: string): ContractPaths {
-  let contract = contracts.get(contractFile);
-  if (!contract) {
-    contract = parse(readFileSync(contractFile, 'utf8')) as ContractPaths;
-    contracts.set(contractFile, contract);
-  }
-  return contract;
+  return readContractDocument(contractFile) as ContractPaths;
 }
 
 /** Every path of the contract, with the server's base (`/api/v2/knack/add`), and the module that serves it. */

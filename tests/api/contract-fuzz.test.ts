@@ -9,18 +9,18 @@
  * it with `FUZZ_SEED=<seed> npx jest tests/api/contract-fuzz.test.ts -t '<operation>'`. FUZZ_RUNS sets how many
  * requests each operation gets (default 12), FUZZ_SEED tries other cases.
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import request from 'supertest';
-import YAML from 'yaml';
 import { seedReferenceData } from '../../server/db/seed';
 import { outboxMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { OPENAPI_PATH } from '../../server/lib/paths';
+import { readContractDocument } from '../../server/lib/contract-routes';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember, GOOD_PASSWORD, outboxMailbox } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
@@ -67,7 +67,7 @@ interface Operation {
   requestBody?: { $ref?: string; content: Record<string, { schema?: Schema }> };
 }
 
-const spec = YAML.parse(readFileSync(OPENAPI_PATH, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
+const spec = readContractDocument(OPENAPI_PATH) as { paths: Record<string, Record<string, Operation>> };
 
 /** Follows `$ref`s ('#/components/...') to what they name. */
 function deref<T extends { $ref?: string }>(node: T): T {

@@ -4,11 +4,12 @@
  * served by another module than it names, would never be reached.
  */
 import type { Router } from 'express';
-import { parse } from 'yaml';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { apiRouters } from '../../server/app';
 import { buildServices } from '../../server/services';
-import { modulesOfPaths, type ModuleRouters } from '../../server/lib/contract-routes';
+import { compiledContractPath, contractSha256, modulesOfPaths, readContract, readContractDocument, type ModuleRouters } from '../../server/lib/contract-routes';
 import { OPENAPI_PATH } from '../../server/lib/paths';
 import { createLogger } from '../../server/lib/logger';
 import { outboxMailer } from '../../server/integrations/mail';
@@ -34,7 +35,7 @@ function served(routers: Router[]): string[] {
 }
 
 function contractCalls(): Map<string, string[]> {
-  const contract = parse(readFileSync(OPENAPI_PATH, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const contract = readContract(OPENAPI_PATH) as unknown as { paths: Record<string, Record<string, unknown>> };
   const byModule = new Map<string, string[]>();
   for (const [path, module] of modulesOfPaths(OPENAPI_PATH)) {
     const calls = Object.keys(contract.paths[path.slice(BASE.length)]!)
@@ -67,5 +68,44 @@ describe('the routers and the contract', () => {
 
   it.each(Object.keys(byModule))('the %s module serves exactly the calls the contract gives it', (module) => {
     expect(served(byModule[module]!).sort()).toEqual((calls.get(module) ?? []).sort());
+  });
+});
+
+describe('the contract as the server reads it', () => {
+  // A contract and its compiled copy in a folder of their own, laid out as the project's are.
+  const contractIn = (yaml: string, copy?: { sourceOf: string; document: unknown }) => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'knack-contract-')), 'openapi.yaml');
+    writeFileSync(file, yaml);
+    if (copy) {
+      mkdirSync(path.dirname(compiledContractPath(file)));
+      writeFileSync(compiledContractPath(file), JSON.stringify({ sourceSha256: contractSha256(copy.sourceOf), document: copy.document }));
+    }
+    return file;
+  };
+
+  it('when the compiled copy was made from the contract as it is, then the copy is read', () => {
+    const yaml = 'openapi: 3.0.3\ninfo: { title: From the YAML }\n';
+    // The copy says something else on purpose, so that it shows which of the two was read.
+    expect(readContractDocument(contractIn(yaml, { sourceOf: yaml, document: { info: { title: 'From the copy' } } }))).toEqual({
+      info: { title: 'From the copy' },
+    });
+  });
+
+  it('when the contract changed after the copy was made, or there is no copy, then the YAML is parsed: never a stale copy', () => {
+    const yaml = 'openapi: 3.0.3\ninfo: { title: Edited }\n';
+    const stale = contractIn(yaml, { sourceOf: 'openapi: 3.0.3\ninfo: { title: Before }\n', document: { info: { title: 'Before' } } });
+    expect(readContractDocument(stale)).toEqual({ openapi: '3.0.3', info: { title: 'Edited' } });
+    expect(readContractDocument(contractIn(yaml))).toEqual({ openapi: '3.0.3', info: { title: 'Edited' } });
+  });
+
+  it("when the validator's own check of OpenAPI documents reads openapi.yaml, then it finds no fault (the server skips that check at start)", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { OpenAPISchemaValidator } = require('express-openapi-validator/dist/framework/openapi.schema.validator') as {
+      OpenAPISchemaValidator: new (options: { version: string; validateApiSpec: boolean }) => { validate(document: unknown): { errors: unknown[] } };
+    };
+    const document = structuredClone(readContractDocument(OPENAPI_PATH)) as { openapi: string };
+    expect(new OpenAPISchemaValidator({ version: document.openapi, validateApiSpec: true }).validate(document).errors).toEqual([]);
+    // The committed copy is the current one (the generated-code test checks every generated file too).
+    expect(JSON.parse(readFileSync(compiledContractPath(OPENAPI_PATH), 'utf8')).sourceSha256).toBe(contractSha256(readFileSync(OPENAPI_PATH, 'utf8')));
   });
 });
