@@ -1,7 +1,7 @@
 /**
  * Accessibility in Chromium: axe-core's default rules (WCAG 2.0 and 2.1 A and AA, best practices) find no serious
- * or critical violation on any page or opened modal, at 1280 and 390 px (each state is checked at both), for a visitor, a member and an
- * admin. The pages: home, Explore and each of its tabs, a tag page, a profile, Pricing, the sign-in modal, the
+ * or critical violation on any page or opened modal, at 1280 and 390 px (each state is checked at both), for a
+ * visitor, a member and an admin. The pages: home, Explore and each of its tabs, a tag page, a profile, Pricing, the sign-in modal, the
  * detail modal of an image and of a song with the player bar playing it, the share modal; for a member also
  * search, their own profile and collection, the wallet, history, settings, the inbox, Pricing, and the message,
  * subscription, upload, flag and privacy modals; for an admin on a plan the admin home, the discount codes and
