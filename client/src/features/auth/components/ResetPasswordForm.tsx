@@ -1,15 +1,14 @@
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
-import Input from 'antd/es/input';
-import type { RuleObject } from 'antd/es/form';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened, selectModalProps } from '../../../lib/ui';
-import { AUTH_MESSAGES, passwordProblem } from '../auth.rules';
+import { AUTH_MESSAGES } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { newPasswordSubmitted } from '../auth.slice';
 import { AuthHeader } from './AuthHeader';
 import { useServerErrors } from './formErrors';
+import { NewPasswordFields } from './NewPasswordFields';
 import { AuthForm } from './AuthForm';
 
 interface ResetValues {
@@ -19,7 +18,6 @@ interface ResetValues {
 
 const FIELDS = ['newPassword', 'passwordConfirm'] as const;
 const MISMATCH = AUTH_MESSAGES.resetMismatch;
-const check = (problem: string | null) => (problem ? Promise.reject(new Error(problem)) : Promise.resolve());
 
 /** Reset password, opened by the emailed link: the new password twice. Success opens login. */
 export function ResetPasswordForm() {
@@ -29,14 +27,6 @@ export function ResetPasswordForm() {
   const [form] = Form.useForm<ResetValues>();
   const showMessage = useServerErrors(form, state, FIELDS);
   const sending = state.status === 'sending';
-
-  const mismatch = (own: keyof ResetValues) => ({
-    validator: (_: RuleObject, value: string) => {
-      const other = form.getFieldValue(own === 'newPassword' ? 'passwordConfirm' : 'newPassword') as string | undefined;
-      const compare = own === 'passwordConfirm' || form.isFieldTouched('passwordConfirm');
-      return check(value && other && compare && value !== other ? MISMATCH : null);
-    },
-  });
 
   if (!token) {
     return (
@@ -74,33 +64,14 @@ export function ResetPasswordForm() {
         mismatch={MISMATCH}
         onFinish={(values) => dispatch(newPasswordSubmitted({ token, ...values }))}
       >
-        <Form.Item
+        <NewPasswordFields
+          form={form}
           name="newPassword"
-          label="New password"
-          validateFirst
-          rules={[
-            { required: true, message: AUTH_MESSAGES.resetPassword },
-            { validator: (_: RuleObject, value: string) => check(passwordProblem(value)) },
-            mismatch('newPassword'),
-          ]}
-          extra="8 or more characters with an uppercase and a lowercase letter, a number and one of !@#$%^&*."
-        >
-          <Input.Password size="large" autoComplete="new-password" autoFocus />
-        </Form.Item>
-        <Form.Item
-          name="passwordConfirm"
-          label="Confirm new password"
-          validateFirst
-          rules={[{ required: true, message: AUTH_MESSAGES.resetPassword }, mismatch('passwordConfirm')]}
-        >
-          <Input.Password
-            size="large"
-            autoComplete="new-password"
-            onBlur={() => {
-              if (form.getFieldValue('newPassword')) void form.validateFields(['newPassword']).catch(() => undefined);
-            }}
-          />
-        </Form.Item>
+          labels={{ password: 'New password', confirm: 'Confirm new password' }}
+          required={{ password: AUTH_MESSAGES.resetPassword, confirm: AUTH_MESSAGES.resetPassword }}
+          mismatch={MISMATCH}
+          autoFocus
+        />
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           {sending ? 'Saving…' : 'Set new password'}
         </Button>

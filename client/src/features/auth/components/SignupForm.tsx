@@ -6,12 +6,13 @@ import type { RuleObject } from 'antd/es/form';
 import { useLazyGetUserByUsernameQuery } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened, selectModalProps } from '../../../lib/ui';
-import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, passwordProblem, usernameProblem } from '../auth.rules';
+import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, usernameProblem } from '../auth.rules';
 import { selectAuthForm, selectSignupStep } from '../auth.selectors';
 import { activationEmailResendRequested, signupBackToEmail, signupEmailSubmitted, signupSubmitted } from '../auth.slice';
 import type { SignupValues } from '../auth.types';
 import { AuthHeader } from './AuthHeader';
-import { useServerErrors } from './formErrors';
+import { refuseWith, useServerErrors } from './formErrors';
+import { NewPasswordFields } from './NewPasswordFields';
 import { AuthForm } from './AuthForm';
 import { SentPanel } from './SentPanel';
 import { SocialButtons } from './SocialButtons';
@@ -20,8 +21,6 @@ import { AuthLink } from './AuthLink';
 const DETAIL_FIELDS = ['firstName', 'lastName', 'username', 'password', 'passwordConfirm'] as const;
 const EMAIL_FIELDS = ['email'] as const;
 const MISMATCH = AUTH_MESSAGES.passwordMismatch;
-
-const check = (problem: string | null) => (problem ? Promise.reject(new Error(problem)) : Promise.resolve());
 
 /** Step 1: the email only. An email with an account opens login instead (the saga decides). */
 function EmailStep() {
@@ -42,7 +41,7 @@ function EmailStep() {
         initialValues={{ email }}
         onFinish={(values) => dispatch(signupEmailSubmitted(normalizeEmail(values.email)))}
       >
-        <Form.Item name="email" label="Email" rules={[{ validator: (_: RuleObject, value: string) => check(emailProblem(value)) }]}>
+        <Form.Item name="email" label="Email" rules={[{ validator: (_: RuleObject, value: string) => refuseWith(emailProblem(value)) }]}>
           <Input size="large" inputMode="email" autoComplete="email" autoFocus placeholder="you@example.com" />
         </Form.Item>
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
@@ -69,7 +68,7 @@ function DetailsStep() {
 
   const [lookUpUsername] = useLazyGetUserByUsernameQuery();
   const usernameRules = [
-    { validator: (_: RuleObject, value: string) => check(usernameProblem(value)) },
+    { validator: (_: RuleObject, value: string) => refuseWith(usernameProblem(value)) },
     {
       validator: async (_: RuleObject, value: string) => {
         const read = lookUpUsername({ path: { username: normalizeUsername(value) }, quiet: 'the field says when the username is taken' });
@@ -82,14 +81,6 @@ function DetailsStep() {
       },
     },
   ];
-  // The mismatch marks both fields; the password side only once the confirmation was filled in.
-  const mismatch = (own: 'password' | 'passwordConfirm') => ({
-    validator: (_: RuleObject, value: string) => {
-      const other = form.getFieldValue(own === 'password' ? 'passwordConfirm' : 'password') as string | undefined;
-      const compare = own === 'passwordConfirm' || form.isFieldTouched('passwordConfirm');
-      return check(value && other && compare && value !== other ? MISMATCH : null);
-    },
-  });
 
   return (
     <div className="kn-auth">
@@ -132,34 +123,13 @@ function DetailsStep() {
             onBlur={(event) => form.setFieldValue('username', normalizeUsername(event.target.value))}
           />
         </Form.Item>
-        <Form.Item
+        <NewPasswordFields
+          form={form}
           name="password"
-          label="Password"
-          validateFirst
-          rules={[
-            { required: true, message: AUTH_MESSAGES.password },
-            { validator: (_: RuleObject, value: string) => check(passwordProblem(value)) },
-            mismatch('password'),
-          ]}
-          extra="8 or more characters with an uppercase and a lowercase letter, a number and one of !@#$%^&*."
-        >
-          <Input.Password size="large" autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="passwordConfirm"
-          label="Confirm password"
-          validateFirst
-          rules={[{ required: true, message: AUTH_MESSAGES.passwordConfirm }, mismatch('passwordConfirm')]}
-        >
-          <Input.Password
-            size="large"
-            autoComplete="new-password"
-            // Leaving the confirmation checks the pair, so a mismatch marks the password field too.
-            onBlur={() => {
-              if (form.getFieldValue('password')) void form.validateFields(['password']).catch(() => undefined);
-            }}
-          />
-        </Form.Item>
+          labels={{ password: 'Password', confirm: 'Confirm password' }}
+          required={{ password: AUTH_MESSAGES.password, confirm: AUTH_MESSAGES.passwordConfirm }}
+          mismatch={MISMATCH}
+        />
         <Button type="primary" htmlType="submit" size="large" block loading={sending}>
           {sending ? 'Creating your account…' : 'Create account'}
         </Button>

@@ -40,3 +40,6 @@ export function clearErrorsOnEdit(form: FormInstance, partners: Record<string, s
     form.setFields(updates);
   };
 }
+
+/** A form rule's answer to a problem found by one of the auth rules: refused with its message, or passed (null). */
+export const refuseWith = (problem: string | null): Promise<void> => (problem ? Promise.reject(new Error(problem)) : Promise.resolve());
