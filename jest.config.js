@@ -12,6 +12,34 @@ const swc = {
   ],
 };
 
+/**
+ * Packages published only as ES modules, which the server imports: jest transforms them to CommonJS like our own
+ * code (it leaves the rest of node_modules as it is), and tests/helpers/esm-resolver.js finds their entry points.
+ */
+const ES_MODULE_PACKAGES = [
+  'ipfs-unixfs-importer',
+  'ipfs-unixfs',
+  '@ipld/dag-pb',
+  'multiformats',
+  '@multiformats/murmur3',
+  'blockstore-core',
+  'interface-blockstore',
+  'interface-store',
+  'hamt-sharding',
+  'it-[a-z-]+',
+  'progress-events',
+  'protons-runtime',
+  'uint8arraylist',
+  'uint8arrays',
+  'uint8-varint',
+];
+
+/** The node projects run server code: they resolve and transform those packages. */
+const serverCode = {
+  resolver: '<rootDir>/tests/helpers/esm-resolver.js',
+  transformIgnorePatterns: [`/node_modules/(?!(${ES_MODULE_PACKAGES.join('|')})/)`],
+};
+
 /** @type {import('jest').Config} */
 const config = {
   testTimeout: 30_000,
@@ -25,12 +53,14 @@ const config = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform: swc,
+      ...serverCode,
       testMatch: ['<rootDir>/tests/unit/**/*.test.ts'],
     },
     {
       displayName: 'api',
       testEnvironment: 'node',
       transform: swc,
+      ...serverCode,
       testMatch: ['<rootDir>/tests/api/**/*.test.ts'],
       globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/tests/helpers/global-teardown.ts',
@@ -51,6 +81,7 @@ const config = {
       displayName: 'e2e',
       testEnvironment: 'node',
       transform: swc,
+      ...serverCode,
       testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/tests/helpers/global-teardown.ts',

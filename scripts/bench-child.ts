@@ -15,6 +15,7 @@ import { startEmbeddedDatabase } from '../server/db/embedded';
 import { seedReferenceData } from '../server/db/seed';
 import { outboxMailer } from '../server/integrations/mail';
 import { localStorage, type Storage } from '../server/integrations/storage';
+import { localIpfsPinning } from '../server/integrations/ipfs';
 import { createLogger } from '../server/lib/logger';
 
 /** Listens on a free loopback port; answers the server's address. */
@@ -61,7 +62,14 @@ export async function startBenchChild(name: string): Promise<BenchChild> {
     storage,
     startApp() {
       app = http.createServer(
-        createApp({ config, logger, pingDatabase: () => db.ping(), mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from), storage }),
+        createApp({
+          config,
+          logger,
+          pingDatabase: () => db.ping(),
+          mailer: outboxMailer(path.join(dataDir, 'mail'), config.mail.from),
+          storage,
+          ipfs: localIpfsPinning(path.join(dataDir, 'ipfs'), config.publicUrl),
+        }),
       );
       return listen(app);
     },

@@ -10,6 +10,7 @@ import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from './config';
 import { docsRouter } from './docs/docs.routes';
+import { isLocalPinning, localIpfsRouter, type IpfsPinning } from './integrations/ipfs';
 import { outboxRouter, type Mailer } from './integrations/mail';
 import { isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
@@ -58,6 +59,8 @@ export interface AppDeps {
   pingDatabase: () => Promise<void>;
   mailer: Mailer;
   storage: Storage;
+  /** Where files are pinned to IPFS; the embedded default's files are served at /ipfs/{cid}. */
+  ipfs: IpfsPinning;
   /** Where payouts and approved cash-outs are sent; by default the configured provider (config.payouts). */
   payoutProvider?: PayoutProvider;
   /** Where multipart uploads are streamed before they are stored; by default `knack-uploads` in the system's temp folder. */
@@ -68,7 +71,18 @@ export interface AppDeps {
   services?: Services;
 }
 
-export function createApp({ config, logger, pingDatabase, mailer, storage, payoutProvider, uploadTempDir, decodeLimits, services: given }: AppDeps): Express {
+export function createApp({
+  config,
+  logger,
+  pingDatabase,
+  mailer,
+  storage,
+  ipfs,
+  payoutProvider,
+  uploadTempDir,
+  decodeLimits,
+  services: given,
+}: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -94,7 +108,8 @@ export function createApp({ config, logger, pingDatabase, mailer, storage, payou
   app.use(docsRouter());
   app.use(filesRouter(storage, config.auth.keys.mediaUrls));
   usePageCursorKey(config.auth.keys.pageCursors);
-  const services = given ?? buildServices({ config, logger, mailer, storage, payoutProvider, decodeLimits });
+  const services = given ?? buildServices({ config, logger, mailer, storage, ipfs, payoutProvider, decodeLimits });
+  if (isLocalPinning(services.ipfs)) app.use(localIpfsRouter(services.ipfs));
   const routers = apiRouters(config, services, uploadTempDir);
   // Uploads stream to disk and payment webhooks are verified over their raw bytes: they come before the JSON
   // parser and the contract validator (which would buffer them). The sandbox's checkout page delivers its signed

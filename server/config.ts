@@ -57,6 +57,7 @@ export interface Config {
   storage: StorageConfig;
   payments: PaymentsConfig;
   payouts: PayoutsConfig;
+  ipfs: IpfsConfig;
 }
 
 export interface AuthConfig {
@@ -121,6 +122,15 @@ export interface PayoutsConfig {
   sandboxDir: string;
   /** PayPal Payouts when PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are set; unset: the sandbox driver. */
   paypal: { clientId: string; clientSecret: string; apiUrl: string } | undefined;
+}
+
+export interface IpfsConfig {
+  /** Pinata's upload API when PINATA_JWT is set. */
+  pinata: { jwt: string; apiUrl: string } | undefined;
+  /** A Kubo node's RPC when IPFS_KUBO_URL is set; `authorization` is the header its API.Authorizations expect (IPFS_KUBO_AUTH). */
+  kubo: { url: string; authorization: string | undefined } | undefined;
+  /** With Pinata or Kubo: public URLs of pins are this with the CID after it. Unset: files under DATA_DIR/ipfs, served at PUBLIC_URL/ipfs/. */
+  gatewayUrl: string;
 }
 
 export interface StorageConfig {
@@ -262,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devMail: bool(env, 'DEV_MAIL', false),
     payments: paymentsConfig(env, mode, secret),
     payouts: payoutsConfig(env, dataDir),
+    ipfs: ipfsConfig(env),
   };
 }
 
@@ -357,6 +368,49 @@ function payoutsConfig(env: NodeJS.ProcessEnv, dataDir: string): PayoutsConfig {
     feeMaxMicros: hundredths(env, 'PAYOUT_FEE_MAX_USD', 100, 0, 1000) * 10_000,
     sandboxDir: path.join(dataDir, 'payouts'),
     paypal: clientId && clientSecret ? { clientId, clientSecret, apiUrl } : undefined,
+  };
+}
+
+export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
+
+/** A Kubo API.Authorizations secret as its config writes it, turned into the header it expects. */
+function kuboAuthorization(raw: string): string {
+  const bearer = /^bearer:(\S+)$/.exec(raw);
+  if (bearer) return `Bearer ${bearer[1]}`;
+  const basic = /^basic:([^:\s]+:\S+)$/.exec(raw);
+  if (basic) return `Basic ${Buffer.from(basic[1]!).toString('base64')}`;
+  // The value is a secret: the message does not repeat it.
+  throw new ConfigError("IPFS_KUBO_AUTH must be the AuthSecret of the Kubo node's API.Authorizations: bearer:<token> or basic:<user>:<password>.");
+}
+
+function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig {
+  const pinningApi = ['IPFS_PINNING_URL', 'IPFS_PINNING_TOKEN'].filter((name) => env[name]?.trim());
+  if (pinningApi.length > 0) {
+    throw new ConfigError(
+      `${pinningApi.join(' and ')} cannot be used: the IPFS Pinning Service API pins a CID that a node already provides and cannot upload a file. ` +
+        'Set PINATA_JWT to upload to Pinata, or IPFS_KUBO_URL to add files through a Kubo node (unset both to keep files under DATA_DIR/ipfs).',
+    );
+  }
+  const jwt = env.PINATA_JWT?.trim() || undefined;
+  const kuboUrl = httpUrl(env, 'IPFS_KUBO_URL', 'http://127.0.0.1:5001');
+  const kuboAuth = env.IPFS_KUBO_AUTH?.trim() || undefined;
+  const pinataApiUrl = httpUrl(env, 'PINATA_API_URL', 'https://api.pinata.cloud');
+  const gateway = httpUrl(env, 'IPFS_GATEWAY_URL', 'https://gateway.pinata.cloud/ipfs/');
+  if (jwt && kuboUrl) throw new ConfigError('PINATA_JWT and IPFS_KUBO_URL cannot both be set: files are pinned through one of them.');
+  if (pinataApiUrl && !jwt) throw new ConfigError('PINATA_API_URL must be set with PINATA_JWT.');
+  if (kuboAuth && !kuboUrl) throw new ConfigError('IPFS_KUBO_AUTH must be set with IPFS_KUBO_URL.');
+  if (gateway && !jwt && !kuboUrl) {
+    throw new ConfigError(
+      'IPFS_GATEWAY_URL must be set with PINATA_JWT or IPFS_KUBO_URL: files kept under DATA_DIR/ipfs are on no IPFS node, and only this app serves them (PUBLIC_URL/ipfs/).',
+    );
+  }
+  if (jwt && !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(jwt)) {
+    throw new ConfigError('PINATA_JWT must be the JWT of a Pinata API key (three base64url parts separated by dots).');
+  }
+  return {
+    pinata: jwt ? { jwt, apiUrl: pinataApiUrl ?? 'https://api.pinata.cloud' } : undefined,
+    kubo: kuboUrl ? { url: kuboUrl, authorization: kuboAuth && kuboAuthorization(kuboAuth) } : undefined,
+    gatewayUrl: `${gateway ?? DEFAULT_IPFS_GATEWAY.replace(/\/+$/, '')}/`,
   };
 }
 

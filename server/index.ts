@@ -5,6 +5,7 @@ import { connectDatabase, type Database } from './db/connection';
 import { NoDatabaseError } from './db/embedded';
 import { seedDemoContent } from './db/demo';
 import { seedReferenceData } from './db/seed';
+import { createIpfsPinning } from './integrations/ipfs';
 import { createMailer } from './integrations/mail';
 import { createStorage } from './integrations/storage';
 import { startJobs } from './jobs/scheduler';
@@ -30,10 +31,11 @@ runMain(async () => {
     mailer.outboxDir ? `mail goes to the outbox: ${config.publicUrl}/dev/mail` : 'mail goes through SMTP',
   );
   const storage = createStorage(config);
+  const ipfs = createIpfsPinning(config);
   // Built once: the app, the jobs and the demo seed call the same services.
-  const services = buildServices({ config, logger, mailer, storage });
+  const services = buildServices({ config, logger, mailer, storage, ipfs });
   if (config.seedDemo) await seedDemoContent({ services, logger });
-  const app = createApp({ config, logger, pingDatabase: () => db.ping(), mailer, storage, services });
+  const app = createApp({ config, logger, pingDatabase: () => db.ping(), mailer, storage, ipfs, services });
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -3,6 +3,7 @@
  * (server/index.ts) and gives the same ones to the app and to the jobs (`npm run jobs` builds its own, once).
  */
 import { DEFAULT_SUPPORT_EMAIL, type Config } from './config';
+import type { IpfsPinning } from './integrations/ipfs';
 import type { Mailer } from './integrations/mail';
 import { createPaymentProvider } from './integrations/payments';
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
@@ -29,6 +30,8 @@ export interface ServiceDeps {
   logger: Logger;
   mailer: Mailer;
   storage: Storage;
+  /** Where files are pinned to IPFS (createIpfsPinning(config)). */
+  ipfs: IpfsPinning;
   /** Where payouts and approved cash-outs are sent; by default the configured provider (config.payouts). */
   payoutProvider?: PayoutProvider;
   /** How much audio, and how long, ffmpeg may decode from one upload; by default DECODE_LIMITS (media/audio.ts). */
@@ -36,7 +39,7 @@ export interface ServiceDeps {
 }
 
 /** The services the routers and the jobs call, each made once per process. */
-export function buildServices({ config, logger, mailer, storage, payoutProvider, decodeLimits }: ServiceDeps) {
+export function buildServices({ config, logger, mailer, storage, ipfs, payoutProvider, decodeLimits }: ServiceDeps) {
   const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
   const contents = createContentsService(media);
   const provider = createPaymentProvider(config);
@@ -45,6 +48,7 @@ export function buildServices({ config, logger, mailer, storage, payoutProvider,
   return {
     media,
     contents,
+    ipfs,
     provider,
     subscriptions,
     payouts,

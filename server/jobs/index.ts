@@ -1,5 +1,6 @@
 /** `npm run jobs`: the cron jobs alone, for deployments where API instances set JOBS_IN_PROCESS=false. */
 import { connectDatabase } from '../db/connection';
+import { createIpfsPinning } from '../integrations/ipfs';
 import { createMailer } from '../integrations/mail';
 import { createStorage } from '../integrations/storage';
 import { createLogger } from '../lib/logger';
@@ -16,7 +17,11 @@ runMain(async () => {
   }
   const db = await connectDatabase(config, logger).catch((err: Error) => exitWith(logger, `Could not connect to the database: ${err.message}`));
   const storage = createStorage(config);
-  const jobs = startJobs({ logger, storage, services: buildServices({ config, logger, mailer: createMailer(config), storage }) });
+  const jobs = startJobs({
+    logger,
+    storage,
+    services: buildServices({ config, logger, mailer: createMailer(config), storage, ipfs: createIpfsPinning(config) }),
+  });
   stopGracefully(logger, config.shutdownTimeoutMs, 'the jobs under way', async () => {
     await jobs.stop();
     await db.close();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import mongoose from 'mongoose';
 import { createApp, type AppDeps } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { localIpfsPinning } from '../../server/integrations/ipfs';
 import { outboxMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { createLogger } from '../../server/lib/logger';
@@ -57,6 +58,7 @@ export function createTestApp(options: TestAppOptions = {}) {
     },
     mailer: outboxMailer(mkdtempSync(path.join(os.tmpdir(), 'knack-outbox-')), 'Knack <no-reply@knack.test>'),
     storage: localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-uploads-'))),
+    ipfs: localIpfsPinning(mkdtempSync(path.join(os.tmpdir(), 'knack-ipfs-')), testConfig(config).publicUrl),
     // Each app streams uploads into a folder of its own, so a test that looks for leftovers sees only its own.
     uploadTempDir: mkdtempSync(path.join(os.tmpdir(), 'knack-upload-temp-')),
     ...deps,
@@ -64,11 +66,12 @@ export function createTestApp(options: TestAppOptions = {}) {
 }
 
 /** The services as the server builds them once per process, for the app and the jobs alike, with the test configuration. */
-export function createTestServices({ config, ...deps }: { config?: Partial<TestConfig> } & Partial<Pick<AppDeps, 'mailer' | 'storage'>> = {}) {
+export function createTestServices({ config, ...deps }: { config?: Partial<TestConfig> } & Partial<Pick<AppDeps, 'mailer' | 'storage' | 'ipfs'>> = {}) {
   return buildServices({
     config: testConfig(config),
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     mailer: deps.mailer ?? outboxMailer(mkdtempSync(path.join(os.tmpdir(), 'knack-outbox-')), 'Knack <no-reply@knack.test>'),
     storage: deps.storage ?? localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-uploads-'))),
+    ipfs: deps.ipfs ?? localIpfsPinning(mkdtempSync(path.join(os.tmpdir(), 'knack-ipfs-')), testConfig(config).publicUrl),
   });
 }

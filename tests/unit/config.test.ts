@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../server/config';
+import { createIpfsPinning } from '../../server/integrations/ipfs';
 import { PROJECT_ROOT } from '../../server/lib/paths';
 
 describe('loadConfig', () => {
@@ -159,6 +160,88 @@ describe('loadConfig', () => {
         );
       },
     );
+  });
+
+  describe('IPFS pinning: kept by the app, or uploaded to Pinata or a Kubo node', () => {
+    const base = { JWT_SECRET: 'z'.repeat(32), DATA_DIR: '/var/lib/knack', PUBLIC_URL: 'https://knack.example' };
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJrbmFjayJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+    const cid = 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o';
+
+    it('when nothing is set, then files are kept under DATA_DIR/ipfs and served by the app at PUBLIC_URL/ipfs/', () => {
+      const config = loadConfig(base);
+      expect(config.ipfs).toEqual({ pinata: undefined, kubo: undefined, gatewayUrl: 'https://ipfs.io/ipfs/' });
+      const pinning = createIpfsPinning(config);
+      expect(pinning.kind).toBe('local');
+      expect(pinning).toMatchObject({ root: path.join('/var/lib/knack', 'ipfs') });
+      expect(pinning.urlOf(cid)).toBe(`https://knack.example/ipfs/${cid}`);
+    });
+
+    it('when PINATA_JWT is set, then files are uploaded to Pinata, and their URLs are on the public gateway', () => {
+      const config = loadConfig({ ...base, PINATA_JWT: ` ${jwt} ` });
+      expect(config.ipfs).toEqual({ pinata: { jwt, apiUrl: 'https://api.pinata.cloud' }, kubo: undefined, gatewayUrl: 'https://ipfs.io/ipfs/' });
+      const pinning = createIpfsPinning(config);
+      expect(pinning.kind).toBe('pinning-service');
+      expect(pinning.urlOf(cid)).toBe(`https://ipfs.io/ipfs/${cid}`);
+    });
+
+    it('when IPFS_GATEWAY_URL and PINATA_API_URL are set, then URLs start with that gateway (with or without its last slash) and uploads go to that API', () => {
+      for (const gateway of ['https://knack.mypinata.cloud/ipfs', 'https://knack.mypinata.cloud/ipfs/']) {
+        const config = loadConfig({ ...base, PINATA_JWT: jwt, PINATA_API_URL: 'http://127.0.0.1:9999/', IPFS_GATEWAY_URL: gateway });
+        expect(config.ipfs.pinata).toEqual({ jwt, apiUrl: 'http://127.0.0.1:9999' });
+        expect(createIpfsPinning(config).urlOf(cid)).toBe(`https://knack.mypinata.cloud/ipfs/${cid}`);
+      }
+    });
+
+    it('when IPFS_KUBO_URL is set, then files are added through that node, with the Authorization header its AuthSecret stands for', () => {
+      const plain = loadConfig({ ...base, IPFS_KUBO_URL: 'http://127.0.0.1:5001/' });
+      expect(plain.ipfs).toEqual({ pinata: undefined, kubo: { url: 'http://127.0.0.1:5001', authorization: undefined }, gatewayUrl: 'https://ipfs.io/ipfs/' });
+      expect(createIpfsPinning(plain).kind).toBe('kubo');
+      const bearer = loadConfig({ ...base, IPFS_KUBO_URL: 'http://kubo:5001', IPFS_KUBO_AUTH: 'bearer:s3cret-token' });
+      expect(bearer.ipfs.kubo).toEqual({ url: 'http://kubo:5001', authorization: 'Bearer s3cret-token' });
+      const basic = loadConfig({ ...base, IPFS_KUBO_URL: 'http://kubo:5001', IPFS_KUBO_AUTH: 'basic:knack:pass:word' });
+      expect(basic.ipfs.kubo?.authorization).toBe(`Basic ${Buffer.from('knack:pass:word').toString('base64')}`);
+    });
+
+    it.each([
+      [{ PINATA_JWT: jwt, IPFS_KUBO_URL: 'http://kubo:5001' }, 'PINATA_JWT and IPFS_KUBO_URL cannot both be set: files are pinned through one of them.'],
+      [{ PINATA_API_URL: 'https://api.pinata.cloud' }, 'PINATA_API_URL must be set with PINATA_JWT.'],
+      [{ IPFS_KUBO_AUTH: 'bearer:token' }, 'IPFS_KUBO_AUTH must be set with IPFS_KUBO_URL.'],
+      [
+        { IPFS_GATEWAY_URL: 'https://ipfs.io/ipfs/' },
+        'IPFS_GATEWAY_URL must be set with PINATA_JWT or IPFS_KUBO_URL: files kept under DATA_DIR/ipfs are on no IPFS node, and only this app serves them (PUBLIC_URL/ipfs/).',
+      ],
+      [{ PINATA_JWT: 'not-a-jwt' }, 'PINATA_JWT must be the JWT of a Pinata API key (three base64url parts separated by dots).'],
+      [
+        { IPFS_KUBO_URL: 'http://kubo:5001', IPFS_KUBO_AUTH: 'token-without-scheme' },
+        "IPFS_KUBO_AUTH must be the AuthSecret of the Kubo node's API.Authorizations: bearer:<token> or basic:<user>:<password>.",
+      ],
+      [{ IPFS_KUBO_URL: 'kubo:5001' }, 'IPFS_KUBO_URL must be an http(s) URL such as http://127.0.0.1:5001; got "kubo:5001".'],
+      [
+        { PINATA_JWT: jwt, IPFS_GATEWAY_URL: 'gateway.pinata.cloud' },
+        'IPFS_GATEWAY_URL must be an http(s) URL such as https://gateway.pinata.cloud/ipfs/; got "gateway.pinata.cloud".',
+      ],
+      [
+        { IPFS_PINNING_URL: 'https://api.pinata.cloud/psa', IPFS_PINNING_TOKEN: 'token' },
+        'IPFS_PINNING_URL and IPFS_PINNING_TOKEN cannot be used: the IPFS Pinning Service API pins a CID that a node already provides and cannot upload a file. ' +
+          'Set PINATA_JWT to upload to Pinata, or IPFS_KUBO_URL to add files through a Kubo node (unset both to keep files under DATA_DIR/ipfs).',
+      ],
+    ])('when %p is set, then start fails and says what to set', (env, message) => {
+      expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+    });
+
+    it('when a secret is malformed, then the message does not repeat it', () => {
+      const messageOf = (env: Record<string, string>) => {
+        try {
+          loadConfig({ ...base, ...env });
+        } catch (err) {
+          return (err as Error).message;
+        }
+        throw new Error('no error');
+      };
+      expect(messageOf({ PINATA_JWT: 'secret-jwt-value' })).not.toContain('secret-jwt-value');
+      expect(messageOf({ IPFS_KUBO_URL: 'http://kubo:5001', IPFS_KUBO_AUTH: 'Bearer leaked-token' })).not.toContain('leaked-token');
+    });
   });
 
   it.each([

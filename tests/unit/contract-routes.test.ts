@@ -13,6 +13,7 @@ import { compiledContractPath, contractSha256, modulesOfPaths, readContract, rea
 import { OPENAPI_PATH } from '../../server/lib/paths';
 import { createLogger } from '../../server/lib/logger';
 import { outboxMailer } from '../../server/integrations/mail';
+import { localIpfsPinning } from '../../server/integrations/ipfs';
 import { localStorage } from '../../server/integrations/storage';
 import { testConfig } from '../helpers/app';
 
@@ -54,6 +55,7 @@ describe('the routers and the contract', () => {
     logger,
     mailer: outboxMailer('/tmp/knack-unused-outbox', 'Knack <a@knack.test>'),
     storage: localStorage('/tmp/knack-unused'),
+    ipfs: localIpfsPinning('/tmp/knack-unused-ipfs', config.publicUrl),
   });
   const { rawBody, json } = apiRouters(config, services);
   const byModule: ModuleRouters = {};
