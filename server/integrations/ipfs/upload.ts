@@ -23,15 +23,25 @@ type ErrorBody = string | { error?: string | { reason?: string; details?: string
 
 /** What the service said, or what went wrong on the way; never the request (its headers hold the credentials). */
 function detailOf(err: AxiosError<ErrorBody>): string {
-  const body = err.response?.data;
+  let body = err.response?.data;
+  // An answer read as text (Kubo's) may still be a JSON error.
+  if (typeof body === 'string' && body.trim().startsWith('{')) body = parseJson(body) ?? body;
   if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 300);
   if (body && typeof body === 'object') {
     const { error } = body;
     const said = typeof error === 'string' ? error : (error?.details ?? error?.reason ?? body.Message ?? body.message);
     if (said) return said;
   }
-  if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') return `no answer within ${Math.round((err.config?.timeout ?? 0) / 1000)} s`;
+  if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') return `no answer within ${(err.config?.timeout ?? 0) / 1000} s`;
   return err.code ?? 'no answer';
+}
+
+function parseJson(text: string): ErrorBody {
+  try {
+    return JSON.parse(text) as ErrorBody;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An IpfsPinningError saying which service failed at what, with its status and words; the `secrets` are blanked if ever echoed. */
