@@ -58,6 +58,7 @@ export interface Config {
   payments: PaymentsConfig;
   payouts: PayoutsConfig;
   ipfs: IpfsConfig;
+  stellar: StellarConfig;
 }
 
 export interface AuthConfig {
@@ -92,6 +93,11 @@ export interface SigningKeys {
   visitorIds: string;
   /** What list cursors are encrypted and signed with (lib/page-cursor.ts): they hold positions a reader may not see. */
   pageCursors: string;
+  /**
+   * The 32-byte ed25519 seed of the key that signs the wallet challenges (SEP-10): every process derives the same
+   * key, and it is stored nowhere.
+   */
+  stellarWebAuth: string;
 }
 
 export interface MailConfig {
@@ -132,6 +138,38 @@ export interface IpfsConfig {
   /** With Pinata or Kubo: public URLs of pins are this with the CID after it. Unset: files under DATA_DIR/ipfs, served at PUBLIC_URL/ipfs/. */
   gatewayUrl: string;
 }
+
+// ---- stellar network (STELLAR_NETWORK, HORIZON_URL) ----
+
+/** Which Stellar network Knack works on, and the Horizon server that speaks for it. */
+export interface StellarConfig {
+  network: { name: 'testnet' | 'public' | 'custom'; passphrase: string; horizonUrl: string };
+}
+
+const STELLAR_NETWORKS = {
+  testnet: { passphrase: 'Test SDF Network ; September 2015', horizonUrl: 'https://horizon-testnet.stellar.org' },
+  public: { passphrase: 'Public Global Stellar Network ; September 2015', horizonUrl: 'https://horizon.stellar.org' },
+} as const;
+
+/**
+ * STELLAR_NETWORK is `testnet` (the default), `public`, or the passphrase of another network, which then needs
+ * HORIZON_URL; HORIZON_URL otherwise defaults to the named network's public Horizon.
+ */
+function stellarConfig(env: NodeJS.ProcessEnv): StellarConfig {
+  const chosen = env.STELLAR_NETWORK?.trim() || 'testnet';
+  const horizonUrl = httpUrl(env, 'HORIZON_URL', 'https://horizon-testnet.stellar.org');
+  if (chosen === 'testnet' || chosen === 'public') {
+    return { network: { name: chosen, passphrase: STELLAR_NETWORKS[chosen].passphrase, horizonUrl: horizonUrl ?? STELLAR_NETWORKS[chosen].horizonUrl } };
+  }
+  if (!horizonUrl) {
+    throw new ConfigError(
+      `STELLAR_NETWORK must be testnet, public, or the passphrase of another network with HORIZON_URL set; got "${chosen}" without HORIZON_URL.`,
+    );
+  }
+  return { network: { name: 'custom', passphrase: chosen, horizonUrl } };
+}
+
+// ---- end of stellar network ----
 
 export interface StorageConfig {
   /** S3 or an S3-compatible server when S3_BUCKET is set; unset: local disk under DATA_DIR/uploads. */
@@ -273,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payments: paymentsConfig(env, mode, secret),
     payouts: payoutsConfig(env, dataDir),
     ipfs: ipfsConfig(env),
+    stellar: stellarConfig(env),
   };
 }
 
@@ -451,6 +490,7 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       knackCodes: deriveKey(secret, 'knack-codes'),
       visitorIds: deriveKey(secret, 'visitor-ids'),
       pageCursors: deriveKey(secret, 'page-cursors'),
+      stellarWebAuth: deriveKey(secret, 'stellar-web-auth'),
     },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',

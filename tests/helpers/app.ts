@@ -39,6 +39,7 @@ export function testConfig(overrides: Partial<TestConfig> = {}): TestConfig {
     auth: base.auth,
     payments: base.payments,
     payouts: base.payouts,
+    stellar: base.stellar,
     ...overrides,
   };
 }
