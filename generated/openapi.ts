@@ -1784,6 +1784,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stellar/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's linked Stellar wallet
+         * @description `linked: false` and nothing else when the caller has none. The profile summary and the settings show it (the address shortened to its first 4 and last 4 characters in `addressShort`).
+         */
+        get: operations["getWalletLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlink the caller's Stellar wallet
+         * @description The address is free again, for this member or another. Unlinking when no wallet is linked changes nothing; both answer `linked: false`.
+         */
+        delete: operations["unlinkWallet"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stellar/wallet/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for the challenge a wallet signs to prove it holds an address (SEP-10)
+         * @description The first step of linking a Stellar wallet to the caller's account. Answers a SEP-10 challenge for `address`: a transaction that can never be submitted (sequence 0 of Knack's own signing account), whose first operation is sourced by `address`, signed by Knack, valid for 300 seconds. The member's wallet signs it with the address's key and sends it back to `stellar/wallet/link` before `expiresAt`. The challenge is issued to the caller for this address and this wallet only. `address` must be a Stellar account address: 'Enter a valid Stellar address (G…, 56 characters).' (400). Limited per member (429 with Retry-After past the limit).
+         */
+        post: operations["createWalletChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stellar/wallet/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link the wallet that signed a challenge to the caller's account
+         * @description `transaction` is the challenge of `stellar/wallet/challenge` signed by the wallet (base64 XDR). Knack checks its own signature, the home and web auth domains, the network, the nonce and the time bounds, that the address's key signed it and nothing else did, that it was issued to the caller, and that it was not used before; then the address is the caller's linked wallet. A member has one linked wallet: linking another replaces it (its address is free again), and linking the same address again keeps its `linkedAt`. An address is linked to one member at a time. Refusals: 400 'This is not a wallet challenge from Knack. Please try again.' (not a challenge, another signer of the challenge, another network or domain), 400 'This wallet''s signature does not match the address.', 400 'This challenge has expired. Please try again.', 404 'This challenge was not issued to you. Please try again.', 409 'This challenge was already used. Please try again.', 409 'This wallet is already linked to another Knack account.'. Limited per member (429 with Retry-After past the limit).
+         */
+        post: operations["linkWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/subscription/{id}": {
         parameters: {
             query?: never;
@@ -2146,7 +2210,7 @@ export interface paths {
         put?: never;
         /**
          * Delete a member's account
-         * @description The member themself, or an admin (another member's id gets 404). `password` is the caller's current password (400 'Incorrect password.' on that field; wrong tries are limited per member, 429 with Retry-After). A balance of $10 or more not paid out yet must be cashed out first, or given up with `giveUpBalance` (else 409 on `giveUpBalance`); a smaller one is given up. A cash-out waiting for approval is 409 too. Then every session ends at once, the username (and the names given up before) and the email are free again, the plan stops renewing, the pieces and every uploaded file are removed, comments and shares are removed (they stay as removed in their threads) and follows are undone. Ledger entries stay, under the member's account id, which no longer names anyone: a balance given up moves to `platform:forfeits` (entry `forfeit:{id}`), so every balance still sums. A deletion stopped half-way (502 when the payment provider could not be reached) is finished by a job, or by calling again as an admin.
+         * @description The member themself, or an admin (another member's id gets 404). `password` is the caller's current password (400 'Incorrect password.' on that field; wrong tries are limited per member, 429 with Retry-After). A balance of $10 or more not paid out yet must be cashed out first, or given up with `giveUpBalance` (else 409 on `giveUpBalance`); a smaller one is given up. A cash-out waiting for approval is 409 too. Then every session ends at once, the username (and the names given up before) and the email are free again, the plan stops renewing, the pieces and every uploaded file are removed, comments and shares are removed (they stay as removed in their threads), follows are undone and the linked Stellar wallet is unlinked. Ledger entries stay, under the member's account id, which no longer names anyone: a balance given up moves to `platform:forfeits` (entry `forfeit:{id}`), so every balance still sums. A deletion stopped half-way (502 when the payment provider could not be reached) is finished by a job, or by calling again as an admin.
          */
         post: operations["deleteMyAccount"];
         delete?: never;
@@ -2164,7 +2228,7 @@ export interface paths {
         };
         /**
          * Download a member's data (a JSON file)
-         * @description Only the member themself or an admin (another member's id gets 404). A JSON attachment (Content-Disposition) with the account (without its password hash or any token), the member's pieces, their comments and shares, their messages and every ledger entry that moved their balance or that they paid (each with what it changed on their balance, never other members' shares). At most 10 downloads an hour per member (429).
+         * @description Only the member themself or an admin (another member's id gets 404). A JSON attachment (Content-Disposition) with the account (without its password hash or any token), the member's pieces, their comments and shares, their messages, every ledger entry that moved their balance or that they paid (each with what it changed on their balance, never other members' shares), and their linked Stellar wallet. At most 10 downloads an hour per member (429).
          */
         get: operations["downloadMyData"];
         put?: never;
@@ -2933,6 +2997,7 @@ export interface components {
             pieces: components["schemas"]["Content"][];
             /** @description The member's projects (their pieces are in `pieces`). */
             projects?: components["schemas"]["DataExportProject"][];
+            stellarWallet?: components["schemas"]["WalletLink"];
         };
         DataExportAccount: {
             /** Format: date-time */
@@ -3721,6 +3786,11 @@ export interface components {
         StartPlayRequest: {
             contentId: components["schemas"]["ObjectId"];
         };
+        /**
+         * @description The Stellar network Knack works on (`STELLAR_NETWORK`); `custom` is a network named by its passphrase.
+         * @enum {string}
+         */
+        StellarNetworkName: "testnet" | "public" | "custom";
         Subscription: {
             /** @description Nothing renews; the plan ends at `currentPeriodEnd`. */
             cancelAtPeriodEnd: boolean;
@@ -4016,6 +4086,46 @@ export interface components {
         UserUpdateResponse: {
             message: string;
             user: components["schemas"]["User"];
+        };
+        WalletChallenge: {
+            /**
+             * Format: date-time
+             * @description The challenge's end (its upper time bound); a later link is refused.
+             */
+            expiresAt: string;
+            /** @description The passphrase of the network the wallet signs for. */
+            networkPassphrase: string;
+            /** @description The SEP-10 challenge transaction, base64 XDR, signed by Knack; the wallet adds its signature. */
+            transaction: string;
+        };
+        WalletChallengeRequest: {
+            /** @description The Stellar account address to link (G…, 56 characters), checked by the server ('Enter a valid Stellar address (G…, 56 characters).'). */
+            address: string;
+            wallet: components["schemas"]["WalletKind"];
+        };
+        /**
+         * @description The wallet the member signs with; `external` is any other wallet (a signed challenge pasted back).
+         * @enum {string}
+         */
+        WalletKind: "freighter" | "ledger" | "trezor" | "external";
+        /** @description A member's linked Stellar wallet; when `linked` is false, no other field is there. */
+        WalletLink: {
+            /** @description The account address (G…). */
+            address?: string;
+            /** @description The address as the app shows it, its first 4 and last 4 characters (`GABC…WXYZ`). */
+            addressShort?: string;
+            linked: boolean;
+            /**
+             * Format: date-time
+             * @description When this address was linked to the member.
+             */
+            linkedAt?: string;
+            network?: components["schemas"]["StellarNetworkName"];
+            wallet?: components["schemas"]["WalletKind"];
+        };
+        WalletLinkRequest: {
+            /** @description The challenge signed by the wallet, base64 XDR. */
+            transaction: string;
         };
         WalletSummary: {
             /** @description What Knack owes the member now (USD). */
@@ -6641,6 +6751,108 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWalletLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's wallet link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unlinkWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No wallet is linked now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWalletChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The challenge, for the wallet to sign on the network named. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletChallenge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    linkWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The caller's wallet link now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -5,7 +5,7 @@ import type { InfiniteQueryDefinition, MutationDefinition, QueryDefinition } fro
 import { createCachedApi, type CacheBaseQuery, type CallOptions } from '../cache';
 import type * as op from './operations';
 
-const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project'] as const;
+const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'Stellar'] as const;
 type Tag = (typeof TAG_TYPES)[number];
 
 /** The types of every endpoint (the plan below builds them). */
@@ -44,6 +44,8 @@ export type Endpoints = {
   createMessage: MutationDefinition<op.CreateMessageArgs & CallOptions, CacheBaseQuery, Tag, op.CreateMessageResult, 'api'>;
   /** POST /subscription/create: Subscribe to a plan (open its checkout) */
   createSubscription: MutationDefinition<op.CreateSubscriptionArgs & CallOptions, CacheBaseQuery, Tag, op.CreateSubscriptionResult, 'api'>;
+  /** POST /stellar/wallet/challenge: Ask for the challenge a wallet signs to prove it holds an address (SEP-10) */
+  createWalletChallenge: MutationDefinition<op.CreateWalletChallengeArgs & CallOptions, CacheBaseQuery, Tag, op.CreateWalletChallengeResult, 'api'>;
   /** POST /comment/delete/{commentId}: Remove a comment */
   deleteComment: MutationDefinition<op.DeleteCommentArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteCommentResult, 'api'>;
   /** POST /content/delete: Remove a piece */
@@ -174,12 +176,16 @@ export type Endpoints = {
   getUserExt: QueryDefinition<op.GetUserExtArgs & CallOptions, CacheBaseQuery, Tag, op.GetUserExtResult, 'api'>;
   /** GET /user-history/get-all/{id}: A member's history (what they paid, earned and cashed out), newest first */
   getUserHistory: InfiniteQueryDefinition<op.GetUserHistoryArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetUserHistoryResult, 'api'>;
+  /** GET /stellar/wallet: The caller's linked Stellar wallet */
+  getWalletLink: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetWalletLinkResult, 'api'>;
   /** GET /wallet/summary/{id}: A member's wallet figures and payout settings */
   getWalletSummary: QueryDefinition<op.GetWalletSummaryArgs & CallOptions, CacheBaseQuery, Tag, op.GetWalletSummaryResult, 'api'>;
   /** POST /auth/google-signin: Sign in with a Google ID token */
   googleSignin: MutationDefinition<op.GoogleSigninArgs & CallOptions, CacheBaseQuery, Tag, op.GoogleSigninResult, 'api'>;
   /** POST /user/invite-user: Invite someone by email to a piece */
   inviteUser: MutationDefinition<op.InviteUserArgs & CallOptions, CacheBaseQuery, Tag, op.InviteUserResult, 'api'>;
+  /** POST /stellar/wallet/link: Link the wallet that signed a challenge to the caller's account */
+  linkWallet: MutationDefinition<op.LinkWalletArgs & CallOptions, CacheBaseQuery, Tag, op.LinkWalletResult, 'api'>;
   /** GET /code/all: Every discount code with its uses (admins) */
   listDiscountCodes: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListDiscountCodesResult, 'api'>;
   /** POST /auth/logout: Sign out this browser */
@@ -244,6 +250,8 @@ export type Endpoints = {
   trendContent: MutationDefinition<op.TrendContentArgs & CallOptions, CacheBaseQuery, Tag, op.TrendContentResult, 'api'>;
   /** POST /content/remove: Take a re-posted piece off the Featured pages (admins) */
   unfeatureContent: MutationDefinition<op.UnfeatureContentArgs & CallOptions, CacheBaseQuery, Tag, op.UnfeatureContentResult, 'api'>;
+  /** DELETE /stellar/wallet: Unlink the caller's Stellar wallet */
+  unlinkWallet: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.UnlinkWalletResult, 'api'>;
   /** POST /content/update-description: Change the description of a piece */
   updateContentDescription: MutationDefinition<op.UpdateContentDescriptionArgs & CallOptions, CacheBaseQuery, Tag, op.UpdateContentDescriptionResult, 'api'>;
   /** POST /content/update-projectid: Put a piece in a project or take it out */
@@ -305,6 +313,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   createDiscountCode: { kind: 'mutation', tags: ['Payment'] },
   createMessage: { kind: 'mutation', tags: ['Message'] },
   createSubscription: { kind: 'mutation', tags: ['Subscription'] },
+  createWalletChallenge: { kind: 'mutation', tags: ['Stellar'] },
   deleteComment: { kind: 'mutation', tags: ['Comment'] },
   deleteContent: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteMessage: { kind: 'mutation', tags: ['Message'] },
@@ -370,9 +379,11 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getUserData: { kind: 'query', tags: ['User'] },
   getUserExt: { kind: 'query', tags: ['Settings'] },
   getUserHistory: { kind: 'pages', tags: ['Knack'], cursor: 'nextCursor' },
+  getWalletLink: { kind: 'query', tags: ['Stellar'] },
   getWalletSummary: { kind: 'query', tags: ['Knack'] },
   googleSignin: { kind: 'mutation', tags: ['Auth'] },
   inviteUser: { kind: 'mutation', tags: ['User'] },
+  linkWallet: { kind: 'mutation', tags: ['Stellar'] },
   listDiscountCodes: { kind: 'query', tags: ['Payment'] },
   logout: { kind: 'mutation', tags: ['Auth'] },
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
@@ -405,6 +416,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   startPlay: { kind: 'mutation', tags: ['Knack'] },
   trendContent: { kind: 'mutation', tags: ['Content'] },
   unfeatureContent: { kind: 'mutation', tags: ['Content'] },
+  unlinkWallet: { kind: 'mutation', tags: ['Stellar'] },
   updateContentDescription: { kind: 'mutation', tags: ['Content'] },
   updateContentProject: { kind: 'mutation', tags: ['Content'] },
   updateContentSetting: { kind: 'mutation', tags: ['Content'] },
@@ -446,6 +458,7 @@ export const {
   useCreateDiscountCodeMutation,
   useCreateMessageMutation,
   useCreateSubscriptionMutation,
+  useCreateWalletChallengeMutation,
   useDeleteCommentMutation,
   useDeleteContentMutation,
   useDeleteMessageMutation,
@@ -549,10 +562,13 @@ export const {
   useGetUserExtQuery,
   useLazyGetUserExtQuery,
   useGetUserHistoryInfiniteQuery,
+  useGetWalletLinkQuery,
+  useLazyGetWalletLinkQuery,
   useGetWalletSummaryQuery,
   useLazyGetWalletSummaryQuery,
   useGoogleSigninMutation,
   useInviteUserMutation,
+  useLinkWalletMutation,
   useListDiscountCodesQuery,
   useLazyListDiscountCodesQuery,
   useLogoutMutation,
@@ -588,6 +604,7 @@ export const {
   useStartPlayMutation,
   useTrendContentMutation,
   useUnfeatureContentMutation,
+  useUnlinkWalletMutation,
   useUpdateContentDescriptionMutation,
   useUpdateContentProjectMutation,
   useUpdateContentSettingMutation,

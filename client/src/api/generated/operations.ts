@@ -123,6 +123,13 @@ export function createSubscription(args: CreateSubscriptionArgs, options?: Reque
   return request<CreateSubscriptionResult>('post', '/subscription/create', args ?? {}, options);
 }
 
+export type CreateWalletChallengeArgs = { body: NonNullable<operations['createWalletChallenge']['requestBody']>['content']['application/json'] };
+export type CreateWalletChallengeResult = operations['createWalletChallenge']['responses'][200]['content']['application/json'];
+/** POST /stellar/wallet/challenge: Ask for the challenge a wallet signs to prove it holds an address (SEP-10) */
+export function createWalletChallenge(args: CreateWalletChallengeArgs, options?: RequestOptions): Promise<CreateWalletChallengeResult> {
+  return request<CreateWalletChallengeResult>('post', '/stellar/wallet/challenge', args ?? {}, options);
+}
+
 export type DeleteCommentArgs = { path: operations['deleteComment']['parameters']['path'] };
 export type DeleteCommentResult = operations['deleteComment']['responses'][200]['content']['application/json'];
 /** POST /comment/delete/{commentId}: Remove a comment */
@@ -578,6 +585,13 @@ export function getUserHistory(args: GetUserHistoryArgs, options?: RequestOption
   return request<GetUserHistoryResult>('get', '/user-history/get-all/{id}', args ?? {}, options);
 }
 
+export type GetWalletLinkArgs = Record<string, never>;
+export type GetWalletLinkResult = operations['getWalletLink']['responses'][200]['content']['application/json'];
+/** GET /stellar/wallet: The caller's linked Stellar wallet */
+export function getWalletLink(args?: GetWalletLinkArgs, options?: RequestOptions): Promise<GetWalletLinkResult> {
+  return request<GetWalletLinkResult>('get', '/stellar/wallet', args ?? {}, options);
+}
+
 export type GetWalletSummaryArgs = { path: operations['getWalletSummary']['parameters']['path'] };
 export type GetWalletSummaryResult = operations['getWalletSummary']['responses'][200]['content']['application/json'];
 /** GET /wallet/summary/{id}: A member's wallet figures and payout settings */
@@ -597,6 +611,13 @@ export type InviteUserResult = operations['inviteUser']['responses'][200]['conte
 /** POST /user/invite-user: Invite someone by email to a piece */
 export function inviteUser(args: InviteUserArgs, options?: RequestOptions): Promise<InviteUserResult> {
   return request<InviteUserResult>('post', '/user/invite-user', args ?? {}, options);
+}
+
+export type LinkWalletArgs = { body: NonNullable<operations['linkWallet']['requestBody']>['content']['application/json'] };
+export type LinkWalletResult = operations['linkWallet']['responses'][200]['content']['application/json'];
+/** POST /stellar/wallet/link: Link the wallet that signed a challenge to the caller's account */
+export function linkWallet(args: LinkWalletArgs, options?: RequestOptions): Promise<LinkWalletResult> {
+  return request<LinkWalletResult>('post', '/stellar/wallet/link', args ?? {}, options);
 }
 
 export type ListDiscountCodesArgs = Record<string, never>;
@@ -821,6 +842,13 @@ export type UnfeatureContentResult = operations['unfeatureContent']['responses']
 /** POST /content/remove: Take a re-posted piece off the Featured pages (admins) */
 export function unfeatureContent(args: UnfeatureContentArgs, options?: RequestOptions): Promise<UnfeatureContentResult> {
   return request<UnfeatureContentResult>('post', '/content/remove', args ?? {}, options);
+}
+
+export type UnlinkWalletArgs = Record<string, never>;
+export type UnlinkWalletResult = operations['unlinkWallet']['responses'][200]['content']['application/json'];
+/** DELETE /stellar/wallet: Unlink the caller's Stellar wallet */
+export function unlinkWallet(args?: UnlinkWalletArgs, options?: RequestOptions): Promise<UnlinkWalletResult> {
+  return request<UnlinkWalletResult>('delete', '/stellar/wallet', args ?? {}, options);
 }
 
 export type UpdateContentDescriptionArgs = { body: NonNullable<operations['updateContentDescription']['requestBody']>['content']['application/json'] };
