@@ -46,13 +46,14 @@ import { walletRouter } from './modules/wallet';
 import { accountRouter } from './modules/account';
 import { messagesRouter } from './modules/messages';
 import { ownsProject, projectsRouter } from './modules/projects';
+import { walletsRouter } from './modules/stellar';
 import type { PayoutProvider } from './integrations/payouts';
 import { buildServices, type Services } from './services';
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
 export interface AppDeps {
-  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts'> &
+  config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts' | 'stellar'> &
     Partial<Pick<Config, 'supportEmail' | 'publicOrigins'>>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
@@ -189,6 +190,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     account: [accountRouter(auth, services.account)],
     messages: [messagesRouter(auth, services.messages)],
     projects: [projectsRouter(auth, services.projects)],
+    stellar: [walletsRouter(auth, services.stellarWallets)],
   };
   return { rawBody, json };
 }

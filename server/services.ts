@@ -22,11 +22,12 @@ import { createMessagesService } from './modules/messages';
 import { createPaymentsService } from './modules/payments';
 import { createProjectsService } from './modules/projects';
 import { createShareService } from './modules/share';
+import { createWalletsService } from './modules/stellar';
 import { createSubscriptionsService } from './modules/subscriptions';
 import { createPayouts, createWalletService } from './modules/wallet';
 
 export interface ServiceDeps {
-  config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts'> & Partial<Pick<Config, 'supportEmail' | 'publicOrigins'>>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts' | 'stellar'> & Partial<Pick<Config, 'supportEmail' | 'publicOrigins'>>;
   logger: Logger;
   mailer: Mailer;
   storage: Storage;
@@ -70,6 +71,12 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     }),
     projects: createProjectsService(contents),
     account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
+    stellarWallets: createWalletsService({
+      network: config.stellar.network,
+      publicUrl: config.publicUrl,
+      signingSeed: config.auth.keys.stellarWebAuth,
+      logger,
+    }),
   };
 }
 

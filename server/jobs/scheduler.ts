@@ -12,6 +12,7 @@ import { purgeSpentTokens } from '../modules/auth';
 import { refreshRankings } from '../modules/feeds';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { mediaHousekeeping } from '../modules/media';
+import { purgeExpiredWalletChallenges } from '../modules/stellar';
 import { PAYOUT_CRON } from '../modules/wallet';
 import type { Services } from '../services';
 
@@ -38,13 +39,18 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
     // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
     { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },
-    // Rate-limit hits of ended windows, marks of expired tokens and knack records no longer read: kept small
-    // without TTL indexes (FerretDB refuses them).
+    // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read and expired wallet
+    // challenges: kept small without TTL indexes (FerretDB refuses them).
     {
       name: 'expired-records',
       schedule: '7 * * * *',
       leaseMs: 10 * 60_000,
-      run: async () => ({ limits: await purgeExpiredLimits(), spentTokens: await purgeSpentTokens(), knacks: await purgeStaleKnackRecords() }),
+      run: async () => ({
+        limits: await purgeExpiredLimits(),
+        spentTokens: await purgeSpentTokens(),
+        knacks: await purgeStaleKnackRecords(),
+        walletChallenges: await purgeExpiredWalletChallenges(),
+      }),
     },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },

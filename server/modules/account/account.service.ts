@@ -26,6 +26,7 @@ import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsS
 import { removeFollowsOf } from '../follows';
 import { removeFlagsOf } from '../flags';
 import { projectsExportOf, removeProjectsOf } from '../projects';
+import { removeWalletLinkOf, walletLinkExportOf } from '../stellar';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
 import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
@@ -71,6 +72,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     messages: messagesExportOf,
     ledgerEntries: ledgerExportOf,
     projects: projectsExportOf,
+    stellarWallet: walletLinkExportOf,
   };
 
   /**
@@ -90,6 +92,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     { name: "remove the member's side of their conversations", run: removeMessagesOf },
     { name: 'remove the projects', run: removeProjectsOf },
     { name: 'remove the follows', run: removeFollowsOf },
+    { name: 'unlink the Stellar wallet', run: removeWalletLinkOf },
     { name: 'remove the account', run: removeAccount },
   ];
 
@@ -126,16 +129,17 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
       await consumeLimit(`data-export:${caller.userId}`, DOWNLOAD_LIMIT, ACCOUNT_MESSAGES.tooManyDownloads, now);
       const account = await accountExportOf(id, adminEmails);
       if (!account) throw notFound(ACCOUNT_MESSAGES.noMember);
-      const [pieces, comments, messages, ledgerEntries, projects] = await Promise.all([
+      const [pieces, comments, messages, ledgerEntries, projects, stellarWallet] = await Promise.all([
         EXPORT.pieces(id),
         EXPORT.comments(id),
         EXPORT.messages(id),
         EXPORT.ledgerEntries(id),
         EXPORT.projects(id),
+        EXPORT.stellarWallet(id),
       ]);
       return {
         filename: `knack-data-${account.user.username}-${now.toISOString().slice(0, 10)}.json`,
-        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries, projects },
+        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries, projects, stellarWallet },
       };
     },
 

@@ -1,0 +1,2 @@
+/** What the tests read beyond the module's index: the wallet link collections. */
+export { WalletAddressModel, WalletChallengeModel, WalletChallengeUseModel, WalletLinkModel } from './wallets.model';
