@@ -13,10 +13,9 @@ const swc = {
 };
 
 /**
- * Packages published only as ES modules, which the server imports (the IPFS importer), or which the Stellar SDK's
- * CommonJS build requires: Node (20.19+) loads them as they are, but jest's own module loader cannot before Node
- * 24.9, so jest transforms them to CommonJS like our own code (it leaves the rest of node_modules as it is), and
- * tests/helpers/esm-resolver.js finds their entry points.
+ * Packages published only as ES modules, which the server imports (the IPFS importer): Node (20.19+) loads them as
+ * they are, but jest's own module loader cannot before Node 24.9, so jest transforms them to CommonJS like our own
+ * code (it leaves the rest of node_modules as it is), and tests/helpers/esm-resolver.js finds their entry points.
  */
 const ES_MODULE_PACKAGES = [
   'ipfs-unixfs-importer',
@@ -34,16 +33,12 @@ const ES_MODULE_PACKAGES = [
   'uint8arraylist',
   'uint8arrays',
   'uint8-varint',
-  'uint8array-extras',
-  '@exodus/bytes',
-  '@noble/ed25519',
-  '@noble/hashes',
 ];
 
 /** The node projects run server code: they resolve and transform those packages. */
 const serverCode = {
   resolver: '<rootDir>/tests/helpers/esm-resolver.js',
-  transformIgnorePatterns: [`/node_modules/(?!(@stellar/stellar-sdk/node_modules/)?(${ES_MODULE_PACKAGES.join('|')})/)`],
+  transformIgnorePatterns: [`/node_modules/(?!(${ES_MODULE_PACKAGES.join('|')})/)`],
 };
 
 /** @type {import('jest').Config} */

@@ -97,7 +97,7 @@ const linkOf = (member: TestMember) => api(member, 'get', '/stellar/wallet');
 function signed(challenge: string, signers: Keypair[], passphrase = TESTNET): string {
   const tx = new Transaction(challenge, passphrase);
   for (const signer of signers) tx.sign(signer);
-  return tx.toEnvelope().toXdr('base64');
+  return tx.toXDR();
 }
 
 /** A challenge for `wallet`'s address asked by `member`, and signed by the wallet. */
@@ -298,7 +298,7 @@ describe('what is refused', () => {
     swapped.sign(forger);
     // Signed by Knack's key, but for another site.
     const elsewhere = WebAuth.buildChallengeTx(serverKey, wallet.publicKey(), 'evil.example', 300, TESTNET, 'evil.example');
-    for (const challenge of [forged, swapped.toEnvelope().toXdr('base64'), elsewhere]) {
+    for (const challenge of [forged, swapped.toXDR(), elsewhere]) {
       const res = await link(ana, signed(challenge, [wallet]));
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(NOT_A_CHALLENGE);
@@ -314,7 +314,7 @@ describe('what is refused', () => {
       .setTimeout(300)
       .build();
     payment.sign(wallet);
-    for (const transaction of [payment.toEnvelope().toXdr('base64'), 'AAAA', Buffer.from('not a transaction').toString('base64')]) {
+    for (const transaction of [payment.toXDR(), 'AAAA', Buffer.from('not a transaction').toString('base64')]) {
       const res = await link(ana, transaction);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(NOT_A_CHALLENGE);
