@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from './lib/paths';
+import { isStellarAccountId } from './lib/stellar-address';
 
 export const DEFAULT_SUPPORT_EMAIL = 'support@knack.example';
 
@@ -139,37 +140,26 @@ export interface IpfsConfig {
   gatewayUrl: string;
 }
 
-// ---- stellar network (STELLAR_NETWORK, HORIZON_URL) ----
+/** Which Stellar network Knack talks to, and through which Horizon. */
+export interface StellarNetwork {
+  /** testnet and public are the SDF networks; custom is any other (a standalone network, a private one). */
+  name: 'testnet' | 'public' | 'custom';
+  /** What every transaction is signed for: a transaction signed for one network is refused by another. */
+  passphrase: string;
+  /** The Horizon server's base address, without a trailing slash. */
+  horizonUrl: string;
+}
 
-/** Which Stellar network Knack works on, and the Horizon server that speaks for it. */
+export interface StellarAsset {
+  code: string;
+  issuer: string;
+}
+
 export interface StellarConfig {
-  network: { name: 'testnet' | 'public' | 'custom'; passphrase: string; horizonUrl: string };
+  network: StellarNetwork;
+  /** The dollar the XLM rate is read against (Circle's USDC by default); none on a custom network unless named. */
+  usdcAsset: StellarAsset | undefined;
 }
-
-const STELLAR_NETWORKS = {
-  testnet: { passphrase: 'Test SDF Network ; September 2015', horizonUrl: 'https://horizon-testnet.stellar.org' },
-  public: { passphrase: 'Public Global Stellar Network ; September 2015', horizonUrl: 'https://horizon.stellar.org' },
-} as const;
-
-/**
- * STELLAR_NETWORK is `testnet` (the default), `public`, or the passphrase of another network, which then needs
- * HORIZON_URL; HORIZON_URL otherwise defaults to the named network's public Horizon.
- */
-function stellarConfig(env: NodeJS.ProcessEnv): StellarConfig {
-  const chosen = env.STELLAR_NETWORK?.trim() || 'testnet';
-  const horizonUrl = httpUrl(env, 'HORIZON_URL', 'https://horizon-testnet.stellar.org');
-  if (chosen === 'testnet' || chosen === 'public') {
-    return { network: { name: chosen, passphrase: STELLAR_NETWORKS[chosen].passphrase, horizonUrl: horizonUrl ?? STELLAR_NETWORKS[chosen].horizonUrl } };
-  }
-  if (!horizonUrl) {
-    throw new ConfigError(
-      `STELLAR_NETWORK must be testnet, public, or the passphrase of another network with HORIZON_URL set; got "${chosen}" without HORIZON_URL.`,
-    );
-  }
-  return { network: { name: 'custom', passphrase: chosen, horizonUrl } };
-}
-
-// ---- end of stellar network ----
 
 export interface StorageConfig {
   /** S3 or an S3-compatible server when S3_BUCKET is set; unset: local disk under DATA_DIR/uploads. */
@@ -451,6 +441,83 @@ function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig {
     kubo: kuboUrl ? { url: kuboUrl, authorization: kuboAuth && kuboAuthorization(kuboAuth) } : undefined,
     gatewayUrl: `${gateway ?? DEFAULT_IPFS_GATEWAY.replace(/\/+$/, '')}/`,
   };
+}
+
+const SDF_NETWORKS = {
+  testnet: {
+    passphrase: 'Test SDF Network ; September 2015',
+    horizonUrl: 'https://horizon-testnet.stellar.org',
+    // Circle's USDC on testnet (developers.circle.com, USDC contract addresses).
+    usdcIssuer: 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5',
+  },
+  public: {
+    passphrase: 'Public Global Stellar Network ; September 2015',
+    horizonUrl: 'https://horizon.stellar.org',
+    usdcIssuer: 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN',
+  },
+} as const;
+
+/** The Horizon servers SDF runs, by host, and the network each serves: a host of one never serves another. */
+const SDF_HORIZON_HOSTS: Record<string, 'testnet' | 'public'> = {
+  'horizon-testnet.stellar.org': 'testnet',
+  'horizon.stellar.org': 'public',
+};
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function stellarNetworkChoice(raw: string | undefined): { name: StellarNetwork['name']; passphrase: string } {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'testnet' || value === SDF_NETWORKS.testnet.passphrase) return { name: 'testnet', passphrase: SDF_NETWORKS.testnet.passphrase };
+  if (value === 'public' || value === SDF_NETWORKS.public.passphrase) return { name: 'public', passphrase: SDF_NETWORKS.public.passphrase };
+  // A passphrase is a sentence ("Standalone Network ; February 2017"): one word is a misspelt network name, which
+  // would otherwise become a network nobody runs, and every transaction would be refused.
+  if (!/\s/.test(value)) {
+    throw new ConfigError(
+      `STELLAR_NETWORK must be testnet, public, or the passphrase of another Stellar network such as "Standalone Network ; February 2017"; got "${raw}".`,
+    );
+  }
+  return { name: 'custom', passphrase: value };
+}
+
+function horizonUrl(raw: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  const allowed = url && !url.username && !url.password && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)));
+  if (!allowed) {
+    throw new ConfigError(
+      `HORIZON_URL must be an https:// address such as https://horizon-testnet.stellar.org (http:// only for a Horizon on this machine: localhost, 127.0.0.1 or [::1]); got "${raw}".`,
+    );
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function stellarConfig(env: NodeJS.ProcessEnv): StellarConfig {
+  const { name, passphrase } = stellarNetworkChoice(env.STELLAR_NETWORK);
+  const given = env.HORIZON_URL?.trim();
+  if (name === 'custom' && !given) {
+    throw new ConfigError('HORIZON_URL must be set with a custom STELLAR_NETWORK passphrase: the address of a Horizon of that network.');
+  }
+  const url = given ? horizonUrl(given) : SDF_NETWORKS[name as keyof typeof SDF_NETWORKS].horizonUrl;
+  const servedNetwork = SDF_HORIZON_HOSTS[new URL(url).hostname];
+  if (servedNetwork && servedNetwork !== name) {
+    const chosen = name === 'custom' ? 'a custom passphrase' : name;
+    const fix = name === 'custom' ? 'a Horizon of your network' : `a Horizon of the ${name} network (${SDF_NETWORKS[name].horizonUrl})`;
+    throw new ConfigError(
+      `STELLAR_NETWORK is ${chosen} but HORIZON_URL ${url} is a Horizon of the ${servedNetwork} network: set HORIZON_URL to ${fix}, or STELLAR_NETWORK to ${servedNetwork}.`,
+    );
+  }
+  return { network: { name, passphrase, horizonUrl: url }, usdcAsset: usdcAsset(env.STELLAR_USDC_ASSET, name) };
+}
+
+function usdcAsset(raw: string | undefined, network: StellarNetwork['name']): StellarAsset | undefined {
+  const value = raw?.trim();
+  if (!value) return network === 'custom' ? undefined : { code: 'USDC', issuer: SDF_NETWORKS[network].usdcIssuer };
+  const [code = '', issuer = '', ...rest] = value.split(':');
+  if (!/^[A-Za-z0-9]{1,12}$/.test(code) || !isStellarAccountId(issuer) || rest.length > 0) {
+    throw new ConfigError(
+      `STELLAR_USDC_ASSET must be CODE:ISSUER, an asset code of 1 to 12 letters and digits and its issuer's G address, such as USDC:${SDF_NETWORKS.public.usdcIssuer}; got "${raw}".`,
+    );
+  }
+  return { code, issuer };
 }
 
 /** A random key kept on disk, so development sessions survive restarts without any setup. */

@@ -1,6 +1,7 @@
 /**
  * Money is kept in integer micro-dollars (1 USD = 1 000 000); no floating-point arithmetic on amounts.
- * Dollars appear only at the edge (API figures, display).
+ * Dollars appear only at the edge (API figures, display). XLM and other Stellar amounts are integer stroops
+ * (1 XLM = 10 000 000), as bigint: Horizon writes them as decimal text with 7 places, up to 2^63 - 1 stroops.
  */
 export const MICROS_PER_USD = 1_000_000;
 const MICROS_PER_CENT = 10_000;
@@ -38,4 +39,21 @@ export function tagPriceForKnackPrice(knackMicros: number): number {
 export function changeRatePercent(diffMicros: number, priceMicros: number): number {
   if (!priceMicros) return 0;
   return Math.round((diffMicros * 10_000) / priceMicros) / 100;
+}
+
+export const STROOPS_PER_XLM = 10_000_000n;
+const STELLAR_AMOUNT = /^(\d+)(?:\.(\d{1,7}))?$/;
+
+/** Exactly the stroops of an amount as Horizon writes it ("2.9999999" -> 29 999 999n); refuses anything else. */
+export function stroopsOf(amount: string): bigint {
+  const match = STELLAR_AMOUNT.exec(amount);
+  if (!match) throw new RangeError(`Not a Stellar amount: "${amount}"`);
+  return BigInt(match[1]!) * STROOPS_PER_XLM + BigInt((match[2] ?? '').padEnd(7, '0'));
+}
+
+/** Stroops as Horizon writes them, with 7 decimals (30 000 000n -> "3.0000000"). */
+export function formatStroops(stroops: bigint): string {
+  const sign = stroops < 0n ? '-' : '';
+  const whole = stroops < 0n ? -stroops : stroops;
+  return `${sign}${whole / STROOPS_PER_XLM}.${String(whole % STROOPS_PER_XLM).padStart(7, '0')}`;
 }

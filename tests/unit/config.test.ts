@@ -276,6 +276,95 @@ describe('loadConfig', () => {
       };
       expect(messageOf({ PINATA_JWT: 'secret-jwt-value' })).not.toContain('secret-jwt-value');
       expect(messageOf({ IPFS_KUBO_URL: 'http://kubo:5001', IPFS_KUBO_AUTH: 'Bearer leaked-token' })).not.toContain('leaked-token');
+
+  describe('HORIZON_URL, STELLAR_NETWORK and STELLAR_USDC_ASSET: which Stellar network Knack talks to', () => {
+    const TESTNET = 'Test SDF Network ; September 2015';
+    const PUBLIC = 'Public Global Stellar Network ; September 2015';
+    const TESTNET_USDC = 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5';
+    const PUBLIC_USDC = 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN';
+    const stellar = (env: NodeJS.ProcessEnv) => loadConfig(env).stellar;
+
+    it('when nothing is set, then Knack talks to testnet through SDF testnet Horizon, and reads the rate against Circle testnet USDC', () => {
+      expect(stellar({})).toEqual({
+        network: { name: 'testnet', passphrase: TESTNET, horizonUrl: 'https://horizon-testnet.stellar.org' },
+        usdcAsset: { code: 'USDC', issuer: TESTNET_USDC },
+      });
+    });
+
+    it('when the public network is chosen, then its Horizon and Circle USDC are the defaults', () => {
+      expect(stellar({ STELLAR_NETWORK: 'public' })).toEqual({
+        network: { name: 'public', passphrase: PUBLIC, horizonUrl: 'https://horizon.stellar.org' },
+        usdcAsset: { code: 'USDC', issuer: PUBLIC_USDC },
+      });
+      expect(stellar({ STELLAR_NETWORK: PUBLIC, HORIZON_URL: 'https://horizon.example.org/' }).network).toEqual({
+        name: 'public',
+        passphrase: PUBLIC,
+        horizonUrl: 'https://horizon.example.org',
+      });
+      expect(stellar({ STELLAR_NETWORK: TESTNET }).network.name).toBe('testnet');
+    });
+
+    it('when a custom passphrase is given with its Horizon, then it is used, with no USDC unless one is named', () => {
+      const env = { STELLAR_NETWORK: 'Standalone Network ; February 2017', HORIZON_URL: 'http://127.0.0.1:8000' };
+      expect(stellar(env)).toEqual({
+        network: { name: 'custom', passphrase: 'Standalone Network ; February 2017', horizonUrl: 'http://127.0.0.1:8000' },
+        usdcAsset: undefined,
+      });
+      expect(stellar({ ...env, STELLAR_USDC_ASSET: `USDC:${PUBLIC_USDC}` }).usdcAsset).toEqual({ code: 'USDC', issuer: PUBLIC_USDC });
+    });
+
+    it('when a Horizon on this machine is named, then plain http is accepted (a stand-in or a local network)', () => {
+      for (const url of ['http://localhost:8000', 'http://127.0.0.1:41234/', 'http://[::1]:8000']) {
+        expect(stellar({ HORIZON_URL: url }).network.horizonUrl).toBe(url.replace(/\/$/, ''));
+      }
+    });
+
+    it.each([
+      [
+        { STELLAR_NETWORK: 'public', HORIZON_URL: 'https://horizon-testnet.stellar.org' },
+        'STELLAR_NETWORK is public but HORIZON_URL https://horizon-testnet.stellar.org is a Horizon of the testnet network: set HORIZON_URL to a Horizon of the public network (https://horizon.stellar.org), or STELLAR_NETWORK to testnet.',
+      ],
+      [
+        { HORIZON_URL: 'https://horizon.stellar.org' },
+        'STELLAR_NETWORK is testnet but HORIZON_URL https://horizon.stellar.org is a Horizon of the public network: set HORIZON_URL to a Horizon of the testnet network (https://horizon-testnet.stellar.org), or STELLAR_NETWORK to public.',
+      ],
+      [
+        { STELLAR_NETWORK: 'Standalone Network ; February 2017' },
+        'HORIZON_URL must be set with a custom STELLAR_NETWORK passphrase: the address of a Horizon of that network.',
+      ],
+      [
+        { STELLAR_NETWORK: 'Standalone Network ; February 2017', HORIZON_URL: 'https://horizon-testnet.stellar.org' },
+        'STELLAR_NETWORK is a custom passphrase but HORIZON_URL https://horizon-testnet.stellar.org is a Horizon of the testnet network: set HORIZON_URL to a Horizon of your network, or STELLAR_NETWORK to testnet.',
+      ],
+      [
+        { STELLAR_NETWORK: 'publik' },
+        'STELLAR_NETWORK must be testnet, public, or the passphrase of another Stellar network such as "Standalone Network ; February 2017"; got "publik".',
+      ],
+      [
+        { HORIZON_URL: 'http://horizon.internal:8000' },
+        'HORIZON_URL must be an https:// address such as https://horizon-testnet.stellar.org (http:// only for a Horizon on this machine: localhost, 127.0.0.1 or [::1]); got "http://horizon.internal:8000".',
+      ],
+      [
+        { HORIZON_URL: 'horizon-testnet.stellar.org' },
+        'HORIZON_URL must be an https:// address such as https://horizon-testnet.stellar.org (http:// only for a Horizon on this machine: localhost, 127.0.0.1 or [::1]); got "horizon-testnet.stellar.org".',
+      ],
+    ])('when %p is set, then start fails and says what to set', (env, message) => {
+      expect(() => stellar(env)).toThrow(ConfigError);
+      expect(() => stellar(env)).toThrow(message);
+    });
+
+    it.each([
+      'USDC',
+      `USDC:${TESTNET_USDC.slice(0, -1)}A`,
+      `USDC:${TESTNET_USDC.toLowerCase()}`,
+      `:${TESTNET_USDC}`,
+      `TOOLONGCODE13:${TESTNET_USDC}`,
+      `US-D:${TESTNET_USDC}`,
+    ])('when STELLAR_USDC_ASSET is %p, then start fails and names the value', (value) => {
+      expect(() => stellar({ STELLAR_USDC_ASSET: value })).toThrow(ConfigError);
+      expect(() => stellar({ STELLAR_USDC_ASSET: value })).toThrow(
+        `STELLAR_USDC_ASSET must be CODE:ISSUER, an asset code of 1 to 12 letters and digits and its issuer's G address, such as USDC:${PUBLIC_USDC}; got "${value}".`,
+      );
     });
   });
 

@@ -1,4 +1,13 @@
-import { changeRatePercent, knackPriceMicros, microsToUsd, tagPriceForKnackPrice, truncateToCents, usdToMicros } from '../../server/lib/money';
+import {
+  changeRatePercent,
+  formatStroops,
+  knackPriceMicros,
+  microsToUsd,
+  stroopsOf,
+  tagPriceForKnackPrice,
+  truncateToCents,
+  usdToMicros,
+} from '../../server/lib/money';
 
 describe('money in micro-dollars', () => {
   it('when dollars are converted, then the integer micro amount is exact', () => {
@@ -41,5 +50,29 @@ describe('knack price (8% of the tag price, truncated to cents, 0.05 by default)
     expect(changeRatePercent(125_000, 625_000)).toBe(20);
     expect(changeRatePercent(-100_000, 300_000)).toBe(-33.33);
     expect(changeRatePercent(5, 0)).toBe(0);
+  });
+});
+
+describe('XLM and other Stellar amounts in stroops (1e-7)', () => {
+  it.each([
+    ['3.0000000', 30_000_000n],
+    ['2.9999999', 29_999_999n],
+    ['0.0000001', 1n],
+    ['922337203685.4775807', 9_223_372_036_854_775_807n],
+    ['10', 100_000_000n],
+    ['1.5', 15_000_000n],
+  ])('when Horizon writes %p, then it is exactly %p stroops', (amount, stroops) => {
+    expect(stroopsOf(amount)).toBe(stroops);
+  });
+
+  it('when stroops are written back, then they have the 7 decimals Horizon writes', () => {
+    expect(formatStroops(30_000_000n)).toBe('3.0000000');
+    expect(formatStroops(1n)).toBe('0.0000001');
+    expect(formatStroops(0n)).toBe('0.0000000');
+    expect(formatStroops(9_223_372_036_854_775_807n)).toBe('922337203685.4775807');
+  });
+
+  it.each(['', '-1.0000000', '1.00000001', '1e7', ' 1', '1.', '.5', 'NaN'])('when the amount is %p, then it is refused', (amount) => {
+    expect(() => stroopsOf(amount)).toThrow(RangeError);
   });
 });
