@@ -1784,6 +1784,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stellar/check-account/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a Stellar account can mint
+         * @description Passed when the account exists on the network and holds at least 3 XLM; otherwise `errorMessage` says why: 'Insufficient account balance', or 'This Stellar account does not exist yet. Fund it with at least 3 XLM.' An address that is not a Stellar account address (G followed by 55 letters and digits, with a valid checksum) is 400 'This is not a Stellar address. A Stellar address starts with G and has 56 letters and digits.' Each member may check 30 accounts a minute ('Too many account checks. Please wait a minute and try again.'). When Horizon cannot be reached, 503.
+         */
+        get: operations["checkStellarAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stellar/rate/usd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many XLM one US dollar buys
+         * @description Read from Horizon: the XLM/USDC order book (its asks, cheapest first, for one USDC), or the strict-send paths from one USDC to XLM when the book cannot fill it. The same reading is answered for a minute (`at` says when it was read). When Horizon cannot be reached, 503 'The Stellar network cannot be reached right now. Please try again in a minute.'; when no market gives a rate, 503 'No XLM rate for the US dollar can be read from the Stellar network right now. Please try again in a minute.'
+         */
+        get: operations["getStellarUsdRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stellar/wallet": {
         parameters: {
             query?: never;
@@ -3786,11 +3826,37 @@ export interface components {
         StartPlayRequest: {
             contentId: components["schemas"]["ObjectId"];
         };
+        StellarAccountCheck: {
+            /**
+             * @description Empty when passed; otherwise why not.
+             * @example Insufficient account balance
+             */
+            errorMessage: string;
+            /** @description The account exists and holds at least 3 XLM. */
+            passed: boolean;
+        };
         /**
          * @description The Stellar network Knack works on (`STELLAR_NETWORK`); `custom` is a network named by its passphrase.
          * @enum {string}
          */
         StellarNetworkName: "testnet" | "public" | "custom";
+        StellarUsdRate: {
+            /**
+             * Format: date-time
+             * @description When the rate was read from Horizon.
+             */
+            at: string;
+            /**
+             * @description The XLM/USDC order book, or strict-send paths from USDC to XLM when the book cannot fill one dollar.
+             * @enum {string}
+             */
+            source: "order_book" | "paths";
+            /**
+             * @description How many XLM one US dollar (one USDC) buys, to 7 decimals.
+             * @example 9.8765432
+             */
+            xlmPerUsd: number;
+        };
         Subscription: {
             /** @description Nothing renews; the plan ends at `currentPeriodEnd`. */
             cancelAtPeriodEnd: boolean;
@@ -4318,6 +4384,21 @@ export interface components {
                 "application/json": components["schemas"]["ProjectSaved"];
             };
         };
+        /** @description Horizon cannot be reached (or no market gives the rate) right now; the message says which. Try again in a minute. */
+        StellarUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The Stellar network cannot be reached right now. Please try again in a minute.",
+                 *       "code": "unavailable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Too many attempts; try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
@@ -4377,6 +4458,8 @@ export interface components {
         /** @description What was typed (any characters; they are matched as plain text). */
         SearchQuery: string;
         SlugPath: components["schemas"]["Slug"];
+        /** @description A Stellar account address (`G…`, 56 characters). */
+        StellarAddressPath: string;
         UsernamePath: string;
     };
     requestBodies: never;
@@ -6752,6 +6835,57 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    checkStellarAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A Stellar account address (`G…`, 56 characters). */
+                address: components["parameters"]["StellarAddressPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StellarAccountCheck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
+        };
+    };
+    getStellarUsdRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StellarUsdRate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
         };
     };
     getWalletLink: {

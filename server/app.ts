@@ -35,6 +35,7 @@ import { knacksRouter } from './modules/knacks';
 import { filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
 import { paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
 import { securityHeaders, shareRouter } from './modules/share';
+import { stellarRouter, walletsRouter } from './modules/stellar';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
 import { creditsRouter, profileImagesRouter, usersRouter } from './modules/users';
@@ -46,7 +47,6 @@ import { walletRouter } from './modules/wallet';
 import { accountRouter } from './modules/account';
 import { messagesRouter } from './modules/messages';
 import { ownsProject, projectsRouter } from './modules/projects';
-import { walletsRouter } from './modules/stellar';
 import type { PayoutProvider } from './integrations/payouts';
 import { buildServices, type Services } from './services';
 
@@ -190,7 +190,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     account: [accountRouter(auth, services.account)],
     messages: [messagesRouter(auth, services.messages)],
     projects: [projectsRouter(auth, services.projects)],
-    stellar: [walletsRouter(auth, services.stellarWallets)],
+    stellar: [walletsRouter(auth, services.stellarWallets), stellarRouter(auth, services.stellar)],
   };
   return { rawBody, json };
 }

@@ -6,6 +6,7 @@ import { DEFAULT_SUPPORT_EMAIL, type Config } from './config';
 import type { IpfsPinning } from './integrations/ipfs';
 import type { Mailer } from './integrations/mail';
 import { createPaymentProvider } from './integrations/payments';
+import { createHorizon } from './integrations/horizon';
 import { createPayoutProvider, type PayoutProvider } from './integrations/payouts';
 import type { Storage } from './integrations/storage';
 import type { Logger } from './lib/logger';
@@ -22,7 +23,7 @@ import { createMessagesService } from './modules/messages';
 import { createPaymentsService } from './modules/payments';
 import { createProjectsService } from './modules/projects';
 import { createShareService } from './modules/share';
-import { createWalletsService } from './modules/stellar';
+import { createStellarService, createWalletsService } from './modules/stellar';
 import { createSubscriptionsService } from './modules/subscriptions';
 import { createPayouts, createWalletService } from './modules/wallet';
 
@@ -46,6 +47,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
   const provider = createPaymentProvider(config);
   const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger });
   const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
+  const horizon = createHorizon(config);
   return {
     media,
     contents,
@@ -77,6 +79,8 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
       signingSeed: config.auth.keys.stellarWebAuth,
       logger,
     }),
+    horizon,
+    stellar: createStellarService({ horizon, logger }),
   };
 }
 

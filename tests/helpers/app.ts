@@ -28,6 +28,9 @@ export function testConfig(overrides: Partial<TestConfig> = {}): TestConfig {
     ADMIN_EMAILS: 'admin@knack.example',
     DATA_DIR: os.tmpdir(),
     BCRYPT_COST: '10',
+    // No test reaches a real Stellar network: a test of the Stellar calls points Knack at the Horizon stand-in
+    // (tests/helpers/horizon-standin.ts), and any other call is refused on this machine at once.
+    HORIZON_URL: 'http://127.0.0.1:9',
   });
   return {
     env: base.env,

@@ -276,6 +276,8 @@ describe('loadConfig', () => {
       };
       expect(messageOf({ PINATA_JWT: 'secret-jwt-value' })).not.toContain('secret-jwt-value');
       expect(messageOf({ IPFS_KUBO_URL: 'http://kubo:5001', IPFS_KUBO_AUTH: 'Bearer leaked-token' })).not.toContain('leaked-token');
+    });
+  });
 
   describe('HORIZON_URL, STELLAR_NETWORK and STELLAR_USDC_ASSET: which Stellar network Knack talks to', () => {
     const TESTNET = 'Test SDF Network ; September 2015';

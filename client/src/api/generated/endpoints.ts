@@ -32,6 +32,8 @@ export type Endpoints = {
   checkDiscountCode: MutationDefinition<op.CheckDiscountCodeArgs & CallOptions, CacheBaseQuery, Tag, op.CheckDiscountCodeResult, 'api'>;
   /** POST /auth/check-loggedin: Reload the session */
   checkLoggedIn: MutationDefinition<op.CheckLoggedInArgs & CallOptions | void, CacheBaseQuery, Tag, op.CheckLoggedInResult, 'api'>;
+  /** GET /stellar/check-account/{address}: Whether a Stellar account can mint */
+  checkStellarAccount: QueryDefinition<op.CheckStellarAccountArgs & CallOptions, CacheBaseQuery, Tag, op.CheckStellarAccountResult, 'api'>;
   /** POST /auth/confirm: Activate an account with the emailed token */
   confirmAccount: MutationDefinition<op.ConfirmAccountArgs & CallOptions, CacheBaseQuery, Tag, op.ConfirmAccountResult, 'api'>;
   /** POST /auth/confirm-email-change: Switch a member's email to the new address whose emailed link this is */
@@ -144,6 +146,8 @@ export type Endpoints = {
   getProjectsOfUser: QueryDefinition<op.GetProjectsOfUserArgs & CallOptions, CacheBaseQuery, Tag, op.GetProjectsOfUserResult, 'api'>;
   /** GET /user-setting/regions/{country}: The states or regions of a country, by name */
   getRegions: QueryDefinition<op.GetRegionsArgs & CallOptions, CacheBaseQuery, Tag, op.GetRegionsResult, 'api'>;
+  /** GET /stellar/rate/usd: How many XLM one US dollar buys */
+  getStellarUsdRate: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetStellarUsdRateResult, 'api'>;
   /** GET /subscription/{id}: A member's current subscription */
   getSubscription: QueryDefinition<op.GetSubscriptionArgs & CallOptions, CacheBaseQuery, Tag, op.GetSubscriptionResult, 'api'>;
   /** GET /subscription/status/{id}: What a subscription checkout came to */
@@ -307,6 +311,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   changePassword: { kind: 'mutation', tags: ['Settings'] },
   checkDiscountCode: { kind: 'mutation', tags: ['Payment'] },
   checkLoggedIn: { kind: 'mutation', tags: ['Auth'] },
+  checkStellarAccount: { kind: 'query', tags: ['Stellar'] },
   confirmAccount: { kind: 'mutation', tags: ['Auth'] },
   confirmEmailChange: { kind: 'mutation', tags: ['Auth'] },
   countUserContents: { kind: 'query', tags: ['Content'] },
@@ -363,6 +368,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getProjectsForRanking: { kind: 'query', tags: ['Project'] },
   getProjectsOfUser: { kind: 'query', tags: ['Project'] },
   getRegions: { kind: 'query', tags: ['Settings'] },
+  getStellarUsdRate: { kind: 'query', tags: ['Stellar'] },
   getSubscription: { kind: 'query', tags: ['Subscription'] },
   getSubscriptionStatus: { kind: 'query', tags: ['Subscription'] },
   getSupportAccount: { kind: 'query', tags: ['Message'] },
@@ -451,6 +457,8 @@ export const {
   useChangePasswordMutation,
   useCheckDiscountCodeMutation,
   useCheckLoggedInMutation,
+  useCheckStellarAccountQuery,
+  useLazyCheckStellarAccountQuery,
   useConfirmAccountMutation,
   useConfirmEmailChangeMutation,
   useCountUserContentsQuery,
@@ -533,6 +541,8 @@ export const {
   useLazyGetProjectsOfUserQuery,
   useGetRegionsQuery,
   useLazyGetRegionsQuery,
+  useGetStellarUsdRateQuery,
+  useLazyGetStellarUsdRateQuery,
   useGetSubscriptionQuery,
   useLazyGetSubscriptionQuery,
   useGetSubscriptionStatusQuery,

@@ -81,6 +81,13 @@ export function checkLoggedIn(args?: CheckLoggedInArgs, options?: RequestOptions
   return request<CheckLoggedInResult>('post', '/auth/check-loggedin', args ?? {}, options);
 }
 
+export type CheckStellarAccountArgs = { path: operations['checkStellarAccount']['parameters']['path'] };
+export type CheckStellarAccountResult = operations['checkStellarAccount']['responses'][200]['content']['application/json'];
+/** GET /stellar/check-account/{address}: Whether a Stellar account can mint */
+export function checkStellarAccount(args: CheckStellarAccountArgs, options?: RequestOptions): Promise<CheckStellarAccountResult> {
+  return request<CheckStellarAccountResult>('get', '/stellar/check-account/{address}', args ?? {}, options);
+}
+
 export type ConfirmAccountArgs = { body: NonNullable<operations['confirmAccount']['requestBody']>['content']['application/json'] };
 export type ConfirmAccountResult = operations['confirmAccount']['responses'][200]['content']['application/json'];
 /** POST /auth/confirm: Activate an account with the emailed token */
@@ -471,6 +478,13 @@ export type GetRegionsResult = operations['getRegions']['responses'][200]['conte
 /** GET /user-setting/regions/{country}: The states or regions of a country, by name */
 export function getRegions(args: GetRegionsArgs, options?: RequestOptions): Promise<GetRegionsResult> {
   return request<GetRegionsResult>('get', '/user-setting/regions/{country}', args ?? {}, options);
+}
+
+export type GetStellarUsdRateArgs = Record<string, never>;
+export type GetStellarUsdRateResult = operations['getStellarUsdRate']['responses'][200]['content']['application/json'];
+/** GET /stellar/rate/usd: How many XLM one US dollar buys */
+export function getStellarUsdRate(args?: GetStellarUsdRateArgs, options?: RequestOptions): Promise<GetStellarUsdRateResult> {
+  return request<GetStellarUsdRateResult>('get', '/stellar/rate/usd', args ?? {}, options);
 }
 
 export type GetSubscriptionArgs = { path: operations['getSubscription']['parameters']['path'] };
