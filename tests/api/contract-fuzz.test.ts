@@ -24,6 +24,7 @@ import { readContractDocument } from '../../server/lib/contract-routes';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember, GOOD_PASSWORD, outboxMailbox } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
+import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
 import { png, wav } from '../helpers/media';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_607);
@@ -97,8 +98,10 @@ const OPERATIONS = Object.entries(spec.paths)
 
 const outbox = mkdtempSync(path.join(os.tmpdir(), 'knack-fuzz-outbox-'));
 const media = mkdtempSync(path.join(os.tmpdir(), 'knack-fuzz-media-'));
-const app = createTestApp({ mailer: outboxMailer(outbox, 'Knack <no-reply@knack.test>'), storage: localStorage(media) });
+let app: ReturnType<typeof createTestApp>;
 let server: http.Server;
+/** The Stellar calls read Horizon: the stand-in answers them, so that a 503 there means what it says. */
+let horizon: HorizonStandIn;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 /** Values the requests draw from, so that some of them reach real members, pieces and tags. */
@@ -117,6 +120,13 @@ const world = {
 };
 
 beforeAll(async () => {
+  horizon = await startHorizonStandIn();
+  horizon.setOrderBook({ asks: [{ price: '0.1', amount: '1000' }] });
+  app = createTestApp({
+    mailer: outboxMailer(outbox, 'Knack <no-reply@knack.test>'),
+    storage: localStorage(media),
+    config: { stellar: horizon.stellarConfig },
+  });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   await seedReferenceData();
@@ -153,6 +163,7 @@ beforeAll(async () => {
 afterAll(async () => {
   agent.destroy();
   await new Promise((resolve) => server.close(resolve));
+  await horizon.stop();
   rmSync(outbox, { recursive: true, force: true });
   rmSync(media, { recursive: true, force: true });
 });
