@@ -32,16 +32,14 @@ let ana: Member;
 let bea: Member;
 let clock: FrozenDate | undefined;
 
-/** An app of its own: its driver's rate cache starts empty. */
-const freshApp = () => createTestApp({ mailer: outboxMailer(outbox, 'Knack <no-reply@knack.test>'), config: { stellar: standIn.stellarConfig } });
-const rate = (on = app) => request(on).get('/api/v2/stellar/rate/usd');
+const rate = () => request(app).get('/api/v2/stellar/rate/usd');
 const check = (address: string, member: Member = ana) =>
   request(app).get(`/api/v2/stellar/check-account/${address}`).set('Authorization', `Bearer ${member.token}`);
 const orderBookReads = () => standIn.requests.filter((r) => r.path === '/order_book').length;
 
 beforeAll(async () => {
   standIn = await startHorizonStandIn();
-  app = freshApp();
+  app = createTestApp({ mailer: outboxMailer(outbox, 'Knack <no-reply@knack.test>'), config: { stellar: standIn.stellarConfig } });
   ana = await createActiveMember(app, outboxMailbox(outbox));
   bea = await createActiveMember(app, outboxMailbox(outbox));
 }, 60_000);
@@ -60,8 +58,15 @@ afterEach(() => {
 });
 
 describe('GET /stellar/rate/usd', () => {
+  // Each test starts ten minutes after the one before, on a clock of its own: whatever reading an earlier test left
+  // in the app's cache is more than a minute old by then.
+  let testTime = Date.now();
+  beforeEach(() => {
+    testTime += 600_000;
+    clock = freezeDate(testTime);
+  });
+
   it('when the XLM/USDC book can fill a dollar, then it answers the XLM its asks give for one dollar, cheapest first, to anyone', async () => {
-    clock = freezeDate();
     // 0.5 USDC buys the 5 XLM at 0.1, and the other 0.5 USDC buys 4 XLM at 0.125.
     standIn.setOrderBook({
       asks: [
@@ -71,7 +76,7 @@ describe('GET /stellar/rate/usd', () => {
       bids: [{ price: '0.09', amount: '50' }],
     });
 
-    const res = await rate(freshApp()).expect(200);
+    const res = await rate().expect(200);
 
     expect(res.body).toEqual({ xlmPerUsd: 9, source: 'order_book', at: new Date().toISOString() });
   });
@@ -80,7 +85,7 @@ describe('GET /stellar/rate/usd', () => {
     standIn.setOrderBook({ asks: [{ price: '0.1', amount: '1' }] });
     standIn.setStrictSendPaths(['9.5', '9.8765432']);
 
-    const res = await rate(freshApp()).expect(200);
+    const res = await rate().expect(200);
 
     expect(res.body).toMatchObject({ xlmPerUsd: 9.8765432, source: 'paths' });
     const paths = standIn.requests.filter((r) => r.path === '/paths/strict-send').at(-1)!;
@@ -93,53 +98,47 @@ describe('GET /stellar/rate/usd', () => {
   });
 
   it('when no market gives a rate, then 503 says so, and nothing is kept: the next reading answers once there is one', async () => {
-    const own = freshApp();
-
-    const res = await rate(own).expect(503);
+    const res = await rate().expect(503);
 
     expect(res.body).toMatchObject({ message: NO_RATE, code: 'unavailable' });
     standIn.setOrderBook({ asks: [{ price: '0.2', amount: '10' }] });
-    expect((await rate(own).expect(200)).body).toMatchObject({ xlmPerUsd: 5, source: 'order_book' });
+    expect((await rate().expect(200)).body).toMatchObject({ xlmPerUsd: 5, source: 'order_book' });
   });
 
   it('when it was read less than a minute ago, then the same reading is answered without asking Horizon; after a minute, a new one', async () => {
-    clock = freezeDate();
-    const own = freshApp();
     standIn.setOrderBook({ asks: [{ price: '0.1', amount: '100' }] });
-    const first = (await rate(own).expect(200)).body as { at: string };
+    const first = (await rate().expect(200)).body as { at: string };
     const reads = orderBookReads();
     standIn.setOrderBook({ asks: [{ price: '0.125', amount: '100' }] });
 
-    clock.advance(59_000);
-    expect((await rate(own).expect(200)).body).toEqual({ xlmPerUsd: 10, source: 'order_book', at: first.at });
+    clock!.advance(59_000);
+    expect((await rate().expect(200)).body).toEqual({ xlmPerUsd: 10, source: 'order_book', at: first.at });
     expect(orderBookReads()).toBe(reads);
 
-    clock.advance(2_000);
-    expect((await rate(own).expect(200)).body).toEqual({ xlmPerUsd: 8, source: 'order_book', at: new Date().toISOString() });
+    clock!.advance(2_000);
+    expect((await rate().expect(200)).body).toEqual({ xlmPerUsd: 8, source: 'order_book', at: new Date().toISOString() });
     expect(orderBookReads()).toBe(reads + 1);
   });
 
   it('when Horizon is stopped, then 503 with the message, and nothing is kept as a success: started again, the rate is read', async () => {
-    const own = freshApp();
     standIn.setOrderBook({ asks: [{ price: '0.1', amount: '100' }] });
     await standIn.stop();
     try {
-      const res = await rate(own).expect(503);
+      const res = await rate().expect(503);
       expect(res.body).toMatchObject({ message: UNAVAILABLE, code: 'unavailable' });
     } finally {
       await standIn.restart();
     }
-    expect((await rate(own).expect(200)).body).toMatchObject({ xlmPerUsd: 10, source: 'order_book' });
+    expect((await rate().expect(200)).body).toMatchObject({ xlmPerUsd: 10, source: 'order_book' });
   });
 
   it('when Horizon answers 5xx or 429, then 503 with the message, and the next reading is asked of Horizon again', async () => {
-    const own = freshApp();
     standIn.setOrderBook({ asks: [{ price: '0.1', amount: '100' }] });
     for (const status of [500, 503, 429]) {
       standIn.failNext(status);
-      expect((await rate(own).expect(503)).body).toMatchObject({ message: UNAVAILABLE, code: 'unavailable' });
+      expect((await rate().expect(503)).body).toMatchObject({ message: UNAVAILABLE, code: 'unavailable' });
     }
-    expect((await rate(own).expect(200)).body).toMatchObject({ xlmPerUsd: 10 });
+    expect((await rate().expect(200)).body).toMatchObject({ xlmPerUsd: 10 });
   });
 });
 
