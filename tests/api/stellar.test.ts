@@ -120,6 +120,18 @@ describe('GET /stellar/rate/usd', () => {
     expect(orderBookReads()).toBe(reads + 1);
   });
 
+  it('when many ask at once, then Horizon is read once and all get the same reading', async () => {
+    standIn.setOrderBook({ asks: [{ price: '0.25', amount: '100' }] });
+    const reads = orderBookReads();
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => rate()));
+
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
+    expect(answers[0]!.body).toMatchObject({ xlmPerUsd: 4, source: 'order_book' });
+    expect(orderBookReads()).toBe(reads + 1);
+  });
+
   it('when Horizon is stopped, then 503 with the message, and nothing is kept as a success: started again, the rate is read', async () => {
     standIn.setOrderBook({ asks: [{ price: '0.1', amount: '100' }] });
     await standIn.stop();
