@@ -88,41 +88,6 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ port: 8080, mongodbUri: 'mongodb://db.internal:27017/knack', seedOnStart: false, trustProxy: 1, dataDir: '/var/lib/knack' });
   });
 
-  describe('STELLAR_NETWORK and HORIZON_URL: the Stellar network Knack works on', () => {
-    it('when nothing is set, then it is testnet and its public Horizon', () => {
-      expect(loadConfig({}).stellar.network).toEqual({
-        name: 'testnet',
-        passphrase: 'Test SDF Network ; September 2015',
-        horizonUrl: 'https://horizon-testnet.stellar.org',
-      });
-    });
-
-    it('when public is chosen, then the public network and its Horizon, unless HORIZON_URL names another', () => {
-      expect(loadConfig({ STELLAR_NETWORK: 'public' }).stellar.network).toEqual({
-        name: 'public',
-        passphrase: 'Public Global Stellar Network ; September 2015',
-        horizonUrl: 'https://horizon.stellar.org',
-      });
-      expect(loadConfig({ STELLAR_NETWORK: 'public', HORIZON_URL: 'https://horizon.example/' }).stellar.network.horizonUrl).toBe('https://horizon.example');
-    });
-
-    it('when another passphrase is given, then it needs HORIZON_URL, and a wrong HORIZON_URL stops the start', () => {
-      expect(() => loadConfig({ STELLAR_NETWORK: 'mainnet' })).toThrow(
-        new ConfigError(
-          'STELLAR_NETWORK must be testnet, public, or the passphrase of another network with HORIZON_URL set; got "mainnet" without HORIZON_URL.',
-        ),
-      );
-      expect(loadConfig({ STELLAR_NETWORK: 'Standalone Network ; February 2017', HORIZON_URL: 'http://127.0.0.1:8000' }).stellar.network).toEqual({
-        name: 'custom',
-        passphrase: 'Standalone Network ; February 2017',
-        horizonUrl: 'http://127.0.0.1:8000',
-      });
-      expect(() => loadConfig({ HORIZON_URL: 'horizon.example' })).toThrow(
-        new ConfigError('HORIZON_URL must be an http(s) URL such as https://horizon-testnet.stellar.org; got "horizon.example".'),
-      );
-    });
-  });
-
   describe('TRUST_PROXY: whose X-Forwarded-For is believed', () => {
     const setTo = (value: string, env: NodeJS.ProcessEnv = {}) => loadConfig({ ...env, TRUST_PROXY: value }).trustProxy;
     const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), PAYMENTS_PROVIDER: 'sandbox' };
