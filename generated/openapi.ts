@@ -1544,6 +1544,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/nft/mints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start minting a piece as an NFT (step 3, the token code)
+         * @description The third step of NFT mode. The piece will be a Stellar asset `tokenCode` issued by a fresh issuer account that Knack makes for this token alone, held by the caller's linked wallet. `tokenCode` must be given ('Token Code should not be empty') and be 1 to 12 letters A to Z and digits ('Token Code must be 1 to 12 letters A–Z and digits 0–9.'); `tokenAmount` is the supply in units of 0.0000001 (1e-7) of the asset, 1 when not given. The caller needs a linked wallet ('Link a Stellar wallet first.', 400) whose account holds at least 3 XLM ('Insufficient account balance', or 'This Stellar account does not exist yet. Fund it with at least 3 XLM.', both 400). Answers the mint with the issuer's address; no secret key is ever answered or stored (the issuer's key is derived on the server when it signs). Each member may start 10 mints a minute (429 with Retry-After). When Horizon cannot be reached, 503.
+         */
+        post: operations["startNftMint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/nft/mints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's mints
+         * @description Another member's mint answers 404, as one that does not exist.
+         */
+        get: operations["getNftMint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/nft/mints/{id}/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin the piece's file to IPFS and build the mint transaction (moving to step 4)
+         * @description Pins the piece's main file (the song for Music, else the image: one of the caller's uploads, `audioPath` or `photoPath` of content/upload-*) and, for a song, its cover, to IPFS, then builds the one transaction that mints the token, sourced by the caller's wallet and signed by the issuer: create the issuer account with 2 XLM, add the caller's trustline to the asset, pay `tokenAmount` units from the issuer to the caller, write the file's CID on the issuer (data entry `ipfshash`), and set the issuer's master weight to 0, so no more of the asset can ever be issued. The fee is the network's base fee (200 stroops an operation when Horizon cannot say) for each operation, and the transaction is valid for 300 seconds. The caller's wallet signs it and sends it to `nft/mints/{id}/submit`. Preparing again (after the transaction expired, or with another file) builds a new one. `toml` is the optional SEP-1 description of the asset that Knack's stellar.toml lists. A mint already submitted answers 409 'This token is already minted.'. Missing files answer the upload's messages ('Should input photo', 'Should input audio'). When Horizon cannot be reached, 503.
+         */
+        post: operations["prepareNftMint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/nft/mints/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the signed mint transaction and publish the piece (step 4, sign and save)
+         * @description `transaction` is the prepared transaction signed by the caller's wallet; it must be that transaction (400 'This is not the transaction prepared for this token. Please sign it again.' otherwise). The piece's details are checked first, with the messages of content/save, so nothing reaches the network for a piece that cannot be published. Then the transaction is submitted to the Stellar network, and the piece is published with its asset, issuer, transaction hash and CID. The network's refusal answers 400 with what it means ('The Stellar network refused the transaction: …'); an expired transaction answers 400 'This transaction has expired. Go back a step and sign it again.'. A submit repeated after the transaction went through (a lost answer) publishes the piece once and answers it again. When Horizon cannot be reached, 503, and nothing is published.
+         */
+        post: operations["submitNftMint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/page-ui/{name}": {
         parameters: {
             query?: never;
@@ -2904,6 +2984,7 @@ export interface components {
             /** @description The share path, `/{ownerUsername}-{title lowercased, spaces to hyphens}`. */
             link: string;
             mthumbPath: string;
+            nft?: components["schemas"]["ContentNft"];
             ownerId: string;
             ownerName: string;
             ownerUsername: string;
@@ -2950,6 +3031,20 @@ export interface components {
         };
         ContentIdRequest: {
             contentId: components["schemas"]["ObjectId"];
+        };
+        /** @description A piece minted as a Stellar NFT. */
+        ContentNft: {
+            asset: string;
+            ipfsHash: string;
+            ipfsHashShort: string;
+            ipfsUrl: string;
+            network: components["schemas"]["StellarNetworkName"];
+            /** Format: int64 */
+            tokenAmount: number;
+            tokenCode: string;
+            tokenIssuer: string;
+            tokenIssuerShort: string;
+            transactionHash: string;
         };
         ContentPage: {
             contents: components["schemas"]["Content"][];
@@ -3553,6 +3648,80 @@ export interface components {
         NativePostResponse: {
             post: components["schemas"]["NativePost"];
         };
+        NftMint: {
+            /** @description The asset, `{tokenCode}:{tokenIssuer}`. */
+            asset: string;
+            /** @description The published piece, once published. */
+            contentId?: string;
+            /**
+             * Format: date-time
+             * @description The prepared transaction's end (its upper time bound); after it, prepare again.
+             */
+            expiresAt?: string;
+            id: string;
+            /** @description The CID of the pinned file, once prepared. */
+            ipfsHash?: string;
+            /** @description The CID as the app shows it, its first 6 and last 8 characters. */
+            ipfsHashShort?: string;
+            /** @description Where the pinned file can be read. */
+            ipfsUrl?: string;
+            network: components["schemas"]["StellarNetworkName"];
+            /** @description The passphrase of the network the wallet signs for. */
+            networkPassphrase?: string;
+            /** @description The caller's linked wallet, which receives the token and pays the fees and the issuer's 2 XLM. */
+            ownerAddress: string;
+            status: components["schemas"]["NftMintStatus"];
+            /**
+             * Format: int64
+             * @description The supply in units of 0.0000001 of the asset.
+             */
+            tokenAmount: number;
+            tokenCode: string;
+            /** @description The issuer account's address; its secret key is never answered. */
+            tokenIssuer: string;
+            /** @description The issuer's address as the app shows it, its first 4 and last 4 characters. */
+            tokenIssuerShort: string;
+            /** @description Once prepared, the mint transaction (base64 XDR) signed by the issuer, for the wallet to sign. */
+            transaction?: string;
+            /** @description The transaction's hash (hex), once prepared. */
+            transactionHash?: string;
+        };
+        NftMintPrepareRequest: {
+            audioPath?: string;
+            photoPath?: string;
+            toml?: components["schemas"]["NftToml"];
+        };
+        NftMintStartRequest: {
+            /**
+             * Format: int64
+             * @description The supply, in units of 0.0000001 of the asset; 1 when not given.
+             */
+            tokenAmount?: number;
+            tokenCode?: components["schemas"]["TokenCode"];
+        };
+        /**
+         * @description started: the issuer is chosen; prepared: the file is pinned and the transaction waits for the wallet's signature; submitted: the network took the transaction; published: the piece is on Knack.
+         * @enum {string}
+         */
+        NftMintStatus: "started" | "prepared" | "submitted" | "published";
+        NftMintSubmitRequest: {
+            audioPath?: string;
+            description?: string;
+            photoPath?: string;
+            subTag?: string;
+            tags?: components["schemas"]["ContentTag"][];
+            title?: string;
+            /** @description The prepared transaction signed by the caller's wallet, base64 XDR. */
+            transaction: string;
+        };
+        /** @description The asset's SEP-1 currency fields that Knack's stellar.toml lists; all optional. */
+        NftToml: {
+            description?: string;
+            /** @description An https URL of an image for the token; the pinned image's IPFS URL when not given. */
+            image?: string;
+            /** @description A short name for the token. */
+            name?: string;
+        };
         /**
          * @description Nothing (JSON null).
          * @enum {object|null}
@@ -3989,6 +4158,11 @@ export interface components {
         TitleSuggestionsResponse: {
             titles: components["schemas"]["TitleSuggestion"][];
         };
+        /**
+         * @description A Stellar asset code, 1 to 12 letters A–Z and digits 0–9 (checked by the service, which answers the form's messages).
+         * @example SUNSET01
+         */
+        TokenCode: string;
         TokenRequest: {
             token: string;
         };
@@ -6555,6 +6729,126 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    startNftMint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NftMintStartRequest"];
+            };
+        };
+        responses: {
+            /** @description The mint, to prepare next. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NftMint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
+        };
+    };
+    getNftMint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NftMint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    prepareNftMint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NftMintPrepareRequest"];
+            };
+        };
+        responses: {
+            /** @description The mint with its transaction to sign. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NftMint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
+        };
+    };
+    submitNftMint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NftMintSubmitRequest"];
+            };
+        };
+        responses: {
+            /** @description The published piece. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSaveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
         };
     };
     getPageUi: {

@@ -5,7 +5,7 @@ import type { InfiniteQueryDefinition, MutationDefinition, QueryDefinition } fro
 import { createCachedApi, type CacheBaseQuery, type CallOptions } from '../cache';
 import type * as op from './operations';
 
-const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'Stellar'] as const;
+const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar'] as const;
 type Tag = (typeof TAG_TYPES)[number];
 
 /** The types of every endpoint (the plan below builds them). */
@@ -126,6 +126,8 @@ export type Endpoints = {
   getMyFlag: QueryDefinition<op.GetMyFlagArgs & CallOptions, CacheBaseQuery, Tag, op.GetMyFlagResult, 'api'>;
   /** GET /native-posts/{slug}: A published post by slug */
   getNativePost: QueryDefinition<op.GetNativePostArgs & CallOptions, CacheBaseQuery, Tag, op.GetNativePostResult, 'api'>;
+  /** GET /nft/mints/{id}: One of the caller's mints */
+  getNftMint: QueryDefinition<op.GetNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.GetNftMintResult, 'api'>;
   /** GET /flag/get-open: The pieces with open flags, the most flagged first (admins) */
   getOpenFlags: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetOpenFlagsResult, 'api'>;
   /** GET /pages-metas/{page}: Metadata of a page */
@@ -200,6 +202,8 @@ export type Endpoints = {
   makeFollowing: MutationDefinition<op.MakeFollowingArgs & CallOptions, CacheBaseQuery, Tag, op.MakeFollowingResult, 'api'>;
   /** POST /content/paid: Monetize a piece (pay its listing fee) */
   payForContent: MutationDefinition<op.PayForContentArgs & CallOptions, CacheBaseQuery, Tag, op.PayForContentResult, 'api'>;
+  /** POST /nft/mints/{id}/prepare: Pin the piece's file to IPFS and build the mint transaction (moving to step 4) */
+  prepareNftMint: MutationDefinition<op.PrepareNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.PrepareNftMintResult, 'api'>;
   /** POST /content/react: Count one play of a public piece from the embeddable player */
   reactContent: MutationDefinition<op.ReactContentArgs & CallOptions, CacheBaseQuery, Tag, op.ReactContentResult, 'api'>;
   /** POST /payments/webhook/{provider}: The payment provider's webhook */
@@ -248,8 +252,12 @@ export type Endpoints = {
   signin: MutationDefinition<op.SigninArgs & CallOptions, CacheBaseQuery, Tag, op.SigninResult, 'api'>;
   /** POST /auth/signup: Create an account */
   signup: MutationDefinition<op.SignupArgs & CallOptions, CacheBaseQuery, Tag, op.SignupResult, 'api'>;
+  /** POST /nft/mints: Start minting a piece as an NFT (step 3, the token code) */
+  startNftMint: MutationDefinition<op.StartNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.StartNftMintResult, 'api'>;
   /** POST /knack/play: Start listening to a song (a play session) */
   startPlay: MutationDefinition<op.StartPlayArgs & CallOptions, CacheBaseQuery, Tag, op.StartPlayResult, 'api'>;
+  /** POST /nft/mints/{id}/submit: Submit the signed mint transaction and publish the piece (step 4, sign and save) */
+  submitNftMint: MutationDefinition<op.SubmitNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.SubmitNftMintResult, 'api'>;
   /** POST /content/trend: Re-post a piece to the top of Featured (admins) */
   trendContent: MutationDefinition<op.TrendContentArgs & CallOptions, CacheBaseQuery, Tag, op.TrendContentResult, 'api'>;
   /** POST /content/remove: Take a re-posted piece off the Featured pages (admins) */
@@ -358,6 +366,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getMessageThread: { kind: 'pages', tags: ['Message'], cursor: 'earlierCursor' },
   getMyFlag: { kind: 'query', tags: ['Flag'] },
   getNativePost: { kind: 'query', tags: ['CMS'] },
+  getNftMint: { kind: 'query', tags: ['NFT'] },
   getOpenFlags: { kind: 'query', tags: ['Flag'] },
   getPageMeta: { kind: 'query', tags: ['CMS'] },
   getPageUi: { kind: 'query', tags: ['CMS'] },
@@ -395,6 +404,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
   makeFollowing: { kind: 'mutation', tags: ['Follow', 'User', 'Content', 'Comment'] },
   payForContent: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack', 'Settings'] },
+  prepareNftMint: { kind: 'mutation', tags: ['NFT'] },
   reactContent: { kind: 'mutation', tags: ['Content'] },
   receivePaymentWebhook: { kind: 'mutation', tags: ['Payment'] },
   redeemDiscountCode: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack'] },
@@ -419,7 +429,9 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   setMessageImportant: { kind: 'mutation', tags: ['Message'] },
   signin: { kind: 'mutation', tags: ['Auth'] },
   signup: { kind: 'mutation', tags: ['Auth'] },
+  startNftMint: { kind: 'mutation', tags: ['NFT'] },
   startPlay: { kind: 'mutation', tags: ['Knack'] },
+  submitNftMint: { kind: 'mutation', tags: ['NFT'] },
   trendContent: { kind: 'mutation', tags: ['Content'] },
   unfeatureContent: { kind: 'mutation', tags: ['Content'] },
   unlinkWallet: { kind: 'mutation', tags: ['Stellar'] },
@@ -522,6 +534,8 @@ export const {
   useLazyGetMyFlagQuery,
   useGetNativePostQuery,
   useLazyGetNativePostQuery,
+  useGetNftMintQuery,
+  useLazyGetNftMintQuery,
   useGetOpenFlagsQuery,
   useLazyGetOpenFlagsQuery,
   useGetPageMetaQuery,
@@ -585,6 +599,7 @@ export const {
   useLogoutAllMutation,
   useMakeFollowingMutation,
   usePayForContentMutation,
+  usePrepareNftMintMutation,
   useReactContentMutation,
   useReceivePaymentWebhookMutation,
   useRedeemDiscountCodeMutation,
@@ -611,7 +626,9 @@ export const {
   useSetMessageImportantMutation,
   useSigninMutation,
   useSignupMutation,
+  useStartNftMintMutation,
   useStartPlayMutation,
+  useSubmitNftMintMutation,
   useTrendContentMutation,
   useUnfeatureContentMutation,
   useUnlinkWalletMutation,

@@ -410,6 +410,13 @@ export function getNativePost(args: GetNativePostArgs, options?: RequestOptions)
   return request<GetNativePostResult>('get', '/native-posts/{slug}', args ?? {}, options);
 }
 
+export type GetNftMintArgs = { path: operations['getNftMint']['parameters']['path'] };
+export type GetNftMintResult = operations['getNftMint']['responses'][200]['content']['application/json'];
+/** GET /nft/mints/{id}: One of the caller's mints */
+export function getNftMint(args: GetNftMintArgs, options?: RequestOptions): Promise<GetNftMintResult> {
+  return request<GetNftMintResult>('get', '/nft/mints/{id}', args ?? {}, options);
+}
+
 export type GetOpenFlagsArgs = Record<string, never>;
 export type GetOpenFlagsResult = operations['getOpenFlags']['responses'][200]['content']['application/json'];
 /** GET /flag/get-open: The pieces with open flags, the most flagged first (admins) */
@@ -669,6 +676,13 @@ export function payForContent(args: PayForContentArgs, options?: RequestOptions)
   return request<PayForContentResult>('post', '/content/paid', args ?? {}, options);
 }
 
+export type PrepareNftMintArgs = { path: operations['prepareNftMint']['parameters']['path']; body: NonNullable<operations['prepareNftMint']['requestBody']>['content']['application/json'] };
+export type PrepareNftMintResult = operations['prepareNftMint']['responses'][200]['content']['application/json'];
+/** POST /nft/mints/{id}/prepare: Pin the piece's file to IPFS and build the mint transaction (moving to step 4) */
+export function prepareNftMint(args: PrepareNftMintArgs, options?: RequestOptions): Promise<PrepareNftMintResult> {
+  return request<PrepareNftMintResult>('post', '/nft/mints/{id}/prepare', args ?? {}, options);
+}
+
 export type ReactContentArgs = { body: NonNullable<operations['reactContent']['requestBody']>['content']['application/json'] };
 export type ReactContentResult = operations['reactContent']['responses'][200]['content']['application/json'];
 /** POST /content/react: Count one play of a public piece from the embeddable player */
@@ -837,11 +851,25 @@ export function signup(args: SignupArgs, options?: RequestOptions): Promise<Sign
   return request<SignupResult>('post', '/auth/signup', args ?? {}, options);
 }
 
+export type StartNftMintArgs = { body: NonNullable<operations['startNftMint']['requestBody']>['content']['application/json'] };
+export type StartNftMintResult = operations['startNftMint']['responses'][201]['content']['application/json'];
+/** POST /nft/mints: Start minting a piece as an NFT (step 3, the token code) */
+export function startNftMint(args: StartNftMintArgs, options?: RequestOptions): Promise<StartNftMintResult> {
+  return request<StartNftMintResult>('post', '/nft/mints', args ?? {}, options);
+}
+
 export type StartPlayArgs = { body: NonNullable<operations['startPlay']['requestBody']>['content']['application/json'] };
 export type StartPlayResult = operations['startPlay']['responses'][201]['content']['application/json'];
 /** POST /knack/play: Start listening to a song (a play session) */
 export function startPlay(args: StartPlayArgs, options?: RequestOptions): Promise<StartPlayResult> {
   return request<StartPlayResult>('post', '/knack/play', args ?? {}, options);
+}
+
+export type SubmitNftMintArgs = { path: operations['submitNftMint']['parameters']['path']; body: NonNullable<operations['submitNftMint']['requestBody']>['content']['application/json'] };
+export type SubmitNftMintResult = operations['submitNftMint']['responses'][201]['content']['application/json'];
+/** POST /nft/mints/{id}/submit: Submit the signed mint transaction and publish the piece (step 4, sign and save) */
+export function submitNftMint(args: SubmitNftMintArgs, options?: RequestOptions): Promise<SubmitNftMintResult> {
+  return request<SubmitNftMintResult>('post', '/nft/mints/{id}/submit', args ?? {}, options);
 }
 
 export type TrendContentArgs = { body: NonNullable<operations['trendContent']['requestBody']>['content']['application/json'] };
