@@ -1939,7 +1939,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for the challenge a wallet signs to prove it holds an address (SEP-10)
-         * @description The first step of linking a Stellar wallet to the caller's account. Answers a SEP-10 challenge for `address`: a transaction that can never be submitted (sequence 0 of Knack's own signing account), whose first operation is sourced by `address`, signed by Knack, valid for 300 seconds. The member's wallet signs it with the address's key and sends it back to `stellar/wallet/link` before `expiresAt`. The challenge is issued to the caller for this address and this wallet only. `address` must be a Stellar account address: 'Enter a valid Stellar address (G…, 56 characters).' (400). Limited per member (429 with Retry-After past the limit).
+         * @description The first step of linking a Stellar wallet to the caller's account. Answers a SEP-10 challenge for `address`: a transaction that can never be submitted (sequence 0 of Knack's own signing account), whose first operation is sourced by `address`, signed by Knack, valid for 300 seconds. The member's wallet signs it with the address's key and sends it back to `stellar/wallet/link` before `expiresAt`. The challenge is issued to the caller for this address and this wallet only. `address` must be a Stellar account address: 'This is not a Stellar address. A Stellar address starts with G and has 56 letters and digits.' (400). Limited per member (429 with Retry-After past the limit).
          */
         post: operations["createWalletChallenge"];
         delete?: never;
@@ -4339,7 +4339,7 @@ export interface components {
             transaction: string;
         };
         WalletChallengeRequest: {
-            /** @description The Stellar account address to link (G…, 56 characters), checked by the server ('Enter a valid Stellar address (G…, 56 characters).'). */
+            /** @description The Stellar account address to link (G…, 56 characters), checked by the server ('This is not a Stellar address. A Stellar address starts with G and has 56 letters and digits.'). */
             address: string;
             wallet: components["schemas"]["WalletKind"];
         };

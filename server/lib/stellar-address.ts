@@ -7,6 +7,9 @@
  * this against), but loading the SDK costs a process about 0.4 s of CPU: the configuration, read at every start,
  * and a request that only checks an address do not load it.
  */
+/** What a member is told when a text they gave for a Stellar address is not one (the wallet link, the account check). */
+export const NOT_A_STELLAR_ADDRESS = 'This is not a Stellar address. A Stellar address starts with G and has 56 letters and digits.';
+
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const ACCOUNT_ID_VERSION = 6 << 3; // "G"
 const ACCOUNT_ID = /^G[A-Z2-7]{55}$/;

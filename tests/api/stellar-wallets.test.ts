@@ -35,7 +35,7 @@ const EXPIRED = 'This challenge has expired. Please try again.';
 const USED = 'This challenge was already used. Please try again.';
 const NOT_YOURS = 'This challenge was not issued to you. Please try again.';
 const TAKEN = 'This wallet is already linked to another Knack account.';
-const BAD_ADDRESS = 'Enter a valid Stellar address (G…, 56 characters).';
+const BAD_ADDRESS = 'This is not a Stellar address. A Stellar address starts with G and has 56 letters and digits.';
 const OTHER_NETWORK = 'This wallet signed for another Stellar network. Switch it to Testnet and try again.';
 const TOO_MANY = 'Too many wallet link attempts. Please try again in a minute.';
 

@@ -9,13 +9,13 @@ import type { Logger } from '../../lib/logger';
 import { STROOPS_PER_XLM, stroopsOf } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { consumeLimit } from '../../lib/rate-limit';
-import { isStellarAccountId } from '../../lib/stellar-address';
+import { isStellarAccountId, NOT_A_STELLAR_ADDRESS } from '../../lib/stellar-address';
 import { HorizonUnavailableError, NoUsdRateError, type HorizonDriver } from '../../integrations/horizon';
 
 export const STELLAR_MESSAGES = {
   unavailable: 'The Stellar network cannot be reached right now. Please try again in a minute.',
   noRate: 'No XLM rate for the US dollar can be read from the Stellar network right now. Please try again in a minute.',
-  invalidAddress: 'This is not a Stellar address. A Stellar address starts with G and has 56 letters and digits.',
+  invalidAddress: NOT_A_STELLAR_ADDRESS,
   insufficientBalance: 'Insufficient account balance',
   noAccount: 'This Stellar account does not exist yet. Fund it with at least 3 XLM.',
   tooManyChecks: 'Too many account checks. Please wait a minute and try again.',
@@ -46,7 +46,18 @@ export function answerHorizonFailure(err: unknown, logger: Logger): Error {
 export function createStellarService({ horizon, logger }: { horizon: HorizonDriver; logger: Logger }) {
   const failure = (err: unknown) => Promise.reject(answerHorizonFailure(err, logger));
 
+  /** Whether the account can mint: it exists and holds at least 3 XLM (the NFT module asks it too, under its own limit). */
+  async function accountStanding(address: string): Promise<Schemas['StellarAccountCheck']> {
+    const account = await horizon.loadAccount(address).catch(failure);
+    if (!account) return { passed: false, errorMessage: STELLAR_MESSAGES.noAccount };
+    const native = account.balances.find((balance) => balance.asset_type === 'native');
+    const held = native ? stroopsOf(native.balance) : 0n;
+    return held >= MINIMUM_BALANCE_STROOPS ? { passed: true, errorMessage: '' } : { passed: false, errorMessage: STELLAR_MESSAGES.insufficientBalance };
+  }
+
   return {
+    accountStanding,
+
     async usdRate(): Promise<Schemas['StellarUsdRate']> {
       const rate = await horizon.usdRate().catch(failure);
       return { xlmPerUsd: rate.xlmPerUsd, source: rate.source, at: rate.at.toISOString() };
@@ -55,11 +66,7 @@ export function createStellarService({ horizon, logger }: { horizon: HorizonDriv
     async checkAccount(caller: AuthContext, address: string, now = new Date()): Promise<Schemas['StellarAccountCheck']> {
       await consumeLimit(`stellar-check:${caller.userId}`, CHECK_ACCOUNT_LIMIT, STELLAR_MESSAGES.tooManyChecks, now);
       if (!isStellarAccountId(address)) throw badRequest(STELLAR_MESSAGES.invalidAddress, [{ path: 'address', message: STELLAR_MESSAGES.invalidAddress }]);
-      const account = await horizon.loadAccount(address).catch(failure);
-      if (!account) return { passed: false, errorMessage: STELLAR_MESSAGES.noAccount };
-      const native = account.balances.find((balance) => balance.asset_type === 'native');
-      const held = native ? stroopsOf(native.balance) : 0n;
-      return held >= MINIMUM_BALANCE_STROOPS ? { passed: true, errorMessage: '' } : { passed: false, errorMessage: STELLAR_MESSAGES.insufficientBalance };
+      return accountStanding(address);
     },
   };
 }

@@ -25,6 +25,7 @@ import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
 import { insertWhole } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
+import { isStellarAccountId, NOT_A_STELLAR_ADDRESS } from '../../lib/stellar-address';
 import { shortAddress } from './stellar.address';
 import { stellarSdk, type StellarSdk } from './stellar.sdk';
 import {
@@ -38,7 +39,6 @@ import {
 } from './wallets.model';
 
 export const WALLET_MESSAGES = {
-  badAddress: 'Enter a valid Stellar address (G…, 56 characters).',
   notAChallenge: 'This is not a wallet challenge from Knack. Please try again.',
   badSignature: "This wallet's signature does not match the address.",
   otherNetwork: 'This wallet signed for another Stellar network. Switch it to {network} and try again.',
@@ -155,7 +155,7 @@ export function createWalletsService({ network, publicUrl, signingSeed, logger }
       if (!claim) continue; // freed meanwhile
       if (claim.memberId === memberId) return;
       if (!(await isLeftOver(claim, now))) throw refused.taken();
-      await WalletAddressModel.deleteOne({ _id: address, memberId: claim.memberId });
+      await release(claim.memberId, address);
     }
     throw refused.taken();
   }
@@ -172,9 +172,13 @@ export function createWalletsService({ network, publicUrl, signingSeed, logger }
     }
   }
 
-  /** Frees an address the member holds (never one another member has claimed since). */
+  /**
+   * Frees an address the member holds (never one another member has claimed since). Read and deleted by `_id` alone:
+   * a filter on any other field reads the whole collection on FerretDB.
+   */
   async function release(memberId: string, address: string): Promise<void> {
-    await WalletAddressModel.deleteOne({ _id: address, memberId });
+    const claim = await WalletAddressModel.findById(address, { memberId: 1 }).lean<Pick<WalletAddressDoc, 'memberId'>>();
+    if (claim?.memberId === memberId) await WalletAddressModel.deleteOne({ _id: address });
   }
 
   return {
@@ -185,10 +189,8 @@ export function createWalletsService({ network, publicUrl, signingSeed, logger }
 
     async challenge(caller: AuthContext, request: { address: string; wallet: WalletLinkDoc['wallet'] }, now = new Date()): Promise<Schemas['WalletChallenge']> {
       await consumeLimit(`stellar-challenge:${caller.userId}`, WALLET_CHALLENGE_LIMIT, WALLET_MESSAGES.tooMany, now);
+      if (!isStellarAccountId(request.address)) throw badRequest(NOT_A_STELLAR_ADDRESS, [{ path: 'address', message: NOT_A_STELLAR_ADDRESS }]);
       const sdk = await stellarSdk();
-      if (!sdk.StrKey.isValidEd25519PublicKey(request.address)) {
-        throw badRequest(WALLET_MESSAGES.badAddress, [{ path: 'address', message: WALLET_MESSAGES.badAddress }]);
-      }
       const transaction = sdk.WebAuth.buildChallengeTx(await signingKey(), request.address, domain, CHALLENGE_SECONDS, network.passphrase, domain);
       const tx = new sdk.Transaction(transaction, network.passphrase);
       const expiresAt = new Date(Number(tx.timeBounds!.maxTime) * 1000);
