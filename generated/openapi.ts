@@ -3129,6 +3129,8 @@ export interface components {
             ledgerEntries: components["schemas"]["DataExportLedgerEntry"][];
             /** @description Messages the member sent or received (the inbox fills it). */
             messages: components["schemas"]["DataExportMessage"][];
+            /** @description The member's NFT mints, from started to published (no secret key is kept). */
+            nftMints?: components["schemas"]["NftMint"][];
             pieces: components["schemas"]["Content"][];
             /** @description The member's projects (their pieces are in `pieces`). */
             projects?: components["schemas"]["DataExportProject"][];

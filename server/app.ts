@@ -36,6 +36,7 @@ import { filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
 import { paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
 import { securityHeaders, shareRouter } from './modules/share';
 import { stellarRouter, walletsRouter } from './modules/stellar';
+import { nftRouter, stellarTomlRouter } from './modules/nft';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
 import { creditsRouter, profileImagesRouter, usersRouter } from './modules/users';
@@ -111,6 +112,13 @@ export function createApp({
   usePageCursorKey(config.auth.keys.pageCursors);
   const services = given ?? buildServices({ config, logger, mailer, storage, ipfs, payoutProvider, decodeLimits });
   if (isLocalPinning(services.ipfs)) app.use(localIpfsRouter(services.ipfs));
+  app.use(
+    stellarTomlRouter({
+      networkPassphrase: config.stellar.network.passphrase,
+      signingKey: () => services.stellarWallets.signingAccount(),
+      publicUrl: config.publicUrl,
+    }),
+  );
   const routers = apiRouters(config, services, uploadTempDir);
   // Uploads stream to disk and payment webhooks are verified over their raw bytes: they come before the JSON
   // parser and the contract validator (which would buffer them). The sandbox's checkout page delivers its signed
@@ -191,6 +199,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     messages: [messagesRouter(auth, services.messages)],
     projects: [projectsRouter(auth, services.projects)],
     stellar: [walletsRouter(auth, services.stellarWallets), stellarRouter(auth, services.stellar)],
+    nft: [nftRouter(auth, services.nft)],
   };
   return { rawBody, json };
 }

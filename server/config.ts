@@ -99,6 +99,11 @@ export interface SigningKeys {
    * key, and it is stored nowhere.
    */
   stellarWebAuth: string;
+  /**
+   * The HMAC key each NFT issuer's ed25519 seed is derived from, with the mint's id: every process derives the same
+   * issuer, and no issuer's secret key is ever stored.
+   */
+  nftIssuers: string;
 }
 
 export interface MailConfig {
@@ -558,6 +563,7 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       visitorIds: deriveKey(secret, 'visitor-ids'),
       pageCursors: deriveKey(secret, 'page-cursors'),
       stellarWebAuth: deriveKey(secret, 'stellar-web-auth'),
+      nftIssuers: deriveKey(secret, 'nft-issuers'),
     },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',

@@ -20,6 +20,7 @@ import { createHistoryService } from './modules/history';
 import { createKnacksService } from './modules/knacks';
 import { createMediaService, type DecodeLimits } from './modules/media';
 import { createMessagesService } from './modules/messages';
+import { createNftService } from './modules/nft';
 import { createPaymentsService } from './modules/payments';
 import { createProjectsService } from './modules/projects';
 import { createShareService } from './modules/share';
@@ -48,6 +49,13 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
   const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger });
   const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
   const horizon = createHorizon(config);
+  const stellar = createStellarService({ horizon, logger });
+  const stellarWallets = createWalletsService({
+    network: config.stellar.network,
+    publicUrl: config.publicUrl,
+    signingSeed: config.auth.keys.stellarWebAuth,
+    logger,
+  });
   return {
     media,
     contents,
@@ -73,14 +81,10 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     }),
     projects: createProjectsService(contents),
     account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
-    stellarWallets: createWalletsService({
-      network: config.stellar.network,
-      publicUrl: config.publicUrl,
-      signingSeed: config.auth.keys.stellarWebAuth,
-      logger,
-    }),
+    stellarWallets,
     horizon,
-    stellar: createStellarService({ horizon, logger }),
+    stellar,
+    nft: createNftService({ horizon, stellar, wallets: stellarWallets, contents, media, ipfs, issuersKey: config.auth.keys.nftIssuers, logger }),
   };
 }
 

@@ -152,6 +152,17 @@ export function createHorizon(config: Pick<Config, 'stellar'>, { timeoutMs = REQ
       }
     },
 
+    async findTransaction(hash) {
+      const [{ NotFoundError }, connection] = await Promise.all([loadStellarSdk(), horizon()]);
+      try {
+        const record = await connection.transactions().transaction(hash).call();
+        return { hash: record.hash, ledger: record.ledger_attr, successful: record.successful };
+      } catch (err) {
+        if (err instanceof NotFoundError) return null;
+        throw unreachable(err, `the transaction ${hash}`);
+      }
+    },
+
     async baseFee() {
       const connection = await horizon();
       const stats = await connection.feeStats().catch((err: unknown) => Promise.reject(unreachable(err, 'the fee stats')));

@@ -27,6 +27,7 @@ import { removeFollowsOf } from '../follows';
 import { removeFlagsOf } from '../flags';
 import { projectsExportOf, removeProjectsOf } from '../projects';
 import { removeWalletLinkOf, walletLinkExportOf } from '../stellar';
+import { nftMintsExportOf, removeNftMintsOf } from '../nft';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
 import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
@@ -73,6 +74,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     ledgerEntries: ledgerExportOf,
     projects: projectsExportOf,
     stellarWallet: walletLinkExportOf,
+    nftMints: nftMintsExportOf,
   };
 
   /**
@@ -93,6 +95,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     { name: 'remove the projects', run: removeProjectsOf },
     { name: 'remove the follows', run: removeFollowsOf },
     { name: 'unlink the Stellar wallet', run: removeWalletLinkOf },
+    { name: 'remove the NFT mints', run: removeNftMintsOf },
     { name: 'remove the account', run: removeAccount },
   ];
 
@@ -129,17 +132,18 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
       await consumeLimit(`data-export:${caller.userId}`, DOWNLOAD_LIMIT, ACCOUNT_MESSAGES.tooManyDownloads, now);
       const account = await accountExportOf(id, adminEmails);
       if (!account) throw notFound(ACCOUNT_MESSAGES.noMember);
-      const [pieces, comments, messages, ledgerEntries, projects, stellarWallet] = await Promise.all([
+      const [pieces, comments, messages, ledgerEntries, projects, stellarWallet, nftMints] = await Promise.all([
         EXPORT.pieces(id),
         EXPORT.comments(id),
         EXPORT.messages(id),
         EXPORT.ledgerEntries(id),
         EXPORT.projects(id),
         EXPORT.stellarWallet(id),
+        EXPORT.nftMints(id),
       ]);
       return {
         filename: `knack-data-${account.user.username}-${now.toISOString().slice(0, 10)}.json`,
-        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries, projects, stellarWallet },
+        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries, projects, stellarWallet, nftMints },
       };
     },
 

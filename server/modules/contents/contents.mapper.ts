@@ -24,6 +24,19 @@ export const shownCount = (content: Pick<ContentDoc, 'type' | 'setting' | 'owner
 /** The share path of a piece: `/{ownerUsername}-{title slug}`. */
 export const contentLink = (content: Pick<ContentDoc, 'ownerUsername' | 'slug'>) => `/${content.ownerUsername}-${content.slug}`;
 
+const nftView = (nft: NonNullable<ContentDoc['nft']>): Schemas['ContentNft'] => ({
+  tokenCode: nft.tokenCode,
+  tokenIssuer: nft.tokenIssuer,
+  tokenIssuerShort: nft.tokenIssuerShort,
+  asset: nft.asset,
+  tokenAmount: nft.tokenAmount,
+  transactionHash: nft.transactionHash,
+  ipfsHash: nft.ipfsHash,
+  ipfsHashShort: nft.ipfsHashShort,
+  ipfsUrl: nft.ipfsUrl,
+  network: nft.network,
+});
+
 /**
  * A piece as the API shows it to `reader`, from its document alone. `url` turns storage keys into URLs the viewer
  * may load; a count the owner hides is null for everyone but the owner and admins.
@@ -75,5 +88,6 @@ export function toContentDto(content: ContentDoc, url: UrlOf, reader: CountReade
     processing: media.status,
     ...(media.duration != null ? { duration: media.duration } : {}),
     ...(media.waveformKey ? { waveformPath: url(media.waveformKey) } : {}),
+    ...(content.nft ? { nft: nftView(content.nft) } : {}),
   };
 }

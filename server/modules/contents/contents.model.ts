@@ -31,6 +31,26 @@ const contentMediaSchema = new Schema(
   { _id: false },
 );
 
+/**
+ * A piece minted as a Stellar NFT: its token, the transaction that minted it and its pinned file, as the NFT module
+ * handed them over when it published the piece (the shortened forms included, as the app shows them).
+ */
+const contentNftSchema = new Schema(
+  {
+    tokenCode: { type: String, required: true },
+    tokenIssuer: { type: String, required: true },
+    tokenIssuerShort: { type: String, required: true },
+    asset: { type: String, required: true },
+    tokenAmount: { type: Number, required: true },
+    transactionHash: { type: String, required: true },
+    ipfsHash: { type: String, required: true },
+    ipfsHashShort: { type: String, required: true },
+    ipfsUrl: { type: String, required: true },
+    network: { type: String, enum: ['testnet', 'public', 'custom'], required: true },
+  },
+  { _id: false },
+);
+
 /** A piece: a song (with its cover) or an image, under one main tag and a sub-tag. */
 const contentSchema = new Schema(
   {
@@ -70,6 +90,8 @@ const contentSchema = new Schema(
     /** Plays counted from the embeddable player (share/content-react), at most one per visitor per day. */
     playCount: { type: Number, default: 0 },
     projectId: { type: Schema.Types.ObjectId, default: null },
+    /** Set when the piece was published as a Stellar NFT (its `_id` is then the mint's id). */
+    nft: { type: contentNftSchema, default: undefined },
     // Ranking keys (feeds/feeds.rankings.ts): kept up to date on write, so every feed is an indexed read.
     /** In the public feeds: public and not hidden. */
     listed: { type: Boolean, required: true },

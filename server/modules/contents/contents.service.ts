@@ -4,6 +4,7 @@
  */
 import { Types } from 'mongoose';
 import { MESSAGES } from '../../../generated/validation';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
@@ -33,6 +34,24 @@ export interface SaveInput {
   audioPath?: string;
   email?: string;
 }
+
+/** A piece that passed the form's rules, ready to publish: what `check` found, for `publish`. */
+export interface PieceToPublish {
+  mode: SaveMode;
+  ownerId: string;
+  owner: Pick<UserDoc, 'userType' | 'username' | 'fullName' | 'followersCount'>;
+  title: string;
+  description: string;
+  main: TagDoc;
+  sub: TagDoc | null;
+  photo: UploadDoc;
+  audio: UploadDoc | null;
+  /** The Top 50 contact email, lower-cased; null in the other modes. */
+  email: string | null;
+}
+
+/** A minted piece's token, as the NFT module hands it over (the API's ContentNft). */
+export type ContentNft = Schemas['ContentNft'];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAIN_TAGS = ['music', 'art', 'photos'] as const;
@@ -112,10 +131,14 @@ export function createContentsService(media: MediaService) {
     return content;
   }
 
-  return {
+  const service = {
     dto,
 
-    async save(caller: AuthContext, input: SaveInput, mode: SaveMode, ownerId = caller.userId): Promise<ContentDoc> {
+    /**
+     * The form's rules, with its messages, and nothing written: a piece that would publish as it is. Another module
+     * that publishes a piece (minting it as an NFT) checks it with this before its own work, then publishes it.
+     */
+    async check(caller: AuthContext, input: SaveInput, mode: SaveMode, ownerId = caller.userId): Promise<PieceToPublish> {
       // Another artist's page answers as a member who does not exist: only the artist and admins publish there.
       if (mode === 'artist') requireSelfOrAdmin(caller, ownerId, 'User not found');
       const title = input.title?.trim();
@@ -131,19 +154,25 @@ export function createContentsService(media: MediaService) {
       if (input.subTag?.trim() && !sub) fail(`${input.subTag.trim()} is not a sub-tag of ${main.label}.`, 'subTag');
       const isMusic = main.type === 'music';
       if (mode !== 'classic' && !isMusic) fail('Only Music can be published here.', 'tags');
-      const owner = await userReads.byId<Pick<UserDoc, 'userType' | 'username' | 'fullName' | 'followersCount'>>(ownerId, {
-        userType: 1,
-        username: 1,
-        fullName: 1,
-        followersCount: 1,
-      });
+      const owner = await userReads.byId<PieceToPublish['owner']>(ownerId, { userType: 1, username: 1, fullName: 1, followersCount: 1 });
       if (!owner) throw notFound('User not found');
       if (owner.userType === 50 && !isMusic) throw new AppError(403, 'forbidden', MESSAGES.musicOnly);
 
       const photo = await media.ownUnusedUpload(input.photoPath, caller.userId, 'image', 'content', MESSAGES.photoRequired);
       const audio = isMusic ? await media.ownUnusedUpload(input.audioPath, caller.userId, 'audio', 'content', MESSAGES.audioRequired) : null;
+      const email = mode === 'top50' ? input.email!.trim().toLowerCase() : null;
+      return { mode, ownerId, owner, title, description, main, sub, photo, audio, email };
+    },
 
-      const _id = new Types.ObjectId();
+    /**
+     * Publishes a checked piece: its uploads are claimed for it, then it is inserted. With `id`, the piece is
+     * inserted under that id, so that publishing it again (a retry, or two at once, in any process) inserts it once:
+     * the piece already there is answered, and the uploads it holds are left to it. `nft` is the token it was
+     * minted as.
+     */
+    async publish(piece: PieceToPublish, { id, nft }: { id?: Types.ObjectId; nft?: ContentNft } = {}): Promise<ContentDoc> {
+      const { mode, ownerId, owner, title, main, sub, photo, audio } = piece;
+      const _id = id ?? new Types.ObjectId();
       const uploadedAt = new Date();
       const content = new ContentModel({
         _id,
@@ -154,7 +183,7 @@ export function createContentsService(media: MediaService) {
         slug: await freeSlug(owner.username, title, _id),
         titleWords: wordsOf(title),
         media: mediaOf(photo, audio),
-        description,
+        description: piece.description,
         tags: [{ name: main.label }],
         subTag: sub?.label ?? '',
         type: main.type,
@@ -162,22 +191,32 @@ export function createContentsService(media: MediaService) {
         audioUploadId: audio?._id ?? null,
         isOrlando: mode === 'artist',
         isTop50: mode === 'top50',
-        top50Email: mode === 'top50' ? input.email!.trim().toLowerCase() : null,
+        top50Email: piece.email,
         knackRateMicros: knackPriceMicros((sub ?? main).priceMicros),
         listed: true,
         uploadedAt,
+        ...(nft ? { nft } : {}),
         ...initialRanking(uploadedAt, owner.followersCount),
       });
-      await media.attach(audio ? [photo, audio] : [photo], `content:${content._id}`, 'public');
+      const uploads = audio ? [photo, audio] : [photo];
+      const usedBy = `content:${String(_id)}`;
+      await media.attach(uploads, usedBy, 'public');
       try {
         await content.save();
       } catch (err) {
-        await media.detach(audio ? [photo, audio] : [photo], `content:${content._id}`);
+        // Published already under this id: that piece holds the uploads, and is the answer.
+        const already = id && isDuplicateKey(err) ? await ContentModel.findById(id).lean<ContentDoc>() : null;
+        if (already) return already;
+        await media.detach(uploads, usedBy);
         throw err;
       }
       await adjustContentsCount(ownerId, 1);
       publicPages.clear();
       return content.toObject();
+    },
+
+    async save(caller: AuthContext, input: SaveInput, mode: SaveMode, ownerId = caller.userId): Promise<ContentDoc> {
+      return service.publish(await service.check(caller, input, mode, ownerId));
     },
 
     async getVisible(id: string, viewer: AuthContext | undefined): Promise<ContentDoc> {
@@ -262,6 +301,7 @@ export function createContentsService(media: MediaService) {
       return isSelfOrAdmin(viewer, userId) ? ContentModel.countDocuments({ ownerId: userId }) : user.contentsCount;
     },
   };
+  return service;
 }
 
 export type ContentsService = ReturnType<typeof createContentsService>;

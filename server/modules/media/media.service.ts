@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Types } from 'mongoose';
 import type { Storage } from '../../integrations/storage';
 import { MESSAGES } from '../../../generated/validation';
@@ -224,7 +225,8 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
     /**
      * Marks uploads used by `usedBy` and sets who may read their files. Each upload is claimed by inserting its
      * claim (media.model.ts): of two pieces publishing one upload at once, in any processes, one wins and the
-     * other gets what it would have got a moment later (the upload is used), with nothing claimed.
+     * other gets what it would have got a moment later (the upload is used), with nothing claimed. An upload
+     * claimed already by the same `usedBy` counts as claimed (one piece published twice under its id).
      */
     async attach(uploads: UploadDoc[], usedBy: string, visibility: Visibility): Promise<void> {
       const claimed: UploadDoc[] = [];
@@ -233,6 +235,9 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
           await UploadClaimModel.create({ _id: uploadClaimId(upload._id), usedBy, at: new Date() });
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
+          // Claimed already for this same use (a piece published again under its own id): still its upload.
+          const claim = await UploadClaimModel.findById(uploadClaimId(upload._id)).lean();
+          if (claim?.usedBy === usedBy) continue;
           await this.detach(claimed, usedBy);
           throw notYourUpload(upload.kind);
         }
@@ -250,6 +255,11 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
         await UploadModel.updateOne({ _id: upload._id }, { $set: { usedBy: null } });
         await UploadClaimModel.deleteOne({ _id: claim._id });
       }
+    },
+
+    /** A stream of an upload's stored file (its main file: the re-encoded image, or the audio as sent). */
+    async read(upload: Pick<UploadDoc, 'key'>): Promise<Readable> {
+      return storage.read(upload.key);
     },
 
     async setVisibility(uploadIds: Types.ObjectId[], visibility: Visibility): Promise<void> {
