@@ -52,6 +52,7 @@ const NOT_SIGNED = 'The Stellar network refused the transaction: the wallet did 
 const UNAVAILABLE = 'The Stellar network cannot be reached right now. Please try again in a minute.';
 const TOO_MANY = 'Too many tokens started. Please wait a minute and try again.';
 const NOT_FOUND = 'This token was not found.';
+const TOO_MANY_PREPARES = 'Too many tries at preparing this token. Please wait a minute and try again.';
 
 const issuersKey = testConfig().auth.keys.nftIssuers;
 const signingAccount = Keypair.fromRawEd25519Seed(Buffer.from(testConfig().auth.keys.stellarWebAuth, 'base64url')).publicKey();
@@ -201,6 +202,20 @@ describe('starting a mint (the token code)', () => {
     expect(res.body.message).toBe(TOO_MANY);
     expect(res.headers['retry-after']).toBeDefined();
     expect(standIn.requests.length).toBe(accountReads);
+  });
+
+  it('when a member prepares a 21st time within a minute, then 429, counted before any file is pinned or Horizon asked', async () => {
+    const owner = await minter();
+    const started = await post(owner.member, '/nft/mints', { tokenCode: 'PREP1' });
+    for (let i = 0; i < 20; i++) expect((await post(owner.member, `/nft/mints/${started.body.id}/prepare`, {})).status).toBe(400);
+    const horizonCalls = standIn.requests.length;
+    const photoPath = await uploadPhoto(owner.member);
+    const res = await post(owner.member, `/nft/mints/${started.body.id}/prepare`, { photoPath });
+    expect(res.status).toBe(429);
+    expect(res.body.message).toBe(TOO_MANY_PREPARES);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(standIn.requests.length).toBe(horizonCalls);
+    expect((await get(owner.member, `/nft/mints/${started.body.id}`)).body).toMatchObject({ status: 'started' });
   });
 
   it('when Horizon cannot be reached, then 503 with the plain message, and no mint is kept', async () => {

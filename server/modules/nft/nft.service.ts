@@ -51,10 +51,13 @@ export const NFT_MESSAGES = {
   imageNotHttps: 'The token image must be an https URL.',
   pinFailed: 'The file could not be pinned to IPFS right now. Please try again in a minute.',
   tooMany: 'Too many tokens started. Please wait a minute and try again.',
+  tooManyPrepares: 'Too many tries at preparing this token. Please wait a minute and try again.',
 } as const;
 
 /** Mints started per member: each asks Horizon and makes an issuer; a person minting, not a script. */
 export const NFT_START_LIMIT: Limit = { max: 10, windowMs: 60_000 };
+/** Prepares per member: each pins files to IPFS and asks Horizon; a person going back and forth, not a script. */
+export const NFT_PREPARE_LIMIT: Limit = { max: 20, windowMs: 60_000 };
 /** How long the prepared transaction may be signed and submitted. */
 export const MINT_SECONDS = 300;
 /** What the member's wallet gives the new issuer account: its reserve and the data entry's. */
@@ -279,6 +282,7 @@ export function createNftService({ horizon, stellar, wallets, contents, media, i
     },
 
     async prepare(caller: AuthContext, id: string, request: Schemas['NftMintPrepareRequest'], now = new Date()): Promise<Schemas['NftMint']> {
+      await consumeLimit(`nft-prepare:${caller.userId}`, NFT_PREPARE_LIMIT, NFT_MESSAGES.tooManyPrepares, now);
       const mint = await ownMint(caller, id);
       if (mint.status === 'published') throw new AppError(409, 'conflict', NFT_MESSAGES.alreadyMinted);
       if (mint.status === 'submitted') {
