@@ -203,7 +203,11 @@ function ExternalFlow({ onDone }: { onDone: () => void }) {
       }}
     >
       <p>
-        Sign this challenge with the key of <strong title={challenge.address}>{shortAddress(challenge.address)}</strong> for {network}, in your wallet or in the{' '}
+        Sign this challenge with the key of{' '}
+        <strong className="kn-wallet-modal__short" title={challenge.address}>
+          {shortAddress(challenge.address)}
+        </strong>{' '}
+        for {network}, in your wallet or in the{' '}
         <a href="https://lab.stellar.org/" target="_blank" rel="noopener noreferrer">
           Stellar Laboratory
         </a>

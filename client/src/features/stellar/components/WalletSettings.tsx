@@ -3,7 +3,7 @@ import Button from 'antd/es/button';
 import CopyOutlined from '@ant-design/icons/es/icons/CopyOutlined';
 import { useGetWalletLinkQuery } from '../../../api/generated/endpoints';
 import { copyText } from '../../../components/copyText';
-import { networkName, walletName } from '../wallets';
+import { networkName, walletName, type ConnectableWallet, type WalletLink } from '../wallets';
 import { UnlinkWallet } from './UnlinkWallet';
 import { useWalletModal } from './useWalletModal';
 import { WalletList } from './WalletList';
@@ -17,20 +17,28 @@ import './stellar.css';
 export function WalletSettings({ labelledBy }: { labelledBy: string }) {
   const { data: link } = useGetWalletLinkQuery();
   const { connect, modal } = useWalletModal();
-  if (!link) return <Skeleton active paragraph={{ rows: 2 }} />;
+  // The modal stays where it is in the tree while the group turns from the list into the linked wallet, so the
+  // modal can still say the wallet is linked.
+  return (
+    <>
+      {modal}
+      {!link ? <Skeleton active paragraph={{ rows: 2 }} /> : <WalletDetails link={link} labelledBy={labelledBy} connect={connect} />}
+    </>
+  );
+}
+
+function WalletDetails({ link, labelledBy, connect }: { link: WalletLink; labelledBy: string; connect: (wallet: ConnectableWallet) => void }) {
   if (!link.linked || !link.wallet || !link.network || !link.address) {
     return (
       <>
         <p className="kn-wallet-settings__hint">Link the Stellar wallet you use on Knack. Its signature proves the address is yours; nothing is paid.</p>
         <WalletList labelledBy={labelledBy} onConnect={connect} />
-        {modal}
       </>
     );
   }
   const address = link.address;
   return (
     <div className="kn-wallet-settings">
-      {modal}
       <dl className="kn-wallet-settings__facts">
         <div>
           <dt>Wallet</dt>
