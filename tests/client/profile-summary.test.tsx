@@ -1,12 +1,12 @@
 /**
  * The profile summary panel, opened from the avatar at the end of the top navigation: the member's name linking
- * to their profile, 'Connect a wallet' (no Stellar wallet can be connected yet), SETTINGS to the settings page,
+ * to their profile, 'Connect a wallet' (no Stellar wallet is linked), SETTINGS to the settings page,
  * MESSAGES to the inbox, the wallet's figures (loaded when the panel opens, never before), and the
- * wallet list saying plainly that none is available yet. The generated operations are mocked; the store,
+ * Stellar wallet list (its linking is tested in stellar-wallet.test.tsx). The generated operations are mocked; the store,
  * router and layout are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { getCountries, getProjectsOfUser, getRegions, getWalletSummary } from '../../client/src/api/generated/operations';
+import { getCountries, getProjectsOfUser, getRegions, getWalletLink, getWalletSummary } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
 import { path } from './profile-fixtures';
@@ -30,18 +30,19 @@ beforeEach(() => {
   // The settings page, which SETTINGS opens, lists the countries.
   jest.mocked(getCountries).mockResolvedValue({ countries: [] });
   jest.mocked(getRegions).mockResolvedValue({ regions: [] });
+  jest.mocked(getWalletLink).mockResolvedValue({ linked: false });
   // Two projects: the panel counts them.
   jest.mocked(getProjectsOfUser).mockResolvedValue({ projects: [projectOf('p1'), projectOf('p2')] as never });
 });
 
 describe('the profile summary panel', () => {
-  it('when Jane opens it from her avatar, then she sees her name, the wallet figures, MESSAGES leading to the inbox and no wallet available', async () => {
+  it('when Jane opens it from her avatar, then she sees her name, the wallet figures, MESSAGES leading to the inbox and the Stellar wallets', async () => {
     await renderSignedIn(jane());
     // The figures are asked for when the panel opens, not with the page.
     expect(getWalletSummary).not.toHaveBeenCalled();
     const panel = await openPanel();
     expect(panel.getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).toBe('/profile/default');
-    expect(panel.getByText('Connect a wallet')).toBeTruthy();
+    expect(await panel.findByText('Connect a wallet')).toBeTruthy();
     await waitFor(() => expect(figure(panel, 'summary-uploads')).toBe('$3.20'));
     expect(getWalletSummary).toHaveBeenCalledWith({ path: { id: jane().id } }, expect.anything());
     await waitFor(() => expect(figure(panel, 'summary-projects')).toBe('2'));
@@ -53,11 +54,11 @@ describe('the profile summary panel', () => {
 
     expect(panel.getByRole('link', { name: 'MESSAGES' }).getAttribute('href')).toBe('/inbox');
 
-    expect(panel.getByText('Connecting a Stellar wallet is not available yet.')).toBeTruthy();
+    expect(panel.getByText('Link the Stellar wallet you use on Knack. Its signature proves the address is yours.')).toBeTruthy();
     const wallets = within(panel.getByRole('list', { name: 'Wallets' }))
       .getAllByRole('listitem')
       .map((row) => row.textContent);
-    expect(wallets).toEqual(['FreighterNot available yet', 'LedgerNot available', 'TrezorNot available', 'External WalletNot available']);
+    expect(wallets).toEqual(['FreighterConnect', 'LedgerNot available', 'TrezorNot available', 'External WalletConnect']);
   });
 
   it('when she chooses SETTINGS, then the settings page opens and the panel closes', async () => {

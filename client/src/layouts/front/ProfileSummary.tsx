@@ -1,31 +1,21 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { useGetProjectsOfUserQuery, useGetWalletSummaryQuery } from '../../api/generated/endpoints';
+import { useGetProjectsOfUserQuery, useGetWalletLinkQuery, useGetWalletSummaryQuery } from '../../api/generated/endpoints';
 import { PATHS } from '../../lib/constants';
 import { useAppSelector } from '../../lib/storeHooks';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
 import { displayUsername } from '../../lib/userNames';
 import { formatUsd } from '../../components/format';
-
-/**
- * The Stellar wallets the panel lists. None can be connected yet: Freighter is the one the Stellar work will
- * bring; the others are not planned, and each row says so.
- */
-export const WALLETS = [
-  { name: 'Freighter', status: 'Not available yet' },
-  { name: 'Ledger', status: 'Not available' },
-  { name: 'Trezor', status: 'Not available' },
-  { name: 'External Wallet', status: 'Not available' },
-] as const;
+import { useWalletModal, WalletList } from '../../features/stellar';
 
 /**
  * The profile summary panel (opened from the avatar in the top navigation): the avatar, the full name linking to
- * the own profile, the wallet address (no Stellar wallet can be connected yet, so 'Connect a wallet'), SETTINGS
- * and MESSAGES (to the inbox), the counts of Projects, Uploads ($),
- * Collections ($) and Total value ($), and the wallet list. The money figures are the wallet's, loaded when the
- * panel mounts (each opening), so they never hold up the page, and so is the member's count of projects.
+ * the own profile, the linked Stellar wallet's short address (or 'Connect a wallet'), SETTINGS and MESSAGES (to the
+ * inbox), the counts of Projects, Uploads ($), Collections ($) and Total value ($), and the wallet list (connect,
+ * unlink). The money figures are the wallet's, loaded when the panel mounts (each opening), so they never hold up the
+ * page, and so is the member's count of projects.
  */
 export default function ProfileSummary({ id, onClose }: { id: string; onClose: () => void }) {
   const user = useAppSelector(selectUser);
@@ -33,6 +23,8 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
   // Asked again at each opening (what was shown last time is shown meanwhile), and again while it is open when money
   // changes on this client (a listing paid).
   const wallet = useGetWalletSummaryQuery(user ? { path: { id: user.id } } : skipToken, { refetchOnMountOrArgChange: true });
+  const walletLink = useGetWalletLinkQuery(user ? undefined : skipToken);
+  const { connect: connectWallet, modal: walletModal } = useWalletModal();
   const projects = useGetProjectsOfUserQuery(user ? { path: { userId: user.id } } : skipToken, { refetchOnMountOrArgChange: true });
 
   useEffect(() => panel.current?.focus(), []);
@@ -56,7 +48,15 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
           <Link to={PATHS.myProfile} className="kn-summary__name" title={name} onClick={onClose}>
             {name}
           </Link>
-          <span className="kn-summary__address">Connect a wallet</span>
+          {walletLink.data?.linked ? (
+            <span className="kn-summary__address kn-summary__address--linked" title={walletLink.data.address} data-testid="summary-address">
+              {walletLink.data.addressShort}
+            </span>
+          ) : (
+            <span className="kn-summary__address" data-testid="summary-address">
+              {walletLink.data ? 'Connect a wallet' : '…'}
+            </span>
+          )}
         </div>
       </header>
 
@@ -89,15 +89,9 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
       <h3 className="kn-summary__title" id={`${id}-wallets`}>
         Wallets
       </h3>
-      <p className="kn-summary__hint">Connecting a Stellar wallet is not available yet.</p>
-      <ul className="kn-summary__wallets" aria-labelledby={`${id}-wallets`}>
-        {WALLETS.map((item) => (
-          <li key={item.name}>
-            <span className="kn-summary__wallet">{item.name}</span>
-            <span className="kn-summary__wallet-status">{item.status}</span>
-          </li>
-        ))}
-      </ul>
+      <p className="kn-summary__hint">Link the Stellar wallet you use on Knack. Its signature proves the address is yours.</p>
+      <WalletList labelledBy={`${id}-wallets`} onConnect={connectWallet} />
+      {walletModal}
     </section>
   );
 }

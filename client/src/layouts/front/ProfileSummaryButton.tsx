@@ -10,7 +10,8 @@ const ProfileSummary = lazy(() => import('./ProfileSummary'));
 
 /**
  * The member's avatar at the end of the top navigation (at every width): it opens the profile summary panel
- * under it. The panel closes with Escape (focus back here), a click outside it, or on going to another page.
+ * under it. The panel closes with Escape (focus back here), a click outside it (but in a modal it opened), or on
+ * going to another page.
  */
 export function ProfileSummaryButton() {
   const user = useAppSelector(selectUser);
@@ -25,11 +26,15 @@ export function ProfileSummaryButton() {
 
   useEffect(() => {
     if (!open) return;
+    // A modal the panel opened (the wallet modal) is drawn outside it, over the page: a click or Escape there is the
+    // modal's, and the panel stays open under it.
+    const inPanelOrItsModal = (target: EventTarget | null) =>
+      root.current?.contains(target as Node) || (target instanceof Element && target.closest('.ant-modal-root') !== null);
     const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) close();
+      if (!inPanelOrItsModal(event.target)) close();
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
+      if (event.key !== 'Escape' || (event.target instanceof Element && event.target.closest('.ant-modal-root'))) return;
       close();
       trigger.current?.focus();
     };

@@ -4,13 +4,14 @@ import { PayoutSettings } from '../components/PayoutSettings';
 import { PersonalForm } from '../components/PersonalForm';
 import { RegionalForm } from '../components/RegionalForm';
 import { SocialForm } from '../components/SocialForm';
+import { StellarWalletSettings } from '../components/StellarWalletSettings';
 import { YourData } from '../components/YourData';
 import '../components/settings.css';
 import { PageHead } from '../../../components/PageHead';
 
 /**
- * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password and the
- * payout account; then the member's data, to download or delete with the account.
+ * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password, the
+ * payout account and the linked Stellar wallet; then the member's data, to download or delete with the account.
  */
 export default function SettingsPage() {
   return (
@@ -29,6 +30,7 @@ export default function SettingsPage() {
         <PasswordForm />
       </section>
       <PayoutSettings />
+      <StellarWalletSettings />
       <YourData />
     </div>
   );
