@@ -93,16 +93,14 @@ beforeEach(() => {
   jest.resetAllMocks();
   stubObjectUrls();
   jest.mocked(uploadContentPhoto).mockResolvedValue(imageAnswer());
-  jest
-    .mocked(getWalletLink)
-    .mockResolvedValue({
-      linked: true,
-      wallet: 'freighter',
-      network: 'testnet',
-      address: OWNER,
-      addressShort: 'GDVE…ZA57',
-      linkedAt: '2026-11-01T00:00:00.000Z',
-    });
+  jest.mocked(getWalletLink).mockResolvedValue({
+    linked: true,
+    wallet: 'freighter',
+    network: 'testnet',
+    address: OWNER,
+    addressShort: 'GDVE…ZA57',
+    linkedAt: '2026-11-01T00:00:00.000Z',
+  });
   jest.mocked(startNftMint).mockResolvedValue(startedMint());
   jest.mocked(prepareNftMint).mockResolvedValue(preparedMint());
   jest.mocked(signWithFreighter).mockResolvedValue('AAAAsigned-by-both');

@@ -19,7 +19,6 @@ import { knackApi } from '../../api/generated/endpoints';
 import { toApiError } from '../../api/http';
 import { notify } from '../../components/notify';
 import { detailOpened } from '../../lib/contentEvents';
-import { signWithFreighter, WalletError } from '../stellar';
 import { isExpired, NFT_MESSAGES } from './nft.rules';
 import { selectNft } from './nft.selectors';
 import {
@@ -37,6 +36,12 @@ import {
 import type { NftDetails, NftToken, NftToml } from './nft.types';
 
 const QUIET = 'the NFT page shows the refusal on its step';
+
+/**
+ * The wallet's code, loaded when the member signs. Imported here statically, the bundler's shared-code grouping (this
+ * file is in it) drew the wallet list and modal of the Stellar feature, and the antd they draw with, onto the landing page.
+ */
+const loadWallet = () => import('../stellar');
 /** When the wallet failed in a way it did not put in words (its code did not load). */
 const WALLET_FAILED = 'Your wallet could not sign the transaction. Please try again.';
 
@@ -104,12 +109,15 @@ export function* signAndSave(): SagaIterator {
     return;
   }
   let signed: string;
+  let wallet: Awaited<ReturnType<typeof loadWallet>> | undefined;
   try {
-    signed = yield call(signWithFreighter, mint.transaction, mint.networkPassphrase, mint.ownerAddress);
+    wallet = yield call(loadWallet);
+    signed = yield call(wallet!.signWithFreighter, mint.transaction, mint.networkPassphrase, mint.ownerAddress);
   } catch (error) {
     // The wallet's own failure is logged by the wallet code ('Freighter error'); the member reads a plain sentence.
-    if (!(error instanceof WalletError)) console.error('Freighter error', error);
-    yield put(nftFailed({ step: 4, message: error instanceof WalletError ? error.message : WALLET_FAILED }));
+    const plain = wallet && error instanceof wallet.WalletError;
+    if (!plain) console.error('Freighter error', error);
+    yield put(nftFailed({ step: 4, message: plain ? error.message : WALLET_FAILED }));
     return;
   }
   yield put(nftSubmitting());
