@@ -121,7 +121,7 @@ const NO_DIRECT_OPERATION = {
   group: ['**/api/generated/operations'],
   allowTypeImports: true,
   message:
-    'Read and change server data through the cached data layer: the generated hooks of api/generated/endpoints (see docs/client-data.md). Only the flows (sagas, upload.flows, auth.session) call operations.',
+    'Read and change server data through the cached data layer: the generated hooks of api/generated/endpoints (see docs/client-data.md). Only the flows (sagas, *.flows.ts, auth.session) call operations.',
 };
 
 const SOURCES = ['server/**/*.ts', 'client/src/**/*.{ts,tsx}', 'scripts/**/*.ts'];
@@ -188,7 +188,7 @@ export default tseslint.config(
   {
     // redux-saga types what `yield` answers as any: each saga gives the result its type on the variable it assigns
     // (`const result: GetAllTagsResult = yield call(getAllTags)`), which this rule cannot tell from an unchecked any.
-    files: ['client/src/**/*.saga.ts', 'client/src/features/upload/upload.flows.ts'],
+    files: ['client/src/**/*.saga.ts', 'client/src/features/*/*.flows.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
   },
   {
@@ -213,10 +213,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_TESTING_ENTRY, NO_APP_IMPORT] }] },
   },
   {
-    // The client's server state goes through one cached data layer; only the flows (the player, knacks, uploads and the
+    // The client's server state goes through one cached data layer; only the flows (the player, knacks, uploads, NFT mode and the
     // session) call the generated operations themselves.
     files: ['client/src/{app,features,components,lib,layouts}/**/*.{ts,tsx}'],
-    ignores: ['client/src/**/*.saga.ts', 'client/src/features/upload/upload.flows.ts', 'client/src/features/auth/auth.session.ts'],
+    ignores: ['client/src/**/*.saga.ts', 'client/src/features/*/*.flows.ts', 'client/src/features/auth/auth.session.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_DIRECT_OPERATION] }] },
   },
   {

@@ -71,6 +71,7 @@ describe('routes', () => {
       ['activity-history', '/activity-history', false],
       ['user-setting', '/user-setting', false],
       ['pricing', '/pricing', true],
+      ['nft', '/nft', true],
       ['approve', '/approve', false],
       ['cancel', '/cancel', false],
       ['analytics', '/analytics', false],

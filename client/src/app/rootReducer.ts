@@ -7,6 +7,7 @@ import { contentDetailReducer } from '../features/content-detail';
 import { playerReducer } from '../features/player';
 import { commentsReducer } from '../features/comments';
 import { followsReducer } from '../features/follows';
+import { nftReducer } from '../features/nft';
 
 /**
  * Every feature's reducer under its key. The store combines them when it is made (createAppStore), not when this
@@ -21,6 +22,7 @@ export const rootReducers = {
   player: playerReducer,
   comments: commentsReducer,
   follows: followsReducer,
+  nft: nftReducer,
   [knackApi.reducerPath]: knackApi.reducer,
 };
 

@@ -5,7 +5,8 @@ import { authSaga } from '../features/auth';
 import { uploadSaga } from '../features/upload';
 import { playerSaga } from '../features/player';
 import { knackSaga } from '../features/knack';
+import { nftSaga } from '../features/nft';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(uiSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga)]);
+  yield all([fork(uiSaga), fork(authSaga), fork(uploadSaga), fork(playerSaga), fork(knackSaga), fork(nftSaga)]);
 }

@@ -19,6 +19,7 @@ import { loadPricingPage, loadSubscriptionReturnPage } from '../features/subscri
 import { loadAnalyticsPage } from '../features/analytics';
 import { loadAdminHomePage } from '../features/admin';
 import { loadInboxPage } from '../features/messages';
+import { loadNftPage } from '../features/nft';
 
 export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
@@ -93,6 +94,7 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
   'viewAll',
   'viewall-kind',
   'pricing',
+  'nft',
   'blog-type',
   'username',
   'admin pass',
@@ -126,6 +128,7 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'activity-history', path: '/activity-history', metaPage: 'meta', guest: false, load: loadActivityHistoryPage }),
   route({ name: 'user-setting', path: '/user-setting', metaPage: 'meta', guest: false, load: loadSettingsPage }),
   route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),
+  route({ name: 'nft', path: '/nft', metaPage: 'meta', guest: true, load: loadNftPage }),
   route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
   route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
   route({ name: 'analytics', path: '/analytics', metaPage: 'meta', guest: false, load: loadAnalyticsPage }),

@@ -35,7 +35,8 @@ export const PATHS = {
   myProfile: '/profile/default',
   ownProjects: '/profile/projects',
   faq: '/earning/faq',
-  nftComparison: '/nft',
+  /** NFT mode: a piece minted as a Stellar token (members), what it is and how it compares (visitors). */
+  nft: '/nft',
   howItWorks: '/become/all',
   privacy: '/privacy-policy.html',
   terms: '/terms-of-use.html',

@@ -9,6 +9,7 @@ export {
   fileChosen,
   fileRemoved,
   uploadCancelled,
+  uploadFormStarted,
   uploadSubmitted,
   uploadSaved,
   uploadSaveFailed,
@@ -25,7 +26,9 @@ export { uploadSaga } from './upload.saga';
 export { selectUpload, selectUploadStatus, selectUploadBusy, selectAvatarTransfer, selectHeaderTransfer } from './upload.selectors';
 // The rules (weights, messages, file checks) are imported from './upload.rules' by the modals that use them.
 export { pageReload } from './pageReload';
-export type { UploadFormKind, UploadStatus, FileSlot, StoredFile, UploadValues } from './upload.types';
+export type { UploadFormKind, UploadStatus, FileSlot, StoredFile, SlotState, UploadValues } from './upload.types';
+// The form's parts that other features' lazy pages reuse (a piece's details) are offered by entry.ts: exported from
+// here, they would load with the store, on the landing page.
 
 /** The three content upload modals (one chunk). */
 export const loadUploadModal = () => import('./components/UploadModal');

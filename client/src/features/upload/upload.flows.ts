@@ -49,6 +49,7 @@ import {
   headerSaveRequested,
   isUploadFormModal,
   uploadCancelled,
+  uploadFormStarted,
   uploadSaved,
   uploadSaveFailed,
   uploadSubmitted,
@@ -164,9 +165,12 @@ export function* uploadFile(action: PayloadAction<{ slot: FileSlot; file: File }
   }
 }
 
-/** A transfer stops when the modal closes, another opens, or the person cancels it. */
+/** A transfer stops when the modal closes, another opens, a page's form starts again, or the person cancels it. */
 function* untilClosed(saga: (action: never) => SagaIterator, action: UnknownAction): SagaIterator {
-  yield race({ done: call(saga, action as never), stopped: take([modalClosed.type, modalOpened.type, uploadCancelled.type, loggedOut.type]) });
+  yield race({
+    done: call(saga, action as never),
+    stopped: take([modalClosed.type, modalOpened.type, uploadFormStarted.type, uploadCancelled.type, loggedOut.type]),
+  });
 }
 
 function saveBody(values: UploadValues, state: UploadState) {

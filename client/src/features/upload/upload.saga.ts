@@ -10,7 +10,7 @@ import { loggedOut, selectIsLoggedIn } from '../auth';
 import { prefetchTags } from '../tags';
 import { MEMBER_MODALS, modalClosed, modalOpened, selectOpenModal, type ModalRequest } from '../../lib/ui';
 import { notify } from '../../components/notify';
-import { isUploadFormModal } from './upload.slice';
+import { isUploadFormModal, uploadFormStarted } from './upload.slice';
 
 const UPLOAD_UNAVAILABLE = 'Uploading could not start. Check your connection and try again.';
 
@@ -44,11 +44,14 @@ export function* onLoggedOut(): SagaIterator {
 
 export const loadUploadFlows = () => import('./upload.flows');
 
-/** Loads and starts the upload flows when a member first opens a member modal (again next time if it failed). */
+/**
+ * Loads and starts the upload flows when a member first opens a member modal or a content form of a page (again next
+ * time if it failed).
+ */
 export function* startFlowsOnFirstUse(): SagaIterator {
   for (;;) {
-    const action: PayloadAction<ModalRequest> = yield take(modalOpened.type);
-    if (!isMemberModal(action.payload.name)) continue;
+    const action: PayloadAction<ModalRequest | undefined> = yield take([modalOpened.type, uploadFormStarted.type]);
+    if (action.type === modalOpened.type && !isMemberModal(action.payload?.name)) continue;
     const loggedIn: boolean = yield select(selectIsLoggedIn);
     if (!loggedIn) continue;
     try {

@@ -110,6 +110,13 @@ const uploadSlice = createSlice({
       state.sending = null;
       state.status = 'idle';
     },
+    /**
+     * A content form that is not a modal (NFT mode's page) opens: the files start empty, as a modal's do. Its
+     * details follow the classic form's rules.
+     */
+    uploadFormStarted(state) {
+      return { ...initialUploadState, avatar: state.avatar, header: state.header, kind: 'content', session: state.session + 1 };
+    },
     top50StepChanged(state, action: PayloadAction<1 | 2>) {
       state.step = action.payload;
     },
@@ -211,6 +218,7 @@ export const {
   fileUploadFailed,
   fileRemoved,
   uploadCancelled,
+  uploadFormStarted,
   top50StepChanged,
   uploadSubmitted,
   uploadSaved,

@@ -78,7 +78,7 @@ export function loggedInSideMenu({ pathname, isAdmin, showAnalytics, isPhone }: 
       icon: <QuestionCircleOutlined />,
       children: [
         { key: 'faq', label: 'FAQ', to: PATHS.faq },
-        { key: 'nft', label: 'Comparison with NFT', to: PATHS.nftComparison },
+        { key: 'nft', label: 'Comparison with NFT', to: PATHS.nft },
         { key: 'how', label: 'How It Works', to: PATHS.howItWorks },
         { key: 'terms', label: 'Terms', href: PATHS.terms },
         { key: 'privacy', label: 'Privacy', href: PATHS.privacy },

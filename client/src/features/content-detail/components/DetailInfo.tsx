@@ -9,6 +9,7 @@ import { formatKnackPricePer } from '../../../lib/formatKnackPrice';
 import { typeStyle } from '../../../lib/tagColors';
 import { TypeIcon } from '../../../components/tags/TypeIcon';
 import { HIDDEN_FROM_OTHERS, shownCount, type Content } from '../../../lib/content';
+import { shortHash, transactionExplorerUrl } from '../../../lib/stellarExplorer';
 import { typeByFirstTag } from '../contentFacts';
 import { ShareLink } from './ShareLink';
 
@@ -19,9 +20,50 @@ export interface DetailInfoProps {
   commentsCount?: number;
 }
 
+/** A piece minted as a Stellar NFT: its asset, its issuer, the pinned file and the transaction that minted it. */
+function NftFacts({ nft }: { nft: NonNullable<Content['nft']> }) {
+  const explorer = transactionExplorerUrl(nft.network, nft.transactionHash);
+  return (
+    <section className="kn-detail__nft" aria-label="NFT">
+      <h3 className="kn-detail__nft-title">NFT</h3>
+      <dl>
+        <div>
+          <dt>Asset</dt>
+          <dd>{nft.tokenCode}</dd>
+        </div>
+        <div>
+          <dt>Issuer</dt>
+          <dd title={nft.tokenIssuer}>{nft.tokenIssuerShort}</dd>
+        </div>
+        <div>
+          <dt>IPFS</dt>
+          <dd>
+            <a href={nft.ipfsUrl} target="_blank" rel="noreferrer" title={nft.ipfsHash}>
+              {nft.ipfsHashShort}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>Transaction</dt>
+          <dd>
+            {explorer ? (
+              <a href={explorer} target="_blank" rel="noreferrer" title={nft.transactionHash}>
+                {shortHash(nft.transactionHash)}
+              </a>
+            ) : (
+              <span title={nft.transactionHash}>{shortHash(nft.transactionHash)}</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
 /**
  * What a piece is: its type icon by first tag, tag and sub-tag, title,
- * description, whether it is monetized, the knack price, plays or views, comments, and the share link.
+ * description, whether it is monetized, the knack price, plays or views, comments, its NFT when it was minted as one,
+ * and the share link.
  */
 export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps) {
   const type = typeByFirstTag(content);
@@ -63,6 +105,7 @@ export function DetailInfo({ content, titleId, commentsCount }: DetailInfoProps)
         ) : null}
       </ul>
       {content.description ? <p className="kn-detail__description">{content.description}</p> : null}
+      {content.nft ? <NftFacts nft={content.nft} /> : null}
       <ShareLink link={content.link} contentId={content.id} />
     </section>
   );

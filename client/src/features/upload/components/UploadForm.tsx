@@ -7,12 +7,11 @@ import Progress from 'antd/es/progress';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
 import { selectModalProps } from '../../../lib/ui';
-import { allowedMainTags, completion, FORM_SPECS, isValidEmail, MUSIC_ONLY_USER_TYPE, UPLOAD_MESSAGES } from '../upload.rules';
+import { allowedMainTags, completion, FORM_SPECS, isValidEmail, UPLOAD_MESSAGES } from '../upload.rules';
 import { selectUpload } from '../upload.selectors';
 import { fileChosen, fileRemoved, top50StepChanged, uploadCancelled, uploadSubmitted } from '../upload.slice';
-import type { FileSlot, UploadFormKind, UploadValues } from '../upload.types';
-import { FileField } from './FileField';
-import { TagFields } from './TagFields';
+import type { UploadFormKind, UploadValues } from '../upload.types';
+import { clearSubTagOnNewMainTag, ContentFields } from './ContentFields';
 
 /** Form fields of a content form, plus the stored files' paths (kept in step with the store for the rules). */
 type FormValues = UploadValues & { photoPath?: string; audioPath?: string };
@@ -26,8 +25,6 @@ const FIELD_OF: Record<string, keyof FormValues> = {
   audioPath: 'audioPath',
   email: 'email',
 };
-
-const photoLabel = (mainTag?: string) => (mainTag === 'Art' ? 'Artwork' : mainTag === 'Photos' ? 'Photo' : 'Cover photo');
 
 /**
  * The content form shared by the three upload modals: title, description, the main tag
@@ -47,22 +44,8 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
   const busy = state.sending !== null;
   const saving = state.sending === 'save';
   const step = spec.steps === 2 ? state.step : 1;
-  const mainTag = values.mainTag ?? (mains.length === 1 ? mains[0] : undefined);
-  const wantsAudio = mainTag === 'Music';
 
   const percent = completion(kind, { values, hasPhoto: Boolean(state.photo.file), hasAudio: Boolean(state.audio.file) });
-
-  // The stored files' paths are form values too, so the required rules see them.
-  const photoPath = state.photo.file?.path;
-  const audioPath = state.audio.file?.path;
-  useEffect(() => {
-    form.setFieldValue('photoPath', photoPath);
-    if (photoPath) form.setFields([{ name: 'photoPath', errors: [] }]);
-  }, [form, photoPath]);
-  useEffect(() => {
-    form.setFieldValue('audioPath', audioPath);
-    if (audioPath) form.setFields([{ name: 'audioPath', errors: [] }]);
-  }, [form, audioPath]);
 
   // The server's field errors from a failed save, under their fields.
   useEffect(() => {
@@ -77,14 +60,6 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
     () => ({ title: '', description: '', mainTag: mains.length === 1 ? mains[0] : undefined, subTag: undefined, email: '' }),
     [mains],
   );
-
-  const fileProps = (slot: FileSlot) => ({
-    state: state[slot],
-    disabled: busy,
-    onFile: (file: File) => dispatch(fileChosen({ slot, file })),
-    onRemove: () => dispatch(fileRemoved(slot)),
-    onCancel: () => dispatch(uploadCancelled()),
-  });
 
   const submit = (all: FormValues) => {
     if (spec.steps === 2 && step === 1) {
@@ -116,10 +91,7 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
       disabled={busy}
       initialValues={initialValues}
       validateTrigger={['onBlur', 'onChange']}
-      onValuesChange={(changed: Partial<FormValues>) => {
-        // A new main tag has its own sub-tags.
-        if ('mainTag' in changed) form.setFieldValue('subTag', undefined);
-      }}
+      onValuesChange={(changed: Partial<FormValues>) => clearSubTagOnNewMainTag(form, changed)}
       onFinish={() => submit(form.getFieldsValue(true) as FormValues)}
       className={`kn-upload kn-upload--${kind}`}
       aria-labelledby="kn-upload-title"
@@ -137,64 +109,33 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
       </header>
 
       <div className="kn-upload__body">
-        <div className="kn-upload__grid" hidden={step !== 1}>
-          <div className="kn-upload__media">
-            <Form.Item
-              name="photoPath"
-              label={photoLabel(mainTag)}
-              rules={[{ required: true, message: UPLOAD_MESSAGES.photoRequired }]}
-              validateStatus={state.photo.error ? 'error' : undefined}
-              help={state.photo.error ?? undefined}
-              validateTrigger={[]}
-            >
-              <FileField kind="image" label={photoLabel(mainTag)} {...fileProps('photo')} />
-            </Form.Item>
-          </div>
-          <div className="kn-upload__fields">
-            <div className={spec.email ? 'kn-upload__pair' : undefined}>
-              <Form.Item name="title" label="Title" rules={[{ required: true, whitespace: true, message: UPLOAD_MESSAGES.titleRequired }]}>
-                <Input maxLength={200} placeholder="Give it a name" autoComplete="off" />
+        <ContentFields
+          kind={kind}
+          photo={state.photo}
+          audio={state.audio}
+          busy={busy}
+          onFile={(slot, file) => dispatch(fileChosen({ slot, file }))}
+          onRemove={(slot) => dispatch(fileRemoved(slot))}
+          onCancel={() => dispatch(uploadCancelled())}
+          hidden={step !== 1}
+          besideTitle={
+            spec.email ? (
+              <Form.Item
+                name="email"
+                label="Email"
+                validateTrigger="onBlur"
+                rules={[
+                  {
+                    validator: (_rule, value?: string) =>
+                      isValidEmail(value) ? Promise.resolve() : Promise.reject(new Error(UPLOAD_MESSAGES.emailMustBeValid)),
+                  },
+                ]}
+              >
+                <Input inputMode="email" autoComplete="email" placeholder="you@example.com" />
               </Form.Item>
-              {spec.email ? (
-                <Form.Item
-                  name="email"
-                  label="Email"
-                  validateTrigger="onBlur"
-                  rules={[
-                    {
-                      validator: (_rule, value?: string) =>
-                        isValidEmail(value) ? Promise.resolve() : Promise.reject(new Error(UPLOAD_MESSAGES.emailMustBeValid)),
-                    },
-                  ]}
-                >
-                  <Input inputMode="email" autoComplete="email" placeholder="you@example.com" />
-                </Form.Item>
-              ) : null}
-            </div>
-            <Form.Item name="description" label="Description" rules={[{ required: true, whitespace: true, message: UPLOAD_MESSAGES.descriptionRequired }]}>
-              <Input.TextArea maxLength={5000} autoSize={{ minRows: 2, maxRows: 4 }} placeholder="Tell people about it" />
-            </Form.Item>
-            <TagFields
-              kind={kind}
-              mains={mains}
-              mainTag={mainTag}
-              note={user?.userType === MUSIC_ONLY_USER_TYPE && kind === 'content' ? UPLOAD_MESSAGES.musicOnly : undefined}
-            />
-          </div>
-          {wantsAudio ? (
-            <Form.Item
-              className="kn-upload__audio"
-              name="audioPath"
-              label="Audio"
-              rules={[{ required: true, message: UPLOAD_MESSAGES.audioRequired }]}
-              validateStatus={state.audio.error ? 'error' : undefined}
-              help={state.audio.error ?? undefined}
-              validateTrigger={[]}
-            >
-              <FileField kind="audio" label="Audio" {...fileProps('audio')} />
-            </Form.Item>
-          ) : null}
-        </div>
+            ) : undefined
+          }
+        />
 
         {step === 2 ? (
           <div className="kn-upload__confirm">

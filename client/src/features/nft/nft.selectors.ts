@@ -1,0 +1,5 @@
+import type { NftState } from './nft.slice';
+
+type WithNft = { nft: NftState };
+
+export const selectNft = (state: WithNft) => state.nft;
