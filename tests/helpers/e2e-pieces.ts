@@ -15,6 +15,7 @@ import { localStorage } from '../../server/integrations/storage';
 import { ContentModel } from '../../server/modules/contents';
 import { addOutsideReactions } from '../../server/modules/knacks';
 import { createActiveMember, refreshCookieOf } from './auth';
+import type { TestAppOptions } from './app';
 import { startE2eApp, type E2eApp } from './e2e';
 import { wav } from './media';
 import { startSmtpServer } from './smtp';
@@ -147,9 +148,10 @@ export interface PiecesWorld extends E2eTarget {
 /**
  * For the calling test file (after `useTestDatabase()`): before all its tests, starts the app (`startE2eApp`,
  * mail through an SMTP stand-in, files under a temporary folder named after `name`) and creates Ana and Bea;
- * after them, stops it all. The world's fields are set before the file's own `beforeAll` runs.
+ * after them, stops it all. The world's fields are set before the file's own `beforeAll` runs. `appOptions` is read
+ * when the app starts, so it may name a stand-in that an earlier `beforeAll` of the file started (Horizon's).
  */
-export function usePiecesWorld(name: string): PiecesWorld {
+export function usePiecesWorld(name: string, appOptions: () => Pick<TestAppOptions, 'config'> = () => ({})): PiecesWorld {
   let e2e: E2eApp | undefined;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
   let work: string | undefined;
@@ -185,7 +187,7 @@ export function usePiecesWorld(name: string): PiecesWorld {
   beforeAll(async () => {
     work = mkdtempSync(path.join(os.tmpdir(), `knack-e2e-${name}-`));
     smtp = await startSmtpServer();
-    e2e = await startE2eApp({ mailer: smtpMailer(smtp.url, 'Knack <no-reply@knack.test>'), storage: localStorage(path.join(work, 'files')) });
+    e2e = await startE2eApp({ ...appOptions(), mailer: smtpMailer(smtp.url, 'Knack <no-reply@knack.test>'), storage: localStorage(path.join(work, 'files')) });
     world.baseUrl = e2e.baseUrl;
     world.browser = e2e.browser;
     stamp = Date.now().toString(36).slice(-5);

@@ -1,11 +1,10 @@
 /** A member's Stellar wallet linked through the real flow: a SEP-10 challenge asked, signed by the wallet's key, sent back. */
 import { Keypair, Networks, Transaction } from '@stellar/stellar-sdk';
-import type { Express } from 'express';
 import request from 'supertest';
 
 /** Asks `app` for a challenge for `wallet`'s address as the member with `headers`, signs it with the wallet and links it. */
 export async function linkWallet(
-  app: Express,
+  app: Parameters<typeof request>[0],
   headers: Record<string, string>,
   wallet: Keypair = Keypair.random(),
   passphrase: string = Networks.TESTNET,
