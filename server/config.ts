@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from './lib/paths';
-import { isStellarAccountId } from './lib/stellar-address';
+import { isStellarAccountId, isStellarSecretSeed } from './lib/stellar-address';
 
 export const DEFAULT_SUPPORT_EMAIL = 'support@knack.example';
 
@@ -164,6 +164,11 @@ export interface StellarConfig {
   network: StellarNetwork;
   /** The dollar the XLM rate is read against (Circle's USDC by default); none on a custom network unless named. */
   usdcAsset: StellarAsset | undefined;
+  /**
+   * The secret seed of Knack's account that anchors the ledger's daily roots (STELLAR_ANCHOR_SECRET); unset: the
+   * roots are kept and shown as not anchored. Never logged, never answered.
+   */
+  anchorSecret?: string;
 }
 
 export interface StorageConfig {
@@ -510,7 +515,19 @@ function stellarConfig(env: NodeJS.ProcessEnv): StellarConfig {
       `STELLAR_NETWORK is ${chosen} but HORIZON_URL ${url} is a Horizon of the ${servedNetwork} network: set HORIZON_URL to ${fix}, or STELLAR_NETWORK to ${servedNetwork}.`,
     );
   }
-  return { network: { name, passphrase, horizonUrl: url }, usdcAsset: usdcAsset(env.STELLAR_USDC_ASSET, name) };
+  return { network: { name, passphrase, horizonUrl: url }, usdcAsset: usdcAsset(env.STELLAR_USDC_ASSET, name), anchorSecret: anchorSecret(env) };
+}
+
+function anchorSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.STELLAR_ANCHOR_SECRET?.trim();
+  if (!value) return undefined;
+  // The value itself is never repeated in the message: it is a secret.
+  if (!isStellarSecretSeed(value)) {
+    throw new ConfigError(
+      'STELLAR_ANCHOR_SECRET must be the secret seed of a Stellar account: S followed by 55 letters and digits, with a valid checksum (unset it to keep the daily ledger roots unanchored).',
+    );
+  }
+  return value;
 }
 
 function usdcAsset(raw: string | undefined, network: StellarNetwork['name']): StellarAsset | undefined {

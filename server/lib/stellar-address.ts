@@ -13,6 +13,8 @@ export const NOT_A_STELLAR_ADDRESS = 'This is not a Stellar address. A Stellar a
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const ACCOUNT_ID_VERSION = 6 << 3; // "G"
 const ACCOUNT_ID = /^G[A-Z2-7]{55}$/;
+const SECRET_SEED_VERSION = 18 << 3; // "S"
+const SECRET_SEED = /^S[A-Z2-7]{55}$/;
 
 function base32Bytes(text: string): Uint8Array {
   const bytes = new Uint8Array(Math.floor((text.length * 5) / 8));
@@ -39,11 +41,20 @@ function crc16XModem(bytes: Uint8Array): number {
   return crc;
 }
 
-export function isStellarAccountId(text: string): boolean {
-  if (!ACCOUNT_ID.test(text)) return false;
+/** Whether a 56-character StrKey carries this version byte, 32 bytes and a matching checksum. */
+function isStrKey(text: string, version: number): boolean {
   // 56 characters are exactly 35 bytes: the version byte, the key, and the checksum (little-endian).
   const bytes = base32Bytes(text);
-  if (bytes[0] !== ACCOUNT_ID_VERSION) return false;
+  if (bytes[0] !== version) return false;
   const checksum = bytes[33]! | (bytes[34]! << 8);
   return crc16XModem(bytes.subarray(0, 33)) === checksum;
+}
+
+export function isStellarAccountId(text: string): boolean {
+  return ACCOUNT_ID.test(text) && isStrKey(text, ACCOUNT_ID_VERSION);
+}
+
+/** Whether a text is an account's secret seed ("S…", 56 characters, valid checksum), as the configuration takes one. */
+export function isStellarSecretSeed(text: string): boolean {
+  return SECRET_SEED.test(text) && isStrKey(text, SECRET_SEED_VERSION);
 }

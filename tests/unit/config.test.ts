@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
 import { ConfigError, loadConfig } from '../../server/config';
 import { createIpfsPinning } from '../../server/integrations/ipfs';
 import { PROJECT_ROOT } from '../../server/lib/paths';
@@ -332,6 +333,37 @@ describe('loadConfig', () => {
       expect(() => stellar({ STELLAR_USDC_ASSET: value })).toThrow(
         `STELLAR_USDC_ASSET must be CODE:ISSUER, an asset code of 1 to 12 letters and digits and its issuer's G address, such as USDC:${PUBLIC_USDC}; got "${value}".`,
       );
+    });
+  });
+
+  describe('STELLAR_ANCHOR_SECRET: the account that anchors the daily ledger roots', () => {
+    const ANCHOR_MESSAGE =
+      'STELLAR_ANCHOR_SECRET must be the secret seed of a Stellar account: S followed by 55 letters and digits, with a valid checksum (unset it to keep the daily ledger roots unanchored).';
+
+    it('when it is unset or blank, then there is no anchor account and the roots stay unanchored', () => {
+      expect(loadConfig({}).stellar.anchorSecret).toBeUndefined();
+      expect(loadConfig({ STELLAR_ANCHOR_SECRET: '  ' }).stellar.anchorSecret).toBeUndefined();
+    });
+
+    it('when it is a secret seed, then it is kept as given (without spaces around it)', () => {
+      const secret = Keypair.random().secret();
+      expect(loadConfig({ STELLAR_ANCHOR_SECRET: ` ${secret} ` }).stellar.anchorSecret).toBe(secret);
+    });
+
+    it('when it is not a secret seed, then start fails, says what it must be, and never repeats the value', () => {
+      const keypair = Keypair.random();
+      const secret = keypair.secret();
+      const typo = secret.slice(0, 10) + (secret[10] === 'A' ? 'B' : 'A') + secret.slice(11);
+      for (const value of [keypair.publicKey(), typo, secret.toLowerCase(), secret.slice(0, 55), 'hunter2']) {
+        let thrown: unknown;
+        try {
+          loadConfig({ STELLAR_ANCHOR_SECRET: value });
+        } catch (err) {
+          thrown = err;
+        }
+        expect(thrown).toBeInstanceOf(ConfigError);
+        expect((thrown as Error).message).toBe(ANCHOR_MESSAGE);
+      }
     });
   });
 

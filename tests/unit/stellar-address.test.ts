@@ -1,5 +1,5 @@
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
-import { isStellarAccountId } from '../../server/lib/stellar-address';
+import { isStellarAccountId, isStellarSecretSeed } from '../../server/lib/stellar-address';
 
 describe('isStellarAccountId', () => {
   it("when given accounts' public keys, then it agrees with the Stellar SDK on each, and on each with one character changed", () => {
@@ -29,6 +29,21 @@ describe('isStellarAccountId', () => {
     for (const value of notAccounts) {
       expect(isStellarAccountId(value)).toBe(false);
       expect(StrKey.isValidEd25519PublicKey(value)).toBe(false);
+    }
+  });
+});
+
+describe('isStellarSecretSeed', () => {
+  it('when given secret seeds, then it agrees with the Stellar SDK, and refuses addresses and seeds with one character changed', () => {
+    for (let i = 0; i < 50; i++) {
+      const keypair = Keypair.random();
+      const seed = keypair.secret();
+      expect(isStellarSecretSeed(seed)).toBe(true);
+      expect(isStellarSecretSeed(keypair.publicKey())).toBe(false);
+      const position = 1 + (i % (seed.length - 1));
+      const typo = seed.slice(0, position) + (seed[position] === 'B' ? 'C' : 'B') + seed.slice(position + 1);
+      expect(isStellarSecretSeed(typo)).toBe(StrKey.isValidEd25519SecretSeed(typo));
+      expect(isStellarSecretSeed(typo)).toBe(false);
     }
   });
 });
