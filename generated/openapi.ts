@@ -1296,6 +1296,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ledger/proofs/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proof that one of the caller's ledger entries is in its day's anchored Merkle root
+         * @description Each closed UTC day's ledger entries are the leaves of a Merkle tree (RFC 6962 over SHA-256; each leaf the entry's canonical encoding, in `_id` order), and the day's root is anchored on Stellar in the memo hash of a transaction from Knack's anchor account. The proof holds the entry's encoding, its leaf index, the tree's size, the audit path and the root, and where the root is anchored, so that anyone can recompute the root from the entry and compare it with the transaction's memo on Horizon (scripts/verify-proof.mjs does). It shows that the entry was not changed or dropped after the root was anchored; not that it was right when written. Only an entry with a leg on the caller's balance, or that the caller made, and admins any: another member's entry answers 404 'This ledger entry does not exist.', as one that does not exist. An entry of today answers 409 'This entry's day is not over yet: its proof can be had once the day's root is made, within an hour after midnight UTC.', and one of a closed day whose root is not made yet 409 'The root of this entry's day is not made yet. Please try again in an hour.'. A root not yet anchored is answered with `anchor.status` `not-anchored` or `pending`. Each member may ask for 30 proofs a minute ('Too many proofs asked for. Please wait a minute and try again.', 429 with Retry-After), counted before any work.
+         */
+        get: operations["getLedgerProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/message/block": {
         parameters: {
             query?: never;
@@ -3481,6 +3501,49 @@ export interface components {
              */
             reactedCount: number | null;
         };
+        /** @example knack:65f1c0a2b3c4d5e6f7a8b9c0:65f1c0a2b3c4d5e6f7a8b9c1 */
+        LedgerEntryId: string;
+        LedgerProof: {
+            anchor: components["schemas"]["LedgerRootAnchor"];
+            /**
+             * Format: date
+             * @description The UTC day of the entry's `at`, whose root this is.
+             */
+            day: string;
+            /** @description The entry's canonical encoding, the leaf's exact text: JSON with no spaces and sorted keys of every stored field but `accounts` (ids as hex, dates as ISO 8601 UTC with milliseconds). See docs/verifiable-earnings.md. */
+            entry: string;
+            entryId: components["schemas"]["LedgerEntryId"];
+            /** Format: int64 */
+            leafIndex: number;
+            /** @description The audit path, from the leaf up. */
+            path: components["schemas"]["Sha256Hex"][];
+            root: components["schemas"]["Sha256Hex"];
+            /**
+             * @description The tree: leaf = SHA-256(0x00 ‖ entry as UTF-8), node = SHA-256(0x01 ‖ left ‖ right), RFC 6962 §2.1.
+             * @enum {string}
+             */
+            tree: "rfc6962-sha256";
+            /** Format: int64 */
+            treeSize: number;
+            /** Format: int32 */
+            version: number;
+        };
+        /** @description Where the day's root is anchored. anchored: in the memo hash (the root's 32 bytes) of the transaction `transactionHash` from `account`, in ledger `ledger` of the network; pending: a transaction was sent and is not seen in a ledger yet; not-anchored: no anchor account is configured, or the last try failed (the job tries again every hour). */
+        LedgerRootAnchor: {
+            /** @description Knack's anchor account, the source of the anchoring transaction. */
+            account: string | null;
+            /** Format: date-time */
+            anchoredAt: string | null;
+            /** Format: int64 */
+            ledger: number | null;
+            /** @enum {string} */
+            network: "testnet" | "public" | "custom";
+            networkPassphrase: string;
+            /** @enum {string} */
+            status: "anchored" | "pending" | "not-anchored";
+            /** @description The anchoring transaction's hash (hex), to look up on Horizon as `/transactions/{hash}`. */
+            transactionHash: string | null;
+        };
         ListingCheckout: {
             /** @description The payment provider's checkout page, to open in the browser. */
             checkoutUrl: string;
@@ -3956,6 +4019,8 @@ export interface components {
             tags?: components["schemas"]["ContentTag"][];
             title?: string;
         };
+        /** @description A SHA-256 hash in lower-case hex. */
+        Sha256Hex: string;
         SharedComment: {
             commentorName: string;
             commentorUsername: string;
@@ -6404,6 +6469,35 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLedgerProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ledger entry's id, as the history and the data export give it (`knack:{contentId}:{userId}`, `payout:{userId}:{yyyy-mm}`…). */
+                entryId: components["schemas"]["LedgerEntryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerProof"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

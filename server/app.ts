@@ -46,6 +46,7 @@ import { commentsRouter } from './modules/comments';
 import { flagsRouter } from './modules/flags';
 import { walletRouter } from './modules/wallet';
 import { accountRouter } from './modules/account';
+import { anchorsRouter } from './modules/anchors';
 import { messagesRouter } from './modules/messages';
 import { ownsProject, projectsRouter } from './modules/projects';
 import type { PayoutProvider } from './integrations/payouts';
@@ -192,6 +193,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     share: [shareRouter(auth, services.share)],
     history: [historyRouter(auth, services.history, services.wallet)],
     wallet: [walletRouter(auth, services.wallet)],
+    anchors: [anchorsRouter(auth, services.anchors)],
     follows: [followsRouter(auth)],
     comments: [commentsRouter(auth)],
     flags: [flagsRouter(auth, services.flags)],

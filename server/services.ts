@@ -11,6 +11,7 @@ import { createPayoutProvider, type PayoutProvider } from './integrations/payout
 import type { Storage } from './integrations/storage';
 import type { Logger } from './lib/logger';
 import { createAccountService } from './modules/account';
+import { createAnchorsService } from './modules/anchors';
 import { createAuthService, createIdentityService } from './modules/auth';
 import { createContentsService } from './modules/contents';
 import { createFeedsService } from './modules/feeds';
@@ -84,6 +85,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     stellarWallets,
     horizon,
     stellar,
+    anchors: createAnchorsService({ horizon, stellar: config.stellar, logger }),
     nft: createNftService({ horizon, stellar, wallets: stellarWallets, contents, media, ipfs, issuersKey: config.auth.keys.nftIssuers, logger }),
   };
 }

@@ -20,7 +20,7 @@ export interface JobDeps {
   logger: Logger;
   storage: Storage;
   /** The process's services (server/services.ts): the same ones the app calls. */
-  services: Pick<Services, 'media' | 'payouts' | 'provider' | 'subscriptions' | 'payments' | 'account'>;
+  services: Pick<Services, 'media' | 'payouts' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors'>;
 }
 
 export interface Job {
@@ -33,7 +33,7 @@ export interface Job {
 }
 
 export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
-  const { media, payouts, provider, subscriptions, payments, account } = services;
+  const { media, payouts, provider, subscriptions, payments, account, anchors } = services;
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
@@ -52,6 +52,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
         walletChallenges: await purgeExpiredWalletChallenges(),
       }),
     },
+    // Each closed UTC day's ledger entries get one Merkle root (made once: its `_id` is the day), anchored on Stellar
+    // when STELLAR_ANCHOR_SECRET is set. Hourly, so that an anchor Horizon refused or could not take is tried again soon.
+    { name: 'ledger-roots', schedule: '17 * * * *', leaseMs: 30 * 60_000, run: () => anchors.run() },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
     // Only with the sandbox provider, which has no servers of its own to charge renewals: each month that

@@ -5,7 +5,7 @@
  * passes on Horizon's answers (accounts, result codes, the base fee) and turns an unreachable Horizon into
  * HorizonUnavailableError.
  */
-import { Account, Asset, Keypair, Networks, Operation, TransactionBuilder, type Horizon, type Transaction, type xdr } from '@stellar/stellar-sdk';
+import { Account, Asset, Keypair, Memo, Networks, Operation, TransactionBuilder, type Horizon, type Transaction, type xdr } from '@stellar/stellar-sdk';
 import { createHorizon, FALLBACK_BASE_FEE, HorizonRefusedError, HorizonUnavailableError, type HorizonDriver } from '../../server/integrations/horizon';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
 
@@ -174,6 +174,36 @@ describe('the transaction the NFT mint sends', () => {
 
     expect(await horizon.submit(transaction)).toEqual(first);
     expect(standIn.balance(member.publicKey(), `ART6:${issuer.publicKey()}`)).toBe(1n);
+  });
+});
+
+describe('the transaction that anchors a ledger root', () => {
+  it('when it carries a memo hash and sets a data entry on its own account, then it is applied, and GET /transactions/{hash} answers the memo as Horizon does (memo_type hash, memo in base64)', async () => {
+    const anchor = funded('5');
+    const root = Buffer.from('5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328', 'hex');
+    const builder = new TransactionBuilder(await accountOf(anchor), { fee: '100', networkPassphrase: Networks.TESTNET });
+    const transaction = builder
+      .addOperation(Operation.manageData({ name: 'knack ledger root', value: '2026-11-26' }))
+      .addMemo(Memo.hash(root))
+      .setTimeout(300)
+      .build();
+    transaction.sign(anchor);
+    const { hash } = await horizon.submit(transaction);
+
+    const answer = await fetch(`${standIn.url}/transactions/${hash}`);
+    expect(answer.status).toBe(200);
+    const record = (await answer.json()) as Record<string, unknown>;
+    expect(record).toMatchObject({ hash, successful: true, source_account: anchor.publicKey(), memo_type: 'hash', memo: root.toString('base64') });
+    expect(standIn.account(anchor.publicKey())?.data).toEqual({ 'knack ledger root': Buffer.from('2026-11-26').toString('base64') });
+  });
+
+  it('when a transaction has no memo, then its record says memo_type none and has no memo field', async () => {
+    const source = funded('5');
+    const transaction = build(await accountOf(source), [Operation.manageData({ name: 'plain', value: 'x' })], [source]);
+    const { hash } = await horizon.submit(transaction);
+    const record = (await (await fetch(`${standIn.url}/transactions/${hash}`)).json()) as Record<string, unknown>;
+    expect(record.memo_type).toBe('none');
+    expect(record).not.toHaveProperty('memo');
   });
 });
 

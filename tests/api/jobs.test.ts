@@ -273,6 +273,7 @@ describe('the scheduler', () => {
       { name: 'refresh-rankings', schedule: '*/5 * * * *', status: 'idle' },
       { name: 'monthly-payouts', schedule: '0 0 1 * *', status: 'idle' },
       { name: 'expired-records', schedule: '7 * * * *', status: 'idle' },
+      { name: 'ledger-roots', schedule: '17 * * * *', status: 'idle' },
       { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
       { name: 'sandbox-renewals', schedule: '*/15 * * * *', status: 'idle' },
     ]);
@@ -282,7 +283,7 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed']);
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed']);
   });
 });
 
@@ -291,10 +292,13 @@ describe('the services the jobs run through', () => {
     const services = createTestServices({ storage });
     const runMonthly = jest.spyOn(services.payouts, 'runMonthly');
     const finishStalledDeletions = jest.spyOn(services.account, 'finishStalledDeletions');
+    const ledgerRoots = jest.spyOn(services.anchors, 'run');
     const jobs = defaultJobs({ logger, storage, services });
     await jobs.find((job) => job.name === 'monthly-payouts')!.run();
     await jobs.find((job) => job.name === 'account-deletions')!.run();
+    await jobs.find((job) => job.name === 'ledger-roots')!.run();
     expect(runMonthly).toHaveBeenCalledTimes(1);
     expect(finishStalledDeletions).toHaveBeenCalledTimes(1);
+    expect(ledgerRoots).toHaveBeenCalledTimes(1);
   });
 });

@@ -8,6 +8,8 @@ export {
   entriesOfKind,
   entryById,
   entryExists,
+  entriesBetween,
+  firstEntryAt,
   knackEarningsOf,
   knackLegs,
   memberBalancesFrom,
@@ -18,5 +20,6 @@ export {
   type Posting,
 } from './ledger';
 export { ledgerExportOf } from './ledger.export';
+export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';
 export { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';

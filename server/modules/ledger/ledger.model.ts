@@ -52,6 +52,8 @@ const ledgerEntrySchema = new Schema(
 ledgerEntrySchema.index({ accounts: 1, at: -1 });
 ledgerEntrySchema.index({ kind: 1, actorId: 1, at: -1 });
 ledgerEntrySchema.index({ contentId: 1 });
+// The daily Merkle roots read one day of entries by `at`.
+ledgerEntrySchema.index({ at: 1 });
 
 export interface LedgerLeg {
   account: string;

@@ -121,3 +121,15 @@ export const memberBalancesFrom = (minMicros: number) =>
     { $group: { _id: '$legs.account', balanceMicros: { $sum: '$legs.amountMicros' } } },
     { $match: { balanceMicros: { $gte: minMicros } } },
   ]);
+
+/**
+ * Every entry whose `at` is in [from, to), every stored field (the daily roots read a closed day). On MongoDB the
+ * `at` index makes this a read of that span; FerretDB reads the whole collection for it (a daily job, not a request).
+ */
+export const entriesBetween = (from: Date, to: Date) => LedgerEntryModel.find(ours({ at: { $gte: from, $lt: to } })).lean<LedgerEntryDoc[]>();
+
+/** When the first entry of all was written, or null for an empty ledger (where the daily roots start). */
+export async function firstEntryAt(): Promise<Date | null> {
+  const [first] = await LedgerEntryModel.find({}, { at: 1 }).sort({ at: 1 }).limit(1).lean<Pick<LedgerEntryDoc, 'at'>[]>();
+  return first?.at ?? null;
+}

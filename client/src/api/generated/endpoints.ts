@@ -114,6 +114,8 @@ export type Endpoints = {
   getFollowings: InfiniteQueryDefinition<op.GetFollowingsArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetFollowingsResult, 'api'>;
   /** GET /knack/get-money/{id}: What one knack of a piece is worth, and what the piece has earned */
   getKnackMoney: QueryDefinition<op.GetKnackMoneyArgs & CallOptions, CacheBaseQuery, Tag, op.GetKnackMoneyResult, 'api'>;
+  /** GET /ledger/proofs/{entryId}: The proof that one of the caller's ledger entries is in its day's anchored Merkle root */
+  getLedgerProof: QueryDefinition<op.GetLedgerProofArgs & CallOptions, CacheBaseQuery, Tag, op.GetLedgerProofResult, 'api'>;
   /** GET /payments/listing-quote/{id}: What monetizing a piece costs the signed-in member */
   getListingQuote: QueryDefinition<op.GetListingQuoteArgs & CallOptions, CacheBaseQuery, Tag, op.GetListingQuoteResult, 'api'>;
   /** GET /message/counts/{id}: A member's unread, important, deleted and total threads */
@@ -360,6 +362,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getFollowers: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
   getFollowings: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
   getKnackMoney: { kind: 'query', tags: ['Knack'] },
+  getLedgerProof: { kind: 'query', tags: ['Knack'] },
   getListingQuote: { kind: 'query', tags: ['Payment'] },
   getMessageCounts: { kind: 'query', tags: ['Message'] },
   getMessagesByReceiver: { kind: 'pages', tags: ['Message'], cursor: 'nextCursor' },
@@ -524,6 +527,8 @@ export const {
   useGetFollowingsInfiniteQuery,
   useGetKnackMoneyQuery,
   useLazyGetKnackMoneyQuery,
+  useGetLedgerProofQuery,
+  useLazyGetLedgerProofQuery,
   useGetListingQuoteQuery,
   useLazyGetListingQuoteQuery,
   useGetMessageCountsQuery,

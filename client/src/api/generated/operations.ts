@@ -368,6 +368,13 @@ export function getKnackMoney(args: GetKnackMoneyArgs, options?: RequestOptions)
   return request<GetKnackMoneyResult>('get', '/knack/get-money/{id}', args ?? {}, options);
 }
 
+export type GetLedgerProofArgs = { path: operations['getLedgerProof']['parameters']['path'] };
+export type GetLedgerProofResult = operations['getLedgerProof']['responses'][200]['content']['application/json'];
+/** GET /ledger/proofs/{entryId}: The proof that one of the caller's ledger entries is in its day's anchored Merkle root */
+export function getLedgerProof(args: GetLedgerProofArgs, options?: RequestOptions): Promise<GetLedgerProofResult> {
+  return request<GetLedgerProofResult>('get', '/ledger/proofs/{entryId}', args ?? {}, options);
+}
+
 export type GetListingQuoteArgs = { path: operations['getListingQuote']['parameters']['path'] };
 export type GetListingQuoteResult = operations['getListingQuote']['responses'][200]['content']['application/json'];
 /** GET /payments/listing-quote/{id}: What monetizing a piece costs the signed-in member */

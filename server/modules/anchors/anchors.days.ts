@@ -1,0 +1,31 @@
+/** UTC days as the daily roots name them (`2026-11-26`), and the Merkle tree of one day's entries. */
+import { merkleRoot } from '../../lib/merkle';
+import { byEntryId, canonicalEntry, entriesBetween } from '../ledger';
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of a time. */
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/** The time a UTC day starts. */
+export const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);
+
+/** The UTC day after this one. */
+export const dayAfter = (day: string) => dayOf(new Date(startOf(day).getTime() + DAY_MS));
+
+export interface DayTree {
+  /** The entries' ids, in leaf order. */
+  ids: string[];
+  /** Each entry's canonical encoding as UTF-8: the leaves. */
+  leaves: Buffer[];
+  root: Buffer;
+}
+
+/** The tree of a day's entries as they are stored now: each one's canonical encoding, in `_id` order. */
+export async function treeOfDay(day: string): Promise<DayTree> {
+  const from = startOf(day);
+  const entries = await entriesBetween(from, new Date(from.getTime() + DAY_MS));
+  entries.sort(byEntryId);
+  const leaves = entries.map((entry) => Buffer.from(canonicalEntry(entry), 'utf8'));
+  return { ids: entries.map((entry) => entry._id), leaves, root: merkleRoot(leaves) };
+}
