@@ -117,6 +117,7 @@ export function createApp({
     stellarTomlRouter({
       networkPassphrase: config.stellar.network.passphrase,
       signingKey: () => services.stellarWallets.signingAccount(),
+      accounts: async () => [await services.anchors.anchorAccount()].filter((account): account is string => account !== null),
       publicUrl: config.publicUrl,
     }),
   );

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Keypair } from '@stellar/stellar-sdk';
+import { parse } from 'smol-toml';
 import request from 'supertest';
 import { rootFromInclusionPath } from '../../server/lib/merkle';
 import { RateLimitModel } from '../../server/lib/rate-limit';
@@ -175,6 +176,20 @@ describe('the daily roots', () => {
     expect(await anchors.run(AFTER_DAY)).toEqual({ rooted: [], anchored: [DAY], notAnchored: [] });
     expect(standIn.submitted.length).toBe(submittedBefore);
     expect(await rootOf(DAY)).toMatchObject({ status: 'anchored', transactionHash: anchored.transactionHash, ledger: anchored.ledger });
+  });
+});
+
+describe("the anchor account in Knack's stellar.toml", () => {
+  it('when the anchor account is set, then stellar.toml lists it under ACCOUNTS, so a verifier can tell the anchors are ours; unset, none is listed', async () => {
+    const withAnchor = await request(createTestApp({ config: anchoredConfig() }))
+      .get('/.well-known/stellar.toml')
+      .expect(200);
+    expect(parse(withAnchor.text).ACCOUNTS).toEqual([anchor.publicKey()]);
+    expect(withAnchor.text).not.toContain(anchor.secret());
+    const without = await request(createTestApp({ config: { stellar: standIn.stellarConfig } }))
+      .get('/.well-known/stellar.toml')
+      .expect(200);
+    expect(parse(without.text).ACCOUNTS).toBeUndefined();
   });
 });
 

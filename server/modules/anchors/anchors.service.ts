@@ -209,6 +209,12 @@ export function createAnchorsService({ horizon, stellar, logger }: AnchorsDeps) 
   }
 
   return {
+    /** The public key of the account that anchors the roots (null when STELLAR_ANCHOR_SECRET is unset): published so a verifier knows it. */
+    async anchorAccount(): Promise<string | null> {
+      if (!anchorSecret) return null;
+      return (await loadStellarSdk()).Keypair.fromSecret(anchorSecret).publicKey();
+    },
+
     /** One run of the daily job: roots the closed days, then anchors what is not anchored yet. */
     async run(now = new Date()): Promise<AnchorsRun> {
       const rooted = await makeRoots(now);

@@ -1,6 +1,7 @@
 /**
  * Knack's stellar.toml (SEP-1), served at /.well-known/stellar.toml, which wallets and explorers read to describe the
- * tokens our issuers made: the network, the key that signs our wallet challenges, and one [[CURRENCIES]] entry per
+ * tokens our issuers made: the network, the key that signs our wallet challenges, the accounts Knack controls (the
+ * one that anchors the ledger's daily roots), and one [[CURRENCIES]] entry per
  * published NFT whose piece is public (code, issuer, fixed supply, 7 decimals, name, description, image and the
  * file's IPFS link). It reads at most the latest TOML_MINTS published mints, and the text is kept for a minute.
  */
@@ -22,6 +23,8 @@ export interface StellarTomlDeps {
   networkPassphrase: string;
   /** The public key of the account that signs our wallet challenges (SEP-10), as SIGNING_KEY. */
   signingKey: () => Promise<string>;
+  /** The accounts Knack controls besides, as ACCOUNTS: the one that anchors the ledger's daily roots, when set. */
+  accounts: () => Promise<string[]>;
   publicUrl: string;
 }
 
@@ -42,7 +45,7 @@ function currencyOf(mint: NftMintDoc, piece: Piece) {
 }
 
 /** The stellar.toml text, from the latest published mints whose pieces anyone may see. */
-export async function stellarTomlText({ networkPassphrase, signingKey, publicUrl }: StellarTomlDeps): Promise<string> {
+export async function stellarTomlText({ networkPassphrase, signingKey, accounts, publicUrl }: StellarTomlDeps): Promise<string> {
   const mints = await NftMintModel.find({ status: 'published' }).sort({ _id: -1 }).limit(TOML_MINTS).lean<NftMintDoc[]>();
   const pieces = mints.length
     ? await contentReads.many<Piece>(
@@ -55,9 +58,11 @@ export async function stellarTomlText({ networkPassphrase, signingKey, publicUrl
     const piece = byId.get(mint._id);
     return piece && canSee(piece, undefined) && mint.ipfsHash ? [currencyOf(mint, piece)] : [];
   });
+  const controlled = await accounts();
   const document = {
     NETWORK_PASSPHRASE: networkPassphrase,
     SIGNING_KEY: await signingKey(),
+    ...(controlled.length && { ACCOUNTS: controlled }),
     DOCUMENTATION: { ORG_NAME: 'Knack', ORG_URL: publicUrl },
     ...(currencies.length && { CURRENCIES: currencies }),
   };
