@@ -27,17 +27,11 @@ import {
 } from '../nft.rules';
 import { selectNft } from '../nft.selectors';
 import { nftDetailsEntered, nftFormOpened, nftPrepareRequested, nftSignRequested, nftStepBack, nftTokenEntered, nftTomlEntered } from '../nft.slice';
-import type { NftStep } from '../nft.types';
+import type { NftDetails, NftStep } from '../nft.types';
 import { LINK_WALLET_PATH } from './NftSidebar';
 
 /** Every field of the four steps (the files are the upload feature's; their paths are fields for the rules). */
-interface NftFormValues {
-  title: string;
-  description: string;
-  mainTag?: string;
-  subTag?: string;
-  photoPath?: string;
-  audioPath?: string;
+interface NftFormValues extends NftDetails {
   tomlName: string;
   tomlDescription: string;
   tomlImage: string;
