@@ -7,7 +7,7 @@ import { lintSnippets } from '../helpers/lint';
 
 const RULE = '@typescript-eslint/no-restricted-imports';
 const MESSAGE =
-  "'../../../api/generated/operations' import is restricted from being used by a pattern. Read and change server data through the cached data layer: the generated hooks of api/generated/endpoints (see docs/client-data.md). Only the flows (sagas, upload.flows, auth.session) call operations.";
+  "'../../../api/generated/operations' import is restricted from being used by a pattern. Read and change server data through the cached data layer: the generated hooks of api/generated/endpoints (see docs/client-data.md). Only the flows (sagas, *.flows.ts, auth.session) call operations.";
 
 const FETCH_IN_EFFECT = `import { useEffect, useState } from 'react';
 import { getAllTags, type GetAllTagsResult } from '../../../api/generated/operations';
