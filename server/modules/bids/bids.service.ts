@@ -133,7 +133,7 @@ const earningsMicrosOf = (content: Pick<ContentDoc, 'isPaidOut' | 'reactedCount'
 export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDeps) {
   const log = logger.child({ module: 'bids' });
   const failure = (err: unknown) => Promise.reject(answerHorizonFailure(err, logger));
-  const linkOfMember = (userId: string) => wallets.linkOf({ userId, email: '', role: 'user' } as AuthContext);
+  const linkOfMember = (userId: string) => wallets.linkOf({ userId, email: '', role: 'user' });
 
   async function usernames(ids: string[]): Promise<Map<string, string>> {
     const unique = [...new Set(ids.filter(Boolean))];
@@ -191,10 +191,9 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       networkPassphrase: sale.networkPassphrase,
       expiresAt: sale.expiresAt.toISOString(),
       memoHash: sale.memoHash,
-      signers: [
-        { role: 'buyer' as const, address: sale.buyerAddress },
-        ...(sale.asset ? [{ role: 'seller' as const, address: sale.sellerAddress }] : []),
-      ].map((signer) => ({ ...signer, addressShort: shortAddress(signer.address), signed: signedBy.has(signer.address) })),
+      signers: [{ role: 'buyer' as const, address: sale.buyerAddress }, ...(sale.asset ? [{ role: 'seller' as const, address: sale.sellerAddress }] : [])].map(
+        (signer) => ({ ...signer, addressShort: shortAddress(signer.address), signed: signedBy.has(signer.address) }),
+      ),
     };
   }
 
@@ -250,7 +249,7 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       const asset = new sdk.Asset(code!, issuer);
       const trust = ops[1]!;
       if (trust.type !== 'changeTrust' || (trust.source ?? tx.source) !== sale.buyerAddress) return 'operations';
-      if (!('code' in trust.line) || !(trust.line as InstanceType<typeof sdk.Asset>).equals(asset)) return 'asset';
+      if (!('code' in trust.line) || !(trust.line).equals(asset)) return 'asset';
       const token = ops[2]!;
       if (token.type !== 'payment') return 'operations';
       if (!token.asset.equals(asset)) return 'asset';
@@ -296,7 +295,8 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       ref: sale.bidId,
     });
     const buyer = await userReads.byId<{ username: string; fullName?: string }>(new Types.ObjectId(sale.buyerId), { username: 1, fullName: 1 });
-    if (buyer) await transferOwner(new Types.ObjectId(sale._id), { id: new Types.ObjectId(sale.buyerId), username: buyer.username, fullName: buyer.fullName ?? '' });
+    if (buyer)
+      await transferOwner(new Types.ObjectId(sale._id), { id: new Types.ObjectId(sale.buyerId), username: buyer.username, fullName: buyer.fullName ?? '' });
     await BidModel.updateOne({ _id: sale.bidId }, { $set: { sold: true, soldAt: now, sellerId: sale.sellerId, transactionHash: hash } });
     await BidSaleModel.deleteOne({ _id: sale._id, bidId: sale.bidId });
     if (created) log.info({ bidId: sale.bidId, contentId: sale._id, transactionHash: hash, priceStroops: price }, 'bid sale settled');
@@ -366,7 +366,10 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       throw badRequest(message, [{ path: 'transactionHash', message }]);
     }
     const taken: BidSaleDoc = { ...sale, transactionHash: found.hash, transaction: found.envelopeXdr, status: 'submitted' };
-    await BidSaleModel.updateOne({ _id: sale._id, bidId: sale.bidId }, { $set: { transactionHash: found.hash, transaction: found.envelopeXdr, status: 'submitted' } });
+    await BidSaleModel.updateOne(
+      { _id: sale._id, bidId: sale.bidId },
+      { $set: { transactionHash: found.hash, transaction: found.envelopeXdr, status: 'submitted' } },
+    );
     return taken;
   }
 
@@ -378,7 +381,8 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       if (!content || !(await canView(content, caller))) throw notFound(BID_MESSAGES.contentNotFound);
       if (String(content.ownerId) === caller.userId) throw new AppError(403, 'forbidden', BID_MESSAGES.own);
       const price = priceToStroops(request.price);
-      if (price === null || price > BigInt(Number.MAX_SAFE_INTEGER)) throw badRequest(BID_MESSAGES.priceRequired, [{ path: 'price', message: BID_MESSAGES.priceRequired }]);
+      if (price === null || price > BigInt(Number.MAX_SAFE_INTEGER))
+        throw badRequest(BID_MESSAGES.priceRequired, [{ path: 'price', message: BID_MESSAGES.priceRequired }]);
       if (await readSale(request.contentId)) throw new AppError(409, 'conflict', BID_MESSAGES.pending);
 
       const wallet = await wallets.linkOf(caller);
@@ -396,8 +400,7 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       let exact = false;
       for (let tries = 0; tries < MAX_TRIES; tries += 1) {
         const { n, current } = await latest(request.contentId, exact);
-        if (current && price <= BigInt(current.priceStroops))
-          throw badRequest(BID_MESSAGES.belowBest, [{ path: 'price', message: BID_MESSAGES.belowBest }]);
+        if (current && price <= BigInt(current.priceStroops)) throw badRequest(BID_MESSAGES.belowBest, [{ path: 'price', message: BID_MESSAGES.belowBest }]);
         const bid: BidDoc = {
           _id: chains.idOf(request.contentId, n + 1),
           contentId: request.contentId,
@@ -521,7 +524,8 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
         const address = request.stellarAddress;
         if (!address) throw badRequest(BID_MESSAGES.needAddress, [{ path: 'stellarAddress', message: BID_MESSAGES.needAddress }]);
         const link = await wallets.linkOf(caller);
-        if (!link.linked || link.address !== address) throw badRequest(BID_MESSAGES.notYourAddress, [{ path: 'stellarAddress', message: BID_MESSAGES.notYourAddress }]);
+        if (!link.linked || link.address !== address)
+          throw badRequest(BID_MESSAGES.notYourAddress, [{ path: 'stellarAddress', message: BID_MESSAGES.notYourAddress }]);
         if (!neededSigners(sale).includes(address) || address !== (role === 'buyer' ? sale.buyerAddress : sale.sellerAddress))
           throw badRequest(BID_MESSAGES.notASigner, [{ path: 'stellarAddress', message: BID_MESSAGES.notASigner }]);
         current = request.transaction
@@ -586,7 +590,11 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       const names = await usernames(bids.flatMap((bid) => [bid.biderId, bid.sellerId ?? '']));
       const earnings = earningsMicrosOf(content);
       let reserve: number | null = 0;
-      if (earnings > 0) reserve = await horizon.xlmPerUsd().then((rate) => stroopsToPrice(usdMicrosToStroops(earnings, rate)), () => null);
+      if (earnings > 0)
+        reserve = await horizon.xlmPerUsd().then(
+          (rate) => stroopsToPrice(usdMicrosToStroops(earnings, rate)),
+          () => null,
+        );
       const party = caller && sale && (caller.userId === sale.buyerId || caller.userId === sale.sellerId);
       return {
         bids: bids.map((bid) => bidView(bid, { current: bid._id === current?._id, pending: sale?.bidId === bid._id, names })),

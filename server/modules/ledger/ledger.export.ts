@@ -18,21 +18,23 @@ export async function ledgerExportOf(userId: string): Promise<Schemas['DataExpor
     entriesBy('refund', userId, ALL_FIELDS),
   ]);
   const entries = new Map<string, LedgerEntryDoc>([...credited, ...paid, ...refunded].map((entry) => [entry._id, entry]));
-  return [...entries.values()]
-    // Sales move XLM between the parties' own Stellar accounts, never a member's balance here.
-    .filter((entry): entry is LedgerEntryDoc & { kind: Exclude<LedgerEntryDoc['kind'], 'sale'> } => entry.kind !== 'sale')
-    .sort((a, b) => a.at.getTime() - b.at.getTime() || a._id.localeCompare(b._id))
-    .map((entry) => {
-      const change = amountFor([entry], account);
-      return {
-        id: entry._id,
-        kind: entry.kind,
-        at: entry.at.toISOString(),
-        contentId: entry.contentId ? String(entry.contentId) : null,
-        balanceChange: microsToUsd(change),
-        balanceChangeMicros: change,
-        amountMicros: entry.amountMicros ?? null,
-        method: entry.method ?? null,
-      };
-    });
+  return (
+    [...entries.values()]
+      // Sales move XLM between the parties' own Stellar accounts, never a member's balance here.
+      .filter((entry): entry is LedgerEntryDoc & { kind: Exclude<LedgerEntryDoc['kind'], 'sale'> } => entry.kind !== 'sale')
+      .sort((a, b) => a.at.getTime() - b.at.getTime() || a._id.localeCompare(b._id))
+      .map((entry) => {
+        const change = amountFor([entry], account);
+        return {
+          id: entry._id,
+          kind: entry.kind,
+          at: entry.at.toISOString(),
+          contentId: entry.contentId ? String(entry.contentId) : null,
+          balanceChange: microsToUsd(change),
+          balanceChangeMicros: change,
+          amountMicros: entry.amountMicros ?? null,
+          method: entry.method ?? null,
+        };
+      })
+  );
 }

@@ -1,0 +1,302 @@
+/**
+ * Bids and their sale, on the real app and database, with Knack's Horizon driver pointed at the Horizon stand-in
+ * (which checks signatures, sequence numbers, fees and time bounds, and applies the payments):
+ * - bid/update's messages, permissions and the balance check; 20 bids at once leave one current best bid;
+ * - bid/sell makes one pending sale whose transaction both wallets sign; the piece changes hands only once the
+ *   transaction is in a ledger, once, and the buyer earns its later knacks; balances move by the price and the fee;
+ * - a transaction with another memo, amount or destination is refused; a sale that times out goes back to open;
+ * - withdraw, restore, and the reads of the buy/sell panel.
+ */
+import { createHash } from 'node:crypto';
+import { Account, Asset, Keypair, Memo, Operation, Transaction, TransactionBuilder } from '@stellar/stellar-sdk';
+import request, { type Response } from 'supertest';
+import { Types } from 'mongoose';
+import { seedReferenceData } from '../../server/db/seed';
+import { RateLimitModel } from '../../server/lib/rate-limit';
+import { forgetBidChains } from '../../server/modules/bids';
+import { BidModel, BidSaleModel } from '../../server/modules/bids/testing';
+import { ContentModel } from '../../server/modules/contents';
+import { balanceOf, LedgerEntryModel, userAccount } from '../../server/modules/ledger';
+import { createTestApp, createTestServices } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
+import { bearer, createMember, createPiece, type TestMember, type TestPiece } from '../helpers/ledger-factory';
+import { linkWallet } from '../helpers/stellar-wallet';
+
+useTestDatabase();
+
+const TESTNET = 'Test SDF Network ; September 2015';
+const PRICE_REQUIRED = 'You must input the price.';
+const BELOW_BEST = 'The price must be bigger than the current best bid price.';
+const BELOW_EARNING = 'The price must be bigger than the current earning.';
+const PENDING = "This upload is pending to sell now, So you can't bid.";
+const CANNOT_SELL = "You can't sell";
+const NO_WALLET = 'Link a Stellar wallet first.';
+const INSUFFICIENT = 'Insufficient account balance';
+const OWN = 'You cannot bid on your own piece.';
+const STROOPS = 10_000_000n;
+
+let standIn: HorizonStandIn;
+let app: ReturnType<typeof createTestApp>;
+let services: ReturnType<typeof createTestServices>;
+
+beforeAll(async () => {
+  standIn = await startHorizonStandIn();
+  standIn.setOrderBook({ asks: [{ price: '0.1', amount: '1000' }] });
+  app = createTestApp({ config: { stellar: standIn.stellarConfig } });
+  services = createTestServices({ config: { stellar: standIn.stellarConfig } });
+  await seedReferenceData();
+}, 60_000);
+
+afterAll(async () => standIn.stop());
+
+beforeEach(async () => {
+  await RateLimitModel.deleteMany({});
+  forgetBidChains();
+});
+
+interface Party {
+  member: TestMember;
+  wallet: Keypair;
+}
+
+async function party(xlm: string | null = '1000'): Promise<Party> {
+  const member = await createMember();
+  const wallet = await linkWallet(app, bearer(member));
+  if (xlm) standIn.fund(wallet.publicKey(), xlm);
+  return { member, wallet };
+}
+
+const post = (member: TestMember, url: string, body: object): Promise<Response> => request(app).post(`/api/v2${url}`).set(bearer(member)).send(body);
+const bid = (who: Party | TestMember, piece: TestPiece, price: unknown) => {
+  const member = 'member' in who ? who.member : who;
+  return post(member, '/bid/update', { contentId: piece.id, biderId: member.id, price, unit: 'xlm' });
+};
+const list = (piece: TestPiece) => request(app).get(`/api/v2/bid/getAllByContent/${piece.id}`);
+const signed = (xdr: string, ...keys: Keypair[]) => {
+  const tx = new Transaction(xdr, TESTNET);
+  for (const key of keys) tx.sign(key);
+  return tx.toXDR();
+};
+
+/** The party's account as the stand-in has it now, to build a transaction by hand. */
+const accountOf = ({ wallet }: Party) => new Account(wallet.publicKey(), standIn.account(wallet.publicKey())!.sequence);
+
+/** A piece of a seller with a linked wallet, and a bid on it by a buyer. */
+async function pieceWithBid(price = 25) {
+  const seller = await party('100');
+  const buyer = await party('1000');
+  const piece = await createPiece(seller.member);
+  const placed = await bid(buyer, piece, price);
+  expect(placed.status).toBe(201);
+  return { seller, buyer, piece, bidId: placed.body.bid.id as string };
+}
+
+describe('bidding', () => {
+  it.each([[undefined], [0], [-3], [1.234]])('when the price is %p, then 400 "You must input the price."', async (price) => {
+    const buyer = await party();
+    const piece = await createPiece(await createMember());
+    const res = await bid(buyer, piece, price);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(PRICE_REQUIRED);
+  });
+
+  it('when the owner bids, then 403; another member’s id, 404; no wallet, 400; too little XLM, 400', async () => {
+    const owner = await party();
+    const piece = await createPiece(owner.member);
+    expect(await bid(owner, piece, 5)).toMatchObject({ status: 403, body: { message: OWN } });
+    const other = await party();
+    const asOther = await post(other.member, '/bid/update', { contentId: piece.id, biderId: owner.member.id, price: 5, unit: 'xlm' });
+    expect(asOther.status).toBe(404);
+    expect(await bid(await createMember(), piece, 5)).toMatchObject({ status: 400, body: { message: NO_WALLET } });
+    const poor = await party('10');
+    expect(await bid(poor, piece, 7.01)).toMatchObject({ status: 400, body: { message: INSUFFICIENT } });
+    expect((await bid(poor, piece, 7)).status).toBe(201);
+  });
+
+  it('when a bid is not bigger than the current best, or than the earnings at the current rate, then the messages', async () => {
+    const owner = await party();
+    const piece = await createPiece(owner.member, { knackRateMicros: 50_000 });
+    // 40 knacks of $0.05: $2.00 earned, 20 XLM at 10 XLM a dollar.
+    await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, reactedCount: 40 } });
+    const [a, b] = [await party(), await party()];
+    expect(await bid(a, piece, 20)).toMatchObject({ status: 400, body: { message: BELOW_EARNING } });
+    expect((await bid(a, piece, 20.01)).status).toBe(201);
+    expect(await bid(b, piece, 20.01)).toMatchObject({ status: 400, body: { message: BELOW_BEST } });
+    const panel = await list(piece).expect(200);
+    expect(panel.body).toMatchObject({ count: 1, highestPrice: 20.01, unit: 'xlm', pending: false, reserve: 20 });
+  });
+
+  it('when 20 members bid at once, then one current best bid is left and the chain of bids rises', async () => {
+    const owner = await party();
+    const piece = await createPiece(owner.member);
+    const bidders = await Promise.all(Array.from({ length: 20 }, () => party()));
+    const answers = await Promise.all(bidders.map((bidder, i) => bid(bidder, piece, 10 + i)));
+    for (const res of answers) expect([201, 400]).toContain(res.status);
+    for (const res of answers.filter((r) => r.status === 400)) expect(res.body.message).toBe(BELOW_BEST);
+    const bids = await BidModel.find({ contentId: piece.id }).lean();
+    const chain = bids.sort((x, y) => Number(x._id.split(':')[1]) - Number(y._id.split(':')[1]));
+    expect(chain.map((b) => b._id)).toEqual(chain.map((_, i) => `${piece.id}:${i + 1}`));
+    for (let i = 1; i < chain.length; i += 1) expect(chain[i]!.priceStroops).toBeGreaterThan(chain[i - 1]!.priceStroops);
+    expect(chain.length).toBe(answers.filter((r) => r.status === 201).length);
+    const panel = await list(piece).expect(200);
+    expect(panel.body.bids.filter((b: { current: boolean }) => b.current)).toHaveLength(1);
+    expect(panel.body.currentBidId).toBe(chain[chain.length - 1]!._id);
+    expect(panel.body.highestPrice).toBe(Number(BigInt(chain[chain.length - 1]!.priceStroops) / 100_000n) / 100);
+  });
+
+  it('when the bidder withdraws, the bid before is current; restoring works only while it would still be the best', async () => {
+    const owner = await party();
+    const piece = await createPiece(owner.member);
+    const [a, b, c] = [await party(), await party(), await party()];
+    const first = (await bid(a, piece, 5)).body.bid.id;
+    const second = (await bid(b, piece, 6)).body.bid.id;
+    expect((await post(c.member, '/bid/cancel', { bidId: second, succeed: true })).status).toBe(404);
+    const withdrawn = await post(b.member, '/bid/cancel', { bidId: second, succeed: true });
+    expect(withdrawn.body.bid).toMatchObject({ deleted: true, current: false });
+    expect((await list(piece)).body.currentBidId).toBe(first);
+    expect((await post(b.member, '/bid/cancel', { bidId: second, succeed: false })).body.bid).toMatchObject({ deleted: false, current: true });
+    await post(b.member, '/bid/cancel', { bidId: second, succeed: true });
+    expect((await bid(c, piece, 5.5)).status).toBe(201);
+    expect(await post(b.member, '/bid/cancel', { bidId: second, succeed: false })).toMatchObject({ status: 400, body: { message: BELOW_BEST } });
+  });
+});
+
+describe('selling', () => {
+  it('when a non-owner sells, then 404; a bid that is not the current best, "You can\'t sell"', async () => {
+    const { buyer, piece, bidId, seller } = await pieceWithBid(10);
+    expect((await post(buyer.member, '/bid/sell', { bidId })).status).toBe(404);
+    const higher = await party();
+    await bid(higher, piece, 11);
+    expect(await post(seller.member, '/bid/sell', { bidId })).toMatchObject({ status: 409, body: { message: CANNOT_SELL } });
+  });
+
+  it('when the owner sells and the buyer signs, then the piece changes hands once it is in a ledger, once, and the buyer earns its later knacks', async () => {
+    const { seller, buyer, piece, bidId } = await pieceWithBid(25);
+    const before = { buyer: standIn.balance(buyer.wallet.publicKey())!, seller: standIn.balance(seller.wallet.publicKey())! };
+    const sold = await post(seller.member, '/bid/sell', { bidId });
+    expect(sold.status).toBe(200);
+    const sale = sold.body.sale;
+    expect(sale).toMatchObject({
+      bidId,
+      status: 'pending',
+      price: 25,
+      networkPassphrase: TESTNET,
+      memoHash: createHash('sha256').update(`knack-bid:${bidId}`).digest('hex'),
+      signers: [{ role: 'buyer', address: buyer.wallet.publicKey(), signed: false }],
+    });
+    expect(sold.body.bid).toMatchObject({ pending: true, current: true });
+    // Bidding is blocked while the sale is pending.
+    expect(await bid(await party(), piece, 30)).toMatchObject({ status: 409, body: { message: PENDING } });
+    // Nothing changed hands yet.
+    expect(String((await ContentModel.findById(piece.id).lean())!.ownerId)).toBe(seller.member.id);
+
+    const approved = await post(buyer.member, '/bid/approve', {
+      bidId,
+      stellarAddress: buyer.wallet.publicKey(),
+      succeed: true,
+      transaction: signed(sale.transaction, buyer.wallet),
+    });
+    expect(approved.status).toBe(200);
+    expect(approved.body.sale.status).toBe('settled');
+    expect(approved.body.bid).toMatchObject({ sold: true, sellerId: seller.member.id, transactionHash: sale.transactionHash });
+    expect(String((await ContentModel.findById(piece.id).lean())!.ownerId)).toBe(buyer.member.id);
+    const entries = await LedgerEntryModel.find({ kind: 'sale' as never, contentId: new Types.ObjectId(piece.id) }).lean();
+    expect(entries.map((e) => e._id)).toEqual([`xlm:${sale.transactionHash}:0`]);
+    expect(entries[0]!.legs).toEqual([
+      { account: `stellar:${buyer.wallet.publicKey()}`, amountMicros: -250_000_000 },
+      { account: `stellar:${seller.wallet.publicKey()}`, amountMicros: 250_000_000 },
+    ]);
+    // The price and the fee (one operation at the base fee), not a stroop more.
+    const fee = BigInt(new Transaction(sale.transaction, TESTNET).fee);
+    expect(standIn.balance(buyer.wallet.publicKey())).toBe(before.buyer - 25n * STROOPS - fee);
+    expect(standIn.balance(seller.wallet.publicKey())).toBe(before.seller + 25n * STROOPS);
+
+    // Seen again by the job and by another approve at once: settled once.
+    await Promise.all([services.bids.settlePending(), post(buyer.member, '/bid/approve', { bidId, succeed: true })]);
+    expect(await LedgerEntryModel.countDocuments({ kind: 'sale' as never, contentId: new Types.ObjectId(piece.id) })).toBe(0 + entries.length);
+    expect(await BidSaleModel.countDocuments({ _id: piece.id })).toBe(0);
+
+    // The buyer earns the piece's later knacks.
+    await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true } });
+    const viewer = await createMember();
+    expect((await post(viewer, '/knack/add', { contentId: piece.id, userId: viewer.id })).status).toBe(200);
+    expect(await balanceOf(userAccount(buyer.member.id))).toBe(piece.knackRateMicros);
+    expect(await balanceOf(userAccount(seller.member.id))).toBe(0);
+    // Bidding opens again for the new owner's piece.
+    expect((await bid(seller, piece, 1)).status).toBe(201);
+  });
+
+  it('when the sale is approved with the hash of a transaction that pays another amount or carries another memo, then it is refused and nothing settles', async () => {
+    const { seller, buyer, piece, bidId } = await pieceWithBid(25);
+    const sale = (await post(seller.member, '/bid/sell', { bidId })).body.sale;
+    const wrong = async (amount: string, memo: Buffer, destination = seller.wallet.publicKey()) => {
+      const account = accountOf(buyer);
+      const tx = new TransactionBuilder(account, { fee: '200', networkPassphrase: TESTNET })
+        .addOperation(Operation.payment({ destination, asset: Asset.native(), amount }))
+        .addMemo(Memo.hash(memo))
+        .setTimeout(300)
+        .build();
+      tx.sign(buyer.wallet);
+      const res = await request(standIn.url).post('/transactions').type('form').send({ tx: tx.toXDR() });
+      expect(res.status).toBe(200);
+      return tx.hash().toString('hex');
+    };
+    const memo = Buffer.from(sale.memoHash, 'hex');
+    const cases: [string, string][] = [
+      [await wrong('24.0000000', memo), 'This is not the transaction of this sale: its amount differs.'],
+      [await wrong('25.0000000', createHash('sha256').update('knack-bid:other').digest()), 'This is not the transaction of this sale: its memo differs.'],
+      [await wrong('25.0000000', memo, (await party()).wallet.publicKey()), 'This is not the transaction of this sale: its destination differs.'],
+    ];
+    for (const [transactionHash, message] of cases) {
+      const res = await post(buyer.member, '/bid/approve', { bidId, stellarAddress: buyer.wallet.publicKey(), succeed: true, transactionHash });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+    expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(piece.id) })).toBe(0);
+    expect(String((await ContentModel.findById(piece.id).lean())!.ownerId)).toBe(seller.member.id);
+    // The prepared transaction, edited: refused with what differs.
+    const edited = new Transaction(sale.transaction, TESTNET);
+    const tampered = new TransactionBuilder(accountOf(buyer), { fee: edited.fee, networkPassphrase: TESTNET })
+      .addOperation(Operation.payment({ destination: seller.wallet.publicKey(), asset: Asset.native(), amount: '1.0000000' }))
+      .addMemo(Memo.hash(memo))
+      .setTimeout(300)
+      .build();
+    const res = await post(buyer.member, '/bid/approve', {
+      bidId,
+      stellarAddress: buyer.wallet.publicKey(),
+      succeed: true,
+      transaction: signed(tampered.toXDR(), buyer.wallet),
+    });
+    expect(res.body.message).toBe('This is not the transaction of this sale: its amount differs.');
+  });
+
+  it('when a pending sale times out, then it goes back to open and the bidder can bid again; a party that did not sign releases it', async () => {
+    const { seller, buyer, piece, bidId } = await pieceWithBid(25);
+    const sale = (await post(seller.member, '/bid/sell', { bidId })).body.sale;
+    // Other tests' sales may be pending too: this piece's sale is what is looked at.
+    await services.bids.settlePending();
+    expect(await BidSaleModel.countDocuments({ _id: piece.id })).toBe(1);
+    expect((await services.bids.settlePending(new Date(Date.parse(sale.expiresAt) + 1000))).released).toBeGreaterThanOrEqual(1);
+    expect(await BidSaleModel.countDocuments({ _id: piece.id })).toBe(0);
+    expect((await list(piece)).body).toMatchObject({ pending: false, currentBidId: bidId });
+    expect((await bid(buyer, piece, 26)).status).toBe(201);
+    const again = (await list(piece)).body.currentBidId;
+    expect((await post(seller.member, '/bid/sell', { bidId: again })).status).toBe(200);
+    const other = await party();
+    expect((await post(other.member, '/bid/approve', { bidId: again, succeed: false })).status).toBe(404);
+    const released = await post(buyer.member, '/bid/approve', { bidId: again, succeed: false });
+    expect(released.body.sale.status).toBe('released');
+    expect((await list(piece)).body.pending).toBe(false);
+  });
+
+  it('when the bidder follows the inbox link’s token, it acts on their bid only', async () => {
+    const { seller, buyer, bidId } = await pieceWithBid(25);
+    await post(seller.member, '/bid/sell', { bidId });
+    const token = services.bids.linkToken(bidId, buyer.member.id);
+    expect((await post(seller.member, '/bid/cancel', { token, succeed: true })).status).toBe(404);
+    expect((await post(buyer.member, '/bid/cancel', { token: `${token.slice(0, -2)}xx`, succeed: true })).status).toBe(404);
+    const cancelled = await post(buyer.member, '/bid/cancel', { token, succeed: true });
+    expect(cancelled.body.sale.status).toBe('released');
+  });
+});
