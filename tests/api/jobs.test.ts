@@ -274,6 +274,7 @@ describe('the scheduler', () => {
       { name: 'monthly-payouts', schedule: '0 0 1 * *', status: 'idle' },
       { name: 'expired-records', schedule: '7 * * * *', status: 'idle' },
       { name: 'ledger-roots', schedule: '17 * * * *', status: 'idle' },
+      { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
       { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
       { name: 'sandbox-renewals', schedule: '*/15 * * * *', status: 'idle' },
     ]);
