@@ -284,7 +284,16 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual(['destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed', 'destroyed']);
+    expect(scheduler.jobs().map((job) => job.status)).toEqual([
+      'destroyed',
+      'destroyed',
+      'destroyed',
+      'destroyed',
+      'destroyed',
+      'destroyed',
+      'destroyed',
+      'destroyed',
+    ]);
   });
 });
 
