@@ -20,6 +20,7 @@ import { loadAnalyticsPage } from '../features/analytics';
 import { loadAdminHomePage } from '../features/admin';
 import { loadInboxPage } from '../features/messages';
 import { loadNftPage } from '../features/nft';
+import { loadVerifyProofPage } from '../features/verify';
 
 export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
@@ -95,6 +96,7 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
   'viewall-kind',
   'pricing',
   'nft',
+  'verify',
   'blog-type',
   'username',
   'admin pass',
@@ -129,6 +131,7 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'user-setting', path: '/user-setting', metaPage: 'meta', guest: false, load: loadSettingsPage }),
   route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),
   route({ name: 'nft', path: '/nft', metaPage: 'meta', guest: true, load: loadNftPage }),
+  route({ name: 'verify', path: '/verify', metaPage: 'meta', guest: true, load: loadVerifyProofPage }),
   route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
   route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
   route({ name: 'analytics', path: '/analytics', metaPage: 'meta', guest: false, load: loadAnalyticsPage }),
