@@ -278,6 +278,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bid/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A party of a pending sale signs it (or says their wallet did not)
+         * @description The bid is named by `bidId`, or by the `token` of the links in the bidder's inbox. Only the sale's parties may act: the buyer, and the seller (the piece's owner); anyone else answers 404. With `succeed: true` and `transaction`, the prepared transaction signed by the caller's wallet (`stellarAddress`, the caller's linked address and a signer the sale needs): it must be that transaction, and the message says what differs (memo, asset, amount, source or destination); Knack keeps the signatures, and once every needed one is there it submits the transaction (the network's refusal answers 400 in plain words, and the sale stays pending until it expires). With `succeed: true` and `transactionHash`, a transaction the wallet submitted itself: Knack reads it from Horizon and checks it (succeeded, memo, asset, amount, source and destination) before taking it. With `succeed: true` and neither, nothing changes: the answer is the sale to sign (what the `/approve` page shows first). The piece changes hands only when the transaction is in a ledger (`sale.status` `settled`); Knack also looks for it every minute. With `succeed: false`, the party's wallet did not sign: the sale is released and bidding opens again. No sale pending answers 409 "You can't sell". When Horizon cannot be reached, 503. 30 a minute per member.
+         */
+        post: operations["approveBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bid/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw or restore a bid, or cancel a pending sale
+         * @description The bid is named by `bidId`, or by the `token` of the links in the bidder's inbox. With `succeed: true`: a party cancels the pending sale of the bid (it goes back to open; the bid stays), or, with no sale pending, the bidder withdraws their bid (it is deleted, and the bid before it is current again). With `succeed: false`: the bidder restores a bid they withdrew, only while it would still be the current best (else 400 'The price must be bigger than the current best bid price.'). Anyone else's bid answers 404; a sold bid 409 "You can't sell". 30 a minute per member.
+         */
+        post: operations["cancelBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bid/get/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bid
+         * @description Anyone who can see the piece (as the detail modal shows it). `sale` is there for the sale's parties only, while a sale of this bid is pending.
+         */
+        get: operations["getBid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bid/getAllByContent/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A piece's bids, newest first, and its buy/sell panel's figures
+         * @description Anyone who can see the piece. The 50 newest bids (withdrawn ones included, marked `deleted`), `count` of all bids, the current best bid (`currentBidId`, `highestPrice`: 0.00 with none), whether a sale is pending, and the reserve: the piece's earnings in XLM at the current rate, which a bid must beat (null when no rate can be read right now). For the sale's parties, the pending sale.
+         */
+        get: operations["getBidsByContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bid/sell": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner accepts the current best bid (the sale becomes pending)
+         * @description Only the piece's owner (another member's piece answers 404), and only for the current best bid (409 "You can't sell" for any other bid, a withdrawn or sold one, or while a sale is pending). Both the bidder and the owner need linked wallets ('Link a Stellar wallet first.' for the owner; 'The bidder has no linked Stellar wallet.' for the bidder, both 400). The sale becomes pending and blocks bidding, and Knack builds one Stellar transaction, sourced by the buyer's wallet, valid for 300 seconds, whose memo hash is SHA-256 of `knack-bid:{bidId}`: the payment of the price in XLM from the buyer to the seller and, for an NFT piece, the buyer's trustline to the asset and the payment of the token from the seller to the buyer. The answer holds it (`sale.transaction`) and who must sign it (`sale.signers`: the buyer always, the seller for an NFT), each through `bid/approve`. The bidder is told in their inbox, with links to `/approve?token=…` and `/cancel?token=…`. A sale that is not in a ledger by `sale.expiresAt` goes back to open. When Horizon cannot be reached, 503 and nothing is pending.
+         */
+        post: operations["sellBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bid/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bid on a piece, in XLM
+         * @description A new bid by the caller (`biderId` must be the caller: another member's id answers 404, as one that does not exist) on a piece they can see and do not own (the owner gets 403 'You cannot bid on your own piece.'). `price` is in XLM with at most 2 decimals ('You must input the price.' when it is missing, 0, negative or has more decimals). It must be bigger than the current best bid's ('The price must be bigger than the current best bid price.') and than the piece's earnings converted to XLM at the current rate, the reserve ('The price must be bigger than the current earning.'; 503 when no rate can be read). While the owner's sale of the piece is pending, nobody can bid (409 "This upload is pending to sell now, So you can't bid."). The caller needs a linked wallet ('Link a Stellar wallet first.', 400) whose account holds the price plus the 3 XLM minimum balance ('Insufficient account balance', 400). Bids are ordered by inserts on unique keys: of bids sent at once, each is checked against the one before it, and the latest bid not withdrawn is the current best. Each member may bid 30 times a minute (429 with Retry-After), counted first.
+         */
+        post: operations["updateBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/code/all": {
         parameters: {
             query?: never;
@@ -2918,6 +3038,135 @@ export interface components {
              */
             recentKnacks: number;
         };
+        Bid: {
+            _id: components["schemas"]["BidId"];
+            /** @description The bidder. */
+            biderId: string;
+            /** @description The bidder's username, for the history row. */
+            biderUsername?: string;
+            contentId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description It is the piece's current best bid (the latest not withdrawn). */
+            current: boolean;
+            /** @description The bidder withdrew it. */
+            deleted: boolean;
+            id: components["schemas"]["BidId"];
+            /** @description A sale of this bid is pending. */
+            pending: boolean;
+            price: components["schemas"]["XlmPrice"];
+            /** @description Once sold, who sold it (the history's seller row). */
+            sellerId?: string;
+            sellerUsername?: string;
+            sold: boolean;
+            /** Format: date-time */
+            soldAt: string | null;
+            /** @description Once sold, the Stellar transaction that settled it. */
+            transactionHash?: string;
+            /** @enum {string} */
+            unit: "xlm";
+            /** @description The bidder (the same as `biderId`). */
+            userId: string;
+        };
+        /** @description Names the bid by `bidId` or `token` (one of them). */
+        BidApproveRequest: {
+            bidId?: components["schemas"]["BidId"];
+            /** @description The caller's linked wallet address, which signed `transaction` (needed with `transaction` or `transactionHash`). */
+            stellarAddress?: string;
+            /** @description false when the party's wallet did not sign (the sale is released). */
+            succeed: boolean;
+            token?: components["schemas"]["BidLinkToken"];
+            /** @description The sale's transaction signed by the caller's wallet, base64 XDR. */
+            transaction?: string;
+            /** @description The hash of the sale's transaction as the wallet submitted it itself. */
+            transactionHash?: string;
+        };
+        /** @description Names the bid by `bidId` or `token` (one of them). */
+        BidCancelRequest: {
+            bidId?: components["schemas"]["BidId"];
+            /** @description true withdraws the bid (or cancels its pending sale); false restores a withdrawn bid. */
+            succeed: boolean;
+            token?: components["schemas"]["BidLinkToken"];
+        };
+        /** @description A bid's id, `{contentId}:{n}`, the n-th bid on the piece. */
+        BidId: string;
+        /** @description The signed token of a link in the bidder's inbox (`/approve?token=…`, `/cancel?token=…`), naming the bid and the bidder. */
+        BidLinkToken: string;
+        BidList: {
+            bids: components["schemas"]["Bid"][];
+            /**
+             * Format: int32
+             * @description How many bids the piece has had (withdrawn ones included).
+             */
+            count: number;
+            currentBidId: string | null;
+            highestPrice: components["schemas"]["XlmPrice"];
+            /** @description A sale is pending, so nobody can bid. */
+            pending: boolean;
+            /** @description The piece's earnings in XLM at the current rate, which a bid must beat; null when no rate can be read. */
+            reserve: number | null;
+            sale?: components["schemas"]["BidSale"];
+            /** @enum {string} */
+            unit: "xlm";
+        };
+        BidResponse: {
+            bid: components["schemas"]["Bid"];
+            sale?: components["schemas"]["BidSale"];
+        };
+        /** @description A pending sale of a bid and its one Stellar transaction. */
+        BidSale: {
+            /** @description For an NFT piece, the token (`{code}:{issuer}`) that goes to the buyer. */
+            asset?: string;
+            bidId: components["schemas"]["BidId"];
+            buyerId: string;
+            contentId: string;
+            /**
+             * Format: date-time
+             * @description The transaction's upper time bound; after it, the sale goes back to open.
+             */
+            expiresAt: string;
+            /** @description The memo (hex), SHA-256 of `knack-bid:{bidId}`. */
+            memoHash: string;
+            networkPassphrase: string;
+            price: components["schemas"]["XlmPrice"];
+            sellerId: string;
+            signers: components["schemas"]["BidSigner"][];
+            /**
+             * @description pending: waiting for signatures; submitted: sent to the network, waiting for a ledger; settled: in a ledger, the piece is the buyer's; released: back to open (cancelled, not signed, or expired).
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "settled" | "released";
+            /**
+             * Format: int64
+             * @description For an NFT piece, how many units (1e-7) of the token go to the buyer.
+             */
+            tokenAmount?: number;
+            /** @description The transaction (base64 XDR) with the signatures Knack has so far, for the next wallet to sign. */
+            transaction: string;
+            transactionHash: string;
+        };
+        BidSellRequest: {
+            bidId: components["schemas"]["BidId"];
+        };
+        BidSigner: {
+            address: string;
+            addressShort: string;
+            /** @enum {string} */
+            role: "buyer" | "seller";
+            /** @description Knack has this party's signature. */
+            signed: boolean;
+        };
+        BidUpdateRequest: {
+            biderId: components["schemas"]["ObjectId"];
+            contentId: components["schemas"]["ObjectId"];
+            /** @description The bid in XLM, at most 2 decimals ('You must input the price.' when missing, 0 or not so). */
+            price?: number;
+            /**
+             * @description The currency; XLM only (the default).
+             * @enum {string}
+             */
+            unit?: "xlm";
+        };
         ChangePasswordRequest: {
             newPassword: string;
             /** @description The current password. */
@@ -4479,6 +4728,11 @@ export interface components {
             duplicate: boolean;
             received: boolean;
         };
+        /**
+         * @description An amount in XLM, to 2 decimals.
+         * @example 12.5
+         */
+        XlmPrice: number;
     };
     responses: {
         /** @description The request is not valid; `errors` names each wrong field. */
@@ -5071,6 +5325,182 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    approveBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description The bid and its sale as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
+        };
+    };
+    cancelBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The bid as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["BidId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBidsByContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sellBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidSellRequest"];
+            };
+        };
+        responses: {
+            /** @description The bid and its pending sale, with the transaction to sign. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
+        };
+    };
+    updateBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new bid, now the current best. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StellarUnavailable"];
         };
     };
     listDiscountCodes: {

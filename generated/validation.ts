@@ -84,5 +84,10 @@ export const MESSAGES = {
   "projectAdded": "Project is added successfully.",
   "contentAddedToProject": "The content is added to project successfully.",
   "projectRemoved": "The project is removed successfully.",
-  "projectRenamed": "The project is renamed."
+  "projectRenamed": "The project is renamed.",
+  "bidPriceRequired": "You must input the price.",
+  "bidBelowBest": "The price must be bigger than the current best bid price.",
+  "bidBelowEarning": "The price must be bigger than the current earning.",
+  "bidWhileSalePending": "This upload is pending to sell now, So you can't bid.",
+  "cannotSell": "You can't sell"
 } as const;

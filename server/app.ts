@@ -37,6 +37,7 @@ import { paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/p
 import { securityHeaders, shareRouter } from './modules/share';
 import { stellarRouter, walletsRouter } from './modules/stellar';
 import { nftRouter, stellarTomlRouter } from './modules/nft';
+import { bidsRouter } from './modules/bids';
 import { subscriptionsRouter } from './modules/subscriptions';
 import { tagsRouter } from './modules/tags';
 import { creditsRouter, profileImagesRouter, usersRouter } from './modules/users';
@@ -202,6 +203,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     projects: [projectsRouter(auth, services.projects)],
     stellar: [walletsRouter(auth, services.stellarWallets), stellarRouter(auth, services.stellar)],
     nft: [nftRouter(auth, services.nft)],
+    bids: [bidsRouter(auth, services.bids)],
   };
   return { rawBody, json };
 }

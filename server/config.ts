@@ -104,6 +104,8 @@ export interface SigningKeys {
    * issuer, and no issuer's secret key is ever stored.
    */
   nftIssuers: string;
+  /** HMAC key of the signed links to a pending sale in a bidder's inbox (`/approve?token=…`, `/cancel?token=…`). */
+  bidLinks: string;
 }
 
 export interface MailConfig {
@@ -581,6 +583,7 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       pageCursors: deriveKey(secret, 'page-cursors'),
       stellarWebAuth: deriveKey(secret, 'stellar-web-auth'),
       nftIssuers: deriveKey(secret, 'nft-issuers'),
+      bidLinks: deriveKey(secret, 'bid-links'),
     },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',

@@ -13,6 +13,7 @@ import type { Logger } from './lib/logger';
 import { createAccountService } from './modules/account';
 import { createAnchorsService } from './modules/anchors';
 import { createAuthService, createIdentityService } from './modules/auth';
+import { createBidsService } from './modules/bids';
 import { createContentsService } from './modules/contents';
 import { createFeedsService } from './modules/feeds';
 import { createFlagsService } from './modules/flags';
@@ -86,6 +87,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     horizon,
     stellar,
     anchors: createAnchorsService({ horizon, stellar: config.stellar, logger }),
+    bids: createBidsService({ horizon, wallets: stellarWallets, linksKey: config.auth.keys.bidLinks, logger }),
     nft: createNftService({ horizon, stellar, wallets: stellarWallets, contents, media, ipfs, issuersKey: config.auth.keys.nftIssuers, logger }),
   };
 }

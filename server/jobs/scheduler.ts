@@ -20,7 +20,7 @@ export interface JobDeps {
   logger: Logger;
   storage: Storage;
   /** The process's services (server/services.ts): the same ones the app calls. */
-  services: Pick<Services, 'media' | 'payouts' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors'>;
+  services: Pick<Services, 'media' | 'payouts' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'>;
 }
 
 export interface Job {
@@ -33,7 +33,7 @@ export interface Job {
 }
 
 export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
-  const { media, payouts, provider, subscriptions, payments, account, anchors } = services;
+  const { media, payouts, provider, subscriptions, payments, account, anchors, bids } = services;
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
@@ -56,6 +56,8 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // when STELLAR_ANCHOR_SECRET is set. Hourly, so that an anchor Horizon refused or could not take is tried again soon.
     { name: 'ledger-roots', schedule: '17 * * * *', leaseMs: 30 * 60_000, run: () => anchors.run() },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
+    // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
+    { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
     // Only with the sandbox provider, which has no servers of its own to charge renewals: each month that
     // ended is renewed (or a cancelled subscription ended) through the same signed webhook a provider sends.

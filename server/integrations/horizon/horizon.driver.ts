@@ -156,7 +156,7 @@ export function createHorizon(config: Pick<Config, 'stellar'>, { timeoutMs = REQ
       const [{ NotFoundError }, connection] = await Promise.all([loadStellarSdk(), horizon()]);
       try {
         const record = await connection.transactions().transaction(hash).call();
-        return { hash: record.hash, ledger: record.ledger_attr, successful: record.successful };
+        return { hash: record.hash, ledger: record.ledger_attr, successful: record.successful, envelopeXdr: record.envelope_xdr };
       } catch (err) {
         if (err instanceof NotFoundError) return null;
         throw unreachable(err, `the transaction ${hash}`);

@@ -56,9 +56,10 @@ export interface HorizonDriver {
   submit(transaction: Transaction | FeeBumpTransaction): Promise<{ hash: string; ledger: number }>;
   /**
    * A transaction the network has in a ledger, by its hash (hex): whether it succeeded and in which ledger; null when
-   * Horizon has none by that hash (never submitted, refused before a ledger, or not yet in one).
+   * Horizon has none by that hash (never submitted, refused before a ledger, or not yet in one). `envelopeXdr` is the
+   * transaction as the network took it (base64 XDR), to check what it did.
    */
-  findTransaction(hash: string): Promise<{ hash: string; ledger: number; successful: boolean } | null>;
+  findTransaction(hash: string): Promise<{ hash: string; ledger: number; successful: boolean; envelopeXdr: string } | null>;
   /** The network's base fee in stroops (fee_stats / latest ledger), or the fallback 200 when Horizon does not say. */
   baseFee(): Promise<number>;
   /** How many XLM one US dollar buys, from the XLM/USDC order book or strict-send paths; cached for a minute (server/lib/ttl-cache.ts). */

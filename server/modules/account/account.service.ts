@@ -28,6 +28,7 @@ import { removeFlagsOf } from '../flags';
 import { projectsExportOf, removeProjectsOf } from '../projects';
 import { removeWalletLinkOf, walletLinkExportOf } from '../stellar';
 import { nftMintsExportOf, removeNftMintsOf } from '../nft';
+import { removeBidsOf } from '../bids';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
 import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
@@ -96,6 +97,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     { name: 'remove the follows', run: removeFollowsOf },
     { name: 'unlink the Stellar wallet', run: removeWalletLinkOf },
     { name: 'remove the NFT mints', run: removeNftMintsOf },
+    { name: 'withdraw the bids', run: removeBidsOf },
     { name: 'remove the account', run: removeAccount },
   ];
 

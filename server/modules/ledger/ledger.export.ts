@@ -19,6 +19,8 @@ export async function ledgerExportOf(userId: string): Promise<Schemas['DataExpor
   ]);
   const entries = new Map<string, LedgerEntryDoc>([...credited, ...paid, ...refunded].map((entry) => [entry._id, entry]));
   return [...entries.values()]
+    // Sales move XLM between the parties' own Stellar accounts, never a member's balance here.
+    .filter((entry): entry is LedgerEntryDoc & { kind: Exclude<LedgerEntryDoc['kind'], 'sale'> } => entry.kind !== 'sale')
     .sort((a, b) => a.at.getTime() - b.at.getTime() || a._id.localeCompare(b._id))
     .map((entry) => {
       const change = amountFor([entry], account);

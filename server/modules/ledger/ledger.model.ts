@@ -20,6 +20,9 @@ import { Schema, model, type Types } from 'mongoose';
  * - `forfeit`  `forfeit:{userId}`             the balance a member gave up when deleting their account (user -> platform:forfeits)
  * - `refund`   `refund:{orderId}`             a card payment paid back because another payment had monetized the piece first
  *              (external:payments -> external:refunds); actorId = payer, `amountMicros` the payment, `ref` the provider's refund id
+ * - `sale`     `xlm:{txHash}:{op}`            a piece sold for XLM, settled by Stellar transaction txHash whose operation op paid
+ *              the price: `currency` 'XLM', so its legs are in stroops (1e-7 XLM), not micro-dollars, on the parties' Stellar
+ *              accounts `stellar:{address}` (buyer -> seller); no member's dollar balance moves. actorId = buyer, `ref` the bid
  */
 const legSchema = new Schema(
   {
@@ -32,7 +35,7 @@ const legSchema = new Schema(
 const ledgerEntrySchema = new Schema(
   {
     _id: { type: String, required: true },
-    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out', 'forfeit', 'refund'], required: true },
+    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out', 'forfeit', 'refund', 'sale'], required: true },
     at: { type: Date, required: true },
     /** Who caused it (the member who knacked). */
     actorId: { type: Schema.Types.ObjectId, required: true },
@@ -44,6 +47,8 @@ const ledgerEntrySchema = new Schema(
     amountMicros: { type: Number, default: null },
     /** The provider's payment or payout id, or the discount code. */
     ref: { type: String, default: null },
+    /** The unit of the legs when it is not micro-dollars: 'XLM' (stroops) for a sale. */
+    currency: { type: String, enum: ['XLM'], default: undefined },
     /** The legs' accounts, top level so that a member's entries are one indexed read. */
     accounts: { type: [String], default: [] },
   },
@@ -60,7 +65,7 @@ export interface LedgerLeg {
   amountMicros: number;
 }
 
-export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out' | 'forfeit' | 'refund';
+export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out' | 'forfeit' | 'refund' | 'sale';
 export type ListingMethod = 'card' | 'premium-credit' | 'standard-credit' | 'discount';
 
 export interface LedgerEntryDoc {
@@ -74,6 +79,8 @@ export interface LedgerEntryDoc {
   method?: ListingMethod | null;
   amountMicros?: number | null;
   ref?: string | null;
+  /** Set only when the legs are not micro-dollars: 'XLM', stroops. */
+  currency?: 'XLM';
 }
 
 export const LedgerEntryModel = model<LedgerEntryDoc>('LedgerEntry', ledgerEntrySchema, 'ledger_entries');

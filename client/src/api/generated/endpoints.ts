@@ -5,7 +5,7 @@ import type { InfiniteQueryDefinition, MutationDefinition, QueryDefinition } fro
 import { createCachedApi, type CacheBaseQuery, type CallOptions } from '../cache';
 import type * as op from './operations';
 
-const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar'] as const;
+const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Bid'] as const;
 type Tag = (typeof TAG_TYPES)[number];
 
 /** The types of every endpoint (the plan below builds them). */
@@ -18,10 +18,14 @@ export type Endpoints = {
   addShare: MutationDefinition<op.AddShareArgs & CallOptions, CacheBaseQuery, Tag, op.AddShareResult, 'api'>;
   /** POST /project/add-to-project: Put one of one's pieces in one of one's projects */
   addToProject: MutationDefinition<op.AddToProjectArgs & CallOptions, CacheBaseQuery, Tag, op.AddToProjectResult, 'api'>;
+  /** POST /bid/approve: A party of a pending sale signs it (or says their wallet did not) */
+  approveBid: MutationDefinition<op.ApproveBidArgs & CallOptions, CacheBaseQuery, Tag, op.ApproveBidResult, 'api'>;
   /** POST /user-history/approve: Pay a pending cash-out request through the payout provider (admins only) */
   approveCashOut: MutationDefinition<op.ApproveCashOutArgs & CallOptions, CacheBaseQuery, Tag, op.ApproveCashOutResult, 'api'>;
   /** POST /message/block: Block a member's messages, or unblock them */
   blockMessageSender: MutationDefinition<op.BlockMessageSenderArgs & CallOptions, CacheBaseQuery, Tag, op.BlockMessageSenderResult, 'api'>;
+  /** POST /bid/cancel: Withdraw or restore a bid, or cancel a pending sale */
+  cancelBid: MutationDefinition<op.CancelBidArgs & CallOptions, CacheBaseQuery, Tag, op.CancelBidResult, 'api'>;
   /** POST /user-history/cancel: Cancel a pending cash-out request (an admin, or the member for their own) */
   cancelCashOut: MutationDefinition<op.CancelCashOutArgs & CallOptions, CacheBaseQuery, Tag, op.CancelCashOutResult, 'api'>;
   /** POST /auth/cancel-email-change: Cancel an email change from the notice mailed to the old address */
@@ -78,6 +82,10 @@ export type Endpoints = {
   getAuthProviders: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetAuthProvidersResult, 'api'>;
   /** GET /knack/get-available-knacks: The signed-in member's balance and how many knacks they may give before the code is asked */
   getAvailableKnacks: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetAvailableKnacksResult, 'api'>;
+  /** GET /bid/get/{id}: One bid */
+  getBid: QueryDefinition<op.GetBidArgs & CallOptions, CacheBaseQuery, Tag, op.GetBidResult, 'api'>;
+  /** GET /bid/getAllByContent/{id}: A piece's bids, newest first, and its buy/sell panel's figures */
+  getBidsByContent: QueryDefinition<op.GetBidsByContentArgs & CallOptions, CacheBaseQuery, Tag, op.GetBidsByContentResult, 'api'>;
   /** GET /comment/get-feed: Comments and shares on the pieces of the artists the caller follows, the newest first */
   getCommentFeed: InfiniteQueryDefinition<op.GetCommentFeedArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetCommentFeedResult, 'api'>;
   /** GET /comment/get-by-content/{id}: A piece's comments and shares, the newest first */
@@ -246,6 +254,8 @@ export type Endpoints = {
   searchMembers: QueryDefinition<op.SearchMembersArgs & CallOptions, CacheBaseQuery, Tag, op.SearchMembersResult, 'api'>;
   /** GET /content/get-all-owners: Artists whose username or name has words starting with the query's words */
   searchOwners: InfiniteQueryDefinition<op.SearchOwnersArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.SearchOwnersResult, 'api'>;
+  /** POST /bid/sell: The owner accepts the current best bid (the sale becomes pending) */
+  sellBid: MutationDefinition<op.SellBidArgs & CallOptions, CacheBaseQuery, Tag, op.SellBidResult, 'api'>;
   /** POST /flag/set: Flag a piece with a reason, change the reason, or take the flag back */
   setFlag: MutationDefinition<op.SetFlagArgs & CallOptions, CacheBaseQuery, Tag, op.SetFlagResult, 'api'>;
   /** POST /message/set-important: Mark a thread important, or not, for the caller */
@@ -266,6 +276,8 @@ export type Endpoints = {
   unfeatureContent: MutationDefinition<op.UnfeatureContentArgs & CallOptions, CacheBaseQuery, Tag, op.UnfeatureContentResult, 'api'>;
   /** DELETE /stellar/wallet: Unlink the caller's Stellar wallet */
   unlinkWallet: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.UnlinkWalletResult, 'api'>;
+  /** POST /bid/update: Bid on a piece, in XLM */
+  updateBid: MutationDefinition<op.UpdateBidArgs & CallOptions, CacheBaseQuery, Tag, op.UpdateBidResult, 'api'>;
   /** POST /content/update-description: Change the description of a piece */
   updateContentDescription: MutationDefinition<op.UpdateContentDescriptionArgs & CallOptions, CacheBaseQuery, Tag, op.UpdateContentDescriptionResult, 'api'>;
   /** POST /content/update-projectid: Put a piece in a project or take it out */
@@ -314,8 +326,10 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   addKnack: { kind: 'mutation', tags: ['Knack'] },
   addShare: { kind: 'mutation', tags: ['Comment'] },
   addToProject: { kind: 'mutation', tags: ['Project'] },
+  approveBid: { kind: 'mutation', tags: ['Bid'] },
   approveCashOut: { kind: 'mutation', tags: ['Knack'] },
   blockMessageSender: { kind: 'mutation', tags: ['Message', 'Follow', 'User', 'Content', 'Comment'] },
+  cancelBid: { kind: 'mutation', tags: ['Bid'] },
   cancelCashOut: { kind: 'mutation', tags: ['Knack'] },
   cancelEmailChange: { kind: 'mutation', tags: ['Auth'] },
   changePassword: { kind: 'mutation', tags: ['Settings'] },
@@ -344,6 +358,8 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getArtistsByFans: { kind: 'pages', tags: ['User'], cursor: 'nextCursor' },
   getAuthProviders: { kind: 'query', tags: ['Auth'] },
   getAvailableKnacks: { kind: 'query', tags: ['Knack'] },
+  getBid: { kind: 'query', tags: ['Bid'] },
+  getBidsByContent: { kind: 'query', tags: ['Bid'] },
   getCommentFeed: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
   getCommentsByContent: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
   getCommentsByUser: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
@@ -428,6 +444,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   searchContents: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   searchMembers: { kind: 'query', tags: ['User'] },
   searchOwners: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
+  sellBid: { kind: 'mutation', tags: ['Bid'] },
   setFlag: { kind: 'mutation', tags: ['Flag'] },
   setMessageImportant: { kind: 'mutation', tags: ['Message'] },
   signin: { kind: 'mutation', tags: ['Auth'] },
@@ -438,6 +455,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   trendContent: { kind: 'mutation', tags: ['Content'] },
   unfeatureContent: { kind: 'mutation', tags: ['Content'] },
   unlinkWallet: { kind: 'mutation', tags: ['Stellar'] },
+  updateBid: { kind: 'mutation', tags: ['Bid'] },
   updateContentDescription: { kind: 'mutation', tags: ['Content'] },
   updateContentProject: { kind: 'mutation', tags: ['Content'] },
   updateContentSetting: { kind: 'mutation', tags: ['Content'] },
@@ -465,8 +483,10 @@ export const {
   useAddKnackMutation,
   useAddShareMutation,
   useAddToProjectMutation,
+  useApproveBidMutation,
   useApproveCashOutMutation,
   useBlockMessageSenderMutation,
+  useCancelBidMutation,
   useCancelCashOutMutation,
   useCancelEmailChangeMutation,
   useChangePasswordMutation,
@@ -502,6 +522,10 @@ export const {
   useLazyGetAuthProvidersQuery,
   useGetAvailableKnacksQuery,
   useLazyGetAvailableKnacksQuery,
+  useGetBidQuery,
+  useLazyGetBidQuery,
+  useGetBidsByContentQuery,
+  useLazyGetBidsByContentQuery,
   useGetCommentFeedInfiniteQuery,
   useGetCommentsByContentInfiniteQuery,
   useGetCommentsByUserInfiniteQuery,
@@ -627,6 +651,7 @@ export const {
   useSearchMembersQuery,
   useLazySearchMembersQuery,
   useSearchOwnersInfiniteQuery,
+  useSellBidMutation,
   useSetFlagMutation,
   useSetMessageImportantMutation,
   useSigninMutation,
@@ -637,6 +662,7 @@ export const {
   useTrendContentMutation,
   useUnfeatureContentMutation,
   useUnlinkWalletMutation,
+  useUpdateBidMutation,
   useUpdateContentDescriptionMutation,
   useUpdateContentProjectMutation,
   useUpdateContentSettingMutation,

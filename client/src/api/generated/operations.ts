@@ -32,6 +32,13 @@ export function addToProject(args: AddToProjectArgs, options?: RequestOptions): 
   return request<AddToProjectResult>('post', '/project/add-to-project', args ?? {}, options);
 }
 
+export type ApproveBidArgs = { body: NonNullable<operations['approveBid']['requestBody']>['content']['application/json'] };
+export type ApproveBidResult = operations['approveBid']['responses'][200]['content']['application/json'];
+/** POST /bid/approve: A party of a pending sale signs it (or says their wallet did not) */
+export function approveBid(args: ApproveBidArgs, options?: RequestOptions): Promise<ApproveBidResult> {
+  return request<ApproveBidResult>('post', '/bid/approve', args ?? {}, options);
+}
+
 export type ApproveCashOutArgs = { body: NonNullable<operations['approveCashOut']['requestBody']>['content']['application/json'] };
 export type ApproveCashOutResult = operations['approveCashOut']['responses'][200]['content']['application/json'];
 /** POST /user-history/approve: Pay a pending cash-out request through the payout provider (admins only) */
@@ -44,6 +51,13 @@ export type BlockMessageSenderResult = operations['blockMessageSender']['respons
 /** POST /message/block: Block a member's messages, or unblock them */
 export function blockMessageSender(args: BlockMessageSenderArgs, options?: RequestOptions): Promise<BlockMessageSenderResult> {
   return request<BlockMessageSenderResult>('post', '/message/block', args ?? {}, options);
+}
+
+export type CancelBidArgs = { body: NonNullable<operations['cancelBid']['requestBody']>['content']['application/json'] };
+export type CancelBidResult = operations['cancelBid']['responses'][200]['content']['application/json'];
+/** POST /bid/cancel: Withdraw or restore a bid, or cancel a pending sale */
+export function cancelBid(args: CancelBidArgs, options?: RequestOptions): Promise<CancelBidResult> {
+  return request<CancelBidResult>('post', '/bid/cancel', args ?? {}, options);
 }
 
 export type CancelCashOutArgs = { body: NonNullable<operations['cancelCashOut']['requestBody']>['content']['application/json'] };
@@ -240,6 +254,20 @@ export type GetAvailableKnacksResult = operations['getAvailableKnacks']['respons
 /** GET /knack/get-available-knacks: The signed-in member's balance and how many knacks they may give before the code is asked */
 export function getAvailableKnacks(args?: GetAvailableKnacksArgs, options?: RequestOptions): Promise<GetAvailableKnacksResult> {
   return request<GetAvailableKnacksResult>('get', '/knack/get-available-knacks', args ?? {}, options);
+}
+
+export type GetBidArgs = { path: operations['getBid']['parameters']['path'] };
+export type GetBidResult = operations['getBid']['responses'][200]['content']['application/json'];
+/** GET /bid/get/{id}: One bid */
+export function getBid(args: GetBidArgs, options?: RequestOptions): Promise<GetBidResult> {
+  return request<GetBidResult>('get', '/bid/get/{id}', args ?? {}, options);
+}
+
+export type GetBidsByContentArgs = { path: operations['getBidsByContent']['parameters']['path'] };
+export type GetBidsByContentResult = operations['getBidsByContent']['responses'][200]['content']['application/json'];
+/** GET /bid/getAllByContent/{id}: A piece's bids, newest first, and its buy/sell panel's figures */
+export function getBidsByContent(args: GetBidsByContentArgs, options?: RequestOptions): Promise<GetBidsByContentResult> {
+  return request<GetBidsByContentResult>('get', '/bid/getAllByContent/{id}', args ?? {}, options);
 }
 
 export type GetCommentFeedArgs = { query?: operations['getCommentFeed']['parameters']['query'] };
@@ -830,6 +858,13 @@ export function searchOwners(args: SearchOwnersArgs, options?: RequestOptions): 
   return request<SearchOwnersResult>('get', '/content/get-all-owners', args ?? {}, options);
 }
 
+export type SellBidArgs = { body: NonNullable<operations['sellBid']['requestBody']>['content']['application/json'] };
+export type SellBidResult = operations['sellBid']['responses'][200]['content']['application/json'];
+/** POST /bid/sell: The owner accepts the current best bid (the sale becomes pending) */
+export function sellBid(args: SellBidArgs, options?: RequestOptions): Promise<SellBidResult> {
+  return request<SellBidResult>('post', '/bid/sell', args ?? {}, options);
+}
+
 export type SetFlagArgs = { body: NonNullable<operations['setFlag']['requestBody']>['content']['application/json'] };
 export type SetFlagResult = operations['setFlag']['responses'][200]['content']['application/json'];
 /** POST /flag/set: Flag a piece with a reason, change the reason, or take the flag back */
@@ -898,6 +933,13 @@ export type UnlinkWalletResult = operations['unlinkWallet']['responses'][200]['c
 /** DELETE /stellar/wallet: Unlink the caller's Stellar wallet */
 export function unlinkWallet(args?: UnlinkWalletArgs, options?: RequestOptions): Promise<UnlinkWalletResult> {
   return request<UnlinkWalletResult>('delete', '/stellar/wallet', args ?? {}, options);
+}
+
+export type UpdateBidArgs = { body: NonNullable<operations['updateBid']['requestBody']>['content']['application/json'] };
+export type UpdateBidResult = operations['updateBid']['responses'][201]['content']['application/json'];
+/** POST /bid/update: Bid on a piece, in XLM */
+export function updateBid(args: UpdateBidArgs, options?: RequestOptions): Promise<UpdateBidResult> {
+  return request<UpdateBidResult>('post', '/bid/update', args ?? {}, options);
 }
 
 export type UpdateContentDescriptionArgs = { body: NonNullable<operations['updateContentDescription']['requestBody']>['content']['application/json'] };

@@ -1,0 +1,2 @@
+/** For tests only: the models, to read and reset what the bids module stores. */
+export { BidModel, BidSaleModel } from './bids.model';
