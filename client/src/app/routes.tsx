@@ -15,7 +15,8 @@ import { parsePath, SEGMENT_PATH } from '../lib/links';
 import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 import { loadSettingsPage } from '../features/settings';
 import { loadDiscountCodesPage } from '../features/discount-codes';
-import { loadPricingPage, loadSubscriptionReturnPage } from '../features/subscriptions';
+import { loadPricingPage } from '../features/subscriptions';
+import { loadReturnLinkPage } from '../features/bids';
 import { loadAnalyticsPage } from '../features/analytics';
 import { loadAdminHomePage } from '../features/admin';
 import { loadInboxPage } from '../features/messages';
@@ -132,8 +133,8 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),
   route({ name: 'nft', path: '/nft', metaPage: 'meta', guest: true, load: loadNftPage }),
   route({ name: 'verify', path: '/verify', metaPage: 'meta', guest: true, load: loadVerifyProofPage }),
-  route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
-  route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
+  route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
+  route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
   route({ name: 'analytics', path: '/analytics', metaPage: 'meta', guest: false, load: loadAnalyticsPage }),
   route({ name: 'admin', path: '/admin', metaPage: 'meta', guest: false, admin: true, load: loadAdminHomePage }),
   route({ name: 'creat-discount-code', path: '/creat-discount-code', metaPage: 'meta', guest: false, admin: true, load: loadDiscountCodesPage }),
