@@ -92,7 +92,7 @@ export function createApp({
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'extended');
 
-  app.use(securityHeaders(contentSecurityPolicy(config.auth)));
+  app.use(securityHeaders(contentSecurityPolicy(config.auth, config.stellar.network.horizonUrl)));
   app.use(requestLog(logger, { ignore: (url) => url === '/healthz' || url === '/readyz' }));
   app.use(compression());
 
@@ -209,11 +209,16 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
   return { rawBody, json };
 }
 
-/** Our own origin only, plus the sign-in providers' scripts and frames when they are configured. */
-function contentSecurityPolicy(auth: AppDeps['config']['auth']) {
+/**
+ * Our own origin only, plus the sign-in providers' scripts and frames when they are configured. The page may read
+ * from any https address, and from this Knack's Horizon (http on this machine in development): the proof verifier
+ * asks the Horizon the visitor names for the anchoring transaction, in the visitor's browser, so that it trusts
+ * nothing Knack's server says. Images already load from any https address, so this opens no new way out.
+ */
+function contentSecurityPolicy(auth: AppDeps['config']['auth'], horizonUrl: string) {
   const scripts = ["'self'"];
   const frames = ["'self'"];
-  const connect = ["'self'"];
+  const connect = ["'self'", 'https:', new URL(horizonUrl).origin];
   if (auth.google) {
     scripts.push('https://accounts.google.com/gsi/client');
     frames.push('https://accounts.google.com');

@@ -72,6 +72,7 @@ describe('routes', () => {
       ['user-setting', '/user-setting', false],
       ['pricing', '/pricing', true],
       ['nft', '/nft', true],
+      ['verify', '/verify', true],
       ['approve', '/approve', false],
       ['cancel', '/cancel', false],
       ['analytics', '/analytics', false],

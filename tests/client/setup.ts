@@ -2,6 +2,7 @@
  * Component test setup (jsdom): the browser APIs antd needs that jsdom lacks, and a clean DOM and
  * storage between tests.
  */
+import { webcrypto } from 'node:crypto';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { cleanup, configure } from '@testing-library/react';
 
@@ -12,6 +13,11 @@ configure({ asyncUtilTimeout: 10_000 });
 // react-router needs TextEncoder, which jest's jsdom environment does not expose.
 if (typeof globalThis.TextEncoder === 'undefined') {
   Object.assign(globalThis, { TextEncoder, TextDecoder });
+}
+
+// Web Crypto's digest (the proof verifier hashes with it), which jsdom's crypto lacks.
+if (!globalThis.crypto?.subtle) {
+  Object.defineProperty(globalThis, 'crypto', { writable: true, configurable: true, value: webcrypto });
 }
 
 // antd's Form batches watchers in a macro task through MessageChannel, which jsdom lacks.

@@ -383,6 +383,8 @@ export async function startHorizonStandIn({
     res.writeHead(status, {
       'Content-Type': problem ? 'application/problem+json; charset=utf-8' : 'application/hal+json; charset=utf-8',
       'X-Ratelimit-Limit': '3600',
+      // Horizon lets any web page read it (a browser-side verifier does).
+      'Access-Control-Allow-Origin': '*',
       Date: new Date().toUTCString(),
     });
     res.end(JSON.stringify(body));

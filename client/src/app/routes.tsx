@@ -15,11 +15,13 @@ import { parsePath, SEGMENT_PATH } from '../lib/links';
 import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 import { loadSettingsPage } from '../features/settings';
 import { loadDiscountCodesPage } from '../features/discount-codes';
-import { loadPricingPage, loadSubscriptionReturnPage } from '../features/subscriptions';
+import { loadPricingPage } from '../features/subscriptions';
+import { loadReturnLinkPage } from '../features/bids';
 import { loadAnalyticsPage } from '../features/analytics';
 import { loadAdminHomePage } from '../features/admin';
 import { loadInboxPage } from '../features/messages';
 import { loadNftPage } from '../features/nft';
+import { loadVerifyProofPage } from '../features/verify';
 
 export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
@@ -95,6 +97,7 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
   'viewall-kind',
   'pricing',
   'nft',
+  'verify',
   'blog-type',
   'username',
   'admin pass',
@@ -129,8 +132,9 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'user-setting', path: '/user-setting', metaPage: 'meta', guest: false, load: loadSettingsPage }),
   route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),
   route({ name: 'nft', path: '/nft', metaPage: 'meta', guest: true, load: loadNftPage }),
-  route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
-  route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadSubscriptionReturnPage }),
+  route({ name: 'verify', path: '/verify', metaPage: 'meta', guest: true, load: loadVerifyProofPage }),
+  route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
+  route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
   route({ name: 'analytics', path: '/analytics', metaPage: 'meta', guest: false, load: loadAnalyticsPage }),
   route({ name: 'admin', path: '/admin', metaPage: 'meta', guest: false, admin: true, load: loadAdminHomePage }),
   route({ name: 'creat-discount-code', path: '/creat-discount-code', metaPage: 'meta', guest: false, admin: true, load: loadDiscountCodesPage }),

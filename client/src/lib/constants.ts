@@ -38,6 +38,8 @@ export const PATHS = {
   /** NFT mode: a piece minted as a Stellar token (members), what it is and how it compares (visitors). */
   nft: '/nft',
   howItWorks: '/become/all',
+  /** The verifier of ledger proofs: anyone checks a downloaded proof against its root on Stellar. */
+  verifyProof: '/verify',
   privacy: '/privacy-policy.html',
   terms: '/terms-of-use.html',
   exploreTag: (slug: string) => `/explore/${encodeURIComponent(slug)}`,

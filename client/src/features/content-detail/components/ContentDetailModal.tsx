@@ -19,8 +19,10 @@ import { DetailStage } from './DetailStage';
 import { FullImageModal } from './FullImageModal';
 import { ExploreStrip, MoreFromArtist, OtherArtists } from './PieceStrips';
 import { loadCommentsPanel, usePieceComments } from '../../comments';
+import { loadBidPanel } from '../../bids';
 
 const CommentsPanel = lazy(loadCommentsPanel);
+const BidPanel = lazy(loadBidPanel);
 import './content-detail.css';
 
 /** The content modal is 1500 wide and min(1388, 72% of the window's height) high. */
@@ -128,6 +130,9 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
           <DetailStage content={content} position={position} swipe={swipe} onPrevious={previous} onNext={next} onShowFullImage={() => setShowingFull(true)} />
           <div className="kn-detail__side">
             <DetailInfo content={content} titleId={titleId} commentsCount={commentsCount} />
+            <Suspense fallback={null}>
+              <BidPanel contentId={content.id} ownerId={content.ownerId} />
+            </Suspense>
             <Suspense fallback={null}>
               <CommentsPanel content={content} queue={siblings} />
             </Suspense>

@@ -5,7 +5,7 @@ import { knackApi } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { notify } from '../../../components/notify';
 import { selectUser } from '../../auth';
-import { saveJsonFile } from '../saveJsonFile';
+import { saveJsonFile } from '../../../lib/saveJsonFile';
 import './your-data.css';
 
 /** The confirmation, loaded when it is first opened. */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
 import type { HistoryItem } from '../hooks/useHistory';
@@ -25,6 +26,8 @@ export interface HistoryListProps {
   error?: { message: string };
   retry?: () => void;
   empty: string;
+  /** What each item offers besides its text (the wallet: its proof), at the end of its row. */
+  action?: (item: HistoryItem) => ReactNode;
 }
 
 function LoadFailed({ message, retry }: { message: string; retry?: () => void }) {
@@ -41,7 +44,7 @@ function LoadFailed({ message, retry }: { message: string; retry?: () => void })
 }
 
 /** History items: date, kind, what happened, and the money it moved; 'Load more' pages on. */
-export function HistoryList({ items, loading, loaded, more, error, retry, empty }: HistoryListProps) {
+export function HistoryList({ items, loading, loaded, more, error, retry, empty, action }: HistoryListProps) {
   if (!loaded && loading) return <Skeleton active paragraph={{ rows: 4 }} />;
   if (!items.length) return error ? <LoadFailed message={error.message} retry={retry} /> : <p className="kn-wallet__empty">{empty}</p>;
   return (
@@ -50,7 +53,7 @@ export function HistoryList({ items, loading, loaded, more, error, retry, empty 
         {items.map((item) => {
           const amount = amountOf(item);
           return (
-            <li key={item.historyId} className="kn-history__item">
+            <li key={item.historyId} className={action ? 'kn-history__item kn-history__item--action' : 'kn-history__item'}>
               <span className={`kn-history__type kn-history__type--${item.activityType.toLowerCase()}`}>
                 {TYPE_LABELS[item.activityType] ?? item.activityType}
               </span>
@@ -62,6 +65,7 @@ export function HistoryList({ items, loading, loaded, more, error, retry, empty 
                 {when(item.at)}
               </time>
               <strong className={`kn-history__amount is-${amount.tone}`}>{amount.text}</strong>
+              {action?.(item)}
             </li>
           );
         })}

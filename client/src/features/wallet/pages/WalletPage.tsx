@@ -10,10 +10,17 @@ import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
 import { modalOpened } from '../../../lib/ui';
 import { HistoryList } from '../components/HistoryList';
-import { useHistory } from '../hooks/useHistory';
+import { ledgerEntryIdOf, ProofDownload } from '../components/ProofDownload';
+import { useHistory, type HistoryItem } from '../hooks/useHistory';
 import '../components/wallet.css';
 import { PageHead } from '../../../components/PageHead';
 import { formatUsd } from '../../../components/format';
+
+/** An item's proof, when it has a ledger entry. */
+function proofOf(item: HistoryItem) {
+  const entryId = ledgerEntryIdOf(item);
+  return entryId ? <ProofDownload entryId={entryId} label={`Proof: ${item.activity}`} /> : null;
+}
 
 const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
@@ -114,7 +121,29 @@ export default function WalletPage() {
           </h2>
           <Link to={PATHS.activityHistory}>All activity</Link>
         </div>
-        <HistoryList {...history} empty="No earnings yet: when another member plays or views a monetized piece of yours, it shows here." />
+        <HistoryList {...history} action={proofOf} empty="No earnings yet: when another member plays or views a monetized piece of yours, it shows here." />
+      </section>
+      <section className="kn-wallet__proofs" aria-labelledby="kn-proofs-title">
+        <h2 id="kn-proofs-title" className="kn-section-title">
+          What a proof proves
+        </h2>
+        <p>
+          After each day ends (UTC), Knack puts one fingerprint of all that day&apos;s ledger entries, its Merkle root, on the Stellar network. The proof of an
+          entry lets anyone check, without trusting Knack, that the entry is in that root: check it on the <Link to={PATHS.verifyProof}>verifier page</Link> or
+          with <code>scripts/verify-proof.mjs</code>.
+        </p>
+        <p>
+          <strong>It proves</strong> that no entry of a closed day was changed or dropped after its root was anchored on Stellar: the entry, exactly as the
+          proof shows it, is one of that day&apos;s entries.
+        </p>
+        <p>
+          <strong>It does not prove:</strong>
+        </p>
+        <ul>
+          <li>that an entry was right when it was written (a wrong amount written at the time is in the root like any other);</li>
+          <li>anything about today&apos;s entries: a day&apos;s root is made after midnight UTC and anchored within the hour;</li>
+          <li>anything about entries from before anchoring began.</li>
+        </ul>
       </section>
     </div>
   );

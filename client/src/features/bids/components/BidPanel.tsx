@@ -1,0 +1,222 @@
+import { useState } from 'react';
+import Button from 'antd/es/button';
+import InputNumber from 'antd/es/input-number';
+import Select from 'antd/es/select';
+import Tabs from 'antd/es/tabs';
+import type { CachedError } from '../../../api/cache';
+import {
+  useGetBidsByContentQuery,
+  useGetStellarUsdRateQuery,
+  useGetWalletLinkQuery,
+  useSellBidMutation,
+  useUpdateBidMutation,
+} from '../../../api/generated/endpoints';
+import type { GetBidsByContentResult } from '../../../api/generated/operations';
+import { notify } from '../../../components/notify';
+import { formatUsd } from '../../../components/format';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { modalOpened } from '../../../lib/ui';
+import { selectUser } from '../../auth';
+import { useWalletModal } from '../../stellar';
+import { formatXlm } from '../bids.format';
+import { saleOutcome, useSaleSigning, type BidSale } from './useSaleSigning';
+import './bids.css';
+
+type Bid = GetBidsByContentResult['bids'][number];
+
+/** One line of the history: its date, the role, and what happened. */
+interface HistoryRow {
+  key: string;
+  at: string;
+  role: 'Buyer' | 'Bidder' | 'Seller';
+  text: string;
+}
+
+const when = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const nameOf = (bid: Bid) => bid.biderUsername ?? 'A member';
+
+/** A bid's rows: the buyer (sold or pending) or the bidder, and for a sold bid a second row, the seller's. */
+function rowsOf(bid: Bid): HistoryRow[] {
+  const price = formatXlm(bid.price);
+  if (bid.sold) {
+    return [
+      { key: `${bid.id}:buyer`, at: bid.soldAt ?? bid.createdAt, role: 'Buyer', text: `${nameOf(bid)} bought it for ${price}` },
+      { key: `${bid.id}:seller`, at: bid.soldAt ?? bid.createdAt, role: 'Seller', text: `${bid.sellerUsername ?? 'The owner'} sold it for ${price}` },
+    ];
+  }
+  if (bid.pending) return [{ key: bid.id, at: bid.createdAt, role: 'Buyer', text: `${nameOf(bid)} is buying it for ${price} (sale pending)` }];
+  const text = bid.deleted ? `${nameOf(bid)} withdrew a bid of ${price}` : `${nameOf(bid)} bid ${price}`;
+  return [{ key: bid.id, at: bid.createdAt, role: 'Bidder', text }];
+}
+
+/** The server's answer to a refused bid or sale, shown as the spec has it: a success-style toast with its message. */
+const toldAsToast = (error: unknown) => notify('success', (error as CachedError).message);
+
+/**
+ * The buy/sell panel of a piece: 'Sell' for its owner, 'Buy' for everyone else. The price row (XLM, 2 decimals), the
+ * current bid (0.00 with none), the reserve (the piece's earnings in XLM at the current rate: a bid must beat it),
+ * for the owner what a sale at the current bid brings (Knack takes no percentage), and the history. Bidding and
+ * selling need a linked Stellar wallet; the sale's one transaction is signed by each party's own wallet.
+ */
+export default function BidPanel({ contentId, ownerId }: { contentId: string; ownerId: string }) {
+  const dispatch = useAppDispatch();
+  const viewer = useAppSelector(selectUser);
+  const isOwner = viewer?.id === ownerId;
+  const list = useGetBidsByContentQuery({ path: { id: contentId } });
+  const link = useGetWalletLinkQuery(undefined, { skip: !viewer });
+  const rate = useGetStellarUsdRateQuery({ quiet: 'the panel shows the dollar figure only when a rate is known' }, { skip: !isOwner });
+  const wallet = useWalletModal();
+  const [price, setPrice] = useState<number | null>(null);
+  const [bid, { isLoading: bidding }] = useUpdateBidMutation();
+  const [sell, { isLoading: selling }] = useSellBidMutation();
+  const { sign, signing } = useSaleSigning();
+
+  const data = list.data;
+  const linked = link.data?.linked ? link.data : null;
+  const sale = data?.sale;
+  const mySigner = sale?.signers.find((signer) => signer.role === (isOwner ? 'seller' : 'buyer'));
+  const mustSign = Boolean(sale && sale.status === 'pending' && mySigner && !mySigner.signed);
+
+  const placeBid = async () => {
+    if (!viewer) return;
+    try {
+      const answer = await bid({
+        body: { contentId, biderId: viewer.id, price: price ?? 0, unit: 'xlm' },
+        quiet: 'a refused bid is told as a toast with its message',
+      }).unwrap();
+      notify('success', `Your bid of ${formatXlm(answer.bid.price)} is the current best bid.`);
+      setPrice(null);
+    } catch (error) {
+      toldAsToast(error);
+    }
+  };
+
+  const signSale = async (pending: BidSale) => {
+    if (!linked?.address) return;
+    await sign({ bidId: pending.bidId }, pending, linked.address);
+  };
+
+  const sellCurrent = async () => {
+    if (!data?.currentBidId) return;
+    try {
+      const answer = await sell({ body: { bidId: data.currentBidId }, quiet: 'a refused sale is told as a toast with its message' }).unwrap();
+      const pending = answer.sale;
+      if (pending && linked?.address && pending.signers.some((signer) => signer.role === 'seller' && !signer.signed)) {
+        await sign({ bidId: pending.bidId }, pending, linked.address);
+      } else {
+        notify('success', saleOutcome(pending));
+      }
+    } catch (error) {
+      toldAsToast(error);
+    }
+  };
+
+  const history = (data?.bids ?? []).flatMap(rowsOf);
+  const current = data ? formatXlm(data.highestPrice) : '…';
+  const xlmPerUsd = rate.data?.xlmPerUsd;
+
+  const walletNeeded = viewer && link.data && !linked;
+  const action = !viewer ? (
+    <Button type="primary" onClick={() => dispatch(modalOpened({ name: 'login', origin: 'onClickKnack' }))}>
+      Log in to bid
+    </Button>
+  ) : walletNeeded ? (
+    <div className="kn-bids__wallet">
+      <span>{isOwner ? 'Selling needs a linked Stellar wallet.' : 'Bidding needs a linked Stellar wallet.'}</span>
+      <Button onClick={() => wallet.connect('freighter')}>Link Freighter</Button>
+    </div>
+  ) : null;
+
+  const pane = isOwner ? (
+    <div className="kn-bids__pane">
+      <dl className="kn-bids__figures">
+        <div>
+          <dt>Current bid</dt>
+          <dd data-testid="bid-current">{current}</dd>
+        </div>
+        <div>
+          <dt>Reserve (knack guarantee)</dt>
+          <dd data-testid="bid-reserve">{data ? (data.reserve === null ? 'Not known right now' : formatXlm(data.reserve)) : '…'}</dd>
+        </div>
+      </dl>
+      <p className="kn-bids__brings" data-testid="bid-brings">
+        {data && data.currentBidId && data.highestPrice > 0
+          ? `A sale at the current bid brings you ${formatXlm(data.highestPrice)}${xlmPerUsd ? ` (about ${formatUsd(data.highestPrice / xlmPerUsd)})` : ''}: Knack takes no percentage.`
+          : 'No bid yet: a sale brings you the whole price, Knack takes no percentage.'}
+      </p>
+      {action ?? (
+        <Button type="primary" disabled={!data?.currentBidId || data.pending} loading={selling || signing} onClick={() => void sellCurrent()}>
+          {data?.currentBidId ? `Sell for ${current}` : 'Sell'}
+        </Button>
+      )}
+    </div>
+  ) : (
+    <div className="kn-bids__pane">
+      <dl className="kn-bids__figures">
+        <div>
+          <dt>Current bid</dt>
+          <dd data-testid="bid-current">{current}</dd>
+        </div>
+        <div>
+          <dt>Reserve (knack guarantee)</dt>
+          <dd data-testid="bid-reserve">{data ? (data.reserve === null ? 'Not known right now' : formatXlm(data.reserve)) : '…'}</dd>
+        </div>
+      </dl>
+      <div className="kn-bids__price">
+        <InputNumber<number>
+          aria-label="Price"
+          className="kn-bids__amount"
+          min={0}
+          step={0.01}
+          precision={2}
+          placeholder="0.00"
+          value={price}
+          onChange={(value) => setPrice(value)}
+        />
+        <Select aria-label="Unit" className="kn-bids__unit" value="xlm" options={[{ value: 'xlm', label: 'XLM' }]} />
+        {action ?? (
+          <Button type="primary" loading={bidding} onClick={() => void placeBid()}>
+            Bid
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+
+  return (
+    <section className="kn-bids" aria-label="Buy or sell">
+      <Tabs
+        size="small"
+        activeKey={isOwner ? 'sell' : 'buy'}
+        items={[isOwner ? { key: 'sell', label: 'Sell', children: pane } : { key: 'buy', label: 'Buy', children: pane }]}
+      />
+      {sale && mustSign ? (
+        <div className="kn-bids__sale" role="status">
+          <span>{saleOutcome(sale)}</span>
+          <Button type="primary" loading={signing} disabled={!linked} onClick={() => void signSale(sale)}>
+            Sign the sale
+          </Button>
+        </div>
+      ) : sale ? (
+        <p className="kn-bids__sale" role="status">
+          {saleOutcome(sale)}
+        </p>
+      ) : null}
+      <h3 className="kn-bids__title">History</h3>
+      {history.length ? (
+        <ul className="kn-bids__history" aria-label="Bid history">
+          {history.map((row) => (
+            <li key={row.key} className="kn-bids__row">
+              <time dateTime={row.at}>{when(row.at)}</time>
+              <span className={`kn-bids__role kn-bids__role--${row.role.toLowerCase()}`}>{row.role}</span>
+              <span className="kn-bids__text">{row.text}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="kn-bids__empty">No bids yet.</p>
+      )}
+      {wallet.modal}
+    </section>
+  );
+}
