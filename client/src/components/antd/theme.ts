@@ -16,7 +16,13 @@ export const FONT_STACK =
 export const theme: ThemeConfig = {
   token: {
     colorPrimary: BRAND.primary,
+    // antd lightens the brand on hover (#8566ff: white text on it, or it as text on white, reads 3.9:1); it darkens
+    // here instead, as our own buttons do (global.css --kn-brand-strong and --kn-brand-pressed).
+    colorPrimaryHover: '#4526d9',
+    colorPrimaryActive: '#3a1fc0',
     colorLink: BRAND.primary,
+    colorLinkHover: '#4526d9',
+    colorLinkActive: '#3a1fc0',
     colorText: BRAND.ink,
     colorTextHeading: BRAND.ink,
     colorTextSecondary: TEXT_MUTED,
