@@ -8,7 +8,7 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { Config } from './config';
+import { SDF_NETWORKS, type Config } from './config';
 import { docsRouter } from './docs/docs.routes';
 import { isLocalPinning, localIpfsRouter, type IpfsPinning } from './integrations/ipfs';
 import { outboxRouter, type Mailer } from './integrations/mail';
@@ -210,15 +210,16 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
 }
 
 /**
- * Our own origin only, plus the sign-in providers' scripts and frames when they are configured. The page may read
- * from any https address, and from this Knack's Horizon (http on this machine in development): the proof verifier
- * asks the Horizon the visitor names for the anchoring transaction, in the visitor's browser, so that it trusts
- * nothing Knack's server says. Images already load from any https address, so this opens no new way out.
+ * Our own origin only, plus the sign-in providers' scripts and frames when they are configured. The page may also
+ * read this Knack's Horizon and SDF's two: the proof verifier asks Horizon for the anchoring transaction in the
+ * visitor's browser, so that it trusts nothing Knack's server says. Other Horizons are for the verifier script
+ * (scripts/verify-proof.mjs): a page script that may fetch any address is what an injected script would want.
  */
 function contentSecurityPolicy(auth: AppDeps['config']['auth'], horizonUrl: string) {
   const scripts = ["'self'"];
   const frames = ["'self'"];
-  const connect = ["'self'", 'https:', new URL(horizonUrl).origin];
+  const horizons = [horizonUrl, SDF_NETWORKS.testnet.horizonUrl, SDF_NETWORKS.public.horizonUrl].map((url) => new URL(url).origin);
+  const connect = ["'self'", ...new Set(horizons)];
   if (auth.google) {
     scripts.push('https://accounts.google.com/gsi/client');
     frames.push('https://accounts.google.com');

@@ -455,7 +455,7 @@ function ipfsConfig(env: NodeJS.ProcessEnv): IpfsConfig {
   };
 }
 
-const SDF_NETWORKS = {
+export const SDF_NETWORKS = {
   testnet: {
     passphrase: 'Test SDF Network ; September 2015',
     horizonUrl: 'https://horizon-testnet.stellar.org',

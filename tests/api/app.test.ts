@@ -81,6 +81,12 @@ describe('the API surface', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
+  it("when the page asks the network for a proof's anchor, then it may reach this Knack's Horizon and SDF's two, and no other address", async () => {
+    const res = await request(app).get('/healthz');
+    const connect = /connect-src ([^;]*)/.exec(res.headers['content-security-policy'])![1]!.split(' ');
+    expect(connect).toEqual(["'self'", 'http://127.0.0.1:9', 'https://horizon-testnet.stellar.org', 'https://horizon.stellar.org']);
+  });
+
   it('when a large JSON answer is asked for with gzip, then it is compressed', async () => {
     await seedReferenceData();
     const res = await request(app).get('/api/v2/tag/get-all').set('Accept-Encoding', 'gzip').expect(200);

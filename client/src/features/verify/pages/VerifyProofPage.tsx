@@ -129,7 +129,7 @@ export default function VerifyProofPage() {
         <p className="kn-verify__hint">
           {proof && horizonFor(proof, horizon) === null
             ? 'This proof names a network of its own: give the address of its Horizon.'
-            : 'Empty: the Stellar Development Foundation’s Horizon of the proof’s network.'}
+            : 'Empty: the Stellar Development Foundation’s Horizon of the proof’s network. This page reaches SDF’s Horizons and this Knack’s; check against another with the script in the README.'}
         </p>
         <Button type="primary" size="large" loading={checking} disabled={!text.trim()} onClick={() => void verify()}>
           Verify
