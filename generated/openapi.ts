@@ -3108,6 +3108,8 @@ export interface components {
             sale?: components["schemas"]["BidSale"];
             /** @enum {string} */
             unit: "xlm";
+            /** @description The XLM a dollar buys, as read for the reserve or for the owner (who sees what a sale at the current bid brings in dollars); null when it was not needed or cannot be read. */
+            xlmPerUsd: number | null;
         };
         BidResponse: {
             bid: components["schemas"]["Bid"];

@@ -83,7 +83,7 @@ describe('the API surface', () => {
 
   it("when the page asks the network for a proof's anchor, then it may reach this Knack's Horizon and SDF's two, and no other address", async () => {
     const res = await request(app).get('/healthz');
-    const connect = /connect-src ([^;]*)/.exec(res.headers['content-security-policy'])![1]!.split(' ');
+    const connect = /connect-src ([^;]*)/.exec(res.headers['content-security-policy'] ?? '')![1]!.split(' ');
     expect(connect).toEqual(["'self'", 'http://127.0.0.1:9', 'https://horizon-testnet.stellar.org', 'https://horizon.stellar.org']);
   });
 

@@ -124,7 +124,23 @@ describe('bidding', () => {
     expect((await bid(a, piece, 20.01)).status).toBe(201);
     expect(await bid(b, piece, 20.01)).toMatchObject({ status: 400, body: { message: BELOW_BEST } });
     const panel = await list(piece).expect(200);
-    expect(panel.body).toMatchObject({ count: 1, highestPrice: 20.01, unit: 'xlm', pending: false, reserve: 20 });
+    expect(panel.body).toMatchObject({ count: 1, highestPrice: 20.01, unit: 'xlm', pending: false, reserve: 20, xlmPerUsd: 10 });
+  });
+
+  it("when the owner reads a piece's bids, then the rate comes with them (for what a sale brings in dollars); when Horizon has none, it is null and the list still answers", async () => {
+    const owner = await party();
+    const piece = await createPiece(owner.member);
+    expect((await list(piece).set(bearer(owner.member)).expect(200)).body).toMatchObject({ reserve: 0, xlmPerUsd: 10 });
+    // Another reader of a piece that earned nothing needs no rate: Horizon is not asked.
+    const asked = standIn.requests.length;
+    expect((await list(piece).expect(200)).body).toMatchObject({ reserve: 0, xlmPerUsd: null });
+    expect(standIn.requests.length).toBe(asked);
+    await standIn.stop();
+    try {
+      expect((await list(piece).set(bearer(owner.member)).expect(200)).body).toMatchObject({ reserve: 0 });
+    } finally {
+      await standIn.restart();
+    }
   });
 
   it('when 20 members bid at once, then one current best bid is left and the chain of bids rises', async () => {

@@ -7,7 +7,7 @@
  * store, router and toasts are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { approveBid, cancelBid, getBidsByContent, getStellarUsdRate, getWalletLink, sellBid, updateBid } from '../../client/src/api/generated/operations';
+import { approveBid, cancelBid, getBidsByContent, getWalletLink, sellBid, updateBid } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import type { components } from '../../generated/openapi';
 import { QUIET_CALL } from './call-options';
@@ -55,6 +55,7 @@ function listOf(bids: Bid[], overrides: Partial<BidList> = {}): BidList {
     unit: 'xlm',
     pending: false,
     reserve: 4.2,
+    xlmPerUsd: 10,
     ...overrides,
   };
 }
@@ -76,17 +77,14 @@ const historyRows = (panel: ReturnType<typeof within>) =>
     .map((row: HTMLElement) => [...row.children].map((child) => (child.tagName === 'TIME' ? child.getAttribute('dateTime') : child.textContent)));
 
 beforeEach(() => {
-  jest
-    .mocked(getWalletLink)
-    .mockResolvedValue({
-      linked: true,
-      wallet: 'freighter',
-      network: 'testnet',
-      address: BEA_ADDRESS,
-      addressShort: 'GBRP…OX2H',
-      linkedAt: '2026-05-01T00:00:00.000Z',
-    });
-  jest.mocked(getStellarUsdRate).mockResolvedValue({ xlmPerUsd: 10, source: 'order_book', at: '2026-05-14T12:00:00.000Z' });
+  jest.mocked(getWalletLink).mockResolvedValue({
+    linked: true,
+    wallet: 'freighter',
+    network: 'testnet',
+    address: BEA_ADDRESS,
+    addressShort: 'GBRP…OX2H',
+    linkedAt: '2026-05-01T00:00:00.000Z',
+  });
 });
 
 describe('the buy/sell panel', () => {
@@ -104,13 +102,11 @@ describe('the buy/sell panel', () => {
 
   it('when the history has a withdrawn bid, a bid, and a pending sale, then each row has its date, its role (buyer when pending, else bidder) and its text', async () => {
     const id = piece().id;
-    jest
-      .mocked(getBidsByContent)
-      .mockResolvedValue(
-        listOf([bidOf(id, 3, 12.5, { pending: true, current: true, biderUsername: 'cal_ray' }), bidOf(id, 2, 10), bidOf(id, 1, 8, { deleted: true })], {
-          pending: true,
-        }),
-      );
+    jest.mocked(getBidsByContent).mockResolvedValue(
+      listOf([bidOf(id, 3, 12.5, { pending: true, current: true, biderUsername: 'cal_ray' }), bidOf(id, 2, 10), bidOf(id, 1, 8, { deleted: true })], {
+        pending: true,
+      }),
+    );
     const { panel } = await openPanel();
     await waitFor(() => expect(panel.getByTestId('bid-current').textContent).toBe('12.50 XLM'));
     expect(historyRows(panel)).toEqual([
@@ -173,16 +169,14 @@ describe('the buy/sell panel', () => {
 
   it('when Jane opens her own piece, then the tab is Sell, with the reserve and what a sale at the current bid brings (no percentage); Sell sends the current bid, and "You can\'t sell" is a success-style toast', async () => {
     const id = piece().id;
-    jest
-      .mocked(getWalletLink)
-      .mockResolvedValue({
-        linked: true,
-        wallet: 'freighter',
-        network: 'testnet',
-        address: JANE_ADDRESS,
-        addressShort: 'GAHK…DB4A',
-        linkedAt: '2026-05-01T00:00:00.000Z',
-      });
+    jest.mocked(getWalletLink).mockResolvedValue({
+      linked: true,
+      wallet: 'freighter',
+      network: 'testnet',
+      address: JANE_ADDRESS,
+      addressShort: 'GAHK…DB4A',
+      linkedAt: '2026-05-01T00:00:00.000Z',
+    });
     jest.mocked(getBidsByContent).mockResolvedValue(listOf([bidOf(id, 2, 12.5, { current: true })], { reserve: 3.1 }));
     jest.mocked(sellBid).mockRejectedValueOnce(new ApiError("You can't sell", 409, 'conflict'));
     const { panel } = await openPanel(jane());

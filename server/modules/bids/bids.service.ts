@@ -249,7 +249,7 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       const asset = new sdk.Asset(code!, issuer);
       const trust = ops[1]!;
       if (trust.type !== 'changeTrust' || (trust.source ?? tx.source) !== sale.buyerAddress) return 'operations';
-      if (!('code' in trust.line) || !(trust.line).equals(asset)) return 'asset';
+      if (!('code' in trust.line) || !trust.line.equals(asset)) return 'asset';
       const token = ops[2]!;
       if (token.type !== 'payment') return 'operations';
       if (!token.asset.equals(asset)) return 'asset';
@@ -589,12 +589,11 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       const bids = (await Promise.all(numbers.map((i) => readBid(chains.idOf(contentId, i))))).filter((bid): bid is BidDoc => Boolean(bid));
       const names = await usernames(bids.flatMap((bid) => [bid.biderId, bid.sellerId ?? '']));
       const earnings = earningsMicrosOf(content);
-      let reserve: number | null = 0;
-      if (earnings > 0)
-        reserve = await horizon.xlmPerUsd().then(
-          (rate) => stroopsToPrice(usdMicrosToStroops(earnings, rate)),
-          () => null,
-        );
+      // The rate is read (cached a minute by the driver) only when the reserve needs it or the owner reads, who sees a
+      // sale's worth in dollars; a rate that cannot be read leaves both null rather than failing the list.
+      const wantsRate = earnings > 0 || caller?.userId === String(content.ownerId);
+      const xlmPerUsd = wantsRate ? await horizon.xlmPerUsd().catch(() => null) : null;
+      const reserve = earnings === 0 ? 0 : xlmPerUsd === null ? null : stroopsToPrice(usdMicrosToStroops(earnings, xlmPerUsd));
       const party = caller && sale && (caller.userId === sale.buyerId || caller.userId === sale.sellerId);
       return {
         bids: bids.map((bid) => bidView(bid, { current: bid._id === current?._id, pending: sale?.bidId === bid._id, names })),
@@ -604,6 +603,7 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
         unit: 'xlm',
         pending: Boolean(sale),
         reserve,
+        xlmPerUsd,
         ...(party && { sale: await saleView(sale) }),
       };
     },

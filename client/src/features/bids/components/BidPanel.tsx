@@ -4,13 +4,7 @@ import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import Tabs from 'antd/es/tabs';
 import type { CachedError } from '../../../api/cache';
-import {
-  useGetBidsByContentQuery,
-  useGetStellarUsdRateQuery,
-  useGetWalletLinkQuery,
-  useSellBidMutation,
-  useUpdateBidMutation,
-} from '../../../api/generated/endpoints';
+import { useGetBidsByContentQuery, useGetWalletLinkQuery, useSellBidMutation, useUpdateBidMutation } from '../../../api/generated/endpoints';
 import type { GetBidsByContentResult } from '../../../api/generated/operations';
 import { notify } from '../../../components/notify';
 import { formatUsd } from '../../../components/format';
@@ -64,7 +58,6 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
   const isOwner = viewer?.id === ownerId;
   const list = useGetBidsByContentQuery({ path: { id: contentId } });
   const link = useGetWalletLinkQuery(undefined, { skip: !viewer });
-  const rate = useGetStellarUsdRateQuery({ quiet: 'the panel shows the dollar figure only when a rate is known' }, { skip: !isOwner });
   const wallet = useWalletModal();
   const [price, setPrice] = useState<number | null>(null);
   const [bid, { isLoading: bidding }] = useUpdateBidMutation();
@@ -113,7 +106,7 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
 
   const history = (data?.bids ?? []).flatMap(rowsOf);
   const current = data ? formatXlm(data.highestPrice) : '…';
-  const xlmPerUsd = rate.data?.xlmPerUsd;
+  const xlmPerUsd = data?.xlmPerUsd;
 
   const walletNeeded = viewer && link.data && !linked;
   const action = !viewer ? (
