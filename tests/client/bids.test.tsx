@@ -110,9 +110,9 @@ describe('the buy/sell panel', () => {
     const { panel } = await openPanel();
     await waitFor(() => expect(panel.getByTestId('bid-current').textContent).toBe('12.50 XLM'));
     expect(historyRows(panel)).toEqual([
-      ['2026-05-13T12:00:00.000Z', 'Buyer', 'cal_ray is buying it for 12.50 XLM (sale pending)'],
-      ['2026-05-12T12:00:00.000Z', 'Bidder', 'bea_moon bid 10.00 XLM'],
-      ['2026-05-11T12:00:00.000Z', 'Bidder', 'bea_moon withdrew a bid of 8.00 XLM'],
+      ['2026-05-13T12:00:00.000Z', 'Buyer', 'cal ray is buying it for 12.50 XLM (sale pending)'],
+      ['2026-05-12T12:00:00.000Z', 'Bidder', 'bea moon bid 10.00 XLM'],
+      ['2026-05-11T12:00:00.000Z', 'Bidder', 'bea moon withdrew a bid of 8.00 XLM'],
     ]);
   });
 
@@ -124,8 +124,8 @@ describe('the buy/sell panel', () => {
     const { panel } = await openPanel();
     await waitFor(() => expect(historyRows(panel)).toHaveLength(2));
     expect(historyRows(panel)).toEqual([
-      ['2026-05-12T15:00:00.000Z', 'Buyer', 'bea_moon bought it for 20.00 XLM'],
-      ['2026-05-12T15:00:00.000Z', 'Seller', 'jane_doe sold it for 20.00 XLM'],
+      ['2026-05-12T15:00:00.000Z', 'Buyer', 'bea moon bought it for 20.00 XLM'],
+      ['2026-05-12T15:00:00.000Z', 'Seller', 'jane doe sold it for 20.00 XLM'],
     ]);
   });
 

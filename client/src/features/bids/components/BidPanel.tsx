@@ -9,6 +9,7 @@ import type { GetBidsByContentResult } from '../../../api/generated/operations';
 import { notify } from '../../../components/notify';
 import { formatUsd } from '../../../components/format';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { displayUsername } from '../../../lib/userNames';
 import { modalOpened } from '../../../lib/ui';
 import { selectUser } from '../../auth';
 import { useWalletModal } from '../../stellar';
@@ -27,7 +28,7 @@ interface HistoryRow {
 }
 
 const when = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const nameOf = (bid: Bid) => bid.biderUsername ?? 'A member';
+const nameOf = (bid: Bid) => (bid.biderUsername ? displayUsername(bid.biderUsername) : 'A member');
 
 /** A bid's rows: the buyer (sold or pending) or the bidder, and for a sold bid a second row, the seller's. */
 function rowsOf(bid: Bid): HistoryRow[] {
@@ -35,7 +36,12 @@ function rowsOf(bid: Bid): HistoryRow[] {
   if (bid.sold) {
     return [
       { key: `${bid.id}:buyer`, at: bid.soldAt ?? bid.createdAt, role: 'Buyer', text: `${nameOf(bid)} bought it for ${price}` },
-      { key: `${bid.id}:seller`, at: bid.soldAt ?? bid.createdAt, role: 'Seller', text: `${bid.sellerUsername ?? 'The owner'} sold it for ${price}` },
+      {
+        key: `${bid.id}:seller`,
+        at: bid.soldAt ?? bid.createdAt,
+        role: 'Seller',
+        text: `${bid.sellerUsername ? displayUsername(bid.sellerUsername) : 'The owner'} sold it for ${price}`,
+      },
     ];
   }
   if (bid.pending) return [{ key: bid.id, at: bid.createdAt, role: 'Buyer', text: `${nameOf(bid)} is buying it for ${price} (sale pending)` }];

@@ -19,7 +19,8 @@ interface Arrival {
  * A link that names no piece leaves the profile (`fallback`) in its place (the error is toasted).
  *
  * The piece opens once for each arrival at its link: closing the modal (which leaves the address a moment later)
- * does not open it again, and a piece the arrows stepped to (shown already when the address follows) is not read.
+ * does not open it again, a piece the arrows stepped to (shown already when the address follows) is not read, and
+ * once opened the link is not read again.
  */
 export function useLinkedPiece(username: string, slug: string | undefined, pieces: { items: Content[]; status: string }, fallback: string): void {
   const dispatch = useAppDispatch();
@@ -43,6 +44,9 @@ export function useLinkedPiece(username: string, slug: string | undefined, piece
     if (piece.currentData) {
       handled.current = arrival;
       dispatch(detailOpened({ content: piece.currentData.content, siblings: items.current }));
+      // Read once per arrival: the piece's link may stop naming it while it is open (sold to another member, renamed),
+      // and a refetch of the old link after the piece's data changes would only answer 404.
+      setArrival({ link: arrival.link, toRead: false });
     } else if (piece.isError) {
       handled.current = arrival;
       void navigate(fallback, { replace: true });
