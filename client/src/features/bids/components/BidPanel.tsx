@@ -126,18 +126,23 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
     </div>
   ) : null;
 
+  // The current bid and the reserve a bid must beat: the same two figures on both tabs.
+  const figures = (
+    <dl className="kn-bids__figures">
+      <div>
+        <dt>Current bid</dt>
+        <dd data-testid="bid-current">{current}</dd>
+      </div>
+      <div>
+        <dt>Reserve (knack guarantee)</dt>
+        <dd data-testid="bid-reserve">{data ? (data.reserve === null ? 'Not known right now' : formatXlm(data.reserve)) : '…'}</dd>
+      </div>
+    </dl>
+  );
+
   const pane = isOwner ? (
     <div className="kn-bids__pane">
-      <dl className="kn-bids__figures">
-        <div>
-          <dt>Current bid</dt>
-          <dd data-testid="bid-current">{current}</dd>
-        </div>
-        <div>
-          <dt>Reserve (knack guarantee)</dt>
-          <dd data-testid="bid-reserve">{data ? (data.reserve === null ? 'Not known right now' : formatXlm(data.reserve)) : '…'}</dd>
-        </div>
-      </dl>
+      {figures}
       <p className="kn-bids__brings" data-testid="bid-brings">
         {data && data.currentBidId && data.highestPrice > 0
           ? `A sale at the current bid brings you ${formatXlm(data.highestPrice)}${xlmPerUsd ? ` (about ${formatUsd(data.highestPrice / xlmPerUsd)})` : ''}: Knack takes no percentage.`
@@ -151,16 +156,7 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
     </div>
   ) : (
     <div className="kn-bids__pane">
-      <dl className="kn-bids__figures">
-        <div>
-          <dt>Current bid</dt>
-          <dd data-testid="bid-current">{current}</dd>
-        </div>
-        <div>
-          <dt>Reserve (knack guarantee)</dt>
-          <dd data-testid="bid-reserve">{data ? (data.reserve === null ? 'Not known right now' : formatXlm(data.reserve)) : '…'}</dd>
-        </div>
-      </dl>
+      {figures}
       <div className="kn-bids__price">
         <InputNumber<number>
           aria-label="Price"
