@@ -30,7 +30,7 @@ import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { canView, contentReads, transferOwner, type ContentDoc } from '../contents';
 import { post } from '../ledger';
 import { NFT_MESSAGES } from '../nft';
-import { answerHorizonFailure, MINIMUM_BALANCE_STROOPS, shortAddress, STELLAR_MESSAGES, type WalletsService } from '../stellar';
+import { answerHorizonFailure, MINIMUM_BALANCE_STROOPS, refusalInWords, shortAddress, STELLAR_MESSAGES, type WalletsService } from '../stellar';
 import { userReads } from '../users';
 import { priceToStroops, saleMemoHash, stroopsToPrice, usdMicrosToStroops } from './bids.amounts';
 import { bidLinkToken, readBidLinkToken } from './bids.links';
@@ -312,13 +312,6 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
     return 'pending';
   }
 
-  function refusal(err: HorizonRefusedError): AppError {
-    const codes = [err.resultCodes.transaction, ...err.resultCodes.operations.filter((code) => code !== 'op_success')];
-    const known = codes.map((code) => REFUSAL_WORDS[code]).find(Boolean);
-    const message = `${BID_MESSAGES.refused}${known ?? `it could not be applied (${codes.join(', ')})`}.`.replace(/\.\.$/, '.');
-    return badRequest(message, [{ path: 'transaction', message }]);
-  }
-
   /** Adds the caller's signatures to the sale's transaction; submits it once every needed one is there. */
   async function takeSigned(sale: BidSaleDoc, address: string, xdr: string, now: Date): Promise<BidSaleDoc> {
     const sdk = await loadStellarSdk();
@@ -349,7 +342,7 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       if (await settleIfSeen(merged, now)) return { ...merged, status: 'submitted' };
       await BidSaleModel.updateOne({ _id: sale._id, bidId: sale.bidId }, { $set: { status: 'pending' } });
       log.info({ bidId: sale.bidId, resultCodes: err.resultCodes }, 'the network refused a bid sale');
-      throw refusal(err);
+      throw refusalInWords(err, BID_MESSAGES.refused, REFUSAL_WORDS);
     }
     return { ...merged, status: 'submitted' };
   }

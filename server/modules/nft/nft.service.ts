@@ -32,7 +32,7 @@ import { insertWhole } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { contentReads, type ContentDoc, type ContentNft, type ContentsService, type PieceToPublish } from '../contents';
 import type { MediaService, UploadDoc } from '../media';
-import { answerHorizonFailure, shortAddress, STELLAR_MESSAGES, type StellarService, type WalletsService } from '../stellar';
+import { answerHorizonFailure, refusalInWords, shortAddress, STELLAR_MESSAGES, type StellarService, type WalletsService } from '../stellar';
 import { issuerKeypairOf } from './nft.issuer';
 import { NftMintModel, type NftMintDoc } from './nft.model';
 
@@ -125,11 +125,8 @@ function contentNftOf(mint: NftMintDoc): ContentNft {
 }
 
 function refusal(err: HorizonRefusedError): AppError {
-  const codes = [err.resultCodes.transaction, ...err.resultCodes.operations.filter((code) => code !== 'op_success')];
-  if (codes.includes('tx_too_late')) return badRequest(NFT_MESSAGES.expired, [{ path: 'transaction', message: NFT_MESSAGES.expired }]);
-  const known = codes.map((code) => REFUSAL_WORDS[code]).find(Boolean);
-  const message = `${NFT_MESSAGES.refused}${known ?? `it could not be applied (${codes.join(', ')})`}.`.replace(/\.\.$/, '.');
-  return badRequest(message, [{ path: 'transaction', message }]);
+  if (err.resultCodes.transaction === 'tx_too_late') return badRequest(NFT_MESSAGES.expired, [{ path: 'transaction', message: NFT_MESSAGES.expired }]);
+  return refusalInWords(err, NFT_MESSAGES.refused, REFUSAL_WORDS);
 }
 
 export interface NftDeps {

@@ -19,6 +19,7 @@ export {
   CHECK_ACCOUNT_LIMIT,
   createStellarService,
   MINIMUM_BALANCE_STROOPS,
+  refusalInWords,
   STELLAR_MESSAGES,
   type StellarService,
 } from './stellar.service';

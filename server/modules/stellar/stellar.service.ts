@@ -10,7 +10,7 @@ import { STROOPS_PER_XLM, stroopsOf } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { consumeLimit } from '../../lib/rate-limit';
 import { isStellarAccountId, NOT_A_STELLAR_ADDRESS } from '../../lib/stellar-address';
-import { HorizonUnavailableError, NoUsdRateError, type HorizonDriver } from '../../integrations/horizon';
+import { HorizonUnavailableError, NoUsdRateError, type HorizonDriver, type HorizonRefusedError } from '../../integrations/horizon';
 
 export const STELLAR_MESSAGES = {
   unavailable: 'The Stellar network cannot be reached right now. Please try again in a minute.',
@@ -41,6 +41,18 @@ export function answerHorizonFailure(err: unknown, logger: Logger): Error {
     return new AppError(503, 'unavailable', STELLAR_MESSAGES.noRate);
   }
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * The network's refusal of a transaction as a 400 in the member's words: `prefix`, then the words `words` gives the
+ * first result code it knows (the transaction's, else an operation's), else the codes themselves. For every module
+ * that submits a transaction; each names the codes in its own terms.
+ */
+export function refusalInWords(err: HorizonRefusedError, prefix: string, words: Record<string, string>): AppError {
+  const codes = [err.resultCodes.transaction, ...err.resultCodes.operations.filter((code) => code !== 'op_success')];
+  const known = codes.map((code) => words[code]).find(Boolean);
+  const message = `${prefix}${known ?? `it could not be applied (${codes.join(', ')})`}.`.replace(/\.\.$/, '.');
+  return badRequest(message, [{ path: 'transaction', message }]);
 }
 
 export function createStellarService({ horizon, logger }: { horizon: HorizonDriver; logger: Logger }) {
