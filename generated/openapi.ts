@@ -358,6 +358,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bid/relist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner of a sold piece opens it to bids again (paying the relisting fee)
+         * @description After a sale, nobody can bid on the piece until its new owner relists it. Only the owner (another member's piece answers 404), and only while the piece is closed by a sale (409 'This piece is open for bids already.'). The relisting fee is 10% of the reserve (the piece's earnings, in dollars), rounded up to the cent, and is paid like a listing fee's card payment: `status: checkout` with the payment provider's checkout to open (it returns to `/profile/default?order={orderId}`), and the piece opens to bids once the provider's webhook has arrived. A fee under the card minimum ($0.50) is waived: `status: relisted`, open at once. No percentage is taken on the sale itself. 30 a minute per member, with the other bid actions.
+         */
+        post: operations["relistBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bid/sell": {
         parameters: {
             query?: never;
@@ -389,7 +409,7 @@ export interface paths {
         put?: never;
         /**
          * Bid on a piece, in XLM
-         * @description A new bid by the caller (`biderId` must be the caller: another member's id answers 404, as one that does not exist) on a piece they can see and do not own (the owner gets 403 'You cannot bid on your own piece.'). `price` is in XLM with at most 2 decimals ('You must input the price.' when it is missing, 0, negative or has more decimals). It must be bigger than the current best bid's ('The price must be bigger than the current best bid price.') and than the piece's earnings converted to XLM at the current rate, the reserve ('The price must be bigger than the current earning.'; 503 when no rate can be read). While the owner's sale of the piece is pending, nobody can bid (409 "This upload is pending to sell now, So you can't bid."). The caller needs a linked wallet ('Link a Stellar wallet first.', 400) whose account holds the price plus the 3 XLM minimum balance ('Insufficient account balance', 400). Bids are ordered by inserts on unique keys: of bids sent at once, each is checked against the one before it, and the latest bid not withdrawn is the current best. Each member may bid 30 times a minute (429 with Retry-After), counted first.
+         * @description A new bid by the caller (`biderId` must be the caller: another member's id answers 404, as one that does not exist) on a piece they can see and do not own (the owner gets 403 'You cannot bid on your own piece.'). `price` is in XLM with at most 2 decimals ('You must input the price.' when it is missing, 0, negative or has more decimals). It must be bigger than the current best bid's ('The price must be bigger than the current best bid price.') and than the piece's earnings converted to XLM at the current rate, the reserve ('The price must be bigger than the current earning.'; 503 when no rate can be read). While the owner's sale of the piece is pending, nobody can bid (409 "This upload is pending to sell now, So you can't bid."); after a sale, nobody can until the new owner relists it (409 'This piece was sold: its owner has not opened it to bids again yet.'). The caller needs a linked wallet ('Link a Stellar wallet first.', 400) whose account holds the price plus the 3 XLM minimum balance ('Insufficient account balance', 400). Bids are ordered by inserts on unique keys: of bids sent at once, each is checked against the one before it, and the latest bid not withdrawn is the current best. Each member may bid 30 times a minute (429 with Retry-After), counted first.
          */
         post: operations["updateBid"];
         delete?: never;
@@ -3094,6 +3114,8 @@ export interface components {
         BidLinkToken: string;
         BidList: {
             bids: components["schemas"]["Bid"][];
+            /** @description The piece was sold and its owner has not relisted it yet, so nobody can bid. */
+            closed: boolean;
             /**
              * Format: int32
              * @description How many bids the piece has had (withdrawn ones included).
@@ -3101,8 +3123,17 @@ export interface components {
             count: number;
             currentBidId: string | null;
             highestPrice: components["schemas"]["XlmPrice"];
+            /** @description The piece's latest sale, null when it has never been sold. */
+            lastSale: {
+                bidId: components["schemas"]["BidId"];
+                price: components["schemas"]["XlmPrice"];
+                /** Format: date-time */
+                soldAt: string;
+            } | null;
             /** @description A sale is pending, so nobody can bid. */
             pending: boolean;
+            /** @description For the owner of a closed piece: the relisting fee in dollars (10% of the reserve, rounded up to the cent; 0 when waived, under the card minimum of $0.50). Null for anyone else, or when the piece is open. */
+            relistFee: number | null;
             /** @description The piece's earnings in XLM at the current rate, which a bid must beat; null when no rate can be read. */
             reserve: number | null;
             sale?: components["schemas"]["BidSale"];
@@ -3111,6 +3142,17 @@ export interface components {
             /** @description The XLM a dollar buys, as read for the reserve or for the owner (who sees what a sale at the current bid brings in dollars); null when it was not needed or cannot be read. */
             xlmPerUsd: number | null;
         };
+        BidRelisted: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "relisted";
+        };
+        BidRelistRequest: {
+            contentId: components["schemas"]["ObjectId"];
+        };
+        BidRelistResponse: components["schemas"]["BidRelisted"] | components["schemas"]["ListingCheckout"];
         BidResponse: {
             bid: components["schemas"]["Bid"];
             sale?: components["schemas"]["BidSale"];
@@ -3392,6 +3434,8 @@ export interface components {
         /** @description Everything Knack keeps about a member, as "Download my data" gives it. */
         DataExport: {
             account: components["schemas"]["DataExportAccount"];
+            /** @description The bids the member made, and the bids they sold a piece to as its owner (`role`). */
+            bids?: components["schemas"]["DataExportBid"][];
             comments: components["schemas"]["DataExportComment"][];
             /** Format: date-time */
             exportedAt: string;
@@ -3420,6 +3464,23 @@ export interface components {
             user: components["schemas"]["User"];
             userExt: components["schemas"]["UserExt"];
         };
+        DataExportBid: {
+            contentId: components["schemas"]["ObjectId"];
+            /** Format: date-time */
+            createdAt: string;
+            id: components["schemas"]["BidId"];
+            price: components["schemas"]["XlmPrice"];
+            /** @enum {string} */
+            role: "bidder" | "seller";
+            sold: boolean;
+            /** Format: date-time */
+            soldAt: string | null;
+            /** @description The Stellar transaction that settled the sale. */
+            transactionHash: string | null;
+            /** @enum {string} */
+            unit: "xlm";
+            withdrawn: boolean;
+        };
         DataExportComment: {
             /** Format: date-time */
             at: string;
@@ -3446,7 +3507,7 @@ export interface components {
             contentId: string | null;
             id: string;
             /** @enum {string} */
-            kind: "knack" | "listing" | "payout" | "cash-out" | "forfeit" | "refund";
+            kind: "knack" | "listing" | "payout" | "cash-out" | "forfeit" | "refund" | "relisting";
             /**
              * @description How a listing fee was paid.
              * @enum {string|null}
@@ -5440,6 +5501,45 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    relistBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidRelistRequest"];
+            };
+        };
+        responses: {
+            /** @description Open to bids again (the fee waived), or a checkout to complete. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidRelistResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached or refused the checkout. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     sellBid: {

@@ -58,6 +58,14 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     signingSeed: config.auth.keys.stellarWebAuth,
     logger,
   });
+  const payments = createPaymentsService({ provider, contents, subscriptions, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger });
+  const messages = createMessagesService({
+    mailer,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail ?? DEFAULT_SUPPORT_EMAIL,
+    logger,
+    endFollowsBetween,
+  });
   return {
     media,
     contents,
@@ -65,7 +73,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     provider,
     subscriptions,
     payouts,
-    payments: createPaymentsService({ provider, contents, subscriptions, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger }),
+    payments,
     auth: createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger }),
     identity: createIdentityService({ publicUrl: config.publicUrl, mailer, logger }),
     feeds: createFeedsService(contents),
@@ -74,20 +82,22 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
     flags: createFlagsService({ contents, mailer }),
-    messages: createMessagesService({
-      mailer,
-      publicUrl: config.publicUrl,
-      supportEmail: config.supportEmail ?? DEFAULT_SUPPORT_EMAIL,
-      logger,
-      endFollowsBetween,
-    }),
+    messages,
     projects: createProjectsService(contents),
     account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
     stellarWallets,
     horizon,
     stellar,
     anchors: createAnchorsService({ horizon, stellar: config.stellar, logger }),
-    bids: createBidsService({ horizon, wallets: stellarWallets, linksKey: config.auth.keys.bidLinks, logger }),
+    bids: createBidsService({
+      horizon,
+      wallets: stellarWallets,
+      payments,
+      notify: messages.notify,
+      linksKey: config.auth.keys.bidLinks,
+      publicUrl: config.publicUrl,
+      logger,
+    }),
     nft: createNftService({ horizon, stellar, wallets: stellarWallets, contents, media, ipfs, issuersKey: config.auth.keys.nftIssuers, logger }),
   };
 }

@@ -35,6 +35,8 @@ const NO_WALLET = 'Link a Stellar wallet first.';
 const INSUFFICIENT = 'Insufficient account balance';
 const OWN = 'You cannot bid on your own piece.';
 const STROOPS = 10_000_000n;
+const CLOSED = 'This piece was sold: its owner has not opened it to bids again yet.';
+const OPEN_ALREADY = 'This piece is open for bids already.';
 
 let standIn: HorizonStandIn;
 let app: ReturnType<typeof createTestApp>;
@@ -239,8 +241,44 @@ describe('selling', () => {
     expect((await post(viewer, '/knack/add', { contentId: piece.id, userId: viewer.id })).status).toBe(200);
     expect(await balanceOf(userAccount(buyer.member.id))).toBe(piece.knackRateMicros);
     expect(await balanceOf(userAccount(seller.member.id))).toBe(0);
-    // Bidding opens again for the new owner's piece.
+    // Sold, the piece is closed to bids until its new owner relists it; the panel shows the sale.
+    expect(await bid(seller, piece, 30)).toMatchObject({ status: 409, body: { message: CLOSED } });
+    const closed = (await list(piece).expect(200)).body;
+    expect(closed).toMatchObject({ closed: true, currentBidId: null, highestPrice: 0, relistFee: null, pending: false });
+    expect(closed.lastSale).toEqual({ bidId, price: 25, soldAt: expect.any(String) });
+    expect((await list(piece).set(bearer(seller.member))).body.relistFee).toBeNull();
+    // One knack of $0.05 earned: 10% of it is under the card minimum, so the relisting fee is waived.
+    expect((await list(piece).set(bearer(buyer.member))).body.relistFee).toBe(0);
+    expect((await post(seller.member, '/bid/relist', { contentId: piece.id })).status).toBe(404);
+    expect((await post(buyer.member, '/bid/relist', { contentId: piece.id })).body).toEqual({ status: 'relisted' });
+    const relisting = (await LedgerEntryModel.findById(`relisting:${bidId}`).lean())!;
+    expect(relisting).toMatchObject({ kind: 'relisting', amountMicros: 0, method: null, legs: [], actorId: new Types.ObjectId(buyer.member.id) });
+    expect(await post(buyer.member, '/bid/relist', { contentId: piece.id })).toMatchObject({ status: 409, body: { message: OPEN_ALREADY } });
+    expect((await list(piece)).body).toMatchObject({ closed: false, lastSale: { bidId, price: 25 } });
     expect((await bid(seller, piece, 1)).status).toBe(201);
+
+    // "Download my data": each side finds the bid, as bidder and as seller.
+    const exported = async (who: Party) =>
+      (await request(app).get(`/api/v2/user-setting/download-data/${who.member.id}`).set(bearer(who.member)).expect(200)).body;
+    expect((await exported(buyer)).bids).toEqual([
+      {
+        id: bidId,
+        role: 'bidder',
+        contentId: piece.id,
+        price: 25,
+        unit: 'xlm',
+        createdAt: expect.any(String),
+        withdrawn: false,
+        sold: true,
+        soldAt: expect.any(String),
+        transactionHash: sale.transactionHash,
+      },
+    ]);
+    expect((await exported(seller)).bids.map((row: { id: string; role: string }) => [row.id, row.role])).toEqual([
+      [bidId, 'seller'],
+      [`${piece.id}:2`, 'bidder'],
+    ]);
+    expect((await exported(buyer)).ledgerEntries).toContainEqual(expect.objectContaining({ id: `relisting:${bidId}`, kind: 'relisting', amountMicros: 0 }));
   });
 
   it('when the sale is approved with the hash of a transaction that pays another amount or carries another memo, then it is refused and nothing settles', async () => {
@@ -287,6 +325,61 @@ describe('selling', () => {
     expect(res.body.message).toBe('This is not the transaction of this sale: its amount differs.');
   });
 
+  it('when the new owner relists a piece that earned $10, then the fee is $1.00 by card checkout, and bidding opens once it is paid', async () => {
+    const { seller, buyer, piece, bidId } = await pieceWithBid(25);
+    const sale = (await post(seller.member, '/bid/sell', { bidId })).body.sale;
+    await post(buyer.member, '/bid/approve', {
+      bidId,
+      stellarAddress: buyer.wallet.publicKey(),
+      succeed: true,
+      transaction: signed(sale.transaction, buyer.wallet),
+    });
+    // 200 knacks of $0.05: $10 earned, so the reserve is 100 XLM and relisting costs $1.00.
+    await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, reactedCount: 200, knackRateMicros: 50_000 } });
+    expect((await list(piece).set(bearer(buyer.member))).body).toMatchObject({ closed: true, relistFee: 1, reserve: 100 });
+
+    const relist = await post(buyer.member, '/bid/relist', { contentId: piece.id });
+    expect(relist.status).toBe(200);
+    expect(relist.body).toEqual({
+      status: 'checkout',
+      orderId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      checkoutUrl: expect.stringContaining('/checkout/sandbox/'),
+    });
+    // Not open until the payment has arrived.
+    const bidder = await party();
+    expect(await bid(bidder, piece, 101)).toMatchObject({ status: 409, body: { message: CLOSED } });
+
+    const checkoutPath = new URL(relist.body.checkoutUrl).pathname;
+    const cookie = ([] as string[])
+      .concat(relist.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('knack_checkout_payer='))!
+      .split(';')[0]!;
+    const page = await request(app).get(checkoutPath).set('Cookie', cookie).expect(200);
+    expect(page.text).toContain('$1.00');
+    await request(app).post(checkoutPath).set('Cookie', cookie).type('form').send({ decision: 'approve' }).expect(303);
+    const order = await request(app).get(`/api/v2/payments/orders/${relist.body.orderId}`).set(bearer(buyer.member)).expect(200);
+    expect(order.body).toMatchObject({ status: 'paid', amountMicros: 1_000_000, message: 'Paid successfully' });
+    const entry = (await LedgerEntryModel.findById(`relisting:${bidId}`).lean())!;
+    expect(entry).toMatchObject({ kind: 'relisting', method: 'card', amountMicros: 1_000_000 });
+    expect(entry.legs).toEqual([
+      { account: 'external:payments', amountMicros: -1_000_000 },
+      { account: 'platform:fees', amountMicros: 1_000_000 },
+    ]);
+    // The new owner's history shows the fee; no member's balance moved.
+    const history = await request(app).get(`/api/v2/user-history/get-all/${buyer.member.id}`).set(bearer(buyer.member)).expect(200);
+    expect(history.body.items).toContainEqual(
+      expect.objectContaining({
+        historyId: `relisting:${bidId}`,
+        activityType: 'Paid0',
+        activity: `You opened ${piece.title} to bids again`,
+        changes: expect.objectContaining({ paid: 1 }),
+      }),
+    );
+    expect(await balanceOf(userAccount(buyer.member.id))).toBe(0);
+    expect((await bid(bidder, piece, 101)).status).toBe(201);
+    expect((await list(piece)).body).toMatchObject({ closed: false, relistFee: null, highestPrice: 101 });
+  });
+
   it('when a pending sale times out, then it goes back to open and the bidder can bid again; a party that did not sign releases it', async () => {
     const { seller, buyer, piece, bidId } = await pieceWithBid(25);
     const sale = (await post(seller.member, '/bid/sell', { bidId })).body.sale;
@@ -306,10 +399,21 @@ describe('selling', () => {
     expect((await list(piece)).body.pending).toBe(false);
   });
 
-  it('when the bidder follows the inbox link’s token, it acts on their bid only', async () => {
-    const { seller, buyer, bidId } = await pieceWithBid(25);
+  it('when the owner sells, the bidder finds the sale in their inbox, and its links’ token acts on their bid only', async () => {
+    const { seller, buyer, bidId, piece } = await pieceWithBid(25);
     await post(seller.member, '/bid/sell', { bidId });
-    const token = services.bids.linkToken(bidId, buyer.member.id);
+    const inbox = await request(app).get(`/api/v2/message/by-receiverId/${buyer.member.id}`).set(bearer(buyer.member)).expect(200);
+    const [thread] = inbox.body.threads;
+    expect(thread).toMatchObject({ subject: 'Your bid was accepted', isRead: false });
+    const opened = await request(app).get(`/api/v2/message/thread/${thread.id}`).set(bearer(buyer.member)).expect(200);
+    const text: string = opened.body.messages[0].message;
+    expect(text).toContain(`The owner of "${piece.title}" accepted your bid of 25.00 XLM.`);
+    const approveLink = /http:\/\/knack\.test\/approve\?token=(\S+)/.exec(text);
+    const cancelLink = /http:\/\/knack\.test\/cancel\?token=(\S+)/.exec(text);
+    expect(approveLink?.[1]).toBe(cancelLink?.[1]);
+    const token = decodeURIComponent(approveLink![1]!);
+    // The link's token opens the sale to sign, for the bidder only.
+    expect((await post(buyer.member, '/bid/approve', { token, succeed: true })).body.sale).toMatchObject({ bidId, status: 'pending' });
     expect((await post(seller.member, '/bid/cancel', { token, succeed: true })).status).toBe(404);
     expect((await post(buyer.member, '/bid/cancel', { token: `${token.slice(0, -2)}xx`, succeed: true })).status).toBe(404);
     const cancelled = await post(buyer.member, '/bid/cancel', { token, succeed: true });

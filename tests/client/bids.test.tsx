@@ -56,6 +56,9 @@ function listOf(bids: Bid[], overrides: Partial<BidList> = {}): BidList {
     pending: false,
     reserve: 4.2,
     xlmPerUsd: 10,
+    lastSale: null,
+    closed: false,
+    relistFee: null,
     ...overrides,
   };
 }

@@ -28,7 +28,7 @@ import { removeFlagsOf } from '../flags';
 import { projectsExportOf, removeProjectsOf } from '../projects';
 import { removeWalletLinkOf, walletLinkExportOf } from '../stellar';
 import { nftMintsExportOf, removeNftMintsOf } from '../nft';
-import { removeBidsOf } from '../bids';
+import { bidsExportOf, removeBidsOf } from '../bids';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
 import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
@@ -76,6 +76,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     projects: projectsExportOf,
     stellarWallet: walletLinkExportOf,
     nftMints: nftMintsExportOf,
+    bids: bidsExportOf,
   };
 
   /**
@@ -134,7 +135,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
       await consumeLimit(`data-export:${caller.userId}`, DOWNLOAD_LIMIT, ACCOUNT_MESSAGES.tooManyDownloads, now);
       const account = await accountExportOf(id, adminEmails);
       if (!account) throw notFound(ACCOUNT_MESSAGES.noMember);
-      const [pieces, comments, messages, ledgerEntries, projects, stellarWallet, nftMints] = await Promise.all([
+      const [pieces, comments, messages, ledgerEntries, projects, stellarWallet, nftMints, bids] = await Promise.all([
         EXPORT.pieces(id),
         EXPORT.comments(id),
         EXPORT.messages(id),
@@ -142,10 +143,23 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
         EXPORT.projects(id),
         EXPORT.stellarWallet(id),
         EXPORT.nftMints(id),
+        EXPORT.bids(id),
       ]);
       return {
         filename: `knack-data-${account.user.username}-${now.toISOString().slice(0, 10)}.json`,
-        data: { format: EXPORT_FORMAT, exportedAt: now.toISOString(), account, pieces, comments, messages, ledgerEntries, projects, stellarWallet, nftMints },
+        data: {
+          format: EXPORT_FORMAT,
+          exportedAt: now.toISOString(),
+          account,
+          pieces,
+          comments,
+          messages,
+          ledgerEntries,
+          projects,
+          stellarWallet,
+          nftMints,
+          bids,
+        },
       };
     },
 

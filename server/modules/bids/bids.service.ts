@@ -22,13 +22,15 @@ import type { AuthContext } from '../../lib/auth-context';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { formatStroops, stroopsOf } from '../../lib/money';
+import { formatStroops, microsToUsd, stroopsOf } from '../../lib/money';
 import { numberedChains } from '../../lib/numbered-chain';
 import type { Schemas } from '../../lib/openapi-types';
 import { insertWhole, readById } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { canView, contentReads, transferOwner, type ContentDoc } from '../contents';
-import { post } from '../ledger';
+import { entryExists, post } from '../ledger';
+import type { MessagesService } from '../messages';
+import { relistingKey, waivableFee, type PaymentsService } from '../payments';
 import { NFT_MESSAGES } from '../nft';
 import { answerHorizonFailure, MINIMUM_BALANCE_STROOPS, refusalInWords, shortAddress, STELLAR_MESSAGES, type WalletsService } from '../stellar';
 import { userReads } from '../users';
@@ -57,6 +59,9 @@ export const BID_MESSAGES = {
   refused: 'The Stellar network refused the transaction: ',
   tooMany: 'Too many bids. Please wait a minute and try again.',
   tooManyActions: 'Too many tries. Please wait a minute and try again.',
+  closed: 'This piece was sold: its owner has not opened it to bids again yet.',
+  openAlready: 'This piece is open for bids already.',
+  saleSubject: 'Your bid was accepted',
 } as const;
 
 /** What differs between a transaction and the sale's (the first found, in this order). */
@@ -92,8 +97,14 @@ type SaleView = Schemas['BidSale'];
 export interface BidsDeps {
   horizon: HorizonDriver;
   wallets: Pick<WalletsService, 'linkOf'>;
+  /** Relisting a sold piece is paid like a listing fee (the payments module's). */
+  payments: Pick<PaymentsService, 'relist'>;
+  /** Writes to a member's inbox from Knack's support account (the messages module's). */
+  notify: MessagesService['notify'];
   /** config.auth.keys.bidLinks: the key of the inbox links' tokens. */
   linksKey: string;
+  /** The site's address, for the links in the inbox. */
+  publicUrl: string;
   logger: Logger;
 }
 
@@ -110,19 +121,25 @@ const readSale = (contentId: string) => readById<BidSaleDoc>(BidSaleModel, conte
 const numberOf = (bidId: string) => Number(bidId.slice(bidId.lastIndexOf(':') + 1));
 
 /**
- * The chain's end and its current best bid: walking back from the end past withdrawn bids; a sold bid closes
- * what came before it (bidding starts again after a sale).
+ * The chain's end and its current best bid: walking back from the end past withdrawn bids. A sold bid closes what
+ * came before it: with no bid after it, `lastSold` is that sale (bidding starts again once the new owner relists).
  */
-async function latest(contentId: string, exact: boolean): Promise<{ n: number; current: BidDoc | null }> {
+async function latest(contentId: string, exact: boolean): Promise<{ n: number; current: BidDoc | null; lastSold: BidDoc | null }> {
   const { n } = await chains.end(contentId, exact);
   for (let i = n; i >= 1; i -= 1) {
     const bid = await readBid(chains.idOf(contentId, i));
     if (!bid) continue;
-    if (bid.sold) return { n, current: null };
-    if (!bid.deleted) return { n, current: bid };
+    if (bid.sold) return { n, current: null, lastSold: bid };
+    if (!bid.deleted) return { n, current: bid, lastSold: null };
   }
-  return { n, current: null };
+  return { n, current: null, lastSold: null };
 }
+
+/** Whether a sale closed the piece to bids: its last sale, and its owner has not relisted it (the entry `relisting:{bidId}`). */
+const isClosed = async (lastSold: BidDoc | null) => Boolean(lastSold && !(await entryExists(relistingKey(lastSold._id))));
+
+/** The relisting fee: 10% of the reserve (the piece's earnings), rounded up to the cent. */
+export const relistFeeMicros = (earningsMicros: number) => Math.ceil(earningsMicros / 10 / 10_000) * 10_000;
 
 const contentOf = (contentId: string) => contentReads.byId<ContentDoc>(new Types.ObjectId(contentId));
 
@@ -130,7 +147,7 @@ const contentOf = (contentId: string) => contentReads.byId<ContentDoc>(new Types
 const earningsMicrosOf = (content: Pick<ContentDoc, 'isPaidOut' | 'reactedCount' | 'knackRateMicros'>) =>
   content.isPaidOut ? (content.reactedCount ?? 0) * content.knackRateMicros : 0;
 
-export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDeps) {
+export function createBidsService({ horizon, wallets, payments, notify, linksKey, publicUrl, logger }: BidsDeps) {
   const log = logger.child({ module: 'bids' });
   const failure = (err: unknown) => Promise.reject(answerHorizonFailure(err, logger));
   const linkOfMember = (userId: string) => wallets.linkOf({ userId, email: '', role: 'user' });
@@ -227,6 +244,27 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
   async function release(sale: BidSaleDoc, reason: string): Promise<void> {
     await BidSaleModel.deleteOne({ _id: sale._id, bidId: sale.bidId });
     log.info({ bidId: sale.bidId, contentId: sale._id, transactionHash: sale.transactionHash, reason }, 'bid sale released');
+  }
+
+  /**
+   * Tells the bidder in their inbox that the owner accepted their bid, with the links that sign or decline the sale
+   * (`/approve?token=…`, `/cancel?token=…`). The sale stands whether or not the message could be written: the
+   * detail modal shows it too.
+   */
+  async function tellBuyer(sale: BidSaleDoc, content: ContentDoc): Promise<void> {
+    const token = encodeURIComponent(bidLinkToken(linksKey, sale.bidId, sale.buyerId));
+    const minutes = Math.round(SALE_SECONDS / 60);
+    const text = [
+      `The owner of "${content.title}" accepted your bid of ${stroopsToPrice(sale.priceStroops).toFixed(2)} XLM.`,
+      `To buy it, sign the sale with your Stellar wallet within ${minutes} minutes: ${publicUrl}/approve?token=${token}`,
+      `To decline it: ${publicUrl}/cancel?token=${token}`,
+      `Knack never holds your funds: the XLM goes from your wallet to the owner's in one transaction${sale.asset ? ', with the token to yours' : ''}.`,
+    ].join('\n\n');
+    try {
+      await notify(sale.buyerId, BID_MESSAGES.saleSubject, text);
+    } catch (err) {
+      log.error({ err, bidId: sale.bidId }, 'the bidder could not be told of the sale in their inbox');
+    }
   }
 
   /** Reads what a transaction does and names the first thing that is not the sale's. */
@@ -377,6 +415,8 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       if (price === null || price > BigInt(Number.MAX_SAFE_INTEGER))
         throw badRequest(BID_MESSAGES.priceRequired, [{ path: 'price', message: BID_MESSAGES.priceRequired }]);
       if (await readSale(request.contentId)) throw new AppError(409, 'conflict', BID_MESSAGES.pending);
+      const before = await latest(request.contentId, false);
+      if (!before.current && (await isClosed(before.lastSold))) throw new AppError(409, 'conflict', BID_MESSAGES.closed);
 
       const wallet = await wallets.linkOf(caller);
       if (!wallet.linked || !wallet.address) throw badRequest(NFT_MESSAGES.noWallet);
@@ -482,6 +522,7 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
         throw new AppError(409, 'conflict', BID_MESSAGES.cannotSell);
       }
       log.info({ bidId: bid._id, contentId: bid.contentId, transactionHash: sale.transactionHash }, 'bid sale pending');
+      await tellBuyer(sale, content);
       const answered = await answer(bid._id, caller);
       return { ...answered, sale: await saleView(sale) };
     },
@@ -588,8 +629,18 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
       const xlmPerUsd = wantsRate ? await horizon.xlmPerUsd().catch(() => null) : null;
       const reserve = earnings === 0 ? 0 : xlmPerUsd === null ? null : stroopsToPrice(usdMicrosToStroops(earnings, xlmPerUsd));
       const party = caller && sale && (caller.userId === sale.buyerId || caller.userId === sale.sellerId);
+      const lastSold = bids.find((bid) => bid.sold) ?? null;
+      const closed = !current && (await isClosed(lastSold));
+      const owner = caller?.userId === String(content.ownerId);
       return {
         bids: bids.map((bid) => bidView(bid, { current: bid._id === current?._id, pending: sale?.bidId === bid._id, names })),
+        lastSale: lastSold && {
+          bidId: lastSold._id,
+          price: stroopsToPrice(lastSold.priceStroops),
+          soldAt: (lastSold.soldAt ?? lastSold.createdAt).toISOString(),
+        },
+        closed,
+        relistFee: closed && owner ? microsToUsd(waivableFee(relistFeeMicros(earnings))) : null,
         count: n,
         currentBidId: current?._id ?? null,
         highestPrice: current ? stroopsToPrice(current.priceStroops) : 0,
@@ -599,6 +650,21 @@ export function createBidsService({ horizon, wallets, linksKey, logger }: BidsDe
         xlmPerUsd,
         ...(party && { sale: await saleView(sale) }),
       };
+    },
+
+    /**
+     * The owner of a piece closed by its sale opens it to bids again: the relisting fee (10% of the reserve) is paid
+     * like a listing fee's card payment, or waived under the card minimum (payments module).
+     */
+    async relist(caller: AuthContext, request: Schemas['BidRelistRequest'], origin?: string, now = new Date()) {
+      await consumeLimit(`bid-action:${caller.userId}`, BID_ACTION_LIMIT, BID_MESSAGES.tooManyActions, now);
+      const content = await contentOf(request.contentId);
+      if (!content || String(content.ownerId) !== caller.userId) throw notFound(BID_MESSAGES.contentNotFound);
+      const { current, lastSold } = await latest(request.contentId, true);
+      if (current || !lastSold || !(await isClosed(lastSold))) throw new AppError(409, 'conflict', BID_MESSAGES.openAlready);
+      const answer = await payments.relist(caller, { content, soldBidId: lastSold._id, feeMicros: relistFeeMicros(earningsMicrosOf(content)) }, origin);
+      log.info({ contentId: request.contentId, soldBidId: lastSold._id, status: answer.status }, 'relisting');
+      return answer;
     },
 
     /** Every pending sale looked for on the network: settled when its transaction is in a ledger, released once expired. */

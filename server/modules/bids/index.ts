@@ -6,10 +6,11 @@ export {
   BID_MESSAGES,
   createBidsService,
   forgetBidChains,
+  relistFeeMicros,
   notTheSale,
   SALE_SECONDS,
   type BidsDeps,
   type BidsService,
 } from './bids.service';
 export { priceToStroops, saleMemoHash, stroopsToPrice, usdMicrosToStroops } from './bids.amounts';
-export { removeBidsOf } from './bids.erasure';
+export { bidsExportOf, removeBidsOf } from './bids.erasure';

@@ -98,6 +98,15 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
           changes: changes(entry.amountMicros ?? creditedBy(entry), 0, support ? userId : null),
         };
       }
+      if (entry.kind === 'relisting') {
+        const fee = entry.amountMicros ?? 0;
+        return {
+          ...base,
+          activityType: 'Paid0',
+          activity: `You opened ${title ?? 'a removed piece'} to bids again${fee ? '' : ' (the relisting fee was waived)'}`,
+          changes: changes(fee, 0, null),
+        };
+      }
       if (entry.kind === 'refund') {
         return {
           ...base,
@@ -135,7 +144,7 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const member = new Types.ObjectId(userId);
       const after = afterNewest(position);
       const [listings, credits, requests] = await Promise.all([
-        pageOfEntries({ kinds: paidOnly ? ['listing'] : ['listing', 'refund'], actorId: userId }, after, NEWEST_FIRST, limit + 1),
+        pageOfEntries({ kinds: paidOnly ? ['listing'] : ['listing', 'refund', 'relisting'], actorId: userId }, after, NEWEST_FIRST, limit + 1),
         paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, NEWEST_FIRST, limit + 1),
         paidOnly ? [] : cashOutReads.many(ours({ userId: member, ...after }), { sort: NEWEST_FIRST, limit: limit + 1 }),
       ]);

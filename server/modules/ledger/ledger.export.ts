@@ -1,6 +1,6 @@
 /**
  * A member's part of the ledger for "Download my data": every entry with a leg on their account, every listing
- * fee they paid and every payment refunded to them (a card payment has no leg on their balance). Each says what it changed on their balance;
+ * and relisting fee they paid and every payment refunded to them (a card payment has no leg on their balance). Each says what it changed on their balance;
  * the other legs, which are other members' shares and Knack's own accounts, are left out.
  */
 import type { Schemas } from '../../lib/openapi-types';
@@ -12,12 +12,13 @@ const ALL_FIELDS = {} as const;
 
 export async function ledgerExportOf(userId: string): Promise<Schemas['DataExportLedgerEntry'][]> {
   const account = userAccount(userId);
-  const [credited, paid, refunded] = await Promise.all([
+  const [credited, paid, refunded, relisted] = await Promise.all([
     entriesOfAccount(account, ALL_FIELDS),
     entriesBy('listing', userId, ALL_FIELDS),
     entriesBy('refund', userId, ALL_FIELDS),
+    entriesBy('relisting', userId, ALL_FIELDS),
   ]);
-  const entries = new Map<string, LedgerEntryDoc>([...credited, ...paid, ...refunded].map((entry) => [entry._id, entry]));
+  const entries = new Map<string, LedgerEntryDoc>([...credited, ...paid, ...refunded, ...relisted].map((entry) => [entry._id, entry]));
   return (
     [...entries.values()]
       // Sales move XLM between the parties' own Stellar accounts, never a member's balance here.

@@ -23,6 +23,9 @@ import { Schema, model, type Types } from 'mongoose';
  * - `sale`     `xlm:{txHash}:{op}`            a piece sold for XLM, settled by Stellar transaction txHash whose operation op paid
  *              the price: `currency` 'XLM', so its legs are in stroops (1e-7 XLM), not micro-dollars, on the parties' Stellar
  *              accounts `stellar:{address}` (buyer -> seller); no member's dollar balance moves. actorId = buyer, `ref` the bid
+ * - `relisting` `relisting:{soldBidId}`      the fee that opened a sold piece to bids again, once per sale; actorId = payer (the
+ *              new owner), `amountMicros` the fee, legs as a card listing fee; a fee under the card minimum is waived:
+ *              `amountMicros` 0, no legs, `method` null
  */
 const legSchema = new Schema(
   {
@@ -35,13 +38,13 @@ const legSchema = new Schema(
 const ledgerEntrySchema = new Schema(
   {
     _id: { type: String, required: true },
-    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out', 'forfeit', 'refund', 'sale'], required: true },
+    kind: { type: String, enum: ['knack', 'listing', 'payout', 'cash-out', 'forfeit', 'refund', 'sale', 'relisting'], required: true },
     at: { type: Date, required: true },
     /** Who caused it (the member who knacked). */
     actorId: { type: Schema.Types.ObjectId, required: true },
     contentId: { type: Schema.Types.ObjectId, default: null },
     legs: { type: [legSchema], default: [] },
-    /** listing: how the fee was covered; refund: how the payment paid back was made. */
+    /** listing: how the fee was covered; refund: how the payment paid back was made; relisting: 'card', or null when waived. */
     method: { type: String, enum: ['card', 'premium-credit', 'standard-credit', 'discount', null], default: null },
     /** listing: the fee; refund: what was paid back; payout / cash-out: what left the member's balance. */
     amountMicros: { type: Number, default: null },
@@ -65,7 +68,7 @@ export interface LedgerLeg {
   amountMicros: number;
 }
 
-export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out' | 'forfeit' | 'refund' | 'sale';
+export type LedgerKind = 'knack' | 'listing' | 'payout' | 'cash-out' | 'forfeit' | 'refund' | 'sale' | 'relisting';
 export type ListingMethod = 'card' | 'premium-credit' | 'standard-credit' | 'discount';
 
 export interface LedgerEntryDoc {

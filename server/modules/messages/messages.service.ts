@@ -229,6 +229,32 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     return { threads: items.map((box) => toThreadDto(box, byId.get(String(box.otherId)))), nextCursor };
   }
 
+  /** A new thread of one message, with both members' sides, and the mail to the receiver. */
+  async function openThread(senderId: string, receiverId: string, subject: string, message: string, now: Date) {
+    const threadId = new Types.ObjectId().toHexString();
+    const thread: ThreadDoc = { _id: threadId, subject, memberIds: [new Types.ObjectId(senderId), new Types.ObjectId(receiverId)], at: now };
+    await insertWhole(ThreadModel, thread);
+    const { doc } = await appendMessage(thread, senderId, receiverId, message, now);
+    const side = (userId: string, otherId: string): BoxDoc => ({
+      _id: boxKey(threadId, userId),
+      threadId,
+      userId: new Types.ObjectId(userId),
+      otherId: new Types.ObjectId(otherId),
+      subject: subject,
+      at: now,
+      lastN: 1,
+      lastSenderId: doc.senderId,
+      lastText: doc.text,
+      readN: userId === senderId ? 1 : 0,
+      isImportant: false,
+      deletedAt: null,
+    });
+    await Promise.all([insertWhole(BoxModel, side(senderId, receiverId)), insertWhole(BoxModel, side(receiverId, senderId))]);
+    const byId = await people([senderId, receiverId]);
+    await mailReceiver(byId.get(senderId)!, receiverId, subject, threadId, now);
+    return { threadId, doc, byId };
+  }
+
   /** The receiver as the sender chose them: the support account is the recipient list's 'Admin'. */
   const recipientName = async (receiverId: string, person: Person | undefined) =>
     receiverId === (await supportAccountId()) ? SUPPORT_NAME : person ? nameOf(person) : 'A former member';
@@ -261,27 +287,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       const receiverId = await receiverOf(rawReceiver!);
       if (receiverId === senderId) throw badRequest(MESSAGE_MESSAGES.toSelf, [{ path: 'receiverId', message: MESSAGE_MESSAGES.toSelf }]);
       await mayWrite(caller, senderId, receiverId, now);
-      const threadId = new Types.ObjectId().toHexString();
-      const thread: ThreadDoc = { _id: threadId, subject: subject!, memberIds: [new Types.ObjectId(senderId), new Types.ObjectId(receiverId)], at: now };
-      await insertWhole(ThreadModel, thread);
-      const { doc } = await appendMessage(thread, senderId, receiverId, message!, now);
-      const side = (userId: string, otherId: string): BoxDoc => ({
-        _id: boxKey(threadId, userId),
-        threadId,
-        userId: new Types.ObjectId(userId),
-        otherId: new Types.ObjectId(otherId),
-        subject: subject!,
-        at: now,
-        lastN: 1,
-        lastSenderId: doc.senderId,
-        lastText: doc.text,
-        readN: userId === senderId ? 1 : 0,
-        isImportant: false,
-        deletedAt: null,
-      });
-      await Promise.all([insertWhole(BoxModel, side(senderId, receiverId)), insertWhole(BoxModel, side(receiverId, senderId))]);
-      const byId = await people([senderId, receiverId]);
-      await mailReceiver(byId.get(senderId)!, receiverId, subject!, threadId, now);
+      const { threadId, doc, byId } = await openThread(senderId, receiverId, subject!, message!, now);
       const receiver = byId.get(receiverId);
       const senderBox = (await readById<BoxDoc>(BoxModel, boxKey(threadId, senderId)))!;
       return {
@@ -289,6 +295,14 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
         thread: toThreadDto(senderBox, receiver),
         item: toMessageDto(doc, 1, byId),
       };
+    },
+
+    /**
+     * A notice from Knack (its support account) in a member's inbox, such as a sale waiting for their signature:
+     * a new thread they can answer like any other, and the new-message mail.
+     */
+    async notify(receiverId: string, subject: string, text: string, now = new Date()): Promise<void> {
+      await openThread(await supportAccountId(), receiverId, subject, text, now);
     },
 
     async reply(caller: AuthContext, request: { senderId: string; messageId: string; receiverId?: string; message?: string }, now = new Date()) {

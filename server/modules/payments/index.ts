@@ -1,5 +1,5 @@
 /** Payments: listing fees (credits, discount codes, card checkouts through the payment provider) and webhooks. */
 export { paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './payments.routes';
 export { createPaymentsService, PAYMENT_MESSAGES, type PaymentsService } from './payments.service';
-export { LISTING_FEES, PREMIUM_KNACK_MICROS, PLATFORM_FEES, listingKey, tierOf, type Tier } from './listing';
+export { CARD_MINIMUM_MICROS, LISTING_FEES, PREMIUM_KNACK_MICROS, PLATFORM_FEES, listingKey, relistingKey, tierOf, waivableFee, type Tier } from './listing';
 export { DiscountCodeModel, DiscountUseModel, PaymentEventModel, PaymentOrderModel, type OrderStatus, type PaymentOrderDoc } from './payments.model';

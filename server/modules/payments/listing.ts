@@ -28,6 +28,15 @@ export const tierOf = (content: Pick<ContentDoc, 'knackRateMicros'>): Tier => (c
 export const creditMethod = (tier: Tier) => `${tier}-credit` as const;
 export const listingKey = (contentId: unknown) => `listing:${String(contentId)}`;
 export const refundKey = (orderId: string) => `refund:${orderId}`;
+export const relistingKey = (soldBidId: string) => `relisting:${soldBidId}`;
+
+/**
+ * The smallest fee a card checkout takes (card providers refuse smaller charges: Stripe's minimum is $0.50): a
+ * relisting fee under it is waived rather than rounded up.
+ */
+export const CARD_MINIMUM_MICROS = 500_000;
+/** What a fee that may be waived charges: itself, or nothing under the card minimum. */
+export const waivableFee = (feeMicros: number) => (feeMicros < CARD_MINIMUM_MICROS ? 0 : feeMicros);
 
 /** Posts the listing fee of a piece; `created` is false when the piece was monetized already (`entry` is that one). */
 export function postListing(contentId: Types.ObjectId, payerId: string, method: ListingMethod, feeMicros: number, ref: string | null, at = new Date()) {
@@ -44,6 +53,30 @@ export function postListing(contentId: Types.ObjectId, payerId: string, method: 
       { account: SOURCE_ACCOUNT[method], amountMicros: -feeMicros },
       { account: PLATFORM_FEES, amountMicros: feeMicros },
     ],
+  });
+}
+
+/**
+ * Posts the fee that opens a sold piece to bids again; `created` is false when that sale's relisting is posted
+ * already. A waived fee (0, under the card minimum) moves no money: the entry only records that bidding is open.
+ */
+export function postRelisting(soldBidId: string, contentId: Types.ObjectId, payerId: string, feeMicros: number, ref: string | null, at = new Date()) {
+  return post({
+    _id: relistingKey(soldBidId),
+    kind: 'relisting',
+    at,
+    actorId: new Types.ObjectId(payerId),
+    contentId,
+    method: feeMicros > 0 ? 'card' : null,
+    amountMicros: feeMicros,
+    ref,
+    legs:
+      feeMicros > 0
+        ? [
+            { account: EXTERNAL_PAYMENTS, amountMicros: -feeMicros },
+            { account: PLATFORM_FEES, amountMicros: feeMicros },
+          ]
+        : [],
   });
 }
 

@@ -14,6 +14,10 @@ const paymentOrderSchema = new Schema(
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
     contentId: { type: Schema.Types.ObjectId, ref: 'Content', required: true },
     amountMicros: { type: Number, required: true },
+    /** What the payment is for: a piece's listing fee, or the fee that opens a sold piece to bids again. */
+    purpose: { type: String, enum: ['listing', 'relisting'], default: 'listing' },
+    /** relisting: the sold bid whose piece the payment opens to bids again (the entry `relisting:{bidId}`). */
+    soldBidId: { type: String, default: null },
     provider: { type: String, enum: ['sandbox', 'stripe'], required: true },
     /** The provider's checkout id, set once the checkout exists. */
     sessionId: { type: String, default: null },
@@ -33,6 +37,9 @@ export interface PaymentOrderDoc {
   userId: Types.ObjectId;
   contentId: Types.ObjectId;
   amountMicros: number;
+  /** Missing on orders made before relisting existed: a listing. */
+  purpose?: 'listing' | 'relisting';
+  soldBidId?: string | null;
   provider: 'sandbox' | 'stripe';
   sessionId: string | null;
   status: OrderStatus;

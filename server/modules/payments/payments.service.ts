@@ -24,7 +24,7 @@ import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
 import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
 import { entryExists } from '../ledger';
-import { creditMethod, LISTING_FEES, postListing, postRefund, refundKey, tierOf, type Tier } from './listing';
+import { creditMethod, LISTING_FEES, postListing, postRefund, postRelisting, refundKey, tierOf, waivableFee, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
 import { coverOf, coversTier, listDiscountCodes, notCoveredMessage } from './discount-codes';
 import {
@@ -42,6 +42,7 @@ export const PAYMENT_MESSAGES = {
   failed: 'Payment Failed',
   pending: 'Waiting for the payment to be confirmed.',
   superseded: 'This piece was monetized by someone else first. Your payment will be refunded.',
+  relistingSuperseded: 'This piece was opened to bids again by another payment first. This payment will be refunded.',
   alreadyPaid: 'This piece is already monetized.',
   forSelf: 'You can only pay as yourself.',
   contentNotFound: 'Content not found',
@@ -71,6 +72,19 @@ interface Deps {
 /** An order's lock outlives a refund call at the provider (its timeout is 15 seconds). */
 const ORDER_LOCK = { ttlMs: 30_000 };
 const alreadyPaid = () => new AppError(409, 'conflict', PAYMENT_MESSAGES.alreadyPaid);
+
+/** What a checkout charges for: a piece's listing fee, or the fee that opens a sold piece to bids again. */
+interface Charge {
+  amountMicros: number;
+  description: string;
+  purpose: 'listing' | 'relisting';
+  soldBidId?: string;
+}
+const listingCharge = (content: ContentDoc, tier: Tier): Charge => ({
+  amountMicros: LISTING_FEES[tier],
+  description: `Knack listing fee (${tier}): ${content.title}`,
+  purpose: 'listing',
+});
 const normalizeCode = (code: string) => code.trim().toUpperCase();
 
 export function createPaymentsService({ provider, contents, subscriptions, publicUrl, publicOrigins, logger }: Deps) {
@@ -93,10 +107,19 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
    * A card checkout for the fee: the order first (its id is the provider's idempotency key), then the session.
    * Its links go back to the site at the origin the member came from (when it is one of ours).
    */
-  async function checkout(caller: AuthContext, content: ContentDoc, tier: Tier, origin: string | undefined) {
+  async function checkout(caller: AuthContext, content: ContentDoc, charge: Charge, origin: string | undefined) {
     const orderId = randomBytes(12).toString('hex');
-    const amountMicros = LISTING_FEES[tier];
-    await PaymentOrderModel.create({ _id: orderId, userId: caller.userId, contentId: content._id, amountMicros, provider: provider.kind, status: 'pending' });
+    const { amountMicros, description, purpose, soldBidId = null } = charge;
+    await PaymentOrderModel.create({
+      _id: orderId,
+      userId: caller.userId,
+      contentId: content._id,
+      amountMicros,
+      purpose,
+      soldBidId,
+      provider: provider.kind,
+      status: 'pending',
+    });
     const siteUrl = siteUrlFor({ publicUrl, publicOrigins }, origin);
     // The client reads `order` on its return and asks the order's status.
     const returnUrl = `${siteUrl}/profile/default?order=${orderId}`;
@@ -106,7 +129,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
         payerId: caller.userId,
         amountMicros,
         currency: 'usd',
-        description: `Knack listing fee (${tier}): ${content.title}`,
+        description,
         successUrl: returnUrl,
         cancelUrl: returnUrl,
         siteUrl,
@@ -168,12 +191,15 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     const payerId = String(paid.userId);
     // The ref of the event that paid the order, so that a redelivery (or a crash retry) sees the entry as its own.
     const ref = `webhook:${paid.paidEventId}`;
-    const { entry, created } = await postListing(paid.contentId, payerId, 'card', paid.amountMicros, ref);
+    const relisting = paid.purpose === 'relisting' && paid.soldBidId;
+    const { entry, created } = relisting
+      ? await postRelisting(relisting, paid.contentId, payerId, paid.amountMicros, ref)
+      : await postListing(paid.contentId, payerId, 'card', paid.amountMicros, ref);
     if (!created && entry.ref !== ref) {
       await PaymentOrderModel.updateOne({ _id: paid._id }, { $set: { status: 'superseded' } });
       return refundSuperseded({ ...paid, status: 'superseded' });
     }
-    await markPaidOut(paid.contentId, payerId);
+    if (!relisting) await markPaidOut(paid.contentId, payerId);
   }
 
   /**
@@ -254,7 +280,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       const content = await payable(caller, request.userId, request.contentId);
       const tier = tierOf(content);
       const use = request.useCredit === false ? null : await takePlanCredit(caller.userId, tier, String(content._id));
-      if (!use) return checkout(caller, content, tier, origin);
+      if (!use) return checkout(caller, content, listingCharge(content, tier), origin);
       const { created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
       if (!created) {
         await givePlanCreditBack(caller.userId, use);
@@ -263,10 +289,26 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       return { status: 'paid' as const, ...(await paidAnswer(await markPaidOut(content._id, caller.userId), content._id, caller)) };
     },
 
+    /**
+     * Opens a sold piece to bids again for its owner (the bids module has checked who and what): a fee under the card
+     * minimum is waived and posted at once; any other is paid by a card checkout, and the webhook posts it.
+     */
+    async relist(caller: AuthContext, request: { content: ContentDoc; soldBidId: string; feeMicros: number }, origin?: string) {
+      const { content, soldBidId } = request;
+      const feeMicros = waivableFee(request.feeMicros);
+      if (feeMicros === 0) {
+        await postRelisting(soldBidId, content._id, caller.userId, 0, null);
+        return { status: 'relisted' as const };
+      }
+      const description = `Knack relisting fee: ${content.title}`;
+      return checkout(caller, content, { amountMicros: feeMicros, description, purpose: 'relisting', soldBidId }, origin);
+    },
+
     async order(caller: AuthContext, orderId: string) {
       const order = await PaymentOrderModel.findOne({ _id: orderId, userId: new Types.ObjectId(caller.userId) }).lean<PaymentOrderDoc>();
       if (!order) throw notFound(PAYMENT_MESSAGES.orderNotFound);
-      return toOrderDto(order, PAYMENT_MESSAGES);
+      const relisting = order.purpose === 'relisting';
+      return toOrderDto(order, relisting ? { ...PAYMENT_MESSAGES, superseded: PAYMENT_MESSAGES.relistingSuperseded } : PAYMENT_MESSAGES);
     },
 
     /**

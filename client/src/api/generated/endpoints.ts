@@ -220,6 +220,8 @@ export type Endpoints = {
   receivePaymentWebhook: MutationDefinition<op.ReceivePaymentWebhookArgs & CallOptions, CacheBaseQuery, Tag, op.ReceivePaymentWebhookResult, 'api'>;
   /** POST /code/save: Monetize a piece with a discount code */
   redeemDiscountCode: MutationDefinition<op.RedeemDiscountCodeArgs & CallOptions, CacheBaseQuery, Tag, op.RedeemDiscountCodeResult, 'api'>;
+  /** POST /bid/relist: The owner of a sold piece opens it to bids again (paying the relisting fee) */
+  relistBid: MutationDefinition<op.RelistBidArgs & CallOptions, CacheBaseQuery, Tag, op.RelistBidResult, 'api'>;
   /** POST /follow/remove-follower/{id}: Take a member off the caller's followers */
   removeFollower: MutationDefinition<op.RemoveFollowerArgs & CallOptions, CacheBaseQuery, Tag, op.RemoveFollowerResult, 'api'>;
   /** POST /message/reply: Reply in a thread */
@@ -427,6 +429,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   reactContent: { kind: 'mutation', tags: ['Content'] },
   receivePaymentWebhook: { kind: 'mutation', tags: ['Payment'] },
   redeemDiscountCode: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack'] },
+  relistBid: { kind: 'mutation', tags: ['Bid', 'Knack'] },
   removeFollower: { kind: 'mutation', tags: ['Follow', 'User'] },
   replyMessage: { kind: 'mutation', tags: ['Message'] },
   requestCashOut: { kind: 'mutation', tags: ['Knack'] },
@@ -632,6 +635,7 @@ export const {
   useReactContentMutation,
   useReceivePaymentWebhookMutation,
   useRedeemDiscountCodeMutation,
+  useRelistBidMutation,
   useRemoveFollowerMutation,
   useReplyMessageMutation,
   useRequestCashOutMutation,

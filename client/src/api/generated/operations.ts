@@ -739,6 +739,13 @@ export function redeemDiscountCode(args: RedeemDiscountCodeArgs, options?: Reque
   return request<RedeemDiscountCodeResult>('post', '/code/save', args ?? {}, options);
 }
 
+export type RelistBidArgs = { body: NonNullable<operations['relistBid']['requestBody']>['content']['application/json'] };
+export type RelistBidResult = operations['relistBid']['responses'][200]['content']['application/json'];
+/** POST /bid/relist: The owner of a sold piece opens it to bids again (paying the relisting fee) */
+export function relistBid(args: RelistBidArgs, options?: RequestOptions): Promise<RelistBidResult> {
+  return request<RelistBidResult>('post', '/bid/relist', args ?? {}, options);
+}
+
 export type RemoveFollowerArgs = { path: operations['removeFollower']['parameters']['path'] };
 export type RemoveFollowerResult = operations['removeFollower']['responses'][200]['content']['application/json'];
 /** POST /follow/remove-follower/{id}: Take a member off the caller's followers */
