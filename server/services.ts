@@ -93,7 +93,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
       horizon,
       wallets: stellarWallets,
       payments,
-      notify: messages.notify,
+      notify: (receiverId, subject, text) => messages.notify(receiverId, subject, text),
       linksKey: config.auth.keys.bidLinks,
       publicUrl: config.publicUrl,
       logger,
