@@ -219,6 +219,10 @@ describe('selling', () => {
     expect(approved.body.sale.status).toBe('settled');
     expect(approved.body.bid).toMatchObject({ sold: true, sellerId: seller.member.id, transactionHash: sale.transactionHash });
     expect(String((await ContentModel.findById(piece.id).lean())!.ownerId)).toBe(buyer.member.id);
+    // The share link from before the sale still leads to the piece, which answers its new link.
+    const { slug } = (await ContentModel.findById(piece.id).lean())!;
+    const byOldLink = await request(app).get(`/api/v2/content/get-by-link/${seller.member.username}/${slug}`).expect(200);
+    expect(byOldLink.body.content).toMatchObject({ id: piece.id, link: `/${buyer.member.username}-${slug}` });
     const entries = await LedgerEntryModel.find({ kind: 'sale' as never, contentId: new Types.ObjectId(piece.id) }).lean();
     expect(entries.map((e) => e._id)).toEqual([`xlm:${sale.transactionHash}:0`]);
     expect(entries[0]!.legs).toEqual([

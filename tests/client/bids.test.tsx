@@ -7,12 +7,12 @@
  * store, router and toasts are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { approveBid, cancelBid, getBidsByContent, getWalletLink, sellBid, updateBid } from '../../client/src/api/generated/operations';
+import { approveBid, cancelBid, getBidsByContent, getWalletLink, relistBid, sellBid, updateBid } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import type { components } from '../../generated/openapi';
 import { QUIET_CALL } from './call-options';
 import { cardLink, detailDialog, JANE_ID, path, toastTexts, useJaneWorld } from './profile-fixtures';
-import { bea, jane, renderAsMember } from './wallet-fixtures';
+import { bea, jane, renderAsMember, catchCheckout } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -196,6 +196,53 @@ describe('the buy/sell panel', () => {
     await waitFor(() => expect(toastTexts()).toContain("You can't sell"));
     expect(sellBid).toHaveBeenCalledWith({ body: { bidId: `${id}:2` } }, QUIET_CALL);
     expect(document.querySelector('.ant-message-notice .anticon-check-circle')).toBeTruthy();
+  });
+});
+
+describe('a sold piece', () => {
+  const soldList = (overrides: Partial<BidList> = {}) => {
+    const id = piece().id;
+    const sold = bidOf(id, 1, 20, { sold: true, soldAt: '2026-05-12T15:00:00.000Z', sellerId: 'aaaaaaaaaaaaaaaaaaaaaaaa', sellerUsername: 'cal_ray' });
+    return listOf([sold], { closed: true, lastSale: { bidId: sold.id, price: 20, soldAt: '2026-05-12T15:00:00.000Z' }, ...overrides });
+  };
+  const janeWallet = () =>
+    jest.mocked(getWalletLink).mockResolvedValue({
+      linked: true,
+      wallet: 'freighter',
+      network: 'testnet',
+      address: JANE_ADDRESS,
+      addressShort: 'GAHK…DB4A',
+      linkedAt: '2026-05-01T00:00:00.000Z',
+    });
+
+  it('when Bea opens a piece sold and not relisted, then she sees what it last sold for, that bidding is closed, and cannot bid', async () => {
+    jest.mocked(getBidsByContent).mockResolvedValue(soldList());
+    const { panel } = await openPanel();
+    await waitFor(() => expect(panel.getByTestId('bid-last-sale').textContent).toBe('20.00 XLM'));
+    expect(panel.queryByTestId('bid-current')).toBeNull();
+    expect(panel.getByRole('status').textContent).toMatch(/^Sold for 20\.00 XLM on .+\. Bidding opens again when its owner relists it\.$/);
+    expect(panel.getByRole('button', { name: 'Bid' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('when Jane, its new owner, relists it for its $1.00 fee, then she goes to the card checkout', async () => {
+    janeWallet();
+    const go = catchCheckout();
+    jest.mocked(getBidsByContent).mockResolvedValue(soldList({ relistFee: 1 }));
+    jest.mocked(relistBid).mockResolvedValue({ status: 'checkout', orderId: 'a'.repeat(24), checkoutUrl: 'http://localhost/checkout/sandbox/cs_1' });
+    const { panel } = await openPanel(jane());
+    await waitFor(() => expect(panel.getByRole('status').textContent).toContain('the fee is $1.00, 10% of the reserve.'));
+    fireEvent.click(panel.getByRole('button', { name: 'Relist for $1.00' }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('http://localhost/checkout/sandbox/cs_1'));
+    expect(relistBid).toHaveBeenCalledWith({ body: { contentId: piece().id } }, QUIET_CALL);
+  });
+
+  it('when the fee is waived, then relisting is free and says the piece is open again', async () => {
+    janeWallet();
+    jest.mocked(getBidsByContent).mockResolvedValue(soldList({ relistFee: 0 }));
+    jest.mocked(relistBid).mockResolvedValue({ status: 'relisted' });
+    const { panel } = await openPanel(jane());
+    fireEvent.click(await panel.findByRole('button', { name: 'Relist for free' }));
+    await waitFor(() => expect(toastTexts()).toContain('Your piece is open for bids again.'));
   });
 });
 

@@ -263,6 +263,20 @@ describe('single-segment routes', () => {
     expect(store.getState().contentDetail.open).toBe(false);
   });
 
+  it('when a share link from before a sale is opened, then the address becomes the piece’s link now, over its new owner’s profile', async () => {
+    // The server finds a piece by a link it had under its former owner, and answers its link now.
+    const fox = world.pieces.find((piece) => piece.title === 'Red Fox')!;
+    jest.mocked(getContentByLink).mockImplementation(async ({ path: link }) => {
+      if (link.username === 'cal_ray' && link.slug === 'red-fox') return { content: fox };
+      if (link.username === 'jane_doe' && link.slug === 'red-fox') return { content: fox };
+      throw new Error(`unexpected link ${link.username}-${link.slug}`);
+    });
+    renderAt('/cal_ray-red-fox');
+    await waitFor(() => expect(path()).toBe('/jane_doe-red-fox'));
+    await detailDialog('Red Fox');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Jane Doe' })).toBeTruthy();
+  });
+
   it('when a share link names no piece, then the profile replaces it and the error shows', async () => {
     renderAt('/jane_doe-no-such-piece');
     await waitFor(() => expect(path()).toBe('/jane_doe'));

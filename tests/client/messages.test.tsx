@@ -109,6 +109,26 @@ describe('the inbox', () => {
     expect(window.location.search).toBe(`?thread=${THREAD_ID}`);
   });
 
+  it("when a message holds web addresses, then this site's open in the app and others in a new tab, without the referrer", async () => {
+    const text = `Sign it here: ${window.location.origin}/approve?token=abc.def, or read https://example.org/help.`;
+    jest.mocked(getMessageThread).mockResolvedValue({ thread: thread(), messages: [message(1, BEA_ID, text)], earlierCursor: null, blockedByMe: false });
+    const { list } = await openInbox();
+    fireEvent.click(list.getByText('Your last song'));
+    const view = within(screen.getByRole('region', { name: 'Conversation' }));
+    const ours = await view.findByRole('link', { name: `${window.location.origin}/approve?token=abc.def` });
+    expect(ours.getAttribute('href')).toBe('/approve?token=abc.def');
+    expect(ours.getAttribute('target')).toBeNull();
+    const theirs = view.getByRole('link', { name: 'https://example.org/help' });
+    expect([theirs.getAttribute('href'), theirs.getAttribute('target'), theirs.getAttribute('rel')]).toEqual([
+      'https://example.org/help',
+      '_blank',
+      'noopener noreferrer nofollow ugc',
+    ]);
+    expect(ours.closest('p')!.textContent).toBe(text);
+    fireEvent.click(ours);
+    await waitFor(() => expect(window.location.pathname).toBe('/approve'));
+  });
+
   it('when Jane replies, then the recipient is locked to the thread’s other member and the toast names them', async () => {
     jest.mocked(replyMessage).mockResolvedValue({ message: 'A reply message was sent to Bea Stone', thread: thread(), item: message(2, jane().id, 'Thanks!') });
     const { list } = await openInbox();

@@ -1,8 +1,27 @@
 /** The owner's username as the pieces keep a copy of it (their share links are `/{ownerUsername}-{slug}`). */
-import type { Types } from 'mongoose';
+import { Schema, model, type Types } from 'mongoose';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { publicPages } from '../../lib/public-pages';
-import { ours } from '../../lib/query';
-import { ContentModel } from './contents.model';
+import { insertWhole, ours, readById } from '../../lib/query';
+import { ContentModel, contentReads, type ContentDoc } from './contents.model';
+
+/**
+ * The share links a piece had under an owner it left (`_id` = `{username}-{slug}`, lower case), so that a link shared
+ * before a sale still leads to the piece. A piece that takes the same link later is found first: the link is its now.
+ */
+const formerLinkSchema = new Schema(
+  { _id: { type: String, required: true }, contentId: { type: Schema.Types.ObjectId, required: true } },
+  { versionKey: false },
+);
+export const FormerLinkModel = model<{ _id: string; contentId: Types.ObjectId }>('ContentFormerLink', formerLinkSchema, 'content_former_links');
+
+const linkKey = (username: string, slug: string) => `${username}-${slug}`.toLowerCase();
+
+/** The piece a link named before the piece changed hands, or null. */
+export async function pieceByFormerLink(username: string, slug: string): Promise<ContentDoc | null> {
+  const former = await readById<{ contentId: Types.ObjectId }>(FormerLinkModel, linkKey(username, slug));
+  return former ? contentReads.byId<ContentDoc>(former.contentId) : null;
+}
 
 /**
  * Copies a member's new username onto their pieces, so that their share links use it from now on (the links with
@@ -16,12 +35,23 @@ export async function renameOwner(ownerId: Types.ObjectId, username: string): Pr
 
 /**
  * Hands a piece to a new owner (a sale settled on the Stellar network): from now on its knacks credit them, and its
- * share link is under their username. Its slug is kept unless the new owner already has a piece by it. Setting the
+ * share link is under their username (the old link is kept as a former link that leads to it). Its slug is kept unless the new owner already has a piece by it. Setting the
  * owner it already has changes nothing, so a settlement seen twice, or finished after a crash, ends the same.
  */
 export async function transferOwner(contentId: Types.ObjectId, newOwner: { id: Types.ObjectId; username: string; fullName: string }): Promise<void> {
-  const piece = await ContentModel.findById(contentId, { ownerId: 1, slug: 1 }).lean<{ ownerId: Types.ObjectId; slug: string }>();
+  const piece = await ContentModel.findById(contentId, { ownerId: 1, ownerUsername: 1, slug: 1 }).lean<{
+    ownerId: Types.ObjectId;
+    ownerUsername: string;
+    slug: string;
+  }>();
   if (!piece || String(piece.ownerId) === String(newOwner.id)) return;
+  // Kept before the piece leaves its link, so that no moment exists in which the old link names nothing.
+  try {
+    await insertWhole(FormerLinkModel, { _id: linkKey(piece.ownerUsername, piece.slug), contentId });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    await FormerLinkModel.updateOne({ _id: linkKey(piece.ownerUsername, piece.slug) }, { $set: { contentId } });
+  }
   const taken = await ContentModel.exists(ours({ ownerUsername: newOwner.username, slug: piece.slug, _id: { $ne: contentId } }));
   const slug = taken ? `${piece.slug}-${String(contentId).slice(-6)}` : piece.slug;
   await ContentModel.updateOne({ _id: contentId }, { $set: { ownerId: newOwner.id, ownerUsername: newOwner.username, ownerName: newOwner.fullName, slug } });

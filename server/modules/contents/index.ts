@@ -3,7 +3,7 @@ export { contentsRouter } from './contents.routes';
 export { createContentsService, canSee, canView, withFinishedMedia, type ContentNft, type ContentsService, type PieceToPublish } from './contents.service';
 export { ContentModel, contentReads, type ContentDoc } from './contents.model';
 export { contentLink, shownCount, type CountReader } from './contents.mapper';
-export { renameOwner, transferOwner } from './contents.owner';
+export { FormerLinkModel, pieceByFormerLink, renameOwner, transferOwner } from './contents.owner';
 export { handOverSupportedPieces, piecesExportOf, removePiecesOf } from './contents.erasure';
 export { migrateContents } from './contents.migrate';
 export { clearProject, setPieceProject, type ProjectOwnerCheck } from './contents.projects';

@@ -11,7 +11,7 @@ import { wordStartConditions } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { isFollower } from '../follows';
-import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
+import { canView, type ContentDoc, type ContentsService, contentReads, pieceByFormerLink } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
 import { resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
@@ -81,7 +81,9 @@ async function pieceByLink(username: string, slug: string): Promise<ContentDoc |
   const piece = await contentReads.one<ContentDoc>({ ownerUsername: name, slug: slug.toLowerCase() });
   if (piece) return piece;
   const owner = await resolveUsername(name);
-  return owner && owner.username !== name ? contentReads.one<ContentDoc>({ ownerUsername: owner.username, slug: slug.toLowerCase() }) : null;
+  const renamed = owner && owner.username !== name ? await contentReads.one<ContentDoc>({ ownerUsername: owner.username, slug: slug.toLowerCase() }) : null;
+  // A link shared before the piece was sold to another member leads to it under its new owner.
+  return renamed ?? pieceByFormerLink(name, slug);
 }
 
 export function createFeedsService(contents: ContentsService) {
@@ -213,7 +215,10 @@ export function createFeedsService(contents: ContentsService) {
       return { content: await contents.dto(content, viewer), owner: toPublicUserDto(owner), commentsCount: content.commentsCount, knackStatus };
     },
 
-    /** The piece a share link names; a link with the owner's former username finds it under their name now. */
+    /**
+     * The piece a share link names; a link with the owner's former username finds it under their name now, and a link
+     * from before a sale finds it under its new owner (its `link` is the one to show).
+     */
     async byLink(username: string, slug: string, viewer: AuthContext | undefined): Promise<Schemas['Content']> {
       const content = await pieceByLink(username, slug);
       if (!content || !(await canView(content, viewer))) throw notFound('Content not found');

@@ -4,7 +4,13 @@ import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import Tabs from 'antd/es/tabs';
 import type { CachedError } from '../../../api/cache';
-import { useGetBidsByContentQuery, useGetWalletLinkQuery, useSellBidMutation, useUpdateBidMutation } from '../../../api/generated/endpoints';
+import {
+  useGetBidsByContentQuery,
+  useGetWalletLinkQuery,
+  useRelistBidMutation,
+  useSellBidMutation,
+  useUpdateBidMutation,
+} from '../../../api/generated/endpoints';
 import type { GetBidsByContentResult } from '../../../api/generated/operations';
 import { notify } from '../../../components/notify';
 import { formatUsd } from '../../../components/format';
@@ -12,6 +18,7 @@ import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { displayUsername } from '../../../lib/userNames';
 import { modalOpened } from '../../../lib/ui';
 import { selectUser } from '../../auth';
+import { goToCheckout } from '../../payments';
 import { useWalletModal } from '../../stellar';
 import { formatXlm } from '../bids.format';
 import { saleOutcome, useSaleSigning, type BidSale } from './useSaleSigning';
@@ -68,6 +75,7 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
   const [price, setPrice] = useState<number | null>(null);
   const [bid, { isLoading: bidding }] = useUpdateBidMutation();
   const [sell, { isLoading: selling }] = useSellBidMutation();
+  const [relist, { isLoading: relisting }] = useRelistBidMutation();
   const { sign, signing } = useSaleSigning();
 
   const data = list.data;
@@ -110,7 +118,20 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
     }
   };
 
+  /** Opens the sold piece to bids again: the fee by card checkout, or at once when it is waived. */
+  const relistPiece = async () => {
+    try {
+      const answer = await relist({ body: { contentId }, quiet: 'a refused relisting is told as a toast with its message' }).unwrap();
+      if (answer.status === 'checkout') return goToCheckout(answer.checkoutUrl);
+      notify('success', 'Your piece is open for bids again.');
+    } catch (error) {
+      toldAsToast(error);
+    }
+  };
+
   const history = (data?.bids ?? []).flatMap(rowsOf);
+  const lastSale = data?.lastSale;
+  const closed = Boolean(data?.closed);
   const current = data ? formatXlm(data.highestPrice) : '…';
   const xlmPerUsd = data?.xlmPerUsd;
 
@@ -129,10 +150,17 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
   // The current bid and the reserve a bid must beat: the same two figures on both tabs.
   const figures = (
     <dl className="kn-bids__figures">
-      <div>
-        <dt>Current bid</dt>
-        <dd data-testid="bid-current">{current}</dd>
-      </div>
+      {lastSale && !data?.currentBidId ? (
+        <div>
+          <dt>Last sold for</dt>
+          <dd data-testid="bid-last-sale">{formatXlm(lastSale.price)}</dd>
+        </div>
+      ) : (
+        <div>
+          <dt>Current bid</dt>
+          <dd data-testid="bid-current">{current}</dd>
+        </div>
+      )}
       <div>
         <dt>Reserve (knack guarantee)</dt>
         <dd data-testid="bid-reserve">{data ? (data.reserve === null ? 'Not known right now' : formatXlm(data.reserve)) : '…'}</dd>
@@ -148,15 +176,35 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
           ? `A sale at the current bid brings you ${formatXlm(data.highestPrice)}${xlmPerUsd ? ` (about ${formatUsd(data.highestPrice / xlmPerUsd)})` : ''}: Knack takes no percentage.`
           : 'No bid yet: a sale brings you the whole price, Knack takes no percentage.'}
       </p>
-      {action ?? (
-        <Button type="primary" disabled={!data?.currentBidId || data.pending} loading={selling || signing} onClick={() => void sellCurrent()}>
-          {data?.currentBidId ? `Sell for ${current}` : 'Sell'}
-        </Button>
+      {closed && data && lastSale ? (
+        <div className="kn-bids__closed" role="status">
+          <p>
+            {`Bought for ${formatXlm(lastSale.price)} on ${when(lastSale.soldAt)}. Nobody can bid until you relist it: `}
+            {data.relistFee
+              ? `the fee is ${formatUsd(data.relistFee)}, 10% of the reserve.`
+              : 'relisting is free (10% of the reserve is under the $0.50 card minimum).'}
+          </p>
+          <Button type="primary" loading={relisting} onClick={() => void relistPiece()}>
+            {data.relistFee ? `Relist for ${formatUsd(data.relistFee)}` : 'Relist for free'}
+          </Button>
+        </div>
+      ) : (
+        (action ?? (
+          <Button type="primary" disabled={!data?.currentBidId || data.pending} loading={selling || signing} onClick={() => void sellCurrent()}>
+            {data?.currentBidId ? `Sell for ${current}` : 'Sell'}
+          </Button>
+        ))
       )}
     </div>
   ) : (
     <div className="kn-bids__pane">
       {figures}
+      {closed && lastSale ? (
+        <p
+          className="kn-bids__closed"
+          role="status"
+        >{`Sold for ${formatXlm(lastSale.price)} on ${when(lastSale.soldAt)}. Bidding opens again when its owner relists it.`}</p>
+      ) : null}
       <div className="kn-bids__price">
         <InputNumber<number>
           aria-label="Price"
@@ -170,7 +218,7 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
         />
         <Select aria-label="Unit" className="kn-bids__unit" value="xlm" options={[{ value: 'xlm', label: 'XLM' }]} />
         {action ?? (
-          <Button type="primary" loading={bidding} onClick={() => void placeBid()}>
+          <Button type="primary" loading={bidding} disabled={closed} onClick={() => void placeBid()}>
             Bid
           </Button>
         )}

@@ -25,6 +25,7 @@ import { modalOpened } from '../../../lib/ui';
 import { notify } from '../../../components/notify';
 import { PageHead } from '../../../components/PageHead';
 import { selectIsAdmin, selectUser } from '../../auth';
+import { MessageText } from '../components/MessageText';
 import '../components/messages.css';
 
 type Folder = 'inbox' | 'deleted';
@@ -231,7 +232,9 @@ export default function InboxPage() {
                 {messagesOf(pages).map((item) => (
                   <li key={item.id} className={`kn-inbox__message${item.senderId === boxOwner ? ' kn-inbox__message--mine' : ''}`}>
                     <span className="kn-inbox__from">{item.senderId === boxOwner ? 'You' : item.senderName}</span>
-                    <p>{item.message}</p>
+                    <p>
+                      <MessageText text={item.message} />
+                    </p>
                     <time>{when(item.at)}</time>
                   </li>
                 ))}

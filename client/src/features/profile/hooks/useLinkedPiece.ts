@@ -16,7 +16,8 @@ interface Arrival {
 /**
  * The content page (a share link `/{username}-{slug}`): once the profile's first page is in, the piece is
  * read by its link and shown in the detail modal over the profile, its arrows walking the profile's pieces.
- * A link that names no piece leaves the profile (`fallback`) in its place (the error is toasted).
+ * A link that names no piece leaves the profile (`fallback`) in its place (the error is toasted); a former link of a
+ * piece (from before a sale or a rename) is replaced by the piece's link now.
  *
  * The piece opens once for each arrival at its link: closing the modal (which leaves the address a moment later)
  * does not open it again, a piece the arrows stepped to (shown already when the address follows) is not read, and
@@ -43,6 +44,9 @@ export function useLinkedPiece(username: string, slug: string | undefined, piece
     if (!arrival.toRead || handled.current === arrival) return;
     if (piece.currentData) {
       handled.current = arrival;
+      // A link from before the piece was sold (or its owner renamed) leads to its link now, over its owner's profile.
+      const now = piece.currentData.content.link;
+      if (arrival.link && !samePath(now, arrival.link)) return void navigate(now, { replace: true });
       dispatch(detailOpened({ content: piece.currentData.content, siblings: items.current }));
       // Read once per arrival: the piece's link may stop naming it while it is open (sold to another member, renamed),
       // and a refetch of the old link after the piece's data changes would only answer 404.
