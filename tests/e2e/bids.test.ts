@@ -116,10 +116,15 @@ describe('bids and proofs in the browser', () => {
     // Nothing changed hands yet.
     expect(String((await ContentModel.findById(piece.id).lean())!.ownerId)).toBe(world.ana.user.id);
 
-    // Bea signs the sale with her Freighter: Knack submits it, and it settles once it is in a ledger.
+    // Bea finds the sale in her inbox and follows its link: her Freighter signs, Knack submits, and it settles once
+    // it is in a ledger.
     const before = { bea: standIn.balance(bea.key.publicKey())!, ana: standIn.balance(ana.key.publicKey())! };
-    const beaAgain = await openPanel(bea.page, piece);
-    await beaAgain.panel.getByRole('button', { name: 'Sign the sale' }).click();
+    await bea.page.goto(`${world.baseUrl}/inbox`, { waitUntil: 'networkidle' });
+    await bea.page.getByText('Your bid was accepted').first().click();
+    const notice = bea.page.getByRole('region', { name: 'Conversation' });
+    await notice.getByText(/accepted your bid of 12\.50 XLM/).waitFor();
+    await shotBoth(bea.page, 'inbox-sale');
+    await notice.getByRole('link', { name: /\/approve\?token=/ }).click();
     await bea.page.getByText('The sale is settled on the Stellar network: the piece has its new owner.').first().waitFor();
     expect(bea.freighter.signed).toHaveLength(1);
 
@@ -137,12 +142,25 @@ describe('bids and proofs in the browser', () => {
     expect(String((await ContentModel.findById(piece.id).lean())!.ownerId)).toBe(world.bea.user.id);
 
     // The piece shows its new owner: Bea's name in the detail, her Sell tab, and the sale in the history.
+    const beaAgain = await openPanel(bea.page, piece);
     await beaAgain.modal.locator('.kn-detail__owner-name', { hasText: world.bea.form.username.replace(/_/g, ' ') }).waitFor();
     await beaAgain.panel.getByRole('tab', { name: 'Sell' }).waitFor();
     const history = beaAgain.panel.getByRole('list', { name: 'Bid history' });
     await history.getByText(/bought it for 12\.50 XLM$/).waitFor();
     await history.getByText(/sold it for 12\.50 XLM$/).waitFor();
+    // Sold, the piece is closed to bids until Bea relists it; it earned nothing, so relisting is free.
+    await beaAgain.panel.getByTestId('bid-last-sale').getByText('12.50 XLM').waitFor();
+    await beaAgain.panel.getByText(/Nobody can bid until you relist it: relisting is free/).waitFor();
     await shotBoth(bea.page, 'sold', beaAgain.panel);
+    // Ana's old share link leads to the piece under Bea's name.
+    await ana.page.goto(`${world.baseUrl}${piece.link}`, { waitUntil: 'networkidle' });
+    await ana.page.waitForURL(new RegExp(`/${world.bea.form.username}-`));
+    const anaAfter = detailOf(ana.page, piece.title).getByRole('region', { name: 'Buy or sell' });
+    await anaAfter.getByText(/Bidding opens again when its owner relists it\.$/).waitFor();
+    expect(await anaAfter.getByRole('button', { name: 'Bid', exact: true }).isDisabled()).toBe(true);
+    await beaAgain.panel.getByRole('button', { name: 'Relist for free' }).click();
+    await bea.page.getByText('Your piece is open for bids again.').waitFor();
+    await beaAgain.panel.getByTestId('bid-current').getByText('0.00 XLM').waitFor();
     expect(ana.errors).toEqual([]);
     expect(bea.errors).toEqual([]);
     await ana.page.context().close();

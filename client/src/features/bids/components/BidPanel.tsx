@@ -150,7 +150,7 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
   // The current bid and the reserve a bid must beat: the same two figures on both tabs.
   const figures = (
     <dl className="kn-bids__figures">
-      {lastSale && !data?.currentBidId ? (
+      {closed && lastSale ? (
         <div>
           <dt>Last sold for</dt>
           <dd data-testid="bid-last-sale">{formatXlm(lastSale.price)}</dd>
@@ -171,11 +171,13 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
   const pane = isOwner ? (
     <div className="kn-bids__pane">
       {figures}
-      <p className="kn-bids__brings" data-testid="bid-brings">
-        {data && data.currentBidId && data.highestPrice > 0
-          ? `A sale at the current bid brings you ${formatXlm(data.highestPrice)}${xlmPerUsd ? ` (about ${formatUsd(data.highestPrice / xlmPerUsd)})` : ''}: Knack takes no percentage.`
-          : 'No bid yet: a sale brings you the whole price, Knack takes no percentage.'}
-      </p>
+      {closed ? null : (
+        <p className="kn-bids__brings" data-testid="bid-brings">
+          {data && data.currentBidId && data.highestPrice > 0
+            ? `A sale at the current bid brings you ${formatXlm(data.highestPrice)}${xlmPerUsd ? ` (about ${formatUsd(data.highestPrice / xlmPerUsd)})` : ''}: Knack takes no percentage.`
+            : 'No bid yet: a sale brings you the whole price, Knack takes no percentage.'}
+        </p>
+      )}
       {closed && data && lastSale ? (
         <div className="kn-bids__closed" role="status">
           <p>
