@@ -2,7 +2,7 @@
  * createApp(deps): the whole HTTP surface in one Express app, with the stored public answers in front of it
  * (lib/public-responses.ts). Order matters:
  * security headers -> request log -> compression -> health -> contract docs (+ dev outbox) ->
- * JSON body and cookies -> contract validator -> the router of the module that serves the call (lib/contract-routes.ts) -> JSON 404 for /api -> SPA -> the one error handler.
+ * JSON body and cookies -> contract validator -> the audit log's recorder of admin calls -> the router of the module that serves the call (lib/contract-routes.ts) -> JSON 404 for /api -> SPA -> the one error handler.
  */
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
@@ -48,6 +48,7 @@ import { flagsRouter } from './modules/flags';
 import { walletRouter } from './modules/wallet';
 import { accountRouter } from './modules/account';
 import { anchorsRouter } from './modules/anchors';
+import { auditAdminActions, auditRouter } from './modules/audit';
 import { messagesRouter } from './modules/messages';
 import { ownsProject, projectsRouter } from './modules/projects';
 import type { PayoutProvider } from './integrations/payouts';
@@ -154,7 +155,8 @@ export function createApp({
     strictQueryNumbers,
     canonicalIds(OPENAPI_PATH),
   );
-  app.use('/api/v2', serveByModule(routers.json, OPENAPI_PATH));
+  // Every admin call that changes something is recorded as it answers (the contract marks them `x-admin`).
+  app.use('/api/v2', auditAdminActions(logger), serveByModule(routers.json, OPENAPI_PATH));
 
   app.use('/api', (req, _res, next) => {
     next(new AppError(404, 'not_found', `No API call ${req.method} ${req.originalUrl.split('?')[0]}`));
@@ -205,6 +207,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     stellar: [walletsRouter(auth, services.stellarWallets), stellarRouter(auth, services.stellar)],
     nft: [nftRouter(auth, services.nft)],
     bids: [bidsRouter(auth, services.bids)],
+    audit: [auditRouter(auth)],
   };
   return { rawBody, json };
 }

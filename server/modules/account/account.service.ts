@@ -82,6 +82,8 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
   /**
    * The steps of a deletion, in order, each safe to run again. The account is closed first, so that nobody can
    * sign in to it or use a session of it while the rest goes; it is removed last, once nothing refers to it.
+   * The audit log has no step: the entries of an admin's actions, with the email they acted under, are kept after
+   * their account is gone, because they are the record of what was done to other members' things and money.
    */
   const DELETION_STEPS: { name: string; run: (userId: string) => Promise<unknown> }[] = [
     { name: 'close the account', run: closeAccount },

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import { MESSAGES } from '../../../generated/validation';
+import { auditDetails } from '../../lib/audit-details';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { optionalAuth, requireAuth } from '../users';
 import type { ProjectOwnerCheck } from './contents.projects';
@@ -48,11 +49,15 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService, ow
   });
 
   router.post('/content/trend', auth, async (req: ApiRequest<'trendContent'>, res: ApiResponse<'trendContent'>) => {
-    res.json({ message: await contents.setFeatured(req.auth!, req.body.contentId, true) });
+    const { message, audit } = await contents.setFeatured(req.auth!, req.body.contentId, true);
+    auditDetails(res, audit);
+    res.json({ message });
   });
 
   router.post('/content/remove', auth, async (req: ApiRequest<'unfeatureContent'>, res: ApiResponse<'unfeatureContent'>) => {
-    res.json({ message: await contents.setFeatured(req.auth!, req.body.contentId, false) });
+    const { message, audit } = await contents.setFeatured(req.auth!, req.body.contentId, false);
+    auditDetails(res, audit);
+    res.json({ message });
   });
 
   router.get('/content/get-by-id/:id', maybeAuth, async (req: ApiRequest<'getContentById'>, res: ApiResponse<'getContentById'>) => {

@@ -10,6 +10,7 @@ import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
+import type { AuditDetails } from '../../lib/audit-details';
 import { isAdmin, isOwnerOrAdmin, isSelfOrAdmin, requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { publicPages } from '../../lib/public-pages';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
@@ -283,16 +284,23 @@ export function createContentsService(media: MediaService) {
 
     /** Everything for the member and admins (a count over their own pieces); the kept public count for others. */
     /** An admin's re-post to the top of Featured, or taking it off again. Answers the message the client shows. */
-    async setFeatured(caller: AuthContext, contentId: string, featured: boolean): Promise<string> {
+    async setFeatured(caller: AuthContext, contentId: string, featured: boolean): Promise<{ message: string; audit: AuditDetails }> {
       requireAdmin(caller, 'Only admins can re-post pieces.');
-      const content = await ContentModel.findById(contentId, { type: 1, uploadedAt: 1 }).lean<Pick<ContentDoc, 'type' | 'uploadedAt'>>();
+      const content = await ContentModel.findById(contentId, { type: 1, uploadedAt: 1, featuredAt: 1 }).lean<
+        Pick<ContentDoc, 'type' | 'uploadedAt' | 'featuredAt'>
+      >();
       if (!content) throw notFound('Content not found');
       const featuredAt = featured ? new Date() : null;
       await ContentModel.updateOne({ _id: contentId }, { $set: { featuredAt, featureRank: featureRankOf(featuredAt, content.uploadedAt) } });
       publicPages.clear();
+      const audit: AuditDetails = {
+        target: { kind: 'piece', id: contentId },
+        before: { featuredAt: content.featuredAt?.toISOString() ?? null },
+        after: { featuredAt: featuredAt?.toISOString() ?? null },
+      };
       const music = content.type === 'music';
-      if (featured) return music ? 'This music is re-posted successfully.' : 'This content is re-posted successfully.';
-      return music ? 'This Music is removed from the pages successfully.' : 'This content is removed from the pages successfully.';
+      if (featured) return { message: music ? 'This music is re-posted successfully.' : 'This content is re-posted successfully.', audit };
+      return { message: music ? 'This Music is removed from the pages successfully.' : 'This content is removed from the pages successfully.', audit };
     },
 
     async countFor(userId: string, viewer: AuthContext | undefined): Promise<number> {

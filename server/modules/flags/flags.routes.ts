@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
+import { auditDetails } from '../../lib/audit-details';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAuth } from '../users';
 import type { FlagsService } from './flags.service';
@@ -22,7 +23,9 @@ export function flagsRouter(config: AuthConfig, flags: FlagsService): Router {
   });
 
   router.post('/flag/resolve', signedIn, async (req: ApiRequest<'resolveFlags'>, res: ApiResponse<'resolveFlags'>) => {
-    res.json(await flags.resolve(req.auth!, req.body));
+    const { audit, ...answer } = await flags.resolve(req.auth!, req.body);
+    auditDetails(res, audit);
+    res.json(answer);
   });
 
   return router;

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import type { AuthContext } from '../../lib/auth-context';
+import type { AuditDetails } from '../../lib/audit-details';
 import { requireAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
 import { isDuplicateKey } from '../../lib/duplicate-key';
@@ -154,7 +155,13 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
       if (!modifiedCount && !held.deletedCount) throw notFound(FLAG_MESSAGES.noOpenFlags);
       const piece = await contents.setReview(contentId, request.decision === 'hide' ? 'takenDown' : 'released');
       if (!piece) throw notFound(FLAG_MESSAGES.noPiece);
-      return { message: request.decision === 'hide' ? FLAG_MESSAGES.takenDown : FLAG_MESSAGES.dismissed };
+      const changed = await contentReads.byId<Pick<ContentDoc, 'isHide' | 'takenDown' | 'listed'>>(contentId, { isHide: 1, takenDown: 1, listed: 1 });
+      const audit: AuditDetails = {
+        target: { kind: 'piece', id: request.contentId },
+        before: { openFlags: modifiedCount, isHide: Boolean(piece.isHide), takenDown: Boolean(piece.takenDown), listed: Boolean(piece.listed) },
+        after: changed && { openFlags: 0, isHide: Boolean(changed.isHide), takenDown: Boolean(changed.takenDown), listed: Boolean(changed.listed) },
+      };
+      return { message: request.decision === 'hide' ? FLAG_MESSAGES.takenDown : FLAG_MESSAGES.dismissed, audit };
     },
   };
 }

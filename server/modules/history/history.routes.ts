@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
+import { auditDetails } from '../../lib/audit-details';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAuth } from '../users';
 import { WALLET_MESSAGES, type WalletService } from '../wallet';
@@ -24,7 +25,12 @@ export function historyRouter(config: AuthConfig, history: HistoryService, walle
   });
 
   router.post('/user-history/approve', signedIn, async (req: ApiRequest<'approveCashOut'>, res: ApiResponse<'approveCashOut'>) => {
-    const { request, send } = await wallet.approveCashOut(req.auth!, req.body.historyId);
+    const { request, send, statusBefore } = await wallet.approveCashOut(req.auth!, req.body.historyId);
+    auditDetails(res, {
+      target: { kind: 'cashOutRequest', id: req.body.historyId },
+      before: { status: statusBefore },
+      after: { status: request.status, payoutStatus: send?.status ?? null },
+    });
     const message = send?.status === 'sent' ? WALLET_MESSAGES.approved : WALLET_MESSAGES.approvedNotSent;
     res.json({ message, item: history.requestItem(request, send) });
   });

@@ -1,6 +1,7 @@
 import express, { Router, type Request } from 'express';
 import type { AuthConfig } from '../../config';
 import { setPayerCookie } from '../../integrations/payments';
+import { auditDetails } from '../../lib/audit-details';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requestOrigin } from '../../lib/public-origin';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
@@ -65,7 +66,13 @@ export function paymentsRouter(config: AuthConfig, payments: PaymentsService): R
   });
 
   router.post('/code/create', signedIn, async (req: ApiRequest<'createDiscountCode'>, res: ApiResponse<'createDiscountCode'>) => {
-    res.status(201).json(await payments.createCode(req.auth!, req.body));
+    const created = await payments.createCode(req.auth!, req.body);
+    auditDetails(res, {
+      target: { kind: 'discountCode', id: created.code },
+      before: null,
+      after: { covers: created.covers, maxUses: created.maxUses, expiresAt: created.expiresAt },
+    });
+    res.status(201).json(created);
   });
 
   router.get('/code/all', signedIn, async (req: ApiRequest<'listDiscountCodes'>, res: ApiResponse<'listDiscountCodes'>) => {

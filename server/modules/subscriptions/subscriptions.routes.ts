@@ -3,6 +3,7 @@ import type { AuthConfig } from '../../config';
 import { setPayerCookie } from '../../integrations/payments';
 import { LISTING_FEES, PREMIUM_KNACK_MICROS } from '../../lib/listing-fees';
 import { microsToUsd } from '../../lib/money';
+import { auditDetails } from '../../lib/audit-details';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireSelfOrAdmin } from '../../lib/permissions';
 import { requestOrigin } from '../../lib/public-origin';
@@ -44,7 +45,9 @@ export function subscriptionsRouter(config: AuthConfig, subscriptions: Subscript
 
   router.post('/subscription/update-plan', signedIn, async (req: ApiRequest<'updatePlan'>, res: ApiResponse<'updatePlan'>) => {
     const { planId, ...change } = req.body;
-    res.json({ plan: await subscriptions.updatePlan(req.auth!, planId, change) });
+    const { plan, audit } = await subscriptions.updatePlan(req.auth!, planId, change);
+    auditDetails(res, audit);
+    res.json({ plan });
   });
 
   router.get('/subscription/status/:id', signedIn, async (req: ApiRequest<'getSubscriptionStatus'>, res: ApiResponse<'getSubscriptionStatus'>) => {

@@ -17,6 +17,7 @@ import {
   type WebhookEvent,
 } from '../../integrations/payments';
 import type { AuthContext } from '../../lib/auth-context';
+import type { AuditDetails } from '../../lib/audit-details';
 import { requireAdmin, requireOwnerOrAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
@@ -228,9 +229,15 @@ export function createSubscriptionsService({ provider, publicUrl, publicOrigins,
     /** An admin changes a plan's name, credits or price; they apply to checkouts and renewals from now on. */
     async updatePlan(caller: AuthContext, planId: number, change: PlanChange) {
       requireAdmin(caller, SUBSCRIPTION_MESSAGES.adminsOnly);
-      const plan = await PlanModel.findOneAndUpdate({ planId }, { $set: change }, { new: true }).lean<PlanDoc>();
+      const plan = await PlanModel.findOneAndUpdate({ planId }, { $set: change }).lean<PlanDoc>();
       if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
-      return toPlanDto(plan);
+      const fields = Object.keys(change) as (keyof PlanChange)[];
+      const audit: AuditDetails = {
+        target: { kind: 'plan', id: String(planId) },
+        before: Object.fromEntries(fields.map((field) => [field, plan[field]])),
+        after: Object.fromEntries(fields.map((field) => [field, change[field]!])),
+      };
+      return { plan: toPlanDto({ ...plan, ...change }), audit };
     },
 
     /**

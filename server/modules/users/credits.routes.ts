@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
+import { auditDetails } from '../../lib/audit-details';
 import { badRequest, notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAdmin, requireSelfOrAdmin } from '../../lib/permissions';
@@ -21,6 +22,13 @@ export function creditsRouter(config: AuthConfig): Router {
     if (!(await UserModel.exists({ _id: new Types.ObjectId(userId) }))) throw notFound('User not found');
     const credits = await adjustCredits(userId, tier, amount, req.auth!.userId, note?.trim() || null);
     if (!credits) throw badRequest(CREDIT_MESSAGES.belowZero, [{ path: 'amount', message: CREDIT_MESSAGES.belowZero }]);
+    // The credits were read under the member's credit lock, just after the change: before it is exactly one amount less.
+    const field = tier === 'standard' ? 'sCredit' : 'pCredit';
+    auditDetails(res, {
+      target: { kind: 'member', id: userId },
+      before: { [field]: credits[field] - amount },
+      after: { [field]: credits[field], note: note?.trim() || null },
+    });
     res.json({ credits });
   };
   router.post('/user-setting/update-scredits', signedIn, adjust('standard'));

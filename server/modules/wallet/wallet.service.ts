@@ -188,7 +188,11 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
      * Pays a pending request: under the member's funds lock, checks the balance still covers it, records and
      * posts `cash-out:{id}`, then sends. Approving an approved request sends what is left to send, nothing more.
      */
-    async approveCashOut(caller: AuthContext, historyId: string, now = new Date()): Promise<{ request: CashOutRequestDoc; send: PayoutSendDoc | null }> {
+    async approveCashOut(
+      caller: AuthContext,
+      historyId: string,
+      now = new Date(),
+    ): Promise<{ request: CashOutRequestDoc; send: PayoutSendDoc | null; statusBefore: CashOutRequestDoc['status'] }> {
       requireAdmin(caller, WALLET_MESSAGES.adminsOnly);
       const first = await requestOf(historyId);
       const userId = String(first.userId);
@@ -206,7 +210,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         await CashOutRequestModel.updateOne({ _id: historyId }, { $set: { decidedBy: new Types.ObjectId(caller.userId) } });
       });
       const send = await payouts.deliver(key);
-      return { request: await requestOf(historyId), send };
+      return { request: await requestOf(historyId), send, statusBefore: first.status };
     },
 
     /** Cancels a pending request (an admin, or its member); under the funds lock so it cannot cross an approval. */

@@ -5,7 +5,7 @@ import type { InfiniteQueryDefinition, MutationDefinition, QueryDefinition } fro
 import { createCachedApi, type CacheBaseQuery, type CallOptions } from '../cache';
 import type * as op from './operations';
 
-const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Bid'] as const;
+const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Admin', 'Bid'] as const;
 type Tag = (typeof TAG_TYPES)[number];
 
 /** The types of every endpoint (the plan below builds them). */
@@ -78,6 +78,8 @@ export type Endpoints = {
   getArtists: InfiniteQueryDefinition<op.GetArtistsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetArtistsResult, 'api'>;
   /** GET /user/get-users-by-fans: Artists with the most followers first */
   getArtistsByFans: InfiniteQueryDefinition<op.GetArtistsByFansArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetArtistsByFansResult, 'api'>;
+  /** GET /admin/audit: The audit log of admins' actions, the newest first (admins) */
+  getAuditLog: InfiniteQueryDefinition<op.GetAuditLogArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetAuditLogResult, 'api'>;
   /** GET /auth/providers: Which social sign-in providers are configured */
   getAuthProviders: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetAuthProvidersResult, 'api'>;
   /** GET /knack/get-available-knacks: The signed-in member's balance and how many knacks they may give before the code is asked */
@@ -358,6 +360,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getAllTags: { kind: 'query', tags: ['Tag'] },
   getArtists: { kind: 'pages', tags: ['User'], cursor: 'nextCursor' },
   getArtistsByFans: { kind: 'pages', tags: ['User'], cursor: 'nextCursor' },
+  getAuditLog: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
   getAuthProviders: { kind: 'query', tags: ['Auth'] },
   getAvailableKnacks: { kind: 'query', tags: ['Knack'] },
   getBid: { kind: 'query', tags: ['Bid'] },
@@ -521,6 +524,7 @@ export const {
   useLazyGetAllTagsQuery,
   useGetArtistsInfiniteQuery,
   useGetArtistsByFansInfiniteQuery,
+  useGetAuditLogInfiniteQuery,
   useGetAuthProvidersQuery,
   useLazyGetAuthProvidersQuery,
   useGetAvailableKnacksQuery,

@@ -242,6 +242,13 @@ export function getArtistsByFans(args?: GetArtistsByFansArgs, options?: RequestO
   return request<GetArtistsByFansResult>('get', '/user/get-users-by-fans', args ?? {}, options);
 }
 
+export type GetAuditLogArgs = { query?: operations['getAuditLog']['parameters']['query'] };
+export type GetAuditLogResult = operations['getAuditLog']['responses'][200]['content']['application/json'];
+/** GET /admin/audit: The audit log of admins' actions, the newest first (admins) */
+export function getAuditLog(args?: GetAuditLogArgs, options?: RequestOptions): Promise<GetAuditLogResult> {
+  return request<GetAuditLogResult>('get', '/admin/audit', args ?? {}, options);
+}
+
 export type GetAuthProvidersArgs = Record<string, never>;
 export type GetAuthProvidersResult = operations['getAuthProviders']['responses'][200]['content']['application/json'];
 /** GET /auth/providers: Which social sign-in providers are configured */
