@@ -46,6 +46,23 @@ beforeAll(async () => {
   [admin, ana] = await Promise.all([adminMember(), createMember()]);
 });
 
+describe('an entry that cannot be written', () => {
+  it('when the database refuses the entry, then the admin is answered 500, not success, though the change was made', async () => {
+    // The log is empty yet in this file's database: a unique index on the call refuses its second entry.
+    await AuditEntryModel.collection.createIndex({ action: 1 }, { unique: true, name: 'one_entry_per_action' });
+    try {
+      await postAs('/user-setting/update-pcredits', admin, { userId: ana.id, amount: 2 }).expect(200);
+      const refused = await postAs('/user-setting/update-pcredits', admin, { userId: ana.id, amount: 2 }).expect(500);
+      expect(refused.body).toEqual({ code: 'internal', message: 'Something went wrong on our side. Please try again.', requestId: expect.any(String) });
+      expect(await AuditEntryModel.countDocuments({ action: 'updatePremiumCredits' })).toBe(1);
+      // The change itself was made: the admin sees the failure and checks, rather than believing it done unrecorded.
+      expect((await request(app).get(`/api/v2/user-setting/credits/${ana.id}`).set(bearer(admin)).expect(200)).body.credits.pCredit).toBe(4);
+    } finally {
+      await AuditEntryModel.collection.dropIndex('one_entry_per_action');
+    }
+  });
+});
+
 describe('each admin action leaves exactly one entry', () => {
   it('when an admin takes a flagged piece down, then one entry names the admin, the call, the piece, its state before and after, and where from', async () => {
     const bea = await createMember();

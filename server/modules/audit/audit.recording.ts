@@ -10,7 +10,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { auditDetailsOf } from '../../lib/audit-details';
-import { errorHandler } from '../../lib/errors';
+import { AppError, errorHandler } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { recordAuditEntry } from './audit.service';
 
@@ -18,6 +18,9 @@ import { recordAuditEntry } from './audit.service';
 type Matched = Request & { openapi?: { schema?: { operationId?: string; 'x-admin'?: boolean } } };
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The answer when the entry could not be written: the generic words of every unexpected failure. */
+const NOT_RECORDED = 'Something went wrong on our side. Please try again.';
 
 /** The audit log's recorder: mount it after the contract validator, before the modules' routers. */
 export function auditAdminActions(logger: Logger): RequestHandler {
@@ -49,7 +52,8 @@ export function auditAdminActions(logger: Logger): RequestHandler {
         () => answer(body),
         (err: unknown) => {
           log.error({ err, action, reqId: req.id }, 'the audit entry of an admin action could not be written; the client is answered 500');
-          answerError(err, req, res, () => undefined);
+          // Whatever the database said (a duplicate key would read as a 409 conflict), the client is told it failed.
+          answerError(new AppError(500, 'internal', NOT_RECORDED), req, res, () => undefined);
         },
       );
       return res;
