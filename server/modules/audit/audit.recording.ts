@@ -34,7 +34,12 @@ export function auditAdminActions(logger: Logger): RequestHandler {
     let recorded = false;
     res.json = (body?: unknown) => {
       const success = res.statusCode >= 200 && res.statusCode < 300;
-      if (recorded || !success || !req.auth) return answer(body);
+      if (recorded || !success) return answer(body);
+      if (!req.auth) {
+        // Every admin call is signed in; one that answered success without a caller cannot name who acted.
+        log.error({ action, reqId: req.id }, 'an admin call answered success without a signed-in caller: not recorded');
+        return answer(body);
+      }
       recorded = true;
       res.json = answer;
       const facts = {

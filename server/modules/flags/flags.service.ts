@@ -155,6 +155,7 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
       if (!modifiedCount && !held.deletedCount) throw notFound(FLAG_MESSAGES.noOpenFlags);
       const piece = await contents.setReview(contentId, request.decision === 'hide' ? 'takenDown' : 'released');
       if (!piece) throw notFound(FLAG_MESSAGES.noPiece);
+      // setReview answers the piece as it was; the audit log also records it as it is now.
       const changed = await contentReads.byId<Pick<ContentDoc, 'isHide' | 'takenDown' | 'listed'>>(contentId, { isHide: 1, takenDown: 1, listed: 1 });
       const audit: AuditDetails = {
         target: { kind: 'piece', id: request.contentId },

@@ -229,6 +229,7 @@ export function createSubscriptionsService({ provider, publicUrl, publicOrigins,
     /** An admin changes a plan's name, credits or price; they apply to checkouts and renewals from now on. */
     async updatePlan(caller: AuthContext, planId: number, change: PlanChange) {
       requireAdmin(caller, SUBSCRIPTION_MESSAGES.adminsOnly);
+      // The plan as it was (the update answers the document before it): the audit log records what changed.
       const plan = await PlanModel.findOneAndUpdate({ planId }, { $set: change }).lean<PlanDoc>();
       if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.planNotFound);
       const fields = Object.keys(change) as (keyof PlanChange)[];
