@@ -7,6 +7,7 @@ import type { AuditDetails } from '../../lib/audit-details';
 import { decodeNewestCursor, newestPage } from '../../lib/newest-first';
 import type { Schemas } from '../../lib/openapi-types';
 import { ours } from '../../lib/query';
+import { toAuditEntryDto } from './audit.mapper';
 import { AuditEntryModel, auditEntryId, type AuditEntryDoc } from './audit.model';
 
 export const AUDIT_MESSAGES = {
@@ -79,18 +80,4 @@ export async function auditLogPage(filters: AuditFilters): Promise<Schemas['Audi
     .lean<AuditEntryDoc[]>();
   const { items, nextCursor } = newestPage(rows, size);
   return { entries: items.map(toAuditEntryDto), nextCursor };
-}
-
-export function toAuditEntryDto(entry: AuditEntryDoc): Schemas['AuditEntry'] {
-  return {
-    id: entry._id,
-    at: entry.at.toISOString(),
-    actor: { id: String(entry.actorId), email: entry.actorEmail },
-    action: entry.action,
-    target: entry.targetKind && entry.targetId ? { kind: entry.targetKind, id: entry.targetId } : null,
-    before: entry.before,
-    after: entry.after,
-    ip: entry.ip,
-    userAgent: entry.userAgent,
-  };
 }
