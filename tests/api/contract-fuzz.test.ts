@@ -19,9 +19,8 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { outboxMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
-import { OPENAPI_PATH } from '../../server/lib/paths';
-import { readContractDocument } from '../../server/lib/contract-routes';
 import { createTestApp } from '../helpers/app';
+import { CONTRACT_OPERATIONS, deref, type Operation, type Parameter, type Schema } from '../helpers/contract-operations';
 import { createActiveMember, GOOD_PASSWORD, outboxMailbox } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
@@ -34,62 +33,8 @@ useTestDatabase();
 
 // ---- the contract, read as data ----
 
-interface Schema {
-  $ref?: string;
-  type?: string;
-  enum?: unknown[];
-  format?: string;
-  pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-  nullable?: boolean;
-  items?: Schema;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  allOf?: Schema[];
-}
-interface Parameter {
-  $ref?: string;
-  name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
-  required?: boolean;
-  schema?: Schema;
-}
-interface Operation {
-  operationId: string;
-  security?: Record<string, unknown>[];
-  parameters?: Parameter[];
-  requestBody?: { $ref?: string; content: Record<string, { schema?: Schema }> };
-}
-
-const spec = readContractDocument(OPENAPI_PATH) as { paths: Record<string, Record<string, Operation>> };
-
-/** Follows `$ref`s ('#/components/...') to what they name. */
-function deref<T extends { $ref?: string }>(node: T): T {
-  let current = node;
-  while (current?.$ref) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], spec) as T;
-  }
-  return current;
-}
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const LAST = ['/content/delete', '/auth/logout-all'];
-const OPERATIONS = Object.entries(spec.paths)
-  .flatMap(([template, item]) =>
-    Object.entries(item)
-      .filter(([method]) => METHODS.includes(method))
-      .map(([method, op]) => ({ method, template, op })),
-  )
+const OPERATIONS = CONTRACT_OPERATIONS.map(({ method, template, operation: op }) => ({ method, template, op }))
   // Deleting the piece and signing out everywhere (which revokes the member's token) go last, so that every other
   // call is fuzzed with the piece and as the member too.
   .sort((a, b) => Number(LAST.includes(a.template)) - Number(LAST.includes(b.template)));

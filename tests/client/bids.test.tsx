@@ -74,6 +74,17 @@ async function openPanel(user = bea()) {
   return { ...app, panel };
 }
 
+/** Jane's linked Freighter wallet, for the owner's Sell tab. */
+const janeWallet = () =>
+  jest.mocked(getWalletLink).mockResolvedValue({
+    linked: true,
+    wallet: 'freighter',
+    network: 'testnet',
+    address: JANE_ADDRESS,
+    addressShort: 'GAHK…DB4A',
+    linkedAt: '2026-05-01T00:00:00.000Z',
+  });
+
 const historyRows = (panel: ReturnType<typeof within>) =>
   panel
     .getAllByRole('listitem')
@@ -172,14 +183,7 @@ describe('the buy/sell panel', () => {
 
   it('when Jane opens her own piece, then the tab is Sell, with the reserve and what a sale at the current bid brings (no percentage); Sell sends the current bid, and "You can\'t sell" is a success-style toast', async () => {
     const id = piece().id;
-    jest.mocked(getWalletLink).mockResolvedValue({
-      linked: true,
-      wallet: 'freighter',
-      network: 'testnet',
-      address: JANE_ADDRESS,
-      addressShort: 'GAHK…DB4A',
-      linkedAt: '2026-05-01T00:00:00.000Z',
-    });
+    janeWallet();
     jest.mocked(getBidsByContent).mockResolvedValue(listOf([bidOf(id, 2, 12.5, { current: true })], { reserve: 3.1 }));
     jest.mocked(sellBid).mockRejectedValueOnce(new ApiError("You can't sell", 409, 'conflict'));
     const { panel } = await openPanel(jane());
@@ -205,15 +209,6 @@ describe('a sold piece', () => {
     const sold = bidOf(id, 1, 20, { sold: true, soldAt: '2026-05-12T15:00:00.000Z', sellerId: 'aaaaaaaaaaaaaaaaaaaaaaaa', sellerUsername: 'cal_ray' });
     return listOf([sold], { closed: true, lastSale: { bidId: sold.id, price: 20, soldAt: '2026-05-12T15:00:00.000Z' }, ...overrides });
   };
-  const janeWallet = () =>
-    jest.mocked(getWalletLink).mockResolvedValue({
-      linked: true,
-      wallet: 'freighter',
-      network: 'testnet',
-      address: JANE_ADDRESS,
-      addressShort: 'GAHK…DB4A',
-      linkedAt: '2026-05-01T00:00:00.000Z',
-    });
 
   it('when Bea opens a piece sold and not relisted, then she sees what it last sold for, that bidding is closed, and cannot bid', async () => {
     jest.mocked(getBidsByContent).mockResolvedValue(soldList());

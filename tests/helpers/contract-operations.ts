@@ -23,6 +23,7 @@ export interface Schema {
   minimum?: number;
   maximum?: number;
   minItems?: number;
+  maxItems?: number;
   nullable?: boolean;
   items?: Schema;
   properties?: Record<string, Schema>;
@@ -32,7 +33,7 @@ export interface Schema {
   allOf?: Schema[];
 }
 
-interface Parameter {
+export interface Parameter {
   $ref?: string;
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
@@ -43,6 +44,7 @@ interface Parameter {
 export interface Operation {
   operationId: string;
   'x-admin'?: boolean;
+  security?: Record<string, unknown>[];
   parameters?: Parameter[];
   requestBody?: { $ref?: string; content: Record<string, { schema?: Schema }> };
 }
