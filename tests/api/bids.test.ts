@@ -84,6 +84,21 @@ const signed = (xdr: string, ...keys: Keypair[]) => {
 /** The party's account as the stand-in has it now, to build a transaction by hand. */
 const accountOf = ({ wallet }: Party) => new Account(wallet.publicKey(), standIn.account(wallet.publicKey())!.sequence);
 
+/** An asset of a new issuer that `holder` holds 100 of and `receiver` can receive: to pay in something other than XLM. */
+async function issuedAssetHeldBy(holder: Party, receiver: Party): Promise<Asset> {
+  const issuer = await party('100');
+  const asset = new Asset('USDX', issuer.wallet.publicKey());
+  const submit = async (from: Party, operation: Parameters<TransactionBuilder['addOperation']>[0]) => {
+    const tx = new TransactionBuilder(accountOf(from), { fee: '200', networkPassphrase: TESTNET }).addOperation(operation).setTimeout(300).build();
+    tx.sign(from.wallet);
+    expect((await request(standIn.url).post('/transactions').type('form').send({ tx: tx.toXDR() })).status).toBe(200);
+  };
+  await submit(holder, Operation.changeTrust({ asset }));
+  await submit(receiver, Operation.changeTrust({ asset }));
+  await submit(issuer, Operation.payment({ destination: holder.wallet.publicKey(), asset, amount: '100' }));
+  return asset;
+}
+
 /** A piece of a seller with a linked wallet, and a bid on it by a buyer. */
 async function pieceWithBid(price = 25) {
   const seller = await party('100');
@@ -285,17 +300,17 @@ describe('selling', () => {
     expect((await exported(buyer)).ledgerEntries).toContainEqual(expect.objectContaining({ id: `relisting:${bidId}`, kind: 'relisting', amountMicros: 0 }));
   });
 
-  it('when the sale is approved with the hash of a transaction that pays another amount or carries another memo, then it is refused and nothing settles', async () => {
+  it('when the sale is approved with the hash of a transaction with another amount, memo, destination, source or asset, then it is refused and nothing settles', async () => {
     const { seller, buyer, piece, bidId } = await pieceWithBid(25);
     const sale = (await post(seller.member, '/bid/sell', { bidId })).body.sale;
-    const wrong = async (amount: string, memo: Buffer, destination = seller.wallet.publicKey()) => {
-      const account = accountOf(buyer);
+    const wrong = async (amount: string, memo: Buffer, destination = seller.wallet.publicKey(), from = buyer, asset = Asset.native()) => {
+      const account = accountOf(from);
       const tx = new TransactionBuilder(account, { fee: '200', networkPassphrase: TESTNET })
-        .addOperation(Operation.payment({ destination, asset: Asset.native(), amount }))
+        .addOperation(Operation.payment({ destination, asset, amount }))
         .addMemo(Memo.hash(memo))
         .setTimeout(300)
         .build();
-      tx.sign(buyer.wallet);
+      tx.sign(from.wallet);
       const res = await request(standIn.url).post('/transactions').type('form').send({ tx: tx.toXDR() });
       expect(res.status).toBe(200);
       return tx.hash().toString('hex');
@@ -305,6 +320,11 @@ describe('selling', () => {
       [await wrong('24.0000000', memo), 'This is not the transaction of this sale: its amount differs.'],
       [await wrong('25.0000000', createHash('sha256').update('knack-bid:other').digest()), 'This is not the transaction of this sale: its memo differs.'],
       [await wrong('25.0000000', memo, (await party()).wallet.publicKey()), 'This is not the transaction of this sale: its destination differs.'],
+      [await wrong('25.0000000', memo, seller.wallet.publicKey(), await party()), 'This is not the transaction of this sale: its source differs.'],
+      [
+        await wrong('25.0000000', memo, seller.wallet.publicKey(), buyer, await issuedAssetHeldBy(buyer, seller)),
+        'This is not the transaction of this sale: its asset differs.',
+      ],
     ];
     for (const [transactionHash, message] of cases) {
       const res = await post(buyer.member, '/bid/approve', { bidId, stellarAddress: buyer.wallet.publicKey(), succeed: true, transactionHash });
