@@ -1185,6 +1185,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flag/by-piece/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who flagged a piece, and why (admins)
+         * @description The piece's open flags, newest first (at most 100): each member's username, their reason, when, and whether the flag counts toward holding the piece. A piece with no open flags answers an empty list.
+         */
+        get: operations["getPieceFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/flag/get-mine/{id}": {
         parameters: {
             query?: never;
@@ -1230,7 +1250,7 @@ export interface paths {
         put?: never;
         /**
          * Decide on a flagged piece (admins)
-         * @description `dismiss` closes its flags and puts it back in the public lists; `hide` closes them and takes the piece down: nobody but its owner and admins sees it any more.
+         * @description `dismiss` closes its flags and puts it back in the public lists; `hide` closes them and takes the piece down: nobody but its owner and admins sees it any more. The owner is told by mail: that the piece was taken down, with the reasons members gave and the admin's `note`; or, when the flags had held it off the lists, that it is back. The answer's message says whether the owner was told.
          */
         post: operations["resolveFlags"];
         delete?: never;
@@ -3696,6 +3716,8 @@ export interface components {
             contentId: components["schemas"]["ObjectId"];
             /** @enum {string} */
             decision: "dismiss" | "hide";
+            /** @description The admin's words to the owner, in the mail that tells them the piece was taken down. */
+            note?: string;
         };
         FlaggedPiece: {
             contentId: components["schemas"]["ObjectId"];
@@ -4231,6 +4253,20 @@ export interface components {
             sex: "M" | "W" | null;
             willReceiveNews: boolean;
             willReceivePromotes: boolean;
+        };
+        PieceFlag: {
+            /** Format: date-time */
+            at: string;
+            /** @description Whether the flag counts toward holding the piece. */
+            counts: boolean;
+            reason: components["schemas"]["FlagReason"];
+            userId: components["schemas"]["ObjectId"];
+            /** @description Empty when the member's account is gone. */
+            username: string;
+        };
+        PieceFlags: {
+            contentId: components["schemas"]["ObjectId"];
+            flags: components["schemas"]["PieceFlag"][];
         };
         /** @description A plan's credits are granted again with every paid month. */
         Plan: {
@@ -6716,6 +6752,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPieceFlags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The piece's open flags. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PieceFlags"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

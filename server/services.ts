@@ -81,7 +81,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     share: createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger }),
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
-    flags: createFlagsService({ contents, mailer }),
+    flags: createFlagsService({ contents, mailer, logger }),
     messages,
     projects: createProjectsService(contents),
     account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),

@@ -79,7 +79,7 @@ describe('each admin action leaves exactly one entry', () => {
         targetKind: 'piece',
         targetId: piece.id,
         before: { openFlags: 1, isHide: false, takenDown: false, listed: true },
-        after: { openFlags: 0, isHide: true, takenDown: true, listed: false },
+        after: { openFlags: 0, isHide: true, takenDown: true, listed: false, ownerTold: true, note: null },
         ip: expect.stringMatching(LOOPBACK),
         userAgent: BROWSER,
         requestId: expect.any(String),

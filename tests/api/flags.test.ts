@@ -163,6 +163,16 @@ describe('the admins’ review', () => {
       expect.objectContaining({ contentId: other.id, flagsCount: 1, countedFlags: 0 }),
     ]);
     expect((await request(app).get('/api/v2/flag/get-open').set(bearer(bea)).expect(403)).body.message).toBe(FLAG_MESSAGES.adminsOnly);
+
+    // Who flagged the piece, and why, newest first.
+    const who = await request(app).get(`/api/v2/flag/by-piece/${piece.id}`).set(bearer(admin)).expect(200);
+    expect(who.body.contentId).toBe(piece.id);
+    expect(who.body.flags.map((row: { username: string; reason: string; counts: boolean }) => [row.username, row.reason, row.counts])).toEqual([
+      [dan!.username, WRONG_MARKET, true],
+      [cara!.username, UNLAWFUL, true],
+      [bea.username, UNLAWFUL, false],
+    ]);
+    expect((await request(app).get(`/api/v2/flag/by-piece/${piece.id}`).set(bearer(bea)).expect(403)).body.message).toBe(FLAG_MESSAGES.adminsOnly);
   });
 
   it('when an admin dismisses the flags of a held piece, then it is listed again, and the same members flagging again are refused until the piece changes', async () => {
@@ -170,8 +180,11 @@ describe('the admins’ review', () => {
     for (const member of members) await flag(member, piece, UNLAWFUL).expect(200);
     expect(await listedIds()).not.toContain(piece.id);
     const admin = await adminMember();
+    smtp.received.length = 0;
     const res = await request(app).post('/api/v2/flag/resolve').set(bearer(admin)).send({ contentId: piece.id, decision: 'dismiss' }).expect(200);
-    expect(res.body.message).toBe(FLAG_MESSAGES.dismissed);
+    // The owner was mailed about the hold, so she is told it is over.
+    expect(res.body.message).toBe(FLAG_MESSAGES.dismissedTold);
+    expect((await smtp.nextMailTo(ana.email)).subject).toBe('Your piece "Borrowed Sunset" is back');
     expect(await listedIds()).toContain(piece.id);
     expect((await request(app).get('/api/v2/flag/get-open').set(bearer(admin)).expect(200)).body.pieces).toEqual([]);
     await request(app).post('/api/v2/flag/resolve').set(bearer(admin)).send({ contentId: piece.id, decision: 'dismiss' }).expect(404);
@@ -194,8 +207,13 @@ describe('the admins’ review', () => {
     await flag(bea, piece, INAPPROPRIATE).expect(200);
     await request(app).post('/api/v2/flag/resolve').set(bearer(bea)).send({ contentId: piece.id, decision: 'hide' }).expect(403);
     const admin = await adminMember();
-    const res = await request(app).post('/api/v2/flag/resolve').set(bearer(admin)).send({ contentId: piece.id, decision: 'hide' }).expect(200);
-    expect(res.body.message).toBe(FLAG_MESSAGES.takenDown);
+    const note = 'The photo belongs to another photographer.';
+    const res = await request(app).post('/api/v2/flag/resolve').set(bearer(admin)).send({ contentId: piece.id, decision: 'hide', note }).expect(200);
+    expect(res.body.message).toBe(FLAG_MESSAGES.takenDownTold);
+    const told = await smtp.nextMailTo(ana.email);
+    expect(told.subject).toBe('Your piece "Borrowed Sunset" was taken down');
+    expect(told.text).toContain(INAPPROPRIATE);
+    expect(told.text).toContain(`Our team's note: ${note}`);
     expect(await listedIds()).not.toContain(piece.id);
     await request(app).get(`/api/v2/content/detail/${piece.id}/for-user/guest`).expect(404);
     await request(app).get(`/api/v2/content/detail/${piece.id}/for-user/${bea.id}`).set(bearer(bea)).expect(404);
@@ -282,7 +300,18 @@ describe('flags that go', () => {
 });
 
 describe('the mail to the owner', () => {
-  it('when a piece is held, dismissed, changed and held again in one week, then its owner is mailed once; a week later, again', async () => {
+  it('when flags that did not hold a piece are dismissed, then its owner hears nothing of them', async () => {
+    await flag(bea, piece, UNLAWFUL).expect(200);
+    const res = await request(app)
+      .post('/api/v2/flag/resolve')
+      .set(bearer(await adminMember()))
+      .send({ contentId: piece.id, decision: 'dismiss' })
+      .expect(200);
+    expect(res.body.message).toBe(FLAG_MESSAGES.dismissed);
+    expect(mailsTo(ana)).toHaveLength(0);
+  });
+
+  it('when a piece is held, dismissed, changed and held again in one week, then its owner is mailed of the hold once, and of each dismissal; a week later, of the hold again', async () => {
     const members = await flaggers(HOLD_AT_FLAGS);
     const clock = freezeDate();
     try {
@@ -290,17 +319,22 @@ describe('the mail to the owner', () => {
         for (const member of members) await flag(signedInNow(member), piece, reason).expect(200);
         expect(await listedIds()).not.toContain(piece.id);
       };
+      const HELD = 'Your piece "Borrowed Sunset" is being reviewed';
+      const BACK = 'Your piece "Borrowed Sunset" is back';
       await heldBy(UNLAWFUL);
-      expect((await smtp.nextMailTo(ana.email)).text).toContain('Borrowed Sunset');
+      expect((await smtp.nextMailTo(ana.email)).subject).toBe(HELD);
       await dismiss(piece);
+      expect((await smtp.nextMailTo(ana.email)).subject).toBe(BACK);
       await describePiece(signedInNow(ana), piece, 'A second description');
       await heldBy(WRONG_MARKET);
       await dismiss(piece);
+      expect((await smtp.nextMailTo(ana.email)).subject).toBe(BACK);
 
       clock.advance(7 * DAY_MS);
       await describePiece(signedInNow(ana), piece, 'A third description');
       await heldBy(INAPPROPRIATE);
-      expect((await smtp.nextMailTo(ana.email)).text).toContain(INAPPROPRIATE);
+      const held = await smtp.nextMailTo(ana.email);
+      expect([held.subject, held.text.includes(INAPPROPRIATE)]).toEqual([HELD, true]);
       expect(mailsTo(ana)).toHaveLength(0);
     } finally {
       clock.restore();

@@ -77,6 +77,7 @@ describe('routes', () => {
       ['cancel', '/cancel', false],
       ['analytics', '/analytics', false],
       ['admin', '/admin', false],
+      ['admin-flags', '/admin/flags', false],
       ['creat-discount-code', '/creat-discount-code', false],
       ['{name}Top50', '/:segment/:sub?', true],
       ['{hash}', '/:segment/:sub?', true],

@@ -7,6 +7,25 @@ export interface ReceivedMail {
   raw: string;
   /** The decoded text of the message (quoted-printable undone), for finding links. */
   text: string;
+  /** The Subject header, unfolded and with its encoded words (RFC 2047) decoded. */
+  subject: string;
+}
+
+/** The Subject header of a raw message: its folded lines joined, and `=?utf-8?Q?…?=` / `=?utf-8?B?…?=` words decoded. */
+function subjectOf(raw: string): string {
+  const header = /^Subject:(.*(?:\r?\n[ \t].*)*)/im.exec(raw.split(/\r?\n\r?\n/)[0] ?? '')?.[1] ?? '';
+  return header
+    .replace(/\r?\n[ \t]/g, ' ')
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, word: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(word, 'base64').toString('utf8')
+        : Buffer.from(
+            word.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            'latin1',
+          ).toString('utf8'),
+    )
+    .trim();
 }
 
 function decodeQuotedPrintable(raw: string): string {
@@ -25,7 +44,7 @@ export async function startSmtpServer() {
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => (raw += chunk));
       stream.on('end', () => {
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw, text: decodeQuotedPrintable(raw) };
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw, text: decodeQuotedPrintable(raw), subject: subjectOf(raw) };
         received.push(mail);
         for (const w of waiting.filter((x) => mail.to.includes(x.to))) {
           waiting.splice(waiting.indexOf(w), 1);

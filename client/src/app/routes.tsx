@@ -18,7 +18,7 @@ import { loadDiscountCodesPage } from '../features/discount-codes';
 import { loadPricingPage } from '../features/subscriptions';
 import { loadReturnLinkPage } from '../features/bids';
 import { loadAnalyticsPage } from '../features/analytics';
-import { loadAdminHomePage } from '../features/admin';
+import { loadAdminFlagsPage, loadAdminHomePage } from '../features/admin';
 import { loadInboxPage } from '../features/messages';
 import { loadNftPage } from '../features/nft';
 import { loadVerifyProofPage } from '../features/verify';
@@ -137,6 +137,7 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
   route({ name: 'analytics', path: '/analytics', metaPage: 'meta', guest: false, load: loadAnalyticsPage }),
   route({ name: 'admin', path: '/admin', metaPage: 'meta', guest: false, admin: true, load: loadAdminHomePage }),
+  route({ name: 'admin-flags', path: '/admin/flags', metaPage: 'meta', guest: false, admin: true, load: loadAdminFlagsPage }),
   route({ name: 'creat-discount-code', path: '/creat-discount-code', metaPage: 'meta', guest: false, admin: true, load: loadDiscountCodesPage }),
   route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
   route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),

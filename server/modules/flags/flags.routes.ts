@@ -22,6 +22,11 @@ export function flagsRouter(config: AuthConfig, flags: FlagsService): Router {
     res.json(await flags.open(req.auth!));
   });
 
+  router.get('/flag/by-piece/:id', signedIn, async (req: ApiRequest<'getPieceFlags'>, res: ApiResponse<'getPieceFlags'>) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await flags.ofPiece(req.auth!, req.params.id));
+  });
+
   router.post('/flag/resolve', signedIn, async (req: ApiRequest<'resolveFlags'>, res: ApiResponse<'resolveFlags'>) => {
     const { audit, ...answer } = await flags.resolve(req.auth!, req.body);
     auditDetails(res, audit);

@@ -16,7 +16,10 @@ import type { Schemas } from '../../lib/openapi-types';
 import { readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import { canView, contentReads, type ContentDoc, type ContentsService } from '../contents';
+import type { Logger } from '../../lib/logger';
+import { userReads, type UserDoc } from '../users';
 import { flagCounts } from './flags.counting';
+import { pieceReleasedMail, pieceTakenDownMail } from './flags.mails';
 import { settleHold } from './flags.hold';
 import { FlagHoldModel, FlagModel, flagKey, type FlagDoc, type FlagReason } from './flags.model';
 
@@ -31,13 +34,17 @@ export const FLAG_MESSAGES = {
   adminsOnly: 'Only admins can review flags.',
   noOpenFlags: 'This piece has no open flags.',
   dismissed: 'The flags are dismissed: the piece is back in the lists.',
+  dismissedTold: 'The flags are dismissed: the piece is back in the lists, and its owner is told.',
   takenDown: 'The piece is taken down.',
+  takenDownTold: 'The piece is taken down, and its owner is told.',
   reviewed: 'Our team has reviewed the flags on this piece. You can flag it again if it changes.',
 } as const;
 
 /** Flag changes per member: a person reporting, not a script. */
 export const FLAG_LIMIT = { max: 30, windowMs: 3_600_000 };
 const MAX_LISTED = 200;
+/** The flags of one piece an admin reads at once: who flagged it and why. */
+const MAX_FLAGGERS = 100;
 
 type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'ownerUsername' | 'title' | 'setting' | 'takenDown' | 'isHide'>;
 const PIECE_FIELDS = { ownerId: 1, ownerUsername: 1, title: 1, setting: 1, takenDown: 1, isHide: 1 } as const;
@@ -55,7 +62,24 @@ export function pieceVersion(piece: Reviewable): string {
 /** Whether a closed flag still stands: the piece is the version the admin reviewed (or one from before versions were noted). */
 const stillReviewed = (flag: Pick<FlagDoc, 'reviewedVersion'>, piece: Reviewable) => !flag.reviewedVersion || flag.reviewedVersion === pieceVersion(piece);
 
-export function createFlagsService({ contents, mailer }: { contents: ContentsService; mailer: Mailer }) {
+export function createFlagsService({ contents, mailer, logger }: { contents: ContentsService; mailer: Mailer; logger: Logger }) {
+  /** Mails the owner the decision on their piece; false when it could not be sent (the decision stands). */
+  async function tellOwner(piece: Pick<ContentDoc, '_id' | 'ownerId' | 'title'>, hide: boolean, reasons: string[], note: string): Promise<boolean> {
+    const owner = await userReads.byId<Pick<UserDoc, 'email' | 'firstName'>>(piece.ownerId, { email: 1, firstName: 1 });
+    if (!owner) return false;
+    try {
+      await mailer.send(
+        hide
+          ? pieceTakenDownMail(owner.email, owner.firstName ?? '', piece.title, reasons, note)
+          : pieceReleasedMail(owner.email, owner.firstName ?? '', piece.title),
+      );
+      return true;
+    } catch (err) {
+      logger.error({ err, contentId: String(piece._id) }, 'the owner could not be mailed the decision on their flagged piece');
+      return false;
+    }
+  }
+
   async function visiblePiece(contentId: string, caller: AuthContext): Promise<Piece & Reviewable> {
     const piece = await contentReads.byId<Piece & Reviewable>(new Types.ObjectId(contentId), { ...PIECE_FIELDS, ...REVIEWABLE_FIELDS });
     if (!piece || !(await canView(piece, caller))) throw notFound(FLAG_MESSAGES.noPiece);
@@ -104,6 +128,26 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
       return stillReviewed(flag, piece) ? { reason: flag.reason, message: FLAG_MESSAGES.reviewed } : { reason: null, message: FLAG_MESSAGES.none };
     },
 
+    /** Who flagged a piece and why, newest first, for admins. */
+    async ofPiece(caller: AuthContext, contentId: string): Promise<Schemas['PieceFlags']> {
+      requireAdmin(caller, FLAG_MESSAGES.adminsOnly);
+      const flags = await FlagModel.find({ contentId: new Types.ObjectId(contentId), ...OPEN })
+        .sort({ at: -1 })
+        .limit(MAX_FLAGGERS)
+        .lean<FlagDoc[]>();
+      const members = await Promise.all(flags.map((flag) => userReads.byIdShared<Pick<UserDoc, 'username'>>(flag.userId, { username: 1 })));
+      return {
+        contentId,
+        flags: flags.map((flag, index) => ({
+          userId: String(flag.userId),
+          username: members[index]?.username ?? '',
+          reason: flag.reason,
+          at: flag.at.toISOString(),
+          counts: Boolean(flag.counts),
+        })),
+      };
+    },
+
     /** The pieces with open flags, the most flagged first, for admins. */
     async open(caller: AuthContext): Promise<Schemas['FlaggedPieces']> {
       requireAdmin(caller, FLAG_MESSAGES.adminsOnly);
@@ -145,13 +189,16 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
      * An admin's decision: dismiss the flags (the piece is listed again) or take the piece down. The flags close on
      * the piece as it is now, which is what the admin reviewed.
      */
-    async resolve(caller: AuthContext, request: { contentId: string; decision: 'dismiss' | 'hide' }, now = new Date()) {
+    async resolve(caller: AuthContext, request: { contentId: string; decision: 'dismiss' | 'hide'; note?: string }, now = new Date()) {
       requireAdmin(caller, FLAG_MESSAGES.adminsOnly);
       const contentId = new Types.ObjectId(request.contentId);
       const reviewed = await contentReads.byId<Reviewable>(contentId, REVIEWABLE_FIELDS);
       const reviewedVersion = reviewed ? pieceVersion(reviewed) : null;
+      // The reasons as they stood, for the owner's mail (read before the flags close).
+      const reasons = [...new Set((await FlagModel.find({ contentId, ...OPEN }, { reason: 1 }).lean<Pick<FlagDoc, 'reason'>[]>()).map((flag) => flag.reason))];
       const { modifiedCount } = await FlagModel.updateMany({ contentId, ...OPEN }, { $set: { resolvedAt: now, reviewedVersion } });
       const held = await FlagHoldModel.deleteOne({ _id: contentId });
+      const wasHeld = held.deletedCount > 0;
       if (!modifiedCount && !held.deletedCount) throw notFound(FLAG_MESSAGES.noOpenFlags);
       const piece = await contents.setReview(contentId, request.decision === 'hide' ? 'takenDown' : 'released');
       if (!piece) throw notFound(FLAG_MESSAGES.noPiece);
@@ -162,7 +209,11 @@ export function createFlagsService({ contents, mailer }: { contents: ContentsSer
         before: { openFlags: modifiedCount, isHide: Boolean(piece.isHide), takenDown: Boolean(piece.takenDown), listed: Boolean(piece.listed) },
         after: changed && { openFlags: 0, isHide: Boolean(changed.isHide), takenDown: Boolean(changed.takenDown), listed: Boolean(changed.listed) },
       };
-      return { message: request.decision === 'hide' ? FLAG_MESSAGES.takenDown : FLAG_MESSAGES.dismissed, audit };
+      const hide = request.decision === 'hide';
+      // A dismissal is news to the owner only when the flags had held the piece (they were mailed about the hold).
+      const told = hide || wasHeld ? await tellOwner(piece, hide, reasons, request.note?.trim() ?? '') : false;
+      const message = hide ? (told ? FLAG_MESSAGES.takenDownTold : FLAG_MESSAGES.takenDown) : told ? FLAG_MESSAGES.dismissedTold : FLAG_MESSAGES.dismissed;
+      return { message, audit: { ...audit, after: audit.after && { ...audit.after, ownerTold: told, note: request.note?.trim() || null } } };
     },
   };
 }

@@ -150,6 +150,8 @@ export type Endpoints = {
   getPaidHistory: InfiniteQueryDefinition<op.GetPaidHistoryArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetPaidHistoryResult, 'api'>;
   /** GET /payments/orders/{id}: A listing-fee order of the signed-in member */
   getPaymentOrder: QueryDefinition<op.GetPaymentOrderArgs & CallOptions, CacheBaseQuery, Tag, op.GetPaymentOrderResult, 'api'>;
+  /** GET /flag/by-piece/{id}: Who flagged a piece, and why (admins) */
+  getPieceFlags: QueryDefinition<op.GetPieceFlagsArgs & CallOptions, CacheBaseQuery, Tag, op.GetPieceFlagsResult, 'api'>;
   /** GET /user/profile/{username}: A member's public profile with counts */
   getProfileByUsername: QueryDefinition<op.GetProfileByUsernameArgs & CallOptions, CacheBaseQuery, Tag, op.GetProfileByUsernameResult, 'api'>;
   /** GET /project/content/{id}: A project and the pieces of it the caller may see */
@@ -396,6 +398,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getPageUi: { kind: 'query', tags: ['CMS'] },
   getPaidHistory: { kind: 'pages', tags: ['Knack'], cursor: 'nextCursor' },
   getPaymentOrder: { kind: 'query', tags: ['Payment'] },
+  getPieceFlags: { kind: 'query', tags: ['Flag'] },
   getProfileByUsername: { kind: 'query', tags: ['User'] },
   getProjectContents: { kind: 'query', tags: ['Project'] },
   getProjectsForRanking: { kind: 'query', tags: ['Project'] },
@@ -581,6 +584,8 @@ export const {
   useGetPaidHistoryInfiniteQuery,
   useGetPaymentOrderQuery,
   useLazyGetPaymentOrderQuery,
+  useGetPieceFlagsQuery,
+  useLazyGetPieceFlagsQuery,
   useGetProfileByUsernameQuery,
   useLazyGetProfileByUsernameQuery,
   useGetProjectContentsQuery,

@@ -494,6 +494,13 @@ export function getPaymentOrder(args: GetPaymentOrderArgs, options?: RequestOpti
   return request<GetPaymentOrderResult>('get', '/payments/orders/{id}', args ?? {}, options);
 }
 
+export type GetPieceFlagsArgs = { path: operations['getPieceFlags']['parameters']['path'] };
+export type GetPieceFlagsResult = operations['getPieceFlags']['responses'][200]['content']['application/json'];
+/** GET /flag/by-piece/{id}: Who flagged a piece, and why (admins) */
+export function getPieceFlags(args: GetPieceFlagsArgs, options?: RequestOptions): Promise<GetPieceFlagsResult> {
+  return request<GetPieceFlagsResult>('get', '/flag/by-piece/{id}', args ?? {}, options);
+}
+
 export type GetProfileByUsernameArgs = { path: operations['getProfileByUsername']['parameters']['path'] };
 export type GetProfileByUsernameResult = operations['getProfileByUsername']['responses'][200]['content']['application/json'];
 /** GET /user/profile/{username}: A member's public profile with counts */
