@@ -21,6 +21,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The admin area's figures of today and this month, open flags and waiting cash-outs (admins)
+         * @description New members, new pieces, knacks and money (listing fees paid by card, knack value credited, payouts and cash-outs paid) of today and of this month (UTC), as a job last counted them from the ledger and the pieces and members created (`asOf`; null before its first run). Then the open flags, and the cash-out requests waiting for an admin, the oldest first (`overdue` past 7 days).
+         */
+        get: operations["getAdminDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/pieces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every piece, the newest first, searched and filtered (admins)
+         * @description All pieces whatever their setting: `q` matches the start of a word of the title or the start of the owner's username; `type` one main tag; `status` the public ones (on the lists), the hidden ones (off the lists for review or by an admin) or the removed ones (taken down). Paged by key. `canDelete` says whether the caller may delete pieces (their email is in ADMIN_REMOVE_EMAILS).
+         */
+        get: operations["listAdminPieces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/pieces/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete any member's piece (admins in ADMIN_REMOVE_EMAILS)
+         * @description Only the admins whose email is in ADMIN_REMOVE_EMAILS; another admin gets 403 'Only the admins allowed to remove any content (ADMIN_REMOVE_EMAILS) can delete it.'. The piece and its files go, as when its owner deletes it; the listing fee is not refunded. Answers 'The content is removed successfully.'.
+         */
+        post: operations["deletePieceAsAdmin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/pieces/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide a piece from the pages and lists (admins)
+         * @description The piece leaves every public list and page of pieces; its owner still sees it. Restore brings it back. Answers 'The piece is hidden from the pages.'.
+         */
+        post: operations["hidePiece"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/pieces/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a hidden or taken-down piece back (admins)
+         * @description Undoes a hide and a take-down: the piece is shown again as its owner's setting says. Answers 'The piece is restored.'.
+         */
+        post: operations["restorePiece"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/cancel-email-change": {
         parameters: {
             query?: never;
@@ -683,7 +783,7 @@ export interface paths {
         put?: never;
         /**
          * Remove a piece
-         * @description The owner or an admin. The listing fee is not refunded. The files go with it.
+         * @description The owner's call. The listing fee is not refunded. The files go with it. Another member's piece answers 404; an admin deletes another member's piece with `admin/pieces/delete`, which the audit log records (here 403 'Admins delete another member’s piece from the admin area.').
          */
         post: operations["deleteContent"];
         delete?: never;
@@ -3064,6 +3164,102 @@ export interface components {
             note?: string;
             userId: components["schemas"]["ObjectId"];
         };
+        AdminDashboard: {
+            /**
+             * Format: date-time
+             * @description When the figures were counted; null before the job's first run (the figures are then 0).
+             */
+            asOf: string | null;
+            month: components["schemas"]["AdminFigures"];
+            openFlags: {
+                /** Format: int32 */
+                flags: number;
+                /** @description There are more open flags than were counted (the count stops at 1000). */
+                more: boolean;
+                /**
+                 * Format: int32
+                 * @description The pieces those flags are on.
+                 */
+                pieces: number;
+            };
+            today: components["schemas"]["AdminFigures"];
+            waitingCashOuts: {
+                /** Format: int32 */
+                count: number;
+                /** @description There are more waiting requests than were counted (the count stops at 1000). */
+                more: boolean;
+                /** @description The requests waiting longest, the oldest first. */
+                oldest: components["schemas"]["AdminWaitingCashOut"][];
+            };
+        };
+        AdminFigures: {
+            /** Format: int32 */
+            knacks: number;
+            /**
+             * Format: int64
+             * @description What knacks credited to members (micro-dollars).
+             */
+            knackValueMicros: number;
+            /**
+             * Format: int64
+             * @description Listing fees paid by card (micro-dollars).
+             */
+            listingFeesMicros: number;
+            /**
+             * Format: int32
+             * @description Listing fees paid, however covered (card, credit or code).
+             */
+            listings: number;
+            /**
+             * Format: int32
+             * @description Accounts created.
+             */
+            members: number;
+            /**
+             * Format: int32
+             * @description Monthly payouts and approved cash-outs.
+             */
+            payouts: number;
+            /**
+             * Format: int64
+             * @description What those took from members' balances (micro-dollars).
+             */
+            payoutsMicros: number;
+            /**
+             * Format: int32
+             * @description Pieces published.
+             */
+            pieces: number;
+        };
+        AdminPiece: {
+            content: components["schemas"]["Content"];
+            /**
+             * @description public: on the lists; private: its owner shows it only to themself or their followers; hidden: off the lists for review or by an admin; removed: taken down.
+             * @enum {string}
+             */
+            status: "public" | "private" | "hidden" | "removed";
+        };
+        /**
+         * @description public: on the public lists; hidden: off them for review or by an admin; removed: taken down by an admin.
+         * @enum {string}
+         */
+        AdminPieceFilter: "public" | "hidden" | "removed";
+        AdminPiecePage: {
+            /** @description The caller may delete pieces (their email is in ADMIN_REMOVE_EMAILS). */
+            canDelete: boolean;
+            nextCursor: string | null;
+            pieces: components["schemas"]["AdminPiece"][];
+        };
+        AdminWaitingCashOut: {
+            /** Format: int64 */
+            amountMicros: number;
+            /** Format: date-time */
+            at: string;
+            id: string;
+            /** @description Waiting for more than 7 days. */
+            overdue: boolean;
+            userId: components["schemas"]["ObjectId"];
+        };
         /** @description One admin action that changed something, as it was recorded when it succeeded. */
         AuditEntry: {
             /** @description The call made (its operationId). */
@@ -5154,6 +5350,148 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAdminDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDashboard"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAdminPieces: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description Words the title starts with, or the start of the owner's username. */
+                q?: string;
+                status?: components["schemas"]["AdminPieceFilter"];
+                type?: components["schemas"]["TagType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pieces; `nextCursor` is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPiecePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePieceAsAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    hidePiece: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restorePiece: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

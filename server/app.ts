@@ -30,6 +30,7 @@ import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, identityRouter } from './modules/auth';
 import { cmsRouter } from './modules/cms';
 import { contentsRouter } from './modules/contents';
+import { dashboardRouter } from './modules/dashboard';
 import { createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
 import { knacksRouter } from './modules/knacks';
 import { filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
@@ -208,6 +209,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     nft: [nftRouter(auth, services.nft)],
     bids: [bidsRouter(auth, services.bids)],
     audit: [auditRouter(auth)],
+    dashboard: [dashboardRouter(auth)],
   };
   return { rawBody, json };
 }

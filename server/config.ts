@@ -74,6 +74,8 @@ export interface AuthConfig {
   bcryptCost: number;
   /** Accounts with these emails are admins; nothing a client sends can make an admin. */
   adminEmails: string[];
+  /** The admins who may delete any member's piece (a subset of adminEmails); other admins may hide it, not delete it. */
+  adminRemoveEmails: string[];
   google: { clientId: string; certsUrl: string | undefined } | undefined;
   facebook: { appId: string; appSecret: string; graphUrl: string } | undefined;
 }
@@ -569,11 +571,30 @@ function deriveKey(secret: string, purpose: string): string {
   return Buffer.from(hkdfSync('sha256', secret, 'knack', `knack:${purpose}`, 32)).toString('base64url');
 }
 
+/** A comma-separated list of emails, trimmed and lower-cased. */
+const emailList = (raw: string | undefined) =>
+  (raw ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter(Boolean);
+
+/**
+ * ADMIN_REMOVE_EMAILS: the admins who may delete any piece. Only admins can be given that power, so an address that
+ * is not also in ADMIN_EMAILS is a mistake (a typo would otherwise silently give nobody the power).
+ */
+function adminRemoveEmails(env: NodeJS.ProcessEnv, adminEmails: readonly string[]): string[] {
+  const removers = emailList(env.ADMIN_REMOVE_EMAILS);
+  const notAdmin = removers.find((email) => !adminEmails.includes(email));
+  if (notAdmin) throw new ConfigError(`ADMIN_REMOVE_EMAILS may name only admins: ${notAdmin} is not in ADMIN_EMAILS.`);
+  return removers;
+}
+
 function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
   const googleClientId = env.GOOGLE_CLIENT_ID?.trim();
   const facebookAppId = env.FACEBOOK_APP_ID?.trim();
   const facebookSecret = env.FACEBOOK_APP_SECRET?.trim();
   if (facebookAppId && !facebookSecret) throw new ConfigError('FACEBOOK_APP_SECRET must be set with FACEBOOK_APP_ID.');
+  const adminEmails = emailList(env.ADMIN_EMAILS);
   return {
     keys: {
       accessTokens: deriveKey(secret, 'access-tokens'),
@@ -591,10 +612,8 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
     refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
     cookieSecure: bool(env, 'COOKIE_SECURE', true),
     bcryptCost: int(env, 'BCRYPT_COST', 12, 10, 15),
-    adminEmails: (env.ADMIN_EMAILS ?? '')
-      .split(',')
-      .map((email) => email.trim().toLowerCase())
-      .filter(Boolean),
+    adminEmails,
+    adminRemoveEmails: adminRemoveEmails(env, adminEmails),
     google: googleClientId ? { clientId: googleClientId, certsUrl: env.GOOGLE_CERTS_URL?.trim() || undefined } : undefined,
     facebook:
       facebookAppId && facebookSecret

@@ -9,6 +9,7 @@ import type { Logger } from '../lib/logger';
 import { withLease } from '../lib/mutex';
 import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
+import { refreshAdminStats } from '../modules/dashboard';
 import { refreshRankings } from '../modules/feeds';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { mediaHousekeeping } from '../modules/media';
@@ -59,6 +60,8 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
+    // The admin dashboard's figures of today and this month, counted again from the day's facts (never added to).
+    { name: 'admin-stats', schedule: '2-59/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshAdminStats() },
     // Only with the sandbox provider, which has no servers of its own to charge renewals: each month that
     // ended is renewed (or a cancelled subscription ended) through the same signed webhook a provider sends.
     ...(isSandbox(provider)

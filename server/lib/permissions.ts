@@ -36,6 +36,24 @@ export function isOwnerOrAdmin(actor: Actor, ownerId: MemberId): boolean {
   return isSelfOrAdmin(actor, ownerId);
 }
 
+/** Whether the caller is an admin who may delete any member's piece: their email is in ADMIN_REMOVE_EMAILS (`removerEmails`). */
+export function mayRemoveAnyPiece(actor: (Actor & { email?: string }) | null | undefined, removerEmails: readonly string[]): boolean {
+  return Boolean(actor?.email && isAdmin(actor) && removerEmails.includes(actor.email.toLowerCase()));
+}
+
+/**
+ * Refuses anyone but the admins who may delete any piece: 403 with `memberMessage` for a member (an admins-only
+ * call, 'Only admins…'), and with `adminMessage` for an admin whose email is not in ADMIN_REMOVE_EMAILS.
+ */
+export function requirePieceRemover(
+  actor: (Actor & { email?: string }) | null | undefined,
+  removerEmails: readonly string[],
+  { memberMessage, adminMessage }: { memberMessage: string; adminMessage: string },
+): void {
+  requireAdmin(actor, memberMessage);
+  if (!mayRemoveAnyPiece(actor, removerEmails)) throw new AppError(403, 'forbidden', adminMessage);
+}
+
 /** Refuses anyone but an admin: 403 with `message`, the call's own words (e.g. 'Only admins can review flags.'). */
 export function requireAdmin(actor: Actor, message: string): void {
   if (!isAdmin(actor)) throw new AppError(403, 'forbidden', message);

@@ -60,6 +60,11 @@ it('the contract marks the admin calls', () => {
     [
       'approveCashOut',
       'createDiscountCode',
+      'deletePieceAsAdmin',
+      'getAdminDashboard',
+      'hidePiece',
+      'listAdminPieces',
+      'restorePiece',
       'getAllComments',
       'getAuditLog',
       'getOpenFlags',

@@ -276,6 +276,7 @@ describe('the scheduler', () => {
       { name: 'ledger-roots', schedule: '17 * * * *', status: 'idle' },
       { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
       { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
+      { name: 'admin-stats', schedule: '2-59/5 * * * *', status: 'idle' },
       { name: 'sandbox-renewals', schedule: '*/15 * * * *', status: 'idle' },
     ]);
     const payoutsAt = scheduled[2]!.nextRunAt!;
@@ -285,6 +286,7 @@ describe('the scheduler', () => {
 
     await scheduler.stop();
     expect(scheduler.jobs().map((job) => job.status)).toEqual([
+      'destroyed',
       'destroyed',
       'destroyed',
       'destroyed',

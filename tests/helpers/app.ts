@@ -26,6 +26,7 @@ export function testConfig(overrides: Partial<TestConfig> = {}): TestConfig {
     NODE_ENV: 'test',
     JWT_SECRET: TEST_JWT_SECRET,
     ADMIN_EMAILS: 'admin@knack.example',
+    ADMIN_REMOVE_EMAILS: 'admin@knack.example',
     DATA_DIR: os.tmpdir(),
     BCRYPT_COST: '10',
     // No test reaches a real Stellar network: a test of the Stellar calls points Knack at the Horizon stand-in

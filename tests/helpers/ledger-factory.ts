@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { signAccessToken } from '../../server/lib/access-token';
+import { wordsOf } from '../../server/lib/search';
 import { ContentModel } from '../../server/modules/contents';
 import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';
@@ -60,6 +61,7 @@ export async function createPiece(owner: TestMember, options: { title?: string; 
     ownerId: new Types.ObjectId(owner.id),
     ownerUsername: owner.username,
     title,
+    titleWords: wordsOf(title),
     slug: `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}`,
     description: `About ${title}`,
     tags: [{ name: type === 'music' ? 'Music' : type === 'art' ? 'Art' : 'Photos' }],

@@ -78,6 +78,22 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('https://knack.example');
   });
 
+  it('when ADMIN_REMOVE_EMAILS is given, then it is parsed like ADMIN_EMAILS; unset, no admin may delete any piece', () => {
+    const config = loadConfig({
+      JWT_SECRET: 'y'.repeat(32),
+      ADMIN_EMAILS: 'boss@knack.example,ops@knack.example',
+      ADMIN_REMOVE_EMAILS: ' Boss@Knack.example ,',
+    });
+    expect(config.auth.adminRemoveEmails).toEqual(['boss@knack.example']);
+    expect(loadConfig({ JWT_SECRET: 'y'.repeat(32), ADMIN_EMAILS: 'boss@knack.example' }).auth.adminRemoveEmails).toEqual([]);
+  });
+
+  it('when ADMIN_REMOVE_EMAILS names an address that is not in ADMIN_EMAILS, then the config is refused with a message naming it', () => {
+    expect(() =>
+      loadConfig({ JWT_SECRET: 'y'.repeat(32), ADMIN_EMAILS: 'boss@knack.example', ADMIN_REMOVE_EMAILS: 'boss@knack.example,eve@knack.example' }),
+    ).toThrow(new ConfigError('ADMIN_REMOVE_EMAILS may name only admins: eve@knack.example is not in ADMIN_EMAILS.'));
+  });
+
   it('when values are given, then they are parsed', () => {
     const config = loadConfig({
       PORT: '8080',

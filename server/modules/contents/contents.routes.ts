@@ -60,6 +60,28 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService, ow
     res.json({ message });
   });
 
+  router.get('/admin/pieces', auth, async (req: ApiRequest<'listAdminPieces'>, res: ApiResponse<'listAdminPieces'>) => {
+    res.json(await contents.adminPieces(req.auth!, req.query, config.adminRemoveEmails));
+  });
+
+  router.post('/admin/pieces/hide', auth, async (req: ApiRequest<'hidePiece'>, res: ApiResponse<'hidePiece'>) => {
+    const { message, audit } = await contents.setHiddenByAdmin(req.auth!, req.body.contentId, true);
+    auditDetails(res, audit);
+    res.json({ message });
+  });
+
+  router.post('/admin/pieces/restore', auth, async (req: ApiRequest<'restorePiece'>, res: ApiResponse<'restorePiece'>) => {
+    const { message, audit } = await contents.setHiddenByAdmin(req.auth!, req.body.contentId, false);
+    auditDetails(res, audit);
+    res.json({ message });
+  });
+
+  router.post('/admin/pieces/delete', auth, async (req: ApiRequest<'deletePieceAsAdmin'>, res: ApiResponse<'deletePieceAsAdmin'>) => {
+    const { message, audit } = await contents.removeAsAdmin(req.auth!, req.body.contentId, config.adminRemoveEmails);
+    auditDetails(res, audit);
+    res.json({ message });
+  });
+
   router.get('/content/get-by-id/:id', maybeAuth, async (req: ApiRequest<'getContentById'>, res: ApiResponse<'getContentById'>) => {
     res.json({ content: await contents.dto(await contents.getVisible(req.params.id, req.auth), req.auth) });
   });

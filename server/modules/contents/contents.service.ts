@@ -11,7 +11,7 @@ import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
 import type { AuditDetails } from '../../lib/audit-details';
-import { isAdmin, isOwnerOrAdmin, isSelfOrAdmin, requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
+import { isAdmin, isOwnerOrAdmin, isSelfOrAdmin, requireAdmin, requireOwnerOrAdmin, requirePieceRemover, requireSelfOrAdmin } from '../../lib/permissions';
 import { publicPages } from '../../lib/public-pages';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { hasPlanAboveFirst } from '../subscriptions';
@@ -19,6 +19,7 @@ import { type TagDoc, tagReads } from '../tags';
 import { adjustContentsCount, type UserDoc, userReads } from '../users';
 import { isFollower } from '../follows';
 import { type CountReader, toContentDto } from './contents.mapper';
+import { ADMIN_PIECE_MESSAGES, adminPiecePage, deletionAudit, pieceForAdmin, reviewFieldsOf, type AdminPieceQuery } from './contents.admin';
 import { removePiece, uploadsOf } from './contents.erasure';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
@@ -277,9 +278,45 @@ export function createContentsService(media: MediaService) {
       return (await ContentModel.findByIdAndUpdate(contentId, { $set: { projectId: value } }, { new: true }).lean<ContentDoc>())!;
     },
 
-    /** Removes the piece and its files. The listing fee is not refunded (the client warns). */
+    /**
+     * The owner removes their piece and its files. The listing fee is not refunded (the client warns). An admin
+     * deletes another member's piece with `removeAsAdmin`, which the audit log records.
+     */
     async remove(caller: AuthContext, contentId: string): Promise<void> {
-      await removePiece(await editable(contentId, caller), media);
+      const content = await editable(contentId, caller);
+      if (String(content.ownerId) !== caller.userId) throw new AppError(403, 'forbidden', ADMIN_PIECE_MESSAGES.ownerDeleteOnly);
+      await removePiece(content, media);
+    },
+
+    /** Every piece, searched and filtered, for the admin area. */
+    adminPieces(caller: AuthContext, query: AdminPieceQuery, removerEmails: readonly string[]): Promise<Schemas['AdminPiecePage']> {
+      return adminPiecePage(caller, query, removerEmails, dto);
+    },
+
+    /**
+     * An admin hides a piece from the pages (held off the lists as for review), or restores it (neither held nor taken
+     * down: shown as its owner's setting says).
+     */
+    async setHiddenByAdmin(caller: AuthContext, contentId: string, hidden: boolean): Promise<{ message: string; audit: AuditDetails }> {
+      requireAdmin(caller, hidden ? ADMIN_PIECE_MESSAGES.hideOnlyAdmins : ADMIN_PIECE_MESSAGES.restoreOnlyAdmins);
+      const before = await pieceForAdmin(contentId);
+      await service.setReview(before._id, hidden ? 'held' : 'released');
+      const after = await pieceForAdmin(contentId);
+      return {
+        message: hidden ? ADMIN_PIECE_MESSAGES.hidden : ADMIN_PIECE_MESSAGES.restored,
+        audit: { target: { kind: 'piece', id: contentId }, before: reviewFieldsOf(before), after: reviewFieldsOf(after) },
+      };
+    },
+
+    /** Deletes any member's piece and its files, as its owner would: only the admins in ADMIN_REMOVE_EMAILS. */
+    async removeAsAdmin(caller: AuthContext, contentId: string, removerEmails: readonly string[]): Promise<{ message: string; audit: AuditDetails }> {
+      requirePieceRemover(caller, removerEmails, {
+        memberMessage: ADMIN_PIECE_MESSAGES.deleteOnlyAdmins,
+        adminMessage: ADMIN_PIECE_MESSAGES.deleteOnlyRemovers,
+      });
+      const content = await pieceForAdmin(contentId);
+      await removePiece(content, media);
+      return { message: MESSAGES.contentRemoved, audit: deletionAudit(content) };
     },
 
     /** Everything for the member and admins (a count over their own pieces); the kept public count for others. */

@@ -60,12 +60,16 @@ export type Endpoints = {
   deleteMessage: MutationDefinition<op.DeleteMessageArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteMessageResult, 'api'>;
   /** POST /user-setting/delete-account/{id}: Delete a member's account */
   deleteMyAccount: MutationDefinition<op.DeleteMyAccountArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteMyAccountResult, 'api'>;
+  /** POST /admin/pieces/delete: Delete any member's piece (admins in ADMIN_REMOVE_EMAILS) */
+  deletePieceAsAdmin: MutationDefinition<op.DeletePieceAsAdminArgs & CallOptions, CacheBaseQuery, Tag, op.DeletePieceAsAdminResult, 'api'>;
   /** POST /project/delete: Remove one of one's projects; its pieces stay */
   deleteProject: MutationDefinition<op.DeleteProjectArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteProjectResult, 'api'>;
   /** GET /user-setting/download-data/{id}: Download a member's data (a JSON file) */
   downloadMyData: QueryDefinition<op.DownloadMyDataArgs & CallOptions, CacheBaseQuery, Tag, op.DownloadMyDataResult, 'api'>;
   /** POST /auth/facebook-signin: Sign in with a Facebook access token */
   facebookSignin: MutationDefinition<op.FacebookSigninArgs & CallOptions, CacheBaseQuery, Tag, op.FacebookSigninResult, 'api'>;
+  /** GET /admin/dashboard: The admin area's figures of today and this month, open flags and waiting cash-outs (admins) */
+  getAdminDashboard: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetAdminDashboardResult, 'api'>;
   /** GET /comment/get-all: Every comment and share, the newest first (admins) */
   getAllComments: InfiniteQueryDefinition<op.GetAllCommentsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetAllCommentsResult, 'api'>;
   /** GET /content/get-all: Every public piece, newest first */
@@ -202,10 +206,14 @@ export type Endpoints = {
   getWalletSummary: QueryDefinition<op.GetWalletSummaryArgs & CallOptions, CacheBaseQuery, Tag, op.GetWalletSummaryResult, 'api'>;
   /** POST /auth/google-signin: Sign in with a Google ID token */
   googleSignin: MutationDefinition<op.GoogleSigninArgs & CallOptions, CacheBaseQuery, Tag, op.GoogleSigninResult, 'api'>;
+  /** POST /admin/pieces/hide: Hide a piece from the pages and lists (admins) */
+  hidePiece: MutationDefinition<op.HidePieceArgs & CallOptions, CacheBaseQuery, Tag, op.HidePieceResult, 'api'>;
   /** POST /user/invite-user: Invite someone by email to a piece */
   inviteUser: MutationDefinition<op.InviteUserArgs & CallOptions, CacheBaseQuery, Tag, op.InviteUserResult, 'api'>;
   /** POST /stellar/wallet/link: Link the wallet that signed a challenge to the caller's account */
   linkWallet: MutationDefinition<op.LinkWalletArgs & CallOptions, CacheBaseQuery, Tag, op.LinkWalletResult, 'api'>;
+  /** GET /admin/pieces: Every piece, the newest first, searched and filtered (admins) */
+  listAdminPieces: InfiniteQueryDefinition<op.ListAdminPiecesArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListAdminPiecesResult, 'api'>;
   /** GET /code/all: Every discount code with its uses (admins) */
   listDiscountCodes: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListDiscountCodesResult, 'api'>;
   /** POST /auth/logout: Sign out this browser */
@@ -246,6 +254,8 @@ export type Endpoints = {
   resolveFlags: MutationDefinition<op.ResolveFlagsArgs & CallOptions, CacheBaseQuery, Tag, op.ResolveFlagsResult, 'api'>;
   /** POST /message/restore/{id}: Bring a deleted thread back to the caller's inbox */
   restoreMessage: MutationDefinition<op.RestoreMessageArgs & CallOptions, CacheBaseQuery, Tag, op.RestoreMessageResult, 'api'>;
+  /** POST /admin/pieces/restore: Bring a hidden or taken-down piece back (admins) */
+  restorePiece: MutationDefinition<op.RestorePieceArgs & CallOptions, CacheBaseQuery, Tag, op.RestorePieceResult, 'api'>;
   /** POST /content/save-artist: Publish a song on an artist page */
   saveArtistContent: MutationDefinition<op.SaveArtistContentArgs & CallOptions, CacheBaseQuery, Tag, op.SaveArtistContentResult, 'api'>;
   /** POST /content/save: Publish a piece (classic mode) */
@@ -353,9 +363,11 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   deleteContent: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteMessage: { kind: 'mutation', tags: ['Message'] },
   deleteMyAccount: { kind: 'mutation', tags: ['Settings'] },
+  deletePieceAsAdmin: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteProject: { kind: 'mutation', tags: ['Project'] },
   downloadMyData: { kind: 'query', tags: ['Settings'] },
   facebookSignin: { kind: 'mutation', tags: ['Auth'] },
+  getAdminDashboard: { kind: 'query', tags: ['Admin'] },
   getAllComments: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
   getAllContents: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   getAllPlans: { kind: 'query', tags: ['Subscription'] },
@@ -424,8 +436,10 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getWalletLink: { kind: 'query', tags: ['Stellar'] },
   getWalletSummary: { kind: 'query', tags: ['Knack'] },
   googleSignin: { kind: 'mutation', tags: ['Auth'] },
+  hidePiece: { kind: 'mutation', tags: ['Content', 'User'] },
   inviteUser: { kind: 'mutation', tags: ['User'] },
   linkWallet: { kind: 'mutation', tags: ['Stellar'] },
+  listAdminPieces: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   listDiscountCodes: { kind: 'query', tags: ['Payment'] },
   logout: { kind: 'mutation', tags: ['Auth'] },
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
@@ -446,6 +460,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   resetPassword: { kind: 'mutation', tags: ['Auth'] },
   resolveFlags: { kind: 'mutation', tags: ['Flag'] },
   restoreMessage: { kind: 'mutation', tags: ['Message'] },
+  restorePiece: { kind: 'mutation', tags: ['Content', 'User'] },
   saveArtistContent: { kind: 'mutation', tags: ['Content'] },
   saveContent: { kind: 'mutation', tags: ['Content'] },
   saveProject: { kind: 'mutation', tags: ['Project'] },
@@ -515,10 +530,13 @@ export const {
   useDeleteContentMutation,
   useDeleteMessageMutation,
   useDeleteMyAccountMutation,
+  useDeletePieceAsAdminMutation,
   useDeleteProjectMutation,
   useDownloadMyDataQuery,
   useLazyDownloadMyDataQuery,
   useFacebookSigninMutation,
+  useGetAdminDashboardQuery,
+  useLazyGetAdminDashboardQuery,
   useGetAllCommentsInfiniteQuery,
   useGetAllContentsInfiniteQuery,
   useGetAllPlansQuery,
@@ -632,8 +650,10 @@ export const {
   useGetWalletSummaryQuery,
   useLazyGetWalletSummaryQuery,
   useGoogleSigninMutation,
+  useHidePieceMutation,
   useInviteUserMutation,
   useLinkWalletMutation,
+  useListAdminPiecesInfiniteQuery,
   useListDiscountCodesQuery,
   useLazyListDiscountCodesQuery,
   useLogoutMutation,
@@ -656,6 +676,7 @@ export const {
   useResetPasswordMutation,
   useResolveFlagsMutation,
   useRestoreMessageMutation,
+  useRestorePieceMutation,
   useSaveArtistContentMutation,
   useSaveContentMutation,
   useSaveProjectMutation,

@@ -179,6 +179,13 @@ export function deleteMyAccount(args: DeleteMyAccountArgs, options?: RequestOpti
   return request<DeleteMyAccountResult>('post', '/user-setting/delete-account/{id}', args ?? {}, options);
 }
 
+export type DeletePieceAsAdminArgs = { body: NonNullable<operations['deletePieceAsAdmin']['requestBody']>['content']['application/json'] };
+export type DeletePieceAsAdminResult = operations['deletePieceAsAdmin']['responses'][200]['content']['application/json'];
+/** POST /admin/pieces/delete: Delete any member's piece (admins in ADMIN_REMOVE_EMAILS) */
+export function deletePieceAsAdmin(args: DeletePieceAsAdminArgs, options?: RequestOptions): Promise<DeletePieceAsAdminResult> {
+  return request<DeletePieceAsAdminResult>('post', '/admin/pieces/delete', args ?? {}, options);
+}
+
 export type DeleteProjectArgs = { body: NonNullable<operations['deleteProject']['requestBody']>['content']['application/json'] };
 export type DeleteProjectResult = operations['deleteProject']['responses'][200]['content']['application/json'];
 /** POST /project/delete: Remove one of one's projects; its pieces stay */
@@ -198,6 +205,13 @@ export type FacebookSigninResult = operations['facebookSignin']['responses'][200
 /** POST /auth/facebook-signin: Sign in with a Facebook access token */
 export function facebookSignin(args: FacebookSigninArgs, options?: RequestOptions): Promise<FacebookSigninResult> {
   return request<FacebookSigninResult>('post', '/auth/facebook-signin', args ?? {}, options);
+}
+
+export type GetAdminDashboardArgs = Record<string, never>;
+export type GetAdminDashboardResult = operations['getAdminDashboard']['responses'][200]['content']['application/json'];
+/** GET /admin/dashboard: The admin area's figures of today and this month, open flags and waiting cash-outs (admins) */
+export function getAdminDashboard(args?: GetAdminDashboardArgs, options?: RequestOptions): Promise<GetAdminDashboardResult> {
+  return request<GetAdminDashboardResult>('get', '/admin/dashboard', args ?? {}, options);
 }
 
 export type GetAllCommentsArgs = { query?: operations['getAllComments']['parameters']['query'] };
@@ -676,6 +690,13 @@ export function googleSignin(args: GoogleSigninArgs, options?: RequestOptions): 
   return request<GoogleSigninResult>('post', '/auth/google-signin', args ?? {}, options);
 }
 
+export type HidePieceArgs = { body: NonNullable<operations['hidePiece']['requestBody']>['content']['application/json'] };
+export type HidePieceResult = operations['hidePiece']['responses'][200]['content']['application/json'];
+/** POST /admin/pieces/hide: Hide a piece from the pages and lists (admins) */
+export function hidePiece(args: HidePieceArgs, options?: RequestOptions): Promise<HidePieceResult> {
+  return request<HidePieceResult>('post', '/admin/pieces/hide', args ?? {}, options);
+}
+
 export type InviteUserArgs = { body: NonNullable<operations['inviteUser']['requestBody']>['content']['application/json'] };
 export type InviteUserResult = operations['inviteUser']['responses'][200]['content']['application/json'];
 /** POST /user/invite-user: Invite someone by email to a piece */
@@ -688,6 +709,13 @@ export type LinkWalletResult = operations['linkWallet']['responses'][200]['conte
 /** POST /stellar/wallet/link: Link the wallet that signed a challenge to the caller's account */
 export function linkWallet(args: LinkWalletArgs, options?: RequestOptions): Promise<LinkWalletResult> {
   return request<LinkWalletResult>('post', '/stellar/wallet/link', args ?? {}, options);
+}
+
+export type ListAdminPiecesArgs = { query?: operations['listAdminPieces']['parameters']['query'] };
+export type ListAdminPiecesResult = operations['listAdminPieces']['responses'][200]['content']['application/json'];
+/** GET /admin/pieces: Every piece, the newest first, searched and filtered (admins) */
+export function listAdminPieces(args?: ListAdminPiecesArgs, options?: RequestOptions): Promise<ListAdminPiecesResult> {
+  return request<ListAdminPiecesResult>('get', '/admin/pieces', args ?? {}, options);
 }
 
 export type ListDiscountCodesArgs = Record<string, never>;
@@ -828,6 +856,13 @@ export type RestoreMessageResult = operations['restoreMessage']['responses'][200
 /** POST /message/restore/{id}: Bring a deleted thread back to the caller's inbox */
 export function restoreMessage(args: RestoreMessageArgs, options?: RequestOptions): Promise<RestoreMessageResult> {
   return request<RestoreMessageResult>('post', '/message/restore/{id}', args ?? {}, options);
+}
+
+export type RestorePieceArgs = { body: NonNullable<operations['restorePiece']['requestBody']>['content']['application/json'] };
+export type RestorePieceResult = operations['restorePiece']['responses'][200]['content']['application/json'];
+/** POST /admin/pieces/restore: Bring a hidden or taken-down piece back (admins) */
+export function restorePiece(args: RestorePieceArgs, options?: RequestOptions): Promise<RestorePieceResult> {
+  return request<RestorePieceResult>('post', '/admin/pieces/restore', args ?? {}, options);
 }
 
 export type SaveArtistContentArgs = { body: NonNullable<operations['saveArtistContent']['requestBody']>['content']['application/json'] };
