@@ -61,8 +61,9 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
     // Not the phone's side-menu drawer: it is lazy and draws with antd, and in this group it was merged with modules the
     // side menu uses at boot (the member's plan), which put antd on the landing page. It stays in its own lazy chunk.
     // Nor, for the same reason, the profile summary panel and the Stellar feature (the wallet list and modal the panel,
-    // the settings and NFT mode use): a group takes what its modules import, and theirs draw with antd.
-    test: /client[\\/]src[\\/](api|lib|app|components|layouts[\\/](?!front[\\/](PhoneDrawer|ProfileSummary)\.tsx$))[\\/]?|client[\\/]src[\\/]features[\\/](?!stellar[\\/])[\w-]+[\\/][\w.-]+\.ts$/,
+    // the settings and NFT mode use): a group takes what its modules import, and theirs draw with antd. Nor the back
+    // (admin) layout, a lazy chunk members never load.
+    test: /client[\\/]src[\\/](api|lib|app|components|layouts[\\/](?!front[\\/](PhoneDrawer|ProfileSummary)\.tsx$|back[\\/]))[\\/]?|client[\\/]src[\\/]features[\\/](?!stellar[\\/]|admin[\\/])[\w-]+[\\/][\w.-]+\.ts$/,
     priority: 5,
     entriesAware: true,
     entriesAwareMergeThreshold: 10_000,

@@ -1,10 +1,12 @@
+import { Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { detailBackground, DetailUrlSync } from '../features/content-detail';
 import { FrontLayout } from '../layouts/front';
 import { NavigationBridge } from '../lib/navigation';
 import { PageMetaSync } from './PageMetaSync';
 import { RouteGuard } from './RouteGuard';
-import { FALLBACK_PATH, ROUTES, type AppRoute } from './routes';
+import { PageLoading } from '../components/PageLoading';
+import { FALLBACK_PATH, REDIRECTS, ROUTES, type AppRoute } from './routes';
 
 function GuardedPage({ route }: { route: AppRoute }) {
   const { guest, admin, Page } = route;
@@ -36,7 +38,8 @@ function byPattern(routes: readonly AppRoute[]): [string, AppRoute[]][] {
 }
 
 /**
- * The router's element tree, built from the route table; each page behind the route guard (RouteGuard). While
+ * The router's element tree, built from the route table; each page behind the route guard (RouteGuard), inside the
+ * front layout, or as a layout of its own (the admin area's back layout). While
  * the content detail modal has pushed a piece's link, the page it was opened over stays rendered beneath it.
  */
 export function AppRoutes({ routes = ROUTES }: { routes?: readonly AppRoute[] }) {
@@ -48,10 +51,26 @@ export function AppRoutes({ routes = ROUTES }: { routes?: readonly AppRoute[] })
       <DetailUrlSync />
       <Routes location={detailBackground(location) ?? location}>
         <Route element={<FrontLayout />}>
-          {byPattern(routes).map(([path, group]) => (
+          {byPattern(routes.filter((candidate) => !candidate.layout)).map(([path, group]) => (
             <Route key={path} path={path} element={patternElement(group)} />
           ))}
         </Route>
+        {routes
+          .filter((candidate) => candidate.layout === 'back')
+          .map((candidate) => (
+            <Route
+              key={candidate.path}
+              path={candidate.path}
+              element={
+                <Suspense fallback={<PageLoading />}>
+                  <GuardedPage route={candidate} />
+                </Suspense>
+              }
+            />
+          ))}
+        {REDIRECTS.map(({ from, to }) => (
+          <Route key={from} path={from} element={<Navigate to={to} replace />} />
+        ))}
         <Route path="*" element={<Navigate to={FALLBACK_PATH} replace />} />
       </Routes>
     </>

@@ -14,11 +14,10 @@ import { loadOwnProfilePage, loadProfilePage, loadTop50Page } from '../features/
 import { parsePath, SEGMENT_PATH } from '../lib/links';
 import { loadActivityHistoryPage, loadWalletPage } from '../features/wallet';
 import { loadSettingsPage } from '../features/settings';
-import { loadDiscountCodesPage } from '../features/discount-codes';
 import { loadPricingPage } from '../features/subscriptions';
 import { loadReturnLinkPage } from '../features/bids';
 import { loadAnalyticsPage } from '../features/analytics';
-import { loadAdminFlagsPage, loadAdminHomePage } from '../features/admin';
+import { loadBackLayout } from '../layouts/back';
 import { loadInboxPage } from '../features/messages';
 import { loadNftPage } from '../features/nft';
 import { loadVerifyProofPage } from '../features/verify';
@@ -33,6 +32,11 @@ export interface AppRoute {
   guest: boolean;
   /** Only for admins: the route guard sends every other member, and visitors, home. */
   admin?: boolean;
+  /**
+   * 'back': the page is a layout of its own (the admin area's back layout, which draws its sections), shown instead of
+   * the front layout; by default the page shows inside the front layout.
+   */
+  layout?: 'back';
   /**
    * Routes sharing one path pattern (the single-segment screens: profile, share link, Top 50) tell apart the
    * paths they take; the first route whose pattern matches and which accepts the path shows it.
@@ -136,12 +140,17 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
   route({ name: 'cancel', path: '/cancel', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
   route({ name: 'analytics', path: '/analytics', metaPage: 'meta', guest: false, load: loadAnalyticsPage }),
-  route({ name: 'admin', path: '/admin', metaPage: 'meta', guest: false, admin: true, load: loadAdminHomePage }),
-  route({ name: 'admin-flags', path: '/admin/flags', metaPage: 'meta', guest: false, admin: true, load: loadAdminFlagsPage }),
-  route({ name: 'creat-discount-code', path: '/creat-discount-code', metaPage: 'meta', guest: false, admin: true, load: loadDiscountCodesPage }),
+  // The admin area: the back layout and its sections (features/admin/admin.sections.tsx), one lazy chunk each.
+  route({ name: 'admin', path: '/admin/:section?', metaPage: 'meta', guest: false, admin: true, layout: 'back', load: loadBackLayout }),
   route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
   route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),
   route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage }),
+];
+
+/** Paths the spec names that show a screen found at another path now: each redirects there. */
+export const REDIRECTS: readonly { from: string; to: string }[] = [
+  // The spec's (misspelled) path of the discount codes, now a section of the admin area.
+  { from: '/creat-discount-code', to: '/admin/discount-codes' },
 ];
 
 /** Where unmatched paths go: home. */

@@ -1,3 +1,6 @@
-/** features/admin: the admin area's home, listing the admin tools there are. The page is a lazy chunk. */
-export const loadAdminHomePage = () => import('./pages/AdminHomePage');
-export const loadAdminFlagsPage = () => import('./pages/AdminFlagsPage');
+/**
+ * features/admin: the admin area's sections (dashboard, pieces, plans; see admin.sections.tsx, loaded by the back
+ * layout through entry.ts) and the admin's actions on a piece. Only loaders here: no admin code is in the chunks a
+ * member downloads.
+ */
+export const loadAdminPieceMenu = () => import('./components/AdminPieceMenu');

@@ -54,7 +54,7 @@ export function PlansEditor() {
   const plans = useGetAllPlansQuery();
   return (
     <section className="kn-admin__section" aria-labelledby="kn-admin-plans">
-      <h2 id="kn-admin-plans">Plans</h2>
+      <h2 id="kn-admin-plans">Prices and credits</h2>
       <p className="kn-page-sub">A change applies to new checkouts and to renewals from now on.</p>
       {plans.data ? (
         <div className="kn-admin__scroll">

@@ -125,6 +125,8 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
           ownerId={content.ownerId}
           contentId={content.id}
           title={content.title}
+          featured={content.featured}
+          hidden={content.isHide}
         />
         <div className="kn-detail__main">
           <DetailStage content={content} position={position} swipe={swipe} onPrevious={previous} onNext={next} onShowFullImage={() => setShowingFull(true)} />

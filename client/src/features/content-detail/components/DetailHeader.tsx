@@ -16,7 +16,21 @@ export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pi
  * The uploader: avatar and name, underscores shown as spaces, linking to the profile; then Follow / Unfollow, and
  * for a signed-in member on someone else's piece, Flag; for its owner (or an admin), the owner's menu.
  */
-export function DetailHeader({ owner, ownerId, contentId, title }: { owner: DetailOwner; ownerId: string; contentId: string; title: string }) {
+export function DetailHeader({
+  owner,
+  ownerId,
+  contentId,
+  title,
+  featured = false,
+  hidden = false,
+}: {
+  owner: DetailOwner;
+  ownerId: string;
+  contentId: string;
+  title: string;
+  featured?: boolean;
+  hidden?: boolean;
+}) {
   const dispatch = useAppDispatch();
   const viewer = useAppSelector(selectUser);
   const isAdmin = useAppSelector(selectIsAdmin);
@@ -38,7 +52,9 @@ export function DetailHeader({ owner, ownerId, contentId, title }: { owner: Deta
           <FlagOutlined aria-hidden /> Flag
         </button>
       ) : null}
-      {viewer && (viewer.id === ownerId || isAdmin) ? <DetailOwnerMenu contentId={contentId} title={title} ownPiece={viewer.id === ownerId} /> : null}
+      {viewer && (viewer.id === ownerId || isAdmin) ? (
+        <DetailOwnerMenu contentId={contentId} title={title} ownPiece={viewer.id === ownerId} featured={featured} hidden={hidden} />
+      ) : null}
     </header>
   );
 }

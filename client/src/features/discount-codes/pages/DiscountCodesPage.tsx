@@ -8,7 +8,7 @@ import '../components/discount-codes.css';
 import { PageHead } from '../../../components/PageHead';
 
 /**
- * `/creat-discount-code` (the spec's spelling), for admins only (the route guard sends everyone else home): a
+ * `/admin/discount-codes` (the spec's `/creat-discount-code` leads here), for admins only (the route guard sends everyone else home): a
  * code covers a listing fee of the standard tier, the premium tier or both, a number of times, until an optional
  * last day. Below the form, every code with its use.
  */
