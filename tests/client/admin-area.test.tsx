@@ -87,6 +87,7 @@ describe('the back layout', () => {
     ).toEqual([
       ['Dashboard', '/admin'],
       ['Pieces', '/admin/pieces'],
+      ['Flags', '/admin/flags'],
       ['Discount codes', '/admin/discount-codes'],
       ['Plans', '/admin/plans'],
     ]);
