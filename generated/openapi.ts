@@ -21,6 +21,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/cash-outs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members' cash-out requests, the waiting ones first (admins)
+         * @description Without `status`: the waiting requests first, the oldest first, then the decided ones, the latest request first. `overdue` is true for a request waiting more than 7 days. `q` finds members whose username or email starts with it. Each row has the member, the amount, when it was asked and decided, the member's current balance and payout account (held or not), and the path of their history. Paged by key. A member answers 403 'Only admins can see cash-out requests.'. Reads the requests (and, with `q`, the members) by scanning on FerretDB; each row's member by id, and the page's balances and payout accounts in one read each.
+         */
+        get: operations["listCashOuts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/cash-outs/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a waiting cash-out request with a reason the member reads (admins)
+         * @description The request is closed as declined, nothing is paid and the balance is available again; the member's Earn item says 'Your cash-out of {amount} was declined: {reason}', and the member is mailed the reason. A blank reason answers 400 'Please tell the member why the cash-out is declined.'; a decided request 409 'This cash-out request was already approved, declined or cancelled.' (or 'This cash-out request was already paid by the monthly payout.'); an unknown one 404. A member answers 403 'Only an admin can decline a cash-out.'.
+         */
+        post: operations["declineCashOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard": {
         parameters: {
             query?: never;
@@ -2493,7 +2533,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a pending cash-out request through the payout provider (admins only)
-         * @description Posts ledger `cash-out:{historyId}` (the member's balance down by the amount, the provider fee kept) and sends the rest to the member's PayPal email. Approving again answers the approved item and pays nothing more; a cancelled request answers 409, and so does a balance that no longer covers the amount, or a PayPal email held until the member confirms it.
+         * @description Posts ledger `cash-out:{historyId}` (the member's balance down by the amount, the provider fee kept) and sends the rest to the member's PayPal email, and mails the member. Approving again answers the approved item and pays nothing more; a cancelled or declined request answers 409 ('This cash-out request was already approved, declined or cancelled.'), one the monthly payout paid answers 409 ('This cash-out request was already paid by the monthly payout.'), and so does a balance that no longer covers the amount, or a PayPal email held until the member confirms it. A member answers 403 'Only an admin can approve a cash-out.'.
          */
         post: operations["approveCashOut"];
         delete?: never;
@@ -2513,7 +2553,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a pending cash-out request (an admin, or the member for their own)
-         * @description An approved or cancelled request cannot change again (409). Another member's request answers 404.
+         * @description The balance is available again at once (and the next monthly payout pays it). A decided request (approved, declined, cancelled, or paid by the monthly payout) cannot change again (409). Another member's request answers 404 'This cash-out request was not found.'.
          */
         post: operations["cancelCashOut"];
         delete?: never;
@@ -2533,7 +2573,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to cash out the whole available balance (adds an Earn history item, pending)
-         * @description `userId` must be the caller. Refused under $10 ('You need to have a minimum balance of $10 to withdraw') and without a PayPal email in payment settings; 409 while that email is held (see the wallet summary's `payoutAccount.held`). The request is for the balance in whole cents; a member has at most one pending request (409 for another). An admin approves or cancels it.
+         * @description `userId` must be the caller. Refused under $10 ('You need to have a minimum balance of $10 to withdraw') and without a PayPal email in payment settings; 409 while that email is held (see the wallet summary's `payoutAccount.held`). The request is for the balance in whole cents; a member has at most one pending request (409 for another). An admin approves or declines it, the member may cancel it while no admin has acted on it, and a monthly payout that runs while it waits pays the balance and closes it (status paidByPayout): the balance is paid once, by whichever comes first.
          */
         post: operations["requestCashOut"];
         delete?: never;
@@ -2551,7 +2591,7 @@ export interface paths {
         };
         /**
          * A member's history (what they paid, earned and cashed out), newest first
-         * @description Paid0 = listing fees the member paid (own piece: 'You monetized {title}', another's: 'You supported {title}'); Paid1 = knacks that credited them (paid = the knack value, earned = their share, supporterId = the piece's payer); Earn = their cash-out requests (status pending, approved or cancelled); Payout = monthly payouts; Refund = a card payment paid back because someone else had monetized the piece first ('Your listing fee for {title} was refunded: someone else monetized it first'). Only the member themself or an admin; anyone else gets 404. Pages by key: pass `nextCursor` back as `cursor`.
+         * @description Paid0 = listing fees the member paid (own piece: 'You monetized {title}', another's: 'You supported {title}'); Paid1 = knacks that credited them (paid = the knack value, earned = their share, supporterId = the piece's payer); Earn = their cash-out requests (status pending, approved, cancelled, declined with the admin's reason in the text, or paidByPayout when the monthly payout paid the balance while the request waited); Payout = monthly payouts; Refund = a card payment paid back because someone else had monetized the piece first ('Your listing fee for {title} was refunded: someone else monetized it first'). Only the member themself or an admin; anyone else gets 404. Pages by key: pass `nextCursor` back as `cursor`.
          */
         get: operations["getUserHistory"];
         put?: never;
@@ -3483,6 +3523,57 @@ export interface components {
              */
             unit?: "xlm";
         };
+        CashOutDeclineRequest: {
+            /**
+             * @description Why the cash-out is declined, in words the member reads (their history and the mail show it).
+             * @example Your PayPal account refused the last payout. Please check the email in payment settings.
+             */
+            reason: string;
+        };
+        CashOutPage: {
+            cashOuts: components["schemas"]["CashOutRow"][];
+            nextCursor: string | null;
+        };
+        /** @description One cash-out request as the admins' list shows it. */
+        CashOutRow: {
+            /** @description What the member asked to cash out (USD). */
+            amount: number;
+            /** Format: int64 */
+            amountMicros: number;
+            /** @description The member's balance now (USD). */
+            balance: number;
+            /** Format: int64 */
+            balanceMicros: number;
+            /** Format: date-time */
+            decidedAt: string | null;
+            historyId: components["schemas"]["ObjectId"];
+            /** @description The member's history (`/user-history/get-all/{id}`), which admins may read. */
+            historyPath: string;
+            /** @description Null when the member's account no longer exists. */
+            member: {
+                email: string;
+                id: components["schemas"]["ObjectId"];
+                username: string;
+            } | null;
+            /** @description True while the request has waited more than 7 days. */
+            overdue: boolean;
+            /**
+             * @description How a paid request was paid; null for the others.
+             * @enum {string|null}
+             */
+            paidBy: "cashOut" | "monthlyPayout" | null;
+            /** @description Where the member's payouts go; held until they confirm it with their password. */
+            payoutAccount: {
+                held: boolean;
+                paypal: string;
+            } | null;
+            /** @description Why an admin declined it. */
+            reason: string | null;
+            /** Format: date-time */
+            requestedAt: string;
+            /** @enum {string} */
+            status: "waiting" | "paid" | "declined" | "cancelled";
+        };
         ChangePasswordRequest: {
             newPassword: string;
             /** @description The current password. */
@@ -4027,10 +4118,10 @@ export interface components {
             /** @description The ledger key, or the cash-out request id for Earn items (what approve and cancel take). */
             historyId: string;
             /**
-             * @description Earn items only; null for the others.
+             * @description Earn items only; null for the others. `paidByPayout`: the monthly payout paid the balance while the request waited, and closed it.
              * @enum {string|null}
              */
-            status: "pending" | "approved" | "cancelled" | null;
+            status: "pending" | "approved" | "cancelled" | "declined" | "paidByPayout" | null;
             userId: string;
         };
         HistoryItemResponse: {
@@ -5350,6 +5441,70 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCashOuts: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description Only the requests of members whose username or email starts with this text. */
+                q?: string;
+                /** @description Only the requests in this state (`paid` by an approval or by the monthly payout). */
+                status?: "waiting" | "paid" | "declined" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests; `nextCursor` is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashOutPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declineCashOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashOutDeclineRequest"];
+            };
+        };
+        responses: {
+            /** @description The declined request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryItemResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -69,6 +69,8 @@ it('the contract marks the admin calls', () => {
       'getAuditLog',
       'getOpenFlags',
       'getPieceFlags',
+      'declineCashOut',
+      'listCashOuts',
       'listDiscountCodes',
       'resolveFlags',
       'trendContent',

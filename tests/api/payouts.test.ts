@@ -1,7 +1,7 @@
 /**
  * Payouts on the real database: the monthly job (run twice at once, then again: one ledger entry and one
- * provider call per member and month; $9.99 not paid; no PayPal email or a pending cash-out skipped; exact
- * fees and balances), a payout whose sending failed finished by the next run, the PayPal Payouts driver
+ * provider call per member and month; $9.99 not paid; no PayPal email skipped; a cash-out waiting then closed as
+ * paid by the payout; exact fees and balances), a payout whose sending failed finished by the next run, the PayPal Payouts driver
  * against a loopback stand-in of PayPal's API, the fee arithmetic and configuration.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -56,7 +56,7 @@ describe('the monthly payout job', () => {
       createMember({ paypal: 'eli@example.com' }),
     ]);
     await Promise.all([credit(ana, 12_345_678), credit(bea, 9_990_000), credit(cid, 15_000_000), credit(dee, 20_000_000), credit(eli, 10_000_000)]);
-    // Dee asked for a cash-out that waits for an admin: the job leaves that money to it.
+    // Dee asked for a cash-out that still waits for an admin: the job pays her balance and closes the request.
     await CashOutRequestModel.create({
       _id: '0123456789abcdef01234567',
       userId: dee.id,
@@ -69,33 +69,38 @@ describe('the monthly payout job', () => {
     const { calls, provider, dir } = countingSandbox();
     const payouts = createPayouts({ provider, fees: FEES, logger });
     const [first, second] = await Promise.all([payouts.runMonthly(MARCH_1), payouts.runMonthly(MARCH_1)]);
-    expect(first.paid + second.paid).toBe(2);
-    expect(first.totalMicros + second.totalMicros).toBe(12_340_000 + 10_000_000);
+    expect(first.paid + second.paid).toBe(3);
+    expect(first.totalMicros + second.totalMicros).toBe(12_340_000 + 20_000_000 + 10_000_000);
     expect([first.failed, second.failed]).toEqual([0, 0]);
-    expect(first.skipped).toBeGreaterThanOrEqual(2); // Cid (no PayPal email) and Dee (a pending cash-out)
+    expect(first.skipped).toBeGreaterThanOrEqual(1); // Cid (no PayPal email)
 
     expect(paidMonth(MARCH_1)).toBe('2025-02');
     const entries = await LedgerEntryModel.find({ kind: 'payout' }).sort({ _id: 1 }).lean();
-    expect(entries.map((e) => e._id).sort()).toEqual([`payout:${ana.id}:2025-02`, `payout:${eli.id}:2025-02`].sort());
+    expect(entries.map((e) => e._id).sort()).toEqual([`payout:${ana.id}:2025-02`, `payout:${dee.id}:2025-02`, `payout:${eli.id}:2025-02`].sort());
     expect(entries.find((e) => e._id.includes(ana.id))!.legs).toEqual([
       { account: userAccount(ana.id), amountMicros: -12_340_000 },
       { account: 'external:payouts', amountMicros: 12_090_000 },
       { account: 'platform:fees', amountMicros: 250_000 }, // 2% of $12.34 = $0.2468, rounded up to the cent
     ]);
-    expect(calls.map((c) => c.payoutId).sort()).toEqual([`payout:${ana.id}:2025-02`, `payout:${eli.id}:2025-02`].sort());
+    expect(calls.map((c) => c.payoutId).sort()).toEqual([`payout:${ana.id}:2025-02`, `payout:${dee.id}:2025-02`, `payout:${eli.id}:2025-02`].sort());
+    expect(await CashOutRequestModel.findById('0123456789abcdef01234567').lean()).toMatchObject({
+      status: 'paidByPayout',
+      payoutId: `payout:${dee.id}:2025-02`,
+      decidedAt: MARCH_1,
+    });
     expect(calls.find((c) => c.email === 'eli@example.com')!.amountMicros).toBe(9_800_000);
     const file = JSON.parse(readFileSync(sandboxPayoutFile(dir, `payout:${ana.id}:2025-02`), 'utf8'));
     expect(file).toMatchObject({ payoutId: `payout:${ana.id}:2025-02`, email: 'ana@example.com', amount: '12.09', currency: 'USD' });
     expect(await PayoutSendModel.findById(`payout:${ana.id}:2025-02`).lean()).toMatchObject({ status: 'sent', providerRef: file.providerRef, attempts: 1 });
 
     const balances = await Promise.all([ana, bea, cid, dee, eli].map(balance));
-    expect(balances).toEqual([5_678, 9_990_000, 15_000_000, 20_000_000, 0]);
+    expect(balances).toEqual([5_678, 9_990_000, 15_000_000, 0, 0]);
 
     // Again in the same month, and next month with what is left: nothing more is paid.
     expect(await payouts.runMonthly(new Date('2025-03-15T10:00:00Z'))).toMatchObject({ paid: 0, totalMicros: 0 });
     expect(await payouts.runMonthly(new Date('2025-04-01T00:00:00Z'))).toMatchObject({ paid: 0, totalMicros: 0 });
-    expect(calls).toHaveLength(2);
-    expect(await LedgerEntryModel.countDocuments({ kind: 'payout' })).toBe(2);
+    expect(calls).toHaveLength(3);
+    expect(await LedgerEntryModel.countDocuments({ kind: 'payout' })).toBe(3);
   });
 
   it('when a member is paid, then their history shows the payout and their wallet what was paid out', async () => {

@@ -6,7 +6,7 @@ import { requireAuth } from '../users';
 import { WALLET_MESSAGES, type WalletService } from '../wallet';
 import type { HistoryService } from './history.service';
 
-/** The history calls: the member's items, their paid list, and cash-out requests (earn, approve, cancel). */
+/** The history calls: the member's items, their paid list, and cash-out requests (earn, approve, decline, cancel). */
 export function historyRouter(config: AuthConfig, history: HistoryService, wallet: WalletService): Router {
   const router = Router();
   const signedIn = requireAuth(config);
@@ -37,6 +37,16 @@ export function historyRouter(config: AuthConfig, history: HistoryService, walle
 
   router.post('/user-history/cancel', signedIn, async (req: ApiRequest<'cancelCashOut'>, res: ApiResponse<'cancelCashOut'>) => {
     res.json({ message: WALLET_MESSAGES.cancelled, item: history.requestItem(await wallet.cancelCashOut(req.auth!, req.body.historyId), null) });
+  });
+
+  router.post('/admin/cash-outs/:id/decline', signedIn, async (req: ApiRequest<'declineCashOut'>, res: ApiResponse<'declineCashOut'>) => {
+    const request = await wallet.declineCashOut(req.auth!, req.params.id, req.body.reason);
+    auditDetails(res, {
+      target: { kind: 'cashOutRequest', id: req.params.id },
+      before: { status: 'pending' },
+      after: { status: request.status, reason: request.reason ?? null },
+    });
+    res.json({ message: WALLET_MESSAGES.declined, item: history.requestItem(request, null) });
   });
 
   return router;

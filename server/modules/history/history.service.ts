@@ -44,10 +44,13 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
   /** The Earn item of a cash-out request; `send` is its payout once approved. */
   function requestItem(request: CashOutRequestDoc, send: PayoutSendDoc | null | undefined): HistoryItem {
     const sentMicros = send?.sentMicros ?? request.amountMicros - payoutFee(request.amountMicros, fees);
+    const amount = dollars(request.amountMicros);
     const activity = {
-      pending: `You asked to cash out ${dollars(request.amountMicros)}`,
-      approved: `Your cash-out of ${dollars(request.amountMicros)} was approved`,
-      cancelled: `Your cash-out of ${dollars(request.amountMicros)} was cancelled`,
+      pending: `You asked to cash out ${amount}`,
+      approved: `Your cash-out of ${amount} was approved`,
+      paidByPayout: `Your cash-out of ${amount} was paid by the monthly payout for ${(request.payoutId ?? '').slice(-7)}`,
+      declined: `Your cash-out of ${amount} was declined: ${request.reason ?? ''}`,
+      cancelled: `Your cash-out of ${amount} was cancelled`,
     }[request.status];
     return {
       historyId: request._id,

@@ -2,6 +2,7 @@
 export {
   amountFor,
   balanceOf,
+  balancesOf,
   creditedBy,
   entriesBy,
   entriesOfAccount,

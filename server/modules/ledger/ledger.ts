@@ -123,6 +123,23 @@ export const memberBalancesFrom = (minMicros: number) =>
   ]);
 
 /**
+ * The balances of a few accounts (a page of a list) in one read: each account's sum, 0 for one without entries. On
+ * MongoDB the `accounts` index reads only their entries; FerretDB reads the whole ledger once, not once per account.
+ */
+export async function balancesOf(accounts: string[]): Promise<Map<string, number>> {
+  const balances = new Map(accounts.map((account) => [account, 0]));
+  if (!accounts.length) return balances;
+  const sums = await LedgerEntryModel.aggregate<{ _id: string; balanceMicros: number }>([
+    { $match: { accounts: anyOf(accounts) } },
+    { $unwind: '$legs' },
+    { $match: { 'legs.account': anyOf(accounts) } },
+    { $group: { _id: '$legs.account', balanceMicros: { $sum: '$legs.amountMicros' } } },
+  ]);
+  for (const sum of sums) balances.set(sum._id, sum.balanceMicros);
+  return balances;
+}
+
+/**
  * Every entry whose `at` is in [from, to), every stored field (the daily roots read a closed day). On MongoDB the
  * `at` index makes this a read of that span; FerretDB reads the whole collection for it (a daily job, not a request).
  */

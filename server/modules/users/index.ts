@@ -22,7 +22,15 @@ export {
   normalizeUsername,
   usernameTaken,
 } from './users.service';
-export { holdPayoutEmailSetSince, payoutAccountOf, payoutEmailOf, releasePayoutHold, setPayoutEmail, type PayoutAccount } from './users.payout';
+export {
+  holdPayoutEmailSetSince,
+  payoutAccountOf,
+  payoutAccountsOf,
+  payoutEmailOf,
+  releasePayoutHold,
+  setPayoutEmail,
+  type PayoutAccount,
+} from './users.payout';
 export * as usersService from './users.service';
 export {
   adjustCredits,

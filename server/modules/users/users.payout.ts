@@ -4,6 +4,7 @@
  * an address set while someone else may have had the account (an email change undone by its cancel link).
  */
 import { Types } from 'mongoose';
+import { anyOf } from '../../lib/query';
 import { UserExtModel } from './users.model';
 
 export interface PayoutAccount {
@@ -16,6 +17,13 @@ export interface PayoutAccount {
 export async function payoutAccountOf(userId: string): Promise<PayoutAccount | null> {
   const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { paypal: 1, paypalHeld: 1 }).lean();
   return ext?.paypal ? { paypal: ext.paypal, held: Boolean(ext.paypalHeld) } : null;
+}
+
+/** The payout accounts of a few members (a page of a list) in one read, by member id; members without one are missing. */
+export async function payoutAccountsOf(userIds: string[]): Promise<Map<string, PayoutAccount>> {
+  if (!userIds.length) return new Map();
+  const exts = await UserExtModel.find({ userId: anyOf(userIds.map((id) => new Types.ObjectId(id))) }, { userId: 1, paypal: 1, paypalHeld: 1 }).lean();
+  return new Map(exts.filter((ext) => ext.paypal).map((ext) => [String(ext.userId), { paypal: ext.paypal as string, held: Boolean(ext.paypalHeld) }]));
 }
 
 /** Where the member's payouts go (their PayPal email), held or not; null when they have none. */

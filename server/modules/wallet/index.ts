@@ -1,5 +1,6 @@
 /** The wallet: figures, payout account, cash-out requests, and payouts (monthly job and approved cash-outs). */
 export { walletRouter } from './wallet.routes';
+export { CASH_OUT_LIST_MESSAGES, CASH_OUT_OVERDUE_MS, listCashOuts } from './cash-outs.admin';
 export { checkBalanceSettled, forfeitBalance, forfeitKey, CLOSING_MESSAGES, PLATFORM_FORFEITS } from './wallet.closing';
 export { createWalletService, checkCanRead, isSupport, listingsPaidBy, ownersOf, WALLET_MESSAGES, type WalletDeps, type WalletService } from './wallet.service';
 export {
@@ -18,6 +19,7 @@ export {
 } from './payouts';
 export {
   CashOutRequestModel,
+  LatestCashOutModel,
   PayoutSendModel,
   cashOutReads,
   payoutSendReads,

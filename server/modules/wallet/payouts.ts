@@ -9,6 +9,11 @@
  * the balance, so it happens under a per-member lock (`funds:{userId}`, lib/mutex.ts), else a payout and a
  * cash-out approved at the same moment, in two processes, could both take the same balance. Calling the
  * provider happens under a lease on the payout (`send:{key}`), so that one sender at a time sends it.
+ *
+ * A cash-out request waiting when the monthly payout reaches its member does not hold the balance back: the payout
+ * pays the whole balance, as the member asked, and closes the request as paid by it (`paidByPayout`), under the
+ * same lock an approval takes. So the balance is paid once, by whichever of the two comes first, and the other
+ * finds the request decided.
  */
 import { Types } from 'mongoose';
 import type { PayoutsConfig } from '../../config';
@@ -23,7 +28,7 @@ import { balanceOf, memberBalancesFrom, post, userAccount } from '../ledger';
 import { MIN_CASH_OUT_MICROS } from '../knacks';
 import { PLATFORM_FEES } from '../payments';
 import { userExtReads } from '../users';
-import { CashOutRequestModel, PayoutSendModel, type PayoutSendDoc } from './wallet.model';
+import { CashOutRequestModel, LatestCashOutModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
 
 /** Payouts are made from a balance of $10, the same threshold as cash-out (the knacks module's canCashOut). */
 export const MIN_PAYOUT_MICROS = MIN_CASH_OUT_MICROS;
@@ -83,7 +88,7 @@ const isFundsBusy = (err: unknown) => err instanceof AppError && err.status === 
 export interface PayoutSummary {
   /** Members paid by this run. */
   paid: number;
-  /** Members of at least $10 not paid: no PayPal email (or one held), a cash-out waiting for approval, or busy. */
+  /** Members of at least $10 not paid: no PayPal email (or one held), or their funds busy with another payment. */
   skipped: number;
   /** What this run took from balances (before the provider fee). */
   totalMicros: number;
@@ -104,7 +109,10 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
     }
   }
 
-  /** Posts the ledger entry of a recorded payout (idempotent) and, for a cash-out, marks its request approved. */
+  /**
+   * Posts the ledger entry of a recorded payout (idempotent) and closes the request it pays: a cash-out's as
+   * approved, the request a monthly payout found waiting as paid by that payout.
+   */
   async function settle(send: PayoutSendDoc): Promise<void> {
     await post({
       _id: send._id,
@@ -117,11 +125,12 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
       legs: payoutLegs(String(send.userId), send.amountMicros, send.feeMicros),
     });
     if (send.requestId) {
-      // A recorded send means the request was approved: a cancel refuses once the record exists (both under the
-      // funds lock), so the only other writer here is a twin settle writing the same values.
+      // A recorded send decides its request: its status is written under the funds lock that recorded it, or by a
+      // later run finishing a stopped one (a twin settle writing the same values).
       const request = await CashOutRequestModel.findById(send.requestId, { status: 1 }).lean();
       if (request?.status === 'pending') {
-        await CashOutRequestModel.updateOne({ _id: send.requestId }, { $set: { status: 'approved', slot: send.requestId, decidedAt: send.at } });
+        const closed = send.kind === 'cash-out' ? { status: 'approved' } : { status: 'paidByPayout', payoutId: send._id };
+        await CashOutRequestModel.updateOne({ _id: send.requestId }, { $set: { ...closed, slot: send.requestId, decidedAt: send.at } });
       }
     }
   }
@@ -189,6 +198,19 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
     return send;
   }
 
+  /**
+   * The member's request that waits, if any: the latest one (read by `_id`), or `asked`, a waiting request the
+   * run found before it started (one asked before the latest-request record was kept). Under the funds lock.
+   */
+  async function waitingRequestOf(userId: string, asked: string | undefined): Promise<string | null> {
+    const latest = await LatestCashOutModel.findById(userId).lean();
+    for (const id of new Set([latest?.requestId, asked].filter((id): id is string => Boolean(id)))) {
+      const request = await CashOutRequestModel.findById(id, { status: 1 }).lean<Pick<CashOutRequestDoc, 'status'>>();
+      if (request?.status === 'pending') return id;
+    }
+    return null;
+  }
+
   /** Finishes payouts left half-way (recorded but not sent) by a stopped run or a provider that failed. */
   async function resume(): Promise<number> {
     const stuck = await PayoutSendModel.find(ours({ status: 'pending', claimedUntil: { $lte: new Date() } })).lean<PayoutSendDoc[]>();
@@ -208,7 +230,8 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
     /**
      * The monthly payout (cron `0 0 1 * *` UTC): every member whose balance is at least $10 and who has a
      * PayPal email not held is paid their balance in whole cents, once per month (`payout:{userId}:{yyyy-mm}`).
-     * Callable directly with `now` (tests, a manual run); a second or concurrent run pays nothing more.
+     * A cash-out request waiting then is closed as paid by the payout. Callable directly with `now` (tests, a
+     * manual run); a second or concurrent run pays nothing more.
      */
     async runMonthly(now = new Date()): Promise<PayoutSummary> {
       const summary: PayoutSummary = { paid: 0, skipped: 0, totalMicros: 0, failed: await resume() };
@@ -221,12 +244,11 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
       ]);
       // A held address (set while someone else may have had the account) is paid nothing until its member confirms it.
       const emails = new Map(exts.filter((ext) => ext.paypal && !ext.paypalHeld).map((ext) => [String(ext.userId), ext.paypal as string]));
-      const waiting = new Set(pending.map((request) => String(request.userId)));
+      const asked = new Map(pending.map((request) => [String(request.userId), request._id]));
 
       for (const userId of userIds) {
         const email = emails.get(userId);
-        // A cash-out waiting for an admin keeps its money for that request.
-        if (!email || waiting.has(userId)) {
+        if (!email) {
           summary.skipped += 1;
           continue;
         }
@@ -237,7 +259,7 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
             if (await PayoutSendModel.exists({ _id: key })) return null; // this month's payout exists already
             const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
             if (amountMicros < MIN_PAYOUT_MICROS) return null;
-            return prepare('payout', key, userId, amountMicros, email, null, now);
+            return prepare('payout', key, userId, amountMicros, email, await waitingRequestOf(userId, asked.get(userId)), now);
           });
         } catch (err) {
           if (!isFundsBusy(err)) throw err;

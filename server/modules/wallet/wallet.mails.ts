@@ -1,7 +1,11 @@
-/** The notice mailed to a member's account address when the email their payouts go to is changed. */
+/** The wallet's mails: a changed payout email, and a cash-out request approved (money sent) or declined (with why). */
 import type { MailMessage } from '../../integrations/mail';
 import { composeMail, greetingFor } from '../../lib/mail-layout';
 import { mailTime, maskEmail } from '../../lib/mail-text';
+import type { PayoutSendDoc } from './wallet.model';
+
+/** `$12.34`: an amount of whole cents, as the wallet shows it. */
+const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
 
 export function payoutEmailChangedMail(to: string, firstName: string, newPaypal: string, at: Date, resetLink: string): MailMessage {
   return composeMail({
@@ -13,6 +17,42 @@ export function payoutEmailChangedMail(to: string, firstName: string, newPaypal:
       'If you made this change, there is nothing more to do.',
       { strong: 'If you did not make this change, reset your password now: it signs you out everywhere. Then set your PayPal email again in your wallet.' },
       { action: { label: 'Reset my password', url: resetLink } },
+    ],
+  });
+}
+
+/** An admin approved the member's cash-out: what left the balance, what was sent (or is on its way), and where. */
+export function cashOutApprovedMail(
+  to: string,
+  firstName: string,
+  send: Pick<PayoutSendDoc, 'amountMicros' | 'feeMicros' | 'sentMicros' | 'email' | 'status'>,
+): MailMessage {
+  const where = `your PayPal account ${maskEmail(send.email)}`;
+  return composeMail({
+    to,
+    subject: 'Your Knack cash-out was sent',
+    greeting: greetingFor(firstName),
+    blocks: [
+      send.status === 'sent'
+        ? `Your cash-out of ${dollars(send.amountMicros)} was approved: ${dollars(send.sentMicros)} was sent to ${where}.`
+        : `Your cash-out of ${dollars(send.amountMicros)} was approved: ${dollars(send.sentMicros)} is on its way to ${where}.`,
+      ...(send.feeMicros ? [`The payout provider kept its fee of ${dollars(send.feeMicros)}.`] : []),
+      { note: 'Your wallet and activity history show it too.' },
+    ],
+  });
+}
+
+/** An admin declined the member's cash-out request: why, and that the balance is theirs again. */
+export function cashOutDeclinedMail(to: string, firstName: string, amountMicros: number, reason: string, publicUrl: string): MailMessage {
+  return composeMail({
+    to,
+    subject: 'Your Knack cash-out was declined',
+    greeting: greetingFor(firstName),
+    blocks: [
+      `Your cash-out request of ${dollars(amountMicros)} was declined. The reason:`,
+      { strong: reason },
+      'Nothing was taken from your balance: it is paid with the monthly payout on the 1st, or you can ask to cash out again from your wallet.',
+      { action: { label: 'Open my wallet', url: `${publicUrl}/wallet` } },
     ],
   });
 }

@@ -11,7 +11,11 @@ const cashOutRequestSchema = new Schema(
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
     /** The balance in whole cents when asked: what approval takes from the balance. */
     amountMicros: { type: Number, required: true },
-    status: { type: String, enum: ['pending', 'approved', 'cancelled'], required: true },
+    /**
+     * `pending` while it waits; then `approved` (paid as a cash-out), `paidByPayout` (the monthly payout paid the
+     * balance while it waited), `declined` by an admin, or `cancelled` by its member or an admin.
+     */
+    status: { type: String, enum: ['pending', 'approved', 'paidByPayout', 'declined', 'cancelled'], required: true },
     /**
      * `pending:{userId}` while pending, then the request's own id: a unique top-level field, so a member has
      * at most one pending request whatever the concurrency.
@@ -20,12 +24,17 @@ const cashOutRequestSchema = new Schema(
     at: { type: Date, required: true },
     decidedAt: { type: Date, default: null },
     decidedBy: { type: Schema.Types.ObjectId, default: null },
+    /** declined: why, in the admin's words, which the member reads. */
+    reason: { type: String, default: null },
+    /** paidByPayout: the ledger key of the monthly payout that paid it. */
+    payoutId: { type: String, default: null },
   },
   { versionKey: false },
 );
 cashOutRequestSchema.index({ userId: 1, at: -1 });
+cashOutRequestSchema.index({ status: 1, at: 1 });
 
-export type CashOutStatus = 'pending' | 'approved' | 'cancelled';
+export type CashOutStatus = 'pending' | 'approved' | 'paidByPayout' | 'declined' | 'cancelled';
 
 export interface CashOutRequestDoc {
   _id: string;
@@ -36,6 +45,8 @@ export interface CashOutRequestDoc {
   at: Date;
   decidedAt: Date | null;
   decidedBy: Types.ObjectId | null;
+  reason?: string | null;
+  payoutId?: string | null;
 }
 
 export const CashOutRequestModel = model<CashOutRequestDoc>('CashOutRequest', cashOutRequestSchema, 'cash_out_requests');
@@ -50,7 +61,7 @@ const payoutSendSchema = new Schema(
     _id: { type: String, required: true },
     kind: { type: String, enum: ['payout', 'cash-out'], required: true },
     userId: { type: Schema.Types.ObjectId, required: true },
-    /** cash-out: the request it pays. */
+    /** cash-out: the request it pays; a monthly payout: the request waiting when it paid, which it closes. */
     requestId: { type: String, default: null },
     email: { type: String, required: true },
     /** What leaves the balance, the provider fee kept, and what is sent (amount - fee). */
@@ -88,6 +99,27 @@ export interface PayoutSendDoc {
 }
 
 export const PayoutSendModel = model<PayoutSendDoc>('PayoutSend', payoutSendSchema, 'payout_sends');
+
+/**
+ * The member's latest cash-out request, by the member's id: the monthly payout finds the request that waits by
+ * `_id` (a filter on the requests' other fields reads the whole collection on FerretDB). Written under the member's
+ * funds lock after the request itself, so the payout, which holds the same lock, never misses a request asked
+ * before it; whether that request still waits is its own status.
+ */
+const latestCashOutSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    requestId: { type: String, required: true },
+  },
+  { versionKey: false },
+);
+
+export interface LatestCashOutDoc {
+  _id: string;
+  requestId: string;
+}
+
+export const LatestCashOutModel = model<LatestCashOutDoc>('LatestCashOut', latestCashOutSchema, 'latest_cash_outs');
 
 /** Cash-out requests and payout sends as other modules may read them (they never write them). */
 export const cashOutReads = readerOf<CashOutRequestDoc>(CashOutRequestModel);

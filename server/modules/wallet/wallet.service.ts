@@ -1,10 +1,10 @@
 /**
  * The wallet: a member's figures, their payout account (PayPal email) and the cash-out requests an admin
- * approves or cancels. Everything is derived from the ledger.
+ * approves or declines and a member may cancel. Everything is derived from the ledger.
  */
 import { Types } from 'mongoose';
 import { PATTERNS } from '../../../generated/validation';
-import type { Mailer } from '../../integrations/mail';
+import type { Mailer, MailMessage } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd, truncateToCents } from '../../lib/money';
@@ -17,8 +17,8 @@ import { contentReads } from '../contents';
 import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
 import { payoutAccountOf, releasePayoutHold, setPayoutEmail, userReads } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
-import { payoutEmailChangedMail } from './wallet.mails';
-import { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
+import { cashOutApprovedMail, cashOutDeclinedMail, payoutEmailChangedMail } from './wallet.mails';
+import { CashOutRequestModel, LatestCashOutModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
 
 export const WALLET_MESSAGES = {
   minimum: 'You need to have a minimum balance of $10 to withdraw',
@@ -28,7 +28,11 @@ export const WALLET_MESSAGES = {
   approved: 'The cash-out was approved and sent.',
   approvedNotSent: 'The cash-out was approved; the payout provider did not take it yet, so it is sent again on the next payout run.',
   cancelled: 'The cash-out request was cancelled.',
-  decided: 'This cash-out request was already approved or cancelled.',
+  declined: 'The cash-out request was declined, and the member was told why.',
+  decided: 'This cash-out request was already approved, declined or cancelled.',
+  paidByPayout: 'This cash-out request was already paid by the monthly payout.',
+  reasonRequired: 'Please tell the member why the cash-out is declined.',
+  declineAdminsOnly: 'Only an admin can decline a cash-out.',
   notCovered: "The member's balance no longer covers this cash-out. Cancel it instead.",
   memberNoAccount: 'The member has no PayPal email in payment settings.',
   held: 'Your PayPal email is on hold: confirm it with your password in payment settings first.',
@@ -83,6 +87,47 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
     const request = await CashOutRequestModel.findById(historyId).lean<CashOutRequestDoc>();
     if (!request) throw notFound(WALLET_MESSAGES.requestNotFound);
     return request;
+  }
+
+  /** 409 unless the request still waits: the same answer to approve, decline and cancel. */
+  function checkWaiting(request: CashOutRequestDoc): void {
+    if (request.status === 'paidByPayout') throw new AppError(409, 'conflict', WALLET_MESSAGES.paidByPayout);
+    if (request.status !== 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
+  }
+
+  /**
+   * Closes a waiting request without paying it (cancelled by its member or an admin, declined by an admin), under
+   * the funds lock so that it cannot cross an approval or the monthly payout.
+   */
+  async function closeUnpaid(
+    caller: AuthContext,
+    request: CashOutRequestDoc,
+    change: { status: 'cancelled' } | { status: 'declined'; reason: string },
+    now: Date,
+  ) {
+    const historyId = request._id;
+    return withFundsLock(String(request.userId), async () => {
+      // A payout recorded for it means an approval (maybe stopped half-way, then finished by the next run).
+      if (await PayoutSendModel.exists({ _id: cashOutKey(historyId) })) throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
+      // Read, then written by `_id`: an approval or a payout records its payment under this same lock before it
+      // changes the status, and a recorded payment stops here, so nothing can change the status between the two.
+      checkWaiting(await requestOf(historyId));
+      return (await CashOutRequestModel.findByIdAndUpdate(
+        historyId,
+        { $set: { ...change, slot: historyId, decidedAt: now, decidedBy: new Types.ObjectId(caller.userId) } },
+        { new: true },
+      ).lean<CashOutRequestDoc>())!;
+    });
+  }
+
+  /** Mails the member about their decided request; the decision stands if the mail fails (their history shows it). */
+  async function tellMember(userId: string, mail: (to: string, firstName: string) => MailMessage): Promise<void> {
+    try {
+      const member = await userReads.byId<{ email: string; firstName?: string | null }>(new Types.ObjectId(userId), { email: 1, firstName: 1 });
+      if (member) await mailer.send(mail(member.email, member.firstName ?? ''));
+    } catch (err) {
+      logger.error({ err, userId }, 'cash-out mail not sent');
+    }
   }
 
   return {
@@ -159,29 +204,38 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       return { message: WALLET_MESSAGES.saved, paypal: email };
     },
 
-    /** Asks to cash out the whole balance (in whole cents); one pending request per member. */
+    /**
+     * Asks to cash out the whole balance (in whole cents); one pending request per member. Under the funds lock,
+     * so that the monthly payout, which holds it too, sees the request (and its balance) or none of it.
+     */
     async requestCashOut(caller: AuthContext, userId: string, now = new Date()): Promise<CashOutRequestDoc> {
       if (caller.userId !== userId) throw new AppError(403, 'forbidden', WALLET_MESSAGES.forSelf);
-      const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
-      if (amountMicros < MIN_PAYOUT_MICROS) throw badRequest(WALLET_MESSAGES.minimum);
-      const payoutAccount = await payoutAccountOf(userId);
-      if (!payoutAccount) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
-      if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.held, [{ path: 'paypal', message: WALLET_MESSAGES.held }]);
-      const id = new Types.ObjectId().toHexString();
-      try {
-        const created = await CashOutRequestModel.create({
-          _id: id,
-          userId: new Types.ObjectId(userId),
-          amountMicros,
-          status: 'pending',
-          slot: `pending:${userId}`,
-          at: now,
-        });
-        return created.toObject();
-      } catch (err) {
-        if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
-        throw err;
-      }
+      return withFundsLock(userId, async () => {
+        const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
+        if (amountMicros < MIN_PAYOUT_MICROS) throw badRequest(WALLET_MESSAGES.minimum);
+        const payoutAccount = await payoutAccountOf(userId);
+        if (!payoutAccount) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
+        if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.held, [{ path: 'paypal', message: WALLET_MESSAGES.held }]);
+        const id = new Types.ObjectId().toHexString();
+        let created: CashOutRequestDoc;
+        try {
+          created = (
+            await CashOutRequestModel.create({
+              _id: id,
+              userId: new Types.ObjectId(userId),
+              amountMicros,
+              status: 'pending',
+              slot: `pending:${userId}`,
+              at: now,
+            })
+          ).toObject();
+        } catch (err) {
+          if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
+          throw err;
+        }
+        await LatestCashOutModel.updateOne({ _id: userId }, { $set: { requestId: id } }, { upsert: true });
+        return created;
+      });
     },
 
     /**
@@ -197,39 +251,43 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       const first = await requestOf(historyId);
       const userId = String(first.userId);
       const key = cashOutKey(historyId);
-      await withFundsLock(userId, async () => {
+      // Only the approval that records the payment decides it, and mails the member; a twin answers the same.
+      const decided = await withFundsLock(userId, async () => {
         const request = await requestOf(historyId);
         const recorded = await PayoutSendModel.findById(key).lean<PayoutSendDoc>();
-        if (recorded) return payouts.settle(recorded); // approved before, maybe half-way: finish it
-        if (request.status !== 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
+        if (recorded) {
+          await payouts.settle(recorded); // approved before, maybe half-way: finish it
+          return false;
+        }
+        checkWaiting(request);
         if ((await balanceOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
         const payoutAccount = await payoutAccountOf(userId);
         if (!payoutAccount) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberNoAccount);
         if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberHeld);
         await payouts.prepare('cash-out', key, userId, request.amountMicros, payoutAccount.paypal, historyId, now);
         await CashOutRequestModel.updateOne({ _id: historyId }, { $set: { decidedBy: new Types.ObjectId(caller.userId) } });
+        return true;
       });
       const send = await payouts.deliver(key);
+      if (decided && send) await tellMember(userId, (to, firstName) => cashOutApprovedMail(to, firstName, send));
       return { request: await requestOf(historyId), send, statusBefore: first.status };
     },
 
-    /** Cancels a pending request (an admin, or its member); under the funds lock so it cannot cross an approval. */
+    /** Cancels a pending request (an admin, or its member); the balance is available again at once. */
     async cancelCashOut(caller: AuthContext, historyId: string, now = new Date()): Promise<CashOutRequestDoc> {
-      const first = await requestOf(historyId);
-      const userId = String(first.userId);
-      requireOwnerOrAdmin(caller, userId, WALLET_MESSAGES.requestNotFound);
-      return withFundsLock(userId, async () => {
-        // A payout recorded for it means an approval (maybe stopped half-way, then finished by the next run).
-        if (await PayoutSendModel.exists({ _id: cashOutKey(historyId) })) throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
-        // Read, then written by `_id`: an approval records its payout under this same lock before it changes the
-        // status, and a recorded payout stops here, so nothing can change the status between the two.
-        if ((await requestOf(historyId)).status !== 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.decided);
-        return (await CashOutRequestModel.findByIdAndUpdate(
-          historyId,
-          { $set: { status: 'cancelled', slot: historyId, decidedAt: now, decidedBy: new Types.ObjectId(caller.userId) } },
-          { new: true },
-        ).lean<CashOutRequestDoc>())!;
-      });
+      const request = await requestOf(historyId);
+      requireOwnerOrAdmin(caller, String(request.userId), WALLET_MESSAGES.requestNotFound);
+      return closeUnpaid(caller, request, { status: 'cancelled' }, now);
+    },
+
+    /** An admin declines a pending request with a reason: nothing is paid, and the member is mailed the reason. */
+    async declineCashOut(caller: AuthContext, historyId: string, reason: string, now = new Date()): Promise<CashOutRequestDoc> {
+      requireAdmin(caller, WALLET_MESSAGES.declineAdminsOnly);
+      const why = reason.trim();
+      if (!why) throw badRequest(WALLET_MESSAGES.reasonRequired, [{ path: 'reason', message: WALLET_MESSAGES.reasonRequired }]);
+      const declined = await closeUnpaid(caller, await requestOf(historyId), { status: 'declined', reason: why }, now);
+      await tellMember(String(declined.userId), (to, firstName) => cashOutDeclinedMail(to, firstName, declined.amountMicros, why, publicUrl));
+      return declined;
     },
   };
 }

@@ -52,6 +52,8 @@ export type Endpoints = {
   createSubscription: MutationDefinition<op.CreateSubscriptionArgs & CallOptions, CacheBaseQuery, Tag, op.CreateSubscriptionResult, 'api'>;
   /** POST /stellar/wallet/challenge: Ask for the challenge a wallet signs to prove it holds an address (SEP-10) */
   createWalletChallenge: MutationDefinition<op.CreateWalletChallengeArgs & CallOptions, CacheBaseQuery, Tag, op.CreateWalletChallengeResult, 'api'>;
+  /** POST /admin/cash-outs/{id}/decline: Decline a waiting cash-out request with a reason the member reads (admins) */
+  declineCashOut: MutationDefinition<op.DeclineCashOutArgs & CallOptions, CacheBaseQuery, Tag, op.DeclineCashOutResult, 'api'>;
   /** POST /comment/delete/{commentId}: Remove a comment */
   deleteComment: MutationDefinition<op.DeleteCommentArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteCommentResult, 'api'>;
   /** POST /content/delete: Remove a piece */
@@ -214,6 +216,8 @@ export type Endpoints = {
   linkWallet: MutationDefinition<op.LinkWalletArgs & CallOptions, CacheBaseQuery, Tag, op.LinkWalletResult, 'api'>;
   /** GET /admin/pieces: Every piece, the newest first, searched and filtered (admins) */
   listAdminPieces: InfiniteQueryDefinition<op.ListAdminPiecesArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListAdminPiecesResult, 'api'>;
+  /** GET /admin/cash-outs: Members' cash-out requests, the waiting ones first (admins) */
+  listCashOuts: InfiniteQueryDefinition<op.ListCashOutsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListCashOutsResult, 'api'>;
   /** GET /code/all: Every discount code with its uses (admins) */
   listDiscountCodes: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListDiscountCodesResult, 'api'>;
   /** POST /auth/logout: Sign out this browser */
@@ -343,10 +347,10 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   addShare: { kind: 'mutation', tags: ['Comment'] },
   addToProject: { kind: 'mutation', tags: ['Project'] },
   approveBid: { kind: 'mutation', tags: ['Bid'] },
-  approveCashOut: { kind: 'mutation', tags: ['Knack'] },
+  approveCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
   blockMessageSender: { kind: 'mutation', tags: ['Message', 'Follow', 'User', 'Content', 'Comment'] },
   cancelBid: { kind: 'mutation', tags: ['Bid'] },
-  cancelCashOut: { kind: 'mutation', tags: ['Knack'] },
+  cancelCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
   cancelEmailChange: { kind: 'mutation', tags: ['Auth'] },
   changePassword: { kind: 'mutation', tags: ['Settings'] },
   checkDiscountCode: { kind: 'mutation', tags: ['Payment'] },
@@ -359,6 +363,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   createMessage: { kind: 'mutation', tags: ['Message'] },
   createSubscription: { kind: 'mutation', tags: ['Subscription'] },
   createWalletChallenge: { kind: 'mutation', tags: ['Stellar'] },
+  declineCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
   deleteComment: { kind: 'mutation', tags: ['Comment'] },
   deleteContent: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteMessage: { kind: 'mutation', tags: ['Message'] },
@@ -440,6 +445,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   inviteUser: { kind: 'mutation', tags: ['User'] },
   linkWallet: { kind: 'mutation', tags: ['Stellar'] },
   listAdminPieces: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
+  listCashOuts: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
   listDiscountCodes: { kind: 'query', tags: ['Payment'] },
   logout: { kind: 'mutation', tags: ['Auth'] },
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
@@ -526,6 +532,7 @@ export const {
   useCreateMessageMutation,
   useCreateSubscriptionMutation,
   useCreateWalletChallengeMutation,
+  useDeclineCashOutMutation,
   useDeleteCommentMutation,
   useDeleteContentMutation,
   useDeleteMessageMutation,
@@ -654,6 +661,7 @@ export const {
   useInviteUserMutation,
   useLinkWalletMutation,
   useListAdminPiecesInfiniteQuery,
+  useListCashOutsInfiniteQuery,
   useListDiscountCodesQuery,
   useLazyListDiscountCodesQuery,
   useLogoutMutation,

@@ -151,6 +151,13 @@ export function createWalletChallenge(args: CreateWalletChallengeArgs, options?:
   return request<CreateWalletChallengeResult>('post', '/stellar/wallet/challenge', args ?? {}, options);
 }
 
+export type DeclineCashOutArgs = { path: operations['declineCashOut']['parameters']['path']; body: NonNullable<operations['declineCashOut']['requestBody']>['content']['application/json'] };
+export type DeclineCashOutResult = operations['declineCashOut']['responses'][200]['content']['application/json'];
+/** POST /admin/cash-outs/{id}/decline: Decline a waiting cash-out request with a reason the member reads (admins) */
+export function declineCashOut(args: DeclineCashOutArgs, options?: RequestOptions): Promise<DeclineCashOutResult> {
+  return request<DeclineCashOutResult>('post', '/admin/cash-outs/{id}/decline', args ?? {}, options);
+}
+
 export type DeleteCommentArgs = { path: operations['deleteComment']['parameters']['path'] };
 export type DeleteCommentResult = operations['deleteComment']['responses'][200]['content']['application/json'];
 /** POST /comment/delete/{commentId}: Remove a comment */
@@ -716,6 +723,13 @@ export type ListAdminPiecesResult = operations['listAdminPieces']['responses'][2
 /** GET /admin/pieces: Every piece, the newest first, searched and filtered (admins) */
 export function listAdminPieces(args?: ListAdminPiecesArgs, options?: RequestOptions): Promise<ListAdminPiecesResult> {
   return request<ListAdminPiecesResult>('get', '/admin/pieces', args ?? {}, options);
+}
+
+export type ListCashOutsArgs = { query?: operations['listCashOuts']['parameters']['query'] };
+export type ListCashOutsResult = operations['listCashOuts']['responses'][200]['content']['application/json'];
+/** GET /admin/cash-outs: Members' cash-out requests, the waiting ones first (admins) */
+export function listCashOuts(args?: ListCashOutsArgs, options?: RequestOptions): Promise<ListCashOutsResult> {
+  return request<ListCashOutsResult>('get', '/admin/cash-outs', args ?? {}, options);
 }
 
 export type ListDiscountCodesArgs = Record<string, never>;
