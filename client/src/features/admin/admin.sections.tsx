@@ -5,6 +5,7 @@
  */
 import type { ComponentType, ReactNode } from 'react';
 import DashboardOutlined from '@ant-design/icons/es/icons/DashboardOutlined';
+import DollarOutlined from '@ant-design/icons/es/icons/DollarOutlined';
 import FlagOutlined from '@ant-design/icons/es/icons/FlagOutlined';
 import CrownOutlined from '@ant-design/icons/es/icons/CrownOutlined';
 import PictureOutlined from '@ant-design/icons/es/icons/PictureOutlined';
@@ -24,6 +25,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'dashboard', title: 'Dashboard', icon: <DashboardOutlined />, load: () => import('./pages/AdminDashboardPage') },
   { key: 'pieces', title: 'Pieces', icon: <PictureOutlined />, load: () => import('./pages/AdminPiecesPage') },
   { key: 'flags', title: 'Flags', icon: <FlagOutlined />, load: () => import('./pages/AdminFlagsPage') },
+  { key: 'cash-outs', title: 'Cash-outs', icon: <DollarOutlined />, load: () => import('./pages/AdminCashOutsPage') },
   { key: 'discount-codes', title: 'Discount codes', icon: <TagsOutlined />, load: loadDiscountCodesPage },
   { key: 'plans', title: 'Plans', icon: <CrownOutlined />, load: () => import('./pages/AdminPlansPage') },
 ];

@@ -8,9 +8,17 @@ const TYPE_LABELS: Record<string, string> = { Paid0: 'Listing fee', Paid1: 'Knac
 
 const when = (at: string) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
-/** One line's money: what the member earned (Paid1), got back (Refund), paid (Paid0) or took out (cash-out, payout). */
+/** How a cash-out request's state reads after its text. */
+const STATUS_LABELS: Record<string, string> = { pending: 'pending', cancelled: 'cancelled', declined: 'declined', paidByPayout: 'paid by the monthly payout' };
+
+/**
+ * One line's money: what the member earned (Paid1), got back (Refund), paid (Paid0) or took out (cash-out, payout).
+ * A request closed without a cash-out moved nothing itself (the monthly payout's own line shows what it paid).
+ */
 function amountOf(item: HistoryItem): { text: string; tone: 'in' | 'out' | 'none' } {
   const { paid, earned } = item.changes;
+  if (item.activityType === 'Earn' && item.status && ['cancelled', 'declined', 'paidByPayout'].includes(item.status))
+    return { text: formatUsd(paid), tone: 'none' };
   if (item.activityType === 'Paid1') return { text: `+${formatUsd(earned)}`, tone: earned > 0 ? 'in' : 'none' };
   if (item.activityType === 'Refund') return { text: `+${formatUsd(earned)}`, tone: 'in' };
   if (item.activityType === 'Paid0') return { text: formatUsd(paid), tone: 'none' };
@@ -59,7 +67,7 @@ export function HistoryList({ items, loading, loaded, more, error, retry, empty,
               </span>
               <span className="kn-history__text">
                 {item.activity}
-                {item.status && item.status !== 'approved' ? <em className="kn-history__status"> · {item.status}</em> : null}
+                {item.status && item.status !== 'approved' ? <em className="kn-history__status"> · {STATUS_LABELS[item.status] ?? item.status}</em> : null}
               </span>
               <time className="kn-history__when" dateTime={item.at}>
                 {when(item.at)}

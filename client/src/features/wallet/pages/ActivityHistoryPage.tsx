@@ -3,10 +3,14 @@ import HistoryOutlined from '@ant-design/icons/es/icons/HistoryOutlined';
 import { PATHS } from '../../../lib/constants';
 import { useAppSelector } from '../../../lib/storeHooks';
 import { selectUser } from '../../auth';
+import { CancelCashOut, isCancellable } from '../components/CancelCashOut';
 import { HistoryList } from '../components/HistoryList';
-import { useHistory } from '../hooks/useHistory';
+import { useHistory, type HistoryItem } from '../hooks/useHistory';
 import '../components/wallet.css';
 import { PageHead } from '../../../components/PageHead';
+
+/** Cancel on a cash-out request that waits. */
+const cancelOf = (item: HistoryItem) => (isCancellable(item) ? <CancelCashOut item={item} /> : null);
 
 /** `/activity-history`: every history item of the member — listing fees paid, knacks earned, cash-outs and payouts. */
 export default function ActivityHistoryPage() {
@@ -24,7 +28,7 @@ export default function ActivityHistoryPage() {
           </>
         }
       />
-      <HistoryList {...history} empty="Nothing yet: monetize a piece or support one to start." />
+      <HistoryList {...history} action={cancelOf} empty="Nothing yet: monetize a piece or support one to start." />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { ErrorPage } from '../../../components/errors';
 import { selectUser } from '../../auth';
 import { modalOpened } from '../../../lib/ui';
+import { CancelCashOut, isCancellable } from '../components/CancelCashOut';
 import { HistoryList } from '../components/HistoryList';
 import { ledgerEntryIdOf, ProofDownload } from '../components/ProofDownload';
 import { useHistory, type HistoryItem } from '../hooks/useHistory';
@@ -16,8 +17,9 @@ import '../components/wallet.css';
 import { PageHead } from '../../../components/PageHead';
 import { formatUsd } from '../../../components/format';
 
-/** An item's proof, when it has a ledger entry. */
+/** An item's proof, when it has a ledger entry; Cancel on a cash-out request that waits. */
 function proofOf(item: HistoryItem) {
+  if (isCancellable(item)) return <CancelCashOut item={item} />;
   const entryId = ledgerEntryIdOf(item);
   return entryId ? <ProofDownload entryId={entryId} label={`Proof: ${item.activity}`} /> : null;
 }
