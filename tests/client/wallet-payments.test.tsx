@@ -519,7 +519,7 @@ describe('activity history (/activity-history)', () => {
     expect(rows(list)).toEqual([
       ['Knack', 'Knack on Night Drive', '+$0.05'],
       ['Listing fee', 'You supported Sea Glass', '$12.40'],
-      ['Cash-out', 'Cash-out request · pending', '-$12.34'],
+      ['Cash-out', 'Cash-out request · pending', '-$12.34', 'Cancel'],
       ['Payout', 'Monthly payout', '-$20.00'],
       ['Refund', 'Your listing fee for Red Fox was refunded: someone else monetized it first', '+$0.65'],
     ]);
