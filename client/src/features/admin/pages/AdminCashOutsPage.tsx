@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Segmented from 'antd/es/segmented';
+import Skeleton from 'antd/es/skeleton';
 import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import DollarOutlined from '@ant-design/icons/es/icons/DollarOutlined';
@@ -13,8 +14,10 @@ import { PageHead } from '../../../components/PageHead';
 import { formatUsd } from '../../../components/format';
 import { ResponsiveModal } from '../../../components/modal';
 import { useToastedCall } from '../../../lib/useToastedCall';
-import { MemberHistory } from '../../wallet/entry';
+import { loadMemberHistory } from '../../wallet';
 import '../admin.css';
+
+const MemberHistory = lazy(loadMemberHistory);
 
 type CashOut = ListCashOutsResult['cashOuts'][number];
 type Row = CashOut & { id: string };
@@ -271,7 +274,11 @@ export default function AdminCashOutsPage() {
         onCancel={() => setHistoryOf(null)}
         destroyOnHidden
       >
-        {historyOf?.member ? <MemberHistory userId={historyOf.member.id} /> : null}
+        {historyOf?.member ? (
+          <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>
+            <MemberHistory userId={historyOf.member.id} />
+          </Suspense>
+        ) : null}
       </ResponsiveModal>
     </div>
   );
