@@ -88,6 +88,7 @@ describe('the back layout', () => {
       ['Dashboard', '/admin'],
       ['Pieces', '/admin/pieces'],
       ['Flags', '/admin/flags'],
+      ['Cash-outs', '/admin/cash-outs'],
       ['Discount codes', '/admin/discount-codes'],
       ['Plans', '/admin/plans'],
     ]);
