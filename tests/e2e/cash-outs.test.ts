@@ -17,11 +17,15 @@ const world = usePiecesWorld('cash-outs');
 
 const asTestMember = (member: Member): TestMember => ({ id: member.user.id, username: member.form.username, email: member.form.email, token: member.token });
 
-/** The page as laid out at 1280 px, then at 390 px, then back. */
-async function shotBoth(page: Page, name: string) {
+/**
+ * The page as laid out at 1280 px, then at 390 px, then back. The site's header shows it has laid itself out for a
+ * phone by its menu button; the admin area's layout is the same page under its narrow styles.
+ */
+async function shotBoth(page: Page, name: string, area: 'site' | 'admin' = 'site') {
   await screenshot(page, `cash-outs-${name}-desktop`, true);
   await page.setViewportSize(PHONE);
-  await page.getByRole('banner').getByRole('button', { name: 'Open menu' }).waitFor();
+  if (area === 'site') await page.getByRole('banner').getByRole('button', { name: 'Open menu' }).waitFor();
+  else await page.waitForFunction((width) => window.innerWidth === width, PHONE.width);
   await screenshot(page, `cash-outs-${name}-phone`, true);
   await page.setViewportSize(DESKTOP);
 }
@@ -44,7 +48,7 @@ it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s 
   const row = page.getByRole('row').filter({ hasText: bea.form.username });
   await row.waitFor();
   await page.getByText('bea.moon@paypal.example').waitFor();
-  await shotBoth(page, 'waiting');
+  await shotBoth(page, 'waiting', 'admin');
 
   await row.getByRole('button', { name: 'Approve' }).click();
   const question = page.getByRole('dialog', { name: 'Approve this cash-out?' });
@@ -54,7 +58,7 @@ it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s 
   await page.getByText('The cash-out was approved and sent.').waitFor();
   await row.getByText('Paid').waitFor();
   expect(await row.getByRole('button', { name: 'Approve' }).count()).toBe(0);
-  await shotBoth(page, 'approved');
+  await shotBoth(page, 'approved', 'admin');
   expect(errors).toEqual([]);
 
   const member = await signedInPage(world, bea, { viewport: DESKTOP });
