@@ -81,6 +81,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members, newest first, searched and filtered (admins)
+         * @description Every account, the newest first, 20 a page by default (at most 50), paged by key: pass `nextCursor` back as `cursor`. `q` matches the start of a word of the username or name, or the start of the email. `status`: `active` (activated and not deactivated), `waiting` (never activated), `deactivated`, or `admins` (the addresses in ADMIN_EMAILS). Members get 403 'Only admins can manage members.'.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One member as admins see them (admins)
+         * @description The member's account and status, their balance and listing credits, their newest pieces (at most 20) with the flags waiting on each, and how many pieces they have. Their history and credit movements are read with `user-history/get-all/{id}` and `user-setting/credits/{id}`. An id nobody has: 404 'This member does not exist.'.
+         */
+        get: operations["getMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/members/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a member (admins)
+         * @description The member can no longer sign in ('This account is deactivated.'), and every session and access token of theirs ends at once. Their pieces and money stay. An admin cannot deactivate themself (409 'You cannot deactivate your own account.'); deactivating twice changes nothing more.
+         */
+        post: operations["deactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/members/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a deactivated member (admins)
+         * @description The member can sign in again (their old sessions stay ended).
+         */
+        post: operations["reactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/pieces": {
         parameters: {
             query?: never;
@@ -155,6 +235,26 @@ export interface paths {
          * @description Undoes a hide and a take-down: the piece is shown again as its owner's setting says. Answers 'The piece is restored.'.
          */
         post: operations["restorePiece"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/test-mailbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A throwaway email address whose mail lands in the outbox (admins)
+         * @description A new address on the outbox's own domain each time, for an account made to try Knack out. With the embedded outbox every mail is kept and shown at `/dev/mail` (`outboxUrl` lists this address's mail); with SMTP configured (`delivery: smtp`) nothing receives mail sent to it.
+         */
+        get: operations["getTestMailbox"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2916,6 +3016,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/create-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account for someone (admins)
+         * @description The admin's account-create form: each field must be filled ('You should input your first name.', 'You should input your last name.', 'You should input your username.', 'You should input your email.', 'You should input your password.'), then the sign-up rules and messages (username length and characters, taken username 400, taken email 409, the password rule). The account starts inactive and its activation mail is sent as a sign-up's is (503 when it cannot be, and nothing is created).
+         */
+        post: operations["createMemberAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a member's account (admins)
+         * @description As "Delete my account", by an admin: a member with a cash-out waiting is refused (409), and one with $10.00 or more is refused (409 'balance_unpaid') unless `giveUpBalance` is true, which gives that balance up for good. Then every part of the account is removed. Admins delete their own account from Settings (409 'Delete your own account from Settings.').
+         */
+        post: operations["deleteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/get-data/{id}": {
         parameters: {
             query?: never;
@@ -3760,6 +3900,19 @@ export interface components {
             /** Format: int32 */
             maxUses: number;
         };
+        /** @description Every field is sent; a blank one is answered with the form's own message. */
+        CreateMemberAccountRequest: {
+            /** @example nora.quinn@example.com */
+            email: string;
+            /** @example Nora */
+            firstName: string;
+            /** @example Quinn */
+            lastName: string;
+            /** @example Secret#2026 */
+            password: string;
+            /** @example nora_quinn */
+            username: string;
+        };
         CreateSubscriptionRequest: {
             /** Format: int32 */
             planId: number;
@@ -3900,6 +4053,10 @@ export interface components {
             giveUpBalance?: boolean;
             /** @description The caller's current password. */
             password: string;
+        };
+        DeleteMemberRequest: {
+            /** @description Give up a balance of $10 or more for good, instead of refusing the deletion. */
+            giveUpBalance?: boolean;
         };
         DiscountCode: {
             code: string;
@@ -4277,6 +4434,10 @@ export interface components {
          * @enum {string}
          */
         ListingTier: "standard" | "premium";
+        MemberCreatedResponse: {
+            member: components["schemas"]["MemberSummary"];
+            message: string;
+        };
         /** @description A member as a recipient list shows them; nothing but what their public profile shows. */
         MemberMatch: {
             fullName: string;
@@ -4286,6 +4447,66 @@ export interface components {
         };
         MemberMatches: {
             members: components["schemas"]["MemberMatch"][];
+        };
+        MemberPage: {
+            members: components["schemas"]["MemberSummary"][];
+            nextCursor: string | null;
+        };
+        MemberPiece: {
+            id: components["schemas"]["ObjectId"];
+            isHide: boolean;
+            /** @description The piece's share link (a path). */
+            link: string;
+            listed: boolean;
+            /**
+             * Format: int32
+             * @description Flags on the piece waiting for an admin's decision.
+             */
+            openFlags: number;
+            takenDown: boolean;
+            title: string;
+            /** @enum {string} */
+            type: "music" | "art" | "photos";
+            /** Format: date-time */
+            uploadedAt: string;
+        };
+        /**
+         * @description Activated and able to sign in; never activated; or deactivated by an admin.
+         * @enum {string}
+         */
+        MemberStatus: "active" | "waiting" | "deactivated";
+        MemberStatusResponse: {
+            member: components["schemas"]["MemberSummary"];
+            message: string;
+        };
+        MemberSummary: {
+            /**
+             * Format: int32
+             * @description Public pieces.
+             */
+            contentsCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            fullName: string;
+            id: components["schemas"]["ObjectId"];
+            image: string | null;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["MemberStatus"];
+            username: string;
+        };
+        MemberView: {
+            /**
+             * Format: int64
+             * @description What Knack owes the member now, in micro-dollars.
+             */
+            balanceMicros: number;
+            credits: components["schemas"]["Credits"];
+            /** Format: date-time */
+            deactivatedAt: string | null;
+            member: components["schemas"]["MemberSummary"];
+            /** @description The newest pieces, shown or not. */
+            pieces: components["schemas"]["MemberPiece"][];
         };
         Message: {
             /** Format: date-time */
@@ -4891,6 +5112,16 @@ export interface components {
          * @enum {string}
          */
         TagType: "music" | "art" | "photos";
+        TestMailbox: {
+            /**
+             * @description How this server sends mail; a test address receives mail only with the outbox.
+             * @enum {string}
+             */
+            delivery: "outbox" | "smtp";
+            email: string;
+            /** @description Where this address's mail is shown (the dev outbox page); null when the outbox page is not served. */
+            outboxUrl: string | null;
+        };
         Thumbs: {
             /** @description Large (WebP). */
             hthumb: string;
@@ -5531,6 +5762,116 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listMembers: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+                /** @description The start of a word of the username or name, or of the email (plain text). */
+                q?: string;
+                status?: "active" | "waiting" | "deactivated" | "admins";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of members; `nextCursor` is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberStatusResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reactivateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberStatusResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listAdminPieces: {
         parameters: {
             query?: {
@@ -5647,6 +5988,29 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTestMailbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address, and where its mail can be read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestMailbox"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5806,6 +6170,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The account is deactivated by an admin: 'This account is deactivated.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             404: components["responses"]["NotConfigured"];
             500: components["responses"]["InternalError"];
         };
@@ -5834,6 +6207,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The account is deactivated by an admin: 'This account is deactivated.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             404: components["responses"]["NotConfigured"];
             500: components["responses"]["InternalError"];
         };
@@ -5982,6 +6364,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The account is deactivated by an admin: 'This account is deactivated.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -9484,6 +9875,75 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMemberAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMemberAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account, waiting for activation. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            /** @description The activation mail could not be sent, so no account was made; try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The account is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
         };
     };

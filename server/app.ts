@@ -50,6 +50,7 @@ import { walletRouter } from './modules/wallet';
 import { accountRouter } from './modules/account';
 import { anchorsRouter } from './modules/anchors';
 import { auditAdminActions, auditRouter } from './modules/audit';
+import { membersRouter } from './modules/members';
 import { messagesRouter } from './modules/messages';
 import { ownsProject, projectsRouter } from './modules/projects';
 import type { PayoutProvider } from './integrations/payouts';
@@ -204,6 +205,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     flags: [flagsRouter(auth, services.flags)],
     account: [accountRouter(auth, services.account)],
     messages: [messagesRouter(auth, services.messages)],
+    members: [membersRouter(auth, services.members)],
     projects: [projectsRouter(auth, services.projects)],
     stellar: [walletsRouter(auth, services.stellarWallets), stellarRouter(auth, services.stellar)],
     nft: [nftRouter(auth, services.nft)],

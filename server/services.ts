@@ -21,6 +21,7 @@ import { endFollowsBetween } from './modules/follows';
 import { createHistoryService } from './modules/history';
 import { createKnacksService } from './modules/knacks';
 import { createMediaService, type DecodeLimits } from './modules/media';
+import { createMembersService } from './modules/members';
 import { createMessagesService } from './modules/messages';
 import { createNftService } from './modules/nft';
 import { createPaymentsService } from './modules/payments';
@@ -31,7 +32,7 @@ import { createSubscriptionsService } from './modules/subscriptions';
 import { createPayouts, createWalletService } from './modules/wallet';
 
 export interface ServiceDeps {
-  config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts' | 'stellar'> & Partial<Pick<Config, 'supportEmail' | 'publicOrigins'>>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts' | 'stellar'> & Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'env'>>;
   logger: Logger;
   mailer: Mailer;
   storage: Storage;
@@ -83,6 +84,11 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
     flags: createFlagsService({ contents, mailer, logger }),
     messages,
+    members: createMembersService({
+      adminEmails: config.auth.adminEmails,
+      mailer,
+      outboxPageServed: Boolean(mailer.outboxDir) && config.env !== 'production',
+    }),
     projects: createProjectsService(contents),
     account: createAccountService({ contents, media, subscriptions, adminEmails: config.auth.adminEmails, logger }),
     stellarWallets,

@@ -5,6 +5,7 @@ import { outboxMailer } from './outbox.driver';
 import { smtpMailer } from './smtp.driver';
 
 export type { Mailer, MailMessage } from './mail.types';
+export { TEST_MAILBOX_DOMAIN } from './mail.types';
 export { outboxMailer } from './outbox.driver';
 export { isLoopback, outboxRouter } from './outbox.routes';
 export { smtpMailer } from './smtp.driver';

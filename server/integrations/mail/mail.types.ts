@@ -12,3 +12,9 @@ export interface Mailer {
   /** The outbox folder, for the dev-only page; undefined for real delivery. */
   readonly outboxDir?: string;
 }
+
+/**
+ * The outbox's own domain, for throwaway test addresses: `.test` is reserved (RFC 2606), so no real mail server
+ * delivers to it, and only the embedded outbox, which keeps every mail whatever its address, receives such mail.
+ */
+export const TEST_MAILBOX_DOMAIN = 'outbox.knack.test';

@@ -41,8 +41,10 @@ export function outboxRouter(dir: string, { openToAll = false }: { openToAll?: b
         ),
       );
   });
-  router.get('/dev/mail', async (_req, res) => {
-    const mails = await listOutbox(dir);
+  // `?to=` lists one address's mail only (the admin area's test address links it).
+  router.get('/dev/mail', async (req, res) => {
+    const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : '';
+    const mails = (await listOutbox(dir)).filter((mail) => !to || mail.to.toLowerCase() === to);
     const rows = mails
       .map(
         (m) =>
@@ -53,6 +55,7 @@ export function outboxRouter(dir: string, { openToAll = false }: { openToAll?: b
       page(
         'Outbox',
         `<h1>Outbox</h1><p class="meta">Mails Knack sent while no SMTP server is configured (newest first). Set SMTP_URL to deliver them for real.</p>
+        ${to ? `<p class="meta">Only the mail to ${escapeHtml(to)}. <a href="/dev/mail">Every mail</a></p>` : ''}
         ${mails.length ? `<table><thead><tr><th>Sent</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No mail yet.</p>'}`,
       ),
     );

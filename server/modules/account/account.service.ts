@@ -11,7 +11,9 @@
 import mongoose, { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
-import { requireSelfOrAdmin } from '../../lib/permissions';
+import { requireAdmin, requireSelfOrAdmin } from '../../lib/permissions';
+import { AppError } from '../../lib/errors';
+import type { AuditDetails } from '../../lib/audit-details';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import type { Schemas } from '../../lib/openapi-types';
@@ -32,13 +34,16 @@ import { bidsExportOf, removeBidsOf } from '../bids';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
 import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
-import { accountExportOf, closeAccount, removeAccount, userReads } from '../users';
+import { accountExportOf, closeAccount, removeAccount, userReads, type UserDoc } from '../users';
 import { checkBalanceSettled, forfeitBalance } from '../wallet';
 import { AccountDeletionModel, type AccountDeletionDoc } from './account.model';
 
 export const ACCOUNT_MESSAGES = {
   noMember: 'This member does not exist.',
   deleted: 'Your account is deleted.',
+  memberDeleted: 'The account is deleted.',
+  adminsOnly: 'Only admins can delete members.',
+  ownAccount: 'Delete your own account from Settings.',
   tooManyDownloads: 'Too many downloads of your data. Please wait and try again.',
 } as const;
 
@@ -131,6 +136,27 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     log.info({ userId }, 'account deleted');
   }
 
+  /**
+   * The balance rule (wallet), then the deletion is recorded and its steps run. A deletion recorded before (stopped
+   * half-way, or running now) is finished without asking about the balance again: it was decided then.
+   */
+  async function deleteWithRules(caller: AuthContext, id: string, giveUpBalance: boolean, byAdmin: boolean, now: Date): Promise<void> {
+    if (!(await AccountDeletionModel.exists({ _id: id }))) {
+      await checkBalanceSettled(id, giveUpBalance, { byAdmin });
+      try {
+        await insertWhole<AccountDeletionDoc>(AccountDeletionModel, {
+          _id: id,
+          requestedBy: new Types.ObjectId(caller.userId),
+          startedAt: now,
+          finishedAt: null,
+        });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err; // a twin request recorded it a moment ago: finishing it again is safe
+      }
+    }
+    await finish(id);
+  }
+
   return {
     async exportData(caller: AuthContext, id: string, now = new Date()): Promise<DataExport> {
       await ownMember(caller, id);
@@ -173,21 +199,28 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     async deleteAccount(caller: AuthContext, id: string, request: { password?: string; giveUpBalance?: boolean }, now = new Date()) {
       await ownMember(caller, id);
       await checkCurrentPassword(caller.userId, request.password);
-      if (!(await AccountDeletionModel.exists({ _id: id }))) {
-        await checkBalanceSettled(id, request.giveUpBalance ?? false);
-        try {
-          await insertWhole<AccountDeletionDoc>(AccountDeletionModel, {
-            _id: id,
-            requestedBy: new Types.ObjectId(caller.userId),
-            startedAt: now,
-            finishedAt: null,
-          });
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err; // a twin request recorded it a moment ago: finishing it again is safe
-        }
-      }
-      await finish(id);
+      await deleteWithRules(caller, id, request.giveUpBalance ?? false, false, now);
       return { message: ACCOUNT_MESSAGES.deleted };
+    },
+
+    /**
+     * An admin deleting a member's account (the admin area): the same rules as the member's own deletion, without
+     * the admin's password (the admin is signed in, and the action is recorded). An admin's own account is deleted
+     * from Settings, with its password. Answers what the audit entry records.
+     */
+    async deleteMember(caller: AuthContext | undefined, id: string, request: { giveUpBalance?: boolean }, now = new Date()) {
+      requireAdmin(caller, ACCOUNT_MESSAGES.adminsOnly);
+      if (caller!.userId === id) throw new AppError(409, 'conflict', ACCOUNT_MESSAGES.ownAccount);
+      const member = await userReads.byId<Pick<UserDoc, 'username' | 'email'>>(new Types.ObjectId(id), { username: 1, email: 1 });
+      if (!member) throw notFound(ACCOUNT_MESSAGES.noMember);
+      const giveUpBalance = request.giveUpBalance ?? false;
+      await deleteWithRules(caller!, id, giveUpBalance, true, now);
+      const audit: AuditDetails = {
+        target: { kind: 'member', id },
+        before: { username: member.username, email: member.email },
+        after: { deleted: true, balanceGivenUp: giveUpBalance },
+      };
+      return { message: ACCOUNT_MESSAGES.memberDeleted, audit };
     },
 
     /** Finishes the deletions stopped half-way (the job, every 10 minutes). Answers how many it finished. */

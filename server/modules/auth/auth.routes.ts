@@ -2,7 +2,8 @@ import { Router, type CookieOptions, type Request, type Response } from 'express
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse, Schemas } from '../../lib/openapi-types';
 import { reactedContentIds } from '../ledger';
-import { toUserDto } from '../users';
+import { toMemberSummaryDto, toUserDto } from '../users';
+import { auditDetails } from '../../lib/audit-details';
 import { requireAuth } from '../users';
 import { MESSAGES } from './auth.rules';
 import type { AuthService, SignedIn } from './auth.service';
@@ -39,6 +40,16 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
   router.post('/auth/signup', async (req: ApiRequest<'signup'>, res: ApiResponse<'signup'>) => {
     await auth.signup(req.body, address(req));
     res.status(201).json(pendingActivation());
+  });
+
+  router.post('/user/create-account', requireAuth(config), async (req: ApiRequest<'createMemberAccount'>, res: ApiResponse<'createMemberAccount'>) => {
+    const created = await auth.createForMember(req.auth, req.body);
+    auditDetails(res, {
+      target: { kind: 'member', id: String(created._id) },
+      before: null,
+      after: { username: created.username, email: created.email, status: 'waiting' },
+    });
+    res.status(201).json({ message: MESSAGES.memberCreated, member: toMemberSummaryDto(created, config.adminEmails) });
   });
 
   router.post('/auth/signin', async (req: ApiRequest<'signin'>, res: ApiResponse<'signin'>) => {

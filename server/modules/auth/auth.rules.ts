@@ -77,3 +77,24 @@ export function validateSignup(input: SignupInput): ValidSignup {
   const lastName = input.lastName!.trim();
   return { email, username, firstName, lastName, fullName: input.fullName?.trim() || `${firstName} ${lastName}`, password: input.password };
 }
+
+export interface NewMemberInput {
+  firstName: string;
+  lastName: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * The admin's account-create form, checked in the order it shows its fields: each must be filled ('You should input
+ * your {field}.'), then the sign-up rules for the email, username and password. It has no confirmation field.
+ */
+export function validateNewMember(input: NewMemberInput): ValidSignup {
+  if (blank(input.firstName)) fail(MESSAGES.firstName, 'firstName');
+  if (blank(input.lastName)) fail(MESSAGES.lastName, 'lastName');
+  if (blank(input.username)) fail(MESSAGES.username, 'username');
+  if (blank(input.email)) fail(MESSAGES.emailField, 'email');
+  if (blank(input.password)) fail(MESSAGES.password, 'password');
+  return validateSignup({ ...input, passwordConfirm: input.password });
+}

@@ -10,6 +10,7 @@ import type { AuthConfig } from '../../config';
 import type { Mailer } from '../../integrations/mail';
 import { signAccessToken } from '../../lib/access-token';
 import { AppError } from '../../lib/errors';
+import { requireAdmin } from '../../lib/permissions';
 import type { Logger } from '../../lib/logger';
 import { clearLimit, consumeLimit, giveBackHit, type CountedHit, type Limit } from '../../lib/rate-limit';
 import {
@@ -32,7 +33,17 @@ import {
 import type { AuthContext } from '../../lib/auth-context';
 import { checkCurrentPassword } from './auth.password-check';
 import { activationMail, resetPasswordMail } from './auth.mails';
-import { MESSAGES, checkEmail, checkNewPassword, fail, validateSignup, type SignupInput } from './auth.rules';
+import {
+  MESSAGES,
+  checkEmail,
+  checkNewPassword,
+  fail,
+  validateNewMember,
+  validateSignup,
+  type NewMemberInput,
+  type SignupInput,
+  type ValidSignup,
+} from './auth.rules';
 import type { SocialProfile } from './auth.social';
 import {
   consumeOneTimeToken,
@@ -138,6 +149,40 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
     return bcrypt.hash(password, config.bcryptCost);
   }
 
+  /** Makes the account, inactive, and mails its activation link; with no mail sent, no account stays. */
+  async function createWaitingAccount(valid: ValidSignup): Promise<UserDoc> {
+    if ((await findUserByEmail(valid.email)) || (await emailHeldForCancel(valid.email))) {
+      throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
+    }
+    let created;
+    try {
+      created = await createAccount({
+        email: valid.email,
+        username: valid.username,
+        firstName: valid.firstName,
+        lastName: valid.lastName,
+        fullName: valid.fullName,
+        passwordHash: await hashPassword(valid.password),
+        isActive: false,
+      });
+    } catch (err) {
+      // Two sign-ups racing for the same name or address: the unique index decides.
+      const key = (err as { code?: number; keyPattern?: Record<string, unknown> }).keyPattern;
+      if (isDuplicateKey(err) && key?.username) fail(MESSAGES.usernameTaken, 'username');
+      if (isDuplicateKey(err)) throw new AppError(409, 'conflict', MESSAGES.emailTaken);
+      throw err;
+    }
+    try {
+      await sendActivation(created);
+    } catch (err) {
+      // No half-made account: without the mail it could never be activated.
+      logger.error({ err }, 'activation mail failed; sign-up undone');
+      await deleteAccount(created._id);
+      throw new AppError(503, 'mail_failed', MESSAGES.mailFailed);
+    }
+    return created;
+  }
+
   return {
     async signup(input: SignupInput, address: string): Promise<UserDoc> {
       const valid = validateSignup(input);
@@ -146,36 +191,18 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (await usernameTaken(valid.username)) fail(MESSAGES.usernameTaken, 'username');
       // Counted once the username is free, so only tries that could take the address fill its count.
       await consumeLimit(`signup:email:${valid.email}`, SIGNUP_LIMITS.email, tooMany);
-      if ((await findUserByEmail(valid.email)) || (await emailHeldForCancel(valid.email))) {
-        throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);
-      }
-      let created;
-      try {
-        created = await createAccount({
-          email: valid.email,
-          username: valid.username,
-          firstName: valid.firstName,
-          lastName: valid.lastName,
-          fullName: valid.fullName,
-          passwordHash: await hashPassword(valid.password),
-          isActive: false,
-        });
-      } catch (err) {
-        // Two sign-ups racing for the same name or address: the unique index decides.
-        const key = (err as { code?: number; keyPattern?: Record<string, unknown> }).keyPattern;
-        if (isDuplicateKey(err) && key?.username) fail(MESSAGES.usernameTaken, 'username');
-        if (isDuplicateKey(err)) throw new AppError(409, 'conflict', MESSAGES.emailTaken);
-        throw err;
-      }
-      try {
-        await sendActivation(created);
-      } catch (err) {
-        // No half-made account: without the mail it could never be activated.
-        logger.error({ err }, 'activation mail failed; sign-up undone');
-        await deleteAccount(created._id);
-        throw new AppError(503, 'mail_failed', MESSAGES.mailFailed);
-      }
-      return created;
+      return createWaitingAccount(valid);
+    },
+
+    /**
+     * An account an admin makes for someone (the account-create form): the same rules and messages as a sign-up, the
+     * same inactive account and activation mail. No sign-up limit: only admins reach it.
+     */
+    async createForMember(caller: AuthContext | undefined, input: NewMemberInput): Promise<UserDoc> {
+      requireAdmin(caller, 'Only admins can create accounts.');
+      const valid = validateNewMember(input);
+      if (await usernameTaken(valid.username)) fail(MESSAGES.usernameTaken, 'username');
+      return createWaitingAccount(valid);
     },
 
     async signin(emailInput: string | undefined, password: string | undefined, address: string): Promise<SigninResult> {
@@ -203,6 +230,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       // the account are forgiven. The account's count keeps what strangers tried.
       const [, onAccount, onAddress] = counted as PromiseFulfilledResult<CountedHit>[];
       await Promise.all([clearLimit(fromHereKey), giveBackHit(onAccount!.value), giveBackHit(onAddress!.value)]);
+      if (user.deactivatedAt) throw new AppError(403, 'deactivated', MESSAGES.accountDeactivated);
       if (!user.isActive) {
         const lastSent = user.activationSentAt?.getTime() ?? 0;
         if (Date.now() - lastSent > ACTIVATION_RESEND_GAP_MS) await sendActivation(user);
@@ -268,7 +296,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (!refreshToken) throw expired;
       const session = await consumeSession(refreshToken);
       const user = await userReads.byId<UserDoc>(session.userId);
-      if (!user || !user.isActive || user.tokenVersion !== session.tokenVersion) throw expired;
+      if (!user || !user.isActive || user.deactivatedAt || user.tokenVersion !== session.tokenVersion) throw expired;
       return signIn(user, session.familyId);
     },
 
@@ -315,6 +343,7 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
           [idField]: profile.providerId,
         });
       }
+      if (user.deactivatedAt) throw new AppError(403, 'deactivated', MESSAGES.accountDeactivated);
       return signIn(user);
     },
   };

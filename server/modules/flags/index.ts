@@ -4,3 +4,4 @@ export { createFlagsService, FLAG_LIMIT, FLAG_MESSAGES, type FlagsService } from
 export { COUNTING_ACCOUNT_AGE_MS } from './flags.counting';
 export { HOLD_AT_FLAGS, removeFlagsOf } from './flags.hold';
 export { FlagModel, FlagHoldModel, flagReads, type FlagDoc } from './flags.model';
+export { openFlagCounts } from './flags.reads';

@@ -56,6 +56,17 @@ export {
   usernameHeldByAnother,
   type RenameResult,
 } from './users.identity';
+export {
+  memberById,
+  memberPage,
+  memberStatusOf,
+  setDeactivated,
+  toMemberSummaryDto,
+  type MemberFields,
+  type MemberQuery,
+  type MemberStatus,
+  type MemberStatusFilter,
+} from './users.members';
 export { profileImagesRouter } from './profile-images.routes';
 export { creditsRouter } from './credits.routes';
 export { optionalAuth, requireAuth } from './users.guards';

@@ -13,11 +13,11 @@ import { UserModel } from './users.model';
 import { roleOf } from './users.mapper';
 
 /** What the session check reads of the member. */
-type SessionHolder = { email: string; isActive: boolean; tokenVersion: number };
+type SessionHolder = { email: string; isActive: boolean; tokenVersion: number; deactivatedAt?: Date | null };
 
 /**
- * Verifies the access token, then checks the account still exists, is active and has not revoked the
- * token (password change, reset or logout-all bump the token version).
+ * Verifies the access token, then checks the account still exists, is active, is not deactivated by an admin, and
+ * has not revoked the token (password change, reset or logout-all bump the token version).
  */
 export function requireAuth(config: AuthConfig): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
@@ -28,9 +28,10 @@ export function requireAuth(config: AuthConfig): RequestHandler {
     // Every signed-in request makes this read, so it goes straight to the driver, and a member's requests that
     // arrive together share one (lib/query.ts): a revocation landing during that read applies from the next request.
     const user = Types.ObjectId.isValid(claims.userId)
-      ? await readByIdShared<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1 })
+      ? await readByIdShared<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1, deactivatedAt: 1 })
       : null;
-    if (!user || !user.isActive || user.tokenVersion !== claims.tokenVersion) throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
+    if (!user || !user.isActive || user.deactivatedAt || user.tokenVersion !== claims.tokenVersion)
+      throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
     req.auth = { userId: claims.userId, email: user.email, role: roleOf(config.adminEmails, user.email) };
     next();
   };

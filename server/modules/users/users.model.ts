@@ -40,6 +40,8 @@ const userSchema = new Schema(
     googleId: { type: String },
     facebookId: { type: String },
     onesignalUserId: { type: String, default: null },
+    /** When an admin deactivated the account (it cannot sign in until reactivated); null while it may. */
+    deactivatedAt: { type: Date, default: null },
     /** When the last activation mail went out (resending is throttled). */
     activationSentAt: { type: Date, default: null },
     /**

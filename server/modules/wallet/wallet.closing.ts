@@ -21,19 +21,22 @@ const dollars = (micros: number) => `$${(truncateToCents(micros) / 1_000_000).to
 export const CLOSING_MESSAGES = {
   unpaid: (balanceMicros: number) => `You have ${dollars(balanceMicros)} not paid out yet. Cash it out from your wallet first, or choose to give it up.`,
   cashOutPending: 'Your cash-out request is waiting for approval. Delete your account once it is paid, or cancel the request first.',
+  /** The same refusals, told to an admin deleting someone else's account. */
+  memberUnpaid: (balanceMicros: number) => `This member has ${dollars(balanceMicros)} not paid out yet. Choose to give it up to delete the account.`,
+  memberCashOutPending: "This member's cash-out request is waiting for approval. Decide it before deleting the account.",
 } as const;
 
 /**
  * Refuses (409) to delete an account whose money is not settled: a cash-out waiting for approval, or a balance a
  * cash-out could take that the member did not give up.
  */
-export async function checkBalanceSettled(userId: string, giveUpBalance: boolean): Promise<void> {
+export async function checkBalanceSettled(userId: string, giveUpBalance: boolean, { byAdmin = false } = {}): Promise<void> {
   if (await CashOutRequestModel.exists({ userId: new Types.ObjectId(userId), status: 'pending' })) {
-    throw new AppError(409, 'cash_out_pending', CLOSING_MESSAGES.cashOutPending);
+    throw new AppError(409, 'cash_out_pending', byAdmin ? CLOSING_MESSAGES.memberCashOutPending : CLOSING_MESSAGES.cashOutPending);
   }
   const balanceMicros = await balanceOf(userAccount(userId));
   if (!giveUpBalance && truncateToCents(balanceMicros) >= MIN_PAYOUT_MICROS) {
-    const message = CLOSING_MESSAGES.unpaid(balanceMicros);
+    const message = (byAdmin ? CLOSING_MESSAGES.memberUnpaid : CLOSING_MESSAGES.unpaid)(balanceMicros);
     throw new AppError(409, 'balance_unpaid', message, [{ path: 'giveUpBalance', message }]);
   }
 }

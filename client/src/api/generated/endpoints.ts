@@ -46,18 +46,24 @@ export type Endpoints = {
   countUserContents: QueryDefinition<op.CountUserContentsArgs & CallOptions, CacheBaseQuery, Tag, op.CountUserContentsResult, 'api'>;
   /** POST /code/create: Create a discount code (admins) */
   createDiscountCode: MutationDefinition<op.CreateDiscountCodeArgs & CallOptions, CacheBaseQuery, Tag, op.CreateDiscountCodeResult, 'api'>;
+  /** POST /user/create-account: Create an account for someone (admins) */
+  createMemberAccount: MutationDefinition<op.CreateMemberAccountArgs & CallOptions, CacheBaseQuery, Tag, op.CreateMemberAccountResult, 'api'>;
   /** POST /message/create: Write to a member, or to support */
   createMessage: MutationDefinition<op.CreateMessageArgs & CallOptions, CacheBaseQuery, Tag, op.CreateMessageResult, 'api'>;
   /** POST /subscription/create: Subscribe to a plan (open its checkout) */
   createSubscription: MutationDefinition<op.CreateSubscriptionArgs & CallOptions, CacheBaseQuery, Tag, op.CreateSubscriptionResult, 'api'>;
   /** POST /stellar/wallet/challenge: Ask for the challenge a wallet signs to prove it holds an address (SEP-10) */
   createWalletChallenge: MutationDefinition<op.CreateWalletChallengeArgs & CallOptions, CacheBaseQuery, Tag, op.CreateWalletChallengeResult, 'api'>;
+  /** POST /admin/members/{id}/deactivate: Deactivate a member (admins) */
+  deactivateMember: MutationDefinition<op.DeactivateMemberArgs & CallOptions, CacheBaseQuery, Tag, op.DeactivateMemberResult, 'api'>;
   /** POST /admin/cash-outs/{id}/decline: Decline a waiting cash-out request with a reason the member reads (admins) */
   declineCashOut: MutationDefinition<op.DeclineCashOutArgs & CallOptions, CacheBaseQuery, Tag, op.DeclineCashOutResult, 'api'>;
   /** POST /comment/delete/{commentId}: Remove a comment */
   deleteComment: MutationDefinition<op.DeleteCommentArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteCommentResult, 'api'>;
   /** POST /content/delete: Remove a piece */
   deleteContent: MutationDefinition<op.DeleteContentArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteContentResult, 'api'>;
+  /** POST /user/delete/{id}: Delete a member's account (admins) */
+  deleteMember: MutationDefinition<op.DeleteMemberArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteMemberResult, 'api'>;
   /** POST /message/delete/{id}: Move a thread to the caller's Deleted list */
   deleteMessage: MutationDefinition<op.DeleteMessageArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteMessageResult, 'api'>;
   /** POST /user-setting/delete-account/{id}: Delete a member's account */
@@ -134,6 +140,8 @@ export type Endpoints = {
   getLedgerProof: QueryDefinition<op.GetLedgerProofArgs & CallOptions, CacheBaseQuery, Tag, op.GetLedgerProofResult, 'api'>;
   /** GET /payments/listing-quote/{id}: What monetizing a piece costs the signed-in member */
   getListingQuote: QueryDefinition<op.GetListingQuoteArgs & CallOptions, CacheBaseQuery, Tag, op.GetListingQuoteResult, 'api'>;
+  /** GET /admin/members/{id}: One member as admins see them (admins) */
+  getMember: QueryDefinition<op.GetMemberArgs & CallOptions, CacheBaseQuery, Tag, op.GetMemberResult, 'api'>;
   /** GET /message/counts/{id}: A member's unread, important, deleted and total threads */
   getMessageCounts: QueryDefinition<op.GetMessageCountsArgs & CallOptions, CacheBaseQuery, Tag, op.GetMessageCountsResult, 'api'>;
   /** GET /message/by-receiverId/{id}: A member's inbox, newest activity first */
@@ -184,6 +192,8 @@ export type Endpoints = {
   getTagByLabel: QueryDefinition<op.GetTagByLabelArgs & CallOptions, CacheBaseQuery, Tag, op.GetTagByLabelResult, 'api'>;
   /** GET /tag-history/{id}/{period}: Price history of a tag */
   getTagHistory: QueryDefinition<op.GetTagHistoryArgs & CallOptions, CacheBaseQuery, Tag, op.GetTagHistoryResult, 'api'>;
+  /** GET /admin/test-mailbox: A throwaway email address whose mail lands in the outbox (admins) */
+  getTestMailbox: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetTestMailboxResult, 'api'>;
   /** GET /content/get-all-titles: Search suggestions (at most 7 titles, with their knack price) */
   getTitleSuggestions: QueryDefinition<op.GetTitleSuggestionsArgs & CallOptions, CacheBaseQuery, Tag, op.GetTitleSuggestionsResult, 'api'>;
   /** GET /content/top50/{username}: An artist's Top 50 music chart (most reactions first) */
@@ -220,6 +230,8 @@ export type Endpoints = {
   listCashOuts: InfiniteQueryDefinition<op.ListCashOutsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListCashOutsResult, 'api'>;
   /** GET /code/all: Every discount code with its uses (admins) */
   listDiscountCodes: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListDiscountCodesResult, 'api'>;
+  /** GET /admin/members: The members, newest first, searched and filtered (admins) */
+  listMembers: InfiniteQueryDefinition<op.ListMembersArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListMembersResult, 'api'>;
   /** POST /auth/logout: Sign out this browser */
   logout: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.LogoutResult, 'api'>;
   /** POST /auth/logout-all: Sign out everywhere */
@@ -232,6 +244,8 @@ export type Endpoints = {
   prepareNftMint: MutationDefinition<op.PrepareNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.PrepareNftMintResult, 'api'>;
   /** POST /content/react: Count one play of a public piece from the embeddable player */
   reactContent: MutationDefinition<op.ReactContentArgs & CallOptions, CacheBaseQuery, Tag, op.ReactContentResult, 'api'>;
+  /** POST /admin/members/{id}/reactivate: Reactivate a deactivated member (admins) */
+  reactivateMember: MutationDefinition<op.ReactivateMemberArgs & CallOptions, CacheBaseQuery, Tag, op.ReactivateMemberResult, 'api'>;
   /** POST /payments/webhook/{provider}: The payment provider's webhook */
   receivePaymentWebhook: MutationDefinition<op.ReceivePaymentWebhookArgs & CallOptions, CacheBaseQuery, Tag, op.ReceivePaymentWebhookResult, 'api'>;
   /** POST /code/save: Monetize a piece with a discount code */
@@ -360,12 +374,15 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   confirmEmailChange: { kind: 'mutation', tags: ['Auth'] },
   countUserContents: { kind: 'query', tags: ['Content'] },
   createDiscountCode: { kind: 'mutation', tags: ['Payment'] },
+  createMemberAccount: { kind: 'mutation', tags: ['Admin'] },
   createMessage: { kind: 'mutation', tags: ['Message'] },
   createSubscription: { kind: 'mutation', tags: ['Subscription'] },
   createWalletChallenge: { kind: 'mutation', tags: ['Stellar'] },
+  deactivateMember: { kind: 'mutation', tags: ['Admin', 'User'] },
   declineCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
   deleteComment: { kind: 'mutation', tags: ['Comment'] },
   deleteContent: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
+  deleteMember: { kind: 'mutation', tags: ['Admin', 'User', 'Content'] },
   deleteMessage: { kind: 'mutation', tags: ['Message'] },
   deleteMyAccount: { kind: 'mutation', tags: ['Settings'] },
   deletePieceAsAdmin: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
@@ -404,6 +421,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getKnackMoney: { kind: 'query', tags: ['Knack'] },
   getLedgerProof: { kind: 'query', tags: ['Knack'] },
   getListingQuote: { kind: 'query', tags: ['Payment'] },
+  getMember: { kind: 'query', tags: ['Admin'] },
   getMessageCounts: { kind: 'query', tags: ['Message'] },
   getMessagesByReceiver: { kind: 'pages', tags: ['Message'], cursor: 'nextCursor' },
   getMessageThread: { kind: 'pages', tags: ['Message'], cursor: 'earlierCursor' },
@@ -429,6 +447,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getTagById: { kind: 'query', tags: ['Tag'] },
   getTagByLabel: { kind: 'query', tags: ['Tag'] },
   getTagHistory: { kind: 'query', tags: ['Tag'] },
+  getTestMailbox: { kind: 'query', tags: ['Admin'] },
   getTitleSuggestions: { kind: 'query', tags: ['Content'] },
   getTop50Chart: { kind: 'query', tags: ['Content'] },
   getTopSubTags: { kind: 'query', tags: ['Tag'] },
@@ -447,12 +466,14 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   listAdminPieces: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   listCashOuts: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
   listDiscountCodes: { kind: 'query', tags: ['Payment'] },
+  listMembers: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
   logout: { kind: 'mutation', tags: ['Auth'] },
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
   makeFollowing: { kind: 'mutation', tags: ['Follow', 'User', 'Content', 'Comment'] },
   payForContent: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack', 'Settings'] },
   prepareNftMint: { kind: 'mutation', tags: ['NFT'] },
   reactContent: { kind: 'mutation', tags: ['Content'] },
+  reactivateMember: { kind: 'mutation', tags: ['Admin', 'User'] },
   receivePaymentWebhook: { kind: 'mutation', tags: ['Payment'] },
   redeemDiscountCode: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack'] },
   relistBid: { kind: 'mutation', tags: ['Bid', 'Knack'] },
@@ -493,11 +514,11 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   updatePaymentInfo: { kind: 'mutation', tags: ['Settings', 'Knack'] },
   updatePersonal: { kind: 'mutation', tags: ['Settings', 'User'] },
   updatePlan: { kind: 'mutation', tags: ['Subscription'] },
-  updatePremiumCredits: { kind: 'mutation', tags: ['Settings'] },
+  updatePremiumCredits: { kind: 'mutation', tags: ['Settings', 'Admin'] },
   updateProject: { kind: 'mutation', tags: ['Project'] },
   updateRegional: { kind: 'mutation', tags: ['Settings'] },
   updateSocial: { kind: 'mutation', tags: ['Settings', 'User'] },
-  updateStandardCredits: { kind: 'mutation', tags: ['Settings'] },
+  updateStandardCredits: { kind: 'mutation', tags: ['Settings', 'Admin'] },
   updateSubscription: { kind: 'mutation', tags: ['Subscription'] },
   updateUserHeaderImage: { kind: 'mutation', tags: ['User'] },
   updateUsername: { kind: 'mutation', tags: ['Settings', 'User', 'Content', 'Comment', 'Follow', 'Message'] },
@@ -529,12 +550,15 @@ export const {
   useCountUserContentsQuery,
   useLazyCountUserContentsQuery,
   useCreateDiscountCodeMutation,
+  useCreateMemberAccountMutation,
   useCreateMessageMutation,
   useCreateSubscriptionMutation,
   useCreateWalletChallengeMutation,
+  useDeactivateMemberMutation,
   useDeclineCashOutMutation,
   useDeleteCommentMutation,
   useDeleteContentMutation,
+  useDeleteMemberMutation,
   useDeleteMessageMutation,
   useDeleteMyAccountMutation,
   useDeletePieceAsAdminMutation,
@@ -590,6 +614,8 @@ export const {
   useLazyGetLedgerProofQuery,
   useGetListingQuoteQuery,
   useLazyGetListingQuoteQuery,
+  useGetMemberQuery,
+  useLazyGetMemberQuery,
   useGetMessageCountsQuery,
   useLazyGetMessageCountsQuery,
   useGetMessagesByReceiverInfiniteQuery,
@@ -636,6 +662,8 @@ export const {
   useLazyGetTagByLabelQuery,
   useGetTagHistoryQuery,
   useLazyGetTagHistoryQuery,
+  useGetTestMailboxQuery,
+  useLazyGetTestMailboxQuery,
   useGetTitleSuggestionsQuery,
   useLazyGetTitleSuggestionsQuery,
   useGetTop50ChartQuery,
@@ -664,12 +692,14 @@ export const {
   useListCashOutsInfiniteQuery,
   useListDiscountCodesQuery,
   useLazyListDiscountCodesQuery,
+  useListMembersInfiniteQuery,
   useLogoutMutation,
   useLogoutAllMutation,
   useMakeFollowingMutation,
   usePayForContentMutation,
   usePrepareNftMintMutation,
   useReactContentMutation,
+  useReactivateMemberMutation,
   useReceivePaymentWebhookMutation,
   useRedeemDiscountCodeMutation,
   useRelistBidMutation,

@@ -130,6 +130,13 @@ export function createDiscountCode(args: CreateDiscountCodeArgs, options?: Reque
   return request<CreateDiscountCodeResult>('post', '/code/create', args ?? {}, options);
 }
 
+export type CreateMemberAccountArgs = { body: NonNullable<operations['createMemberAccount']['requestBody']>['content']['application/json'] };
+export type CreateMemberAccountResult = operations['createMemberAccount']['responses'][201]['content']['application/json'];
+/** POST /user/create-account: Create an account for someone (admins) */
+export function createMemberAccount(args: CreateMemberAccountArgs, options?: RequestOptions): Promise<CreateMemberAccountResult> {
+  return request<CreateMemberAccountResult>('post', '/user/create-account', args ?? {}, options);
+}
+
 export type CreateMessageArgs = { body: NonNullable<operations['createMessage']['requestBody']>['content']['application/json'] };
 export type CreateMessageResult = operations['createMessage']['responses'][201]['content']['application/json'];
 /** POST /message/create: Write to a member, or to support */
@@ -151,6 +158,13 @@ export function createWalletChallenge(args: CreateWalletChallengeArgs, options?:
   return request<CreateWalletChallengeResult>('post', '/stellar/wallet/challenge', args ?? {}, options);
 }
 
+export type DeactivateMemberArgs = { path: operations['deactivateMember']['parameters']['path'] };
+export type DeactivateMemberResult = operations['deactivateMember']['responses'][200]['content']['application/json'];
+/** POST /admin/members/{id}/deactivate: Deactivate a member (admins) */
+export function deactivateMember(args: DeactivateMemberArgs, options?: RequestOptions): Promise<DeactivateMemberResult> {
+  return request<DeactivateMemberResult>('post', '/admin/members/{id}/deactivate', args ?? {}, options);
+}
+
 export type DeclineCashOutArgs = { path: operations['declineCashOut']['parameters']['path']; body: NonNullable<operations['declineCashOut']['requestBody']>['content']['application/json'] };
 export type DeclineCashOutResult = operations['declineCashOut']['responses'][200]['content']['application/json'];
 /** POST /admin/cash-outs/{id}/decline: Decline a waiting cash-out request with a reason the member reads (admins) */
@@ -170,6 +184,13 @@ export type DeleteContentResult = operations['deleteContent']['responses'][200][
 /** POST /content/delete: Remove a piece */
 export function deleteContent(args: DeleteContentArgs, options?: RequestOptions): Promise<DeleteContentResult> {
   return request<DeleteContentResult>('post', '/content/delete', args ?? {}, options);
+}
+
+export type DeleteMemberArgs = { path: operations['deleteMember']['parameters']['path']; body: NonNullable<operations['deleteMember']['requestBody']>['content']['application/json'] };
+export type DeleteMemberResult = operations['deleteMember']['responses'][200]['content']['application/json'];
+/** POST /user/delete/{id}: Delete a member's account (admins) */
+export function deleteMember(args: DeleteMemberArgs, options?: RequestOptions): Promise<DeleteMemberResult> {
+  return request<DeleteMemberResult>('post', '/user/delete/{id}', args ?? {}, options);
 }
 
 export type DeleteMessageArgs = { path: operations['deleteMessage']['parameters']['path'] };
@@ -438,6 +459,13 @@ export function getListingQuote(args: GetListingQuoteArgs, options?: RequestOpti
   return request<GetListingQuoteResult>('get', '/payments/listing-quote/{id}', args ?? {}, options);
 }
 
+export type GetMemberArgs = { path: operations['getMember']['parameters']['path'] };
+export type GetMemberResult = operations['getMember']['responses'][200]['content']['application/json'];
+/** GET /admin/members/{id}: One member as admins see them (admins) */
+export function getMember(args: GetMemberArgs, options?: RequestOptions): Promise<GetMemberResult> {
+  return request<GetMemberResult>('get', '/admin/members/{id}', args ?? {}, options);
+}
+
 export type GetMessageCountsArgs = { path: operations['getMessageCounts']['parameters']['path'] };
 export type GetMessageCountsResult = operations['getMessageCounts']['responses'][200]['content']['application/json'];
 /** GET /message/counts/{id}: A member's unread, important, deleted and total threads */
@@ -613,6 +641,13 @@ export function getTagHistory(args: GetTagHistoryArgs, options?: RequestOptions)
   return request<GetTagHistoryResult>('get', '/tag-history/{id}/{period}', args ?? {}, options);
 }
 
+export type GetTestMailboxArgs = Record<string, never>;
+export type GetTestMailboxResult = operations['getTestMailbox']['responses'][200]['content']['application/json'];
+/** GET /admin/test-mailbox: A throwaway email address whose mail lands in the outbox (admins) */
+export function getTestMailbox(args?: GetTestMailboxArgs, options?: RequestOptions): Promise<GetTestMailboxResult> {
+  return request<GetTestMailboxResult>('get', '/admin/test-mailbox', args ?? {}, options);
+}
+
 export type GetTitleSuggestionsArgs = { query: operations['getTitleSuggestions']['parameters']['query'] };
 export type GetTitleSuggestionsResult = operations['getTitleSuggestions']['responses'][200]['content']['application/json'];
 /** GET /content/get-all-titles: Search suggestions (at most 7 titles, with their knack price) */
@@ -739,6 +774,13 @@ export function listDiscountCodes(args?: ListDiscountCodesArgs, options?: Reques
   return request<ListDiscountCodesResult>('get', '/code/all', args ?? {}, options);
 }
 
+export type ListMembersArgs = { query?: operations['listMembers']['parameters']['query'] };
+export type ListMembersResult = operations['listMembers']['responses'][200]['content']['application/json'];
+/** GET /admin/members: The members, newest first, searched and filtered (admins) */
+export function listMembers(args?: ListMembersArgs, options?: RequestOptions): Promise<ListMembersResult> {
+  return request<ListMembersResult>('get', '/admin/members', args ?? {}, options);
+}
+
 export type LogoutArgs = Record<string, never>;
 export type LogoutResult = operations['logout']['responses'][200]['content']['application/json'];
 /** POST /auth/logout: Sign out this browser */
@@ -779,6 +821,13 @@ export type ReactContentResult = operations['reactContent']['responses'][200]['c
 /** POST /content/react: Count one play of a public piece from the embeddable player */
 export function reactContent(args: ReactContentArgs, options?: RequestOptions): Promise<ReactContentResult> {
   return request<ReactContentResult>('post', '/content/react', args ?? {}, options);
+}
+
+export type ReactivateMemberArgs = { path: operations['reactivateMember']['parameters']['path'] };
+export type ReactivateMemberResult = operations['reactivateMember']['responses'][200]['content']['application/json'];
+/** POST /admin/members/{id}/reactivate: Reactivate a deactivated member (admins) */
+export function reactivateMember(args: ReactivateMemberArgs, options?: RequestOptions): Promise<ReactivateMemberResult> {
+  return request<ReactivateMemberResult>('post', '/admin/members/{id}/reactivate', args ?? {}, options);
 }
 
 export type ReceivePaymentWebhookArgs = { path: operations['receivePaymentWebhook']['parameters']['path']; body: NonNullable<operations['receivePaymentWebhook']['requestBody']>['content']['application/json'] };
