@@ -6,6 +6,8 @@
 import type { ComponentType, ReactNode } from 'react';
 import DashboardOutlined from '@ant-design/icons/es/icons/DashboardOutlined';
 import DollarOutlined from '@ant-design/icons/es/icons/DollarOutlined';
+import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
+import TeamOutlined from '@ant-design/icons/es/icons/TeamOutlined';
 import FlagOutlined from '@ant-design/icons/es/icons/FlagOutlined';
 import CrownOutlined from '@ant-design/icons/es/icons/CrownOutlined';
 import PictureOutlined from '@ant-design/icons/es/icons/PictureOutlined';
@@ -23,9 +25,11 @@ export interface AdminSection {
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'dashboard', title: 'Dashboard', icon: <DashboardOutlined />, load: () => import('./pages/AdminDashboardPage') },
+  { key: 'members', title: 'Members', icon: <TeamOutlined />, load: () => import('./pages/AdminMembersPage') },
   { key: 'pieces', title: 'Pieces', icon: <PictureOutlined />, load: () => import('./pages/AdminPiecesPage') },
   { key: 'flags', title: 'Flags', icon: <FlagOutlined />, load: () => import('./pages/AdminFlagsPage') },
   { key: 'cash-outs', title: 'Cash-outs', icon: <DollarOutlined />, load: () => import('./pages/AdminCashOutsPage') },
+  { key: 'support', title: 'Support inbox', icon: <MailOutlined />, load: () => import('./pages/AdminSupportPage') },
   { key: 'discount-codes', title: 'Discount codes', icon: <TagsOutlined />, load: loadDiscountCodesPage },
   { key: 'plans', title: 'Plans', icon: <CrownOutlined />, load: () => import('./pages/AdminPlansPage') },
 ];

@@ -1,0 +1,16 @@
+import { MESSAGES } from '../../../../../generated/validation';
+
+/** The admin area's members part: its words, with the form messages the server answers too (x-validation). */
+export const MEMBERS_TEXT = {
+  required: {
+    firstName: MESSAGES.firstName,
+    lastName: MESSAGES.lastName,
+    username: MESSAGES.username,
+    email: MESSAGES.emailField,
+    password: MESSAGES.password,
+  },
+  testEmailOutbox: 'A throwaway address: its mail lands in the outbox.',
+  testEmailSmtp: 'This address receives mail only with the embedded outbox. This server sends mail by SMTP, so nothing will receive it.',
+  openOutbox: 'Open its mail in the outbox',
+  giveUpLabel: (balance: string) => `Give up the ${balance} not paid out yet (it is not paid to anyone)`,
+} as const;
