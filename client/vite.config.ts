@@ -57,6 +57,14 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
     entriesAwareMergeThreshold: 20_000,
   },
   {
+    // The form rules generated from the contract, in a chunk of their own that imports nothing: in the app group they
+    // were put in one of its chunks that imports, and is imported by, the auth feature's chunk, and a page whose chunks
+    // loaded in that order read them before they were defined ('Cannot destructure property usernameMin').
+    name: 'app-rules',
+    test: /[\\/]generated[\\/]validation\.ts$/,
+    priority: 6,
+  },
+  {
     name: 'app',
     // Not the phone's side-menu drawer: it is lazy and draws with antd, and in this group it was merged with modules the
     // side menu uses at boot (the member's plan), which put antd on the landing page. It stays in its own lazy chunk.

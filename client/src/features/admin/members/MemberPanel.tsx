@@ -78,7 +78,7 @@ function CreditsForm({ userId }: { userId: string }) {
         ]}
       />
       <InputNumber<number> aria-label="Credits to add" placeholder="+3 or -1" value={amount} onChange={setAmount} min={-1000} max={1000} precision={0} />
-      <Input aria-label="Note" placeholder="Why (kept in the audit log)" value={note} maxLength={500} onChange={(event) => setNote(event.target.value)} />
+      <Input aria-label="Note" placeholder="Note: why" value={note} maxLength={500} onChange={(event) => setNote(event.target.value)} />
       <Button htmlType="submit" type="primary" loading={saving}>
         Change credits
       </Button>

@@ -1,6 +1,6 @@
-import { MESSAGES } from '../../../../../generated/validation';
+import { AUTH_MESSAGES as MESSAGES } from '../../auth';
 
-/** The admin area's members part: its words, with the form messages the server answers too (x-validation). */
+/** The admin area's members part: its words, with the form messages the server answers too (the auth feature's, from x-validation). */
 export const MEMBERS_TEXT = {
   required: {
     firstName: MESSAGES.firstName,

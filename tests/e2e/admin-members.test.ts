@@ -1,0 +1,125 @@
+/**
+ * The admin area's members in Chromium, with the embedded outbox as the mailer:
+ * - an admin creates an account with a test email from the account-create modal, follows the link to its activation
+ *   mail in the outbox, and the mail's link activates the account;
+ * - an admin finds a member, changes their standard credits with a note, sees the new count, and the audit log keeps
+ *   the change with its note.
+ * Screenshots at 1280 and 390 px.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import request from 'supertest';
+import { outboxMailer, TEST_MAILBOX_DOMAIN } from '../../server/integrations/mail';
+import { UserModel } from '../../server/modules/users';
+import { createActiveMember, outboxMailbox } from '../helpers/auth';
+import { useTestDatabase } from '../helpers/db';
+import { DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp } from '../helpers/e2e';
+import { signedInPage, type Member } from '../helpers/e2e-pieces';
+import { untilEqual } from '../helpers/wait';
+
+jest.setTimeout(150_000);
+useTestDatabase();
+
+const outboxDir = mkdtempSync(path.join(os.tmpdir(), 'knack-e2e-admin-members-outbox-'));
+let e2e: E2eApp;
+let admin: Member;
+let bea: Member;
+
+beforeAll(async () => {
+  e2e = await startE2eApp({ mailer: outboxMailer(outboxDir, 'Knack <no-reply@knack.test>') });
+  const mailbox = outboxMailbox(outboxDir);
+  const stamp = Date.now().toString(36).slice(-5);
+  admin = await createActiveMember(e2e.baseUrl, mailbox, { email: 'admin@knack.example', username: `admin_${stamp}` });
+  bea = await createActiveMember(e2e.baseUrl, mailbox, { firstName: 'Bea', lastName: 'Moon', username: `bea_moon_${stamp}` });
+});
+afterAll(async () => e2e?.stop());
+
+/** The page at both widths: at 1280 px, then at 390 px (the app shows its menu button), then back. */
+async function shotBoth(page: Page, name: string, focus?: Locator) {
+  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
+  await focus?.scrollIntoViewIfNeeded();
+  await screenshot(page, `admin-members-${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  await burger.waitFor();
+  await focus?.scrollIntoViewIfNeeded();
+  await screenshot(page, `admin-members-${name}-phone`);
+  await page.setViewportSize(DESKTOP);
+  await burger.waitFor({ state: 'hidden' });
+}
+
+it('when an admin creates an account with a test email, then its activation mail opens from the outbox and activates it', async () => {
+  const page = await signedInPage(e2e, admin, { viewport: DESKTOP });
+  const errors = watchErrors(page);
+  await page.goto(`${e2e.baseUrl}/admin/members`, { waitUntil: 'networkidle' });
+  await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+  await page.getByRole('table').getByText(`@${bea.form.username}`).waitFor();
+  await shotBoth(page, 'list');
+
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  const modal = page.getByRole('dialog').filter({ has: page.getByText('Create an account', { exact: true }) });
+  await modal.getByRole('button', { name: 'Create account' }).click();
+  await modal.getByText('You should input your first name.').waitFor();
+  await modal.getByLabel('First name').fill('Nora');
+  await modal.getByLabel('Last name').fill('Quinn');
+  await modal.getByLabel('Username').fill('Nora Quinn');
+  await modal.getByLabel('Password', { exact: true }).fill('Str0ng!pass');
+  await modal.getByRole('button', { name: 'Test email' }).click();
+  await modal.getByText('A throwaway address: its mail lands in the outbox.').waitFor();
+  const email = await modal.getByLabel('Email').inputValue();
+  expect(email).toMatch(new RegExp(`^test-[0-9a-f]{10}@${TEST_MAILBOX_DOMAIN.replace(/\./g, '\\.')}$`));
+  await shotBoth(page, 'create-modal', modal);
+
+  await modal.getByRole('button', { name: 'Create account' }).click();
+  const link = modal.getByRole('link', { name: 'Open its mail in the outbox' });
+  await link.waitFor();
+  await shotBoth(page, 'created', modal);
+  const [outbox] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  await outbox.waitForLoadState();
+  await outbox.getByRole('cell', { name: email }).waitFor();
+  await outbox.getByRole('link', { name: 'Activate your Knack account' }).click();
+  await outbox.getByRole('heading', { name: 'Activate your Knack account' }).waitFor();
+  await outbox.setViewportSize(DESKTOP);
+  await screenshot(outbox, 'admin-members-outbox-mail-desktop');
+  await outbox.setViewportSize(PHONE);
+  await screenshot(outbox, 'admin-members-outbox-mail-phone');
+  const activate = await outbox.locator('.mail a[href*="/confirm?token="]').first().getAttribute('href');
+  await outbox.goto(activate!, { waitUntil: 'networkidle' });
+  await untilEqual(async () => (await UserModel.findOne({ email }, { isActive: 1 }).lean())?.isActive, true);
+  expect((await UserModel.findOne({ email }, { username: 1 }).lean())?.username).toBe('nora_quinn');
+  expect(errors).toEqual([]);
+});
+
+it('when an admin changes a member’s credits with a note, then the panel shows the new count and the audit log keeps the note', async () => {
+  const page = await signedInPage(e2e, admin, { viewport: DESKTOP });
+  const errors = watchErrors(page);
+  await page.goto(`${e2e.baseUrl}/admin/members`, { waitUntil: 'networkidle' });
+  const search = page.getByLabel('Search members');
+  await search.fill(bea.form.username);
+  await search.press('Enter');
+  await page.getByRole('table').getByText(`@${bea.form.username}`).click();
+  const panel = page.locator('.kn-members__panel');
+  await panel.getByTestId('member-scredits').waitFor();
+  expect(await panel.getByTestId('member-scredits').textContent()).toBe('0');
+
+  const form = panel.getByRole('form', { name: 'Change credits' });
+  await form.getByLabel('Credits to add').fill('3');
+  await form.getByLabel('Note').fill('Contest prize');
+  await form.getByRole('button', { name: 'Change credits' }).click();
+  await panel.getByTestId('member-scredits').filter({ hasText: /^3$/ }).waitFor();
+  await panel.getByText('+3 standard · “Contest prize”').waitFor();
+  await shotBoth(page, 'credits', form);
+
+  const audit = await request(e2e.baseUrl)
+    .get('/api/v2/admin/audit')
+    .query({ action: 'updateStandardCredits' })
+    .set('Authorization', `Bearer ${admin.token}`)
+    .expect(200);
+  expect(audit.body.entries[0]).toMatchObject({
+    target: { kind: 'member', id: bea.user.id },
+    before: { sCredit: 0 },
+    after: { sCredit: 3, note: 'Contest prize' },
+  });
+  expect(errors).toEqual([]);
+});
