@@ -86,6 +86,15 @@ describe('Google sign-in', () => {
     expect(await UserModel.countDocuments({ email: /^x\d@example\.com$/ })).toBe(0);
   });
 
+  it('when an admin has deactivated the account, then Google sign-in is refused with the same words as a password sign-in', async () => {
+    const credential = google.idToken({ sub: 'g-8108', email: 'dee@example.com', given_name: 'Dee' });
+    const first = await googleSignin(credential).expect(200);
+    await UserModel.updateOne({ _id: first.body.user.id }, { $set: { deactivatedAt: new Date() } });
+    const res = await googleSignin(credential).expect(403);
+    expect(res.body).toMatchObject({ code: 'deactivated', message: 'This account is deactivated.' });
+    expect(refreshCookieOf(res)).toBeUndefined();
+  });
+
   it('when the Google email is not verified and no account has the id, then 400', async () => {
     const res = await googleSignin(google.idToken({ sub: 'g-6', email: 'unverified@example.com', email_verified: false })).expect(400);
     expect(res.body.message).toMatch(/verified email/);
