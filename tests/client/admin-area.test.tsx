@@ -86,9 +86,11 @@ describe('the back layout', () => {
         .map((link) => [link.textContent, link.getAttribute('href')]),
     ).toEqual([
       ['Dashboard', '/admin'],
+      ['Members', '/admin/members'],
       ['Pieces', '/admin/pieces'],
       ['Flags', '/admin/flags'],
       ['Cash-outs', '/admin/cash-outs'],
+      ['Support inbox', '/admin/support'],
       ['Discount codes', '/admin/discount-codes'],
       ['Plans', '/admin/plans'],
     ]);

@@ -9,13 +9,12 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { outboxMailer, TEST_MAILBOX_DOMAIN } from '../../server/integrations/mail';
 import { UserModel } from '../../server/modules/users';
 import { createActiveMember, outboxMailbox } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp, screenshotBothWidths } from '../helpers/e2e';
 import { signedInPage, type Member } from '../helpers/e2e-pieces';
 import { untilEqual } from '../helpers/wait';
 
@@ -36,26 +35,13 @@ beforeAll(async () => {
 });
 afterAll(async () => e2e?.stop());
 
-/** The page at both widths: at 1280 px, then at 390 px (the app shows its menu button), then back. */
-async function shotBoth(page: Page, name: string, focus?: Locator) {
-  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
-  await focus?.scrollIntoViewIfNeeded();
-  await screenshot(page, `admin-members-${name}-desktop`);
-  await page.setViewportSize(PHONE);
-  await burger.waitFor();
-  await focus?.scrollIntoViewIfNeeded();
-  await screenshot(page, `admin-members-${name}-phone`);
-  await page.setViewportSize(DESKTOP);
-  await burger.waitFor({ state: 'hidden' });
-}
-
 it('when an admin creates an account with a test email, then its activation mail opens from the outbox and activates it', async () => {
   const page = await signedInPage(e2e, admin, { viewport: DESKTOP });
   const errors = watchErrors(page);
   await page.goto(`${e2e.baseUrl}/admin/members`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
   await page.getByRole('table').getByText(`@${bea.form.username}`).waitFor();
-  await shotBoth(page, 'list');
+  await screenshotBothWidths(page, 'admin-members-list', { area: 'admin', fullPage: false });
 
   await page.getByRole('button', { name: 'Create an account' }).click();
   const modal = page.getByRole('dialog').filter({ has: page.getByText('Create an account', { exact: true }) });
@@ -69,12 +55,12 @@ it('when an admin creates an account with a test email, then its activation mail
   await modal.getByText('A throwaway address: its mail lands in the outbox.').waitFor();
   const email = await modal.getByLabel('Email').inputValue();
   expect(email).toMatch(new RegExp(`^test-[0-9a-f]{10}@${TEST_MAILBOX_DOMAIN.replace(/\./g, '\\.')}$`));
-  await shotBoth(page, 'create-modal', modal);
+  await screenshotBothWidths(page, 'admin-members-create-modal', { area: 'admin', focus: modal, fullPage: false });
 
   await modal.getByRole('button', { name: 'Create account' }).click();
   const link = modal.getByRole('link', { name: 'Open its mail in the outbox' });
   await link.waitFor();
-  await shotBoth(page, 'created', modal);
+  await screenshotBothWidths(page, 'admin-members-created', { area: 'admin', focus: modal, fullPage: false });
   const [outbox] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
   await outbox.waitForLoadState();
   await outbox.getByRole('cell', { name: email }).waitFor();
@@ -109,7 +95,7 @@ it('when an admin changes a member’s credits with a note, then the panel shows
   await form.getByRole('button', { name: 'Change credits' }).click();
   await panel.getByTestId('member-scredits').filter({ hasText: /^3$/ }).waitFor();
   await panel.getByText('+3 standard · “Contest prize”').waitFor();
-  await shotBoth(page, 'credits', form);
+  await screenshotBothWidths(page, 'admin-members-credits', { area: 'admin', focus: form, fullPage: false });
 
   const audit = await request(e2e.baseUrl)
     .get('/api/v2/admin/audit')

@@ -18,7 +18,7 @@ import { LedgerRootModel, type LedgerRootDoc } from '../../server/modules/anchor
 import { ContentModel } from '../../server/modules/contents';
 import { createTestServices } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { DESKTOP, watchErrors, screenshotBothWidths } from '../helpers/e2e';
 import { coverPng, signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
 import { installFreighterStandIn } from '../helpers/freighter-standin';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
@@ -38,23 +38,6 @@ beforeAll(async () => {
 afterAll(async () => standIn?.stop());
 
 const world = usePiecesWorld('bids', () => ({ config: { stellar: standIn.stellarConfig } }));
-
-/**
- * The page at both widths: the state as laid out at 1280 px, then at 390 px, then back. `focus` (a part of a modal,
- * whose body scrolls on its own) is scrolled into view at each width.
- */
-async function shotBoth(page: Page, name: string, focus?: Locator) {
-  // The app lays itself out for a phone once it sees the narrower window: its menu button appears.
-  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
-  await focus?.scrollIntoViewIfNeeded();
-  await screenshot(page, `bids-${name}-desktop`, true);
-  await page.setViewportSize(PHONE);
-  await burger.waitFor();
-  await focus?.scrollIntoViewIfNeeded();
-  await screenshot(page, `bids-${name}-phone`, true);
-  await page.setViewportSize(DESKTOP);
-  await burger.waitFor({ state: 'hidden' });
-}
 
 /** Bea's bid, 12.50 XLM, in stroops. */
 const PRICE_STROOPS = 125_000_000n;
@@ -100,7 +83,7 @@ describe('bids and proofs in the browser', () => {
     await bea.page.getByText('Your bid of 12.50 XLM is the current best bid.').waitFor();
     await beaView.panel.getByTestId('bid-current').getByText('12.50 XLM').waitFor();
     await beaView.panel.getByRole('list', { name: 'Bid history' }).getByText('bid 12.50 XLM').waitFor();
-    await shotBoth(bea.page, 'buy', beaView.panel);
+    await screenshotBothWidths(bea.page, 'bids-buy', { focus: beaView.panel });
 
     // Ana sees the bid and what a sale brings, sells, and her Freighter signs (the token leaves her account).
     const anaView = await openPanel(ana.page, piece);
@@ -109,7 +92,7 @@ describe('bids and proofs in the browser', () => {
     expect(await anaView.panel.getByTestId('bid-brings').textContent()).toBe(
       'A sale at the current bid brings you 12.50 XLM (about $1.25): Knack takes no percentage.',
     );
-    await shotBoth(ana.page, 'sell', anaView.panel);
+    await screenshotBothWidths(ana.page, 'bids-sell', { focus: anaView.panel });
     await anaView.panel.getByRole('button', { name: 'Sell for 12.50 XLM' }).click();
     await ana.page.getByText('The sale is pending: waiting for the buyer to sign it with their wallet.').first().waitFor();
     expect(ana.freighter.signed).toHaveLength(1);
@@ -123,7 +106,7 @@ describe('bids and proofs in the browser', () => {
     await bea.page.getByText('Your bid was accepted').first().click();
     const notice = bea.page.getByRole('region', { name: 'Conversation' });
     await notice.getByText(/accepted your bid of 12\.50 XLM/).waitFor();
-    await shotBoth(bea.page, 'inbox-sale');
+    await screenshotBothWidths(bea.page, 'bids-inbox-sale');
     await notice.getByRole('link', { name: /\/approve\?token=/ }).click();
     await bea.page.getByText('The sale is settled on the Stellar network: the piece has its new owner.').first().waitFor();
     expect(bea.freighter.signed).toHaveLength(1);
@@ -151,7 +134,7 @@ describe('bids and proofs in the browser', () => {
     // Sold, the piece is closed to bids until Bea relists it; it earned nothing, so relisting is free.
     await beaAgain.panel.getByTestId('bid-last-sale').getByText('12.50 XLM').waitFor();
     await beaAgain.panel.getByText(/Nobody can bid until you relist it: relisting is free/).waitFor();
-    await shotBoth(bea.page, 'sold', beaAgain.panel);
+    await screenshotBothWidths(bea.page, 'bids-sold', { focus: beaAgain.panel });
     // Ana's old share link leads to the piece under Bea's name.
     await ana.page.goto(`${world.baseUrl}${piece.link}`, { waitUntil: 'networkidle' });
     await ana.page.waitForURL(new RegExp(`/${world.bea.form.username}-`));
@@ -203,7 +186,7 @@ describe('bids and proofs in the browser', () => {
     expect(await checked('Computed')).toBe(proof.root);
     expect(await checked('From')).toBe(anchor.publicKey());
     expect(await checked('Memo')).toBe(proof.root);
-    await shotBoth(page, 'verified');
+    await screenshotBothWidths(page, 'bids-verified');
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -244,7 +227,7 @@ describe('bids and proofs in the browser', () => {
     await verdict.getByText('Not anchored yet').waitFor();
     // The root the browser computed is the server's.
     expect(await verdict.locator('.kn-verify__checked div', { hasText: 'Computed' }).locator('dd').textContent()).toBe(proof.root);
-    await shotBoth(page, 'verifier');
+    await screenshotBothWidths(page, 'bids-verifier');
     await context.close();
   });
 });

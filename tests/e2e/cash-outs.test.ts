@@ -4,9 +4,8 @@
  * message; Bea's wallet then shows the cash-out approved and her balance paid out. Screenshots at 1280 and 390 px.
  */
 import request from 'supertest';
-import type { Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { DESKTOP, screenshot, watchErrors, screenshotBothWidths } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
 import { credit, type TestMember } from '../helpers/ledger-factory';
 
@@ -16,19 +15,6 @@ useTestDatabase();
 const world = usePiecesWorld('cash-outs');
 
 const asTestMember = (member: Member): TestMember => ({ id: member.user.id, username: member.form.username, email: member.form.email, token: member.token });
-
-/**
- * The page as laid out at 1280 px, then at 390 px, then back. The site's header shows it has laid itself out for a
- * phone by its menu button; the admin area's layout is the same page under its narrow styles.
- */
-async function shotBoth(page: Page, name: string, area: 'site' | 'admin' = 'site') {
-  await screenshot(page, `cash-outs-${name}-desktop`, true);
-  await page.setViewportSize(PHONE);
-  if (area === 'site') await page.getByRole('banner').getByRole('button', { name: 'Open menu' }).waitFor();
-  else await page.waitForFunction((width) => window.innerWidth === width, PHONE.width);
-  await screenshot(page, `cash-outs-${name}-phone`, true);
-  await page.setViewportSize(DESKTOP);
-}
 
 it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s wallet shows it approved and her balance paid out', async () => {
   const bea = world.bea;
@@ -48,7 +34,7 @@ it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s 
   const row = page.getByRole('row').filter({ hasText: bea.form.username });
   await row.waitFor();
   await page.getByText('bea.moon@paypal.example').waitFor();
-  await shotBoth(page, 'waiting', 'admin');
+  await screenshotBothWidths(page, 'cash-outs-waiting', { area: 'admin' });
 
   await row.getByRole('button', { name: 'Approve' }).click();
   const question = page.getByRole('dialog', { name: 'Approve this cash-out?' });
@@ -58,7 +44,7 @@ it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s 
   await page.getByText('The cash-out was approved and sent.').waitFor();
   await row.getByText('Paid').waitFor();
   expect(await row.getByRole('button', { name: 'Approve' }).count()).toBe(0);
-  await shotBoth(page, 'approved', 'admin');
+  await screenshotBothWidths(page, 'cash-outs-approved', { area: 'admin' });
   expect(errors).toEqual([]);
 
   const member = await signedInPage(world, bea, { viewport: DESKTOP });
@@ -69,6 +55,6 @@ it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s 
   expect(await item.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
   expect(await member.getByTestId('wallet-balance').textContent()).toBe('$0.00');
   expect(await member.getByText('Paid out').locator('xpath=following-sibling::dd').textContent()).toBe('$20.00');
-  await shotBoth(member, 'member-paid');
+  await screenshotBothWidths(member, 'cash-outs-member-paid');
   expect(memberErrors).toEqual([]);
 });

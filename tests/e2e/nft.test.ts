@@ -11,11 +11,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
-import type { Page } from 'playwright-core';
 import { ContentModel } from '../../server/modules/contents';
 import { seriousViolations } from '../helpers/axe';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { DESKTOP, watchErrors, screenshotBothWidths } from '../helpers/e2e';
 import { coverPng, signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 import { chooseMainTag, chooseSubTag, untilComplete } from '../helpers/e2e-upload';
 import { installFreighterStandIn } from '../helpers/freighter-standin';
@@ -32,18 +31,6 @@ beforeAll(async () => {
 afterAll(async () => standIn?.stop());
 
 const world = usePiecesWorld('nft', () => ({ config: { stellar: standIn.stellarConfig } }));
-
-/** The page at both widths: the state as laid out at 1280 px, then at 390 px, then back. */
-async function shotBoth(page: Page, name: string) {
-  // The app lays itself out for a phone once it sees the narrower window: its menu button appears.
-  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
-  await screenshot(page, `nft-${name}-desktop`, true);
-  await page.setViewportSize(PHONE);
-  await burger.waitFor();
-  await screenshot(page, `nft-${name}-phone`, true);
-  await page.setViewportSize(DESKTOP);
-  await burger.waitFor({ state: 'hidden' });
-}
 
 interface HorizonAccount {
   balances: { asset_type: string; asset_code?: string; asset_issuer?: string; balance: string }[];
@@ -77,7 +64,7 @@ describe('NFT mode in Chromium', () => {
     await chooseSubTag(page, form, 'Category', 'Travel');
     await form.getByLabel('Photo', { exact: true }).setInputFiles(photo);
     await untilComplete(form, 'Photo upload');
-    await shotBoth(page, 'details');
+    await screenshotBothWidths(page, 'nft-details');
     await form.getByRole('button', { name: 'Next' }).click();
 
     // 2. The token page (SEP-1 fields), then Back keeps what was typed.
@@ -87,7 +74,7 @@ describe('NFT mode in Chromium', () => {
     expect(await form.getByLabel('Title').inputValue()).toBe('Tram 28 at dawn');
     await form.getByRole('button', { name: 'Next' }).click();
     expect(await form.getByLabel('Token name').inputValue()).toBe('Tram 28');
-    await shotBoth(page, 'token-page');
+    await screenshotBothWidths(page, 'nft-token-page');
     await form.getByRole('button', { name: 'Next' }).click();
 
     // 3. The token code: the account is checked and the issuer made; 4. the file pinned and the transaction built.
@@ -96,13 +83,13 @@ describe('NFT mode in Chromium', () => {
     await form.getByText('Token Code should not be empty').waitFor();
     await form.getByLabel('Token Code').fill('tram28');
     expect(await form.getByLabel('Token Code').inputValue()).toBe('TRAM28');
-    await shotBoth(page, 'token-code');
+    await screenshotBothWidths(page, 'nft-token-code');
     await form.getByRole('button', { name: 'Next' }).click();
     await form.getByRole('heading', { name: 'Step 4 of 4 · Sign and save' }).waitFor();
     const cid = form.getByTestId('nft-cid');
     await cid.waitFor();
     expect(await cid.textContent()).toMatch(/^Qm[1-9A-HJ-NP-Za-km-z]{4}…[1-9A-HJ-NP-Za-km-z]{8}$/);
-    await shotBoth(page, 'sign');
+    await screenshotBothWidths(page, 'nft-sign');
     expect(await seriousViolations(page, 'NFT mode, sign and save', ['main'])).toEqual([]);
 
     await form.getByRole('button', { name: 'Sign and save' }).click();
@@ -122,7 +109,7 @@ describe('NFT mode in Chromium', () => {
     // The piece opens in its detail, which shows its token.
     const detail = page.getByRole('region', { name: 'NFT' });
     await detail.getByText('TRAM28').first().waitFor();
-    await shotBoth(page, 'detail');
+    await screenshotBothWidths(page, 'nft-detail');
     expect(errors).toEqual([]);
     await page.context().close();
   });

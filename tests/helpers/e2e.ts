@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { freePort } from '../../server/db/embedded';
 import { seedReferenceData } from '../../server/db/seed';
 import { createTestApp, type TestAppOptions } from './app';
@@ -76,4 +76,26 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   if (process.env.CI) return;
   await page.evaluate(() => Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))));
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
+}
+
+/**
+ * The page at both widths: `{name}-desktop` at 1280 px, then `{name}-phone` at 390 px, then back to 1280. The site's
+ * layout shows it has laid itself out for a phone by its menu button; the admin area's (`area: 'admin'`) is the same
+ * page under its narrow styles, so the window's width is what is waited for. `focus` is scrolled into view first.
+ */
+export async function screenshotBothWidths(page: Page, name: string, options: { area?: 'site' | 'admin'; focus?: Locator; fullPage?: boolean } = {}) {
+  const { area = 'site', focus, fullPage = true } = options;
+  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
+  const laidOut = async (width: number, phone: boolean) => {
+    if (area === 'site') await burger.waitFor({ state: phone ? 'visible' : 'hidden' });
+    else await page.waitForFunction((expected) => window.innerWidth === expected, width);
+  };
+  await focus?.scrollIntoViewIfNeeded();
+  await screenshot(page, `${name}-desktop`, fullPage);
+  await page.setViewportSize(PHONE);
+  await laidOut(PHONE.width, true);
+  await focus?.scrollIntoViewIfNeeded();
+  await screenshot(page, `${name}-phone`, fullPage);
+  await page.setViewportSize(DESKTOP);
+  await laidOut(DESKTOP.width, false);
 }

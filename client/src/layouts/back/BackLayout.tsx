@@ -12,6 +12,7 @@ import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { displayUsername } from '../../lib/userNames';
 import { logoutRequested, selectUser } from '../../features/auth';
 import { ADMIN_SECTIONS, adminSectionOf, adminSectionPath, type AdminSection } from '../../features/admin/entry';
+import { ModalHost } from '../front';
 import './back.css';
 
 /** One lazy page per section, made once, so that going back to a section keeps its chunk. */
@@ -56,8 +57,8 @@ function AccountMenu() {
 
 /**
  * The back (admin) layout: its own header (the Knack logo, the way back to the site, the admin's account menu), the
- * sections' navigation (a column beside the page; a row that scrolls sideways on phones), the section's page, and a
- * footer. The sections come from the one list in features/admin (admin.sections.tsx); a path naming no section goes
+ * sections' navigation (a column beside the page; a row that scrolls sideways on phones), the section's page, the
+ * modals the pages open (the site's modal host), and a footer. The sections come from the one list in features/admin (admin.sections.tsx); a path naming no section goes
  * to the first.
  */
 export default function BackLayout() {
@@ -105,6 +106,8 @@ export default function BackLayout() {
           </RouteErrorBoundary>
         </main>
       </div>
+      {/* The modals the admin pages open (a message to a member, a flag), as on the site's pages. */}
+      <ModalHost />
       <footer className="kn-back__footer">
         <span>Knack admin. Every change made here is recorded in the audit log.</span>
         <Link to={PATHS.home}>Back to Knack</Link>

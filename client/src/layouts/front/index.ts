@@ -3,3 +3,4 @@ export { TopNav } from './TopNav';
 export { SideMenu } from './SideMenu';
 export { Footer, FOOTER_TAGLINE } from './Footer';
 export { LOGGED_OUT_SIDE_MENU } from './navItems';
+export { ModalHost } from './ModalHost';
