@@ -93,6 +93,7 @@ describe('the back layout', () => {
       ['Support inbox', '/admin/support'],
       ['Discount codes', '/admin/discount-codes'],
       ['Plans', '/admin/plans'],
+      ['Audit log', '/admin/audit'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
     const header = within(document.querySelector<HTMLElement>('.kn-back__header')!);

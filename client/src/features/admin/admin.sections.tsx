@@ -9,6 +9,7 @@ import DollarOutlined from '@ant-design/icons/es/icons/DollarOutlined';
 import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
 import TeamOutlined from '@ant-design/icons/es/icons/TeamOutlined';
 import FlagOutlined from '@ant-design/icons/es/icons/FlagOutlined';
+import AuditOutlined from '@ant-design/icons/es/icons/AuditOutlined';
 import CrownOutlined from '@ant-design/icons/es/icons/CrownOutlined';
 import PictureOutlined from '@ant-design/icons/es/icons/PictureOutlined';
 import TagsOutlined from '@ant-design/icons/es/icons/TagsOutlined';
@@ -32,6 +33,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'support', title: 'Support inbox', icon: <MailOutlined />, load: () => import('./pages/AdminSupportPage') },
   { key: 'discount-codes', title: 'Discount codes', icon: <TagsOutlined />, load: loadDiscountCodesPage },
   { key: 'plans', title: 'Plans', icon: <CrownOutlined />, load: () => import('./pages/AdminPlansPage') },
+  { key: 'audit', title: 'Audit log', icon: <AuditOutlined />, load: () => import('./pages/AdminAuditPage') },
 ];
 
 /** The path of a section: `/admin` for the first, `/admin/{key}` for the others. */
