@@ -114,9 +114,11 @@ export default function AdminPiecesPage() {
                     </a>
                     {content.featured ? <span className="kn-admin__tag">Re-posted</span> : null}
                   </td>
-                  <td>{displayUsername(content.ownerUsername)}</td>
-                  <td className="kn-admin__type">{content.type}</td>
-                  <td>
+                  <td data-label="Owner">{displayUsername(content.ownerUsername)}</td>
+                  <td className="kn-admin__type" data-label="Type">
+                    {content.type}
+                  </td>
+                  <td data-label="Status">
                     <span className={`kn-admin__status kn-admin__status--${status}`}>{STATUS_LABELS[status]}</span>
                   </td>
                   <td>

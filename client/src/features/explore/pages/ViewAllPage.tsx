@@ -23,7 +23,7 @@ function ViewAll({ kind, slug }: { kind: FeedKind; slug?: string }) {
   return (
     <div className="kn-explore">
       <header className="kn-page-head">
-        <Link className="kn-back" to={exploreLink(kind, shown?.slug)}>
+        <Link className="kn-back-link" to={exploreLink(kind, shown?.slug)}>
           <ArrowLeftOutlined aria-hidden /> Explore
         </Link>
         <h1 className="kn-page-title">{title}</h1>
