@@ -75,7 +75,7 @@ export default function BackLayout() {
       <header className="kn-back__header">
         <Logo />
         <span className="kn-back__badge">Admin</span>
-        <Link className="kn-back__site" to={PATHS.home}>
+        <Link className="kn-back__site" to={PATHS.home} aria-label="Back to Knack">
           <ArrowLeftOutlined aria-hidden /> <span>Back to Knack</span>
         </Link>
         <AccountMenu />

@@ -3,13 +3,16 @@ import type { ListMembersResult } from '../../../api/generated/operations';
 
 type Status = ListMembersResult['members'][number]['status'];
 
-const LOOK: Record<Status, { color: string; label: string }> = {
-  active: { color: 'green', label: 'Active' },
-  waiting: { color: 'gold', label: 'Not activated' },
-  deactivated: { color: 'red', label: 'Deactivated' },
+const LABELS: Record<Status, string> = {
+  active: 'Active',
+  waiting: 'Not activated',
+  deactivated: 'Deactivated',
 };
 
-/** A member's status as a tag: active, not activated yet, or deactivated by an admin. */
+/**
+ * A member's status as a tag: active, not activated yet, or deactivated by an admin. Its colours are ours
+ * (members.css), dark enough on their tints for small text; antd's preset tag colours are not.
+ */
 export function MemberStatusTag({ status }: { status: Status }) {
-  return <Tag color={LOOK[status].color}>{LOOK[status].label}</Tag>;
+  return <Tag className={`kn-member-status kn-member-status--${status}`}>{LABELS[status]}</Tag>;
 }

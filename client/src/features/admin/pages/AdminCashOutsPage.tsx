@@ -255,7 +255,9 @@ export default function AdminCashOutsPage() {
           loading={list.status === 'loading'}
           pagination={false}
           rowClassName={(row) => (row.overdue ? 'kn-cash-outs__overdue' : '')}
-          locale={{ emptyText: search || filter !== 'all' ? 'No cash-out requests match.' : 'No cash-out requests yet.' }}
+          locale={{
+            emptyText: <span className="kn-cash-outs__muted">{search || filter !== 'all' ? 'No cash-out requests match.' : 'No cash-out requests yet.'}</span>,
+          }}
         />
       )}
       {list.hasMore ? (
