@@ -16,7 +16,7 @@ import {
   updatePlan,
   type GetAdminDashboardResult,
 } from '../../client/src/api/generated/operations';
-import { makeUser, storeAccount } from './auth-fixtures';
+import { makeAdmin, makeUser, storeAccount } from './auth-fixtures';
 import { makeContent, path, renderAt, toastTexts } from './profile-fixtures';
 import { mockMemberCalls } from './upload-fixtures';
 import { PLANS, plansAnswer } from './subscription-fixtures';
@@ -24,7 +24,7 @@ import { renderAsMember } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
-const admin = () => makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+const admin = makeAdmin;
 
 const FIGURES = {
   members: 3,

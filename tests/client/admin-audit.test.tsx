@@ -5,12 +5,12 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { getAuditLog } from '../../client/src/api/generated/operations';
-import { makeUser } from './auth-fixtures';
+import { makeAdmin, makeUser } from './auth-fixtures';
 import { renderAsMember } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
-const admin = () => makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+const admin = makeAdmin;
 const PIECE_ID = '64c000000000000000000009';
 
 type Values = Record<string, string | number | boolean | null> | null;

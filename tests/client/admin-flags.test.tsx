@@ -6,7 +6,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { getOpenFlags, getPieceFlags, resolveFlags } from '../../client/src/api/generated/operations';
-import { makeUser } from './auth-fixtures';
+import { makeAdmin, makeUser } from './auth-fixtures';
 import { path } from './profile-fixtures';
 import { renderAsMember } from './wallet-fixtures';
 
@@ -16,7 +16,7 @@ const PAGE = '/admin/flags';
 const PIECE_ID = '64c000000000000000000009';
 const UNLAWFUL = 'Somebody unlawfully posted your content';
 const WRONG_MARKET = 'Wrong market for content genre';
-const admin = () => makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+const admin = makeAdmin;
 
 beforeEach(() => {
   jest

@@ -19,7 +19,7 @@ import {
   updateStandardCredits,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { makeUser } from './auth-fixtures';
+import { makeAdmin, makeUser } from './auth-fixtures';
 import { path, toastTexts } from './profile-fixtures';
 import { renderAsMember } from './wallet-fixtures';
 
@@ -29,7 +29,7 @@ type Summary = components['schemas']['MemberSummary'];
 
 const PAGE = '/admin/members';
 const BEA_ID = '64b0000000000000000000b2';
-const admin = () => makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+const admin = makeAdmin;
 
 function summary(overrides: Partial<Summary> = {}): Summary {
   return {

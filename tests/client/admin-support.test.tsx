@@ -15,7 +15,7 @@ import {
   searchMembers,
   updateMessageRead,
 } from '../../client/src/api/generated/operations';
-import { makeUser } from './auth-fixtures';
+import { makeAdmin, makeUser } from './auth-fixtures';
 import { path, toastTexts } from './profile-fixtures';
 import { renderAsMember } from './wallet-fixtures';
 
@@ -25,7 +25,7 @@ type Thread = components['schemas']['MessageThread'];
 const SUPPORT_ID = '64b0000000000000000000f1';
 const BEA_ID = '64b0000000000000000000b2';
 const THREAD_ID = '65a000000000000000000001';
-const admin = () => makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+const admin = makeAdmin;
 const counts = (unread: number) => ({ unread, important: 0, deleted: 0, total: 1 });
 const QUIET = expect.objectContaining({ quiet: expect.any(String) });
 

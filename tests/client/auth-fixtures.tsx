@@ -29,6 +29,10 @@ export function makeUser(overrides: Partial<User> = {}): User {
   };
 }
 
+/** Knack's admin (their email is in the tests' ADMIN_EMAILS): what the admin pages are opened as. */
+export const makeAdmin = () =>
+  makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+
 export function authAnswer(token: string | null, user: User | null = makeUser(), message = 'Success'): AuthResponse {
   return { user, token, message, reacted_contents: token ? ['64c000000000000000000001', '64c000000000000000000002'] : [] };
 }

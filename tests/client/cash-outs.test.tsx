@@ -17,7 +17,7 @@ import {
   listCashOuts,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { makeUser } from './auth-fixtures';
+import { makeAdmin, makeUser } from './auth-fixtures';
 import { QUIET_CALL } from './call-options';
 import { JANE_ID, path, toastTexts } from './profile-fixtures';
 import { historyItem, renderAsMember, walletSummary } from './wallet-fixtures';
@@ -26,7 +26,7 @@ jest.mock('../../client/src/api/generated/operations');
 
 type CashOutRow = components['schemas']['CashOutRow'];
 
-const admin = () => makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+const admin = makeAdmin;
 
 beforeEach(() => {
   jest.mocked(getPaidHistory).mockResolvedValue({ items: [], nextCursor: null });

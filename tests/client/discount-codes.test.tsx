@@ -8,7 +8,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { components } from '../../generated/openapi';
 import { createDiscountCode, listDiscountCodes } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import { makeUser } from './auth-fixtures';
+import { makeAdmin, makeUser } from './auth-fixtures';
 import { QUIET_CALL } from './call-options';
 import { path, renderAt } from './profile-fixtures';
 import { renderAsMember } from './wallet-fixtures';
@@ -18,7 +18,7 @@ jest.mock('../../client/src/api/generated/operations');
 type Summary = components['schemas']['DiscountCodeSummary'];
 
 const PAGE = '/creat-discount-code';
-const admin = () => makeUser({ id: '64b0000000000000000000a1', username: 'knack_admin', fullName: 'Knack Admin', email: 'admin@knack.example', role: 'admin' });
+const admin = makeAdmin;
 const homeHeading = () => screen.findByRole('heading', { level: 1, name: 'Get paid for every play and view.' });
 
 function summary(overrides: Partial<Summary> = {}): Summary {

@@ -136,9 +136,9 @@ describe('who is offered Project', () => {
     expect(await ownerMenuEntries()).toEqual(['Privacy', 'Project']);
   });
 
-  it('when an admin opens the owner menu on Jane’s piece, then it offers Privacy only: the server puts a piece only in its owner’s projects', async () => {
+  it('when an admin opens the owner menu on Jane’s piece, then it offers Privacy and the admin’s actions, never Project: the server puts a piece only in its owner’s projects', async () => {
     signIn(makeUser({ id: '64b0000000000000000000ad', username: 'site_admin', email: 'admin@knack.example', role: 'admin' }));
-    expect(await ownerMenuEntries()).toEqual(['Privacy']);
+    expect(await ownerMenuEntries()).toEqual(['Privacy', 'Re-post', 'Hide', 'Delete']);
   });
 });
 
