@@ -61,6 +61,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/cash-outs/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a declined or cancelled cash-out request back to waiting (admins)
+         * @description Undoes a decline or a cancel made by mistake: the request waits again for the same amount, the member's Earn item says 'You asked to cash out {amount}' again, and the member is mailed that it waits again. The next monthly payout pays it if no admin decides first. Only while the member's balance still covers the amount (409 "The member's balance no longer covers this cash-out. Cancel it instead.") and they have no other waiting request (409 'This member already has another cash-out request waiting.'). A waiting request answers 409 'This cash-out request is waiting already.', a paid one 409 'A paid cash-out request cannot be restored.', an unknown one 404. A member answers 403 'Only an admin can restore a cash-out.'.
+         */
+        post: operations["restoreCashOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard": {
         parameters: {
             query?: never;
@@ -5723,6 +5743,34 @@ export interface operations {
         };
         responses: {
             /** @description The declined request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryItemResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreCashOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, waiting again. */
             200: {
                 headers: {
                     [name: string]: unknown;

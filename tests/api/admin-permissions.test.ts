@@ -65,6 +65,7 @@ it('the contract marks the admin calls', () => {
       'hidePiece',
       'listAdminPieces',
       'restorePiece',
+      'restoreCashOut',
       'createMemberAccount',
       'deactivateMember',
       'deleteMember',

@@ -4,7 +4,8 @@
  * paid by it (one payment, whichever comes first, also when an admin approves at the same moment); an admin
  * declines with a reason the member reads in their history and in a mail, and approving mails the member too;
  * the admins' list puts the waiting requests first, the oldest first, flags those waiting more than 7 days,
- * filters by state and member, and pages by key. Mails go to a real SMTP server on loopback.
+ * filters by state and member, and pages by key; an admin restores a declined or cancelled request while the balance
+ * still covers it and no other request waits. Mails go to a real SMTP server on loopback.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -246,6 +247,80 @@ describe('an admin approves or declines', () => {
     const refused = await postAs(`/admin/cash-outs/${historyId}/decline`, admin, { reason: 'Too late' }).expect(409);
     expect(refused.body.message).toBe('This cash-out request was already approved, declined or cancelled.');
     expect((await CashOutRequestModel.findById(historyId).lean())!.status).toBe('approved');
+  });
+});
+
+describe('an admin restores a declined or cancelled request', () => {
+  it('when an admin restores a declined request, then it waits again, the member is mailed, the audit log has it and the next monthly payout pays it once', async () => {
+    const [ana, bea] = await Promise.all([createMember({ paypal: 'ana@example.com' }), createMember()]);
+    await credit(ana, 20_000_000);
+    const historyId = await askCashOut(ana);
+    await postAs(`/admin/cash-outs/${historyId}/decline`, admin, { reason: 'Checking your PayPal email' }).expect(200);
+    await smtp.nextMailTo(ana.email); // the decline's mail
+
+    const byMember = await postAs(`/admin/cash-outs/${historyId}/restore`, bea, {}).expect(403);
+    expect(byMember.body.message).toBe('Only an admin can restore a cash-out.');
+    const byOwner = await postAs(`/admin/cash-outs/${historyId}/restore`, ana, {}).expect(403);
+    expect(byOwner.body.message).toBe('Only an admin can restore a cash-out.');
+    const unknown = await postAs('/admin/cash-outs/0123456789abcdef01234567/restore', admin, {}).expect(404);
+    expect(unknown.body.message).toBe('This cash-out request was not found.');
+
+    const [first, second] = await Promise.all([
+      postAs(`/admin/cash-outs/${historyId}/restore`, admin, {}),
+      postAs(`/admin/cash-outs/${historyId}/restore`, admin, {}),
+    ]);
+    const [won, lost] = first.status === 200 ? [first, second] : [second, first];
+    expect(won.body).toEqual({
+      message: 'The cash-out request is waiting again, and the member was told.',
+      item: expect.objectContaining({ historyId, status: 'pending', activity: 'You asked to cash out $20.00' }),
+    });
+    expect({ status: lost.status, message: lost.body.message }).toEqual({ status: 409, message: 'This cash-out request is waiting already.' });
+    expect((await earnItems(ana))[0]).toMatchObject({ historyId, status: 'pending', activity: 'You asked to cash out $20.00' });
+    expect(await CashOutRequestModel.findById(historyId).lean()).toMatchObject({ status: 'pending', reason: null, decidedAt: null, decidedBy: null });
+    // One waiting request per member still: asking again is refused.
+    expect((await postAs('/user-history/earn', ana, { userId: ana.id }).expect(409)).body.message).toBe(
+      'You already have a cash-out request waiting for approval.',
+    );
+
+    const mail = await smtp.nextMailTo(ana.email);
+    expect(mail.subject).toBe('Your Knack cash-out request is waiting again');
+    expect(mail.text).toContain('Your cash-out request of $20.00 is waiting for approval again');
+    expect(await AuditEntryModel.find({ action: 'restoreCashOut' }).lean()).toEqual([
+      expect.objectContaining({
+        actorEmail: admin.email,
+        targetKind: 'cashOutRequest',
+        targetId: historyId,
+        before: { status: 'declined' },
+        after: { status: 'pending' },
+      }),
+    ]);
+
+    // The monthly payout finds it (the member's latest request) and pays the balance once, closing it.
+    const summary = await payouts.runMonthly(MARCH_1);
+    expect(summary).toMatchObject({ paid: 1, totalMicros: 20_000_000 });
+    expect(await balance(ana)).toBe(0);
+    expect((await CashOutRequestModel.findById(historyId).lean())!.status).toBe('paidByPayout');
+    expect(await debitsOf(ana)).toHaveLength(1);
+    expect((await postAs(`/admin/cash-outs/${historyId}/restore`, admin, {}).expect(409)).body.message).toBe('A paid cash-out request cannot be restored.');
+  });
+
+  it('when the member asked anew, or spent the balance meanwhile, then restoring an older request is refused and nothing changes', async () => {
+    const ana = await createMember({ paypal: 'ana@example.com' });
+    await credit(ana, 20_000_000);
+    const cancelled = await askCashOut(ana);
+    await postAs('/user-history/cancel', ana, { historyId: cancelled }).expect(200);
+    const asked = await askCashOut(ana);
+
+    const another = await postAs(`/admin/cash-outs/${cancelled}/restore`, admin, {}).expect(409);
+    expect(another.body.message).toBe('This member already has another cash-out request waiting.');
+    expect((await CashOutRequestModel.findById(cancelled).lean())!.status).toBe('cancelled');
+
+    // The newer request is approved and paid: the balance no longer covers the cancelled one.
+    await postAs('/user-history/approve', admin, { historyId: asked }).expect(200);
+    const uncovered = await postAs(`/admin/cash-outs/${cancelled}/restore`, admin, {}).expect(409);
+    expect(uncovered.body.message).toBe("The member's balance no longer covers this cash-out. Cancel it instead.");
+    expect((await CashOutRequestModel.findById(cancelled).lean())!.status).toBe('cancelled');
+    expect(await AuditEntryModel.countDocuments({ action: 'restoreCashOut' })).toBe(0);
   });
 });
 

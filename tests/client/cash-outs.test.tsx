@@ -2,7 +2,7 @@
  * Cash-outs on the client. A member cancels a waiting cash-out from their wallet, after a question ('Keep it'
  * changes nothing), sees the server's message and the history loaded again. An admin's cash-outs page lists the
  * requests with the member, balance and payout account, flags a long wait, filters and searches through the server,
- * approves after a question and declines only with a reason, each with the server's message as a toast; a member is
+ * approves after a question, declines only with a reason and restores a declined request after a question, each with the server's message as a toast; a member is
  * sent home. The generated operations are mocked; the store, router, route guard, antd and toasts are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -15,6 +15,7 @@ import {
   getUserHistory,
   getWalletSummary,
   listCashOuts,
+  restoreCashOut,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { makeAdmin, makeUser } from './auth-fixtures';
@@ -34,6 +35,7 @@ beforeEach(() => {
   jest.mocked(approveCashOut).mockReset();
   jest.mocked(declineCashOut).mockReset();
   jest.mocked(listCashOuts).mockReset();
+  jest.mocked(restoreCashOut).mockReset();
 });
 
 describe('a member cancels a waiting cash-out', () => {
@@ -214,6 +216,41 @@ describe('the admins’ cash-outs page', () => {
     await waitFor(() => expect(toastTexts()).toContain('The cash-out request was declined, and the member was told why.'));
     expect(declineCashOut).toHaveBeenLastCalledWith({ path: { id: BEA.historyId }, body: { reason: 'Your PayPal email bounced.' } }, QUIET_CALL);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Decline this cash-out' })).toBeNull());
+  });
+
+  it('when an admin restores a declined request, then they are asked first; the server’s message shows and the row waits again', async () => {
+    const declined = { ...BEA, status: 'declined' as const, overdue: false, reason: 'Your PayPal email bounced.', decidedAt: '2026-05-09T12:00:00.000Z' };
+    jest.mocked(listCashOuts).mockResolvedValue({ cashOuts: [declined, DEE], nextCursor: null });
+    await openAsAdmin();
+    // Only a declined or cancelled request offers Restore; a paid one stays paid.
+    expect(within(await rowOf('dee_sun')).queryByRole('button', { name: 'Restore' })).toBeNull();
+    const row = within(await rowOf('bea_moon'));
+    expect(row.queryByRole('button', { name: 'Approve' })).toBeNull();
+
+    fireEvent.click(row.getByRole('button', { name: 'Restore' }));
+    const question = await screen.findByRole('dialog', { name: 'Restore this cash-out request?' });
+    expect(question.textContent).toContain("bea_moon's request to cash out $20.00 waits for approval again");
+    fireEvent.click(within(question).getByRole('button', { name: 'Not now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Restore this cash-out request?' })).toBeNull());
+    expect(restoreCashOut).not.toHaveBeenCalled();
+
+    jest.mocked(restoreCashOut).mockRejectedValueOnce(new ApiError("The member's balance no longer covers this cash-out. Cancel it instead.", 409, 'conflict'));
+    fireEvent.click(row.getByRole('button', { name: 'Restore' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Restore this cash-out request?' })).getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(toastTexts()).toContain("The member's balance no longer covers this cash-out. Cancel it instead."));
+    expect(screen.getByRole('dialog', { name: 'Restore this cash-out request?' })).toBeTruthy();
+
+    jest.mocked(restoreCashOut).mockImplementation(async () => {
+      jest.mocked(listCashOuts).mockResolvedValue({ cashOuts: [BEA, DEE], nextCursor: null });
+      return {
+        message: 'The cash-out request is waiting again, and the member was told.',
+        item: historyItem('Earn', 'You asked to cash out $20.00', { paid: 20 }, { status: 'pending' }),
+      };
+    });
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Restore this cash-out request?' })).getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(toastTexts()).toContain('The cash-out request is waiting again, and the member was told.'));
+    expect(restoreCashOut).toHaveBeenLastCalledWith({ path: { id: BEA.historyId } }, QUIET_CALL);
+    await waitFor(() => expect(within(screen.getByText('bea_moon').closest('tr')!).getByRole('button', { name: 'Approve' })).toBeTruthy());
   });
 
   it('when an admin opens a member’s history, then it lists that member’s items', async () => {

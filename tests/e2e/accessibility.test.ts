@@ -323,11 +323,21 @@ describe('the keyboard journey', () => {
     await detail.waitFor({ state: 'hidden' });
     expect(await isFocused(card)).toBe(true);
 
-    // The player bar: pause and play, seek with the arrows, lower the volume, next and previous.
-    const pause = player.getByRole('button', { name: 'Pause' });
-    await tabTo(page, pause);
-    await page.keyboard.press('Space');
-    await player.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    // The player bar. The song is 8 seconds long and may have ended by now (and the player gone on to the next song):
+    // Repeat first, so that from here on the song plays in a loop and the bar's state is the keyboard's alone.
+    const repeat = player.getByRole('button', { name: 'Repeat' });
+    await tabTo(page, repeat);
+    await page.keyboard.press('Enter');
+    await player.locator('button[aria-label="Repeat"][aria-pressed="true"]').waitFor();
+    // Play and pause with Space, ending paused so that the seeks below read exact positions.
+    const playPause = player.locator('.kn-player__control--primary');
+    await tabTo(page, playPause);
+    const pressSpaceUntil = async (label: 'Play' | 'Pause') => {
+      await page.keyboard.press('Space');
+      await player.locator(`.kn-player__control--primary[aria-label="${label}"]`).waitFor();
+    };
+    if ((await playPause.getAttribute('aria-label')) === 'Play') await pressSpaceUntil('Pause');
+    await pressSpaceUntil('Play');
     const progress = player.getByRole('slider', { name: 'Progress' });
     await tabTo(page, progress);
     await page.keyboard.press('Home');
@@ -341,17 +351,19 @@ describe('the keyboard journey', () => {
     await page.waitForFunction(() => document.querySelector('[aria-label="Volume"]')?.getAttribute('aria-valuetext') === '75%');
     await screenshot(page, 'keyboard-player-desktop');
 
+    // The queue is the search's two songs: one way to the other song, then back to the one playing now.
     const title = player.locator('.kn-player__title');
-    // The queue is the search's two songs, in the order search ranks them: one way to the other song, then back.
     const previous = player.getByRole('button', { name: 'Previous' });
     const next = player.getByRole('button', { name: 'Next' });
-    const songIsSecond = await previous.isEnabled();
-    await tabTo(page, songIsSecond ? previous : next, { back: true });
+    const current = (await title.textContent())?.includes(SECOND_SONG) ? SECOND_SONG : SONG;
+    const other = current === SONG ? SECOND_SONG : SONG;
+    const currentIsSecond = await previous.isEnabled();
+    await tabTo(page, currentIsSecond ? previous : next, { back: true });
     await page.keyboard.press('Enter');
-    await title.filter({ hasText: SECOND_SONG }).waitFor();
-    await tabTo(page, songIsSecond ? next : previous, { back: !songIsSecond });
+    await title.filter({ hasText: other }).waitFor();
+    await tabTo(page, currentIsSecond ? next : previous, { back: !currentIsSecond });
     await page.keyboard.press('Enter');
-    await title.filter({ hasText: SONG }).waitFor();
+    await title.filter({ hasText: current }).waitFor();
 
     // Upload a picture: the main tag with the arrows, the file chooser opened with Space, the category list with
     // the arrows and Enter, and the offer to monetize declined.

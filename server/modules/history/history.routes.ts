@@ -6,7 +6,7 @@ import { requireAuth } from '../users';
 import { WALLET_MESSAGES, type WalletService } from '../wallet';
 import type { HistoryService } from './history.service';
 
-/** The history calls: the member's items, their paid list, and cash-out requests (earn, approve, decline, cancel). */
+/** The history calls: the member's items, their paid list, and cash-out requests (earn, approve, decline, cancel, restore). */
 export function historyRouter(config: AuthConfig, history: HistoryService, wallet: WalletService): Router {
   const router = Router();
   const signedIn = requireAuth(config);
@@ -47,6 +47,16 @@ export function historyRouter(config: AuthConfig, history: HistoryService, walle
       after: { status: request.status, reason: request.reason ?? null },
     });
     res.json({ message: WALLET_MESSAGES.declined, item: history.requestItem(request, null) });
+  });
+
+  router.post('/admin/cash-outs/:id/restore', signedIn, async (req: ApiRequest<'restoreCashOut'>, res: ApiResponse<'restoreCashOut'>) => {
+    const { request, statusBefore } = await wallet.restoreCashOut(req.auth!, req.params.id);
+    auditDetails(res, {
+      target: { kind: 'cashOutRequest', id: req.params.id },
+      before: { status: statusBefore },
+      after: { status: request.status },
+    });
+    res.json({ message: WALLET_MESSAGES.restored, item: history.requestItem(request, null) });
   });
 
   return router;

@@ -56,3 +56,17 @@ export function cashOutDeclinedMail(to: string, firstName: string, amountMicros:
     ],
   });
 }
+
+/** An admin put a declined or cancelled request back to waiting (a decision undone). */
+export function cashOutRestoredMail(to: string, firstName: string, amountMicros: number, publicUrl: string): MailMessage {
+  return composeMail({
+    to,
+    subject: 'Your Knack cash-out request is waiting again',
+    greeting: greetingFor(firstName),
+    blocks: [
+      `Your cash-out request of ${dollars(amountMicros)} is waiting for approval again: the earlier decision on it was undone.`,
+      'It is paid to your PayPal account once approved, or with the monthly payout on the 1st, whichever comes first. You can cancel it from your wallet while it waits.',
+      { action: { label: 'Open my wallet', url: `${publicUrl}/wallet` } },
+    ],
+  });
+}

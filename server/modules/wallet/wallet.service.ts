@@ -17,7 +17,7 @@ import { contentReads } from '../contents';
 import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
 import { payoutAccountOf, releasePayoutHold, setPayoutEmail, userReads } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
-import { cashOutApprovedMail, cashOutDeclinedMail, payoutEmailChangedMail } from './wallet.mails';
+import { cashOutApprovedMail, cashOutDeclinedMail, cashOutRestoredMail, payoutEmailChangedMail } from './wallet.mails';
 import { CashOutRequestModel, LatestCashOutModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
 
 export const WALLET_MESSAGES = {
@@ -45,6 +45,11 @@ export const WALLET_MESSAGES = {
   mailFailed: 'We could not send the email. Please try again in a moment.',
   notFound: 'This member was not found.',
   requestNotFound: 'This cash-out request was not found.',
+  restored: 'The cash-out request is waiting again, and the member was told.',
+  restoreAdminsOnly: 'Only an admin can restore a cash-out.',
+  waitingAlready: 'This cash-out request is waiting already.',
+  paidNotRestorable: 'A paid cash-out request cannot be restored.',
+  otherWaiting: 'This member already has another cash-out request waiting.',
 } as const;
 
 /** Collections is 10% of what the member paid to support others' pieces. */
@@ -128,6 +133,34 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
     } catch (err) {
       logger.error({ err, userId }, 'cash-out mail not sent');
     }
+  }
+
+  /**
+   * Puts a declined or cancelled request back to waiting, under the funds lock like every decision on it. Its slot
+   * becomes `pending:{userId}` again, so a member who asked anew meanwhile keeps one waiting request (the unique slot
+   * refuses the second); it becomes the member's latest request, which is where the monthly payout looks.
+   */
+  async function reopen(request: CashOutRequestDoc): Promise<CashOutRequestDoc> {
+    const userId = String(request.userId);
+    return withFundsLock(userId, async () => {
+      const current = await requestOf(request._id);
+      if (current.status === 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.waitingAlready);
+      if (current.status === 'approved' || current.status === 'paidByPayout') throw new AppError(409, 'conflict', WALLET_MESSAGES.paidNotRestorable);
+      if ((await balanceOf(userAccount(userId))) < current.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
+      let reopened: CashOutRequestDoc;
+      try {
+        reopened = (await CashOutRequestModel.findByIdAndUpdate(
+          current._id,
+          { $set: { status: 'pending', slot: `pending:${userId}`, decidedAt: null, decidedBy: null, reason: null } },
+          { new: true },
+        ).lean<CashOutRequestDoc>())!;
+      } catch (err) {
+        if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.otherWaiting);
+        throw err;
+      }
+      await LatestCashOutModel.updateOne({ _id: userId }, { $set: { requestId: current._id } }, { upsert: true });
+      return reopened;
+    });
   }
 
   return {
@@ -288,6 +321,18 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       const declined = await closeUnpaid(caller, await requestOf(historyId), { status: 'declined', reason: why }, now);
       await tellMember(String(declined.userId), (to, firstName) => cashOutDeclinedMail(to, firstName, declined.amountMicros, why, publicUrl));
       return declined;
+    },
+
+    /**
+     * An admin undoes a decline or a cancel: the request waits again for the same amount, if the member's balance
+     * still covers it, and the member is mailed. A paid request stays paid.
+     */
+    async restoreCashOut(caller: AuthContext, historyId: string): Promise<{ request: CashOutRequestDoc; statusBefore: CashOutRequestDoc['status'] }> {
+      requireAdmin(caller, WALLET_MESSAGES.restoreAdminsOnly);
+      const before = await requestOf(historyId);
+      const request = await reopen(before);
+      await tellMember(String(request.userId), (to, firstName) => cashOutRestoredMail(to, firstName, request.amountMicros, publicUrl));
+      return { request, statusBefore: before.status };
     },
   };
 }

@@ -270,6 +270,8 @@ export type Endpoints = {
   resetPassword: MutationDefinition<op.ResetPasswordArgs & CallOptions, CacheBaseQuery, Tag, op.ResetPasswordResult, 'api'>;
   /** POST /flag/resolve: Decide on a flagged piece (admins) */
   resolveFlags: MutationDefinition<op.ResolveFlagsArgs & CallOptions, CacheBaseQuery, Tag, op.ResolveFlagsResult, 'api'>;
+  /** POST /admin/cash-outs/{id}/restore: Put a declined or cancelled cash-out request back to waiting (admins) */
+  restoreCashOut: MutationDefinition<op.RestoreCashOutArgs & CallOptions, CacheBaseQuery, Tag, op.RestoreCashOutResult, 'api'>;
   /** POST /message/restore/{id}: Bring a deleted thread back to the caller's inbox */
   restoreMessage: MutationDefinition<op.RestoreMessageArgs & CallOptions, CacheBaseQuery, Tag, op.RestoreMessageResult, 'api'>;
   /** POST /admin/pieces/restore: Bring a hidden or taken-down piece back (admins) */
@@ -486,6 +488,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   resendActivationEmail: { kind: 'query', tags: ['Auth'] },
   resetPassword: { kind: 'mutation', tags: ['Auth'] },
   resolveFlags: { kind: 'mutation', tags: ['Flag'] },
+  restoreCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
   restoreMessage: { kind: 'mutation', tags: ['Message'] },
   restorePiece: { kind: 'mutation', tags: ['Content', 'User'] },
   saveArtistContent: { kind: 'mutation', tags: ['Content'] },
@@ -713,6 +716,7 @@ export const {
   useLazyResendActivationEmailQuery,
   useResetPasswordMutation,
   useResolveFlagsMutation,
+  useRestoreCashOutMutation,
   useRestoreMessageMutation,
   useRestorePieceMutation,
   useSaveArtistContentMutation,

@@ -914,6 +914,13 @@ export function resolveFlags(args: ResolveFlagsArgs, options?: RequestOptions): 
   return request<ResolveFlagsResult>('post', '/flag/resolve', args ?? {}, options);
 }
 
+export type RestoreCashOutArgs = { path: operations['restoreCashOut']['parameters']['path'] };
+export type RestoreCashOutResult = operations['restoreCashOut']['responses'][200]['content']['application/json'];
+/** POST /admin/cash-outs/{id}/restore: Put a declined or cancelled cash-out request back to waiting (admins) */
+export function restoreCashOut(args: RestoreCashOutArgs, options?: RequestOptions): Promise<RestoreCashOutResult> {
+  return request<RestoreCashOutResult>('post', '/admin/cash-outs/{id}/restore', args ?? {}, options);
+}
+
 export type RestoreMessageArgs = { path: operations['restoreMessage']['parameters']['path'] };
 export type RestoreMessageResult = operations['restoreMessage']['responses'][200]['content']['application/json'];
 /** POST /message/restore/{id}: Bring a deleted thread back to the caller's inbox */

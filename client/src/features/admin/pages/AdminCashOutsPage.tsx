@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
@@ -7,7 +7,12 @@ import Skeleton from 'antd/es/skeleton';
 import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import DollarOutlined from '@ant-design/icons/es/icons/DollarOutlined';
-import { useApproveCashOutMutation, useDeclineCashOutMutation, useListCashOutsInfiniteQuery } from '../../../api/generated/endpoints';
+import {
+  useApproveCashOutMutation,
+  useDeclineCashOutMutation,
+  useListCashOutsInfiniteQuery,
+  useRestoreCashOutMutation,
+} from '../../../api/generated/endpoints';
 import type { ListCashOutsResult } from '../../../api/generated/operations';
 import { usePagedList } from '../../../api/pagedList';
 import { PageHead } from '../../../components/PageHead';
@@ -67,34 +72,80 @@ function State({ row }: { row: CashOut }) {
   );
 }
 
-/** Approve asks first, saying what is sent where; the server's answer shows as a toast. */
-function ApproveQuestion({ row, onClose }: { row: CashOut | null; onClose: () => void }) {
-  const [approve] = useApproveCashOutMutation();
+/**
+ * A decision that asks first (approve, restore): the question says what happens to whose money, and the server's
+ * answer shows as a toast.
+ */
+function DecisionQuestion({
+  row,
+  title,
+  okText,
+  says,
+  decide,
+  onClose,
+}: {
+  row: CashOut | null;
+  title: string;
+  okText: string;
+  says: (row: CashOut) => ReactNode;
+  decide: (row: CashOut) => Promise<string>;
+  onClose: () => void;
+}) {
   const { busy, run } = useToastedCall();
   const send = async () => {
     if (!row) return;
-    const done = await run(
-      async () => (await approve({ body: { historyId: row.historyId }, quiet: 'the question toasts the outcome itself' }).unwrap()).message,
-    );
-    if (done) onClose();
+    if (await run(() => decide(row))) onClose();
   };
   return (
     <Modal
       open={Boolean(row)}
-      title="Approve this cash-out?"
-      okText="Approve and send"
+      title={title}
+      okText={okText}
       cancelText="Not now"
       okButtonProps={{ loading: busy }}
       onOk={() => void send()}
       onCancel={busy ? undefined : onClose}
     >
-      {row ? (
-        <p>
-          {`${formatUsd(row.amount)} leaves ${memberName(row)}'s balance (${formatUsd(row.balance)} now) and is sent, less the payout provider's fee, to `}
-          <strong>{row.payoutAccount?.paypal ?? 'their PayPal email'}</strong>.
-        </p>
-      ) : null}
+      {row ? <p>{says(row)}</p> : null}
     </Modal>
+  );
+}
+
+/** Approve says what is sent where. */
+function ApproveQuestion({ row, onClose }: { row: CashOut | null; onClose: () => void }) {
+  const [approve] = useApproveCashOutMutation();
+  return (
+    <DecisionQuestion
+      row={row}
+      title="Approve this cash-out?"
+      okText="Approve and send"
+      onClose={onClose}
+      decide={async (asked) => (await approve({ body: { historyId: asked.historyId }, quiet: 'the question toasts the outcome itself' }).unwrap()).message}
+      says={(asked) => (
+        <>
+          {`${formatUsd(asked.amount)} leaves ${memberName(asked)}'s balance (${formatUsd(asked.balance)} now) and is sent, less the payout provider's fee, to `}
+          <strong>{asked.payoutAccount?.paypal ?? 'their PayPal email'}</strong>.
+        </>
+      )}
+    />
+  );
+}
+
+/** Restore undoes a decline or a cancel made by mistake: the request waits again, and the member is mailed. */
+function RestoreQuestion({ row, onClose }: { row: CashOut | null; onClose: () => void }) {
+  const [restore] = useRestoreCashOutMutation();
+  return (
+    <DecisionQuestion
+      row={row}
+      title="Restore this cash-out request?"
+      okText="Restore"
+      onClose={onClose}
+      decide={async (asked) => (await restore({ path: { id: asked.historyId }, quiet: 'the question toasts the outcome itself' }).unwrap()).message}
+      says={(asked) =>
+        `${memberName(asked)}'s request to cash out ${formatUsd(asked.amount)} waits for approval again, and they are mailed that it does. ` +
+        'The monthly payout pays it if nobody decides first.'
+      }
+    />
   );
 }
 
@@ -160,13 +211,15 @@ function DeclineModal({ row, onClose }: { row: CashOut | null; onClose: () => vo
 /**
  * The admins' cash-outs: members' requests, the waiting ones first and the oldest first (a wait over 7 days is
  * flagged), filtered by state or searched by member. Each row shows the member's balance now, their payout account
- * and their history; a waiting request is approved (paid through the payout provider) or declined with a reason.
+ * and their history; a waiting request is approved (paid through the payout provider) or declined with a reason, and a
+ * declined or cancelled one can be restored to waiting.
  */
 export default function AdminCashOutsPage() {
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
   const [approving, setApproving] = useState<CashOut | null>(null);
   const [declining, setDeclining] = useState<CashOut | null>(null);
+  const [restoring, setRestoring] = useState<CashOut | null>(null);
   const [historyOf, setHistoryOf] = useState<CashOut | null>(null);
   const query = { limit: PAGE, ...(filter !== 'all' && { status: filter }), ...(search && { q: search }) };
   const list = usePagedList(useListCashOutsInfiniteQuery({ query }), rowsOf);
@@ -216,6 +269,11 @@ export default function AdminCashOutsPage() {
                 Decline
               </Button>
             </>
+          ) : null}
+          {(row.status === 'declined' || row.status === 'cancelled') && row.member ? (
+            <Button size="small" onClick={() => setRestoring(row)}>
+              Restore
+            </Button>
           ) : null}
           {row.member ? (
             <Button type="link" size="small" onClick={() => setHistoryOf(row)}>
@@ -267,6 +325,7 @@ export default function AdminCashOutsPage() {
       ) : null}
       <ApproveQuestion row={approving} onClose={() => setApproving(null)} />
       <DeclineModal row={declining} onClose={() => setDeclining(null)} />
+      <RestoreQuestion row={restoring} onClose={() => setRestoring(null)} />
       <ResponsiveModal
         width={720}
         rootClassName="kn-member-history-modal"
