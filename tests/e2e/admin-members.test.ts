@@ -3,16 +3,17 @@
  * - an admin creates an account with a test email from the account-create modal, follows the link to its activation
  *   mail in the outbox, and the mail's link activates the account;
  * - an admin finds a member, changes their standard credits with a note, sees the new count, and the audit log keeps
- *   the change with its note.
+ *   the change with its note;
+ * - the audit log page, filtered by call or by member, shows the account's creation and the credits' change.
  * Screenshots at 1280 and 390 px.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
 import { outboxMailer, TEST_MAILBOX_DOMAIN } from '../../server/integrations/mail';
 import { UserModel } from '../../server/modules/users';
 import { createActiveMember, outboxMailbox } from '../helpers/auth';
+import { auditEntry } from '../helpers/e2e-admin';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, startE2eApp, watchErrors, type E2eApp, screenshotBothWidths } from '../helpers/e2e';
 import { signedInPage, type Member } from '../helpers/e2e-pieces';
@@ -73,7 +74,17 @@ it('when an admin creates an account with a test email, then its activation mail
   const activate = await outbox.locator('.mail a[href*="/confirm?token="]').first().getAttribute('href');
   await outbox.goto(activate!, { waitUntil: 'networkidle' });
   await untilEqual(async () => (await UserModel.findOne({ email }, { isActive: 1 }).lean())?.isActive, true);
-  expect((await UserModel.findOne({ email }, { username: 1 }).lean())?.username).toBe('nora_quinn');
+  const created = (await UserModel.findOne({ email }, { username: 1 }).lean())!;
+  expect(created.username).toBe('nora_quinn');
+
+  // The audit log, filtered by the call: the account, with who created it. (A window of its own: activating the
+  // account signed this browser in as its new member.)
+  const admins = await signedInPage(e2e, admin, { viewport: DESKTOP });
+  const entry = await auditEntry(admins, e2e.baseUrl, { call: 'createMemberAccount', action: 'create member account' });
+  await entry.getByText(`member ${String(created._id)}`).waitFor();
+  await entry.getByText(`— → ${email}`).waitFor();
+  await entry.getByText(admin.form.email).waitFor();
+  await screenshotBothWidths(admins, 'admin-members-created-audit', { area: 'admin', focus: entry, fullPage: false });
   expect(errors).toEqual([]);
 });
 
@@ -97,15 +108,12 @@ it('when an admin changes a member’s credits with a note, then the panel shows
   await panel.getByText('+3 standard · “Contest prize”').waitFor();
   await screenshotBothWidths(page, 'admin-members-credits', { area: 'admin', focus: form, fullPage: false });
 
-  const audit = await request(e2e.baseUrl)
-    .get('/api/v2/admin/audit')
-    .query({ action: 'updateStandardCredits' })
-    .set('Authorization', `Bearer ${admin.token}`)
-    .expect(200);
-  expect(audit.body.entries[0]).toMatchObject({
-    target: { kind: 'member', id: bea.user.id },
-    before: { sCredit: 0 },
-    after: { sCredit: 3, note: 'Contest prize' },
-  });
+  // The audit log, filtered by the member's id: the change, with the count before and after and the note.
+  const entry = await auditEntry(page, e2e.baseUrl, { targetId: bea.user.id, action: 'update standard credits' });
+  await entry.getByText(`member ${bea.user.id}`).waitFor();
+  await entry.getByText('0 → 3').waitFor();
+  await entry.getByText('— → Contest prize').waitFor();
+  await entry.getByText(admin.form.email).waitFor();
+  await screenshotBothWidths(page, 'admin-members-credits-audit', { area: 'admin', focus: entry, fullPage: false });
   expect(errors).toEqual([]);
 });

@@ -1,11 +1,13 @@
 /**
  * A cash-out in Chromium, end to end: Bea has earned $20.00 and asks to cash out; the admin finds her request on the
  * admins' cash-outs page with her balance and PayPal email, approves it after the question, and sees the server's
- * message; Bea's wallet then shows the cash-out approved and her balance paid out. Screenshots at 1280 and 390 px.
+ * message, then finds the approval in the audit log; Bea's wallet shows the cash-out approved and her balance paid out.
+ * Screenshots at 1280 and 390 px.
  */
 import request from 'supertest';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, screenshot, watchErrors, screenshotBothWidths } from '../helpers/e2e';
+import { auditEntry } from '../helpers/e2e-admin';
 import { signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
 import { credit, type TestMember } from '../helpers/ledger-factory';
 
@@ -25,7 +27,8 @@ it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s 
     .set(auth)
     .send({ paypal: 'bea.moon@paypal.example', password: bea.form.password })
     .expect(200);
-  await request(world.baseUrl).post('/api/v2/user-history/earn').set(auth).send({ userId: bea.user.id }).expect(201);
+  const asked = await request(world.baseUrl).post('/api/v2/user-history/earn').set(auth).send({ userId: bea.user.id }).expect(201);
+  const historyId = asked.body.item.historyId as string;
 
   const admin = await world.admin();
   const page = await signedInPage(world, admin, { viewport: DESKTOP });
@@ -45,6 +48,13 @@ it('when an admin approves Bea’s cash-out on the cash-outs page, then Bea’s 
   await row.getByText('Paid').waitFor();
   expect(await row.getByRole('button', { name: 'Approve' }).count()).toBe(0);
   await screenshotBothWidths(page, 'cash-outs-approved', { area: 'admin' });
+
+  // The audit log, filtered by the request's id: the approval, with who made it and the state it changed.
+  const entry = await auditEntry(page, world.baseUrl, { targetId: historyId, action: 'approve cash out' });
+  await entry.getByText(`cash out request ${historyId}`).waitFor();
+  await entry.getByText('pending → approved').waitFor();
+  await entry.getByText(admin.form.email).waitFor();
+  await screenshotBothWidths(page, 'cash-outs-approved-audit', { area: 'admin', focus: entry, fullPage: false });
   expect(errors).toEqual([]);
 
   const member = await signedInPage(world, bea, { viewport: DESKTOP });

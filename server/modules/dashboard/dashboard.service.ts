@@ -6,7 +6,7 @@
 import type { AuthContext } from '../../lib/auth-context';
 import type { Schemas } from '../../lib/openapi-types';
 import { requireAdmin } from '../../lib/permissions';
-import { flagReads, type FlagDoc } from '../flags';
+import { openFlagCounts } from '../flags';
 import { cashOutReads, type CashOutRequestDoc } from '../wallet';
 import { adminStatsReads, type AdminFigures, type AdminStatsDoc } from './dashboard.model';
 import { dayKey, EMPTY_FIGURES, monthKey, startOfUtcDay } from './dashboard.stats';
@@ -28,20 +28,19 @@ export async function adminDashboard(caller: AuthContext, now = new Date()): Pro
   const [today, month, flags, waiting] = await Promise.all([
     adminStatsReads.byId<AdminStatsDoc>(dayKey(startOfUtcDay(now))),
     adminStatsReads.byId<AdminStatsDoc>(monthKey(now)),
-    flagReads.many<Pick<FlagDoc, 'contentId'>>({ resolvedAt: null }, { projection: { contentId: 1 }, limit: COUNT_LIMIT + 1 }),
+    openFlagCounts({ limit: COUNT_LIMIT }),
     cashOutReads.many<Pick<CashOutRequestDoc, '_id' | 'userId' | 'amountMicros' | 'at'>>(
       { status: 'pending' },
       { projection: { userId: 1, amountMicros: 1, at: 1 }, limit: COUNT_LIMIT + 1 },
     ),
   ]);
   const counted = (rows: unknown[]) => rows.slice(0, COUNT_LIMIT);
-  const openFlags = counted(flags) as typeof flags;
   const pending = (counted(waiting) as typeof waiting).sort((a, b) => a.at.getTime() - b.at.getTime() || a._id.localeCompare(b._id));
   return {
     asOf: (month ?? today)?.countedAt.toISOString() ?? null,
     today: figuresOf(today),
     month: figuresOf(month),
-    openFlags: { flags: openFlags.length, pieces: new Set(openFlags.map((flag) => String(flag.contentId))).size, more: flags.length > COUNT_LIMIT },
+    openFlags: { flags: flags.flags, pieces: flags.byPiece.size, more: flags.more },
     waitingCashOuts: {
       count: pending.length,
       more: waiting.length > COUNT_LIMIT,

@@ -1,4 +1,3 @@
-import { readerOf } from '../../lib/query';
 import { Schema, model, type Types } from 'mongoose';
 import type { Schemas } from '../../lib/openapi-types';
 
@@ -43,9 +42,6 @@ export interface FlagDoc {
 }
 
 export const FlagModel = model<FlagDoc>('Flag', flagSchema, 'flags');
-
-/** Flags as other modules may read them (the admin dashboard counts the open ones). */
-export const flagReads = readerOf<FlagDoc>(FlagModel);
 
 export const flagKey = (contentId: string, userId: string) => `${contentId}:${userId}`;
 

@@ -3,5 +3,5 @@ export { flagsRouter } from './flags.routes';
 export { createFlagsService, FLAG_LIMIT, FLAG_MESSAGES, type FlagsService } from './flags.service';
 export { COUNTING_ACCOUNT_AGE_MS } from './flags.counting';
 export { HOLD_AT_FLAGS, removeFlagsOf } from './flags.hold';
-export { FlagModel, FlagHoldModel, flagReads, type FlagDoc } from './flags.model';
-export { openFlagCounts } from './flags.reads';
+export { FlagModel, FlagHoldModel, type FlagDoc } from './flags.model';
+export { openFlagCounts, type OpenFlagCounts } from './flags.reads';

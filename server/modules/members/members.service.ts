@@ -84,7 +84,7 @@ export function createMembersService({ adminEmails, mailer, outboxPageServed }: 
           },
         ),
       ]);
-      const flags = await openFlagCounts(pieces.map((piece) => piece._id));
+      const flags = (await openFlagCounts({ contentIds: pieces.map((piece) => piece._id) })).byPiece;
       return {
         member: summary(member),
         deactivatedAt: member.deactivatedAt ? member.deactivatedAt.toISOString() : null,

@@ -12,7 +12,7 @@ type Entry = GetAuditLogResult['entries'][number];
 
 const entriesOf = (page: GetAuditLogResult) => page.entries;
 const moment = (at: string) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-/** An operationId in words: `updateStandardCredits` → `update standard credits`. */
+/** An operationId or a target's kind in words: `updateStandardCredits` → `update standard credits`. */
 const inWords = (action: string) => action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 const shown = (value: unknown): string => {
   if (value === null || value === undefined) return '—';
@@ -108,7 +108,7 @@ export default function AdminAuditPage() {
               <strong>{inWords(entry.action)}</strong>
               {entry.target ? (
                 <span className="kn-audit__target">
-                  {entry.target.kind} {entry.target.id}
+                  {inWords(entry.target.kind)} {entry.target.id}
                 </span>
               ) : null}
             </div>
