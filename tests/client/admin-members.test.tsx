@@ -20,6 +20,7 @@ import {
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
 import { makeAdmin, makeUser } from './auth-fixtures';
+import { modalTitled } from './dialogs';
 import { path, toastTexts } from './profile-fixtures';
 import { renderAsMember } from './wallet-fixtures';
 
@@ -95,15 +96,6 @@ async function openAsAdmin() {
   await screen.findByRole('heading', { level: 1, name: /Members/ });
 }
 
-const dialog = async (title: string) =>
-  within(
-    await waitFor(() => {
-      const found = [...document.querySelectorAll<HTMLElement>('.ant-modal')].find((node) => node.querySelector('.ant-modal-title')?.textContent === title);
-      if (!found) throw new Error(`no ${title} dialog`);
-      return found;
-    }),
-  );
-
 describe('who reaches /admin/members', () => {
   it('when a member opens it, then they are sent home and the members are never asked for', async () => {
     await renderAsMember(PAGE, makeUser());
@@ -158,7 +150,7 @@ describe('the account-create modal', () => {
   async function openModal() {
     await openAsAdmin();
     fireEvent.click(screen.getByRole('button', { name: /Create an account/ }));
-    return dialog('Create an account');
+    return modalTitled('Create an account');
   }
 
   it('when it is sent blank, then each field shows the form’s own message and nothing is sent', async () => {

@@ -22,50 +22,23 @@ import {
   updateMessageRead,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
-import type { components } from '../../generated/openapi';
+import { modalTitled } from './dialogs';
+import { messageCounts, messageThread, THREAD_ID, threadMessage } from './message-fixtures';
 import { toastTexts } from './profile-fixtures';
 import { jane, renderAsMember } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
-type Thread = components['schemas']['MessageThread'];
-const BEA_ID = '64b000000000000000000002';
-const THREAD_ID = '65a000000000000000000001';
-const counts = (unread: number) => ({ unread, important: 0, deleted: 0, total: 2 });
+const BEA = { id: '64b000000000000000000002', name: 'Bea Stone', username: 'bea_stone' };
+const counts = (unread: number) => messageCounts(unread, 2);
 /** The options of a call whose failure the one error toast tells. */
 const TOASTED = expect.objectContaining({ quiet: undefined });
 /** The options of a quiet call: it says why, and no error toast shows. */
 const QUIET = expect.objectContaining({ quiet: expect.any(String) });
-
-function thread(overrides: Partial<Thread> = {}): Thread {
-  return {
-    id: THREAD_ID,
-    subject: 'Your last song',
-    otherId: BEA_ID,
-    otherName: 'Bea Stone',
-    otherUsername: 'bea_stone',
-    otherPhoto: null,
-    lastMessage: 'Loved it!',
-    lastSenderId: BEA_ID,
-    messagesCount: 1,
-    isRead: false,
-    isImportant: false,
-    isDeleted: false,
-    at: '2026-11-20T10:00:00.000Z',
-    ...overrides,
-  };
-}
-
-const message = (n: number, senderId: string, text: string) => ({
-  id: `${THREAD_ID}-${n}`,
-  threadId: THREAD_ID,
-  n,
-  senderId,
-  senderName: senderId === BEA_ID ? 'Bea Stone' : 'Jane Doe',
-  receiverId: senderId === BEA_ID ? jane().id : BEA_ID,
-  message: text,
-  at: '2026-11-20T10:00:00.000Z',
-});
+const thread = (overrides: Parameters<typeof messageThread>[1] = {}) =>
+  messageThread(BEA, { subject: 'Your last song', lastMessage: 'Loved it!', ...overrides });
+const fromBea = (n: number, text: string) => threadMessage(n, BEA, { id: jane().id, name: 'Jane Doe' }, text);
+const fromJane = (n: number, text: string) => threadMessage(n, { id: jane().id, name: 'Jane Doe' }, BEA, text);
 
 beforeEach(() => {
   jest.mocked(getMessageCounts).mockResolvedValue(counts(1));
@@ -73,18 +46,9 @@ beforeEach(() => {
     .mocked(getMessagesByReceiver)
     .mockResolvedValue({ threads: [thread(), thread({ id: '65a000000000000000000002', subject: 'Older', isRead: true, otherName: 'Cid' })], nextCursor: null });
   jest.mocked(getDeletedMessages).mockResolvedValue({ threads: [], nextCursor: null });
-  jest.mocked(getMessageThread).mockResolvedValue({ thread: thread(), messages: [message(1, BEA_ID, 'Loved it!')], earlierCursor: null, blockedByMe: false });
+  jest.mocked(getMessageThread).mockResolvedValue({ thread: thread(), messages: [fromBea(1, 'Loved it!')], earlierCursor: null, blockedByMe: false });
   jest.mocked(updateMessageRead).mockResolvedValue({ message: 'Success', counts: counts(0) });
 });
-
-const dialog = async (title: string) =>
-  within(
-    await waitFor(() => {
-      const found = [...document.querySelectorAll<HTMLElement>('.ant-modal')].find((node) => node.querySelector('.ant-modal-title')?.textContent === title);
-      if (!found) throw new Error(`no ${title} dialog`);
-      return found;
-    }),
-  );
 
 async function openInbox() {
   const app = await renderAsMember('/inbox', jane());
@@ -111,7 +75,7 @@ describe('the inbox', () => {
 
   it("when a message holds web addresses, then this site's open in the app and others in a new tab, without the referrer", async () => {
     const text = `Sign it here: ${window.location.origin}/approve?token=abc.def, or read https://example.org/help.`;
-    jest.mocked(getMessageThread).mockResolvedValue({ thread: thread(), messages: [message(1, BEA_ID, text)], earlierCursor: null, blockedByMe: false });
+    jest.mocked(getMessageThread).mockResolvedValue({ thread: thread(), messages: [fromBea(1, text)], earlierCursor: null, blockedByMe: false });
     const { list } = await openInbox();
     fireEvent.click(list.getByText('Your last song'));
     const view = within(screen.getByRole('region', { name: 'Conversation' }));
@@ -130,12 +94,12 @@ describe('the inbox', () => {
   });
 
   it('when Jane replies, then the recipient is locked to the thread’s other member and the toast names them', async () => {
-    jest.mocked(replyMessage).mockResolvedValue({ message: 'A reply message was sent to Bea Stone', thread: thread(), item: message(2, jane().id, 'Thanks!') });
+    jest.mocked(replyMessage).mockResolvedValue({ message: 'A reply message was sent to Bea Stone', thread: thread(), item: fromJane(2, 'Thanks!') });
     const { list } = await openInbox();
     fireEvent.click(list.getByText('Your last song'));
     const view = within(screen.getByRole('region', { name: 'Conversation' }));
     fireEvent.click(await view.findByRole('button', { name: 'Reply' }));
-    const modal = await dialog('Reply');
+    const modal = await modalTitled('Reply');
     expect(modal.getByText('Re: Your last song')).toBeTruthy();
     expect(modal.getByText('Bea Stone')).toBeTruthy();
     expect(document.querySelector('.ant-modal .ant-select-disabled')).toBeTruthy();
@@ -146,7 +110,7 @@ describe('the inbox', () => {
     fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Thanks!' } });
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(toastTexts()).toContain('A reply message was sent to Bea Stone'));
-    expect(replyMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, messageId: THREAD_ID, receiverId: BEA_ID, message: 'Thanks!' } }, QUIET);
+    expect(replyMessage).toHaveBeenCalledWith({ body: { senderId: jane().id, messageId: THREAD_ID, receiverId: BEA.id, message: 'Thanks!' } }, QUIET);
   });
 
   it('when Jane marks a thread important, deletes it and restores it from Deleted, then each call is made and told', async () => {
@@ -156,7 +120,7 @@ describe('the inbox', () => {
       jest.mocked(getDeletedMessages).mockResolvedValue({ threads: [thread({ isDeleted: true, isRead: true })], nextCursor: null });
       jest.mocked(getMessageThread).mockResolvedValue({
         thread: thread({ isDeleted: true, isRead: true }),
-        messages: [message(1, BEA_ID, 'Loved it!')],
+        messages: [fromBea(1, 'Loved it!')],
         earlierCursor: null,
         blockedByMe: false,
       });
@@ -183,10 +147,10 @@ describe('the inbox', () => {
 
 describe('the message modal', () => {
   it("when Jane writes to 'Admin' without a subject, then 'Enter all required input fields'; with one, the success toast", async () => {
-    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Admin', thread: thread(), item: message(1, jane().id, 'Help') });
+    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Admin', thread: thread(), item: fromJane(1, 'Help') });
     await openInbox();
     fireEvent.click(screen.getByRole('button', { name: 'Write to Admin' }));
-    const modal = await dialog('New message');
+    const modal = await modalTitled('New message');
     expect(modal.getByText('Admin')).toBeTruthy();
     fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Help' } });
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
@@ -207,7 +171,7 @@ describe('the recipient search', () => {
   async function typeRecipient(typed: string) {
     await openInbox();
     fireEvent.click(screen.getByRole('button', { name: 'Write to Admin' }));
-    const modal = await dialog('New message');
+    const modal = await modalTitled('New message');
     const field = modal.getByRole('combobox', { name: 'Recipient' });
     fireEvent.mouseDown(field);
     for (let end = 1; end <= typed.length; end += 1) fireEvent.change(field, { target: { value: typed.slice(0, end) } });
@@ -228,7 +192,7 @@ describe('the recipient search', () => {
 
   it('when Jane picks a member from the list, then the field shows them and the message goes to them', async () => {
     jest.mocked(searchMembers).mockResolvedValue({ members: [KAI_MORENO, KAI_LEE] });
-    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Kai Lee', thread: thread(), item: message(1, jane().id, 'Hi') });
+    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Kai Lee', thread: thread(), item: fromJane(1, 'Hi') });
     const { modal } = await typeRecipient('kai');
     fireEvent.click(await screen.findByText('@kai_lee'));
     await waitFor(() => expect(modal.getByTestId('message-recipient').textContent).toBe('@kai_lee' + 'Kai Lee'));
@@ -301,8 +265,8 @@ describe('paging', () => {
       .mocked(getMessageThread)
       .mockImplementation(async ({ query }) =>
         query?.cursor === 'thread-page-2'
-          ? { thread: long, messages: [message(1, BEA_ID, 'Loved it!')], earlierCursor: null, blockedByMe: false }
-          : { thread: long, messages: [message(2, jane().id, 'Thanks!'), message(3, BEA_ID, 'Welcome')], earlierCursor: 'thread-page-2', blockedByMe: false },
+          ? { thread: long, messages: [fromBea(1, 'Loved it!')], earlierCursor: null, blockedByMe: false }
+          : { thread: long, messages: [fromJane(2, 'Thanks!'), fromBea(3, 'Welcome')], earlierCursor: 'thread-page-2', blockedByMe: false },
       );
     const { list } = await openInbox();
     fireEvent.click(list.getByText('Your last song'));
@@ -333,7 +297,7 @@ describe('a list that could not be loaded', () => {
 
 describe('after a message is sent', () => {
   it('when Jane writes to Admin, then the inbox and the unread counts load again by themselves', async () => {
-    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Admin', thread: thread(), item: message(1, jane().id, 'Help') });
+    jest.mocked(createMessage).mockResolvedValue({ message: 'A message was sent to Admin', thread: thread(), item: fromJane(1, 'Help') });
     const { list } = await openInbox();
     await waitFor(() => expect(screen.getAllByTestId('unread-badge')[0]!.textContent).toBe('1'));
     // The server's answers once the message is in: a new thread on top, and the counts with it.
@@ -343,7 +307,7 @@ describe('after a message is sent', () => {
       nextCursor: null,
     });
     fireEvent.click(screen.getByRole('button', { name: 'Write to Admin' }));
-    const modal = await dialog('New message');
+    const modal = await modalTitled('New message');
     fireEvent.change(modal.getByLabelText('Subject'), { target: { value: 'Payouts' } });
     fireEvent.change(modal.getByLabelText('Message'), { target: { value: 'Help' } });
     fireEvent.click(modal.getByRole('button', { name: 'Send' }));
