@@ -13,7 +13,8 @@ const swc = {
 };
 
 /**
- * Packages published only as ES modules, which the server imports (the IPFS importer): Node (20.19+) loads them as
+ * Packages published only as ES modules, which the server imports (the IPFS importer, and the HTML parser under
+ * sanitize-html): Node (20.19+) loads them as
  * they are, but jest's own module loader cannot before Node 24.9, so jest transforms them to CommonJS like our own
  * code (it leaves the rest of node_modules as it is), and tests/helpers/esm-resolver.js finds their entry points.
  */
@@ -33,6 +34,12 @@ const ES_MODULE_PACKAGES = [
   'uint8arraylist',
   'uint8arrays',
   'uint8-varint',
+  'htmlparser2',
+  'domhandler',
+  'domutils',
+  'dom-serializer',
+  'domelementtype',
+  'entities',
 ];
 
 /** The node projects run server code: they resolve and transform those packages. */

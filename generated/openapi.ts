@@ -81,6 +81,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/cms-pages/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A content page's Markdown, to edit it (admins)
+         * @description The page's title, description and each section's title and Markdown. A member answers 403 'Only admins can edit the pages.'.
+         */
+        get: operations["getCmsPageSource"];
+        /**
+         * Save a content page's title, description and sections (admins)
+         * @description Replaces the page's title, description and each section's title and Markdown. The sections are the page's own, in its order (their keys are addresses): another set of keys answers 400 'The sections must be the page's own: {keys}.'. Visitors see the change at once. A member answers 403 'Only admins can edit the pages.'.
+         */
+        put: operations["updateCmsPage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/cms-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The HTML a page or post would show for this Markdown (admins)
+         * @description Renders and sanitises the Markdown exactly as the pages do, and changes nothing (so nothing is recorded in the audit log). A member answers 403 'Only admins can edit the pages.'.
+         */
+        post: operations["previewMarkdown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard": {
         parameters: {
             query?: never;
@@ -175,6 +219,46 @@ export interface paths {
          * @description The member can sign in again (their old sessions stay ended).
          */
         post: operations["reactivateMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/native-posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every blog post, drafts too, the latest changed first (admins)
+         * @description Each post with its Markdown body and status. A member answers 403 'Only admins can edit the pages.'.
+         */
+        get: operations["listAllNativePosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/native-posts/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Write or change a blog post, as a draft or published (admins)
+         * @description Creates the post at `slug`, or changes it. Publishing a draft sets its publication time to now; a published post keeps its time when edited, and goes back to draft (off the blog) with `status: draft`. A blank title or body answers 400 'A post needs a title and a body.'. A member answers 403 'Only admins can edit the pages.'.
+         */
+        put: operations["saveNativePost"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -692,6 +776,26 @@ export interface paths {
          * @description A new bid by the caller (`biderId` must be the caller: another member's id answers 404, as one that does not exist) on a piece they can see and do not own (the owner gets 403 'You cannot bid on your own piece.'). `price` is in XLM with at most 2 decimals ('You must input the price.' when it is missing, 0, negative or has more decimals). It must be bigger than the current best bid's ('The price must be bigger than the current best bid price.') and than the piece's earnings converted to XLM at the current rate, the reserve ('The price must be bigger than the current earning.'; 503 when no rate can be read). While the owner's sale of the piece is pending, nobody can bid (409 "This upload is pending to sell now, So you can't bid."); after a sale, nobody can until the new owner relists it (409 'This piece was sold: its owner has not opened it to bids again yet.'). The caller needs a linked wallet ('Link a Stellar wallet first.', 400) whose account holds the price plus the 3 XLM minimum balance ('Insufficient account balance', 400). Bids are ordered by inserts on unique keys: of bids sent at once, each is checked against the one before it, and the latest bid not withdrawn is the current best. Each member may bid 30 times a minute (429 with Retry-After), counted first.
          */
         post: operations["updateBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms-pages/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A content page (How It Works, Earn, User Guide) with its sections as HTML
+         * @description The page's title, description and sections in order, each with its key (the last segment of the page's address: `/become/creators`, `/earning/faq`, `/user-guide/rules`) and its HTML, rendered from the editors' Markdown and sanitised on the server (text, headings, lists, quotes, code, tables, images and links only). Read by its key.
+         */
+        get: operations["getCmsPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1981,6 +2085,26 @@ export interface paths {
         put?: never;
         /** Mark a thread read up to its last message (or unread again) */
         post: operations["updateMessageRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/native-posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The blog's published posts, the newest first
+         * @description Each post's slug, title, excerpt and publication time (not its body); paged by key.
+         */
+        get: operations["listNativePosts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3743,6 +3867,53 @@ export interface components {
         CheckLoggedInRequest: {
             token?: string;
         };
+        CmsPage: {
+            /** @description What the page is about, in a sentence (its meta description). */
+            description: string;
+            /** @enum {string} */
+            id: "become" | "earning" | "user-guide";
+            sections: {
+                html: string;
+                key: components["schemas"]["Slug"];
+                title: string;
+            }[];
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CmsPageResponse: {
+            page: components["schemas"]["CmsPage"];
+        };
+        CmsPageSaved: {
+            message: string;
+            page: components["schemas"]["CmsPageSource"];
+        };
+        CmsPageSource: {
+            description: string;
+            /** @enum {string} */
+            id: "become" | "earning" | "user-guide";
+            sections: {
+                body: string;
+                key: components["schemas"]["Slug"];
+                title: string;
+            }[];
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CmsPageSourceInput: {
+            description: string;
+            sections: {
+                /** @description The section in Markdown. */
+                body: string;
+                key: components["schemas"]["Slug"];
+                title: string;
+            }[];
+            title: string;
+        };
+        CmsPageSourceResponse: {
+            page: components["schemas"]["CmsPageSource"];
+        };
         Comment: {
             atSeconds: number | null;
             commentorId: components["schemas"]["ObjectId"];
@@ -4622,14 +4793,54 @@ export interface components {
             /** @description The post text in Markdown. */
             body: string;
             excerpt: string;
+            /** @description The post as HTML, rendered from its Markdown and sanitised on the server. */
+            html: string;
             id: string;
             /** Format: date-time */
             publishedAt: string;
             slug: string;
             title: string;
         };
+        NativePostInput: {
+            /** @description The post in Markdown. */
+            body: string;
+            excerpt: string;
+            /** @enum {string} */
+            status: "draft" | "published";
+            title: string;
+        };
+        NativePostPage: {
+            nextCursor: string | null;
+            posts: components["schemas"]["NativePostSummary"][];
+        };
         NativePostResponse: {
             post: components["schemas"]["NativePost"];
+        };
+        NativePostSaved: {
+            message: string;
+            post: components["schemas"]["NativePostSource"];
+        };
+        NativePostSource: {
+            body: string;
+            excerpt: string;
+            /** Format: date-time */
+            publishedAt: string | null;
+            slug: components["schemas"]["Slug"];
+            /** @enum {string} */
+            status: "draft" | "published";
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        NativePostSourceList: {
+            posts: components["schemas"]["NativePostSource"][];
+        };
+        NativePostSummary: {
+            excerpt: string;
+            /** Format: date-time */
+            publishedAt: string;
+            slug: components["schemas"]["Slug"];
+            title: string;
         };
         NftMint: {
             /** @description The asset, `{tokenCode}:{tokenIssuer}`. */
@@ -5627,6 +5838,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The content page (`become` is How It Works, `earning` the Earn pages, `user-guide` the User Guide). */
+        CmsPagePath: "become" | "earning" | "user-guide";
         CommentIdPath: components["schemas"]["CommentId"];
         /** @description The `nextCursor` of the previous page. */
         FeedCursor: string;
@@ -5787,6 +6000,98 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getCmsPageSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The content page (`become` is How It Works, `earning` the Earn pages, `user-guide` the User Guide). */
+                page: components["parameters"]["CmsPagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsPageSourceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCmsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The content page (`become` is How It Works, `earning` the Earn pages, `user-guide` the User Guide). */
+                page: components["parameters"]["CmsPagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CmsPageSourceInput"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsPageSaved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewMarkdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    markdown: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The HTML. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        html: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getAdminDashboard: {
         parameters: {
             query?: never;
@@ -5917,6 +6222,59 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAllNativePosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The posts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NativePostSourceList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveNativePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: components["parameters"]["SlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NativePostInput"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NativePostSaved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6666,6 +7024,32 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StellarUnavailable"];
+        };
+    };
+    getCmsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The content page (`become` is How It Works, `earning` the Earn pages, `user-guide` the User Guide). */
+                page: components["parameters"]["CmsPagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
         };
     };
     listDiscountCodes: {
@@ -8421,6 +8805,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listNativePosts: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["FeedCursor"];
+                limit?: components["parameters"]["FeedLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of posts; `nextCursor` is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NativePostPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };

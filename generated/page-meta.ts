@@ -4,7 +4,7 @@
 import type { components } from './openapi';
 
 /** The pages that have metadata in the CMS. */
-export type PageMetaPage = "meta" | "home" | "earn" | "become" | "explore";
+export type PageMetaPage = "meta" | "home" | "earn" | "become" | "explore" | "blog" | "guide";
 
 export const PAGE_META_DEFAULTS: Record<PageMetaPage, components['schemas']['PageMeta']> = {
   "meta": {
@@ -234,6 +234,98 @@ export const PAGE_META_DEFAULTS: Record<PageMetaPage, components['schemas']['Pag
       {
         "property": "twitter:description",
         "content": "Discover popular, featured, trending and up-and-coming creators of music, art and photos."
+      }
+    ]
+  },
+  "blog": {
+    "page": "blog",
+    "title": "The Knack blog",
+    "meta": [
+      {
+        "property": "description",
+        "content": "News from Knack, and how creators of music, art and photos get paid for every play and view."
+      },
+      {
+        "property": "keywords",
+        "content": "music, art, photos, creators, get paid per play, knack"
+      }
+    ],
+    "facebook": [
+      {
+        "property": "og:site_name",
+        "content": "Knack"
+      },
+      {
+        "property": "og:type",
+        "content": "website"
+      },
+      {
+        "property": "og:title",
+        "content": "The Knack blog"
+      },
+      {
+        "property": "og:description",
+        "content": "News from Knack, and how creators of music, art and photos get paid for every play and view."
+      }
+    ],
+    "twitter": [
+      {
+        "property": "twitter:card",
+        "content": "summary_large_image"
+      },
+      {
+        "property": "twitter:title",
+        "content": "The Knack blog"
+      },
+      {
+        "property": "twitter:description",
+        "content": "News from Knack, and how creators of music, art and photos get paid for every play and view."
+      }
+    ]
+  },
+  "guide": {
+    "page": "guide",
+    "title": "Knack user guide",
+    "meta": [
+      {
+        "property": "description",
+        "content": "Find your way around Knack: the title box, the showcase, the menu and the rules of the community."
+      },
+      {
+        "property": "keywords",
+        "content": "music, art, photos, creators, get paid per play, knack"
+      }
+    ],
+    "facebook": [
+      {
+        "property": "og:site_name",
+        "content": "Knack"
+      },
+      {
+        "property": "og:type",
+        "content": "website"
+      },
+      {
+        "property": "og:title",
+        "content": "Knack user guide"
+      },
+      {
+        "property": "og:description",
+        "content": "Find your way around Knack: the title box, the showcase, the menu and the rules of the community."
+      }
+    ],
+    "twitter": [
+      {
+        "property": "twitter:card",
+        "content": "summary_large_image"
+      },
+      {
+        "property": "twitter:title",
+        "content": "Knack user guide"
+      },
+      {
+        "property": "twitter:description",
+        "content": "Find your way around Knack: the title box, the showcase, the menu and the rules of the community."
       }
     ]
   }

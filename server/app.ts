@@ -28,7 +28,7 @@ import { requestLog } from './lib/request-log';
 import { usePageCursorKey } from './lib/page-cursor';
 import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, identityRouter } from './modules/auth';
-import { cmsRouter } from './modules/cms';
+import { blogPostPreview, cmsRouter } from './modules/cms';
 import { contentsRouter } from './modules/contents';
 import { dashboardRouter } from './modules/dashboard';
 import { createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
@@ -167,6 +167,8 @@ export function createApp({
   const previewFor = createLinkPreviews(services.contents, config.publicUrl);
   app.use(
     clientRouter(config.clientDir, async (pathname) => {
+      const post = await blogPostPreview(pathname, config.publicUrl);
+      if (post) return previewTags(post);
       const preview = await previewFor(pathname);
       return preview && ('movedTo' in preview ? preview : previewTags(preview));
     }),
@@ -188,7 +190,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
   };
   const json: ModuleRouters = {
     tags: [tagsRouter],
-    cms: [cmsRouter],
+    cms: [cmsRouter(auth)],
     auth: [authRouter(auth, services.auth), identityRouter(auth, services.identity)],
     users: [usersRouter(auth), profileImagesRouter(auth, services.media), creditsRouter(auth)],
     contents: [contentsRouter(auth, services.contents, ownsProject)],

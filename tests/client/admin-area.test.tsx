@@ -91,6 +91,7 @@ describe('the back layout', () => {
       ['Flags', '/admin/flags'],
       ['Cash-outs', '/admin/cash-outs'],
       ['Support inbox', '/admin/support'],
+      ['Pages', '/admin/pages'],
       ['Discount codes', '/admin/discount-codes'],
       ['Plans', '/admin/plans'],
       ['Audit log', '/admin/audit'],

@@ -1,9 +1,8 @@
 /**
  * No link of the layout leads home by mistake: in Chromium, every link of the top navigation, the side menu
  * (its groups opened), the account header and the footer is clicked, for a visitor and for an admin on a plan
- * (who sees every item), and where it lands is checked against where it points. Links to the content pages
- * (FAQ, How It Works, User Guide, the NFT comparison), which a later issue builds, are listed and may land home
- * until then; any other link that lands elsewhere than it points fails the test.
+ * (who sees every item), and where it lands is checked against where it points: every one, the content pages (FAQ,
+ * How It Works, User Guide, the blog, the NFT comparison) included. A link that lands elsewhere fails the test.
  */
 import type { Page } from 'playwright-core';
 import request from 'supertest';
@@ -16,9 +15,6 @@ useTestDatabase();
 jest.setTimeout(180_000);
 
 const world = usePiecesWorld('navigation');
-
-/** The content pages built by a later issue: their links may land home until then. */
-const CONTENT_PAGES = /^\/(earning|become|user-guide|nft|blog)(\/|$)/;
 
 /** The layout's regions whose links are checked. */
 const REGIONS = ['nav[aria-label="Main"]', 'header.kn-topnav', 'nav[aria-label="Side menu"]', '.kn-account', 'footer.kn-footer'];
@@ -88,7 +84,6 @@ async function expectEveryLinkLands(page: Page, expectAtLeast: string[]) {
   const wrong: string[] = [];
   for (const { href, text } of links) {
     const target = new URL(href, world.baseUrl).pathname;
-    if (CONTENT_PAGES.test(target)) continue;
     const landed = await landingOf(page, href);
     if (landed !== target) wrong.push(`${text} (${href}) landed on ${landed}`);
   }
@@ -99,7 +94,16 @@ describe('every layout link lands where it points', () => {
   it('when a visitor clicks each link of the top navigation, side menu and footer, then each lands on its own page', async () => {
     const context = await world.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await expectEveryLinkLands(page, ['/pricing', '/explore', '/privacy-policy.html', '/terms-of-use.html']);
+    await expectEveryLinkLands(page, [
+      '/pricing',
+      '/explore',
+      '/become/all',
+      '/earning/faq',
+      '/user-guide/introduction',
+      '/blog',
+      '/privacy-policy.html',
+      '/terms-of-use.html',
+    ]);
     await context.close();
   });
 
@@ -110,7 +114,17 @@ describe('every layout link lands where it points', () => {
     const page = await signedInPage(world, admin, { viewport: DESKTOP });
     await page.goto(`${world.baseUrl}/explore`, { waitUntil: 'networkidle' });
     await page.getByRole('navigation', { name: 'Side menu' }).getByRole('link', { name: 'Analytics' }).waitFor();
-    await expectEveryLinkLands(page, ['/admin', '/analytics', '/wallet', '/user-setting', '/profile/supported', '/profile/default', '/pricing']);
+    await expectEveryLinkLands(page, [
+      '/admin',
+      '/analytics',
+      '/wallet',
+      '/user-setting',
+      '/profile/supported',
+      '/profile/default',
+      '/pricing',
+      '/earning/faq',
+      '/user-guide',
+    ]);
     await page.context().close();
   });
 });

@@ -44,6 +44,8 @@ export interface Parameter {
 export interface Operation {
   operationId: string;
   'x-admin'?: boolean;
+  /** An admin call sent as a POST that changes nothing (a preview): the audit log records nothing of it. */
+  'x-read-only'?: boolean;
   security?: Record<string, unknown>[];
   parameters?: Parameter[];
   requestBody?: { $ref?: string; content: Record<string, { schema?: Schema }> };

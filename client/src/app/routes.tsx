@@ -6,7 +6,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from 'react-router-dom';
 import { withChunkReload } from '../components/errors/chunkReload';
 import { withAntd } from '../components/antd/withAntd';
-import type { MetaPage } from '../features/cms';
+import { loadBecomePage, loadBlogPage, loadEarningPage, loadUserGuidePage, type MetaPage } from '../features/cms';
 import { loadAuthRoutePage, loadConfirmPage } from '../features/auth';
 import { loadExplorePage, loadSearchPage, loadViewAllPage } from '../features/explore';
 import { loadHomePage } from '../features/home';
@@ -103,6 +103,8 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
   'nft',
   'verify',
   'blog-type',
+  // The User Guide is linked from the footer every visitor sees: it is public reading, like How It Works.
+  'user-guide',
   'username',
   'admin pass',
   'confirm',
@@ -135,6 +137,12 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'activity-history', path: '/activity-history', metaPage: 'meta', guest: false, load: loadActivityHistoryPage }),
   route({ name: 'user-setting', path: '/user-setting', metaPage: 'meta', guest: false, load: loadSettingsPage }),
   route({ name: 'pricing', path: '/pricing', metaPage: 'meta', guest: true, load: loadPricingPage }),
+  // The content pages and the blog draw with our own elements: a visitor arriving on one loads no antd.
+  route({ name: 'become', path: '/become', metaPage: 'become', guest: true, load: loadBecomePage, antd: false }),
+  route({ name: 'become-kind', path: '/become/:kind', metaPage: 'become', guest: true, load: loadBecomePage, antd: false }),
+  route({ name: 'earning', path: '/earning/:kind?', metaPage: 'earn', guest: true, load: loadEarningPage, antd: false }),
+  route({ name: 'user-guide', path: '/user-guide/:tag?', metaPage: 'guide', guest: true, load: loadUserGuidePage, antd: false }),
+  route({ name: 'blog-type', path: '/blog/:type?', metaPage: 'blog', guest: true, load: loadBlogPage, antd: false }),
   route({ name: 'nft', path: '/nft', metaPage: 'meta', guest: true, load: loadNftPage }),
   route({ name: 'verify', path: '/verify', metaPage: 'meta', guest: true, load: loadVerifyProofPage }),
   route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),

@@ -15,7 +15,7 @@ import type { Logger } from '../../lib/logger';
 import { recordAuditEntry } from './audit.service';
 
 /** What the contract validator leaves on a request it matched: the operation as the contract writes it. */
-type Matched = Request & { openapi?: { schema?: { operationId?: string; 'x-admin'?: boolean } } };
+type Matched = Request & { openapi?: { schema?: { operationId?: string; 'x-admin'?: boolean; 'x-read-only'?: boolean } } };
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -28,7 +28,8 @@ export function auditAdminActions(logger: Logger): RequestHandler {
   const answerError = errorHandler(logger);
   return (req, res, next) => {
     const operation = (req as Matched).openapi?.schema;
-    if (operation?.['x-admin'] !== true || READS.has(req.method) || !operation.operationId) return next();
+    // `x-read-only` marks an admin call sent as a POST that changes nothing (a preview): there is nothing to record.
+    if (operation?.['x-admin'] !== true || operation['x-read-only'] === true || READS.has(req.method) || !operation.operationId) return next();
     const action = operation.operationId;
     const answer = res.json.bind(res) as Response['json'];
     let recorded = false;

@@ -1,4 +1,5 @@
 import type { Schemas } from '../../lib/openapi-types';
+import { renderMarkdown } from './cms.markdown';
 import type { NativePostDoc, PageMetaDoc, PageUiDoc } from './cms.model';
 
 const items = (list: { property: string; content: string }[]) => list.map(({ property, content }) => ({ property, content }));
@@ -22,6 +23,7 @@ export function toNativePostDto(doc: NativePostDoc): Schemas['NativePost'] {
     title: doc.title,
     excerpt: doc.excerpt,
     body: doc.body,
+    html: renderMarkdown(doc.body),
     publishedAt: (doc.publishedAt ?? new Date(0)).toISOString(),
   };
 }

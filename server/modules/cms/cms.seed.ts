@@ -1,10 +1,11 @@
 /**
- * The CMS content Knack ships with: the footer, page metadata and two posts. Seeding inserts what is
+ * The CMS content Knack ships with: the footer, page metadata, the content pages and two posts. Seeding inserts what is
  * missing and never overwrites what an editor has changed since.
  */
 import type { Model } from 'mongoose';
 import { PAGE_META_DEFAULTS } from '../../../generated/page-meta';
-import { NativePostModel, PageMetaModel, PageUiModel } from './cms.model';
+import { CmsPageModel, NativePostModel, PageMetaModel, PageUiModel } from './cms.model';
+import { CMS_PAGES } from './cms.pages.seed';
 
 const FOOTER = {
   name: 'footer',
@@ -15,6 +16,7 @@ const FOOTER = {
         { name: 'FAQ', link: '/earning/faq' },
         { name: 'How It Works', link: '/become/all' },
         { name: 'User Guide', link: '/user-guide/introduction' },
+        { name: 'Blog', link: '/blog' },
         { name: 'Pricing', link: '/pricing' },
         { name: 'Contact us', link: 'mailto:support@knack.example' },
       ],
@@ -88,7 +90,10 @@ const POSTS = [
 
 async function insertMissing<T extends object>(model: Model<T>, key: keyof T & string, docs: T[], extra: Partial<T> = {}) {
   for (const doc of docs) {
-    await model.updateOne({ [key]: doc[key] } as never, { $setOnInsert: { ...doc, ...extra } } as never, { upsert: true });
+    // `_id` is never set by the update itself: an upsert takes it from the filter.
+    const fields: Record<string, unknown> = { ...doc, ...extra };
+    if (key === '_id') delete fields._id;
+    await model.updateOne({ [key]: doc[key] } as never, { $setOnInsert: fields } as never, { upsert: true });
   }
 }
 
@@ -96,4 +101,5 @@ export async function seedCms(now = new Date()): Promise<void> {
   await insertMissing(PageUiModel as never, 'name', [FOOTER]);
   await insertMissing(PageMetaModel as never, 'page', PAGE_METAS);
   await insertMissing(NativePostModel as never, 'slug', POSTS, { status: 'published', publishedAt: now } as never);
+  await insertMissing(CmsPageModel as never, '_id', CMS_PAGES as never[]);
 }

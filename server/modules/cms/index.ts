@@ -1,4 +1,5 @@
-/** CMS: page metadata, page UI (the footer) and native posts, kept in our own collections. */
+/** CMS: page metadata, page UI (the footer), the content pages and native posts, kept in our own collections. */
 export { cmsRouter } from './cms.routes';
 export { seedCms } from './cms.seed';
-export { NativePostModel, PageMetaModel, PageUiModel } from './cms.model';
+export { CmsPageModel, NativePostModel, PageMetaModel, PageUiModel } from './cms.model';
+export { blogPostPreview } from './cms.previews';

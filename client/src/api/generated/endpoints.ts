@@ -100,6 +100,10 @@ export type Endpoints = {
   getBid: QueryDefinition<op.GetBidArgs & CallOptions, CacheBaseQuery, Tag, op.GetBidResult, 'api'>;
   /** GET /bid/getAllByContent/{id}: A piece's bids, newest first, and its buy/sell panel's figures */
   getBidsByContent: QueryDefinition<op.GetBidsByContentArgs & CallOptions, CacheBaseQuery, Tag, op.GetBidsByContentResult, 'api'>;
+  /** GET /cms-pages/{page}: A content page (How It Works, Earn, User Guide) with its sections as HTML */
+  getCmsPage: QueryDefinition<op.GetCmsPageArgs & CallOptions, CacheBaseQuery, Tag, op.GetCmsPageResult, 'api'>;
+  /** GET /admin/cms-pages/{page}: A content page's Markdown, to edit it (admins) */
+  getCmsPageSource: QueryDefinition<op.GetCmsPageSourceArgs & CallOptions, CacheBaseQuery, Tag, op.GetCmsPageSourceResult, 'api'>;
   /** GET /comment/get-feed: Comments and shares on the pieces of the artists the caller follows, the newest first */
   getCommentFeed: InfiniteQueryDefinition<op.GetCommentFeedArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetCommentFeedResult, 'api'>;
   /** GET /comment/get-by-content/{id}: A piece's comments and shares, the newest first */
@@ -226,12 +230,16 @@ export type Endpoints = {
   linkWallet: MutationDefinition<op.LinkWalletArgs & CallOptions, CacheBaseQuery, Tag, op.LinkWalletResult, 'api'>;
   /** GET /admin/pieces: Every piece, the newest first, searched and filtered (admins) */
   listAdminPieces: InfiniteQueryDefinition<op.ListAdminPiecesArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListAdminPiecesResult, 'api'>;
+  /** GET /admin/native-posts: Every blog post, drafts too, the latest changed first (admins) */
+  listAllNativePosts: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListAllNativePostsResult, 'api'>;
   /** GET /admin/cash-outs: Members' cash-out requests, the waiting ones first (admins) */
   listCashOuts: InfiniteQueryDefinition<op.ListCashOutsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListCashOutsResult, 'api'>;
   /** GET /code/all: Every discount code with its uses (admins) */
   listDiscountCodes: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListDiscountCodesResult, 'api'>;
   /** GET /admin/members: The members, newest first, searched and filtered (admins) */
   listMembers: InfiniteQueryDefinition<op.ListMembersArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListMembersResult, 'api'>;
+  /** GET /native-posts: The blog's published posts, the newest first */
+  listNativePosts: InfiniteQueryDefinition<op.ListNativePostsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListNativePostsResult, 'api'>;
   /** POST /auth/logout: Sign out this browser */
   logout: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.LogoutResult, 'api'>;
   /** POST /auth/logout-all: Sign out everywhere */
@@ -242,6 +250,8 @@ export type Endpoints = {
   payForContent: MutationDefinition<op.PayForContentArgs & CallOptions, CacheBaseQuery, Tag, op.PayForContentResult, 'api'>;
   /** POST /nft/mints/{id}/prepare: Pin the piece's file to IPFS and build the mint transaction (moving to step 4) */
   prepareNftMint: MutationDefinition<op.PrepareNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.PrepareNftMintResult, 'api'>;
+  /** POST /admin/cms-preview: The HTML a page or post would show for this Markdown (admins) */
+  previewMarkdown: MutationDefinition<op.PreviewMarkdownArgs & CallOptions, CacheBaseQuery, Tag, op.PreviewMarkdownResult, 'api'>;
   /** POST /content/react: Count one play of a public piece from the embeddable player */
   reactContent: MutationDefinition<op.ReactContentArgs & CallOptions, CacheBaseQuery, Tag, op.ReactContentResult, 'api'>;
   /** POST /admin/members/{id}/reactivate: Reactivate a deactivated member (admins) */
@@ -280,6 +290,8 @@ export type Endpoints = {
   saveArtistContent: MutationDefinition<op.SaveArtistContentArgs & CallOptions, CacheBaseQuery, Tag, op.SaveArtistContentResult, 'api'>;
   /** POST /content/save: Publish a piece (classic mode) */
   saveContent: MutationDefinition<op.SaveContentArgs & CallOptions, CacheBaseQuery, Tag, op.SaveContentResult, 'api'>;
+  /** PUT /admin/native-posts/{slug}: Write or change a blog post, as a draft or published (admins) */
+  saveNativePost: MutationDefinition<op.SaveNativePostArgs & CallOptions, CacheBaseQuery, Tag, op.SaveNativePostResult, 'api'>;
   /** POST /project/save: Create a project from some of one's own pieces */
   saveProject: MutationDefinition<op.SaveProjectArgs & CallOptions, CacheBaseQuery, Tag, op.SaveProjectResult, 'api'>;
   /** POST /content/save-top50: Publish a song to the Top 50 chart */
@@ -314,6 +326,8 @@ export type Endpoints = {
   unlinkWallet: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.UnlinkWalletResult, 'api'>;
   /** POST /bid/update: Bid on a piece, in XLM */
   updateBid: MutationDefinition<op.UpdateBidArgs & CallOptions, CacheBaseQuery, Tag, op.UpdateBidResult, 'api'>;
+  /** PUT /admin/cms-pages/{page}: Save a content page's title, description and sections (admins) */
+  updateCmsPage: MutationDefinition<op.UpdateCmsPageArgs & CallOptions, CacheBaseQuery, Tag, op.UpdateCmsPageResult, 'api'>;
   /** POST /content/update-description: Change the description of a piece */
   updateContentDescription: MutationDefinition<op.UpdateContentDescriptionArgs & CallOptions, CacheBaseQuery, Tag, op.UpdateContentDescriptionResult, 'api'>;
   /** POST /content/update-projectid: Put a piece in a project or take it out */
@@ -403,6 +417,8 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getAvailableKnacks: { kind: 'query', tags: ['Knack'] },
   getBid: { kind: 'query', tags: ['Bid'] },
   getBidsByContent: { kind: 'query', tags: ['Bid'] },
+  getCmsPage: { kind: 'query', tags: ['CMS'] },
+  getCmsPageSource: { kind: 'query', tags: ['Admin'] },
   getCommentFeed: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
   getCommentsByContent: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
   getCommentsByUser: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
@@ -466,14 +482,17 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   inviteUser: { kind: 'mutation', tags: ['User'] },
   linkWallet: { kind: 'mutation', tags: ['Stellar'] },
   listAdminPieces: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
+  listAllNativePosts: { kind: 'query', tags: ['Admin'] },
   listCashOuts: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
   listDiscountCodes: { kind: 'query', tags: ['Payment'] },
   listMembers: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
+  listNativePosts: { kind: 'pages', tags: ['CMS'], cursor: 'nextCursor' },
   logout: { kind: 'mutation', tags: ['Auth'] },
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
   makeFollowing: { kind: 'mutation', tags: ['Follow', 'User', 'Content', 'Comment'] },
   payForContent: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack', 'Settings'] },
   prepareNftMint: { kind: 'mutation', tags: ['NFT'] },
+  previewMarkdown: { kind: 'mutation', tags: ['Admin'] },
   reactContent: { kind: 'mutation', tags: ['Content'] },
   reactivateMember: { kind: 'mutation', tags: ['Admin', 'User'] },
   receivePaymentWebhook: { kind: 'mutation', tags: ['Payment'] },
@@ -493,6 +512,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   restorePiece: { kind: 'mutation', tags: ['Content', 'User'] },
   saveArtistContent: { kind: 'mutation', tags: ['Content'] },
   saveContent: { kind: 'mutation', tags: ['Content'] },
+  saveNativePost: { kind: 'mutation', tags: ['Admin', 'CMS'] },
   saveProject: { kind: 'mutation', tags: ['Project'] },
   saveTop50Content: { kind: 'mutation', tags: ['Content'] },
   searchContents: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
@@ -510,6 +530,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   unfeatureContent: { kind: 'mutation', tags: ['Content'] },
   unlinkWallet: { kind: 'mutation', tags: ['Stellar'] },
   updateBid: { kind: 'mutation', tags: ['Bid'] },
+  updateCmsPage: { kind: 'mutation', tags: ['Admin', 'CMS'] },
   updateContentDescription: { kind: 'mutation', tags: ['Content'] },
   updateContentProject: { kind: 'mutation', tags: ['Content'] },
   updateContentSetting: { kind: 'mutation', tags: ['Content'] },
@@ -588,6 +609,10 @@ export const {
   useLazyGetBidQuery,
   useGetBidsByContentQuery,
   useLazyGetBidsByContentQuery,
+  useGetCmsPageQuery,
+  useLazyGetCmsPageQuery,
+  useGetCmsPageSourceQuery,
+  useLazyGetCmsPageSourceQuery,
   useGetCommentFeedInfiniteQuery,
   useGetCommentsByContentInfiniteQuery,
   useGetCommentsByUserInfiniteQuery,
@@ -692,15 +717,19 @@ export const {
   useInviteUserMutation,
   useLinkWalletMutation,
   useListAdminPiecesInfiniteQuery,
+  useListAllNativePostsQuery,
+  useLazyListAllNativePostsQuery,
   useListCashOutsInfiniteQuery,
   useListDiscountCodesQuery,
   useLazyListDiscountCodesQuery,
   useListMembersInfiniteQuery,
+  useListNativePostsInfiniteQuery,
   useLogoutMutation,
   useLogoutAllMutation,
   useMakeFollowingMutation,
   usePayForContentMutation,
   usePrepareNftMintMutation,
+  usePreviewMarkdownMutation,
   useReactContentMutation,
   useReactivateMemberMutation,
   useReceivePaymentWebhookMutation,
@@ -721,6 +750,7 @@ export const {
   useRestorePieceMutation,
   useSaveArtistContentMutation,
   useSaveContentMutation,
+  useSaveNativePostMutation,
   useSaveProjectMutation,
   useSaveTop50ContentMutation,
   useSearchContentsInfiniteQuery,
@@ -739,6 +769,7 @@ export const {
   useUnfeatureContentMutation,
   useUnlinkWalletMutation,
   useUpdateBidMutation,
+  useUpdateCmsPageMutation,
   useUpdateContentDescriptionMutation,
   useUpdateContentProjectMutation,
   useUpdateContentSettingMutation,

@@ -319,6 +319,20 @@ export function getBidsByContent(args: GetBidsByContentArgs, options?: RequestOp
   return request<GetBidsByContentResult>('get', '/bid/getAllByContent/{id}', args ?? {}, options);
 }
 
+export type GetCmsPageArgs = { path: operations['getCmsPage']['parameters']['path'] };
+export type GetCmsPageResult = operations['getCmsPage']['responses'][200]['content']['application/json'];
+/** GET /cms-pages/{page}: A content page (How It Works, Earn, User Guide) with its sections as HTML */
+export function getCmsPage(args: GetCmsPageArgs, options?: RequestOptions): Promise<GetCmsPageResult> {
+  return request<GetCmsPageResult>('get', '/cms-pages/{page}', args ?? {}, options);
+}
+
+export type GetCmsPageSourceArgs = { path: operations['getCmsPageSource']['parameters']['path'] };
+export type GetCmsPageSourceResult = operations['getCmsPageSource']['responses'][200]['content']['application/json'];
+/** GET /admin/cms-pages/{page}: A content page's Markdown, to edit it (admins) */
+export function getCmsPageSource(args: GetCmsPageSourceArgs, options?: RequestOptions): Promise<GetCmsPageSourceResult> {
+  return request<GetCmsPageSourceResult>('get', '/admin/cms-pages/{page}', args ?? {}, options);
+}
+
 export type GetCommentFeedArgs = { query?: operations['getCommentFeed']['parameters']['query'] };
 export type GetCommentFeedResult = operations['getCommentFeed']['responses'][200]['content']['application/json'];
 /** GET /comment/get-feed: Comments and shares on the pieces of the artists the caller follows, the newest first */
@@ -760,6 +774,13 @@ export function listAdminPieces(args?: ListAdminPiecesArgs, options?: RequestOpt
   return request<ListAdminPiecesResult>('get', '/admin/pieces', args ?? {}, options);
 }
 
+export type ListAllNativePostsArgs = Record<string, never>;
+export type ListAllNativePostsResult = operations['listAllNativePosts']['responses'][200]['content']['application/json'];
+/** GET /admin/native-posts: Every blog post, drafts too, the latest changed first (admins) */
+export function listAllNativePosts(args?: ListAllNativePostsArgs, options?: RequestOptions): Promise<ListAllNativePostsResult> {
+  return request<ListAllNativePostsResult>('get', '/admin/native-posts', args ?? {}, options);
+}
+
 export type ListCashOutsArgs = { query?: operations['listCashOuts']['parameters']['query'] };
 export type ListCashOutsResult = operations['listCashOuts']['responses'][200]['content']['application/json'];
 /** GET /admin/cash-outs: Members' cash-out requests, the waiting ones first (admins) */
@@ -779,6 +800,13 @@ export type ListMembersResult = operations['listMembers']['responses'][200]['con
 /** GET /admin/members: The members, newest first, searched and filtered (admins) */
 export function listMembers(args?: ListMembersArgs, options?: RequestOptions): Promise<ListMembersResult> {
   return request<ListMembersResult>('get', '/admin/members', args ?? {}, options);
+}
+
+export type ListNativePostsArgs = { query?: operations['listNativePosts']['parameters']['query'] };
+export type ListNativePostsResult = operations['listNativePosts']['responses'][200]['content']['application/json'];
+/** GET /native-posts: The blog's published posts, the newest first */
+export function listNativePosts(args?: ListNativePostsArgs, options?: RequestOptions): Promise<ListNativePostsResult> {
+  return request<ListNativePostsResult>('get', '/native-posts', args ?? {}, options);
 }
 
 export type LogoutArgs = Record<string, never>;
@@ -814,6 +842,13 @@ export type PrepareNftMintResult = operations['prepareNftMint']['responses'][200
 /** POST /nft/mints/{id}/prepare: Pin the piece's file to IPFS and build the mint transaction (moving to step 4) */
 export function prepareNftMint(args: PrepareNftMintArgs, options?: RequestOptions): Promise<PrepareNftMintResult> {
   return request<PrepareNftMintResult>('post', '/nft/mints/{id}/prepare', args ?? {}, options);
+}
+
+export type PreviewMarkdownArgs = { body: NonNullable<operations['previewMarkdown']['requestBody']>['content']['application/json'] };
+export type PreviewMarkdownResult = operations['previewMarkdown']['responses'][200]['content']['application/json'];
+/** POST /admin/cms-preview: The HTML a page or post would show for this Markdown (admins) */
+export function previewMarkdown(args: PreviewMarkdownArgs, options?: RequestOptions): Promise<PreviewMarkdownResult> {
+  return request<PreviewMarkdownResult>('post', '/admin/cms-preview', args ?? {}, options);
 }
 
 export type ReactContentArgs = { body: NonNullable<operations['reactContent']['requestBody']>['content']['application/json'] };
@@ -949,6 +984,13 @@ export function saveContent(args: SaveContentArgs, options?: RequestOptions): Pr
   return request<SaveContentResult>('post', '/content/save', args ?? {}, options);
 }
 
+export type SaveNativePostArgs = { path: operations['saveNativePost']['parameters']['path']; body: NonNullable<operations['saveNativePost']['requestBody']>['content']['application/json'] };
+export type SaveNativePostResult = operations['saveNativePost']['responses'][200]['content']['application/json'];
+/** PUT /admin/native-posts/{slug}: Write or change a blog post, as a draft or published (admins) */
+export function saveNativePost(args: SaveNativePostArgs, options?: RequestOptions): Promise<SaveNativePostResult> {
+  return request<SaveNativePostResult>('put', '/admin/native-posts/{slug}', args ?? {}, options);
+}
+
 export type SaveProjectArgs = { body: NonNullable<operations['saveProject']['requestBody']>['content']['application/json'] };
 export type SaveProjectResult = operations['saveProject']['responses'][201]['content']['application/json'];
 /** POST /project/save: Create a project from some of one's own pieces */
@@ -1066,6 +1108,13 @@ export type UpdateBidResult = operations['updateBid']['responses'][201]['content
 /** POST /bid/update: Bid on a piece, in XLM */
 export function updateBid(args: UpdateBidArgs, options?: RequestOptions): Promise<UpdateBidResult> {
   return request<UpdateBidResult>('post', '/bid/update', args ?? {}, options);
+}
+
+export type UpdateCmsPageArgs = { path: operations['updateCmsPage']['parameters']['path']; body: NonNullable<operations['updateCmsPage']['requestBody']>['content']['application/json'] };
+export type UpdateCmsPageResult = operations['updateCmsPage']['responses'][200]['content']['application/json'];
+/** PUT /admin/cms-pages/{page}: Save a content page's title, description and sections (admins) */
+export function updateCmsPage(args: UpdateCmsPageArgs, options?: RequestOptions): Promise<UpdateCmsPageResult> {
+  return request<UpdateCmsPageResult>('put', '/admin/cms-pages/{page}', args ?? {}, options);
 }
 
 export type UpdateContentDescriptionArgs = { body: NonNullable<operations['updateContentDescription']['requestBody']>['content']['application/json'] };

@@ -13,6 +13,7 @@ import AuditOutlined from '@ant-design/icons/es/icons/AuditOutlined';
 import CrownOutlined from '@ant-design/icons/es/icons/CrownOutlined';
 import PictureOutlined from '@ant-design/icons/es/icons/PictureOutlined';
 import TagsOutlined from '@ant-design/icons/es/icons/TagsOutlined';
+import FileTextOutlined from '@ant-design/icons/es/icons/FileTextOutlined';
 import { loadDiscountCodesPage } from '../discount-codes';
 
 export interface AdminSection {
@@ -31,6 +32,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'flags', title: 'Flags', icon: <FlagOutlined />, load: () => import('./pages/AdminFlagsPage') },
   { key: 'cash-outs', title: 'Cash-outs', icon: <DollarOutlined />, load: () => import('./pages/AdminCashOutsPage') },
   { key: 'support', title: 'Support inbox', icon: <MailOutlined />, load: () => import('./pages/AdminSupportPage') },
+  { key: 'pages', title: 'Pages', icon: <FileTextOutlined />, load: () => import('./pages/AdminPagesPage') },
   { key: 'discount-codes', title: 'Discount codes', icon: <TagsOutlined />, load: loadDiscountCodesPage },
   { key: 'plans', title: 'Plans', icon: <CrownOutlined />, load: () => import('./pages/AdminPlansPage') },
   { key: 'audit', title: 'Audit log', icon: <AuditOutlined />, load: () => import('./pages/AdminAuditPage') },

@@ -14,15 +14,20 @@ import { ProfileSummaryButton } from './ProfileSummaryButton';
 
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
 
-/** The bar's page links: a member's (after Pricing with its hint) and a visitor's. */
+/**
+ * The bar's page links: a member's (after Pricing with its hint) and a visitor's. `wideOnly` links leave the bar
+ * under 1000 px, where it has no room for them; the footer (and a member's side menu) still lead there.
+ */
 const MEMBER_LINKS = [
   { to: PATHS.explore, label: 'Explore' },
   { to: PATHS.collection, label: 'Collection' },
   { to: PATHS.myProfile, label: 'My Profile' },
+  { to: PATHS.howItWorks, label: 'How It Works', wideOnly: true },
 ];
 const VISITOR_LINKS = [
   { to: PATHS.explore, label: 'Explore' },
   { to: PATHS.pricing, label: 'Pricing' },
+  { to: PATHS.howItWorks, label: 'How It Works', wideOnly: true },
 ];
 
 export const PRICING_HINT = 'Monetize from the money tab of an upload: a one-time listing fee (from $0.65) and every play or view earns knack.';
@@ -59,8 +64,8 @@ export function TopNav() {
         <Logo />
         <nav className="kn-topnav__links" aria-label="Main">
           {loggedIn ? <PricingLink /> : null}
-          {(loggedIn ? MEMBER_LINKS : VISITOR_LINKS).map(({ to, label }) => (
-            <NavLink key={to} to={to} className={linkClass}>
+          {(loggedIn ? MEMBER_LINKS : VISITOR_LINKS).map(({ to, label, wideOnly }) => (
+            <NavLink key={to} to={to} className={(state) => `${linkClass(state)}${wideOnly ? ' kn-topnav__link--wide' : ''}`}>
               {label}
             </NavLink>
           ))}
