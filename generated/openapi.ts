@@ -3071,7 +3071,7 @@ export interface paths {
         put?: never;
         /**
          * Set a member's personal details and what they are mailed
-         * @description Only the member themself or an admin (another member's id gets 404). `birthday` is a past date (YYYY-MM-DD) after 1900, `bio` plain text of at most 1,000 characters. `willReceiveNews` (news from Knack, messages) and `willReceivePromotes` (offers) decide which mails the member gets.
+         * @description Only the member themself or an admin (another member's id gets 404). `birthday` is a past date (YYYY-MM-DD) after 1900, `bio` plain text of at most 1,000 characters. `willReceiveNews` (news from Knack, messages) and `willReceivePromotes` (offers) decide which mails the member gets, and `willReceiveDigest`, `willReceiveStatements` and `willReceivePayoutNotices` (each left as it is when not given) turn on or off the weekly digest, the monthly statement and the payout notice, which their mails' unsubscribe links turn off.
          */
         post: operations["updatePersonal"];
         delete?: never;
@@ -4990,8 +4990,14 @@ export interface components {
             birthday: string | null;
             /** @enum {string|null} */
             sex: "M" | "W" | null;
+            /** @description The weekly digest of new pieces from followed artists (also needs `willReceiveNews`); unchanged when left out. */
+            willReceiveDigest?: boolean;
             willReceiveNews: boolean;
+            /** @description The notice that a payout or cash-out was sent; unchanged when left out. */
+            willReceivePayoutNotices?: boolean;
             willReceivePromotes: boolean;
+            /** @description The monthly earnings statement; unchanged when left out. */
+            willReceiveStatements?: boolean;
         };
         PieceFlag: {
             /** Format: date-time */
@@ -5494,10 +5500,16 @@ export interface components {
              * @description 50 restricts uploads to Music.
              */
             userType: number;
+            /** @description The weekly digest of new pieces from followed artists (sent only with `willReceiveNews` on too). */
+            willReceiveDigest?: boolean;
             /** @description Mails with news from Knack and about messages. */
             willReceiveNews?: boolean;
+            /** @description The notice that a monthly payout or an approved cash-out was sent. */
+            willReceivePayoutNotices?: boolean;
             /** @description Mails with offers. */
             willReceivePromotes?: boolean;
+            /** @description The monthly statement of what the member earned, piece by piece. */
+            willReceiveStatements?: boolean;
         };
         UserCard: {
             /**

@@ -33,6 +33,7 @@ import { contentsRouter } from './modules/contents';
 import { dashboardRouter } from './modules/dashboard';
 import { createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
 import { knacksRouter } from './modules/knacks';
+import { unsubscribeRouter } from './modules/mailings';
 import { filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
 import { paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
 import { securityHeaders, shareRouter } from './modules/share';
@@ -135,6 +136,8 @@ export function createApp({
     app.use(sandboxCheckoutRouter(provider, async ({ rawBody, headers }) => void (await payments.receiveWebhook(provider.kind, rawBody, headers))));
   }
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
+  // The mails' one-click unsubscribe link (RFC 8058): a page when opened, the unsubscribe when POSTed.
+  app.use(unsubscribeRouter(services.mailings, config.publicUrl));
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   useFasterOperationLookup();
   useLeanSchemaRegistration();

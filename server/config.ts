@@ -108,6 +108,8 @@ export interface SigningKeys {
   nftIssuers: string;
   /** HMAC key of the signed links to a pending sale in a bidder's inbox (`/approve?token=…`, `/cancel?token=…`). */
   bidLinks: string;
+  /** HMAC key of the mails' unsubscribe links, each for one member and one kind of mail (`/mail/unsubscribe?token=…`). */
+  mailUnsubscribe: string;
 }
 
 export interface MailConfig {
@@ -605,6 +607,7 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       stellarWebAuth: deriveKey(secret, 'stellar-web-auth'),
       nftIssuers: deriveKey(secret, 'nft-issuers'),
       bidLinks: deriveKey(secret, 'bid-links'),
+      mailUnsubscribe: deriveKey(secret, 'mail-unsubscribe'),
     },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',

@@ -20,6 +20,7 @@ import { createFlagsService } from './modules/flags';
 import { endFollowsBetween } from './modules/follows';
 import { createHistoryService } from './modules/history';
 import { createKnacksService } from './modules/knacks';
+import { createMailingsService } from './modules/mailings';
 import { createMediaService, type DecodeLimits } from './modules/media';
 import { createMembersService } from './modules/members';
 import { createMessagesService } from './modules/messages';
@@ -50,7 +51,13 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
   const contents = createContentsService(media);
   const provider = createPaymentProvider(config);
   const subscriptions = createSubscriptionsService({ provider, publicUrl: config.publicUrl, publicOrigins: config.publicOrigins, logger });
-  const payouts = createPayouts({ provider: payoutProvider ?? createPayoutProvider(config), fees: config.payouts, logger });
+  const mailings = createMailingsService({ mailer, publicUrl: config.publicUrl, unsubscribeKey: config.auth.keys.mailUnsubscribe, logger });
+  const payouts = createPayouts({
+    provider: payoutProvider ?? createPayoutProvider(config),
+    fees: config.payouts,
+    logger,
+    onSent: (send) => mailings.payoutSent(send),
+  });
   const horizon = createHorizon(config);
   const stellar = createStellarService({ horizon, logger });
   const stellarWallets = createWalletsService({
@@ -74,6 +81,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     provider,
     subscriptions,
     payouts,
+    mailings,
     payments,
     auth: createAuthService({ config: config.auth, publicUrl: config.publicUrl, mailer, logger }),
     identity: createIdentityService({ publicUrl: config.publicUrl, mailer, logger }),

@@ -21,7 +21,7 @@ export interface JobDeps {
   logger: Logger;
   storage: Storage;
   /** The process's services (server/services.ts): the same ones the app calls. */
-  services: Pick<Services, 'media' | 'payouts' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'>;
+  services: Pick<Services, 'media' | 'payouts' | 'mailings' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'>;
 }
 
 export interface Job {
@@ -34,12 +34,18 @@ export interface Job {
 }
 
 export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
-  const { media, payouts, provider, subscriptions, payments, account, anchors, bids } = services;
+  const { media, payouts, mailings, provider, subscriptions, payments, account, anchors, bids } = services;
   return [
     { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
     // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
     { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },
+    // The members' mails, each once per member and period (`mail_sends`): the notice of every payout or cash-out the
+    // provider took that was not mailed at once (a stopped process, a refused mail), the month's statement on the 1st
+    // after the payouts, and on Mondays the digest of the week before.
+    { name: 'payout-notices', schedule: '4-59/10 * * * *', leaseMs: 10 * 60_000, run: () => mailings.sendPayoutNotices() },
+    { name: 'monthly-statements', schedule: '0 6 1 * *', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendMonthlyStatements() },
+    { name: 'weekly-digest', schedule: '0 8 * * 1', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendWeeklyDigests() },
     // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read and expired wallet
     // challenges: kept small without TTL indexes (FerretDB refuses them).
     {

@@ -26,11 +26,24 @@ export type MailBlock =
   | { note: string }
   | { action: MailAction };
 
+/**
+ * A mail a member can stop with one click: why they get it (`You get this mail because …`), and the signed link that
+ * stops it, both at the foot of the mail and in its headers for the mail app's own Unsubscribe button.
+ */
+export interface MailUnsubscribe {
+  /** Why the member gets it, a sentence: 'You get this digest because the weekly digest is on in your settings.' */
+  why: string;
+  /** The https link that stops this kind of mail for this member: opened, it asks; POSTed (RFC 8058), it stops. */
+  url: string;
+}
+
 export interface ComposedMail {
   to: string;
   subject: string;
   text: string;
   html: string;
+  list?: { unsubscribe: string };
+  headers?: Record<string, string>;
 }
 
 const SIGN_OFF = '— Knack';
@@ -66,11 +79,28 @@ function blockHtml(block: MailBlock): string {
  * A whole mail. The subject often holds member input (a name, a title): a line break there would start a new
  * header, so it is kept on one line.
  */
-export function composeMail({ to, subject, greeting, blocks }: { to: string; subject: string; greeting: string; blocks: MailBlock[] }): ComposedMail {
-  const text = [greeting, ...blocks.map(blockText), SIGN_OFF].join('\n\n');
+export function composeMail({
+  to,
+  subject,
+  greeting,
+  blocks,
+  unsubscribe,
+}: {
+  to: string;
+  subject: string;
+  greeting: string;
+  blocks: MailBlock[];
+  unsubscribe?: MailUnsubscribe;
+}): ComposedMail {
+  const foot = unsubscribe ? [`${unsubscribe.why} Unsubscribe: ${unsubscribe.url}`] : [];
+  const text = [greeting, ...blocks.map(blockText), SIGN_OFF, ...foot].join('\n\n');
+  const footHtml = unsubscribe ? `\n<p style="${NOTE_STYLE}">${escapeHtml(unsubscribe.why)} <a href="${escapeHtml(unsubscribe.url)}">Unsubscribe</a></p>` : '';
   const html = `<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.55;color:#161326">
 <p>${escapeHtml(greeting)}</p>
 ${blocks.map(blockHtml).join('\n')}
-<p>${SIGN_OFF}</p></div>`;
-  return { to, subject: subject.replace(/[\r\n]+/g, ' '), text, html };
+<p>${SIGN_OFF}</p>${footHtml}</div>`;
+  const mail: ComposedMail = { to, subject: subject.replace(/[\r\n]+/g, ' '), text, html };
+  if (!unsubscribe) return mail;
+  // RFC 8058: the mail app POSTs `List-Unsubscribe=One-Click` to the https link, with no page in between.
+  return { ...mail, list: { unsubscribe: unsubscribe.url }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
 }

@@ -25,6 +25,21 @@ export function truncateToCents(micros: number): number {
   return Math.trunc(micros / MICROS_PER_CENT) * MICROS_PER_CENT;
 }
 
+/**
+ * An amount as a mail writes it, never rounded: `$12.34` for whole cents, else the exact fraction of a cent a knack's
+ * share can be (`$0.045`, `$0.0125`: at most 4 places, cut).
+ */
+export function usdText(micros: number): string {
+  const sign = micros < 0 ? '-' : '';
+  const whole = Math.abs(Math.trunc(micros / 100)) * 100;
+  const dollars = Math.trunc(whole / MICROS_PER_USD);
+  const fraction = String(whole % MICROS_PER_USD)
+    .padStart(6, '0')
+    .slice(0, 4);
+  const places = whole % MICROS_PER_CENT === 0 ? fraction.slice(0, 2) : fraction.replace(/0+$/, '');
+  return `${sign}$${dollars}.${places}`;
+}
+
 export function knackPriceMicros(tagPriceMicros: number | null | undefined): number {
   if (!tagPriceMicros || tagPriceMicros <= 0) return DEFAULT_KNACK_PRICE_MICROS;
   return truncateToCents(Math.trunc((tagPriceMicros * KNACK_SHARE_PERCENT) / 100));

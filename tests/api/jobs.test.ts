@@ -265,13 +265,16 @@ describe('the scheduler', () => {
     ]);
   });
 
-  it('when the default jobs start, then housekeeping, rankings and payouts are scheduled in UTC; stop destroys every schedule', async () => {
+  it('when the default jobs start, then housekeeping, rankings, payouts and the mail jobs are scheduled in UTC; stop destroys every schedule', async () => {
     const scheduler = startJobs({ logger, storage, services: createTestServices({ storage }) });
     const scheduled = scheduler.jobs();
     expect(scheduled.map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([
       { name: 'media-housekeeping', schedule: '*/10 * * * *', status: 'idle' },
       { name: 'refresh-rankings', schedule: '*/5 * * * *', status: 'idle' },
       { name: 'monthly-payouts', schedule: '0 0 1 * *', status: 'idle' },
+      { name: 'payout-notices', schedule: '4-59/10 * * * *', status: 'idle' },
+      { name: 'monthly-statements', schedule: '0 6 1 * *', status: 'idle' },
+      { name: 'weekly-digest', schedule: '0 8 * * 1', status: 'idle' },
       { name: 'expired-records', schedule: '7 * * * *', status: 'idle' },
       { name: 'ledger-roots', schedule: '17 * * * *', status: 'idle' },
       { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
@@ -285,17 +288,7 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual([
-      'destroyed',
-      'destroyed',
-      'destroyed',
-      'destroyed',
-      'destroyed',
-      'destroyed',
-      'destroyed',
-      'destroyed',
-      'destroyed',
-    ]);
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(Array.from({ length: 12 }, () => 'destroyed'));
   });
 });
 

@@ -6,6 +6,7 @@ import {
   stroopsOf,
   tagPriceForKnackPrice,
   truncateToCents,
+  usdText,
   usdToMicros,
 } from '../../server/lib/money';
 
@@ -20,6 +21,21 @@ describe('money in micro-dollars', () => {
   it('when an amount is not a finite number, then it is refused', () => {
     expect(() => usdToMicros(Number.NaN)).toThrow(RangeError);
     expect(() => usdToMicros(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+
+  it('when a mail writes an amount, then whole cents show 2 places and a knack share its fraction of a cent, cut, never rounded', () => {
+    expect([20_000_000, 150_000, 0, 45_000, 5_000, 375_000, 12_345, 12_399, 1_234_567, -400_000].map(usdText)).toEqual([
+      '$20.00',
+      '$0.15',
+      '$0.00',
+      '$0.045',
+      '$0.005',
+      '$0.375',
+      '$0.0123',
+      '$0.0123',
+      '$1.2345',
+      '-$0.40',
+    ]);
   });
 
   it('when truncating to cents, then fractions of a cent are dropped, never rounded up', () => {

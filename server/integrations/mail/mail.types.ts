@@ -3,6 +3,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** List headers (RFC 2369), as nodemailer writes them: `unsubscribe` becomes `List-Unsubscribe: <url>`. */
+  list?: { unsubscribe: string };
+  /** Other headers, such as `List-Unsubscribe-Post` (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** Sends one mail; rejects when it could not be handed over (SMTP refused, disk full). */

@@ -10,6 +10,7 @@
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { isoWeekOf } from '../../lib/calendar';
 import { insertWhole } from '../../lib/query';
 import { contentReads, type ContentDoc, type ContentsService } from '../contents';
 import { userReads, type UserDoc } from '../users';
@@ -23,15 +24,6 @@ export interface HoldDeps {
   contents: Pick<ContentsService, 'setReview'>;
   /** Without one (an account deletion), a piece held again is not mailed about. */
   mailer?: Mailer;
-}
-
-/** The ISO 8601 week of `at` (UTC), as `2026-W48`. */
-export function isoWeekOf(at: Date): string {
-  const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  // The week's Thursday decides its year (a week belongs to the year that holds most of its days).
-  day.setUTCDate(day.getUTCDate() + 4 - (day.getUTCDay() || 7));
-  const week = Math.ceil(((day.getTime() - Date.UTC(day.getUTCFullYear(), 0, 1)) / 86_400_000 + 1) / 7);
-  return `${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
 const countingOpenFlags = (contentId: Types.ObjectId) =>

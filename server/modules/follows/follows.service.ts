@@ -179,6 +179,20 @@ export async function followedIds(userId: string): Promise<Types.ObjectId[]> {
 }
 
 /**
+ * Which of `followerIds` follow which of `followedIds`: follower id -> the followed ids among those. A job's page of
+ * members at a time (the weekly digest), so that what it holds stays that page's follows.
+ */
+export async function followsAmong(followerIds: Types.ObjectId[], followedIds: Types.ObjectId[]): Promise<Map<string, string[]>> {
+  const among = new Map<string, string[]>();
+  if (!followerIds.length || !followedIds.length) return among;
+  const rows = await FollowModel.find({ followerId: anyOf(followerIds), followedId: anyOf(followedIds) }, { followerId: 1, followedId: 1 }).lean<
+    Pick<FollowDoc, 'followerId' | 'followedId'>[]
+  >();
+  for (const row of rows) among.set(String(row.followerId), [...(among.get(String(row.followerId)) ?? []), String(row.followedId)]);
+  return among;
+}
+
+/**
  * Records follows that no member's request made (the demo catalogue's listeners), keeping any that exist, then sets
  * the kept totals of every member in them from the follow documents, as a follow through the API does.
  */

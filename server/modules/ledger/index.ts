@@ -11,6 +11,7 @@ export {
   entryExists,
   entriesBetween,
   firstEntryAt,
+  knackEarningsBetween,
   knackEarningsOf,
   knackLegs,
   memberBalancesFrom,
@@ -18,6 +19,7 @@ export {
   post,
   userAccount,
   PLATFORM_KNACKS,
+  type PieceEarnings,
   type Posting,
 } from './ledger';
 export { ledgerExportOf } from './ledger.export';

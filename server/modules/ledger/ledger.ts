@@ -150,3 +150,42 @@ export async function firstEntryAt(): Promise<Date | null> {
   const [first] = await LedgerEntryModel.find({}, { at: 1 }).sort({ at: 1 }).limit(1).lean<Pick<LedgerEntryDoc, 'at'>[]>();
   return first?.at ?? null;
 }
+
+/** What the knacks of one piece brought one account over a period. */
+export interface PieceEarnings {
+  /** The knacks that credited the account. */
+  knacks: number;
+  /** Their whole value (owner and supporter together). */
+  grossMicros: number;
+  /** What they credited the account. */
+  shareMicros: number;
+}
+
+/**
+ * Each of a few accounts' knack earnings in [from, to), piece by piece: account -> piece id -> figures. The entries
+ * are streamed, so memory holds only these accounts' pieces; on MongoDB the `accounts, at` index reads only their
+ * entries of the period, while FerretDB reads the ledger once per call (a monthly job's page of members).
+ */
+export async function knackEarningsBetween(accounts: string[], from: Date, to: Date): Promise<Map<string, Map<string, PieceEarnings>>> {
+  const wanted = new Set(accounts);
+  const earnings = new Map<string, Map<string, PieceEarnings>>();
+  if (!accounts.length) return earnings;
+  const cursor = LedgerEntryModel.find(ours({ kind: 'knack', accounts: anyOf(accounts), at: { $gte: from, $lt: to } }), { contentId: 1, legs: 1 })
+    .lean<LedgerEntryDoc>()
+    .cursor();
+  for await (const entry of cursor as AsyncIterable<Pick<LedgerEntryDoc, 'contentId' | 'legs'>>) {
+    const gross = creditedBy(entry);
+    const piece = String(entry.contentId);
+    for (const leg of entry.legs) {
+      if (!wanted.has(leg.account) || leg.amountMicros <= 0) continue;
+      let pieces = earnings.get(leg.account);
+      if (!pieces) earnings.set(leg.account, (pieces = new Map<string, PieceEarnings>()));
+      const row = pieces.get(piece) ?? { knacks: 0, grossMicros: 0, shareMicros: 0 };
+      row.knacks += 1;
+      row.grossMicros += gross;
+      row.shareMicros += leg.amountMicros;
+      pieces.set(piece, row);
+    }
+  }
+  return earnings;
+}

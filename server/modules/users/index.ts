@@ -67,6 +67,7 @@ export {
   type MemberStatus,
   type MemberStatusFilter,
 } from './users.members';
+export { MAIL_CHOICE_FIELDS, setMailChoice, type MailChoice } from './users.settings';
 export { profileImagesRouter } from './profile-images.routes';
 export { creditsRouter } from './credits.routes';
 export { optionalAuth, requireAuth } from './users.guards';

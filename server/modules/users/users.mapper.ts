@@ -21,6 +21,9 @@ export function toUserDto(user: UserDoc, role: Role): Schemas['User'] {
     updated: user.updated.toISOString(),
     willReceiveNews: user.willReceiveNews ?? true,
     willReceivePromotes: user.willReceivePromotes ?? false,
+    willReceiveDigest: user.willReceiveDigest ?? true,
+    willReceiveStatements: user.willReceiveStatements ?? true,
+    willReceivePayoutNotices: user.willReceivePayoutNotices ?? true,
     pendingEmail: pendingEmailOf(user),
   };
 }

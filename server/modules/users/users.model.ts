@@ -32,6 +32,14 @@ const userSchema = new Schema(
     /** Mails with news from Knack and about messages (on unless turned off), and mails with offers (off unless turned on). */
     willReceiveNews: { type: Boolean, default: true },
     willReceivePromotes: { type: Boolean, default: false },
+    /**
+     * Knack's own mails a member can stop one by one, from the settings or the mail's one-click unsubscribe link (all
+     * on unless turned off): the weekly digest of followed artists' new pieces (sent only with `willReceiveNews` on
+     * too), the monthly earnings statement, and the notice that a payout or cash-out was sent.
+     */
+    willReceiveDigest: { type: Boolean, default: true },
+    willReceiveStatements: { type: Boolean, default: true },
+    willReceivePayoutNotices: { type: Boolean, default: true },
     metaTitle: { type: String, default: '' },
     metaDescription: { type: String, default: '' },
     userType: { type: Number, default: 0 },

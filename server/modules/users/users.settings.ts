@@ -134,12 +134,34 @@ export async function updateSocial(caller: AuthContext, id: string, request: Soc
   return social;
 }
 
+/**
+ * The mails a member can stop one by one (from the settings, or with one click from the mail itself), by the account
+ * field that keeps each choice.
+ */
+export const MAIL_CHOICE_FIELDS = {
+  digest: 'willReceiveDigest',
+  statements: 'willReceiveStatements',
+  payoutNotices: 'willReceivePayoutNotices',
+} as const;
+export type MailChoice = keyof typeof MAIL_CHOICE_FIELDS;
+
+/** Turns one kind of mail on or off for a member; false when there is no such member. */
+export async function setMailChoice(userId: string, choice: MailChoice, on: boolean): Promise<boolean> {
+  if (!Types.ObjectId.isValid(userId)) return false;
+  const { matchedCount } = await UserModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: { [MAIL_CHOICE_FIELDS[choice]]: on } });
+  return matchedCount > 0;
+}
+
 export interface PersonalRequest {
   sex: 'M' | 'W' | null;
   birthday: string | null;
   bio: string;
   willReceiveNews: boolean;
   willReceivePromotes: boolean;
+  /** Left as they are when not given. */
+  willReceiveDigest?: boolean;
+  willReceiveStatements?: boolean;
+  willReceivePayoutNotices?: boolean;
 }
 
 /** Personal details and mail choices. Answers the account as it is now. */
@@ -160,6 +182,7 @@ export async function updatePersonal(caller: AuthContext, id: string, request: P
     bio,
     willReceiveNews: request.willReceiveNews,
     willReceivePromotes: request.willReceivePromotes,
+    ...Object.fromEntries(Object.values(MAIL_CHOICE_FIELDS).flatMap((field) => (request[field] === undefined ? [] : [[field, request[field]]]))),
     updated: new Date(),
   };
   return (await UserModel.findByIdAndUpdate(userId, { $set: fields }, { new: true }).lean<UserDoc>())!;

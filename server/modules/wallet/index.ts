@@ -15,6 +15,7 @@ export {
   payoutKey,
   type PayoutFees,
   type Payouts,
+  type PayoutsDeps,
   type PayoutSummary,
 } from './payouts';
 export {

@@ -18,6 +18,7 @@
 import { Types } from 'mongoose';
 import type { PayoutsConfig } from '../../config';
 import type { PayoutProvider } from '../../integrations/payouts';
+import { monthBefore } from '../../lib/calendar';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
@@ -67,10 +68,7 @@ export function payoutLegs(userId: string, amountMicros: number, feeMicros: numb
 }
 
 /** The month a run pays (the month before the run, whose earnings it pays out), as `yyyy-mm`. */
-export function paidMonth(now: Date): string {
-  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  return month.toISOString().slice(0, 7);
-}
+export const paidMonth = (now: Date): string => monthBefore(now).month;
 
 export const payoutKey = (userId: string, now: Date) => `payout:${userId}:${paidMonth(now)}`;
 export const cashOutKey = (requestId: string) => `cash-out:${requestId}`;
@@ -96,8 +94,28 @@ export interface PayoutSummary {
   failed: number;
 }
 
-export function createPayouts({ provider, fees, logger }: { provider: PayoutProvider; fees: PayoutFees; logger: Logger }) {
+export interface PayoutsDeps {
+  provider: PayoutProvider;
+  fees: PayoutFees;
+  logger: Logger;
+  /**
+   * Told of each payout the provider has taken (the member's notice: one path for monthly payouts and cash-outs).
+   * It must be safe to call again for the same send; a failure is logged, never undoes the payout.
+   */
+  onSent?: (send: PayoutSendDoc) => Promise<unknown>;
+}
+
+export function createPayouts({ provider, fees, logger, onSent }: PayoutsDeps) {
   const log = logger.child({ module: 'payouts' });
+
+  async function tellSent(send: PayoutSendDoc | null): Promise<void> {
+    if (!onSent || send?.status !== 'sent') return;
+    try {
+      await onSent(send);
+    } catch (err) {
+      log.warn({ err, payoutId: send._id }, 'payout sent; its notice is left to the payout-notices job');
+    }
+  }
 
   /** Writes the send record once (a twin's insert collides on `_id` and the first one stays). */
   async function record(send: Omit<PayoutSendDoc, 'status' | 'claimedUntil' | 'attempts' | 'lastError' | 'providerRef' | 'sentAt'>): Promise<PayoutSendDoc> {
@@ -144,7 +162,10 @@ export function createPayouts({ provider, fees, logger }: { provider: PayoutProv
     const waitUntil = Date.now() + SEND_CLAIM_MS;
     for (;;) {
       const outcome = await withLease(`send:${key}`, SEND_CLAIM_MS, () => sendOnce(key));
-      if (outcome.taken) return outcome.result;
+      if (outcome.taken) {
+        await tellSent(outcome.result);
+        return outcome.result;
+      }
       const current = await PayoutSendModel.findById(key).lean<PayoutSendDoc>();
       if (current?.status !== 'pending' || Date.now() >= waitUntil) return current;
       await new Promise((resolve) => setTimeout(resolve, OTHER_SEND_POLL_MS));

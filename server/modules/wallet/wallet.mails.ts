@@ -1,8 +1,10 @@
-/** The wallet's mails: a changed payout email, and a cash-out request approved (money sent) or declined (with why). */
+/**
+ * The wallet's mails: a changed payout email, and a cash-out request declined (with why) or restored. The notice that
+ * money was sent is the mailings module's payout notice, the same for cash-outs and monthly payouts.
+ */
 import type { MailMessage } from '../../integrations/mail';
 import { composeMail, greetingFor } from '../../lib/mail-layout';
 import { mailTime, maskEmail } from '../../lib/mail-text';
-import type { PayoutSendDoc } from './wallet.model';
 
 /** `$12.34`: an amount of whole cents, as the wallet shows it. */
 const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
@@ -17,27 +19,6 @@ export function payoutEmailChangedMail(to: string, firstName: string, newPaypal:
       'If you made this change, there is nothing more to do.',
       { strong: 'If you did not make this change, reset your password now: it signs you out everywhere. Then set your PayPal email again in your wallet.' },
       { action: { label: 'Reset my password', url: resetLink } },
-    ],
-  });
-}
-
-/** An admin approved the member's cash-out: what left the balance, what was sent (or is on its way), and where. */
-export function cashOutApprovedMail(
-  to: string,
-  firstName: string,
-  send: Pick<PayoutSendDoc, 'amountMicros' | 'feeMicros' | 'sentMicros' | 'email' | 'status'>,
-): MailMessage {
-  const where = `your PayPal account ${maskEmail(send.email)}`;
-  return composeMail({
-    to,
-    subject: 'Your Knack cash-out was sent',
-    greeting: greetingFor(firstName),
-    blocks: [
-      send.status === 'sent'
-        ? `Your cash-out of ${dollars(send.amountMicros)} was approved: ${dollars(send.sentMicros)} was sent to ${where}.`
-        : `Your cash-out of ${dollars(send.amountMicros)} was approved: ${dollars(send.sentMicros)} is on its way to ${where}.`,
-      ...(send.feeMicros ? [`The payout provider kept its fee of ${dollars(send.feeMicros)}.`] : []),
-      { note: 'Your wallet and activity history show it too.' },
     ],
   });
 }

@@ -17,7 +17,7 @@ import { contentReads } from '../contents';
 import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
 import { payoutAccountOf, releasePayoutHold, setPayoutEmail, userReads } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
-import { cashOutApprovedMail, cashOutDeclinedMail, cashOutRestoredMail, payoutEmailChangedMail } from './wallet.mails';
+import { cashOutDeclinedMail, cashOutRestoredMail, payoutEmailChangedMail } from './wallet.mails';
 import { CashOutRequestModel, LatestCashOutModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
 
 export const WALLET_MESSAGES = {
@@ -284,13 +284,14 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       const first = await requestOf(historyId);
       const userId = String(first.userId);
       const key = cashOutKey(historyId);
-      // Only the approval that records the payment decides it, and mails the member; a twin answers the same.
-      const decided = await withFundsLock(userId, async () => {
+      // Only the approval that records the payment decides it; a twin answers the same. The member's notice goes out
+      // once the provider has taken it, by the payouts' one path for every payout (onSent).
+      await withFundsLock(userId, async () => {
         const request = await requestOf(historyId);
         const recorded = await PayoutSendModel.findById(key).lean<PayoutSendDoc>();
         if (recorded) {
           await payouts.settle(recorded); // approved before, maybe half-way: finish it
-          return false;
+          return;
         }
         checkWaiting(request);
         if ((await balanceOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
@@ -299,10 +300,8 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberHeld);
         await payouts.prepare('cash-out', key, userId, request.amountMicros, payoutAccount.paypal, historyId, now);
         await CashOutRequestModel.updateOne({ _id: historyId }, { $set: { decidedBy: new Types.ObjectId(caller.userId) } });
-        return true;
       });
       const send = await payouts.deliver(key);
-      if (decided && send) await tellMember(userId, (to, firstName) => cashOutApprovedMail(to, firstName, send));
       return { request: await requestOf(historyId), send, statusBefore: first.status };
     },
 
