@@ -22,6 +22,9 @@ const fromUser = (user: User): Personal => ({
   bio: user.bio,
   willReceiveNews: user.willReceiveNews ?? true,
   willReceivePromotes: user.willReceivePromotes ?? false,
+  willReceiveDigest: user.willReceiveDigest ?? true,
+  willReceiveStatements: user.willReceiveStatements ?? true,
+  willReceivePayoutNotices: user.willReceivePayoutNotices ?? true,
 });
 
 const identityOf = (user: User): Identity => ({ username: user.username, email: user.email });
@@ -189,6 +192,20 @@ export function PersonalForm() {
       </label>
       <Checkbox checked={value.willReceiveNews} onChange={(event) => change({ willReceiveNews: event.target.checked })}>
         Email me news from Knack and about my messages
+      </Checkbox>
+      {/* The digest is news mail: it goes out only with news on, so it cannot be chosen without it. */}
+      <Checkbox
+        checked={value.willReceiveNews && value.willReceiveDigest}
+        disabled={!value.willReceiveNews}
+        onChange={(event) => change({ willReceiveDigest: event.target.checked })}
+      >
+        Email me a weekly digest of new pieces from the artists I follow
+      </Checkbox>
+      <Checkbox checked={value.willReceiveStatements} onChange={(event) => change({ willReceiveStatements: event.target.checked })}>
+        Email me a monthly statement of what my pieces earned
+      </Checkbox>
+      <Checkbox checked={value.willReceivePayoutNotices} onChange={(event) => change({ willReceivePayoutNotices: event.target.checked })}>
+        Email me when a payout or cash-out is sent
       </Checkbox>
       <Checkbox checked={value.willReceivePromotes} onChange={(event) => change({ willReceivePromotes: event.target.checked })}>
         Email me offers
