@@ -109,6 +109,8 @@ contentSchema.index({ ownerUsername: 1, slug: 1 }, { unique: true });
 contentSchema.index({ titleWords: 1 });
 for (const key of ['featureRank', 'reactedCount', 'trendScore', 'radarScore'] as const) contentSchema.index({ listed: 1, [key]: -1, _id: -1 });
 contentSchema.index({ listed: 1, _id: -1 });
+// The weekly digest reads the pieces published in a week.
+contentSchema.index({ uploadedAt: 1 });
 
 export type ContentDoc = InferSchemaType<typeof contentSchema> & { _id: Types.ObjectId; uploadedAt: Date };
 export const ContentModel = model('Content', contentSchema, 'contents');

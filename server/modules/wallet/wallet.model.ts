@@ -79,6 +79,8 @@ const payoutSendSchema = new Schema(
   { versionKey: false },
 );
 payoutSendSchema.index({ status: 1, claimedUntil: 1 });
+// The payout-notices job reads the sends of the last week that were sent.
+payoutSendSchema.index({ status: 1, sentAt: 1 });
 
 export interface PayoutSendDoc {
   _id: string;
