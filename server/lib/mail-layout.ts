@@ -20,6 +20,8 @@ export type MailBlock =
   | { strong: string }
   /** Points in a list. */
   | { list: string[] }
+  /** Links in a list: each label a link in the HTML, followed by its address in the text. */
+  | { links: MailAction[] }
   /** A code the member types, large enough to read at a glance. */
   | { code: string }
   /** Small print. */
@@ -58,6 +60,7 @@ function blockText(block: MailBlock): string {
   if ('name' in block) return `${block.before}"${block.name}"${block.after}`;
   if ('strong' in block) return block.strong;
   if ('list' in block) return block.list.map((item) => `- ${item}`).join('\n');
+  if ('links' in block) return block.links.map((link) => `- ${link.label}: ${link.url}`).join('\n');
   if ('code' in block) return block.code;
   if ('note' in block) return block.note;
   return `${block.action.label}: ${block.action.url}`;
@@ -68,6 +71,7 @@ function blockHtml(block: MailBlock): string {
   if ('name' in block) return `<p>${escapeHtml(block.before)}<strong>${escapeHtml(block.name)}</strong>${escapeHtml(block.after)}</p>`;
   if ('strong' in block) return `<p><strong>${escapeHtml(block.strong)}</strong></p>`;
   if ('list' in block) return `<ul>${block.list.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`;
+  if ('links' in block) return `<ul>${block.links.map((link) => `<li><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></li>`).join('')}</ul>`;
   if ('code' in block) return `<p style="font-size:28px;font-weight:700;letter-spacing:6px">${escapeHtml(block.code)}</p>`;
   if ('note' in block) return `<p style="${NOTE_STYLE}">${escapeHtml(block.note)}</p>`;
   const url = escapeHtml(block.action.url);

@@ -352,6 +352,8 @@ describe('the weekly digest', () => {
     expect(mail.text).toContain('New from "ana_digest" this week:');
     expect(mail.text).toMatch(/- "Morning Tide" \(Music\): http:\/\/knack\.test\/ana_digest-morning-tide-[0-9a-f]{6}/);
     expect(mail.text).toMatch(/- "For Followers" \(Art\): http:\/\/knack\.test\/ana_digest-for-followers-[0-9a-f]{6}/);
+    // In the HTML part each piece is a link.
+    expect(mail.text).toMatch(/<a href="http:\/\/knack\.test\/ana_digest-morning-tide-[0-9a-f]{6}">&#34;Morning Tide&#34; \(Music\)<\/a>/);
     for (const absent of ['Kept Private', 'Last Month', 'This Monday', 'Old Roads', 'Not Followed', 'dan_digest']) expect(mail.text).not.toContain(absent);
     unsubscribeTokenOf(mail);
     // Nobody follows the others, and Cleo posted nothing: no digest for them.

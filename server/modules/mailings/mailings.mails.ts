@@ -96,8 +96,12 @@ export function digestMail(to: Recipient, sections: DigestSection[], publicUrl: 
   const blocks: MailBlock[] = ['Here is what the artists you follow published this past week.'];
   for (const section of sections) {
     blocks.push({ before: 'New from ', name: section.artist, after: ' this week:' });
-    blocks.push({ list: section.pieces.map((piece) => `"${piece.title}" (${TYPE_NAMES[piece.type] ?? piece.type}): ${piece.url}`) });
-    if (section.more) blocks.push({ note: `And ${section.more} more on their page: ${section.profileUrl}` });
+    blocks.push({
+      links: [
+        ...section.pieces.map((piece) => ({ label: `"${piece.title}" (${TYPE_NAMES[piece.type] ?? piece.type})`, url: piece.url })),
+        ...(section.more ? [{ label: `And ${section.more} more on their page`, url: section.profileUrl }] : []),
+      ],
+    });
   }
   blocks.push({ action: { label: 'Explore Knack', url: `${publicUrl}/explore` } });
   return composeMail({
