@@ -270,6 +270,23 @@ describe('the monthly statement', () => {
     expect(mailsTo(bea)).toHaveLength(1);
   });
 
+  it('when the mail server refuses a statement, then its key is given back and the next run sends it', async () => {
+    const { ana } = await earnings();
+    const refusing = createTestServices({
+      mailer: {
+        kind: 'smtp',
+        send: async () => Promise.reject(new Error('421 try again later')),
+      },
+    });
+
+    expect(await refusing.mailings.sendMonthlyStatements(FEB_1)).toEqual({ sent: 0, failed: 2 });
+    expect(await MailSendModel.findById(`statement:${ana.id}:2025-01`).lean()).toBeNull();
+    expect(smtp.received).toHaveLength(0);
+
+    expect(await one.mailings.sendMonthlyStatements(FEB_1)).toEqual({ sent: 2, failed: 0 });
+    expect(onlyMailTo(ana).subject).toBe('Your Knack earnings for January 2025');
+  });
+
   it('when more members than one page earned, then every one of them is mailed once', async () => {
     const [owner, viewer] = await Promise.all([createMember(), createMember()]);
     const fans = await Promise.all(Array.from({ length: 7 }, () => createMember()));
