@@ -6,9 +6,13 @@
  * one-click link of its headers or the signed link of its body, gets nothing more from it until they turn it on in
  * their settings; a forged or changed link is refused.
  */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
+import { localStorage } from '../../server/integrations/storage';
 import { defaultJobs } from '../../server/jobs/scheduler';
 import { createLogger } from '../../server/lib/logger';
 import { creditedBy, LedgerEntryModel } from '../../server/modules/ledger';
@@ -32,10 +36,6 @@ import {
   type TestPiece,
 } from '../helpers/ledger-factory';
 import { startSmtpServer, type ReceivedMail } from '../helpers/smtp';
-import { localStorage } from '../../server/integrations/storage';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 
 useTestDatabase();
 
