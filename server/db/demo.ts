@@ -2,8 +2,10 @@
  * Demo content for a fresh local Knack (SEED_DEMO, on by default outside production): a handful of artists
  * with a few dozen pieces (generated pictures and short songs) published through the real media and
  * content services, some reactions and re-posts, and listener accounts following the artists, so every Explore
- * tab differs. Runs only on an empty catalogue, so it never touches real data. Demo artists and listeners sign
- * in with DEMO_PASSWORD.
+ * tab differs. Then the economy runs once through the real calls (demo.economy.ts): pieces listed with plan
+ * credits, listeners' plays and views knacked, comments, and a cash-out waiting for an admin, so that a newcomer
+ * signed in as Nora sees money at once. Runs only on an empty catalogue, so it never touches real data. Demo
+ * artists and listeners sign in with DEMO_PASSWORD.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import { addOutsideReactions } from '../modules/knacks';
 import { encodeWav } from '../modules/media';
 import { UserModel } from '../modules/users';
 import type { Services } from '../services';
+import { seedDemoEconomy } from './demo.economy';
 
 export const DEMO_PASSWORD = 'Demo!pass1';
 
@@ -68,7 +71,7 @@ const PIECES: Piece[] = [
   [2, 'Robot Dreams', 'Art', 'A.I. Art', 6],
   [2, 'Sunset Arcade', 'Art', 'Pixel Art', 2],
   [2, 'Crystal Circuit', 'Art', 'Digital Art', 0],
-  [0, 'Sunday Morning Keys', 'Music', 'Instrumentals', 0],
+  [0, 'Sunday Morning Keys', 'Music', 'Music 2', 0],
   [1, 'Blue Door', 'Photos', 'Architecture & Buildings', 1],
   [2, 'Moon Harbor', 'Art', 'Digital Art', 4],
 ];
@@ -152,7 +155,7 @@ async function seedListeners(artistIds: Types.ObjectId[], passwordHash: string):
 
 export interface DemoDeps {
   /** The process's services (server/services.ts): pieces are stored and published through them. */
-  services: Pick<Services, 'media' | 'contents'>;
+  services: Pick<Services, 'media' | 'contents' | 'payments' | 'knacks' | 'wallet'>;
   logger: Logger;
 }
 
@@ -210,6 +213,9 @@ export async function seedDemoContent({ services, logger }: DemoDeps): Promise<n
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  logger.info({ pieces: PIECES.length, artists: ARTISTS.length }, `demo content seeded (artists sign in with ${DEMO_PASSWORD})`);
+  const saved = await ContentModel.find(ours({ title: anyOf(PIECES.map(([, title]) => title)) }), { title: 1, ownerId: 1 }).lean();
+  const pieces = new Map(saved.map((piece) => [piece.title, { id: String(piece._id), ownerId: String(piece.ownerId) }]));
+  const economy = await seedDemoEconomy(services, { artists, pieces });
+  logger.info({ pieces: PIECES.length, artists: ARTISTS.length, ...economy }, `demo content seeded (artists sign in with ${DEMO_PASSWORD})`);
   return PIECES.length;
 }

@@ -72,6 +72,21 @@ describe('demo content', () => {
 
     const login = await request(app).post('/api/v2/auth/signin').send({ email: 'nora_vale@demo.knack.example', password: DEMO_PASSWORD }).expect(200);
     expect(login.body.user.fullName).toBe('Nora Vale');
+
+    // The economy ran through the real calls: Nora, signed in, sees money in her wallet and history at once.
+    const nora = { Authorization: `Bearer ${login.body.token}` };
+    const noraId = login.body.user.id as string;
+    const wallet = (await request(app).get(`/api/v2/wallet/summary/${noraId}`).set(nora).expect(200)).body;
+    // 14 plays of her Music 2 song at $0.99, 24 of Blue Jazz Night at $0.05, and 90% of 12 of a supported song's.
+    const earnedMicros = 14 * 990_000 + 24 * 50_000 + 12 * 45_000;
+    expect(wallet.pendingCashOutMicros).toBe(earnedMicros - (earnedMicros % 10_000)); // asked in whole cents
+    expect(wallet.uploadsMicros).toBe(earnedMicros);
+    const history = (await request(app).get(`/api/v2/user-history/get-all/${noraId}`).set(nora).expect(200)).body.items;
+    expect(history[0]).toMatchObject({ activityType: 'Earn', status: 'pending' });
+    expect(history.filter((item: { activityType: string }) => item.activityType === 'Paid1').length).toBeGreaterThan(5);
+    const blueJazz = (await ContentModel.findOne({ title: 'Blue Jazz Night' }, { _id: 1 }).lean())!;
+    const comments = (await request(app).get(`/api/v2/comment/get-by-content/${String(blueJazz._id)}`).expect(200)).body;
+    expect(comments.comments ?? comments.entries ?? comments.items).toHaveLength(2);
     // 30 pieces through the whole media pipeline (pictures re-encoded to four sizes, waveforms by ffmpeg): about
     // 9 s alone, longer when the other test files keep both cores busy.
   }, 90_000);
