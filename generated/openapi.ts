@@ -642,6 +642,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/signup-orland": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register the waiting account a Top 50 upload left, from the mailed link
+         * @description `userId` and `token` come from the link mailed after a visitor's Top 50 upload. The username and password follow the sign-up's rules and messages. The account becomes a real, active one (the link proved the address), is signed in (token and refresh cookie), and the songs it sent join their charts. A used, expired or foreign link answers 400 'This registration link is invalid or has expired.'. 30 tries an hour per address (429).
+         */
+        post: operations["signupOrland"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bid/approve": {
         parameters: {
             query?: never;
@@ -1385,8 +1405,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Publish a song to the Top 50 chart
-         * @description As content/save for a Music piece, with the email to confirm (Email must be valid).
+         * Enter a song in an artist's Top 50 chart
+         * @description As content/save for a Music piece, entered in the chart of the artist `artistId`, with the email to confirm (Email must be valid). A member's song is published at once, owned by them. A visitor sends the `X-Upload-Pass` header (from content/top50-upload-pass, for the same artist) and the files uploaded with it: the song is kept out of sight, owned by a waiting account for the email, and a link to register is mailed to that address; the song joins the chart when the account is registered (auth/signup-orland). An address has one waiting account however many songs are sent from it, at once or not. The email of a member's account answers 409 'This email belongs to a Knack account. Log in to upload.'. Visitors' entries are limited to 10 an hour per address, and 5 a day per email (429), counted before any other work.
          */
         post: operations["saveTop50Content"];
         delete?: never;
@@ -1409,6 +1429,26 @@ export interface paths {
         get: operations["searchContents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/top50-upload-pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A visitor's pass to upload a song to an artist's Top 50
+         * @description Answers a signed pass (2 hours) that content/upload-photo, content/upload-audio and content/save-top50 accept from a visitor, in the `X-Upload-Pass` header, for this artist's chart only. 10 passes an hour per address (429).
+         */
+        post: operations["createTop50UploadPass"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1520,7 +1560,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a song
-         * @description One audio file (MP3, WAV, OGG, FLAC, M4A/AAC) of at most 104857600 bytes (100 MB) in the field `file`, recognized by its bytes and decoded as that type only. Its duration (decoded, not read from its header) and its waveform are computed; large files finish processing after the answer (`status: processing`, no duration until then). A file that is not audio of its type, or takes more than two minutes to decode, answers 415; more than 4 hours of audio answers 413. Answers the `path` to pass to content/save.
+         * @description One audio file (MP3, WAV, OGG, FLAC, M4A/AAC) of at most 104857600 bytes (100 MB) in the field `file`, recognized by its bytes and decoded as that type only. Its duration (decoded, not read from its header) and its waveform are computed; large files finish processing after the answer (`status: processing`, no duration until then). A file that is not audio of its type, or takes more than two minutes to decode, answers 415; more than 4 hours of audio answers 413. Answers the `path` to pass to content/save. A visitor uploading to an artist's Top 50 sends the `X-Upload-Pass` header instead of a token; such uploads are limited to 20 an hour per address and 6 per pass (429), counted before the file is read.
          */
         post: operations["uploadContentAudio"];
         delete?: never;
@@ -1540,7 +1580,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a cover photo or artwork
-         * @description One PNG or JPEG file of at most 20 MB in the field `file`, recognized by its bytes (not its name or declared type). It is re-encoded (rotation applied, metadata such as EXIF and GPS removed) and thumbnails are made. Answers the `path` to pass to content/save.
+         * @description One PNG or JPEG file of at most 20 MB in the field `file`, recognized by its bytes (not its name or declared type). It is re-encoded (rotation applied, metadata such as EXIF and GPS removed) and thumbnails are made. Answers the `path` to pass to content/save. A visitor uploading to an artist's Top 50 sends the `X-Upload-Pass` header instead of a token; such uploads are limited to 20 an hour per address and 6 per pass (429), counted before the file is read.
          */
         post: operations["uploadContentPhoto"];
         delete?: never;
@@ -5160,6 +5200,7 @@ export interface components {
             userId: components["schemas"]["ObjectId"];
         };
         SaveTop50Request: {
+            artistId: components["schemas"]["ObjectId"];
             audioPath?: string;
             description?: string;
             email?: string;
@@ -5189,6 +5230,15 @@ export interface components {
             email?: string;
             onesignalUserId?: string;
             password?: string;
+        };
+        /** @description Username and password are checked by the service so that each answers the sign-up form's own message. */
+        SignupOrlandRequest: {
+            onesignalUserId?: string;
+            password?: string;
+            passwordConfirm?: string;
+            token: string;
+            userId: components["schemas"]["ObjectId"];
+            username?: string;
         };
         /** @description Required fields are checked by the service so that each answers the form's own message. */
         SignupRequest: {
@@ -5395,6 +5445,15 @@ export interface components {
         Top50Response: {
             artist: components["schemas"]["UserCard"];
             contents: components["schemas"]["Content"][];
+        };
+        Top50UploadPass: {
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Sent back in the `X-Upload-Pass` header. */
+            pass: string;
+        };
+        Top50UploadPassRequest: {
+            artistId: components["schemas"]["ObjectId"];
         };
         UnfeatureRequest: {
             artistId?: components["schemas"]["ObjectId"];
@@ -6823,6 +6882,33 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    signupOrland: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupOrlandRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     approveBid: {
         parameters: {
             query?: never;
@@ -7856,7 +7942,19 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description The registration mail could not be sent ('We could not send the email. Please try again in a moment.'); nothing was published. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     searchContents: {
@@ -7879,6 +7977,34 @@ export interface operations {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTop50UploadPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Top50UploadPassRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Top50UploadPass"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

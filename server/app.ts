@@ -196,7 +196,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     cms: [cmsRouter(auth)],
     auth: [authRouter(auth, services.auth), identityRouter(auth, services.identity)],
     users: [usersRouter(auth), profileImagesRouter(auth, services.media), creditsRouter(auth)],
-    contents: [contentsRouter(auth, services.contents, ownsProject)],
+    contents: [contentsRouter(auth, services.contents, ownsProject, (email, chart) => services.auth.waitingAccountForUpload(email, chart))],
     feeds: [feedsRouter(auth, services.feeds)],
     knacks: [knacksRouter(auth, services.knacks)],
     subscriptions: [subscriptionsRouter(auth, services.subscriptions)],

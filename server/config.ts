@@ -110,6 +110,8 @@ export interface SigningKeys {
   bidLinks: string;
   /** HMAC key of the mails' unsubscribe links, each for one member and one kind of mail (`/mail/unsubscribe?token=…`). */
   mailUnsubscribe: string;
+  /** HMAC key of the passes a visitor uploads a Top 50 song with (lib/upload-pass.ts). */
+  uploadPasses: string;
 }
 
 export interface MailConfig {
@@ -608,6 +610,7 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       nftIssuers: deriveKey(secret, 'nft-issuers'),
       bidLinks: deriveKey(secret, 'bid-links'),
       mailUnsubscribe: deriveKey(secret, 'mail-unsubscribe'),
+      uploadPasses: deriveKey(secret, 'upload-passes'),
     },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',

@@ -311,7 +311,7 @@ describe('publishing (content/save)', () => {
     const res = await request(app)
       .post('/api/v2/content/save-top50')
       .set(bearer(ana))
-      .send({ title: 'T', email: 'nope', description: 'D', tags: [{ name: 'Music' }] })
+      .send({ artistId: bea.user.id, title: 'T', email: 'nope', description: 'D', tags: [{ name: 'Music' }] })
       .expect(400);
     expect(res.body.message).toBe('Email must be valid');
   });

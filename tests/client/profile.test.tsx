@@ -250,19 +250,31 @@ describe('Top 50 chart', () => {
     expect(store.getState().contentDetail.siblings.map((piece) => piece.title)).toEqual(['Top Song', 'Second Song', 'Third Song']);
   });
 
-  it('when a member presses Upload to Top 50, then the Top 50 upload modal opens', async () => {
+  it('when the artist opens their chart, then Upload to my page opens the artist modal and Upload to Top 50 the Top 50 modal', async () => {
     jest.mocked(getTop50Chart).mockResolvedValue({ artist: janeCard(), contents: [] });
     const { store } = await renderAsJane('/jane_doe-music-top-50');
     expect(await screen.findByText('No songs in this chart yet. Upload one to be the first.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Upload to my page' }));
+    expect(store.getState().ui).toMatchObject({ modal: 'upload-artist', modalProps: { userId: JANE_ID, artistName: 'Jane Doe' } });
     fireEvent.click(screen.getByRole('button', { name: 'Upload to Top 50' }));
-    expect(store.getState().ui.modal).toBe('upload-top50');
+    expect(store.getState().ui).toMatchObject({ modal: 'upload-top50', modalProps: { userId: JANE_ID, artistName: 'Jane Doe' } });
   });
 
-  it('when a visitor presses Upload to Top 50, then they are asked to log in first', async () => {
+  it('when a visitor or another member opens the chart, then there is no Upload to my page; a visitor’s Upload to Top 50 opens the form', async () => {
     jest.mocked(getTop50Chart).mockResolvedValue({ artist: janeCard(), contents: [] });
     const { store } = renderAt('/jane_doe-music-top-50');
     fireEvent.click(await screen.findByRole('button', { name: 'Upload to Top 50' }));
-    await waitFor(() => expect(store.getState().ui.modal).toBe('login'));
+    expect(screen.queryByRole('button', { name: 'Upload to my page' })).toBeNull();
+    await waitFor(() => expect(store.getState().ui.modal).toBe('upload-top50'));
+    expect(await findDialog('Upload music (Top 50)')).toBeTruthy();
+  });
+
+  it('when the mailed registration link is opened, then the {name} register modal opens for that account', async () => {
+    jest.mocked(getTop50Chart).mockResolvedValue({ artist: janeCard(), contents: [] });
+    const { store } = renderAt('/jane_doe-music-top-50/64b0000000000000000000cc?token=mailed-token');
+    const dialog = await findDialog('jane_doe register');
+    expect(dialog.getByRole('heading', { name: 'Finish your registration' })).toBeTruthy();
+    expect(store.getState().ui.modalProps).toMatchObject({ userId: '64b0000000000000000000cc', token: 'mailed-token', artistName: 'jane_doe' });
   });
 
   it('when the artist does not exist, then the page says it could not be found', async () => {

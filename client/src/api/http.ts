@@ -36,6 +36,8 @@ export interface RequestOptions {
   quiet?: string;
   /** Milliseconds before the call gives up; 0 waits as long as it takes (large uploads). Default 30 s. */
   timeout?: number;
+  /** Headers of the call's own (a visitor's Top 50 upload pass), beside the session's. */
+  headers?: Record<string, string>;
 }
 
 interface RequestArgs {
@@ -125,7 +127,7 @@ export async function request<T>(method: string, template: string, args: Request
       url: fillPath(template, args.path),
       params: args.query,
       data: args.body,
-      headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+      headers: token || options.headers ? { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) } : undefined,
       signal: options.signal,
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       onUploadProgress: options.onUploadProgress ? (event) => options.onUploadProgress!(event.total ? event.loaded / event.total : 0) : undefined,

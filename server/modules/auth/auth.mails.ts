@@ -30,6 +30,24 @@ export function resetPasswordMail(to: string, firstName: string, link: string): 
   );
 }
 
+/**
+ * To the address a visitor gave with a Top 50 upload: the link that registers the account the upload is waiting
+ * in. Until then the song is kept out of sight.
+ */
+export function registrationMail(to: string, artist: string, link: string): MailMessage {
+  return composeMail({
+    to,
+    subject: `Confirm your song for ${artist}'s Top 50 on Knack`,
+    greeting: greetingFor(),
+    blocks: [
+      `A song was sent to ${artist}'s Top 50 chart on Knack with this email address.`,
+      'Choose a username and a password to confirm it: your song joins the chart, and you can sign in to follow its plays.',
+      { action: { label: 'Register and publish my song', url: link } },
+      { note: 'The link works once, for 30 days. If you did not send a song to Knack, ignore this email: nothing is published.' },
+    ],
+  });
+}
+
 /** To the new address of an email change: the link that makes the change. */
 export function emailChangeMail(to: string, firstName: string, username: string, link: string): MailMessage {
   return accountMail(

@@ -21,13 +21,14 @@ export type SessionDoc = InferSchemaType<typeof sessionSchema>;
 export const SessionModel = model('Session', sessionSchema, 'sessions');
 
 /**
- * A one-time emailed token (activation, password reset, and an email change's confirm link and cancel link),
+ * A one-time emailed token (activation, password reset, an email change's confirm link and cancel link, and the
+ * registration link of a waiting account),
  * stored as its SHA-256.
  */
 const oneTimeTokenSchema = new Schema({
   _id: { type: String, required: true },
   userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
-  purpose: { type: String, enum: ['activate', 'reset', 'email-change', 'email-cancel'], required: true },
+  purpose: { type: String, enum: ['activate', 'reset', 'email-change', 'email-cancel', 'register'], required: true },
   /** The new address an email change's link is for; null for the other purposes. */
   email: { type: String, default: null },
   /**

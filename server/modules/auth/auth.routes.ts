@@ -42,6 +42,10 @@ export function authRouter(config: AuthConfig, auth: AuthService): Router {
     res.status(201).json(pendingActivation());
   });
 
+  router.post('/auth/signup-orland', async (req: ApiRequest<'signupOrland'>, res) => {
+    await sendSignedIn(res, await auth.register(req.body, address(req)), MESSAGES.activated, 201);
+  });
+
   router.post('/user/create-account', requireAuth(config), async (req: ApiRequest<'createMemberAccount'>, res: ApiResponse<'createMemberAccount'>) => {
     const created = await auth.createForMember(req.auth, req.body);
     auditDetails(res, {

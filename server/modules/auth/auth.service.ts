@@ -26,17 +26,20 @@ import {
   deleteAccount,
   linkSocialId,
   markActivationSent,
+  registerWaitingAccount,
+  waitingAccountFor,
   revokeAccessTokens,
   setPasswordHash,
   userReads,
 } from '../users';
 import type { AuthContext } from '../../lib/auth-context';
 import { checkCurrentPassword } from './auth.password-check';
-import { activationMail, resetPasswordMail } from './auth.mails';
+import { activationMail, registrationMail, resetPasswordMail } from './auth.mails';
 import {
   MESSAGES,
   checkEmail,
   checkNewPassword,
+  checkUsername,
   fail,
   validateNewMember,
   validateSignup,
@@ -51,10 +54,13 @@ import {
   createOneTimeToken,
   createSession,
   emailHeldForCancel,
+  giveBackOneTimeToken,
   revokeAllSessions,
   revokeOneTimeTokens,
   revokeSession,
   revokeWaitingLinks,
+  spendOneTimeToken,
+  usableOneTimeToken,
 } from './auth.tokens';
 
 /**
@@ -82,6 +88,15 @@ export const SIGNUP_LIMITS = {
 };
 /** Mails sent on request (activation again, password reset), per address. */
 export const MAIL_LIMIT: Limit = { max: 5, windowMs: 60 * 60_000 };
+/** Registrations of waiting accounts, per address: as many as sign-ups. */
+export const REGISTER_LIMIT: Limit = { max: 30, windowMs: 60 * 60_000 };
+/** The messages of waiting accounts and their registration (the form's own rules answer the sign-up's messages). */
+export const REGISTRATION_MESSAGES = {
+  badLink: 'This registration link is invalid or has expired.',
+  memberEmail: 'This email belongs to a Knack account. Log in to upload.',
+  finishRegistration: 'Finish your registration with the link we emailed to this address.',
+} as const;
+const REGISTRATION_TTL_MS = 30 * 86_400_000;
 const ACTIVATION_TTL_MS = 7 * 86_400_000;
 const RESET_TTL_MS = 60 * 60_000;
 const ACTIVATION_RESEND_GAP_MS = 60_000;
@@ -91,6 +106,17 @@ export interface AuthDeps {
   publicUrl: string;
   mailer: Mailer;
   logger: Logger;
+  /** A waiting account was registered: what it sent waiting (its Top 50 songs) is published now. */
+  onRegistered?: (user: UserDoc) => Promise<void>;
+}
+
+/** What signup-orland takes: the mailed link's account and token, and the sign-up's username and password. */
+export interface RegistrationInput {
+  userId: string;
+  token: string;
+  username?: string;
+  password?: string;
+  passwordConfirm?: string;
 }
 
 /** A signed-in session: the access token for the response, the refresh token for the cookie. */
@@ -103,7 +129,7 @@ export interface SignedIn {
 
 export type SigninResult = SignedIn | { pendingActivation: true };
 
-export function createAuthService({ config, publicUrl, mailer, logger }: AuthDeps) {
+export function createAuthService({ config, publicUrl, mailer, logger, onRegistered }: AuthDeps) {
   // A real hash of a random password at the configured cost: comparing against it takes as long as a real check,
   // so an unknown email cannot be told from a wrong password by timing. Made on the first sign-in that needs it,
   // not at start (a hash at cost 12 holds a core for about 0.2 s).
@@ -143,6 +169,14 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
   async function endWaitingLinks(userId: Types.ObjectId | string): Promise<void> {
     await revokeWaitingLinks(userId);
     await dropPendingEmail(new Types.ObjectId(String(userId)));
+  }
+
+  /** Mails a waiting account the link that registers it, on the chart page of its last Top 50 upload. */
+  async function sendRegistrationLink(user: Pick<UserDoc, '_id' | 'email' | 'registrationChart'>): Promise<void> {
+    const token = await createOneTimeToken(user._id, 'register', REGISTRATION_TTL_MS);
+    const chart = user.registrationChart ?? '';
+    const link = `${publicUrl}/${encodeURIComponent(chart)}-music-top-50/${String(user._id)}?token=${token}`;
+    await mailer.send(registrationMail(user.email, chart, link));
   }
 
   async function hashPassword(password: string): Promise<string> {
@@ -191,7 +225,66 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       if (await usernameTaken(valid.username)) fail(MESSAGES.usernameTaken, 'username');
       // Counted once the username is free, so only tries that could take the address fill its count.
       await consumeLimit(`signup:email:${valid.email}`, SIGNUP_LIMITS.email, tooMany);
+      // An address waiting since a Top 50 upload is registered from its mailed link: it is sent again, and the
+      // answer is the sign-up's own (check your email), so the form tells no more than it does for a new address.
+      const waiting = await findUserByEmail(valid.email);
+      if (waiting?.awaitsRegistration) {
+        await sendRegistrationLink(waiting);
+        return waiting;
+      }
       return createWaitingAccount(valid);
+    },
+
+    /**
+     * The account for the email of a visitor's Top 50 upload to `chart` (the artist's username): the waiting
+     * account the address has, or a new one (one per address, however many uploads arrive at once), with its
+     * registration link mailed. The address of a member's account is refused: that member logs in to upload.
+     */
+    async waitingAccountForUpload(email: string, chart: string): Promise<UserDoc> {
+      const refused = () => new AppError(409, 'conflict', REGISTRATION_MESSAGES.memberEmail, [{ path: 'email', message: REGISTRATION_MESSAGES.memberEmail }]);
+      if (await emailHeldForCancel(email)) throw refused();
+      const { user } = await waitingAccountFor(email, chart);
+      if (!user.awaitsRegistration) throw refused();
+      try {
+        await sendRegistrationLink(user);
+      } catch (err) {
+        logger.error({ err }, 'registration mail failed; the upload is refused');
+        throw new AppError(503, 'mail_failed', MESSAGES.mailFailed);
+      }
+      return user;
+    },
+
+    /**
+     * Registers a waiting account from its mailed link (signup-orland): the sign-up's rules and messages for the
+     * username and password, then the link is spent (once, however many tries arrive together), the account
+     * becomes a real one, signed in, and its waiting songs are published.
+     */
+    async register(input: RegistrationInput, address: string): Promise<SignedIn> {
+      await consumeLimit(`register:ip:${address}`, REGISTER_LIMIT, 'Too many sign-ups. Please wait and try again.');
+      const link = await usableOneTimeToken(input.token, 'register');
+      if (!link || String(link.userId) !== input.userId) fail(REGISTRATION_MESSAGES.badLink, 'token');
+      if (!input.username?.trim()) fail(MESSAGES.username, 'username');
+      if (!input.password) fail(MESSAGES.password, 'password');
+      if (!input.passwordConfirm) fail(MESSAGES.passwordConfirm, 'passwordConfirm');
+      const username = normalizeUsername(input.username);
+      checkUsername(username);
+      checkNewPassword(input.password, input.passwordConfirm, { password: 'password', confirm: 'passwordConfirm' }, MESSAGES.passwordMismatch);
+      if (await usernameTaken(username)) fail(MESSAGES.usernameTaken, 'username');
+      const passwordHash = await hashPassword(input.password);
+      if (!(await spendOneTimeToken(input.token, 'register'))) fail(REGISTRATION_MESSAGES.badLink, 'token');
+      let user: UserDoc | null;
+      try {
+        user = await registerWaitingAccount(link.userId, username, passwordHash);
+      } catch (err) {
+        // The name was taken between the check and the write: the link is given back for another name.
+        if (!isDuplicateKey(err)) throw err;
+        await giveBackOneTimeToken(input.token);
+        fail(MESSAGES.usernameTaken, 'username');
+      }
+      if (!user) fail(REGISTRATION_MESSAGES.badLink, 'token');
+      await revokeOneTimeTokens(user._id);
+      await onRegistered?.(user);
+      return signIn(user);
     },
 
     /**
@@ -252,7 +345,8 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       const email = checkEmail(emailInput);
       await consumeLimit(`mail:ip:${address}`, MAIL_LIMIT, 'Too many emails requested. Please wait and try again.');
       const user = await findUserByEmail(email);
-      if (user && !user.isActive) await sendActivation(user);
+      if (user?.awaitsRegistration) await sendRegistrationLink(user);
+      else if (user && !user.isActive) await sendActivation(user);
     },
 
     async requestReset(emailInput: string | undefined, address: string): Promise<void> {
@@ -260,6 +354,8 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       await consumeLimit(`mail:ip:${address}`, MAIL_LIMIT, 'Too many emails requested. Please wait and try again.');
       const user = await findUserByEmail(email);
       if (!user) return;
+      // A waiting account has no password to reset: it gets its registration link again.
+      if (user.awaitsRegistration) return sendRegistrationLink(user);
       const token = await createOneTimeToken(user._id, 'reset', RESET_TTL_MS);
       await mailer.send(resetPasswordMail(user.email, user.firstName, `${publicUrl}/auth/reset-password?token=${token}`));
     },
@@ -318,6 +414,8 @@ export function createAuthService({ config, publicUrl, mailer, logger }: AuthDep
       let user = await userReads.one<UserDoc>({ [idField]: profile.providerId });
       if (!user && profile.email) {
         const existing = await findUserByEmail(profile.email);
+        // A waiting account is registered from its mailed link (or "Forgot password", which mails it again).
+        if (existing?.awaitsRegistration) throw new AppError(409, 'conflict', REGISTRATION_MESSAGES.finishRegistration);
         if (existing) user = await linkProvider(existing, idField, profile.providerId);
       }
       // An address that another member may still take back with a cancel link gets no new account.

@@ -112,6 +112,18 @@ export async function spendOneTimeToken(token: string, purpose: TokenPurpose): P
   return (await spend(`token:${id}`, found.expiresAt)) ? found : undefined;
 }
 
+/** A one-time token that could be spent now, without spending it (a form checks the link before its other rules). */
+export async function usableOneTimeToken(token: string, purpose: TokenPurpose): Promise<OneTimeTokenDoc | undefined> {
+  const found = await OneTimeTokenModel.findById(sha256(token)).lean<OneTimeTokenDoc>();
+  if (!found || found.purpose !== purpose || found.usedAt || found.expiresAt <= new Date()) return undefined;
+  return (await SpentTokenModel.exists({ _id: `token:${found._id}` })) ? undefined : found;
+}
+
+/** Gives back a token spent by a request that then could not do its work (the link works again). */
+export async function giveBackOneTimeToken(token: string): Promise<void> {
+  await SpentTokenModel.deleteOne({ _id: `token:${sha256(token)}` });
+}
+
 /** Spends a one-time token and answers its user id, or undefined when unknown, of another purpose, spent or expired. */
 export async function consumeOneTimeToken(token: string, purpose: TokenPurpose): Promise<Types.ObjectId | undefined> {
   return (await spendOneTimeToken(token, purpose))?.userId;

@@ -76,6 +76,13 @@ const contentSchema = new Schema(
     isOrlando: { type: Boolean, default: false },
     isTop50: { type: Boolean, default: false },
     top50Email: { type: String, default: null },
+    /** The artist whose Top 50 chart the piece was entered in (their own songs are on it anyway); null if none. */
+    top50ArtistId: { type: Schema.Types.ObjectId, ref: 'User', default: null },
+    /**
+     * Sent by a visitor and owned by their waiting account: private, off every list, its files restricted, until the
+     * account is registered from the link mailed to its address (then published as its owner's setting says).
+     */
+    awaitingOwner: { type: Boolean, default: false },
     isPaidOut: { type: Boolean, default: false },
     /** Off the public lists while flags from members wait for an admin's decision. */
     isHide: { type: Boolean, default: false },

@@ -4,11 +4,17 @@ import { MESSAGES } from '../../../generated/validation';
 import { auditDetails } from '../../lib/audit-details';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { optionalAuth, requireAuth } from '../users';
+import { consumeLimit } from '../../lib/rate-limit';
+import { issueUploadPass, requireUploadPass, UPLOAD_PASS_HEADER } from '../../lib/upload-pass';
 import type { ProjectOwnerCheck } from './contents.projects';
-import type { ContentsService } from './contents.service';
+import { TOP50_MESSAGES, TOP50_VISITOR_LIMITS, type ContentsService, type WaitingAccountFor } from './contents.service';
 
-/** `ownsProject` is the projects module's answer to whether a project is the piece owner's (handed in by the app, so that contents does not import projects). */
-export function contentsRouter(config: AuthConfig, contents: ContentsService, ownsProject: ProjectOwnerCheck): Router {
+/**
+ * `ownsProject` is the projects module's answer to whether a project is the piece owner's, and `waitingAccountFor`
+ * the auth module's waiting account of a visitor's email (both handed in by the app, so that contents imports
+ * neither).
+ */
+export function contentsRouter(config: AuthConfig, contents: ContentsService, ownsProject: ProjectOwnerCheck, waitingAccountFor: WaitingAccountFor): Router {
   const router = Router();
   const auth = requireAuth(config);
   const maybeAuth = optionalAuth(config);
@@ -18,9 +24,22 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService, ow
     res.status(201).json({ content: await contents.dto(saved, req.auth), message: MESSAGES.contentSaved });
   });
 
-  router.post('/content/save-top50', auth, async (req: ApiRequest<'saveTop50Content'>, res: ApiResponse<'saveTop50Content'>) => {
-    const saved = await contents.save(req.auth!, req.body, 'top50');
-    res.status(201).json({ content: await contents.dto(saved, req.auth), message: MESSAGES.contentSaved });
+  router.post('/content/save-top50', maybeAuth, async (req: ApiRequest<'saveTop50Content'>, res: ApiResponse<'saveTop50Content'>) => {
+    if (req.auth) {
+      const saved = await contents.saveTop50(req.auth, req.body);
+      res.status(201).json({ content: await contents.dto(saved, req.auth), message: MESSAGES.contentSaved });
+      return;
+    }
+    const pass = () => requireUploadPass(config.keys.uploadPasses, req.headers[UPLOAD_PASS_HEADER]);
+    const saved = await contents.saveVisitorTop50(pass, req.body, req.ip ?? 'unknown', waitingAccountFor);
+    res.status(201).json({ content: await contents.dto(saved, undefined), message: TOP50_MESSAGES.checkEmail });
+  });
+
+  router.post('/content/top50-upload-pass', async (req: ApiRequest<'createTop50UploadPass'>, res: ApiResponse<'createTop50UploadPass'>) => {
+    await consumeLimit(`top50:pass:ip:${req.ip ?? 'unknown'}`, TOP50_VISITOR_LIMITS.passes, TOP50_MESSAGES.tooMany);
+    const artist = await contents.chartArtist(req.body.artistId);
+    const { pass, expiresAt } = issueUploadPass(config.keys.uploadPasses, String(artist._id));
+    res.status(201).json({ pass, expiresAt: expiresAt.toISOString() });
   });
 
   router.post('/content/save-artist', auth, async (req: ApiRequest<'saveArtistContent'>, res: ApiResponse<'saveArtistContent'>) => {

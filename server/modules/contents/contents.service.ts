@@ -9,6 +9,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
+import { consumeLimit, type Limit } from '../../lib/rate-limit';
+import type { UploadPass } from '../../lib/upload-pass';
 import type { AuthContext } from '../../lib/auth-context';
 import type { AuditDetails } from '../../lib/audit-details';
 import { isAdmin, isOwnerOrAdmin, isSelfOrAdmin, requireAdmin, requireOwnerOrAdmin, requirePieceRemover, requireSelfOrAdmin } from '../../lib/permissions';
@@ -50,12 +52,36 @@ export interface PieceToPublish {
   audio: UploadDoc | null;
   /** The Top 50 contact email, lower-cased; null in the other modes. */
   email: string | null;
+  /** Top 50: the artist whose chart the piece is entered in. */
+  chartArtistId?: string | null;
 }
+
+/** A piece that passed the form's rules, its owner not known yet (a visitor's Top 50 song, before its account). */
+export type CheckedForm = Omit<PieceToPublish, 'ownerId' | 'owner'>;
 
 /** A minted piece's token, as the NFT module hands it over (the API's ContentNft). */
 export type ContentNft = Schemas['ContentNft'];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * A visitor's Top 50 entries, counted before any other work: passes and entries per address (a person sends a song
+ * or two; a script sending hundreds is stopped), and entries per email, so that nobody mails an address they do not
+ * hold more than a few times a day.
+ */
+export const TOP50_VISITOR_LIMITS = {
+  passes: { max: 10, windowMs: 60 * 60_000 } satisfies Limit,
+  address: { max: 10, windowMs: 60 * 60_000 } satisfies Limit,
+  email: { max: 5, windowMs: 24 * 60 * 60_000 } satisfies Limit,
+};
+
+export const TOP50_MESSAGES = {
+  tooMany: 'Too many songs sent. Please wait and try again.',
+  checkEmail: 'Check your email: your song joins the chart once you register from the link we sent.',
+} as const;
+
+/** The waiting account of a visitor's email (the auth module's, handed in by the app). */
+export type WaitingAccountFor = (email: string, chart: string) => Promise<Pick<UserDoc, '_id' | 'username' | 'fullName' | 'userType' | 'followersCount'>>;
 const MAIN_TAGS = ['music', 'art', 'photos'] as const;
 
 function fail(message: string, path: string): never {
@@ -118,7 +144,41 @@ export async function withFinishedMedia(content: ContentDoc): Promise<ContentDoc
   return { ...content, media: updated };
 }
 
+/** The form's text fields, checked in the order the form shows them. */
+function checkFields(input: SaveInput, mode: SaveMode) {
+  const title = input.title?.trim();
+  const description = input.description?.trim();
+  if (!title) fail(MESSAGES.titleRequired, 'title');
+  if (mode === 'top50' && !EMAIL.test(input.email?.trim() ?? '')) fail(MESSAGES.emailMustBeValid, 'email');
+  if (!description) fail(MESSAGES.descriptionRequired, 'description');
+  const mainName = input.tags?.[0]?.name?.trim();
+  if (!mainName) fail(MESSAGES.tagsRequired, 'tags');
+  const email = mode === 'top50' ? input.email!.trim().toLowerCase() : null;
+  return { title, description, mainName, email };
+}
+
+async function mainTagOf(name: string): Promise<TagDoc> {
+  const main = await tagReads.one<TagDoc>({ labelLower: name.toLowerCase(), parentTag: null });
+  if (!main || !MAIN_TAGS.includes(main.type)) fail('Choose Music, Art or Photos.', 'tags');
+  return main;
+}
+
+async function subTagOf(main: TagDoc, subTag: string | undefined): Promise<TagDoc | null> {
+  const name = subTag?.trim();
+  if (!name) return null;
+  const sub = await tagReads.one<TagDoc>({ labelLower: name.toLowerCase(), parentTag: main._id });
+  if (!sub) fail(`${name} is not a sub-tag of ${main.label}.`, 'subTag');
+  return sub;
+}
+
 export function createContentsService(media: MediaService) {
+  /** The photo, and the song of a Music piece: unused uploads of `uploaderId`, or the form's message. */
+  async function formUploads(uploaderId: string, isMusic: boolean, input: SaveInput) {
+    const photo = await media.ownUnusedUpload(input.photoPath, uploaderId, 'image', 'content', MESSAGES.photoRequired);
+    const audio = isMusic ? await media.ownUnusedUpload(input.audioPath, uploaderId, 'audio', 'content', MESSAGES.audioRequired) : null;
+    return { photo, audio };
+  }
+
   /** The piece as `reader` sees it (counts its owner hides are null but for the owner and admins). */
   async function dto(content: ContentDoc, reader: CountReader): Promise<Schemas['Content']> {
     const finished = await withFinishedMedia(content);
@@ -143,27 +203,29 @@ export function createContentsService(media: MediaService) {
     async check(caller: AuthContext, input: SaveInput, mode: SaveMode, ownerId = caller.userId): Promise<PieceToPublish> {
       // Another artist's page answers as a member who does not exist: only the artist and admins publish there.
       if (mode === 'artist') requireSelfOrAdmin(caller, ownerId, 'User not found');
-      const title = input.title?.trim();
-      const description = input.description?.trim();
-      if (!title) fail(MESSAGES.titleRequired, 'title');
-      if (mode === 'top50' && !EMAIL.test(input.email?.trim() ?? '')) fail(MESSAGES.emailMustBeValid, 'email');
-      if (!description) fail(MESSAGES.descriptionRequired, 'description');
-      const mainName = input.tags?.[0]?.name?.trim();
-      if (!mainName) fail(MESSAGES.tagsRequired, 'tags');
-      const main = await tagReads.one<TagDoc>({ labelLower: mainName.toLowerCase(), parentTag: null });
-      if (!main || !MAIN_TAGS.includes(main.type)) fail('Choose Music, Art or Photos.', 'tags');
-      const sub = input.subTag?.trim() ? await tagReads.one<TagDoc>({ labelLower: input.subTag.trim().toLowerCase(), parentTag: main._id }) : null;
-      if (input.subTag?.trim() && !sub) fail(`${input.subTag.trim()} is not a sub-tag of ${main.label}.`, 'subTag');
+      const fields = checkFields(input, mode);
+      const main = await mainTagOf(fields.mainName);
+      const sub = await subTagOf(main, input.subTag);
       const isMusic = main.type === 'music';
       if (mode !== 'classic' && !isMusic) fail('Only Music can be published here.', 'tags');
       const owner = await userReads.byId<PieceToPublish['owner']>(ownerId, { userType: 1, username: 1, fullName: 1, followersCount: 1 });
       if (!owner) throw notFound('User not found');
       if (owner.userType === 50 && !isMusic) throw new AppError(403, 'forbidden', MESSAGES.musicOnly);
+      const { photo, audio } = await formUploads(caller.userId, isMusic, input);
+      return { mode, ownerId, owner, title: fields.title, description: fields.description, main, sub, photo, audio, email: fields.email };
+    },
 
-      const photo = await media.ownUnusedUpload(input.photoPath, caller.userId, 'image', 'content', MESSAGES.photoRequired);
-      const audio = isMusic ? await media.ownUnusedUpload(input.audioPath, caller.userId, 'audio', 'content', MESSAGES.audioRequired) : null;
-      const email = mode === 'top50' ? input.email!.trim().toLowerCase() : null;
-      return { mode, ownerId, owner, title, description, main, sub, photo, audio, email };
+    /**
+     * A visitor's Top 50 song, checked as `check` does with the uploads of their pass's session (`sessionId`), for
+     * an owner found afterwards (the waiting account of the email), so that a refused form makes no account.
+     */
+    async checkVisitorTop50(sessionId: string, input: SaveInput): Promise<CheckedForm> {
+      const fields = checkFields(input, 'top50');
+      const main = await mainTagOf(fields.mainName);
+      const sub = await subTagOf(main, input.subTag);
+      if (main.type !== 'music') fail('Only Music can be published here.', 'tags');
+      const { photo, audio } = await formUploads(sessionId, true, input);
+      return { mode: 'top50', title: fields.title, description: fields.description, main, sub, photo, audio, email: fields.email };
     },
 
     /**
@@ -172,7 +234,7 @@ export function createContentsService(media: MediaService) {
      * the piece already there is answered, and the uploads it holds are left to it. `nft` is the token it was
      * minted as.
      */
-    async publish(piece: PieceToPublish, { id, nft }: { id?: Types.ObjectId; nft?: ContentNft } = {}): Promise<ContentDoc> {
+    async publish(piece: PieceToPublish, { id, nft, waiting = false }: { id?: Types.ObjectId; nft?: ContentNft; waiting?: boolean } = {}): Promise<ContentDoc> {
       const { mode, ownerId, owner, title, main, sub, photo, audio } = piece;
       const _id = id ?? new Types.ObjectId();
       const uploadedAt = new Date();
@@ -194,15 +256,18 @@ export function createContentsService(media: MediaService) {
         isOrlando: mode === 'artist',
         isTop50: mode === 'top50',
         top50Email: piece.email,
+        top50ArtistId: piece.chartArtistId ?? null,
+        awaitingOwner: waiting,
+        ...(waiting ? { setting: { public: false, private: true, followers: false, hidePlayCount: false, hideViewCount: false } } : {}),
         knackRateMicros: knackPriceMicros((sub ?? main).priceMicros),
-        listed: true,
+        listed: !waiting,
         uploadedAt,
         ...(nft ? { nft } : {}),
         ...initialRanking(uploadedAt, owner.followersCount),
       });
       const uploads = audio ? [photo, audio] : [photo];
       const usedBy = `content:${String(_id)}`;
-      await media.attach(uploads, usedBy, 'public');
+      await media.attach(uploads, usedBy, waiting ? 'restricted' : 'public');
       try {
         await content.save();
       } catch (err) {
@@ -212,13 +277,78 @@ export function createContentsService(media: MediaService) {
         await media.detach(uploads, usedBy);
         throw err;
       }
+      // A waiting piece is counted and shown when its owner registers (publishWaitingPiecesOf).
+      if (waiting) return content.toObject();
       await adjustContentsCount(ownerId, 1);
       publicPages.clear();
       return content.toObject();
     },
 
+    /**
+     * The pieces a waiting account sent, published once it is registered: under its chosen name, public, on the
+     * lists, their files public. Publishing them again changes nothing, so a registration cut short is completed by
+     * the next call.
+     */
+    async publishWaitingPiecesOf(owner: Pick<UserDoc, '_id' | 'username' | 'fullName'>): Promise<number> {
+      const waiting = await ContentModel.find({ ownerId: owner._id, awaitingOwner: true }).lean<ContentDoc[]>();
+      for (const piece of waiting) {
+        await ContentModel.updateOne(
+          { _id: piece._id },
+          {
+            $set: {
+              ownerUsername: owner.username,
+              ownerName: owner.fullName,
+              awaitingOwner: false,
+              setting: { ...piece.setting, public: true, private: false, followers: false },
+              listed: !piece.isHide && !piece.takenDown,
+            },
+          },
+        );
+        await media.setVisibility(uploadsOf(piece), piece.takenDown ? 'restricted' : 'public');
+      }
+      const shown = waiting.filter((piece) => !piece.isHide && !piece.takenDown).length;
+      if (shown) await adjustContentsCount(owner._id, shown);
+      publicPages.clear();
+      return waiting.length;
+    },
+
     async save(caller: AuthContext, input: SaveInput, mode: SaveMode, ownerId = caller.userId): Promise<ContentDoc> {
       return service.publish(await service.check(caller, input, mode, ownerId));
+    },
+
+    /** The artist of a Top 50 chart: a registered member, else 404 as for nobody. */
+    async chartArtist(artistId: string): Promise<Pick<UserDoc, '_id' | 'username'>> {
+      const artist = await userReads.byId<Pick<UserDoc, '_id' | 'username' | 'awaitsRegistration'>>(artistId, { username: 1, awaitsRegistration: 1 });
+      if (!artist || artist.awaitsRegistration) throw notFound('User not found');
+      return artist;
+    },
+
+    /** A member's song entered in an artist's Top 50: published at once, owned by the member. */
+    async saveTop50(caller: AuthContext, input: SaveInput & { artistId: string }): Promise<ContentDoc> {
+      const artist = await service.chartArtist(input.artistId);
+      const piece = await service.check(caller, input, 'top50');
+      return service.publish({ ...piece, chartArtistId: String(artist._id) });
+    },
+
+    /**
+     * A visitor's song entered in an artist's Top 50 with their upload pass: counted per address first, checked as
+     * a member's (with the pass's uploads), then owned by the waiting account of its email (`waitingAccountFor`,
+     * which mails the registration link) and kept out of sight until that account is registered.
+     */
+    async saveVisitorTop50(
+      pass: () => UploadPass,
+      input: SaveInput & { artistId: string },
+      address: string,
+      waitingAccountFor: WaitingAccountFor,
+    ): Promise<ContentDoc> {
+      await consumeLimit(`top50:ip:${address}`, TOP50_VISITOR_LIMITS.address, TOP50_MESSAGES.tooMany);
+      const { sessionId, artistId } = pass();
+      if (artistId !== input.artistId) throw new AppError(401, 'unauthorized', 'Please log in, or open the upload form again.');
+      const artist = await service.chartArtist(input.artistId);
+      const form = await service.checkVisitorTop50(sessionId, input);
+      await consumeLimit(`top50:email:${form.email}`, TOP50_VISITOR_LIMITS.email, TOP50_MESSAGES.tooMany);
+      const owner = await waitingAccountFor(form.email!, artist.username);
+      return service.publish({ ...form, ownerId: String(owner._id), owner, chartArtistId: String(artist._id) }, { waiting: true });
     },
 
     async getVisible(id: string, viewer: AuthContext | undefined): Promise<ContentDoc> {

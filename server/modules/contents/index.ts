@@ -1,6 +1,17 @@
 /** Contents: publishing pieces (classic, Top 50, artist page) and managing them. */
 export { contentsRouter } from './contents.routes';
-export { createContentsService, canSee, canView, withFinishedMedia, type ContentNft, type ContentsService, type PieceToPublish } from './contents.service';
+export {
+  createContentsService,
+  canSee,
+  canView,
+  withFinishedMedia,
+  TOP50_MESSAGES,
+  TOP50_VISITOR_LIMITS,
+  type ContentNft,
+  type ContentsService,
+  type PieceToPublish,
+  type WaitingAccountFor,
+} from './contents.service';
 export { ContentModel, contentReads, type ContentDoc } from './contents.model';
 export { contentLink, shownCount, type CountReader } from './contents.mapper';
 export { FormerLinkModel, pieceByFormerLink, renameOwner, transferOwner } from './contents.owner';

@@ -156,7 +156,12 @@ export function createFeedsService(contents: ContentsService) {
 
     async top50(username: string, viewer: AuthContext | undefined): Promise<Schemas['Top50Response']> {
       const artist = await findUser(username);
-      const rows = await contentReads.many({ ownerId: artist._id, type: 'music', listed: true }, { sort: { reactedCount: -1, _id: -1 }, limit: TOP_50 });
+      // The artist's own songs, and the songs others entered in their chart (a visitor's once registered: until
+      // then it is not listed).
+      const rows = await contentReads.many(
+        { type: 'music', listed: true, $or: [{ ownerId: artist._id }, { top50ArtistId: artist._id }] },
+        { sort: { reactedCount: -1, _id: -1 }, limit: TOP_50 },
+      );
       return { artist: toUserCard(artist), contents: await Promise.all(rows.map((row) => contents.dto(row, viewer))) };
     },
 

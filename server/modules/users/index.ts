@@ -6,7 +6,9 @@ export {
   deleteAccount,
   linkSocialId,
   markActivationSent,
+  registerWaitingAccount,
   revokeAccessTokens,
+  waitingAccountFor,
   setPasswordHash,
   type NewAccount,
 } from './users.accounts';

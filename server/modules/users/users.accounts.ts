@@ -3,8 +3,11 @@
  * when (a sign-up, an emailed link opened, a reset, a social sign-in) and these functions change the account.
  * Raising `tokenVersion` ends every access token issued before (the session check compares it).
  */
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { wordsOf } from '../../lib/search';
 import { UserModel, type UserDoc } from './users.model';
+import { normalizeEmail } from './users.service';
 
 /** The fields a new account starts with; `username` and `email` are unique (a taken one throws the duplicate-key error). */
 export type NewAccount = Pick<UserDoc, 'email' | 'username' | 'firstName' | 'lastName' | 'fullName' | 'isActive'> &
@@ -47,4 +50,64 @@ export function linkSocialId(userId: Types.ObjectId, idField: 'googleId' | 'face
     ? { $set: { [idField]: providerId, isActive: true, passwordHash: null }, $inc: { tokenVersion: 1 } }
     : { $set: { [idField]: providerId } };
   return UserModel.findByIdAndUpdate(userId, update, { new: true }).lean<UserDoc>();
+}
+
+/**
+ * A waiting account's username: a character no member can choose (usernames are letters, digits, `_` and `.`), so it
+ * never takes a name from anyone, and no profile link reaches it.
+ */
+const waitingUsername = (id: Types.ObjectId) => `~${id.toHexString()}`;
+
+/**
+ * The account of `email` for a visitor's upload: a new waiting account, or the one the address has. The insert on
+ * the unique email is what makes one address one account: of two uploads from one address at once, in any
+ * processes, one inserts and the other finds the account it made.
+ */
+export async function waitingAccountFor(email: string, chart: string): Promise<{ user: UserDoc; created: boolean }> {
+  const address = normalizeEmail(email);
+  const _id = new Types.ObjectId();
+  try {
+    const user = await UserModel.create({
+      _id,
+      email: address,
+      username: waitingUsername(_id),
+      isActive: false,
+      passwordHash: null,
+      awaitsRegistration: true,
+      registrationChart: chart,
+    });
+    return { user: user.toObject(), created: true };
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const user = await UserModel.findOne({ email: address }).lean<UserDoc>();
+    if (!user) throw err;
+    if (user.awaitsRegistration && user.registrationChart !== chart) {
+      await UserModel.updateOne({ _id: user._id, awaitsRegistration: true }, { $set: { registrationChart: chart } });
+      return { user: { ...user, registrationChart: chart }, created: false };
+    }
+    return { user, created: false };
+  }
+}
+
+/**
+ * Registers a waiting account (its mailed link was opened): its username, its password hash, active. Answers the
+ * account, or null when it is not waiting (any more). A username taken meanwhile throws the duplicate-key error.
+ */
+export async function registerWaitingAccount(userId: Types.ObjectId, username: string, passwordHash: string): Promise<UserDoc | null> {
+  return UserModel.findOneAndUpdate(
+    { _id: userId, awaitsRegistration: true },
+    {
+      $set: {
+        username,
+        fullName: username,
+        passwordHash,
+        isActive: true,
+        awaitsRegistration: false,
+        registrationChart: null,
+        searchWords: wordsOf(username, username),
+      },
+      $inc: { tokenVersion: 1 },
+    },
+    { new: true },
+  ).lean<UserDoc>();
 }

@@ -48,6 +48,14 @@ const userSchema = new Schema(
     googleId: { type: String },
     facebookId: { type: String },
     onesignalUserId: { type: String, default: null },
+    /**
+     * A waiting account: made for the email of a visitor's Top 50 upload, with no password and a placeholder
+     * username no one can type. It cannot sign in until the link mailed to that address registers it
+     * (auth/signup-orland), which clears this.
+     */
+    awaitsRegistration: { type: Boolean, default: false },
+    /** A waiting account's last Top 50: the artist's username, whose chart page its registration link opens. */
+    registrationChart: { type: String, default: null },
     /** When an admin deactivated the account (it cannot sign in until reactivated); null while it may. */
     deactivatedAt: { type: Date, default: null },
     /** When the last activation mail went out (resending is throttled). */

@@ -52,6 +52,8 @@ export type Endpoints = {
   createMessage: MutationDefinition<op.CreateMessageArgs & CallOptions, CacheBaseQuery, Tag, op.CreateMessageResult, 'api'>;
   /** POST /subscription/create: Subscribe to a plan (open its checkout) */
   createSubscription: MutationDefinition<op.CreateSubscriptionArgs & CallOptions, CacheBaseQuery, Tag, op.CreateSubscriptionResult, 'api'>;
+  /** POST /content/top50-upload-pass: A visitor's pass to upload a song to an artist's Top 50 */
+  createTop50UploadPass: MutationDefinition<op.CreateTop50UploadPassArgs & CallOptions, CacheBaseQuery, Tag, op.CreateTop50UploadPassResult, 'api'>;
   /** POST /stellar/wallet/challenge: Ask for the challenge a wallet signs to prove it holds an address (SEP-10) */
   createWalletChallenge: MutationDefinition<op.CreateWalletChallengeArgs & CallOptions, CacheBaseQuery, Tag, op.CreateWalletChallengeResult, 'api'>;
   /** POST /admin/members/{id}/deactivate: Deactivate a member (admins) */
@@ -294,7 +296,7 @@ export type Endpoints = {
   saveNativePost: MutationDefinition<op.SaveNativePostArgs & CallOptions, CacheBaseQuery, Tag, op.SaveNativePostResult, 'api'>;
   /** POST /project/save: Create a project from some of one's own pieces */
   saveProject: MutationDefinition<op.SaveProjectArgs & CallOptions, CacheBaseQuery, Tag, op.SaveProjectResult, 'api'>;
-  /** POST /content/save-top50: Publish a song to the Top 50 chart */
+  /** POST /content/save-top50: Enter a song in an artist's Top 50 chart */
   saveTop50Content: MutationDefinition<op.SaveTop50ContentArgs & CallOptions, CacheBaseQuery, Tag, op.SaveTop50ContentResult, 'api'>;
   /** GET /content/search-contents: Pieces whose title has words starting with the query's words */
   searchContents: InfiniteQueryDefinition<op.SearchContentsArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.SearchContentsResult, 'api'>;
@@ -312,6 +314,8 @@ export type Endpoints = {
   signin: MutationDefinition<op.SigninArgs & CallOptions, CacheBaseQuery, Tag, op.SigninResult, 'api'>;
   /** POST /auth/signup: Create an account */
   signup: MutationDefinition<op.SignupArgs & CallOptions, CacheBaseQuery, Tag, op.SignupResult, 'api'>;
+  /** POST /auth/signup-orland: Register the waiting account a Top 50 upload left, from the mailed link */
+  signupOrland: MutationDefinition<op.SignupOrlandArgs & CallOptions, CacheBaseQuery, Tag, op.SignupOrlandResult, 'api'>;
   /** POST /nft/mints: Start minting a piece as an NFT (step 3, the token code) */
   startNftMint: MutationDefinition<op.StartNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.StartNftMintResult, 'api'>;
   /** POST /knack/play: Start listening to a song (a play session) */
@@ -393,6 +397,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   createMemberAccount: { kind: 'mutation', tags: ['Admin'] },
   createMessage: { kind: 'mutation', tags: ['Message'] },
   createSubscription: { kind: 'mutation', tags: ['Subscription'] },
+  createTop50UploadPass: { kind: 'mutation', tags: ['Content'] },
   createWalletChallenge: { kind: 'mutation', tags: ['Stellar'] },
   deactivateMember: { kind: 'mutation', tags: ['Admin', 'User'] },
   declineCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
@@ -523,6 +528,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   setMessageImportant: { kind: 'mutation', tags: ['Message'] },
   signin: { kind: 'mutation', tags: ['Auth'] },
   signup: { kind: 'mutation', tags: ['Auth'] },
+  signupOrland: { kind: 'mutation', tags: ['Auth'] },
   startNftMint: { kind: 'mutation', tags: ['NFT'] },
   startPlay: { kind: 'mutation', tags: ['Knack'] },
   submitNftMint: { kind: 'mutation', tags: ['NFT'] },
@@ -577,6 +583,7 @@ export const {
   useCreateMemberAccountMutation,
   useCreateMessageMutation,
   useCreateSubscriptionMutation,
+  useCreateTop50UploadPassMutation,
   useCreateWalletChallengeMutation,
   useDeactivateMemberMutation,
   useDeclineCashOutMutation,
@@ -762,6 +769,7 @@ export const {
   useSetMessageImportantMutation,
   useSigninMutation,
   useSignupMutation,
+  useSignupOrlandMutation,
   useStartNftMintMutation,
   useStartPlayMutation,
   useSubmitNftMintMutation,

@@ -151,6 +151,13 @@ export function createSubscription(args: CreateSubscriptionArgs, options?: Reque
   return request<CreateSubscriptionResult>('post', '/subscription/create', args ?? {}, options);
 }
 
+export type CreateTop50UploadPassArgs = { body: NonNullable<operations['createTop50UploadPass']['requestBody']>['content']['application/json'] };
+export type CreateTop50UploadPassResult = operations['createTop50UploadPass']['responses'][201]['content']['application/json'];
+/** POST /content/top50-upload-pass: A visitor's pass to upload a song to an artist's Top 50 */
+export function createTop50UploadPass(args: CreateTop50UploadPassArgs, options?: RequestOptions): Promise<CreateTop50UploadPassResult> {
+  return request<CreateTop50UploadPassResult>('post', '/content/top50-upload-pass', args ?? {}, options);
+}
+
 export type CreateWalletChallengeArgs = { body: NonNullable<operations['createWalletChallenge']['requestBody']>['content']['application/json'] };
 export type CreateWalletChallengeResult = operations['createWalletChallenge']['responses'][200]['content']['application/json'];
 /** POST /stellar/wallet/challenge: Ask for the challenge a wallet signs to prove it holds an address (SEP-10) */
@@ -1000,7 +1007,7 @@ export function saveProject(args: SaveProjectArgs, options?: RequestOptions): Pr
 
 export type SaveTop50ContentArgs = { body: NonNullable<operations['saveTop50Content']['requestBody']>['content']['application/json'] };
 export type SaveTop50ContentResult = operations['saveTop50Content']['responses'][201]['content']['application/json'];
-/** POST /content/save-top50: Publish a song to the Top 50 chart */
+/** POST /content/save-top50: Enter a song in an artist's Top 50 chart */
 export function saveTop50Content(args: SaveTop50ContentArgs, options?: RequestOptions): Promise<SaveTop50ContentResult> {
   return request<SaveTop50ContentResult>('post', '/content/save-top50', args ?? {}, options);
 }
@@ -1059,6 +1066,13 @@ export type SignupResult = operations['signup']['responses'][201]['content']['ap
 /** POST /auth/signup: Create an account */
 export function signup(args: SignupArgs, options?: RequestOptions): Promise<SignupResult> {
   return request<SignupResult>('post', '/auth/signup', args ?? {}, options);
+}
+
+export type SignupOrlandArgs = { body: NonNullable<operations['signupOrland']['requestBody']>['content']['application/json'] };
+export type SignupOrlandResult = operations['signupOrland']['responses'][201]['content']['application/json'];
+/** POST /auth/signup-orland: Register the waiting account a Top 50 upload left, from the mailed link */
+export function signupOrland(args: SignupOrlandArgs, options?: RequestOptions): Promise<SignupOrlandResult> {
+  return request<SignupOrlandResult>('post', '/auth/signup-orland', args ?? {}, options);
 }
 
 export type StartNftMintArgs = { body: NonNullable<operations['startNftMint']['requestBody']>['content']['application/json'] };

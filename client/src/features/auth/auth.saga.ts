@@ -19,11 +19,13 @@ import {
   resetPassword,
   signin,
   signup,
+  signupOrland,
   type RequestPasswordResetResult,
   type ResendActivationEmailResult,
   type ResetPasswordResult,
   type ConfirmEmailChangeResult as EmailLinkAnswer,
 } from '../../api/generated/operations';
+import { knackApi } from '../../api/generated/endpoints';
 import { toApiError } from '../../api/http';
 import { PATHS } from '../../lib/constants';
 import { currentPath, navigateTo } from '../../lib/navigation';
@@ -48,6 +50,7 @@ import {
   passwordResetEmailSent,
   passwordResetRequested,
   passwordResetSucceeded,
+  registrationSubmitted,
   sessionLost,
   sessionRefreshed,
   sessionRestored,
@@ -59,7 +62,7 @@ import {
   type AuthState,
 } from './auth.slice';
 import { ACCOUNT_KEY, clearAccount, parseAccount, saveAccount } from './auth.storage';
-import type { AuthResponse, EmailChangeLink, FormName, Session, SignupValues, StoredAccount } from './auth.types';
+import type { AuthResponse, EmailChangeLink, FormName, RegistrationValues, Session, SignupValues, StoredAccount } from './auth.types';
 
 type WithAuth = { auth: AuthState };
 const selectAuth = (state: WithAuth) => state.auth;
@@ -207,6 +210,29 @@ export function* submitNewPassword(action: PayloadAction<{ token: string; newPas
     yield put(modalOpened({ name: 'login', notice: result.message }));
   } catch (error) {
     yield call(formFailed, 'reset', error);
+  }
+}
+
+// Registering a waiting account (the `{name} register` modal, opened from the link mailed after a Top 50 upload)
+
+/**
+ * Registers the account and signs it in; the modal closes and the chart page loses the link's token from its
+ * address (the chart, where the song now shows, loads again).
+ */
+export function* submitRegistration(action: PayloadAction<RegistrationValues>): SagaIterator {
+  const values = { ...action.payload, username: normalizeUsername(action.payload.username) };
+  try {
+    const result: AuthResponse = yield call(signupOrland, { body: values }, { quiet: 'the register form shows a refusal under its fields' });
+    const session = toSession(result);
+    if (session) yield put(loginSucceeded(session));
+    yield put(modalClosed());
+    yield put(knackApi.util.invalidateTags(['Content', 'User']));
+    yield call(notify, 'success', result.message || AUTH_MESSAGES.activated);
+    const path = currentPath();
+    const chart = /^\/[^/]+-music-top-50/.exec(path)?.[0];
+    if (chart && chart !== path) yield call(navigateTo, chart, { replace: true });
+  } catch (error) {
+    yield call(formFailed, 'register', error);
   }
 }
 
@@ -371,6 +397,7 @@ export function* authSaga(): SagaIterator {
   yield takeLeading(activationEmailResendRequested.type, resendActivation);
   yield takeLatest(passwordResetRequested.type, requestReset);
   yield takeLatest(newPasswordSubmitted.type, submitNewPassword);
+  yield takeLeading(registrationSubmitted.type, submitRegistration);
   // The confirm page may ask twice (React strict mode); an activation token works once.
   yield takeLeading(accountConfirmRequested.type, confirm);
   yield takeLeading(emailChangeLinkOpened.type, openEmailChangeLink);

@@ -3,7 +3,19 @@ import { knackApi } from '../../api/generated/endpoints';
 import { knackRegistered } from '../../lib/contentEvents';
 import { modalOpened } from '../../lib/ui';
 import { loadAccount } from './auth.storage';
-import type { EmailChangeLink, FieldError, FormName, FormState, Plan, Session, SignupValues, StoredAccount, Subscription, User } from './auth.types';
+import type {
+  EmailChangeLink,
+  FieldError,
+  FormName,
+  FormState,
+  Plan,
+  RegistrationValues,
+  Session,
+  SignupValues,
+  StoredAccount,
+  Subscription,
+  User,
+} from './auth.types';
 
 /**
  * Client auth state: isLoggedIn, user, token, the reacted contents list with its counter; plus the status of each
@@ -35,6 +47,7 @@ const idleForms = (): Record<FormName, FormState> => ({
   forgot: idleForm,
   reset: idleForm,
   confirm: idleForm,
+  register: idleForm,
 });
 
 /** The state at start: signed in from the stored account (if any) while it is reloaded. */
@@ -73,6 +86,7 @@ const MODAL_FORMS: Partial<Record<string, FormName>> = {
   signup: 'signup',
   'forgot-password': 'forgot',
   'reset-password': 'reset',
+  'artist-register': 'register',
 };
 
 const authSlice = createSlice({
@@ -124,6 +138,10 @@ const authSlice = createSlice({
     },
     passwordResetSucceeded(state, action: PayloadAction<string>) {
       state.forms.reset = { status: 'sent', message: action.payload, errors: [] };
+    },
+    /** The `{name} register` form was sent (a waiting account registered from its mailed link). */
+    registrationSubmitted(state, _action: PayloadAction<RegistrationValues>) {
+      state.forms.register = { status: 'sending', message: null, errors: [] };
     },
     // Activation link
     accountConfirmRequested(state, _action: PayloadAction<string>) {
@@ -210,6 +228,7 @@ export const {
   passwordResetEmailSent,
   newPasswordSubmitted,
   passwordResetSucceeded,
+  registrationSubmitted,
   accountConfirmRequested,
   accountConfirmFinished,
   emailChangeLinkOpened,

@@ -26,7 +26,16 @@ export interface FieldError {
   message: string;
 }
 
-export type FormName = 'login' | 'signup' | 'forgot' | 'reset' | 'confirm';
+export type FormName = 'login' | 'signup' | 'forgot' | 'reset' | 'confirm' | 'register';
+
+/** The `{name} register` form: the mailed link's account and token, and the chosen username and password. */
+export interface RegistrationValues {
+  userId: string;
+  token: string;
+  username: string;
+  password: string;
+  passwordConfirm: string;
+}
 
 /** The two links of an email change: the one mailed to the new address, and the cancel link of the notice to the old one. */
 export type EmailChangeLink = 'email' | 'cancel-email';

@@ -14,6 +14,7 @@ export {
   signupSucceeded,
   passwordResetRequested,
   newPasswordSubmitted,
+  registrationSubmitted,
   accountConfirmRequested,
   authFormFailed,
   sessionRestored,

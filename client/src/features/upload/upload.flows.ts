@@ -8,6 +8,7 @@ import type { PayloadAction, UnknownAction } from '@reduxjs/toolkit';
 import { buffers, END, eventChannel, type SagaIterator } from 'redux-saga';
 import { call, delay, put, race, select, take, takeLatest, takeLeading } from 'redux-saga/effects';
 import {
+  createTop50UploadPass,
   saveArtistContent,
   saveContent,
   saveTop50Content,
@@ -17,6 +18,7 @@ import {
   uploadContentPhoto,
   uploadUserHeaderImage,
   uploadUserPhoto,
+  type CreateTop50UploadPassResult,
   type SaveContentResult,
   type UpdateUserHeaderImageResult,
   type UpdateUserPhotoResult,
@@ -53,6 +55,7 @@ import {
   uploadSaved,
   uploadSaveFailed,
   uploadSubmitted,
+  visitorPassIssued,
   type UploadState,
 } from './upload.slice';
 import type { FileSlot, StoredFile, UploadAnswer, UploadValues } from './upload.types';
@@ -145,6 +148,28 @@ const SENDERS: Record<FileSlot, Send> = {
   audio: (body, options) => uploadContentAudio({ body }, options),
 };
 
+/** The header a visitor's Top 50 upload pass goes in. */
+const UPLOAD_PASS_HEADER = 'X-Upload-Pass';
+
+/**
+ * A visitor's Top 50 form sends its files and its save with an upload pass for the artist's chart, asked once
+ * per opening of the form; a member's calls carry their session instead (no extra headers).
+ */
+export function* visitorHeaders(): SagaIterator<Record<string, string> | undefined> {
+  const user: User | null = yield select(selectUser);
+  const state: UploadState = yield select(selectUpload);
+  if (user || state.kind !== 'top50') return undefined;
+  if (state.visitorPass) return { [UPLOAD_PASS_HEADER]: state.visitorPass };
+  const props: ModalProps = yield select(selectModalProps);
+  const answer: CreateTop50UploadPassResult = yield call(
+    createTop50UploadPass,
+    { body: { artistId: props.userId ?? '' } },
+    { quiet: 'the upload form shows the failure on the file' },
+  );
+  yield put(visitorPassIssued(answer.pass));
+  return { [UPLOAD_PASS_HEADER]: answer.pass };
+}
+
 export function* uploadFile(action: PayloadAction<{ slot: FileSlot; file: File }>): SagaIterator {
   const { slot, file } = action.payload;
   const pending = { name: file.name, size: file.size, type: file.type };
@@ -156,7 +181,9 @@ export function* uploadFile(action: PayloadAction<{ slot: FileSlot; file: File }
   }
   yield put(fileUploadStarted({ slot, pending }));
   try {
-    const answer: UploadAnswer = yield call(transfer, SENDERS[slot], file, (fraction) => fileUploadProgress({ slot, fraction }));
+    const headers: Record<string, string> | undefined = yield call(visitorHeaders);
+    const send: Send = headers ? (body, options) => SENDERS[slot](body, { ...options, headers }) : SENDERS[slot];
+    const answer: UploadAnswer = yield call(transfer, send, file, (fraction) => fileUploadProgress({ slot, fraction }));
     yield put(fileUploadSucceeded({ slot, file: toStoredFile(answer) }));
   } catch (error) {
     const message = toApiError(error).message;
@@ -194,10 +221,11 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
   try {
     let result: SaveContentResult;
     if (state.kind === 'top50') {
+      const headers: Record<string, string> | undefined = yield call(visitorHeaders);
       result = yield call(
         saveTop50Content,
-        { body: { ...body, email: (action.payload.email ?? '').trim() } },
-        { quiet: 'the upload form shows a refusal under its fields' },
+        { body: { ...body, artistId: props.userId ?? '', email: (action.payload.email ?? '').trim() } },
+        { quiet: 'the upload form shows a refusal under its fields', ...(headers ? { headers } : {}) },
       );
     } else if (state.kind === 'artist') {
       result = yield call(

@@ -31,6 +31,8 @@ export interface UploadState {
   /** Fields the server named in its last answer to the save. */
   errors: FieldError[];
   saved: Content | null;
+  /** A visitor's Top 50 upload pass (for this opening of the form), sent with their files and their save. */
+  visitorPass: string | null;
   avatar: TransferState;
   header: TransferState & {
     /** The uploaded original (its path becomes headerImage). */
@@ -54,6 +56,7 @@ export const initialUploadState: UploadState = {
   message: null,
   errors: [],
   saved: null,
+  visitorPass: null,
   avatar: idleTransfer(),
   header: { ...idleTransfer(), original: null, sending: null },
 };
@@ -116,6 +119,10 @@ const uploadSlice = createSlice({
      */
     uploadFormStarted(state) {
       return { ...initialUploadState, avatar: state.avatar, header: state.header, kind: 'content', session: state.session + 1 };
+    },
+    /** A visitor's Top 50 form got its upload pass (asked before its first file). */
+    visitorPassIssued(state, action: PayloadAction<string>) {
+      state.visitorPass = action.payload;
     },
     top50StepChanged(state, action: PayloadAction<1 | 2>) {
       state.step = action.payload;
@@ -218,6 +225,7 @@ export const {
   fileUploadFailed,
   fileRemoved,
   uploadCancelled,
+  visitorPassIssued,
   uploadFormStarted,
   top50StepChanged,
   uploadSubmitted,

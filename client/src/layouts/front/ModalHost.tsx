@@ -23,16 +23,18 @@ interface ModalGroup {
   /** The modal names one component renders. */
   has: (name: ModalName | null) => boolean;
   Component: ModalComponent;
-  /** Only rendered for a signed-in member (a visitor is sent to the login modal instead). */
-  members: boolean;
+  /** Only rendered for a signed-in member (a visitor is sent to the login modal instead): always, or for some names. */
+  members: boolean | ((name: ModalName) => boolean);
 }
 
-const isAuthModal = (name: ModalName | null) => name === 'login' || name === 'signup' || name === 'forgot-password' || name === 'reset-password';
+const isAuthModal = (name: ModalName | null) =>
+  name === 'login' || name === 'signup' || name === 'forgot-password' || name === 'reset-password' || name === 'artist-register';
 
 /** Each group's code is one lazy chunk, which brings antd with it. */
 const GROUPS: ModalGroup[] = [
   { key: 'auth', has: isAuthModal, Component: lazy(withAntd(loadAuthModal)) as ModalComponent, members: false },
-  { key: 'upload', has: isUploadFormModal, Component: lazy(withAntd(loadUploadModal)) as ModalComponent, members: true },
+  // A visitor may upload to an artist's Top 50 (with the email to confirm); the other upload forms are for members.
+  { key: 'upload', has: isUploadFormModal, Component: lazy(withAntd(loadUploadModal)) as ModalComponent, members: (name) => name !== 'upload-top50' },
   { key: 'profile-photo', has: (name) => name === 'profile-photo', Component: lazy(withAntd(loadProfilePhotoModal)) as ModalComponent, members: true },
   { key: 'header-image', has: (name) => name === 'header-image', Component: lazy(withAntd(loadHeaderImageModal)) as ModalComponent, members: true },
   { key: 'payment', has: (name) => name === 'payment', Component: lazy(withAntd(loadPaymentModal)) as ModalComponent, members: true },
@@ -52,7 +54,8 @@ const GROUPS: ModalGroup[] = [
  */
 function ModalSlot({ group, modal }: { group: ModalGroup; modal: ModalName | null }) {
   const loggedIn = useAppSelector(selectIsLoggedIn);
-  const open = group.has(modal) && (!group.members || loggedIn);
+  const membersOnly = typeof group.members === 'function' ? modal !== null && group.members(modal) : group.members;
+  const open = group.has(modal) && (!membersOnly || loggedIn);
   const [last, setLast] = useState<ModalName | null>(open ? modal : null);
   useEffect(() => {
     if (open) setLast(modal);

@@ -14,6 +14,8 @@ export type ModalName =
   | 'upload'
   | 'upload-top50'
   | 'upload-artist'
+  // The `{name} register` modal: a waiting account (left by a visitor's Top 50 upload) registered from its mailed link.
+  | 'artist-register'
   | 'profile-photo'
   | 'header-image'
   // Issue 6: the payment modal (types dollar / price / paid), the knack verification code, share & embed.
@@ -31,12 +33,11 @@ export type ModalName =
   // Issue 18: the message modal (create and reply).
   | 'message';
 
-export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password'];
+export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password', 'artist-register'];
 
 /** The modals only a signed-in member may use; a visitor asking for one gets the login modal. */
 export const MEMBER_MODALS: readonly ModalName[] = [
   'upload',
-  'upload-top50',
   'upload-artist',
   'profile-photo',
   'header-image',
@@ -62,11 +63,14 @@ export interface ModalProps {
   callback?: UnknownAction;
   /** Prefills the email field (login opened from signup step 1). */
   email?: string;
-  /** The emailed token (reset password). */
+  /** The emailed token (reset password, the `{name} register` link). */
   token?: string;
   /** A line shown above the form (e.g. the password was reset). */
   notice?: string;
-  /** The artist-page upload: whose page (the artist's user id) and the artist's name. */
+  /**
+   * The artist-page and Top 50 uploads: whose page or chart (the artist's user id) and the artist's name; the
+   * `{name} register` modal: the waiting account's id (and the chart's artist).
+   */
   userId?: string;
   artistName?: string;
   /** Payment modal: which type ('dollar' offer to monetize, 'price' confirm cash-out, 'paid' congratulation). */

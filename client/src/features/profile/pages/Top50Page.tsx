@@ -1,9 +1,12 @@
+import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import Button from 'antd/es/button';
 import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
+import CustomerServiceOutlined from '@ant-design/icons/es/icons/CustomerServiceOutlined';
 import { useGetTop50ChartQuery } from '../../../api/generated/endpoints';
 import type { CachedError } from '../../../api/cache';
-import { useAppDispatch } from '../../../lib/storeHooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
+import { selectUser } from '../../auth';
 import { ErrorPage } from '../../../components/errors';
 import { artistName } from '../../../components/content/ArtistCard';
 import { EmptyState } from '../../../components/content/ContentGrid';
@@ -16,14 +19,24 @@ import { parsePath } from '../../../lib/links';
 import '../components/profile.css';
 
 /**
- * `/{name}-music-top-50` (route `{name}Top50`): the artist's header and their Top 50 chart, up to
- * 50 songs by reactions; 'Upload to Top 50' opens the Top 50 upload modal. A trailing `/{userId}` is
- * accepted and shows the same chart.
+ * `/{name}-music-top-50` (route `{name}Top50`): the artist's header and their Top 50 chart, up to 50 songs by
+ * reactions (their own and those others entered). 'Upload to Top 50' opens the Top 50 upload modal, for members and
+ * visitors alike; the artist also gets 'Upload to my page' (the artist modal). `/{name}-music-top-50/{userId}?token=…`
+ * is the link mailed after a visitor's upload: it opens the `{name} register` modal for that waiting account.
  */
 export default function Top50Page() {
   const dispatch = useAppDispatch();
-  const target = parsePath(useLocation().pathname);
+  const location = useLocation();
+  const target = parsePath(location.pathname);
   const name = target?.kind === 'top50' ? target.name : '';
+  const waitingId = target?.kind === 'top50' ? target.sub : undefined;
+  const registerToken = new URLSearchParams(location.search).get('token') ?? undefined;
+  const user = useAppSelector(selectUser);
+
+  useEffect(() => {
+    if (waitingId && registerToken) dispatch(modalOpened({ name: 'artist-register', userId: waitingId, token: registerToken, artistName: name }));
+  }, [dispatch, waitingId, registerToken, name]);
+
   // A song saved from the Top 50 upload modal loads the chart again (the cache's invalidation).
   const chart = useGetTop50ChartQuery({ path: { username: name } }, { skip: !name });
 
@@ -38,9 +51,23 @@ export default function Top50Page() {
           card={artist}
           eyebrow="Music · Top 50"
           actions={
-            <Button type="primary" icon={<CloudUploadOutlined aria-hidden />} onClick={() => dispatch(modalOpened('upload-top50'))}>
-              Upload to Top 50
-            </Button>
+            <>
+              {user?.id === artist.user.id ? (
+                <Button
+                  icon={<CustomerServiceOutlined aria-hidden />}
+                  onClick={() => dispatch(modalOpened({ name: 'upload-artist', userId: artist.user.id, artistName: artistName(artist.user) }))}
+                >
+                  Upload to my page
+                </Button>
+              ) : null}
+              <Button
+                type="primary"
+                icon={<CloudUploadOutlined aria-hidden />}
+                onClick={() => dispatch(modalOpened({ name: 'upload-top50', userId: artist.user.id, artistName: artistName(artist.user) }))}
+              >
+                Upload to Top 50
+              </Button>
+            </>
           }
         />
       ) : (

@@ -72,7 +72,7 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
 
   const title =
     kind === 'top50'
-      ? 'Upload music to the Top 50'
+      ? `Upload music to ${props.artistName ? `${props.artistName}'s` : 'the'} Top 50`
       : kind === 'artist'
         ? `Upload to ${props.artistName ? `${props.artistName}'s` : 'your'} artist page`
         : 'Upload your work';
@@ -141,9 +141,15 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
           <div className="kn-upload__confirm">
             <h3 className="kn-upload__confirm-title">Is this your email?</h3>
             <p className="kn-upload__confirm-email">{values.email}</p>
-            <p className="kn-upload__confirm-text">
-              We send the Top 50 confirmation for <strong>{values.title}</strong> to this address. Saving enters the song in the chart.
-            </p>
+            {user ? (
+              <p className="kn-upload__confirm-text">
+                We send the Top 50 confirmation for <strong>{values.title}</strong> to this address. Saving enters the song in the chart.
+              </p>
+            ) : (
+              <p className="kn-upload__confirm-text">
+                We email a link to this address. <strong>{values.title}</strong> joins the chart once you open it and choose a username and a password.
+              </p>
+            )}
           </div>
         ) : null}
 
