@@ -230,7 +230,7 @@ describe('Top 50 chart', () => {
   const songs = () => [
     makeContent({ title: 'Top Song', reactedCount: 1520, duration: 200 }),
     makeContent({ title: 'Second Song', reactedCount: 800 }),
-    makeContent({ title: 'Third Song', reactedCount: 12 }),
+    makeContent({ title: 'Third Song', reactedCount: 12, ownerId: '64b0000000000000000000dd', ownerName: 'Night Driver' }),
   ];
 
   it('when opened, then the artist header and the numbered songs with their reactions show; a song opens in the detail', async () => {
@@ -243,6 +243,9 @@ describe('Top 50 chart', () => {
     expect(rows.map((row) => within(row).getByRole('button').textContent)).toEqual(['Top Song', 'Second Song', 'Third Song']);
     expect(rows[0]!.textContent).toContain('1.5k reactions');
     expect(rows[0]!.textContent).toContain('Rock · 3:20');
+    expect(rows[0]!.textContent).not.toContain(' by ');
+    // A song another person entered in the chart says whose it is.
+    expect(rows[2]!.textContent).toContain('Rock · by Night Driver');
     expect(screen.getByRole('heading', { level: 1, name: 'Jane Doe' })).toBeTruthy();
 
     fireEvent.click(within(rows[1]!).getByRole('button', { name: 'Second Song' }));

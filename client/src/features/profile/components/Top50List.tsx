@@ -17,8 +17,11 @@ function Reactions({ song }: { song: Content }) {
   );
 }
 
-/** The chart's rows: rank, cover, title (opens the song in the detail modal), sub-tag, length and reactions. */
-export function Top50List({ songs, onOpen }: { songs: Content[]; onOpen: (content: Content) => void }) {
+/**
+ * The chart's rows: rank, cover, title (opens the song in the detail modal), sub-tag, length, who entered it when it
+ * is not the artist's own, and reactions.
+ */
+export function Top50List({ songs, artistId, onOpen }: { songs: Content[]; artistId: string; onOpen: (content: Content) => void }) {
   return (
     <ol className="kn-card-list kn-top50__list" aria-label="Top 50 songs">
       {songs.map((song, index) => (
@@ -34,6 +37,7 @@ export function Top50List({ songs, onOpen }: { songs: Content[]; onOpen: (conten
             <span className="kn-top50__meta">
               {song.subTag}
               {song.duration ? ` · ${formatDuration(song.duration)}` : ''}
+              {song.ownerId !== artistId ? ` · by ${song.ownerName || song.ownerUsername}` : ''}
             </span>
           </span>
           <Reactions song={song} />

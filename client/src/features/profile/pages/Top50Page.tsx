@@ -80,7 +80,7 @@ export default function Top50Page() {
         {!chart.currentData ? (
           <div className="kn-top50__loading kn-skeleton" aria-busy="true" aria-label="Loading the chart" />
         ) : songs.length ? (
-          <Top50List songs={songs} onOpen={(content) => dispatch(detailOpened({ content, siblings: songs }))} />
+          <Top50List songs={songs} artistId={artist?.user.id ?? ''} onOpen={(content) => dispatch(detailOpened({ content, siblings: songs }))} />
         ) : (
           <EmptyState>No songs in this chart yet. Upload one to be the first.</EmptyState>
         )}
