@@ -47,7 +47,8 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'monthly-statements', schedule: '0 6 1 * *', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendMonthlyStatements() },
     { name: 'weekly-digest', schedule: '0 8 * * 1', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendWeeklyDigests() },
     // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read and expired wallet
-    // challenges: kept small without TTL indexes (FerretDB refuses them).
+    // challenges: kept small without TTL indexes (FerretDB refuses them). Waiting accounts whose registration link
+    // ended unused go too, with their songs.
     {
       name: 'expired-records',
       schedule: '7 * * * *',
@@ -57,6 +58,7 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
         spentTokens: await purgeSpentTokens(),
         knacks: await purgeStaleKnackRecords(),
         walletChallenges: await purgeExpiredWalletChallenges(),
+        unregisteredAccounts: await account.removeUnregisteredAccounts(),
       }),
     },
     // Each closed UTC day's ledger entries get one Merkle root (made once: its `_id` is the day), anchored on Stellar

@@ -3,13 +3,18 @@
  * account of the email, the limits), registering that account from the mailed link (auth/signup-orland, with the
  * sign-up's rules and messages), members' Top 50 entries and the artist's own uploads (content/save-artist).
  */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
+import { localStorage } from '../../server/integrations/storage';
 import { seedReferenceData } from '../../server/db/seed';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
+import { UploadModel } from '../../server/modules/media';
 import { UserModel } from '../../server/modules/users';
-import { createTestApp } from '../helpers/app';
+import { createTestApp, createTestServices } from '../helpers/app';
 import { createActiveMember, GOOD_PASSWORD, refreshCookieOf } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { png, wav } from '../helpers/media';
@@ -19,6 +24,7 @@ useTestDatabase();
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let app: ReturnType<typeof createTestApp>;
+let services: ReturnType<typeof createTestServices>;
 type Member = Awaited<ReturnType<typeof createActiveMember>>;
 let artist: Member;
 let fan: Member;
@@ -26,7 +32,11 @@ let mailCount = 0;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test') });
+  const mailer = smtpMailer(smtp.url, 'x@knack.test');
+  const storage = localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-artist-pages-')));
+  // The app and the jobs share one set of services, as in a running process.
+  services = createTestServices({ mailer, storage });
+  app = createTestApp({ mailer, storage, services });
   await seedReferenceData();
   artist = await createActiveMember(app, smtp, { username: `miles_${Date.now() % 100000}` });
   fan = await createActiveMember(app, smtp);
@@ -338,6 +348,39 @@ describe('registering a waiting account (auth/signup-orland)', () => {
     );
     expect(answers.map((r) => r.status).sort()).toEqual([201, 400]);
     expect(await UserModel.countDocuments({ _id: userId, awaitsRegistration: false })).toBe(1);
+  });
+});
+
+describe('waiting accounts whose link ended unused', () => {
+  const DAY = 86_400_000;
+
+  it('when the last registration link has ended, then the job removes the account with its songs and files; a newer one stays', async () => {
+    const stale = newEmail();
+    const fresh = newEmail();
+    const first = await visitorEntry(stale, 'Forgotten Song');
+    expect(first.status).toBe(201);
+    await smtp.nextMailTo(stale);
+    const account = (await UserModel.findOne({ email: stale }).lean())!;
+    const piece = (await ContentModel.findById(first.body.content.id).lean())!;
+    // A later entry from another address, mailed 20 days after the first.
+    expect((await visitorEntry(fresh, 'Recent Song')).status).toBe(201);
+    await smtp.nextMailTo(fresh);
+    await UserModel.updateOne({ email: fresh }, { $set: { activationSentAt: new Date(Date.now() + 20 * DAY) } });
+
+    expect(await services.account.removeUnregisteredAccounts(new Date(Date.now() + 29 * DAY))).toBe(0);
+    expect(await UserModel.countDocuments({ _id: account._id })).toBe(1);
+
+    const removed = await services.account.removeUnregisteredAccounts(new Date(Date.now() + 31 * DAY));
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(await UserModel.countDocuments({ _id: account._id })).toBe(0);
+    expect(await ContentModel.countDocuments({ _id: piece._id })).toBe(0);
+    expect(await UploadModel.countDocuments({ _id: piece.photoUploadId })).toBe(0);
+    expect(await UploadModel.countDocuments({ _id: piece.audioUploadId })).toBe(0);
+    expect(await UserModel.countDocuments({ email: fresh, awaitsRegistration: true })).toBe(1);
+    // Registered members are never touched, and a second run finds nothing more of the first.
+    expect(await UserModel.countDocuments({ _id: artist.user.id })).toBe(1);
+    await services.account.removeUnregisteredAccounts(new Date(Date.now() + 31 * DAY));
+    expect(await UserModel.countDocuments({ email: fresh })).toBe(1);
   });
 });
 

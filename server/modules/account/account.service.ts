@@ -21,7 +21,7 @@ import { publicPages } from '../../lib/public-pages';
 import { clearPublicResponses } from '../../lib/public-responses';
 import { insertWhole } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
-import { checkCurrentPassword, endEverySessionOf } from '../auth';
+import { checkCurrentPassword, endEverySessionOf, REGISTRATION_TTL_MS } from '../auth';
 import { commentsExportOf, removeCommentsOf } from '../comments';
 import { messagesExportOf, removeMessagesOf } from '../messages';
 import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
@@ -221,6 +221,30 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
         after: { deleted: true, balanceGivenUp: giveUpBalance },
       };
       return { message: ACCOUNT_MESSAGES.memberDeleted, audit };
+    },
+
+    /**
+     * Removes the waiting accounts (left by visitors' Top 50 entries) whose last registration link has ended unused,
+     * with their songs and files, through the steps of any deletion (the job, hourly). Answers how many it removed.
+     */
+    async removeUnregisteredAccounts(now = new Date()): Promise<number> {
+      const ended = new Date(now.getTime() - REGISTRATION_TTL_MS);
+      const waiting = await userReads.many<Pick<UserDoc, '_id' | 'activationSentAt' | 'createdAt'>>(
+        { awaitsRegistration: true },
+        { projection: { activationSentAt: 1, createdAt: 1 } },
+      );
+      // Its last link's mailing, or its making when no mail went out (one being made now is not touched).
+      const unregistered = waiting.filter((account) => (account.activationSentAt ?? account.createdAt) < ended);
+      for (const { _id } of unregistered) {
+        const id = String(_id);
+        try {
+          await insertWhole<AccountDeletionDoc>(AccountDeletionModel, { _id: id, requestedBy: _id, startedAt: now, finishedAt: null });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err; // being removed already: finishing it again is safe
+        }
+        await finish(id);
+      }
+      return unregistered.length;
     },
 
     /** Finishes the deletions stopped half-way (the job, every 10 minutes). Answers how many it finished. */

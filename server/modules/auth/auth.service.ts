@@ -96,7 +96,8 @@ export const REGISTRATION_MESSAGES = {
   memberEmail: 'This email belongs to a Knack account. Log in to upload.',
   finishRegistration: 'Finish your registration with the link we emailed to this address.',
 } as const;
-const REGISTRATION_TTL_MS = 30 * 86_400_000;
+/** How long a registration link works; a waiting account is removed once the last one mailed to it has ended. */
+export const REGISTRATION_TTL_MS = 30 * 86_400_000;
 const ACTIVATION_TTL_MS = 7 * 86_400_000;
 const RESET_TTL_MS = 60 * 60_000;
 const ACTIVATION_RESEND_GAP_MS = 60_000;
@@ -177,6 +178,8 @@ export function createAuthService({ config, publicUrl, mailer, logger, onRegiste
     const chart = user.registrationChart ?? '';
     const link = `${publicUrl}/${encodeURIComponent(chart)}-music-top-50/${String(user._id)}?token=${token}`;
     await mailer.send(registrationMail(user.email, chart, link));
+    // Its last link's mailing: a waiting account whose last link has expired is removed (account module).
+    await markActivationSent(user._id);
   }
 
   async function hashPassword(password: string): Promise<string> {

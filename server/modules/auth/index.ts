@@ -1,6 +1,6 @@
 /** Auth: accounts, sessions, tokens, social sign-in and the guards other modules use. */
 export { authRouter, REFRESH_COOKIE } from './auth.routes';
-export { createAuthService, REGISTRATION_MESSAGES, REGISTER_LIMIT, type AuthService } from './auth.service';
+export { createAuthService, REGISTRATION_MESSAGES, REGISTRATION_TTL_MS, REGISTER_LIMIT, type AuthService } from './auth.service';
 export { createIdentityService, EMAIL_CHANGE_LIMIT, EMAIL_CHANGE_TTL_MS, USERNAME_CHANGE_LIMIT, type IdentityService } from './auth.identity';
 export { identityRouter } from './auth.identity.routes';
 export { MESSAGES as AUTH_MESSAGES } from './auth.rules';

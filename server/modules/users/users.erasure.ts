@@ -62,6 +62,9 @@ export async function closeAccount(userId: string): Promise<void> {
         pendingEmail: null,
         pendingEmailExpiresAt: null,
         searchWords: [],
+        // A waiting account being removed can no longer be registered from its link.
+        awaitsRegistration: false,
+        registrationChart: null,
         contentsCount: 0,
         followersCount: 0,
         followingsCount: 0,
