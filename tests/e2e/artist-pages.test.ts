@@ -65,6 +65,21 @@ afterAll(async () => {
 
 const chartPath = () => `/${artist.form.username}-music-top-50`;
 
+/**
+ * Sets the window's size and waits for the app to lay itself out for it: the top bar's menu button shows on a phone
+ * only, and an open modal takes the whole screen on a phone only.
+ */
+async function resize(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  const phone = size.width < 600;
+  await page.locator('.kn-topnav__burger').waitFor({ state: phone ? 'visible' : 'hidden' });
+  if (await page.locator('.ant-modal-wrap:visible').count())
+    await page
+      .locator('.kn-phone-modal')
+      .first()
+      .waitFor({ state: phone ? 'attached' : 'detached' });
+}
+
 /** The page at 1280, 768 and 390 px (`artist-{name}-desktop`, `-tablet`, `-phone`), then back at 1280. */
 async function shotAllWidths(page: Page, name: string) {
   for (const [size, suffix] of [
@@ -72,12 +87,10 @@ async function shotAllWidths(page: Page, name: string) {
     [TABLET, 'tablet'],
     [PHONE, 'phone'],
   ] as const) {
-    await page.setViewportSize(size);
-    await page.waitForFunction((width) => window.innerWidth === width, size.width);
+    await resize(page, size);
     await screenshot(page, `artist-${name}-${suffix}`);
   }
-  await page.setViewportSize(DESKTOP);
-  await page.waitForFunction((width) => window.innerWidth === width, DESKTOP.width);
+  await resize(page, DESKTOP);
 }
 
 /** The chart's song titles. */

@@ -158,7 +158,7 @@ export function UploadForm({ kind }: { kind: UploadFormKind }) {
         ) : null}
       </div>
 
-      <footer className="kn-upload__foot">
+      <footer className={step === 2 ? 'kn-upload__foot kn-upload__foot--two' : 'kn-upload__foot'}>
         <div className="kn-upload__completion">
           <span className="kn-upload__completion-label">Form {percent}% complete</span>
           <Progress percent={percent} showInfo={false} size="small" aria-label="Form completion" />
