@@ -49,8 +49,8 @@ describe('loadConfig', () => {
     const secret = 'z'.repeat(40);
     const config = loadConfig({ JWT_SECRET: secret });
     const keys = [...Object.values(config.auth.keys), config.payments.webhookSecret, config.payments.sandboxPayerKey];
-    expect(keys).toHaveLength(11);
-    expect(new Set(keys).size).toBe(11);
+    expect(keys).toHaveLength(12);
+    expect(new Set(keys).size).toBe(12);
     expect(keys).not.toContain(secret);
     for (const key of keys) expect(Buffer.from(key, 'base64url')).toHaveLength(32);
     expect(loadConfig({ JWT_SECRET: secret }).auth.keys).toEqual(config.auth.keys);
