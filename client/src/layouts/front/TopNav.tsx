@@ -15,19 +15,20 @@ import { ProfileSummaryButton } from './ProfileSummaryButton';
 const linkClass = ({ isActive }: { isActive: boolean }) => `kn-topnav__link${isActive ? ' is-active' : ''}`;
 
 /**
- * The bar's page links: a member's (after Pricing with its hint) and a visitor's. `wideOnly` links leave the bar
- * under 1000 px, where it has no room for them; the footer (and a member's side menu) still lead there.
+ * The bar's page links: a member's (after Pricing with its hint) and a visitor's. A link with `hiddenUnder` leaves
+ * the bar in narrower windows (1000 or 1200 px), where it has no room for it beside the account's buttons; the side menu (Collection, the avatar for
+ * the profile, FAQ & Support) and the footer still lead there.
  */
 const MEMBER_LINKS = [
   { to: PATHS.explore, label: 'Explore' },
-  { to: PATHS.collection, label: 'Collection' },
-  { to: PATHS.myProfile, label: 'My Profile' },
-  { to: PATHS.howItWorks, label: 'How It Works', wideOnly: true },
+  { to: PATHS.collection, label: 'Collection', hiddenUnder: 1000 },
+  { to: PATHS.myProfile, label: 'My Profile', hiddenUnder: 1000 },
+  { to: PATHS.howItWorks, label: 'How It Works', hiddenUnder: 1200 },
 ];
 const VISITOR_LINKS = [
   { to: PATHS.explore, label: 'Explore' },
   { to: PATHS.pricing, label: 'Pricing' },
-  { to: PATHS.howItWorks, label: 'How It Works', wideOnly: true },
+  { to: PATHS.howItWorks, label: 'How It Works', hiddenUnder: 1000 },
 ];
 
 export const PRICING_HINT = 'Monetize from the money tab of an upload: a one-time listing fee (from $0.65) and every play or view earns knack.';
@@ -64,8 +65,8 @@ export function TopNav() {
         <Logo />
         <nav className="kn-topnav__links" aria-label="Main">
           {loggedIn ? <PricingLink /> : null}
-          {(loggedIn ? MEMBER_LINKS : VISITOR_LINKS).map(({ to, label, wideOnly }) => (
-            <NavLink key={to} to={to} className={(state) => `${linkClass(state)}${wideOnly ? ' kn-topnav__link--wide' : ''}`}>
+          {(loggedIn ? MEMBER_LINKS : VISITOR_LINKS).map(({ to, label, hiddenUnder }) => (
+            <NavLink key={to} to={to} className={(state) => `${linkClass(state)}${hiddenUnder ? ` kn-topnav__link--from-${hiddenUnder}` : ''}`}>
               {label}
             </NavLink>
           ))}
