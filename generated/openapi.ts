@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * The admin area's figures of today and this month, open flags and waiting cash-outs (admins)
-         * @description New members, new pieces, knacks and money (listing fees paid by card, knack value credited, payouts and cash-outs paid) of today and of this month (UTC), as a job last counted them from the ledger and the pieces and members created (`asOf`; null before its first run). Then the open flags, and the cash-out requests waiting for an admin, the oldest first (`overdue` past 7 days).
+         * @description New members, new pieces, knacks and money (listing fees paid by card, knack value credited, payouts and cash-outs paid) of today and of this month (UTC), as a job last counted them from the ledger and the pieces and members created (`asOf`; null before its first run). Then the open flags, and the cash-out requests waiting for an admin, the oldest first (`overdue` past 7 days). Last, the product events of the last 7 days (UTC, the oldest first, today last), counted per day and event by a job.
          */
         get: operations["getAdminDashboard"];
         put?: never;
@@ -1583,6 +1583,26 @@ export interface paths {
          * @description One PNG or JPEG file of at most 20 MB in the field `file`, recognized by its bytes (not its name or declared type). It is re-encoded (rotation applied, metadata such as EXIF and GPS removed) and thumbnails are made. Answers the `path` to pass to content/save. A visitor uploading to an artist's Top 50 sends the `X-Upload-Pass` header instead of a token; such uploads are limited to 20 an hour per address and 6 per pass (429), counted before the file is read.
          */
         post: operations["uploadContentPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record product events, a batch of what happened in the app
+         * @description The app sends what a person did (signed in, signed up, asked for a password reset, reset it, posted a piece, played, knacked, followed, commented) in batches of at most 50, each event with its name, the time it happened and, for a piece, the piece's id: no email, name or free text is accepted (400, and nothing of the batch is stored). A body over 32 KB is refused with 413. Signing in is optional. The member is known only from the bearer token or, for a beacon sent as the page is hidden (which cannot carry the Authorization header), from `eventsToken`, the short-lived token this call answers a signed-in caller: never from the body itself; a token that does not verify is 401. With `DNT: 1` or `Sec-GPC: 1` nothing is stored or counted, and the answer is 202 with `stored: 0`. Limited per member and per address (429 with Retry-After). Each event is stored as it came; the admin dashboard's counts per day and event are counted from them by a job, and a configured analytics service (PostHog) gets them after the answer.
+         */
+        post: operations["recordEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3546,6 +3566,8 @@ export interface components {
                  */
                 pieces: number;
             };
+            /** @description The last 7 days, the oldest first and today last, with the events counted on each (0 before the job counted it). */
+            productEvents: components["schemas"]["ProductEventDay"][];
             today: components["schemas"]["AdminFigures"];
             waitingCashOuts: {
                 /** Format: int32 */
@@ -5083,6 +5105,72 @@ export interface components {
             /** @description The play session, for `knack/add`. */
             playId: string;
         };
+        ProductEvent: {
+            /**
+             * Format: date-time
+             * @description When it happened, by the device's clock; within a day of the server's time.
+             */
+            at: string;
+            name: components["schemas"]["ProductEventName"];
+            props?: components["schemas"]["ProductEventProps"];
+        };
+        ProductEventBatch: {
+            events: components["schemas"]["ProductEvent"][];
+            /** @description The events token an earlier answer gave a signed-in caller, for a beacon, which cannot send the Authorization header; when the header is sent, the header decides. */
+            eventsToken?: string;
+        };
+        /** @description Each event's count on the day, by when Knack received it. */
+        ProductEventCounts: {
+            /** Format: int32 */
+            comment: number;
+            /** Format: int32 */
+            follow: number;
+            /** Format: int32 */
+            forgot_password: number;
+            /** Format: int32 */
+            knack: number;
+            /** Format: int32 */
+            login: number;
+            /** Format: int32 */
+            play: number;
+            /** Format: int32 */
+            post_content: number;
+            /** Format: int32 */
+            reset_password: number;
+            /** Format: int32 */
+            signup: number;
+        };
+        ProductEventDay: {
+            counts: components["schemas"]["ProductEventCounts"];
+            /**
+             * Format: date
+             * @description The UTC day, `yyyy-mm-dd`.
+             */
+            day: string;
+        };
+        /**
+         * @description What happened: signed in, signed up, asked for a password reset mail, set a new password, posted a piece, played a song, knacked a piece, followed a member, commented on a piece.
+         * @enum {string}
+         */
+        ProductEventName: "login" | "signup" | "forgot_password" | "reset_password" | "post_content" | "play" | "knack" | "follow" | "comment";
+        /** @description Ids only, never personal data. */
+        ProductEventProps: {
+            contentId?: components["schemas"]["ObjectId"];
+        };
+        ProductEventsRecorded: {
+            /** @description Only to a caller signed in by the Authorization header: a token that says who they are on this call alone, for the beacon the app sends as the page is hidden. */
+            eventsToken?: string;
+            /**
+             * Format: int32
+             * @description Seconds the events token is valid for.
+             */
+            eventsTokenExpiresIn?: number;
+            /**
+             * Format: int32
+             * @description How many events were kept (0 under Do Not Track).
+             */
+            stored: number;
+        };
         Project: {
             /** @description The pieces of the project the caller may see, in the order they were added. */
             contentIds: components["schemas"]["ObjectId"][];
@@ -5716,6 +5804,21 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request body is larger than this call accepts; the message says the limit. */
+        BodyTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A batch of events may be at most 32 KB.",
+                 *       "code": "payload_too_large"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -8205,6 +8308,58 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Do Not Track; `1` stores nothing. */
+                DNT?: string;
+                /** @description Global Privacy Control; `1` stores nothing. */
+                "Sec-GPC"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "name": "play",
+                 *           "at": "2026-11-27T12:00:00.000Z",
+                 *           "props": {
+                 *             "contentId": "65a1f0c2e4b0a1b2c3d4e5f6"
+                 *           }
+                 *         },
+                 *         {
+                 *           "name": "login",
+                 *           "at": "2026-11-27T12:00:03.120Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProductEventBatch"];
+            };
+        };
+        responses: {
+            /** @description Accepted; `stored` says how many events were kept (0 under Do Not Track). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductEventsRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["BodyTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

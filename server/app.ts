@@ -31,6 +31,7 @@ import { authRouter, identityRouter } from './modules/auth';
 import { blogPostPreview, cmsRouter } from './modules/cms';
 import { contentsRouter } from './modules/contents';
 import { dashboardRouter } from './modules/dashboard';
+import { eventsBodyLimit, eventsRouter, EVENTS_PATH } from './modules/events';
 import { createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
 import { knacksRouter } from './modules/knacks';
 import { unsubscribeRouter } from './modules/mailings';
@@ -61,7 +62,7 @@ type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
 export interface AppDeps {
   config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts' | 'stellar'> &
-    Partial<Pick<Config, 'supportEmail' | 'publicOrigins'>>;
+    Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'analytics'>>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
@@ -138,6 +139,8 @@ export function createApp({
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
   // The mails' one-click unsubscribe link (RFC 8058): a page when opened, the unsubscribe when POSTed.
   app.use(unsubscribeRouter(services.mailings, config.publicUrl));
+  // A batch of product events is small: its call reads at most 32 KB, where the others read up to 1 MB.
+  app.use(EVENTS_PATH, eventsBodyLimit());
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   useFasterOperationLookup();
   useLeanSchemaRegistration();
@@ -217,6 +220,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     bids: [bidsRouter(auth, services.bids)],
     audit: [auditRouter(auth)],
     dashboard: [dashboardRouter(auth)],
+    events: [eventsRouter(auth, services.events)],
   };
   return { rawBody, json };
 }

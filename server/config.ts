@@ -60,6 +60,7 @@ export interface Config {
   payouts: PayoutsConfig;
   ipfs: IpfsConfig;
   stellar: StellarConfig;
+  analytics: AnalyticsConfig;
 }
 
 export interface AuthConfig {
@@ -112,6 +113,18 @@ export interface SigningKeys {
   mailUnsubscribe: string;
   /** HMAC key of the passes a visitor uploads a Top 50 song with (lib/upload-pass.ts). */
   uploadPasses: string;
+  /** HS256 key of the events tokens a page's beacon carries in place of the Authorization header it cannot send. */
+  eventsTokens: string;
+}
+
+/**
+ * Where product events go besides Knack's own store: nowhere (`none`, the default), or PostHog's capture API. Sending
+ * them to a third party is a choice the operator names, never a side effect of a key left in the environment.
+ */
+export interface AnalyticsConfig {
+  driver: 'none' | 'posthog';
+  /** With ANALYTICS_DRIVER=posthog: the capture host (US cloud by default) and the project API key (write-only, phc_…). */
+  posthog: { host: string; apiKey: string } | undefined;
 }
 
 export interface MailConfig {
@@ -320,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payouts: payoutsConfig(env, dataDir),
     ipfs: ipfsConfig(env),
     stellar: stellarConfig(env),
+    analytics: analyticsConfig(env),
   };
 }
 
@@ -330,6 +344,34 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string, example: string): string 
   if (!raw) return undefined;
   if (!/^https?:\/\/[^/\s]+/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL such as ${example}; got "${raw}".`);
   return raw.replace(/\/+$/, '');
+}
+
+const POSTHOG_VARIABLES = ['POSTHOG_API_KEY', 'POSTHOG_HOST'];
+
+function analyticsConfig(env: NodeJS.ProcessEnv): AnalyticsConfig {
+  const raw = env.ANALYTICS_DRIVER?.trim() ?? '';
+  const driver = raw.toLowerCase() || 'none';
+  if (driver !== 'none' && driver !== 'posthog') throw new ConfigError(`ANALYTICS_DRIVER must be none or posthog; got "${raw}".`);
+  if (driver === 'none') {
+    const stray = POSTHOG_VARIABLES.filter((name) => env[name]?.trim());
+    if (stray.length > 0) {
+      const them = stray.length > 1 ? 'them' : 'it';
+      throw new ConfigError(`${stray.join(' and ')} must be set with ANALYTICS_DRIVER=posthog (unset ${them} to keep product events in Knack only).`);
+    }
+    return { driver: 'none', posthog: undefined };
+  }
+  const apiKey = env.POSTHOG_API_KEY?.trim();
+  // The key's value is never repeated in a message: a project key is write-only, but a personal one is a secret.
+  if (!apiKey) {
+    throw new ConfigError('POSTHOG_API_KEY must be set with ANALYTICS_DRIVER=posthog: the project API key (phc_…) from the PostHog project settings.');
+  }
+  if (apiKey.startsWith('phx_')) {
+    throw new ConfigError(
+      'POSTHOG_API_KEY must be a project API key (phc_…), not a personal API key (phx_…): a personal key opens the whole PostHog account, and it would travel with every batch.',
+    );
+  }
+  if (!/^phc_[A-Za-z0-9]+$/.test(apiKey)) throw new ConfigError('POSTHOG_API_KEY must be a PostHog project API key: phc_ followed by letters and digits.');
+  return { driver: 'posthog', posthog: { host: httpUrl(env, 'POSTHOG_HOST', 'https://eu.i.posthog.com') ?? 'https://us.i.posthog.com', apiKey } };
 }
 
 function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
@@ -611,6 +653,7 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       bidLinks: deriveKey(secret, 'bid-links'),
       mailUnsubscribe: deriveKey(secret, 'mail-unsubscribe'),
       uploadPasses: deriveKey(secret, 'upload-passes'),
+      eventsTokens: deriveKey(secret, 'events-tokens'),
     },
     jwtIssuer: env.JWT_ISSUER ?? 'knack',
     jwtAudience: env.JWT_AUDIENCE ?? 'knack-web',

@@ -47,6 +47,8 @@ runMain(async () => {
     server.close();
     server.closeIdleConnections();
     await Promise.all([new Promise<void>((resolve) => server.once('close', () => resolve())), jobs?.stop()]);
+    // Product events already answered for may still be on their way to the analytics service.
+    await services.events.forwarded();
     await db.close();
   });
 });

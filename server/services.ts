@@ -3,6 +3,7 @@
  * (server/index.ts) and gives the same ones to the app and to the jobs (`npm run jobs` builds its own, once).
  */
 import { DEFAULT_SUPPORT_EMAIL, type Config } from './config';
+import { createAnalyticsSink } from './integrations/analytics';
 import type { IpfsPinning } from './integrations/ipfs';
 import type { Mailer } from './integrations/mail';
 import { createPaymentProvider } from './integrations/payments';
@@ -15,6 +16,7 @@ import { createAnchorsService } from './modules/anchors';
 import { createAuthService, createIdentityService } from './modules/auth';
 import { createBidsService } from './modules/bids';
 import { createContentsService } from './modules/contents';
+import { createEventForwarder, createEventsService } from './modules/events';
 import { createFeedsService } from './modules/feeds';
 import { createFlagsService } from './modules/flags';
 import { endFollowsBetween } from './modules/follows';
@@ -33,7 +35,8 @@ import { createSubscriptionsService } from './modules/subscriptions';
 import { createPayouts, createWalletService } from './modules/wallet';
 
 export interface ServiceDeps {
-  config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts' | 'stellar'> & Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'env'>>;
+  config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts' | 'stellar'> &
+    Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'env' | 'analytics'>>;
   logger: Logger;
   mailer: Mailer;
   storage: Storage;
@@ -117,6 +120,10 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
       linksKey: config.auth.keys.bidLinks,
       publicUrl: config.publicUrl,
       logger,
+    }),
+    events: createEventsService({
+      tokenKey: { secret: config.auth.keys.eventsTokens, issuer: config.auth.jwtIssuer },
+      forwarder: createEventForwarder(createAnalyticsSink(config), logger),
     }),
     nft: createNftService({ horizon, stellar, wallets: stellarWallets, contents, media, ipfs, issuersKey: config.auth.keys.nftIssuers, logger }),
   };

@@ -10,6 +10,7 @@ import { withLease } from '../lib/mutex';
 import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
 import { refreshAdminStats } from '../modules/dashboard';
+import { countProductEvents, purgeOldProductEvents } from '../modules/events';
 import { refreshRankings } from '../modules/feeds';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { mediaHousekeeping } from '../modules/media';
@@ -70,6 +71,14 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
     // The admin dashboard's figures of today and this month, counted again from the day's facts (never added to).
     { name: 'admin-stats', schedule: '2-59/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshAdminStats() },
+    // The product events of each day counted per event from the facts (never added to), and facts past their keeping
+    // deleted: their days stay counted.
+    {
+      name: 'product-events',
+      schedule: '4-59/5 * * * *',
+      leaseMs: 5 * 60_000,
+      run: async () => ({ ...(await countProductEvents()), purged: await purgeOldProductEvents() }),
+    },
     // Only with the sandbox provider, which has no servers of its own to charge renewals: each month that
     // ended is renewed (or a cancelled subscription ended) through the same signed webhook a provider sends.
     ...(isSandbox(provider)

@@ -5,7 +5,7 @@ import type { operations, components } from '../../generated/openapi';
 export type Schemas = components['schemas'];
 export type OperationId = keyof operations;
 
-type SuccessOf<R> = R extends { 200: infer S } ? S : R extends { 201: infer S } ? S : never;
+type SuccessOf<R> = R extends { 200: infer S } ? S : R extends { 201: infer S } ? S : R extends { 202: infer S } ? S : never;
 type JsonOf<S> = S extends { content: { 'application/json': infer J } } ? J : never;
 
 /** The JSON body a successful call of operation K answers. */

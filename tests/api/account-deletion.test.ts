@@ -7,7 +7,7 @@
  * - after a deletion: nobody signs in to the account or uses its sessions, the profile is 404, the pieces and
  *   their files are gone, the comments are removed, the follows undone, the username and email can be registered
  *   again; ledger entries all stay, each still sums to zero, the balance given up is on `platform:forfeits`, and
- *   every other member's balance is exactly what it was;
+ *   every other member's balance is exactly what it was; the product events stay, without the member's id;
  * - a deletion stopped half-way (a failing file store) is finished by the job;
  * - the member's flags go with the account: a piece held only because of them is listed again.
  */
@@ -26,6 +26,7 @@ import { CommentModel } from '../../server/modules/comments';
 import { ContentModel } from '../../server/modules/contents';
 import { FlagModel, HOLD_AT_FLAGS } from '../../server/modules/flags';
 import { FollowModel } from '../../server/modules/follows';
+import { ProductEventModel } from '../../server/modules/events/testing';
 import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
 import { UploadModel } from '../../server/modules/media';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
@@ -286,8 +287,18 @@ describe('POST /user-setting/delete-account/{id}: after the deletion', () => {
     const anasBalance = before.get(userAccount(ana.id))!;
     expect(anasBalance).toBe(12_000_000 + 45_000 + 20_000 + 20_000);
 
+    // A product event of hers, and the events token a beacon of her page would carry.
+    const played = { events: [{ name: 'play', at: new Date().toISOString() }] };
+    const { eventsToken } = (await request(app).post('/api/v2/events').set(bearer(ana)).send(played).expect(202)).body as { eventsToken: string };
+
     const res = await deleteAccount(ana, ana.id, { password: PASSWORD, giveUpBalance: true }).expect(200);
     expect(res.body).toEqual({ message: 'Your account is deleted.' });
+    // Her event stays, counted as a visitor's, without her id; her page's beacon is refused.
+    expect(await ProductEventModel.find({}, { name: 1, memberId: 1 }).lean()).toEqual([{ _id: expect.anything(), name: 'play', memberId: null }]);
+    await request(app)
+      .post('/api/v2/events')
+      .send({ ...played, eventsToken })
+      .expect(401);
 
     // Nobody signs in to it, and no token or session of it works.
     expect((await signin(ana).expect(401)).body.message).toBe('Incorrect email or password.');

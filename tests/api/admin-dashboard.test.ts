@@ -137,6 +137,11 @@ it('when the job has counted, then today and this month show the facts of each, 
         { id: expect.any(String), userId: bea.id, amountMicros: 12_000_000, at: new Date(TODAY - DAY).toISOString(), overdue: false },
       ],
     },
+    // No product events were sent in this world (tests/api/events.test.ts counts them): the week shows zeros.
+    productEvents: ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'].map((day) => ({
+      day,
+      counts: { login: 0, signup: 0, forgot_password: 0, reset_password: 0, post_content: 0, play: 0, knack: 0, follow: 0, comment: 0 },
+    })),
   });
   expect(await AdminStatsModel.findById('day:2026-11-26').lean()).toMatchObject({ members: 1, pieces: 1, knacks: 1, listingFeesMicros: 650_000 });
 });

@@ -265,7 +265,7 @@ describe('the scheduler', () => {
     ]);
   });
 
-  it('when the default jobs start, then housekeeping, rankings, payouts and the mail jobs are scheduled in UTC; stop destroys every schedule', async () => {
+  it('when the default jobs start, then housekeeping, rankings, payouts, the mail jobs and the counts are scheduled in UTC; stop destroys every schedule', async () => {
     const scheduler = startJobs({ logger, storage, services: createTestServices({ storage }) });
     const scheduled = scheduler.jobs();
     expect(scheduled.map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([
@@ -280,6 +280,7 @@ describe('the scheduler', () => {
       { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
       { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
       { name: 'admin-stats', schedule: '2-59/5 * * * *', status: 'idle' },
+      { name: 'product-events', schedule: '4-59/5 * * * *', status: 'idle' },
       { name: 'sandbox-renewals', schedule: '*/15 * * * *', status: 'idle' },
     ]);
     const payoutsAt = scheduled[2]!.nextRunAt!;
@@ -288,7 +289,7 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual(Array.from({ length: 12 }, () => 'destroyed'));
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(Array.from({ length: 13 }, () => 'destroyed'));
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The admin area in the back layout: its navigation (from the one section list) leads to each section, the
- * dashboard shows the counted figures and the waiting cash-outs (an overdue one flagged), the pieces section
+ * dashboard shows the counted figures, the waiting cash-outs (an overdue one flagged) and the week of product events, the pieces section
  * searches, filters and acts on pieces (delete only after a question that says the fee is not refunded, and only for
  * the admins allowed to), the plans moved into their section, and a member is sent home. The generated operations are
  * mocked; the store, router, route guard and antd are real.
@@ -49,6 +49,10 @@ const DASHBOARD: GetAdminDashboardResult = {
       { id: '64c0000000000000000000c2', userId: '64b0000000000000000000b2', amountMicros: 15_500_000, at: '2026-11-26T12:00:00.000Z', overdue: false },
     ],
   },
+  productEvents: ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'].map((day, i) => ({
+    day,
+    counts: { login: 10 + i, signup: 2, forgot_password: 0, reset_password: 0, post_content: 1, play: 1_200 + i, knack: 30, follow: 4, comment: 5 },
+  })),
 };
 
 const SONG = makeContent({ id: '64c000000000000000000001', title: 'Night Song', type: 'music', ownerUsername: 'ana_lima' });
@@ -151,6 +155,38 @@ describe('the dashboard', () => {
     expect(waiting.map((item) => item.textContent?.startsWith('$12.00') || item.textContent?.startsWith('$15.50'))).toEqual([true, true]);
     expect(within(waiting[0]!).getByText('Waiting over 7 days')).toBeTruthy();
     expect(within(waiting[1]!).queryByText('Waiting over 7 days')).toBeNull();
+  });
+
+  it('when product events are counted, then a table shows each event per day for the last 7 days, the oldest first', async () => {
+    signInAsAdmin();
+    renderAt('/admin');
+    const table = await screen.findByRole('table', { name: 'Product events, last 7 days (UTC)' });
+    const rows = within(table).getAllByRole('row');
+    expect(
+      within(rows[0]!)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Event', 'Nov 21', 'Nov 22', 'Nov 23', 'Nov 24', 'Nov 25', 'Nov 26', 'Nov 27']);
+    const row = (name: string) => {
+      const found = rows.find((candidate) => within(candidate).queryByRole('rowheader', { name }));
+      return within(found!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    };
+    expect(row('Sign-ins')).toEqual(['10', '11', '12', '13', '14', '15', '16']);
+    expect(row('Plays')).toEqual(['1,200', '1,201', '1,202', '1,203', '1,204', '1,205', '1,206']);
+    expect(row('Password reset mails')).toEqual(['0', '0', '0', '0', '0', '0', '0']);
+    expect(rows.slice(1).map((candidate) => within(candidate).getByRole('rowheader').textContent)).toEqual([
+      'Sign-ins',
+      'Sign-ups',
+      'Password reset mails',
+      'Passwords reset',
+      'Pieces posted',
+      'Plays',
+      'Knacks',
+      'Follows',
+      'Comments',
+    ]);
   });
 });
 

@@ -49,8 +49,8 @@ describe('loadConfig', () => {
     const secret = 'z'.repeat(40);
     const config = loadConfig({ JWT_SECRET: secret });
     const keys = [...Object.values(config.auth.keys), config.payments.webhookSecret, config.payments.sandboxPayerKey];
-    expect(keys).toHaveLength(12);
-    expect(new Set(keys).size).toBe(12);
+    expect(keys).toHaveLength(13);
+    expect(new Set(keys).size).toBe(13);
     expect(keys).not.toContain(secret);
     for (const key of keys) expect(Buffer.from(key, 'base64url')).toHaveLength(32);
     expect(loadConfig({ JWT_SECRET: secret }).auth.keys).toEqual(config.auth.keys);
@@ -380,6 +380,56 @@ describe('loadConfig', () => {
         expect(thrown).toBeInstanceOf(ConfigError);
         expect((thrown as Error).message).toBe(ANCHOR_MESSAGE);
       }
+    });
+  });
+
+  describe('ANALYTICS_DRIVER, POSTHOG_HOST and POSTHOG_API_KEY: where product events go besides Knack', () => {
+    const refusal = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('the config was accepted');
+    };
+
+    it('when nothing is set, then events are kept by Knack only', () => {
+      expect(loadConfig({}).analytics).toEqual({ driver: 'none', posthog: undefined });
+      expect(loadConfig({ ANALYTICS_DRIVER: 'none' }).analytics).toEqual({ driver: 'none', posthog: undefined });
+    });
+
+    it("when ANALYTICS_DRIVER is posthog with a project key, then events go to PostHog's US cloud, or to POSTHOG_HOST", () => {
+      expect(loadConfig({ ANALYTICS_DRIVER: 'posthog', POSTHOG_API_KEY: ' phc_abc123XYZ ' }).analytics).toEqual({
+        driver: 'posthog',
+        posthog: { host: 'https://us.i.posthog.com', apiKey: 'phc_abc123XYZ' },
+      });
+      expect(loadConfig({ ANALYTICS_DRIVER: 'PostHog', POSTHOG_API_KEY: 'phc_abc', POSTHOG_HOST: 'https://eu.i.posthog.com/' }).analytics).toEqual({
+        driver: 'posthog',
+        posthog: { host: 'https://eu.i.posthog.com', apiKey: 'phc_abc' },
+      });
+    });
+
+    it('when the choice is incomplete or wrong, then start fails saying what to set, never repeating the key', () => {
+      expect(refusal({ ANALYTICS_DRIVER: 'mixpanel' })).toBe('ANALYTICS_DRIVER must be none or posthog; got "mixpanel".');
+      expect(refusal({ ANALYTICS_DRIVER: 'posthog' })).toBe(
+        'POSTHOG_API_KEY must be set with ANALYTICS_DRIVER=posthog: the project API key (phc_…) from the PostHog project settings.',
+      );
+      expect(refusal({ ANALYTICS_DRIVER: 'posthog', POSTHOG_API_KEY: 'phx_personalSecret' })).toBe(
+        'POSTHOG_API_KEY must be a project API key (phc_…), not a personal API key (phx_…): a personal key opens the whole PostHog account, and it would travel with every batch.',
+      );
+      expect(refusal({ ANALYTICS_DRIVER: 'posthog', POSTHOG_API_KEY: 'not a key' })).toBe(
+        'POSTHOG_API_KEY must be a PostHog project API key: phc_ followed by letters and digits.',
+      );
+      expect(refusal({ ANALYTICS_DRIVER: 'posthog', POSTHOG_API_KEY: 'phc_abc', POSTHOG_HOST: 'eu.i.posthog.com' })).toBe(
+        'POSTHOG_HOST must be an http(s) URL such as https://eu.i.posthog.com; got "eu.i.posthog.com".',
+      );
+      expect(refusal({ POSTHOG_API_KEY: 'phc_abc' })).toBe(
+        'POSTHOG_API_KEY must be set with ANALYTICS_DRIVER=posthog (unset it to keep product events in Knack only).',
+      );
+      expect(refusal({ POSTHOG_API_KEY: 'phc_abc', POSTHOG_HOST: 'https://eu.i.posthog.com' })).toBe(
+        'POSTHOG_API_KEY and POSTHOG_HOST must be set with ANALYTICS_DRIVER=posthog (unset them to keep product events in Knack only).',
+      );
     });
   });
 

@@ -23,6 +23,7 @@ import { insertWhole } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { checkCurrentPassword, endEverySessionOf, REGISTRATION_TTL_MS } from '../auth';
 import { commentsExportOf, removeCommentsOf } from '../comments';
+import { forgetMemberInProductEvents } from '../events';
 import { messagesExportOf, removeMessagesOf } from '../messages';
 import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
 import { removeFollowsOf } from '../follows';
@@ -106,6 +107,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     { name: 'unlink the Stellar wallet', run: removeWalletLinkOf },
     { name: 'remove the NFT mints', run: removeNftMintsOf },
     { name: 'withdraw the bids', run: removeBidsOf },
+    { name: 'take the member off their product events', run: forgetMemberInProductEvents },
     { name: 'remove the account', run: removeAccount },
   ];
 

@@ -5,7 +5,7 @@ import type { InfiniteQueryDefinition, MutationDefinition, QueryDefinition } fro
 import { createCachedApi, type CacheBaseQuery, type CallOptions } from '../cache';
 import type * as op from './operations';
 
-const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Admin', 'Bid'] as const;
+const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Admin', 'Event', 'Bid'] as const;
 type Tag = (typeof TAG_TYPES)[number];
 
 /** The types of every endpoint (the plan below builds them). */
@@ -260,6 +260,8 @@ export type Endpoints = {
   reactivateMember: MutationDefinition<op.ReactivateMemberArgs & CallOptions, CacheBaseQuery, Tag, op.ReactivateMemberResult, 'api'>;
   /** POST /payments/webhook/{provider}: The payment provider's webhook */
   receivePaymentWebhook: MutationDefinition<op.ReceivePaymentWebhookArgs & CallOptions, CacheBaseQuery, Tag, op.ReceivePaymentWebhookResult, 'api'>;
+  /** POST /events: Record product events, a batch of what happened in the app */
+  recordEvents: MutationDefinition<op.RecordEventsArgs & CallOptions, CacheBaseQuery, Tag, op.RecordEventsResult, 'api'>;
   /** POST /code/save: Monetize a piece with a discount code */
   redeemDiscountCode: MutationDefinition<op.RedeemDiscountCodeArgs & CallOptions, CacheBaseQuery, Tag, op.RedeemDiscountCodeResult, 'api'>;
   /** POST /bid/relist: The owner of a sold piece opens it to bids again (paying the relisting fee) */
@@ -501,6 +503,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   reactContent: { kind: 'mutation', tags: ['Content'] },
   reactivateMember: { kind: 'mutation', tags: ['Admin', 'User'] },
   receivePaymentWebhook: { kind: 'mutation', tags: ['Payment'] },
+  recordEvents: { kind: 'mutation', tags: ['Event'] },
   redeemDiscountCode: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack'] },
   relistBid: { kind: 'mutation', tags: ['Bid', 'Knack'] },
   removeFollower: { kind: 'mutation', tags: ['Follow', 'User'] },
@@ -740,6 +743,7 @@ export const {
   useReactContentMutation,
   useReactivateMemberMutation,
   useReceivePaymentWebhookMutation,
+  useRecordEventsMutation,
   useRedeemDiscountCodeMutation,
   useRelistBidMutation,
   useRemoveFollowerMutation,

@@ -879,6 +879,13 @@ export function receivePaymentWebhook(args: ReceivePaymentWebhookArgs, options?:
   return request<ReceivePaymentWebhookResult>('post', '/payments/webhook/{provider}', args ?? {}, options);
 }
 
+export type RecordEventsArgs = { body: NonNullable<operations['recordEvents']['requestBody']>['content']['application/json'] };
+export type RecordEventsResult = operations['recordEvents']['responses'][202]['content']['application/json'];
+/** POST /events: Record product events, a batch of what happened in the app */
+export function recordEvents(args: RecordEventsArgs, options?: RequestOptions): Promise<RecordEventsResult> {
+  return request<RecordEventsResult>('post', '/events', args ?? {}, options);
+}
+
 export type RedeemDiscountCodeArgs = { body: NonNullable<operations['redeemDiscountCode']['requestBody']>['content']['application/json'] };
 export type RedeemDiscountCodeResult = operations['redeemDiscountCode']['responses'][200]['content']['application/json'];
 /** POST /code/save: Monetize a piece with a discount code */

@@ -9,6 +9,7 @@ import { formatTimeAgo, formatUsd } from '../../../components/format';
 import '../admin.css';
 
 type Figures = GetAdminDashboardResult['today'];
+type EventDay = GetAdminDashboardResult['productEvents'][number];
 
 const usd = (micros: number) => formatUsd(micros / 1_000_000);
 const count = (value: number, more = false) => `${value.toLocaleString('en-US')}${more ? '+' : ''}`;
@@ -38,6 +39,58 @@ function Period({ id, title, figures }: { id: string; title: string; figures: Fi
           </div>
         ))}
       </dl>
+    </section>
+  );
+}
+
+/** The product events, in the order the table lists them, each with the words its row reads. */
+const EVENT_ROWS: { name: keyof EventDay['counts']; label: string }[] = [
+  { name: 'login', label: 'Sign-ins' },
+  { name: 'signup', label: 'Sign-ups' },
+  { name: 'forgot_password', label: 'Password reset mails' },
+  { name: 'reset_password', label: 'Passwords reset' },
+  { name: 'post_content', label: 'Pieces posted' },
+  { name: 'play', label: 'Plays' },
+  { name: 'knack', label: 'Knacks' },
+  { name: 'follow', label: 'Follows' },
+  { name: 'comment', label: 'Comments' },
+];
+
+/** `2026-11-27` as `Nov 27`: the UTC day the server counted, whatever the admin's own time zone. */
+const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** Each product event per day, the week's oldest day first: rows are events, columns days. */
+function ProductEvents({ days }: { days: EventDay[] }) {
+  return (
+    <section className="kn-admin__card" aria-labelledby="kn-admin-events">
+      <h2 id="kn-admin-events" className="kn-section-title">
+        Product events
+      </h2>
+      <div className="kn-admin__table-scroll">
+        <table className="kn-admin__events">
+          <caption className="kn-visually-hidden">Product events, last 7 days (UTC)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              {days.map(({ day }) => (
+                <th key={day} scope="col">
+                  {dayLabel(day)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {EVENT_ROWS.map(({ name, label }) => (
+              <tr key={name}>
+                <th scope="row">{label}</th>
+                {days.map(({ day, counts }) => (
+                  <td key={day}>{count(counts[name])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -83,6 +136,7 @@ function Dashboard({ data }: { data: GetAdminDashboardResult }) {
           )}
         </section>
       </div>
+      <ProductEvents days={data.productEvents} />
       <p>
         <Link to="/admin/pieces">Manage pieces</Link>
       </p>
@@ -90,7 +144,7 @@ function Dashboard({ data }: { data: GetAdminDashboardResult }) {
   );
 }
 
-/** `/admin`: the admin area's dashboard: today and this month, open flags, waiting cash-outs (the oldest first). */
+/** `/admin`: the admin area's dashboard: today and this month, open flags, waiting cash-outs (the oldest first), the week's product events. */
 export default function AdminDashboardPage() {
   const dashboard = useGetAdminDashboardQuery({ quiet: 'the page shows the failure in place of the figures' });
   return (
