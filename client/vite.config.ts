@@ -70,8 +70,9 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
     // side menu uses at boot (the member's plan), which put antd on the landing page. It stays in its own lazy chunk.
     // Nor, for the same reason, the profile summary panel and the Stellar feature (the wallet list and modal the panel,
     // the settings and NFT mode use): a group takes what its modules import, and theirs draw with antd. Nor the back
-    // (admin) layout, a lazy chunk members never load.
-    test: /client[\\/]src[\\/](api|lib|app|components|layouts[\\/](?!front[\\/](PhoneDrawer|ProfileSummary)\.tsx$|back[\\/]))[\\/]?|client[\\/]src[\\/]features[\\/](?!stellar[\\/]|admin[\\/])[\w-]+[\\/][\w.-]+\.ts$/,
+    // (admin) layout, a lazy chunk members never load. Nor what sends product events (lib/eventBatches.ts), which the
+    // first event loads: this group merged it into a chunk the landing page loads.
+    test: /client[\\/]src[\\/](api|lib(?![\\/]eventBatches\.ts$)|app|components|layouts[\\/](?!front[\\/](PhoneDrawer|ProfileSummary)\.tsx$|back[\\/]))[\\/]?|client[\\/]src[\\/]features[\\/](?!stellar[\\/]|admin[\\/])[\w-]+[\\/][\w.-]+\.ts$/,
     priority: 5,
     entriesAware: true,
     entriesAwareMergeThreshold: 10_000,

@@ -21,18 +21,21 @@ import { modalOpened } from '../../client/src/lib/ui';
 import { authAnswer, notFound, setViewport, storedAccount } from './auth-fixtures';
 import { homeHeading, mockPublicCalls, renderApp } from './auth-app';
 import { QUIET_FLOW_CALL } from './call-options';
+import { sentEventNames } from './event-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
 const MISMATCH = "Those passwords didn't match. Try again.";
 
-beforeEach(() => {
+beforeEach(async () => {
   jest.resetAllMocks();
   setViewport(1280, 800);
   mockPublicCalls();
   jest.mocked(getAuthProviders).mockResolvedValue({ google: null, facebook: null });
   jest.mocked(getUserByEmail).mockRejectedValue(notFound());
   jest.mocked(getUserByUsername).mockRejectedValue(notFound());
+  // Product events an earlier test left waiting are not this test's.
+  await sentEventNames();
 });
 
 async function openModal(name: 'login' | 'signup' | 'forgot-password') {
@@ -186,6 +189,7 @@ describe('signup step 2', () => {
       QUIET_FLOW_CALL,
     );
     expect(storedAccount()).toBeNull(); // not signed in before activation
+    expect(await sentEventNames()).toEqual([{ name: 'signup' }]);
   });
 
   it('when the server refuses a field, then its message shows under that field', async () => {
@@ -257,6 +261,7 @@ describe('login', () => {
     // Explore is not built yet: it falls back home, now with the member's navigation.
     expect(await screen.findByRole('button', { name: 'Logout' })).toBeTruthy();
     push.mockRestore();
+    expect(await sentEventNames()).toEqual([{ name: 'login' }]);
   });
 
   it('when sending, then the inputs are disabled', async () => {
@@ -297,6 +302,7 @@ describe('forgot and reset password', () => {
     expect(await screen.findByRole('heading', { name: 'Email Sent' })).toBeTruthy();
     expect(screen.getByText(/junk mail/)).toBeTruthy();
     expect(requestPasswordReset).toHaveBeenCalledWith({ body: { email: 'jane@example.com' } }, QUIET_FLOW_CALL);
+    expect(await sentEventNames()).toEqual([{ name: 'forgot_password' }]);
   });
 
   it('when the emailed link is opened, then the reset modal shows over home, checks the rules, and success opens login', async () => {
@@ -324,6 +330,7 @@ describe('forgot and reset password', () => {
       QUIET_FLOW_CALL,
     );
     expect(store.getState().ui.modal).toBe('login');
+    expect(await sentEventNames()).toEqual([{ name: 'reset_password' }]);
   });
 
   it('when the reset link is invalid or expired, then the server message shows', async () => {

@@ -36,6 +36,7 @@ import {
   useJaneWorld,
 } from './profile-fixtures';
 import { mockMemberCalls } from './upload-fixtures';
+import { sentEventNames } from './event-fixtures';
 import { waitForModalHidden } from './render';
 
 jest.mock('../../client/src/api/generated/operations');
@@ -353,6 +354,7 @@ describe('comments in the detail modal', () => {
       jest.mocked(getCommentsByContent).mockResolvedValue({ comments: [comment], nextCursor: null, total: 3 });
       return { message: 'Success', comment, commentsCount: 3 };
     });
+    await sentEventNames();
     const { dialog } = await openFromProfile();
     const box = (await dialog.findByLabelText('Your comment')) as HTMLTextAreaElement;
     const reads = jest.mocked(getCommentsByContent).mock.calls.length;
@@ -371,5 +373,7 @@ describe('comments in the detail modal', () => {
     await waitFor(() => expect(jest.mocked(getCommentsByContent).mock.calls.length).toBe(reads + 1));
     const listed = () => [...document.querySelectorAll('.kn-comment__text')].map((node) => node.textContent);
     await waitFor(() => expect(listed()).toEqual(['The light on the river.']));
+    // A product event names the piece, never the comment's words.
+    expect(await sentEventNames()).toEqual([{ name: 'comment', contentId: photo.id }]);
   });
 });

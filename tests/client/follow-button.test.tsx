@@ -11,6 +11,7 @@ import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { makeArtist } from './explore-fixtures';
 import { JANE_ID, janeCard, mockReads, renderAt, toastTexts, useJaneWorld } from './profile-fixtures';
 import { findDialog, mockMemberCalls, type } from './upload-fixtures';
+import { sentEventNames } from './event-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -38,6 +39,7 @@ it('when Bea follows Jane on her profile, then the button and both counts move a
       );
     return { isFollowing: true, subjector: { followersCount: 13, followingsCount: 7 }, me: { followersCount: 0, followingsCount: 1 } };
   });
+  await sentEventNames();
   const { store } = renderAt('/jane_doe');
   await waitFor(() => expect(store.getState().auth.session).toBe('active'));
   fireEvent.click(await screen.findByRole('button', { name: 'Follow Jane Doe' }, { timeout: 15_000 }));
@@ -54,6 +56,8 @@ it('when Bea follows Jane on her profile, then the button and both counts move a
   await waitFor(() => expect(countReadsOf(JANE_ID)).toBeGreaterThan(janeReads));
   expect(await screen.findByRole('button', { name: '1 following' })).toBeTruthy();
   expect(screen.getByRole('button', { name: '13 followers' })).toBeTruthy();
+  // A product event, which does not name the member followed.
+  expect(await sentEventNames()).toEqual([{ name: 'follow' }]);
 });
 
 it('when a visitor presses Follow in the follow modal, then she is asked to log in, and once she has, the follow is sent and a toast says so', async () => {

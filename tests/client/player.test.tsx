@@ -14,6 +14,7 @@ import { playerAudio } from '../../client/src/features/player/testing';
 import { audioProgressed, playerOwnerName } from '../../client/src/features/player';
 import { authAnswer, makeUser, storeAccount } from './auth-fixtures';
 import { QUIET_CALL, QUIET_FLOW_CALL } from './call-options';
+import { sentEventNames } from './event-fixtures';
 import { cardLink, detailDialog, janeCard, makeContent, mockReads, renderAt, stubMedia, toastTexts, useJaneWorld } from './profile-fixtures';
 import { walletSummary } from './wallet-fixtures';
 
@@ -81,6 +82,7 @@ const audioEvent = (name: string) => act(() => void playerAudio().dispatchEvent(
 describe('the bottom player bar', () => {
   it('when a member plays a song in the detail, then the bar shows it: title, owner (underscores as spaces), views and comments', async () => {
     signInBea();
+    await sentEventNames();
     const { media } = await playFromDetail();
     const player = await bar();
     expect(player.getByRole('button', { name: 'Night Drive' })).toBeTruthy();
@@ -94,6 +96,10 @@ describe('the bottom player bar', () => {
     fireEvent.click(player.getByRole('button', { name: 'Pause' }));
     expect(media.pause).toHaveBeenCalled();
     expect(await player.findByRole('button', { name: 'Play' })).toBeTruthy();
+    // The song that started is one play (a product event); playing on after the pause is not another.
+    fireEvent.click(player.getByRole('button', { name: 'Play' }));
+    expect(await player.findByRole('button', { name: 'Pause' })).toBeTruthy();
+    expect(await sentEventNames()).toEqual([{ name: 'play', contentId: piece('Night Drive').id }]);
   });
 
   it('when Next and Previous are pressed, then the song pauses and the next one plays 100 ms later; at the end it goes next, or repeats', async () => {
@@ -238,6 +244,7 @@ describe('knacks', () => {
     signInBea();
     jest.mocked(startPlay).mockResolvedValue({ playId: 'play-1', minSeconds: 93.5 });
     jest.mocked(addKnack).mockResolvedValue({ message: THANKS, knackStatus: 2, reactedCount: 8, earned: 0, earnedMicros: 0 });
+    await sentEventNames();
     const { store } = await playFromDetail();
     await waitFor(() => expect(startPlay).toHaveBeenCalledWith({ body: { contentId: song().id } }, QUIET_FLOW_CALL));
     listen(0, 93);
@@ -248,6 +255,10 @@ describe('knacks', () => {
     await waitFor(() => expect(toastTexts()).toContain(THANKS));
     expect(store.getState().auth.reactedContents).toContain(song().id);
     expect((await bar()).getByLabelText('8 views')).toBeTruthy();
+    expect(await sentEventNames()).toEqual([
+      { name: 'play', contentId: song().id },
+      { name: 'knack', contentId: song().id },
+    ]);
 
     // Heard again (repeat): it counted already.
     audioEvent('ended');

@@ -42,6 +42,7 @@ import {
 
 import { makeContent } from './explore-fixtures';
 import { QUIET_FLOW_CALL } from './call-options';
+import { sentEventNames } from './event-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -266,6 +267,7 @@ describe('sending a file (idle → uploading → done | failed)', () => {
 describe('saving and reopening', () => {
   it('when a complete Photos/Travel piece is saved, then content/save gets the paths, a toast says Success and the payment modal (type dollar) offers to monetize it', async () => {
     jest.mocked(saveContent).mockResolvedValue({ content: savedContent(), message: 'Success' });
+    await sentEventNames();
     const { store } = await openUpload();
     type('Title', '  Lisbon at dawn ');
     type('Description', 'Tram 28');
@@ -293,6 +295,7 @@ describe('saving and reopening', () => {
     expect(store.getState().ui.modalProps).toEqual({ paymentType: 'dollar', contentId: savedContent().id });
     expect(store.getState().upload.status).toBe('done');
     await waitFor(() => expect(toastTexts()).toContain('Success'));
+    expect(await sentEventNames()).toEqual([{ name: 'post_content', contentId: savedContent().id }]);
   });
 
   it('when a song with its cover is saved under Music/Jazz, then both paths go to content/save', async () => {

@@ -29,6 +29,7 @@ import { knackApi } from '../../api/generated/endpoints';
 import { toApiError } from '../../api/http';
 import { PATHS } from '../../lib/constants';
 import { currentPath, navigateTo } from '../../lib/navigation';
+import { sessionChanged, track } from '../../lib/track';
 import { notify } from '../../components/notify';
 import { modalClosed, modalOpened, selectModalProps, type ModalProps } from '../../lib/ui';
 import { AUTH_MESSAGES, normalizeEmail, normalizeUsername } from './auth.rules';
@@ -113,6 +114,8 @@ export function* afterSignIn(kind: 'login' | 'signup'): SagaIterator {
 function* answerAccountForm(kind: 'login' | 'signup', email: string, send: () => Promise<AuthResponse>): SagaIterator {
   try {
     const result: AuthResponse = yield call(send);
+    // An account made is a sign-up, whether it is signed in at once or waits for its activation.
+    if (kind === 'signup') yield call(track, 'signup');
     const session = toSession(result);
     if (!session) {
       const sent = { email, message: result.message || AUTH_MESSAGES.checkEmail };
@@ -120,6 +123,7 @@ function* answerAccountForm(kind: 'login' | 'signup', email: string, send: () =>
       return;
     }
     yield put(loginSucceeded(session));
+    if (kind === 'login') yield call(track, 'login');
     yield call(afterSignIn, kind);
   } catch (error) {
     yield call(formFailed, kind, error);
@@ -194,6 +198,7 @@ export function* requestReset(action: PayloadAction<string>): SagaIterator {
       { quiet: 'the reset form shows a refusal under its field' },
     );
     yield put(passwordResetEmailSent({ email, message: result.message }));
+    yield call(track, 'forgot_password');
   } catch (error) {
     yield call(formFailed, 'forgot', error);
   }
@@ -207,6 +212,7 @@ export function* submitNewPassword(action: PayloadAction<{ token: string; newPas
       { quiet: 'the new-password form shows a refusal under its fields' },
     );
     yield put(passwordResetSucceeded(result.message));
+    yield call(track, 'reset_password');
     yield put(modalOpened({ name: 'login', notice: result.message }));
   } catch (error) {
     yield call(formFailed, 'reset', error);
@@ -296,6 +302,7 @@ function* socialSignIn(provider: 'Google' | 'Facebook', send: () => Promise<Auth
       return;
     }
     yield put(loginSucceeded(session));
+    yield call(track, 'login');
     yield call(afterSignIn, 'login');
   } catch (error) {
     const message = `${prefix} ${toApiError(error).message}`;
@@ -406,6 +413,10 @@ export function* authSaga(): SagaIterator {
   yield takeLeading(logoutRequested.type, logoutFlow);
   yield takeLeading(sessionLost.type, onSessionLost);
   yield takeEvery([loginSucceeded.type, sessionRestored.type, sessionRefreshed.type, userUpdated.type, loggedOut.type], persistAccount);
+  // Product events sent from now on are another member's, or a visitor's: beacons included.
+  yield takeEvery([loginSucceeded.type, loggedOut.type], function* toldProductEvents() {
+    yield call(sessionChanged);
+  });
   yield fork(followOtherTabs);
   yield fork(restoreSession);
 }

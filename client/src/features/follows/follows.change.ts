@@ -8,6 +8,7 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { knackApi, useMakeFollowingMutation } from '../../api/generated/endpoints';
 import { notify } from '../../components/notify';
 import { useAppDispatch, useAppSelector, type RootState } from '../../lib/storeHooks';
+import { track } from '../../lib/track';
 import { modalOpened } from '../../lib/ui';
 import { selectUser } from '../auth';
 import { showFollowAnswer } from './follows.cache';
@@ -31,6 +32,8 @@ function sendFollow({ userId, name, set }: FollowRequest, viewerId: string): Fol
       const answer = await dispatch(change).unwrap();
       dispatch(showFollowAnswer(userId, viewerId, answer));
       notify('success', followToast(name, answer.isFollowing));
+      // A follow made is a product event (the followed member is not named in it); an unfollow is not recorded.
+      if (set && answer.isFollowing) track('follow');
     } catch {
       // The one error toast has shown the server's message.
     }

@@ -14,6 +14,7 @@ import { notify } from '../../components/notify';
 import { selectReactedContents, selectUser, type User } from '../auth';
 import type { Content } from '../../lib/content';
 import { audioPlaying, audioProgressed, playerClosed, type PlayerState, selectCurrentTrack, selectPlayer, trackRequested, trackStepped } from '../player';
+import { track } from '../../lib/track';
 import { modalOpened } from '../../lib/ui';
 import { imageViewed, knackRegistered } from '../../lib/contentEvents';
 import { KNACK_THANKS } from './knack.messages';
@@ -28,9 +29,11 @@ function* mayKnack(content: Content): SagaIterator<boolean> {
   return Boolean(user?.isActive && content.ownerId !== user.id && !reacted.includes(content.id));
 }
 
-/** A new knack thanks the member. */
+/** A new knack (the server thanks the member for it; a repeated one it does not) is thanked and recorded. */
 function* thank(action: ReturnType<typeof knackRegistered>): SagaIterator {
-  if (action.payload.message === KNACK_THANKS) yield call(notify, 'success', KNACK_THANKS);
+  if (action.payload.message !== KNACK_THANKS) return;
+  yield call(notify, 'success', KNACK_THANKS);
+  yield call(track, 'knack', { contentId: action.payload.contentId });
 }
 
 type Attempt = 'done' | 'too-early' | 'stopped';

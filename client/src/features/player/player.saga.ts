@@ -11,6 +11,7 @@ import { getContentDetail, type GetContentDetailResult } from '../../api/generat
 import { mediaUrl } from '../../api/mediaUrl';
 import { selectIsLoggedIn, selectUser, type User } from '../auth';
 import type { Content } from '../../lib/content';
+import { track } from '../../lib/track';
 import { modalOpened } from '../../lib/ui';
 import { loadTrack, playerAudio, relinkTrack, startPlayback, unloadTrack } from './audioEngine';
 import { linkEnd, linkEnding, RENEW_AGAIN_AFTER_MS, sameFile } from './signedLinks';
@@ -104,10 +105,11 @@ function* renewedTrack(track: Content): SagaIterator<Content | null> {
 /**
  * Plays the current track from the element (loading it first when it is another song). A song whose signed link
  * has ended (a queue older than the link) is renewed first; otherwise `play()` runs inside the dispatch of the tap.
+ * Answers the song that started playing, or null.
  */
-function* playCurrent(element: HTMLAudioElement): SagaIterator {
+function* playCurrent(element: HTMLAudioElement): SagaIterator<Content | null> {
   let track: Content | null = yield select(selectCurrentTrack);
-  if (!track) return;
+  if (!track) return null;
   const { status }: PlayerState = yield select(selectPlayer);
   // After an audio error the same song is loaded again from the start.
   if (status === 'suspended') element.removeAttribute('src');
@@ -117,6 +119,7 @@ function* playCurrent(element: HTMLAudioElement): SagaIterator {
   loadTrack(element, mediaUrl(track.filePath));
   const outcome: Awaited<ReturnType<typeof startPlayback>> = yield call(startPlayback, element);
   if (outcome === 'refused') yield put(audioPaused());
+  return outcome === 'playing' ? track : null;
 }
 
 /**
@@ -157,9 +160,11 @@ function* loadTrackDetail(): SagaIterator {
   }
 }
 
+/** A song chosen that starts playing is a play (a product event); playing on after a pause is not another. */
 function* onTrackChosen(element: HTMLAudioElement): SagaIterator {
   yield fork(loadTrackDetail);
-  yield call(playCurrent, element);
+  const started: Content | null = yield call(playCurrent, element);
+  if (started) yield call(track, 'play', { contentId: started.id });
 }
 
 function* onPlay(element: HTMLAudioElement): SagaIterator {

@@ -28,6 +28,7 @@ import { toApiError, type RequestOptions } from '../../api/http';
 import { mediaUrl } from '../../api/mediaUrl';
 import { notify } from '../../components/notify';
 import { loggedOut, selectUser, userUpdated, type User } from '../auth';
+import { track } from '../../lib/track';
 import { modalClosed, modalOpened, selectModalProps, selectOpenModal, type ModalProps } from '../../lib/ui';
 import { pageReload } from './pageReload';
 import { fileProblem, slotKind, UPLOAD_MESSAGES } from './upload.rules';
@@ -237,6 +238,7 @@ export function* save(action: PayloadAction<UploadValues>): SagaIterator {
       result = yield call(saveContent, { body }, { quiet: 'the upload form shows a refusal under its fields' });
     }
     yield put(uploadSaved(result.content));
+    yield call(track, 'post_content', { contentId: result.content.id });
     // The lists the new piece belongs in (a profile's uploads, a Top 50 chart, the feeds) and its owner's count of
     // pieces load again.
     yield put(knackApi.util.invalidateTags(['Content', 'User']));

@@ -15,6 +15,7 @@ import { UserAvatar } from '../../../components/UserAvatar';
 import type { Content } from '../../../lib/content';
 import { commentsCounted } from '../../../lib/contentEvents';
 import { profilePath } from '../../../lib/links';
+import { track } from '../../../lib/track';
 import { selectIsAdmin, selectUser } from '../../auth';
 import { selectTrackProgress, usePlayerControls } from '../../player';
 import { commentBoxRequested } from '../comments.slice';
@@ -72,6 +73,7 @@ function CommentBox({ content }: { content: Content }) {
       const added = await addComment({ body: { comment, userId: user.id, ownerId: content.ownerId, contentId: content.id, atSeconds } }).unwrap();
       dispatch(showCommentAdded(content.id, added));
       dispatch(commentsCounted({ contentId: content.id, commentsCount: added.commentsCount }));
+      track('comment', { contentId: content.id });
       // Sent: the box empties for the next one.
       setText('');
       setPinnedAt(null);
