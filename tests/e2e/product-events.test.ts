@@ -6,10 +6,12 @@
  * no Authorization header), under their id through that token.
  */
 import { Types } from 'mongoose';
+import request from 'supertest';
+import { countProductEvents } from '../../server/modules/events';
 import { ProductEventModel } from '../../server/modules/events/testing';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, watchErrors } from '../helpers/e2e';
-import { usePiecesWorld } from '../helpers/e2e-pieces';
+import { DESKTOP, screenshot, screenshotBothWidths, watchErrors } from '../helpers/e2e';
+import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 import { waitUntil } from '../helpers/wait';
 
 jest.setTimeout(120_000);
@@ -66,5 +68,37 @@ describe('product events in Chromium', () => {
     expect(await ProductEventModel.countDocuments({ memberId: null })).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('when the job has counted, then the admin dashboard shows the week of events per day in a table, at 1280, 768 and 390 px', async () => {
+    const played = Array.from({ length: 3 }, () => ({ name: 'play', at: new Date().toISOString() }));
+    await request(world.baseUrl)
+      .post('/api/v2/events')
+      .send({ events: [...played, { name: 'signup', at: new Date().toISOString() }] })
+      .expect(202);
+    await countProductEvents();
+    const page = await signedInPage(world, await world.admin(), { viewport: DESKTOP });
+    const errors = watchErrors(page);
+    await page.goto(`${world.baseUrl}/admin`, { waitUntil: 'networkidle' });
+    const table = page.getByRole('table', { name: 'Product events, last 7 days (UTC)' });
+    await table.waitFor();
+    const today = new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    expect(await table.getByRole('columnheader').allTextContents()).toHaveLength(8);
+    expect(await table.getByRole('columnheader').last().textContent()).toBe(today);
+    // Today's column, the last.
+    expect(
+      await table
+        .getByRole('row', { name: /^Plays/ })
+        .getByRole('cell')
+        .last()
+        .textContent(),
+    ).toBe('3');
+    await table.scrollIntoViewIfNeeded();
+    await screenshotBothWidths(page, 'admin-dashboard-events', { area: 'admin', focus: table, fullPage: false });
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.waitForFunction(() => window.innerWidth === 768);
+    await table.scrollIntoViewIfNeeded();
+    await screenshot(page, 'admin-dashboard-events-tablet', false);
+    expect(errors).toEqual([]);
   });
 });

@@ -59,14 +59,18 @@ const EVENT_ROWS: { name: keyof EventDay['counts']; label: string }[] = [
 /** `2026-11-27` as `Nov 27`: the UTC day the server counted, whatever the admin's own time zone. */
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-/** Each product event per day, the week's oldest day first: rows are events, columns days. */
+/**
+ * Each product event per day, the week's oldest day first: rows are events, columns days. Where the week is wider than
+ * the screen (a phone, a tablet), the table scrolls sideways and opens on its last days, today's the last, the ones
+ * read first; the event names stay in view, and the keyboard scrolls it too.
+ */
 function ProductEvents({ days }: { days: EventDay[] }) {
   return (
     <section className="kn-admin__card" aria-labelledby="kn-admin-events">
       <h2 id="kn-admin-events" className="kn-section-title">
         Product events
       </h2>
-      <div className="kn-admin__table-scroll">
+      <div className="kn-admin__table-scroll" tabIndex={0} role="region" aria-label="Product events by day">
         <table className="kn-admin__events">
           <caption className="kn-visually-hidden">Product events, last 7 days (UTC)</caption>
           <thead>
