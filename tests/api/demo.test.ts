@@ -85,7 +85,11 @@ describe('demo content', () => {
     expect(history[0]).toMatchObject({ activityType: 'Earn', status: 'pending' });
     expect(history.filter((item: { activityType: string }) => item.activityType === 'Paid1').length).toBeGreaterThan(5);
     const blueJazz = (await ContentModel.findOne({ title: 'Blue Jazz Night' }, { _id: 1 }).lean())!;
-    const comments = (await request(app).get(`/api/v2/comment/get-by-content/${String(blueJazz._id)}`).expect(200)).body;
+    const comments = (
+      await request(app)
+        .get(`/api/v2/comment/get-by-content/${String(blueJazz._id)}`)
+        .expect(200)
+    ).body;
     expect(comments.comments ?? comments.entries ?? comments.items).toHaveLength(2);
     // 30 pieces through the whole media pipeline (pictures re-encoded to four sizes, waveforms by ffmpeg): about
     // 9 s alone, longer when the other test files keep both cores busy.
