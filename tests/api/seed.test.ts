@@ -1,5 +1,5 @@
 import { seedReferenceData } from '../../server/db/seed';
-import { PageUiModel, NativePostModel, PageMetaModel } from '../../server/modules/cms';
+import { CmsPageModel, PageUiModel, NativePostModel, PageMetaModel } from '../../server/modules/cms';
 import { PlanModel } from '../../server/modules/subscriptions';
 import { TagHistoryModel, TagModel } from '../../server/modules/tags';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
@@ -18,18 +18,21 @@ describe('seeding reference data', () => {
       { planId: 1, sCredits: 3, pCredits: 0 },
       { planId: 2, sCredits: 1, pCredits: 1 },
     ]);
-    expect((await PageMetaModel.find().lean()).map((m) => m.page).sort()).toEqual(['become', 'earn', 'explore', 'home', 'meta']);
+    expect((await PageMetaModel.find().lean()).map((m) => m.page).sort()).toEqual(['become', 'blog', 'earn', 'explore', 'guide', 'home', 'meta']);
     expect(await PageUiModel.countDocuments({ name: 'footer' })).toBe(1);
     expect(await NativePostModel.countDocuments({ status: 'published' })).toBe(2);
+    expect((await CmsPageModel.find({}, { _id: 1 }).lean()).map((page) => page._id).sort()).toEqual(['become', 'earning', 'user-guide']);
   });
 
-  it('when an editor changed the footer or a tag price, then seeding again keeps the edit', async () => {
+  it('when an editor changed the footer, a content page or a tag price, then seeding again keeps the edit', async () => {
     await seedReferenceData();
     await PageUiModel.updateOne({ name: 'footer' }, { $set: { sections: [{ title: 'SUPPORT', entries: [{ name: 'Help', link: '/help' }] }] } });
+    await CmsPageModel.updateOne({ _id: 'become' }, { $set: { title: 'How it works, edited' } });
     await TagModel.updateOne({ labelLower: 'rock' }, { $set: { priceMicros: 1_000_000 } });
     await seedReferenceData();
     const footer = await PageUiModel.findOne({ name: 'footer' }).lean();
     expect(footer?.sections).toEqual([{ title: 'SUPPORT', entries: [{ name: 'Help', link: '/help' }] }]);
     expect((await TagModel.findOne({ labelLower: 'rock' }).lean())?.priceMicros).toBe(1_000_000);
+    expect((await CmsPageModel.findById('become').lean())?.title).toBe('How it works, edited');
   });
 });

@@ -169,7 +169,7 @@ describe('activation link (/confirm)', () => {
 });
 
 describe("the member's navigation", () => {
-  it('when signed in on desktop, then the top nav is Pricing (with its hint), Explore, Collection, My Profile, Logout, Upload', async () => {
+  it('when signed in on desktop, then the top nav is Pricing (with its hint), Explore, Collection, My Profile, How It Works, Logout, Upload', async () => {
     storeAccount();
     jest.mocked(checkLoggedIn).mockResolvedValue(authAnswer('fresh'));
     renderApp('/');
@@ -185,6 +185,7 @@ describe("the member's navigation", () => {
       ['Explore', '/explore'],
       ['Collection', '/profile/supported'],
       ['My Profile', '/profile/default'],
+      ['How It Works', '/become/all'],
     ]);
     const pricing = within(main).getByRole('link', { name: 'Pricing' });
     expect(document.getElementById(pricing.getAttribute('aria-describedby')!)?.textContent).toBe(PRICING_HINT);

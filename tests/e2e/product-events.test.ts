@@ -54,9 +54,11 @@ describe('product events in Chromium', () => {
     await waitUntil(has(bea.user.id, ['follow', 'login']), { what: "Bea's first follow event" });
 
     // The next one waits for its batch; the tab is closed first, so only the beacon sent as it is hidden carries it.
-    await header.getByRole('button', { name: 'Unfollow Ana Lima' }).click();
-    await header.getByRole('button', { name: 'Follow Ana Lima' }).click();
-    await header.getByRole('button', { name: 'Unfollow Ana Lima' }).waitFor();
+    // Each click once the button is no longer busy: a click while a change is on its way is ignored by design.
+    const idle = (label: string) => header.locator(`button[aria-label="${label}"]:not([aria-busy="true"])`);
+    await idle('Unfollow Ana Lima').click();
+    await idle('Follow Ana Lima').click();
+    await idle('Unfollow Ana Lima').waitFor();
     await page.close({ runBeforeUnload: true });
     await waitUntil(has(bea.user.id, ['follow', 'follow', 'login']), { what: "Bea's second follow event, by beacon" });
 

@@ -10,6 +10,7 @@
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { useTestDatabase } from '../helpers/db';
+import { untilEqual } from '../helpers/wait';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 
@@ -119,8 +120,8 @@ describe('content detail and profiles in Chromium', () => {
     await detail(page).waitFor({ state: 'hidden' });
     await page.getByRole('heading', { level: 1, name: 'Ana Lima' }).waitFor();
     const uploads = page.getByRole('list', { name: 'Uploads by Ana Lima' });
-    await uploads.locator('.kn-card__title').first().waitFor();
-    expect(await uploads.locator('.kn-card__title').allInnerTexts()).toEqual(['Lisbon Tram at Dawn', 'Neon Fox', 'Night Song']);
+    // Read once the page has settled: on a loaded machine the grid is still being laid out when its first card shows.
+    await untilEqual(() => uploads.locator('.kn-card__title').allInnerTexts(), ['Lisbon Tram at Dawn', 'Neon Fox', 'Night Song']);
     expect(await page.getByRole('list', { name: 'Counts' }).innerText()).toContain('3 pieces');
     await shot(page, 'desktop');
     expect(errors).toEqual([]);
