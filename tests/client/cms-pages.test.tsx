@@ -6,7 +6,16 @@
  * previews the Markdown through the server. The generated operations are mocked; the store, router and antd are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { getCmsPage, getCmsPageSource, getNativePost, listNativePosts, previewMarkdown, updateCmsPage } from '../../client/src/api/generated/operations';
+import {
+  getCmsPage,
+  getCmsPageSource,
+  getNativePost,
+  getPageMeta,
+  listNativePosts,
+  previewMarkdown,
+  updateCmsPage,
+} from '../../client/src/api/generated/operations';
+import { defaultPageMeta } from '../../client/src/features/cms';
 import { ApiError } from '../../client/src/api/http';
 import { mockPublicCalls, renderApp } from './auth-app';
 import { makeAdmin } from './auth-fixtures';
@@ -99,13 +108,25 @@ describe('the blog', () => {
         publishedAt: '2026-11-20T10:00:00.000Z',
       },
     });
-    renderApp('/blog');
+    // The blog list's metadata answers only once the post is read: it must not take the post's title away.
+    let answerBlogMeta: () => void = () => undefined;
+    jest
+      .mocked(getPageMeta)
+      .mockImplementation(
+        () => new Promise((resolve) => (answerBlogMeta = () => resolve({ pageMeta: { ...defaultPageMeta('blog'), title: 'The blog | Knack' } }))),
+      );
+    const { store } = renderApp('/blog');
     const posts = within(await screen.findByRole('list', { name: 'Posts' }));
     expect(await posts.findByText('Every play pays.')).toBeTruthy();
+    await waitFor(() => expect(getPageMeta).toHaveBeenCalledWith({ path: { page: 'blog' } }, expect.anything()));
     fireEvent.click(posts.getByRole('link', { name: 'How Knack works' }));
     await screen.findByRole('heading', { level: 2, name: 'Get paid' });
     expect(path()).toBe('/blog/how-knack-works');
     await waitFor(() => expect(document.title).toBe('How Knack works | Knack'));
+    answerBlogMeta();
+    const blogMetaRead = () => Object.values(store.getState().api.queries).some((read) => read?.endpointName === 'getPageMeta' && read.status === 'fulfilled');
+    await waitFor(() => expect(blogMetaRead()).toBe(true));
+    expect(document.title).toBe('How Knack works | Knack');
     expect(document.head.querySelector('meta[property="og:description"]')?.getAttribute('content')).toBe('Every play pays.');
   });
 

@@ -26,8 +26,11 @@ export interface AppRoute {
   /** The route's name (home, pricing, explore, …); the guest list matches on it. */
   name: string;
   path: string;
-  /** The CMS page whose metadata the route shows; 'meta' is the site-wide default. */
-  metaPage: MetaPage;
+  /**
+   * The CMS page whose metadata the route shows; 'meta' is the site-wide default. `null`: the page applies metadata
+   * of its own (a blog post's title and excerpt), and no CMS page's may overwrite it.
+   */
+  metaPage: MetaPage | null;
   /** Reachable without a stored account (the route guard lets it pass). */
   guest: boolean;
   /** Only for admins: the route guard sends every other member, and visitors, home. */
@@ -102,6 +105,7 @@ export const GUEST_ROUTE_NAMES: readonly string[] = [
   'pricing',
   'nft',
   'verify',
+  'blog',
   'blog-type',
   // The User Guide is linked from the footer every visitor sees: it is public reading, like How It Works.
   'user-guide',
@@ -142,7 +146,8 @@ export const ROUTES: readonly AppRoute[] = [
   route({ name: 'become-kind', path: '/become/:kind', metaPage: 'become', guest: true, load: loadBecomePage, antd: false }),
   route({ name: 'earning', path: '/earning/:kind?', metaPage: 'earn', guest: true, load: loadEarningPage, antd: false }),
   route({ name: 'user-guide', path: '/user-guide/:tag?', metaPage: 'guide', guest: true, load: loadUserGuidePage, antd: false }),
-  route({ name: 'blog-type', path: '/blog/:type?', metaPage: 'blog', guest: true, load: loadBlogPage, antd: false }),
+  route({ name: 'blog', path: '/blog', metaPage: 'blog', guest: true, load: loadBlogPage, antd: false }),
+  route({ name: 'blog-type', path: '/blog/:type', metaPage: null, guest: true, load: loadBlogPage, antd: false }),
   route({ name: 'nft', path: '/nft', metaPage: 'meta', guest: true, load: loadNftPage }),
   route({ name: 'verify', path: '/verify', metaPage: 'meta', guest: true, load: loadVerifyProofPage }),
   route({ name: 'approve', path: '/approve', metaPage: 'meta', guest: false, load: loadReturnLinkPage }),
