@@ -65,6 +65,13 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
     priority: 6,
   },
   {
+    // The built-in page metadata, loaded only when the CMS fails (features/cms/useAppliedPageMeta.ts): a chunk of its
+    // own, as the landing page's chunks would otherwise carry it.
+    name: 'page-meta-defaults',
+    test: /client[\\/]src[\\/]features[\\/]cms[\\/]pageMeta\.defaults\.ts$|generated[\\/]page-meta\.ts$/,
+    priority: 6,
+  },
+  {
     name: 'app',
     // Not the phone's side-menu drawer: it is lazy and draws with antd, and in this group it was merged with modules the
     // side menu uses at boot (the member's plan), which put antd on the landing page. It stays in its own lazy chunk.
@@ -83,7 +90,7 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
  * The landing route (home, `/`) is the page most visits start on. Everything it runs first (the entry's boot
  * chunks, and the landing route's lazy chunk with what it imports) is announced with <link rel="modulepreload">
  * in index.html, so it all downloads in parallel with the entry instead of step after step; its stylesheets are
- * linked as well.
+ * linked as well. (A page the server draws a first paint of is sent without these announcements: server/lib/client.ts.)
  */
 function preloadLandingRoute(landingModule: string): Plugin {
   return {

@@ -15,6 +15,7 @@ import { outboxRouter, type Mailer } from './integrations/mail';
 import { isSandbox, sandboxCheckoutRouter } from './integrations/payments';
 import type { Storage } from './integrations/storage';
 import { clientRouter } from './lib/client';
+import { homeFirstPaint } from './lib/firstPaint';
 import { answerContractBreach, strictQueryNumbers } from './lib/contract';
 import { canonicalIds } from './lib/canonical-ids';
 import { useFasterOperationLookup } from './lib/vendor-fixes/openapi-metadata';
@@ -28,7 +29,7 @@ import { requestLog } from './lib/request-log';
 import { usePageCursorKey } from './lib/page-cursor';
 import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, identityRouter } from './modules/auth';
-import { blogPostPreview, cmsRouter } from './modules/cms';
+import { cmsPageHtml, cmsRouter } from './modules/cms';
 import { contentsRouter } from './modules/contents';
 import { dashboardRouter } from './modules/dashboard';
 import { eventsBodyLimit, eventsRouter, EVENTS_PATH } from './modules/events';
@@ -172,11 +173,13 @@ export function createApp({
 
   const previewFor = createLinkPreviews(services.contents, config.publicUrl);
   app.use(
-    clientRouter(config.clientDir, async (pathname) => {
-      const post = await blogPostPreview(pathname, config.publicUrl);
-      if (post) return previewTags(post);
-      const preview = await previewFor(pathname);
-      return preview && ('movedTo' in preview ? preview : previewTags(preview));
+    clientRouter(config.clientDir, async (pathname, visitor) => {
+      if (pathname === '/') return { firstPaint: homeFirstPaint(visitor) };
+      const cms = await cmsPageHtml(pathname, config.publicUrl, visitor);
+      if (cms) return { head: cms.preview && previewTags(cms.preview), firstPaint: cms.firstPaint };
+      const preview = await previewFor(pathname, visitor);
+      if (!preview || 'movedTo' in preview) return preview;
+      return { head: previewTags(preview), firstPaint: preview.firstPaint };
     }),
   );
   app.use(errorHandler(logger));

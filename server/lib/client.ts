@@ -1,20 +1,31 @@
 /**
- * Serves the built SPA: hashed assets cached for a year, index.html for every other page (history mode),
- * with a page's link-preview tags in its head when `headFor` knows the page, or a 301 when it has moved.
+ * Serves the built SPA: hashed assets cached for a year, index.html for every other page (history mode), with what
+ * `pageFor` knows of the page: its link-preview tags in the head and its first paint (lib/firstPaint.ts) before the
+ * app's root; or a 301 when it has moved.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
+import type { Visitor } from './firstPaint';
 
 const SERVER_PATHS = /^\/(api|files|healthz|readyz)(\/|$)/;
 
-/**
- * Extra `<head>` HTML for a page (its title and preview tags); or where the page has moved for good (a profile or
- * share link with a member's former username), answered 301; or null for the plain page.
- */
-export type HeadFor = (pathname: string) => Promise<string | { movedTo: string } | null>;
+/** What the HTML of one page carries beyond the app: `head` replaces the `<title>`, `firstPaint` goes before the root. */
+export interface PageHtml {
+  head?: string;
+  firstPaint?: string;
+}
 
-export function clientRouter(clientDir: string, headFor?: HeadFor): Router {
+/**
+ * A page's own HTML; or where the page has moved for good (a profile or share link with a member's former
+ * username), answered 301; or null for the plain page.
+ */
+export type PageFor = (pathname: string, visitor: Visitor) => Promise<PageHtml | { movedTo: string } | null>;
+
+const ROOT = '<div id="root"></div>';
+const MODULE_PRELOADS = /<link rel="modulepreload"[^>]*>\s*/g;
+
+export function clientRouter(clientDir: string, pageFor?: PageFor): Router {
   const router = Router();
   const indexHtml = path.join(clientDir, 'index.html');
   let template: { mtimeMs: number; html: string } | undefined;
@@ -32,14 +43,23 @@ export function clientRouter(clientDir: string, headFor?: HeadFor): Router {
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    const head = headFor && (await headFor(req.path).catch(() => null));
-    if (!head) return res.sendFile(indexHtml);
+    const page = pageFor && (await pageFor(req.path, { userAgent: req.get('user-agent') ?? '' }).catch(() => null));
+    if (!page) return res.sendFile(indexHtml);
     // Permanent, yet checked again on each visit (no-cache above): a member may take a former name back.
-    if (typeof head !== 'string') {
+    if ('movedTo' in page) {
       const query = req.originalUrl.indexOf('?');
-      return res.redirect(301, head.movedTo + (query < 0 ? '' : req.originalUrl.slice(query)));
+      return res.redirect(301, page.movedTo + (query < 0 ? '' : req.originalUrl.slice(query)));
     }
-    res.type('html').send(readTemplate().replace(/<title>[^<]*<\/title>/, head));
+    let html = readTemplate();
+    // Functions as replacements: the page's own text is inserted as it is (a '$&' in a title stays '$&').
+    if (page.head) html = html.replace(/<title>[^<]*<\/title>/, () => page.head!);
+    if (page.firstPaint) {
+      // With its content in the HTML, the page paints as soon as its stylesheets arrive: the app's scripts, which the
+      // template announces for the landing page, would share the phone's bandwidth with them until then. The app
+      // loads them itself once its entry runs.
+      html = html.replace(ROOT, () => page.firstPaint + ROOT).replace(MODULE_PRELOADS, '');
+    }
+    res.type('html').send(html);
   });
   return router;
 }

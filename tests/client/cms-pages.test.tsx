@@ -91,6 +91,33 @@ describe('the content pages', () => {
   });
 });
 
+describe('the server’s first paint', () => {
+  it('when the page loads its content, then the first paint stays until the content is there, then gives way to the app', async () => {
+    const firstPaint = document.createElement('div');
+    firstPaint.id = 'kn-first-paint';
+    document.body.prepend(firstPaint);
+    let answer: () => void = () => undefined;
+    jest.mocked(getCmsPage).mockImplementationOnce(() => new Promise((resolve) => (answer = () => resolve({ page: BECOME }))));
+    renderApp('/become/all');
+    await waitFor(() => expect(document.querySelector('#kn-main [aria-busy="true"]')).not.toBeNull());
+    expect(document.getElementById('kn-first-paint')).toBe(firstPaint);
+    answer();
+    await screen.findByRole('heading', { level: 1, name: 'How Knack works' });
+    await waitFor(() => expect(document.getElementById('kn-first-paint')).toBeNull());
+  });
+
+  it('when the content does not come, then the first paint gives way to the page’s loading state after a moment', async () => {
+    const firstPaint = document.createElement('div');
+    firstPaint.id = 'kn-first-paint';
+    document.body.prepend(firstPaint);
+    jest.mocked(getCmsPage).mockImplementationOnce(() => new Promise(() => undefined));
+    renderApp('/earning/faq');
+    await waitFor(() => expect(document.querySelector('#kn-main [aria-busy="true"]')).not.toBeNull());
+    await waitFor(() => expect(document.getElementById('kn-first-paint')).toBeNull(), { timeout: 3000 });
+    expect(document.querySelector('#kn-main [aria-busy="true"]')).not.toBeNull();
+  });
+});
+
 describe('the blog', () => {
   it('when a visitor opens the blog, then the posts are listed and a post opens with its title as the page’s', async () => {
     jest.mocked(listNativePosts).mockResolvedValue({

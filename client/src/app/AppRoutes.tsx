@@ -3,16 +3,24 @@ import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { detailBackground, DetailUrlSync } from '../features/content-detail';
 import { FrontLayout } from '../layouts/front';
 import { NavigationBridge } from '../lib/navigation';
+import { useFirstPaintHandOff, useLatestFirstPaintHandOff } from './firstPaint';
 import { PageMetaSync } from './PageMetaSync';
 import { RouteGuard } from './RouteGuard';
 import { PageLoading } from '../components/PageLoading';
 import { FALLBACK_PATH, REDIRECTS, ROUTES, type AppRoute } from './routes';
+
+/** Rendered beside the page, so in its Suspense boundary: it mounts once the page's chunk has loaded. */
+function FirstPaintHandOff() {
+  useFirstPaintHandOff();
+  return null;
+}
 
 function GuardedPage({ route }: { route: AppRoute }) {
   const { guest, admin, Page } = route;
   return (
     <RouteGuard guest={guest} admin={admin}>
       <Page />
+      <FirstPaintHandOff />
     </RouteGuard>
   );
 }
@@ -44,6 +52,7 @@ function byPattern(routes: readonly AppRoute[]): [string, AppRoute[]][] {
  */
 export function AppRoutes({ routes = ROUTES }: { routes?: readonly AppRoute[] }) {
   const location = useLocation();
+  useLatestFirstPaintHandOff();
   return (
     <>
       <NavigationBridge />

@@ -2,4 +2,4 @@
 export { cmsRouter } from './cms.routes';
 export { seedCms } from './cms.seed';
 export { CmsPageModel, NativePostModel, PageMetaModel, PageUiModel } from './cms.model';
-export { blogPostPreview } from './cms.previews';
+export { cmsPageHtml } from './cms.previews';

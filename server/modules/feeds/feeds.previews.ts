@@ -10,6 +10,7 @@ import type { Schemas } from '../../lib/openapi-types';
 import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { resolveUsername, type UserDoc } from '../users';
 import { escapeHtml } from '../../lib/html';
+import { firstPaintPage, type Visitor } from '../../lib/firstPaint';
 
 export interface LinkPreview {
   title: string;
@@ -18,6 +19,8 @@ export interface LinkPreview {
   type: 'music.song' | 'article' | 'profile';
   image?: string;
   audio?: { url: string; type: string };
+  /** What the page shows before the app runs (lib/firstPaint.ts). */
+  firstPaint?: string;
 }
 
 const CONTENT_LINK = /^\/([a-z0-9_.]+)-([^/]+)\/?$/;
@@ -52,9 +55,29 @@ function moveOf(pathname: string, username: string, member: UserDoc): PageMoved 
 export function createLinkPreviews(contents: ContentsService, publicUrl: string) {
   const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
 
-  function ofContent(piece: Schemas['Content']): LinkPreview {
+  /**
+   * A shared piece before the app opens it: its cover as large as the piece's window shows it, its title, owner and
+   * description.
+   */
+  function pieceFirstPaint(piece: Schemas['Content'], owner: string, visitor: Visitor): string {
+    return firstPaintPage(
+      [
+        '<article class="kn-first-paint__piece">',
+        `<img class="kn-first-paint__cover" src="${escapeHtml(piece.hthumbPath)}" alt="${escapeHtml(piece.title)}" fetchpriority="high">`,
+        `<div class="kn-first-paint__about"><h1 class="kn-page-title">${escapeHtml(piece.title)}</h1>`,
+        `<p class="kn-page-sub">by <a href="/${escapeHtml(piece.ownerUsername)}">${escapeHtml(owner)}</a></p>`,
+        piece.description ? `<p>${escapeHtml(piece.description)}</p>` : '',
+        '</div></article>',
+      ].join(''),
+      visitor,
+    );
+  }
+
+  function ofContent(piece: Schemas['Content'], visitor: Visitor): LinkPreview {
+    const owner = piece.ownerName || piece.ownerUsername.replace(/_/g, ' ');
     return {
-      title: `${piece.title} by ${piece.ownerName || piece.ownerUsername.replace(/_/g, ' ')} | Knack`,
+      firstPaint: pieceFirstPaint(piece, owner, visitor),
+      title: `${piece.title} by ${owner} | Knack`,
       description: clip(piece.description, 200),
       url: absolute(piece.link),
       type: piece.isAudio ? 'music.song' : 'article',
@@ -63,12 +86,12 @@ export function createLinkPreviews(contents: ContentsService, publicUrl: string)
     };
   }
 
-  return async function previewFor(pathname: string): Promise<LinkPreview | PageMoved | null> {
+  return async function previewFor(pathname: string, visitor: Visitor = { userAgent: '' }): Promise<LinkPreview | PageMoved | null> {
     const path = decodeURIComponent(pathname).toLowerCase();
     const link = CONTENT_LINK.exec(path);
     if (link && !path.endsWith('-music-top-50')) {
       const piece = await contentReads.one<ContentDoc>({ ownerUsername: link[1], slug: link[2] });
-      if (piece) return (await canView(piece, undefined)) ? ofContent(await contents.dto(piece, null)) : null;
+      if (piece) return (await canView(piece, undefined)) ? ofContent(await contents.dto(piece, null), visitor) : null;
       const owner = await resolveUsername(link[1]!);
       return owner && moveOf(pathname, link[1]!, owner);
     }

@@ -3,7 +3,6 @@ import { useEffect } from 'react';
 import { useGetPageMetaQuery } from '../../api/generated/endpoints';
 import { applyPageMeta } from './applyPageMeta';
 import type { MetaPage } from './cms.types';
-import { defaultPageMeta } from './pageMeta.defaults';
 
 /** One visit of a page that has metadata: `visit` tells two visits of the same page apart (the path). */
 export interface PageMetaVisit {
@@ -22,7 +21,18 @@ export function useAppliedPageMeta(visited: PageMetaVisit | null): void {
   const visit = visited?.visit;
   useEffect(() => {
     if (!page) return;
-    if (currentData) applyPageMeta(currentData.pageMeta);
-    else if (isError) applyPageMeta(defaultPageMeta(page));
+    if (currentData) {
+      applyPageMeta(currentData.pageMeta);
+      return undefined;
+    }
+    if (!isError) return undefined;
+    // The defaults are loaded only when the CMS has failed: the first page's scripts need not carry them.
+    let current = true;
+    void import('./pageMeta.defaults').then(({ defaultPageMeta }) => {
+      if (current) applyPageMeta(defaultPageMeta(page));
+    });
+    return () => {
+      current = false;
+    };
   }, [page, visit, currentData, isError]);
 }

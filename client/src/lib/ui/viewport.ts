@@ -12,7 +12,7 @@ export interface Viewport {
 
 const PHONE_USER_AGENT = /Android.+Mobile|iPhone|iPod|Windows Phone|IEMobile|BlackBerry|Opera Mini|webOS|Mobile Safari/i;
 
-/** True when the user agent names a phone (tablets are not phones). */
+/** True when the user agent names a phone (tablets are not phones). The server's first paint has the same rule (server/lib/firstPaint.ts). */
 export function isPhoneUserAgent(userAgent: string): boolean {
   return PHONE_USER_AGENT.test(userAgent) && !/iPad|Tablet/i.test(userAgent);
 }

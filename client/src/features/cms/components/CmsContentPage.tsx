@@ -4,7 +4,6 @@ import { useGetCmsPageQuery } from '../../../api/generated/endpoints';
 import type { GetCmsPageResult } from '../../../api/generated/operations';
 import { CmsArticle } from './CmsArticle';
 import { CmsFailed } from './CmsFailed';
-import './cms-pages.css';
 
 type CmsPage = GetCmsPageResult['page'];
 

@@ -9,7 +9,6 @@ import { applyPageMeta } from '../applyPageMeta';
 import { defaultPageMeta } from '../pageMeta.defaults';
 import { CmsArticle } from '../components/CmsArticle';
 import { CmsFailed } from '../components/CmsFailed';
-import '../components/cms-pages.css';
 
 type PostSummary = ListNativePostsResult['posts'][number];
 
