@@ -33,7 +33,7 @@ import { cmsPageHtml, cmsRouter } from './modules/cms';
 import { contentsRouter } from './modules/contents';
 import { dashboardRouter } from './modules/dashboard';
 import { eventsBodyLimit, eventsRouter, EVENTS_PATH } from './modules/events';
-import { createLinkPreviews, feedsRouter, previewTags } from './modules/feeds';
+import { createLinkPreviews, exploreFirstPaint, feedsRouter, previewTags } from './modules/feeds';
 import { knacksRouter } from './modules/knacks';
 import { unsubscribeRouter } from './modules/mailings';
 import { filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
@@ -171,10 +171,12 @@ export function createApp({
     next(new AppError(404, 'not_found', `No API call ${req.method} ${req.originalUrl.split('?')[0]}`));
   });
 
-  const previewFor = createLinkPreviews(services.contents, config.publicUrl);
+  const previewFor = createLinkPreviews(services.contents, services.feeds, config.publicUrl);
   app.use(
-    clientRouter(config.clientDir, async (pathname, visitor) => {
+    clientRouter(config.clientDir, async (pathname, visitor, search) => {
       if (pathname === '/') return { firstPaint: homeFirstPaint(visitor) };
+      // Explore as it opens; with a tab or an artist chosen in the query, the app draws it.
+      if (pathname === '/explore' && !search) return { firstPaint: await exploreFirstPaint(services.feeds, visitor) };
       const cms = await cmsPageHtml(pathname, config.publicUrl, visitor);
       if (cms) return { head: cms.preview && previewTags(cms.preview), firstPaint: cms.firstPaint };
       const preview = await previewFor(pathname, visitor);

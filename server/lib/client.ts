@@ -17,10 +17,10 @@ export interface PageHtml {
 }
 
 /**
- * A page's own HTML; or where the page has moved for good (a profile or share link with a member's former
+ * A page's own HTML (`search` is the address's query, '?…' or ''); or where the page has moved for good (a profile or share link with a member's former
  * username), answered 301; or null for the plain page.
  */
-export type PageFor = (pathname: string, visitor: Visitor) => Promise<PageHtml | { movedTo: string } | null>;
+export type PageFor = (pathname: string, visitor: Visitor, search: string) => Promise<PageHtml | { movedTo: string } | null>;
 
 const ROOT = '<div id="root"></div>';
 const MODULE_PRELOADS = /<link rel="modulepreload"[^>]*>\s*/g;
@@ -43,13 +43,12 @@ export function clientRouter(clientDir: string, pageFor?: PageFor): Router {
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    const page = pageFor && (await pageFor(req.path, { userAgent: req.get('user-agent') ?? '' }).catch(() => null));
+    const query = req.originalUrl.indexOf('?');
+    const search = query < 0 ? '' : req.originalUrl.slice(query);
+    const page = pageFor && (await pageFor(req.path, { userAgent: req.get('user-agent') ?? '' }, search).catch(() => null));
     if (!page) return res.sendFile(indexHtml);
     // Permanent, yet checked again on each visit (no-cache above): a member may take a former name back.
-    if ('movedTo' in page) {
-      const query = req.originalUrl.indexOf('?');
-      return res.redirect(301, page.movedTo + (query < 0 ? '' : req.originalUrl.slice(query)));
-    }
+    if ('movedTo' in page) return res.redirect(301, page.movedTo + search);
     let html = readTemplate();
     // Functions as replacements: the page's own text is inserted as it is (a '$&' in a title stays '$&').
     if (page.head) html = html.replace(/<title>[^<]*<\/title>/, () => page.head!);

@@ -1,8 +1,9 @@
 /**
  * The first paint: the HTML of a public page carries its main content before the app's root, drawn with the app's
  * class names, so a phone shows the page before the scripts have run. The landing page's hero, the content pages
- * (the section the address names), the blog's list and a post, and a shared piece; never a piece or post a visitor
- * may not read, and nothing on the app's other screens. A phone's user agent gets the phone's frame.
+ * (the section the address names), the blog's list and a post, Explore and a profile with their first pieces, and a
+ * shared piece; never a piece or post a visitor may not read, and nothing on the app's other screens. A phone's user
+ * agent gets the phone's frame.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -119,14 +120,36 @@ describe('the first paint of public pages', () => {
     expect(firstPaint).toContain('by <a href="/rosa_lens">rosa lens</a>');
     expect(firstPaint).toContain('<p>About Rain $&#38; &#60;Shine&#62;</p>');
 
-    await ContentModel.updateOne({ _id: new Types.ObjectId(piece.id) }, { $set: { 'setting.public': false, 'setting.private': true } });
+    await ContentModel.updateOne({ _id: new Types.ObjectId(piece.id) }, { $set: { listed: false, 'setting.public': false, 'setting.private': true } });
     const hidden = await page(`/rosa_lens-${slug}`);
     expect(hidden.firstPaint).toBe('');
     expect(hidden.html).not.toContain('Rain');
   });
 
+  it('when Explore or a profile is asked for, then their first pieces come first as cards; never a private piece; Explore with a query has none', async () => {
+    const owner = await createMember({ username: 'ines_draws' });
+    const shown = await createPiece(owner, { title: 'Open Sky', type: 'art' });
+    const secret = await createPiece(owner, { title: 'Secret Sketch', type: 'art' });
+    await ContentModel.updateOne({ _id: new Types.ObjectId(secret.id) }, { $set: { listed: false, 'setting.public': false, 'setting.private': true } });
+
+    const profile = (await page('/ines_draws', PHONE)).firstPaint;
+    expect(headings(profile, 1)).toEqual(['Test Member']);
+    expect(headings(profile, 3).join()).toContain('Open Sky');
+    expect(profile).not.toContain('Secret Sketch');
+    expect(profile).toContain('<a class="kn-card__owner" href="/ines_draws">ines draws</a>');
+    expect(profile).toMatch(/<img src="[^"]+" srcset="[^"]+ 240w, [^"]+ 640w" sizes="[^"]+" alt="" width="640" height="640" fetchpriority="high">/);
+    expect(headings((await page('/ines_draws/music')).firstPaint, 3)).toEqual([]);
+
+    const explore = (await page('/explore')).firstPaint;
+    expect(headings(explore, 1)).toEqual(['Explore']);
+    expect(explore).toContain('<ul class="kn-grid" aria-label="Featured pieces">');
+    expect(explore).not.toContain('Secret Sketch');
+    expect(shown.title).toBe('Open Sky');
+    expect((await page('/explore?tab=new')).firstPaint).toBe('');
+  });
+
   it('when a screen of the app is asked for, then it has no first paint', async () => {
-    for (const path of ['/explore', '/wallet', '/no/such/page']) expect((await page(path)).firstPaint).toBe('');
+    for (const path of ['/wallet', '/pricing', '/no/such/page']) expect((await page(path)).firstPaint).toBe('');
   });
 });
 
@@ -141,7 +164,7 @@ describe('the scripts a first-painted page announces', () => {
       expect(landing).not.toContain('modulepreload');
       expect(landing).toContain('<link rel="stylesheet" crossorigin href="/assets/main.css">');
       expect(landing).toContain('<div id="kn-first-paint"');
-      expect((await request(site).get('/explore').expect(200)).text).toContain(head);
+      expect((await request(site).get('/wallet').expect(200)).text).toContain(head);
     } finally {
       rmSync(clientDir, { recursive: true, force: true });
     }

@@ -10,7 +10,9 @@ import type { Schemas } from '../../lib/openapi-types';
 import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
 import { resolveUsername, type UserDoc } from '../users';
 import { escapeHtml } from '../../lib/html';
-import { firstPaintPage, type Visitor } from '../../lib/firstPaint';
+import type { Visitor } from '../../lib/firstPaint';
+import { pieceFirstPaint, profileFirstPaint } from './feeds.firstPaint';
+import type { FeedsService } from './feeds.service';
 
 export interface LinkPreview {
   title: string;
@@ -24,7 +26,7 @@ export interface LinkPreview {
 }
 
 const CONTENT_LINK = /^\/([a-z0-9_.]+)-([^/]+)\/?$/;
-const PROFILE_LINK = /^\/([a-z0-9_.]+)(?:\/(?:music|art|photos))?\/?$/;
+const PROFILE_LINK = /^\/([a-z0-9_.]+)(?:\/(music|art|photos))?\/?$/;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Where a page has moved: the same page under the member's username now. */
@@ -52,31 +54,13 @@ function moveOf(pathname: string, username: string, member: UserDoc): PageMoved 
   return { movedTo: withUsername(pathname, member.username) };
 }
 
-export function createLinkPreviews(contents: ContentsService, publicUrl: string) {
+export function createLinkPreviews(contents: ContentsService, feeds: FeedsService, publicUrl: string) {
   const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
-
-  /**
-   * A shared piece before the app opens it: its cover as large as the piece's window shows it, its title, owner and
-   * description.
-   */
-  function pieceFirstPaint(piece: Schemas['Content'], owner: string, visitor: Visitor): string {
-    return firstPaintPage(
-      [
-        '<article class="kn-first-paint__piece">',
-        `<img class="kn-first-paint__cover" src="${escapeHtml(piece.hthumbPath)}" alt="${escapeHtml(piece.title)}" fetchpriority="high">`,
-        `<div class="kn-first-paint__about"><h1 class="kn-page-title">${escapeHtml(piece.title)}</h1>`,
-        `<p class="kn-page-sub">by <a href="/${escapeHtml(piece.ownerUsername)}">${escapeHtml(owner)}</a></p>`,
-        piece.description ? `<p>${escapeHtml(piece.description)}</p>` : '',
-        '</div></article>',
-      ].join(''),
-      visitor,
-    );
-  }
 
   function ofContent(piece: Schemas['Content'], visitor: Visitor): LinkPreview {
     const owner = piece.ownerName || piece.ownerUsername.replace(/_/g, ' ');
     return {
-      firstPaint: pieceFirstPaint(piece, owner, visitor),
+      firstPaint: pieceFirstPaint(piece, visitor),
       title: `${piece.title} by ${owner} | Knack`,
       description: clip(piece.description, 200),
       url: absolute(piece.link),
@@ -102,7 +86,9 @@ export function createLinkPreviews(contents: ContentsService, publicUrl: string)
     const moved = moveOf(pathname, profile[1]!, user);
     if (moved) return moved;
     const name = user.fullName || user.username.replace(/_/g, ' ');
+    const type = profile[2] as Schemas['Content']['type'] | undefined;
     return {
+      firstPaint: await profileFirstPaint(feeds, { username: user.username, name, bio: user.bio ?? '' }, type, visitor),
       title: `${name} (@${user.username}) | Knack`,
       description: clip(user.bio || `${name} on Knack: ${user.contentsCount} pieces of music, art and photos.`, 200),
       url: absolute(`/${user.username}`),
