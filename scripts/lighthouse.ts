@@ -4,7 +4,8 @@
  * LIGHTHOUSE_RUNS times (default 3) and prints every run and the median: performance, LCP, CLS, TBT, the longest
  * main-thread task, accessibility, and the scripts the page loaded (requests and bytes transferred).
  *
- * Pages: LIGHTHOUSE_PAGES (default `/,/explore`); presets: LIGHTHOUSE_PRESETS (default `mobile,desktop`). Against a
+ * Pages: LIGHTHOUSE_PAGES (default: the landing page, Explore, an artist's profile and a shared piece of the demo
+ * catalogue, How It Works and a blog post); presets: LIGHTHOUSE_PRESETS (default `mobile`; `mobile,desktop` for both). Against a
  * server already running: LIGHTHOUSE_URL (then nothing is started). Not part of `npm test`: a run takes minutes
  * and its figures vary with the machine.
  */
@@ -16,8 +17,9 @@ import { freePort } from '../server/db/embedded';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
-const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/explore').split(',').map((page) => page.trim());
-const PRESETS = (process.env.LIGHTHOUSE_PRESETS ?? 'mobile,desktop').split(',').map((preset) => preset.trim()) as ('mobile' | 'desktop')[];
+const DEMO_PAGES = '/,/explore,/nora_vale,/nora_vale-blue-jazz-night,/become,/blog/how-knack-works';
+const PAGES = (process.env.LIGHTHOUSE_PAGES ?? DEMO_PAGES).split(',').map((page) => page.trim());
+const PRESETS = (process.env.LIGHTHOUSE_PRESETS ?? 'mobile').split(',').map((preset) => preset.trim()) as ('mobile' | 'desktop')[];
 const ROOT = path.resolve(__dirname, '..');
 
 interface Run {
