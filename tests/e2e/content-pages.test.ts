@@ -1,8 +1,8 @@
 /**
  * The content pages and the blog in Chromium, as a visitor reads them: How It Works with every part, then one part
  * chosen from its tabs; a link in the text moves within the app (no page load); Earn's questions and answers; the
- * User Guide; the blog's list and a post, whose title and description become the page's. Screenshots at 1280, 768
- * and 390 px.
+ * User Guide; the blog's list and a post, whose title and description become the page's; the server's first paint of
+ * a page, without scripts and as the app takes it over. Screenshots at 1280, 768 and 390 px.
  */
 import type { Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
@@ -14,6 +14,8 @@ useTestDatabase();
 
 const world = usePiecesWorld('content-pages');
 const TABLET = { width: 768, height: 1024 };
+/** A phone's user agent: the server draws the phone's frame for it, as the app lays it out. */
+const PHONE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36';
 
 /** The page at 1280, 768 and 390 px (`{name}-desktop`, `-tablet`, `-phone`), then back to 1280. */
 async function screenshotThreeWidths(page: Page, name: string) {
@@ -93,5 +95,36 @@ it('when a visitor opens the blog and a post, then the post reads whole and its 
   await page.goto(`${world.baseUrl}/blog/no-such-post`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { level: 1, name: 'This post does not exist.' }).waitFor();
   expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+  await context.close();
+});
+
+it('when a visitor opens a page, then the server’s first paint shows it before the app runs, reads as the app’s page, and gives way to it', async () => {
+  const phone = { viewport: PHONE, isMobile: true, userAgent: PHONE_USER_AGENT };
+  const heroText = (page: Page) =>
+    page.evaluate(() => [...document.querySelectorAll('.kn-hero__title, .kn-hero__lead')].map((node) => node.textContent!.replace(/\s+/g, ' ').trim()));
+
+  // Without scripts, the HTML alone: the landing page's hero, a blog post whole.
+  const bareContext = await world.browser.newContext({ ...phone, javaScriptEnabled: false });
+  const bare = await bareContext.newPage();
+  await bare.goto(`${world.baseUrl}/`);
+  await bare.getByRole('heading', { level: 1, name: 'Get paid for every play and view.' }).waitFor();
+  const drawnByServer = await heroText(bare);
+  await screenshot(bare, 'first-paint-home-phone', true);
+  await bare.goto(`${world.baseUrl}/blog/how-knack-works`);
+  await bare.getByRole('heading', { level: 1, name: 'How Knack works' }).waitFor();
+  await bare.getByRole('heading', { level: 2, name: 'Get paid' }).waitFor();
+  await screenshot(bare, 'first-paint-blog-post-phone', true);
+  await bareContext.close();
+
+  // With scripts: the app takes over, and the page reads the same, once.
+  const context = await world.browser.newContext(phone);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${world.baseUrl}/`, { waitUntil: 'networkidle' });
+  await page.waitForFunction(() => !document.getElementById('kn-first-paint'));
+  await page.getByRole('banner').getByRole('button', { name: 'Open menu' }).waitFor();
+  expect(await heroText(page)).toEqual(drawnByServer);
+  expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+  expect(errors).toEqual([]);
   await context.close();
 });
