@@ -4216,6 +4216,8 @@ export interface components {
             /** @description The member's NFT mints, from started to published (no secret key is kept). */
             nftMints?: components["schemas"]["NftMint"][];
             pieces: components["schemas"]["Content"][];
+            /** @description The product events the member's app sent while signed in, the oldest first, as they are kept (90 days): what happened, when, and the piece it was about. */
+            productEvents?: components["schemas"]["ProductEvent"][];
             /** @description The member's projects (their pieces are in `pieces`). */
             projects?: components["schemas"]["DataExportProject"][];
             stellarWallet?: components["schemas"]["WalletLink"];

@@ -48,6 +48,22 @@ const send = (body: unknown, headers: Record<string, string> = {}) =>
     .send(body as object);
 const stored = () => ProductEventModel.find({}).sort({ at: 1, name: 1 }).lean();
 
+describe('a member’s events in their data', () => {
+  it('when a member downloads their data, then it has the events they sent signed in, the oldest first, and none of another’s', async () => {
+    const first = new Date(Date.now() - 60_000).toISOString();
+    await send({ events: [{ name: 'login', at: first }] }, bearer(ana)).expect(202);
+    await send({ events: [{ name: 'play', at: now(), props: { contentId } }] }, bearer(ana)).expect(202);
+    await send({ events: [{ name: 'follow', at: now() }] }, bearer(bea)).expect(202);
+    await send({ events: [{ name: 'signup', at: now() }] }).expect(202);
+
+    const { body } = await request(app).get(`/api/v2/user-setting/download-data/${ana.id}`).set(bearer(ana)).expect(200);
+    expect(body.productEvents).toEqual([
+      { name: 'login', at: first },
+      { name: 'play', at: expect.any(String), props: { contentId } },
+    ]);
+  });
+});
+
 describe('POST /events: what is stored', () => {
   it('when a visitor sends a batch, then 202, one fact per event with its name, time and piece, and no member', async () => {
     const first = new Date(Date.now() - 2_000).toISOString();

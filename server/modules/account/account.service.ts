@@ -23,7 +23,7 @@ import { insertWhole } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { checkCurrentPassword, endEverySessionOf, REGISTRATION_TTL_MS } from '../auth';
 import { commentsExportOf, removeCommentsOf } from '../comments';
-import { forgetMemberInProductEvents } from '../events';
+import { forgetMemberInProductEvents, productEventsExportOf } from '../events';
 import { messagesExportOf, removeMessagesOf } from '../messages';
 import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
 import { removeFollowsOf } from '../follows';
@@ -83,6 +83,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     stellarWallet: walletLinkExportOf,
     nftMints: nftMintsExportOf,
     bids: bidsExportOf,
+    productEvents: productEventsExportOf,
   };
 
   /**
@@ -165,7 +166,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
       await consumeLimit(`data-export:${caller.userId}`, DOWNLOAD_LIMIT, ACCOUNT_MESSAGES.tooManyDownloads, now);
       const account = await accountExportOf(id, adminEmails);
       if (!account) throw notFound(ACCOUNT_MESSAGES.noMember);
-      const [pieces, comments, messages, ledgerEntries, projects, stellarWallet, nftMints, bids] = await Promise.all([
+      const [pieces, comments, messages, ledgerEntries, projects, stellarWallet, nftMints, bids, productEvents] = await Promise.all([
         EXPORT.pieces(id),
         EXPORT.comments(id),
         EXPORT.messages(id),
@@ -174,6 +175,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
         EXPORT.stellarWallet(id),
         EXPORT.nftMints(id),
         EXPORT.bids(id),
+        EXPORT.productEvents(id),
       ]);
       return {
         filename: `knack-data-${account.user.username}-${now.toISOString().slice(0, 10)}.json`,
@@ -189,6 +191,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
           stellarWallet,
           nftMints,
           bids,
+          productEvents,
         },
       };
     },

@@ -8,4 +8,4 @@ export { eventsBodyLimit, eventsRouter, EVENTS_PATH } from './events.routes';
 export { createEventsService, EVENTS_BODY_LIMIT_BYTES, EVENTS_LIMITS, EVENTS_MESSAGES, type EventsService } from './events.service';
 export { createEventForwarder, type EventForwarder } from './events.forwarding';
 export { countProductEvents, EVENT_NAMES, productEventWeek, purgeOldProductEvents } from './events.counts';
-export { forgetMemberInProductEvents } from './events.erasure';
+export { forgetMemberInProductEvents, productEventsExportOf } from './events.erasure';
