@@ -5,6 +5,7 @@
  */
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { getTop50Chart, signupOrland } from '../../client/src/api/generated/operations';
+import { sentEventNames } from './event-fixtures';
 import { ApiError } from '../../client/src/api/http';
 import { modalOpened } from '../../client/src/lib/ui';
 import { authAnswer, makeUser, setViewport } from './auth-fixtures';
@@ -91,6 +92,8 @@ describe('the {name} register modal', () => {
     type('Confirm password', PASSWORD);
     fireEvent.click(dialog.getByRole('button', { name: 'Register and publish my song' }));
     await waitFor(() => expect(store.getState().auth.isLoggedIn).toBe(true));
+    // The account the upload left waiting becomes theirs (a sign-up), and they are signed in.
+    expect(await sentEventNames()).toEqual([{ name: 'signup' }, { name: 'login' }]);
     expect(jest.mocked(signupOrland).mock.calls[0]![0].body).toEqual({
       userId: WAITING_ID,
       token: 'mailed-token',

@@ -7,6 +7,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { runSaga } from 'redux-saga';
 import { checkLoggedIn, confirmAccount, getAllPlans, getAuthProviders, getSubscription, getUserExt, logout } from '../../client/src/api/generated/operations';
 import { knackApi } from '../../client/src/api/generated/endpoints';
+import { sentEventNames } from './event-fixtures';
 import { ApiError } from '../../client/src/api/http';
 import { afterSignIn } from '../../client/src/features/auth/testing';
 import { initialAuthState, type AuthState } from '../../client/src/features/auth';
@@ -157,6 +158,8 @@ describe('activation link (/confirm)', () => {
     // React strict mode mounts the page twice: the token is still sent once.
     expect(confirmAccount).toHaveBeenCalledTimes(1);
     expect(confirmAccount).toHaveBeenCalledWith({ body: { token: 'activation-1' } }, QUIET_FLOW_CALL);
+    // The activation is the member's first sign-in.
+    expect(await sentEventNames()).toEqual([{ name: 'login' }]);
   });
 
   it('when the token is invalid or expired, then the message shows and the visitor lands home signed out', async () => {

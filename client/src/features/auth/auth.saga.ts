@@ -229,8 +229,13 @@ export function* submitRegistration(action: PayloadAction<RegistrationValues>): 
   const values = { ...action.payload, username: normalizeUsername(action.payload.username) };
   try {
     const result: AuthResponse = yield call(signupOrland, { body: values }, { quiet: 'the register form shows a refusal under its fields' });
+    // The account an upload left waiting becomes the person's own: their sign-up.
+    yield call(track, 'signup');
     const session = toSession(result);
-    if (session) yield put(loginSucceeded(session));
+    if (session) {
+      yield put(loginSucceeded(session));
+      yield call(track, 'login');
+    }
     yield put(modalClosed());
     yield put(knackApi.util.invalidateTags(['Content', 'User']));
     yield call(notify, 'success', result.message || AUTH_MESSAGES.activated);
@@ -248,7 +253,11 @@ export function* confirm(action: PayloadAction<string>): SagaIterator {
   try {
     const result: AuthResponse = yield call(confirmAccount, { body: { token: action.payload } }, { quiet: 'the activation page says what went wrong' });
     const session = toSession(result);
-    if (session) yield put(loginSucceeded(session));
+    if (session) {
+      yield put(loginSucceeded(session));
+      // The activation signs the member in: their first sign-in.
+      yield call(track, 'login');
+    }
     yield put(accountConfirmFinished({ ok: true, message: result.message }));
     yield call(notify, 'success', result.message || AUTH_MESSAGES.activated);
   } catch (error) {
