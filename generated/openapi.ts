@@ -4726,10 +4726,10 @@ export interface components {
             uploadedAt: string;
         };
         /**
-         * @description Activated and able to sign in; never activated; or deactivated by an admin.
+         * @description Activated and able to sign in; never activated; made for the email of a visitor's Top 50 upload and not yet registered from the link mailed to it (its username is a placeholder until then); or deactivated by an admin.
          * @enum {string}
          */
-        MemberStatus: "active" | "waiting" | "deactivated";
+        MemberStatus: "active" | "waiting" | "unregistered" | "deactivated";
         MemberStatusResponse: {
             member: components["schemas"]["MemberSummary"];
             message: string;
@@ -6299,7 +6299,7 @@ export interface operations {
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description The start of a word of the username or name, or of the email (plain text). */
                 q?: string;
-                status?: "active" | "waiting" | "deactivated" | "admins";
+                status?: "active" | "waiting" | "unregistered" | "deactivated" | "admins";
             };
             header?: never;
             path?: never;

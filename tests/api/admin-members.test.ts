@@ -56,9 +56,15 @@ describe('the members list', () => {
     const active = await createMember();
     const waiting = await createMember();
     await UserModel.updateOne({ _id: waiting.id }, { $set: { isActive: false } });
+    // An account a visitor's Top 50 upload made, waiting to be registered from its mailed link.
+    const upload = await createMember();
+    await UserModel.updateOne({ _id: upload.id }, { $set: { isActive: false, awaitsRegistration: true } });
     const gone = await createMember();
     await request(app).post(`/api/v2/admin/members/${gone.id}/deactivate`).set(bearer(admin)).expect(200);
     const ids = async (status: string) => (await list({ status, limit: 50 }).expect(200)).body.members.map((member: { id: string }) => member.id);
+    expect(await ids('unregistered')).toEqual([upload.id]);
+    expect(await ids('waiting')).not.toContain(upload.id);
+    expect((await list({ q: upload.username }).expect(200)).body.members[0]).toMatchObject({ id: upload.id, status: 'unregistered' });
     expect(await ids('active')).toEqual(expect.arrayContaining([active.id, admin.id]));
     expect(await ids('active')).not.toContain(waiting.id);
     expect(await ids('waiting')).toContain(waiting.id);

@@ -15,7 +15,7 @@ import { ContentModel } from '../../server/modules/contents';
 import { UploadModel } from '../../server/modules/media';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, createTestServices } from '../helpers/app';
-import { createActiveMember, GOOD_PASSWORD, refreshCookieOf } from '../helpers/auth';
+import { createActiveMember, GOOD_PASSWORD, newSignup, refreshCookieOf } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { png, wav } from '../helpers/media';
 import { startSmtpServer, type ReceivedMail } from '../helpers/smtp';
@@ -220,6 +220,15 @@ describe('a visitor’s Top 50 entry', () => {
     const mail = await smtp.nextMailTo(email);
     expect(mail.text).not.toContain('/auth/reset-password');
     expect(registrationLink(mail).userId).toBe(String((await UserModel.findOne({ email }).lean())!._id));
+    // The sign-up form's first step goes on to the sign-up (no account one signs in to has the address), and the
+    // sign-up answers as for a new address, mailing the registration link again.
+    await request(app)
+      .get(`/api/v2/user/get-user-by-email/${encodeURIComponent(email)}`)
+      .expect(404);
+    const again = await request(app).post('/api/v2/auth/signup').send(newSignup({ email })).expect(201);
+    expect(again.body.message).toBe('Check Your Email');
+    expect(registrationLink(await smtp.nextMailTo(email)).userId).toBe(String((await UserModel.findOne({ email }).lean())!._id));
+    expect(await UserModel.countDocuments({ email })).toBe(1);
   });
 
   it('when the same address sends a second song, and then two at once, then it still has one account', async () => {

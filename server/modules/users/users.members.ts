@@ -15,15 +15,29 @@ export type MemberStatus = Schemas['MemberStatus'];
 export type MemberStatusFilter = MemberStatus | 'admins';
 
 /** What the list and the view read of an account. */
-export type MemberFields = Pick<UserDoc, '_id' | 'username' | 'fullName' | 'email' | 'image' | 'isActive' | 'deactivatedAt' | 'contentsCount'> & {
+export type MemberFields = Pick<
+  UserDoc,
+  '_id' | 'username' | 'fullName' | 'email' | 'image' | 'isActive' | 'deactivatedAt' | 'contentsCount' | 'awaitsRegistration'
+> & {
   createdAt?: Date;
 };
 
-const MEMBER_FIELDS = { username: 1, fullName: 1, email: 1, image: 1, isActive: 1, deactivatedAt: 1, contentsCount: 1, createdAt: 1 } as const;
+const MEMBER_FIELDS = {
+  username: 1,
+  fullName: 1,
+  email: 1,
+  image: 1,
+  isActive: 1,
+  deactivatedAt: 1,
+  contentsCount: 1,
+  awaitsRegistration: 1,
+  createdAt: 1,
+} as const;
 
 /** Deactivated by an admin comes first: such an account may also never have been activated. */
-export function memberStatusOf(user: Pick<UserDoc, 'isActive' | 'deactivatedAt'>): MemberStatus {
+export function memberStatusOf(user: Pick<UserDoc, 'isActive' | 'deactivatedAt' | 'awaitsRegistration'>): MemberStatus {
   if (user.deactivatedAt) return 'deactivated';
+  if (user.awaitsRegistration) return 'unregistered';
   return user.isActive ? 'active' : 'waiting';
 }
 
@@ -44,7 +58,8 @@ export function toMemberSummaryDto(user: MemberFields, adminEmails: readonly str
 
 const STATUS_FILTERS: Record<MemberStatus, Record<string, unknown>> = {
   active: { isActive: true, deactivatedAt: null },
-  waiting: { isActive: false, deactivatedAt: null },
+  waiting: { isActive: false, deactivatedAt: null, awaitsRegistration: { $ne: true } },
+  unregistered: { awaitsRegistration: true, deactivatedAt: null },
   deactivated: { deactivatedAt: { $ne: null } },
 };
 

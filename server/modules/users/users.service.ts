@@ -19,8 +19,13 @@ export async function findUserByEmail(email: string): Promise<UserDoc | null> {
   return UserModel.findOne({ email: normalizeEmail(email) }).lean<UserDoc>();
 }
 
+/**
+ * Whether an account one signs in to uses the address. An account waiting since a Top 50 upload does not count: it
+ * has no password, and the sign-up with its address mails its registration link again.
+ */
 export async function emailExists(email: string): Promise<boolean> {
-  return (await UserModel.exists({ email: normalizeEmail(email) })) !== null;
+  const user = await UserModel.findOne({ email: normalizeEmail(email) }, { awaitsRegistration: 1 }).lean<Pick<UserDoc, 'awaitsRegistration'>>();
+  return user !== null && !user.awaitsRegistration;
 }
 
 /** Whether a member has the username, or gave it up (a former name stays its member's: users.identity.ts). */

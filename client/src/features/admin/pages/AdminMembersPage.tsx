@@ -21,6 +21,7 @@ const FILTERS: { value: StatusFilter; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'active', label: 'Active' },
   { value: 'waiting', label: 'Not activated' },
+  { value: 'unregistered', label: 'Not registered' },
   { value: 'deactivated', label: 'Deactivated' },
   { value: 'admins', label: 'Admins' },
 ];
