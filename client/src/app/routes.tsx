@@ -156,8 +156,8 @@ export const ROUTES: readonly AppRoute[] = [
   // The admin area: the back layout and its sections (features/admin/admin.sections.tsx), one lazy chunk each.
   route({ name: 'admin', path: '/admin/:section?', metaPage: 'meta', guest: false, admin: true, layout: 'back', load: loadBackLayout }),
   route({ name: '{name}Top50', path: SEGMENT_PATH, accepts: segmentIs('top50'), metaPage: 'meta', guest: true, load: loadTop50Page }),
-  route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage }),
-  route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage }),
+  route({ name: '{hash}', path: SEGMENT_PATH, accepts: segmentIs('content'), metaPage: 'meta', guest: true, load: loadProfilePage, antd: false }),
+  route({ name: 'username', path: SEGMENT_PATH, accepts: segmentIs('profile'), metaPage: 'meta', guest: true, load: loadProfilePage, antd: false }),
 ];
 
 /** Paths the spec names that show a screen found at another path now: each redirects there. */

@@ -1,12 +1,13 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import Button from 'antd/es/button';
 import { useGetProfileByUsernameQuery } from '../../../api/generated/endpoints';
 import type { CachedError } from '../../../api/cache';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened } from '../../../lib/ui';
 import { ErrorPage } from '../../../components/errors';
+import { Button } from '../../../components/button';
+import { withAntd } from '../../../components/antd/withAntd';
 import { selectUser } from '../../auth';
 import { artistName } from '../../../components/content/ArtistCard';
 import { ContentGrid, FIRST_ROW } from '../../../components/content/ContentGrid';
@@ -30,7 +31,8 @@ const TYPE_TABS: { key: TagType | 'all'; label: string }[] = [
 
 /** The Projects tab is the profile's address with `?tab=projects` (the path's second part is a content type). */
 const PROJECTS_TAB = 'projects';
-const ProjectsPanel = lazy(loadProjectsPanel);
+// The page draws without antd (a visitor's first page, often from a shared link); the projects panel brings it.
+const ProjectsPanel = lazy(withAntd(loadProjectsPanel));
 
 /**
  * The public profile, `/{username}` and `/{username}/{type}`: the member's header and their
