@@ -1,16 +1,16 @@
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import Form, { type RuleObject } from 'antd/es/form';
-import Input from 'antd/es/input';
+import Form from 'antd/es/form';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened, selectModalProps } from '../../../lib/ui';
-import { AUTH_MESSAGES, normalizeUsername, usernameProblem } from '../auth.rules';
+import { AUTH_MESSAGES, normalizeUsername } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { registrationSubmitted } from '../auth.slice';
 import { AuthForm } from './AuthForm';
 import { AuthHeader } from './AuthHeader';
-import { refuseWith, useServerErrors } from './formErrors';
+import { useServerErrors } from './formErrors';
 import { NewPasswordFields } from './NewPasswordFields';
+import { UsernameField } from './UsernameField';
 
 interface RegisterValues {
   username: string;
@@ -70,22 +70,7 @@ export function ArtistRegisterForm() {
         mismatch={MISMATCH}
         onFinish={(values) => dispatch(registrationSubmitted({ userId, token, ...values, username: normalizeUsername(values.username) }))}
       >
-        <Form.Item
-          name="username"
-          label="Username"
-          validateFirst
-          rules={[{ validator: (_: RuleObject, value: string) => refuseWith(usernameProblem(value)) }]}
-          extra="6 to 30 characters. Spaces become underscores."
-        >
-          <Input
-            size="large"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            autoFocus
-            onBlur={(event) => form.setFieldValue('username', normalizeUsername(event.target.value))}
-          />
-        </Form.Item>
+        <UsernameField autoFocus />
         <NewPasswordFields
           form={form}
           name="password"

@@ -3,10 +3,9 @@ import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import type { RuleObject } from 'antd/es/form';
-import { useLazyGetUserByUsernameQuery } from '../../../api/generated/endpoints';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { modalOpened, selectModalProps } from '../../../lib/ui';
-import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, usernameProblem } from '../auth.rules';
+import { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername } from '../auth.rules';
 import { selectAuthForm, selectSignupStep } from '../auth.selectors';
 import { activationEmailResendRequested, signupBackToEmail, signupEmailSubmitted, signupSubmitted } from '../auth.slice';
 import type { SignupValues } from '../auth.types';
@@ -16,6 +15,7 @@ import { NewPasswordFields } from './NewPasswordFields';
 import { AuthForm } from './AuthForm';
 import { SentPanel } from './SentPanel';
 import { SocialButtons } from './SocialButtons';
+import { UsernameField } from './UsernameField';
 import { AuthLink } from './AuthLink';
 
 const DETAIL_FIELDS = ['firstName', 'lastName', 'username', 'password', 'passwordConfirm'] as const;
@@ -66,22 +66,6 @@ function DetailsStep() {
   const showMessage = useServerErrors(form, state, DETAIL_FIELDS);
   const sending = state.status === 'sending';
 
-  const [lookUpUsername] = useLazyGetUserByUsernameQuery();
-  const usernameRules = [
-    { validator: (_: RuleObject, value: string) => refuseWith(usernameProblem(value)) },
-    {
-      validator: async (_: RuleObject, value: string) => {
-        const read = lookUpUsername({ path: { username: normalizeUsername(value) }, quiet: 'the field says when the username is taken' });
-        // 404 means free; any other failure counts as free here, and the server checks again on submit.
-        const taken = await read.unwrap().then(
-          (result) => result.exists,
-          () => false,
-        );
-        if (taken) throw new Error(AUTH_MESSAGES.usernameTaken);
-      },
-    },
-  ];
-
   return (
     <div className="kn-auth">
       <AuthHeader
@@ -114,15 +98,7 @@ function DetailsStep() {
             <Input size="large" autoComplete="family-name" />
           </Form.Item>
         </div>
-        <Form.Item name="username" label="Username" validateFirst rules={usernameRules} extra="6 to 30 characters. Spaces become underscores.">
-          <Input
-            size="large"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            onBlur={(event) => form.setFieldValue('username', normalizeUsername(event.target.value))}
-          />
-        </Form.Item>
+        <UsernameField checkTaken />
         <NewPasswordFields
           form={form}
           name="password"
