@@ -17,8 +17,8 @@ export interface PageHtml {
 }
 
 /**
- * A page's own HTML (`search` is the address's query, '?…' or ''); or where the page has moved for good (a profile or share link with a member's former
- * username), answered 301; or null for the plain page.
+ * A page's own HTML (`search` is the address's query, '?…' or ''); or where the page has moved for good (a profile
+ * or share link with a member's former username), answered 301; or null for the plain page.
  */
 export type PageFor = (pathname: string, visitor: Visitor, search: string) => Promise<PageHtml | { movedTo: string } | null>;
 
@@ -57,6 +57,8 @@ export function clientRouter(clientDir: string, pageFor?: PageFor): Router {
       // template announces for the landing page, would share the phone's bandwidth with them until then. The app
       // loads them itself once its entry runs.
       html = html.replace(ROOT, () => page.firstPaint + ROOT).replace(MODULE_PRELOADS, '');
+      // A phone gets the phone's frame: a cache in between must keep one copy per user agent.
+      res.vary('User-Agent');
     }
     res.type('html').send(html);
   });

@@ -53,6 +53,8 @@ describe('the first paint of public pages', () => {
     expect(firstPaint).not.toContain('kn-shell--phone');
 
     expect((await page('/', PHONE)).firstPaint).toContain('class="kn-shell kn-first-paint kn-shell--phone"');
+    // The page differs by device: a cache in between keeps one copy per user agent.
+    expect((await request(app).get('/').expect(200)).headers.vary).toMatch(/User-Agent/);
     expect((await page('/', PHONE)).firstPaint).not.toContain('kn-rail');
     expect((await page('/', TABLET)).firstPaint).not.toContain('kn-shell--phone');
   });
