@@ -8,6 +8,7 @@ import { selectAuthForm } from '../auth.selectors';
 import { registrationSubmitted } from '../auth.slice';
 import { AuthForm } from './AuthForm';
 import { AuthHeader } from './AuthHeader';
+import { LinkRefusal } from './LinkRefusal';
 import { useServerErrors } from './formErrors';
 import { NewPasswordFields } from './NewPasswordFields';
 import { UsernameField } from './UsernameField';
@@ -49,19 +50,7 @@ export function ArtistRegisterForm() {
   return (
     <div className="kn-auth">
       <AuthHeader title="Finish your registration" subtitle={`Choose a username and a password: your song joins ${chart} as soon as you do.`} />
-      {showMessage && state.message ? (
-        <Alert
-          className="kn-auth__alert"
-          type="error"
-          showIcon
-          title={state.message}
-          action={
-            <Button size="small" type="link" onClick={() => dispatch(modalOpened('forgot-password'))}>
-              New link
-            </Button>
-          }
-        />
-      ) : null}
+      {showMessage && state.message ? <LinkRefusal message={state.message} /> : null}
       <AuthForm<RegisterValues>
         form={form}
         sending={sending}

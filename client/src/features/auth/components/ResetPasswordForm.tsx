@@ -7,6 +7,7 @@ import { AUTH_MESSAGES } from '../auth.rules';
 import { selectAuthForm } from '../auth.selectors';
 import { newPasswordSubmitted } from '../auth.slice';
 import { AuthHeader } from './AuthHeader';
+import { LinkRefusal } from './LinkRefusal';
 import { useServerErrors } from './formErrors';
 import { NewPasswordFields } from './NewPasswordFields';
 import { AuthForm } from './AuthForm';
@@ -43,19 +44,7 @@ export function ResetPasswordForm() {
   return (
     <div className="kn-auth">
       <AuthHeader title="Reset your password" subtitle="Choose a new password for your Knack account." />
-      {showMessage && state.message ? (
-        <Alert
-          className="kn-auth__alert"
-          type="error"
-          showIcon
-          title={state.message}
-          action={
-            <Button size="small" type="link" onClick={() => dispatch(modalOpened('forgot-password'))}>
-              New link
-            </Button>
-          }
-        />
-      ) : null}
+      {showMessage && state.message ? <LinkRefusal message={state.message} /> : null}
       <AuthForm<ResetValues>
         form={form}
         sending={sending}
