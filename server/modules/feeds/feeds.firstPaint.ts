@@ -6,6 +6,7 @@
  */
 import type { Schemas } from '../../lib/openapi-types';
 import { escapeHtml, firstPaintPage, type Visitor } from '../../lib/firstPaint';
+import { publicPages } from '../../lib/public-pages';
 import type { FeedsService } from './feeds.service';
 
 /** As many pieces as the first screens show: the phone's first three rows, a wide screen's first row. */
@@ -59,7 +60,11 @@ export async function profileFirstPaint(
   type: Schemas['Content']['type'] | undefined,
   visitor: Visitor,
 ): Promise<string> {
-  const { contents } = await feeds.byUsername(member.username, undefined, type, undefined, FIRST_CARDS);
+  // What a visitor sees of the member's pieces is the same for every visitor: kept like the public feeds (cleared by
+  // every write to a piece), so a profile's page does not read the member's pieces twice, here and in the app.
+  const { contents } = await publicPages.get(`profile-first-paint:${member.username}:${type ?? ''}`, () =>
+    feeds.byUsername(member.username, undefined, type, undefined, FIRST_CARDS),
+  );
   return firstPaintPage(
     [
       '<div class="kn-first-paint__profile"><header class="kn-page-head">',
