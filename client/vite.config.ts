@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { gzippedSize, landingScripts } from './build/landing';
+import { gzippedSize, landingModules, landingScripts, modulesLoadingAntd, reachesAntd, type ModuleFacts } from './build/landing';
 import { antdIconStyles } from './build/antdIconStyles';
 import { vendorFixes } from './build/vendorFixes';
 import { siteDescription } from './build/siteDescription';
@@ -14,6 +14,24 @@ import { siteDescription } from './build/siteDescription';
 const clientRoot = fileURLToPath(new URL('.', import.meta.url));
 /** The landing route's page module: most visits start there. */
 const LANDING_MODULE = '/src/features/home/pages/HomePage.tsx';
+/**
+ * The pages a visitor arrives on (from a search, a shared link, a post) and the piece's detail a shared link opens: they
+ * draw with our own elements, so that a phone runs none of antd's code before they show (routes.tsx, `antd: false`).
+ */
+const ANTD_FREE_MODULES = [
+  LANDING_MODULE,
+  '/src/features/explore/pages/ExplorePage.tsx',
+  '/src/features/explore/pages/ViewAllPage.tsx',
+  '/src/features/explore/pages/SearchPage.tsx',
+  '/src/features/profile/pages/ProfilePage.tsx',
+  '/src/features/content-detail/components/ContentDetailModal.tsx',
+  '/src/features/comments/components/CommentsPanel.tsx',
+  '/src/features/bids/components/BidPanel.tsx',
+  '/src/features/cms/pages/BecomePage.tsx',
+  '/src/features/cms/pages/EarningPage.tsx',
+  '/src/features/cms/pages/UserGuidePage.tsx',
+  '/src/features/cms/pages/BlogPage.tsx',
+] as const;
 const apiTarget = process.env.KNACK_API_URL ?? 'http://localhost:3000';
 
 /**
@@ -25,7 +43,27 @@ const apiTarget = process.env.KNACK_API_URL ?? 'http://localhost:3000';
  *   so a page loads only what it uses, and groups under the merge threshold (bytes) join their closest neighbour,
  *   so a page loads a few files rather than dozens of tiny ones.
  */
-const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware?: boolean; entriesAwareMergeThreshold?: number }[] = [
+type GroupName = string | ((moduleId: string, ctx: { getModuleInfo: (id: string) => ModuleFacts | null }) => string | null);
+
+/**
+ * A group's name for a module: `name` when the landing page runs it (landingModules), `name-lazy` otherwise, and none
+ * (the module stays with the chunks that import it) when it runs antd. Two names are two groups whose small chunks
+ * never merge into each other, so the landing page's chunks hold only its own code: before, a lazy panel's icons or a
+ * modal's helpers would join a chunk it loads, by the grouping's merge rule. And a module that runs antd, merged with
+ * others, would bring antd to every page that loads them (the pages drawn without it: ANTD_FREE_MODULES).
+ */
+function splitAtLanding(name: string): GroupName {
+  let landing: Set<string> | undefined;
+  const antd = new Map<string, boolean>();
+  return (moduleId, ctx) => {
+    const moduleInfo = (id: string) => ctx.getModuleInfo(id);
+    landing ??= landingModules(moduleInfo, `${clientRoot}src/main.tsx`, `${clientRoot}${LANDING_MODULE.slice(1)}`);
+    if (landing.has(moduleId)) return name;
+    return reachesAntd(moduleInfo, moduleId, antd) ? null : `${name}-lazy`;
+  };
+}
+
+const vendorGroups: { name: GroupName; debugName?: string; test: RegExp; priority: number; entriesAware?: boolean; entriesAwareMergeThreshold?: number }[] = [
   // Vite's helper that loads a lazy chunk's files in parallel: the entry uses it, so it must not share a file with
   // lazy code (it was put with a phone drawer's modules, which pulled antd into the landing page).
   { name: 'preload-helper', test: /vite[\\/]preload-helper/, priority: 50 },
@@ -38,7 +76,8 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
   // With our stand-in for axios's fetch adapter (build/vendorFixes.ts), which belongs with axios.
   { name: 'vendor-http', test: /node_modules[\\/](axios|form-data|proxy-from-env)[\\/]|vendor-fixes[\\/]axiosFetchAdapter/, priority: 30 },
   {
-    name: 'vendor-icons',
+    name: splitAtLanding('vendor-icons'),
+    debugName: 'vendor-icons',
     test: /node_modules[\\/]@ant-design[\\/](icons|icons-svg)[\\/]/,
     priority: 25,
     entriesAware: true,
@@ -72,14 +111,16 @@ const vendorGroups: { name: string; test: RegExp; priority: number; entriesAware
     priority: 6,
   },
   {
-    name: 'app',
-    // Not the phone's side-menu drawer: it is lazy and draws with antd, and in this group it was merged with modules the
-    // side menu uses at boot (the member's plan), which put antd on the landing page. It stays in its own lazy chunk.
-    // Nor, for the same reason, the profile summary panel and the Stellar feature (the wallet list and modal the panel,
-    // the settings and NFT mode use): a group takes what its modules import, and theirs draw with antd. Nor the back
-    // (admin) layout, a lazy chunk members never load. Nor what sends product events (lib/eventBatches.ts), which the
-    // first event loads: this group merged it into a chunk the landing page loads.
-    test: /client[\\/]src[\\/](api|lib(?![\\/]eventBatches\.ts$)|app|components|layouts[\\/](?!front[\\/](PhoneDrawer|ProfileSummary)\.tsx$|back[\\/]))[\\/]?|client[\\/]src[\\/]features[\\/](?!stellar[\\/]|admin[\\/])[\w-]+[\\/][\w.-]+\.ts$/,
+    // The hook that opens the wallet modal (the modal itself is lazy, with antd): the buy/sell panel uses it, and it is
+    // drawn without antd, but the bundler put the hook in one chunk with the wallet list and settings, which use antd.
+    name: 'wallet-modal',
+    test: /client[\\/]src[\\/]features[\\/]stellar[\\/]components[\\/]useWalletModal\.tsx$/,
+    priority: 6,
+  },
+  {
+    name: splitAtLanding('app'),
+    debugName: 'app',
+    test: /client[\\/]src[\\/](api|lib|app|components|layouts)[\\/]|client[\\/]src[\\/]features[\\/][\w-]+[\\/][\w.-]+\.ts$/,
     priority: 5,
     entriesAware: true,
     entriesAwareMergeThreshold: 10_000,
@@ -140,6 +181,8 @@ function landingBudget(landingModule: string, budgetKb: number): Plugin {
       const summary = `landing page JavaScript: ${kb.toFixed(1)} KB gzip in ${scripts.length} files (budget ${budgetKb} KB)`;
       if (kb > budgetKb) this.error(`${summary}: over budget`);
       this.info(summary);
+      const withAntd = modulesLoadingAntd(chunks, ANTD_FREE_MODULES);
+      if (withAntd.length) this.error(`these should load no antd, and do: ${withAntd.join(', ')}`);
     },
   };
 }

@@ -14,6 +14,8 @@ export interface BuiltChunk {
   imports: string[];
   dynamicImports: string[];
   code: string;
+  /** The modules the chunk holds (absolute paths). */
+  moduleIds?: string[];
   viteMetadata?: { importedCss: Set<string> };
 }
 
@@ -68,3 +70,56 @@ const unique = (chunks: BuiltChunk[]) => [...new Map(chunks.map((chunk) => [chun
 
 /** Bytes once gzipped at the level the server's compression uses by default. */
 export const gzippedSize = (code: string) => gzipSync(code, { level: 6 }).length;
+
+/** The fields of a module read while chunking (Rolldown's module info has them). */
+export interface ModuleFacts {
+  importedIds: string[];
+  dynamicallyImportedIds: string[];
+}
+
+/**
+ * The same set as `landingScripts`, at the level of modules and before chunking: the entry with its static imports,
+ * its boot steps (its dynamic imports) with theirs, and the landing route's module with its own. The chunk groups use
+ * it to keep the landing page's modules and the rest apart (vite.config.ts): a group merges its small chunks into
+ * their nearest neighbour, and a lazy page's module merged into a chunk the landing page loads would cost every visit.
+ */
+export function landingModules(moduleInfo: (id: string) => ModuleFacts | null, entryId: string, landingModuleId: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    moduleInfo(id)?.importedIds.forEach(visit);
+  };
+  visit(entryId);
+  moduleInfo(entryId)?.dynamicallyImportedIds.forEach(visit);
+  visit(landingModuleId);
+  return seen;
+}
+
+/** antd's own code (its components, its style runtime), as opposed to its icons. */
+const isAntd = (id: string) => /node_modules[\\/](antd|@ant-design[\\/]cssinjs)[\\/]/.test(id);
+
+/** Whether a chunk holds antd's own code. */
+const holdsAntd = (chunk: BuiltChunk) => (chunk.moduleIds ?? []).some(isAntd);
+
+/**
+ * Whether a module, with what it imports statically however deep, runs antd's code: a chunk that holds it brings antd
+ * to every page that loads the chunk. `known` keeps the answers (and breaks import cycles).
+ */
+export function reachesAntd(moduleInfo: (id: string) => ModuleFacts | null, id: string, known = new Map<string, boolean>()): boolean {
+  const answer = known.get(id);
+  if (answer !== undefined) return answer;
+  known.set(id, false);
+  const reaches = isAntd(id) || (moduleInfo(id)?.importedIds ?? []).some((imported) => reachesAntd(moduleInfo, imported, known));
+  known.set(id, reaches);
+  return reaches;
+}
+
+/**
+ * Of `modules` (path endings, such as `/src/features/explore/pages/ExplorePage.tsx`), those whose chunk, with every
+ * chunk it imports statically, holds antd: each should draw with our own elements and load antd only for a part that
+ * needs it, lazily.
+ */
+export function modulesLoadingAntd(chunks: BuiltChunk[], modules: readonly string[]): string[] {
+  return modules.filter((modulePath) => withStaticImports(chunks, chunkOfModule(chunks, modulePath)).some(holdsAntd));
+}

@@ -37,7 +37,6 @@ import {
 } from './profile-fixtures';
 import { mockMemberCalls } from './upload-fixtures';
 import { sentEventNames } from './event-fixtures';
-import { waitForModalHidden } from './render';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -178,7 +177,6 @@ describe('media', () => {
   it('when the picture is clicked, then the full image opens; a click zooms it and × closes it', async () => {
     const { dialog } = await openFromProfile();
     fireEvent.click(dialog.getByRole('button', { name: 'Show the full image of Blue Hour' }));
-    // (antd labels every dialog with the same id under test: find this one by its class.)
     const full = within(await waitFor(() => document.querySelector<HTMLElement>('.kn-full-image [role="dialog"]')!));
     const image = full.getByRole('img', { name: 'Blue Hour' });
     expect(image.getAttribute('src')).toBe(world.pieces[0]!.filePath);
@@ -190,7 +188,7 @@ describe('media', () => {
     fireEvent.keyDown(window, { key: 'ArrowRight' });
     expect(shownTitle()).toBe('Blue Hour');
     fireEvent.click(full.getByRole('button', { name: 'Close' }));
-    await waitForModalHidden('.kn-full-image');
+    await waitFor(() => expect(document.querySelector('.kn-full-image')).toBeNull());
   });
 });
 

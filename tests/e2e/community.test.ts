@@ -27,7 +27,7 @@ beforeAll(async () => {
 }, 150_000);
 
 const shot = (page: Page, name: string) => screenshot(page, `community-${name}`);
-const detail = (page: Page): Locator => page.locator('.kn-detail-modal .ant-modal-wrap:visible [role="dialog"]');
+const detail = (page: Page): Locator => page.locator('.kn-detail-modal [role="dialog"]');
 
 /** Opens one of Ana's pieces from her profile's uploads. */
 async function openFromProfile(page: Page, title: string): Promise<Locator> {

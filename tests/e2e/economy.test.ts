@@ -82,7 +82,7 @@ describe('the knack economy in Chromium', () => {
     const bea = await signedInPage(world, world.bea, { viewport: DESKTOP });
     const beaErrors = errorsOf(bea);
     await bea.goto(`${world.baseUrl}/${song.ownerUsername}-${song.slug}`, { waitUntil: 'networkidle' });
-    const detail = bea.locator('.kn-detail-modal .ant-modal');
+    const detail = bea.locator('.kn-detail-modal [role="dialog"]');
     await detail.getByRole('button', { name: 'Play' }).click();
     await toast(bea, 'Thank you for being apart of our Community.');
     await shot(bea, 'knacked-desktop');

@@ -40,7 +40,7 @@ const PROVOKED_404 = /status of 404/;
 
 const shot = (page: Page, name: string) => screenshot(page, `profile-${name}`);
 
-const detail = (page: Page): Locator => page.locator('.kn-detail-modal .ant-modal-wrap:visible [role="dialog"]');
+const detail = (page: Page): Locator => page.locator('.kn-detail-modal [role="dialog"]');
 const shownTitle = (page: Page) => page.locator('.kn-detail__title');
 
 async function expectShown(page: Page, title: string) {
@@ -81,7 +81,7 @@ describe('content detail and profiles in Chromium', () => {
     expect(await modal.getByLabel('Share link').inputValue()).toBe(`${world.baseUrl}${pieces['Lisbon Tram at Dawn']!.link}`);
     // The content modal is 1500 wide (here the window is narrower: 32 px margins) and min(1388, 72% of 800) = 576 high.
     // (Layout sizes: the opening animation scales the box on screen.)
-    const [width, height] = await page.locator('.kn-detail-modal .ant-modal-body').evaluate((el: HTMLElement) => [el.offsetWidth, el.offsetHeight]);
+    const [width, height] = await page.locator('.kn-detail-modal .kn-dialog__panel').evaluate((el: HTMLElement) => [el.offsetWidth, el.offsetHeight]);
     expect(height).toBe(576);
     expect(width).toBe(DESKTOP.width - 32);
     await shot(page, 'detail-desktop');
@@ -134,7 +134,7 @@ describe('content detail and profiles in Chromium', () => {
     const errors = watchErrors(page, PROVOKED_404);
     await page.goto(`${world.baseUrl}${pieces['Lisbon Tram at Dawn']!.link}`, { waitUntil: 'networkidle' });
     await expectShown(page, 'Lisbon Tram at Dawn');
-    const [width, height] = await page.locator('.kn-detail-modal .ant-modal-container').evaluate((el: HTMLElement) => [el.offsetWidth, el.offsetHeight]);
+    const [width, height] = await page.locator('.kn-detail-modal .kn-dialog__panel').evaluate((el: HTMLElement) => [el.offsetWidth, el.offsetHeight]);
     expect(width).toBe(PHONE.width);
     expect(height).toBeGreaterThanOrEqual(PHONE.height);
     await shot(page, 'detail-phone');

@@ -51,7 +51,7 @@ describe('the requests of a walk', () => {
     await detailTitle.filter({ hasText: 'Harbour Lights' }).waitFor();
     await page.waitForLoadState('networkidle');
 
-    await page.locator('.kn-detail-modal .ant-modal-wrap:visible .kn-detail__owner').click();
+    await page.locator('.kn-detail-modal .kn-detail__owner').click();
     await page.getByRole('heading', { level: 1, name: 'Ana Lima' }).waitFor();
     await page.getByRole('list', { name: 'Uploads by Ana Lima' }).getByRole('link', { name: 'Paper Birds' }).waitFor();
     await page.waitForLoadState('networkidle');

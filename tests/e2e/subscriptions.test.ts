@@ -62,7 +62,7 @@ describe('pricing and subscribing in Chromium', () => {
     const piece = await world.publish(cleo, { title: 'Quiet Harbour', tag: 'Photos', subTag: 'Travel', hue: 190 });
     await page.goto(`${world.baseUrl}/profile/default`, { waitUntil: 'networkidle' });
     await page.getByRole('link', { name: 'Quiet Harbour', exact: true }).first().click();
-    const detail = page.locator('.kn-detail-modal .ant-modal-wrap:visible [role="dialog"]');
+    const detail = page.locator('.kn-detail-modal [role="dialog"]');
     await detail.locator('.kn-detail__title').filter({ hasText: 'Quiet Harbour' }).waitFor();
     await detail.getByRole('button', { name: 'Options for Quiet Harbour' }).click();
     await page.getByRole('menuitem', { name: /Privacy/ }).click();

@@ -1,10 +1,20 @@
 /**
  * The landing page's JavaScript, as the build counts it for its budget and preloads it: the entry with the chunks
  * of its boot steps, and the landing route, each with every chunk it imports statically, and nothing that is only
- * loaded later (lazy pages, modals).
+ * loaded later (lazy pages, modals). Before chunking, the same set of modules, which the chunk groups keep apart from
+ * the rest; and which modules bring antd with them, which the pages drawn without antd must not.
  */
 import { gzipSync } from 'node:zlib';
-import { gzippedSize, landingRouteChunks, landingScripts, type BuiltChunk } from '../../client/build/landing';
+import {
+  gzippedSize,
+  landingModules,
+  landingRouteChunks,
+  landingScripts,
+  modulesLoadingAntd,
+  reachesAntd,
+  type BuiltChunk,
+  type ModuleFacts,
+} from '../../client/build/landing';
 
 const chunk = (fileName: string, imports: string[] = [], extra: Partial<BuiltChunk> = {}): BuiltChunk => ({
   fileName,
@@ -79,5 +89,65 @@ describe('the landing page scripts', () => {
     const code = 'export const a = 1;\n'.repeat(500);
     expect(gzippedSize(code)).toBe(gzipSync(code, { level: 6 }).length);
     expect(gzippedSize(code)).toBeLessThan(code.length / 10);
+  });
+});
+
+/** A module graph: each module's static and dynamic imports. */
+const GRAPH: Record<string, ModuleFacts> = {
+  '/src/main.tsx': { importedIds: ['/src/styles.css'], dynamicallyImportedIds: ['/src/app/boot.ts'] },
+  '/src/styles.css': { importedIds: [], dynamicallyImportedIds: [] },
+  '/src/app/boot.ts': { importedIds: ['/src/layout.tsx'], dynamicallyImportedIds: ['/src/HomePage.tsx', '/src/WalletPage.tsx'] },
+  '/src/layout.tsx': { importedIds: ['/node_modules/@ant-design/icons/es/Menu.js'], dynamicallyImportedIds: ['/src/Drawer.tsx'] },
+  '/src/HomePage.tsx': { importedIds: ['/src/cards.tsx'], dynamicallyImportedIds: [] },
+  '/src/cards.tsx': { importedIds: ['/src/HomePage.tsx'], dynamicallyImportedIds: [] },
+  '/src/WalletPage.tsx': { importedIds: ['/src/cards.tsx', '/src/form.tsx'], dynamicallyImportedIds: [] },
+  '/src/form.tsx': { importedIds: ['/node_modules/antd/es/form/index.js'], dynamicallyImportedIds: [] },
+  '/src/Drawer.tsx': { importedIds: ['/node_modules/@ant-design/cssinjs/es/index.js'], dynamicallyImportedIds: [] },
+  '/node_modules/@ant-design/icons/es/Menu.js': { importedIds: [], dynamicallyImportedIds: [] },
+  '/node_modules/antd/es/form/index.js': { importedIds: [], dynamicallyImportedIds: [] },
+  '/node_modules/@ant-design/cssinjs/es/index.js': { importedIds: [], dynamicallyImportedIds: [] },
+};
+const info = (id: string) => GRAPH[id] ?? null;
+
+describe('the landing page modules, before chunking', () => {
+  it("are the entry's static imports, its boot steps with theirs, and the landing route with its own; not the lazy pages or panels the boot steps load later", () => {
+    expect([...landingModules(info, '/src/main.tsx', '/src/HomePage.tsx')].sort()).toEqual([
+      '/node_modules/@ant-design/icons/es/Menu.js',
+      '/src/HomePage.tsx',
+      '/src/app/boot.ts',
+      '/src/cards.tsx',
+      '/src/layout.tsx',
+      '/src/main.tsx',
+      '/src/styles.css',
+    ]);
+  });
+});
+
+describe('the modules that bring antd', () => {
+  it("are those that import antd's components or style runtime, however deep, and not its icons alone; an import cycle ends", () => {
+    const known = new Map<string, boolean>();
+    const bring = Object.keys(GRAPH).filter((id) => reachesAntd(info, id, known));
+    expect(bring.sort()).toEqual([
+      '/node_modules/@ant-design/cssinjs/es/index.js',
+      '/node_modules/antd/es/form/index.js',
+      '/src/Drawer.tsx',
+      '/src/WalletPage.tsx',
+      '/src/form.tsx',
+    ]);
+    // A lazy import (the layout's drawer) does not make its importer bring antd.
+    expect(reachesAntd(info, '/src/layout.tsx')).toBe(false);
+  });
+
+  it('are found in the chunks a page loads: a page whose chunk imports one that holds antd is named', () => {
+    const built = [
+      chunk('HomePage.js', ['shared.js'], { facadeModuleId: '/repo/client/src/HomePage.tsx', moduleIds: ['/repo/client/src/HomePage.tsx'] }),
+      chunk('WalletPage.js', ['shared.js', 'vendor-antd.js'], {
+        facadeModuleId: '/repo/client/src/WalletPage.tsx',
+        moduleIds: ['/repo/client/src/WalletPage.tsx'],
+      }),
+      chunk('shared.js', [], { moduleIds: ['/repo/client/src/cards.tsx', '/repo/node_modules/@ant-design/icons/es/Menu.js'] }),
+      chunk('vendor-antd.js', [], { moduleIds: ['/repo/node_modules/antd/es/form/index.js'] }),
+    ];
+    expect(modulesLoadingAntd(built, ['/src/HomePage.tsx', '/src/WalletPage.tsx'])).toEqual(['/src/WalletPage.tsx']);
   });
 });

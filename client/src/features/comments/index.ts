@@ -6,5 +6,5 @@
 export { commentsReducer } from './comments.slice';
 export type { CommentsState } from './comments.slice';
 export { usePieceComments } from './hooks/usePieceComments';
-/** The comments panel of the detail modal: a lazy chunk, with the antd parts the modal loads anyway. */
+/** The comments panel of the detail modal: a lazy chunk, drawn with our own elements (no antd). */
 export const loadCommentsPanel = () => import('./components/CommentsPanel');

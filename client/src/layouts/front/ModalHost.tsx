@@ -70,7 +70,8 @@ function ModalSlot({ group, modal }: { group: ModalGroup; modal: ModalName | nul
   );
 }
 
-const ContentDetailModal = lazy(withAntd(loadContentDetailModal));
+/** Drawn without antd (a shared link opens it on arrival); its parts that use antd load their own. */
+const ContentDetailModal = lazy(loadContentDetailModal);
 
 /** The content detail modal has its own state (the piece and its siblings), beside the ui modal. */
 function ContentDetailSlot() {

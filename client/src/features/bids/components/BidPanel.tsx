@@ -1,8 +1,4 @@
-import { useState } from 'react';
-import Button from 'antd/es/button';
-import InputNumber from 'antd/es/input-number';
-import Select from 'antd/es/select';
-import Tabs from 'antd/es/tabs';
+import { useId, useState } from 'react';
 import type { CachedError } from '../../../api/cache';
 import {
   useGetBidsByContentQuery,
@@ -13,6 +9,8 @@ import {
 } from '../../../api/generated/endpoints';
 import type { GetBidsByContentResult } from '../../../api/generated/operations';
 import { notify } from '../../../components/notify';
+import { Button } from '../../../components/button';
+import { TextInput } from '../../../components/input';
 import { formatUsd } from '../../../components/format';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { displayUsername } from '../../../lib/userNames';
@@ -56,6 +54,12 @@ function rowsOf(bid: Bid): HistoryRow[] {
   return [{ key: bid.id, at: bid.createdAt, role: 'Bidder', text }];
 }
 
+/** The typed price as a number (null when empty); the server tells a missing or bad one ('You must input the price.'). */
+function priceOf(text: string): number | null {
+  const value = Number(text);
+  return text.trim() === '' || !Number.isFinite(value) ? null : value;
+}
+
 /** The server's answer to a refused bid or sale, shown as the spec has it: a success-style toast with its message. */
 const toldAsToast = (error: unknown) => notify('success', (error as CachedError).message);
 
@@ -72,7 +76,10 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
   const list = useGetBidsByContentQuery({ path: { id: contentId } });
   const link = useGetWalletLinkQuery(undefined, { skip: !viewer });
   const wallet = useWalletModal();
-  const [price, setPrice] = useState<number | null>(null);
+  // The price as typed, shown to 2 decimals once the field is left (XLM prices have 2).
+  const [priceText, setPriceText] = useState('');
+  const tabId = useId();
+  const paneId = useId();
   const [bid, { isLoading: bidding }] = useUpdateBidMutation();
   const [sell, { isLoading: selling }] = useSellBidMutation();
   const [relist, { isLoading: relisting }] = useRelistBidMutation();
@@ -88,11 +95,11 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
     if (!viewer) return;
     try {
       const answer = await bid({
-        body: { contentId, biderId: viewer.id, price: price ?? 0, unit: 'xlm' },
+        body: { contentId, biderId: viewer.id, price: priceOf(priceText) ?? 0, unit: 'xlm' },
         quiet: 'a refused bid is told as a toast with its message',
       }).unwrap();
       notify('success', `Your bid of ${formatXlm(answer.bid.price)} is the current best bid.`);
-      setPrice(null);
+      setPriceText('');
     } catch (error) {
       toldAsToast(error);
     }
@@ -137,7 +144,7 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
 
   const walletNeeded = viewer && link.data && !linked;
   const action = !viewer ? (
-    <Button type="primary" onClick={() => dispatch(modalOpened({ name: 'login', origin: 'onClickKnack' }))}>
+    <Button kind="primary" onClick={() => dispatch(modalOpened({ name: 'login', origin: 'onClickKnack' }))}>
       Log in to bid
     </Button>
   ) : walletNeeded ? (
@@ -186,13 +193,13 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
               ? `the fee is ${formatUsd(data.relistFee)}, 10% of the reserve.`
               : 'relisting is free (10% of the reserve is under the $0.50 card minimum).'}
           </p>
-          <Button type="primary" loading={relisting} onClick={() => void relistPiece()}>
+          <Button kind="primary" loading={relisting} onClick={() => void relistPiece()}>
             {data.relistFee ? `Relist for ${formatUsd(data.relistFee)}` : 'Relist for free'}
           </Button>
         </div>
       ) : (
         (action ?? (
-          <Button type="primary" disabled={!data?.currentBidId || data.pending} loading={selling || signing} onClick={() => void sellCurrent()}>
+          <Button kind="primary" disabled={!data?.currentBidId || data.pending} loading={selling || signing} onClick={() => void sellCurrent()}>
             {data?.currentBidId ? `Sell for ${current}` : 'Sell'}
           </Button>
         ))
@@ -208,19 +215,26 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
         >{`Sold for ${formatXlm(lastSale.price)} on ${when(lastSale.soldAt)}. Bidding opens again when its owner relists it.`}</p>
       ) : null}
       <div className="kn-bids__price">
-        <InputNumber<number>
+        <TextInput
+          type="number"
+          inputMode="decimal"
           aria-label="Price"
           className="kn-bids__amount"
           min={0}
           step={0.01}
-          precision={2}
           placeholder="0.00"
-          value={price}
-          onChange={(value) => setPrice(value)}
+          value={priceText}
+          onChange={(event) => setPriceText(event.target.value)}
+          onBlur={() => {
+            const value = priceOf(priceText);
+            if (value !== null) setPriceText(value.toFixed(2));
+          }}
         />
-        <Select aria-label="Unit" className="kn-bids__unit" value="xlm" options={[{ value: 'xlm', label: 'XLM' }]} />
+        <select aria-label="Unit" className="kn-input kn-bids__unit" value="xlm" onChange={() => undefined}>
+          <option value="xlm">XLM</option>
+        </select>
         {action ?? (
-          <Button type="primary" loading={bidding} disabled={closed} onClick={() => void placeBid()}>
+          <Button kind="primary" loading={bidding} disabled={closed} onClick={() => void placeBid()}>
             Bid
           </Button>
         )}
@@ -230,15 +244,19 @@ export default function BidPanel({ contentId, ownerId }: { contentId: string; ow
 
   return (
     <section className="kn-bids" aria-label="Buy or sell">
-      <Tabs
-        size="small"
-        activeKey={isOwner ? 'sell' : 'buy'}
-        items={[isOwner ? { key: 'sell', label: 'Sell', children: pane } : { key: 'buy', label: 'Buy', children: pane }]}
-      />
+      {/* One tab, the viewer's: Sell for the owner, Buy for everyone else. */}
+      <div className="kn-bids__tabs" role="tablist">
+        <button type="button" role="tab" id={tabId} aria-selected="true" aria-controls={paneId} className="kn-bids__tab">
+          {isOwner ? 'Sell' : 'Buy'}
+        </button>
+      </div>
+      <div role="tabpanel" id={paneId} aria-labelledby={tabId}>
+        {pane}
+      </div>
       {sale && mustSign ? (
         <div className="kn-bids__sale" role="status">
           <span>{saleOutcome(sale)}</span>
-          <Button type="primary" loading={signing} disabled={!linked} onClick={() => void signSale(sale)}>
+          <Button kind="primary" loading={signing} disabled={!linked} onClick={() => void signSale(sale)}>
             Sign the sale
           </Button>
         </div>

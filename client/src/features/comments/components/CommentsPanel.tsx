@@ -1,9 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { shallowEqual } from 'react-redux';
 import { Link } from 'react-router-dom';
-import Button from 'antd/es/button';
-import Checkbox from 'antd/es/checkbox';
-import Input from 'antd/es/input';
 import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
 import { LIMITS, MESSAGES } from '../../../../../generated/validation';
 import { useAddCommentMutation, useDeleteCommentMutation } from '../../../api/generated/endpoints';
@@ -12,6 +9,8 @@ import { modalOpened } from '../../../lib/ui';
 import { formatDuration, formatTimeAgo } from '../../../components/format';
 import { notify } from '../../../components/notify';
 import { UserAvatar } from '../../../components/UserAvatar';
+import { Button } from '../../../components/button';
+import { TextArea } from '../../../components/input';
 import type { Content } from '../../../lib/content';
 import { commentsCounted } from '../../../lib/contentEvents';
 import { profilePath } from '../../../lib/links';
@@ -85,10 +84,8 @@ function CommentBox({ content }: { content: Content }) {
   const count = characters(text);
   return (
     <form className="kn-comments__form" onSubmit={(event) => void submit(event)} noValidate>
-      <Input.TextArea
-        ref={(node) => {
-          box.current = node?.resizableTextArea?.textArea ?? null;
-        }}
+      <TextArea
+        ref={box}
         value={text}
         onChange={(event) => {
           setText(event.target.value);
@@ -99,8 +96,6 @@ function CommentBox({ content }: { content: Content }) {
         aria-label="Your comment"
         aria-invalid={Boolean(error)}
         aria-describedby={error ? errorId : undefined}
-        autoSize={{ minRows: 2, maxRows: 6 }}
-        status={error ? 'error' : undefined}
       />
       {error ? (
         <p id={errorId} className="kn-comments__error" role="alert">
@@ -110,16 +105,16 @@ function CommentBox({ content }: { content: Content }) {
       {user ? (
         <div className="kn-comments__actions">
           {pinnedAt !== null ? (
-            <Checkbox checked={timed} onChange={(event) => setTimed(event.target.checked)}>
-              at {formatDuration(pinnedAt)}
-            </Checkbox>
+            <label className="kn-comments__timed">
+              <input type="checkbox" checked={timed} onChange={(event) => setTimed(event.target.checked)} /> at {formatDuration(pinnedAt)}
+            </label>
           ) : (
             <span />
           )}
           <span className={count > LIMITS.commentMaxChars ? 'kn-comments__count is-over' : 'kn-comments__count'} aria-live="polite">
             {count > LIMITS.commentMaxChars - 200 ? `${count} / ${LIMITS.commentMaxChars}` : ''}
           </span>
-          <Button type="primary" htmlType="submit" loading={posting}>
+          <Button kind="primary" type="submit" loading={posting}>
             Comment
           </Button>
         </div>
@@ -194,7 +189,7 @@ function CommentItem({ comment, content, queue, mayRemove }: ItemProps) {
       {mayRemove ? (
         <Button
           className="kn-comment__remove"
-          type="text"
+          kind="text"
           size="small"
           icon={<DeleteOutlined />}
           aria-label={`Remove the comment of ${comment.commentorName}`}
@@ -226,7 +221,7 @@ export default function CommentsPanel({ content, queue }: { content: Content; qu
       {comments.error ? (
         <p className="kn-comments__empty">
           The comments could not be loaded.{' '}
-          <Button type="link" size="small" onClick={comments.retry}>
+          <Button kind="text" size="small" onClick={comments.retry}>
             Try again
           </Button>
         </p>

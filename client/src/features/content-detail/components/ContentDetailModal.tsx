@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { shallowEqual } from 'react-redux';
-import { ResponsiveModal } from '../../../components/modal';
+import { Dialog } from '../../../components/dialog';
 import { useGetContentDetailQuery } from '../../../api/generated/endpoints';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
@@ -106,18 +106,14 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
   if (!content) return null;
   const height = isPhone ? undefined : detailHeight(windowHeight);
   return (
-    <ResponsiveModal
+    <Dialog
       open={open}
-      onCancel={() => dispatch(detailClosed())}
-      footer={null}
-      // Closed, its contents go (a song playing goes on in the player bar).
-      destroyOnHidden
-      centered="off-phones"
+      onClose={() => dispatch(detailClosed())}
+      label={content.title}
+      className={isPhone ? 'kn-detail-modal kn-detail-modal--phone' : 'kn-detail-modal'}
+      fullScreen={isPhone}
       width={DETAIL_WIDTH}
-      title={content.title}
-      classNames={{ header: 'kn-visually-hidden' }}
-      rootClassName="kn-detail-modal"
-      styles={isPhone ? undefined : { body: { height } }}
+      height={height}
     >
       <div ref={body} className="kn-detail" data-type={content.type} style={height ? ({ '--kn-detail-h': `${height}px` } as CSSProperties) : undefined}>
         <DetailHeader
@@ -145,6 +141,6 @@ export default function ContentDetailModal({ open }: { open: boolean }) {
         <OtherArtists ownerId={content.ownerId} />
       </div>
       <FullImageModal open={open && showingFull} src={mediaUrl(fullImage(content))} alt={content.title} onClose={() => setShowingFull(false)} />
-    </ResponsiveModal>
+    </Dialog>
   );
 }

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import FlagOutlined from '@ant-design/icons/es/icons/FlagOutlined';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
@@ -8,7 +9,10 @@ import type { PublicUser } from '../../../lib/content';
 import { profilePath } from '../../../lib/links';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { FollowButton } from '../../follows';
-import { DetailOwnerMenu } from './DetailOwnerMenu';
+import { withAntd } from '../../../components/antd/withAntd';
+
+/** The owner's (or an admin's) menu: antd's Dropdown, loaded only for them, so a visitor's detail loads no antd. */
+const DetailOwnerMenu = lazy(withAntd(() => import('./DetailOwnerMenu')));
 
 export type DetailOwner = Pick<PublicUser, 'username' | 'fullName'> & Partial<Pick<PublicUser, 'image' | 'firstName' | 'lastName'>>;
 
@@ -53,7 +57,9 @@ export function DetailHeader({
         </button>
       ) : null}
       {viewer && (viewer.id === ownerId || isAdmin) ? (
-        <DetailOwnerMenu contentId={contentId} title={title} ownPiece={viewer.id === ownerId} featured={featured} hidden={hidden} />
+        <Suspense fallback={null}>
+          <DetailOwnerMenu contentId={contentId} title={title} ownPiece={viewer.id === ownerId} featured={featured} hidden={hidden} />
+        </Suspense>
       ) : null}
     </header>
   );

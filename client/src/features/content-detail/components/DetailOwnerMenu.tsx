@@ -28,8 +28,9 @@ export interface DetailOwnerMenuProps {
  * the project modal, which offers the viewer's own projects, and the server puts a piece only in a project of the
  * piece's owner: so Project is the owner's alone (an admin on another member's piece would only get 'Content not found').
  * An admin's menu adds the admin's actions on the piece (re-post, remove from the pages, hide or restore, delete).
+ * A lazy chunk with antd's Dropdown: only owners and admins load it.
  */
-export function DetailOwnerMenu({ contentId, title, ownPiece, featured, hidden }: DetailOwnerMenuProps) {
+export default function DetailOwnerMenu({ contentId, title, ownPiece, featured, hidden }: DetailOwnerMenuProps) {
   const dispatch = useAppDispatch();
   const isAdmin = useAppSelector(selectIsAdmin);
   const items = [

@@ -1,10 +1,9 @@
 import { useId } from 'react';
-import Button from 'antd/es/button';
-import Input from 'antd/es/input';
-import Space from 'antd/es/space';
 import CopyOutlined from '@ant-design/icons/es/icons/CopyOutlined';
 import ShareAltOutlined from '@ant-design/icons/es/icons/ShareAltOutlined';
 import { useAppDispatch } from '../../../lib/storeHooks';
+import { Button } from '../../../components/button';
+import { JOINED_ROW, TextInput } from '../../../components/input';
 import { copyText } from '../../../components/copyText';
 import { modalOpened } from '../../../lib/ui';
 
@@ -18,15 +17,15 @@ export function ShareLink({ link, contentId }: { link: string; contentId: string
       <label className="kn-share-link__label" htmlFor={id}>
         Share link
       </label>
-      <Space.Compact block>
-        <Input id={id} value={url} readOnly onFocus={(event) => event.currentTarget.select()} />
-        <Button icon={<CopyOutlined aria-hidden />} onClick={() => void copyText(url)}>
+      <div className={JOINED_ROW}>
+        <TextInput id={id} value={url} readOnly onFocus={(event) => event.currentTarget.select()} />
+        <Button icon={<CopyOutlined />} onClick={() => void copyText(url)}>
           Copy
         </Button>
-        <Button icon={<ShareAltOutlined aria-hidden />} onClick={() => dispatch(modalOpened({ name: 'share', contentId }))}>
+        <Button icon={<ShareAltOutlined />} onClick={() => dispatch(modalOpened({ name: 'share', contentId }))}>
           Share
         </Button>
-      </Space.Compact>
+      </div>
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { shallowEqual } from 'react-redux';
-import Button from 'antd/es/button';
 import CaretRightFilled from '@ant-design/icons/es/icons/CaretRightFilled';
 import PauseOutlined from '@ant-design/icons/es/icons/PauseOutlined';
 import { mediaUrl } from '../../../api/mediaUrl';
 import { useAppSelector } from '../../../lib/storeHooks';
 import { formatDuration } from '../../../components/format';
+import { Button } from '../../../components/button';
 import { positionAfterKey, positionText, selectTrackProgress, usePlayerControls } from '../../player';
 import { TYPE_COLORS } from '../../../lib/tagColors';
 import type { Content } from '../../../lib/content';
@@ -113,8 +113,7 @@ export function WaveformPlayer({ content }: { content: Content }) {
     <div className="kn-wave">
       <Button
         className="kn-wave__toggle"
-        type="primary"
-        shape="circle"
+        kind="primary"
         size="large"
         aria-label={playing ? 'Pause' : 'Play'}
         icon={playing ? <PauseOutlined /> : <CaretRightFilled />}

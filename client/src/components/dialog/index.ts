@@ -1,0 +1,1 @@
+export { Dialog, DIALOG_CLOSE_MS, type DialogProps } from './Dialog';

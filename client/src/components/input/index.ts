@@ -1,0 +1,1 @@
+export { TextInput, TextArea, JOINED_ROW } from './TextInput';
