@@ -44,8 +44,8 @@ beforeAll(async () => {
   await world.publish(world.ana, { title: 'Morning Light', tag: 'Photos', subTag: 'Travel', hue: 30 });
 }, 120_000);
 
-/** Where an opened modal is checked: the page under it was checked on its own. */
-const OPEN_MODALS = ['.ant-modal-root'];
+/** Where an opened modal is checked (antd's, and our own dialog: the piece's detail): the page under it was checked on its own. */
+const OPEN_MODALS = ['.ant-modal-root', '.kn-dialog'];
 const PLAYER = 'section.kn-player';
 
 /**

@@ -49,8 +49,9 @@ export default function DetailOwnerMenu({ contentId, title, ownPiece, featured, 
     </Dropdown>
   );
   if (!isAdmin) return ownerMenu;
+  // No stand-in while the admin's menu loads: a menu opened on a stand-in would close as the admin's replaced it.
   return (
-    <Suspense fallback={ownerMenu}>
+    <Suspense fallback={null}>
       <AdminPieceMenu
         contentId={contentId}
         title={title}
