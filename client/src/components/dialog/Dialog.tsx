@@ -8,23 +8,27 @@ export const DIALOG_CLOSE_MS = 160;
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-/** The dialogs open now: the page behind keeps still while any is open. */
-let openCount = 0;
+/** The dialogs open now, and those of them that cover the whole screen. */
+const openDialogs = { all: 0, covering: 0 };
 
-function lockPageScroll(): () => void {
+/**
+ * While a dialog is open the page behind keeps still; while one covers the whole screen (a phone's), the page behind is
+ * not drawn at all (dialog.css), which saves a phone laying out and painting what nobody sees. On a larger screen the
+ * scroll bar's width is kept as padding, so the page behind does not shift when the bar goes (measuring it lays the
+ * page out, which a phone, whose scroll bars take no room, is spared).
+ */
+function holdPage(covers: boolean): () => void {
   const root = document.documentElement;
-  if (openCount === 0) {
-    // The scroll bar's width is kept as padding, so the page behind does not shift when it goes.
-    root.style.setProperty('--kn-scrollbar-width', `${Math.max(0, window.innerWidth - root.clientWidth)}px`);
-    root.classList.add('kn-dialog-open');
-  }
-  openCount += 1;
+  if (!covers && openDialogs.all === 0) root.style.setProperty('--kn-scrollbar-width', `${Math.max(0, window.innerWidth - root.clientWidth)}px`);
+  const count = (key: 'all' | 'covering', by: number, className: string) => {
+    openDialogs[key] += by;
+    root.classList.toggle(className, openDialogs[key] > 0);
+  };
+  count('all', 1, 'kn-dialog-open');
+  if (covers) count('covering', 1, 'kn-dialog-covers');
   return () => {
-    openCount -= 1;
-    if (openCount === 0) {
-      root.classList.remove('kn-dialog-open');
-      root.style.removeProperty('--kn-scrollbar-width');
-    }
+    count('all', -1, 'kn-dialog-open');
+    if (covers) count('covering', -1, 'kn-dialog-covers');
   };
 }
 
@@ -70,7 +74,8 @@ export function Dialog({ open, onClose, label, className, fullScreen = false, wi
     return () => clearTimeout(timer);
   }, [open]);
 
-  useEffect(() => (open ? lockPageScroll() : undefined), [open]);
+  // Before the focus below: taking the focus lays the document out, and a covered page behind is then left out of it.
+  useLayoutEffect(() => (open ? holdPage(fullScreen) : undefined), [open, fullScreen]);
 
   // Opening takes the focus; closing gives it back to what had it (a card, a button), if it is still there. (In the
   // effect's body, not its cleanup: React puts the focus back where it was after the DOM changes, which runs after
