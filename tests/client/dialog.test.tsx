@@ -7,7 +7,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { Dialog, DIALOG_CLOSE_MS } from '../../client/src/components/dialog';
 
-function Harness({ onClose = () => undefined }: { onClose?: () => void }) {
+function Harness({ onClose = () => undefined, fullScreen = false }: { onClose?: () => void; fullScreen?: boolean }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -22,6 +22,7 @@ function Harness({ onClose = () => undefined }: { onClose?: () => void }) {
         }}
         label="Blue Hour"
         className="kn-test-dialog"
+        fullScreen={fullScreen}
       >
         <a href="/jane_doe">Jane</a>
         <button type="button">Last</button>
@@ -46,6 +47,18 @@ describe('the dialog', () => {
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(document.activeElement).toBe(dialog);
     expect(document.documentElement.classList.contains('kn-dialog-open')).toBe(true);
+  });
+
+  it('when it covers the whole screen (a phone), then the page behind is marked to be left undrawn until it closes; a centred one leaves it drawn', () => {
+    const { unmount } = render(<Harness fullScreen />);
+    const dialog = openDialog();
+    expect(document.documentElement.classList.contains('kn-dialog-covers')).toBe(true);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(document.documentElement.classList.contains('kn-dialog-covers')).toBe(false);
+    unmount();
+    render(<Harness />);
+    openDialog();
+    expect(document.documentElement.classList.contains('kn-dialog-covers')).toBe(false);
   });
 
   it('when Escape is pressed inside it, then it closes, its contents go after the closing animation, and the focus returns to the opener', () => {
