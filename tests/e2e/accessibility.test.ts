@@ -20,7 +20,7 @@ import { ContentModel } from '../../server/modules/contents';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { seriousViolations } from '../helpers/axe';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, siteLaidOut, watchErrors } from '../helpers/e2e';
 import { coverPng, signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
 import { dialog, openUpload } from '../helpers/e2e-upload';
 import { payListing } from '../helpers/ledger-factory';
@@ -58,12 +58,11 @@ const PLAYER = 'section.kn-player';
 function checker(page: Page) {
   const problems: string[] = [];
   let frameChecked = false;
-  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
   const atWidth = async (viewport: typeof DESKTOP, phone: boolean) => {
     await page.setViewportSize(viewport);
     await page.waitForFunction((width) => window.innerWidth === width, viewport.width);
     // The site's layout shows it has laid itself out again by its menu button; the admin area's only restyles.
-    if (!(await page.locator('.kn-back').count())) await burger.waitFor({ state: phone ? 'visible' : 'hidden' });
+    if (!(await page.locator('.kn-back').count())) await siteLaidOut(page, phone);
   };
   const check = async (state: string, within?: string[]) => {
     problems.push(...(await seriousViolations(page, `${state} at 1280 px`, within)));

@@ -79,15 +79,28 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
 }
 
 /**
+ * The site has laid itself out for a phone (`phone`) or a larger window: its menu button shows on a phone only. Under a
+ * dialog that covers a phone's screen (the piece's detail), the page behind is not drawn (its menu button with it),
+ * so the dialog covering is the phone's sign there.
+ */
+export async function siteLaidOut(page: Page, phone: boolean): Promise<void> {
+  await page.waitForFunction((forPhone) => {
+    const burger = document.querySelector('.kn-topnav__burger');
+    const covered = document.documentElement.classList.contains('kn-dialog-covers');
+    const burgerShown = Boolean(burger?.checkVisibility());
+    return forPhone ? covered || burgerShown : !covered && !burgerShown;
+  }, phone);
+}
+
+/**
  * The page at both widths: `{name}-desktop` at 1280 px, then `{name}-phone` at 390 px, then back to 1280. The site's
- * layout shows it has laid itself out for a phone by its menu button; the admin area's (`area: 'admin'`) is the same
+ * layout shows it has laid itself out for a phone (siteLaidOut); the admin area's (`area: 'admin'`) is the same
  * page under its narrow styles, so the window's width is what is waited for. `focus` is scrolled into view first.
  */
 export async function screenshotBothWidths(page: Page, name: string, options: { area?: 'site' | 'admin'; focus?: Locator; fullPage?: boolean } = {}) {
   const { area = 'site', focus, fullPage = true } = options;
-  const burger = page.getByRole('banner').getByRole('button', { name: 'Open menu' });
   const laidOut = async (width: number, phone: boolean) => {
-    if (area === 'site') await burger.waitFor({ state: phone ? 'visible' : 'hidden' });
+    if (area === 'site') await siteLaidOut(page, phone);
     else await page.waitForFunction((expected) => window.innerWidth === expected, width);
   };
   await focus?.scrollIntoViewIfNeeded();
