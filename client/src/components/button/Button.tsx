@@ -37,9 +37,9 @@ function Content({ icon, children }: { icon?: ReactNode; children?: ReactNode })
 }
 
 /**
- * The buttons of the page frame and the landing page: native buttons drawn like antd's (same colours, corners and
- * heights), so that the first screen needs none of antd's code. Pages and modals, which load antd with their own
- * code, use antd's Button.
+ * The buttons of the page frame and of the screens drawn without antd (the landing page, Explore, a profile, the
+ * content pages, a piece's detail): native buttons drawn like antd's (same colours, corners and heights), so that
+ * those screens need none of antd's code. Pages and modals that load antd with their own code use antd's Button.
  */
 export function Button({
   kind,
