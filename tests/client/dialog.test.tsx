@@ -31,40 +31,43 @@ function Harness({ onClose = () => undefined, fullScreen = false }: { onClose?: 
   );
 }
 
-const openDialog = () => {
+/** Opens the dialog and waits one frame: the dialog takes the focus in the frame after it is drawn. */
+const openDialog = async () => {
   const opener = screen.getByRole('button', { name: 'Open' });
   opener.focus();
   fireEvent.click(opener);
-  return screen.getByRole('dialog', { name: 'Blue Hour' });
+  const dialog = screen.getByRole('dialog', { name: 'Blue Hour' });
+  await act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+  return dialog;
 };
 
 afterEach(() => jest.useRealTimers());
 
 describe('the dialog', () => {
-  it('when it opens, then it is a named modal dialog with the focus, and the page behind stops scrolling', () => {
+  it('when it opens, then it is a named modal dialog with the focus, and the page behind stops scrolling', async () => {
     render(<Harness />);
-    const dialog = openDialog();
+    const dialog = await openDialog();
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(document.activeElement).toBe(dialog);
     expect(document.documentElement.classList.contains('kn-dialog-open')).toBe(true);
   });
 
-  it('when it covers the whole screen (a phone), then the page behind is marked to be left undrawn until it closes; a centred one leaves it drawn', () => {
+  it('when it covers the whole screen (a phone), then the page behind is marked to be left undrawn until it closes; a centred one leaves it drawn', async () => {
     const { unmount } = render(<Harness fullScreen />);
-    const dialog = openDialog();
+    const dialog = await openDialog();
     expect(document.documentElement.classList.contains('kn-dialog-covers')).toBe(true);
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(document.documentElement.classList.contains('kn-dialog-covers')).toBe(false);
     unmount();
     render(<Harness />);
-    openDialog();
+    await openDialog();
     expect(document.documentElement.classList.contains('kn-dialog-covers')).toBe(false);
   });
 
-  it('when Escape is pressed inside it, then it closes, its contents go after the closing animation, and the focus returns to the opener', () => {
+  it('when Escape is pressed inside it, then it closes, its contents go after the closing animation, and the focus returns to the opener', async () => {
     const closed = jest.fn();
     render(<Harness onClose={closed} />);
-    const dialog = openDialog();
+    const dialog = await openDialog();
     jest.useFakeTimers();
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(closed).toHaveBeenCalledTimes(1);
@@ -75,9 +78,9 @@ describe('the dialog', () => {
     expect(document.querySelector('.kn-test-dialog')).toBeNull();
   });
 
-  it('when Tab leaves the last control, then the focus goes to the first, ×; and Shift+Tab from the first goes to the last', () => {
+  it('when Tab leaves the last control, then the focus goes to the first, ×; and Shift+Tab from the first goes to the last', async () => {
     render(<Harness />);
-    openDialog();
+    await openDialog();
     const last = screen.getByRole('button', { name: 'Last' });
     last.focus();
     fireEvent.keyDown(last, { key: 'Tab' });
@@ -87,10 +90,10 @@ describe('the dialog', () => {
     expect(document.activeElement).toBe(last);
   });
 
-  it('when × is pressed, or a click begins and ends outside the panel, then it closes; a click that began inside does not', () => {
+  it('when × is pressed, or a click begins and ends outside the panel, then it closes; a click that began inside does not', async () => {
     const closed = jest.fn();
     render(<Harness onClose={closed} />);
-    openDialog();
+    await openDialog();
     const wrap = document.querySelector<HTMLElement>('.kn-dialog__wrap')!;
     fireEvent.mouseDown(screen.getByRole('link', { name: 'Jane' }));
     fireEvent.click(wrap);
@@ -104,10 +107,10 @@ describe('the dialog', () => {
     expect(closed).toHaveBeenCalledTimes(2);
   });
 
-  it('when Escape is pressed in something that is not inside it (a modal opened over it), then it stays open', () => {
+  it('when Escape is pressed in something that is not inside it (a modal opened over it), then it stays open', async () => {
     const closed = jest.fn();
     render(<Harness onClose={closed} />);
-    openDialog();
+    await openDialog();
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(closed).not.toHaveBeenCalled();
   });

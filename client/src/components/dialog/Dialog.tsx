@@ -77,18 +77,21 @@ export function Dialog({ open, onClose, label, className, fullScreen = false, wi
   // Before the focus below: taking the focus lays the document out, and a covered page behind is then left out of it.
   useLayoutEffect(() => (open ? holdPage(fullScreen) : undefined), [open, fullScreen]);
 
-  // Opening takes the focus; closing gives it back to what had it (a card, a button), if it is still there. (In the
-  // effect's body, not its cleanup: React puts the focus back where it was after the DOM changes, which runs after
-  // the cleanups and would undo it.)
+  // Opening takes the focus, in the next frame: taking it lays the document out, and inside the render that opened the
+  // dialog (a shared link's first render on a phone) that layout made one long task of two. Closing gives the focus
+  // back to what had it (a card, a button), if it is still there. (In the effect's body, not its cleanup: React puts
+  // the focus back where it was after the DOM changes, which runs after the cleanups and would undo it.)
   const returnTo = useRef<HTMLElement | null>(null);
   useLayoutEffect(() => {
     if (open) {
       returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      panel.current?.focus({ preventScroll: true });
+      const frame = requestAnimationFrame(() => panel.current?.focus({ preventScroll: true }));
+      return () => cancelAnimationFrame(frame);
     } else if (returnTo.current) {
       if (returnTo.current.isConnected) returnTo.current.focus({ preventScroll: true });
       returnTo.current = null;
     }
+    return undefined;
   }, [open]);
 
   if (!open && !shown) return null;
