@@ -365,6 +365,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/earnings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's earnings analytics over a week or a month, in one category
+         * @description What the member's knacks credited them each day of the period (the last 7 or 30 UTC days, today the last) in the category's tags (`type`: music, art or photos), their earnings by tag (the three that earned most and the rest as Other), the category's tags most knacked first with their prices and rates, and the chosen tag (`tagId`, or the one that earned most, or the category's first) with its price at the end of each day. The figures come from daily rollups of the ledger that a job counts every 5 minutes (`countedAt` says when), so today's are at most that old. Only the member themself, on a listed plan ('Analytics come with a plan: see the plans on Pricing.', 403), or an admin; another member's id answers 404 'This member does not exist.'.
+         */
+        get: operations["getEarningsAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/forecast/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When a piece's listing fee would pay back
+         * @description For the caller paying the listing fee of piece `id` (its owner gets each knack's whole value once the piece is listed, a supporter 10%): at its tag's knack price now and the piece's knacks a day, about how many days the fee takes to pay back, with a range. The knacks a day are the piece's own over up to the last 28 days (every knack counts, listed or not: `basis` piece, the range its 95% interval), or for a piece with fewer than 5 knacks its tag's typical piece (`basis` tag: the median of each day's knacks per piece knacked over the 28 days before today, the range its middle half). With too little of either, `status` is `too-little-data` and the message says so. A piece the caller may not see answers 404 'Content not found'.
+         */
+        get: operations["getListingForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/cancel-email-change": {
         parameters: {
             query?: never;
@@ -3646,6 +3686,18 @@ export interface components {
             overdue: boolean;
             userId: components["schemas"]["ObjectId"];
         };
+        AnalyticsTag: {
+            id: string;
+            /** @description What one knack of its pieces is worth now (USD), 8% of the price truncated to the cent. */
+            knackPrice: number;
+            label: string;
+            /** @description The tag's price now (USD). */
+            price: number;
+            /** @description The last daily change of the price, in percent of the price. */
+            rate: number;
+            /** Format: int64 */
+            totalReactedCount: number;
+        };
         /** @description One admin action that changed something, as it was recorded when it succeeded. */
         AuditEntry: {
             /** @description The call made (its operationId). */
@@ -4048,6 +4100,7 @@ export interface components {
             /** @description Published on an artist page. */
             isOrlando: boolean;
             isPaidOut: boolean;
+            /** @description What one knack of the piece is worth now, in USD: 8% of its tag's price in force, truncated to the cent. */
             knackRate: number;
             knackValue: number;
             /** @description The share path, `/{ownerUsername}-{title lowercased, spaces to hyphens}`. */
@@ -4366,6 +4419,53 @@ export interface components {
          * @enum {string}
          */
         DiscountCover: "standard" | "premium" | "both";
+        EarningsAnalytics: {
+            /** @description The member's earnings of the period by tag, the three that earned most, then Other (`tagId` null). */
+            byTag: {
+                earned: number;
+                /** Format: int64 */
+                earnedMicros: number;
+                /** Format: int64 */
+                knacks: number;
+                label: string;
+                /** @description Percent of the period's earnings in the category. */
+                share: number;
+                tagId: string | null;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the job last counted the figures shown (null when there are none yet).
+             */
+            countedAt: string | null;
+            days: {
+                /** Format: date */
+                day: string;
+                earned: number;
+                /** Format: int64 */
+                earnedMicros: number;
+                /** Format: int64 */
+                knacks: number;
+                /** @description The chosen tag's price at the end of the day (USD). */
+                tagPrice: number | null;
+            }[];
+            earned: number;
+            /** Format: int64 */
+            earnedMicros: number;
+            /** Format: date */
+            from: string;
+            /** Format: int64 */
+            knacks: number;
+            /** @enum {string} */
+            period: "week" | "month";
+            /** @description The chosen tag, whose price the line chart shows (null for a category without tags). */
+            tag: components["schemas"]["AnalyticsTag"] | components["schemas"]["NoValue"];
+            /** Format: date */
+            to: string;
+            topTags: components["schemas"]["AnalyticsTag"][];
+            /** @enum {string} */
+            type: "music" | "art" | "photos";
+            userId: string;
+        };
         EmailChangeRequest: {
             /** @description The new address; the link that makes the change is mailed there. */
             email: string;
@@ -4649,6 +4749,38 @@ export interface components {
             /** @description A piece whose knack is worth at least this lists at the premium fee. */
             premiumFromKnack: number;
             standard: number;
+        };
+        ListingForecast: {
+            /**
+             * @description Whose knacks a day the estimate comes from (null with too little data).
+             * @enum {string|null}
+             */
+            basis: "piece" | "tag" | null;
+            contentId: string;
+            /** @description About how many days the fee takes to pay back (null when the rate earns nothing). */
+            days: number | null;
+            daysHigh: number | null;
+            daysLow: number | null;
+            fee: number;
+            /** Format: int64 */
+            feeMicros: number;
+            knackPrice: number;
+            /** Format: int64 */
+            knackPriceMicros: number;
+            knacksPerDay: number | null;
+            knacksPerDayHigh: number | null;
+            knacksPerDayLow: number | null;
+            message: string;
+            observedDays: number;
+            /** Format: int64 */
+            observedKnacks: number;
+            /**
+             * @description The caller's share of each knack once they pay the fee (the owner 100, a supporter 10).
+             * @enum {integer}
+             */
+            sharePercent: 10 | 100;
+            /** @enum {string} */
+            status: "estimate" | "too-little-data";
         };
         ListingPaid: {
             content: components["schemas"]["Content"];
@@ -6593,6 +6725,63 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEarningsAnalytics: {
+        parameters: {
+            query?: {
+                period?: "week" | "month";
+                tagId?: components["schemas"]["ObjectId"];
+                type?: "music" | "art" | "photos";
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EarningsAnalytics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getListingForecast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forecast. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingForecast"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -51,6 +51,7 @@ import { commentsRouter } from './modules/comments';
 import { flagsRouter } from './modules/flags';
 import { walletRouter } from './modules/wallet';
 import { accountRouter } from './modules/account';
+import { analyticsRouter } from './modules/analytics';
 import { anchorsRouter } from './modules/anchors';
 import { auditAdminActions, auditRouter } from './modules/audit';
 import { membersRouter } from './modules/members';
@@ -226,6 +227,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     audit: [auditRouter(auth)],
     dashboard: [dashboardRouter(auth)],
     events: [eventsRouter(auth, services.events)],
+    analytics: [analyticsRouter(auth)],
   };
   return { rawBody, json };
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../lib/logger';
 import { withLease } from '../lib/mutex';
 import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
+import { runEarningsRollups } from '../modules/analytics';
 import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
 import { refreshRankings } from '../modules/feeds';
@@ -69,6 +70,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
+    // The earnings rollups of the days not yet closed, counted again from the ledger (never added to), then once a day
+    // each tag's price by the market rule, from the days just counted.
+    { name: 'earnings-rollups', schedule: '1-59/5 * * * *', leaseMs: 10 * 60_000, run: () => runEarningsRollups() },
     // The admin dashboard's figures of today and this month, counted again from the day's facts (never added to).
     { name: 'admin-stats', schedule: '2-59/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshAdminStats() },
     // The product events of each day counted per event from the facts (never added to), and facts past their keeping

@@ -1,6 +1,15 @@
 /** Calendar periods in UTC, as the jobs and their idempotency keys name them (`2026-W48`, `2026-11`). */
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
+
+/** The first instant of the UTC day of `at`. */
+export const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+
+/** The UTC day of `at`, as `2026-11-27`: how daily documents and keys name a day. */
+export const utcDayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/** `at` moved by whole days (negative: back). */
+export const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
 
 /** The ISO 8601 week of `at` (UTC), as `2026-W48`. */
 export function isoWeekOf(at: Date): string {

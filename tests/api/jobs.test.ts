@@ -279,6 +279,7 @@ describe('the scheduler', () => {
       { name: 'ledger-roots', schedule: '17 * * * *', status: 'idle' },
       { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
       { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
+      { name: 'earnings-rollups', schedule: '1-59/5 * * * *', status: 'idle' },
       { name: 'admin-stats', schedule: '2-59/5 * * * *', status: 'idle' },
       { name: 'product-events', schedule: '4-59/5 * * * *', status: 'idle' },
       { name: 'sandbox-renewals', schedule: '*/15 * * * *', status: 'idle' },
@@ -289,7 +290,7 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual(Array.from({ length: 13 }, () => 'destroyed'));
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(Array.from({ length: 14 }, () => 'destroyed'));
   });
 });
 

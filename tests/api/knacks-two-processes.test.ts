@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => second?.stop());
 
-/** A piece paid out by `payer` (as the listing fee does): its knacks pay `knackRateMicros`, 90/10 when the payer is not the owner. */
+/** A piece paid out by `payer` (as the listing fee does): its knacks pay its tag's knack price, 90/10 when the payer is not the owner. */
 async function paidOut(piece: TestPiece, payer: TestMember): Promise<TestPiece> {
   await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payer.id) } });
   return { ...piece, payerId: payer.id };
@@ -44,9 +44,10 @@ describe('a burst of knacks split over two app processes', () => {
   it('when many members knack a few pieces, each knack sent to both processes at once, then after one rankings pass every count is exact and no knack is paid twice', async () => {
     const [ana, ben, cara] = await Promise.all([createMember(), createMember(), createMember()]);
     const pieces = [
-      await paidOut(await createPiece(ana!, { knackRateMicros: 50_000 }), ana!), // owner paid: all to Ana
-      await paidOut(await createPiece(ana!, { knackRateMicros: 123_457 }), cara!), // a supporter paid: 90% Ana, 10% Cara
-      await paidOut(await createPiece(ben!, { knackRateMicros: 990_000 }), ben!),
+      // Each knack credits its tag's knack price in force: $0.05 for Photos, $0.99 for the premium tags.
+      await paidOut(await createPiece(ana!), ana!), // owner paid: all to Ana
+      await paidOut(await createPiece(ana!, { type: 'art', subTag: 'Digital Art' }), cara!), // a supporter paid: 90% Ana, 10% Cara
+      await paidOut(await createPiece(ben!, { type: 'art', subTag: 'Digital Art' }), ben!),
       await createPiece(ben!), // not paid out: counts, earns nothing
     ];
     const crowd = await UserModel.insertMany(
@@ -83,10 +84,10 @@ describe('a burst of knacks split over two app processes', () => {
     const days = await ReactionDayModel.find({}).lean();
     expect(days.map((d) => [d._id, d.count]).sort()).toEqual(pieces.map((p) => [`${p.id}:${today}`, MEMBERS]).sort());
 
-    // Money to the micro-dollar: $0.05 x 30 and 90% of $0.123457 x 30 to Ana (the payer's 10% is rounded down).
-    expect(await balanceOf(userAccount(ana!.id))).toBe(MEMBERS * (50_000 + 111_112));
-    expect(await balanceOf(userAccount(cara!.id))).toBe(MEMBERS * 12_345);
+    // Money to the micro-dollar: $0.05 x 30 and 90% of $0.99 x 30 to Ana, 10% of it to Cara.
+    expect(await balanceOf(userAccount(ana!.id))).toBe(MEMBERS * (50_000 + 891_000));
+    expect(await balanceOf(userAccount(cara!.id))).toBe(MEMBERS * 99_000);
     expect(await balanceOf(userAccount(ben!.id))).toBe(MEMBERS * 990_000);
-    expect(await balanceOf(PLATFORM_KNACKS)).toBe(-MEMBERS * (50_000 + 123_457 + 990_000));
+    expect(await balanceOf(PLATFORM_KNACKS)).toBe(-MEMBERS * (50_000 + 990_000 + 990_000));
   }, 120_000);
 });

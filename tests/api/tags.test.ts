@@ -156,9 +156,9 @@ describe('GET /api/v2/tag-history/{id}/{period}', () => {
     const now = Date.now();
     await TagHistoryModel.deleteMany({ tagId: pop.id });
     await TagHistoryModel.create([
-      { tagId: pop.id, priceMicros: 500_000, createdAt: new Date(now - 20 * DAY) },
-      { tagId: pop.id, priceMicros: 600_000, createdAt: new Date(now - 3 * DAY) },
-      { tagId: pop.id, priceMicros: 625_000, createdAt: new Date(now - 1 * DAY) },
+      { _id: `${pop.id}:a`, tagId: pop.id, priceMicros: 500_000, createdAt: new Date(now - 20 * DAY) },
+      { _id: `${pop.id}:b`, tagId: pop.id, priceMicros: 600_000, createdAt: new Date(now - 3 * DAY) },
+      { _id: `${pop.id}:c`, tagId: pop.id, priceMicros: 625_000, createdAt: new Date(now - 1 * DAY) },
     ]);
 
     const week = await request(app).get(`/api/v2/tag-history/${pop.id}/week`).expect(200);

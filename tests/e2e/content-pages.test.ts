@@ -39,6 +39,9 @@ it('when a visitor reads How It Works, Earn and the User Guide, then each part h
   const page = await context.newPage();
   const errors = watchErrors(page);
   await page.goto(`${world.baseUrl}/become`, { waitUntil: 'networkidle' });
+  // The server's first paint shows the same headings and links before the app runs: the app must have taken over
+  // before a click, or a slow machine's click lands on the copy the app is replacing.
+  await page.waitForFunction(() => !document.getElementById('kn-first-paint'));
   await page.getByRole('heading', { level: 1, name: 'How Knack works' }).waitFor();
   for (const part of ['For listeners and viewers', 'For creators', 'For supporters']) await page.getByRole('heading', { level: 2, name: part }).waitFor();
   expect(await page.title()).toBe('How Knack works');
@@ -78,6 +81,7 @@ it('when a visitor opens the blog and a post, then the post reads whole and its 
   const page = await context.newPage();
   const errors = watchErrors(page);
   await page.goto(`${world.baseUrl}/blog`, { waitUntil: 'networkidle' });
+  await page.waitForFunction(() => !document.getElementById('kn-first-paint'));
   const posts = page.getByRole('list', { name: 'Posts' });
   await posts.getByRole('link', { name: 'What is a knack?' }).waitFor();
   await screenshotThreeWidths(page, 'content-blog');

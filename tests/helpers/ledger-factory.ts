@@ -53,7 +53,10 @@ export async function adminMember(): Promise<TestMember> {
 }
 
 /** A published piece of `owner` (written directly: the money tests need no files). */
-export async function createPiece(owner: TestMember, options: { title?: string; type?: TestPiece['type']; knackRateMicros?: number } = {}): Promise<TestPiece> {
+export async function createPiece(
+  owner: TestMember,
+  options: { title?: string; type?: TestPiece['type']; knackRateMicros?: number; subTag?: string; uploadedAt?: Date } = {},
+): Promise<TestPiece> {
   const title = options.title ?? `Piece ${randomBytes(3).toString('hex')}`;
   const type = options.type ?? 'photos';
   const knackRateMicros = options.knackRateMicros ?? 50_000;
@@ -65,12 +68,14 @@ export async function createPiece(owner: TestMember, options: { title?: string; 
     slug: `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}`,
     description: `About ${title}`,
     tags: [{ name: type === 'music' ? 'Music' : type === 'art' ? 'Art' : 'Photos' }],
+    subTag: options.subTag ?? '',
     type,
     photoUploadId: new Types.ObjectId(),
     media: { photoKey: 'x.png', thumbKeys: {}, fileSize: 1, fileType: 'image/png' },
     knackRateMicros,
     listed: true,
     featureRank: Date.now(),
+    ...(options.uploadedAt ? { uploadedAt: options.uploadedAt } : {}),
   });
   return { id: String(piece._id), title, ownerId: owner.id, payerId: null, knackRateMicros, type };
 }
@@ -95,8 +100,11 @@ export async function payListing(piece: TestPiece, payer: TestMember, feeMicros 
   return { ...piece, payerId: payer.id };
 }
 
-/** A knack of `viewer` on a paid-out piece, split as knack/add splits it (90% owner, 10% payer). */
-export async function knackBy(viewer: TestMember | string, piece: TestPiece, at = new Date()) {
+/**
+ * A knack of `viewer` on a paid-out piece, split as knack/add splits it (90% owner, 10% payer). `tagId` names the tag
+ * that priced it, as knack/add's entries do (left out, the entry is as those made before knacks named their tag).
+ */
+export async function knackBy(viewer: TestMember | string, piece: TestPiece, at = new Date(), tagId?: string) {
   const viewerId = typeof viewer === 'string' ? viewer : viewer.id;
   const { entry } = await post({
     _id: `knack:${piece.id}:${viewerId}`,
@@ -105,6 +113,7 @@ export async function knackBy(viewer: TestMember | string, piece: TestPiece, at 
     actorId: new Types.ObjectId(viewerId),
     contentId: new Types.ObjectId(piece.id),
     legs: knackLegs(piece.payerId ? piece.knackRateMicros : 0, piece.ownerId, piece.payerId),
+    ...(tagId ? { tagId: new Types.ObjectId(tagId) } : {}),
   });
   return entry;
 }

@@ -1,11 +1,12 @@
 /** UTC days as the daily roots name them (`2026-11-26`), and the Merkle tree of one day's entries. */
 import { merkleRoot } from '../../lib/merkle';
 import { byEntryId, canonicalEntry, entriesBetween } from '../ledger';
+import { utcDayOf } from '../../lib/calendar';
 
 const DAY_MS = 86_400_000;
 
 /** The UTC day of a time. */
-export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+export const dayOf = utcDayOf;
 
 /** The time a UTC day starts. */
 export const startOf = (day: string) => new Date(`${day}T00:00:00.000Z`);

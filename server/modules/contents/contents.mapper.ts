@@ -38,10 +38,11 @@ const nftView = (nft: NonNullable<ContentDoc['nft']>): Schemas['ContentNft'] => 
 });
 
 /**
- * A piece as the API shows it to `reader`, from its document alone. `url` turns storage keys into URLs the viewer
- * may load; a count the owner hides is null for everyone but the owner and admins.
+ * A piece as the API shows it to `reader`, from its document and what one knack of it is worth now (its tag's price
+ * moves daily). `url` turns storage keys into URLs the viewer may load; a count the owner hides is null for everyone
+ * but the owner and admins.
  */
-export function toContentDto(content: ContentDoc, url: UrlOf, reader: CountReader): Schemas['Content'] {
+export function toContentDto(content: ContentDoc, url: UrlOf, reader: CountReader, knackMicros: number): Schemas['Content'] {
   const { media } = content;
   const thumbs = media.thumbKeys;
   return {
@@ -80,7 +81,7 @@ export function toContentDto(content: ContentDoc, url: UrlOf, reader: CountReade
     },
     // A piece's listing carries no earnings: knack/get-money answers its knack value and what it earned.
     knackValue: 0,
-    knackRate: microsToUsd(content.knackRateMicros),
+    knackRate: microsToUsd(knackMicros),
     reactedCount: shownCount(content, reader, content.reactedCount),
     playCount: shownCount(content, reader, content.playCount ?? 0),
     uploadedAt: content.uploadedAt.toISOString(),

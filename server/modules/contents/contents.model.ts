@@ -89,7 +89,10 @@ const contentSchema = new Schema(
     /** Hidden by an admin after flags: nobody but its owner and admins sees it, whatever its setting. */
     takenDown: { type: Boolean, default: false },
     setting: { type: settingSchema, default: () => ({}) },
-    /** What one knack of this piece is worth (its sub-tag's knack price when published). */
+    /**
+     * What one knack of this piece was worth when it was published (its tag's knack price then): it sets the listing
+     * fee's tier. A knack credits the tag's price in force when it happens (tags module, knackPriceNow).
+     */
     knackRateMicros: { type: Number, required: true },
     reactedCount: { type: Number, default: 0 },
     /** Comments and shares not removed (kept by the comments module, recounted by the rankings job). */

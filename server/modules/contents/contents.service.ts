@@ -17,7 +17,7 @@ import { isAdmin, isOwnerOrAdmin, isSelfOrAdmin, requireAdmin, requireOwnerOrAdm
 import { publicPages } from '../../lib/public-pages';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { hasPlanAboveFirst } from '../subscriptions';
-import { type TagDoc, tagReads } from '../tags';
+import { type TagDoc, tagReads, tagsService } from '../tags';
 import { adjustContentsCount, type UserDoc, userReads } from '../users';
 import { isFollower } from '../follows';
 import { type CountReader, toContentDto } from './contents.mapper';
@@ -181,8 +181,8 @@ export function createContentsService(media: MediaService) {
 
   /** The piece as `reader` sees it (counts its owner hides are null but for the owner and admins). */
   async function dto(content: ContentDoc, reader: CountReader): Promise<Schemas['Content']> {
-    const finished = await withFinishedMedia(content);
-    return toContentDto(finished, (key) => media.url(key, finished.setting.public), reader);
+    const [finished, knackMicros] = await Promise.all([withFinishedMedia(content), tagsService.knackPriceShown(content)]);
+    return toContentDto(finished, (key) => media.url(key, finished.setting.public), reader, knackMicros);
   }
 
   /** A piece its owner (or an admin) may change; anyone else's answers 404, as one that does not exist. */

@@ -11,6 +11,7 @@ import { creditedBy, entriesBetween, type LedgerEntryDoc } from '../ledger';
 import { contentReads } from '../contents';
 import { userReads } from '../users';
 import { AdminStatsModel, adminStatsReads, type AdminFigures, type AdminStatsDoc } from './dashboard.model';
+import { startOfUtcDay, utcDayOf } from '../../lib/calendar';
 
 const DAY_MS = 86_400_000;
 
@@ -25,9 +26,9 @@ export const EMPTY_FIGURES: AdminFigures = {
   payoutsMicros: 0,
 };
 
-export const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+export { startOfUtcDay };
 const startOfUtcMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-export const dayKey = (at: Date) => `day:${at.toISOString().slice(0, 10)}`;
+export const dayKey = (at: Date) => `day:${utcDayOf(at)}`;
 export const monthKey = (at: Date) => `month:${at.toISOString().slice(0, 7)}`;
 
 /** What the ledger entries of one day add up to. */

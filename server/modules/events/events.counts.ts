@@ -12,6 +12,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { ours } from '../../lib/query';
 import type { Schemas } from '../../lib/openapi-types';
 import { ProductEventCountModel, ProductEventModel, productEventCountReads, type ProductEventCountDoc } from './events.model';
+import { startOfUtcDay, utcDayOf } from '../../lib/calendar';
 
 type EventName = Schemas['ProductEventName'];
 type EventCounts = Schemas['ProductEventCounts'];
@@ -25,8 +26,7 @@ export const DAYS_SHOWN = 7;
 /** How long a fact is kept; its day's counts stay after it is gone. */
 export const FACTS_KEPT_DAYS = 90;
 
-const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-const dayOf = (day: Date) => day.toISOString().slice(0, 10);
+const dayOf = utcDayOf;
 const countKey = (day: string, name: EventName) => `${day}:${name}`;
 /** Ids made from the second `at` on: the ObjectIds of facts received from then. */
 const idFrom = (at: Date) => Types.ObjectId.createFromTime(Math.floor(at.getTime() / 1000));

@@ -29,6 +29,7 @@ import { repairMessageKeys } from '../messages';
 import { commentTotals } from '../comments';
 import { setMemberTotals, type MemberTotals, type UserDoc, userReads } from '../users';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
+import { utcDayOf } from '../../lib/calendar';
 
 export type FeedKind = 'featured' | 'popular' | 'trending' | 'radar' | 'new';
 
@@ -44,7 +45,7 @@ export const RANKINGS: Record<FeedKind, { key: 'featureRank' | 'reactedCount' | 
   new: { key: null },
 };
 
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+const dayOf = utcDayOf;
 
 const add = (counts: Map<string, number>, key: string, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);
 

@@ -19,7 +19,7 @@ import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
 import { canView, recordReaction, shownCount, withFinishedMedia, type ContentDoc, contentReads } from '../contents';
-import { tagReads } from '../tags';
+import { tagsService } from '../tags';
 import { userReads } from '../users';
 import { knackCodeMail } from './knacks.mails';
 import {
@@ -72,7 +72,7 @@ async function onceAtATime(key: string, knack: () => Promise<KnackAnswer>): Prom
 }
 
 /** What a knack reads of its piece. */
-const KNACK_FIELDS = { ownerId: 1, payerId: 1, isPaidOut: 1, knackRateMicros: 1, reactedCount: 1, radarScore: 1, setting: 1, takenDown: 1, type: 1 } as const;
+const KNACK_FIELDS = { ownerId: 1, payerId: 1, isPaidOut: 1, reactedCount: 1, radarScore: 1, setting: 1, takenDown: 1, type: 1, subTag: 1, tags: 1 } as const;
 /**
  * Reactions by `count` people who are not members (demo data, browser tests): each a knack entry worth
  * nothing, from an id no member has, so that the rankings job, which recounts reactions from the ledger,
@@ -186,11 +186,22 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     );
     if (!counted && twin) return answer(content, caller, twin, content.reactedCount, KNACK_MESSAGES.already);
 
-    const value = content.isPaidOut ? content.knackRateMicros : 0;
+    // The value of the tag's price in force now (the tag market moves it daily); the entry keeps it and its tag, and
+    // a later price never changes it.
+    const price = await tagsService.knackPriceNow(content);
+    const value = content.isPaidOut ? price.knackMicros : 0;
     const legs = knackLegs(value, String(content.ownerId), content.payerId ? String(content.payerId) : null);
     // A twin that got here first makes this insert fail on the unique key: nothing is written, and the window
     // keeps the count (one too many for a day, never one too few).
-    const { entry, created } = await post({ _id: key, kind: 'knack', at: now, actorId: new Types.ObjectId(userId), contentId: content._id, legs });
+    const { entry, created } = await post({
+      _id: key,
+      kind: 'knack',
+      at: now,
+      actorId: new Types.ObjectId(userId),
+      contentId: content._id,
+      legs,
+      tagId: price.tagId,
+    });
     if (!created) return answer(content, caller, entry, content.reactedCount, KNACK_MESSAGES.already);
     await recordReaction(content);
     if (request.playId) await PlaySessionModel.deleteOne({ _id: request.playId });
@@ -251,16 +262,13 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     async money(contentId: string, reader: AuthContext | undefined) {
       const content = await contentReads.byId<ContentDoc>(contentId);
       if (!content || !(await canView(content, reader))) throw notFound('Content not found');
-      const [knackEarnings, tag] = await Promise.all([
-        knackEarningsOf(content._id),
-        tagReads.one({ label: content.subTag }, { priceMicros: 1, diffPriceMicros: 1 }),
-      ]);
+      const [knackEarnings, tag, price] = await Promise.all([knackEarningsOf(content._id), tagsService.pricingTagOf(content), tagsService.knackPriceNow(content)]);
       const paidByReader = Boolean(reader && content.payerId && String(content.payerId) === reader.userId);
       const earnedMicros = paidByReader ? knackEarnings : shownCount(content, reader, knackEarnings);
       return {
         contentId: String(content._id),
-        knackValue: microsToUsd(content.knackRateMicros),
-        knackValueMicros: content.knackRateMicros,
+        knackValue: microsToUsd(price.knackMicros),
+        knackValueMicros: price.knackMicros,
         knackRate: tag ? changeRatePercent(tag.diffPriceMicros, tag.priceMicros) : 0,
         isPaidOut: content.isPaidOut,
         reactedCount: shownCount(content, reader, content.reactedCount),

@@ -12,7 +12,9 @@ import { Schema, model, type Types } from 'mongoose';
  * `platform:forfeits` (balances given up by deleted accounts).
  *
  * Kinds and keys:
- * - `knack`    `knack:{contentId}:{userId}`   a play or view (legs: platform:knacks -> owner, payer)
+ * - `knack`    `knack:{contentId}:{userId}`   a play or view (legs: platform:knacks -> owner, payer); `tagId` the tag whose
+ *              price in force set its value (none on entries made before the tag market moved prices; null when the
+ *              piece's tag no longer existed)
  * - `listing`  `listing:{contentId}`          the listing fee that monetized a piece, once per piece; actorId = payer,
  *              `method` how it was covered, `amountMicros` the fee, `ref` the provider's payment id or the code
  * - `payout`   `payout:{userId}:{yyyy-mm}`    the monthly payout of a balance (user -> external:payouts + platform:fees)
@@ -52,6 +54,8 @@ const ledgerEntrySchema = new Schema(
     ref: { type: String, default: null },
     /** The unit of the legs when it is not micro-dollars: 'XLM' (stroops) for a sale. */
     currency: { type: String, enum: ['XLM'], default: undefined },
+    /** knack: the tag whose price set the value (the legs keep the value itself). */
+    tagId: { type: Schema.Types.ObjectId, default: undefined },
     /** The legs' accounts, top level so that a member's entries are one indexed read. */
     accounts: { type: [String], default: [] },
   },
@@ -84,6 +88,8 @@ export interface LedgerEntryDoc {
   ref?: string | null;
   /** Set only when the legs are not micro-dollars: 'XLM', stroops. */
   currency?: 'XLM';
+  /** knack: the tag whose price in force set the value. */
+  tagId?: Types.ObjectId | null;
 }
 
 export const LedgerEntryModel = model<LedgerEntryDoc>('LedgerEntry', ledgerEntrySchema, 'ledger_entries');

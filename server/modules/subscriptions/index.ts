@@ -6,6 +6,7 @@ export { subscriptionsRouter, SUBSCRIBE_LIMIT } from './subscriptions.routes';
 export {
   createSubscriptionsService,
   currentSubscriptionOf,
+  hasListedPlan,
   hasPlanAboveFirst,
   SUBSCRIPTION_MESSAGES,
   type SubscriptionsService,

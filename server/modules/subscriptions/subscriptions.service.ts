@@ -90,6 +90,12 @@ export async function hasPlanAboveFirst(userId: string): Promise<boolean> {
   return Boolean(current && plans[0] && current.planId > plans[0].planId);
 }
 
+/** Whether the member's plan is one of the listed plans: what analytics need. */
+export async function hasListedPlan(userId: string): Promise<boolean> {
+  const [plans, current] = await Promise.all([allPlans(), currentSubscriptionOf(userId)]);
+  return Boolean(current && plans.some((plan) => plan.planId === current.planId));
+}
+
 export function createSubscriptionsService({ provider, publicUrl, publicOrigins, logger }: Deps) {
   /** The member's own subscription (or any, for an admin); another member's answers 404, as one that does not exist. */
   async function ownSubscription(caller: AuthContext, subscriptionId: string): Promise<SubscriptionDoc> {

@@ -28,7 +28,12 @@ tagSchema.index({ parentTag: 1, totalReactedCount: -1 });
 export type TagDoc = InferSchemaType<typeof tagSchema> & { _id: Types.ObjectId; uploadedAt: Date };
 export const TagModel = model('Tag', tagSchema);
 
+/**
+ * A tag's prices: one entry per tag and day, `_id` `{tagId}:{yyyy-mm-dd}`, so the day's price is set once however
+ * many instances run the job (an insert on a unique `_id`); the first price is the seed's, `{tagId}:seed`.
+ */
 const tagHistorySchema = new Schema({
+  _id: { type: String, required: true },
   tagId: { type: Schema.Types.ObjectId, ref: 'Tag', required: true },
   priceMicros: { type: Number, required: true, min: 0 },
   createdAt: { type: Date, required: true, default: () => new Date() },
@@ -36,6 +41,9 @@ const tagHistorySchema = new Schema({
 tagHistorySchema.index({ tagId: 1, createdAt: 1 });
 
 export type TagHistoryDoc = InferSchemaType<typeof tagHistorySchema>;
+
+/** The `_id` of a tag's price entry of a day (`yyyy-mm-dd`, or `seed` for its first price). */
+export const priceEntryId = (tagId: unknown, day: string) => `${String(tagId)}:${day}`;
 export const TagHistoryModel = model('TagHistory', tagHistorySchema, 'tag_history');
 
 /** Tags as other modules may read them (they never write them). */

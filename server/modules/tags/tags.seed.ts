@@ -1,10 +1,9 @@
 /** The reference tags (main tags and their sub-tags) with their knack prices. Seeding is idempotent. */
 import { tagPriceForKnackPrice } from '../../lib/money';
-import { TagHistoryModel, TagModel, type TagType } from './tags.model';
+import { seedKnackPriceMicros } from './price-rule';
+import { priceEntryId, TagHistoryModel, TagModel, type TagType } from './tags.model';
 import { invalidateTagLists, slugify } from './tags.service';
 
-const BASELINE_KNACK_MICROS = 50_000; // $0.05 a play or view
-const PREMIUM_KNACK_MICROS = 990_000; // $0.99: Digital Art and Music 2
 
 interface MainTagSeed {
   label: string;
@@ -44,12 +43,6 @@ export const MAIN_TAGS: MainTagSeed[] = [
   },
 ];
 
-const PREMIUM_LABELS = new Set(['Digital Art', 'Music 2']);
-
-export function seedKnackPriceMicros(label: string): number {
-  return PREMIUM_LABELS.has(label) ? PREMIUM_KNACK_MICROS : BASELINE_KNACK_MICROS;
-}
-
 /** Inserts missing tags (with their first price-history entry); existing tags are left as they are. */
 async function upsertTag(label: string, type: TagType, parentTag: unknown, position: number) {
   const priceMicros = tagPriceForKnackPrice(seedKnackPriceMicros(label));
@@ -71,7 +64,8 @@ async function upsertTag(label: string, type: TagType, parentTag: unknown, posit
     { upsert: true },
   );
   const tag = await TagModel.findOne({ labelLower: label.toLowerCase() }, { _id: 1 }).lean();
-  if (result.upsertedCount && tag) await TagHistoryModel.create({ tagId: tag._id, priceMicros });
+  // The first price, under its own key: the market's job sets the price of the seed's day as of any other.
+  if (result.upsertedCount && tag) await TagHistoryModel.create({ _id: priceEntryId(tag._id, 'seed'), tagId: tag._id, priceMicros });
   return tag!._id;
 }
 

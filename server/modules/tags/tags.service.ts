@@ -1,8 +1,12 @@
 import mongoose, { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import { clearPublicResponses } from '../../lib/public-responses';
+import { knackPriceMicros, tagPriceForKnackPrice } from '../../lib/money';
+import { insertWhole, readById } from '../../lib/query';
 import { createTtlCache } from '../../lib/ttl-cache';
-import { TagHistoryModel, TagModel, type TagDoc } from './tags.model';
+import { seedKnackPriceMicros } from './price-rule';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { priceEntryId, TagHistoryModel, TagModel, type TagDoc } from './tags.model';
 import type { TagHistoryDoc } from './tags.model';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,4 +75,93 @@ export async function getTagHistory(tagId: string, period: HistoryPeriod, now = 
       .lean<TagHistoryDoc[]>(),
   ]);
   return before ? [{ createdAt: since, priceMicros: before.priceMicros }, ...inside] : inside;
+}
+
+/** A piece as its pricing sees it: its sub-tag's label ('' for none) and its main tag. */
+export interface PricedPiece {
+  subTag?: string | null;
+  tags: { name: string }[];
+}
+
+/** The tag that prices a piece: its sub-tag, or its main tag when it has none. Null for a label no tag has. */
+export async function pricingTagOf(piece: PricedPiece): Promise<TagDoc | null> {
+  const label = (piece.subTag || piece.tags[0]?.name || '').trim().toLowerCase();
+  if (!label) return null;
+  return (await listTags()).find((tag) => tag.labelLower === label) ?? null;
+}
+
+/** The least a tag's price may be (the market's floor): its baseline, which shows a $0.05 knack, or $0.99 for premium tags. */
+export const floorPriceOf = (tag: Pick<TagDoc, 'label'>) => tagPriceForKnackPrice(seedKnackPriceMicros(tag.label));
+
+export interface KnackPrice {
+  /** The tag whose price set it (null when the piece's tag no longer exists: the default value). */
+  tagId: Types.ObjectId | null;
+  knackMicros: number;
+}
+
+/**
+ * What one knack of the piece is worth now: 8% of its tag's price in force, truncated to the cent. The price is read
+ * by `_id` (one read on the fast path), not from the list kept for a few seconds, so a knack right after the daily
+ * price change credits the new price on every instance.
+ */
+export async function knackPriceNow(piece: PricedPiece): Promise<KnackPrice> {
+  const tag = await pricingTagOf(piece);
+  if (!tag) return { tagId: null, knackMicros: knackPriceMicros(null) };
+  const current = await readById<Pick<TagDoc, 'priceMicros'>>(TagModel, tag._id, { priceMicros: 1 });
+  return { tagId: tag._id, knackMicros: knackPriceMicros(current?.priceMicros ?? tag.priceMicros) };
+}
+
+/** What one knack of the piece is worth, from the tag list kept for a few seconds: for what pages show, not for money. */
+export async function knackPriceShown(piece: PricedPiece): Promise<number> {
+  return knackPriceMicros((await pricingTagOf(piece))?.priceMicros);
+}
+
+/**
+ * Each tag's knacks of all time, as the earnings-rollups job counts them (their one writer): a tag whose figure
+ * changed is written, and the lists kept for a few seconds are cleared. Answers how many tags changed.
+ */
+export async function setKnackTotals(totals: Map<string, number>): Promise<number> {
+  let changed = 0;
+  for (const tag of await listTags()) {
+    const total = totals.get(String(tag._id)) ?? 0;
+    if (tag.totalReactedCount === total) continue;
+    await TagModel.updateOne({ _id: tag._id }, { $set: { totalReactedCount: total } });
+    changed += 1;
+  }
+  if (changed) invalidateTagLists();
+  return changed;
+}
+
+/** Whether the tag's price of `day` (`yyyy-mm-dd`) is set. */
+export const pricedOn = async (tagId: Types.ObjectId, day: string) => Boolean(await readById(TagHistoryModel, priceEntryId(tagId, day), { _id: 1 }));
+
+/** A tag's price now, read by `_id` (not from the lists kept for a few seconds). */
+export async function priceNow(tagId: Types.ObjectId): Promise<number | null> {
+  return (await readById<Pick<TagDoc, 'priceMicros'>>(TagModel, tagId, { priceMicros: 1 }))?.priceMicros ?? null;
+}
+
+/**
+ * Sets the tag's price of the day, once: its history entry for the day is inserted (a unique `_id`, so of two runs
+ * one wins), then the tag takes the price, with the change from the one before as its `diffPrice`. A run that finds
+ * the day priced makes sure the tag shows that price (a run stopped between the two writes). Answers whether this
+ * call priced the day.
+ */
+export async function priceTagForDay(tagId: Types.ObjectId, day: string, priceMicros: number, now: Date): Promise<boolean> {
+  const before = await priceNow(tagId);
+  if (before === null) throw notFound('Tag not found');
+  const _id = priceEntryId(tagId, day);
+  let priced = true;
+  try {
+    await insertWhole(TagHistoryModel, { _id, tagId, priceMicros, createdAt: now });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    priced = false;
+    const entry = await readById<Pick<TagHistoryDoc, 'priceMicros'>>(TagHistoryModel, _id, { priceMicros: 1 });
+    priceMicros = entry!.priceMicros;
+  }
+  if (priced || before !== priceMicros) {
+    await TagModel.updateOne({ _id: tagId }, { $set: { priceMicros, diffPriceMicros: priceMicros - before } });
+    invalidateTagLists();
+  }
+  return priced;
 }

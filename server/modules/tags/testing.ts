@@ -3,5 +3,6 @@
  * prices, and how a label becomes a slug. Production code never imports this file (the linter refuses it): other
  * modules use the index.
  */
-export { MAIN_TAGS, seedKnackPriceMicros } from './tags.seed';
+export { MAIN_TAGS } from './tags.seed';
+export { seedKnackPriceMicros } from './price-rule';
 export { slugify } from './tags.service';

@@ -132,6 +132,8 @@ export type Endpoints = {
   getCreditMovements: QueryDefinition<op.GetCreditMovementsArgs & CallOptions, CacheBaseQuery, Tag, op.GetCreditMovementsResult, 'api'>;
   /** GET /message/deleted-messages/{id}: The threads a member deleted, newest activity first */
   getDeletedMessages: InfiniteQueryDefinition<op.GetDeletedMessagesArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetDeletedMessagesResult, 'api'>;
+  /** GET /analytics/earnings/{id}: A member's earnings analytics over a week or a month, in one category */
+  getEarningsAnalytics: QueryDefinition<op.GetEarningsAnalyticsArgs & CallOptions, CacheBaseQuery, Tag, op.GetEarningsAnalyticsResult, 'api'>;
   /** GET /content/get-featured: The Featured feed */
   getFeaturedContents: InfiniteQueryDefinition<op.GetFeaturedContentsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetFeaturedContentsResult, 'api'>;
   /** GET /follow/get-count/{id}: How many members follow a member, and how many that member follows */
@@ -144,6 +146,8 @@ export type Endpoints = {
   getKnackMoney: QueryDefinition<op.GetKnackMoneyArgs & CallOptions, CacheBaseQuery, Tag, op.GetKnackMoneyResult, 'api'>;
   /** GET /ledger/proofs/{entryId}: The proof that one of the caller's ledger entries is in its day's anchored Merkle root */
   getLedgerProof: QueryDefinition<op.GetLedgerProofArgs & CallOptions, CacheBaseQuery, Tag, op.GetLedgerProofResult, 'api'>;
+  /** GET /analytics/forecast/{id}: When a piece's listing fee would pay back */
+  getListingForecast: QueryDefinition<op.GetListingForecastArgs & CallOptions, CacheBaseQuery, Tag, op.GetListingForecastResult, 'api'>;
   /** GET /payments/listing-quote/{id}: What monetizing a piece costs the signed-in member */
   getListingQuote: QueryDefinition<op.GetListingQuoteArgs & CallOptions, CacheBaseQuery, Tag, op.GetListingQuoteResult, 'api'>;
   /** GET /admin/members/{id}: One member as admins see them (admins) */
@@ -439,12 +443,14 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getCountries: { kind: 'query', tags: ['Settings'] },
   getCreditMovements: { kind: 'query', tags: ['Settings'] },
   getDeletedMessages: { kind: 'pages', tags: ['Message'], cursor: 'nextCursor' },
+  getEarningsAnalytics: { kind: 'query', tags: ['Knack'] },
   getFeaturedContents: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   getFollowCount: { kind: 'query', tags: ['Follow'] },
   getFollowers: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
   getFollowings: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
   getKnackMoney: { kind: 'query', tags: ['Knack'] },
   getLedgerProof: { kind: 'query', tags: ['Knack'] },
+  getListingForecast: { kind: 'query', tags: ['Knack'] },
   getListingQuote: { kind: 'query', tags: ['Payment'] },
   getMember: { kind: 'query', tags: ['Admin'] },
   getMessageCounts: { kind: 'query', tags: ['Message'] },
@@ -641,6 +647,8 @@ export const {
   useGetCreditMovementsQuery,
   useLazyGetCreditMovementsQuery,
   useGetDeletedMessagesInfiniteQuery,
+  useGetEarningsAnalyticsQuery,
+  useLazyGetEarningsAnalyticsQuery,
   useGetFeaturedContentsInfiniteQuery,
   useGetFollowCountQuery,
   useLazyGetFollowCountQuery,
@@ -650,6 +658,8 @@ export const {
   useLazyGetKnackMoneyQuery,
   useGetLedgerProofQuery,
   useLazyGetLedgerProofQuery,
+  useGetListingForecastQuery,
+  useLazyGetListingForecastQuery,
   useGetListingQuoteQuery,
   useLazyGetListingQuoteQuery,
   useGetMemberQuery,

@@ -431,6 +431,13 @@ export function getDeletedMessages(args: GetDeletedMessagesArgs, options?: Reque
   return request<GetDeletedMessagesResult>('get', '/message/deleted-messages/{id}', args ?? {}, options);
 }
 
+export type GetEarningsAnalyticsArgs = { path: operations['getEarningsAnalytics']['parameters']['path']; query?: operations['getEarningsAnalytics']['parameters']['query'] };
+export type GetEarningsAnalyticsResult = operations['getEarningsAnalytics']['responses'][200]['content']['application/json'];
+/** GET /analytics/earnings/{id}: A member's earnings analytics over a week or a month, in one category */
+export function getEarningsAnalytics(args: GetEarningsAnalyticsArgs, options?: RequestOptions): Promise<GetEarningsAnalyticsResult> {
+  return request<GetEarningsAnalyticsResult>('get', '/analytics/earnings/{id}', args ?? {}, options);
+}
+
 export type GetFeaturedContentsArgs = { query?: operations['getFeaturedContents']['parameters']['query'] };
 export type GetFeaturedContentsResult = operations['getFeaturedContents']['responses'][200]['content']['application/json'];
 /** GET /content/get-featured: The Featured feed */
@@ -471,6 +478,13 @@ export type GetLedgerProofResult = operations['getLedgerProof']['responses'][200
 /** GET /ledger/proofs/{entryId}: The proof that one of the caller's ledger entries is in its day's anchored Merkle root */
 export function getLedgerProof(args: GetLedgerProofArgs, options?: RequestOptions): Promise<GetLedgerProofResult> {
   return request<GetLedgerProofResult>('get', '/ledger/proofs/{entryId}', args ?? {}, options);
+}
+
+export type GetListingForecastArgs = { path: operations['getListingForecast']['parameters']['path'] };
+export type GetListingForecastResult = operations['getListingForecast']['responses'][200]['content']['application/json'];
+/** GET /analytics/forecast/{id}: When a piece's listing fee would pay back */
+export function getListingForecast(args: GetListingForecastArgs, options?: RequestOptions): Promise<GetListingForecastResult> {
+  return request<GetListingForecastResult>('get', '/analytics/forecast/{id}', args ?? {}, options);
 }
 
 export type GetListingQuoteArgs = { path: operations['getListingQuote']['parameters']['path'] };

@@ -1,0 +1,189 @@
+/**
+ * The `earnings-rollups` job's counting (see analytics.model.ts): each run counts again, from the ledger, every day
+ * not yet closed (always yesterday and today: a knack is stamped when its request began, so one may land just after
+ * midnight), writes each day's rollups whole, and closes the days before yesterday for good. A crash between two
+ * writes leaves a day half-written only until the next run counts it again.
+ */
+import { addDays, startOfUtcDay, utcDayOf } from '../../lib/calendar';
+import { readById } from '../../lib/query';
+import { contentReads, type ContentDoc } from '../contents';
+import { creditedBy, entriesBetween, firstEntryAt, type LedgerEntryDoc } from '../ledger';
+import { tagsService } from '../tags';
+import {
+  dayIndexId,
+  EarningsDayModel,
+  memberDayId,
+  NO_TAG,
+  pieceDayId,
+  STATE_ID,
+  tagDayId,
+  type DayIndex,
+  type DayRollup,
+  type RollupState,
+} from './analytics.model';
+
+type KnackEntry = Pick<LedgerEntryDoc, '_id' | 'at' | 'contentId' | 'legs' | 'tagId'>;
+
+const MEMBER_ACCOUNT = /^user:([0-9a-f]{24})$/;
+
+/** A day's rollups, by `_id`, from its knack entries and the tag that priced each (pure: the job's arithmetic). */
+export function rollupsOf(entries: KnackEntry[], tagOf: (entry: KnackEntry) => string, countedAt: Date): Map<string, DayRollup> {
+  const docs = new Map<string, DayRollup>();
+  const piecesOfTag = new Map<string, Set<string>>();
+  const doc = (id: string, day: string) => {
+    let found = docs.get(id);
+    if (!found) docs.set(id, (found = { _id: id, day, knacks: 0, valueMicros: 0, countedAt }));
+    return found;
+  };
+  for (const entry of entries) {
+    const day = utcDayOf(entry.at);
+    const tag = tagOf(entry);
+    const value = creditedBy(entry);
+    const contentId = String(entry.contentId);
+    const piece = doc(pieceDayId(contentId, day), day);
+    piece.knacks += 1;
+    piece.valueMicros += value;
+    if (tag !== NO_TAG) {
+      const tagDay = doc(tagDayId(tag, day), day);
+      tagDay.knacks += 1;
+      tagDay.valueMicros += value;
+      const pieces = piecesOfTag.get(tagDay._id) ?? new Set<string>();
+      pieces.add(contentId);
+      piecesOfTag.set(tagDay._id, pieces);
+      tagDay.pieces = pieces.size;
+    }
+    for (const leg of entry.legs) {
+      const member = MEMBER_ACCOUNT.exec(leg.account)?.[1];
+      if (!member || leg.amountMicros <= 0) continue;
+      const memberDay = doc(memberDayId(member, day), day);
+      memberDay.knacks += 1;
+      memberDay.valueMicros += leg.amountMicros;
+      memberDay.byTag ??= [];
+      let share = memberDay.byTag.find((one) => one.tagId === tag);
+      if (!share) memberDay.byTag.push((share = { tagId: tag, knacks: 0, earnedMicros: 0 }));
+      share.knacks += 1;
+      share.earnedMicros += leg.amountMicros;
+    }
+  }
+  return docs;
+}
+
+/**
+ * Which tag priced each entry: the one it names, or for an entry made before knacks named their tag, the tag that
+ * prices its piece now (NO_TAG when the piece or its tag is gone).
+ */
+async function tagResolver(entries: KnackEntry[]): Promise<(entry: KnackEntry) => string> {
+  const unnamed = [...new Set(entries.filter((entry) => entry.tagId === undefined).map((entry) => String(entry.contentId)))];
+  const tagOfPiece = new Map<string, string>();
+  for (const contentId of unnamed) {
+    const piece = await contentReads.byId<Pick<ContentDoc, 'subTag' | 'tags'>>(contentId, { subTag: 1, tags: 1 });
+    const tag = piece ? await tagsService.pricingTagOf(piece) : null;
+    tagOfPiece.set(contentId, tag ? String(tag._id) : NO_TAG);
+  }
+  return (entry) => (entry.tagId === undefined ? tagOfPiece.get(String(entry.contentId))! : entry.tagId ? String(entry.tagId) : NO_TAG);
+}
+
+/** Each tag's knacks in `docs`, by tag id. */
+const tagKnacks = (docs: DayRollup[]) => {
+  const totals = new Map<string, number>();
+  for (const doc of docs) {
+    if (!doc._id.startsWith('tag:')) continue;
+    const tagId = doc._id.split(':')[1]!;
+    totals.set(tagId, (totals.get(tagId) ?? 0) + doc.knacks);
+  }
+  return totals;
+};
+
+const writeWhole = <T extends { _id: string }>(doc: T) => EarningsDayModel.replaceOne({ _id: doc._id }, doc, { upsert: true });
+
+/**
+ * Writes one day's rollups whole and removes those of the day that the count no longer makes. The day's index also
+ * holds each tag's knacks of the day, so that pricing every tag reads one document a day, not one per tag and day.
+ */
+async function writeDay(day: string, docs: DayRollup[]): Promise<void> {
+  for (const doc of docs) await writeWhole(doc);
+  const ids = docs.map((doc) => doc._id);
+  const before = await readById<DayIndex>(EarningsDayModel, dayIndexId(day));
+  const kept = new Set(ids);
+  for (const gone of before?.ids.filter((id) => !kept.has(id)) ?? []) await EarningsDayModel.deleteOne({ _id: gone });
+  await writeWhole<DayIndex>({ _id: dayIndexId(day), day: null, ids, tagKnacks: Object.fromEntries(tagKnacks(docs)) });
+}
+
+/** The rollups' state: the last closed day and each tag's knacks through it (null before the first run). */
+export const rollupState = () => readById<RollupState>(EarningsDayModel, STATE_ID);
+
+
+export interface RollupRun {
+  /** The days counted: yesterday and today, and any day not yet closed before them. */
+  daysCounted: number;
+  /** The rollups written. */
+  rollups: number;
+  /** Each tag's knacks of all time, as the tags now show them. */
+  tagTotals: Map<string, number>;
+}
+
+/** One run of the job (see above). Answers what it counted. */
+export async function refreshRollups(now = new Date()): Promise<RollupRun> {
+  const today = startOfUtcDay(now);
+  const yesterday = addDays(today, -1);
+  const state = await rollupState();
+  const firstOpen = state ? addDays(new Date(`${state.closedThrough}T00:00:00.000Z`), 1) : startOfUtcDay((await firstEntryAt()) ?? yesterday);
+  const from = firstOpen < yesterday ? firstOpen : yesterday;
+  const entries = (await entriesBetween(from, addDays(today, 1))).filter((entry) => entry.kind === 'knack');
+  const docs = rollupsOf(entries, await tagResolver(entries), now);
+
+  const byDay = new Map<string, DayRollup[]>();
+  for (let day = from; day <= today; day = addDays(day, 1)) byDay.set(utcDayOf(day), []);
+  for (const doc of docs.values()) byDay.get(doc.day)?.push(doc);
+  for (const [day, ofDay] of byDay) await writeDay(day, ofDay);
+
+  // The days before yesterday are closed: their tag knacks join the totals, and they are never counted again.
+  const totals = new Map(Object.entries(state?.tagTotals ?? {}));
+  const closing = [...byDay].filter(([day]) => day < utcDayOf(yesterday));
+  if (closing.length) {
+    for (const [tagId, knacks] of tagKnacks(closing.flatMap(([, ofDay]) => ofDay))) totals.set(tagId, (totals.get(tagId) ?? 0) + knacks);
+    const closed: RollupState = {
+      _id: STATE_ID,
+      closedThrough: utcDayOf(addDays(yesterday, -1)),
+      tagTotals: Object.fromEntries(totals),
+      rebuiltAt: state?.rebuiltAt ?? now,
+    };
+    await writeWhole(closed);
+  }
+  const open = [...byDay].filter(([day]) => day >= utcDayOf(yesterday)).flatMap(([, ofDay]) => ofDay);
+  const tagTotals = new Map(totals);
+  for (const [tagId, knacks] of tagKnacks(open)) tagTotals.set(tagId, (tagTotals.get(tagId) ?? 0) + knacks);
+  await tagsService.setKnackTotals(tagTotals);
+  return { daysCounted: byDay.size, rollups: docs.size, tagTotals };
+}
+
+/** Counts every day again from the first entry of the ledger: the repair when a count is in doubt. */
+export async function rebuildRollups(now = new Date()): Promise<RollupRun> {
+  await EarningsDayModel.deleteOne({ _id: STATE_ID });
+  return refreshRollups(now);
+}
+
+/** How often the job counts every day again rather than the open ones: a closed day that was miscounted is mended. */
+export const REBUILD_EVERY_MS = 7 * 86_400_000;
+
+/** The job's counting: the open days, or every day once a week (see REBUILD_EVERY_MS). */
+export async function countRollups(now = new Date()): Promise<RollupRun & { rebuilt: boolean }> {
+  const state = await rollupState();
+  const rebuild = Boolean(state && now.getTime() - (state.rebuiltAt ?? new Date(0)).getTime() >= REBUILD_EVERY_MS);
+  return { ...(await (rebuild ? rebuildRollups(now) : refreshRollups(now))), rebuilt: rebuild };
+}
+
+/** Rollups by `_id`, each one read on the fast path; missing ones (a day without knacks) are left out. */
+export async function rollupsById(ids: string[]): Promise<Map<string, DayRollup>> {
+  const found = await Promise.all(ids.map((id) => readById<DayRollup>(EarningsDayModel, id)));
+  return new Map(found.filter((doc): doc is DayRollup => doc !== null).map((doc) => [doc._id, doc]));
+}
+
+/** Each tag's knacks on each of `days`, summed: one read of each day's index. */
+export async function tagKnacksOn(days: string[]): Promise<Map<string, number>> {
+  const totals = new Map<string, number>();
+  for (const index of await Promise.all(days.map((day) => readById<DayIndex>(EarningsDayModel, dayIndexId(day))))) {
+    for (const [tagId, knacks] of Object.entries(index?.tagKnacks ?? {})) totals.set(tagId, (totals.get(tagId) ?? 0) + knacks);
+  }
+  return totals;
+}

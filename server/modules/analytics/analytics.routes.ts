@@ -1,0 +1,23 @@
+import { Router } from 'express';
+import type { AuthConfig } from '../../config';
+import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { requireAuth } from '../users';
+import { earningsAnalytics, listingForecast } from './analytics.service';
+
+/** A member's earnings analytics, and the listing-fee forecast of a piece. */
+export function analyticsRouter(config: AuthConfig): Router {
+  const router = Router();
+  const signedIn = requireAuth(config);
+
+  router.get('/analytics/earnings/:id', signedIn, async (req: ApiRequest<'getEarningsAnalytics'>, res: ApiResponse<'getEarningsAnalytics'>) => {
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.json(await earningsAnalytics(req.auth!, req.params.id, req.query));
+  });
+
+  router.get('/analytics/forecast/:id', signedIn, async (req: ApiRequest<'getListingForecast'>, res: ApiResponse<'getListingForecast'>) => {
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.json(await listingForecast(req.auth!, req.params.id));
+  });
+
+  return router;
+}

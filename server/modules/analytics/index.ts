@@ -1,0 +1,21 @@
+/**
+ * Analytics: the daily rollups of the ledger's knacks (per member, piece and tag), the earnings analytics and the
+ * listing-fee forecast read from them, and the tag market's daily prices set from them.
+ */
+import { applyDailyPrices, clearAnalyticsAnswers } from './analytics.service';
+import { countRollups } from './analytics.rollups';
+
+export { analyticsRouter } from './analytics.routes';
+export { ANALYTICS_MESSAGES, applyDailyPrices, earningsAnalytics, listingForecast, PERIOD_DAYS, type Period } from './analytics.service';
+export { countRollups, rebuildRollups, refreshRollups, rollupsOf, REBUILD_EVERY_MS, type RollupRun } from './analytics.rollups';
+
+/**
+ * The `earnings-rollups` job: the rollups counted again from the ledger (the open days; every day once a week), then
+ * the day's tag prices set (once per tag and day) from the days now counted, and this process's kept answers cleared.
+ */
+export async function runEarningsRollups(now = new Date()) {
+  const run = await countRollups(now);
+  const priced = await applyDailyPrices(now);
+  clearAnalyticsAnswers();
+  return { daysCounted: run.daysCounted, rollups: run.rollups, rebuilt: run.rebuilt, tagsPriced: priced };
+}
