@@ -1,13 +1,16 @@
 /**
- * Ready-made answers for public GET calls that are the same for every visitor (feed pages, suggestions, the
- * tag list): a micro-cache in front of the app, as a caching proxy would be. A route opts in by answering
- * through `sendPublicJson`; for the next second the same URL is answered in front of the app (`storedAnswers`,
- * at the app's entry), with the bytes (and their gzip), the ETag and the headers of that first answer (security
- * headers included) made once, and one access-log line, without the rest of the middleware, the router, the
- * contract validator or JSON serialization.
+ * Ready-made answers for GET calls asked again within a second: a micro-cache in front of the app, as a caching proxy
+ * would be. A route opts in by answering through `sendPublicJson` (an answer the same for every visitor: feed pages,
+ * suggestions, the tag list; kept by URL) or `sendPrivateJson` (one member's answer, such as their analytics; kept by
+ * URL and the exact `Authorization` header that asked, so only a request carrying that same token gets it). For the
+ * next second the same request is answered in front of the app (`storedAnswers`, at the app's entry), with the bytes
+ * (and their gzip), the ETag and the headers of that first answer (security headers included) made once, and one
+ * access-log line, without the rest of the middleware, the router, the contract validator or JSON serialization.
  *
- * Only an URL that went the whole way once is answered here, so only requests the contract accepted. Writers
- * clear it together with the data caches (`clearPublicResponses`); other processes see a change within the second.
+ * Only a request that went the whole way once is answered here, so only requests the contract accepted and, for a
+ * private answer, that the session check let in (a token revoked since is still answered for what is left of that
+ * second, as a request already under way would be). Writers clear it together with the data caches
+ * (`clearPublicResponses`); other processes see a change within the second.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -60,10 +63,14 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer, reques
   return 200;
 }
 
-/** Answers a GET or HEAD whose exact URL has a fresh stored answer; false when there is none. */
+/** The key of a private answer: the exact Authorization header, then the URL (a header holds no newline). */
+const privateKey = (authorization: string, url: string) => `${authorization}\n${url}`;
+
+/** Answers a GET or HEAD whose exact URL (and for a private answer, token) has a fresh stored answer; false when there is none. */
 function answerStored(req: IncomingMessage, res: ServerResponse, logger: Logger): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url) return false;
-  const answer = answers.peek(req.url);
+  const { authorization } = req.headers;
+  const answer = answers.peek(req.url) ?? (authorization ? answers.peek(privateKey(authorization, req.url)) : undefined);
   if (!answer) return false;
   const id = requestIdOf(req);
   const statusCode = write(req, res, answer, id);
@@ -88,15 +95,31 @@ export const storedAnswers =
 export function sendPublicJson(req: Pick<Request, 'originalUrl' | 'method' | 'app'>, res: Response, value: unknown): void {
   res.json(value);
   if (res.statusCode !== 200 || req.method !== 'GET') return;
+  keep(req.originalUrl, req, res, value);
+}
+
+/**
+ * Answers one member's `value` as JSON the usual way, marked private to them (`Cache-Control: private, no-cache`,
+ * `Vary: Authorization`), and keeps it for the same URL asked with the same Authorization header.
+ */
+export function sendPrivateJson(req: Pick<Request, 'originalUrl' | 'method' | 'app' | 'headers'>, res: Response, value: unknown): void {
+  res.setHeader('Cache-Control', 'private, no-cache');
+  res.json(value);
+  const { authorization } = req.headers;
+  if (res.statusCode !== 200 || req.method !== 'GET' || !authorization) return;
+  keep(privateKey(authorization, req.originalUrl), req, res, value, 'Authorization');
+}
+
+function keep(key: string, req: Pick<Request, 'app'>, res: Response, value: unknown, varyAlso?: string): void {
   const body = Buffer.from(JSON.stringify(value));
   const etag = (req.app.get('etag fn') as (body: Buffer) => string)(body);
   const kept = Object.entries(res.getHeaders()).flatMap(([name, value]) => (PER_ANSWER.has(name) || value === undefined ? [] : [name, String(value)]));
-  const unchanged = [...kept, 'etag', etag, 'vary', 'Accept-Encoding'];
+  const unchanged = [...kept, 'etag', etag, 'vary', varyAlso ? `Accept-Encoding, ${varyAlso}` : 'Accept-Encoding'];
   const variant = (bytes: Buffer, encoding?: string): Variant => ({
     body: bytes,
     headers: [...unchanged, 'content-length', String(bytes.length), ...(encoding ? ['content-encoding', encoding] : [])],
   });
-  answers.set(req.originalUrl, {
+  answers.set(key, {
     plain: variant(body),
     gzipped: body.length >= MIN_GZIP ? variant(gzipSync(body), 'gzip') : undefined,
     unchanged,

@@ -310,7 +310,7 @@ describe('GET /api/v2/analytics/forecast/{id}', () => {
       daysLow: 9,
       daysHigh: 35,
     });
-    expect(owner.body.message).toBe("At $0.05 a knack and this piece's 1 knacks a day, the $0.65 fee pays back in about 13 days (9–35).");
+    expect(owner.body.message).toBe("At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).");
 
     const bo = await createMember();
     const supporter = await request(app).get(`/api/v2/analytics/forecast/${song.id}`).set(bearer(bo)).expect(200);

@@ -9,6 +9,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
+import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { freezeDate, type FrozenDate } from '../helpers/clock';
@@ -133,5 +134,23 @@ describe('stored public answers', () => {
     const suggested = await request(app).get(titles).expect(200);
     expect(suggested.body.titles.map((t: { title: string }) => t.title)).toEqual(['Harbour Lights']);
     expect(storedAnswers(titles)).toBe(1);
+  });
+
+  it('when a member asks for their own analytics twice, then the second comes from the store, private to the token that asked: another member, or no token, never gets it', async () => {
+    await SubscriptionModel.create({ userId: ana.user.id, planId: 2, subscriptionId: 'sub-stored-answers' });
+    const bo = await createActiveMember(app, smtp);
+    const own = `/api/v2/analytics/earnings/${ana.user.id}?period=week`;
+    const first = await request(app).get(own).set('Authorization', `Bearer ${ana.token}`).expect(200);
+    const second = await request(app).get(own).set('Authorization', `Bearer ${ana.token}`).expect(200);
+    expect(storedAnswers(own)).toBe(1);
+    expect(second.text).toBe(first.text);
+    expect(second.headers['cache-control']).toBe('private, no-cache');
+    expect(second.headers.vary).toContain('Authorization');
+
+    // The same URL with another member's token, or with none, goes to the app, which refuses it.
+    const other = await request(app).get(own).set('Authorization', `Bearer ${bo.token}`).expect(404);
+    expect(other.body.message).toBe('This member does not exist.');
+    await request(app).get(own).expect(401);
+    expect(storedAnswers(own)).toBe(1);
   });
 });

@@ -69,6 +69,10 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, configurable: true, value: ResizeObserverStub });
 }
 
+// jsdom has no 2D canvas (it reports "not implemented" for each ask): the charts and the waveform draw nothing
+// without one, as in a browser without canvas, and their figures are tested through their table views.
+HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+
 // jsdom implements neither scrolling nor computed styles of pseudo-elements (antd asks for both).
 window.scrollTo = (() => undefined) as typeof window.scrollTo;
 const computedStyle = window.getComputedStyle.bind(window);

@@ -14,6 +14,7 @@ import {
   checkDiscountCode,
   getContentById,
   getCountries,
+  getListingForecast,
   getListingQuote,
   getRegions,
   getPaidHistory,
@@ -70,6 +71,25 @@ beforeEach(() => {
   jest.mocked(getListingQuote).mockImplementation(async ({ path: { id } }) => quoteFor(world.pieces.find((candidate) => candidate.id === id)!));
   jest.mocked(getUserHistory).mockResolvedValue({ items: [], nextCursor: null });
   jest.mocked(getPaidHistory).mockResolvedValue({ items: [], nextCursor: null });
+  jest.mocked(getListingForecast).mockImplementation(async ({ path: { id } }) => ({
+    contentId: id,
+    status: 'estimate',
+    basis: 'piece',
+    fee: 0.65,
+    feeMicros: 650_000,
+    knackPrice: 0.05,
+    knackPriceMicros: 50_000,
+    sharePercent: 100,
+    observedDays: 10,
+    observedKnacks: 10,
+    knacksPerDay: 1,
+    knacksPerDayLow: 0.4,
+    knacksPerDayHigh: 1.6,
+    days: 13,
+    daysLow: 9,
+    daysHigh: 35,
+    message: "At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).",
+  }));
 });
 
 afterEach(restoreNetwork);
@@ -97,6 +117,9 @@ describe('payment modal of type dollar (monetize a piece)', () => {
     expect(leadOf(offer)).toBe('Pay the listing fee of “Blue Hour” once, and every play or view by another member earns $0.05 / view for you.');
     expect(dialog.getByText('Listing fee (standard)')).toBeTruthy();
     expect(fee.textContent).toBe('$0.65');
+    // When the fee would pay back, from the piece's own knacks.
+    expect((await dialog.findByTestId('listing-forecast')).textContent).toBe("At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).");
+    expect(getListingForecast).toHaveBeenCalledWith({ path: { id: blueHour.id } }, expect.anything());
     expect(dialog.getByRole('button', { name: 'Pay $0.65' })).toBeTruthy();
     expect(dialog.queryByRole('button', { name: /^Use a/ })).toBeNull();
     fireEvent.click(dialog.getByRole('button', { name: 'Not now' }));

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { sendPrivateJson } from '../../lib/public-responses';
 import { requireAuth } from '../users';
 import { earningsAnalytics, listingForecast } from './analytics.service';
 
@@ -10,8 +11,8 @@ export function analyticsRouter(config: AuthConfig): Router {
   const signedIn = requireAuth(config);
 
   router.get('/analytics/earnings/:id', signedIn, async (req: ApiRequest<'getEarningsAnalytics'>, res: ApiResponse<'getEarningsAnalytics'>) => {
-    res.setHeader('Cache-Control', 'private, no-cache');
-    res.json(await earningsAnalytics(req.auth!, req.params.id, req.query));
+    // The same question asked again within a second (the modal reopened, a burst) is answered in front of the app.
+    sendPrivateJson(req, res, await earningsAnalytics(req.auth!, req.params.id, req.query));
   });
 
   router.get('/analytics/forecast/:id', signedIn, async (req: ApiRequest<'getListingForecast'>, res: ApiResponse<'getListingForecast'>) => {

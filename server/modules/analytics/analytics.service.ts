@@ -233,7 +233,7 @@ export async function listingForecast(caller: AuthContext, contentId: string, no
     days,
     daysLow,
     daysHigh,
-    message: `At ${usd(price.knackMicros)} a knack${sharePercent === 100 ? '' : ' (your 10%)'} and ${from} ${round1(rate.perDay)} knacks a day, the ${usd(feeMicros)} fee ${when}.`,
+    message: `At ${usd(price.knackMicros)} a knack${sharePercent === 100 ? '' : ' (your 10%)'} and ${from} ${round1(rate.perDay)} ${round1(rate.perDay) === 1 ? 'knack' : 'knacks'} a day, the ${usd(feeMicros)} fee ${when}.`,
   };
 }
 

@@ -12,6 +12,7 @@ import { loadSubscriptionModal } from '../../features/subscriptions';
 import { loadPrivacyModal } from '../../features/privacy';
 import { loadMessageModal } from '../../features/messages';
 import { loadProjectModal } from '../../features/projects';
+import { loadAnalyticsModal } from '../../features/analytics';
 import { selectOpenModal, type ModalName } from '../../lib/ui';
 import { useOpenedOnce } from './useOpenedOnce';
 import { withAntd } from '../../components/antd/withAntd';
@@ -46,6 +47,7 @@ const GROUPS: ModalGroup[] = [
   { key: 'privacy', has: (name) => name === 'privacy', Component: lazy(withAntd(loadPrivacyModal)) as ModalComponent, members: true },
   { key: 'message', has: (name) => name === 'message', Component: lazy(withAntd(loadMessageModal)) as ModalComponent, members: true },
   { key: 'project', has: (name) => name === 'project', Component: lazy(withAntd(loadProjectModal)) as ModalComponent, members: true },
+  { key: 'analytics', has: (name) => name === 'analytics', Component: lazy(withAntd(loadAnalyticsModal)) as ModalComponent, members: true },
 ];
 
 /**

@@ -3,7 +3,9 @@ import { Link } from 'react-router-dom';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useGetProjectsOfUserQuery, useGetWalletLinkQuery, useGetWalletSummaryQuery } from '../../api/generated/endpoints';
 import { PATHS } from '../../lib/constants';
-import { useAppSelector } from '../../lib/storeHooks';
+import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
+import { modalOpened } from '../../lib/ui';
+import { Button } from '../../components/button';
 import { UserAvatar } from '../../components/UserAvatar';
 import { selectUser } from '../../features/auth';
 import { displayUsername } from '../../lib/userNames';
@@ -14,11 +16,12 @@ import { useWalletModal, WalletList } from '../../features/stellar';
  * The profile summary panel (opened from the avatar in the top navigation): the avatar, the full name linking to
  * the own profile, the linked Stellar wallet's short address (or 'Connect a wallet'), SETTINGS and MESSAGES (to the
  * inbox), the counts of Projects, Uploads ($), Collections ($) and Total value ($), and the wallet list (connect,
- * unlink). The money figures are the wallet's, loaded when the panel mounts (each opening), so they never hold up the
+ * unlink), and Earnings analytics (the modal). The money figures are the wallet's, loaded when the panel mounts (each opening), so they never hold up the
  * page, and so is the member's count of projects.
  */
 export default function ProfileSummary({ id, onClose }: { id: string; onClose: () => void }) {
   const user = useAppSelector(selectUser);
+  const dispatch = useAppDispatch();
   const panel = useRef<HTMLElement>(null);
   // Asked again at each opening (what was shown last time is shown meanwhile), and again while it is open when money
   // changes on this client (a listing paid).
@@ -85,6 +88,16 @@ export default function ProfileSummary({ id, onClose }: { id: string; onClose: (
           </div>
         ))}
       </dl>
+      <Button
+        kind="text"
+        className="kn-summary__analytics"
+        onClick={() => {
+          onClose();
+          dispatch(modalOpened('analytics'));
+        }}
+      >
+        Earnings analytics
+      </Button>
 
       <h3 className="kn-summary__title" id={`${id}-wallets`}>
         Wallets

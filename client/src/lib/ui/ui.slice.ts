@@ -31,7 +31,9 @@ export type ModalName =
   // Issue 18: adding a piece to a project, or creating one.
   | 'project'
   // Issue 18: the message modal (create and reply).
-  | 'message';
+  | 'message'
+  // The earnings analytics modal (members on a plan).
+  | 'analytics';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password', 'artist-register'];
 
@@ -48,6 +50,7 @@ export const MEMBER_MODALS: readonly ModalName[] = [
   'privacy',
   'project',
   'message',
+  'analytics',
 ];
 
 /**

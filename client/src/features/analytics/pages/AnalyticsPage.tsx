@@ -13,6 +13,7 @@ import { useHasKnownPlan } from '../../subscriptions';
 import '../analytics.css';
 import { PageHead } from '../../../components/PageHead';
 import { formatUsd } from '../../../components/format';
+import { EarningsAnalytics } from '../components/EarningsAnalytics';
 
 const PAGE = 50;
 const count = (value: number | null | undefined) => (value ?? 0).toLocaleString();
@@ -32,8 +33,8 @@ function useOwnPieces(username: string | undefined) {
 }
 
 /**
- * `/analytics`, for members on a plan: what the member's pieces earned in value (uploads, collection, total),
- * and per piece its knacks (plays of a song, views of art and photos), plays from embeds, what one knack is worth,
+ * `/analytics`, for members on a plan: what the member's pieces earned in value (uploads, collection, total), the
+ * earnings charts of the analytics modal, and per piece its knacks (plays of a song, views of art and photos), plays from embeds, what one knack is worth,
  * and whether it is listed. A member without a plan is told where analytics come from.
  */
 export default function AnalyticsPage() {
@@ -73,6 +74,9 @@ export default function AnalyticsPage() {
           </div>
         ))}
       </dl>
+      <section className="kn-analytics__charts" aria-label="Earnings analytics">
+        <EarningsAnalytics userId={user.id} />
+      </section>
       {!pieces ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : pieces.length === 0 ? (

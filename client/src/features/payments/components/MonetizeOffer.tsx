@@ -6,6 +6,7 @@ import type { CachedError } from '../../../api/cache';
 import {
   useCheckDiscountCodeMutation,
   useGetContentByIdQuery,
+  useGetListingForecastQuery,
   useGetListingQuoteQuery,
   usePayForContentMutation,
   useRedeemDiscountCodeMutation,
@@ -32,6 +33,8 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const piece = useGetContentByIdQuery({ path: { id: contentId } });
+  // When the fee would pay back: a help to decide, so a failure leaves it out rather than toasting.
+  const forecast = useGetListingForecastQuery({ path: { id: contentId }, quiet: 'the forecast is left out when it cannot be had' });
   const quote = useGetListingQuoteQuery({ path: { id: contentId } });
   const [payForContent, pay] = usePayForContentMutation();
   const [checkDiscountCode, check] = useCheckDiscountCodeMutation();
@@ -120,6 +123,11 @@ export function MonetizeOffer({ contentId, onClose }: { contentId: string; onClo
         <dt>Listing fee ({offer.tier})</dt>
         <dd data-testid="listing-fee">{fee}</dd>
       </dl>
+      {forecast.data ? (
+        <p className="kn-payment__forecast" data-testid="listing-forecast">
+          {forecast.data.message}
+        </p>
+      ) : null}
       <div className="kn-payment__actions">
         {offer.credit ? (
           <Button type="primary" size="large" loading={pay.isLoading} disabled={busy} onClick={() => void payFee(true)}>

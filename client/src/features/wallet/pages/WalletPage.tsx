@@ -74,6 +74,7 @@ export default function WalletPage() {
                 Cash out
               </Button>
               {!summary.canCashOut ? <span className="kn-wallet__hint">Cash-out from {formatUsd(summary.minCashOut)}</span> : null}
+              <Button onClick={() => dispatch(modalOpened('analytics'))}>Earnings analytics</Button>
             </div>
           </section>
           <dl className="kn-wallet__figures">
