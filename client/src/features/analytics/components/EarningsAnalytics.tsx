@@ -96,7 +96,8 @@ export function EarningsAnalytics({ userId }: { userId: string }) {
     );
   }
 
-  const categoryLabel = CATEGORIES.find((one) => one.value === type)!.label;
+  // The labels follow the figures shown (the last answer stays while the next question loads), not the dropdown.
+  const labelOf = (value: TagType) => CATEGORIES.find((one) => one.value === value)?.label ?? value;
   /** A tag chosen for the line: from the search (any category: the category follows it) or from the top tags. */
   const chooseTag = (id: string, label: string, ofType: TagType) => {
     setType(ofType);
@@ -108,6 +109,7 @@ export function EarningsAnalytics({ userId }: { userId: string }) {
     if (tag) chooseTag(tag.id, tag.label, tag.type);
   };
   const data = figures.data;
+  const categoryLabel = labelOf(data?.type ?? type);
   return (
     <div className="kn-earnings">
       <div className="kn-earnings__controls">
@@ -140,7 +142,7 @@ export function EarningsAnalytics({ userId }: { userId: string }) {
         <Skeleton active paragraph={{ rows: 8 }} />
       ) : (
         <>
-          <p className="kn-earnings__total" aria-live="polite">
+          <p className="kn-earnings__total" aria-live="polite" aria-busy={figures.isFetching}>
             <strong>{formatUsd(data.earned)}</strong> from {data.knacks} {data.knacks === 1 ? 'knack' : 'knacks'} in {categoryLabel}, {dayLabel(data.from)} to{' '}
             {dayLabel(data.to)}
             {data.countedAt ? <span className="kn-earnings__counted"> · counted {new Date(data.countedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}</span> : null}

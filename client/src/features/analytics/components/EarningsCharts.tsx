@@ -31,6 +31,9 @@ type Figures = GetEarningsAnalyticsResult;
 /** A day as the charts label it: `Nov 21`. */
 export const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
+/** Whether the visitor asked their system for less motion: the charts then draw at once, without animating. */
+const reducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 /** A Chart.js chart on a canvas, made once and given new data as `config` changes. */
 function useChart<Type extends ChartType>(config: ChartConfiguration<Type>) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -39,6 +42,7 @@ function useChart<Type extends ChartType>(config: ChartConfiguration<Type>) {
     const context = canvas.current?.getContext('2d');
     // No 2D context (a browser without canvas, a test's document): the table view carries the figures.
     if (!context) return undefined;
+    if (reducedMotion()) Chart.defaults.animation = false;
     chart.current = new Chart(context, config);
     return () => {
       chart.current?.destroy();
