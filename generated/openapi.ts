@@ -2866,6 +2866,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tag/sell": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member's listing in a tag, sold or returned to unsold (cancelPaid)
+         * @description The tag market's sale of a listing: a listing in a tag is sold once its fee is paid (by card, a plan credit or a discount code). `isSell: false` is the cancelPaid of a checkout the member left (the client sends it on the way back from a cancelled checkout, `?cancelled=1` on the return address): each of the member's orders still pending for a piece that the tag prices fails at once (`returned` counts them), so the piece shows unsold and can be paid again; a payment that still arrives for one of them pays it all the same. `isSell: true` changes nothing (only a payment sells a listing). Both answer `isSell`: whether the member holds a listing they paid for of a piece the tag prices. A tag that does not exist answers 404.
+         */
+        post: operations["sellTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user-history/approve": {
         parameters: {
             query?: never;
@@ -10201,6 +10221,42 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sellTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    isSell: boolean;
+                    tagId: components["schemas"]["ObjectId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The member's listing in the tag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        isSell: boolean;
+                        message: string;
+                        returned: number;
+                        tagId: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };

@@ -666,7 +666,7 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
       'line_items[0][price_data][product_data][name]': 'Knack listing fee (standard): Stripe Checkout',
       'line_items[0][quantity]': '1',
       success_url: RETURN_URL(orderId),
-      cancel_url: RETURN_URL(orderId),
+      cancel_url: `${RETURN_URL(orderId)}&cancelled=1`,
       client_reference_id: orderId,
       'metadata[orderId]': orderId,
     });
@@ -689,7 +689,7 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
       const orderId = (res.body as { orderId: string }).orderId;
       expect(stripe.requests.at(-1)!.form).toMatchObject({
         success_url: `${expected}/profile/default?order=${orderId}`,
-        cancel_url: `${expected}/profile/default?order=${orderId}`,
+        cancel_url: `${expected}/profile/default?order=${orderId}&cancelled=1`,
       });
     }
   });
@@ -890,5 +890,54 @@ describe('payments configuration', () => {
     });
     expect(() => loadConfig({ ...base, PAYMENTS_PROVIDER: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
     expect(() => loadConfig({ ...base, PAYMENTS_PROVIDER: 'paypal' })).toThrow(/PAYMENTS_PROVIDER/);
+  });
+});
+
+describe('POST /tag/sell (a listing in a tag, sold or returned to unsold)', () => {
+  const tagIdOf = async (label: string) => (await request(app).get(`/api/v2/tag/label/${encodeURIComponent(label)}`).expect(200)).body.tag.id as string;
+  const sell = (m: Member, body: object) => request(app).post('/api/v2/tag/sell').set(bearer(m)).send(body);
+
+  it('when a member left a checkout (cancelPaid), then their pending order of that tag fails at once and the piece stays unsold; another tag\'s order waits; a late payment still lists it', async () => {
+    const travel = await tagIdOf('Travel');
+    const harbour = await piece('Tag Sale Harbour');
+    const nature = await publishPiece(app, ana, { title: 'Tag Sale Fern', tag: 'Photos', subTag: 'Nature', hue: 120, coverSide: 64 });
+    const left = await sandboxOrder(cara, harbour);
+    const other = await sandboxOrder(cara, nature);
+
+    const answer = await sell(cara, { tagId: travel, isSell: false }).expect(200);
+    expect(answer.body).toEqual({ tagId: travel, isSell: false, returned: 1, message: 'Payment Failed' });
+    expect((await orderOf(cara, left.orderId).expect(200)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
+    expect((await PaymentOrderModel.findById(other.orderId).lean())!.status).toBe('pending');
+    expect(await contentOf(harbour)).toMatchObject({ isPaidOut: false });
+    // Again: nothing left to return.
+    expect((await sell(cara, { tagId: travel, isSell: false }).expect(200)).body).toMatchObject({ returned: 0 });
+    // Someone else's pending order of the tag is not theirs to fail.
+    const bea1 = await sandboxOrder(bea, await piece('Tag Sale Bea'));
+    await sell(cara, { tagId: travel, isSell: false }).expect(200);
+    expect((await PaymentOrderModel.findById(bea1.orderId).lean())!.status).toBe('pending');
+
+    // The member went back and paid after all: the listing is sold.
+    const approved = sandboxEvent({ type: 'checkout.completed', orderId: left.orderId, sessionId: left.sessionId });
+    await deliver('sandbox', approved.payload, { 'Knack-Signature': approved.header }).expect(200);
+    expect(await contentOf(harbour)).toMatchObject({ isPaidOut: true });
+    expect((await sell(cara, { tagId: travel, isSell: true }).expect(200)).body).toEqual({
+      tagId: travel,
+      isSell: true,
+      returned: 0,
+      message: 'You hold a listing in this tag.',
+    });
+  });
+
+  it('when a member holds no listing in a tag, then isSell is false and nothing changes; an unknown tag is 404, a visitor 401, a bad body 400', async () => {
+    const jazz = await tagIdOf('Jazz');
+    expect((await sell(bea, { tagId: jazz, isSell: true }).expect(200)).body).toEqual({
+      tagId: jazz,
+      isSell: false,
+      returned: 0,
+      message: 'You hold no listing in this tag yet: pay a piece’s listing fee to list it.',
+    });
+    await sell(bea, { tagId: new Types.ObjectId().toHexString(), isSell: false }).expect(404);
+    await request(app).post('/api/v2/tag/sell').send({ tagId: jazz, isSell: false }).expect(401);
+    await sell(bea, { tagId: jazz }).expect(400);
   });
 });

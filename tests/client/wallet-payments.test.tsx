@@ -18,7 +18,9 @@ import {
   getListingQuote,
   getRegions,
   getPaidHistory,
+  getAllTags,
   getPaymentOrder,
+  sellTag,
   getUserHistory,
   getWalletSummary,
   payForContent,
@@ -264,6 +266,24 @@ describe('back from the checkout (/profile/default?order={id})', () => {
     await renderAsMember(`/profile/default?order=${ORDER_ID}`);
     await waitFor(() => expect(toastTexts()).toContain('This piece was monetized by someone else first. Your payment will be refunded.'));
     expect(toastTexts()).not.toContain('Payment Failed');
+  });
+
+  it('when the member left the checkout (cancelled), then the pending order is returned to unsold through tag/sell (cancelPaid) and "Payment Failed" shows', async () => {
+    const blueHour = piece('Blue Hour');
+    jest
+      .mocked(getPaymentOrder)
+      .mockResolvedValueOnce(order(blueHour.id, 'pending', ORDER_ID))
+      .mockResolvedValue(order(blueHour.id, 'failed', ORDER_ID));
+    jest.mocked(sellTag).mockResolvedValue({ tagId: 'x', isSell: false, returned: 1, message: 'Payment Failed' });
+    await renderAsMember(`/profile/default?order=${ORDER_ID}&cancelled=1`);
+    await waitFor(() => expect(toastTexts()).toContain('Payment Failed'), { timeout: 5000 });
+    // The tag that prices the piece: its sub-tag, from the tag list.
+    const label = (blueHour.subTag || blueHour.tags[0]!.name).toLowerCase();
+    const { tags } = await jest.mocked(getAllTags).mock.results.at(-1)!.value;
+    const tagId = tags.find((tag) => tag.label.toLowerCase() === label)!.id;
+    expect(sellTag).toHaveBeenCalledTimes(1);
+    expect(sellTag).toHaveBeenCalledWith({ body: { tagId, isSell: false } }, QUIET_CALL);
+    await waitFor(() => expect(window.location.search).toBe(''));
   });
 
   it('when the order cannot be read, then the member is told the result will show in the wallet history', async () => {

@@ -49,6 +49,10 @@ export function paymentsRouter(config: AuthConfig, payments: PaymentsService): R
     res.json(checkout);
   });
 
+  router.post('/tag/sell', signedIn, async (req: ApiRequest<'sellTag'>, res: ApiResponse<'sellTag'>) => {
+    res.json(await payments.sellTag(req.auth!, req.body));
+  });
+
   router.get('/payments/orders/:id', signedIn, async (req: ApiRequest<'getPaymentOrder'>, res: ApiResponse<'getPaymentOrder'>) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json(await payments.order(req.auth!, req.params.id));

@@ -23,7 +23,8 @@ import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
 import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
-import { entryExists } from '../ledger';
+import { entriesBy, entryExists } from '../ledger';
+import { tagsService } from '../tags';
 import { creditMethod, LISTING_FEES, postListing, postRefund, postRelisting, refundKey, tierOf, waivableFee, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
 import { coverOf, coversTier, listDiscountCodes, notCoveredMessage } from './discount-codes';
@@ -56,6 +57,8 @@ export const PAYMENT_MESSAGES = {
   codeExists: 'This discount code already exists.',
   adminsOnly: 'Only admins can create discount codes.',
   adminsOnlyList: 'Only admins can see discount codes.',
+  tagSold: 'You hold a listing in this tag.',
+  tagNotSold: 'You hold no listing in this tag yet: pay a piece’s listing fee to list it.',
 } as const;
 
 interface Deps {
@@ -121,7 +124,8 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       status: 'pending',
     });
     const siteUrl = siteUrlFor({ publicUrl, publicOrigins }, origin);
-    // The client reads `order` on its return and asks the order's status.
+    // The client reads `order` on its return and asks the order's status; `cancelled` says the member left the
+    // checkout (its cancelPaid: the provider tells that only when the session expires).
     const returnUrl = `${siteUrl}/profile/default?order=${orderId}`;
     try {
       const session = await provider.createCheckout({
@@ -131,7 +135,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
         currency: 'usd',
         description,
         successUrl: returnUrl,
-        cancelUrl: returnUrl,
+        cancelUrl: `${returnUrl}&cancelled=1`,
         siteUrl,
       });
       await PaymentOrderModel.updateOne({ _id: orderId }, { $set: { sessionId: session.sessionId } });
@@ -302,6 +306,55 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       }
       const description = `Knack relisting fee: ${content.title}`;
       return checkout(caller, content, { amountMicros: feeMicros, description, purpose: 'relisting', soldBidId }, origin);
+    },
+
+    /**
+     * `tag/sell`: a member's listing in a tag, as the tag market calls it, sold (paid) or not. `isSell: false` is the
+     * cancelPaid of a checkout the member left (the provider tells a cancel only when the session expires, a day
+     * later): each of their orders still pending for a piece that the tag prices fails now, so the piece shows unsold
+     * at once and can be paid again. A payment that still arrives for one of them pays it all the same (a failed order
+     * moves to paid when its money comes). `isSell: true` changes nothing: a listing is sold only by its payment.
+     * Both answer whether the member holds a listing they paid for (by card, credit or code) of a piece the tag prices.
+     */
+    async sellTag(caller: AuthContext, request: { tagId: string; isSell: boolean }) {
+      const tag = await tagsService.getTag(request.tagId);
+      const pricedByTag = async (contentId: unknown) => {
+        const piece = await contentReads.byId<Pick<ContentDoc, 'subTag' | 'tags'>>(contentId, { subTag: 1, tags: 1 });
+        const pricing = piece ? await tagsService.pricingTagOf(piece) : null;
+        return Boolean(pricing && String(pricing._id) === String(tag._id));
+      };
+      // Read by member (scans on FerretDB): a call made on the way back from a checkout, not on a page.
+      const [pending, listings] = await Promise.all([
+        PaymentOrderModel.find(ours({ userId: new Types.ObjectId(caller.userId), purpose: 'listing', status: 'pending' }), { contentId: 1 }).lean<
+          Pick<PaymentOrderDoc, '_id' | 'contentId'>[]
+        >(),
+        entriesBy('listing', caller.userId, { contentId: 1 }),
+      ]);
+      let sold = false;
+      for (const listing of listings) if (!sold && (await pricedByTag(listing.contentId))) sold = true;
+      let returned = 0;
+      if (!request.isSell) {
+        for (const order of pending) {
+          if (!(await pricedByTag(order.contentId))) continue;
+          // Under the order's lock, as the webhook applies its events: a payment applied meanwhile is kept.
+          await withLock(
+            `order:${order._id}`,
+            async () => {
+              const now = await PaymentOrderModel.findById(order._id, { status: 1 }).lean<Pick<PaymentOrderDoc, 'status'>>();
+              if (now?.status !== 'pending') return;
+              await PaymentOrderModel.updateOne({ _id: order._id }, { $set: { status: 'failed' } });
+              returned += 1;
+            },
+            ORDER_LOCK,
+          );
+        }
+      }
+      return {
+        tagId: String(tag._id),
+        isSell: sold,
+        returned,
+        message: request.isSell ? (sold ? PAYMENT_MESSAGES.tagSold : PAYMENT_MESSAGES.tagNotSold) : PAYMENT_MESSAGES.failed,
+      };
     },
 
     async order(caller: AuthContext, orderId: string) {

@@ -312,6 +312,8 @@ export type Endpoints = {
   searchOwners: InfiniteQueryDefinition<op.SearchOwnersArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.SearchOwnersResult, 'api'>;
   /** POST /bid/sell: The owner accepts the current best bid (the sale becomes pending) */
   sellBid: MutationDefinition<op.SellBidArgs & CallOptions, CacheBaseQuery, Tag, op.SellBidResult, 'api'>;
+  /** POST /tag/sell: A member's listing in a tag, sold or returned to unsold (cancelPaid) */
+  sellTag: MutationDefinition<op.SellTagArgs & CallOptions, CacheBaseQuery, Tag, op.SellTagResult, 'api'>;
   /** POST /flag/set: Flag a piece with a reason, change the reason, or take the flag back */
   setFlag: MutationDefinition<op.SetFlagArgs & CallOptions, CacheBaseQuery, Tag, op.SetFlagResult, 'api'>;
   /** POST /message/set-important: Mark a thread important, or not, for the caller */
@@ -533,6 +535,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   searchMembers: { kind: 'query', tags: ['User'] },
   searchOwners: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   sellBid: { kind: 'mutation', tags: ['Bid'] },
+  sellTag: { kind: 'mutation', tags: ['Tag'] },
   setFlag: { kind: 'mutation', tags: ['Flag'] },
   setMessageImportant: { kind: 'mutation', tags: ['Message'] },
   signin: { kind: 'mutation', tags: ['Auth'] },
@@ -779,6 +782,7 @@ export const {
   useLazySearchMembersQuery,
   useSearchOwnersInfiniteQuery,
   useSellBidMutation,
+  useSellTagMutation,
   useSetFlagMutation,
   useSetMessageImportantMutation,
   useSigninMutation,

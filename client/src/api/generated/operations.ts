@@ -1061,6 +1061,13 @@ export function sellBid(args: SellBidArgs, options?: RequestOptions): Promise<Se
   return request<SellBidResult>('post', '/bid/sell', args ?? {}, options);
 }
 
+export type SellTagArgs = { body: NonNullable<operations['sellTag']['requestBody']>['content']['application/json'] };
+export type SellTagResult = operations['sellTag']['responses'][200]['content']['application/json'];
+/** POST /tag/sell: A member's listing in a tag, sold or returned to unsold (cancelPaid) */
+export function sellTag(args: SellTagArgs, options?: RequestOptions): Promise<SellTagResult> {
+  return request<SellTagResult>('post', '/tag/sell', args ?? {}, options);
+}
+
 export type SetFlagArgs = { body: NonNullable<operations['setFlag']['requestBody']>['content']['application/json'] };
 export type SetFlagResult = operations['setFlag']['responses'][200]['content']['application/json'];
 /** POST /flag/set: Flag a piece with a reason, change the reason, or take the flag back */
