@@ -2,11 +2,13 @@
  * The demo's economy, made once through the same calls members make: artists list pieces with plan credits (a
  * listener supports one of Nora's), listeners play and view listed pieces to knacks (90% to the owner, 10% to the
  * supporter), a few comment, and Nora, whose balance passes $10, asks to cash out and waits for an admin. A newcomer
- * who signs in as Nora sees earnings in the wallet, the history, and a waiting cash-out.
+ * who signs in as Nora sees earnings in the wallet, the history, a waiting cash-out, and her earnings analytics.
  */
 import type { Types } from 'mongoose';
 import type { AuthContext } from '../lib/auth-context';
+import { runEarningsRollups } from '../modules/analytics';
 import { addComment } from '../modules/comments';
+import { SubscriptionModel } from '../modules/subscriptions';
 import { grantCredits, setPayoutEmail, UserModel } from '../modules/users';
 import { anyOf, ours } from '../lib/query';
 import type { Services } from '../services';
@@ -89,5 +91,10 @@ export async function seedDemoEconomy(
   const nora = artists.find((artist) => artist.username === 'nora_vale')!;
   await setPayoutEmail(String(nora._id), 'nora.vale@paypal.example');
   const cashOut = await services.wallet.requestCashOut(callerOf(nora), String(nora._id));
+
+  // Nora is on Plan 2, so that her earnings analytics open (a demo subscription: no provider renews it, and it does
+  // not end), and the rollups they read are counted now rather than at the job's next run.
+  await SubscriptionModel.create({ userId: nora._id, planId: 2, subscriptionId: 'demo-nora-plan-2', status: 'active', currentPeriodEnd: null });
+  await runEarningsRollups();
   return { listings: LISTINGS.length, knacks, comments: COMMENTS.length, waitingCashOutMicros: cashOut.amountMicros };
 }

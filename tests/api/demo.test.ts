@@ -91,6 +91,11 @@ describe('demo content', () => {
         .expect(200)
     ).body;
     expect(comments.comments ?? comments.entries ?? comments.items).toHaveLength(2);
+    // On Plan 2, her earnings analytics open at once: this week's Music earnings are her songs' (the rollups were
+    // counted by the demo), Music 2 and Jazz the tags that earned most.
+    const analytics = (await request(app).get(`/api/v2/analytics/earnings/${noraId}?period=week&type=music`).set(nora).expect(200)).body;
+    expect(analytics.earnedMicros).toBe(earnedMicros);
+    expect(analytics.byTag.map((slice: { label: string }) => slice.label)).toEqual(['Music 2', 'Jazz']);
     // 30 pieces through the whole media pipeline (pictures re-encoded to four sizes, waveforms by ffmpeg): about
     // 9 s alone, longer when the other test files keep both cores busy.
   }, 90_000);

@@ -10,6 +10,7 @@ import {
   getAllPlans,
   getContentsByUsername,
   getEarningsAnalytics,
+  getListingForecast,
   getPaidHistory,
   getSubscription,
   getUserHistory,
@@ -62,6 +63,26 @@ function figuresFor({ query }: GetEarningsAnalyticsArgs): GetEarningsAnalyticsRe
     topTags: type === 'photos' ? [TRAVEL] : [JAZZ, ROCK],
   };
 }
+
+const FORECAST = {
+  contentId: '',
+  status: 'estimate' as const,
+  basis: 'piece' as const,
+  fee: 0.65,
+  feeMicros: 650_000,
+  knackPrice: 0.05,
+  knackPriceMicros: 50_000,
+  sharePercent: 100 as const,
+  observedDays: 10,
+  observedKnacks: 10,
+  knacksPerDay: 1,
+  knacksPerDayLow: 0.4,
+  knacksPerDayHigh: 1.6,
+  days: 13,
+  daysLow: 9,
+  daysHigh: 35,
+  message: "At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).",
+};
 
 /** Chooses an option of one of the panel's dropdowns (an antd Select named `name`). */
 async function choose(name: string, option: string) {
@@ -142,6 +163,22 @@ describe('/analytics', () => {
     const modal = within(await screen.findByRole('dialog', { name: 'Earnings analytics' }));
     await waitFor(() => expect(modal.getByRole('table', { name: 'Music earnings by tag' })).toBeTruthy());
     expect(modal.getByRole('combobox', { name: 'Search a tag' })).toBeTruthy();
+  });
+
+  it('when a member asks when an unlisted piece would pay back, then the forecast is asked for that piece only and its sentence shows in the row', async () => {
+    // The page lists the first two pieces: one listed, one not.
+    const [listed, unlisted] = world.pieces;
+    world.pieces[0] = { ...listed!, isPaidOut: true };
+    world.pieces[1] = { ...unlisted!, isPaidOut: false };
+    jest.mocked(getListingForecast).mockResolvedValue({ ...FORECAST, contentId: unlisted!.id });
+    await renderJane(true);
+    const table = within(await screen.findByRole('table', { name: 'Your pieces' }));
+    expect(getListingForecast).not.toHaveBeenCalled();
+    expect(table.queryByRole('button', { name: `When would listing “${listed!.title}” pay back?` })).toBeNull();
+    fireEvent.click(table.getByRole('button', { name: `When would listing “${unlisted!.title}” pay back?` }));
+    await table.findByText(`No. ${FORECAST.message}`);
+    expect(getListingForecast).toHaveBeenCalledTimes(1);
+    expect(getListingForecast).toHaveBeenCalledWith({ path: { id: unlisted!.id } }, expect.anything());
   });
 
   it('when a member without a plan opens it, then it says analytics come with a plan and links to Pricing', async () => {

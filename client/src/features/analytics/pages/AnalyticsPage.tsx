@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
 import LineChartOutlined from '@ant-design/icons/es/icons/LineChartOutlined';
-import { useGetContentsByUsernameInfiniteQuery, useGetWalletSummaryQuery } from '../../../api/generated/endpoints';
+import { useGetContentsByUsernameInfiniteQuery, useGetWalletSummaryQuery, useLazyGetListingForecastQuery } from '../../../api/generated/endpoints';
 import type { GetContentsByUsernameResult } from '../../../api/generated/operations';
 import { usePagedList } from '../../../api/pagedList';
 import { PATHS } from '../../../lib/constants';
@@ -30,6 +30,29 @@ function useOwnPieces(username: string | undefined) {
   );
   const pieces: Content[] | null = list.status === 'ready' ? list.items : list.status === 'failed' ? [] : null;
   return { pieces, more: list.hasMore ? list.loadMore : null, busy: list.loadingMore };
+}
+
+/**
+ * "No", and on demand when its listing fee would pay back (the forecast the listing offer shows): asked only when
+ * the member wants it, so a page of pieces costs no forecast reads.
+ */
+function ForecastCell({ contentId, title }: { contentId: string; title: string }) {
+  const [ask, forecast] = useLazyGetListingForecastQuery();
+  if (forecast.data) return <span className="kn-analytics__forecast">No. {forecast.data.message}</span>;
+  return (
+    <span>
+      No ·{' '}
+      <button
+        type="button"
+        className="kn-retry"
+        aria-label={`When would listing “${title}” pay back?`}
+        disabled={forecast.isFetching}
+        onClick={() => void ask({ path: { id: contentId } })}
+      >
+        When would it pay back?
+      </button>
+    </span>
+  );
 }
 
 /**
@@ -104,7 +127,7 @@ export default function AnalyticsPage() {
                   <td>{count(piece.reactedCount)}</td>
                   <td>{count(piece.playCount)}</td>
                   <td>{formatUsd(piece.knackRate)}</td>
-                  <td>{piece.isPaidOut ? 'Yes' : 'No'}</td>
+                  <td>{piece.isPaidOut ? 'Yes' : <ForecastCell contentId={piece.id} title={piece.title} />}</td>
                 </tr>
               ))}
             </tbody>
