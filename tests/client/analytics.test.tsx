@@ -22,7 +22,7 @@ import { renderAt, useJaneWorld } from './profile-fixtures';
 import { storeAccount } from './auth-fixtures';
 import { mockMemberCalls } from './upload-fixtures';
 import { plansAnswer, subscriptionOf } from './subscription-fixtures';
-import { jane, walletSummary } from './wallet-fixtures';
+import { forecastFor, jane, walletSummary } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -64,25 +64,6 @@ function figuresFor({ query }: GetEarningsAnalyticsArgs): GetEarningsAnalyticsRe
   };
 }
 
-const FORECAST = {
-  contentId: '',
-  status: 'estimate' as const,
-  basis: 'piece' as const,
-  fee: 0.65,
-  feeMicros: 650_000,
-  knackPrice: 0.05,
-  knackPriceMicros: 50_000,
-  sharePercent: 100 as const,
-  observedDays: 10,
-  observedKnacks: 10,
-  knacksPerDay: 1,
-  knacksPerDayLow: 0.4,
-  knacksPerDayHigh: 1.6,
-  days: 13,
-  daysLow: 9,
-  daysHigh: 35,
-  message: "At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).",
-};
 
 /** Chooses an option of one of the panel's dropdowns (an antd Select named `name`). */
 async function choose(name: string, option: string) {
@@ -170,13 +151,14 @@ describe('/analytics', () => {
     const [listed, unlisted] = world.pieces;
     world.pieces[0] = { ...listed!, isPaidOut: true };
     world.pieces[1] = { ...unlisted!, isPaidOut: false };
-    jest.mocked(getListingForecast).mockResolvedValue({ ...FORECAST, contentId: unlisted!.id });
+    const forecast = forecastFor(unlisted!.id);
+    jest.mocked(getListingForecast).mockResolvedValue(forecast);
     await renderJane(true);
     const table = within(await screen.findByRole('table', { name: 'Your pieces' }));
     expect(getListingForecast).not.toHaveBeenCalled();
     expect(table.queryByRole('button', { name: `When would listing “${listed!.title}” pay back?` })).toBeNull();
     fireEvent.click(table.getByRole('button', { name: `When would listing “${unlisted!.title}” pay back?` }));
-    await table.findByText(`No. ${FORECAST.message}`);
+    await table.findByText(`No. ${forecast.message}`);
     expect(getListingForecast).toHaveBeenCalledTimes(1);
     expect(getListingForecast).toHaveBeenCalledWith({ path: { id: unlisted!.id } }, expect.anything());
   });

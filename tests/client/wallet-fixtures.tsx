@@ -55,6 +55,29 @@ export async function paymentDialog(title: string) {
 
 const micros = (usd: number) => Math.round(usd * 1_000_000);
 
+/** The forecast of a piece's listing as the server words it: ten knacks in ten days, the fee back in about 13 days. */
+export function forecastFor(contentId: string): operations.GetListingForecastResult {
+  return {
+    contentId,
+    status: 'estimate',
+    basis: 'piece',
+    fee: 0.65,
+    feeMicros: 650_000,
+    knackPrice: 0.05,
+    knackPriceMicros: 50_000,
+    sharePercent: 100,
+    observedDays: 10,
+    observedKnacks: 10,
+    knacksPerDay: 1,
+    knacksPerDayLow: 0.4,
+    knacksPerDayHigh: 1.6,
+    days: 13,
+    daysLow: 9,
+    daysHigh: 35,
+    message: "At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).",
+  };
+}
+
 /** Listing fee tiers: premium ($12.40) when one knack of the piece is worth at least $0.99, else standard ($0.65). */
 export function quoteFor(content: Content, overrides: Partial<ListingQuote> = {}): ListingQuote {
   const premium = content.knackRate >= 0.99;

@@ -37,6 +37,7 @@ import { cardLink, detailDialog, JANE_ID, path, renderAt, toastTexts, useJaneWor
 import {
   bea,
   catchCheckout,
+  forecastFor,
   historyItem,
   jane,
   order,
@@ -73,25 +74,7 @@ beforeEach(() => {
   jest.mocked(getListingQuote).mockImplementation(async ({ path: { id } }) => quoteFor(world.pieces.find((candidate) => candidate.id === id)!));
   jest.mocked(getUserHistory).mockResolvedValue({ items: [], nextCursor: null });
   jest.mocked(getPaidHistory).mockResolvedValue({ items: [], nextCursor: null });
-  jest.mocked(getListingForecast).mockImplementation(async ({ path: { id } }) => ({
-    contentId: id,
-    status: 'estimate',
-    basis: 'piece',
-    fee: 0.65,
-    feeMicros: 650_000,
-    knackPrice: 0.05,
-    knackPriceMicros: 50_000,
-    sharePercent: 100,
-    observedDays: 10,
-    observedKnacks: 10,
-    knacksPerDay: 1,
-    knacksPerDayLow: 0.4,
-    knacksPerDayHigh: 1.6,
-    days: 13,
-    daysLow: 9,
-    daysHigh: 35,
-    message: "At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).",
-  }));
+  jest.mocked(getListingForecast).mockImplementation(async ({ path: { id } }) => forecastFor(id));
 });
 
 afterEach(restoreNetwork);
@@ -279,7 +262,7 @@ describe('back from the checkout (/profile/default?order={id})', () => {
     await waitFor(() => expect(toastTexts()).toContain('Payment Failed'), { timeout: 5000 });
     // The tag that prices the piece: its sub-tag, from the tag list.
     const label = (blueHour.subTag || blueHour.tags[0]!.name).toLowerCase();
-    const { tags } = await jest.mocked(getAllTags).mock.results.at(-1)!.value;
+    const { tags } = (await jest.mocked(getAllTags).mock.results.at(-1)!.value) as Awaited<ReturnType<typeof getAllTags>>;
     const tagId = tags.find((tag) => tag.label.toLowerCase() === label)!.id;
     expect(sellTag).toHaveBeenCalledTimes(1);
     expect(sellTag).toHaveBeenCalledWith({ body: { tagId, isSell: false } }, QUIET_CALL);
