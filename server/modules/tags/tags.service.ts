@@ -2,7 +2,7 @@ import mongoose, { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import { clearPublicResponses } from '../../lib/public-responses';
 import { knackPriceMicros, tagPriceForKnackPrice } from '../../lib/money';
-import { insertWhole, readById } from '../../lib/query';
+import { insertWhole, readById, readByIdShared } from '../../lib/query';
 import { createTtlCache } from '../../lib/ttl-cache';
 import { seedKnackPriceMicros } from './price-rule';
 import { isDuplicateKey } from '../../lib/duplicate-key';
@@ -102,12 +102,13 @@ export interface KnackPrice {
 /**
  * What one knack of the piece is worth now: 8% of its tag's price in force, truncated to the cent. The price is read
  * by `_id` (one read on the fast path), not from the list kept for a few seconds, so a knack right after the daily
- * price change credits the new price on every instance.
+ * price change credits the new price on every instance. Knacks of one tag that arrive together share that read (its
+ * answer is as old as the read in flight, milliseconds, against a price that changes once a day).
  */
 export async function knackPriceNow(piece: PricedPiece): Promise<KnackPrice> {
   const tag = await pricingTagOf(piece);
   if (!tag) return { tagId: null, knackMicros: knackPriceMicros(null) };
-  const current = await readById<Pick<TagDoc, 'priceMicros'>>(TagModel, tag._id, { priceMicros: 1 });
+  const current = await readByIdShared<Pick<TagDoc, 'priceMicros'>>(TagModel, tag._id, { priceMicros: 1 });
   return { tagId: tag._id, knackMicros: knackPriceMicros(current?.priceMicros ?? tag.priceMicros) };
 }
 
