@@ -138,7 +138,8 @@ export async function earningsAnalytics(
   now = new Date(),
 ): Promise<Schemas['EarningsAnalytics']> {
   requireSelfOrAdmin(caller, userId, ANALYTICS_MESSAGES.notFound);
-  if (!(await hasListedPlan(userId)) && caller.userId === userId) throw new AppError(403, 'plan_required', ANALYTICS_MESSAGES.needsPlan);
+  // A member needs a listed plan; an admin may read anyone's figures.
+  if (caller.userId === userId && !(await hasListedPlan(userId))) throw new AppError(403, 'plan_required', ANALYTICS_MESSAGES.needsPlan);
   const { period = 'week', type = 'music', tagId } = question;
   return answers.get(`${userId}|${period}|${type}|${tagId ?? ''}|${utcDayOf(now)}`, () => computeEarnings(userId, period, type, tagId, now));
 }
