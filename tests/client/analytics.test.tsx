@@ -138,6 +138,23 @@ describe('/analytics', () => {
     );
   });
 
+  it('when a member searches a tag and picks a suggestion, then its category and the tag are asked for, whatever the category was', async () => {
+    await renderJane(true);
+    await screen.findByRole('table', { name: 'Music earnings by tag' });
+    const search = screen.getByRole('combobox', { name: 'Search a tag' });
+    fireEvent.mouseDown(search);
+    fireEvent.change(search, { target: { value: 'trav' } });
+    fireEvent.click(await screen.findByText('Travel · Photos', { selector: '.ant-select-item-option-content' }));
+    await waitFor(() =>
+      expect(getEarningsAnalytics).toHaveBeenLastCalledWith(
+        { path: { id: jane().id }, query: { period: 'week', type: 'photos', tagId: expect.stringMatching(/^[0-9a-f]{24}$/) } },
+        expect.anything(),
+      ),
+    );
+    await screen.findByRole('table', { name: 'Photos earnings by tag' });
+    expect((search as HTMLInputElement).value).toBe('Travel');
+  });
+
   it('when a member on a plan opens Earnings analytics from the wallet, then the modal shows the charts', async () => {
     await renderJane(true, '/wallet');
     fireEvent.click(await screen.findByRole('button', { name: 'Earnings analytics' }));
