@@ -310,7 +310,8 @@ describe('the sandbox checkout', () => {
     const photo = await piece('Declined Checkout');
     const checkout = await sandboxOrder(bea, photo);
     const { orderId } = checkout;
-    await decide(checkout, 'decline').expect(303).expect('Location', RETURN_URL(orderId));
+    // Back through the checkout's cancel link: the client then returns the order to unsold itself (tag/sell).
+    await decide(checkout, 'decline').expect(303).expect('Location', `${RETURN_URL(orderId)}&cancelled=1`);
     expect((await orderOf(bea, orderId).expect(200)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
     expect((await contentOf(photo)).isPaidOut).toBe(false);
     expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(0);
@@ -852,7 +853,7 @@ describe('checkout links go back to the origin the member is on', () => {
         .set('Cookie', payerCookieOf(res, checkoutUrl))
         .type('form')
         .send({ decision: 'decline' });
-      expect(declined.headers.location).toBe(`http://localhost:3000/profile/default?order=${orderId}`);
+      expect(declined.headers.location).toBe(`http://localhost:3000/profile/default?order=${orderId}&cancelled=1`);
     }
   });
 
@@ -898,29 +899,31 @@ describe('POST /tag/sell (a listing in a tag, sold or returned to unsold)', () =
   const sell = (m: Member, body: object) => request(app).post('/api/v2/tag/sell').set(bearer(m)).send(body);
 
   it('when a member left a checkout (cancelPaid), then their pending order of that tag fails at once and the piece stays unsold; another tag\'s order waits; a late payment still lists it', async () => {
+    // A member of their own: the orders other tests left pending are not theirs.
+    const dan = await createActiveMember(app, smtp, { firstName: 'Dan' });
     const travel = await tagIdOf('Travel');
     const harbour = await piece('Tag Sale Harbour');
     const nature = await publishPiece(app, ana, { title: 'Tag Sale Fern', tag: 'Photos', subTag: 'Nature', hue: 120, coverSide: 64 });
-    const left = await sandboxOrder(cara, harbour);
-    const other = await sandboxOrder(cara, nature);
+    const left = await sandboxOrder(dan, harbour);
+    const other = await sandboxOrder(dan, nature);
 
-    const answer = await sell(cara, { tagId: travel, isSell: false }).expect(200);
+    const answer = await sell(dan, { tagId: travel, isSell: false }).expect(200);
     expect(answer.body).toEqual({ tagId: travel, isSell: false, returned: 1, message: 'Payment Failed' });
-    expect((await orderOf(cara, left.orderId).expect(200)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
+    expect((await orderOf(dan, left.orderId).expect(200)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
     expect((await PaymentOrderModel.findById(other.orderId).lean())!.status).toBe('pending');
     expect(await contentOf(harbour)).toMatchObject({ isPaidOut: false });
     // Again: nothing left to return.
-    expect((await sell(cara, { tagId: travel, isSell: false }).expect(200)).body).toMatchObject({ returned: 0 });
+    expect((await sell(dan, { tagId: travel, isSell: false }).expect(200)).body).toMatchObject({ returned: 0 });
     // Someone else's pending order of the tag is not theirs to fail.
     const bea1 = await sandboxOrder(bea, await piece('Tag Sale Bea'));
-    await sell(cara, { tagId: travel, isSell: false }).expect(200);
+    await sell(dan, { tagId: travel, isSell: false }).expect(200);
     expect((await PaymentOrderModel.findById(bea1.orderId).lean())!.status).toBe('pending');
 
     // The member went back and paid after all: the listing is sold.
     const approved = sandboxEvent({ type: 'checkout.completed', orderId: left.orderId, sessionId: left.sessionId });
     await deliver('sandbox', approved.payload, { 'Knack-Signature': approved.header }).expect(200);
     expect(await contentOf(harbour)).toMatchObject({ isPaidOut: true });
-    expect((await sell(cara, { tagId: travel, isSell: true }).expect(200)).body).toEqual({
+    expect((await sell(dan, { tagId: travel, isSell: true }).expect(200)).body).toEqual({
       tagId: travel,
       isSell: true,
       returned: 0,
