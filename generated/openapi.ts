@@ -4777,9 +4777,14 @@ export interface components {
              */
             basis: "piece" | "tag" | null;
             contentId: string;
-            /** @description About how many days the fee takes to pay back (null when the rate earns nothing). */
+            /**
+             * Format: int64
+             * @description About how many days the fee takes to pay back (null when the rate earns nothing).
+             */
             days: number | null;
+            /** Format: int64 */
             daysHigh: number | null;
+            /** Format: int64 */
             daysLow: number | null;
             fee: number;
             /** Format: int64 */
@@ -4791,10 +4796,12 @@ export interface components {
             knacksPerDayHigh: number | null;
             knacksPerDayLow: number | null;
             message: string;
+            /** Format: int32 */
             observedDays: number;
             /** Format: int64 */
             observedKnacks: number;
             /**
+             * Format: int32
              * @description The caller's share of each knack once they pay the fee (the owner 100, a supporter 10).
              * @enum {integer}
              */
@@ -10250,6 +10257,7 @@ export interface operations {
                     "application/json": {
                         isSell: boolean;
                         message: string;
+                        /** Format: int32 */
                         returned: number;
                         tagId: string;
                     };

@@ -97,7 +97,9 @@ async function serve() {
   const { member, tags } = await fillLedger(now);
   const counted = performance.now();
   const run = await refreshRollups(now);
-  console.log(`  rollups of ${ENTRIES} entries counted in ${((performance.now() - counted) / 1000).toFixed(1)} s (${run.rollups} rollups over ${run.daysCounted} days)`);
+  console.log(
+    `  rollups of ${ENTRIES} entries counted in ${((performance.now() - counted) / 1000).toFixed(1)} s (${run.rollups} rollups over ${run.daysCounted} days)`,
+  );
   const appUrl = await child.startApp();
   const token = signAccessToken(child.config.auth, { userId: String(member._id), tokenVersion: 0 });
   const path = `/api/v2/analytics/earnings/${String(member._id)}?period=month&type=music`;
@@ -109,7 +111,9 @@ async function serve() {
     res.end(body);
   });
   const rawUrl = await listen(raw);
-  const questions = tags.flatMap((tag) => ['month', 'week'].map((period) => `/api/v2/analytics/earnings/${String(member._id)}?period=${period}&type=${tag.type}&tagId=${String(tag._id)}`));
+  const questions = tags.flatMap((tag) =>
+    ['month', 'week'].map((period) => `/api/v2/analytics/earnings/${String(member._id)}?period=${period}&type=${tag.type}&tagId=${String(tag._id)}`),
+  );
   process.send!({ appUrl, rawUrl, path, token, questions } satisfies Ready);
   onMessage(async () => {
     raw.close();

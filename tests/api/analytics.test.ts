@@ -24,7 +24,10 @@ const app = createTestApp();
 let NOW = new Date();
 let TODAY = startOfUtcDay(NOW);
 /** A time on the day `days` before today (0: today, at the start of the day, never later than now). */
-const daysAgo = (days: number, minute = 1) => (days === 0 ? new Date(TODAY.getTime() + Math.min(minute * 60_000, NOW.getTime() - TODAY.getTime())) : new Date(addDays(TODAY, -days).getTime() + minute * 60_000));
+const daysAgo = (days: number, minute = 1) =>
+  days === 0
+    ? new Date(TODAY.getTime() + Math.min(minute * 60_000, NOW.getTime() - TODAY.getTime()))
+    : new Date(addDays(TODAY, -days).getTime() + minute * 60_000);
 const viewer = () => new Types.ObjectId().toHexString();
 
 let tags: Map<string, TagDoc>;
@@ -81,9 +84,7 @@ async function expectedRollups(tagOfPiece: Map<string, string>): Promise<Map<str
       share.earnedMicros += leg.amountMicros;
     }
   }
-  return new Map(
-    [...expected].map(([id, { pieceSet: _set, ...doc }]) => [id, { ...doc, byTag: doc.byTag?.sort((a, b) => a.tagId.localeCompare(b.tagId)) }]),
-  );
+  return new Map([...expected].map(([id, { pieceSet: _set, ...doc }]) => [id, { ...doc, byTag: doc.byTag?.sort((a, b) => a.tagId.localeCompare(b.tagId)) }]));
 }
 
 interface Catalogue {
@@ -159,7 +160,7 @@ describe('the earnings rollups', () => {
     expect((await TagModel.findById(tagId('Jazz')).lean<TagDoc>())!.totalReactedCount).toBe(7);
   });
 
-  it('when a day closes, then the next day\'s run keeps its rollups and its tag knacks in the totals without counting it again', async () => {
+  it("when a day closes, then the next day's run keeps its rollups and its tag knacks in the totals without counting it again", async () => {
     const { tagOfPiece } = await catalogue();
     await runEarningsRollups(NOW);
     const tomorrow = addDays(NOW, 1);
@@ -196,9 +197,13 @@ describe('the tag market', () => {
     expect(await TagHistoryModel.countDocuments({ _id: `${tagId('Pop')}:${day}` })).toBe(1);
 
     // The history and the tag's rate answer the move.
-    const history = await request(app).get(`/api/v2/tag-history/${tagId('Jazz')}/week`).expect(200);
+    const history = await request(app)
+      .get(`/api/v2/tag-history/${tagId('Jazz')}/week`)
+      .expect(200);
     expect(history.body.tagHistory.at(-1)).toMatchObject({ priceMicros: 656_250 });
-    const tag = await request(app).get(`/api/v2/tag/${tagId('Jazz')}`).expect(200);
+    const tag = await request(app)
+      .get(`/api/v2/tag/${tagId('Jazz')}`)
+      .expect(200);
     expect(tag.body.tag).toMatchObject({ priceMicros: 656_250, rate: 4.76, knackPrice: 0.05 });
 
     // The next day prices again, from the same facts: one more entry.
@@ -206,7 +211,7 @@ describe('the tag market', () => {
     expect(await TagHistoryModel.countDocuments({ tagId: tagId('Jazz') })).toBe(3);
   });
 
-  it('when a tag\'s price changes, then a knack credits the value in force when it happens, and earlier entries keep theirs', async () => {
+  it("when a tag's price changes, then a knack credits the value in force when it happens, and earlier entries keep theirs", async () => {
     const owner = await createMember();
     const photo = await payListing(await createPiece(owner, { type: 'photos', subTag: 'Travel' }), owner);
     const travel = tags.get('Travel')!._id;
@@ -232,7 +237,7 @@ describe('the tag market', () => {
 describe('GET /api/v2/analytics/earnings/{id}', () => {
   const onPlan = (member: TestMember) => SubscriptionModel.create({ userId: member.id, planId: 2, subscriptionId: `sub-${member.id}` });
 
-  it('when a member on a plan asks for a week of Music, then the days, the donut and the chosen tag\'s prices match the ledger', async () => {
+  it("when a member on a plan asks for a week of Music, then the days, the donut and the chosen tag's prices match the ledger", async () => {
     const { ana } = await catalogue();
     await onPlan(ana);
     await runEarningsRollups(NOW);
@@ -257,7 +262,13 @@ describe('GET /api/v2/analytics/earnings/{id}', () => {
   it('when more than three tags earned, then the donut has the three that earned most and the rest as Other', async () => {
     const ana = await createMember();
     await onPlan(ana);
-    for (const [label, knacks] of [['Jazz', 5], ['Rock', 4], ['Pop', 3], ['Beats', 2], ['Country', 1]] as const) {
+    for (const [label, knacks] of [
+      ['Jazz', 5],
+      ['Rock', 4],
+      ['Pop', 3],
+      ['Beats', 2],
+      ['Country', 1],
+    ] as const) {
       const piece = await payListing(await createPiece(ana, { type: 'music', subTag: label }), ana);
       for (let i = 0; i < knacks; i += 1) await knackBy(viewer(), piece, daysAgo(1, i + 1), tagId(label));
     }
@@ -270,12 +281,15 @@ describe('GET /api/v2/analytics/earnings/{id}', () => {
       ['Other', 3, 20],
     ]);
     // Another tag's prices for the line, when asked for.
-    const rock = await request(app).get(`/api/v2/analytics/earnings/${ana.id}?tagId=${tagId('Rock')}`).set(bearer(ana)).expect(200);
+    const rock = await request(app)
+      .get(`/api/v2/analytics/earnings/${ana.id}?tagId=${tagId('Rock')}`)
+      .set(bearer(ana))
+      .expect(200);
     expect(rock.body.tag).toMatchObject({ label: 'Rock' });
     await request(app).get(`/api/v2/analytics/earnings/${ana.id}?tagId=${new Types.ObjectId()}`).set(bearer(ana)).expect(404);
   });
 
-  it('when a member has no plan, then 403 with where to get one; another member\'s figures 404; an admin sees them; no session 401', async () => {
+  it("when a member has no plan, then 403 with where to get one; another member's figures 404; an admin sees them; no session 401", async () => {
     const ana = await createMember();
     const bo = await createMember();
     const refused = await request(app).get(`/api/v2/analytics/earnings/${ana.id}`).set(bearer(ana)).expect(403);
@@ -283,14 +297,17 @@ describe('GET /api/v2/analytics/earnings/{id}', () => {
     await onPlan(bo);
     const other = await request(app).get(`/api/v2/analytics/earnings/${ana.id}`).set(bearer(bo)).expect(404);
     expect(other.body.message).toBe('This member does not exist.');
-    await request(app).get(`/api/v2/analytics/earnings/${ana.id}`).set(bearer(await adminMember())).expect(200);
+    await request(app)
+      .get(`/api/v2/analytics/earnings/${ana.id}`)
+      .set(bearer(await adminMember()))
+      .expect(200);
     await request(app).get(`/api/v2/analytics/earnings/${ana.id}`).expect(401);
     await request(app).get(`/api/v2/analytics/earnings/${ana.id}?period=year`).set(bearer(ana)).expect(400);
   });
 });
 
 describe('GET /api/v2/analytics/forecast/{id}', () => {
-  it('when a piece has its own knacks, then the fee\'s payback comes from them with a range; for a supporter, from their 10%', async () => {
+  it("when a piece has its own knacks, then the fee's payback comes from them with a range; for a supporter, from their 10%", async () => {
     const ana = await createMember();
     // Uploaded 9 days ago (10 days seen, today included), 10 knacks: one a day.
     const song = await createPiece(ana, { type: 'music', subTag: 'Jazz', uploadedAt: daysAgo(9) });
@@ -317,13 +334,15 @@ describe('GET /api/v2/analytics/forecast/{id}', () => {
     expect(supporter.body).toMatchObject({ sharePercent: 10, days: 130 });
   });
 
-  it('when a new piece has too few knacks, then its tag\'s typical piece is used; with a quiet tag too, it says there is too little data', async () => {
+  it("when a new piece has too few knacks, then its tag's typical piece is used; with a quiet tag too, it says there is too little data", async () => {
     const ana = await createMember();
     const fresh = await createPiece(ana, { type: 'music', subTag: 'Rock' });
     await runEarningsRollups(NOW);
     const quiet = await request(app).get(`/api/v2/analytics/forecast/${fresh.id}`).set(bearer(ana)).expect(200);
     expect(quiet.body).toMatchObject({ status: 'too-little-data', basis: null, days: null });
-    expect(quiet.body.message).toBe('Too little data to say yet: this piece has 0 knacks, and its tag too few active days, to tell when the $0.65 fee pays back.');
+    expect(quiet.body.message).toBe(
+      'Too little data to say yet: this piece has 0 knacks, and its tag too few active days, to tell when the $0.65 fee pays back.',
+    );
 
     // Rock: on each of 10 days, 2 pieces knacked 4 and 2 times: 3 knacks a piece each day.
     const other = await createMember();

@@ -311,7 +311,9 @@ describe('the sandbox checkout', () => {
     const checkout = await sandboxOrder(bea, photo);
     const { orderId } = checkout;
     // Back through the checkout's cancel link: the client then returns the order to unsold itself (tag/sell).
-    await decide(checkout, 'decline').expect(303).expect('Location', `${RETURN_URL(orderId)}&cancelled=1`);
+    await decide(checkout, 'decline')
+      .expect(303)
+      .expect('Location', `${RETURN_URL(orderId)}&cancelled=1`);
     expect((await orderOf(bea, orderId).expect(200)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
     expect((await contentOf(photo)).isPaidOut).toBe(false);
     expect(await LedgerEntryModel.countDocuments({ contentId: new Types.ObjectId(photo.id) })).toBe(0);
@@ -895,10 +897,15 @@ describe('payments configuration', () => {
 });
 
 describe('POST /tag/sell (a listing in a tag, sold or returned to unsold)', () => {
-  const tagIdOf = async (label: string) => (await request(app).get(`/api/v2/tag/label/${encodeURIComponent(label)}`).expect(200)).body.tag.id as string;
+  const tagIdOf = async (label: string) =>
+    (
+      await request(app)
+        .get(`/api/v2/tag/label/${encodeURIComponent(label)}`)
+        .expect(200)
+    ).body.tag.id as string;
   const sell = (m: Member, body: object) => request(app).post('/api/v2/tag/sell').set(bearer(m)).send(body);
 
-  it('when a member left a checkout (cancelPaid), then their pending order of that tag fails at once and the piece stays unsold; another tag\'s order waits; a late payment still lists it', async () => {
+  it("when a member left a checkout (cancelPaid), then their pending order of that tag fails at once and the piece stays unsold; another tag's order waits; a late payment still lists it", async () => {
     // A member of their own: the orders other tests left pending are not theirs.
     const dan = await createActiveMember(app, smtp, { firstName: 'Dan' });
     const travel = await tagIdOf('Travel');

@@ -64,7 +64,6 @@ function figuresFor({ query }: GetEarningsAnalyticsArgs): GetEarningsAnalyticsRe
   };
 }
 
-
 /** Chooses an option of one of the panel's dropdowns (an antd Select named `name`). */
 async function choose(name: string, option: string) {
   fireEvent.mouseDown(screen.getByRole('combobox', { name }));
@@ -88,7 +87,10 @@ async function renderJane(onPlan: boolean, path = '/analytics') {
   jest.mocked(getContentsByUsername).mockResolvedValue({ contents: world.pieces.slice(0, 2), nextCursor: null });
   jest.mocked(getUserHistory).mockResolvedValue({ items: [], nextCursor: null });
   jest.mocked(getPaidHistory).mockResolvedValue({ items: [], nextCursor: null });
-  jest.mocked(getEarningsAnalytics).mockReset().mockImplementation(async (args: GetEarningsAnalyticsArgs) => figuresFor(args));
+  jest
+    .mocked(getEarningsAnalytics)
+    .mockReset()
+    .mockImplementation(async (args: GetEarningsAnalyticsArgs) => figuresFor(args));
   const app = renderAt(path);
   await waitFor(() => expect(app.store.getState().auth.session).toBe('active'));
   return app;
@@ -134,7 +136,10 @@ describe('/analytics', () => {
     jest.mocked(getEarningsAnalytics).mockClear();
     fireEvent.click(screen.getByRole('button', { name: /^Travel/ }));
     await waitFor(() =>
-      expect(getEarningsAnalytics).toHaveBeenLastCalledWith({ path: { id: jane().id }, query: { period: 'month', type: 'photos', tagId: TRAVEL.id } }, expect.anything()),
+      expect(getEarningsAnalytics).toHaveBeenLastCalledWith(
+        { path: { id: jane().id }, query: { period: 'month', type: 'photos', tagId: TRAVEL.id } },
+        expect.anything(),
+      ),
     );
   });
 

@@ -103,7 +103,9 @@ describe('payment modal of type dollar (monetize a piece)', () => {
     expect(dialog.getByText('Listing fee (standard)')).toBeTruthy();
     expect(fee.textContent).toBe('$0.65');
     // When the fee would pay back, from the piece's own knacks.
-    expect((await dialog.findByTestId('listing-forecast')).textContent).toBe("At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).");
+    expect((await dialog.findByTestId('listing-forecast')).textContent).toBe(
+      "At $0.05 a knack and this piece's 1 knack a day, the $0.65 fee pays back in about 13 days (9–35).",
+    );
     expect(getListingForecast).toHaveBeenCalledWith({ path: { id: blueHour.id } }, expect.anything());
     expect(dialog.getByRole('button', { name: 'Pay $0.65' })).toBeTruthy();
     expect(dialog.queryByRole('button', { name: /^Use a/ })).toBeNull();

@@ -50,7 +50,10 @@ beforeAll(async () => {
     const piece = await payListing(await createPiece(owner, { type, subTag, title: `${subTag} piece` }), owner, 650_000, addDays(today, -40));
     for (const day of days) {
       for (let i = 0; i < perDay; i += 1) {
-        const at = day === 0 ? new Date(Math.min(now.getTime() - 1_000, today.getTime() + (i + 1) * 60_000)) : new Date(addDays(today, -day).getTime() + (i + 1) * 3_600_000);
+        const at =
+          day === 0
+            ? new Date(Math.min(now.getTime() - 1_000, today.getTime() + (i + 1) * 60_000))
+            : new Date(addDays(today, -day).getTime() + (i + 1) * 3_600_000);
         await knackBy(new Types.ObjectId().toHexString(), piece, at, tags.get(subTag));
       }
     }

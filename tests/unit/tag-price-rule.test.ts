@@ -10,7 +10,12 @@ const floor = fc.integer({ min: 1, max: 20_000_000 });
 const knacks = fc.integer({ min: 0, max: 10_000_000 });
 /** A price at or above its floor, and the week's and the 28 days' knacks. */
 const market = floor.chain((floorMicros) =>
-  fc.record({ floorMicros: fc.constant(floorMicros), priceMicros: fc.integer({ min: floorMicros, max: 1_000_000_000 }), recentKnacks: knacks, usualKnacks: knacks }),
+  fc.record({
+    floorMicros: fc.constant(floorMicros),
+    priceMicros: fc.integer({ min: floorMicros, max: 1_000_000_000 }),
+    recentKnacks: knacks,
+    usualKnacks: knacks,
+  }),
 );
 
 describe('the tag price rule', () => {

@@ -112,7 +112,6 @@ async function writeDay(day: string, docs: DayRollup[]): Promise<void> {
 /** The rollups' state: the last closed day and each tag's knacks through it (null before the first run). */
 export const rollupState = () => readById<RollupState>(EarningsDayModel, STATE_ID);
 
-
 export interface RollupRun {
   /** The days counted: yesterday and today, and any day not yet closed before them. */
   daysCounted: number;

@@ -165,18 +165,36 @@ async function knackRate(content: ContentDoc, tagId: Types.ObjectId | null, now:
   if (knacks >= MIN_PIECE_KNACKS) {
     // A count of independent events: its 95% range is about ±2 standard deviations, √n.
     const spread = 1.96 * Math.sqrt(knacks);
-    return { basis: 'piece' as const, observedDays, observedKnacks: knacks, perDay: knacks / observedDays, low: Math.max(0, knacks - spread) / observedDays, high: (knacks + spread) / observedDays };
+    return {
+      basis: 'piece' as const,
+      observedDays,
+      observedKnacks: knacks,
+      perDay: knacks / observedDays,
+      low: Math.max(0, knacks - spread) / observedDays,
+      high: (knacks + spread) / observedDays,
+    };
   }
   if (!tagId) return { basis: null, observedDays, observedKnacks: knacks };
   const tagDays = Array.from({ length: FORECAST_DAYS }, (_, i) => utcDayOf(addDays(today, -i - 1)));
   const ofTag = await rollupsById(tagDays.map((day) => tagDayId(String(tagId), day)));
   // A typical piece of the tag: each day's knacks per piece knacked that day, their median and middle half.
-  const perPiece = [...ofTag.values()].filter((doc) => doc.pieces).map((doc) => doc.knacks / doc.pieces!).sort((a, b) => a - b);
+  const perPiece = [...ofTag.values()]
+    .filter((doc) => doc.pieces)
+    .map((doc) => doc.knacks / doc.pieces!)
+    .sort((a, b) => a - b);
   if (perPiece.length < MIN_TAG_DAYS) return { basis: null, observedDays, observedKnacks: knacks };
-  return { basis: 'tag' as const, observedDays, observedKnacks: knacks, perDay: quantile(perPiece, 0.5), low: quantile(perPiece, 0.25), high: quantile(perPiece, 0.75) };
+  return {
+    basis: 'tag' as const,
+    observedDays,
+    observedKnacks: knacks,
+    perDay: quantile(perPiece, 0.5),
+    low: quantile(perPiece, 0.25),
+    high: quantile(perPiece, 0.75),
+  };
 }
 
-const daysToPay = (feeMicros: number, perDay: number, valueMicros: number) => (perDay > 0 && valueMicros > 0 ? Math.ceil(feeMicros / (perDay * valueMicros)) : null);
+const daysToPay = (feeMicros: number, perDay: number, valueMicros: number) =>
+  perDay > 0 && valueMicros > 0 ? Math.ceil(feeMicros / (perDay * valueMicros)) : null;
 
 const usd = (micros: number) => `$${microsToUsd(micros).toFixed(2)}`;
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -223,7 +241,10 @@ export async function listingForecast(caller: AuthContext, contentId: string, no
   const daysLow = daysToPay(feeMicros, rate.high, earnedPerKnack);
   const daysHigh = daysToPay(feeMicros, rate.low, earnedPerKnack);
   const from = rate.basis === 'piece' ? "this piece's" : "a typical piece of its tag's";
-  const when = days === null ? 'would not pay back at that rate' : `pays back in about ${days} ${days === 1 ? 'day' : 'days'}${daysLow !== null && daysHigh !== null && daysLow !== daysHigh ? ` (${daysLow}–${daysHigh})` : daysHigh === null ? ` (${daysLow ?? days} or more)` : ''}`;
+  const when =
+    days === null
+      ? 'would not pay back at that rate'
+      : `pays back in about ${days} ${days === 1 ? 'day' : 'days'}${daysLow !== null && daysHigh !== null && daysLow !== daysHigh ? ` (${daysLow}–${daysHigh})` : daysHigh === null ? ` (${daysLow ?? days} or more)` : ''}`;
   return {
     ...base,
     status: 'estimate',
@@ -260,5 +281,3 @@ export async function applyDailyPrices(now = new Date()): Promise<number> {
   }
   return priced;
 }
-
-

@@ -262,7 +262,11 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     async money(contentId: string, reader: AuthContext | undefined) {
       const content = await contentReads.byId<ContentDoc>(contentId);
       if (!content || !(await canView(content, reader))) throw notFound('Content not found');
-      const [knackEarnings, tag, price] = await Promise.all([knackEarningsOf(content._id), tagsService.pricingTagOf(content), tagsService.knackPriceNow(content)]);
+      const [knackEarnings, tag, price] = await Promise.all([
+        knackEarningsOf(content._id),
+        tagsService.pricingTagOf(content),
+        tagsService.knackPriceNow(content),
+      ]);
       const paidByReader = Boolean(reader && content.payerId && String(content.payerId) === reader.userId);
       const earnedMicros = paidByReader ? knackEarnings : shownCount(content, reader, knackEarnings);
       return {

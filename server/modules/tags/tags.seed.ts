@@ -4,7 +4,6 @@ import { seedKnackPriceMicros } from './price-rule';
 import { priceEntryId, TagHistoryModel, TagModel, type TagType } from './tags.model';
 import { invalidateTagLists, slugify } from './tags.service';
 
-
 interface MainTagSeed {
   label: string;
   type: TagType;

@@ -72,10 +72,7 @@ export function EarningsAnalytics({ userId }: { userId: string }) {
   const [tagId, setTagId] = useState<string | undefined>();
   const [search, setSearch] = useState('');
   const { tags } = useTags();
-  const figures = useGetEarningsAnalyticsQuery(
-    { path: { id: userId }, query: { period, type, ...(tagId ? { tagId } : {}) } },
-    { skip: !onPlan },
-  );
+  const figures = useGetEarningsAnalyticsQuery({ path: { id: userId }, query: { period, type, ...(tagId ? { tagId } : {}) } }, { skip: !onPlan });
   const suggestions = useMemo(() => {
     const text = search.trim().toLowerCase();
     return tags
@@ -89,8 +86,8 @@ export function EarningsAnalytics({ userId }: { userId: string }) {
     return (
       <div className="kn-earnings kn-earnings--locked">
         <p>
-          Earnings analytics come with a plan: see what each of your tags earns, how its price moves with plays and views, and when a
-          listing fee pays back. <Link to={PATHS.pricing}>See the plans</Link>.
+          Earnings analytics come with a plan: see what each of your tags earns, how its price moves with plays and views, and when a listing fee pays back.{' '}
+          <Link to={PATHS.pricing}>See the plans</Link>.
         </p>
       </div>
     );
@@ -145,7 +142,12 @@ export function EarningsAnalytics({ userId }: { userId: string }) {
           <p className="kn-earnings__total" aria-live="polite" aria-busy={figures.isFetching}>
             <strong>{formatUsd(data.earned)}</strong> from {data.knacks} {data.knacks === 1 ? 'knack' : 'knacks'} in {categoryLabel}, {dayLabel(data.from)} to{' '}
             {dayLabel(data.to)}
-            {data.countedAt ? <span className="kn-earnings__counted"> · counted {new Date(data.countedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}</span> : null}
+            {data.countedAt ? (
+              <span className="kn-earnings__counted">
+                {' '}
+                · counted {new Date(data.countedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}
+              </span>
+            ) : null}
           </p>
           <div className="kn-earnings__grid">
             <TopTags tags={data.topTags} chosen={data.tag?.id} onChoose={(tag) => chooseTag(tag.id, tag.label, type)} />

@@ -136,8 +136,23 @@ export function EarningsLine({ figures, categoryLabel }: { figures: Figures; cat
     data: {
       labels: figures.days.map((day) => dayLabel(day.day)),
       datasets: [
-        { label: `Your ${categoryLabel} earnings`, data: figures.days.map((day) => day.earned), borderColor: CHART_COLORS[0], backgroundColor: CHART_COLORS[0], yAxisID: 'earned', tension: 0.25 },
-        { label: `${tagLabel} price`, data: figures.days.map((day) => day.tagPrice), borderColor: CHART_COLORS[3], backgroundColor: CHART_COLORS[3], yAxisID: 'price', borderDash: [6, 4], tension: 0.25 },
+        {
+          label: `Your ${categoryLabel} earnings`,
+          data: figures.days.map((day) => day.earned),
+          borderColor: CHART_COLORS[0],
+          backgroundColor: CHART_COLORS[0],
+          yAxisID: 'earned',
+          tension: 0.25,
+        },
+        {
+          label: `${tagLabel} price`,
+          data: figures.days.map((day) => day.tagPrice),
+          borderColor: CHART_COLORS[3],
+          backgroundColor: CHART_COLORS[3],
+          yAxisID: 'price',
+          borderDash: [6, 4],
+          tension: 0.25,
+        },
       ],
     },
     options: {
