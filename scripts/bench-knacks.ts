@@ -12,7 +12,7 @@
  * is measured too, as the ceiling of the HTTP stack alone.
  *
  * BENCH_KNACK_MEMBERS members (default 600) each knack 9 image pieces of 60 (paid out by their owner, by a
- * supporter, or not paid out; knack values of $0.05, $0.99 and $0.123457), every (member, piece) pair asked
+ * supporter, or not paid out; in tags whose knacks are worth $0.05, $0.99 and $0.12), every (member, piece) pair asked
  * BENCH_KNACK_DUPLICATES times (default 3) back to back, so that its copies are in flight at once on
  * different connections. Nine pieces per member keeps every member at or under the 9 recent knacks that
  * need no emailed code, so the code is never asked and no counter needs clearing.
@@ -34,6 +34,8 @@ import { signAccessToken } from '../server/lib/access-token';
 import { ContentModel } from '../server/modules/contents';
 import { balanceOf, knackLegs, LedgerEntryModel, PLATFORM_KNACKS, userAccount } from '../server/modules/ledger';
 import { KNACKS_BEFORE_CODE } from '../server/modules/knacks/testing';
+import { knackPriceMicros } from '../server/lib/money';
+import { TagModel, type TagDoc } from '../server/modules/tags';
 import { UserModel } from '../server/modules/users';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -44,7 +46,15 @@ const PIECES = 60;
 const OWNERS = 12;
 /** At most 9 pieces per member: the 10th knack in 24 hours would need the emailed code. */
 const PIECES_PER_MEMBER = KNACKS_BEFORE_CODE;
-const VALUES = [50_000, 990_000, 123_457];
+/**
+ * The pieces' tags, in turn: a knack credits its tag's price in force, so three tags give three knack values ($0.05,
+ * $0.99, and $0.12 from Cars' price set here), one with a supporter's 10% in whole cents and none of them equal.
+ */
+const TAGS: { main: string; sub: string; type: 'photos' | 'art'; priceMicros?: number }[] = [
+  { main: 'Photos', sub: 'Travel', type: 'photos' },
+  { main: 'Art', sub: 'Digital Art', type: 'art' },
+  { main: 'Photos', sub: 'Cars', type: 'photos', priceMicros: 1_500_000 },
+];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
 const runs = !ONLY || ONLY.includes('knacks');
 const KNACK_PATH = '/api/v2/knack/add';
@@ -84,6 +94,8 @@ async function fillWorld(config: ReturnType<typeof loadConfig>): Promise<Pick<Re
   );
   const owners = people.slice(0, OWNERS);
   const members = people.slice(OWNERS);
+  for (const tag of TAGS) if (tag.priceMicros) await TagModel.updateOne({ label: tag.sub }, { $set: { priceMicros: tag.priceMicros } });
+  const knackValueOf = new Map((await TagModel.find().lean<TagDoc[]>()).map((tag) => [tag.label, knackPriceMicros(tag.priceMicros)] as const));
   const docs = Array.from({ length: PIECES }, (_, i) => {
     const owner = owners[i % OWNERS]!;
     // A third paid out by the owner, a third by a supporter (a member, whose 10% lands on a knacker's balance too), a third not paid out.
@@ -99,12 +111,12 @@ async function fillWorld(config: ReturnType<typeof loadConfig>): Promise<Pick<Re
       slug: `bench-piece-${i}`,
       titleWords: ['bench', 'piece', String(i)],
       description: 'A bench piece',
-      tags: [{ name: 'Photos' }],
-      subTag: 'Travel',
-      type: 'photos',
+      tags: [{ name: TAGS[i % TAGS.length]!.main }],
+      subTag: TAGS[i % TAGS.length]!.sub,
+      type: TAGS[i % TAGS.length]!.type,
       photoUploadId: new Types.ObjectId(),
       media: { photoKey: `${key}.jpg`, thumbKeys: { thumb: `${key}-thumb.webp` }, fileSize: 1000, fileType: 'image/jpeg' },
-      knackRateMicros: VALUES[i % VALUES.length]!,
+      knackRateMicros: knackValueOf.get(TAGS[i % TAGS.length]!.sub)!,
       listed: true,
       featureRank: Date.now() - i,
     };
@@ -116,7 +128,7 @@ async function fillWorld(config: ReturnType<typeof loadConfig>): Promise<Pick<Re
       id: String(p._id),
       ownerId: String(p.ownerId),
       payerId: p.payerId ? String(p.payerId) : null,
-      valueMicros: p.isPaidOut ? p.knackRateMicros : 0,
+      valueMicros: p.isPaidOut ? knackValueOf.get(p.subTag)! : 0,
     })),
   };
 }
