@@ -196,7 +196,11 @@ describe('the tag market', () => {
     expect(await TagModel.findById(tagId('Pop')).lean<TagDoc>()).toMatchObject({ priceMicros: 625_000, diffPriceMicros: 0 });
     expect(await TagHistoryModel.countDocuments({ _id: `${tagId('Pop')}:${day}` })).toBe(1);
 
-    // The history and the tag's rate answer the move.
+    // The new price takes effect a minute after the job wrote it (every instance's tag list holds it by then); its
+    // history entry is dated so. Once that minute has passed, the history and the tag's rate answer the move.
+    const entry = (await TagHistoryModel.findById(`${tagId('Jazz')}:${day}`).lean())!;
+    expect(entry.createdAt.getTime()).toBe(NOW.getTime() + tagsService.PRICE_NOTICE_MS);
+    await TagHistoryModel.updateOne({ _id: entry._id }, { $set: { createdAt: new Date(Date.now() - 1) } });
     const history = await request(app)
       .get(`/api/v2/tag-history/${tagId('Jazz')}/week`)
       .expect(200);
@@ -215,22 +219,28 @@ describe('the tag market', () => {
     const owner = await createMember();
     const photo = await payListing(await createPiece(owner, { type: 'photos', subTag: 'Travel' }), owner);
     const travel = tags.get('Travel')!._id;
-    const first = await createMember();
-    // A $0.75 tag price shows a $0.06 knack.
-    await tagsService.priceTagForDay(travel, '2000-01-01', 750_000, NOW);
-    const one = await request(app).post('/api/v2/knack/add').set(bearer(first)).send({ contentId: photo.id, userId: first.id }).expect(200);
-    expect(one.body).toMatchObject({ earnedMicros: 60_000 });
-    await tagsService.priceTagForDay(travel, '2000-01-02', 1_000_000, NOW);
-    const second = await createMember();
-    const two = await request(app).post('/api/v2/knack/add').set(bearer(second)).send({ contentId: photo.id, userId: second.id }).expect(200);
-    expect(two.body).toMatchObject({ earnedMicros: 80_000 });
+    const knack = async () => {
+      const member = await createMember();
+      return (await request(app).post('/api/v2/knack/add').set(bearer(member)).send({ contentId: photo.id, userId: member.id }).expect(200)).body;
+    };
+    // A $0.75 tag price shows a $0.06 knack; set more than a minute ago, it is in force.
+    const aWhileAgo = new Date(Date.now() - 2 * tagsService.PRICE_NOTICE_MS);
+    await tagsService.priceTagForDay(travel, '2000-01-01', 750_000, aWhileAgo);
+    expect(await knack()).toMatchObject({ earnedMicros: 60_000 });
+    // A new price written now is in force a minute later: until then a knack credits the price before it.
+    await tagsService.priceTagForDay(travel, '2000-01-02', 1_000_000, new Date());
+    expect(await knack()).toMatchObject({ earnedMicros: 60_000 });
+    expect((await TagHistoryModel.findById(`${String(travel)}:2000-01-02`).lean())!.createdAt.getTime()).toBeGreaterThan(Date.now());
+    await TagModel.updateOne({ _id: travel }, { $set: { priceFrom: new Date(Date.now() - 1_000) } });
+    tagsService.invalidateTagLists();
+    expect(await knack()).toMatchObject({ earnedMicros: 80_000 });
 
     const entries = await LedgerEntryModel.find({ kind: 'knack', contentId: photo.id }).sort({ at: 1 }).lean<LedgerEntryDoc[]>();
-    expect(entries.map((entry) => entry.legs.find((leg) => leg.amountMicros > 0)!.amountMicros)).toEqual([60_000, 80_000]);
-    expect(entries.map((entry) => String(entry.tagId))).toEqual([String(travel), String(travel)]);
+    expect(entries.map((entry) => entry.legs.find((leg) => leg.amountMicros > 0)!.amountMicros)).toEqual([60_000, 60_000, 80_000]);
+    expect(entries.map((entry) => String(entry.tagId))).toEqual([String(travel), String(travel), String(travel)]);
     // What the piece shows as one knack's worth is the value in force now.
     const money = await request(app).get(`/api/v2/knack/get-money/${photo.id}`).set(bearer(owner)).expect(200);
-    expect(money.body).toMatchObject({ knackValueMicros: 80_000, earnedMicros: 140_000 });
+    expect(money.body).toMatchObject({ knackValueMicros: 80_000, earnedMicros: 200_000 });
   });
 });
 

@@ -181,8 +181,8 @@ export function createContentsService(media: MediaService) {
 
   /** The piece as `reader` sees it (counts its owner hides are null but for the owner and admins). */
   async function dto(content: ContentDoc, reader: CountReader): Promise<Schemas['Content']> {
-    const [finished, knackMicros] = await Promise.all([withFinishedMedia(content), tagsService.knackPriceShown(content)]);
-    return toContentDto(finished, (key) => media.url(key, finished.setting.public), reader, knackMicros);
+    const [finished, price] = await Promise.all([withFinishedMedia(content), tagsService.knackPriceNow(content)]);
+    return toContentDto(finished, (key) => media.url(key, finished.setting.public), reader, price.knackMicros);
   }
 
   /** A piece its owner (or an admin) may change; anyone else's answers 404, as one that does not exist. */

@@ -186,9 +186,9 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     );
     if (!counted && twin) return answer(content, caller, twin, content.reactedCount, KNACK_MESSAGES.already);
 
-    // The value of the tag's price in force now (the tag market moves it daily); the entry keeps it and its tag, and
-    // a later price never changes it.
-    const price = await tagsService.knackPriceNow(content);
+    // The value of the tag's price in force at the knack's time (the tag market moves it daily, tags.service.ts); the
+    // entry keeps it and its tag, and a later price never changes it.
+    const price = await tagsService.knackPriceNow(content, now);
     const value = content.isPaidOut ? price.knackMicros : 0;
     const legs = knackLegs(value, String(content.ownerId), content.payerId ? String(content.payerId) : null);
     // A twin that got here first makes this insert fail on the unique key: nothing is written, and the window

@@ -15,6 +15,12 @@ const tagSchema = new Schema(
     priceMicros: { type: Number, required: true, default: 0, min: 0 },
     /** The last price change (new price minus old), in micro-dollars. */
     diffPriceMicros: { type: Number, required: true, default: 0 },
+    /**
+     * When `priceMicros` takes effect (null: it always was), and the price in force until then: a day's new price is
+     * written a little before it is in force (tags.service.ts, PRICE_NOTICE_MS).
+     */
+    priceFrom: { type: Date, default: null },
+    previousPriceMicros: { type: Number, default: null },
     totalReactedCount: { type: Number, required: true, default: 0, min: 0 },
     image: { type: String, default: null },
     /** Display order: main tags first, then sub-tags in their reference order (tags.seed.ts). */

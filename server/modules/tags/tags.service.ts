@@ -2,7 +2,7 @@ import mongoose, { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import { clearPublicResponses } from '../../lib/public-responses';
 import { knackPriceMicros, tagPriceForKnackPrice } from '../../lib/money';
-import { insertWhole, readById, readByIdShared } from '../../lib/query';
+import { insertWhole, readById } from '../../lib/query';
 import { createTtlCache } from '../../lib/ttl-cache';
 import { seedKnackPriceMicros } from './price-rule';
 import { isDuplicateKey } from '../../lib/duplicate-key';
@@ -93,28 +93,29 @@ export async function pricingTagOf(piece: PricedPiece): Promise<TagDoc | null> {
 /** The least a tag's price may be (the market's floor): its baseline, which shows a $0.05 knack, or $0.99 for premium tags. */
 export const floorPriceOf = (tag: Pick<TagDoc, 'label'>) => tagPriceForKnackPrice(seedKnackPriceMicros(tag.label));
 
+/**
+ * A day's new price takes effect this long after it is written. That is longer than any process keeps the tag lists
+ * (TAG_LIST_TTL_MS), so every instance holds the new price, with the time it takes effect, before it is in force:
+ * a knack then reads the price in force from the list in memory, exactly, without a read of its own.
+ */
+export const PRICE_NOTICE_MS = 60_000;
+
+/** A tag's price in force at `at`: the new price from `priceFrom` on, the one before it until then. */
+export function priceInForce(tag: Pick<TagDoc, 'priceMicros' | 'priceFrom' | 'previousPriceMicros'>, at: Date): number {
+  return tag.priceFrom && at < tag.priceFrom && tag.previousPriceMicros != null ? tag.previousPriceMicros : tag.priceMicros;
+}
+
 export interface KnackPrice {
   /** The tag whose price set it (null when the piece's tag no longer exists: the default value). */
   tagId: Types.ObjectId | null;
   knackMicros: number;
 }
 
-/**
- * What one knack of the piece is worth now: 8% of its tag's price in force, truncated to the cent. The price is read
- * by `_id` (one read on the fast path), not from the list kept for a few seconds, so a knack right after the daily
- * price change credits the new price on every instance. Knacks of one tag that arrive together share that read (its
- * answer is as old as the read in flight, milliseconds, against a price that changes once a day).
- */
-export async function knackPriceNow(piece: PricedPiece): Promise<KnackPrice> {
+/** What one knack of the piece is worth at `at`: 8% of its tag's price in force then, truncated to the cent. */
+export async function knackPriceNow(piece: PricedPiece, at = new Date()): Promise<KnackPrice> {
   const tag = await pricingTagOf(piece);
   if (!tag) return { tagId: null, knackMicros: knackPriceMicros(null) };
-  const current = await readByIdShared<Pick<TagDoc, 'priceMicros'>>(TagModel, tag._id, { priceMicros: 1 });
-  return { tagId: tag._id, knackMicros: knackPriceMicros(current?.priceMicros ?? tag.priceMicros) };
-}
-
-/** What one knack of the piece is worth, from the tag list kept for a few seconds: for what pages show, not for money. */
-export async function knackPriceShown(piece: PricedPiece): Promise<number> {
-  return knackPriceMicros((await pricingTagOf(piece))?.priceMicros);
+  return { tagId: tag._id, knackMicros: knackPriceMicros(priceInForce(tag, at)) };
 }
 
 /**
@@ -148,20 +149,28 @@ export async function priceNow(tagId: Types.ObjectId): Promise<number | null> {
  * call priced the day.
  */
 export async function priceTagForDay(tagId: Types.ObjectId, day: string, priceMicros: number, now: Date): Promise<boolean> {
-  const before = await priceNow(tagId);
-  if (before === null) throw notFound('Tag not found');
+  const tag = await readById<Pick<TagDoc, 'priceMicros' | 'priceFrom' | 'previousPriceMicros'>>(TagModel, tagId, {
+    priceMicros: 1,
+    priceFrom: 1,
+    previousPriceMicros: 1,
+  });
+  if (!tag) throw notFound('Tag not found');
+  const before = priceInForce(tag, now);
   const _id = priceEntryId(tagId, day);
+  // The history's time is when the price takes effect.
+  let from = new Date(now.getTime() + PRICE_NOTICE_MS);
   let priced = true;
   try {
-    await insertWhole(TagHistoryModel, { _id, tagId, priceMicros, createdAt: now });
+    await insertWhole(TagHistoryModel, { _id, tagId, priceMicros, createdAt: from });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     priced = false;
-    const entry = await readById<Pick<TagHistoryDoc, 'priceMicros'>>(TagHistoryModel, _id, { priceMicros: 1 });
+    const entry = await readById<Pick<TagHistoryDoc, 'priceMicros' | 'createdAt'>>(TagHistoryModel, _id, { priceMicros: 1, createdAt: 1 });
     priceMicros = entry!.priceMicros;
+    from = entry!.createdAt;
   }
-  if (priced || before !== priceMicros) {
-    await TagModel.updateOne({ _id: tagId }, { $set: { priceMicros, diffPriceMicros: priceMicros - before } });
+  if (priced || tag.priceMicros !== priceMicros) {
+    await TagModel.updateOne({ _id: tagId }, { $set: { priceMicros, previousPriceMicros: before, priceFrom: from, diffPriceMicros: priceMicros - before } });
     invalidateTagLists();
   }
   return priced;
