@@ -20,7 +20,7 @@ import { balanceOf, LedgerEntryModel, userAccount } from '../../server/modules/l
 import { createTestApp, createTestServices } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
-import { bearer, createMember, createPiece, type TestMember, type TestPiece } from '../helpers/ledger-factory';
+import { bearer, createMember, createPiece, knackBy, payListing, type TestMember, type TestPiece } from '../helpers/ledger-factory';
 import { linkWallet } from '../helpers/stellar-wallet';
 
 useTestDatabase();
@@ -133,9 +133,12 @@ describe('bidding', () => {
 
   it('when a bid is not bigger than the current best, or than the earnings at the current rate, then the messages', async () => {
     const owner = await party();
-    const piece = await createPiece(owner.member, { knackRateMicros: 50_000 });
-    // 40 knacks of $0.05: $2.00 earned, 20 XLM at 10 XLM a dollar.
-    await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, reactedCount: 40 } });
+    const piece = await payListing(await createPiece(owner.member, { knackRateMicros: 50_000 }), owner.member);
+    // What its knacks credited, each at the tag price of its day: $2.00 in all (20 XLM at 10 XLM a dollar), although
+    // the kept count times the value at publication would say 2 × $0.05.
+    await knackBy(await createMember(), { ...piece, knackRateMicros: 1_500_000 });
+    await knackBy(await createMember(), { ...piece, knackRateMicros: 500_000 });
+    await ContentModel.updateOne({ _id: piece.id }, { $set: { reactedCount: 2 } });
     const [a, b] = [await party(), await party()];
     expect(await bid(a, piece, 20)).toMatchObject({ status: 400, body: { message: BELOW_EARNING } });
     expect((await bid(a, piece, 20.01)).status).toBe(201);
@@ -358,8 +361,11 @@ describe('selling', () => {
       succeed: true,
       transaction: signed(sale.transaction, buyer.wallet),
     });
-    // 200 knacks of $0.05: $10 earned, so the reserve is 100 XLM and relisting costs $1.00.
-    await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, reactedCount: 200, knackRateMicros: 50_000 } });
+    // Its knacks credited $10 (to the seller, who owned and paid it out then), so the reserve is 100 XLM and relisting
+    // costs $1.00.
+    await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true } });
+    await knackBy(await createMember(), { ...piece, payerId: seller.member.id, knackRateMicros: 4_000_000 });
+    await knackBy(await createMember(), { ...piece, payerId: seller.member.id, knackRateMicros: 6_000_000 });
     expect((await list(piece).set(bearer(buyer.member))).body).toMatchObject({ closed: true, relistFee: 1, reserve: 100 });
 
     const relist = await post(buyer.member, '/bid/relist', { contentId: piece.id });

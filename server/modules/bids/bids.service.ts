@@ -28,7 +28,7 @@ import type { Schemas } from '../../lib/openapi-types';
 import { insertWhole, readById } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { canView, contentReads, transferOwner, type ContentDoc } from '../contents';
-import { entryExists, post } from '../ledger';
+import { entryExists, knackEarningsOf, post } from '../ledger';
 import type { MessagesService } from '../messages';
 import { relistingKey, waivableFee, type PaymentsService } from '../payments';
 import { NFT_MESSAGES } from '../nft';
@@ -143,9 +143,11 @@ export const relistFeeMicros = (earningsMicros: number) => Math.ceil(earningsMic
 
 const contentOf = (contentId: string) => contentReads.byId<ContentDoc>(new Types.ObjectId(contentId));
 
-/** What the piece has earned, in micro-dollars: its kept knack count times what a knack of it is worth once listed. */
-const earningsMicrosOf = (content: Pick<ContentDoc, 'isPaidOut' | 'reactedCount' | 'knackRateMicros'>) =>
-  content.isPaidOut ? (content.reactedCount ?? 0) * content.knackRateMicros : 0;
+/**
+ * What the piece's knacks have credited, in micro-dollars: the same figure its earnings show (`knack/get-money`), each
+ * knack at the tag price it was credited at. An unlisted piece earns nothing, so it has no reserve.
+ */
+const earningsMicrosOf = (content: Pick<ContentDoc, '_id' | 'isPaidOut'>) => (content.isPaidOut ? knackEarningsOf(content._id) : Promise.resolve(0));
 
 export function createBidsService({ horizon, wallets, payments, notify, linksKey, publicUrl, logger }: BidsDeps) {
   const log = logger.child({ module: 'bids' });
@@ -420,7 +422,7 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
 
       const wallet = await wallets.linkOf(caller);
       if (!wallet.linked || !wallet.address) throw badRequest(NFT_MESSAGES.noWallet);
-      const earnings = earningsMicrosOf(content);
+      const earnings = await earningsMicrosOf(content);
       if (earnings > 0) {
         const reserve = usdMicrosToStroops(earnings, await horizon.xlmPerUsd().catch(failure));
         if (price <= reserve) throw badRequest(BID_MESSAGES.belowEarning, [{ path: 'price', message: BID_MESSAGES.belowEarning }]);
@@ -622,7 +624,7 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
       const numbers = Array.from({ length: Math.min(n, LIST_SIZE) }, (_, i) => n - i);
       const bids = (await Promise.all(numbers.map((i) => readBid(chains.idOf(contentId, i))))).filter((bid): bid is BidDoc => Boolean(bid));
       const names = await usernames(bids.flatMap((bid) => [bid.biderId, bid.sellerId ?? '']));
-      const earnings = earningsMicrosOf(content);
+      const earnings = await earningsMicrosOf(content);
       // The rate is read (cached a minute by the driver) only when the reserve needs it or the owner reads, who sees a
       // sale's worth in dollars; a rate that cannot be read leaves both null rather than failing the list.
       const wantsRate = earnings > 0 || caller?.userId === String(content.ownerId);
@@ -662,7 +664,7 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
       if (!content || String(content.ownerId) !== caller.userId) throw notFound(BID_MESSAGES.contentNotFound);
       const { current, lastSold } = await latest(request.contentId, true);
       if (current || !lastSold || !(await isClosed(lastSold))) throw new AppError(409, 'conflict', BID_MESSAGES.openAlready);
-      const answer = await payments.relist(caller, { content, soldBidId: lastSold._id, feeMicros: relistFeeMicros(earningsMicrosOf(content)) }, origin);
+      const answer = await payments.relist(caller, { content, soldBidId: lastSold._id, feeMicros: relistFeeMicros(await earningsMicrosOf(content)) }, origin);
       log.info({ contentId: request.contentId, soldBidId: lastSold._id, status: answer.status }, 'relisting');
       return answer;
     },
