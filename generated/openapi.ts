@@ -1843,6 +1843,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/instagram/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this server offers Instagram posting, and the caller's connected account
+         * @description `configured` is false when the server has no Instagram app (INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET); `message` then says what posting needs. Otherwise `connected` says whether the caller has connected an Instagram professional account, with its username and when its token ends (Knack renews it before).
+         */
+        get: operations["getInstagramConnection"];
+        put?: never;
+        /**
+         * Start connecting an Instagram professional account (the address of Instagram's consent page)
+         * @description Answers the consent page's address, and sets a cookie that only the callback reads: the consent is accepted only in the browser that started it. After the consent, Instagram sends the browser to `/instagram/callback` (a page of the site, outside the API: the redirect URI to register with the Instagram app is `{PUBLIC_URL}/instagram/callback`), which sends it on to `returnTo` (a path of this site; `/` when left out) with `instagram=connected`, or `instagram=failed` and a `reason`. 404 when the server has no Instagram app. Limited per member (429 with Retry-After).
+         */
+        post: operations["connectInstagram"];
+        /** Forget the caller's Instagram account and its token */
+        delete: operations["disconnectInstagram"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instagram/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a public piece's picture to the caller's Instagram, with its link as the caption
+         * @description Instagram fetches the picture (a JPEG made for it, within a feed post's shapes, from a link that lasts 15 minutes), then the post is published: 'The content was shared to Instragram Successfully.'. 404 for a piece the caller cannot see, or when the server has no Instagram app; 409 when no account is connected ('Connect your Instagram professional account first.'), when Instagram ended the connection (it is then forgotten), for a piece that is not public, or while the same piece is being posted or was posted in the last 10 minutes; 502 when Instagram refuses the post (its reason in the message); 503 when it cannot be reached. 25 posts a day per member (429 with Retry-After).
+         */
+        post: operations["postToInstagram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/knack/add": {
         parameters: {
             query?: never;
@@ -4663,6 +4708,37 @@ export interface components {
         HistoryPage: {
             items: components["schemas"]["HistoryItem"][];
             nextCursor: string | null;
+        };
+        InstagramAuthorize: {
+            /** Format: uri */
+            authorizeUrl: string;
+        };
+        InstagramConnection: {
+            /** @description Whether this server has an Instagram app to post through. */
+            configured: boolean;
+            connected: boolean;
+            /**
+             * Format: date-time
+             * @description When the kept token ends unless renewed (Knack renews it when it is used in its last 10 days).
+             */
+            expiresAt: string | null;
+            /** @description When not configured, what posting to Instagram needs. */
+            message: string | null;
+            username: string | null;
+        };
+        InstagramConnectRequest: {
+            /** @description The path of this site to come back to (anything else counts as `/`). */
+            returnTo?: string;
+        };
+        InstagramPost: {
+            mediaId: string;
+            message: string;
+            /** @description The post's address on Instagram, when Instagram gave it. */
+            permalink: string | null;
+            username: string;
+        };
+        InstagramPostRequest: {
+            contentId: components["schemas"]["ObjectId"];
         };
         InviteUserRequest: {
             contentId: components["schemas"]["ObjectId"];
@@ -8841,6 +8917,125 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getInstagramConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstagramConnection"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    connectInstagram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstagramConnectRequest"];
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstagramAuthorize"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotConfigured"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    disconnectInstagram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten (also when none was connected). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postToInstagram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstagramPostRequest"];
+            };
+        };
+        responses: {
+            /** @description Posted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstagramPost"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description Instagram refused the post; the message gives its reason. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Instagram cannot be reached right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     addKnack: {

@@ -39,6 +39,7 @@ import { unsubscribeRouter } from './modules/mailings';
 import { filesRouter, uploadRouter, type DecodeLimits } from './modules/media';
 import { paymentsRouter, paymentsWebhookRouter, WEBHOOK_PATH } from './modules/payments';
 import { securityHeaders, shareRouter } from './modules/share';
+import { instagramPagesRouter, instagramRouter } from './modules/instagram';
 import { stellarRouter, walletsRouter } from './modules/stellar';
 import { nftRouter, stellarTomlRouter } from './modules/nft';
 import { bidsRouter } from './modules/bids';
@@ -64,7 +65,7 @@ type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
 export interface AppDeps {
   config: Pick<Config, 'env' | 'clientDir' | 'validateResponses' | 'trustProxy' | 'publicUrl' | 'devMail' | 'auth' | 'payments' | 'payouts' | 'stellar'> &
-    Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'analytics'>>;
+    Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'analytics' | 'instagram'>>;
   logger: Logger;
   /** Resolves when the database answers; used by /readyz. */
   pingDatabase: () => Promise<void>;
@@ -141,6 +142,8 @@ export function createApp({
   if (mailer.outboxDir && config.env !== 'production') app.use(outboxRouter(mailer.outboxDir, { openToAll: config.devMail }));
   // The mails' one-click unsubscribe link (RFC 8058): a page when opened, the unsubscribe when POSTed.
   app.use(unsubscribeRouter(services.mailings, config.publicUrl));
+  // Where Instagram sends a member back after its consent page, and the pictures it fetches for a post.
+  app.use(instagramPagesRouter(config.auth, services.instagram));
   // A batch of product events is small: its call reads at most 32 KB, where the others read up to 1 MB.
   app.use(EVENTS_PATH, eventsBodyLimit());
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
@@ -211,6 +214,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     subscriptions: [subscriptionsRouter(auth, services.subscriptions)],
     payments: [paymentsRouter(auth, services.payments)],
     share: [shareRouter(auth, services.share)],
+    instagram: [instagramRouter(auth, services.instagram)],
     history: [historyRouter(auth, services.history, services.wallet)],
     wallet: [walletRouter(auth, services.wallet)],
     anchors: [anchorsRouter(auth, services.anchors)],

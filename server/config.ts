@@ -61,6 +61,24 @@ export interface Config {
   ipfs: IpfsConfig;
   stellar: StellarConfig;
   analytics: AnalyticsConfig;
+  /** Posting pieces to members' Instagram professional accounts; undefined when no Instagram app is configured. */
+  instagram: InstagramConfig | undefined;
+}
+
+/**
+ * The Instagram app (Instagram API with Instagram Login) that members connect their professional account to, and the
+ * addresses of Instagram's three hosts: the consent page, the token exchange, and the Graph API at its version.
+ */
+export interface InstagramConfig {
+  appId: string;
+  appSecret: string;
+  authorizeUrl: string;
+  apiUrl: string;
+  graphUrl: string;
+  /** The key the members' access tokens are encrypted with at rest (AES-256-GCM), derived from JWT_SECRET. */
+  tokensKey: string;
+  /** The HMAC key of the connect flow's `state` and of the short-lived image links Instagram fetches. */
+  linksKey: string;
 }
 
 export interface AuthConfig {
@@ -334,6 +352,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ipfs: ipfsConfig(env),
     stellar: stellarConfig(env),
     analytics: analyticsConfig(env),
+    instagram: instagramConfig(env, secret),
+  };
+}
+
+/** Both or neither: an app id without its secret (or the reverse) is a half-made setup, refused at start. */
+function instagramConfig(env: NodeJS.ProcessEnv, secret: string): InstagramConfig | undefined {
+  const appId = env.INSTAGRAM_APP_ID?.trim();
+  const appSecret = env.INSTAGRAM_APP_SECRET?.trim();
+  if (!appId && !appSecret) return undefined;
+  if (!appId || !appSecret) throw new ConfigError('INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET must be set together (the Instagram app of Meta for Developers).');
+  if (!/^\d{5,25}$/.test(appId)) throw new ConfigError(`INSTAGRAM_APP_ID must be the Instagram app's numeric id; got "${appId}".`);
+  return {
+    appId,
+    appSecret,
+    authorizeUrl: httpUrl(env, 'INSTAGRAM_AUTHORIZE_URL', 'https://www.instagram.com/oauth/authorize') ?? 'https://www.instagram.com/oauth/authorize',
+    apiUrl: httpUrl(env, 'INSTAGRAM_API_URL', 'https://api.instagram.com') ?? 'https://api.instagram.com',
+    graphUrl: httpUrl(env, 'INSTAGRAM_GRAPH_URL', 'https://graph.instagram.com/v19.0') ?? 'https://graph.instagram.com/v19.0',
+    tokensKey: deriveKey(secret, 'instagram-tokens'),
+    linksKey: deriveKey(secret, 'instagram-links'),
   };
 }
 

@@ -30,13 +30,14 @@ import { createNftService } from './modules/nft';
 import { createPaymentsService } from './modules/payments';
 import { createProjectsService } from './modules/projects';
 import { createShareService } from './modules/share';
+import { createInstagramService } from './modules/instagram';
 import { createStellarService, createWalletsService } from './modules/stellar';
 import { createSubscriptionsService } from './modules/subscriptions';
 import { createPayouts, createWalletService } from './modules/wallet';
 
 export interface ServiceDeps {
   config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts' | 'stellar'> &
-    Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'env' | 'analytics'>>;
+    Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'env' | 'analytics' | 'instagram'>>;
   logger: Logger;
   mailer: Mailer;
   storage: Storage;
@@ -97,6 +98,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     feeds: createFeedsService(contents),
     knacks: createKnacksService({ mailer, secret: config.auth.keys.knackCodes }),
     share: createShareService({ mailer, publicUrl: config.publicUrl, secret: config.auth.keys.visitorIds, logger }),
+    instagram: createInstagramService({ config: config.instagram, storage, publicUrl: config.publicUrl, logger }),
     history: createHistoryService({ fees: config.payouts }),
     wallet: createWalletService(payouts, { mailer, publicUrl: config.publicUrl, logger }),
     flags: createFlagsService({ contents, mailer, logger }),

@@ -32,6 +32,7 @@ import { projectsExportOf, removeProjectsOf } from '../projects';
 import { removeWalletLinkOf, walletLinkExportOf } from '../stellar';
 import { nftMintsExportOf, removeNftMintsOf } from '../nft';
 import { bidsExportOf, removeBidsOf } from '../bids';
+import { removeInstagramLinkOf } from '../instagram';
 import { ledgerExportOf } from '../ledger';
 import { removeUploadsOf, type MediaService } from '../media';
 import { currentSubscriptionOf, type SubscriptionsService } from '../subscriptions';
@@ -108,6 +109,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     { name: 'unlink the Stellar wallet', run: removeWalletLinkOf },
     { name: 'remove the NFT mints', run: removeNftMintsOf },
     { name: 'withdraw the bids', run: removeBidsOf },
+    { name: 'forget the Instagram connection', run: removeInstagramLinkOf },
     { name: 'take the member off their product events', run: forgetMemberInProductEvents },
     { name: 'remove the account', run: removeAccount },
   ];

@@ -42,6 +42,8 @@ export type Endpoints = {
   confirmAccount: MutationDefinition<op.ConfirmAccountArgs & CallOptions, CacheBaseQuery, Tag, op.ConfirmAccountResult, 'api'>;
   /** POST /auth/confirm-email-change: Switch a member's email to the new address whose emailed link this is */
   confirmEmailChange: MutationDefinition<op.ConfirmEmailChangeArgs & CallOptions, CacheBaseQuery, Tag, op.ConfirmEmailChangeResult, 'api'>;
+  /** POST /instagram/connection: Start connecting an Instagram professional account (the address of Instagram's consent page) */
+  connectInstagram: MutationDefinition<op.ConnectInstagramArgs & CallOptions, CacheBaseQuery, Tag, op.ConnectInstagramResult, 'api'>;
   /** GET /content/count/{id}: How many pieces a member has */
   countUserContents: QueryDefinition<op.CountUserContentsArgs & CallOptions, CacheBaseQuery, Tag, op.CountUserContentsResult, 'api'>;
   /** POST /code/create: Create a discount code (admins) */
@@ -74,6 +76,8 @@ export type Endpoints = {
   deletePieceAsAdmin: MutationDefinition<op.DeletePieceAsAdminArgs & CallOptions, CacheBaseQuery, Tag, op.DeletePieceAsAdminResult, 'api'>;
   /** POST /project/delete: Remove one of one's projects; its pieces stay */
   deleteProject: MutationDefinition<op.DeleteProjectArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteProjectResult, 'api'>;
+  /** DELETE /instagram/connection: Forget the caller's Instagram account and its token */
+  disconnectInstagram: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.DisconnectInstagramResult, 'api'>;
   /** GET /user-setting/download-data/{id}: Download a member's data (a JSON file) */
   downloadMyData: QueryDefinition<op.DownloadMyDataArgs & CallOptions, CacheBaseQuery, Tag, op.DownloadMyDataResult, 'api'>;
   /** POST /auth/facebook-signin: Sign in with a Facebook access token */
@@ -142,6 +146,8 @@ export type Endpoints = {
   getFollowers: InfiniteQueryDefinition<op.GetFollowersArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetFollowersResult, 'api'>;
   /** GET /follow/get-followings/{userId}/myuserId/{id}: The members `userId` follows, the latest first */
   getFollowings: InfiniteQueryDefinition<op.GetFollowingsArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetFollowingsResult, 'api'>;
+  /** GET /instagram/connection: Whether this server offers Instagram posting, and the caller's connected account */
+  getInstagramConnection: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetInstagramConnectionResult, 'api'>;
   /** GET /knack/get-money/{id}: What one knack of a piece is worth, and what the piece has earned */
   getKnackMoney: QueryDefinition<op.GetKnackMoneyArgs & CallOptions, CacheBaseQuery, Tag, op.GetKnackMoneyResult, 'api'>;
   /** GET /ledger/proofs/{entryId}: The proof that one of the caller's ledger entries is in its day's anchored Merkle root */
@@ -254,6 +260,8 @@ export type Endpoints = {
   makeFollowing: MutationDefinition<op.MakeFollowingArgs & CallOptions, CacheBaseQuery, Tag, op.MakeFollowingResult, 'api'>;
   /** POST /content/paid: Monetize a piece (pay its listing fee) */
   payForContent: MutationDefinition<op.PayForContentArgs & CallOptions, CacheBaseQuery, Tag, op.PayForContentResult, 'api'>;
+  /** POST /instagram/posts: Post a public piece's picture to the caller's Instagram, with its link as the caption */
+  postToInstagram: MutationDefinition<op.PostToInstagramArgs & CallOptions, CacheBaseQuery, Tag, op.PostToInstagramResult, 'api'>;
   /** POST /nft/mints/{id}/prepare: Pin the piece's file to IPFS and build the mint transaction (moving to step 4) */
   prepareNftMint: MutationDefinition<op.PrepareNftMintArgs & CallOptions, CacheBaseQuery, Tag, op.PrepareNftMintResult, 'api'>;
   /** POST /admin/cms-preview: The HTML a page or post would show for this Markdown (admins) */
@@ -400,6 +408,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   checkStellarAccount: { kind: 'query', tags: ['Stellar'] },
   confirmAccount: { kind: 'mutation', tags: ['Auth'] },
   confirmEmailChange: { kind: 'mutation', tags: ['Auth'] },
+  connectInstagram: { kind: 'mutation', tags: ['Content'] },
   countUserContents: { kind: 'query', tags: ['Content'] },
   createDiscountCode: { kind: 'mutation', tags: ['Payment'] },
   createMemberAccount: { kind: 'mutation', tags: ['Admin'] },
@@ -416,6 +425,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   deleteMyAccount: { kind: 'mutation', tags: ['Settings'] },
   deletePieceAsAdmin: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteProject: { kind: 'mutation', tags: ['Project'] },
+  disconnectInstagram: { kind: 'mutation', tags: ['Content'] },
   downloadMyData: { kind: 'query', tags: ['Settings'] },
   facebookSignin: { kind: 'mutation', tags: ['Auth'] },
   getAdminDashboard: { kind: 'query', tags: ['Admin'] },
@@ -450,6 +460,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getFollowCount: { kind: 'query', tags: ['Follow'] },
   getFollowers: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
   getFollowings: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
+  getInstagramConnection: { kind: 'query', tags: ['Content'] },
   getKnackMoney: { kind: 'query', tags: ['Knack'] },
   getLedgerProof: { kind: 'query', tags: ['Knack'] },
   getListingForecast: { kind: 'query', tags: ['Knack'] },
@@ -506,6 +517,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
   makeFollowing: { kind: 'mutation', tags: ['Follow', 'User', 'Content', 'Comment'] },
   payForContent: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack', 'Settings'] },
+  postToInstagram: { kind: 'mutation', tags: ['Content'] },
   prepareNftMint: { kind: 'mutation', tags: ['NFT'] },
   previewMarkdown: { kind: 'mutation', tags: ['Admin'] },
   reactContent: { kind: 'mutation', tags: ['Content'] },
@@ -589,6 +601,7 @@ export const {
   useLazyCheckStellarAccountQuery,
   useConfirmAccountMutation,
   useConfirmEmailChangeMutation,
+  useConnectInstagramMutation,
   useCountUserContentsQuery,
   useLazyCountUserContentsQuery,
   useCreateDiscountCodeMutation,
@@ -606,6 +619,7 @@ export const {
   useDeleteMyAccountMutation,
   useDeletePieceAsAdminMutation,
   useDeleteProjectMutation,
+  useDisconnectInstagramMutation,
   useDownloadMyDataQuery,
   useLazyDownloadMyDataQuery,
   useFacebookSigninMutation,
@@ -657,6 +671,8 @@ export const {
   useLazyGetFollowCountQuery,
   useGetFollowersInfiniteQuery,
   useGetFollowingsInfiniteQuery,
+  useGetInstagramConnectionQuery,
+  useLazyGetInstagramConnectionQuery,
   useGetKnackMoneyQuery,
   useLazyGetKnackMoneyQuery,
   useGetLedgerProofQuery,
@@ -751,6 +767,7 @@ export const {
   useLogoutAllMutation,
   useMakeFollowingMutation,
   usePayForContentMutation,
+  usePostToInstagramMutation,
   usePrepareNftMintMutation,
   usePreviewMarkdownMutation,
   useReactContentMutation,

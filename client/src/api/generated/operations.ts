@@ -116,6 +116,13 @@ export function confirmEmailChange(args: ConfirmEmailChangeArgs, options?: Reque
   return request<ConfirmEmailChangeResult>('post', '/auth/confirm-email-change', args ?? {}, options);
 }
 
+export type ConnectInstagramArgs = { body: NonNullable<operations['connectInstagram']['requestBody']>['content']['application/json'] };
+export type ConnectInstagramResult = operations['connectInstagram']['responses'][200]['content']['application/json'];
+/** POST /instagram/connection: Start connecting an Instagram professional account (the address of Instagram's consent page) */
+export function connectInstagram(args: ConnectInstagramArgs, options?: RequestOptions): Promise<ConnectInstagramResult> {
+  return request<ConnectInstagramResult>('post', '/instagram/connection', args ?? {}, options);
+}
+
 export type CountUserContentsArgs = { path: operations['countUserContents']['parameters']['path'] };
 export type CountUserContentsResult = operations['countUserContents']['responses'][200]['content']['application/json'];
 /** GET /content/count/{id}: How many pieces a member has */
@@ -226,6 +233,13 @@ export type DeleteProjectResult = operations['deleteProject']['responses'][200][
 /** POST /project/delete: Remove one of one's projects; its pieces stay */
 export function deleteProject(args: DeleteProjectArgs, options?: RequestOptions): Promise<DeleteProjectResult> {
   return request<DeleteProjectResult>('post', '/project/delete', args ?? {}, options);
+}
+
+export type DisconnectInstagramArgs = Record<string, never>;
+export type DisconnectInstagramResult = operations['disconnectInstagram']['responses'][204]['content']['application/json'];
+/** DELETE /instagram/connection: Forget the caller's Instagram account and its token */
+export function disconnectInstagram(args?: DisconnectInstagramArgs, options?: RequestOptions): Promise<DisconnectInstagramResult> {
+  return request<DisconnectInstagramResult>('delete', '/instagram/connection', args ?? {}, options);
 }
 
 export type DownloadMyDataArgs = { path: operations['downloadMyData']['parameters']['path'] };
@@ -464,6 +478,13 @@ export type GetFollowingsResult = operations['getFollowings']['responses'][200][
 /** GET /follow/get-followings/{userId}/myuserId/{id}: The members `userId` follows, the latest first */
 export function getFollowings(args: GetFollowingsArgs, options?: RequestOptions): Promise<GetFollowingsResult> {
   return request<GetFollowingsResult>('get', '/follow/get-followings/{userId}/myuserId/{id}', args ?? {}, options);
+}
+
+export type GetInstagramConnectionArgs = Record<string, never>;
+export type GetInstagramConnectionResult = operations['getInstagramConnection']['responses'][200]['content']['application/json'];
+/** GET /instagram/connection: Whether this server offers Instagram posting, and the caller's connected account */
+export function getInstagramConnection(args?: GetInstagramConnectionArgs, options?: RequestOptions): Promise<GetInstagramConnectionResult> {
+  return request<GetInstagramConnectionResult>('get', '/instagram/connection', args ?? {}, options);
 }
 
 export type GetKnackMoneyArgs = { path: operations['getKnackMoney']['parameters']['path'] };
@@ -856,6 +877,13 @@ export type PayForContentResult = operations['payForContent']['responses'][200][
 /** POST /content/paid: Monetize a piece (pay its listing fee) */
 export function payForContent(args: PayForContentArgs, options?: RequestOptions): Promise<PayForContentResult> {
   return request<PayForContentResult>('post', '/content/paid', args ?? {}, options);
+}
+
+export type PostToInstagramArgs = { body: NonNullable<operations['postToInstagram']['requestBody']>['content']['application/json'] };
+export type PostToInstagramResult = operations['postToInstagram']['responses'][201]['content']['application/json'];
+/** POST /instagram/posts: Post a public piece's picture to the caller's Instagram, with its link as the caption */
+export function postToInstagram(args: PostToInstagramArgs, options?: RequestOptions): Promise<PostToInstagramResult> {
+  return request<PostToInstagramResult>('post', '/instagram/posts', args ?? {}, options);
 }
 
 export type PrepareNftMintArgs = { path: operations['prepareNftMint']['parameters']['path']; body: NonNullable<operations['prepareNftMint']['requestBody']>['content']['application/json'] };
