@@ -8979,12 +8979,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Forgotten (also when none was connected). */
-            204: {
+            /** @description Forgotten (also when none was connected): 'Instagram is disconnected.'. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];

@@ -19,7 +19,7 @@ import { loadConfig } from '../../server/config';
 import { localStorage } from '../../server/integrations/storage';
 import { ContentModel } from '../../server/modules/contents';
 import { INSTAGRAM_RATIOS } from '../../server/modules/instagram';
-import { InstagramLinkModel } from '../../server/modules/instagram/instagram.model';
+import { InstagramLinkModel } from '../../server/modules/instagram/testing';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { signedToken } from '../../server/lib/signed-token';
 import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
@@ -87,10 +87,7 @@ async function connect(member: TestMember, returnTo = '/explore') {
   const cookie = ([] as string[]).concat(started.headers['set-cookie'] ?? []).find((c) => c.startsWith('knack_instagram_connect='))!;
   const consent = await fetch(started.body.authorizeUrl as string, { redirect: 'manual' });
   const back = new URL(consent.headers.get('location')!);
-  const callback = await request(app)
-    .get(`${back.pathname}${back.search}`)
-    .set('Cookie', cookie.split(';')[0]!)
-    .expect(303);
+  const callback = await request(app).get(`${back.pathname}${back.search}`).set('Cookie', cookie.split(';')[0]!).expect(303);
   return { started, cookie, back, location: callback.headers.location as string };
 }
 
@@ -167,7 +164,7 @@ describe('connecting an account', () => {
   it('when the member disconnects, then the account and its token are forgotten', async () => {
     const cid = await createMember();
     await connect(cid);
-    await request(app).delete('/api/v2/instagram/connection').set(bearer(cid)).expect(204);
+    expect((await request(app).delete('/api/v2/instagram/connection').set(bearer(cid)).expect(200)).body).toEqual({ message: 'Instagram is disconnected.' });
     expect((await request(app).get('/api/v2/instagram/connection').set(bearer(cid))).body).toMatchObject({ connected: false, username: null });
     expect(await InstagramLinkModel.countDocuments({ _id: cid.id })).toBe(0);
   });
@@ -180,7 +177,12 @@ describe('posting a piece', () => {
     const piece = await pieceWithPicture(ana, 300, 900);
     const before = standIn.posts.length;
     const res = await post(ana, piece.id).expect(201);
-    expect(res.body).toEqual({ message: SHARED, mediaId: expect.stringMatching(/^\d+$/), permalink: expect.stringMatching(/^https:\/\/www\.instagram\.com\/p\//), username: 'nora.vale.art' });
+    expect(res.body).toEqual({
+      message: SHARED,
+      mediaId: expect.stringMatching(/^\d+$/),
+      permalink: expect.stringMatching(/^https:\/\/www\.instagram\.com\/p\//),
+      username: 'nora.vale.art',
+    });
     expect(standIn.posts).toHaveLength(before + 1);
     const made = standIn.posts.at(-1)!;
     const content = (await ContentModel.findById(piece.id).lean())!;
@@ -263,11 +265,17 @@ describe('the picture links', () => {
     const ana = await createMember();
     const piece = await pieceWithPicture(ana, 400, 400);
     const link = (until: number) => `/instagram-images/${signedToken(linksKey, 'instagram-image', [piece.id, String(until)])}.jpg`;
-    const live = await request(app).get(link(Date.now() + 60_000)).expect(200);
+    const live = await request(app)
+      .get(link(Date.now() + 60_000))
+      .expect(200);
     expect(live.headers['content-type']).toBe('image/jpeg');
-    await request(app).get(link(Date.now() - 1)).expect(404);
+    await request(app)
+      .get(link(Date.now() - 1))
+      .expect(404);
     await ContentModel.updateOne({ _id: piece.id }, { $set: { 'setting.public': false, 'setting.private': true } });
-    await request(app).get(link(Date.now() + 60_000)).expect(404);
+    await request(app)
+      .get(link(Date.now() + 60_000))
+      .expect(404);
   });
 });
 

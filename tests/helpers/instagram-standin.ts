@@ -41,7 +41,11 @@ export async function startInstagramStandIn(account = { userId: '178414000000000
 
   const graphError = (res: http.ServerResponse, status: number, message: string, code: number, subcode?: number) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: { message, type: 'OAuthException', code, ...(subcode && { error_subcode: subcode }), fbtrace_id: randomBytes(6).toString('hex') } }));
+    res.end(
+      JSON.stringify({
+        error: { message, type: 'OAuthException', code, ...(subcode && { error_subcode: subcode }), fbtrace_id: randomBytes(6).toString('hex') },
+      }),
+    );
   };
   const json = (res: http.ServerResponse, body: unknown) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -74,7 +78,11 @@ export async function startInstagramStandIn(account = { userId: '178414000000000
         return graphError(res, 400, 'Invalid platform app', 100);
       }
       if (decline) {
-        redirect.search = new URLSearchParams({ error: 'access_denied', error_reason: 'user_denied', error_description: 'The user denied your request.' }).toString();
+        redirect.search = new URLSearchParams({
+          error: 'access_denied',
+          error_reason: 'user_denied',
+          error_description: 'The user denied your request.',
+        }).toString();
       } else {
         const code = randomBytes(20).toString('base64url');
         codes.set(code, { redirectUri: param('redirect_uri') });
@@ -98,7 +106,8 @@ export async function startInstagramStandIn(account = { userId: '178414000000000
     }
     if (req.method === 'GET' && url.pathname === '/access_token') {
       const token = tokenOf();
-      if (param('grant_type') !== 'ig_exchange_token' || param('client_secret') !== STANDIN_APP.appSecret) return graphError(res, 400, 'Unsupported grant type', 100);
+      if (param('grant_type') !== 'ig_exchange_token' || param('client_secret') !== STANDIN_APP.appSecret)
+        return graphError(res, 400, 'Unsupported grant type', 100);
       if (!token || token.long) return graphError(res, 400, 'Invalid OAuth access token - Cannot parse access token', 190);
       return json(res, { access_token: issue(token.userId, true), token_type: 'bearer', expires_in: 5_184_000 });
     }

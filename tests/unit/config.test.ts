@@ -67,6 +67,7 @@ describe('loadConfig', () => {
       ACCESS_TOKEN_TTL_SECONDS: '600',
       PUBLIC_URL: 'https://knack.example/',
     });
+    expect(config.instagram).toBeUndefined();
     expect(config.auth).toMatchObject({
       adminEmails: ['boss@knack.example', 'ops@knack.example'],
       google: { clientId: 'client.apps.googleusercontent.com', certsUrl: undefined },
@@ -76,6 +77,21 @@ describe('loadConfig', () => {
       cookieSecure: true,
     });
     expect(config.publicUrl).toBe('https://knack.example');
+  });
+
+  it("when an Instagram app is given, then posting to Instagram is on, at Instagram's addresses, with keys of its own", () => {
+    const config = loadConfig({ JWT_SECRET: 'y'.repeat(32), INSTAGRAM_APP_ID: ' 1234567890123 ', INSTAGRAM_APP_SECRET: 'shh' });
+    expect(config.instagram).toEqual({
+      appId: '1234567890123',
+      appSecret: 'shh',
+      authorizeUrl: 'https://www.instagram.com/oauth/authorize',
+      apiUrl: 'https://api.instagram.com',
+      graphUrl: 'https://graph.instagram.com/v19.0',
+      tokensKey: expect.stringMatching(/^[\w-]{43}$/),
+      linksKey: expect.stringMatching(/^[\w-]{43}$/),
+    });
+    expect(config.instagram!.tokensKey).not.toBe(config.instagram!.linksKey);
+    expect(Object.values(config.auth.keys)).not.toContain(config.instagram!.tokensKey);
   });
 
   it('when ADMIN_REMOVE_EMAILS is given, then it is parsed like ADMIN_EMAILS; unset, no admin may delete any piece', () => {
@@ -442,6 +458,10 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production' }, /JWT_SECRET must be set in production/],
     [{ JWT_SECRET: 'short' }, /JWT_SECRET must be 32 characters or more/],
     [{ FACEBOOK_APP_ID: '123' }, /FACEBOOK_APP_SECRET must be set/],
+    [{ INSTAGRAM_APP_ID: '1234567890' }, /INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET must be set together/],
+    [{ INSTAGRAM_APP_SECRET: 'shh' }, /INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET must be set together/],
+    [{ INSTAGRAM_APP_ID: 'my-app', INSTAGRAM_APP_SECRET: 'shh' }, /INSTAGRAM_APP_ID must be the Instagram app's numeric id/],
+    [{ INSTAGRAM_APP_ID: '1234567890', INSTAGRAM_APP_SECRET: 'shh', INSTAGRAM_GRAPH_URL: 'graph' }, /INSTAGRAM_GRAPH_URL must be an http\(s\) URL/],
     [{ PUBLIC_URL: 'knack.example' }, /PUBLIC_URL must be an http/],
     [{ BCRYPT_COST: '4' }, /BCRYPT_COST must be a whole number from 10 to 15/],
   ])('when %p is set, then start fails with a clear message', (env, message) => {

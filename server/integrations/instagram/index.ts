@@ -51,7 +51,11 @@ function asInstagramError(err: unknown): InstagramError {
     if (inner) return new InstagramError(inner.message ?? 'Instagram refused the call.', inner.code ?? null, inner.error_subcode ?? null);
     // The token exchange answers errors in an older, flat shape.
     if (body?.error_message) return new InstagramError(body.error_message, body.code ?? null, null);
-    return new InstagramError(err.response ? `Instagram answered ${err.response.status}.` : `Instagram could not be reached (${err.code ?? err.message}).`, null, null);
+    return new InstagramError(
+      err.response ? `Instagram answered ${err.response.status}.` : `Instagram could not be reached (${err.code ?? err.message}).`,
+      null,
+      null,
+    );
   }
   return new InstagramError(err instanceof Error ? err.message : String(err), null, null);
 }
@@ -135,9 +139,13 @@ export function instagramGraph(config: Pick<InstagramConfig, 'appId' | 'appSecre
     /** Step one of a post: a container of the image at `imageUrl` (a public JPEG) with its caption. */
     async createImageContainer(userId: string, accessToken: string, imageUrl: string, caption: string): Promise<string> {
       const made = await call(() =>
-        axios.post<{ id: string }>(`${config.graphUrl}/${encodeURIComponent(userId)}/media`, form({ image_url: imageUrl, caption, access_token: accessToken }), {
-          timeout: TIMEOUT_MS,
-        }),
+        axios.post<{ id: string }>(
+          `${config.graphUrl}/${encodeURIComponent(userId)}/media`,
+          form({ image_url: imageUrl, caption, access_token: accessToken }),
+          {
+            timeout: TIMEOUT_MS,
+          },
+        ),
       );
       return made.id;
     },

@@ -11,13 +11,22 @@ const MAX_SIDE = { width: 1080, height: 1350 };
 const BAND = { r: 20, g: 18, b: 31, alpha: 1 };
 
 export async function instagramJpeg(original: Buffer): Promise<Buffer> {
-  const fitted = await sharp(original).rotate().resize({ ...MAX_SIDE, fit: 'inside' }).toBuffer({ resolveWithObject: true });
+  const fitted = await sharp(original)
+    .rotate()
+    .resize({ ...MAX_SIDE, fit: 'inside' })
+    .toBuffer({ resolveWithObject: true });
   const { width, height } = fitted.info;
   const ratio = width / height;
   const padX = ratio < INSTAGRAM_RATIOS.tallest ? Math.ceil(height * INSTAGRAM_RATIOS.tallest) - width : 0;
   const padY = ratio > INSTAGRAM_RATIOS.widest ? Math.ceil(width / INSTAGRAM_RATIOS.widest) - height : 0;
   return sharp(fitted.data)
-    .extend({ left: Math.floor(padX / 2), right: padX - Math.floor(padX / 2), top: Math.floor(padY / 2), bottom: padY - Math.floor(padY / 2), background: BAND })
+    .extend({
+      left: Math.floor(padX / 2),
+      right: padX - Math.floor(padX / 2),
+      top: Math.floor(padY / 2),
+      bottom: padY - Math.floor(padY / 2),
+      background: BAND,
+    })
     .flatten({ background: BAND })
     .jpeg({ quality: 90, mozjpeg: true })
     .toBuffer();

@@ -3,7 +3,7 @@ import { Router, type Request } from 'express';
 import type { AuthConfig } from '../../config';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAuth } from '../users';
-import { CALLBACK_PATH, CONNECT_COOKIE, IMAGE_PATH, type InstagramService } from './instagram.service';
+import { CALLBACK_PATH, CONNECT_COOKIE, IMAGE_PATH, INSTAGRAM_MESSAGES, type InstagramService } from './instagram.service';
 
 /** The consent's cookie lives as long as the consent may take, and is sent only to the callback. */
 const COOKIE_MAX_AGE_MS = 15 * 60_000;
@@ -25,7 +25,7 @@ export function instagramRouter(config: AuthConfig, instagram: InstagramService)
 
   router.delete('/instagram/connection', requireAuth(config), async (req: ApiRequest<'disconnectInstagram'>, res: ApiResponse<'disconnectInstagram'>) => {
     await instagram.disconnect(req.auth!);
-    res.status(204).end();
+    res.json({ message: INSTAGRAM_MESSAGES.disconnected });
   });
 
   router.post('/instagram/posts', requireAuth(config), async (req: ApiRequest<'postToInstagram'>, res: ApiResponse<'postToInstagram'>) => {

@@ -24,6 +24,7 @@ import { InstagramLinkModel, InstagramPostModel, type InstagramLinkDoc, type Ins
 
 export const INSTAGRAM_MESSAGES = {
   shared: 'The content was shared to Instragram Successfully.',
+  disconnected: 'Instagram is disconnected.',
   notConfigured: 'Posting to Instagram is not offered on this server: its operator has not set INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET.',
   notConnected: 'Connect your Instagram professional account first.',
   ended: 'Your Instagram connection has ended: connect your account again.',

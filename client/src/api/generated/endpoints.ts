@@ -5,7 +5,7 @@ import type { InfiniteQueryDefinition, MutationDefinition, QueryDefinition } fro
 import { createCachedApi, type CacheBaseQuery, type CallOptions } from '../cache';
 import type * as op from './operations';
 
-const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Admin', 'Event', 'Bid'] as const;
+const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Admin', 'Event', 'Instagram', 'Bid'] as const;
 type Tag = (typeof TAG_TYPES)[number];
 
 /** The types of every endpoint (the plan below builds them). */
@@ -408,7 +408,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   checkStellarAccount: { kind: 'query', tags: ['Stellar'] },
   confirmAccount: { kind: 'mutation', tags: ['Auth'] },
   confirmEmailChange: { kind: 'mutation', tags: ['Auth'] },
-  connectInstagram: { kind: 'mutation', tags: ['Content'] },
+  connectInstagram: { kind: 'mutation', tags: ['Instagram'] },
   countUserContents: { kind: 'query', tags: ['Content'] },
   createDiscountCode: { kind: 'mutation', tags: ['Payment'] },
   createMemberAccount: { kind: 'mutation', tags: ['Admin'] },
@@ -425,7 +425,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   deleteMyAccount: { kind: 'mutation', tags: ['Settings'] },
   deletePieceAsAdmin: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteProject: { kind: 'mutation', tags: ['Project'] },
-  disconnectInstagram: { kind: 'mutation', tags: ['Content'] },
+  disconnectInstagram: { kind: 'mutation', tags: ['Instagram'] },
   downloadMyData: { kind: 'query', tags: ['Settings'] },
   facebookSignin: { kind: 'mutation', tags: ['Auth'] },
   getAdminDashboard: { kind: 'query', tags: ['Admin'] },
@@ -460,7 +460,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getFollowCount: { kind: 'query', tags: ['Follow'] },
   getFollowers: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
   getFollowings: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
-  getInstagramConnection: { kind: 'query', tags: ['Content'] },
+  getInstagramConnection: { kind: 'query', tags: ['Instagram'] },
   getKnackMoney: { kind: 'query', tags: ['Knack'] },
   getLedgerProof: { kind: 'query', tags: ['Knack'] },
   getListingForecast: { kind: 'query', tags: ['Knack'] },
@@ -517,7 +517,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   logoutAll: { kind: 'mutation', tags: ['Auth'] },
   makeFollowing: { kind: 'mutation', tags: ['Follow', 'User', 'Content', 'Comment'] },
   payForContent: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack', 'Settings'] },
-  postToInstagram: { kind: 'mutation', tags: ['Content'] },
+  postToInstagram: { kind: 'mutation', tags: ['Instagram'] },
   prepareNftMint: { kind: 'mutation', tags: ['NFT'] },
   previewMarkdown: { kind: 'mutation', tags: ['Admin'] },
   reactContent: { kind: 'mutation', tags: ['Content'] },

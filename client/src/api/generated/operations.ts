@@ -236,7 +236,7 @@ export function deleteProject(args: DeleteProjectArgs, options?: RequestOptions)
 }
 
 export type DisconnectInstagramArgs = Record<string, never>;
-export type DisconnectInstagramResult = operations['disconnectInstagram']['responses'][204]['content']['application/json'];
+export type DisconnectInstagramResult = operations['disconnectInstagram']['responses'][200]['content']['application/json'];
 /** DELETE /instagram/connection: Forget the caller's Instagram account and its token */
 export function disconnectInstagram(args?: DisconnectInstagramArgs, options?: RequestOptions): Promise<DisconnectInstagramResult> {
   return request<DisconnectInstagramResult>('delete', '/instagram/connection', args ?? {}, options);

@@ -7,3 +7,4 @@ export type { SharedPiece, ShareSite, EmbedSizeKey } from './share.links';
 
 /** The share modal's chunk. */
 export const loadShareModal = () => import('./components/ShareModal');
+export { InstagramReturn } from './components/InstagramReturn';

@@ -8,6 +8,8 @@ export interface SharedPiece {
   id: string;
   title: string;
   ownerUsername: string;
+  /** The artist's name as shown (the username when they have none). */
+  ownerName?: string;
   /** The share path from the API, `/{ownerUsername}-{title slug}`. */
   link: string;
   coverPath?: string;

@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../lib/storeHooks';
 import { RouteErrorBoundary } from '../../components/errors';
 import { PageLoading } from '../../components/PageLoading';
 import { OrderReturn } from '../../features/payments';
+import { InstagramReturn } from '../../features/share';
 import { MessageCountsPoll } from '../../features/messages';
 import { loadPlayerBar, selectHasTrack } from '../../features/player';
 import { selectIsPhone, selectSideMenuOpen, sideMenuClosed } from '../../lib/ui';
@@ -84,6 +85,7 @@ export function FrontLayout() {
       <ModalHost />
       <MessageCountsPoll />
       <OrderReturn />
+      <InstagramReturn />
       <PlayerSlot show={hasTrack} />
     </div>
   );

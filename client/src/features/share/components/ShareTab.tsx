@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import FacebookFilled from '@ant-design/icons/es/icons/FacebookFilled';
 import InstagramOutlined from '@ant-design/icons/es/icons/InstagramOutlined';
 import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
@@ -6,7 +6,10 @@ import TwitterOutlined from '@ant-design/icons/es/icons/TwitterOutlined';
 import { copyText } from '../../../components/copyText';
 import { notify } from '../../../components/notify';
 import { SHARE_SITES, shareIntent, shareUrlOf, type SharedPiece, type ShareSite } from '../share.links';
+import { useAppSelector } from '../../../lib/storeHooks';
+import { selectUser } from '../../auth';
 import { CopyField } from './CopyField';
+import { INSTAGRAM_HINT, InstagramShare } from './InstagramShare';
 import { InviteForm } from './InviteForm';
 
 /** antd has no Tumblr or Pinterest icon: their initials, in the sites' own colours (share.css). */
@@ -19,16 +22,23 @@ const ICONS: Record<ShareSite, ReactNode> = {
   instagram: <InstagramOutlined aria-hidden />,
 };
 
-export const INSTAGRAM_HINT = 'Instagram has no share link on the web: paste the copied URL into your post, story or bio.';
-
 /** Share tab: the sites' share pages, the copyable link, and an invite by email. */
 export function ShareTab({ piece }: { piece: SharedPiece }) {
   const origin = window.location.origin;
   const url = shareUrlOf(origin, piece);
   const image = piece.coverPath ? new URL(piece.coverPath, origin).toString() : undefined;
 
+  const signedIn = Boolean(useAppSelector(selectUser));
+  const [instagramOpen, setInstagramOpen] = useState(false);
+
+  /**
+   * Instagram has no share page: the link is copied, and a member may post the picture to their own account
+   * (a visitor is told to paste the link).
+   */
   const shareToInstagram = async () => {
-    if (await copyText(url)) notify('info', INSTAGRAM_HINT);
+    const copied = await copyText(url);
+    if (signedIn) setInstagramOpen(true);
+    else if (copied) notify('info', INSTAGRAM_HINT);
   };
 
   return (
@@ -51,7 +61,13 @@ export function ShareTab({ piece }: { piece: SharedPiece }) {
                   <span className="kn-share__site-name">{label}</span>
                 </a>
               ) : (
-                <button type="button" className={className} onClick={() => void shareToInstagram()} aria-label={`Share on ${label}`}>
+                <button
+                  type="button"
+                  className={className}
+                  onClick={() => void shareToInstagram()}
+                  aria-label={`Share on ${label}`}
+                  aria-expanded={signedIn ? instagramOpen : undefined}
+                >
                   <span className="kn-share__icon">{ICONS[site]}</span>
                   <span className="kn-share__site-name">{label}</span>
                 </button>
@@ -60,6 +76,7 @@ export function ShareTab({ piece }: { piece: SharedPiece }) {
           );
         })}
       </ul>
+      {instagramOpen ? <InstagramShare piece={piece} url={url} /> : null}
       <CopyField label="Share link" value={url} />
       <InviteForm contentId={piece.id} />
     </div>
