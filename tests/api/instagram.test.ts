@@ -15,14 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { Types } from 'mongoose';
-import { loadConfig } from '../../server/config';
 import { localStorage } from '../../server/integrations/storage';
 import { ContentModel } from '../../server/modules/contents';
 import { INSTAGRAM_RATIOS } from '../../server/modules/instagram';
 import { InstagramLinkModel } from '../../server/modules/instagram/testing';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { signedToken } from '../../server/lib/signed-token';
-import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
+import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { startInstagramStandIn, STANDIN_APP, type InstagramStandIn } from '../helpers/instagram-standin';
 import { bearer, createMember, createPiece, type TestMember, type TestPiece } from '../helpers/ledger-factory';
@@ -47,17 +46,8 @@ beforeAll(async () => {
   server = http.createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const instagram = loadConfig({
-    NODE_ENV: 'test',
-    JWT_SECRET: TEST_JWT_SECRET,
-    DATA_DIR: os.tmpdir(),
-    INSTAGRAM_APP_ID: STANDIN_APP.appId,
-    INSTAGRAM_APP_SECRET: STANDIN_APP.appSecret,
-    INSTAGRAM_AUTHORIZE_URL: `${standIn.url}/oauth/authorize`,
-    INSTAGRAM_API_URL: standIn.url,
-    INSTAGRAM_GRAPH_URL: `${standIn.url}/v19.0`,
-  }).instagram;
-  linksKey = instagram!.linksKey;
+  const instagram = standIn.appConfig();
+  linksKey = instagram.linksKey;
   app = createTestApp({ config: { publicUrl, instagram }, storage });
   handler = app;
 });

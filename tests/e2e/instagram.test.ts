@@ -4,14 +4,11 @@
  * stand-in's consent page and comes back through /instagram/callback to the same piece), then posts it. The stand-in
  * fetched the picture from the app and holds the post with the piece's link. Screenshots at 1280 and 390 px.
  */
-import os from 'node:os';
 import type { Page } from 'playwright-core';
-import { loadConfig } from '../../server/config';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, screenshotBothWidths, watchErrors } from '../helpers/e2e';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
-import { TEST_JWT_SECRET } from '../helpers/app';
-import { startInstagramStandIn, STANDIN_APP, type InstagramStandIn } from '../helpers/instagram-standin';
+import { startInstagramStandIn, type InstagramStandIn } from '../helpers/instagram-standin';
 
 jest.setTimeout(150_000);
 useTestDatabase();
@@ -22,20 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => standIn.stop());
 
-const world = usePiecesWorld('instagram', () => ({
-  config: {
-    instagram: loadConfig({
-      NODE_ENV: 'test',
-      JWT_SECRET: TEST_JWT_SECRET,
-      DATA_DIR: os.tmpdir(),
-      INSTAGRAM_APP_ID: STANDIN_APP.appId,
-      INSTAGRAM_APP_SECRET: STANDIN_APP.appSecret,
-      INSTAGRAM_AUTHORIZE_URL: `${standIn.url}/oauth/authorize`,
-      INSTAGRAM_API_URL: standIn.url,
-      INSTAGRAM_GRAPH_URL: `${standIn.url}/v19.0`,
-    }).instagram,
-  },
-}));
+const world = usePiecesWorld('instagram', () => ({ config: { instagram: standIn.appConfig() } }));
 
 /** The piece's detail from its share link, then Share, then Instagram: the share modal. */
 async function pressInstagram(page: Page, link: string, title: string) {

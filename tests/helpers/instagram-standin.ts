@@ -16,9 +16,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import sharp from 'sharp';
+import { loadConfig } from '../../server/config';
+import { TEST_JWT_SECRET } from './app';
 
 export const STANDIN_APP = { appId: '1234567890123', appSecret: 'standin-app-secret' };
 const SCOPES = ['instagram_business_basic', 'instagram_business_content_publish'];
@@ -165,14 +168,18 @@ export async function startInstagramStandIn(account = { userId: '178414000000000
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    /** The app's configuration pointed at this stand-in, as loadConfig would make it from INSTAGRAM_* variables. */
-    config: (keys: { tokensKey: string; linksKey: string }) => ({
-      ...STANDIN_APP,
-      authorizeUrl: `${url}/oauth/authorize`,
-      apiUrl: url,
-      graphUrl: `${url}/v19.0`,
-      ...keys,
-    }),
+    /** The app's Instagram configuration pointed at this stand-in, made by loadConfig from the INSTAGRAM_* variables. */
+    appConfig: () =>
+      loadConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET: TEST_JWT_SECRET,
+        DATA_DIR: os.tmpdir(),
+        INSTAGRAM_APP_ID: STANDIN_APP.appId,
+        INSTAGRAM_APP_SECRET: STANDIN_APP.appSecret,
+        INSTAGRAM_AUTHORIZE_URL: `${url}/oauth/authorize`,
+        INSTAGRAM_API_URL: url,
+        INSTAGRAM_GRAPH_URL: `${url}/v19.0`,
+      }).instagram!,
     account,
     posts,
     /** Every token issued so far (to look for them where they must not be). */
