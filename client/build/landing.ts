@@ -123,3 +123,29 @@ export function reachesAntd(moduleInfo: (id: string) => ModuleFacts | null, id: 
 export function modulesLoadingAntd(chunks: BuiltChunk[], modules: readonly string[]): string[] {
   return modules.filter((modulePath) => withStaticImports(chunks, chunkOfModule(chunks, modulePath)).some(holdsAntd));
 }
+
+/**
+ * A module with every module it imports statically, however deep (the embeddable player's entry: what its page runs).
+ */
+export function staticModules(moduleInfo: (id: string) => ModuleFacts | null, startId: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    moduleInfo(id)?.importedIds.forEach(visit);
+  };
+  visit(startId);
+  return seen;
+}
+
+/**
+ * What the page of entry `entryName` loads that comes from node_modules (React, the store, axios, antd...): for the
+ * embeddable player, which draws with the DOM alone, nothing.
+ */
+export function packagesLoadedBy(chunks: BuiltChunk[], entryName: string): string[] {
+  const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === entryName);
+  if (!entry) throw new Error(`No entry chunk named ${entryName}`);
+  const modules = withStaticImports(chunks, entry).flatMap((chunk) => chunk.moduleIds ?? []);
+  return [...new Set(modules.filter((id) => /node_modules[\\/]/.test(id)).map((id) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id)![1]!))];
+}
+
