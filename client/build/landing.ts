@@ -148,4 +148,3 @@ export function packagesLoadedBy(chunks: BuiltChunk[], entryName: string): strin
   const modules = withStaticImports(chunks, entry).flatMap((chunk) => chunk.moduleIds ?? []);
   return [...new Set(modules.filter((id) => /node_modules[\\/]/.test(id)).map((id) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id)![1]!))];
 }
-
