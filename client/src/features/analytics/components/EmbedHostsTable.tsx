@@ -86,8 +86,8 @@ export function EmbedHostsTable({ userId, period: given, headingLevel = 2 }: { u
       )}
       {data?.countedAt ? (
         <p className="kn-hosts__note">
-          {KNACK_ITSELF}: knacks made on Knack, and plays on pages that did not tell their address. Counted at{' '}
-          {new Date(data.countedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}.
+          {data.hosts.some((row) => row.host === null) ? `${KNACK_ITSELF}: knacks made on Knack, and plays on pages that did not tell their address. ` : ''}
+          Counted at {new Date(data.countedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}.
         </p>
       ) : null}
     </section>
