@@ -84,16 +84,7 @@ export interface ModuleFacts {
  * their nearest neighbour, and a lazy page's module merged into a chunk the landing page loads would cost every visit.
  */
 export function landingModules(moduleInfo: (id: string) => ModuleFacts | null, entryId: string, landingModuleId: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    moduleInfo(id)?.importedIds.forEach(visit);
-  };
-  visit(entryId);
-  moduleInfo(entryId)?.dynamicallyImportedIds.forEach(visit);
-  visit(landingModuleId);
-  return seen;
+  return staticModules(moduleInfo, entryId, ...(moduleInfo(entryId)?.dynamicallyImportedIds ?? []), landingModuleId);
 }
 
 /** antd's own code (its components, its style runtime), as opposed to its icons. */
@@ -125,16 +116,17 @@ export function modulesLoadingAntd(chunks: BuiltChunk[], modules: readonly strin
 }
 
 /**
- * A module with every module it imports statically, however deep (the embeddable player's entry: what its page runs).
+ * The modules `startIds` with every module they import statically, however deep (the embeddable player's entry: what
+ * its page runs).
  */
-export function staticModules(moduleInfo: (id: string) => ModuleFacts | null, startId: string): Set<string> {
+export function staticModules(moduleInfo: (id: string) => ModuleFacts | null, ...startIds: string[]): Set<string> {
   const seen = new Set<string>();
   const visit = (id: string) => {
     if (seen.has(id)) return;
     seen.add(id);
     moduleInfo(id)?.importedIds.forEach(visit);
   };
-  visit(startId);
+  startIds.forEach(visit);
   return seen;
 }
 

@@ -8,10 +8,8 @@
  * or by its button where less motion is asked for) and plays the artist's next song when one ends. The share modal
  * says what each option does and previews the player. Screenshots at 1280 and 390 px in tests/e2e/screenshots.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Types } from 'mongoose';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import request from 'supertest';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/chromium';
 import { runEarningsRollups } from '../../server/modules/analytics';
@@ -22,6 +20,7 @@ import { refreshCookieOf } from '../helpers/auth';
 import { seriousViolations } from '../helpers/axe';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, screenshotBothWidths, watchErrors } from '../helpers/e2e';
+import { blogPost, playerFrame, startHostSite, type HostSite } from '../helpers/e2e-host-site';
 import { signedInPage, usePiecesWorld, type Member } from '../helpers/e2e-pieces';
 
 jest.setTimeout(240_000);
@@ -30,9 +29,8 @@ useTestDatabase();
 const world = usePiecesWorld('embed-hosts');
 /** Chromium that takes `*.fans.test` to this machine: the fan's blog is a site of its own. */
 let browser: Browser;
-let blog: http.Server;
+let blog: HostSite;
 let blogUrl = '';
-const blogPages = new Map<string, string>();
 
 beforeAll(async () => {
   // Oldest first: the artist's songs newest first are Night Ferry, Tide Song, Harbor Lights.
@@ -42,14 +40,8 @@ beforeAll(async () => {
   await world.publish(world.ana, { title: 'Night Ferry', tag: 'Music', subTag: 'Jazz', hue: 120, seconds: 3 });
   // Listed by Ana herself (as the listing-fee payment leaves it): each knack credits her its whole value.
   await ContentModel.updateOne({ _id: world.pieces['Harbor Lights']!.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(world.ana.user.id) } });
-  blog = http.createServer((req, res) => {
-    if (req.url === '/favicon.ico') return void res.writeHead(204).end();
-    const html = blogPages.get(req.url ?? '/');
-    res.writeHead(html ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(html ?? 'not found');
-  });
-  await new Promise<void>((resolve) => blog.listen(0, '127.0.0.1', resolve));
-  blogUrl = `http://blog.fans.test:${(blog.address() as AddressInfo).port}`;
+  blog = await startHostSite();
+  blogUrl = `http://blog.fans.test:${blog.port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS, '--host-resolver-rules=MAP *.fans.test 127.0.0.1'] });
 }, 150_000);
 
@@ -62,7 +54,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => blog?.close(resolve));
+  await blog?.close();
 });
 
 /** The embed snippet for Ana's song with the option mask and size, as the share modal writes it. */
@@ -72,22 +64,10 @@ function snippet(title: string, mask: number, width = 640, height = 480): string
   return `<iframe src="${src}" width="${width}" height="${height}" title="${title} on Knack" frameborder="0" allow="autoplay; encrypted-media" loading="lazy"></iframe>`;
 }
 
-/** A post of the fan's blog at `path` with the player in it. */
+/** A post of the fan's blog at `path` with the player in it: its address. */
 function post(path: string, player: string): string {
-  blogPages.set(
-    path,
-    `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sea songs — a fan's blog</title><style>body{font:16px/1.5 Georgia,serif;margin:24px;color:#222;background:#fbf8f2}iframe{max-width:100%;border-radius:10px;box-shadow:0 6px 24px #0002}</style></head>
-<body><h1>Songs of the sea</h1><p>Ana Lima’s new piece, right here:</p>${player}<p>What do you think?</p></body></html>`,
-  );
+  blog.serve(path, blogPost(player));
   return `${blogUrl}${path}`;
-}
-
-/** The player's frame on a page, once it has drawn. */
-async function playerFrame(page: Page): Promise<Frame> {
-  const frame = (await (await page.waitForSelector('iframe')).contentFrame())!;
-  await frame.waitForSelector('.kp-stage');
-  return frame;
 }
 
 /**
