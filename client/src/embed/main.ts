@@ -73,11 +73,16 @@ function drawMember(note?: string): void {
   memberLine.replaceChildren(signIn, ...(note ? [h('span', { class: 'kp-member__note' }, note)] : []));
 }
 
-/** A call failed for the member: an ended session signs them out of the player; anything else is said. */
+/**
+ * A call failed for the member: an ended session signs them out of the player; a knack that needs the emailed code
+ * (after many knacks in a day) sends them to Knack, where the code is asked for; anything else is said.
+ */
 function memberFailed(error: unknown): void {
   if (error instanceof CallFailed && error.status === 401) {
     page.member = null;
     drawMember('Your Knack session has ended: sign in again to knack.');
+  } else if (error instanceof CallFailed && error.status === 428) {
+    drawMember('You have knacked a lot today: open the piece on Knack to go on with a code we email you.');
   } else {
     drawMember(error instanceof Error ? error.message : 'Something went wrong. Please try again.');
   }
