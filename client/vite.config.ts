@@ -6,7 +6,17 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { gzippedSize, landingModules, landingScripts, modulesLoadingAntd, reachesAntd, type ModuleFacts } from './build/landing';
+import {
+  gzippedSize,
+  landingModules,
+  landingScripts,
+  modulesLoadingAntd,
+  packagesLoadedBy,
+  reachesAntd,
+  staticModules,
+  withStaticImports,
+  type ModuleFacts,
+} from './build/landing';
 import { antdIconStyles } from './build/antdIconStyles';
 import { vendorFixes } from './build/vendorFixes';
 import { siteDescription } from './build/siteDescription';
@@ -63,6 +73,23 @@ function splitAtLanding(name: string): GroupName {
   };
 }
 
+/** The embeddable player's entry (music-player.html), a page of its own. */
+const EMBED_ENTRY = 'music-player';
+const EMBED_MODULE = 'src/embed/main.ts';
+
+/**
+ * The group of the shared modules the embeddable player runs (the media URLs, the waveform, the stored account): one
+ * chunk of their own, which imports nothing. In the app's group the bundler put them in a chunk of the app's boot,
+ * which brought React, the store and axios to the player's page (27 KB gzip for a player of 3).
+ */
+function embedShared(name: string): GroupName {
+  let embed: Set<string> | undefined;
+  return (moduleId, ctx) => {
+    embed ??= staticModules((id) => ctx.getModuleInfo(id), `${clientRoot}${EMBED_MODULE}`);
+    return embed.has(moduleId) ? name : null;
+  };
+}
+
 const vendorGroups: { name: GroupName; debugName?: string; test: RegExp; priority: number; entriesAware?: boolean; entriesAwareMergeThreshold?: number }[] = [
   // Vite's helper that loads a lazy chunk's files in parallel: the entry uses it, so it must not share a file with
   // lazy code (it was put with a phone drawer's modules, which pulled antd into the landing page).
@@ -116,6 +143,13 @@ const vendorGroups: { name: GroupName; debugName?: string; test: RegExp; priorit
     name: 'wallet-modal',
     test: /client[\\/]src[\\/]features[\\/]stellar[\\/]components[\\/]useWalletModal\.tsx$/,
     priority: 6,
+  },
+  {
+    name: embedShared('embed-shared'),
+    debugName: 'embed-shared',
+    // The player's own modules (src/embed) stay in its entry chunk.
+    test: /client[\\/]src[\\/](api|lib|components)[\\/]/,
+    priority: 7,
   },
   {
     name: splitAtLanding('app'),
@@ -183,6 +217,12 @@ function landingBudget(landingModule: string, budgetKb: number): Plugin {
       this.info(summary);
       const withAntd = modulesLoadingAntd(chunks, ANTD_FREE_MODULES);
       if (withAntd.length) this.error(`these should load no antd, and do: ${withAntd.join(', ')}`);
+      // The embeddable player draws with the DOM alone: a package on its page is one that came with a shared chunk.
+      const player = chunks.find((chunk) => chunk.isEntry && chunk.name === EMBED_ENTRY);
+      const playerKb = player ? withStaticImports(chunks, player).reduce((sum, chunk) => sum + gzippedSize(chunk.code), 0) / 1024 : 0;
+      this.info(`embeddable player JavaScript: ${playerKb.toFixed(1)} KB gzip`);
+      const packages = packagesLoadedBy(chunks, EMBED_ENTRY);
+      if (packages.length) this.error(`the embeddable player should load no package, and loads: ${packages.join(', ')}`);
     },
   };
 }
@@ -216,7 +256,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       // The SPA, and the embeddable player: a page of its own with no React or antd (src/embed).
-      input: { main: fileURLToPath(new URL('index.html', import.meta.url)), 'music-player': fileURLToPath(new URL('music-player.html', import.meta.url)) },
+      input: { main: fileURLToPath(new URL('index.html', import.meta.url)), [EMBED_ENTRY]: fileURLToPath(new URL('music-player.html', import.meta.url)) },
       output: {
         codeSplitting: {
           groups: vendorGroups,

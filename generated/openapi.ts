@@ -385,6 +385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/embed-hosts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's plays and earnings by the site that embedded their pieces, over a week or a month
+         * @description Where the member's pieces were played and what they earned, site by site, over the period (the last 7 or 30 UTC days, today the last). A site is the registrable domain (by the public-suffix list) of the page that framed the embeddable player (`/music-player.html`), as the player told it with the play or the knack; `host` null is Knack itself: knacks made on Knack, and embed plays whose page was Knack or withheld its address. `plays` are the embed plays of the member's pieces (one per visitor, piece and day); `knacks` and `earned` what the knacks credited the member (as owner, and as the supporter who paid a listing fee), so the sites' earnings add up to the period's. The sites are listed most earned first, then most played, at most 20 (`hostsCount` says how many there are); the totals count them all. The figures come from daily rollups that a job counts every 5 minutes (`countedAt` says when). Only the member themself or an admin; another member's id answers 404 'This member does not exist.'.
+         */
+        get: operations["getEmbedHostEarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/analytics/forecast/{id}": {
         parameters: {
             query?: never;
@@ -1369,7 +1389,7 @@ export interface paths {
         put?: never;
         /**
          * Count one play of a public piece from the embeddable player
-         * @description Counts at most one play per visitor per piece per UTC day (the visitor is the signed-in member, else a keyed hash of the IP address and user agent) and answers the piece's play count. Signing in is optional. Earns nothing: money moves only through `knack/add`. Pieces that are not public answer 404.
+         * @description Counts at most one play per visitor per piece per UTC day (the visitor is the signed-in member, else a keyed hash of the IP address and user agent) and answers the piece's play count. Signing in is optional. Earns nothing: money moves only through `knack/add`. Pieces that are not public answer 404. The play is counted under the site that framed the player (`embedReferrer`, see `analytics/embed-hosts`).
          */
         post: operations["reactContent"];
         delete?: never;
@@ -1899,7 +1919,7 @@ export interface paths {
         put?: never;
         /**
          * Knack a piece (a play past half the song, or a view of an image)
-         * @description Once per member per piece, whatever the concurrency: a second call answers the first result with knackStatus 2. On a paid-out piece the knack credits its knack value, 90% to the owner and 10% to the payer (100% to the owner when the same member); a piece not paid out counts the reaction and earns nothing. Owners do not knack their own pieces (knackStatus 3). A song needs the `playId` of a play session older than half its duration. After 9 knacks in the last 24 hours, the next needs the 4-digit code mailed by `knack/over-knack` (428 until it is given); the count and the knack are one step per member, so knacks sent at once cannot pass it together. A knack that waits more than a few seconds behind the member's other knacks answers 409 (try again).
+         * @description Once per member per piece, whatever the concurrency: a second call answers the first result with knackStatus 2. On a paid-out piece the knack credits its knack value, 90% to the owner and 10% to the payer (100% to the owner when the same member); a piece not paid out counts the reaction and earns nothing. Owners do not knack their own pieces (knackStatus 3). A song needs the `playId` of a play session older than half its duration. After 9 knacks in the last 24 hours, the next needs the 4-digit code mailed by `knack/over-knack` (428 until it is given); the count and the knack are one step per member, so knacks sent at once cannot pass it together. A knack that waits more than a few seconds behind the member's other knacks answers 409 (try again). A knack made in the embeddable player counts and pays the same; its entry also keeps the site that framed the player (`embedReferrer`, see `analytics/embed-hosts`).
          */
         post: operations["addKnack"];
         delete?: never;
@@ -3635,6 +3655,8 @@ export interface components {
             /** @description The mailed code, when the member was asked for it (428). */
             code?: string;
             contentId: components["schemas"]["ObjectId"];
+            /** @description Sent by the embeddable player: the address of the page that framed it (its `document.referrer`). The server keeps only the registrable domain of its host (or an IP address, or `localhost`), and nothing when it is empty, not an http(s) address, or Knack's own host. */
+            embedReferrer?: string;
             /** @description Required for a song (from `knack/play`). */
             playId?: string;
             userId: components["schemas"]["ObjectId"];
@@ -4547,6 +4569,50 @@ export interface components {
         };
         EmailRequest: {
             email?: string;
+        };
+        EmbedHostEarnings: {
+            /**
+             * Format: date-time
+             * @description When the job last counted the figures shown (null when there are none yet).
+             */
+            countedAt: string | null;
+            earned: number;
+            /** Format: int64 */
+            earnedMicros: number;
+            /** Format: date */
+            from: string;
+            /** @description The sites, most earned first, then most played. */
+            hosts: {
+                earned: number;
+                /** Format: int64 */
+                earnedMicros: number;
+                /** @description The registrable domain of the page that embedded the player (`fans.example`), an IP address or `localhost`; null for Knack itself. */
+                host: string | null;
+                /** Format: int64 */
+                knacks: number;
+                /** Format: int64 */
+                plays: number;
+            }[];
+            /**
+             * Format: int32
+             * @description How many sites (Knack itself included) had plays or knacks in the period.
+             */
+            hostsCount: number;
+            /**
+             * Format: int64
+             * @description The knacks that credited the member in the period, wherever they were made.
+             */
+            knacks: number;
+            /** @enum {string} */
+            period: "week" | "month";
+            /**
+             * Format: int64
+             * @description The embed plays of the member's pieces in the period, on every site.
+             */
+            plays: number;
+            /** Format: date */
+            to: string;
+            userId: string;
         };
         ErrorResponse: {
             /** @description A stable machine-readable code such as `bad_request`, `not_found`, `internal`. */
@@ -5462,6 +5528,8 @@ export interface components {
         };
         ReactContentRequest: {
             contentId: components["schemas"]["ObjectId"];
+            /** @description Sent by the embeddable player: the address of the page that framed it (its `document.referrer`). The server keeps only the registrable domain of its host (or an IP address, or `localhost`), and nothing when it is empty, not an http(s) address, or Knack's own host. */
+            embedReferrer?: string;
         };
         ReactContentResponse: {
             /** @description Whether this call counted a play (false when this visitor already played it today). */
@@ -6858,6 +6926,34 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEmbedHostEarnings: {
+        parameters: {
+            query?: {
+                period?: "week" | "month";
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures by site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedHostEarnings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };

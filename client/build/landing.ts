@@ -84,16 +84,7 @@ export interface ModuleFacts {
  * their nearest neighbour, and a lazy page's module merged into a chunk the landing page loads would cost every visit.
  */
 export function landingModules(moduleInfo: (id: string) => ModuleFacts | null, entryId: string, landingModuleId: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    moduleInfo(id)?.importedIds.forEach(visit);
-  };
-  visit(entryId);
-  moduleInfo(entryId)?.dynamicallyImportedIds.forEach(visit);
-  visit(landingModuleId);
-  return seen;
+  return staticModules(moduleInfo, entryId, ...(moduleInfo(entryId)?.dynamicallyImportedIds ?? []), landingModuleId);
 }
 
 /** antd's own code (its components, its style runtime), as opposed to its icons. */
@@ -122,4 +113,30 @@ export function reachesAntd(moduleInfo: (id: string) => ModuleFacts | null, id: 
  */
 export function modulesLoadingAntd(chunks: BuiltChunk[], modules: readonly string[]): string[] {
   return modules.filter((modulePath) => withStaticImports(chunks, chunkOfModule(chunks, modulePath)).some(holdsAntd));
+}
+
+/**
+ * The modules `startIds` with every module they import statically, however deep (the embeddable player's entry: what
+ * its page runs).
+ */
+export function staticModules(moduleInfo: (id: string) => ModuleFacts | null, ...startIds: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    moduleInfo(id)?.importedIds.forEach(visit);
+  };
+  startIds.forEach(visit);
+  return seen;
+}
+
+/**
+ * What the page of entry `entryName` loads that comes from node_modules (React, the store, axios, antd...): for the
+ * embeddable player, which draws with the DOM alone, nothing.
+ */
+export function packagesLoadedBy(chunks: BuiltChunk[], entryName: string): string[] {
+  const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === entryName);
+  if (!entry) throw new Error(`No entry chunk named ${entryName}`);
+  const modules = withStaticImports(chunks, entry).flatMap((chunk) => chunk.moduleIds ?? []);
+  return [...new Set(modules.filter((id) => /node_modules[\\/]/.test(id)).map((id) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id)![1]!))];
 }

@@ -9,7 +9,16 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { addDays, startOfUtcDay, utcDayOf } from '../../server/lib/calendar';
 import { rebuildRollups, runEarningsRollups } from '../../server/modules/analytics';
-import { EarningsDayModel, memberDayId, pieceDayId, tagDayId, type DayRollup } from '../../server/modules/analytics/testing';
+import {
+  EarningsDayModel,
+  hostsDayId,
+  memberDayId,
+  pieceDayId,
+  tagDayId,
+  type DayRollup,
+  type HostDayRollup,
+  type HostShare,
+} from '../../server/modules/analytics/testing';
 import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { TagHistoryModel, TagModel, tagsService, type TagDoc } from '../../server/modules/tags';
@@ -42,20 +51,27 @@ beforeEach(async () => {
   TODAY = startOfUtcDay(NOW);
 });
 
+type Rollup = Omit<DayRollup, 'countedAt'> | Omit<HostDayRollup, 'countedAt'>;
+const byHost = (a: HostShare, b: HostShare) => String(a.host).localeCompare(String(b.host));
+
 /** Every rollup but the job's bookkeeping (day indexes, state), without when it was counted. */
-async function storedRollups(): Promise<Map<string, Omit<DayRollup, 'countedAt'>>> {
-  const docs = (await EarningsDayModel.find().lean<DayRollup[]>()).filter((doc) => doc.day);
+async function storedRollups(): Promise<Map<string, Rollup>> {
+  const docs = (await EarningsDayModel.find().lean<(DayRollup | HostDayRollup)[]>()).filter((doc) => doc.day);
   return new Map(
-    docs.map(({ countedAt: _counted, ...doc }) => [doc._id, { ...doc, byTag: doc.byTag?.slice().sort((a, b) => a.tagId.localeCompare(b.tagId)) }]),
+    docs.map(({ countedAt: _counted, ...doc }) => [
+      doc._id,
+      'hosts' in doc ? { ...doc, hosts: doc.hosts.slice().sort(byHost) } : { ...doc, byTag: doc.byTag?.slice().sort((a, b) => a.tagId.localeCompare(b.tagId)) },
+    ]),
   );
 }
 
 /**
  * The rollups as the ledger says they must be, worked out here from the raw entries: each knack counts once for its
  * piece and its tag that day, and for each member it credited, by the tag that priced it (named on the entry, or for
- * an entry that names none, the tag of its piece: `tagOfPiece`).
+ * an entry that names none, the tag of its piece: `tagOfPiece`), and by the site it was made on (none: Knack itself).
  */
-async function expectedRollups(tagOfPiece: Map<string, string>): Promise<Map<string, Omit<DayRollup, 'countedAt'>>> {
+async function expectedRollups(tagOfPiece: Map<string, string>): Promise<Map<string, Rollup>> {
+  const hostDays = new Map<string, Omit<HostDayRollup, 'countedAt'>>();
   const expected = new Map<string, Omit<DayRollup, 'countedAt'> & { pieceSet?: Set<string> }>();
   const add = (id: string, day: string) => {
     if (!expected.has(id)) expected.set(id, { _id: id, day, knacks: 0, valueMicros: 0 });
@@ -82,9 +98,19 @@ async function expectedRollups(tagOfPiece: Map<string, string>): Promise<Map<str
       const share = memberDay.byTag.find((one) => one.tagId === tag) ?? memberDay.byTag[memberDay.byTag.push({ tagId: tag, knacks: 0, earnedMicros: 0 }) - 1]!;
       share.knacks += 1;
       share.earnedMicros += leg.amountMicros;
+      const hostsId = hostsDayId(leg.account.slice(5), day);
+      const hostDay = hostDays.get(hostsId) ?? hostDays.set(hostsId, { _id: hostsId, day, hosts: [] }).get(hostsId)!;
+      const site = entry.embedHost ?? null;
+      const row =
+        hostDay.hosts.find((one) => one.host === site) ?? hostDay.hosts[hostDay.hosts.push({ host: site, plays: 0, knacks: 0, earnedMicros: 0 }) - 1]!;
+      row.knacks += 1;
+      row.earnedMicros += leg.amountMicros;
     }
   }
-  return new Map([...expected].map(([id, { pieceSet: _set, ...doc }]) => [id, { ...doc, byTag: doc.byTag?.sort((a, b) => a.tagId.localeCompare(b.tagId)) }]));
+  return new Map<string, Rollup>([
+    ...[...expected].map(([id, { pieceSet: _set, ...doc }]) => [id, { ...doc, byTag: doc.byTag?.sort((a, b) => a.tagId.localeCompare(b.tagId)) }] as const),
+    ...[...hostDays].map(([id, doc]) => [id, { ...doc, hosts: doc.hosts.sort(byHost) }] as const),
+  ]);
 }
 
 interface Catalogue {
@@ -115,7 +141,9 @@ async function catalogue(): Promise<Catalogue> {
     [travel, 0, 2, false],
     [rock, 1, 4, false],
   ] as const) {
-    for (let i = 0; i < count; i += 1) await knackBy(viewer(), piece, daysAgo(day, i + 1), named ? tagId('Jazz') : undefined);
+    // Every other named knack was made in a player embedded on a fan's site.
+    for (let i = 0; i < count; i += 1)
+      await knackBy(viewer(), piece, daysAgo(day, i + 1), named ? tagId('Jazz') : undefined, named && i % 2 ? 'fans.example' : undefined);
   }
   const tagOfPiece = new Map([
     [jazz.id, tagId('Jazz')],

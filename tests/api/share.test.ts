@@ -201,6 +201,8 @@ describe('the embeddable player page', () => {
     // The rest of the policy stays: own scripts and media only.
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("media-src 'self' blob:");
+    // The window a player opens to borrow the member's session keeps its opener, even from another site's page.
+    expect(res.headers['cross-origin-opener-policy']).toBe('unsafe-none');
   });
 
   it('when any other page is loaded, then it stays unframeable', async () => {
@@ -208,6 +210,7 @@ describe('the embeddable player page', () => {
       const res = await request(site).get(page).expect(200);
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     }
     const api = await request(site).get('/api/v2/tag/get-all').expect(200);
     expect(api.headers['x-frame-options']).toBe('SAMEORIGIN');

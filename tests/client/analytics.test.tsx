@@ -2,14 +2,15 @@
  * `/analytics` and the earnings analytics modal: a member on a known plan sees the value of what they uploaded and
  * collected, the earnings charts (a donut by tag and a line by day, each with its table view) for the category and
  * period they choose, and each of their pieces with its knacks (a count they hide is theirs to see), embed plays,
- * knack and whether it is listed; a member without a plan is told that analytics come with one, and where the plans
- * are. The generated operations are mocked; the store, router and route guard are real.
+ * knack and whether it is listed, and where their embeds earn (in the wallet too); a member without a plan is told that
+ * analytics come with one, and where the plans are. The generated operations are mocked; the store, router and route guard are real.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   getAllPlans,
   getContentsByUsername,
   getEarningsAnalytics,
+  getEmbedHostEarnings,
   getListingForecast,
   getPaidHistory,
   getSubscription,
@@ -17,6 +18,8 @@ import {
   getWalletSummary,
   type GetEarningsAnalyticsArgs,
   type GetEarningsAnalyticsResult,
+  type GetEmbedHostEarningsArgs,
+  type GetEmbedHostEarningsResult,
 } from '../../client/src/api/generated/operations';
 import { renderAt, useJaneWorld } from './profile-fixtures';
 import { storeAccount } from './auth-fixtures';
@@ -64,6 +67,26 @@ function figuresFor({ query }: GetEarningsAnalyticsArgs): GetEarningsAnalyticsRe
   };
 }
 
+/** What the server answers of Jane's plays and earnings by site: a fan's blog and Knack itself; the month adds a forum. */
+function hostsFor({ query }: GetEmbedHostEarningsArgs): GetEmbedHostEarningsResult {
+  const period = query?.period ?? 'week';
+  const row = (host: string | null, plays: number, knacks: number, earnedMicros: number) => ({ host, plays, knacks, earned: earnedMicros / 1e6, earnedMicros });
+  const hosts = [row('fans.example', 12, 3, 135_000), row(null, 0, 2, 90_000), ...(period === 'month' ? [row('forum.example', 4, 0, 0)] : [])];
+  return {
+    userId: jane().id,
+    period,
+    from: '2026-11-21',
+    to: '2026-11-27',
+    countedAt: '2026-11-27T10:00:00.000Z',
+    plays: hosts.reduce((sum, one) => sum + one.plays, 0),
+    knacks: 5,
+    earned: 0.225,
+    earnedMicros: 225_000,
+    hostsCount: hosts.length,
+    hosts,
+  };
+}
+
 /** Chooses an option of one of the panel's dropdowns (an antd Select named `name`). */
 async function choose(name: string, option: string) {
   fireEvent.mouseDown(screen.getByRole('combobox', { name }));
@@ -71,8 +94,8 @@ async function choose(name: string, option: string) {
 }
 
 /** The rows of a chart's table view, as text. */
-const tableRows = (caption: string) =>
-  within(screen.getByRole('table', { name: caption }))
+const tableRows = (caption: string, where: Pick<typeof screen, 'getByRole'> = screen) =>
+  within(where.getByRole('table', { name: caption }))
     .getAllByRole('row')
     .slice(1)
     .map((row) => row.textContent);
@@ -91,6 +114,10 @@ async function renderJane(onPlan: boolean, path = '/analytics') {
     .mocked(getEarningsAnalytics)
     .mockReset()
     .mockImplementation(async (args: GetEarningsAnalyticsArgs) => figuresFor(args));
+  jest
+    .mocked(getEmbedHostEarnings)
+    .mockReset()
+    .mockImplementation(async (args: GetEmbedHostEarningsArgs) => hostsFor(args));
   const app = renderAt(path);
   await waitFor(() => expect(app.store.getState().auth.session).toBe('active'));
   return app;
@@ -166,6 +193,23 @@ describe('/analytics', () => {
     const modal = within(await screen.findByRole('dialog', { name: 'Earnings analytics' }));
     await waitFor(() => expect(modal.getByRole('table', { name: 'Music earnings by tag' })).toBeTruthy());
     expect(modal.getByRole('combobox', { name: 'Search a tag' })).toBeTruthy();
+  });
+
+  it('when a member opens the wallet, then it shows where their embeds earn, by site with the total, for the period they choose; the modal shows them for its own', async () => {
+    await renderJane(true, '/wallet');
+    const embeds = 'Where your embeds earn';
+    await waitFor(() => expect(tableRows(embeds)).toEqual(['fans.example123$0.13', 'Knack itself02$0.09', 'Total125$0.22']));
+    expect(getEmbedHostEarnings).toHaveBeenLastCalledWith({ path: { id: jane().id }, query: { period: 'week' } }, expect.anything());
+    fireEvent.click(screen.getByText('Past month'));
+    await waitFor(() => expect(tableRows(embeds)).toEqual(['fans.example123$0.13', 'Knack itself02$0.09', 'forum.example40$0.00', 'Total165$0.22']));
+    expect(getEmbedHostEarnings).toHaveBeenLastCalledWith({ path: { id: jane().id }, query: { period: 'month' } }, expect.anything());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Earnings analytics' }));
+    const modal = within(await screen.findByRole('dialog', { name: 'Earnings analytics' }));
+    await waitFor(() => expect(tableRows(embeds, modal)).toHaveLength(3));
+    expect(modal.queryByText('Past month')).toBeNull(); // the modal's own Period decides
+    await choose('Period', 'PAST MONTH');
+    await waitFor(() => expect(tableRows(embeds, modal)).toHaveLength(4));
   });
 
   it('when a member asks when an unlisted piece would pay back, then the forecast is asked for that piece only and its sentence shows in the row', async () => {

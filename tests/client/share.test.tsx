@@ -1,7 +1,7 @@
 /**
  * The share modal and its copy messages: opened from the detail modal's Share button, tabs Share, Embed and a
  * disabled Message; each site's share page for the piece's link, the copyable link, Instagram by copy; the
- * embed mask and size making the iframe snippet; switching to Embed pauses what plays; the invite by email
+ * embed mask and size making the iframe snippet, each option's help and the preview; switching to Embed pauses what plays; the invite by email
  * (visitors are asked to log in).
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -153,6 +153,29 @@ describe('the Embed tab', () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(toastTexts()).toContain('Embed code copied.'));
     expect(clipboard).toHaveBeenCalledWith(snippet());
+  });
+
+  it('when the Embed tab shows, then each option says what it does, and the preview is the player with the options and size chosen', async () => {
+    const { dialog } = await openShare();
+    fireEvent.click(dialog.getByRole('tab', { name: 'Embed' }));
+    const help = (label: string) => {
+      const box = dialog.getByRole('checkbox', { name: label });
+      return document.getElementById(box.getAttribute('aria-describedby')!)?.textContent;
+    };
+    expect(['Header', 'Footer', 'Slideshow', 'Quintos'].map(help)).toEqual([
+      'The title and the artist’s name above the player.',
+      'Knack’s name and a link to the piece on Knack below the player.',
+      'While a song plays, the artist’s other pieces’ pictures take turns with its cover.',
+      'Up next: the artist’s next five songs, which the player plays one after another.',
+    ]);
+    const preview = () => dialog.getByTitle('Preview of the player: Night Drive') as HTMLIFrameElement;
+    const src = (mask: number) => `${ORIGIN}/music-player.html?userName=jane_doe&contentId=${song().id}&options=${mask}`;
+    expect([preview().getAttribute('src'), preview().width, preview().height]).toEqual([src(7), '640', '480']);
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Quintos' }));
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Header' }));
+    expect(preview().getAttribute('src')).toBe(src(14));
+    fireEvent.click(dialog.getByRole('radio', { name: 'Small 400×300' }));
+    expect([preview().width, preview().height]).toEqual(['400', '300']);
   });
 
   it('when on a desktop, then the modal is 627 wide', async () => {

@@ -5,12 +5,11 @@
  * plays inside the frame (its audio time advances), and the play count goes up by one, on the page and in the
  * database. Screenshots at 1280 and 390 px land in tests/e2e/screenshots/embed-*.png.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ContentModel } from '../../server/modules/contents';
 import { useTestDatabase } from '../helpers/db';
 import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { blogPost, playerFrame, startHostSite, type HostSite } from '../helpers/e2e-host-site';
 import { usePiecesWorld } from '../helpers/e2e-pieces';
 import { untilEqual } from '../helpers/wait';
 
@@ -18,43 +17,20 @@ jest.setTimeout(180_000);
 useTestDatabase();
 
 const world = usePiecesWorld('embed');
-let host: http.Server;
+let host: HostSite;
 let hostUrl = '';
-/** The HTML the other site serves, by path. */
-const hostPages = new Map<string, string>();
 
 beforeAll(async () => {
   await world.publish(world.ana, { title: 'Harbor Lights', tag: 'Music', subTag: 'Jazz', hue: 205, seconds: 6 });
   const secret = await world.publish(world.ana, { title: 'Private Demo', tag: 'Music', subTag: 'Jazz', hue: 20, seconds: 2 });
   await ContentModel.updateOne({ _id: secret.id }, { $set: { setting: { public: false, private: true, followers: false } } });
-  host = http.createServer((req, res) => {
-    if (req.url === '/favicon.ico') return void res.writeHead(204).end();
-    const html = hostPages.get(req.url ?? '/');
-    res.writeHead(html ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(html ?? 'not found');
-  });
-  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-  hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  host = await startHostSite();
+  hostUrl = `http://127.0.0.1:${host.port}`;
 }, 150_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => host?.close(resolve));
+  await host?.close();
 });
-
-/** A blog post of the other site with `snippet` in it. */
-function blogPage(snippet: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sea songs — my blog</title><style>body{font:16px/1.5 Georgia,serif;margin:24px;color:#222;background:#fbf8f2}iframe{max-width:100%;border-radius:10px;box-shadow:0 6px 24px #0002}</style></head>
-<body><h1>Songs of the sea</h1><p>Ana Lima’s new piece, right here:</p>${snippet}<p>What do you think?</p></body></html>`;
-}
-
-/** The embed frame of a host page, once its player has drawn. */
-async function playerFrame(page: Page): Promise<Frame> {
-  const element = await page.waitForSelector('iframe');
-  const frame = (await element.contentFrame())!;
-  await frame.waitForSelector('.kp-stage, .kp-note');
-  return frame;
-}
 
 /** The snippet the Embed tab gives for `size`, read from the share modal as a visitor sees it. */
 async function snippetFromShareModal(page: Page, size: 'Large' | 'Medium' | 'Small', shot: string): Promise<string> {
@@ -82,7 +58,7 @@ describe('the embed snippet in a plain HTML page', () => {
         'title="Harbor Lights on Knack" frameborder="0" allow="autoplay; encrypted-media" loading="lazy"></iframe>',
     );
 
-    hostPages.set('/post', blogPage(snippet));
+    host.serve('/post', blogPost(snippet));
     await page.goto(`${hostUrl}/post`);
     const frame = await playerFrame(page);
     // Header (1) and footer (2) of the default mask 7; the waveform drawn from the stored peaks.
@@ -129,7 +105,7 @@ describe('the embed snippet in a plain HTML page', () => {
     const errors = watchErrors(page);
     const snippet = await snippetFromShareModal(page, 'Small', 'embed-share-modal-390');
     expect(snippet).toContain('width="400" height="300"');
-    hostPages.set('/phone', blogPage(snippet));
+    host.serve('/phone', blogPost(snippet));
     await page.goto(`${hostUrl}/phone`);
     const frame = await playerFrame(page);
     await frame.getByRole('button', { name: 'Play' }).waitFor();

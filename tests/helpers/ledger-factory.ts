@@ -102,9 +102,10 @@ export async function payListing(piece: TestPiece, payer: TestMember, feeMicros 
 
 /**
  * A knack of `viewer` on a paid-out piece, split as knack/add splits it (90% owner, 10% payer). `tagId` names the tag
- * that priced it, as knack/add's entries do (left out, the entry is as those made before knacks named their tag).
+ * that priced it, as knack/add's entries do (left out, the entry is as those made before knacks named their tag);
+ * `embedHost` the site whose page framed the embeddable player it was made in.
  */
-export async function knackBy(viewer: TestMember | string, piece: TestPiece, at = new Date(), tagId?: string) {
+export async function knackBy(viewer: TestMember | string, piece: TestPiece, at = new Date(), tagId?: string, embedHost?: string) {
   const viewerId = typeof viewer === 'string' ? viewer : viewer.id;
   const { entry } = await post({
     _id: `knack:${piece.id}:${viewerId}`,
@@ -114,6 +115,7 @@ export async function knackBy(viewer: TestMember | string, piece: TestPiece, at 
     contentId: new Types.ObjectId(piece.id),
     legs: knackLegs(piece.payerId ? piece.knackRateMicros : 0, piece.ownerId, piece.payerId),
     ...(tagId ? { tagId: new Types.ObjectId(tagId) } : {}),
+    ...(embedHost ? { embedHost } : {}),
   });
   return entry;
 }

@@ -26,6 +26,19 @@ export function readEmbedRequest(search: string): EmbedRequest | null {
 
 export const has = (mask: number, bit: number) => (mask & bit) !== 0;
 
+/** Quintos: how many of the artist's songs the queue holds. */
+export const QUEUE_LENGTH = 5;
+
+/**
+ * The queue of Quintos: the `QUEUE_LENGTH` songs that follow `currentId` in the artist's songs, newest first, wrapping
+ * round to the newest (those after it, then those before it); the newest ones when it is not among them.
+ */
+export function nextFive<T extends { id: string }>(songs: readonly T[], currentId: string): T[] {
+  const at = songs.findIndex((song) => song.id === currentId);
+  const after = at < 0 ? songs : [...songs.slice(at + 1), ...songs.slice(0, at)];
+  return after.filter((song) => song.id !== currentId).slice(0, QUEUE_LENGTH);
+}
+
 /** m:ss */
 export function clock(seconds: number): string {
   const s = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));

@@ -1,6 +1,6 @@
 /**
- * The `earnings-rollups` job's counting (see analytics.model.ts): each run counts again, from the ledger, every day
- * not yet closed (always yesterday and today: a knack is stamped when its request began, so one may land just after
+ * The `earnings-rollups` job's counting (see analytics.model.ts): each run counts again, from the ledger (and, for the
+ * members' days by site, from the embed plays), every day not yet closed (always yesterday and today: a knack is stamped when its request began, so one may land just after
  * midnight), writes each day's rollups whole, and closes the days before yesterday for good. A crash between two
  * writes leaves a day half-written only until the next run counts it again.
  */
@@ -8,10 +8,12 @@ import { addDays, startOfUtcDay, utcDayOf } from '../../lib/calendar';
 import { readById } from '../../lib/query';
 import { contentReads, type ContentDoc } from '../contents';
 import { creditedBy, entriesBetween, firstEntryAt, type LedgerEntryDoc } from '../ledger';
+import { embedPlaysBetween, firstEmbedPlayAt, type EmbedPlayDoc } from '../share';
 import { tagsService } from '../tags';
 import {
   dayIndexId,
   EarningsDayModel,
+  hostsDayId,
   memberDayId,
   NO_TAG,
   pieceDayId,
@@ -19,10 +21,14 @@ import {
   tagDayId,
   type DayIndex,
   type DayRollup,
+  type HostDayRollup,
   type RollupState,
 } from './analytics.model';
 
-type KnackEntry = Pick<LedgerEntryDoc, '_id' | 'at' | 'contentId' | 'legs' | 'tagId'>;
+type KnackEntry = Pick<LedgerEntryDoc, '_id' | 'at' | 'contentId' | 'legs' | 'tagId' | 'embedHost'>;
+type PlayFact = Pick<EmbedPlayDoc, 'contentId' | 'ownerId' | 'host' | 'at'>;
+/** What one run writes for a day: the knack rollups and the members' days by site. */
+type RollupDoc = DayRollup | HostDayRollup;
 
 const MEMBER_ACCOUNT = /^user:([0-9a-f]{24})$/;
 
@@ -69,6 +75,52 @@ export function rollupsOf(entries: KnackEntry[], tagOf: (entry: KnackEntry) => s
 }
 
 /**
+ * Each member's days by site (pure: the job's arithmetic): the embed plays of their pieces (`ownerOf` the play's piece),
+ * and the knacks that credited them with what each credited, under the site each was made on (null: Knack itself).
+ */
+export function hostRollupsOf(
+  entries: KnackEntry[],
+  plays: PlayFact[],
+  ownerOf: (play: PlayFact) => string | null,
+  countedAt: Date,
+): Map<string, HostDayRollup> {
+  const docs = new Map<string, HostDayRollup>();
+  const share = (userId: string, day: string, host: string | null) => {
+    const id = hostsDayId(userId, day);
+    let doc = docs.get(id);
+    if (!doc) docs.set(id, (doc = { _id: id, day, hosts: [], countedAt }));
+    let row = doc.hosts.find((one) => one.host === host);
+    if (!row) doc.hosts.push((row = { host, plays: 0, knacks: 0, earnedMicros: 0 }));
+    return row;
+  };
+  for (const play of plays) {
+    const owner = ownerOf(play);
+    if (owner) share(owner, utcDayOf(play.at), play.host ?? null).plays += 1;
+  }
+  for (const entry of entries) {
+    for (const leg of entry.legs) {
+      const member = MEMBER_ACCOUNT.exec(leg.account)?.[1];
+      if (!member || leg.amountMicros <= 0) continue;
+      const row = share(member, utcDayOf(entry.at), entry.embedHost ?? null);
+      row.knacks += 1;
+      row.earnedMicros += leg.amountMicros;
+    }
+  }
+  return docs;
+}
+
+/** The owner of each play's piece: kept on the play, or for a play counted before plays kept it, read from the piece. */
+async function ownerResolver(plays: PlayFact[]): Promise<(play: PlayFact) => string | null> {
+  const unnamed = [...new Set(plays.filter((play) => !play.ownerId).map((play) => String(play.contentId)))];
+  const ownerOfPiece = new Map<string, string | null>();
+  for (const contentId of unnamed) {
+    const piece = await contentReads.byId<Pick<ContentDoc, 'ownerId'>>(contentId, { ownerId: 1 });
+    ownerOfPiece.set(contentId, piece ? String(piece.ownerId) : null);
+  }
+  return (play) => (play.ownerId ? String(play.ownerId) : (ownerOfPiece.get(String(play.contentId)) ?? null));
+}
+
+/**
  * Which tag priced each entry: the one it names, or for an entry made before knacks named their tag, the tag that
  * prices its piece now (NO_TAG when the piece or its tag is gone).
  */
@@ -84,10 +136,10 @@ async function tagResolver(entries: KnackEntry[]): Promise<(entry: KnackEntry) =
 }
 
 /** Each tag's knacks in `docs`, by tag id. */
-const tagKnacks = (docs: DayRollup[]) => {
+const tagKnacks = (docs: RollupDoc[]) => {
   const totals = new Map<string, number>();
   for (const doc of docs) {
-    if (!doc._id.startsWith('tag:')) continue;
+    if (!doc._id.startsWith('tag:') || !('knacks' in doc)) continue;
     const tagId = doc._id.split(':')[1]!;
     totals.set(tagId, (totals.get(tagId) ?? 0) + doc.knacks);
   }
@@ -100,7 +152,7 @@ const writeWhole = <T extends { _id: string }>(doc: T) => EarningsDayModel.repla
  * Writes one day's rollups whole and removes those of the day that the count no longer makes. The day's index also
  * holds each tag's knacks of the day, so that pricing every tag reads one document a day, not one per tag and day.
  */
-async function writeDay(day: string, docs: DayRollup[]): Promise<void> {
+async function writeDay(day: string, docs: RollupDoc[]): Promise<void> {
   for (const doc of docs) await writeWhole(doc);
   const ids = docs.map((doc) => doc._id);
   const before = await readById<DayIndex>(EarningsDayModel, dayIndexId(day));
@@ -126,14 +178,18 @@ export async function refreshRollups(now = new Date()): Promise<RollupRun> {
   const today = startOfUtcDay(now);
   const yesterday = addDays(today, -1);
   const state = await rollupState();
-  const firstOpen = state ? addDays(new Date(`${state.closedThrough}T00:00:00.000Z`), 1) : startOfUtcDay((await firstEntryAt()) ?? yesterday);
+  const firstOpen = state ? addDays(new Date(`${state.closedThrough}T00:00:00.000Z`), 1) : startOfUtcDay((await firstFactAt()) ?? yesterday);
   const from = firstOpen < yesterday ? firstOpen : yesterday;
-  const entries = (await entriesBetween(from, addDays(today, 1))).filter((entry) => entry.kind === 'knack');
-  const docs = rollupsOf(entries, await tagResolver(entries), now);
+  const [entries, plays] = await Promise.all([
+    entriesBetween(from, addDays(today, 1)).then((all) => all.filter((entry) => entry.kind === 'knack')),
+    embedPlaysBetween(from, addDays(today, 1)),
+  ]);
+  const docs: RollupDoc[] = [...rollupsOf(entries, await tagResolver(entries), now).values()];
+  docs.push(...hostRollupsOf(entries, plays, await ownerResolver(plays), now).values());
 
-  const byDay = new Map<string, DayRollup[]>();
+  const byDay = new Map<string, RollupDoc[]>();
   for (let day = from; day <= today; day = addDays(day, 1)) byDay.set(utcDayOf(day), []);
-  for (const doc of docs.values()) byDay.get(doc.day)?.push(doc);
+  for (const doc of docs) byDay.get(doc.day)?.push(doc);
   for (const [day, ofDay] of byDay) await writeDay(day, ofDay);
 
   // The days before yesterday are closed: their tag knacks join the totals, and they are never counted again.
@@ -153,7 +209,13 @@ export async function refreshRollups(now = new Date()): Promise<RollupRun> {
   const tagTotals = new Map(totals);
   for (const [tagId, knacks] of tagKnacks(open)) tagTotals.set(tagId, (tagTotals.get(tagId) ?? 0) + knacks);
   await tagsService.setKnackTotals(tagTotals);
-  return { daysCounted: byDay.size, rollups: docs.size, tagTotals };
+  return { daysCounted: byDay.size, rollups: docs.length, tagTotals };
+}
+
+/** The first fact the rollups count: the ledger's first entry or the first embed play, whichever came first. */
+async function firstFactAt(): Promise<Date | null> {
+  const firsts = (await Promise.all([firstEntryAt(), firstEmbedPlayAt()])).filter((at): at is Date => at !== null);
+  return firsts.length ? new Date(Math.min(...firsts.map((at) => at.getTime()))) : null;
 }
 
 /** Counts every day again from the first entry of the ledger: the repair when a count is in doubt. */
@@ -173,9 +235,9 @@ export async function countRollups(now = new Date()): Promise<RollupRun & { rebu
 }
 
 /** Rollups by `_id`, each one read on the fast path; missing ones (a day without knacks) are left out. */
-export async function rollupsById(ids: string[]): Promise<Map<string, DayRollup>> {
-  const found = await Promise.all(ids.map((id) => readById<DayRollup>(EarningsDayModel, id)));
-  return new Map(found.filter((doc): doc is DayRollup => doc !== null).map((doc) => [doc._id, doc]));
+export async function rollupsById<T extends RollupDoc = DayRollup>(ids: string[]): Promise<Map<string, T>> {
+  const found = await Promise.all(ids.map((id) => readById<T>(EarningsDayModel, id)));
+  return new Map(found.filter((doc): doc is NonNullable<typeof doc> => doc !== null).map((doc) => [doc._id, doc]));
 }
 
 /** Each tag's knacks on each of `days`, summed: one read of each day's index. */

@@ -14,7 +14,7 @@ import { canView, contentReads, type ContentDoc } from '../contents';
 import { LISTING_FEES, tierOf } from '../payments';
 import { hasListedPlan } from '../subscriptions';
 import { nextTagPrice, RECENT_DAYS, USUAL_DAYS, tagsService, type TagDoc, type TagType } from '../tags';
-import { memberDayId, pieceDayId, tagDayId, type DayRollup } from './analytics.model';
+import { hostsDayId, memberDayId, pieceDayId, tagDayId, type DayRollup, type HostDayRollup, type HostShare } from './analytics.model';
 import { rollupsById, tagKnacksOn } from './analytics.rollups';
 
 export const ANALYTICS_MESSAGES = {
@@ -36,7 +36,10 @@ const TOP_TAGS = 10;
  * minutes), which clears this cache in its process.
  */
 const answers = createTtlCache<Schemas['EarningsAnalytics']>(60_000, { maxEntries: 5_000 });
-export const clearAnalyticsAnswers = () => answers.clear();
+export const clearAnalyticsAnswers = () => {
+  answers.clear();
+  hostAnswers.clear();
+};
 
 /** The days of a period ending today, oldest first, as `yyyy-mm-dd`. */
 export function periodDays(period: Period, now: Date): string[] {
@@ -142,6 +145,63 @@ export async function earningsAnalytics(
   if (caller.userId === userId && !(await hasListedPlan(userId))) throw new AppError(403, 'plan_required', ANALYTICS_MESSAGES.needsPlan);
   const { period = 'week', type = 'music', tagId } = question;
   return answers.get(`${userId}|${period}|${type}|${tagId ?? ''}|${utcDayOf(now)}`, () => computeEarnings(userId, period, type, tagId, now));
+}
+
+/** The sites an answer lists by name; the totals count them all. */
+const HOSTS_LISTED = 20;
+
+const hostAnswers = createTtlCache<Schemas['EmbedHostEarnings']>(60_000, { maxEntries: 5_000 });
+
+async function computeHostEarnings(userId: string, period: Period, now: Date): Promise<Schemas['EmbedHostEarnings']> {
+  const days = periodDays(period, now);
+  const rollups = await rollupsById<HostDayRollup>(days.map((day) => hostsDayId(userId, day)));
+  const bySite = new Map<string | null, HostShare>();
+  for (const doc of rollups.values()) {
+    for (const share of doc.hosts) {
+      const sum = bySite.get(share.host) ?? { host: share.host, plays: 0, knacks: 0, earnedMicros: 0 };
+      bySite.set(share.host, {
+        host: share.host,
+        plays: sum.plays + share.plays,
+        knacks: sum.knacks + share.knacks,
+        earnedMicros: sum.earnedMicros + share.earnedMicros,
+      });
+    }
+  }
+  const sites = [...bySite.values()];
+  const ranked = sites.sort(
+    (a, b) => b.earnedMicros - a.earnedMicros || b.plays - a.plays || b.knacks - a.knacks || String(a.host).localeCompare(String(b.host)),
+  );
+  const total = (field: 'plays' | 'knacks' | 'earnedMicros') => sites.reduce((sum, site) => sum + site[field], 0);
+  const counted = [...rollups.values()].map((doc) => doc.countedAt).sort((a, b) => b.getTime() - a.getTime())[0];
+  return {
+    userId,
+    period,
+    from: days[0]!,
+    to: days[days.length - 1]!,
+    countedAt: counted ? counted.toISOString() : null,
+    plays: total('plays'),
+    knacks: total('knacks'),
+    earned: microsToUsd(total('earnedMicros')),
+    earnedMicros: total('earnedMicros'),
+    hostsCount: sites.length,
+    hosts: ranked.slice(0, HOSTS_LISTED).map((site) => ({ ...site, earned: microsToUsd(site.earnedMicros) })),
+  };
+}
+
+/**
+ * A member's plays and earnings by the site that framed the embeddable player, over a week or a month (see the
+ * contract's EmbedHostEarnings): read from the period's 7 or 30 `hosts:` rollups by `_id`. For the member themself (no
+ * plan needed: the wallet shows it) or an admin.
+ */
+export async function embedHostEarnings(
+  caller: AuthContext,
+  userId: string,
+  question: { period?: Period },
+  now = new Date(),
+): Promise<Schemas['EmbedHostEarnings']> {
+  requireSelfOrAdmin(caller, userId, ANALYTICS_MESSAGES.notFound);
+  const { period = 'week' } = question;
+  return hostAnswers.get(`${userId}|${period}|${utcDayOf(now)}`, () => computeHostEarnings(userId, period, now));
 }
 
 /** How sure a forecast can be: below these, it says there is too little data. */

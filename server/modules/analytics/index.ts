@@ -1,13 +1,14 @@
 /**
- * Analytics: the daily rollups of the ledger's knacks (per member, piece and tag), the earnings analytics and the
- * listing-fee forecast read from them, and the tag market's daily prices set from them.
+ * Analytics: the daily rollups of the ledger's knacks (per member, piece and tag, and per member and embedding site with
+ * the embed plays), the earnings analytics, the plays and earnings by site, and the listing-fee forecast read from them,
+ * and the tag market's daily prices set from them.
  */
 import { applyDailyPrices, clearAnalyticsAnswers } from './analytics.service';
 import { countRollups } from './analytics.rollups';
 
 export { analyticsRouter } from './analytics.routes';
-export { ANALYTICS_MESSAGES, applyDailyPrices, earningsAnalytics, listingForecast, PERIOD_DAYS, type Period } from './analytics.service';
-export { countRollups, rebuildRollups, refreshRollups, rollupsOf, REBUILD_EVERY_MS, type RollupRun } from './analytics.rollups';
+export { ANALYTICS_MESSAGES, applyDailyPrices, earningsAnalytics, embedHostEarnings, listingForecast, PERIOD_DAYS, type Period } from './analytics.service';
+export { countRollups, hostRollupsOf, rebuildRollups, refreshRollups, rollupsOf, REBUILD_EVERY_MS, type RollupRun } from './analytics.rollups';
 
 /**
  * The `earnings-rollups` job: the rollups counted again from the ledger (the open days; every day once a week), then

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
+import { embedHostOf } from '../../lib/embed-host';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { optionalAuth, requireAuth } from '../users';
 import type { KnacksService } from './knacks.service';
@@ -14,7 +15,8 @@ export function knacksRouter(config: AuthConfig, knacks: KnacksService): Router 
   });
 
   router.post('/knack/add', signedIn, async (req: ApiRequest<'addKnack'>, res: ApiResponse<'addKnack'>) => {
-    res.json(await knacks.add(req.auth!, req.body));
+    const { embedReferrer, ...knack } = req.body;
+    res.json(await knacks.add(req.auth!, { ...knack, embedHost: embedHostOf(embedReferrer, req.hostname) }));
   });
 
   router.post('/knack/over-knack', signedIn, async (req: ApiRequest<'requestKnackCode'>, res: ApiResponse<'requestKnackCode'>) => {

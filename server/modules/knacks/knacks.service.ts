@@ -56,6 +56,8 @@ const CODE_TTL_MS = 15 * 60_000;
 const CODE_ATTEMPTS = 5;
 const CODE_REQUESTS = { max: 5, windowMs: 3_600_000 };
 type KnackAnswer = { message: string; knackStatus: KnackStatus; reactedCount: number | null; earned: number; earnedMicros: number };
+/** A knack asked for: the piece, the play session of a song, the emailed code when asked, and the framing site (lib/embed-host.ts). */
+type KnackRequest = { contentId: string; playId?: string; code?: string; embedHost?: string | null };
 
 /**
  * The same knack request (member, piece, play and code) sent many times at once in this process: the first
@@ -156,8 +158,11 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
     return { message, knackStatus, reactedCount: shownCount(content, caller, reactedCount), earned: microsToUsd(earnedMicros), earnedMicros };
   }
 
-  /** One knack (see add): counted in the member's window, written to the ledger, then the piece's kept totals bumped. */
-  async function knack(caller: AuthContext, request: { contentId: string; playId?: string; code?: string }, now: Date): Promise<KnackAnswer> {
+  /**
+   * One knack (see add): counted in the member's window, written to the ledger (with the site whose page framed the
+   * embeddable player, when it was made there), then the piece's kept totals bumped.
+   */
+  async function knack(caller: AuthContext, request: KnackRequest, now: Date): Promise<KnackAnswer> {
     const userId = caller.userId;
     const key = knackKey(request.contentId, userId);
     // A repeat is told by one read by key, beside the piece's, before it is counted. Both go straight through the
@@ -201,6 +206,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       contentId: content._id,
       legs,
       tagId: price.tagId,
+      ...(request.embedHost ? { embedHost: request.embedHost } : {}),
     });
     if (!created) return answer(content, caller, entry, content.reactedCount, KNACK_MESSAGES.already);
     await recordReaction(content);
@@ -225,7 +231,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       return { playId: play._id, minSeconds: minMs / 1000 };
     },
 
-    async add(caller: AuthContext, request: { contentId: string; userId: string; playId?: string; code?: string }, now = new Date()): Promise<KnackAnswer> {
+    async add(caller: AuthContext, request: KnackRequest & { userId: string }, now = new Date()): Promise<KnackAnswer> {
       if (request.userId !== caller.userId) throw new AppError(403, 'forbidden', KNACK_MESSAGES.forSelf);
       // Ids arrive lower-cased (lib/canonical-ids.ts), so the ledger key is one per piece and member.
       const same = `${caller.userId}:${request.contentId}:${request.playId ?? ''}:${request.code ?? ''}`;

@@ -14,7 +14,8 @@ import { Schema, model, type Types } from 'mongoose';
  * Kinds and keys:
  * - `knack`    `knack:{contentId}:{userId}`   a play or view (legs: platform:knacks -> owner, payer); `tagId` the tag whose
  *              price in force set its value (none on entries made before the tag market moved prices; null when the
- *              piece's tag no longer existed)
+ *              piece's tag no longer existed); `embedHost` the site whose page framed the embeddable player it was made
+ *              in (lib/embed-host.ts), absent for a knack made on Knack itself
  * - `listing`  `listing:{contentId}`          the listing fee that monetized a piece, once per piece; actorId = payer,
  *              `method` how it was covered, `amountMicros` the fee, `ref` the provider's payment id or the code
  * - `payout`   `payout:{userId}:{yyyy-mm}`    the monthly payout of a balance (user -> external:payouts + platform:fees)
@@ -56,6 +57,8 @@ const ledgerEntrySchema = new Schema(
     currency: { type: String, enum: ['XLM'], default: undefined },
     /** knack: the tag whose price set the value (the legs keep the value itself). */
     tagId: { type: Schema.Types.ObjectId, default: undefined },
+    /** knack: the site that framed the embeddable player it was made in; absent for Knack itself. */
+    embedHost: { type: String, default: undefined },
     /** The legs' accounts, top level so that a member's entries are one indexed read. */
     accounts: { type: [String], default: [] },
   },
@@ -90,6 +93,8 @@ export interface LedgerEntryDoc {
   currency?: 'XLM';
   /** knack: the tag whose price in force set the value. */
   tagId?: Types.ObjectId | null;
+  /** knack: the site that framed the embeddable player it was made in; absent for Knack itself. */
+  embedHost?: string;
 }
 
 export const LedgerEntryModel = model<LedgerEntryDoc>('LedgerEntry', ledgerEntrySchema, 'ledger_entries');

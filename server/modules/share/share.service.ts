@@ -1,7 +1,7 @@
 /**
  * Sharing: a member invites someone by email to a piece, and the embeddable player counts plays. An embed
  * play earns nothing (money moves only through knack/add); it is counted once per visitor per piece per UTC
- * day.
+ * day, under the site that framed the player (lib/embed-host.ts).
  */
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { createHmac } from 'node:crypto';
@@ -10,12 +10,13 @@ import { MESSAGES, PATTERNS } from '../../../generated/validation';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { ours } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
 import { canSee, canView, type ContentDoc, contentLink, countEmbedPlay, contentReads, shownCount } from '../contents';
 import { userReads } from '../users';
 import { inviteMail } from './share.mails';
-import { EmbedPlayModel } from './share.model';
+import { EmbedPlayModel, type EmbedPlayDoc } from './share.model';
 
 export const SHARE_MESSAGES = {
   inviteSent: 'Invite sent successfully',
@@ -28,13 +29,28 @@ export const SHARE_MESSAGES = {
 /** Invites a member may send in an hour (each one is a mail to a stranger: keep it from being a spam relay). */
 export const INVITE_LIMIT = { max: 20, windowMs: 3_600_000 };
 
-/** Who played, for counting: the member, else a keyed hash of the address and browser (no raw IP is stored). */
+/** Who played, for counting: the member, else a keyed hash of the address and browser (no raw IP is stored); and where. */
 export interface Visitor {
   userId?: string;
   /** The member's role: an admin, like the owner, is told a count the owner hides. */
   role?: AuthContext['role'];
   ip: string;
   userAgent: string;
+  /** The site that framed the player (lib/embed-host.ts), null or absent for Knack itself. */
+  embedHost?: string | null;
+}
+
+/**
+ * The embed plays of [from, to), for the earnings-rollups job that counts them by member and site. On MongoDB the `at`
+ * index reads only that span; FerretDB reads the whole collection for it (a job, never a request).
+ */
+export const embedPlaysBetween = (from: Date, to: Date) =>
+  EmbedPlayModel.find(ours({ at: { $gte: from, $lt: to } }), { contentId: 1, ownerId: 1, host: 1, at: 1 }).lean<EmbedPlayDoc[]>();
+
+/** When the first embed play of all was counted, or null when none was (where a full recount of the rollups starts). */
+export async function firstEmbedPlayAt(): Promise<Date | null> {
+  const [first] = await EmbedPlayModel.find({}, { at: 1 }).sort({ at: 1 }).limit(1).lean<Pick<EmbedPlayDoc, 'at'>[]>();
+  return first?.at ?? null;
 }
 
 /** Embed plays per piece, counted from the plays themselves (the facts the rankings job resets `playCount` from). */
@@ -67,8 +83,8 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
     },
 
     /**
-     * Counts one embed play of a public piece (once per visitor per day) and answers the play count, or null when its
-     * owner hides it from this visitor.
+     * Counts one embed play of a public piece (once per visitor per day), under the site that framed the player, and
+     * answers the play count, or null when its owner hides it from this visitor.
      */
     async react(contentId: string, visitor: Visitor, now = new Date()) {
       const content = await contentReads.byId<Pick<ContentDoc, '_id' | 'setting' | 'takenDown' | 'playCount' | 'type' | 'ownerId'>>(contentId, {
@@ -84,7 +100,13 @@ export function createShareService({ mailer, publicUrl, secret, logger }: { mail
       const shown = (playCount: number) => shownCount(content, reader, playCount);
       const day = now.toISOString().slice(0, 10);
       try {
-        await EmbedPlayModel.create({ _id: `play:${contentId}:${visitorKey(visitor)}:${day}`, contentId: new Types.ObjectId(contentId), at: now });
+        await EmbedPlayModel.create({
+          _id: `play:${contentId}:${visitorKey(visitor)}:${day}`,
+          contentId: new Types.ObjectId(contentId),
+          at: now,
+          ownerId: content.ownerId,
+          ...(visitor.embedHost ? { host: visitor.embedHost } : {}),
+        });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         return { playCount: shown(content.playCount ?? 0), counted: false };

@@ -138,6 +138,8 @@ export type Endpoints = {
   getDeletedMessages: InfiniteQueryDefinition<op.GetDeletedMessagesArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetDeletedMessagesResult, 'api'>;
   /** GET /analytics/earnings/{id}: A member's earnings analytics over a week or a month, in one category */
   getEarningsAnalytics: QueryDefinition<op.GetEarningsAnalyticsArgs & CallOptions, CacheBaseQuery, Tag, op.GetEarningsAnalyticsResult, 'api'>;
+  /** GET /analytics/embed-hosts/{id}: A member's plays and earnings by the site that embedded their pieces, over a week or a month */
+  getEmbedHostEarnings: QueryDefinition<op.GetEmbedHostEarningsArgs & CallOptions, CacheBaseQuery, Tag, op.GetEmbedHostEarningsResult, 'api'>;
   /** GET /content/get-featured: The Featured feed */
   getFeaturedContents: InfiniteQueryDefinition<op.GetFeaturedContentsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.GetFeaturedContentsResult, 'api'>;
   /** GET /follow/get-count/{id}: How many members follow a member, and how many that member follows */
@@ -456,6 +458,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getCreditMovements: { kind: 'query', tags: ['Settings'] },
   getDeletedMessages: { kind: 'pages', tags: ['Message'], cursor: 'nextCursor' },
   getEarningsAnalytics: { kind: 'query', tags: ['Knack'] },
+  getEmbedHostEarnings: { kind: 'query', tags: ['Knack'] },
   getFeaturedContents: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   getFollowCount: { kind: 'query', tags: ['Follow'] },
   getFollowers: { kind: 'pages', tags: ['Follow'], cursor: 'nextCursor' },
@@ -666,6 +669,8 @@ export const {
   useGetDeletedMessagesInfiniteQuery,
   useGetEarningsAnalyticsQuery,
   useLazyGetEarningsAnalyticsQuery,
+  useGetEmbedHostEarningsQuery,
+  useLazyGetEmbedHostEarningsQuery,
   useGetFeaturedContentsInfiniteQuery,
   useGetFollowCountQuery,
   useLazyGetFollowCountQuery,

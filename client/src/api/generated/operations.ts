@@ -452,6 +452,13 @@ export function getEarningsAnalytics(args: GetEarningsAnalyticsArgs, options?: R
   return request<GetEarningsAnalyticsResult>('get', '/analytics/earnings/{id}', args ?? {}, options);
 }
 
+export type GetEmbedHostEarningsArgs = { path: operations['getEmbedHostEarnings']['parameters']['path']; query?: operations['getEmbedHostEarnings']['parameters']['query'] };
+export type GetEmbedHostEarningsResult = operations['getEmbedHostEarnings']['responses'][200]['content']['application/json'];
+/** GET /analytics/embed-hosts/{id}: A member's plays and earnings by the site that embedded their pieces, over a week or a month */
+export function getEmbedHostEarnings(args: GetEmbedHostEarningsArgs, options?: RequestOptions): Promise<GetEmbedHostEarningsResult> {
+  return request<GetEmbedHostEarningsResult>('get', '/analytics/embed-hosts/{id}', args ?? {}, options);
+}
+
 export type GetFeaturedContentsArgs = { query?: operations['getFeaturedContents']['parameters']['query'] };
 export type GetFeaturedContentsResult = operations['getFeaturedContents']['responses'][200]['content']['application/json'];
 /** GET /content/get-featured: The Featured feed */

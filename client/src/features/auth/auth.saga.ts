@@ -62,7 +62,7 @@ import {
   signupSucceeded,
   type AuthState,
 } from './auth.slice';
-import { ACCOUNT_KEY, clearAccount, parseAccount, saveAccount } from './auth.storage';
+import { ACCOUNT_KEY, clearAccount, parseAccount, saveAccount } from '../../lib/storedAccount';
 import type { AuthResponse, EmailChangeLink, FormName, RegistrationValues, Session, SignupValues, StoredAccount } from './auth.types';
 
 type WithAuth = { auth: AuthState };

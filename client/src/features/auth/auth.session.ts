@@ -1,20 +1,15 @@
 /**
  * Session reload (POST auth/check-loggedin). The server rotates the refresh cookie on every reload and
  * treats a refresh token used twice as theft (every session revoked), so reloads never overlap: one at a
- * time in this page (callers share it), and one at a time across tabs (Web Locks, where the browser has them).
+ * time in this page (callers share it), and one at a time across tabs (`withSessionLock`).
  */
 import type { Dispatch } from '@reduxjs/toolkit';
 import { checkLoggedIn, type CheckLoggedInResult } from '../../api/generated/operations';
 import { registerAuthBridge } from '../../api/http';
+import { withSessionLock } from '../../lib/storedAccount';
 import { sessionLost, sessionRefreshed, type AuthState } from './auth.slice';
 
 let inFlight: Promise<CheckLoggedInResult> | null = null;
-
-function withSessionLock<T>(task: () => Promise<T>): Promise<T> {
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  // request() resolves with what the task's promise resolves with.
-  return locks ? (locks.request('knack:session-reload', task) as Promise<unknown> as Promise<T>) : task();
-}
 
 export function reloadSession(token: string | null): Promise<CheckLoggedInResult> {
   inFlight ??= withSessionLock(() => checkLoggedIn(token ? { body: { token } } : {}, { quiet: 'a session that cannot be renewed ends quietly' })).finally(

@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { knackApi } from '../../api/generated/endpoints';
 import { knackRegistered } from '../../lib/contentEvents';
 import { modalOpened } from '../../lib/ui';
-import { loadAccount } from './auth.storage';
+import { loadAccount } from '../../lib/storedAccount';
 import type {
   EmailChangeLink,
   FieldError,

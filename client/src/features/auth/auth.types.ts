@@ -15,11 +15,7 @@ export interface Session {
   reactedContents: string[];
 }
 
-/** The account kept in browser storage: user and token. */
-export interface StoredAccount {
-  user: User;
-  token: string;
-}
+export type { StoredAccount } from '../../lib/storedAccount';
 
 export interface FieldError {
   path: string;

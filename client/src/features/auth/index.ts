@@ -40,7 +40,7 @@ export {
   selectIsAdmin,
 } from './auth.selectors';
 export { AUTH_MESSAGES, emailProblem, normalizeEmail, normalizeUsername, usernameProblem } from './auth.rules';
-export { ACCOUNT_KEY, loadAccount, saveAccount, clearAccount } from './auth.storage';
+export { ACCOUNT_KEY, loadAccount, saveAccount, clearAccount } from '../../lib/storedAccount';
 export type { User, UserExt, Subscription, Plan, Session, StoredAccount } from './auth.types';
 
 /** The login / signup / forgot / reset modals (one chunk, loaded when one opens). */

@@ -53,12 +53,12 @@ export function shareIntent(site: ShareSite, url: string, piece: Pick<SharedPiec
   }
 }
 
-/** Embed options, a bit mask: which parts the player page shows. */
+/** Embed options, a bit mask: which parts the player page shows, and what each does, as the Embed tab says it. */
 export const EMBED_OPTIONS = [
-  { bit: 1, label: 'Header' },
-  { bit: 2, label: 'Footer' },
-  { bit: 4, label: 'Slideshow' },
-  { bit: 8, label: 'Quintos' },
+  { bit: 1, label: 'Header', help: 'The title and the artist’s name above the player.' },
+  { bit: 2, label: 'Footer', help: 'Knack’s name and a link to the piece on Knack below the player.' },
+  { bit: 4, label: 'Slideshow', help: 'While a song plays, the artist’s other pieces’ pictures take turns with its cover.' },
+  { bit: 8, label: 'Quintos', help: 'Up next: the artist’s next five songs, which the player plays one after another.' },
 ] as const;
 export const DEFAULT_EMBED_MASK = 7;
 

@@ -11,6 +11,7 @@ import type { TagType } from '../../../lib/tags';
 import { useHasKnownPlan } from '../../subscriptions';
 import { useTags } from '../../tags';
 import { dayLabel, EarningsDonut, EarningsLine } from './EarningsCharts';
+import { EmbedHostsTable } from './EmbedHostsTable';
 import './earnings-analytics.css';
 
 type Period = 'week' | 'month';
@@ -63,7 +64,8 @@ function TopTags({ tags, chosen, onChoose }: { tags: AnalyticsTag[]; chosen: str
  * The earnings analytics: a search box over the tags (with suggestions), the category (Music, Photos, Art) and the
  * period (the past week or month), the category's top tags with their prices and moves, a donut of the member's
  * earnings by tag (the three that earned most, then Other) and a line of their earnings by day beside the chosen
- * tag's price. For members on a listed plan; others are told what a plan brings and where to get one.
+ * tag's price, then where their embeds earn (plays and earnings by embedding site) over the same period. For members on
+ * a listed plan; others are told what a plan brings and where to get one.
  */
 export function EarningsAnalytics({ userId }: { userId: string }) {
   const onPlan = useHasKnownPlan();
@@ -154,6 +156,7 @@ export function EarningsAnalytics({ userId }: { userId: string }) {
             <EarningsDonut figures={data} categoryLabel={categoryLabel} />
           </div>
           <EarningsLine figures={data} categoryLabel={categoryLabel} />
+          <EmbedHostsTable userId={userId} period={period} headingLevel={3} />
         </>
       )}
     </div>

@@ -7,6 +7,7 @@ import { useGetWalletSummaryQuery } from '../../../api/generated/endpoints';
 import { PATHS } from '../../../lib/constants';
 import { useAppDispatch, useAppSelector } from '../../../lib/storeHooks';
 import { ErrorPage } from '../../../components/errors';
+import { EmbedHostsTable } from '../../analytics/entry';
 import { selectUser } from '../../auth';
 import { modalOpened } from '../../../lib/ui';
 import { CancelCashOut, isCancellable } from '../components/CancelCashOut';
@@ -28,7 +29,8 @@ const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: '
 
 /**
  * `/wallet`: the member's balance and cash-out (from $10, the price modal), Uploads $,
- * Collections $ and Total value $, the payout account, and the earnings history. Payouts run on the 1st of
+ * Collections $ and Total value $, where their embeds earn (plays and earnings by embedding site), the payout account,
+ * and the earnings history. Payouts run on the 1st of
  * each month for balances of at least $10.
  */
 export default function WalletPage() {
@@ -95,6 +97,7 @@ export default function WalletPage() {
               <dd>{formatUsd(summary.paidOut)}</dd>
             </div>
           </dl>
+          <EmbedHostsTable userId={user.id} />
           <section className="kn-wallet__payout" aria-labelledby="kn-payout-where">
             <h2 id="kn-payout-where" className="kn-section-title">
               Where payouts go
