@@ -405,6 +405,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's API keys
+         * @description The keys the member made and has not revoked, oldest first: each key's name, scopes, the first characters it starts with, when it was made and when it was last used (to the minute; null before its first use). The key itself is shown only once, in the answer that made it. An API key cannot call this.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description Makes a key named `name` that may do what `scopes` allow: `catalogue:read` (the public catalogue: pieces, feeds, search, artists, tags), `earnings:read` (the member's own earnings analytics and history), `upload` (upload files and publish pieces). The answer holds the key (`secret`, `knk_` and 43 characters) this once: only its SHA-256 is kept. A member may have 10 keys at a time ('You have 10 API keys, the most a member may have. Revoke one to make another.', 409) and make 20 an hour (429). An API key cannot call this.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the caller's key `keyId` at once: from its next request on it answers 401 'This API key was revoked.'. It leaves the list and frees its place among the 10. A key of another member, or one already revoked, answers 404 'This API key does not exist.'. An API key cannot call this.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/cancel-email-change": {
         parameters: {
             query?: never;
@@ -3718,6 +3762,44 @@ export interface components {
             /** Format: int64 */
             totalReactedCount: number;
         };
+        ApiKey: {
+            /** Format: date-time */
+            createdAt: string;
+            id: components["schemas"]["ApiKeyId"];
+            /**
+             * Format: date-time
+             * @description When the key last called the API, to the minute; null before its first use.
+             */
+            lastUsedAt: string | null;
+            name: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @description The key's first 8 characters (`knk_` and 4 more), to tell keys apart. */
+            start: string;
+        };
+        ApiKeyCreated: {
+            key: components["schemas"]["ApiKey"];
+            message: string;
+            /** @description The key itself, shown this once. Send it as `Authorization: Bearer knk_…`. */
+            secret: string;
+        };
+        /** @description A key's public id (not the key itself). */
+        ApiKeyId: string;
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKey"][];
+            /**
+             * Format: int32
+             * @description How many keys a member may have at a time.
+             */
+            max: number;
+        };
+        ApiKeyRevoked: {
+            message: string;
+        };
+        /**
+         * @description What a key may do: `catalogue:read` the public catalogue (pieces, feeds, search, artists, tags), `earnings:read` the member's own earnings analytics and history, `upload` upload files and publish pieces.
+         * @enum {string}
+         */
+        ApiKeyScope: "catalogue:read" | "earnings:read" | "upload";
         /** @description One admin action that changed something, as it was recorded when it succeeded. */
         AuditEntry: {
             /** @description The call made (its operationId). */
@@ -4218,6 +4300,11 @@ export interface components {
                 name: string;
             }[];
         };
+        CreateApiKeyRequest: {
+            /** @description What the key is for, as the member will recognise it (spaces around it are dropped). */
+            name: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+        };
         CreateDiscountCodeRequest: {
             code: string;
             covers?: components["schemas"]["DiscountCover"];
@@ -4504,8 +4591,11 @@ export interface components {
             email?: string;
         };
         ErrorResponse: {
-            /** @description A stable machine-readable code such as `bad_request`, `not_found`, `internal`. */
-            code: string;
+            /**
+             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502, `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server).
+             * @enum {string}
+             */
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured";
             errors?: {
                 message: string;
                 path: string;
@@ -4568,13 +4658,20 @@ export interface components {
         };
         FlagRequest: {
             contentId: components["schemas"]["ObjectId"];
-            /** @description One of the four reasons, or null to take the flag back. */
-            reason: components["schemas"]["FlagReason"] | components["schemas"]["NoValue"];
+            /**
+             * @description One of the four reasons (FlagReason), or null to take the flag back. Written out here rather than as `anyOf: [FlagReason, NoValue]`: some client generators declare such a union before the enum it uses.
+             * @enum {string|null}
+             */
+            reason: "Somebody unlawfully posted your content" | "Wrong market for content genre" | "You need to have a minimum balance of $10 to withdraw" | "Inappropriate Content: Terms Of Services" | null;
             userId: components["schemas"]["ObjectId"];
         };
         FlagState: {
             message: string;
-            reason: components["schemas"]["FlagReason"] | components["schemas"]["NoValue"];
+            /**
+             * @description The caller's reason (one of FlagReason), or null when they have not flagged the piece.
+             * @enum {string|null}
+             */
+            reason: "Somebody unlawfully posted your content" | "Wrong market for content genre" | "You need to have a minimum balance of $10 to withdraw" | "Inappropriate Content: Terms Of Services" | null;
         };
         FollowCounts: {
             /** Format: int32 */
@@ -5962,6 +6059,8 @@ export interface components {
         /** @description The request is not valid; `errors` names each wrong field. */
         BadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6013,6 +6112,8 @@ export interface components {
         /** @description One page of pieces; `nextCursor` is null on the last page. */
         ContentPage: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6037,9 +6138,11 @@ export interface components {
                 "application/json": components["schemas"]["FollowPage"];
             };
         };
-        /** @description Signed in, but not allowed to do this. */
+        /** @description Signed in, but not allowed to do this; for an API key, a call it may not make at all (one without `x-key-scopes`) or one that needs a scope the key lacks, the message says which. */
         Forbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6085,6 +6188,8 @@ export interface components {
         /** @description Nothing with that key exists. */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6094,6 +6199,8 @@ export interface components {
         /** @description The file is larger than allowed; the message says the limit. */
         PayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6136,6 +6243,8 @@ export interface components {
         /** @description Too many attempts; try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -6144,9 +6253,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No valid access token (missing, expired, revoked, or wrong credentials). Where sign-in is optional, a token that is sent and refused is 401 too: send none to call as a visitor. */
+        /** @description No valid access token or API key (missing, unreadable, expired, revoked, or wrong credentials); the message says which. Where sign-in is optional, a token or key that is sent and refused is 401 too: send none to call as a visitor. */
         Unauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6156,6 +6267,8 @@ export interface components {
         /** @description The file's bytes are not of an accepted type. */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6165,6 +6278,8 @@ export interface components {
         /** @description One page of artists; `nextCursor` is null on the last page. */
         UserPage: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6176,7 +6291,7 @@ export interface components {
         /** @description The content page (`become` is How It Works, `earning` the Earn pages, `user-guide` the User Guide). */
         CmsPagePath: "become" | "earning" | "user-guide";
         CommentIdPath: components["schemas"]["CommentId"];
-        /** @description The `nextCursor` of the previous page. */
+        /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
         FeedCursor: string;
         FeedKindPath: components["schemas"]["FeedKind"];
         FeedKindQuery: components["schemas"]["FeedKind"];
@@ -6199,7 +6314,12 @@ export interface components {
         UsernamePath: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Sent on every answer to an API key: what is left of the key's quota, `r` requests, and `t` seconds until the window ends and the quota is whole again. The request answered is already counted. */
+        RateLimit: string;
+        /** @description Sent on every answer to an API key (IETF draft-ietf-httpapi-ratelimit-headers): the key's quota, `q` requests in a window of `w` seconds, under the policy name `api-key`. Absent on answers to a member's token. */
+        RateLimitPolicy: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -6211,7 +6331,7 @@ export interface operations {
                 action?: string;
                 /** @description Only the entries of this admin. */
                 actorId?: components["schemas"]["ObjectId"];
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 /** @description Only the entries made at or after this time. */
                 from?: string;
@@ -6246,7 +6366,7 @@ export interface operations {
     listCashOuts: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only the requests of members whose username or email starts with this text. */
@@ -6453,7 +6573,7 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description The start of a word of the username or name, or of the email (plain text). */
@@ -6616,7 +6736,7 @@ export interface operations {
     listAdminPieces: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Words the title starts with, or the start of the owner's username. */
@@ -6773,6 +6893,8 @@ export interface operations {
             /** @description The figures. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6783,6 +6905,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6808,6 +6931,86 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, and how many a member may have. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, shown this once, and what is kept of it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: components["schemas"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRevoked"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -7658,7 +7861,7 @@ export interface operations {
     getAllComments: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7679,7 +7882,7 @@ export interface operations {
     getCommentsByContent: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7702,7 +7905,7 @@ export interface operations {
     getCommentsByUser: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7725,7 +7928,7 @@ export interface operations {
     getCommentFeed: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7812,6 +8015,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7822,13 +8027,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getAllContents: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only pieces of this artist. */
@@ -7842,13 +8048,16 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     searchOwners: {
         parameters: {
             query: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description What was typed (any characters; they are matched as plain text). */
@@ -7862,6 +8071,9 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7881,6 +8093,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7888,6 +8102,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7905,6 +8122,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7913,14 +8132,16 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getContentsByKind: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only pieces of this artist. */
@@ -7940,7 +8161,10 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7959,6 +8183,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7967,7 +8193,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7986,14 +8214,17 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getContentsByTag: {
         parameters: {
             query: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 kind?: components["parameters"]["FeedKindQuery"];
                 limit?: components["parameters"]["FeedLimit"];
@@ -8008,14 +8239,17 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getContentsByUsername: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only pieces of one main tag. */
@@ -8032,14 +8266,16 @@ export interface operations {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getFeaturedContents: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 orderBy?: "featured" | "new";
@@ -8058,14 +8294,17 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getSupportedContents: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -8197,6 +8436,8 @@ export interface operations {
             /** @description Done. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8206,6 +8447,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8281,7 +8523,7 @@ export interface operations {
     searchContents: {
         parameters: {
             query: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 orderBy?: components["parameters"]["FeedOrderBy"];
@@ -8297,7 +8539,10 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8343,6 +8588,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8351,7 +8598,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8487,6 +8736,8 @@ export interface operations {
             /** @description Done. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8495,6 +8746,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8517,6 +8769,8 @@ export interface operations {
             /** @description Done. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8525,6 +8779,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8736,7 +8991,7 @@ export interface operations {
     getFollowers: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -8762,7 +9017,7 @@ export interface operations {
     getFollowings: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -9056,7 +9311,7 @@ export interface operations {
     getMessagesByReceiver: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -9152,7 +9407,7 @@ export interface operations {
     getDeletedMessages: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -9268,7 +9523,7 @@ export interface operations {
     getMessageThread: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
             };
             header?: never;
@@ -9322,7 +9577,7 @@ export interface operations {
     listNativePosts: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -10119,6 +10374,8 @@ export interface operations {
             /** @description The history. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10126,7 +10383,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10144,6 +10404,8 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10151,7 +10413,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10170,6 +10435,8 @@ export interface operations {
             /** @description The tags. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10177,6 +10444,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10196,6 +10466,8 @@ export interface operations {
             /** @description The sub-tags. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10203,7 +10475,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10221,6 +10496,8 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10228,7 +10505,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10360,7 +10640,7 @@ export interface operations {
     getUserHistory: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -10375,6 +10655,8 @@ export interface operations {
             /** @description One page of history items; `nextCursor` is null on the last page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10383,14 +10665,16 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getPaidHistory: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -10405,6 +10689,8 @@ export interface operations {
             /** @description One page of Paid0 items; `nextCursor` is null on the last page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10413,7 +10699,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10981,7 +11269,7 @@ export interface operations {
     getTrendingArtists: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -10993,6 +11281,9 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11051,7 +11342,7 @@ export interface operations {
     getArtists: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -11063,13 +11354,16 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getArtistsByFans: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -11081,6 +11375,9 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11128,6 +11425,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11135,7 +11434,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
