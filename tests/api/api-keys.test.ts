@@ -14,7 +14,7 @@ import { createTestApp, testConfig } from '../helpers/app';
 import { freezeDate, freezeInWindow } from '../helpers/clock';
 import { CONTRACT_OPERATIONS, simplestRequest, type ContractOperation } from '../helpers/contract-operations';
 import { useTestDatabase } from '../helpers/db';
-import { bearer, createMember, createPiece, credit, type TestMember, type TestPiece } from '../helpers/ledger-factory';
+import { adminMember, bearer, createMember, createPiece, credit, type TestMember, type TestPiece } from '../helpers/ledger-factory';
 import { png } from '../helpers/media';
 
 useTestDatabase();
@@ -149,6 +149,18 @@ describe('making, listing and revoking keys', () => {
     const dans = await newKey(dan, ['catalogue:read']);
     await UserModel.updateOne({ _id: dan.id }, { $set: { deactivatedAt: new Date() } });
     expect((await catalogue(dans.secret).expect(401)).body).toMatchObject({ code: 'unauthorized', message: MESSAGES.closedAccount });
+  });
+  it('when a member’s account is deleted, then their keys and places are gone, and a key answers 401', async () => {
+    const eve = await createMember();
+    const { secret } = await newKey(eve, ['catalogue:read']);
+    await request(app)
+      .post(`/api/v2/user/delete/${eve.id}`)
+      .set(bearer(await adminMember()))
+      .send({})
+      .expect(200);
+    expect(await ApiKeyModel.countDocuments({ userId: eve.id })).toBe(0);
+    expect(await ApiKeySlotModel.countDocuments({ userId: eve.id })).toBe(0);
+    expect((await catalogue(secret).expect(401)).body.message).toBe(MESSAGES.unknownKey);
   });
 });
 
