@@ -50,8 +50,20 @@ export function servedContract(text: string, publicUrl: string): string {
   return text.replace(PRODUCTION_SERVER_LINE, `  - url: ${publicUrl}/api/v2\n`);
 }
 
+/** A heading's anchor as GitHub makes it (lower case, punctuation dropped, spaces as hyphens), so the page's contents link the same here and there. */
+const anchorOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
 function integratingPage(publicUrl: string): string {
   const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  markdown.core.ruler.push('heading_anchors', (state) => {
+    state.tokens.forEach((token, i) => {
+      if (token.type === 'heading_open') token.attrSet('id', anchorOf(state.tokens[i + 1]?.content ?? ''));
+    });
+  });
   const body = markdown.render(readFileSync(INTEGRATING_PATH, 'utf8').replaceAll(PRODUCTION_ORIGIN, publicUrl));
   return `<!doctype html>
 <html lang="en">
