@@ -6317,7 +6317,7 @@ export interface components {
     headers: {
         /** @description Sent on every answer to an API key: what is left of the key's quota, `r` requests, and `t` seconds until the window ends and the quota is whole again. The request answered is already counted. */
         RateLimit: string;
-        /** @description Sent on every answer to an API key (IETF draft-ietf-httpapi-ratelimit-headers): the key's quota, `q` requests in a window of `w` seconds, under the policy name `api-key`. Absent on answers to a member's token. */
+        /** @description Sent on every answer to an API key (IETF draft-ietf-httpapi-ratelimit-headers): the key's quota, `q` requests in a window of `w` seconds, under the policy name `api-key`. Absent on answers to a member's token, and on a 401 for a key that is unknown or revoked (nothing is counted against it). */
         RateLimitPolicy: string;
     };
     pathItems: never;

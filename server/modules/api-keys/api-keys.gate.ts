@@ -16,7 +16,7 @@
  * a call to a key.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { apiKeyIn, type AuthContext } from '../../lib/auth-context';
+import { apiKeyIn, type ApiKeyScope, type AuthContext } from '../../lib/auth-context';
 import { operationFinder, type ContractOperation } from '../../lib/contract-routes';
 import { AppError } from '../../lib/errors';
 import { consumeLimit, secondsUntil, TooManyRequests, type Limit } from '../../lib/rate-limit';
@@ -38,7 +38,7 @@ export function requireKeyMayCall(caller: AuthContext, operation: ContractOperat
       `An API key cannot make this call (${operation.operationId}): it is for a signed-in member only. A key may make the calls whose x-key-scopes the contract lists.`,
     );
   }
-  const missing = needed.filter((scope) => !caller.apiKey?.scopes.includes(scope as never));
+  const missing = needed.filter((scope) => !caller.apiKey?.scopes.includes(scope as ApiKeyScope));
   if (missing.length) {
     throw new AppError(
       403,
