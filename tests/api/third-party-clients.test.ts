@@ -17,6 +17,8 @@ import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { bearer, createMember, createPiece } from '../helpers/ledger-factory';
 
+// Three generators and a type check of their output: about 30 s on a quiet 2-core machine, more on a busy one.
+jest.setTimeout(180_000);
 useTestDatabase();
 
 const run = promisify(execFile);
