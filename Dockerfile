@@ -14,6 +14,7 @@ FROM node:22-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json /app/openapi.yaml ./
+COPY docs/integrating.md ./docs/integrating.md
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY scripts/install-ferretdb.sh ./scripts/install-ferretdb.sh

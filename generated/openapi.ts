@@ -425,6 +425,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's API keys
+         * @description The keys the member made and has not revoked, oldest first: each key's name, scopes, the first characters it starts with, when it was made and when it was last used (to the minute; null before its first use). The key itself is shown only once, in the answer that made it. An API key cannot call this.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description Makes a key named `name` that may do what `scopes` allow: `catalogue:read` (the public catalogue: pieces, feeds, search, artists, tags), `earnings:read` (the member's own earnings analytics and history), `upload` (upload files and publish pieces). The answer holds the key (`secret`, `knk_` and 43 characters) this once: only its SHA-256 is kept. A member may have 10 keys at a time ('You have 10 API keys, the most a member may have. Revoke one to make another.', 409) and make 20 an hour (429). An API key cannot call this.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the caller's key `keyId` at once: from its next request on it answers 401 'This API key was revoked.'. It leaves the list and frees its place among the 10. A key of another member, or one already revoked, answers 404 'This API key does not exist.'. An API key cannot call this.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/cancel-email-change": {
         parameters: {
             query?: never;
@@ -3785,6 +3829,44 @@ export interface components {
             /** Format: int64 */
             totalReactedCount: number;
         };
+        ApiKey: {
+            /** Format: date-time */
+            createdAt: string;
+            id: components["schemas"]["ApiKeyId"];
+            /**
+             * Format: date-time
+             * @description When the key last called the API, to the minute; null before its first use.
+             */
+            lastUsedAt: string | null;
+            name: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @description The key's first 8 characters (`knk_` and 4 more), to tell keys apart. */
+            start: string;
+        };
+        ApiKeyCreated: {
+            key: components["schemas"]["ApiKey"];
+            message: string;
+            /** @description The key itself, shown this once. Send it as `Authorization: Bearer knk_…`. */
+            secret: string;
+        };
+        /** @description A key's public id (not the key itself). */
+        ApiKeyId: string;
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKey"][];
+            /**
+             * Format: int32
+             * @description How many keys a member may have at a time.
+             */
+            max: number;
+        };
+        ApiKeyRevoked: {
+            message: string;
+        };
+        /**
+         * @description What a key may do: `catalogue:read` the public catalogue (pieces, feeds, search, artists, tags), `earnings:read` the member's own earnings analytics and history, `upload` upload files and publish pieces.
+         * @enum {string}
+         */
+        ApiKeyScope: "catalogue:read" | "earnings:read" | "upload";
         /** @description One admin action that changed something, as it was recorded when it succeeded. */
         AuditEntry: {
             /** @description The call made (its operationId). */
@@ -4285,6 +4367,11 @@ export interface components {
                 name: string;
             }[];
         };
+        CreateApiKeyRequest: {
+            /** @description What the key is for, as the member will recognise it (spaces around it are dropped). */
+            name: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+        };
         CreateDiscountCodeRequest: {
             code: string;
             covers?: components["schemas"]["DiscountCover"];
@@ -4615,8 +4702,11 @@ export interface components {
             userId: string;
         };
         ErrorResponse: {
-            /** @description A stable machine-readable code such as `bad_request`, `not_found`, `internal`. */
-            code: string;
+            /**
+             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502, `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server).
+             * @enum {string}
+             */
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured";
             errors?: {
                 message: string;
                 path: string;
@@ -4679,13 +4769,20 @@ export interface components {
         };
         FlagRequest: {
             contentId: components["schemas"]["ObjectId"];
-            /** @description One of the four reasons, or null to take the flag back. */
-            reason: components["schemas"]["FlagReason"] | components["schemas"]["NoValue"];
+            /**
+             * @description One of the four reasons (FlagReason), or null to take the flag back. Written out here rather than as `anyOf: [FlagReason, NoValue]`: some client generators declare such a union before the enum it uses.
+             * @enum {string|null}
+             */
+            reason: "Somebody unlawfully posted your content" | "Wrong market for content genre" | "You need to have a minimum balance of $10 to withdraw" | "Inappropriate Content: Terms Of Services" | null;
             userId: components["schemas"]["ObjectId"];
         };
         FlagState: {
             message: string;
-            reason: components["schemas"]["FlagReason"] | components["schemas"]["NoValue"];
+            /**
+             * @description The caller's reason (one of FlagReason), or null when they have not flagged the piece.
+             * @enum {string|null}
+             */
+            reason: "Somebody unlawfully posted your content" | "Wrong market for content genre" | "You need to have a minimum balance of $10 to withdraw" | "Inappropriate Content: Terms Of Services" | null;
         };
         FollowCounts: {
             /** Format: int32 */
@@ -6106,6 +6203,8 @@ export interface components {
         /** @description The request is not valid; `errors` names each wrong field. */
         BadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6157,6 +6256,8 @@ export interface components {
         /** @description One page of pieces; `nextCursor` is null on the last page. */
         ContentPage: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6181,9 +6282,11 @@ export interface components {
                 "application/json": components["schemas"]["FollowPage"];
             };
         };
-        /** @description Signed in, but not allowed to do this. */
+        /** @description Signed in, but not allowed to do this; for an API key, a call it may not make at all (one without `x-key-scopes`) or one that needs a scope the key lacks, the message says which. */
         Forbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6229,6 +6332,8 @@ export interface components {
         /** @description Nothing with that key exists. */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6238,6 +6343,8 @@ export interface components {
         /** @description The file is larger than allowed; the message says the limit. */
         PayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6280,6 +6387,8 @@ export interface components {
         /** @description Too many attempts; try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -6288,9 +6397,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No valid access token (missing, expired, revoked, or wrong credentials). Where sign-in is optional, a token that is sent and refused is 401 too: send none to call as a visitor. */
+        /** @description No valid access token or API key (missing, unreadable, expired, revoked, or wrong credentials); the message says which. Where sign-in is optional, a token or key that is sent and refused is 401 too: send none to call as a visitor. */
         Unauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6300,6 +6411,8 @@ export interface components {
         /** @description The file's bytes are not of an accepted type. */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6309,6 +6422,8 @@ export interface components {
         /** @description One page of artists; `nextCursor` is null on the last page. */
         UserPage: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -6320,7 +6435,7 @@ export interface components {
         /** @description The content page (`become` is How It Works, `earning` the Earn pages, `user-guide` the User Guide). */
         CmsPagePath: "become" | "earning" | "user-guide";
         CommentIdPath: components["schemas"]["CommentId"];
-        /** @description The `nextCursor` of the previous page. */
+        /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
         FeedCursor: string;
         FeedKindPath: components["schemas"]["FeedKind"];
         FeedKindQuery: components["schemas"]["FeedKind"];
@@ -6343,7 +6458,12 @@ export interface components {
         UsernamePath: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Sent on every answer to an API key: what is left of the key's quota, `r` requests, and `t` seconds until the window ends and the quota is whole again. The request answered is already counted. */
+        RateLimit: string;
+        /** @description Sent on every answer to an API key (IETF draft-ietf-httpapi-ratelimit-headers): the key's quota, `q` requests in a window of `w` seconds, under the policy name `api-key`. Absent on answers to a member's token, and on a 401 for a key that is unknown or revoked (nothing is counted against it). */
+        RateLimitPolicy: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -6355,7 +6475,7 @@ export interface operations {
                 action?: string;
                 /** @description Only the entries of this admin. */
                 actorId?: components["schemas"]["ObjectId"];
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 /** @description Only the entries made at or after this time. */
                 from?: string;
@@ -6390,7 +6510,7 @@ export interface operations {
     listCashOuts: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only the requests of members whose username or email starts with this text. */
@@ -6597,7 +6717,7 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description The start of a word of the username or name, or of the email (plain text). */
@@ -6760,7 +6880,7 @@ export interface operations {
     listAdminPieces: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Words the title starts with, or the start of the owner's username. */
@@ -6917,6 +7037,8 @@ export interface operations {
             /** @description The figures. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6927,6 +7049,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6946,6 +7069,8 @@ export interface operations {
             /** @description The figures by site. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6955,6 +7080,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6980,6 +7106,86 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, and how many a member may have. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, shown this once, and what is kept of it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: components["schemas"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRevoked"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -7830,7 +8036,7 @@ export interface operations {
     getAllComments: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7851,7 +8057,7 @@ export interface operations {
     getCommentsByContent: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7874,7 +8080,7 @@ export interface operations {
     getCommentsByUser: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7897,7 +8103,7 @@ export interface operations {
     getCommentFeed: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -7984,6 +8190,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7994,13 +8202,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getAllContents: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only pieces of this artist. */
@@ -8014,13 +8223,16 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     searchOwners: {
         parameters: {
             query: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description What was typed (any characters; they are matched as plain text). */
@@ -8034,6 +8246,9 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8053,6 +8268,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8060,6 +8277,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8077,6 +8297,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8085,14 +8307,16 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getContentsByKind: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only pieces of this artist. */
@@ -8112,7 +8336,10 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8131,6 +8358,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8139,7 +8368,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8158,14 +8389,17 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getContentsByTag: {
         parameters: {
             query: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 kind?: components["parameters"]["FeedKindQuery"];
                 limit?: components["parameters"]["FeedLimit"];
@@ -8180,14 +8414,17 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getContentsByUsername: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 /** @description Only pieces of one main tag. */
@@ -8204,14 +8441,16 @@ export interface operations {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getFeaturedContents: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 orderBy?: "featured" | "new";
@@ -8230,14 +8469,17 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getSupportedContents: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -8369,6 +8611,8 @@ export interface operations {
             /** @description Done. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8378,6 +8622,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8453,7 +8698,7 @@ export interface operations {
     searchContents: {
         parameters: {
             query: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
                 orderBy?: components["parameters"]["FeedOrderBy"];
@@ -8469,7 +8714,10 @@ export interface operations {
         responses: {
             200: components["responses"]["ContentPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8515,6 +8763,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8523,7 +8773,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8659,6 +8911,8 @@ export interface operations {
             /** @description Done. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8667,6 +8921,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8689,6 +8944,8 @@ export interface operations {
             /** @description Done. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8697,6 +8954,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8908,7 +9166,7 @@ export interface operations {
     getFollowers: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -8934,7 +9192,7 @@ export interface operations {
     getFollowings: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -9349,7 +9607,7 @@ export interface operations {
     getMessagesByReceiver: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -9445,7 +9703,7 @@ export interface operations {
     getDeletedMessages: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -9561,7 +9819,7 @@ export interface operations {
     getMessageThread: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
             };
             header?: never;
@@ -9615,7 +9873,7 @@ export interface operations {
     listNativePosts: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -10412,6 +10670,8 @@ export interface operations {
             /** @description The history. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10419,7 +10679,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10437,6 +10700,8 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10444,7 +10709,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10463,6 +10731,8 @@ export interface operations {
             /** @description The tags. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10470,6 +10740,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10489,6 +10762,8 @@ export interface operations {
             /** @description The sub-tags. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10496,7 +10771,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10514,6 +10792,8 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10521,7 +10801,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -10653,7 +10936,7 @@ export interface operations {
     getUserHistory: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -10668,6 +10951,8 @@ export interface operations {
             /** @description One page of history items; `nextCursor` is null on the last page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10676,14 +10961,16 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getPaidHistory: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -10698,6 +10985,8 @@ export interface operations {
             /** @description One page of Paid0 items; `nextCursor` is null on the last page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10706,7 +10995,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11274,7 +11565,7 @@ export interface operations {
     getTrendingArtists: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -11286,6 +11577,9 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11344,7 +11638,7 @@ export interface operations {
     getArtists: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -11356,13 +11650,16 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
     getArtistsByFans: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page, passed back exactly as it came. A cursor pages only the list that gave it, with the same filters (the limit may change): given to another list, or with other filters, it answers 400 'This cursor belongs to another list…'; one that was cut short or changed answers 400 'This cursor is not one this server gave…'. */
                 cursor?: components["parameters"]["FeedCursor"];
                 limit?: components["parameters"]["FeedLimit"];
             };
@@ -11374,6 +11671,9 @@ export interface operations {
         responses: {
             200: components["responses"]["UserPage"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11421,6 +11721,8 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11428,7 +11730,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

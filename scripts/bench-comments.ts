@@ -17,7 +17,7 @@ import { Types } from 'mongoose';
 import { listen, onMessage, startBenchChild } from './bench-child';
 import { signAccessToken } from '../server/lib/access-token';
 import { encodePageCursor } from '../server/lib/page-cursor';
-import { CommentModel } from '../server/modules/comments';
+import { CommentModel, commentsOfPieceList } from '../server/modules/comments';
 import { ContentModel } from '../server/modules/contents';
 import { UserModel } from '../server/modules/users';
 
@@ -134,7 +134,7 @@ async function main() {
     });
     const page = `${ready.appUrl}/api/v2/comment/get-by-content/${ready.contentId}`;
     // Page 200 starts below the comment numbered COMMENTS - 199 pages (the cursor a client would hold there).
-    const deep = `${page}?cursor=${encodePageCursor(COMMENTS - (DEEP_PAGE - 1) * PAGE_SIZE + 1, ready.contentId)}`;
+    const deep = `${page}?cursor=${encodePageCursor(commentsOfPieceList(ready.contentId), COMMENTS - (DEEP_PAGE - 1) * PAGE_SIZE + 1, ready.contentId)}`;
     const member = { Authorization: `Bearer ${ready.token}` };
     console.log(
       `Comments of one piece: ${COMMENTS.toLocaleString('en-US')} comments by ${AUTHORS} members; ${CONNECTIONS} connections, ${DURATION_S} s per run`,

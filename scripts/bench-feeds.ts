@@ -16,7 +16,7 @@ import { listen, onMessage, startBenchChild } from './bench-child';
 import { Types } from 'mongoose';
 import { wordsOf } from '../server/lib/search';
 import { ContentModel } from '../server/modules/contents';
-import { encodeCursor } from '../server/modules/feeds/testing';
+import { encodeCursor, feedListOf } from '../server/modules/feeds/testing';
 import { UserModel } from '../server/modules/users';
 
 const PIECES = Number(process.env.BENCH_PIECES ?? 10_050);
@@ -102,7 +102,7 @@ async function serve() {
     .skip(Math.min(499 * 20, PIECES - 20) - 1)
     .limit(1)
     .lean();
-  process.send!({ appUrl, rawUrl, page500Cursor: encodeCursor({ key: last!.reactedCount, id: last!._id }) } satisfies Ready);
+  process.send!({ appUrl, rawUrl, page500Cursor: encodeCursor(feedListOf({ kind: 'popular' }), { key: last!.reactedCount, id: last!._id }) } satisfies Ready);
   onMessage(async () => {
     raw.close();
     await child.close();

@@ -1,7 +1,7 @@
 /**
  * createApp(deps): the whole HTTP surface in one Express app, with the stored public answers in front of it
  * (lib/public-responses.ts). Order matters:
- * security headers -> request log -> compression -> health -> contract docs (+ dev outbox) ->
+ * security headers -> request log -> compression -> health -> contract docs (+ dev outbox) -> the API key gate ->
  * JSON body and cookies -> contract validator -> the audit log's recorder of admin calls -> the router of the module that serves the call (lib/contract-routes.ts) -> JSON 404 for /api -> SPA -> the one error handler.
  */
 import compression from 'compression';
@@ -52,6 +52,7 @@ import { commentsRouter } from './modules/comments';
 import { flagsRouter } from './modules/flags';
 import { walletRouter } from './modules/wallet';
 import { accountRouter } from './modules/account';
+import { apiKeyGate, apiKeyLimit, apiKeysRouter, confirmKeyCall } from './modules/api-keys';
 import { analyticsRouter } from './modules/analytics';
 import { anchorsRouter } from './modules/anchors';
 import { auditAdminActions, auditRouter } from './modules/audit';
@@ -117,7 +118,7 @@ export function createApp({
     }
   });
 
-  app.use(docsRouter());
+  app.use(docsRouter(config.publicUrl));
   app.use(filesRouter(storage, config.auth.keys.mediaUrls));
   usePageCursorKey(config.auth.keys.pageCursors);
   const services = given ?? buildServices({ config, logger, mailer, storage, ipfs, payoutProvider, decodeLimits });
@@ -131,6 +132,9 @@ export function createApp({
     }),
   );
   const routers = apiRouters(config, services, uploadTempDir);
+  // A request with an API key is checked, counted and held to the calls the contract opens to keys before any
+  // router reads it (the upload routers below read their bodies before the validator does).
+  app.use('/api/v2', apiKeyGate(OPENAPI_PATH, apiKeyLimit(config.auth.apiKeyRequestsPerMinute)));
   // Uploads stream to disk and payment webhooks are verified over their raw bytes: they come before the JSON
   // parser and the contract validator (which would buffer them). The sandbox's checkout page delivers its signed
   // webhooks through the same handler.
@@ -167,6 +171,7 @@ export function createApp({
     }),
     strictQueryNumbers,
     canonicalIds(OPENAPI_PATH),
+    confirmKeyCall,
   );
   // Every admin call that changes something is recorded as it answers (the contract marks them `x-admin`).
   app.use('/api/v2', auditAdminActions(logger), serveByModule(routers.json, OPENAPI_PATH));
@@ -232,6 +237,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
     dashboard: [dashboardRouter(auth)],
     events: [eventsRouter(auth, services.events)],
     analytics: [analyticsRouter(auth)],
+    'api-keys': [apiKeysRouter(auth)],
   };
   return { rawBody, json };
 }

@@ -97,6 +97,8 @@ export interface AuthConfig {
   adminRemoveEmails: string[];
   google: { clientId: string; certsUrl: string | undefined } | undefined;
   facebook: { appId: string; appSecret: string; graphUrl: string } | undefined;
+  /** How many requests each API key may make in a minute (API_KEY_REQUESTS_PER_MINUTE, 600 by default). */
+  apiKeyRequestsPerMinute: number;
 }
 
 /**
@@ -705,5 +707,6 @@ function authConfig(env: NodeJS.ProcessEnv, secret: string): AuthConfig {
       facebookAppId && facebookSecret
         ? { appId: facebookAppId, appSecret: facebookSecret, graphUrl: (env.FACEBOOK_GRAPH_URL ?? 'https://graph.facebook.com/v19.0').replace(/\/+$/, '') }
         : undefined,
+    apiKeyRequestsPerMinute: int(env, 'API_KEY_REQUESTS_PER_MINUTE', 600, 1, 100_000),
   };
 }

@@ -16,7 +16,19 @@ export interface AccessClaims {
   tokenVersion: number;
 }
 
-const unauthorized = () => new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
+const refused = (message: string) => new AppError(401, 'unauthorized', message);
+
+/**
+ * Why a token is refused, in words that say what to do: an expired token (the usual case, renewed by the refresh
+ * cookie) is told apart from one that cannot be read at all (cut short, or not a token: a client sending the wrong
+ * value) and from one that reads but was not signed here for this app (another server's, altered, `alg: none`).
+ */
+function refusalOf(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof jwt.TokenExpiredError) return refused(MESSAGES.sessionExpired);
+  const unreadable = err instanceof jwt.JsonWebTokenError && ['jwt malformed', 'invalid token', 'jwt must be provided'].includes(err.message);
+  return refused(unreadable ? MESSAGES.tokenUnreadable : MESSAGES.tokenNotOurs);
+}
 
 /** The HS256 key, made once per secret: given a string, jsonwebtoken first tries it as a PEM key (about 1 ms a call). */
 const keys = new Map<string, KeyObject>();
@@ -32,7 +44,7 @@ export function signAccessToken(config: AuthConfig, claims: AccessClaims): strin
   });
 }
 
-/** Verifies signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry. */
+/** Verifies signature (HS256 only: `alg: none` and others are refused), issuer, audience and expiry; 401 with the reason. */
 export function verifyAccessToken(config: AuthConfig, token: string): AccessClaims {
   try {
     const payload = jwt.verify(token, keyOf(config.keys.accessTokens), {
@@ -41,10 +53,10 @@ export function verifyAccessToken(config: AuthConfig, token: string): AccessClai
       audience: config.jwtAudience,
     });
     if (typeof payload === 'string' || !payload.sub || !Types.ObjectId.isValid(payload.sub) || typeof payload.ver !== 'number') {
-      throw unauthorized();
+      throw refused(MESSAGES.tokenNotOurs);
     }
     return { userId: payload.sub, tokenVersion: payload.ver };
-  } catch {
-    throw unauthorized();
+  } catch (err) {
+    throw refusalOf(err);
   }
 }

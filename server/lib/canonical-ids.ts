@@ -7,7 +7,7 @@
  * another. Which values are ids is read from the contract: a new call needs nothing here.
  */
 import type { Request, RequestHandler } from 'express';
-import { readContract } from './contract-routes';
+import { contractBasePath, readContract } from './contract-routes';
 
 /** What a schema's pattern holds when its value is an id (alone, or with `guest`, `admin` or a message's `-n`). */
 const ID_PATTERN = '[0-9a-fA-F]{24}';
@@ -95,7 +95,7 @@ function idsOfOperations(contractFile: string): Map<string, OperationIds> {
     }
   };
 
-  const base = contract.servers?.[0]?.url ?? '';
+  const base = contractBasePath(contract);
   const operations = new Map<string, OperationIds>();
   for (const [pathName, item] of Object.entries(contract.paths)) {
     const shared = (item?.parameters as Parameter[] | undefined) ?? [];

@@ -57,10 +57,19 @@ export function readContract(contractFile: string): ContractPaths {
   return readContractDocument(contractFile) as ContractPaths;
 }
 
+/**
+ * Where the API's paths start on this server (`/api/v2`): the path of the contract's first server URL. That URL is
+ * absolute for the generators of integrators' clients (`https://{host}/api/v2`), so only its path is taken here.
+ */
+export function contractBasePath(contract: { servers?: { url: string }[] }): string {
+  const url = contract.servers?.[0]?.url ?? '';
+  return new URL(url.replace(/\{[^}]*\}/g, 'host'), 'http://relative.invalid').pathname.replace(/\/$/, '');
+}
+
 /** Every path of the contract, with the server's base (`/api/v2/knack/add`), and the module that serves it. */
 export function modulesOfPaths(contractFile: string): Map<string, string> {
   const contract = readContract(contractFile);
-  const base = contract.servers?.[0]?.url ?? '';
+  const base = contractBasePath(contract);
   const modules = new Map<string, string>();
   for (const [pathName, item] of Object.entries(contract.paths)) {
     const module = item?.['x-module'];
@@ -106,7 +115,7 @@ function joined(list: Router[]): Router {
  */
 export function multipartPaths(contractFile: string): Set<string> {
   const contract = readContract(contractFile);
-  const base = contract.servers?.[0]?.url ?? '';
+  const base = contractBasePath(contract);
   const found = new Set<string>();
   for (const [pathName, item] of Object.entries(contract.paths)) {
     for (const operation of Object.values(item ?? {})) {
@@ -115,4 +124,44 @@ export function multipartPaths(contractFile: string): Set<string> {
     }
   }
   return found;
+}
+
+/** An operation of the contract, as the request-time checks read it (the validator leaves the same object on `req.openapi.schema`). */
+export interface ContractOperation {
+  operationId: string;
+  'x-key-scopes'?: string[];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * The contract's operation a request is for, by its method and path (with the base, without the query), before the
+ * contract validator has run: for checks that must come before the routers that read a raw body (uploads). Matched
+ * as Express routes them: literal segments without regard to case, a trailing slash ignored, a `{name}` segment
+ * taking any one segment, and a literal path before a templated one (`/tag/get-all` before `/tag/{id}`). HEAD is GET.
+ */
+export function operationFinder(contractFile: string): (method: string, path: string) => ContractOperation | undefined {
+  const contract = readContract(contractFile) as unknown as { paths: Record<string, Record<string, unknown> | null> };
+  const base = contractBasePath(contract as { servers?: { url: string }[] });
+  const routes = Object.entries(contract.paths)
+    .map(([template, item]) => ({
+      segments: (base + template).toLowerCase().split('/'),
+      templated: (template.match(/\{[^}]+\}/g) ?? []).length,
+      item: item ?? {},
+    }))
+    .sort((a, b) => a.templated - b.templated);
+  return (method, path) => {
+    const wanted = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
+    if (!(METHODS as readonly string[]).includes(wanted)) return undefined;
+    const segments = path
+      .replace(/(.)\/$/, '$1')
+      .toLowerCase()
+      .split('/');
+    for (const route of routes) {
+      const operation = route.item[wanted] as ContractOperation | undefined;
+      if (!operation || route.segments.length !== segments.length) continue;
+      if (route.segments.every((segment, i) => (segment.startsWith('{') ? segments[i] !== '' : segment === segments[i]))) return operation;
+    }
+    return undefined;
+  };
 }

@@ -10,10 +10,11 @@ export interface NewestPosition {
   id: string;
 }
 
-export const encodeNewestCursor = ({ at, id }: NewestPosition) => encodePageCursor(at, id);
+/** The cursor of a position in the list named `list` (see lib/page-cursor.ts: a cursor pages only its own list). */
+export const encodeNewestCursor = (list: string, { at, id }: NewestPosition) => encodePageCursor(list, at, id);
 
-export const decodeNewestCursor = (cursor: string | undefined): NewestPosition | null =>
-  decodePageCursor(cursor, (at, id) =>
+export const decodeNewestCursor = (list: string, cursor: string | undefined): NewestPosition | null =>
+  decodePageCursor(list, cursor, (at, id) =>
     Number.isSafeInteger(at) && typeof id === 'string' && id.length > 0 && id.length <= 120 ? { at: at as number, id } : null,
   );
 
@@ -30,9 +31,9 @@ export const NEWEST_FIRST: Record<string, -1> = { at: -1, _id: -1 };
 export const compareNewestFirst = (a: { at: Date; id: string }, b: { at: Date; id: string }) =>
   b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-/** Splits a `limit + 1` read into the page and the cursor of the next one (null on the last page). */
-export function newestPage<T extends { at: Date; _id: string }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+/** Splits a `limit + 1` read of the list `list` into the page and the cursor of the next one (null on the last page). */
+export function newestPage<T extends { at: Date; _id: string }>(list: string, rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last ? encodeNewestCursor({ at: last.at.getTime(), id: last._id }) : null };
+  return { items, nextCursor: rows.length > limit && last ? encodeNewestCursor(list, { at: last.at.getTime(), id: last._id }) : null };
 }

@@ -1,7 +1,13 @@
 /**
  * The one codec of keyset-paging cursors: a page ends at (sort key, tie-break id) of its last item, and the
  * next page starts after it. A cursor that does not open, or opens to a pair the list does not accept, is a 400
- * that tells the member to reload the list.
+ * that says it is not one the server gave.
+ *
+ * Each cursor is bound to the list that gave it: the list names itself with everything that decides what it holds
+ * and in what order (`feed:popular` and its tag, say), and a short hash of that name is sealed with the position.
+ * Given to another list, a position would be read in that list's order and page from a wrong place (a Popular
+ * cursor on the newest-first list can start past its last piece and answer an empty page, which ends the list
+ * without a word): such a cursor is a 400 that says it belongs to another list.
  *
  * The sort key can be a figure the reader may not see (the views of a piece whose owner hides them, a trending
  * score), so the pair travels sealed: encrypted, so that nothing in it can be read, and signed with an HMAC, so
@@ -10,8 +16,13 @@
  * encryption): the same position always gives the same cursor, so a stored public answer keeps its ETag until
  * the list itself changes.
  */
-import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from './errors';
+
+export const CURSOR_MESSAGES = {
+  broken: 'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.',
+  otherList: 'This cursor belongs to another list: it pages only the list, with the same filters, that gave it. Start this list again without a cursor.',
+};
 
 /** Bytes of the HMAC kept in a cursor, and of the IV it doubles as. */
 const TAG_BYTES = 16;
@@ -54,17 +65,25 @@ function open(cursor: string): Buffer | null {
   return timingSafeEqual(tag, tagOf(plain)) ? plain : null;
 }
 
-export const encodePageCursor = (key: unknown, id: string) => seal(Buffer.from(JSON.stringify([key, id])));
+/** A short hash of a list's name: enough to tell lists apart, sealed with the position so that it cannot be changed. */
+const listTagOf = (list: string) => createHash('sha256').update(list).digest('base64url').slice(0, 11);
 
-/** The position a cursor holds, as `accept` reads its pair (null when the pair is not one of its list's). */
-export function decodePageCursor<T>(cursor: string | undefined, accept: (key: unknown, id: unknown) => T | null): T | null {
+/** The cursor of the position (key, id) in the list named `list` (its kind and every filter that changes what it holds). */
+export const encodePageCursor = (list: string, key: unknown, id: string) => seal(Buffer.from(JSON.stringify([key, id, listTagOf(list)])));
+
+const refused = (message: string) => new AppError(400, 'bad_request', message, [{ path: 'cursor', message }]);
+
+/**
+ * The position a cursor of the list `list` holds, as `accept` reads its pair (null when the pair is not one of its
+ * list's). A cursor of another list is refused with its own message.
+ */
+export function decodePageCursor<T>(list: string, cursor: string | undefined, accept: (key: unknown, id: unknown) => T | null): T | null {
   if (!cursor) return null;
-  let position: T | null = null;
   const plain = open(cursor);
-  if (plain) {
-    const pair = JSON.parse(plain.toString('utf8')) as unknown;
-    if (Array.isArray(pair) && pair.length === 2) position = accept(pair[0], pair[1]);
-  }
+  const sealed = plain ? (JSON.parse(plain.toString('utf8')) as unknown) : null;
+  if (!Array.isArray(sealed) || sealed.length !== 3) throw refused(CURSOR_MESSAGES.broken);
+  if (sealed[2] !== listTagOf(list)) throw refused(CURSOR_MESSAGES.otherList);
+  const position = accept(sealed[0], sealed[1]);
   if (position) return position;
-  throw new AppError(400, 'bad_request', 'This page link is no longer valid. Please reload the list.', [{ path: 'cursor', message: 'Invalid cursor' }]);
+  throw refused(CURSOR_MESSAGES.broken);
 }

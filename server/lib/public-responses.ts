@@ -15,6 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
+import { apiKeyIn } from './auth-context';
 import type { Logger } from './logger';
 import { requestIdOf } from './request-id';
 import { logAnswered } from './request-log';
@@ -41,7 +42,7 @@ const MAX_ENTRIES = 2_000;
 const MIN_GZIP = 1024;
 const ACCEPTS_GZIP = /\bgzip\b/;
 /** Headers of the first answer that are made anew for each one. */
-const PER_ANSWER = new Set(['content-length', 'content-encoding', 'date', 'x-request-id', 'etag', 'vary', 'set-cookie']);
+const PER_ANSWER = new Set(['content-length', 'content-encoding', 'date', 'x-request-id', 'etag', 'vary', 'set-cookie', 'ratelimit', 'ratelimit-policy']);
 
 const answers = createTtlCache<Answer>(TTL_MS, { maxEntries: MAX_ENTRIES });
 
@@ -70,6 +71,8 @@ const privateKey = (authorization: string, url: string) => `${authorization}\n${
 function answerStored(req: IncomingMessage, res: ServerResponse, logger: Logger): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url) return false;
   const { authorization } = req.headers;
+  // A request with an API key goes the whole way: its key is checked and counted, and its answer says its budget.
+  if (apiKeyIn(authorization)) return false;
   const answer = answers.peek(req.url) ?? (authorization ? answers.peek(privateKey(authorization, req.url)) : undefined);
   if (!answer) return false;
   const id = requestIdOf(req);
@@ -106,7 +109,7 @@ export function sendPrivateJson(req: Pick<Request, 'originalUrl' | 'method' | 'a
   res.setHeader('Cache-Control', 'private, no-cache');
   res.json(value);
   const { authorization } = req.headers;
-  if (res.statusCode !== 200 || req.method !== 'GET' || !authorization) return;
+  if (res.statusCode !== 200 || req.method !== 'GET' || !authorization || apiKeyIn(authorization)) return;
   keep(privateKey(authorization, req.originalUrl), req, res, value, 'Authorization');
 }
 

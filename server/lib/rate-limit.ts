@@ -78,7 +78,8 @@ async function windowOf(key: string, { windowMs }: Limit, now: Date): Promise<Wi
   return { prefix: `${key}|${start}|${epoch}`, end: new Date(start + windowMs) };
 }
 
-const secondsUntil = (end: Date, now: Date) => Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+/** Whole seconds from `now` until `end`, at least 1: what Retry-After and the RateLimit headers say. */
+export const secondsUntil = (end: Date, now: Date) => Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
 
 async function take(id: string, expiresAt: Date): Promise<boolean> {
   try {
@@ -125,13 +126,18 @@ export async function countHit(key: string, limit: Limit, now = new Date()): Pro
 export async function consumeLimit(key: string, limit: Limit, message: string, now = new Date()): Promise<CountedHit> {
   const counter = await countHit(key, limit, now);
   if (counter.count > limit.max) throw new TooManyRequests(message, secondsUntil(counter.resetAt, now));
-  return { prefix: counter.prefix, slot: counter.count };
+  return { prefix: counter.prefix, slot: counter.count, resetAt: counter.resetAt };
 }
 
-/** The slot one counted hit took, so that a call that must not count (a sign-in that succeeded) can give it back. */
+/**
+ * The slot one counted hit took, so that a call that must not count (a sign-in that succeeded) can give it back.
+ * The slot is also the hit's number in its window, and `resetAt` when that window ends: what a caller is told of
+ * its budget (the RateLimit headers of API keys).
+ */
 export interface CountedHit {
   prefix: string;
   slot: number;
+  resetAt: Date;
 }
 
 /**
@@ -140,7 +146,7 @@ export interface CountedHit {
  * counted while the work ran, so a burst sent at once is cut off all the same. Counts stay on the safe side: a
  * process that already climbed past the freed slot keeps counting from where it is.
  */
-export async function giveBackHit({ prefix, slot }: CountedHit): Promise<void> {
+export async function giveBackHit({ prefix, slot }: Pick<CountedHit, 'prefix' | 'slot'>): Promise<void> {
   await RateLimitModel.deleteOne({ _id: `${prefix}|${slot}` });
   if ((hints.get(prefix) ?? 0) >= slot) remember(prefix, slot - 1);
 }

@@ -89,7 +89,9 @@ describe('the members list', () => {
     expect(new Set(seen).size).toBe(5);
     expect([...seen].sort().reverse()).toEqual(seen);
     const broken = await list({ cursor: 'not-a-cursor' }).expect(400);
-    expect(broken.body.message).toBe('This page link is no longer valid. Please reload the list.');
+    expect(broken.body.message).toBe(
+      'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.',
+    );
   });
 
   it('when a member asks for the list, then 403 with the call’s message', async () => {

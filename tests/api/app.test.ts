@@ -112,6 +112,22 @@ describe('the published contract', () => {
     const init = await request(app).get('/api/docs/init.js').expect(200);
     expect(init.text).toContain("url: '/api/openapi.yaml'");
   });
+
+  it('when Integrating with Knack is opened, then it is linked from /api/docs, its examples name this server, and its contents lead to its sections', async () => {
+    expect((await request(app).get('/api/docs').expect(200)).text).toContain('<a href="/api/docs/integrating">Integrating with Knack</a>');
+    const page = await request(app).get('/api/docs/integrating').expect(200).expect('Content-Type', /html/);
+    expect(page.text).toContain('<h1 id="integrating-with-knack">Integrating with Knack</h1>');
+    expect(page.text).toContain(
+      'curl -s -H &quot;Authorization: Bearer $KNACK_API_KEY&quot; &quot;http://knack.test/api/v2/content/get-by-kind/new?limit=50&quot;',
+    );
+    expect(page.text).not.toContain('knack.example');
+    const ids = new Set([...page.text.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
+    const anchors = [...page.text.matchAll(/href="#([^"]+)"/g)].map((match) => match[1]);
+    expect(anchors).toHaveLength(8);
+    expect(anchors.filter((anchor) => !ids.has(anchor))).toEqual([]);
+    for (const section of ['Rate limits', 'Paging', 'Calls where signing in is optional', 'No CORS: call from a server, not from a web page'])
+      expect(page.text).toContain(`>${section}</h2>`);
+  });
 });
 
 describe('the SPA', () => {

@@ -274,7 +274,9 @@ describe('reading the log', () => {
 
   it('when the cursor was not made by the server, then 400 and the member is told to reload', async () => {
     const refused = await readLog(admin, { cursor: 'bm90LWEtY3Vyc29yLWF0LWFsbA' }).expect(400);
-    expect(refused.body.message).toBe('This page link is no longer valid. Please reload the list.');
+    expect(refused.body.message).toBe(
+      'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.',
+    );
   });
 });
 

@@ -406,7 +406,7 @@ describe('the admins’ list of cash-outs', () => {
     } while (cursor);
     expect(seen).toEqual(['ana_list', 'bea_list', 'eve_list', 'dee_list', 'cid_list']);
     expect((await getAs('/admin/cash-outs', admin, { cursor: 'broken' }).expect(400)).body.message).toBe(
-      'This page link is no longer valid. Please reload the list.',
+      'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.',
     );
   });
 });

@@ -220,7 +220,9 @@ describe('GET /comment/get-by-content/{id}', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(app).get(`/api/v2/comment/get-by-content/${photo.id}?cursor=${forged}`)));
     for (const answer of answers) {
       expect(answer.status).toBe(400);
-      expect(answer.body.message).toBe('This page link is no longer valid. Please reload the list.');
+      expect(answer.body.message).toBe(
+        'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.',
+      );
       expect(answer.body.nextCursor).toBeUndefined();
     }
     const last = await pageOf(photo, '?limit=2');

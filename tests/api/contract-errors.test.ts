@@ -111,6 +111,19 @@ describe('a token that is sent and refused, where signing in is optional', () =>
     },
   );
 
+  it('when a token is refused, then its message says why: unreadable, not issued here, or expired', async () => {
+    const unreadable = 'This access token cannot be read: send the token that signing in answered, whole, as "Authorization: Bearer <token>".';
+    const notOurs = 'This access token was not issued by this server (its signature, issuer or audience does not match). Please log in again.';
+    const expired = 'Your session has expired. Please log in again.';
+    const url = `/api/v2/content/get-by-id/${piece.id}`;
+    const messageFor = async (header: string) => (await request(app).get(url).set('Authorization', header).expect(401)).body.message;
+    expect(await messageFor('Bearer garbage')).toBe(unreadable);
+    expect(await messageFor(`Bearer ${ana.token.split('.').slice(0, 2).join('.')}`)).toBe(unreadable);
+    expect(await messageFor(REFUSED[1]![1]())).toBe(notOurs);
+    expect(await messageFor(REFUSED[2]![1]())).toBe(notOurs);
+    expect(await messageFor(`Bearer ${revoked.token}`)).toBe(expired);
+  });
+
   it('when content/react is called with a revoked token, then 401 too (and as a visitor it counts)', async () => {
     const refused = await request(app).post('/api/v2/content/react').set('Authorization', `Bearer ${revoked.token}`).send({ contentId: piece.id });
     expect(refused.status).toBe(401);

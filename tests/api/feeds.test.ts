@@ -120,8 +120,35 @@ describe('feeds and paging', () => {
   it('when a page size is over 50 or a cursor is forged, then 400 with a clear message', async () => {
     await api('/content/get-all?limit=51').expect(400);
     const res = await api('/content/get-all?cursor=bm90LWEtY3Vyc29y').expect(400);
-    expect(res.body.message).toBe('This page link is no longer valid. Please reload the list.');
+    expect(res.body.message).toBe(
+      'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.',
+    );
     await api('/content/get-by-kind/loudest').expect(400);
+  });
+
+  it('when a cursor is given to another feed, or to the same feed with other filters, then 400 says it belongs to another list', async () => {
+    for (const title of ['One', 'Two', 'Three']) await publish(ana, title);
+    await publish(bea, 'Song', 'Music', 'Pop');
+    const otherList =
+      'This cursor belongs to another list: it pages only the list, with the same filters, that gave it. Start this list again without a cursor.';
+    const popular: string = (await api('/content/get-by-kind/popular?limit=1').expect(200)).body.nextCursor;
+    const onNew = await api(`/content/get-by-kind/new?limit=1&cursor=${popular}`).expect(400);
+    expect(onNew.body).toMatchObject({ code: 'bad_request', message: otherList, errors: [{ path: 'cursor', message: otherList }] });
+    expect((await api(`/content/get-by-kind/popular?limit=1&tag=Photos&cursor=${popular}`).expect(400)).body.message).toBe(otherList);
+    expect((await api(`/user/get-users?cursor=${popular}`).expect(400)).body.message).toBe(otherList);
+    // The same feed and filters by another call, with another page size, or the tag in other letters: the same list.
+    const photos: string = (await api('/content/get-by-kind/new?limit=1&tag=Photos').expect(200)).body.nextCursor;
+    expect(titles((await api(`/content/get-by-kind/new?limit=5&tag=photos&cursor=${photos}`).expect(200)).body)).toEqual(['Two', 'One']);
+    expect(titles((await api(`/content/get-featured?orderBy=new&limit=5&tag=Photos&cursor=${photos}`).expect(200)).body)).toEqual(['Two', 'One']);
+  });
+
+  it('when a cursor is garbled with characters a URL reserves, then 400 says it is not one the server gave, not how to encode a URL', async () => {
+    const broken =
+      'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.';
+    for (const garbled of ['abc/def+ghi=', 'a:b@c', '!!!']) {
+      const res = await request(app).get(`/api/v2/content/get-by-kind/new?cursor=${garbled}`).expect(400);
+      expect(res.body.message).toBe(broken);
+    }
   });
 
   it('when a feed pages past a piece whose owner hides its count, then the cursor reveals neither the count nor the piece; a forged or tampered one is 400', async () => {
@@ -134,7 +161,8 @@ describe('feeds and paging', () => {
       .set(bearer(ana))
       .send({ contentId: hidden.id, setting: { public: true, private: false, followers: false, hidePlayCount: false, hideViewCount: true } })
       .expect(200);
-    const reload = 'This page link is no longer valid. Please reload the list.';
+    const reload =
+      'This cursor is not one this server gave (it was cut short or changed). Pass back nextCursor exactly as it came, or reload the list from its start.';
     // popular pages by 7 (reactions), trending by 7 (reactions of the week), radar by 8 (1 + reactions of the week)
     for (const kind of ['popular', 'trending', 'radar']) {
       const first = await api(`/content/get-by-kind/${kind}?limit=1`).expect(200);

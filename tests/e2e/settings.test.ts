@@ -2,12 +2,13 @@
  * End to end, the settings page: the production build of the SPA served by the real app on the real database,
  * driven in Chromium. A new member follows the side menu's 'Where are you from?' to `/user-setting`, chooses a
  * country, a region of it, a city and a time zone, saves, and sees "city, region" in the side menu, also after a
- * reload. She changes her password on her laptop: the laptop goes on, her phone is signed out. Screenshots at 1280
- * and 390 px land in tests/e2e/screenshots/settings-*.png.
+ * reload. She changes her password on her laptop: the laptop goes on, her phone is signed out. She makes an API key,
+ * a program uses it, the list says when, and she revokes it. Screenshots at 1280 and 390 px land in
+ * tests/e2e/screenshots/settings-*.png.
  */
 import type { Page } from 'playwright-core';
 import { useTestDatabase } from '../helpers/db';
-import { DESKTOP, PHONE, screenshot, watchErrors } from '../helpers/e2e';
+import { DESKTOP, PHONE, screenshot, screenshotBothWidths, watchErrors } from '../helpers/e2e';
 import { GOOD_PASSWORD } from '../helpers/auth';
 import { signedInPage, usePiecesWorld } from '../helpers/e2e-pieces';
 
@@ -118,6 +119,38 @@ describe('regional settings in Chromium', () => {
     expect(await phone.evaluate(() => window.localStorage.getItem('knack:account'))).toBeNull();
     await laptop.context().close();
     await phone.context().close();
+  });
+
+  it('when a member makes an API key, then it is shown once, a program can use it, the list says when, and Revoke asks before it ends the key', async () => {
+    const page = await signedInPage(world, world.ana, { viewport: DESKTOP });
+    const errors = watchErrors(page);
+    await page.goto(`${world.baseUrl}/user-setting`, { waitUntil: 'networkidle' });
+    const group = page.getByRole('region', { name: 'API keys' });
+    await group.getByText('You have no keys yet.').waitFor();
+    await group.getByPlaceholder('What the key is for').fill('Sales dashboard');
+    await group.getByRole('checkbox', { name: /Read my earnings/ }).check();
+    await group.getByRole('button', { name: 'Make a key' }).click();
+    const secret = (await group.getByLabel('Your new API key').textContent()) ?? '';
+    expect(secret).toMatch(/^knk_[A-Za-z0-9_-]{43}$/);
+    await group.getByText(/never used/).waitFor();
+    await screenshotBothWidths(page, 'settings-api-key-made', { focus: group, fullPage: false });
+
+    const used = await fetch(`${world.baseUrl}/api/v2/content/get-by-kind/new`, { headers: { Authorization: `Bearer ${secret}` } });
+    expect(used.status).toBe(200);
+    expect(used.headers.get('ratelimit-policy')).toBe('"api-key";q=600;w=60');
+    await page.reload({ waitUntil: 'networkidle' });
+    await group.getByText(/last used just now/).waitFor();
+    expect(await group.getByLabel('Your new API key').count()).toBe(0);
+
+    await group.getByRole('button', { name: 'Revoke Sales dashboard' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/stops working at once/).waitFor();
+    await screenshotBothWidths(page, 'settings-api-key-revoke', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await group.getByText('You have no keys yet.').waitFor();
+    expect((await fetch(`${world.baseUrl}/api/v2/content/get-by-kind/new`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(401);
+    expect(errors).toEqual([]);
+    await page.context().close();
   });
 
   it('when a member opens the settings at 390 px, then the form fits the screen', async () => {

@@ -44,6 +44,8 @@ export interface Parameter {
 export interface Operation {
   operationId: string;
   'x-admin'?: boolean;
+  /** The scopes an API key needs to make this call; an operation without it is closed to keys. */
+  'x-key-scopes'?: string[];
   /** An admin call sent as a POST that changes nothing (a preview): the audit log records nothing of it. */
   'x-read-only'?: boolean;
   security?: Record<string, unknown>[];

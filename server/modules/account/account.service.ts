@@ -27,6 +27,7 @@ import { forgetMemberInProductEvents, productEventsExportOf } from '../events';
 import { messagesExportOf, removeMessagesOf } from '../messages';
 import { handOverSupportedPieces, piecesExportOf, removePiecesOf, type ContentsService } from '../contents';
 import { removeFollowsOf } from '../follows';
+import { removeApiKeysOf } from '../api-keys';
 import { removeFlagsOf } from '../flags';
 import { projectsExportOf, removeProjectsOf } from '../projects';
 import { removeWalletLinkOf, walletLinkExportOf } from '../stellar';
@@ -96,6 +97,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
   const DELETION_STEPS: { name: string; run: (userId: string) => Promise<unknown> }[] = [
     { name: 'close the account', run: closeAccount },
     { name: 'end every session', run: endEverySessionOf },
+    { name: 'remove the API keys', run: removeApiKeysOf },
     { name: 'take back the flags', run: (userId) => removeFlagsOf(userId, { contents }) },
     { name: 'stop the plan renewing', run: stopRenewals },
     { name: 'give up the balance left', run: (userId) => forfeitBalance(userId) },

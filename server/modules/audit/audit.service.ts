@@ -62,7 +62,9 @@ export interface AuditFilters {
  */
 export async function auditLogPage(filters: AuditFilters): Promise<Schemas['AuditPage']> {
   const size = filters.limit ?? 20;
-  const position = decodeNewestCursor(filters.cursor);
+  // The range (`from`, `to`) bounds the pages like the cursor does, so it is not part of the list's name.
+  const list = `audit:${JSON.stringify([filters.actorId ?? '', filters.action ?? '', filters.targetId ?? ''])}`;
+  const position = decodeNewestCursor(list, filters.cursor);
   const below = [filters.to && new Date(filters.to).toISOString(), position?.id].filter((bound): bound is string => Boolean(bound)).sort()[0];
   const key: Record<string, string> = {};
   if (filters.from) key.$gte = new Date(filters.from).toISOString();
@@ -78,6 +80,6 @@ export async function auditLogPage(filters: AuditFilters): Promise<Schemas['Audi
     .sort({ _id: -1 })
     .limit(size + 1)
     .lean<AuditEntryDoc[]>();
-  const { items, nextCursor } = newestPage(rows, size);
+  const { items, nextCursor } = newestPage(list, rows, size);
   return { entries: items.map(toAuditEntryDto), nextCursor };
 }

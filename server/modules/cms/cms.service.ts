@@ -112,7 +112,9 @@ const POST_PAGE_MAX = 50;
  */
 export async function listPublishedPosts(query: { cursor?: string; limit?: number }, now = new Date()) {
   const limit = Math.min(query.limit ?? 20, POST_PAGE_MAX);
-  const after = decodePageCursor(query.cursor, (at, slug) => (Number.isSafeInteger(at) && typeof slug === 'string' ? { at: at as number, slug } : null));
+  const after = decodePageCursor('native-posts', query.cursor, (at, slug) =>
+    Number.isSafeInteger(at) && typeof slug === 'string' ? { at: at as number, slug } : null,
+  );
   const posts = await NativePostModel.find(
     { status: 'published', publishedAt: mongoose.trusted({ $lte: now }) },
     { slug: 1, title: 1, excerpt: 1, publishedAt: 1 },
@@ -125,7 +127,7 @@ export async function listPublishedPosts(query: { cursor?: string; limit?: numbe
   const last = page[page.length - 1];
   return {
     posts: page.map(({ slug, title, excerpt, at }) => ({ slug, title, excerpt, publishedAt: new Date(at).toISOString() })),
-    nextCursor: ordered.length > limit && last ? encodePageCursor(last.at, last.slug) : null,
+    nextCursor: ordered.length > limit && last ? encodePageCursor('native-posts', last.at, last.slug) : null,
   };
 }
 

@@ -136,19 +136,23 @@ async function toDtos(docs: CommentDoc[], knownPieces: Piece[] = []): Promise<Co
   });
 }
 
-/** A page of a list read with a filter (a member's comments, the feed, all): only what the viewer may see. */
+/**
+ * A page of a list read with a filter (a member's comments, the feed, all): only what the viewer may see. `list`
+ * names the list: its cursors page only it.
+ */
 async function listPage(
+  list: string,
   filter: Record<string, unknown>,
   viewer: AuthContext | undefined,
   cursor: string | undefined,
   limit: number | undefined,
 ): Promise<Page> {
   const size = pageSize(limit);
-  const rows = await CommentModel.find(ours({ ...filter, removedAt: null, ...afterNewest(decodeNewestCursor(cursor)) }))
+  const rows = await CommentModel.find(ours({ ...filter, removedAt: null, ...afterNewest(decodeNewestCursor(list, cursor)) }))
     .sort(NEWEST_FIRST)
     .limit(size + 1)
     .lean<CommentDoc[]>();
-  const { items, nextCursor } = newestPage(rows, size);
+  const { items, nextCursor } = newestPage(list, rows, size);
   const pieces = await Promise.all(
     [...new Set(items.map((doc) => String(doc.contentId)))].map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS)),
   );
@@ -236,12 +240,16 @@ export async function tombstone(doc: Pick<CommentDoc, '_id' | 'contentId'>, by: 
 const acceptNumber = (contentId: string) => (n: unknown, id: unknown) =>
   Number.isSafeInteger(n) && (n as number) >= 1 && id === contentId ? (n as number) : null;
 
+/** The name the cursors of a piece's comments are bound to. */
+export const commentsOfPieceList = (contentId: string) => `comments-of-piece:${contentId}`;
+
 /** A page of a piece's comments and shares, the newest first: reads by `_id`, as cheap deep as at the top. */
 export async function commentsOfPiece(contentId: string, viewer: AuthContext | undefined, cursor?: string, limit?: number): Promise<Page> {
   const piece = await visiblePiece(contentId, viewer);
   const id = String(piece._id);
   const size = pageSize(limit);
-  const below = cursor ? decodePageCursor(cursor, acceptNumber(id))! : (await threads.end(id, true)).n + 1;
+  const list = commentsOfPieceList(id);
+  const below = cursor ? decodePageCursor(list, cursor, acceptNumber(id))! : (await threads.end(id, true)).n + 1;
   const found: CommentDoc[] = [];
   let next = below - 1;
   while (next >= 1 && found.length < size && below - next <= MAX_READS_PER_PAGE) {
@@ -250,27 +258,27 @@ export async function commentsOfPiece(contentId: string, viewer: AuthContext | u
     found.push(...docs.flatMap((doc) => (doc && !doc.removedAt ? [doc] : [])));
     next -= numbers.length;
   }
-  return { comments: await toDtos(found, [piece]), nextCursor: next >= 1 ? encodePageCursor(next + 1, id) : null, total: piece.commentsCount };
+  return { comments: await toDtos(found, [piece]), nextCursor: next >= 1 ? encodePageCursor(list, next + 1, id) : null, total: piece.commentsCount };
 }
 
 /** A member's comments and shares on the pieces the viewer may see, the newest first. */
 export async function commentsOfMember(userId: string, viewer: AuthContext | undefined, cursor?: string, limit?: number): Promise<Page> {
   const member = new Types.ObjectId(userId);
   if (!(await userReads.exists({ _id: member }))) throw notFound(COMMENT_MESSAGES.noMember);
-  return listPage({ commentorId: member }, viewer, cursor, limit);
+  return listPage(`comments-of-member:${userId}`, { commentorId: member }, viewer, cursor, limit);
 }
 
 /** Comments and shares on the pieces of the artists the caller follows, the newest first. */
 export async function commentFeed(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
   const artists = await followedIds(caller.userId);
   if (!artists.length) return { comments: [], nextCursor: null, total: null };
-  return listPage({ ownerId: anyOf(artists) }, caller, cursor, limit);
+  return listPage(`comment-feed:${caller.userId}`, { ownerId: anyOf(artists) }, caller, cursor, limit);
 }
 
 /** Every comment and share, the newest first, for admins. */
 export async function allComments(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
   requireAdmin(caller, COMMENT_MESSAGES.adminsOnly);
-  return listPage({}, caller, cursor, limit);
+  return listPage('all-comments', {}, caller, cursor, limit);
 }
 
 /** Every piece's comments count, counted from the comments (the rankings job repairs the kept counts from them). */

@@ -1,5 +1,5 @@
 /** Comments: comments and shares on pieces, their lists and the counts they keep. */
 export { commentsRouter } from './comments.routes';
-export { addComment, COMMENT_LIMIT, COMMENT_MESSAGES, commentTotals, forgetCommentThreads } from './comments.service';
+export { addComment, COMMENT_LIMIT, COMMENT_MESSAGES, commentsOfPieceList, commentTotals, forgetCommentThreads } from './comments.service';
 export { CommentModel, type CommentDoc } from './comments.model';
 export { commentsExportOf, removeCommentsOf } from './comments.erasure';

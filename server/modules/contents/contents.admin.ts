@@ -48,8 +48,12 @@ const STATUS_FILTERS: Record<Schemas['AdminPieceFilter'], Record<string, unknown
   removed: { takenDown: true },
 };
 
-const decodeAdminCursor = (cursor: string | undefined) =>
-  decodePageCursor(cursor, (key, id) =>
+/** The admins' piece list with its filters and search: a cursor pages only the list with the same ones. */
+const adminPieceListOf = (query: AdminPieceQuery) =>
+  `admin-pieces:${JSON.stringify([query.type ?? '', query.status ?? '', query.q?.trim().toLowerCase() ?? ''])}`;
+
+const decodeAdminCursor = (list: string, cursor: string | undefined) =>
+  decodePageCursor(list, cursor, (key, id) =>
     key === null && typeof id === 'string' && Types.ObjectId.isValid(id) && id.length === 24 ? new Types.ObjectId(id) : null,
   );
 
@@ -66,7 +70,8 @@ export async function adminPiecePage(
 ): Promise<Schemas['AdminPiecePage']> {
   requireAdmin(caller, ADMIN_PIECE_MESSAGES.listOnlyAdmins);
   const size = query.limit ?? 20;
-  const after = decodeAdminCursor(query.cursor);
+  const list = adminPieceListOf(query);
+  const after = decodeAdminCursor(list, query.cursor);
   const q = query.q?.trim() ?? '';
   const words = q ? wordStartConditions('titleWords', q) : [];
   const byOwner = { ownerUsername: startsWith(q) };
@@ -84,7 +89,7 @@ export async function adminPiecePage(
   const last = items[items.length - 1];
   return {
     pieces: await Promise.all(items.map(async (content) => ({ content: await dto(content, caller), status: adminStatusOf(content) }))),
-    nextCursor: rows.length > size && last ? encodePageCursor(null, String(last._id)) : null,
+    nextCursor: rows.length > size && last ? encodePageCursor(list, null, String(last._id)) : null,
     canDelete: mayRemoveAnyPiece(caller, removerEmails),
   };
 }

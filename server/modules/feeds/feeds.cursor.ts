@@ -7,10 +7,11 @@ export interface Position {
   id: Types.ObjectId;
 }
 
-export const encodeCursor = ({ key, id }: Position) => encodePageCursor(key, String(id));
+/** `list` names the list with what decides what it holds and its order (lib/page-cursor.ts: a cursor pages only its list). */
+export const encodeCursor = (list: string, { key, id }: Position) => encodePageCursor(list, key, String(id));
 
-export const decodeCursor = (cursor: string | undefined): Position | null =>
-  decodePageCursor(cursor, (key, id) =>
+export const decodeCursor = (list: string, cursor: string | undefined): Position | null =>
+  decodePageCursor(list, cursor, (key, id) =>
     (key === null || Number.isFinite(key)) && typeof id === 'string' && id.length === 24 && Types.ObjectId.isValid(id)
       ? { key: key as number | null, id: new Types.ObjectId(id) }
       : null,
@@ -30,9 +31,9 @@ export function after(key: string | null, position: Position | null): Record<str
 /** Sort spec matching `after`. */
 export const sortOf = (key: string | null): Record<string, 1 | -1> => (key ? { [key]: -1, _id: -1 } : { _id: -1 });
 
-/** Splits a `limit + 1` read into the page and the cursor of the next one (null on the last page). */
-export function pageOf<T extends { _id: Types.ObjectId }>(rows: T[], limit: number, keyOf: (row: T) => number | null) {
+/** Splits a `limit + 1` read of the list `list` into the page and the cursor of the next one (null on the last page). */
+export function pageOf<T extends { _id: Types.ObjectId }>(list: string, rows: T[], limit: number, keyOf: (row: T) => number | null) {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor({ key: keyOf(last), id: last._id }) : null };
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(list, { key: keyOf(last), id: last._id }) : null };
 }

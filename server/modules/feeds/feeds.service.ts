@@ -47,6 +47,13 @@ export const toUserCard = (user: UserDoc): UserCard => ({
   followingsCount: user.followingsCount,
 });
 
+/**
+ * The name a feed's cursors are bound to: its kind and its filters as they were resolved (`tag=music` and
+ * `tag=Music` are one list). The page size is not part of it: a client may change it between pages.
+ */
+export const feedListOf = (feed: { kind: FeedKind; type?: TagType; subTags?: string[]; ownerId?: string; q?: string }) =>
+  `feed:${JSON.stringify([feed.kind, feed.type ?? null, feed.subTags ?? null, feed.ownerId ?? null, feed.q?.trim().toLowerCase() ?? null])}`;
+
 const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
 
 /** Canonical labels of a main tag and sub-tags given in any case; 404 for a label that is no tag. */
@@ -87,8 +94,12 @@ async function pieceByLink(username: string, slug: string): Promise<ContentDoc |
 }
 
 export function createFeedsService(contents: ContentsService) {
-  /** A page of pieces as `reader` sees them (null: a page shared by everyone, where hidden counts stay hidden). */
+  /**
+   * A page of pieces of the list `list` as `reader` sees them (null: a page shared by everyone, where hidden counts
+   * stay hidden). `list` names the list with what decides what it holds and its order: its cursors page only it.
+   */
   async function contentPage(
+    list: string,
     filter: Record<string, unknown>,
     key: string | null,
     cursor: string | undefined,
@@ -96,18 +107,24 @@ export function createFeedsService(contents: ContentsService) {
     reader: AuthContext | null | undefined,
   ): Promise<ContentPage> {
     const size = pageSize(limit);
-    const position = decodeCursor(cursor);
+    const position = decodeCursor(list, cursor);
     const conditions = [filter, after(key, position)].filter((c) => Object.keys(c).length);
     const rows = await contentReads.many(ours(conditions.length > 1 ? { $and: conditions } : (conditions[0] ?? {})), { sort: sortOf(key), limit: size + 1 });
-    const { items, nextCursor } = pageOf(rows, size, (row) => (key ? (row[key as keyof ContentDoc] as number) : null));
+    const { items, nextCursor } = pageOf(list, rows, size, (row) => (key ? (row[key as keyof ContentDoc] as number) : null));
     return { contents: await Promise.all(items.map((item) => contents.dto(item, reader))), nextCursor };
   }
 
-  async function userPage(filter: Record<string, unknown>, key: 'followersCount' | 'trendScore' | null, cursor: string | undefined, limit: number | undefined) {
+  async function userPage(
+    list: string,
+    filter: Record<string, unknown>,
+    key: 'followersCount' | 'trendScore' | null,
+    cursor: string | undefined,
+    limit: number | undefined,
+  ) {
     const size = pageSize(limit);
-    const conditions = [filter, after(key, decodeCursor(cursor))].filter((c) => Object.keys(c).length);
+    const conditions = [filter, after(key, decodeCursor(list, cursor))].filter((c) => Object.keys(c).length);
     const rows = await userReads.many(ours({ $and: conditions }), { sort: sortOf(key), limit: size + 1 });
-    const { items, nextCursor } = pageOf(rows, size, (row) => (key ? row[key] : null));
+    const { items, nextCursor } = pageOf(list, rows, size, (row) => (key ? row[key] : null));
     return { users: items.map(toUserCard), nextCursor };
   }
 
@@ -130,7 +147,8 @@ export function createFeedsService(contents: ContentsService) {
           ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
           ...(words.length ? { $and: words } : {}),
         };
-        return contentPage(filter, key, query.cursor, query.limit, null);
+        const list = feedListOf({ kind: query.kind, type, subTags, ownerId: query.ownerId, q: query.q });
+        return contentPage(list, filter, key, query.cursor, query.limit, null);
       });
     },
 
@@ -144,14 +162,14 @@ export function createFeedsService(contents: ContentsService) {
       const all = isSelfOrAdmin(viewer, ownerId);
       const follower = !all && viewer ? await isFollower(viewer.userId, ownerId) : false;
       const shown = all ? {} : follower ? { $or: [{ listed: true }, { 'setting.followers': true, takenDown: { $ne: true } }] } : { listed: true };
-      return contentPage({ ownerId: owner._id, ...shown, ...(type ? { type } : {}) }, null, cursor, limit, viewer);
+      return contentPage(`by-owner:${ownerId}:${type ?? 'all'}`, { ownerId: owner._id, ...shown, ...(type ? { type } : {}) }, null, cursor, limit, viewer);
     },
 
     /** The pieces of others the member paid the listing fee for (their collection): for the member and admins only. */
     async supported(userId: string, viewer: AuthContext, cursor?: string, limit?: number): Promise<ContentPage> {
       requireSelfOrAdmin(viewer, userId, NO_MEMBER);
       const payer = new Types.ObjectId(userId);
-      return contentPage({ payerId: payer, ownerId: { $ne: payer }, listed: true }, null, cursor, limit, viewer);
+      return contentPage(`supported:${userId}`, { payerId: payer, ownerId: { $ne: payer }, listed: true }, null, cursor, limit, viewer);
     },
 
     async top50(username: string, viewer: AuthContext | undefined): Promise<Schemas['Top50Response']> {
@@ -192,12 +210,12 @@ export function createFeedsService(contents: ContentsService) {
     searchOwners(q: string, cursor?: string, limit?: number) {
       const words = wordStartConditions('searchWords', q);
       if (!words.length) return Promise.resolve({ users: [], nextCursor: null });
-      return userPage(artists({ $and: words }), null, cursor, limit);
+      return userPage(`owners:${q.trim().toLowerCase()}`, artists({ $and: words }), null, cursor, limit);
     },
 
-    artists: (cursor?: string, limit?: number) => userPage(artists(), null, cursor, limit),
-    artistsByFans: (cursor?: string, limit?: number) => userPage(artists(), 'followersCount', cursor, limit),
-    trendingArtists: (cursor?: string, limit?: number) => userPage(artists(), 'trendScore', cursor, limit),
+    artists: (cursor?: string, limit?: number) => userPage('artists:newest', artists(), null, cursor, limit),
+    artistsByFans: (cursor?: string, limit?: number) => userPage('artists:by-fans', artists(), 'followersCount', cursor, limit),
+    trendingArtists: (cursor?: string, limit?: number) => userPage('artists:trending', artists(), 'trendScore', cursor, limit),
 
     async profile(username: string): Promise<UserCard> {
       return toUserCard(await findUser(username));

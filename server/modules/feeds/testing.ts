@@ -4,4 +4,5 @@
  * index.
  */
 export { encodeCursor } from './feeds.cursor';
+export { feedListOf } from './feeds.service';
 export { ReactionDayModel } from './reactions.model';

@@ -147,11 +147,12 @@ export async function followPage(
   const member = await existingMember(userId);
   const size = Math.min(Math.max(limit, 1), MAX_PAGE);
   const mine = side === 'followers' ? 'followedId' : 'followerId';
-  const rows = await FollowModel.find(ours({ [mine]: member, ...afterNewest(decodeNewestCursor(cursor)) }))
+  const list = `${side}:${userId}`;
+  const rows = await FollowModel.find(ours({ [mine]: member, ...afterNewest(decodeNewestCursor(list, cursor)) }))
     .sort(NEWEST_FIRST)
     .limit(size + 1)
     .lean<FollowDoc[]>();
-  const { items: page, nextCursor } = newestPage(rows, size);
+  const { items: page, nextCursor } = newestPage(list, rows, size);
   const otherIds = page.map((row) => (side === 'followers' ? row.followerId : row.followedId));
   const viewer = caller?.userId;
   // The viewer's follow of each entry is read by its key: a filter on `_id` alone is the one that uses an index on

@@ -143,7 +143,8 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
     async list(caller: AuthContext, userId: string, query: { cursor?: string; limit?: number }, paidOnly = false) {
       await checkCanRead(caller, userId);
       const limit = Math.min(50, Math.max(1, query.limit ?? DEFAULT_LIMIT));
-      const position = decodeNewestCursor(query.cursor);
+      const list = `${paidOnly ? 'paid-history' : 'history'}:${userId}`;
+      const position = decodeNewestCursor(list, query.cursor);
       const member = new Types.ObjectId(userId);
       const after = afterNewest(position);
       const [listings, credits, requests] = await Promise.all([
@@ -159,7 +160,7 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const last = pageRows[pageRows.length - 1];
       return {
         items: await itemsOf(userId, pageRows),
-        nextCursor: rows.length > limit && last ? encodeNewestCursor({ at: last.at.getTime(), id: last.id }) : null,
+        nextCursor: rows.length > limit && last ? encodeNewestCursor(list, { at: last.at.getTime(), id: last.id }) : null,
       };
     },
   };

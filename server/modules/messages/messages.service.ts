@@ -218,13 +218,18 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
 
   async function listOf(userId: string, deleted: boolean, cursor: string | undefined, limit: number | undefined): Promise<Schemas['MessageThreadPage']> {
     const size = pageSize(limit);
+    const list = `${deleted ? 'deleted-threads' : 'threads'}:${userId}`;
     const rows = await BoxModel.find(
-      ours({ userId: new Types.ObjectId(userId), deletedAt: deleted ? mongoose.trusted({ $ne: null }) : null, ...afterNewest(decodeNewestCursor(cursor)) }),
+      ours({
+        userId: new Types.ObjectId(userId),
+        deletedAt: deleted ? mongoose.trusted({ $ne: null }) : null,
+        ...afterNewest(decodeNewestCursor(list, cursor)),
+      }),
     )
       .sort(NEWEST_FIRST)
       .limit(size + 1)
       .lean<BoxDoc[]>();
-    const { items, nextCursor } = newestPage(rows, size);
+    const { items, nextCursor } = newestPage(list, rows, size);
     const byId = await people(items.map((box) => String(box.otherId)));
     return { threads: items.map((box) => toThreadDto(box, byId.get(String(box.otherId)))), nextCursor };
   }
@@ -353,7 +358,9 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       const { thread, me, other } = await threadFor(caller, id);
       const end = (await chains.end(thread._id, true)).n;
       const below = cursor
-        ? (decodePageCursor(cursor, (n, key) => (Number.isSafeInteger(n) && (n as number) >= 1 && key === thread._id ? (n as number) : null)) ?? end + 1)
+        ? (decodePageCursor(`thread:${thread._id}`, cursor, (n, key) =>
+            Number.isSafeInteger(n) && (n as number) >= 1 && key === thread._id ? (n as number) : null,
+          ) ?? end + 1)
         : end + 1;
       const first = Math.max(1, below - MESSAGES_PER_PAGE);
       const numbers = Array.from({ length: Math.max(0, below - first) }, (_, i) => first + i);
@@ -367,7 +374,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       return {
         thread: toThreadDto(box, byId.get(other)),
         messages: docs.flatMap((doc, i) => (doc ? [toMessageDto(doc, numbers[i]!, byId)] : [])),
-        earlierCursor: first > 1 ? encodePageCursor(first, thread._id) : null,
+        earlierCursor: first > 1 ? encodePageCursor(`thread:${thread._id}`, first, thread._id) : null,
         blockedByMe: Boolean(blocked),
       };
     },

@@ -72,4 +72,4 @@ export {
 export { MAIL_CHOICE_FIELDS, setMailChoice, type MailChoice } from './users.settings';
 export { profileImagesRouter } from './profile-images.routes';
 export { creditsRouter } from './credits.routes';
-export { optionalAuth, requireAuth } from './users.guards';
+export { memberWhoMayAct, optionalAuth, requireAuth } from './users.guards';

@@ -16,22 +16,30 @@ import { roleOf } from './users.mapper';
 type SessionHolder = { email: string; isActive: boolean; tokenVersion: number; deactivatedAt?: Date | null };
 
 /**
+ * The account `userId` when it may act now: it exists, is active and is not deactivated by an admin; null otherwise.
+ * Every signed-in request makes this read, so it goes straight to the driver, and a member's requests that arrive
+ * together share one (lib/query.ts): a revocation landing during that read applies from the next request.
+ */
+export async function memberWhoMayAct(userId: string): Promise<SessionHolder | null> {
+  if (!Types.ObjectId.isValid(userId)) return null;
+  const user = await readByIdShared<SessionHolder>(UserModel, new Types.ObjectId(userId), { email: 1, isActive: 1, tokenVersion: 1, deactivatedAt: 1 });
+  return user && user.isActive && !user.deactivatedAt ? user : null;
+}
+
+/**
  * Verifies the access token, then checks the account still exists, is active, is not deactivated by an admin, and
- * has not revoked the token (password change, reset or logout-all bump the token version).
+ * has not revoked the token (password change, reset or logout-all bump the token version). A request the API key
+ * gate let in (modules/api-keys: a key allowed this very call) is already its member's.
  */
 export function requireAuth(config: AuthConfig): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
+    if (req.auth?.apiKey) return next();
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     if (!token) throw new AppError(401, 'unauthorized', 'Please log in.');
     const claims = verifyAccessToken(config, token);
-    // Every signed-in request makes this read, so it goes straight to the driver, and a member's requests that
-    // arrive together share one (lib/query.ts): a revocation landing during that read applies from the next request.
-    const user = Types.ObjectId.isValid(claims.userId)
-      ? await readByIdShared<SessionHolder>(UserModel, new Types.ObjectId(claims.userId), { email: 1, isActive: 1, tokenVersion: 1, deactivatedAt: 1 })
-      : null;
-    if (!user || !user.isActive || user.deactivatedAt || user.tokenVersion !== claims.tokenVersion)
-      throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
+    const user = await memberWhoMayAct(claims.userId);
+    if (!user || user.tokenVersion !== claims.tokenVersion) throw new AppError(401, 'unauthorized', MESSAGES.sessionExpired);
     req.auth = { userId: claims.userId, email: user.email, role: roleOf(config.adminEmails, user.email) };
     next();
   };

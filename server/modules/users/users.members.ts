@@ -63,8 +63,12 @@ const STATUS_FILTERS: Record<MemberStatus, Record<string, unknown>> = {
   deactivated: { deactivatedAt: { $ne: null } },
 };
 
-const decodeMemberCursor = (cursor: string | undefined) =>
-  decodePageCursor(cursor, (key, id) => (key === 'member' && typeof id === 'string' && Types.ObjectId.isValid(id) ? new Types.ObjectId(id) : null));
+/** The admins' member list with its search and status: a cursor pages only the list with the same ones. */
+const memberListOf = (q: string | undefined, status: MemberStatusFilter | undefined) =>
+  `members:${JSON.stringify([q?.trim().toLowerCase() ?? '', status ?? ''])}`;
+
+const decodeMemberCursor = (list: string, cursor: string | undefined) =>
+  decodePageCursor(list, cursor, (key, id) => (key === 'member' && typeof id === 'string' && Types.ObjectId.isValid(id) ? new Types.ObjectId(id) : null));
 
 export interface MemberQuery {
   q?: string;
@@ -80,7 +84,8 @@ export interface MemberQuery {
  * at most 50 accounts, and only admins ask for it.
  */
 export async function memberPage({ q, status, cursor, limit, adminEmails }: MemberQuery): Promise<{ members: MemberFields[]; nextCursor: string | null }> {
-  const after = decodeMemberCursor(cursor);
+  const list = memberListOf(q, status);
+  const after = decodeMemberCursor(list, cursor);
   const conditions: Record<string, unknown>[] = [];
   if (after) conditions.push({ _id: { $lt: after } });
   if (status === 'admins') conditions.push({ email: anyOf([...adminEmails]) });
@@ -96,7 +101,7 @@ export async function memberPage({ q, status, cursor, limit, adminEmails }: Memb
     .lean<MemberFields[]>();
   const members = rows.slice(0, limit);
   const last = members[members.length - 1];
-  return { members, nextCursor: rows.length > limit && last ? encodePageCursor('member', String(last._id)) : null };
+  return { members, nextCursor: rows.length > limit && last ? encodePageCursor(list, 'member', String(last._id)) : null };
 }
 
 export function memberById(userId: string): Promise<MemberFields | null> {

@@ -50,9 +50,12 @@ interface Position {
   id: string;
 }
 
-const encodePosition = ({ part, at, id }: Position) => encodePageCursor([part, at], id);
-const decodePosition = (cursor: string | undefined): Position | null =>
-  decodePageCursor(cursor, (key, id) => {
+/** The admins' cash-out list with its status and search: a cursor pages only the list with the same ones. */
+const cashOutListOf = ({ status, q }: CashOutListQuery) => `cash-outs:${JSON.stringify([status ?? '', q?.trim().toLowerCase() ?? ''])}`;
+
+const encodePosition = (list: string, { part, at, id }: Position) => encodePageCursor(list, [part, at], id);
+const decodePosition = (list: string, cursor: string | undefined): Position | null =>
+  decodePageCursor(list, cursor, (key, id) => {
     if (!Array.isArray(key) || key.length !== 2 || typeof id !== 'string' || id.length !== 24) return null;
     const [part, at] = key as unknown[];
     return (part === 0 || part === 1) && Number.isSafeInteger(at) ? { part, at: at as number, id } : null;
@@ -118,7 +121,8 @@ async function rowsOf(requests: CashOutRequestDoc[], now: Date): Promise<CashOut
 export async function listCashOuts(caller: AuthContext | undefined, query: CashOutListQuery, now = new Date()): Promise<Schemas['CashOutPage']> {
   requireAdmin(caller, CASH_OUT_LIST_MESSAGES.adminsOnly);
   const limit = Math.min(50, Math.max(1, query.limit ?? 20));
-  const position = decodePosition(query.cursor);
+  const list = cashOutListOf(query);
+  const position = decodePosition(list, query.cursor);
   const members = query.q ? await membersMatching(query.q) : null;
   if (members && !members.length) return { cashOuts: [], nextCursor: null };
   const member = members ? { userId: anyOf(members) } : {};
@@ -152,6 +156,6 @@ export async function listCashOuts(caller: AuthContext | undefined, query: CashO
       page.map(({ request }) => request),
       now,
     ),
-    nextCursor: found.length > limit && last ? encodePosition({ part: last.part, at: last.request.at.getTime(), id: last.request._id }) : null,
+    nextCursor: found.length > limit && last ? encodePosition(list, { part: last.part, at: last.request.at.getTime(), id: last.request._id }) : null,
   };
 }

@@ -5,7 +5,7 @@ import type { InfiniteQueryDefinition, MutationDefinition, QueryDefinition } fro
 import { createCachedApi, type CacheBaseQuery, type CallOptions } from '../cache';
 import type * as op from './operations';
 
-const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Admin', 'Event', 'Instagram', 'Bid'] as const;
+const TAG_TYPES = ['Tag', 'CMS', 'Auth', 'User', 'Settings', 'Subscription', 'Content', 'Knack', 'Payment', 'Follow', 'Comment', 'Message', 'Flag', 'Project', 'NFT', 'Stellar', 'Admin', 'Event', 'Instagram', 'ApiKey', 'Bid'] as const;
 type Tag = (typeof TAG_TYPES)[number];
 
 /** The types of every endpoint (the plan below builds them). */
@@ -46,6 +46,8 @@ export type Endpoints = {
   connectInstagram: MutationDefinition<op.ConnectInstagramArgs & CallOptions, CacheBaseQuery, Tag, op.ConnectInstagramResult, 'api'>;
   /** GET /content/count/{id}: How many pieces a member has */
   countUserContents: QueryDefinition<op.CountUserContentsArgs & CallOptions, CacheBaseQuery, Tag, op.CountUserContentsResult, 'api'>;
+  /** POST /api-keys: Make an API key */
+  createApiKey: MutationDefinition<op.CreateApiKeyArgs & CallOptions, CacheBaseQuery, Tag, op.CreateApiKeyResult, 'api'>;
   /** POST /code/create: Create a discount code (admins) */
   createDiscountCode: MutationDefinition<op.CreateDiscountCodeArgs & CallOptions, CacheBaseQuery, Tag, op.CreateDiscountCodeResult, 'api'>;
   /** POST /user/create-account: Create an account for someone (admins) */
@@ -246,6 +248,8 @@ export type Endpoints = {
   listAdminPieces: InfiniteQueryDefinition<op.ListAdminPiecesArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListAdminPiecesResult, 'api'>;
   /** GET /admin/native-posts: Every blog post, drafts too, the latest changed first (admins) */
   listAllNativePosts: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListAllNativePostsResult, 'api'>;
+  /** GET /api-keys: The caller's API keys */
+  listApiKeys: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.ListApiKeysResult, 'api'>;
   /** GET /admin/cash-outs: Members' cash-out requests, the waiting ones first (admins) */
   listCashOuts: InfiniteQueryDefinition<op.ListCashOutsArgs & CallOptions | void, string | undefined, CacheBaseQuery, Tag, op.ListCashOutsResult, 'api'>;
   /** GET /code/all: Every discount code with its uses (admins) */
@@ -304,6 +308,8 @@ export type Endpoints = {
   restoreMessage: MutationDefinition<op.RestoreMessageArgs & CallOptions, CacheBaseQuery, Tag, op.RestoreMessageResult, 'api'>;
   /** POST /admin/pieces/restore: Bring a hidden or taken-down piece back (admins) */
   restorePiece: MutationDefinition<op.RestorePieceArgs & CallOptions, CacheBaseQuery, Tag, op.RestorePieceResult, 'api'>;
+  /** DELETE /api-keys/{keyId}: Revoke an API key */
+  revokeApiKey: MutationDefinition<op.RevokeApiKeyArgs & CallOptions, CacheBaseQuery, Tag, op.RevokeApiKeyResult, 'api'>;
   /** POST /content/save-artist: Publish a song on an artist page */
   saveArtistContent: MutationDefinition<op.SaveArtistContentArgs & CallOptions, CacheBaseQuery, Tag, op.SaveArtistContentResult, 'api'>;
   /** POST /content/save: Publish a piece (classic mode) */
@@ -412,6 +418,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   confirmEmailChange: { kind: 'mutation', tags: ['Auth'] },
   connectInstagram: { kind: 'mutation', tags: ['Instagram'] },
   countUserContents: { kind: 'query', tags: ['Content'] },
+  createApiKey: { kind: 'mutation', tags: ['ApiKey'] },
   createDiscountCode: { kind: 'mutation', tags: ['Payment'] },
   createMemberAccount: { kind: 'mutation', tags: ['Admin'] },
   createMessage: { kind: 'mutation', tags: ['Message'] },
@@ -512,6 +519,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   linkWallet: { kind: 'mutation', tags: ['Stellar'] },
   listAdminPieces: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   listAllNativePosts: { kind: 'query', tags: ['Admin'] },
+  listApiKeys: { kind: 'query', tags: ['ApiKey'] },
   listCashOuts: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
   listDiscountCodes: { kind: 'query', tags: ['Payment'] },
   listMembers: { kind: 'pages', tags: ['Admin'], cursor: 'nextCursor' },
@@ -541,6 +549,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   restoreCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
   restoreMessage: { kind: 'mutation', tags: ['Message'] },
   restorePiece: { kind: 'mutation', tags: ['Content', 'User'] },
+  revokeApiKey: { kind: 'mutation', tags: ['ApiKey'] },
   saveArtistContent: { kind: 'mutation', tags: ['Content'] },
   saveContent: { kind: 'mutation', tags: ['Content'] },
   saveNativePost: { kind: 'mutation', tags: ['Admin', 'CMS'] },
@@ -607,6 +616,7 @@ export const {
   useConnectInstagramMutation,
   useCountUserContentsQuery,
   useLazyCountUserContentsQuery,
+  useCreateApiKeyMutation,
   useCreateDiscountCodeMutation,
   useCreateMemberAccountMutation,
   useCreateMessageMutation,
@@ -763,6 +773,8 @@ export const {
   useListAdminPiecesInfiniteQuery,
   useListAllNativePostsQuery,
   useLazyListAllNativePostsQuery,
+  useListApiKeysQuery,
+  useLazyListApiKeysQuery,
   useListCashOutsInfiniteQuery,
   useListDiscountCodesQuery,
   useLazyListDiscountCodesQuery,
@@ -794,6 +806,7 @@ export const {
   useRestoreCashOutMutation,
   useRestoreMessageMutation,
   useRestorePieceMutation,
+  useRevokeApiKeyMutation,
   useSaveArtistContentMutation,
   useSaveContentMutation,
   useSaveNativePostMutation,

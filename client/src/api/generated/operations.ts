@@ -130,6 +130,13 @@ export function countUserContents(args: CountUserContentsArgs, options?: Request
   return request<CountUserContentsResult>('get', '/content/count/{id}', args ?? {}, options);
 }
 
+export type CreateApiKeyArgs = { body: NonNullable<operations['createApiKey']['requestBody']>['content']['application/json'] };
+export type CreateApiKeyResult = operations['createApiKey']['responses'][201]['content']['application/json'];
+/** POST /api-keys: Make an API key */
+export function createApiKey(args: CreateApiKeyArgs, options?: RequestOptions): Promise<CreateApiKeyResult> {
+  return request<CreateApiKeyResult>('post', '/api-keys', args ?? {}, options);
+}
+
 export type CreateDiscountCodeArgs = { body: NonNullable<operations['createDiscountCode']['requestBody']>['content']['application/json'] };
 export type CreateDiscountCodeResult = operations['createDiscountCode']['responses'][201]['content']['application/json'];
 /** POST /code/create: Create a discount code (admins) */
@@ -830,6 +837,13 @@ export function listAllNativePosts(args?: ListAllNativePostsArgs, options?: Requ
   return request<ListAllNativePostsResult>('get', '/admin/native-posts', args ?? {}, options);
 }
 
+export type ListApiKeysArgs = Record<string, never>;
+export type ListApiKeysResult = operations['listApiKeys']['responses'][200]['content']['application/json'];
+/** GET /api-keys: The caller's API keys */
+export function listApiKeys(args?: ListApiKeysArgs, options?: RequestOptions): Promise<ListApiKeysResult> {
+  return request<ListApiKeysResult>('get', '/api-keys', args ?? {}, options);
+}
+
 export type ListCashOutsArgs = { query?: operations['listCashOuts']['parameters']['query'] };
 export type ListCashOutsResult = operations['listCashOuts']['responses'][200]['content']['application/json'];
 /** GET /admin/cash-outs: Members' cash-out requests, the waiting ones first (admins) */
@@ -1031,6 +1045,13 @@ export type RestorePieceResult = operations['restorePiece']['responses'][200]['c
 /** POST /admin/pieces/restore: Bring a hidden or taken-down piece back (admins) */
 export function restorePiece(args: RestorePieceArgs, options?: RequestOptions): Promise<RestorePieceResult> {
   return request<RestorePieceResult>('post', '/admin/pieces/restore', args ?? {}, options);
+}
+
+export type RevokeApiKeyArgs = { path: operations['revokeApiKey']['parameters']['path'] };
+export type RevokeApiKeyResult = operations['revokeApiKey']['responses'][200]['content']['application/json'];
+/** DELETE /api-keys/{keyId}: Revoke an API key */
+export function revokeApiKey(args: RevokeApiKeyArgs, options?: RequestOptions): Promise<RevokeApiKeyResult> {
+  return request<RevokeApiKeyResult>('delete', '/api-keys/{keyId}', args ?? {}, options);
 }
 
 export type SaveArtistContentArgs = { body: NonNullable<operations['saveArtistContent']['requestBody']>['content']['application/json'] };

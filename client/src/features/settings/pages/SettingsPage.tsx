@@ -1,4 +1,5 @@
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
+import { ApiKeys } from '../components/ApiKeys';
 import { PasswordForm } from '../components/PasswordForm';
 import { PayoutSettings } from '../components/PayoutSettings';
 import { PersonalForm } from '../components/PersonalForm';
@@ -11,7 +12,8 @@ import { PageHead } from '../../../components/PageHead';
 
 /**
  * `/user-setting`: the member's settings, each group saved on its own: where they are from, about them, social profiles, the password, the
- * payout account and the linked Stellar wallet; then the member's data, to download or delete with the account.
+ * payout account and the linked Stellar wallet; the API keys of the member's own programs; then the member's data, to download or
+ * delete with the account.
  */
 export default function SettingsPage() {
   return (
@@ -31,6 +33,7 @@ export default function SettingsPage() {
       </section>
       <PayoutSettings />
       <StellarWalletSettings />
+      <ApiKeys />
       <YourData />
     </div>
   );
