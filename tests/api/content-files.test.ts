@@ -535,6 +535,18 @@ describe('housekeeping', () => {
     }
   });
 
+  it('when a replacement was cut short and the owner replaces again before the job runs, then the first is settled first: every file is held or kept', async () => {
+    const piece = await photo('Again Soon');
+    await replace(ana, piece.id, 'image', await png(), 'second.png').expect(200);
+    await ContentVersionModel.updateMany({ contentId: piece.id }, { $set: { state: 'switching' } });
+    await replace(ana, piece.id, 'image', await png(90, 90), 'third.png').expect(200);
+    expect(await ContentVersionModel.countDocuments({ contentId: piece.id, state: 'switching' })).toBe(0);
+    const versions = (await versionsOf(ana, piece.id).expect(200)).body.versions as { fileName: string }[];
+    expect(versions.map((v) => v.fileName)).toEqual(['second.png', 'cover.png']);
+    expect((await read(piece.id)).fileName).toBe('third.png');
+    expect(await UploadModel.countDocuments({ usedBy: `content:${piece.id}` })).toBe(3);
+  });
+
   it('when a replacement was cut short after the piece changed, then the sweep finishes it: the old file is a version readable by its owner only', async () => {
     const piece = await photo('Almost Done');
     const first = await read(piece.id);

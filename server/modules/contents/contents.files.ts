@@ -151,8 +151,14 @@ export function createPieceFiles(media: MediaService) {
     return (await ContentModel.findById(content._id).lean<ContentDoc>())!;
   }
 
-  /** Reads the piece again under its lock (it may have changed, or gone, since it was checked). */
+  /**
+   * Reads the piece again under its lock (it may have changed, or gone, since it was checked), after settling any
+   * switch of its files that a stopped process left: holding the lock, no live switch of this piece is under way, and
+   * a change made on top of a half-done one could leave the earlier file neither held nor kept.
+   */
   async function lockedPiece(contentId: Types.ObjectId, kind: PieceFileKind): Promise<ContentDoc> {
+    const stalled = await ContentVersionModel.find({ contentId, state: 'switching' }).lean<ContentVersionDoc[]>();
+    for (const version of stalled) await settle(version);
     const content = await ContentModel.findById(contentId).lean<ContentDoc>();
     if (!content) throw notFound('Content not found');
     return requireReplaceable(content, kind);
