@@ -152,13 +152,17 @@ export function createPieceFiles(media: MediaService) {
   }
 
   /**
-   * Reads the piece again under its lock (it may have changed, or gone, since it was checked), after settling any
-   * switch of its files that a stopped process left: holding the lock, no live switch of this piece is under way, and
-   * a change made on top of a half-done one could leave the earlier file neither held nor kept.
+   * Settles every switch of the piece's files that a stopped process left, before a new change: the caller holds the
+   * lock, so none of them is under way, and a change made on top of a half-done one could leave the earlier file
+   * neither held nor kept.
    */
-  async function lockedPiece(contentId: Types.ObjectId, kind: PieceFileKind): Promise<ContentDoc> {
+  async function settleStalledOf(contentId: Types.ObjectId): Promise<void> {
     const stalled = await ContentVersionModel.find({ contentId, state: 'switching' }).lean<ContentVersionDoc[]>();
     for (const version of stalled) await settle(version);
+  }
+
+  /** Reads the piece again under its lock (it may have changed, or gone, since it was checked). */
+  async function lockedPiece(contentId: Types.ObjectId, kind: PieceFileKind): Promise<ContentDoc> {
     const content = await ContentModel.findById(contentId).lean<ContentDoc>();
     if (!content) throw notFound('Content not found');
     return requireReplaceable(content, kind);
@@ -210,7 +214,14 @@ export function createPieceFiles(media: MediaService) {
      */
     async replace(content: ContentDoc, kind: PieceFileKind, store: (ownerId: string) => Promise<UploadDoc>): Promise<ContentDoc> {
       const next = await store(String(content.ownerId));
-      return withLock(lockOf(content._id), async () => switchFile(await lockedPiece(content._id, kind), kind, next, false), LOCK);
+      return withLock(
+        lockOf(content._id),
+        async () => {
+          await settleStalledOf(content._id);
+          return switchFile(await lockedPiece(content._id, kind), kind, next, false);
+        },
+        LOCK,
+      );
     },
 
     /** Makes the version the piece's file again; 404 'Version not found' when it is not a restorable version of the piece. */
@@ -218,6 +229,7 @@ export function createPieceFiles(media: MediaService) {
       return withLock(
         lockOf(content._id),
         async () => {
+          await settleStalledOf(content._id);
           const version = await restorableVersion(content._id, versionId);
           const upload = version && (await uploadReads.byId<UploadDoc>(version.uploadId));
           if (!version || !upload) throw notFound(FILE_MESSAGES.versionNotFound);
