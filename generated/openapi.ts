@@ -1200,6 +1200,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/content/file/{id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a song's audio
+         * @description The owner sends a new version of their song's audio: one audio file in the field `file`, with the limits and checks of `content/upload-audio` (MP3, WAV, OGG, FLAC, M4A/AAC recognized by their bytes, at most 104857600 bytes, decoded for its duration and waveform; 415 and 413 as there). The piece keeps its id, link, plays, comments, knacks and earnings; its file URLs are new (new keys), and the audio it had is kept 30 days in its versions (`content/versions/{id}`), readable only by its owner, then removed. A file refused changes nothing. Art and photos have no audio (400 'Art and photos have no audio: replace their picture instead.'). A piece minted as an NFT refuses it (409 'This piece is an NFT: its token names the file pinned on IPFS, so its files cannot be replaced.'). Another member's piece answers 404, as one that does not exist; admins may. Limited per member with the restores, 30 an hour (429 with Retry-After), counted before the file is read.
+         */
+        post: operations["replaceContentAudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/file/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a piece's picture (a song's cover)
+         * @description The owner sends a new version of the piece's picture: the image of art and photos, or a song's cover. One PNG or JPEG file in the field `file`, with the limits and checks of `content/upload-photo` (recognized by its bytes, at most 20 MB, re-encoded with its four sizes; 415 and 413 as there). The piece keeps its id, link, plays, comments, knacks and earnings; its picture URLs are new (new keys), and the picture it had is kept 30 days in its versions (`content/versions/{id}`), readable only by its owner, then removed. A file refused changes nothing. A piece minted as an NFT refuses it (409, as `content/file/{id}/audio`). Another member's piece answers 404, as one that does not exist; admins may. Limited per member with the restores, 30 an hour (429 with Retry-After), counted before the file is read.
+         */
+        post: operations["replaceContentImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content/get-all": {
         parameters: {
             query?: never;
@@ -1687,6 +1727,46 @@ export interface paths {
          * @description One PNG or JPEG file of at most 20 MB in the field `file`, recognized by its bytes (not its name or declared type). It is re-encoded (rotation applied, metadata such as EXIF and GPS removed) and thumbnails are made. Answers the `path` to pass to content/save. A visitor uploading to an artist's Top 50 sends the `X-Upload-Pass` header instead of a token; such uploads are limited to 20 an hour per address and 6 per pass (429), counted before the file is read.
          */
         post: operations["uploadContentPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/versions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A piece's earlier files
+         * @description The files the piece had before its owner replaced them, the latest replaced first: each one's kind (`audio` for a song's audio, `image` for the picture or cover), name, size and type, when it was replaced and until when it can be restored (30 days after), with links that open it for its owner for a few minutes. Another member's piece answers 404, as one that does not exist; admins may read it.
+         */
+        get: operations["getContentVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/versions/{id}/restore/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an earlier file the piece's file again
+         * @description The version becomes the piece's file again (its audio, or its picture) and leaves the list; the file it replaces becomes a version in turn, kept 30 days. The piece keeps its id, link, plays, comments, knacks and earnings; its file URLs change. A version past its 30 days, or not of this piece, answers 404 'Version not found'; a piece minted as an NFT refuses it (409); another member's piece answers 404, as one that does not exist; admins may. Limited per member with the replacements, 30 an hour (429 with Retry-After).
+         */
+        post: operations["restoreContentVersion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4358,6 +4438,41 @@ export interface components {
         };
         ContentTag: {
             name: string;
+        };
+        /** @description A file a piece had before its owner replaced it, kept 30 days. */
+        ContentVersion: {
+            /**
+             * Format: double
+             * @description Seconds of audio (a song's audio once decoded).
+             */
+            duration?: number;
+            fileName: string;
+            id: components["schemas"]["ObjectId"];
+            /**
+             * @description `audio`: the song's audio; `image`: the picture of art and photos, or a song's cover.
+             * @enum {string}
+             */
+            kind: "audio" | "image";
+            mimeType: string;
+            /** @description An image's medium size (640 px), through a signed link. */
+            previewUrl?: string;
+            /** Format: date-time */
+            replacedAt: string;
+            /**
+             * Format: date-time
+             * @description Until when it can be restored; after that it is removed.
+             */
+            restorableUntil: string;
+            /**
+             * Format: int32
+             * @description Bytes.
+             */
+            size: number;
+            /** @description The file, through a signed link that opens it for a few minutes. */
+            url: string;
+        };
+        ContentVersionList: {
+            versions: components["schemas"]["ContentVersion"][];
         };
         /** @description An ISO 3166-1 alpha-2 country code. */
         CountryCode: string;
@@ -8206,6 +8321,74 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    replaceContentAudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description The piece with its new file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSaveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replaceContentImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description The piece with its new picture. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSaveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getAllContents: {
         parameters: {
             query?: {
@@ -8957,6 +9140,61 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContentVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentVersionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreContentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+                versionId: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The piece with the restored file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSaveResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

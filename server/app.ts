@@ -20,7 +20,7 @@ import { answerContractBreach, strictQueryNumbers } from './lib/contract';
 import { canonicalIds } from './lib/canonical-ids';
 import { useFasterOperationLookup } from './lib/vendor-fixes/openapi-metadata';
 import { useLeanSchemaRegistration } from './lib/vendor-fixes/openapi-schema-registration';
-import { multipartPaths, readContractDocument, serveByModule, type ModuleRouters } from './lib/contract-routes';
+import { multipartPathMatcher, readContractDocument, serveByModule, type ModuleRouters } from './lib/contract-routes';
 import { enterApp } from './lib/app-entry';
 import { AppError, answerLast, errorHandler } from './lib/errors';
 import type { Logger } from './lib/logger';
@@ -30,7 +30,7 @@ import { usePageCursorKey } from './lib/page-cursor';
 import { OPENAPI_PATH } from './lib/paths';
 import { authRouter, identityRouter } from './modules/auth';
 import { cmsPageHtml, cmsRouter } from './modules/cms';
-import { contentsRouter } from './modules/contents';
+import { contentFilesRouter, contentsRouter } from './modules/contents';
 import { dashboardRouter } from './modules/dashboard';
 import { eventsBodyLimit, eventsRouter, EVENTS_PATH } from './modules/events';
 import { createLinkPreviews, exploreFirstPaint, feedsRouter, previewTags } from './modules/feeds';
@@ -153,7 +153,7 @@ export function createApp({
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   useFasterOperationLookup();
   useLeanSchemaRegistration();
-  const uploadPaths = multipartPaths(OPENAPI_PATH);
+  const isUploadPath = multipartPathMatcher(OPENAPI_PATH);
   app.use(
     OpenApiValidator.middleware({
       // The parsed contract, copied because the validator changes the document it is given. Its check of the
@@ -167,7 +167,7 @@ export function createApp({
       validateResponses: config.validateResponses && { onError: answerContractBreach(logger) },
       validateSecurity: false,
       ignoreUndocumented: false,
-      ignorePaths: (path: string) => !path.startsWith('/api/v2') || uploadPaths.has(path) || WEBHOOK_PATH.test(path),
+      ignorePaths: (path: string) => !path.startsWith('/api/v2') || isUploadPath(path) || WEBHOOK_PATH.test(path),
     }),
     strictQueryNumbers,
     canonicalIds(OPENAPI_PATH),
@@ -206,6 +206,7 @@ export function apiRouters(config: AppDeps['config'], services: Services, upload
   const { auth } = config;
   const rawBody: ModuleRouters = {
     media: [uploadRouter(auth, services.media, uploadTempDir)],
+    contents: [contentFilesRouter(auth, services.contents, uploadTempDir)],
     payments: [paymentsWebhookRouter(services.payments)],
   };
   const json: ModuleRouters = {

@@ -23,7 +23,7 @@ export interface JobDeps {
   logger: Logger;
   storage: Storage;
   /** The process's services (server/services.ts): the same ones the app calls. */
-  services: Pick<Services, 'media' | 'payouts' | 'mailings' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'>;
+  services: Pick<Services, 'media' | 'contents' | 'payouts' | 'mailings' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'>;
 }
 
 export interface Job {
@@ -36,9 +36,16 @@ export interface Job {
 }
 
 export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
-  const { media, payouts, mailings, provider, subscriptions, payments, account, anchors, bids } = services;
+  const { media, contents, payouts, mailings, provider, subscriptions, payments, account, anchors, bids } = services;
   return [
-    { name: 'media-housekeeping', schedule: '*/10 * * * *', leaseMs: 10 * 60_000, run: () => mediaHousekeeping({ media, storage, logger }) },
+    // Uploads left unused and waveforms left unfinished, then pieces' earlier files: switches a stopped process left
+    // half-way settled, and versions past their 30 days removed with their files.
+    {
+      name: 'media-housekeeping',
+      schedule: '*/10 * * * *',
+      leaseMs: 10 * 60_000,
+      run: async () => ({ ...(await mediaHousekeeping({ media, storage, logger })), versions: await contents.sweepFileVersions() }),
+    },
     { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
     // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
     { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },

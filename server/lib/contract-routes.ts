@@ -165,3 +165,20 @@ export function operationFinder(contractFile: string): (method: string, path: st
     return undefined;
   };
 }
+
+/**
+ * Whether a request's path is one of the multipart calls (`multipartPaths`), a path parameter standing for any one
+ * segment (`/api/v2/content/file/{id}/image` is the path of `/api/v2/content/file/5f…/image`).
+ */
+export function multipartPathMatcher(contractFile: string): (path: string) => boolean {
+  const patterns = [...multipartPaths(contractFile)].map(
+    (template) =>
+      new RegExp(
+        `^${template
+          .split(/\{[^/}]+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      ),
+  );
+  return (path) => patterns.some((pattern) => pattern.test(path));
+}

@@ -12,7 +12,7 @@ import request from 'supertest';
 import { answerContractBreach } from '../../server/lib/contract';
 import { useFasterOperationLookup } from '../../server/lib/vendor-fixes/openapi-metadata';
 import { useLeanSchemaRegistration } from '../../server/lib/vendor-fixes/openapi-schema-registration';
-import { multipartPaths } from '../../server/lib/contract-routes';
+import { multipartPathMatcher, multipartPaths } from '../../server/lib/contract-routes';
 import { OPENAPI_PATH } from '../../server/lib/paths';
 import { enterApp } from '../../server/lib/app-entry';
 import { AppError, answerLast, errorHandler } from '../../server/lib/errors';
@@ -205,10 +205,22 @@ describe('the schemas the validator hands to ajv (our copy of its registration)'
 describe('the upload calls the validator leaves to the upload router', () => {
   it('are read from the contract: every operation with a multipart body, under the server URL, and nothing else', () => {
     expect([...multipartPaths(OPENAPI_PATH)].sort()).toEqual([
+      '/api/v2/content/file/{id}/audio',
+      '/api/v2/content/file/{id}/image',
       '/api/v2/content/upload-audio',
       '/api/v2/content/upload-photo',
       '/api/v2/user/upload-header-image',
       '/api/v2/user/upload-photo',
     ]);
+  });
+
+  it('are matched with their path parameters as any one segment, and nothing else', () => {
+    const isUpload = multipartPathMatcher(OPENAPI_PATH);
+    expect(isUpload('/api/v2/content/file/5f0c1e2d3c4b5a6978877665/image')).toBe(true);
+    expect(isUpload('/api/v2/content/upload-photo')).toBe(true);
+    expect(isUpload('/api/v2/content/file/5f0c1e2d3c4b5a6978877665/image/more')).toBe(false);
+    expect(isUpload('/api/v2/content/file//image')).toBe(false);
+    expect(isUpload('/api/v2/content/versions/5f0c1e2d3c4b5a6978877665')).toBe(false);
+    expect(isUpload('/api/v2/content/upload-photoX')).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { anyOf } from '../../lib/query';
 import type { Schemas } from '../../lib/openapi-types';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { adjustContentsCount } from '../users';
-import { ContentModel, type ContentDoc } from './contents.model';
+import { ContentModel, ContentVersionModel, type ContentDoc, type ContentVersionDoc } from './contents.model';
 import type { ContentsService } from './contents.service';
 
 type Removable = Pick<ContentDoc, '_id' | 'ownerId' | 'listed' | 'photoUploadId' | 'audioUploadId'>;
@@ -17,12 +17,16 @@ type Removable = Pick<ContentDoc, '_id' | 'ownerId' | 'listed' | 'photoUploadId'
 export const uploadsOf = (content: Pick<ContentDoc, 'photoUploadId' | 'audioUploadId'>) =>
   [content.photoUploadId, content.audioUploadId].filter((id): id is Types.ObjectId => Boolean(id));
 
-/** Removes a piece and its files. The listing fee is not refunded. */
+/** Removes a piece and its files, its earlier files (versions) included. The listing fee is not refunded. */
 export async function removePiece(content: Removable, media: Pick<MediaService, 'remove'>): Promise<void> {
   const { deletedCount } = await ContentModel.deleteOne({ _id: content._id });
   if (deletedCount && content.listed) await adjustContentsCount(content.ownerId, -1);
   publicPages.clear();
-  await media.remove(await uploadReads.many<UploadDoc>({ _id: anyOf(uploadsOf(content)) }));
+  // Read after the piece is gone: a replacement under way now finds no piece, and the housekeeping job settles it.
+  const versions = await ContentVersionModel.find({ contentId: content._id }, { uploadId: 1, replacedBy: 1 }).lean<ContentVersionDoc[]>();
+  const versionUploads = versions.flatMap((version) => [version.uploadId, version.replacedBy]);
+  await media.remove(await uploadReads.many<UploadDoc>({ _id: anyOf([...uploadsOf(content), ...versionUploads]) }));
+  await ContentVersionModel.deleteMany({ contentId: content._id });
 }
 
 /** Removes every piece of the member with its files; safe to repeat (what was removed before is not found again). */

@@ -8,7 +8,7 @@ import { initialRanking } from './contents.ranking';
 import { type UploadDoc, uploadReads } from '../media';
 import { setMemberTotals, type UserDoc, userReads } from '../users';
 import { ContentModel, type ContentDoc } from './contents.model';
-import { mediaOf } from './contents.service';
+import { mediaOf } from './contents.files';
 
 const missing = (field: string) => ({ [field]: mongoose.trusted({ $exists: false }) });
 

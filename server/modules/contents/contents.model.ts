@@ -127,3 +127,34 @@ export const ContentModel = model('Content', contentSchema, 'contents');
 
 /** Pieces as other modules may read them (they never write them). */
 export const contentReads = readerOf<ContentDoc>(ContentModel);
+
+/**
+ * A file a piece had before its owner replaced it (`kind`: the song's audio, or the picture: a song's cover, or the
+ * image of art and photos): its upload, still claimed by the piece and readable by its owner only, kept until
+ * `keepUntil` (30 days after), then removed with its files by the housekeeping job. `replacedBy` is the upload that
+ * took its place.
+ *
+ * A replacement writes this record first, as `switching`, then points the piece at the new upload, then marks it
+ * `kept`: a process that stops in between leaves a `switching` record, which the housekeeping job settles from the
+ * piece (finished when the piece holds `replacedBy`, undone otherwise), so no file is left that nothing would remove.
+ */
+const contentVersionSchema = new Schema(
+  {
+    contentId: { type: Schema.Types.ObjectId, required: true },
+    kind: { type: String, enum: ['audio', 'image'], required: true },
+    uploadId: { type: Schema.Types.ObjectId, required: true },
+    replacedBy: { type: Schema.Types.ObjectId, required: true },
+    fileName: { type: String, default: '' },
+    size: { type: Number, required: true },
+    mimeType: { type: String, required: true },
+    duration: { type: Number, default: null },
+    replacedAt: { type: Date, required: true },
+    keepUntil: { type: Date, required: true },
+    state: { type: String, enum: ['switching', 'kept'], required: true },
+  },
+  { versionKey: false },
+);
+// A piece's versions are few and last 30 days: the collection stays small, and is read by piece only by its owner.
+contentVersionSchema.index({ contentId: 1 });
+export type ContentVersionDoc = InferSchemaType<typeof contentVersionSchema> & { _id: Types.ObjectId };
+export const ContentVersionModel = model('ContentVersion', contentVersionSchema, 'content_versions');

@@ -1,11 +1,14 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import type { AuthConfig } from '../../config';
 import { MESSAGES } from '../../../generated/validation';
 import { auditDetails } from '../../lib/audit-details';
+import { notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
+import { acceptOneFile, DEFAULT_UPLOAD_TEMP_DIR, storeTempFile } from '../media';
 import { optionalAuth, requireAuth } from '../users';
 import { consumeLimit } from '../../lib/rate-limit';
 import { issueUploadPass, requireUploadPass, UPLOAD_PASS_HEADER } from '../../lib/upload-pass';
+import { FILE_MESSAGES, type PieceFileKind } from './contents.files';
 import type { ProjectOwnerCheck } from './contents.projects';
 import { TOP50_MESSAGES, TOP50_VISITOR_LIMITS, type ContentsService, type WaitingAccountFor } from './contents.service';
 
@@ -101,6 +104,15 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService, ow
     res.json({ message });
   });
 
+  router.get('/content/versions/:id', auth, async (req: ApiRequest<'getContentVersions'>, res: ApiResponse<'getContentVersions'>) => {
+    res.json({ versions: await contents.fileVersions(req.auth!, req.params.id) });
+  });
+
+  router.post('/content/versions/:id/restore/:versionId', auth, async (req: ApiRequest<'restoreContentVersion'>, res: ApiResponse<'restoreContentVersion'>) => {
+    const restored = await contents.restoreFile(req.auth!, req.params.id, req.params.versionId);
+    res.json({ content: await contents.dto(restored, req.auth), message: FILE_MESSAGES.restored });
+  });
+
   router.get('/content/get-by-id/:id', maybeAuth, async (req: ApiRequest<'getContentById'>, res: ApiResponse<'getContentById'>) => {
     res.json({ content: await contents.dto(await contents.getVisible(req.params.id, req.auth), req.auth) });
   });
@@ -109,5 +121,39 @@ export function contentsRouter(config: AuthConfig, contents: ContentsService, ow
     res.json({ contentsCount: await contents.countFor(req.params.id, req.auth) });
   });
 
+  return router;
+}
+
+/** A piece's id in a path the contract validator does not see (a multipart call): the contract's form, lower-cased. */
+function pieceIdOf(req: Request): string {
+  const id = String(req.params.id);
+  if (!/^[0-9a-fA-F]{24}$/.test(id)) throw notFound('Content not found');
+  return id.toLowerCase();
+}
+
+/**
+ * Replacing a piece's audio or picture: multipart calls, which run before the contract validator (it cannot stream
+ * to disk), as the upload calls do. The member's limit is counted and the piece checked (theirs, not an NFT) before
+ * the body is read; the file then streams to `tempDir` with the upload's limit for its kind, and goes through the
+ * same pipeline as an upload.
+ */
+export function contentFilesRouter(config: AuthConfig, contents: ContentsService, tempDir = DEFAULT_UPLOAD_TEMP_DIR): Router {
+  const router = Router();
+  const auth = requireAuth(config);
+  for (const kind of ['audio', 'image'] as const satisfies PieceFileKind[]) {
+    router.post(
+      `/api/v2/content/file/:id/${kind}`,
+      auth,
+      async (req, _res, next) => {
+        await contents.beginFileChange(req.auth!, pieceIdOf(req), kind);
+        next();
+      },
+      acceptOneFile(kind, tempDir),
+      async (req: Request, res: ApiResponse<'replaceContentImage'>) => {
+        const replaced = await storeTempFile(req.file!, (file) => contents.replaceFile(req.auth!, pieceIdOf(req), kind, file));
+        res.json({ content: await contents.dto(replaced, req.auth), message: FILE_MESSAGES.replaced });
+      },
+    );
+  }
   return router;
 }

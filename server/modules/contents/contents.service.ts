@@ -15,7 +15,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import type { AuditDetails } from '../../lib/audit-details';
 import { isAdmin, isOwnerOrAdmin, isSelfOrAdmin, requireAdmin, requireOwnerOrAdmin, requirePieceRemover, requireSelfOrAdmin } from '../../lib/permissions';
 import { publicPages } from '../../lib/public-pages';
-import { type MediaService, type UploadDoc, uploadReads } from '../media';
+import { type MediaService, type ReceivedFile, type UploadDoc, uploadReads } from '../media';
 import { hasPlanAboveFirst } from '../subscriptions';
 import { type TagDoc, tagReads, tagsService } from '../tags';
 import { adjustContentsCount, type UserDoc, userReads } from '../users';
@@ -23,6 +23,7 @@ import { isFollower } from '../follows';
 import { type CountReader, toContentDto } from './contents.mapper';
 import { ADMIN_PIECE_MESSAGES, adminPiecePage, deletionAudit, pieceForAdmin, reviewFieldsOf, type AdminPieceQuery } from './contents.admin';
 import { removePiece, uploadsOf } from './contents.erasure';
+import { createPieceFiles, FILE_CHANGE_LIMIT, FILE_MESSAGES, filesVisibility, mediaOf, requireReplaceable, type PieceFileKind } from './contents.files';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
 import type { ProjectOwnerCheck } from './contents.projects';
@@ -108,22 +109,6 @@ export async function canView(content: Pick<ContentDoc, 'ownerId' | 'setting' | 
 /** In the public feeds: public, not held for review, not taken down. */
 const isListed = (content: Pick<ContentDoc, 'setting' | 'isHide' | 'takenDown'>) => content.setting.public && !content.isHide && !content.takenDown;
 
-/** The piece's copy of its files (see the model), from its uploads. */
-export function mediaOf(photo: UploadDoc, audio: UploadDoc | null): ContentDoc['media'] {
-  const main = audio ?? photo;
-  return {
-    photoKey: photo.key,
-    thumbKeys: { thumb: photo.thumbKeys?.thumb, mthumb: photo.thumbKeys?.mthumb, hthumb: photo.thumbKeys?.hthumb, wthumb: photo.thumbKeys?.wthumb },
-    audioKey: audio?.key ?? null,
-    waveformKey: audio?.waveformKey ?? null,
-    duration: audio?.duration ?? null,
-    fileName: main.originalName ?? '',
-    fileSize: main.size,
-    fileType: main.mimeType,
-    status: audio?.status ?? 'ready',
-  };
-}
-
 /** A slug for the title that no other piece of the owner uses (`sunset`, `sunset-2`, …). */
 async function freeSlug(ownerUsername: string, title: string, id: Types.ObjectId): Promise<string> {
   const base = slugOf(title) || String(id);
@@ -191,6 +176,13 @@ export function createContentsService(media: MediaService) {
     if (!content) throw notFound('Content not found');
     requireOwnerOrAdmin(caller, content.ownerId, 'Content not found');
     return content;
+  }
+
+  const files = createPieceFiles(media);
+
+  /** A piece whose file of `kind` the caller may replace: theirs (or an admin's), not an NFT, audio only on a song. */
+  async function replaceable(contentId: string, caller: AuthContext, kind: PieceFileKind): Promise<ContentDoc> {
+    return requireReplaceable(await editable(contentId, caller), kind);
   }
 
   const service = {
@@ -378,7 +370,7 @@ export function createContentsService(media: MediaService) {
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
       publicPages.clear();
-      await media.setVisibility(uploadsOf(content), setting.public && !content.takenDown ? 'public' : 'restricted');
+      await media.setVisibility(uploadsOf(content), filesVisibility({ ...content, setting }));
       return updated;
     },
 
@@ -393,11 +385,41 @@ export function createContentsService(media: MediaService) {
       const listed = isListed({ ...content, ...change });
       await ContentModel.updateOne({ _id: contentId }, { $set: { ...change, listed } });
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
-      if (change.takenDown !== content.takenDown)
-        await media.setVisibility(uploadsOf(content), content.setting.public && !change.takenDown ? 'public' : 'restricted');
+      if (change.takenDown !== content.takenDown) await media.setVisibility(uploadsOf(content), filesVisibility({ ...content, ...change }));
       publicPages.clear();
       return content;
     },
+
+    /**
+     * Counts a change of a piece's file against the member's limit, then checks that the piece's file of `kind` is
+     * the caller's to replace: before the new file is read, so that nothing is received for a piece they cannot change.
+     */
+    async beginFileChange(caller: AuthContext, contentId: string, kind: PieceFileKind): Promise<void> {
+      await consumeLimit(`content-files:user:${caller.userId}`, FILE_CHANGE_LIMIT, FILE_MESSAGES.tooMany);
+      await replaceable(contentId, caller, kind);
+    },
+
+    /** Replaces the piece's file of `kind` with `file` (received after beginFileChange), through the upload pipeline. */
+    async replaceFile(caller: AuthContext, contentId: string, kind: PieceFileKind, file: ReceivedFile): Promise<ContentDoc> {
+      const content = await replaceable(contentId, caller, kind);
+      return files.replace(content, kind, (ownerId) => (kind === 'audio' ? media.storeAudio(file, ownerId) : media.storeImage(file, ownerId, 'content')));
+    },
+
+    /** The piece's earlier files its owner (or an admin) may restore. */
+    async fileVersions(caller: AuthContext, contentId: string): Promise<Schemas['ContentVersion'][]> {
+      return files.versions(await editable(contentId, caller));
+    },
+
+    /** Makes an earlier file of the piece its file again. Counted with the replacements. */
+    async restoreFile(caller: AuthContext, contentId: string, versionId: string): Promise<ContentDoc> {
+      await consumeLimit(`content-files:user:${caller.userId}`, FILE_CHANGE_LIMIT, FILE_MESSAGES.tooMany);
+      const content = await editable(contentId, caller);
+      if (content.nft) throw new AppError(409, 'conflict', FILE_MESSAGES.nft);
+      return files.restore(content, versionId);
+    },
+
+    /** The housekeeping job's part: switches left half-way settled, versions past their 30 days removed with their files. */
+    sweepFileVersions: () => files.sweep(),
 
     /** Puts the piece in a project of its owner (asked through `ownsProject`), or out of its project when `projectId` is empty. */
     async updateProject(caller: AuthContext, contentId: string, projectId: string, ownsProject: ProjectOwnerCheck): Promise<ContentDoc> {

@@ -1,5 +1,5 @@
 /** Contents: publishing pieces (classic, Top 50, artist page) and managing them. */
-export { contentsRouter } from './contents.routes';
+export { contentFilesRouter, contentsRouter } from './contents.routes';
 export {
   createContentsService,
   canSee,
@@ -13,6 +13,7 @@ export {
   type WaitingAccountFor,
 } from './contents.service';
 export { ContentModel, contentReads, type ContentDoc } from './contents.model';
+export { FILE_MESSAGES, FILE_VERSION_KEPT_MS } from './contents.files';
 export { contentLink, shownCount, type CountReader } from './contents.mapper';
 export { FormerLinkModel, pieceByFormerLink, renameOwner, transferOwner } from './contents.owner';
 export { handOverSupportedPieces, piecesExportOf, removePiecesOf } from './contents.erasure';

@@ -132,6 +132,8 @@ export type Endpoints = {
   getContentsByTag: InfiniteQueryDefinition<op.GetContentsByTagArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetContentsByTagResult, 'api'>;
   /** GET /content/get-by-username/{username}: A member's pieces, newest first */
   getContentsByUsername: InfiniteQueryDefinition<op.GetContentsByUsernameArgs & CallOptions, string | undefined, CacheBaseQuery, Tag, op.GetContentsByUsernameResult, 'api'>;
+  /** GET /content/versions/{id}: A piece's earlier files */
+  getContentVersions: QueryDefinition<op.GetContentVersionsArgs & CallOptions, CacheBaseQuery, Tag, op.GetContentVersionsResult, 'api'>;
   /** GET /user-setting/countries: The countries a member can choose, by name */
   getCountries: QueryDefinition<CallOptions | void, CacheBaseQuery, Tag, op.GetCountriesResult, 'api'>;
   /** GET /user-setting/credits/{id}: A member's credits and every movement that explains them */
@@ -286,6 +288,10 @@ export type Endpoints = {
   relistBid: MutationDefinition<op.RelistBidArgs & CallOptions, CacheBaseQuery, Tag, op.RelistBidResult, 'api'>;
   /** POST /follow/remove-follower/{id}: Take a member off the caller's followers */
   removeFollower: MutationDefinition<op.RemoveFollowerArgs & CallOptions, CacheBaseQuery, Tag, op.RemoveFollowerResult, 'api'>;
+  /** POST /content/file/{id}/audio: Replace a song's audio */
+  replaceContentAudio: MutationDefinition<op.ReplaceContentAudioArgs & CallOptions, CacheBaseQuery, Tag, op.ReplaceContentAudioResult, 'api'>;
+  /** POST /content/file/{id}/image: Replace a piece's picture (a song's cover) */
+  replaceContentImage: MutationDefinition<op.ReplaceContentImageArgs & CallOptions, CacheBaseQuery, Tag, op.ReplaceContentImageResult, 'api'>;
   /** POST /message/reply: Reply in a thread */
   replyMessage: MutationDefinition<op.ReplyMessageArgs & CallOptions, CacheBaseQuery, Tag, op.ReplyMessageResult, 'api'>;
   /** POST /user-history/earn: Ask to cash out the whole available balance (adds an Earn history item, pending) */
@@ -304,6 +310,8 @@ export type Endpoints = {
   resolveFlags: MutationDefinition<op.ResolveFlagsArgs & CallOptions, CacheBaseQuery, Tag, op.ResolveFlagsResult, 'api'>;
   /** POST /admin/cash-outs/{id}/restore: Put a declined or cancelled cash-out request back to waiting (admins) */
   restoreCashOut: MutationDefinition<op.RestoreCashOutArgs & CallOptions, CacheBaseQuery, Tag, op.RestoreCashOutResult, 'api'>;
+  /** POST /content/versions/{id}/restore/{versionId}: Make an earlier file the piece's file again */
+  restoreContentVersion: MutationDefinition<op.RestoreContentVersionArgs & CallOptions, CacheBaseQuery, Tag, op.RestoreContentVersionResult, 'api'>;
   /** POST /message/restore/{id}: Bring a deleted thread back to the caller's inbox */
   restoreMessage: MutationDefinition<op.RestoreMessageArgs & CallOptions, CacheBaseQuery, Tag, op.RestoreMessageResult, 'api'>;
   /** POST /admin/pieces/restore: Bring a hidden or taken-down piece back (admins) */
@@ -461,6 +469,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   getContentsBySubTags: { kind: 'mutation', tags: ['Content'] },
   getContentsByTag: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
   getContentsByUsername: { kind: 'pages', tags: ['Content'], cursor: 'nextCursor' },
+  getContentVersions: { kind: 'query', tags: ['Content'] },
   getCountries: { kind: 'query', tags: ['Settings'] },
   getCreditMovements: { kind: 'query', tags: ['Settings'] },
   getDeletedMessages: { kind: 'pages', tags: ['Message'], cursor: 'nextCursor' },
@@ -538,6 +547,8 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   redeemDiscountCode: { kind: 'mutation', tags: ['Payment', 'Content', 'Knack'] },
   relistBid: { kind: 'mutation', tags: ['Bid', 'Knack'] },
   removeFollower: { kind: 'mutation', tags: ['Follow', 'User'] },
+  replaceContentAudio: { kind: 'mutation', tags: ['Content', 'Project', 'Admin'] },
+  replaceContentImage: { kind: 'mutation', tags: ['Content', 'Project', 'Admin'] },
   replyMessage: { kind: 'mutation', tags: ['Message'] },
   requestCashOut: { kind: 'mutation', tags: ['Knack'] },
   requestEmailChange: { kind: 'mutation', tags: ['Settings'] },
@@ -547,6 +558,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   resetPassword: { kind: 'mutation', tags: ['Auth'] },
   resolveFlags: { kind: 'mutation', tags: ['Flag'] },
   restoreCashOut: { kind: 'mutation', tags: ['Knack', 'Admin'] },
+  restoreContentVersion: { kind: 'mutation', tags: ['Content', 'Project', 'Admin'] },
   restoreMessage: { kind: 'mutation', tags: ['Message'] },
   restorePiece: { kind: 'mutation', tags: ['Content', 'User'] },
   revokeApiKey: { kind: 'mutation', tags: ['ApiKey'] },
@@ -672,6 +684,8 @@ export const {
   useGetContentsBySubTagsMutation,
   useGetContentsByTagInfiniteQuery,
   useGetContentsByUsernameInfiniteQuery,
+  useGetContentVersionsQuery,
+  useLazyGetContentVersionsQuery,
   useGetCountriesQuery,
   useLazyGetCountriesQuery,
   useGetCreditMovementsQuery,
@@ -794,6 +808,8 @@ export const {
   useRedeemDiscountCodeMutation,
   useRelistBidMutation,
   useRemoveFollowerMutation,
+  useReplaceContentAudioMutation,
+  useReplaceContentImageMutation,
   useReplyMessageMutation,
   useRequestCashOutMutation,
   useRequestEmailChangeMutation,
@@ -804,6 +820,7 @@ export const {
   useResetPasswordMutation,
   useResolveFlagsMutation,
   useRestoreCashOutMutation,
+  useRestoreContentVersionMutation,
   useRestoreMessageMutation,
   useRestorePieceMutation,
   useRevokeApiKeyMutation,

@@ -431,6 +431,13 @@ export function getContentsByUsername(args: GetContentsByUsernameArgs, options?:
   return request<GetContentsByUsernameResult>('get', '/content/get-by-username/{username}', args ?? {}, options);
 }
 
+export type GetContentVersionsArgs = { path: operations['getContentVersions']['parameters']['path'] };
+export type GetContentVersionsResult = operations['getContentVersions']['responses'][200]['content']['application/json'];
+/** GET /content/versions/{id}: A piece's earlier files */
+export function getContentVersions(args: GetContentVersionsArgs, options?: RequestOptions): Promise<GetContentVersionsResult> {
+  return request<GetContentVersionsResult>('get', '/content/versions/{id}', args ?? {}, options);
+}
+
 export type GetCountriesArgs = Record<string, never>;
 export type GetCountriesResult = operations['getCountries']['responses'][200]['content']['application/json'];
 /** GET /user-setting/countries: The countries a member can choose, by name */
@@ -970,6 +977,20 @@ export function removeFollower(args: RemoveFollowerArgs, options?: RequestOption
   return request<RemoveFollowerResult>('post', '/follow/remove-follower/{id}', args ?? {}, options);
 }
 
+export type ReplaceContentAudioArgs = { path: operations['replaceContentAudio']['parameters']['path']; body: FormData };
+export type ReplaceContentAudioResult = operations['replaceContentAudio']['responses'][200]['content']['application/json'];
+/** POST /content/file/{id}/audio: Replace a song's audio */
+export function replaceContentAudio(args: ReplaceContentAudioArgs, options?: RequestOptions): Promise<ReplaceContentAudioResult> {
+  return request<ReplaceContentAudioResult>('post', '/content/file/{id}/audio', args ?? {}, options);
+}
+
+export type ReplaceContentImageArgs = { path: operations['replaceContentImage']['parameters']['path']; body: FormData };
+export type ReplaceContentImageResult = operations['replaceContentImage']['responses'][200]['content']['application/json'];
+/** POST /content/file/{id}/image: Replace a piece's picture (a song's cover) */
+export function replaceContentImage(args: ReplaceContentImageArgs, options?: RequestOptions): Promise<ReplaceContentImageResult> {
+  return request<ReplaceContentImageResult>('post', '/content/file/{id}/image', args ?? {}, options);
+}
+
 export type ReplyMessageArgs = { body: NonNullable<operations['replyMessage']['requestBody']>['content']['application/json'] };
 export type ReplyMessageResult = operations['replyMessage']['responses'][201]['content']['application/json'];
 /** POST /message/reply: Reply in a thread */
@@ -1031,6 +1052,13 @@ export type RestoreCashOutResult = operations['restoreCashOut']['responses'][200
 /** POST /admin/cash-outs/{id}/restore: Put a declined or cancelled cash-out request back to waiting (admins) */
 export function restoreCashOut(args: RestoreCashOutArgs, options?: RequestOptions): Promise<RestoreCashOutResult> {
   return request<RestoreCashOutResult>('post', '/admin/cash-outs/{id}/restore', args ?? {}, options);
+}
+
+export type RestoreContentVersionArgs = { path: operations['restoreContentVersion']['parameters']['path'] };
+export type RestoreContentVersionResult = operations['restoreContentVersion']['responses'][200]['content']['application/json'];
+/** POST /content/versions/{id}/restore/{versionId}: Make an earlier file the piece's file again */
+export function restoreContentVersion(args: RestoreContentVersionArgs, options?: RequestOptions): Promise<RestoreContentVersionResult> {
+  return request<RestoreContentVersionResult>('post', '/content/versions/{id}/restore/{versionId}', args ?? {}, options);
 }
 
 export type RestoreMessageArgs = { path: operations['restoreMessage']['parameters']['path'] };

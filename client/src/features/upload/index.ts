@@ -36,3 +36,5 @@ export const loadUploadModal = () => import('./components/UploadModal');
 export const loadProfilePhotoModal = () => import('./components/ProfilePhotoModal');
 /** The header image dialog: upload, then crop at 1119:305. */
 export const loadHeaderImageModal = () => import('./components/HeaderImageModal');
+/** Replace file: a published piece's new song, cover or picture, and its earlier files with Restore. */
+export const loadReplaceFileModal = () => import('./components/ReplaceFileModal');

@@ -9,6 +9,8 @@ import { buffers, END, eventChannel, type SagaIterator } from 'redux-saga';
 import { call, delay, put, race, select, take, takeLatest, takeLeading } from 'redux-saga/effects';
 import {
   createTop50UploadPass,
+  replaceContentAudio,
+  replaceContentImage,
   saveArtistContent,
   saveContent,
   saveTop50Content,
@@ -19,6 +21,7 @@ import {
   uploadUserHeaderImage,
   uploadUserPhoto,
   type CreateTop50UploadPassResult,
+  type ReplaceContentImageResult,
   type SaveContentResult,
   type UpdateUserHeaderImageResult,
   type UpdateUserPhotoResult,
@@ -28,6 +31,7 @@ import { toApiError, type RequestOptions } from '../../api/http';
 import { mediaUrl } from '../../api/mediaUrl';
 import { notify } from '../../components/notify';
 import { loggedOut, selectUser, userUpdated, type User } from '../auth';
+import { pieceUpdated } from '../../lib/contentEvents';
 import { track } from '../../lib/track';
 import { modalClosed, modalOpened, selectModalProps, selectOpenModal, type ModalProps } from '../../lib/ui';
 import { pageReload } from './pageReload';
@@ -51,6 +55,12 @@ import {
   headerSaved,
   headerSaveRequested,
   isUploadFormModal,
+  replaceCancelled,
+  replaceFailed,
+  replaceFileChosen,
+  replaceProgress,
+  replaceStarted,
+  replaceSucceeded,
   uploadCancelled,
   uploadFormStarted,
   uploadSaved,
@@ -59,12 +69,12 @@ import {
   visitorPassIssued,
   type UploadState,
 } from './upload.slice';
-import type { FileSlot, StoredFile, UploadAnswer, UploadValues } from './upload.types';
+import type { FileSlot, PieceFileKind, StoredFile, UploadAnswer, UploadValues } from './upload.types';
 
-/** An upload call: the multipart body and the request options (progress, abort). */
-type Send = (body: FormData, options: RequestOptions) => Promise<UploadAnswer>;
+/** A multipart call: the body and the request options (progress, abort); `T` is what it answers. */
+type Send<T = UploadAnswer> = (body: FormData, options: RequestOptions) => Promise<T>;
 
-type TransferMessage = { progress: number } | { answer: UploadAnswer } | { error: unknown };
+type TransferMessage<T> = { progress: number } | { answer: T } | { error: unknown };
 
 /** The stored file as the forms show it (URLs made loadable). */
 export function toStoredFile(answer: UploadAnswer): StoredFile {
@@ -87,8 +97,8 @@ export function toStoredFile(answer: UploadAnswer): StoredFile {
  * Sends one file (multipart, field `file`) and reports its byte progress through `progressAction`; answers
  * the server's answer. Cancelling the saga aborts the request.
  */
-export function* transfer(send: Send, file: File, progressAction: (fraction: number) => UnknownAction): SagaIterator<UploadAnswer> {
-  const channel = eventChannel<TransferMessage>((emit) => {
+export function* transfer<T = UploadAnswer>(send: Send<T>, file: File, progressAction: (fraction: number) => UnknownAction): SagaIterator<T> {
+  const channel = eventChannel<TransferMessage<T>>((emit) => {
     const controller = new AbortController();
     const body = new FormData();
     body.append('file', file, file.name);
@@ -109,11 +119,11 @@ export function* transfer(send: Send, file: File, progressAction: (fraction: num
       },
     );
     return () => controller.abort();
-  }, buffers.expanding<TransferMessage>(16));
+  }, buffers.expanding<TransferMessage<T>>(16));
   try {
     let shown = -1;
     for (;;) {
-      const message: TransferMessage = yield take(channel);
+      const message: TransferMessage<T> = yield take(channel);
       if ('progress' in message) {
         // One update per whole percent: the bar moves smoothly without flooding the store.
         const percent = Math.floor(message.progress * 100);
@@ -197,7 +207,7 @@ export function* uploadFile(action: PayloadAction<{ slot: FileSlot; file: File }
 function* untilClosed(saga: (action: never) => SagaIterator, action: UnknownAction): SagaIterator {
   yield race({
     done: call(saga, action as never),
-    stopped: take([modalClosed.type, modalOpened.type, uploadFormStarted.type, uploadCancelled.type, loggedOut.type]),
+    stopped: take([modalClosed.type, modalOpened.type, uploadFormStarted.type, uploadCancelled.type, replaceCancelled.type, loggedOut.type]),
   });
 }
 
@@ -336,10 +346,46 @@ export function* saveHeader(action: PayloadAction<{ file: File }>): SagaIterator
   }
 }
 
+// A published piece's new file
+
+const REPLACERS: Record<PieceFileKind, (contentId: string) => Send<ReplaceContentImageResult>> = {
+  audio: (id) => (body, options) => replaceContentAudio({ path: { id }, body }, options),
+  image: (id) => (body, options) => replaceContentImage({ path: { id }, body }, options),
+};
+
+/**
+ * A new file for a published piece, checked as an upload's, then sent with its progress. The server's answer is the
+ * piece with its new file: the copies the store keeps take it, and every cached read of pieces (feeds, profiles, the
+ * piece, its versions, projects, the admin's list) loads again, so each place shows the new file at once.
+ */
+export function* replacePieceFile(action: PayloadAction<{ contentId: string; kind: PieceFileKind; file: File }>): SagaIterator {
+  const { contentId, kind, file } = action.payload;
+  const pending = { name: file.name, size: file.size, type: file.type };
+  const problem = fileProblem(kind, file);
+  if (problem) {
+    yield put(replaceFailed({ contentId, kind, message: problem, pending }));
+    yield call(failWith, problem);
+    return;
+  }
+  yield put(replaceStarted({ contentId, kind, pending }));
+  try {
+    const answer: ReplaceContentImageResult = yield call(transfer, REPLACERS[kind](contentId), file, replaceProgress);
+    yield put(replaceSucceeded());
+    yield put(pieceUpdated(answer.content));
+    yield put(knackApi.util.invalidateTags(['Content', 'Project', 'Admin']));
+    yield call(notify, 'success', answer.message);
+  } catch (error) {
+    const message = toApiError(error).message;
+    yield put(replaceFailed({ contentId, kind, message }));
+    yield call(failWith, message);
+  }
+}
+
 export function* uploadFlows(): SagaIterator {
   yield takeLatest(fileChosen.type, untilClosed, uploadFile);
   yield takeLeading(uploadSubmitted.type, save);
   yield takeLeading(avatarSaveRequested.type, untilClosed, saveAvatar);
   yield takeLatest(headerFileChosen.type, untilClosed, uploadHeaderOriginal);
   yield takeLeading(headerSaveRequested.type, untilClosed, saveHeader);
+  yield takeLatest(replaceFileChosen.type, untilClosed, replacePieceFile);
 }

@@ -8,3 +8,5 @@ export const selectUploadStatus = (state: WithUpload) => state.upload.status;
 export const selectUploadBusy = (state: WithUpload) => state.upload.sending !== null;
 export const selectAvatarTransfer = (state: WithUpload) => state.upload.avatar;
 export const selectHeaderTransfer = (state: WithUpload) => state.upload.header;
+/** The new file of a published piece in flight, or its outcome (the replace-file modal). */
+export const selectReplaceTransfer = (state: WithUpload) => state.upload.replace;

@@ -1,7 +1,18 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { modalClosed, modalOpened } from '../../lib/ui';
 import type { Content } from '../../lib/content';
-import type { FieldError, FileSlot, PendingFile, SlotState, StoredFile, UploadFormKind, UploadStatus, UploadValues } from './upload.types';
+import type {
+  FieldError,
+  FileSlot,
+  PendingFile,
+  PieceFileKind,
+  ReplaceState,
+  SlotState,
+  StoredFile,
+  UploadFormKind,
+  UploadStatus,
+  UploadValues,
+} from './upload.types';
 
 /** A one-file transfer of the profile dialogs (the photo crop, the header original and its crop). */
 export interface TransferState {
@@ -40,10 +51,13 @@ export interface UploadState {
     /** Which file is in flight: the original or its crop. */
     sending: 'original' | 'crop' | null;
   };
+  /** A new file for a published piece (the replace-file modal). */
+  replace: ReplaceState;
 }
 
 const emptySlot = (): SlotState => ({ status: 'idle', progress: 0, pending: null, file: null, error: null });
 const idleTransfer = (): TransferState => ({ status: 'idle', progress: 0, message: null });
+const idleReplace = (): ReplaceState => ({ ...emptySlot(), contentId: null, kind: null });
 
 export const initialUploadState: UploadState = {
   kind: 'content',
@@ -59,6 +73,7 @@ export const initialUploadState: UploadState = {
   visitorPass: null,
   avatar: idleTransfer(),
   header: { ...idleTransfer(), original: null, sending: null },
+  replace: idleReplace(),
 };
 
 export const UPLOAD_FORM_MODALS = { upload: 'content', 'upload-top50': 'top50', 'upload-artist': 'artist' } as const satisfies Record<string, UploadFormKind>;
@@ -191,6 +206,29 @@ const uploadSlice = createSlice({
     headerReset(state) {
       state.header = { ...idleTransfer(), original: null, sending: null };
     },
+
+    // A published piece's new file: checked, sent with its progress, then the piece shows it everywhere.
+    replaceFileChosen(_state, _action: PayloadAction<{ contentId: string; kind: PieceFileKind; file: File }>) {},
+    replaceStarted(state, action: PayloadAction<{ contentId: string; kind: PieceFileKind; pending: PendingFile }>) {
+      const { contentId, kind, pending } = action.payload;
+      state.replace = { status: 'uploading', progress: 0, pending, file: null, error: null, contentId, kind };
+    },
+    replaceProgress(state, action: PayloadAction<number>) {
+      if (state.replace.status === 'uploading') state.replace.progress = Math.max(state.replace.progress, Math.min(1, action.payload));
+    },
+    replaceSucceeded(state) {
+      state.replace = { ...state.replace, status: 'done', progress: 1, pending: null, error: null };
+    },
+    /** Refused by the client's check or by the server: the piece is as it was, the field says why. */
+    replaceFailed(state, action: PayloadAction<{ contentId: string; kind: PieceFileKind; message: string; pending?: PendingFile }>) {
+      const { contentId, kind, message, pending } = action.payload;
+      const progress = state.replace.status === 'uploading' ? state.replace.progress : 0;
+      state.replace = { status: 'failed', progress, pending: pending ?? state.replace.pending, file: null, error: message, contentId, kind };
+    },
+    /** The person stopped the new file in flight: nothing of it is kept. */
+    replaceCancelled(state) {
+      state.replace = idleReplace();
+    },
   },
   extraReducers: (builder) => {
     // Every opening starts fresh: the form resets on open.
@@ -201,6 +239,7 @@ const uploadSlice = createSlice({
       }
       if (name === 'profile-photo') state.avatar = idleTransfer();
       if (name === 'header-image') state.header = { ...idleTransfer(), original: null, sending: null };
+      if (name === 'replace-file') state.replace = idleReplace();
       return undefined;
     });
     // Closing stops a file transfer in flight (the saga aborts it); a save already sent finishes.
@@ -213,6 +252,7 @@ const uploadSlice = createSlice({
       if (state.avatar.status === 'uploading') state.avatar = idleTransfer();
       if (state.header.status === 'uploading')
         state.header = { ...idleTransfer(), original: state.header.sending === 'crop' ? state.header.original : null, sending: null };
+      if (state.replace.status === 'uploading') state.replace = idleReplace();
     });
   },
 });
@@ -243,5 +283,11 @@ export const {
   headerSaved,
   headerFailed,
   headerReset,
+  replaceFileChosen,
+  replaceStarted,
+  replaceProgress,
+  replaceSucceeded,
+  replaceFailed,
+  replaceCancelled,
 } = uploadSlice.actions;
 export const uploadReducer = uploadSlice.reducer;

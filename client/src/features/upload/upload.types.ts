@@ -49,6 +49,15 @@ export interface SlotState {
   error: string | null;
 }
 
+/** A published piece's file a member may replace: a song's audio, or the picture (a song's cover, the image of art and photos). */
+export type PieceFileKind = 'audio' | 'image';
+
+/** The transfer of a new file for a published piece: which piece and file, and how far (one at a time). */
+export interface ReplaceState extends SlotState {
+  contentId: string | null;
+  kind: PieceFileKind | null;
+}
+
 /** The text fields of a content form (the files live in the store). */
 export interface UploadValues {
   title: string;

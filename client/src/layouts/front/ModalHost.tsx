@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoti
 import { useAppSelector } from '../../lib/storeHooks';
 import { loadAuthModal, selectIsLoggedIn } from '../../features/auth';
 import { loadContentDetailModal, selectDetailOpen } from '../../features/content-detail';
-import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadUploadModal } from '../../features/upload';
+import { isUploadFormModal, loadHeaderImageModal, loadProfilePhotoModal, loadReplaceFileModal, loadUploadModal } from '../../features/upload';
 import { loadPaymentModal } from '../../features/payments';
 import { loadShareModal } from '../../features/share';
 import { loadVerificationModal } from '../../features/knack';
@@ -48,6 +48,7 @@ const GROUPS: ModalGroup[] = [
   { key: 'message', has: (name) => name === 'message', Component: lazy(withAntd(loadMessageModal)) as ModalComponent, members: true },
   { key: 'project', has: (name) => name === 'project', Component: lazy(withAntd(loadProjectModal)) as ModalComponent, members: true },
   { key: 'analytics', has: (name) => name === 'analytics', Component: lazy(withAntd(loadAnalyticsModal)) as ModalComponent, members: true },
+  { key: 'replace-file', has: (name) => name === 'replace-file', Component: lazy(withAntd(loadReplaceFileModal)) as ModalComponent, members: true },
 ];
 
 /**

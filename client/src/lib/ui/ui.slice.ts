@@ -33,7 +33,9 @@ export type ModalName =
   // Issue 18: the message modal (create and reply).
   | 'message'
   // The earnings analytics modal (members on a plan).
-  | 'analytics';
+  | 'analytics'
+  // A piece's owner replaces its file (song, picture or cover) or restores an earlier one.
+  | 'replace-file';
 
 export const AUTH_MODALS: readonly ModalName[] = ['login', 'signup', 'forgot-password', 'reset-password', 'artist-register'];
 
@@ -51,6 +53,7 @@ export const MEMBER_MODALS: readonly ModalName[] = [
   'project',
   'message',
   'analytics',
+  'replace-file',
 ];
 
 /**
@@ -78,7 +81,7 @@ export interface ModalProps {
   artistName?: string;
   /** Payment modal: which type ('dollar' offer to monetize, 'price' confirm cash-out, 'paid' congratulation). */
   paymentType?: 'dollar' | 'price' | 'paid';
-  /** The piece a payment, share or verification modal is about. */
+  /** The piece a payment, share, verification, privacy, project or replace-file modal is about. */
   contentId?: string;
   /** Verification modal: the play session of the song being knacked. */
   playId?: string;
