@@ -4,7 +4,8 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey } from '../integrations/storage';
+// The local driver's own file: the storage index would load the S3 SDK too, a second of every command's start.
+import { assertSafeKey } from '../integrations/storage/local.driver';
 import type { MediaFile } from './manifest';
 
 /** Which files of a media folder belong in a backup (not the half-written ones a writer renames into place). */

@@ -11,7 +11,8 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import mongoose from 'mongoose';
 import type { Config } from '../config';
-import { assertSafeKey } from '../integrations/storage';
+// The local driver's own file: the storage index would load the S3 SDK too, a second of every command's start.
+import { assertSafeKey } from '../integrations/storage/local.driver';
 import { readArchive, type ArchiveCollection } from './archive';
 import { dataCollections, openDatabase, type Db, type OpenDatabase } from './database';
 import { BackupError } from './errors';
@@ -44,7 +45,13 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** A key of the manifest as a path under `root`; a key that would lead out of it (a changed manifest) is refused. */
 function mediaPath(root: string, key: string, kind: 'uploads' | 'ipfs'): string {
-  if (kind === 'uploads') assertSafeKey(key);
+  if (kind === 'uploads') {
+    try {
+      assertSafeKey(key);
+    } catch {
+      throw new BackupError(`The manifest names a media file that is no storage key: ${key}`);
+    }
+  }
   const target = path.resolve(root, ...key.split('/'));
   if (!target.startsWith(`${path.resolve(root)}${path.sep}`)) throw new BackupError(`The manifest names a file outside its folder: ${key}`);
   return target;
@@ -101,12 +108,19 @@ async function createCollections(target: OpenDatabase, collections: ArchiveColle
       .map(({ v: _v, ns: _ns, ...index }) => index as mongoose.mongo.IndexDescription);
     if (indexes.length) await target.db.collection(collection).createIndexes(indexes);
   }
-  if (skipped) print(`  ${plural(skipped, 'index', 'indexes')} that only speed up reads not made on FerretDB (the app builds them on MongoDB)`);
+  if (skipped) print(`  Left out ${plural(skipped, 'index', 'indexes')} that enforce no uniqueness: on FerretDB they only slow writes, and the app drops them`);
 }
 
 /** Streams the archive into the database, a batch at a time; answers the documents inserted per collection. */
 async function restoreArchive(file: string, gzip: boolean, manifest: Manifest, target: OpenDatabase, print: (line: string) => void) {
-  const source = gzip ? createReadStream(file).pipe(createGunzip()) : createReadStream(file);
+  const fileStream = createReadStream(file);
+  let source: NodeJS.ReadableStream = fileStream;
+  if (gzip) {
+    const gunzip = createGunzip();
+    // pipe() does not pass a read error on: the gunzip stream ends with it, so the restore stops with it.
+    fileStream.once('error', (err) => gunzip.destroy(err));
+    source = fileStream.pipe(gunzip);
+  }
   const pending = new Map<string, { documents: mongoose.mongo.Document[]; bytes: number }>();
   const inserted = new Map<string, number>();
   const flush = async (collection: string) => {
@@ -116,12 +130,13 @@ async function restoreArchive(file: string, gzip: boolean, manifest: Manifest, t
     await target.db.collection(collection).insertMany(batch.documents, { ordered: true });
     inserted.set(collection, (inserted.get(collection) ?? 0) + batch.documents.length);
   };
-  for await (const event of readArchive(source)) {
+  for await (const event of readArchive(source as AsyncIterable<Buffer>)) {
     if (event.kind === 'prelude') {
       const inArchive = event.prelude.collections.map((c) => c.collection).sort();
       const inManifest = manifest.collections.map((c) => c.name).sort();
-      if (inArchive.join('\n') !== inManifest.join('\n'))
+      if (inArchive.join('\n') !== inManifest.join('\n')) {
         throw new BackupError('The archive and the manifest do not list the same collections: the backup is damaged.');
+      }
       await createCollections(target, event.prelude.collections, print);
     } else if (event.kind === 'document') {
       // Every value as the archive holds it (an int32 stays one, a double stays one), so the bytes come back the same.
