@@ -5,7 +5,7 @@
  * every member signs in with their password and sees their balance, and every file answers its bytes.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
@@ -236,46 +236,83 @@ describe('npm run backup, then npm run restore into an empty database', () => {
   }, 60_000);
 
   it('when the archive or a file of the backup was changed, then the restore says which and writes nothing', async () => {
-    const damaged = path.join(work, 'damaged');
-    cpSync(backupDir, damaged, { recursive: true });
-    const archive = path.join(damaged, 'database.archive.gz');
-    const bytes = readFileSync(archive);
-    bytes[bytes.length >> 1]! ^= 0xff;
-    writeFileSync(archive, bytes);
-    const target = newDatabase('damaged');
-    const archiveRefused = await npmRun('restore', ['--from', damaged], { MONGODB_URI: target.uri, DATA_DIR: path.join(work, 'damaged-target') });
-    expect(archiveRefused.code).toBe(1);
-    expect(archiveRefused.stderr).toBe(
-      `Restore failed: The archive ${archive} does not match the manifest (its size or SHA-256 differs): the backup is damaged or was changed.\n`,
-    );
+    /** A copy of the backup with one change made by `damage`. */
+    const damagedCopy = (name: string, damage: (folder: string) => void) => {
+      const folder = path.join(work, name);
+      cpSync(backupDir, folder, { recursive: true });
+      damage(folder);
+      return folder;
+    };
+    const archiveChanged = damagedCopy('archive-changed', (folder) => {
+      const bytes = readFileSync(path.join(folder, 'database.archive.gz'));
+      bytes[bytes.length >> 1]! ^= 0xff;
+      writeFileSync(path.join(folder, 'database.archive.gz'), bytes);
+    });
+    const manifest = JSON.parse(readFileSync(path.join(backupDir, 'manifest.json'), 'utf8'));
+    const { key, bytes } = manifest.media.uploads.files[0] as { key: string; bytes: number };
+    const fileChanged = damagedCopy('file-changed', (folder) => writeFileSync(path.join(folder, 'media', 'uploads', key), Buffer.alloc(bytes)));
 
-    cpSync(path.join(backupDir, 'database.archive.gz'), archive);
-    const manifest = JSON.parse(readFileSync(path.join(damaged, 'manifest.json'), 'utf8'));
-    const key = manifest.media.uploads.files[0].key as string;
-    writeFileSync(path.join(damaged, 'media', 'uploads', key), Buffer.alloc(manifest.media.uploads.files[0].bytes));
-    const fileRefused = await npmRun('restore', ['--from', damaged], { MONGODB_URI: target.uri, DATA_DIR: path.join(work, 'damaged-target') });
-    expect(fileRefused.code).toBe(1);
-    expect(fileRefused.stderr).toBe(`Restore failed: The backup's media files do not match the manifest: ${key}: its SHA-256 differs from the manifest's.\n`);
+    const target = newDatabase('damaged');
+    const env = { MONGODB_URI: target.uri, DATA_DIR: path.join(work, 'damaged-target') };
+    const [archiveRefused, fileRefused] = await Promise.all([
+      npmRun('restore', ['--from', archiveChanged], env),
+      npmRun('restore', ['--from', fileChanged], env),
+    ]);
+    expect([archiveRefused.code, archiveRefused.stderr]).toEqual([
+      1,
+      `Restore failed: The archive ${path.join(archiveChanged, 'database.archive.gz')} does not match the manifest (its size or SHA-256 differs): the backup is damaged or was changed.\n`,
+    ]);
+    expect([fileRefused.code, fileRefused.stderr]).toEqual([
+      1,
+      `Restore failed: The backup's media files do not match the manifest: ${key}: its SHA-256 differs from the manifest's.\n`,
+    ]);
 
     const untouched = await mongoose.createConnection(target.uri).asPromise();
     expect(await untouched.db!.listCollections().toArray()).toEqual([]);
     await untouched.close();
+    expect(existsSync(env.DATA_DIR)).toBe(false);
   }, 60_000);
 
   it('when no backup is named, or the folder holds none, or the backup’s folder is not empty, then each command says what to do', async () => {
     const env = { MONGODB_URI: databaseUri(`${mongoose.connection.name}_unused`), DATA_DIR: path.join(work, 'empty-data') };
-    const unnamed = await npmRun('restore', [], env);
-    expect([unnamed.code, unnamed.stderr]).toEqual([1, 'Restore failed: Name the backup to restore: npm run restore -- --from <folder> [--drop].\n']);
-
     const nowhere = path.join(work, 'no-such-backup');
-    const missing = await npmRun('restore', ['--from', nowhere], env);
+    const [unnamed, missing, overwrite] = await Promise.all([
+      npmRun('restore', [], env),
+      npmRun('restore', ['--from', nowhere], env),
+      npmRun('backup', ['--out', backupDir], env),
+    ]);
+    expect([unnamed.code, unnamed.stderr]).toEqual([1, 'Restore failed: Name the backup to restore: npm run restore -- --from <folder> [--drop].\n']);
     expect([missing.code, missing.stderr]).toEqual([
       1,
       `Restore failed: No backup at ${nowhere}: manifest.json is not there. Name the folder that \`npm run backup\` wrote.\n`,
     ]);
-
-    const overwrite = await npmRun('backup', ['--out', backupDir], env);
     expect([overwrite.code, overwrite.stderr]).toEqual([1, `Backup failed: The folder ${backupDir} is not empty: name a new folder for the backup (--out).\n`]);
+  }, 60_000);
+
+  it('when media are kept in S3, then a backup names the bucket without copying it, and a backup of local media is not restored where S3 is set', async () => {
+    const s3 = { S3_BUCKET: 'knack-media', S3_ENDPOINT: 'http://127.0.0.1:9', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' };
+    const out = path.join(work, 'backup-with-s3');
+    const [refused, backup] = await Promise.all([
+      npmRun('restore', ['--from', backupDir], { ...s3, MONGODB_URI: newDatabase('s3').uri, DATA_DIR: path.join(work, 's3-target') }),
+      npmRun('backup', ['--out', out], { ...s3, MONGODB_URI: databaseUri(mongoose.connection.name), DATA_DIR: sourceDir }),
+    ]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      `Restore failed: This backup holds media files from local disk, and S3_BUCKET is set: copy ${path.join(backupDir, 'media/uploads')} into the bucket (for example with \`aws s3 sync\`) and restore with S3_BUCKET unset, or restore onto a machine that keeps media on local disk.\n`,
+    ]);
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toContain(
+      'Media: not copied. Media are in the S3 bucket, which this backup does not copy: keep them with the bucket’s versioning and replication (docs/operations.md).\n',
+    );
+    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.media.uploads).toEqual({
+      storage: 's3',
+      copied: false,
+      where: 's3://knack-media at http://127.0.0.1:9',
+      note: 'Media are in the S3 bucket, which this backup does not copy: keep them with the bucket’s versioning and replication (docs/operations.md).',
+    });
+    expect(existsSync(path.join(out, 'media', 'uploads'))).toBe(false);
+    expect(manifest.media.ipfs.files).toHaveLength(2);
   }, 60_000);
 
   it('when restored into the embedded database of a new DATA_DIR, as `npm start` runs it, then a backup of that copy holds the same documents and files', async () => {
