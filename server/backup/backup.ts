@@ -42,7 +42,7 @@ export function defaultBackupFolder(dataDir: string, now = new Date()): string {
   );
 }
 
-export async function appVersion(): Promise<{ name: string; version: string }> {
+async function appVersion(): Promise<{ name: string; version: string }> {
   const pkg = JSON.parse(await readFile(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   return { name: pkg.name, version: pkg.version };
 }
@@ -134,6 +134,8 @@ export async function runBackup({ config, out, gzip, print }: BackupOptions): Pr
   const archiveFile = gzip ? 'database.archive.gz' : 'database.archive';
   const mediaFolder = path.join(folder, 'media');
   let database: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  // The moment the backup began: what it holds was read from then on.
+  const startedAt = new Date();
   try {
     database = await openDatabase(config, print);
     print(`Backing up ${database.description} (${database.server}) into ${folder}`);
@@ -175,7 +177,7 @@ export async function runBackup({ config, out, gzip, print }: BackupOptions): Pr
 
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
-      createdAt: new Date().toISOString(),
+      createdAt: startedAt.toISOString(),
       app,
       database: { name: database.db.databaseName, server: database.server, serverVersion: database.serverVersion },
       archive: { file: archiveFile, format: `mongodump archive ${ARCHIVE_FORMAT_VERSION}`, gzip, bytes: archive.bytes, sha256: archive.sha256 },
