@@ -4818,10 +4818,10 @@ export interface components {
         };
         ErrorResponse: {
             /**
-             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502, `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server).
+             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502 (the payment provider refused), `bad_gateway` 502 (another outside service refused, such as Instagram), `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server).
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured";
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "bad_gateway" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured";
             errors?: {
                 message: string;
                 path: string;
@@ -7194,6 +7194,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
