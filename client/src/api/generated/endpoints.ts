@@ -76,6 +76,8 @@ export type Endpoints = {
   deleteProject: MutationDefinition<op.DeleteProjectArgs & CallOptions, CacheBaseQuery, Tag, op.DeleteProjectResult, 'api'>;
   /** GET /user-setting/download-data/{id}: Download a member's data (a JSON file) */
   downloadMyData: QueryDefinition<op.DownloadMyDataArgs & CallOptions, CacheBaseQuery, Tag, op.DownloadMyDataResult, 'api'>;
+  /** GET /wallet/statement/{id}: A member's earnings statement for a period (a CSV or JSON file) */
+  downloadStatement: QueryDefinition<op.DownloadStatementArgs & CallOptions, CacheBaseQuery, Tag, op.DownloadStatementResult, 'api'>;
   /** POST /auth/facebook-signin: Sign in with a Facebook access token */
   facebookSignin: MutationDefinition<op.FacebookSigninArgs & CallOptions, CacheBaseQuery, Tag, op.FacebookSigninResult, 'api'>;
   /** GET /admin/dashboard: The admin area's figures of today and this month, open flags and waiting cash-outs (admins) */
@@ -417,6 +419,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   deletePieceAsAdmin: { kind: 'mutation', tags: ['Content', 'User', 'Project'] },
   deleteProject: { kind: 'mutation', tags: ['Project'] },
   downloadMyData: { kind: 'query', tags: ['Settings'] },
+  downloadStatement: { kind: 'query', tags: ['Knack'] },
   facebookSignin: { kind: 'mutation', tags: ['Auth'] },
   getAdminDashboard: { kind: 'query', tags: ['Admin'] },
   getAllComments: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
@@ -608,6 +611,8 @@ export const {
   useDeleteProjectMutation,
   useDownloadMyDataQuery,
   useLazyDownloadMyDataQuery,
+  useDownloadStatementQuery,
+  useLazyDownloadStatementQuery,
   useFacebookSigninMutation,
   useGetAdminDashboardQuery,
   useLazyGetAdminDashboardQuery,
