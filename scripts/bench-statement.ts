@@ -33,7 +33,6 @@ const run = promisify(execFile);
 
 interface Ready {
   appUrl: string;
-  token: string;
   userId: string;
   from: string;
   to: string;
@@ -155,8 +154,9 @@ async function serve() {
   if (balanceMicros !== balance) throw new Error(`the written ledger sums to ${balanceMicros}, expected ${balance}`);
   const appUrl = await child.startApp();
   const port = child.config.mongodbUri ? null : mongoose.connection.port;
-  const token = signAccessToken(child.config.auth, { userId: String(member._id), tokenVersion: 0 });
-  process.send!({ appUrl, token, userId: String(member._id), from, to, balanceMicros } satisfies Ready);
+  // A token signed for each download: one signed before a read of many minutes would have expired.
+  const freshToken = () => signAccessToken(child.config.auth, { userId: String(member._id), tokenVersion: 0 });
+  process.send!({ appUrl, userId: String(member._id), from, to, balanceMicros } satisfies Ready);
 
   let sampling: { before: number; peak: number; databasePeak: number | null; started: number; timers: NodeJS.Timeout[] } | undefined;
   const startSampling = async () => {
@@ -179,8 +179,9 @@ async function serve() {
 
   onMessage(async (message: Request) => {
     if (message.type === 'memory-start') {
+      const token = freshToken();
       await startSampling();
-      process.send!({});
+      process.send!({ token });
     } else if (message.type === 'memory-stop') {
       process.send!(stopSampling());
     } else if (message.type === 'raw') {
@@ -246,8 +247,8 @@ async function main() {
     line('bare cursor read (no lines, no HTTP)', raw, `   ${raw.count} entries`);
     for (const format of FORMATS) {
       const url = `${ready.appUrl}/api/v2/wallet/statement/${ready.userId}?format=${format}&from=${ready.from}&to=${ready.to}`;
-      await ask({ type: 'memory-start' });
-      const { bytes, tail } = await download(url, ready.token);
+      const { token } = await ask<{ token: string }>({ type: 'memory-start' });
+      const { bytes, tail } = await download(url, token);
       const app = await ask<Measured>({ type: 'memory-stop' });
       // The last line's balance must be the member's balance.
       const last =

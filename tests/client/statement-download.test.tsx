@@ -8,37 +8,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { downloadStatement, getUserHistory, getWalletSummary } from '../../client/src/api/generated/operations';
 import { toastTexts } from './profile-fixtures';
-import { jane, renderAsMember, restoreNetwork, sendThroughHttp, walletSummary } from './wallet-fixtures';
+import { catchSavedFiles, jane, renderAsMember, restoreNetwork, sendThroughHttp, walletSummary } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
-
-/** A blob's text (jsdom's Blob has no text()). */
-function blobText(blob: Blob): Promise<string> {
-  return new Promise((resolve) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as string);
-    reader.readAsText(blob);
-  });
-}
-
-/** The files the page hands the browser to save: their names, types and texts. */
-function catchSavedFiles() {
-  const saved: { name: string; type: string; text: Promise<string> }[] = [];
-  const blobs = new Map<string, Blob>();
-  Object.assign(URL, {
-    createObjectURL: (blob: Blob) => {
-      const url = `blob:test/${blobs.size}`;
-      blobs.set(url, blob);
-      return url;
-    },
-    revokeObjectURL: () => undefined,
-  });
-  jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    const blob = blobs.get(this.href)!;
-    saved.push({ name: this.download, type: blob.type, text: blobText(blob) });
-  });
-  return saved;
-}
 
 const CSV =
   'date,entry,kind,piece_id,piece,triggered_by,gross_usd,share_usd,balance_usd,price_xlm\r\n2026-11-01T00:00:00.000Z,,opening balance,,,,,,3.000000,\r\n';
@@ -148,7 +120,8 @@ describe('the wallet: Download statement', () => {
 
     // A refused download answers the error as JSON text, which the client still reads.
     answer = { status: 429, data: '{"message":"Too many statement downloads. Please wait and try again.","code":"too_many_requests"}' };
-    fireEvent.click(form.getByRole('button', { name: 'Download statement' }));
+    // Once the first download is over, the button is ready again (not loading).
+    fireEvent.click(await form.findByRole('button', { name: 'Download statement' }));
     await waitFor(() => expect(toastTexts()).toContain('Too many statement downloads. Please wait and try again.'));
     expect(saved).toHaveLength(1);
   });

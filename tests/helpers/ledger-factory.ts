@@ -82,42 +82,30 @@ export async function createPiece(
   return { id: String(piece._id), title, ownerId: owner.id, payerId: null, knackRateMicros, type };
 }
 
+/** A fee `payer` paid by card for `piece`, as payments/listing.ts posts a listing or relisting fee: from the provider's payments to Knack's fees. */
+const cardFee = (piece: TestPiece, payer: TestMember, feeMicros: number, at: Date) => ({
+  at,
+  actorId: new Types.ObjectId(payer.id),
+  contentId: new Types.ObjectId(piece.id),
+  method: 'card' as const,
+  amountMicros: feeMicros,
+  ref: `pay_${randomBytes(4).toString('hex')}`,
+  legs: [
+    { account: 'external:payments', amountMicros: -feeMicros },
+    { account: 'platform:fees', amountMicros: feeMicros },
+  ],
+});
+
 /** The listing fee `payer` paid by card for `piece` (ledger `listing:{contentId}`); the piece is then paid out by them. */
 export async function payListing(piece: TestPiece, payer: TestMember, feeMicros = 650_000, at = new Date()): Promise<TestPiece> {
-  await post({
-    _id: `listing:${piece.id}`,
-    kind: 'listing',
-    at,
-    actorId: new Types.ObjectId(payer.id),
-    contentId: new Types.ObjectId(piece.id),
-    method: 'card',
-    amountMicros: feeMicros,
-    ref: `pay_${randomBytes(4).toString('hex')}`,
-    legs: [
-      { account: 'external:payments', amountMicros: -feeMicros },
-      { account: 'platform:fees', amountMicros: feeMicros },
-    ],
-  });
+  await post({ _id: `listing:${piece.id}`, kind: 'listing', ...cardFee(piece, payer, feeMicros, at) });
   await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payer.id) } });
   return { ...piece, payerId: payer.id };
 }
 
 /** The relisting fee `payer` paid by card to open `piece` to bids again after the sale of `soldBidId` (ledger `relisting:{soldBidId}`). */
 export async function payRelisting(piece: TestPiece, payer: TestMember, soldBidId: string, feeMicros = 600_000, at = new Date()) {
-  const { entry } = await post({
-    _id: `relisting:${soldBidId}`,
-    kind: 'relisting',
-    at,
-    actorId: new Types.ObjectId(payer.id),
-    contentId: new Types.ObjectId(piece.id),
-    method: 'card',
-    amountMicros: feeMicros,
-    ref: `pay_${randomBytes(4).toString('hex')}`,
-    legs: [
-      { account: 'external:payments', amountMicros: -feeMicros },
-      { account: 'platform:fees', amountMicros: feeMicros },
-    ],
-  });
+  const { entry } = await post({ _id: `relisting:${soldBidId}`, kind: 'relisting', ...cardFee(piece, payer, feeMicros, at) });
   return entry;
 }
 

@@ -38,6 +38,8 @@ export function historyRouter(config: AuthConfig, history: HistoryService, walle
     } catch (err) {
       // The headers are out, so a failure can only cut the file short: the download shows as unfinished.
       if (!memberLeft(err)) throw err;
+    } finally {
+      await statement.close();
     }
   });
 

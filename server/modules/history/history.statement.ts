@@ -199,16 +199,23 @@ const openingLine = (period: Period, balanceMicros: number): StatementLine => ({
   priceStroops: null,
 });
 
+type EntriesCursor = ReturnType<typeof memberEntriesCursor>;
+
 /**
- * The statement's text in pieces, one batch of entries each, pulled by the response as it is sent. The cursor is
- * opened on the first pull and closed however the reading ends (finished, failed, or the member gone).
+ * The statement's text in pieces, one batch of entries each, pulled by the response as it is sent: the opening line,
+ * then `first` and the rest of the cursor's entries, each with the balance after it.
  */
-async function* statementText(format: StatementFormat, userId: string, period: Period, openingMicros: number, soldBidIds: string[]): AsyncGenerator<string> {
+async function* statementText(
+  format: StatementFormat,
+  userId: string,
+  period: Period,
+  openingMicros: number,
+  cursor: EntriesCursor,
+  first: StatementEntry | null,
+): AsyncGenerator<string> {
   const writer = WRITERS[format];
   const pieces = pieceFacts();
   let balance = openingMicros;
-  yield writer.open(userId, period) + writer.line(openingLine(period, balance), true);
-  const cursor = memberEntriesCursor({ userId, madeKinds: MADE_KINDS, soldBidIds }, period.start, period.end, BATCH);
   const writeBatch = async (batch: StatementEntry[]) => {
     await pieces.load(batch);
     let text = '';
@@ -219,31 +226,31 @@ async function* statementText(format: StatementFormat, userId: string, period: P
     }
     return text;
   };
-  try {
-    let batch: StatementEntry[] = [];
-    for await (const entry of cursor as AsyncIterable<StatementEntry>) {
-      batch.push(entry);
-      if (batch.length < BATCH) continue;
-      yield await writeBatch(batch);
-      batch = [];
-    }
-    yield (await writeBatch(batch)) + writer.close(balance);
-  } finally {
-    await cursor.close();
+  yield writer.open(userId, period) + writer.line(openingLine(period, balance), true);
+  let batch: StatementEntry[] = [];
+  for (let entry = first; entry; entry = (await cursor.next()) as StatementEntry | null) {
+    batch.push(entry);
+    if (batch.length < BATCH) continue;
+    yield await writeBatch(batch);
+    batch = [];
   }
+  yield (await writeBatch(batch)) + writer.close(balance);
 }
 
 export interface Statement {
   filename: string;
   /** The file's text, written as it is read. */
   body: AsyncIterable<string>;
+  /** Closes the read of the entries, however the response ended (sent, failed, or the member gone): safe to repeat. */
+  close(): Promise<void>;
 }
 
 /**
  * Opens the statement of `userId` for the period `query` names, in `format`: the period checked (400), the caller
- * (the member or an admin, else 404), then the limit counted before anything is read (429). The opening balance and
- * the member's sales are read here, so that a failure there is still an error answer; the entries, once the
- * response has begun.
+ * (the member or an admin, else 404), then the limit counted before anything is read (429). Then the opening balance
+ * and the first of the entries are read side by side (on FerretDB each is a pass over the ledger, and they overlap),
+ * so that a read that fails still answers an error rather than a file cut short; the rest of the entries are read
+ * as the response is sent.
  */
 export async function openStatement(
   caller: AuthContext,
@@ -255,9 +262,14 @@ export async function openStatement(
   await checkCanRead(caller, userId);
   await consumeLimit(`statement:${caller.userId}`, STATEMENT_LIMIT, STATEMENT_MESSAGES.tooMany, now);
   const format = query.format ?? 'csv';
-  const [openingMicros, soldBidIds] = await Promise.all([balanceBefore(userAccount(userId), period.start), soldBidIdsOf(userId)]);
-  return {
-    filename: `knack-statement-${period.name}.${format}`,
-    body: statementText(format, userId, period, openingMicros, soldBidIds),
-  };
+  const soldBidIds = await soldBidIdsOf(userId);
+  const cursor = memberEntriesCursor({ userId, madeKinds: MADE_KINDS, soldBidIds }, period.start, period.end, BATCH);
+  const close = () => cursor.close();
+  try {
+    const [openingMicros, first] = await Promise.all([balanceBefore(userAccount(userId), period.start), cursor.next() as Promise<StatementEntry | null>]);
+    return { filename: `knack-statement-${period.name}.${format}`, body: statementText(format, userId, period, openingMicros, cursor, first), close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
