@@ -5,7 +5,8 @@
  * one's time and the server process's RSS growth while it ran (sampled every 20 ms from a collected heap; goal
  * under 50 MB for the app), and checks that the file's last balance is the member's balance.
  *
- * The entries are written straight to the database as the app writes them: knacks of the member's 30 pieces (90%
+ * The entries are written straight to the database as the app writes them, by a process of its own (so that the
+ * server's memory does not start out grown by the writing): knacks of the member's 30 pieces (90%
  * to them, 10% to a supporter) spread over the last 365 days, and on each 1st of a month the payout of the whole
  * balance in cents. Uses MONGODB_URI, or a throw-away embedded database (FerretDB: it sorts the member's entries in
  * its own process, whose memory is printed beside ours). BENCH_ONLY=statement runs only this part.
@@ -14,6 +15,7 @@ import { execFile, fork } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import mongoose, { Types } from 'mongoose';
+import { withDatabaseName } from '../server/db/connection';
 import { signAccessToken } from '../server/lib/access-token';
 import { truncateToCents } from '../server/lib/money';
 import { ContentModel } from '../server/modules/contents';
@@ -43,6 +45,8 @@ type Request = { type: 'memory-start' } | { type: 'memory-stop' } | { type: 'raw
 
 interface Measured {
   seconds: number;
+  /** The CPU this process spent meanwhile (the rest of the time it waited on the database). */
+  cpuSeconds: number;
   growthMb: number;
   peakMb: number;
   /** The embedded FerretDB's peak RSS while it ran, when that is the database. */
@@ -143,26 +147,59 @@ async function databaseRssMb(port: number | null): Promise<number | null> {
   }
 }
 
-/** Child: the database, the ledger, the app; measures its own memory while the parent downloads. */
+interface Filled {
+  userId: string;
+  from: string;
+  to: string;
+  balanceMicros: number;
+  seconds: number;
+}
+
+/** Filler: writes the ledger into the server child's database and exits, so that the server's memory starts clean. */
+async function fill() {
+  await mongoose.connect(withDatabaseName(process.env.BENCH_FILL_URI!, process.env.BENCH_FILL_DB!));
+  const started = performance.now();
+  const { member, from, to, balance } = await fillLedger(new Date());
+  const filled: Filled = { userId: String(member._id), from, to, balanceMicros: balance, seconds: (performance.now() - started) / 1000 };
+  await mongoose.disconnect();
+  process.send!(filled, () => process.exit(0));
+}
+
+/** Runs the filler against the database this process is connected to. */
+function fillFromAnotherProcess(uri: string): Promise<Filled> {
+  return new Promise((resolve, reject) => {
+    const filler = fork(__filename, ['--fill'], { env: { ...process.env, BENCH_FILL_URI: uri, BENCH_FILL_DB: mongoose.connection.name } });
+    filler.once('message', (m) => resolve(m as Filled));
+    filler.once('exit', (code) => (code ? reject(new Error(`the ledger filler exited with ${code}`)) : undefined));
+  });
+}
+
+/** Child: the database, the ledger (written by a process of its own), the app; measures its own memory while the parent downloads. */
 async function serve() {
   const child = await startBenchChild('statement');
-  const now = new Date();
-  const filled = performance.now();
-  const { member, from, to, balance } = await fillLedger(now);
-  console.log(`  ${ENTRIES} entries written in ${((performance.now() - filled) / 1000).toFixed(0)} s`);
-  const balanceMicros = await balanceOf(userAccount(member._id));
-  if (balanceMicros !== balance) throw new Error(`the written ledger sums to ${balanceMicros}, expected ${balance}`);
-  const appUrl = await child.startApp();
   const port = child.config.mongodbUri ? null : mongoose.connection.port;
+  const filled = await fillFromAnotherProcess(child.config.mongodbUri ?? `mongodb://${mongoose.connection.host}:${port}`);
+  const { userId, from, to } = filled;
+  console.log(`  ${ENTRIES} entries written in ${filled.seconds.toFixed(0)} s`);
+  const balanceMicros = await balanceOf(userAccount(userId));
+  if (balanceMicros !== filled.balanceMicros) throw new Error(`the written ledger sums to ${balanceMicros}, expected ${filled.balanceMicros}`);
+  const appUrl = await child.startApp();
   // A token signed for each download: one signed before a read of many minutes would have expired.
-  const freshToken = () => signAccessToken(child.config.auth, { userId: String(member._id), tokenVersion: 0 });
-  process.send!({ appUrl, userId: String(member._id), from, to, balanceMicros } satisfies Ready);
+  const freshToken = () => signAccessToken(child.config.auth, { userId, tokenVersion: 0 });
+  process.send!({ appUrl, userId, from, to, balanceMicros } satisfies Ready);
 
-  let sampling: { before: number; peak: number; databasePeak: number | null; started: number; timers: NodeJS.Timeout[] } | undefined;
+  let sampling: { before: number; peak: number; databasePeak: number | null; started: number; cpu: NodeJS.CpuUsage; timers: NodeJS.Timeout[] } | undefined;
   const startSampling = async () => {
     global.gc?.();
     const before = process.memoryUsage().rss;
-    const s = { before, peak: before, databasePeak: await databaseRssMb(port), started: performance.now(), timers: [] as NodeJS.Timeout[] };
+    const s = {
+      before,
+      peak: before,
+      databasePeak: await databaseRssMb(port),
+      started: performance.now(),
+      cpu: process.cpuUsage(),
+      timers: [] as NodeJS.Timeout[],
+    };
     s.timers.push(setInterval(() => (s.peak = Math.max(s.peak, process.memoryUsage().rss)), 20));
     // FerretDB's memory, less often: `ps` is a process of its own.
     s.timers.push(
@@ -174,7 +211,14 @@ async function serve() {
     const s = sampling!;
     s.timers.forEach(clearInterval);
     s.peak = Math.max(s.peak, process.memoryUsage().rss);
-    return { seconds: (performance.now() - s.started) / 1000, growthMb: (s.peak - s.before) / MB, peakMb: s.peak / MB, databasePeakMb: s.databasePeak };
+    const cpu = process.cpuUsage(s.cpu);
+    return {
+      seconds: (performance.now() - s.started) / 1000,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      growthMb: (s.peak - s.before) / MB,
+      peakMb: s.peak / MB,
+      databasePeakMb: s.databasePeak,
+    };
   };
 
   onMessage(async (message: Request) => {
@@ -187,7 +231,7 @@ async function serve() {
     } else if (message.type === 'raw') {
       await startSampling();
       const cursor = memberEntriesCursor(
-        { userId: String(member._id), madeKinds: ['listing', 'relisting', 'refund', 'sale'], soldBidIds: [] },
+        { userId, madeKinds: ['listing', 'relisting', 'refund', 'sale'], soldBidIds: [] },
         new Date(`${from}T00:00:00.000Z`),
         new Date(),
         500,
@@ -225,7 +269,7 @@ function download(url: string, token: string): Promise<{ bytes: number; tail: st
 
 const line = (name: string, m: Measured, extra = '') =>
   console.log(
-    `  ${name.padEnd(34)} ${m.seconds.toFixed(1).padStart(6)} s   RSS +${m.growthMb.toFixed(1)} MB (peak ${m.peakMb.toFixed(0)} MB)` +
+    `  ${name.padEnd(34)} ${m.seconds.toFixed(1).padStart(6)} s (CPU here ${m.cpuSeconds.toFixed(1)} s)   RSS +${m.growthMb.toFixed(1)} MB (peak ${m.peakMb.toFixed(0)} MB)` +
       `${m.databasePeakMb === null ? '' : `   FerretDB peak ${m.databasePeakMb.toFixed(0)} MB`}${extra}`,
   );
 
@@ -271,6 +315,11 @@ async function main() {
 }
 
 if (process.argv.includes('--serve')) void serve();
+else if (process.argv.includes('--fill'))
+  fill().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 else if (!runs) console.log('Statement: no part asked (BENCH_ONLY)');
 else
   main().catch((err) => {

@@ -19,7 +19,7 @@ import { soldBidIdsOf } from '../bids';
 import { amountFor, balanceBefore, creditedBy, memberEntriesCursor, userAccount, type LedgerEntryDoc, type LedgerKind } from '../ledger';
 import { checkCanRead, ownersOf } from '../wallet';
 
-export type StatementLine = Schemas['StatementLine'];
+type StatementLine = Schemas['StatementLine'];
 export type StatementFormat = 'csv' | 'json';
 
 export const STATEMENT_MESSAGES = {
@@ -64,7 +64,7 @@ const KIND_IN_WORDS: Record<LedgerKind, (entry: StatementEntry, userId: string, 
   sale: (entry, userId) => (String(entry.actorId) === userId ? 'purchase' : 'sale'),
 };
 
-export interface Period {
+interface Period {
   /** The first instant, included. */
   start: Date;
   /** The end, excluded: the period's own end, or now for a period that has not ended. */
@@ -86,7 +86,7 @@ function dayStart(day: string, path: 'from' | 'to'): Date {
 }
 
 /** The period a query asks for (UTC): a month, or days from `from` to `to` both included; 400 with the reason when it is not one. */
-export function periodOf(query: { month?: string; from?: string; to?: string }, now: Date): Period {
+function periodOf(query: { month?: string; from?: string; to?: string }, now: Date): Period {
   const { month, from, to } = query;
   if (month && (from || to)) throw badRequest(STATEMENT_MESSAGES.periodMixed, [{ path: 'month', message: STATEMENT_MESSAGES.periodMixed }]);
   let start: Date;
@@ -126,7 +126,7 @@ function csvOf(line: StatementLine): string {
   ]);
 }
 
-export const CSV_HEADER = csvRow(['date', 'entry', 'kind', 'piece_id', 'piece', 'triggered_by', 'gross_usd', 'share_usd', 'balance_usd', 'price_xlm']);
+const CSV_HEADER = csvRow(['date', 'entry', 'kind', 'piece_id', 'piece', 'triggered_by', 'gross_usd', 'share_usd', 'balance_usd', 'price_xlm']);
 
 /** How each format writes the file: what comes before the lines, each line, and what closes it. */
 const WRITERS: Record<
