@@ -3751,6 +3751,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallet/statement/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's earnings statement for a period (a CSV or JSON file)
+         * @description Every ledger entry of the member's money in the period, oldest first in the ledger's order (by time, then by entry id): each entry with a leg on their balance (the plays and views that credited them, as owner or as supporter; payouts, cash-outs, a balance given up), and those they took part in without one (the listing and relisting fees they paid, their card payments refunded, the pieces they sold or bought for XLM). The first line is the opening balance: the balance just before the period. Each line's `balance` is the member's balance after it, so the last line's balance is the balance at the period's end, and for a period that ends now, the wallet's balance (`getWalletSummary`). Periods are UTC: `month` (`yyyy-mm`), or `from` and `to` (days, both included); a period that has not ended stops now. Amounts are exact: dollars with 6 decimals in the CSV, integer micro-dollars in the JSON; a sale's price is in XLM (7 decimals in the CSV, stroops in the JSON) and moves no dollar balance. Who triggered a line is a member id, never a name or an email. The file is streamed as it is read, whatever its length. CSV (`format=csv`, the default): RFC 4180, UTF-8, a header row, CRLF line ends; a piece title that starts with `=`, `+`, `-` or `@` is written with a leading `'` so that a spreadsheet does not run it. JSON (`format=json`): one JSON document (`StatementDocument`). Only the member themself or an admin (another member's id answers 404 'This member was not found.'). Bad periods answer 400: 'Choose a period: a month, or a start and an end date.', 'Choose either a month or a start and an end date, not both.', 'The start date must be on or before the end date.', 'The period must start today or earlier.', 'This day does not exist.' (`2025-02-30`). At most 20 statements an hour per caller ('Too many statement downloads. Please wait and try again.', 429 with Retry-After), counted before the file is read.
+         */
+        get: operations["downloadStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wallet/summary/{id}": {
         parameters: {
             query?: never;
@@ -5865,6 +5885,68 @@ export interface components {
         };
         StartPlayRequest: {
             contentId: components["schemas"]["ObjectId"];
+        };
+        /** @description A member's statement as JSON, in this order (it is written as it is read). */
+        StatementDocument: {
+            /**
+             * Format: int64
+             * @description The balance at the period's end, the last line's balance.
+             */
+            closingBalanceMicros: number;
+            /** @enum {string} */
+            format: "knack-statement/1";
+            /** @description The opening balance, then every entry of the period in the ledger's order. */
+            lines: components["schemas"]["StatementLine"][];
+            memberId: components["schemas"]["ObjectId"];
+            /**
+             * Format: date-time
+             * @description The period's end (excluded); now, for a period that has not ended.
+             */
+            periodEnd: string;
+            /**
+             * Format: date-time
+             * @description The period's first instant (included).
+             */
+            periodStart: string;
+        };
+        StatementLine: {
+            /**
+             * Format: date-time
+             * @description When the entry was written; for the opening balance, the period's start.
+             */
+            at: string;
+            /**
+             * Format: int64
+             * @description The member's balance after the line.
+             */
+            balanceMicros: number;
+            /** @description The ledger entry (its proof can be asked for); null for the opening balance. A payout's or cash-out's is its payout's id. */
+            entryId: string | null;
+            /**
+             * Format: int64
+             * @description The movement's whole amount in micro-dollars: a knack's whole value (owner and supporter together), a fee paid, a payment refunded, what a payout, cash-out or given-up balance took. Null for the opening balance and a sale.
+             */
+            grossMicros: number | null;
+            /**
+             * @description A knack on a song is a play, on art or a photo a view (`play or view` once the piece is removed); `sale` when the member sold the piece, `purchase` when they bought it; `balance given up` when an account's deletion gave its balance up.
+             * @enum {string}
+             */
+            kind: "opening balance" | "play" | "view" | "play or view" | "listing fee" | "relisting fee" | "refund" | "payout" | "cash-out" | "balance given up" | "sale" | "purchase";
+            /** @description The piece's title now; null when it is removed or the line names none. */
+            piece: string | null;
+            pieceId: string | null;
+            /**
+             * Format: int64
+             * @description A sale's or purchase's price in stroops (1 XLM = 10,000,000); null on every other line.
+             */
+            priceStroops: number | null;
+            /**
+             * Format: int64
+             * @description What the line changed on the member's balance: their share of a knack, minus what a payout, cash-out or given-up balance took, 0 for money that never passed through it. Null for the opening balance.
+             */
+            shareMicros: number | null;
+            /** @description The member id of who caused it: the listener or viewer of a knack, the payer of a fee, the buyer of a sale, the member themself for a payout or cash-out. Null for the opening balance. */
+            triggeredBy: string | null;
         };
         StellarAccountCheck: {
             /**
@@ -12116,6 +12198,45 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadStatement: {
+        parameters: {
+            query?: {
+                /** @description The file's format. */
+                format?: "csv" | "json";
+                /** @description The period's first day (UTC), with `to`. */
+                from?: string;
+                /** @description A calendar month (UTC), `yyyy-mm`. */
+                month?: string;
+                /** @description The period's last day (UTC, included), with `from`. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement, as an attachment. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename=knack-statement-{yyyy-mm}.{csv|json}`, or `knack-statement-{from}-to-{to}.{csv|json}` for days. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementDocument"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -72,6 +72,12 @@ export interface OperationInfo {
   body: 'none' | 'json' | 'multipart';
   bodyRequired: boolean;
   successStatus: string;
+  /**
+   * Its answer is a file whose media types include one that is not JSON (a statement as `text/csv` or JSON): the
+   * operation answers the file's text as it came, for the client to save, rather than a parsed body, and waits as
+   * long as the file takes (a long statement is streamed for longer than a call's usual 30 s).
+   */
+  file: boolean;
 }
 
 function resolveParam(spec: Spec, p: Parameter): Parameter {
@@ -93,6 +99,8 @@ export function listOperations(spec: Spec): OperationInfo[] {
       const content = op.requestBody?.content ?? {};
       const success = Object.keys(op.responses).find((s) => /^2\d\d$/.test(s));
       if (!success) throw new Error(`${op.operationId} has no 2xx response`);
+      // An answer declared by reference (`$ref` to a shared response) is JSON: only inline answers declare files.
+      const answerTypes = Object.keys((op.responses[success] as { content?: Record<string, unknown> }).content ?? {});
       out.push({
         id: op.operationId,
         method,
@@ -107,6 +115,7 @@ export function listOperations(spec: Spec): OperationInfo[] {
         body: 'multipart/form-data' in content ? 'multipart' : 'application/json' in content ? 'json' : 'none',
         bodyRequired: Boolean(op.requestBody?.required),
         successStatus: success,
+        file: answerTypes.some((type) => type !== 'application/json'),
       });
     }
   }
@@ -145,10 +154,12 @@ function operationsFile(ops: OperationInfo[]): string {
     const name = pascal(op.id);
     lines.push(
       `export type ${name}Args = ${type};`,
-      `export type ${name}Result = operations['${op.id}']['responses'][${op.successStatus}]['content']['application/json'];`,
+      op.file
+        ? `/** The file's text, exactly as the server wrote it. */\nexport type ${name}Result = string;`
+        : `export type ${name}Result = operations['${op.id}']['responses'][${op.successStatus}]['content']['application/json'];`,
       `/** ${op.method.toUpperCase()} ${op.path}: ${op.summary} */`,
       `export function ${op.id}(args${optional ? '?' : ''}: ${name}Args, options?: RequestOptions): Promise<${name}Result> {`,
-      `  return request<${name}Result>('${op.method}', '${op.path}', args ?? {}, options);`,
+      `  return request<${name}Result>('${op.method}', '${op.path}', args ?? {}, ${op.file ? "{ timeout: 0, ...options, responseType: 'text' }" : 'options'});`,
       '}',
       '',
     );

@@ -40,6 +40,14 @@ export function usdText(micros: number): string {
   return `${sign}$${dollars}.${places}`;
 }
 
+/** Micro-dollars as dollars with all 6 decimals, exactly (-45 000 -> "-0.045000"): a file's figures that must sum. */
+export function formatMicros(micros: number): string {
+  if (!Number.isSafeInteger(micros)) throw new RangeError(`Not a money amount: ${micros}`);
+  const sign = micros < 0 ? '-' : '';
+  const whole = Math.abs(micros);
+  return `${sign}${Math.trunc(whole / MICROS_PER_USD)}.${String(whole % MICROS_PER_USD).padStart(6, '0')}`;
+}
+
 export function knackPriceMicros(tagPriceMicros: number | null | undefined): number {
   if (!tagPriceMicros || tagPriceMicros <= 0) return DEFAULT_KNACK_PRICE_MICROS;
   return truncateToCents(Math.trunc((tagPriceMicros * KNACK_SHARE_PERCENT) / 100));

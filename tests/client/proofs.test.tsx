@@ -14,7 +14,7 @@ import { inclusionPath, merkleRoot } from '../../server/lib/merkle';
 import { QUIET_CALL } from './call-options';
 import { mockPublicCalls } from './auth-app';
 import { JANE_ID, renderAt, toastTexts } from './profile-fixtures';
-import { historyItem, renderAsMember, walletSummary } from './wallet-fixtures';
+import { catchSavedFiles, historyItem, renderAsMember, walletSummary } from './wallet-fixtures';
 
 jest.mock('../../client/src/api/generated/operations');
 
@@ -90,33 +90,6 @@ function horizonAnswers(answer: (url: string) => { status: number; body?: unknow
   });
   Object.defineProperty(globalThis, 'fetch', { configurable: true, writable: true, value: fetchStub });
   return asked;
-}
-
-/** A blob's text (jsdom's Blob has no text()). */
-function blobText(blob: Blob): Promise<string> {
-  return new Promise((resolve) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as string);
-    reader.readAsText(blob);
-  });
-}
-
-/** The files the page hands the browser to save: their names and texts. */
-function catchSavedFiles() {
-  const saved: { name: string; text: Promise<string> }[] = [];
-  const blobs = new Map<string, Blob>();
-  Object.assign(URL, {
-    createObjectURL: (blob: Blob) => {
-      const url = `blob:test/${blobs.size}`;
-      blobs.set(url, blob);
-      return url;
-    },
-    revokeObjectURL: () => undefined,
-  });
-  jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push({ name: this.download, text: blobText(blobs.get(this.href)!) });
-  });
-  return saved;
 }
 
 afterEach(() => jest.restoreAllMocks());

@@ -1,7 +1,7 @@
 /**
  * Helpers for the payment and wallet tests: listing quotes, orders, wallet summaries and history items shaped
  * as the payment and history calls answer them (openapi ListingQuote, PaymentOrder, WalletSummary,
- * HistoryItem), a signed-in SPA, the checkout redirect caught, and a fake network under the real HTTP client
+ * HistoryItem), a signed-in SPA, the checkout redirect caught, the files saved caught, and a fake network under the real HTTP client
  * for the calls whose failures the HTTP client itself shows (call errors as toasts with the server's
  * message). The generated operations are mocked by the calling file.
  */
@@ -203,4 +203,37 @@ export function sendThroughHttp(names: OperationName[], answer: (request: SentRe
 
 export function restoreNetwork() {
   httpClient().defaults.adapter = realAdapter;
+}
+
+// ---- files the page hands the browser to save ----
+
+/** A blob's text (jsdom's Blob has no text()). */
+function blobText(blob: Blob): Promise<string> {
+  return new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.readAsText(blob);
+  });
+}
+
+/**
+ * The files the page hands the browser to save (an object URL clicked as a download link): their names, media types
+ * and texts. The link's click is a spy: the calling file restores it (`jest.restoreAllMocks`).
+ */
+export function catchSavedFiles() {
+  const saved: { name: string; type: string; text: Promise<string> }[] = [];
+  const blobs = new Map<string, Blob>();
+  Object.assign(URL, {
+    createObjectURL: (blob: Blob) => {
+      const url = `blob:test/${blobs.size}`;
+      blobs.set(url, blob);
+      return url;
+    },
+    revokeObjectURL: () => undefined,
+  });
+  jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const blob = blobs.get(this.href)!;
+    saved.push({ name: this.download, type: blob.type, text: blobText(blob) });
+  });
+  return saved;
 }

@@ -1,12 +1,14 @@
 /**
  * Factories for money tests: members (written to the database, signed in with a real access token), pieces,
- * and the ledger entries the real services post (listing fees as payments/listing.ts posts them, knacks with
- * knackLegs as knacks.service.ts does), each at a chosen time so that history order is known.
+ * and the ledger entries the real services post (listing and relisting fees and refunds as payments/listing.ts posts
+ * them, knacks with knackLegs as knacks.service.ts does, a sale as the bids module settles one), each at a chosen
+ * time so that history order is known.
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { signAccessToken } from '../../server/lib/access-token';
 import { wordsOf } from '../../server/lib/search';
+import { BidModel } from '../../server/modules/bids/testing';
 import { ContentModel } from '../../server/modules/contents';
 import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';
@@ -80,24 +82,88 @@ export async function createPiece(
   return { id: String(piece._id), title, ownerId: owner.id, payerId: null, knackRateMicros, type };
 }
 
+/** A fee `payer` paid by card for `piece`, as payments/listing.ts posts a listing or relisting fee: from the provider's payments to Knack's fees. */
+const cardFee = (piece: TestPiece, payer: TestMember, feeMicros: number, at: Date) => ({
+  at,
+  actorId: new Types.ObjectId(payer.id),
+  contentId: new Types.ObjectId(piece.id),
+  method: 'card' as const,
+  amountMicros: feeMicros,
+  ref: `pay_${randomBytes(4).toString('hex')}`,
+  legs: [
+    { account: 'external:payments', amountMicros: -feeMicros },
+    { account: 'platform:fees', amountMicros: feeMicros },
+  ],
+});
+
 /** The listing fee `payer` paid by card for `piece` (ledger `listing:{contentId}`); the piece is then paid out by them. */
 export async function payListing(piece: TestPiece, payer: TestMember, feeMicros = 650_000, at = new Date()): Promise<TestPiece> {
-  await post({
-    _id: `listing:${piece.id}`,
-    kind: 'listing',
+  await post({ _id: `listing:${piece.id}`, kind: 'listing', ...cardFee(piece, payer, feeMicros, at) });
+  await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payer.id) } });
+  return { ...piece, payerId: payer.id };
+}
+
+/** The relisting fee `payer` paid by card to open `piece` to bids again after the sale of `soldBidId` (ledger `relisting:{soldBidId}`). */
+export async function payRelisting(piece: TestPiece, payer: TestMember, soldBidId: string, feeMicros = 600_000, at = new Date()) {
+  const { entry } = await post({ _id: `relisting:${soldBidId}`, kind: 'relisting', ...cardFee(piece, payer, feeMicros, at) });
+  return entry;
+}
+
+/** The refund of `payer`'s card payment of `amountMicros` for `piece`, which another payment had monetized first (ledger `refund:{orderId}`). */
+export async function refundPayment(piece: TestPiece, payer: TestMember, amountMicros = 650_000, at = new Date()) {
+  const { entry } = await post({
+    _id: `refund:order_${randomBytes(6).toString('hex')}`,
+    kind: 'refund',
     at,
     actorId: new Types.ObjectId(payer.id),
     contentId: new Types.ObjectId(piece.id),
     method: 'card',
-    amountMicros: feeMicros,
-    ref: `pay_${randomBytes(4).toString('hex')}`,
+    amountMicros,
+    ref: `re_${randomBytes(4).toString('hex')}`,
     legs: [
-      { account: 'external:payments', amountMicros: -feeMicros },
-      { account: 'platform:fees', amountMicros: feeMicros },
+      { account: 'external:payments', amountMicros: -amountMicros },
+      { account: 'external:refunds', amountMicros },
     ],
   });
-  await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payer.id) } });
-  return { ...piece, payerId: payer.id };
+  return entry;
+}
+
+/** A made-up Stellar account address (the ledger only names it). */
+const stellarAddress = () => `G${Array.from(randomBytes(55), (byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[byte % 32]).join('')}`;
+
+/**
+ * `seller` sells `piece` to `buyer` for `priceStroops`, settled as the bids module settles a sale: the bid sold (naming
+ * its seller), and the ledger entry `xlm:{hash}:0`, in stroops between the parties' Stellar accounts, its actor the buyer.
+ */
+export async function sellPiece(piece: TestPiece, seller: TestMember, buyer: TestMember, priceStroops: number, at = new Date()) {
+  const bidId = `${piece.id}:${randomBytes(3).toString('hex')}`;
+  const hash = randomBytes(32).toString('hex');
+  await BidModel.create({
+    _id: bidId,
+    contentId: piece.id,
+    biderId: buyer.id,
+    priceStroops,
+    unit: 'xlm',
+    createdAt: at,
+    sold: true,
+    soldAt: at,
+    sellerId: seller.id,
+    transactionHash: hash,
+  });
+  const { entry } = await post({
+    _id: `xlm:${hash}:0`,
+    kind: 'sale',
+    at,
+    actorId: new Types.ObjectId(buyer.id),
+    contentId: new Types.ObjectId(piece.id),
+    legs: [
+      { account: `stellar:${stellarAddress()}`, amountMicros: -priceStroops },
+      { account: `stellar:${stellarAddress()}`, amountMicros: priceStroops },
+    ],
+    currency: 'XLM',
+    ref: bidId,
+  });
+  return { entry, bidId };
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   changeRatePercent,
+  formatMicros,
   formatStroops,
   knackPriceMicros,
   microsToUsd,
@@ -36,6 +37,20 @@ describe('money in micro-dollars', () => {
       '$1.2345',
       '-$0.40',
     ]);
+  });
+
+  it('when a file writes an amount, then it is dollars with all 6 decimals, exact, its sign kept', () => {
+    expect([0, 45_000, 5_000, -45_000, -1, 1_234_567, 30_195_000, -30_190_000].map(formatMicros)).toEqual([
+      '0.000000',
+      '0.045000',
+      '0.005000',
+      '-0.045000',
+      '-0.000001',
+      '1.234567',
+      '30.195000',
+      '-30.190000',
+    ]);
+    expect(() => formatMicros(0.5)).toThrow(RangeError);
   });
 
   it('when truncating to cents, then fractions of a cent are dropped, never rounded up', () => {

@@ -38,6 +38,8 @@ export interface RequestOptions {
   timeout?: number;
   /** Headers of the call's own (a visitor's Top 50 upload pass), beside the session's. */
   headers?: Record<string, string>;
+  /** 'text': the answer's text as it came, never parsed (a file to save); a failure's JSON body is still read. */
+  responseType?: 'text';
 }
 
 interface RequestArgs {
@@ -96,10 +98,20 @@ function renewOnce(bridge: AuthBridge): Promise<string | null> {
   return renewal;
 }
 
+/** A failed call's body: parsed already, or, for a call that asked for text, the JSON text of the error. */
+function errorBodyOf(data: unknown): Partial<ErrorBody> | undefined {
+  if (typeof data !== 'string') return data as Partial<ErrorBody> | undefined;
+  try {
+    return JSON.parse(data) as Partial<ErrorBody>;
+  } catch {
+    return undefined;
+  }
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof AxiosError) {
-    const body = error.response?.data as Partial<ErrorBody> | undefined;
+    const body = errorBodyOf(error.response?.data);
     const status = error.response?.status ?? 0;
     const message = body?.message ?? (status ? `Request failed (${status})` : 'Network error: the server could not be reached.');
     return new ApiError(message, status, body?.code ?? (status ? 'http_error' : 'network_error'), body?.errors ?? []);
@@ -129,6 +141,7 @@ export async function request<T>(method: string, template: string, args: Request
       data: args.body,
       headers: token || options.headers ? { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) } : undefined,
       signal: options.signal,
+      ...(options.responseType ? { responseType: options.responseType } : {}),
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       onUploadProgress: options.onUploadProgress ? (event) => options.onUploadProgress!(event.total ? event.loaded / event.total : 0) : undefined,
     });

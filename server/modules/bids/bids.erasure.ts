@@ -1,7 +1,7 @@
 /**
  * A member's bids in "Download my data", and when their account is deleted: each bid keeps its place in its piece's
  * chain (the chain's numbers must stay without gaps), withdrawn and no longer naming the member; the pending sales
- * they are the buyer of end.
+ * they are the buyer of end. And the bids a member sold to, whose sales their wallet statement lists.
  */
 import type { Schemas } from '../../lib/openapi-types';
 import { stroopsToPrice } from './bids.amounts';
@@ -25,6 +25,12 @@ export async function bidsExportOf(userId: string): Promise<Schemas['DataExportB
       soldAt: bid.soldAt ? bid.soldAt.toISOString() : null,
       transactionHash: bid.transactionHash,
     }));
+}
+
+/** The bids the member sold a piece to (their sale's ledger entry names the bid as its `ref`). */
+export async function soldBidIdsOf(sellerId: string): Promise<string[]> {
+  const sold = await BidModel.find({ sellerId, sold: true }, { _id: 1 }).lean<Pick<BidDoc, '_id'>[]>();
+  return sold.map((bid) => bid._id);
 }
 
 /** Withdraws the member's bids and forgets who made them, and who sold to them; safe to repeat. */

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import type { AuthConfig } from '../../config';
 import { auditDetails } from '../../lib/audit-details';
@@ -5,8 +7,15 @@ import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAuth } from '../users';
 import { WALLET_MESSAGES, type WalletService } from '../wallet';
 import type { HistoryService } from './history.service';
+import { openStatement } from './history.statement';
 
-/** The history calls: the member's items, their paid list, and cash-out requests (earn, approve, decline, cancel, restore). */
+/** The member stopped the download: nothing is wrong, the rest of the file is simply not read. */
+const memberLeft = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+
+/**
+ * The history calls: the member's items, their paid list, their statement file, and cash-out requests (earn, approve,
+ * decline, cancel, restore).
+ */
 export function historyRouter(config: AuthConfig, history: HistoryService, wallet: WalletService): Router {
   const router = Router();
   const signedIn = requireAuth(config);
@@ -17,6 +26,21 @@ export function historyRouter(config: AuthConfig, history: HistoryService, walle
 
   router.get('/user-history/get-paid/:id', signedIn, async (req: ApiRequest<'getPaidHistory'>, res: ApiResponse<'getPaidHistory'>) => {
     res.json(await history.list(req.auth!, req.params.id, req.query, true));
+  });
+
+  router.get('/wallet/statement/:id', signedIn, async (req: ApiRequest<'downloadStatement'>, res: ApiResponse<'downloadStatement'>) => {
+    const statement = await openStatement(req.auth!, req.params.id, req.query);
+    // A file to save (its type from its name), never kept by a cache on the way: it holds the member's money.
+    res.attachment(statement.filename).set('Cache-Control', 'no-store');
+    try {
+      // Written only as fast as the member downloads it: the stream asks the statement for more when it drains.
+      await pipeline(Readable.from(statement.body), res);
+    } catch (err) {
+      // The headers are out, so a failure can only cut the file short: the download shows as unfinished.
+      if (!memberLeft(err)) throw err;
+    } finally {
+      await statement.close();
+    }
   });
 
   router.post('/user-history/earn', signedIn, async (req: ApiRequest<'requestCashOut'>, res: ApiResponse<'requestCashOut'>) => {

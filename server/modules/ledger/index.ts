@@ -1,6 +1,7 @@
 /** The money ledger: every movement of value as one immutable entry whose legs sum to zero, and the balances summed from it. */
 export {
   amountFor,
+  balanceBefore,
   balanceOf,
   balancesOf,
   creditedBy,
@@ -14,11 +15,13 @@ export {
   knackEarningsBetween,
   knackEarningsOf,
   knackLegs,
+  memberEntriesCursor,
   memberBalancesFrom,
   pageOfEntries,
   post,
   userAccount,
   PLATFORM_KNACKS,
+  type MemberEntries,
   type PieceEarnings,
   type Posting,
 } from './ledger';

@@ -82,6 +82,8 @@ export type Endpoints = {
   disconnectInstagram: MutationDefinition<CallOptions | void, CacheBaseQuery, Tag, op.DisconnectInstagramResult, 'api'>;
   /** GET /user-setting/download-data/{id}: Download a member's data (a JSON file) */
   downloadMyData: QueryDefinition<op.DownloadMyDataArgs & CallOptions, CacheBaseQuery, Tag, op.DownloadMyDataResult, 'api'>;
+  /** GET /wallet/statement/{id}: A member's earnings statement for a period (a CSV or JSON file) */
+  downloadStatement: QueryDefinition<op.DownloadStatementArgs & CallOptions, CacheBaseQuery, Tag, op.DownloadStatementResult, 'api'>;
   /** POST /auth/facebook-signin: Sign in with a Facebook access token */
   facebookSignin: MutationDefinition<op.FacebookSigninArgs & CallOptions, CacheBaseQuery, Tag, op.FacebookSigninResult, 'api'>;
   /** GET /admin/dashboard: The admin area's figures of today and this month, open flags and waiting cash-outs (admins) */
@@ -444,6 +446,7 @@ export const knackApi = createCachedApi<Endpoints, Tag>(TAG_TYPES, {
   deleteProject: { kind: 'mutation', tags: ['Project'] },
   disconnectInstagram: { kind: 'mutation', tags: ['Instagram'] },
   downloadMyData: { kind: 'query', tags: ['Settings'] },
+  downloadStatement: { kind: 'query', tags: ['Knack'] },
   facebookSignin: { kind: 'mutation', tags: ['Auth'] },
   getAdminDashboard: { kind: 'query', tags: ['Admin'] },
   getAllComments: { kind: 'pages', tags: ['Comment'], cursor: 'nextCursor' },
@@ -647,6 +650,8 @@ export const {
   useDisconnectInstagramMutation,
   useDownloadMyDataQuery,
   useLazyDownloadMyDataQuery,
+  useDownloadStatementQuery,
+  useLazyDownloadStatementQuery,
   useFacebookSigninMutation,
   useGetAdminDashboardQuery,
   useLazyGetAdminDashboardQuery,

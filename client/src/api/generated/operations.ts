@@ -256,6 +256,14 @@ export function downloadMyData(args: DownloadMyDataArgs, options?: RequestOption
   return request<DownloadMyDataResult>('get', '/user-setting/download-data/{id}', args ?? {}, options);
 }
 
+export type DownloadStatementArgs = { path: operations['downloadStatement']['parameters']['path']; query?: operations['downloadStatement']['parameters']['query'] };
+/** The file's text, exactly as the server wrote it. */
+export type DownloadStatementResult = string;
+/** GET /wallet/statement/{id}: A member's earnings statement for a period (a CSV or JSON file) */
+export function downloadStatement(args: DownloadStatementArgs, options?: RequestOptions): Promise<DownloadStatementResult> {
+  return request<DownloadStatementResult>('get', '/wallet/statement/{id}', args ?? {}, { timeout: 0, ...options, responseType: 'text' });
+}
+
 export type FacebookSigninArgs = { body: NonNullable<operations['facebookSignin']['requestBody']>['content']['application/json'] };
 export type FacebookSigninResult = operations['facebookSignin']['responses'][200]['content']['application/json'];
 /** POST /auth/facebook-signin: Sign in with a Facebook access token */

@@ -13,6 +13,7 @@ import { modalOpened } from '../../../lib/ui';
 import { CancelCashOut, isCancellable } from '../components/CancelCashOut';
 import { HistoryList } from '../components/HistoryList';
 import { ledgerEntryIdOf, ProofDownload } from '../components/ProofDownload';
+import { StatementDownload } from '../components/StatementDownload';
 import { useHistory, type HistoryItem } from '../hooks/useHistory';
 import '../components/wallet.css';
 import { PageHead } from '../../../components/PageHead';
@@ -30,7 +31,7 @@ const day = (at: string) => new Date(at).toLocaleDateString(undefined, { year: '
 /**
  * `/wallet`: the member's balance and cash-out (from $10, the price modal), Uploads $,
  * Collections $ and Total value $, where their embeds earn (plays and earnings by embedding site), the payout account,
- * and the earnings history. Payouts run on the 1st of
+ * a period's statement to download, and the earnings history. Payouts run on the 1st of
  * each month for balances of at least $10.
  */
 export default function WalletPage() {
@@ -120,6 +121,7 @@ export default function WalletPage() {
           </section>
         </>
       )}
+      <StatementDownload userId={user.id} />
       <section className="kn-wallet__history" aria-labelledby="kn-earnings-title">
         <div className="kn-wallet__history-head">
           <h2 id="kn-earnings-title" className="kn-section-title">
