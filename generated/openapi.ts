@@ -12227,6 +12227,8 @@ export interface operations {
                 headers: {
                     /** @description `attachment; filename=knack-statement-{yyyy-mm}.{csv|json}`, or `knack-statement-{from}-to-{to}.{csv|json}` for days. */
                     "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12236,6 +12238,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
