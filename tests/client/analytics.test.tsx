@@ -21,6 +21,7 @@ import {
   type GetEmbedHostEarningsArgs,
   type GetEmbedHostEarningsResult,
 } from '../../client/src/api/generated/operations';
+import { modalTitled } from './dialogs';
 import { renderAt, useJaneWorld } from './profile-fixtures';
 import { storeAccount } from './auth-fixtures';
 import { mockMemberCalls } from './upload-fixtures';
@@ -88,8 +89,8 @@ function hostsFor({ query }: GetEmbedHostEarningsArgs): GetEmbedHostEarningsResu
 }
 
 /** Chooses an option of one of the panel's dropdowns (an antd Select named `name`). */
-async function choose(name: string, option: string) {
-  fireEvent.mouseDown(screen.getByRole('combobox', { name }));
+async function choose(name: string, option: string, where: Pick<typeof screen, 'getByRole'> = screen) {
+  fireEvent.mouseDown(where.getByRole('combobox', { name }));
   fireEvent.click(await screen.findByText(option, { selector: '.ant-select-item-option-content' }));
 }
 
@@ -190,7 +191,7 @@ describe('/analytics', () => {
   it('when a member on a plan opens Earnings analytics from the wallet, then the modal shows the charts', async () => {
     await renderJane(true, '/wallet');
     fireEvent.click(await screen.findByRole('button', { name: 'Earnings analytics' }));
-    const modal = within(await screen.findByRole('dialog', { name: 'Earnings analytics' }));
+    const modal = await modalTitled('Earnings analytics');
     await waitFor(() => expect(modal.getByRole('table', { name: 'Music earnings by tag' })).toBeTruthy());
     expect(modal.getByRole('combobox', { name: 'Search a tag' })).toBeTruthy();
   });
@@ -205,10 +206,11 @@ describe('/analytics', () => {
     expect(getEmbedHostEarnings).toHaveBeenLastCalledWith({ path: { id: jane().id }, query: { period: 'month' } }, expect.anything());
 
     fireEvent.click(screen.getByRole('button', { name: 'Earnings analytics' }));
-    const modal = within(await screen.findByRole('dialog', { name: 'Earnings analytics' }));
+    const modal = await modalTitled('Earnings analytics');
     await waitFor(() => expect(tableRows(embeds, modal)).toHaveLength(3));
     expect(modal.queryByText('Past month')).toBeNull(); // the modal's own Period decides
-    await choose('Period', 'PAST MONTH');
+    // The wallet's statement has a Period of its own: the modal's is chosen.
+    await choose('Period', 'PAST MONTH', modal);
     await waitFor(() => expect(tableRows(embeds, modal)).toHaveLength(4));
   });
 

@@ -18,6 +18,7 @@ import {
   restoreCashOut,
 } from '../../client/src/api/generated/operations';
 import { ApiError } from '../../client/src/api/http';
+import { modalTitled } from './dialogs';
 import { makeAdmin, makeUser } from './auth-fixtures';
 import { QUIET_CALL } from './call-options';
 import { JANE_ID, path, toastTexts } from './profile-fixtures';
@@ -56,10 +57,10 @@ describe('a member cancels a waiting cash-out', () => {
     expect(within(history).getAllByRole('button', { name: 'Cancel' })).toHaveLength(1);
 
     fireEvent.click(within(row).getByRole('button', { name: 'Cancel' }));
-    const question = await screen.findByRole('dialog', { name: 'Cancel this cash-out?' });
-    expect(question.textContent).toContain('Your request to cash out $20.00 is withdrawn, and the balance is yours again');
-    fireEvent.click(within(question).getByRole('button', { name: 'Keep it' }));
-    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Cancel this cash-out?' })).toBeNull());
+    const question = await modalTitled('Cancel this cash-out?');
+    expect(question.getByText(/Your request to cash out \$20\.00 is withdrawn, and the balance is yours again/)).toBeTruthy();
+    fireEvent.click(question.getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(screen.queryAllByRole('dialog').some((shown) => shown.textContent?.includes('Cancel this cash-out?'))).toBe(false));
     expect(cancelCashOut).not.toHaveBeenCalled();
 
     jest.mocked(cancelCashOut).mockImplementation(async () => {
@@ -68,7 +69,7 @@ describe('a member cancels a waiting cash-out', () => {
       return { message: 'The cash-out request was cancelled.', item: cancelled };
     });
     fireEvent.click(within(row).getByRole('button', { name: 'Cancel' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Cancel this cash-out?' })).getByRole('button', { name: 'Cancel cash-out' }));
+    fireEvent.click((await modalTitled('Cancel this cash-out?')).getByRole('button', { name: 'Cancel cash-out' }));
 
     await waitFor(() => expect(toastTexts()).toContain('The cash-out request was cancelled.'));
     expect(cancelCashOut).toHaveBeenCalledWith({ body: { historyId: waiting.historyId } }, QUIET_CALL);

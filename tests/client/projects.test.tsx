@@ -131,14 +131,14 @@ describe('who is offered Project', () => {
     return screen.getAllByRole('menuitem').map((item) => item.textContent);
   }
 
-  it('when Jane opens the owner menu on her piece, then it offers Privacy and Project', async () => {
+  it('when Jane opens the owner menu on her piece, then it offers Privacy, Project and Replace file', async () => {
     signIn();
-    expect(await ownerMenuEntries()).toEqual(['Privacy', 'Project']);
+    expect(await ownerMenuEntries()).toEqual(['Privacy', 'Project', 'Replace file']);
   });
 
   it('when an admin opens the owner menu on Jane’s piece, then it offers Privacy and the admin’s actions, never Project: the server puts a piece only in its owner’s projects', async () => {
     signIn(makeUser({ id: '64b0000000000000000000ad', username: 'site_admin', email: 'admin@knack.example', role: 'admin' }));
-    expect(await ownerMenuEntries()).toEqual(['Privacy', 'Re-post', 'Hide', 'Delete']);
+    expect(await ownerMenuEntries()).toEqual(['Privacy', 'Replace file', 'Re-post', 'Hide', 'Delete']);
   });
 });
 

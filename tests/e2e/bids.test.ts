@@ -104,7 +104,7 @@ describe('bids and proofs in the browser', () => {
     const before = { bea: standIn.balance(bea.key.publicKey())!, ana: standIn.balance(ana.key.publicKey())! };
     await bea.page.goto(`${world.baseUrl}/inbox`, { waitUntil: 'networkidle' });
     await bea.page.getByText('Your bid was accepted').first().click();
-    const notice = bea.page.getByRole('region', { name: 'Conversation' });
+    const notice = bea.page.getByRole('region', { name: 'Conversation', exact: true });
     await notice.getByText(/accepted your bid of 12\.50 XLM/).waitFor();
     await screenshotBothWidths(bea.page, 'bids-inbox-sale');
     await notice.getByRole('link', { name: /\/approve\?token=/ }).click();
