@@ -8,6 +8,8 @@ import path from 'node:path';
 
 export interface ServerProcess {
   url: string;
+  /** The server's process id (its memory is read from /proc/{pid}/status). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export function startServerProcess(env: Record<string, string>, { timeoutMs = 60
         clearTimeout(timer);
         child.stdout.removeAllListeners('data');
         child.stdout.resume();
-        resolve({ url: `http://127.0.0.1:${listening[1]}`, stop });
+        resolve({ url: `http://127.0.0.1:${listening[1]}`, pid: child.pid!, stop });
       }
     });
     child.once('exit', (code) => {
