@@ -28,6 +28,8 @@ export interface EmbeddedOptions {
   /** Where a FerretDB binary is looked for and built; default <dataDir>/bin. */
   binDir?: string;
   log?: (message: string) => void;
+  /** The port to listen on; default a free one. A database restarted on its port and folder is the same one to its clients. */
+  port?: number;
 }
 
 export class NoDatabaseError extends Error {
@@ -124,8 +126,7 @@ async function startProcess(kind: EmbeddedKind, binary: string, args: string[], 
   };
 }
 
-async function startMongod(binary: string, dbDir: string): Promise<EmbeddedDatabase> {
-  const port = await freePort();
+async function startMongod(binary: string, dbDir: string, port: number): Promise<EmbeddedDatabase> {
   mkdirSync(dbDir, { recursive: true });
   return startProcess('mongod', binary, ['--dbpath', dbDir, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'], port);
 }
@@ -185,8 +186,7 @@ export function resolveFerretDb({ localBinary, searchPath, build = buildWithScri
  */
 export const FERRETDB_SQLITE_PARAMS = '_pragma=synchronous(normal)';
 
-async function startFerretDb(binary: string, dbDir: string): Promise<EmbeddedDatabase> {
-  const port = await freePort();
+async function startFerretDb(binary: string, dbDir: string, port: number): Promise<EmbeddedDatabase> {
   mkdirSync(dbDir, { recursive: true });
   const args = [
     '--handler=sqlite',
@@ -213,14 +213,14 @@ async function startMemoryServer(dbDir: string): Promise<EmbeddedDatabase> {
   };
 }
 
-export async function startEmbeddedDatabase({ dataDir, binDir, log = () => {} }: EmbeddedOptions): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase({ dataDir, binDir, log = () => {}, port }: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dbRoot = path.join(dataDir, 'db');
   const tried: string[] = [];
 
   const mongod = onPath('mongod');
   if (mongod) {
     log(`Starting mongod (${mongod}) with data in ${path.join(dbRoot, 'mongod')}`);
-    return startMongod(mongod, path.join(dbRoot, 'mongod'));
+    return startMongod(mongod, path.join(dbRoot, 'mongod'), port ?? (await freePort()));
   }
   tried.push('mongod: not on PATH');
 
@@ -228,7 +228,7 @@ export async function startEmbeddedDatabase({ dataDir, binDir, log = () => {} }:
   tried.push(...ferretTried);
   if (ferret) {
     log(`Starting FerretDB (${ferret}) with data in ${path.join(dbRoot, 'ferretdb')}`);
-    return startFerretDb(ferret, path.join(dbRoot, 'ferretdb'));
+    return startFerretDb(ferret, path.join(dbRoot, 'ferretdb'), port ?? (await freePort()));
   }
 
   try {
