@@ -237,6 +237,8 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
     /** Every refund made, in order. */
     refunds,
     session: (id: string) => sessions.get(id),
+    /** Every session made, in order. */
+    sessions: () => [...sessions.values()],
     paid,
     /**
      * The next `n` checkout sessions are made, but their answers are held back until the caller asks again with
