@@ -28,7 +28,10 @@ export function isPassingProviderFailure(err: unknown): boolean {
 }
 
 /** Runs `call` until it succeeds, fails for good, or has run `attempts` times; the last failure is thrown. */
-export async function withProviderRetries<T>(call: () => Promise<T>, { attempts = PROVIDER_ATTEMPTS, backoffMs = PROVIDER_BACKOFF_MS }: RetryOptions = {}): Promise<T> {
+export async function withProviderRetries<T>(
+  call: () => Promise<T>,
+  { attempts = PROVIDER_ATTEMPTS, backoffMs = PROVIDER_BACKOFF_MS }: RetryOptions = {},
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();

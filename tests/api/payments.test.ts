@@ -657,14 +657,24 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
   afterAll(async () => stripe.stop());
 
   it('when Stripe makes the session but its answer comes too late, then the call is sent again with the same Idempotency-Key and the member gets that one session', async () => {
-    const patient = createTestApp({ config: { payments: { ...stripeConfig(stripe.url), stripe: { secretKey, webhookSecret, apiUrl: stripe.url, timeoutMs: 300 } } } });
+    const patient = createTestApp({
+      config: { payments: { ...stripeConfig(stripe.url), stripe: { secretKey, webhookSecret, apiUrl: stripe.url, timeoutMs: 300 } } },
+    });
     const photo = await piece('Stripe Answer Late');
     const sessionsBefore = stripe.sessions().length;
     stripe.holdCheckouts(1);
     const res = await pay(bea, photo, patient).expect(200);
     const { orderId, checkoutUrl } = res.body;
-    expect(stripe.requests.filter((sent) => sent.form.client_reference_id === orderId).map((sent) => sent.headers['idempotency-key'])).toEqual([orderId, orderId]);
-    expect(stripe.sessions().slice(sessionsBefore).map((made) => made.client_reference_id)).toEqual([orderId]);
+    expect(stripe.requests.filter((sent) => sent.form.client_reference_id === orderId).map((sent) => sent.headers['idempotency-key'])).toEqual([
+      orderId,
+      orderId,
+    ]);
+    expect(
+      stripe
+        .sessions()
+        .slice(sessionsBefore)
+        .map((made) => made.client_reference_id),
+    ).toEqual([orderId]);
     expect(checkoutUrl).toBe(stripe.sessions().at(-1)!.url);
     expect((await PaymentOrderModel.findById(orderId).lean())!.sessionId).toBe(stripe.sessions().at(-1)!.id);
   });

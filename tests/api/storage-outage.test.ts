@@ -116,7 +116,10 @@ const housekeeping = () => mediaHousekeeping({ media: services.media, storage, l
 describe('an upload the file storage refuses half-way', () => {
   it('when one thumbnail of a photo cannot be stored, then 503 with Retry-After and the message, no upload, and the files stored meanwhile are removed at once', async () => {
     refuse.putsEndingWith = '-hthumb.webp';
-    const res = await request(app).post('/api/v2/content/upload-photo').set('Authorization', `Bearer ${ana.token}`).attach('file', await png(), 'cover.png');
+    const res = await request(app)
+      .post('/api/v2/content/upload-photo')
+      .set('Authorization', `Bearer ${ana.token}`)
+      .attach('file', await png(), 'cover.png');
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe(String(RETRY_AFTER_OUTAGE_SECONDS));
     expect(res.body).toEqual({ message: STORAGE_DOWN_MESSAGE, code: 'unavailable', requestId: expect.any(String) });
@@ -128,7 +131,11 @@ describe('an upload the file storage refuses half-way', () => {
 
     // The storage is back: the same upload goes through, five files stored.
     refuse.putsEndingWith = null;
-    await request(app).post('/api/v2/content/upload-photo').set('Authorization', `Bearer ${ana.token}`).attach('file', await png(), 'cover.png').expect(201);
+    await request(app)
+      .post('/api/v2/content/upload-photo')
+      .set('Authorization', `Bearer ${ana.token}`)
+      .attach('file', await png(), 'cover.png')
+      .expect(201);
     expect(await uploadsOfAna()).toBe(1);
     expect(await bucketKeys()).toHaveLength(5);
     await UploadModel.deleteMany({});

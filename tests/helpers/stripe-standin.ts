@@ -255,7 +255,11 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
      */
     async deliver(url: string, event: { payload: string; header: string }) {
       const eventId = (JSON.parse(event.payload) as { id: string }).id;
-      const answer = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': event.header }, body: event.payload });
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': event.header },
+        body: event.payload,
+      });
       deliveries.push({ eventId, status: answer.status });
       if (answer.ok) undelivered.delete(eventId);
       else undelivered.set(eventId, { url, event });
