@@ -58,6 +58,7 @@ const DATABASE_DOWN_ERRORS = new Set([
   'MongoPoolClosedError',
   'MongoServerClosedError',
   'MongoTopologyClosedError',
+  'MongoClientClosedError',
   'MongoWaitQueueTimeoutError',
 ]);
 
