@@ -167,6 +167,16 @@ describe('the PayPal Payouts driver against a stand-in of its API', () => {
     });
   });
 
+  it('when PayPal makes the batch but its answer comes too late, then the call is sent again with the same PayPal-Request-Id and one batch is made', async () => {
+    const driver = paypalPayoutProvider({ clientId: 'client-id-1', clientSecret: 'client-secret-1', apiUrl: paypal.url, timeoutMs: 300 });
+    const batchesBefore = paypal.batchIds().length;
+    paypal.holdPayouts(1);
+    const sent = await driver.send({ payoutId: 'payout:late:2025-02', email: 'ana@example.com', amountMicros: 12_090_000, note: 'Your Knack payout' });
+    expect(sent.providerRef).toMatch(/^PB[0-9A-F]{12}$/);
+    expect(paypal.payoutCalls.map((call) => call.requestId)).toEqual(['payout:late:2025-02', 'payout:late:2025-02']);
+    expect(paypal.batchIds().slice(batchesBefore)).toEqual(['payout:late:2025-02']);
+  });
+
   it('when the credentials are wrong or the amount is not whole cents, then it refuses', async () => {
     const wrong = paypalPayoutProvider({ clientId: 'client-id-1', clientSecret: 'nope', apiUrl: paypal.url });
     const err = await wrong.send({ payoutId: 'p1', email: 'a@example.com', amountMicros: 10_000_000, note: 'n' }).catch((e: unknown) => e);
