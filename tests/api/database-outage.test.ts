@@ -143,6 +143,36 @@ describe('when the database restarts under the running app', () => {
     expect((await UserExtModel.findOne({ userId: new Types.ObjectId(ana.user.id) }).lean())!.sCredit).toBe(0);
   }, 120_000);
 
+  it('then a call cut off half-way (the order made, Stripe answering after the database went) answers 503, and the member paying again is charged and listed once', async () => {
+    const photo = await publishPiece(app, ana, { title: 'Cut Off Half-Way', tag: 'Photos', subTag: 'Travel', hue: 120, coverSide: 64 });
+    const ordersOf = () => PaymentOrderModel.find({ contentId: new Types.ObjectId(photo.id) }).lean();
+    stripe.holdCheckouts(1);
+    const cutOff = pay(bea, photo).then((answer) => answer);
+    await waitUntil(() => stripe.heldCount() === 1, { what: 'the checkout call to reach Stripe' });
+    await stopDatabase();
+    stripe.releaseHeld();
+    const answer = await cutOff;
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe(String(RETRY_AFTER_OUTAGE_SECONDS));
+    expect(answer.body).toMatchObject({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'unavailable' });
+
+    await startDatabase();
+    await waitUntil(async () => (await readyz()).status === 200, { what: '/readyz to answer 200 again' });
+    // The first order was made before the database went; its session never reached the member.
+    const [abandoned] = await ordersOf();
+    expect(abandoned).toMatchObject({ status: 'pending', sessionId: null });
+
+    const again = await pay(bea, photo).expect(200);
+    expect(again.body.status).toBe('checkout');
+    const order = (await PaymentOrderModel.findById(again.body.orderId).lean())!;
+    const session = stripe.session(order.sessionId!)!;
+    const completed = stripe.event('checkout.session.completed', session, stripe.paid(session));
+    expect((await stripe.deliver(webhookUrl, completed)).status).toBe(200);
+    const entries = await entriesOf(photo);
+    expect(entries.map((entry) => ({ kind: entry.kind, amountMicros: entry.amountMicros }))).toEqual([{ kind: 'listing', amountMicros: 650_000 }]);
+    expect((await ordersOf()).map((made) => made.status).sort()).toEqual(['paid', 'pending']);
+  }, 120_000);
+
   it('then a job run meanwhile fails and is logged, the lease of a run cut short frees itself, and the next run does the work', async () => {
     const logged: { msg: string; job?: string }[] = [];
     const logger = pino({ level: 'error' }, { write: (line: string) => void logged.push(JSON.parse(line) as { msg: string; job?: string }) });

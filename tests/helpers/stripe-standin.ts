@@ -247,6 +247,13 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
     holdCheckouts(n: number) {
       holdCheckouts = n;
     },
+    /** How many answers are held back now. */
+    heldCount: () => heldAnswers.size,
+    /** Gives every answer held back now (to a caller still waiting for it). */
+    releaseHeld() {
+      for (const answer of heldAnswers.values()) answer();
+      heldAnswers.clear();
+    },
     /** Every webhook delivery attempt, in order. */
     deliveries,
     /**
