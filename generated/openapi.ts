@@ -6702,6 +6702,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listCashOuts: {
@@ -6734,6 +6751,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     declineCashOut: {
@@ -6766,6 +6800,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restoreCashOut: {
@@ -6794,6 +6845,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCmsPageSource: {
@@ -6822,6 +6890,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateCmsPage: {
@@ -6854,6 +6939,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     previewMarkdown: {
@@ -6886,6 +6988,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAdminDashboard: {
@@ -6909,6 +7028,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMembers: {
@@ -6940,6 +7076,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMember: {
@@ -6966,6 +7119,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deactivateMember: {
@@ -6993,6 +7163,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     reactivateMember: {
@@ -7019,6 +7206,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listAllNativePosts: {
@@ -7042,6 +7246,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     saveNativePost: {
@@ -7072,6 +7293,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listAdminPieces: {
@@ -7104,6 +7342,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deletePieceAsAdmin: {
@@ -7133,6 +7388,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     hidePiece: {
@@ -7162,6 +7434,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restorePiece: {
@@ -7191,6 +7480,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTestMailbox: {
@@ -7214,6 +7520,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getEarningsAnalytics: {
@@ -7248,6 +7571,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getEmbedHostEarnings: {
@@ -7280,6 +7620,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getListingForecast: {
@@ -7306,6 +7663,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -7329,6 +7703,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createApiKey: {
@@ -7359,6 +7750,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -7386,6 +7794,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     cancelEmailChange: {
@@ -7413,6 +7838,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     checkLoggedIn: {
@@ -7440,6 +7882,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     confirmAccount: {
@@ -7466,6 +7925,23 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     confirmEmailChange: {
@@ -7493,6 +7969,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     resendActivationEmail: {
@@ -7518,6 +8011,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     facebookSignin: {
@@ -7555,6 +8065,23 @@ export interface operations {
             };
             404: components["responses"]["NotConfigured"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     googleSignin: {
@@ -7592,6 +8119,23 @@ export interface operations {
             };
             404: components["responses"]["NotConfigured"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     logout: {
@@ -7614,6 +8158,23 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     logoutAll: {
@@ -7637,6 +8198,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAuthProviders: {
@@ -7659,6 +8237,23 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     requestPasswordReset: {
@@ -7686,6 +8281,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     resetPassword: {
@@ -7712,6 +8324,23 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     signin: {
@@ -7749,6 +8378,23 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     signup: {
@@ -7777,6 +8423,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     signupOrland: {
@@ -7804,6 +8467,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     approveBid: {
@@ -7865,6 +8545,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getBid: {
@@ -7891,6 +8588,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getBidsByContent: {
@@ -7917,6 +8631,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     relistBid: {
@@ -7953,6 +8684,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8045,6 +8793,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listDiscountCodes: {
@@ -8068,6 +8833,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createDiscountCode: {
@@ -8097,6 +8879,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     checkDiscountCode: {
@@ -8126,6 +8925,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     redeemDiscountCode: {
@@ -8157,6 +8973,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     addComment: {
@@ -8179,6 +9012,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     addShare: {
@@ -8201,6 +9051,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteComment: {
@@ -8229,6 +9096,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAllComments: {
@@ -8250,6 +9134,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCommentsByContent: {
@@ -8273,6 +9174,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCommentsByUser: {
@@ -8296,6 +9214,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCommentFeed: {
@@ -8316,6 +9251,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     countUserContents: {
@@ -8342,6 +9294,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteContent: {
@@ -8371,6 +9340,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentDetail: {
@@ -8402,6 +9388,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     replaceContentAudio: {
@@ -8436,6 +9439,23 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     replaceContentImage: {
@@ -8470,6 +9490,23 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAllContents: {
@@ -8493,6 +9530,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     searchOwners: {
@@ -8516,6 +9570,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTitleSuggestions: {
@@ -8547,6 +9618,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentById: {
@@ -8577,6 +9665,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentsByKind: {
@@ -8607,6 +9712,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentByLink: {
@@ -8638,6 +9760,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentsBySubTags: {
@@ -8660,6 +9799,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentsByTag: {
@@ -8685,6 +9841,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentsByUsername: {
@@ -8711,6 +9884,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getFeaturedContents: {
@@ -8740,6 +9930,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSupportedContents: {
@@ -8762,6 +9969,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     payForContent: {
@@ -8802,6 +10026,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     reactContent: {
@@ -8830,6 +10071,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     unfeatureContent: {
@@ -8859,6 +10117,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     saveContent: {
@@ -8890,6 +10165,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     saveArtistContent: {
@@ -8919,6 +10211,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     saveTop50Content: {
@@ -8985,6 +10294,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createTop50UploadPass: {
@@ -9013,6 +10339,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTop50Chart: {
@@ -9043,6 +10386,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     trendContent: {
@@ -9072,6 +10432,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateContentDescription: {
@@ -9101,6 +10478,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateContentProject: {
@@ -9130,6 +10524,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateContentSetting: {
@@ -9159,6 +10570,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     uploadContentAudio: {
@@ -9192,6 +10620,23 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     uploadContentPhoto: {
@@ -9225,6 +10670,23 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentVersions: {
@@ -9251,6 +10713,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restoreContentVersion: {
@@ -9280,6 +10759,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     recordEvents: {
@@ -9332,6 +10828,23 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getPieceFlags: {
@@ -9359,6 +10872,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMyFlag: {
@@ -9378,6 +10908,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getOpenFlags: {
@@ -9402,6 +10949,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     resolveFlags: {
@@ -9432,6 +10996,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     setFlag: {
@@ -9455,6 +11036,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getFollowCount: {
@@ -9482,6 +11080,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getFollowers: {
@@ -9508,6 +11123,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getFollowings: {
@@ -9534,6 +11166,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     makeFollowing: {
@@ -9565,6 +11214,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     removeFollower: {
@@ -9592,6 +11258,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getInstagramConnection: {
@@ -9614,6 +11297,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     connectInstagram: {
@@ -9643,6 +11343,23 @@ export interface operations {
             404: components["responses"]["NotConfigured"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     disconnectInstagram: {
@@ -9665,6 +11382,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     postToInstagram: {
@@ -9752,6 +11486,23 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAvailableKnacks: {
@@ -9775,6 +11526,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getKnackMoney: {
@@ -9801,6 +11569,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     requestKnackCode: {
@@ -9830,6 +11615,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     startPlay: {
@@ -9859,6 +11661,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getLedgerProof: {
@@ -9888,6 +11707,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     blockMessageSender: {
@@ -9923,6 +11759,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMessagesByReceiver: {
@@ -9945,6 +11798,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMessageCounts: {
@@ -9971,6 +11841,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createMessage: {
@@ -10001,6 +11888,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMessage: {
@@ -10019,6 +11923,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getDeletedMessages: {
@@ -10041,6 +11962,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     replyMessage: {
@@ -10071,6 +12009,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restoreMessage: {
@@ -10089,6 +12044,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     setMessageImportant: {
@@ -10113,6 +12085,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSupportAccount: {
@@ -10135,6 +12124,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMessageThread: {
@@ -10164,6 +12170,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateMessageRead: {
@@ -10189,6 +12212,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listNativePosts: {
@@ -10215,6 +12255,23 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getNativePost: {
@@ -10240,6 +12297,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     startNftMint: {
@@ -10295,6 +12369,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     prepareNftMint: {
@@ -10386,6 +12477,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getPageMeta: {
@@ -10411,6 +12519,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getListingQuote: {
@@ -10437,6 +12562,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getPaymentOrder: {
@@ -10463,6 +12605,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     receivePaymentWebhook: {
@@ -10495,6 +12654,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getProjectsOfUser: {
@@ -10513,6 +12689,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     addToProject: {
@@ -10533,6 +12726,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getProjectContents: {
@@ -10559,6 +12769,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteProject: {
@@ -10587,6 +12814,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getProjectsForRanking: {
@@ -10601,6 +12845,23 @@ export interface operations {
             200: components["responses"]["ProjectList"];
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     saveProject: {
@@ -10621,6 +12882,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateProject: {
@@ -10641,6 +12919,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     checkStellarAccount: {
@@ -10714,6 +13009,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     unlinkWallet: {
@@ -10736,6 +13048,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createWalletChallenge: {
@@ -10764,6 +13093,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     linkWallet: {
@@ -10794,6 +13140,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSubscription: {
@@ -10820,6 +13183,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAllPlans: {
@@ -10842,6 +13222,23 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createSubscription: {
@@ -10881,6 +13278,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSubscriptionStatus: {
@@ -10907,6 +13321,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateSubscription: {
@@ -10945,6 +13376,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updatePlan: {
@@ -10974,6 +13422,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTagHistory: {
@@ -11005,6 +13470,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTagById: {
@@ -11035,6 +13517,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAllTags: {
@@ -11065,6 +13564,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTopSubTags: {
@@ -11097,6 +13613,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTagByLabel: {
@@ -11127,6 +13660,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     sellTag: {
@@ -11164,6 +13714,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     approveCashOut: {
@@ -11194,6 +13761,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     cancelCashOut: {
@@ -11223,6 +13807,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     requestCashOut: {
@@ -11252,6 +13853,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUserHistory: {
@@ -11286,6 +13904,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getPaidHistory: {
@@ -11320,6 +13955,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCountries: {
@@ -11342,6 +13994,23 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCreditMovements: {
@@ -11368,6 +14037,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMyAccount: {
@@ -11409,6 +14095,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     downloadMyData: {
@@ -11438,6 +14141,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUserExt: {
@@ -11464,6 +14184,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getRegions: {
@@ -11490,6 +14227,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     changePassword: {
@@ -11523,6 +14277,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     requestEmailChange: {
@@ -11633,6 +14404,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updatePersonal: {
@@ -11664,6 +14452,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateRegional: {
@@ -11695,6 +14500,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateStandardCredits: {
@@ -11724,6 +14546,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateSocial: {
@@ -11755,6 +14594,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateUsername: {
@@ -11787,6 +14643,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createMemberAccount: {
@@ -11856,6 +14729,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUserData: {
@@ -11881,6 +14771,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTrendingArtists: {
@@ -11902,6 +14809,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUserByEmail: {
@@ -11928,6 +14852,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUserByUsername: {
@@ -11954,6 +14895,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getArtists: {
@@ -11975,6 +14933,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getArtistsByFans: {
@@ -11996,6 +14971,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     inviteUser: {
@@ -12026,6 +15018,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getProfileByUsername: {
@@ -12056,6 +15065,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     searchMembers: {
@@ -12084,6 +15110,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateUserHeaderImage: {
@@ -12112,6 +15155,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateUserPhoto: {
@@ -12140,6 +15200,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     uploadUserHeaderImage: {
@@ -12170,6 +15247,23 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     uploadUserPhoto: {
@@ -12200,6 +15294,23 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     downloadStatement: {
@@ -12242,6 +15353,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getWalletSummary: {
@@ -12268,6 +15396,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is briefly unavailable. Please try again in a few seconds.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
 }

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
-import { compiledContractPath, contractSha256, type CompiledContract } from '../server/lib/contract-routes';
+import { compiledContractPath, contractSha256, withSharedResponses, type CompiledContract } from '../server/lib/contract-routes';
 import { endpointsFile } from './gen-endpoints';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -233,7 +233,8 @@ export async function generateAll(): Promise<Record<string, string>> {
   // Written before anything reads the parsed document further, as parsed (see readContractDocument).
   const compiled: CompiledContract = { sourceSha256: contractSha256(source), document: spec };
   const compiledJson = `${JSON.stringify(compiled)}\n`;
-  const types = BANNER + astToString(await openapiTS(spec as never, { alphabetize: true }));
+  // The types know every answer an operation may give, the shared ones too (see withSharedResponses).
+  const types = BANNER + astToString(await openapiTS(withSharedResponses(structuredClone(spec)) as never, { alphabetize: true }));
   const ops = listOperations(spec);
   const validation = validationFile(spec['x-validation']);
   return {

@@ -22,7 +22,7 @@ import { useFasterOperationLookup } from './lib/vendor-fixes/openapi-metadata';
 import { useLeanSchemaRegistration } from './lib/vendor-fixes/openapi-schema-registration';
 import { multipartPathMatcher, readContractDocument, serveByModule, type ModuleRouters } from './lib/contract-routes';
 import { enterApp } from './lib/app-entry';
-import { AppError, answerLast, errorHandler } from './lib/errors';
+import { AppError, answerLast, errorHandler, RETRY_AFTER_OUTAGE_SECONDS } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { storedAnswers } from './lib/public-responses';
 import { requestLog } from './lib/request-log';
@@ -114,6 +114,8 @@ export function createApp({
       res.json({ status: 'ready' });
     } catch (err) {
       logger.warn({ err, reqId: req.id }, 'database not reachable');
+      // Not ready while the database is away; the driver reconnects by itself and this answers 200 again.
+      res.setHeader('Retry-After', String(RETRY_AFTER_OUTAGE_SECONDS));
       res.status(503).json({ status: 'unavailable', message: 'The database is not reachable.', code: 'unavailable' });
     }
   });

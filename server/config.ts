@@ -164,7 +164,8 @@ export interface PaymentsConfig {
   /** Signs the cookie that lets only the member who started a sandbox checkout decide it (derived from JWT_SECRET). */
   sandboxPayerKey: string;
   /** Set with STRIPE_SECRET_KEY. */
-  stripe: { secretKey: string; webhookSecret: string; apiUrl: string } | undefined;
+  /** `timeoutMs`: how long one call waits for Stripe's answer (the driver's default unless a test sets it). */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string; timeoutMs?: number } | undefined;
 }
 
 export interface PayoutsConfig {

@@ -9,6 +9,15 @@ mongoose.set('strictQuery', true);
 // Indexes are built by ensureIndexes, which knows which ones the database in use can make use of.
 mongoose.set('autoIndex', false);
 
+/**
+ * How the app connects, and how it lives through a database restart. The driver notices a server gone and
+ * reconnects by itself once it answers again; meanwhile each call waits at most `serverSelectionTimeoutMS` for a
+ * server and then fails, and the error handler answers it 503 with `Retry-After` (lib/errors.ts). mongoose's
+ * own buffer is off: it would hold a call while it believes the connection down (10 s by default, then a vaguer
+ * error), where the driver already waits and knows better. Nothing runs a query before `connectDatabase` resolves.
+ */
+export const DATABASE_CONNECT_OPTIONS = { serverSelectionTimeoutMS: 5_000, bufferCommands: false } as const satisfies mongoose.ConnectOptions;
+
 export interface Database {
   uri: string;
   embedded: EmbeddedDatabase | undefined;
@@ -28,7 +37,7 @@ export async function connectDatabase(config: Pick<Config, 'mongodbUri' | 'dataD
   const embedded = config.mongodbUri ? undefined : await startEmbeddedDatabase({ dataDir: config.dataDir, log: (message) => logger.info(message) });
   const uri = withDatabaseName(config.mongodbUri ?? embedded!.uri, config.dbName);
   try {
-    await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+    await mongoose.connect(uri, DATABASE_CONNECT_OPTIONS);
   } catch (err) {
     await embedded?.stop();
     throw err;

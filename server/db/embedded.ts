@@ -27,9 +27,9 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** Where a FerretDB binary is looked for and built; default <dataDir>/bin. */
   binDir?: string;
-  /** The port to listen on; default a free one. A restart on the same port and dataDir is the same database again. */
-  port?: number;
   log?: (message: string) => void;
+  /** The port to listen on; default a free one. A database restarted on its port and folder is the same one to its clients. */
+  port?: number;
 }
 
 export class NoDatabaseError extends Error {
@@ -213,7 +213,7 @@ async function startMemoryServer(dbDir: string): Promise<EmbeddedDatabase> {
   };
 }
 
-export async function startEmbeddedDatabase({ dataDir, binDir, port, log = () => {} }: EmbeddedOptions): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase({ dataDir, binDir, log = () => {}, port }: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dbRoot = path.join(dataDir, 'db');
   const tried: string[] = [];
 

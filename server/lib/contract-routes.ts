@@ -35,8 +35,33 @@ export function readContractDocument(contractFile: string): unknown {
     const text = readFileSync(contractFile, 'utf8');
     const compiled = compiledContractPath(contractFile);
     const copy = existsSync(compiled) ? (JSON.parse(readFileSync(compiled, 'utf8')) as CompiledContract) : undefined;
-    document = copy?.sourceSha256 === contractSha256(text) ? copy.document : parse(text);
+    document = withSharedResponses(copy?.sourceSha256 === contractSha256(text) ? copy.document : parse(text));
     contracts.set(contractFile, document);
+  }
+  return document;
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+type OperationResponses = { responses?: Record<string, unknown> };
+
+/**
+ * The contract with its `x-shared-responses` given to every operation: the answers any call may give whatever it
+ * does (503 while the database is unreachable), written once at the top of openapi.yaml rather than in each of
+ * some two hundred operations. An operation that declares the same status itself keeps its own. The validator, the
+ * generated types and the contract's tests read the contract through here, so all of them see the shared answers.
+ */
+export function withSharedResponses<T>(document: T): T {
+  const contract = document as { 'x-shared-responses'?: Record<string, unknown>; paths?: Record<string, Record<string, unknown> | null> };
+  const shared = contract['x-shared-responses'];
+  if (!shared || !contract.paths) return document;
+  for (const item of Object.values(contract.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item?.[method] as OperationResponses | undefined;
+      if (!operation) continue;
+      operation.responses = { ...operation.responses };
+      for (const [status, response] of Object.entries(shared)) operation.responses[status] ??= structuredClone(response);
+    }
   }
   return document;
 }

@@ -26,6 +26,57 @@ export class AppError extends Error {
 export const badRequest = (message: string, errors?: FieldError[]) => new AppError(400, 'bad_request', message, errors);
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
 
+/** How many seconds a client is told to wait (`Retry-After`) before trying again a call that met an outage. */
+export const RETRY_AFTER_OUTAGE_SECONDS = 5;
+
+/** 503 `unavailable` with `Retry-After`: something the call needs (the database, the file storage) is down for now. */
+export class ServiceUnavailable extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = RETRY_AFTER_OUTAGE_SECONDS,
+  ) {
+    super(503, 'unavailable', message);
+    this.name = 'ServiceUnavailable';
+  }
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Please try again in a few seconds.';
+
+/**
+ * What the MongoDB driver and mongoose throw when the database server cannot be reached: it is stopped,
+ * restarting, or the network to it is down. The driver reconnects by itself once the server answers again, so
+ * such a failure is passing: a 503 the client may retry, never a 500.
+ */
+const DATABASE_DOWN_ERRORS = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoPoolClosedError',
+  'MongoServerClosedError',
+  'MongoTopologyClosedError',
+  'MongoClientClosedError',
+  'MongoWaitQueueTimeoutError',
+]);
+
+/** Server error codes of a server shutting down or stepping down (ShutdownInProgress, InterruptedAtShutdown, NotWritablePrimary...). */
+const DATABASE_DOWN_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let current = err, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const { name, code, message, cause } = current as { name?: string; code?: unknown; message?: string; cause?: unknown };
+    if (name && DATABASE_DOWN_ERRORS.has(name)) return true;
+    if (name === 'MongoServerError' && typeof code === 'number' && DATABASE_DOWN_CODES.has(code)) return true;
+    // mongoose's own, when a call waited in its buffer for a connection that did not come back in time.
+    if (name === 'MongooseError' && typeof message === 'string' && message.includes('buffering timed out')) return true;
+    current = cause;
+  }
+  return false;
+}
+
 interface ValidatorError {
   status: number;
   message: string;
@@ -54,6 +105,7 @@ function fieldPath(raw: string): string {
 
 export function toAppError(err: unknown, req?: { method: string; originalUrl: string }): AppError | undefined {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) return new ServiceUnavailable(DATABASE_UNAVAILABLE_MESSAGE);
   if (isValidatorError(err) && err.status < 500) {
     const errors = (err.errors ?? []).map((e) => ({ path: fieldPath(e.path), message: e.message }));
     const code = STATUS_CODES[err.status] ?? 'bad_request';
@@ -83,6 +135,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const known = toAppError(err, req);
     const requestId = req.id ?? '';
     if (!known) logger.error({ err, reqId: requestId }, 'unhandled error');
+    else if (known instanceof ServiceUnavailable) logger.warn({ err, reqId: requestId }, 'answered 503: a service the call needs is unavailable');
     const status = known?.status ?? 500;
     if (res.headersSent) return;
     const retryAfter = (known as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;

@@ -17,7 +17,7 @@ import { createLogger } from '../../server/lib/logger';
 import { ContentModel, FILE_VERSION_KEPT_MS } from '../../server/modules/contents';
 import { ContentVersionModel, FILE_CHANGE_LIMIT, STALLED_SWITCH_MS } from '../../server/modules/contents/testing';
 import { LedgerEntryModel, balanceOf, userAccount } from '../../server/modules/ledger';
-import { mediaHousekeeping, StoredFileModel, UploadModel } from '../../server/modules/media';
+import { mediaHousekeeping, STORAGE_DOWN_MESSAGE, StoredFileModel, UploadModel } from '../../server/modules/media';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, createTestServices, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -353,7 +353,8 @@ describe('bad files change nothing', () => {
     };
     const broken = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage: failing, uploadTempDir: tempUploads });
     const kept = await everythingKept();
-    await replace(ana, piece.id, 'image', await png(), 'a.png', broken).expect(500);
+    const res = await replace(ana, piece.id, 'image', await png(), 'a.png', broken).expect(503);
+    expect(res.body).toMatchObject({ message: STORAGE_DOWN_MESSAGE, code: 'unavailable' });
     expect(await read(piece.id)).toEqual(before);
     expect(await everythingKept()).toEqual(kept);
   });

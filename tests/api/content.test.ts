@@ -9,7 +9,8 @@ import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { seedReferenceData } from '../../server/db/seed';
 import { ContentModel } from '../../server/modules/contents';
-import { StoredFileModel, UploadModel } from '../../server/modules/media';
+import { RETRY_AFTER_OUTAGE_SECONDS } from '../../server/lib/errors';
+import { STORAGE_DOWN_MESSAGE, StoredFileModel, UploadModel } from '../../server/modules/media';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, TEST_JWT_SECRET } from '../helpers/app';
@@ -141,11 +142,13 @@ describe('uploading images', () => {
     };
     const broken = createTestApp({ mailer: smtpMailer(smtp.url, 'x@knack.test'), storage: failing });
     const before = [storedFiles().length, await StoredFileModel.countDocuments(), await UploadModel.countDocuments()];
-    await request(broken)
+    const res = await request(broken)
       .post('/api/v2/content/upload-photo')
       .set(bearer(ana))
       .attach('file', await png(), 'a.png')
-      .expect(500);
+      .expect(503);
+    expect(res.body).toMatchObject({ message: STORAGE_DOWN_MESSAGE, code: 'unavailable' });
+    expect(res.headers['retry-after']).toBe(String(RETRY_AFTER_OUTAGE_SECONDS));
     expect([storedFiles().length, await StoredFileModel.countDocuments(), await UploadModel.countDocuments()]).toEqual(before);
   });
 });

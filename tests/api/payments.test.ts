@@ -12,6 +12,7 @@ import { seedReferenceData } from '../../server/db/seed';
 import { SandboxRefundModel, signatureHeader } from '../../server/integrations/payments';
 import { anyOf } from '../../server/lib/query';
 import { smtpMailer } from '../../server/integrations/mail';
+import { PROVIDER_ATTEMPTS } from '../../server/lib/provider-retry';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
 import { LedgerEntryModel } from '../../server/modules/ledger';
@@ -655,6 +656,29 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
   });
   afterAll(async () => stripe.stop());
 
+  it('when Stripe makes the session but its answer comes too late, then the call is sent again with the same Idempotency-Key and the member gets that one session', async () => {
+    const patient = createTestApp({
+      config: { payments: { ...stripeConfig(stripe.url), stripe: { secretKey, webhookSecret, apiUrl: stripe.url, timeoutMs: 300 } } },
+    });
+    const photo = await piece('Stripe Answer Late');
+    const sessionsBefore = stripe.sessions().length;
+    stripe.holdCheckouts(1);
+    const res = await pay(bea, photo, patient).expect(200);
+    const { orderId, checkoutUrl } = res.body;
+    expect(stripe.requests.filter((sent) => sent.form.client_reference_id === orderId).map((sent) => sent.headers['idempotency-key'])).toEqual([
+      orderId,
+      orderId,
+    ]);
+    expect(
+      stripe
+        .sessions()
+        .slice(sessionsBefore)
+        .map((made) => made.client_reference_id),
+    ).toEqual([orderId]);
+    expect(checkoutUrl).toBe(stripe.sessions().at(-1)!.url);
+    expect((await PaymentOrderModel.findById(orderId).lean())!.sessionId).toBe(stripe.sessions().at(-1)!.id);
+  });
+
   it('when a member pays, then a Checkout Session is created with the right form fields and the order id as Idempotency-Key', async () => {
     const photo = await piece('Stripe Checkout');
     const res = await pay(bea, photo, stripeApp).expect(200);
@@ -743,7 +767,8 @@ describe('the Stripe driver, against a stand-in speaking Stripe’s API', () => 
 
     // Stripe is down at the first delivery: the webhook fails, so that Stripe delivers it again, and nothing is posted.
     const secondPaid = stripe.event('checkout.session.completed', secondSession, stripe.paid(secondSession));
-    stripe.failRefunds(1);
+    // Down for every attempt the driver makes (it sends a failed call again a few times, with the same key).
+    stripe.failRefunds(PROVIDER_ATTEMPTS);
     const down = await deliver('stripe', secondPaid.payload, { 'Stripe-Signature': secondPaid.header }, stripeApp).expect(502);
     expect(down.body).toMatchObject({ message: PAYMENT_MESSAGES.providerDown, code: 'payment_provider' });
     expect(await LedgerEntryModel.exists({ _id: `refund:${secondOrder}` })).toBeNull();

@@ -21,6 +21,7 @@ import {
 import { localStorage } from '../../server/integrations/storage';
 import { defaultJobs } from '../../server/jobs/scheduler';
 import { createLogger } from '../../server/lib/logger';
+import { PROVIDER_ATTEMPTS } from '../../server/lib/provider-retry';
 import { balanceOf, LedgerEntryModel } from '../../server/modules/ledger';
 import { CashOutRequestModel, createPayouts, paidMonth, payoutFee, PayoutSendModel, type PayoutFees } from '../../server/modules/wallet';
 import { createTestApp, createTestServices, testConfig } from '../helpers/app';
@@ -166,6 +167,16 @@ describe('the PayPal Payouts driver against a stand-in of its API', () => {
     });
   });
 
+  it('when PayPal makes the batch but its answer comes too late, then the call is sent again with the same PayPal-Request-Id and one batch is made', async () => {
+    const driver = paypalPayoutProvider({ clientId: 'client-id-1', clientSecret: 'client-secret-1', apiUrl: paypal.url, timeoutMs: 300 });
+    const batchesBefore = paypal.batchIds().length;
+    paypal.holdPayouts(1);
+    const sent = await driver.send({ payoutId: 'payout:late:2025-02', email: 'ana@example.com', amountMicros: 12_090_000, note: 'Your Knack payout' });
+    expect(sent.providerRef).toMatch(/^PB[0-9A-F]{12}$/);
+    expect(paypal.payoutCalls.map((call) => call.requestId)).toEqual(['payout:late:2025-02', 'payout:late:2025-02']);
+    expect(paypal.batchIds().slice(batchesBefore)).toEqual(['payout:late:2025-02']);
+  });
+
   it('when the credentials are wrong or the amount is not whole cents, then it refuses', async () => {
     const wrong = paypalPayoutProvider({ clientId: 'client-id-1', clientSecret: 'nope', apiUrl: paypal.url });
     const err = await wrong.send({ payoutId: 'p1', email: 'a@example.com', amountMicros: 10_000_000, note: 'n' }).catch((e: unknown) => e);
@@ -191,7 +202,8 @@ describe('the PayPal Payouts driver against a stand-in of its API', () => {
     await credit(member, 10_000_000);
     const payouts = createPayouts({ provider, fees: config.payouts, logger });
 
-    paypal.failPayouts(1);
+    // PayPal is down for every attempt of this run (the driver sends a failed call again a few times, with the same id).
+    paypal.failPayouts(PROVIDER_ATTEMPTS);
     expect(await payouts.runMonthly(MARCH_1)).toEqual({ paid: 1, skipped: 0, totalMicros: 10_000_000, failed: 1 });
     expect(await balance(member)).toBe(0);
     expect(await PayoutSendModel.findById(`payout:${member.id}:2025-02`).lean()).toMatchObject({
@@ -202,10 +214,9 @@ describe('the PayPal Payouts driver against a stand-in of its API', () => {
 
     expect(await payouts.runMonthly(MARCH_1)).toEqual({ paid: 0, skipped: 0, totalMicros: 0, failed: 0 });
     expect(await PayoutSendModel.findById(`payout:${member.id}:2025-02`).lean()).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
-    expect(paypal.payoutCalls.map((c) => [c.requestId, c.body.items[0]!.amount.value])).toEqual([
-      [`payout:${member.id}:2025-02`, '9.80'],
-      [`payout:${member.id}:2025-02`, '9.80'],
-    ]);
+    expect(paypal.payoutCalls.map((c) => [c.requestId, c.body.items[0]!.amount.value])).toEqual(
+      Array(PROVIDER_ATTEMPTS + 1).fill([`payout:${member.id}:2025-02`, '9.80']),
+    );
     expect(await LedgerEntryModel.countDocuments({ kind: 'payout' })).toBe(1);
     expect(await balance(member)).toBe(0);
   });

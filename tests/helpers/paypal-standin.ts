@@ -22,6 +22,10 @@ export async function startPayPalStandIn(clientId: string, clientSecret: string)
   const payoutCalls: PayoutCall[] = [];
   const batches = new Map<string, { requestId: string | undefined; answer: unknown }>();
   let failNext = 0;
+  /** How many next payouts are made with their answers held back (lost on the way, as in a timeout). */
+  let holdNext = 0;
+  /** Answers held back, by PayPal-Request-Id: given when the caller asks again with that id (it has timed out by then). */
+  const heldAnswers = new Map<string, () => void>();
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -64,7 +68,11 @@ export async function startPayPalStandIn(clientId: string, clientSecret: string)
         const batchId = body.sender_batch_header.sender_batch_id;
         const known = batches.get(batchId);
         if (known) {
-          if (requestId && known.requestId === requestId) return send(201, known.answer);
+          if (requestId && known.requestId === requestId) {
+            heldAnswers.get(requestId)?.();
+            heldAnswers.delete(requestId);
+            return send(201, known.answer);
+          }
           return send(400, { name: 'USER_BUSINESS_ERROR', message: 'User business error.', details: [{ issue: 'DUPLICATE_REQUEST_ID' }] });
         }
         const answer = {
@@ -76,6 +84,11 @@ export async function startPayPalStandIn(clientId: string, clientSecret: string)
           links: [],
         };
         batches.set(batchId, { requestId, answer });
+        if (holdNext > 0 && requestId) {
+          holdNext -= 1;
+          heldAnswers.set(requestId, () => send(201, answer));
+          return;
+        }
         return send(201, answer);
       }
       send(404, { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' });
@@ -86,6 +99,12 @@ export async function startPayPalStandIn(clientId: string, clientSecret: string)
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     tokenCalls,
     payoutCalls,
+    /** Every batch made, by its sender_batch_id. */
+    batchIds: () => [...batches.keys()],
+    /** The next `n` payouts are made, but their answers are held back until the caller asks again with the same PayPal-Request-Id. */
+    holdPayouts(n: number) {
+      holdNext = n;
+    },
     /** The next `n` payout calls answer 503. */
     failPayouts(n: number) {
       failNext = n;

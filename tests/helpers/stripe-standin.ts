@@ -62,6 +62,13 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
   const refunds: StripeRefund[] = [];
   const refundsByIdempotencyKey = new Map<string, StripeRefund>();
   let failRefunds = 0;
+  /** How many next checkout answers are held back (the session made, the answer lost on its way, as in a timeout). */
+  let holdCheckouts = 0;
+  /** Answers held back, by Idempotency-Key: given when the caller asks again with that key (it has timed out by then). */
+  const heldAnswers = new Map<string, () => void>();
+  /** Webhook deliveries, as Stripe makes them: every attempt, and the events not yet accepted (answered other than 2xx). */
+  const deliveries: { eventId: string; status: number }[] = [];
+  const undelivered = new Map<string, { url: string; event: { payload: string; header: string } }>();
 
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -100,7 +107,11 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
       }
       const key = req.headers['idempotency-key'];
       const replay = typeof key === 'string' ? byIdempotencyKey.get(key) : undefined;
-      if (replay) return send(200, replay);
+      if (replay) {
+        heldAnswers.get(key as string)?.();
+        heldAnswers.delete(key as string);
+        return send(200, replay);
+      }
       const id = `cs_test_${randomBytes(12).toString('hex')}`;
       const session: StripeSession = {
         id,
@@ -117,6 +128,11 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
       };
       sessions.set(id, session);
       if (typeof key === 'string') byIdempotencyKey.set(key, session);
+      if (holdCheckouts > 0 && typeof key === 'string') {
+        holdCheckouts -= 1;
+        heldAnswers.set(key, () => send(200, session));
+        return;
+      }
       send(200, session);
     });
   });
@@ -221,7 +237,47 @@ export async function startStripeStandIn({ secretKey, webhookSecret }: { secretK
     /** Every refund made, in order. */
     refunds,
     session: (id: string) => sessions.get(id),
+    /** Every session made, in order. */
+    sessions: () => [...sessions.values()],
     paid,
+    /**
+     * The next `n` checkout sessions are made, but their answers are held back until the caller asks again with
+     * the same Idempotency-Key: a first attempt that times out although Stripe did the work.
+     */
+    holdCheckouts(n: number) {
+      holdCheckouts = n;
+    },
+    /** How many answers are held back now. */
+    heldCount: () => heldAnswers.size,
+    /** Gives every answer held back now (to a caller still waiting for it). */
+    releaseHeld() {
+      for (const answer of heldAnswers.values()) answer();
+      heldAnswers.clear();
+    },
+    /** Every webhook delivery attempt, in order. */
+    deliveries,
+    /**
+     * POSTs a signed event to `url` as Stripe delivers it; an answer other than 2xx leaves it to be delivered
+     * again (`redeliver`), as Stripe retries a failed delivery.
+     */
+    async deliver(url: string, event: { payload: string; header: string }) {
+      const eventId = (JSON.parse(event.payload) as { id: string }).id;
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': event.header },
+        body: event.payload,
+      });
+      deliveries.push({ eventId, status: answer.status });
+      if (answer.ok) undelivered.delete(eventId);
+      else undelivered.set(eventId, { url, event });
+      return { status: answer.status, headers: answer.headers, body: (await answer.json()) as unknown };
+    },
+    /** Stripe's retry: delivers once more every event not yet accepted; answers how many were tried. */
+    async redeliver() {
+      const pending = [...undelivered.values()];
+      for (const { url, event } of pending) await this.deliver(url, event);
+      return pending.length;
+    },
     /** The next `n` refund calls answer Stripe's 500. */
     failRefunds(n: number) {
       failRefunds = n;

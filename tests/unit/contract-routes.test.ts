@@ -100,6 +100,27 @@ describe('the contract as the server reads it', () => {
     expect(readContractDocument(contractIn(yaml))).toEqual({ openapi: '3.0.3', info: { title: 'Edited' } });
   });
 
+  it('when the contract lists shared answers (x-shared-responses), then every operation has them, and one that declares the status keeps its own', () => {
+    const yaml = [
+      'openapi: 3.0.3',
+      'info: { title: Shared }',
+      "x-shared-responses: { '503': { description: Down for a moment } }",
+      'paths:',
+      "  /a: { get: { responses: { '200': { description: Done } } }, post: { responses: { '503': { description: Its own } } } }",
+    ].join('\n');
+    const document = readContractDocument(contractIn(yaml)) as { paths: Record<string, Record<string, { responses: unknown }>> };
+    expect(document.paths['/a']!.get!.responses).toEqual({ '200': { description: 'Done' }, '503': { description: 'Down for a moment' } });
+    expect(document.paths['/a']!.post!.responses).toEqual({ '503': { description: 'Its own' } });
+    // And openapi.yaml's every operation may answer 503.
+    const contract = readContractDocument(OPENAPI_PATH) as {
+      paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
+    };
+    const without = Object.values(contract.paths).flatMap((item) =>
+      Object.values(item).filter((operation) => typeof operation === 'object' && operation.operationId && !operation.responses?.['503']),
+    );
+    expect(without).toEqual([]);
+  });
+
   it("when the validator's own check of OpenAPI documents reads openapi.yaml, then it finds no fault (the server skips that check at start)", () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { OpenAPISchemaValidator } = require('express-openapi-validator/dist/framework/openapi.schema.validator') as {

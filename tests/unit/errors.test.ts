@@ -1,4 +1,5 @@
-import { AppError, toAppError } from '../../server/lib/errors';
+import mongoose from 'mongoose';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_OUTAGE_SECONDS, toAppError } from '../../server/lib/errors';
 
 describe('toAppError: one error shape for every failure', () => {
   it('when the contract validator rejects a parameter, then 400 names the field in plain words', () => {
@@ -31,6 +32,29 @@ describe('toAppError: one error shape for every failure', () => {
 
   it('when the JSON body cannot be parsed, then 400', () => {
     expect(toAppError({ type: 'entity.parse.failed', status: 400 })).toMatchObject({ status: 400, message: 'The request body is not valid JSON.' });
+  });
+
+  it.each([
+    ['a connection lost', new mongoose.mongo.MongoNetworkError('connection 3 to 127.0.0.1:27017 closed')],
+    ['no server found in time', new mongoose.mongo.MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27017', {} as never)],
+    ['a client not connected', new mongoose.mongo.MongoNotConnectedError('Client must be connected before running operations')],
+    ['a server shutting down', Object.assign(new mongoose.mongo.MongoServerError({ message: 'interrupted at shutdown' }), { code: 11600 })],
+    [
+      'a lost connection wrapped in another error',
+      Object.assign(new Error('the write failed'), { cause: new mongoose.mongo.MongoNetworkTimeoutError('timed out') }),
+    ],
+    ['mongoose waiting in vain', new mongoose.Error('Operation `users.findOne()` buffering timed out after 10000ms')],
+  ])('when the database cannot be reached (%s), then 503 unavailable with Retry-After, never a 500', (_what, err) => {
+    expect(toAppError(err)).toMatchObject({
+      status: 503,
+      code: 'unavailable',
+      message: DATABASE_UNAVAILABLE_MESSAGE,
+      retryAfterSeconds: RETRY_AFTER_OUTAGE_SECONDS,
+    });
+  });
+
+  it('when the database answers an error of its own (not an outage), then it is not taken for one', () => {
+    expect(toAppError(Object.assign(new mongoose.mongo.MongoServerError({ message: 'bad query' }), { code: 2 }))).toBeUndefined();
   });
 
   it('when a service throws an AppError, then it passes through unchanged', () => {

@@ -10,6 +10,7 @@
  * the session's PaymentIntent, with our idempotency key.
  */
 import axios from 'axios';
+import { PROVIDER_TIMEOUT_MS, withProviderRetries } from '../../lib/provider-retry';
 import { ProviderError, type PaymentProvider, type SubscriptionEventFacts, type WebhookEvent } from './payments.types';
 import { parseJson, verifySignature } from './signature';
 
@@ -18,6 +19,8 @@ export interface StripeOptions {
   webhookSecret: string;
   /** https://api.stripe.com, or a stand-in in tests. */
   apiUrl: string;
+  /** How long one attempt waits for Stripe's answer; default PROVIDER_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 const MICROS_PER_CENT = 10_000;
@@ -91,7 +94,7 @@ function eventType(event: StripeEvent): WebhookEvent['type'] {
   }
 }
 
-export function stripeProvider({ secretKey, webhookSecret, apiUrl }: StripeOptions): PaymentProvider {
+export function stripeProvider({ secretKey, webhookSecret, apiUrl, timeoutMs = PROVIDER_TIMEOUT_MS }: StripeOptions): PaymentProvider {
   const cents = (amountMicros: number) => {
     if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0 || amountMicros % MICROS_PER_CENT !== 0) {
       throw new RangeError(`Stripe charges whole cents; got ${amountMicros} micro-dollars`);
@@ -99,17 +102,22 @@ export function stripeProvider({ secretKey, webhookSecret, apiUrl }: StripeOptio
     return String(amountMicros / MICROS_PER_CENT);
   };
 
-  /** A form POST to Stripe's API; its error message, never the key, goes into the ProviderError. */
+  /**
+   * A form POST to Stripe's API, sent again with the same Idempotency-Key when it times out or Stripe fails for
+   * a moment (lib/provider-retry.ts); its error message, never the key, goes into the ProviderError.
+   */
   async function call<T>(what: string, path: string, form: URLSearchParams, idempotencyKey?: string): Promise<T> {
     try {
-      const { data } = await axios.post<T>(`${apiUrl}${path}`, form.toString(), {
-        headers: {
-          Authorization: `Bearer ${secretKey}`,
-          'Content-Type': 'application/x-www-form-urlencoded',
-          ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }),
-        },
-        timeout: 15_000,
-      });
+      const { data } = await withProviderRetries(() =>
+        axios.post<T>(`${apiUrl}${path}`, form.toString(), {
+          headers: {
+            Authorization: `Bearer ${secretKey}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+            ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }),
+          },
+          timeout: timeoutMs,
+        }),
+      );
       return data;
     } catch (err) {
       const stripeMessage = axios.isAxiosError(err) ? (err.response?.data as { error?: { message?: string } } | undefined)?.error?.message : undefined;

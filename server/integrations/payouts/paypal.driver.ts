@@ -5,6 +5,7 @@
  * PayPal itself refuses to pay the same payout twice (a retried request answers the first batch).
  */
 import axios, { type AxiosError } from 'axios';
+import { PROVIDER_TIMEOUT_MS, withProviderRetries } from '../../lib/provider-retry';
 import { centsString, PayoutProviderError, type PayoutProvider } from './payouts.types';
 
 export interface PayPalOptions {
@@ -12,6 +13,8 @@ export interface PayPalOptions {
   clientSecret: string;
   /** https://api-m.paypal.com (live), https://api-m.sandbox.paypal.com, or a stand-in in tests. */
   apiUrl: string;
+  /** How long one attempt waits for PayPal's answer; default PROVIDER_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 interface TokenAnswer {
@@ -24,7 +27,6 @@ interface PayoutAnswer {
 }
 
 const TOKEN_MARGIN_MS = 60_000;
-const TIMEOUT_MS = 15_000;
 
 function providerError(action: string, err: unknown): PayoutProviderError {
   const { response, message } = err as AxiosError<{ name?: string; message?: string; error_description?: string }>;
@@ -32,17 +34,19 @@ function providerError(action: string, err: unknown): PayoutProviderError {
   return new PayoutProviderError(`PayPal ${action} failed${response ? ` (${response.status})` : ''}: ${detail}`, response?.status);
 }
 
-export function paypalPayoutProvider({ clientId, clientSecret, apiUrl }: PayPalOptions): PayoutProvider {
-  const http = axios.create({ baseURL: apiUrl, timeout: TIMEOUT_MS });
+export function paypalPayoutProvider({ clientId, clientSecret, apiUrl, timeoutMs = PROVIDER_TIMEOUT_MS }: PayPalOptions): PayoutProvider {
+  const http = axios.create({ baseURL: apiUrl, timeout: timeoutMs });
   let token: { value: string; expiresAt: number } | undefined;
 
   async function accessToken(): Promise<string> {
     if (token && token.expiresAt > Date.now()) return token.value;
     try {
-      const { data } = await http.post<TokenAnswer>('/v1/oauth2/token', 'grant_type=client_credentials', {
-        auth: { username: clientId, password: clientSecret },
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      });
+      const { data } = await withProviderRetries(() =>
+        http.post<TokenAnswer>('/v1/oauth2/token', 'grant_type=client_credentials', {
+          auth: { username: clientId, password: clientSecret },
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        }),
+      );
       token = { value: data.access_token, expiresAt: Date.now() + data.expires_in * 1000 - TOKEN_MARGIN_MS };
       return token.value;
     } catch (err) {
@@ -60,9 +64,12 @@ export function paypalPayoutProvider({ clientId, clientSecret, apiUrl }: PayPalO
       };
       const bearer = await accessToken();
       try {
-        const { data } = await http.post<PayoutAnswer>('/v1/payments/payouts', body, {
-          headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json', 'PayPal-Request-Id': payoutId },
-        });
+        // The same PayPal-Request-Id on every attempt: a batch made by an attempt whose answer was lost is answered again.
+        const { data } = await withProviderRetries(() =>
+          http.post<PayoutAnswer>('/v1/payments/payouts', body, {
+            headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json', 'PayPal-Request-Id': payoutId },
+          }),
+        );
         const ref = data.batch_header?.payout_batch_id;
         if (!ref) throw new PayoutProviderError('PayPal answered a payout without a payout_batch_id');
         return { providerRef: ref };

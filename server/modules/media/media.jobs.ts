@@ -1,6 +1,6 @@
 /**
  * Media housekeeping, every 10 minutes: finish the waveforms of uploads left 'processing' by a process that
- * stopped, and remove uploads nobody used within a day. Each step is safe to run twice, even at once.
+ * stopped, remove uploads nobody used within a day, and the stored files a failed upload left behind. Each step is safe to run twice, even at once.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +11,8 @@ import mongoose from 'mongoose';
 import type { Storage } from '../../integrations/storage';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
-import { UploadClaimModel, uploadClaimId, UploadModel, type UploadDoc } from './media.model';
+import { anyOf } from '../../lib/query';
+import { LeftFileModel, UploadClaimModel, uploadClaimId, UploadModel, type UploadDoc } from './media.model';
 import type { MediaService } from './media.service';
 
 /** A waveform is computed within seconds of the upload; one still 'processing' this long after was abandoned. */
@@ -33,7 +34,24 @@ const olderThan = (ms: number) => mongoose.trusted({ $lt: new Date(Date.now() - 
 export async function mediaHousekeeping({ media, storage, logger }: MediaHousekeepingDeps) {
   const removed = await removeUnused(media);
   const recovered = await recoverProcessing(media, storage, logger);
-  return { removed, recovered };
+  const leftFilesRemoved = await removeLeftFiles(storage);
+  return { removed, recovered, leftFilesRemoved };
+}
+
+/**
+ * Removes the stored files an upload that failed half-way left behind (listed in `storage_left_files`): from the
+ * storage first, then from the list, so that a run the storage fails again leaves them listed for the next one.
+ */
+async function removeLeftFiles(storage: Storage): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batch = await LeftFileModel.find({}, { _id: 1 }).limit(BATCH).lean<{ _id: string }[]>();
+    if (!batch.length) return removed;
+    const keys = batch.map((file) => file._id);
+    await storage.delete(keys);
+    await LeftFileModel.deleteMany({ _id: anyOf(keys) });
+    removed += keys.length;
+  }
 }
 
 async function removeUnused(media: MediaHousekeepingDeps['media']): Promise<number> {

@@ -66,3 +66,17 @@ export const StoredFileModel = model('StoredFile', storedFileSchema, 'stored_fil
 
 /** Uploads as other modules may read them (they never write them). */
 export const uploadReads = readerOf<UploadDoc>(UploadModel);
+
+/**
+ * Stored objects left behind: an upload failed half-way (one file stored, another refused by the storage) and the
+ * storage then refused to remove what it had taken too. Each is listed here by its key, and the housekeeping job
+ * removes it from the storage, then the listing. Nothing else refers to these keys: the upload answered an error.
+ */
+const leftFileSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+export const LeftFileModel = model('LeftFile', leftFileSchema, 'storage_left_files');

@@ -9,13 +9,13 @@ import type { Types } from 'mongoose';
 import type { Storage } from '../../integrations/storage';
 import { MESSAGES } from '../../../generated/validation';
 import { anyOf } from '../../lib/query';
-import { AppError } from '../../lib/errors';
+import { AppError, ServiceUnavailable } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import type { Schemas } from '../../lib/openapi-types';
 import { AudioDecodeError, decodeAudio, DECODE_LIMITS, type DecodeLimits } from './audio';
 import { processImage, THUMB_SIZES, type ThumbName } from './images';
-import { StoredFileModel, UploadClaimModel, uploadClaimId, UploadModel, type StoredFileDoc, type UploadDoc } from './media.model';
+import { LeftFileModel, StoredFileModel, UploadClaimModel, uploadClaimId, UploadModel, type StoredFileDoc, type UploadDoc } from './media.model';
 import { signUrl } from './media.signing';
 import { AUDIO_TYPES, IMAGE_TYPES, sniffFile } from './sniff';
 import { sanitizeFileName } from './upload.middleware';
@@ -63,6 +63,9 @@ function refusal(err: unknown, limits: DecodeLimits): unknown {
   return new AppError(415, 'unsupported_media_type', 'This audio file could not be read. Please try another file.');
 }
 
+/** The answer (503) to an upload the file storage refused; what it had taken is removed, or left to the housekeeping job. */
+export const STORAGE_DOWN_MESSAGE = 'We could not store your file just now. Please try again in a moment.';
+
 /** The type of a stored audio file, from its key (named after the type sniffed at upload). */
 const extOf = (key: string) => key.slice(key.lastIndexOf('.') + 1);
 
@@ -95,13 +98,38 @@ export function createMediaService({ storage, signingSecret, logger, decodeLimit
       StoredFileModel.insertMany(objects.map((o) => ({ _id: o.key, uploadId, contentType: o.contentType, visibility: 'owner' }))),
       upload?.save(),
     ]);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (!failed) return;
-    const stored = objects.filter((_, i) => results[i]!.status === 'fulfilled').map((o) => o.key);
-    await storage.delete(stored).catch(() => undefined);
-    await StoredFileModel.deleteMany({ _id: anyOf(objects.map((o) => o.key)) });
+    const failedAt = results.findIndex((r) => r.status === 'rejected');
+    if (failedAt === -1) return;
+    const reason = (results[failedAt] as PromiseRejectedResult).reason as unknown;
+    // Every key, not only those whose put succeeded: a put whose answer was lost (a timeout, a cut connection)
+    // may have stored its object all the same. Removing a key that is not there is no error.
+    const keys = objects.map((o) => o.key);
+    await removeOrList(keys);
+    await StoredFileModel.deleteMany({ _id: anyOf(keys) });
     if (upload) await UploadModel.deleteOne({ _id: uploadId });
-    throw failed.reason;
+    const storageFailed = results.some((r, i) => i < objects.length && r.status === 'rejected');
+    if (storageFailed) {
+      logger.warn({ err: reason, upload: String(uploadId) }, 'the storage refused an upload');
+      throw new ServiceUnavailable(STORAGE_DOWN_MESSAGE);
+    }
+    throw reason;
+  }
+
+  /** Removes objects now; when the storage refuses, lists them for the housekeeping job (`removeLeftFiles`). */
+  async function removeOrList(keys: string[]): Promise<void> {
+    try {
+      await storage.delete(keys);
+    } catch (err) {
+      logger.warn({ err, keys }, 'stored files could not be removed; listed for the housekeeping job');
+      try {
+        await LeftFileModel.insertMany(
+          keys.map((key) => ({ _id: key, at: new Date() })),
+          { ordered: false },
+        );
+      } catch (listErr) {
+        if (!isDuplicateKey(listErr)) logger.error({ err: listErr, keys }, 'stored files left behind and not listed: remove them by hand');
+      }
+    }
   }
 
   /**
