@@ -7,6 +7,8 @@ export interface MailMessage {
   list?: { unsubscribe: string };
   /** Other headers, such as `List-Unsubscribe-Post` (RFC 8058). */
   headers?: Record<string, string>;
+  /** The Message-ID header (`<id@host>`): the outbox gives every attempt at one mail the same, so a repeat is recognisable. */
+  messageId?: string;
 }
 
 /** Sends one mail; rejects when it could not be handed over (SMTP refused, disk full). */
