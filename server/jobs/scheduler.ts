@@ -39,9 +39,6 @@ export interface Job {
 export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
   const { media, contents, payouts, mailings, mailOutbox, provider, subscriptions, payments, account, anchors, bids } = services;
   return [
-    // Mails the mail server did not take when they were written (modules/mail-outbox): each due one tried again, once
-    // whichever instance runs (an attempt is claimed by insert), until it is delivered or given up on.
-    { name: 'mail-outbox', schedule: '* * * * *', leaseMs: 10 * 60_000, run: () => mailOutbox.deliverDue() },
     // Uploads left unused and waveforms left unfinished, then pieces' earlier files: switches a stopped process left
     // half-way settled, and versions past their 30 days removed with their files.
     {
@@ -59,6 +56,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'payout-notices', schedule: '4-59/10 * * * *', leaseMs: 10 * 60_000, run: () => mailings.sendPayoutNotices() },
     { name: 'monthly-statements', schedule: '0 6 1 * *', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendMonthlyStatements() },
     { name: 'weekly-digest', schedule: '0 8 * * 1', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendWeeklyDigests() },
+    // Mails the mail server did not take when they were written (modules/mail-outbox): each due one tried again, once
+    // whichever instance runs (an attempt is claimed by insert), until it is delivered or given up on.
+    { name: 'mail-outbox', schedule: '* * * * *', leaseMs: 10 * 60_000, run: () => mailOutbox.deliverDue() },
     // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read and expired wallet
     // challenges, the outbox's records of attempts past their week and mails given up on past their month: kept small
     // without TTL indexes (FerretDB refuses them). Waiting accounts whose registration link ended unused go too, with
