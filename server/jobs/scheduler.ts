@@ -24,7 +24,10 @@ export interface JobDeps {
   logger: Logger;
   storage: Storage;
   /** The process's services (server/services.ts): the same ones the app calls. */
-  services: Pick<Services, 'media' | 'contents' | 'payouts' | 'mailings' | 'mailOutbox' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'>;
+  services: Pick<
+    Services,
+    'media' | 'contents' | 'payouts' | 'mailings' | 'mailOutbox' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'
+  >;
 }
 
 export interface Job {

@@ -204,7 +204,12 @@ describe('the outbox while the mail server is down', () => {
   it('when the mail server never comes back, then after three days of retries at most an hour apart the mail is given up on, its body emptied and logged at error by id', async () => {
     clock = freezeDate();
     await serverGoesDown();
-    await one.mailOutbox.mailer.send({ to: 'never@example.com', subject: 'Reset your password', text: 'Open secret-link-4711', html: '<a href="http://knack.test/r?token=secret-link-4711">Reset</a>' });
+    await one.mailOutbox.mailer.send({
+      to: 'never@example.com',
+      subject: 'Reset your password',
+      text: 'Open secret-link-4711',
+      html: '<a href="http://knack.test/r?token=secret-link-4711">Reset</a>',
+    });
     const id = (await OutboxMailModel.findOne({ to: 'never@example.com' }).lean<OutboxMailDoc>())!._id;
     const createdAt = Date.now();
 
@@ -293,7 +298,11 @@ describe('the outbox when the mail server is up', () => {
       lastError: 'ECONNECTION',
       failedAt: state === 'failed' ? at : null,
     });
-    await OutboxMailModel.insertMany([mail('failed-31', 'failed', daysAgo(31)), mail('failed-29', 'failed', daysAgo(29)), mail('waiting-40', 'waiting', daysAgo(40))]);
+    await OutboxMailModel.insertMany([
+      mail('failed-31', 'failed', daysAgo(31)),
+      mail('failed-29', 'failed', daysAgo(29)),
+      mail('waiting-40', 'waiting', daysAgo(40)),
+    ]);
     const attempt = (id: string, at: Date) => ({ _id: `${id}:0`, mailId: id, messageId: `<${id}@knack.test>`, outcome: 'sent', at, endedAt: at });
     await OutboxAttemptModel.insertMany([attempt('week-8', daysAgo(8)), attempt('week-6', daysAgo(6))]);
 

@@ -71,7 +71,10 @@ export function createTestApp(options: TestAppOptions = {}) {
 }
 
 /** The services as the server builds them once per process, for the app and the jobs alike, with the test configuration. */
-export function createTestServices({ config, ...deps }: { config?: Partial<TestConfig> } & Partial<Pick<AppDeps, 'mailer' | 'storage' | 'ipfs' | 'logger'>> = {}) {
+export function createTestServices({
+  config,
+  ...deps
+}: { config?: Partial<TestConfig> } & Partial<Pick<AppDeps, 'mailer' | 'storage' | 'ipfs' | 'logger'>> = {}) {
   return buildServices({
     config: testConfig(config),
     logger: deps.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),

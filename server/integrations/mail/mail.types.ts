@@ -11,7 +11,11 @@ export interface MailMessage {
   messageId?: string;
 }
 
-/** Sends one mail; rejects when it could not be handed over (SMTP refused, disk full). */
+/**
+ * Sends one mail. A driver rejects when it could not hand the mail over (SMTP refused, disk full); the modules are
+ * given the durable outbox's Mailer instead (server/modules/mail-outbox), which resolves once the mail is kept and
+ * rejects only when it could not be kept.
+ */
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<void>;
