@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * The admin area's figures of today and this month, open flags and waiting cash-outs (admins)
-         * @description New members, new pieces, knacks and money (listing fees paid by card, knack value credited, payouts and cash-outs paid) of today and of this month (UTC), as a job last counted them from the ledger and the pieces and members created (`asOf`; null before its first run). Then the open flags, and the cash-out requests waiting for an admin, the oldest first (`overdue` past 7 days). Last, the product events of the last 7 days (UTC, the oldest first, today last), counted per day and event by a job.
+         * @description New members, new pieces, knacks and money (listing fees paid by card, knack value credited, payouts and cash-outs paid) of today and of this month (UTC), as a job last counted them from the ledger and the pieces and members created (`asOf`; null before its first run). Then the open flags, and the cash-out requests waiting for an admin, the oldest first (`overdue` past 7 days), and the mail outbox: the mails the mail server has not taken yet and those given up on. Last, the product events of the last 7 days (UTC, the oldest first, today last), counted per day and event by a job.
          */
         get: operations["getAdminDashboard"];
         put?: never;
@@ -3847,6 +3847,24 @@ export interface components {
                 more: boolean;
                 /** @description The requests waiting longest, the oldest first. */
                 oldest: components["schemas"]["AdminWaitingCashOut"][];
+            };
+            /** @description The mail outbox: every mail is kept until the mail server takes it, and tried again every minute or so while it does not (an outage of the mail server); a mail not taken in 3 days is given up on. */
+            waitingMails: {
+                /**
+                 * Format: int32
+                 * @description The mails waiting for the mail server to take them.
+                 */
+                count: number;
+                /**
+                 * Format: int32
+                 * @description The mails given up on in the last 30 days.
+                 */
+                failed: number;
+                /**
+                 * Format: date-time
+                 * @description When the mail waiting longest was written; null when none is waiting.
+                 */
+                oldestAt: string | null;
             };
         };
         AdminFigures: {
