@@ -163,7 +163,9 @@ describe('the dashboard', () => {
     renderAt('/admin');
     const mail = await screen.findByRole('region', { name: 'Mail waiting to be sent' });
     expect(within(mail).getByText('3')).toBeTruthy();
-    expect(within(mail).getByText('The mail server has not taken them yet; the oldest was written 2 hours ago. Each is tried again until it goes.')).toBeTruthy();
+    expect(
+      within(mail).getByText('The mail server has not taken them yet; the oldest was written 2 hours ago. Each is tried again until it goes.'),
+    ).toBeTruthy();
     expect(within(mail).getByText('1 given up on after 3 days')).toBeTruthy();
   });
 
