@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * The admin area's figures of today and this month, open flags and waiting cash-outs (admins)
-         * @description New members, new pieces, knacks and money (listing fees paid by card, knack value credited, payouts and cash-outs paid) of today and of this month (UTC), as a job last counted them from the ledger and the pieces and members created (`asOf`; null before its first run). Then the open flags, and the cash-out requests waiting for an admin, the oldest first (`overdue` past 7 days). Last, the product events of the last 7 days (UTC, the oldest first, today last), counted per day and event by a job.
+         * @description New members, new pieces, knacks and money (listing fees paid by card, knack value credited, payouts and cash-outs paid) of today and of this month (UTC), as a job last counted them from the ledger and the pieces and members created (`asOf`; null before its first run). Then the open flags, and the cash-out requests waiting for an admin, the oldest first (`overdue` past 7 days), and the mail outbox: the mails the mail server has not taken yet and those given up on. Last, the product events of the last 7 days (UTC, the oldest first, today last), counted per day and event by a job.
          */
         get: operations["getAdminDashboard"];
         put?: never;
@@ -3340,7 +3340,7 @@ export interface paths {
         put?: never;
         /**
          * Set the PayPal email payouts and cash-outs are sent to
-         * @description Only the member themself (anyone else gets 404). The email is kept lower-cased. The member's current `password` is required: a wrong one is 400 'Incorrect password.' on the `password` field; an account made by Google or Facebook sign-in that has no password yet gets 400 with code `password_not_set`, telling it to set one through Forgot password. Attempts are limited per member (429 with Retry-After past the limit). Every change is mailed to the account's own address, with the new email partly masked; when that mail cannot be sent the change is undone (503, code `mail_failed`). A held address (`payoutAccount.held` of the wallet summary) is confirmed by saving it again with the password ('Your PayPal email is confirmed: payouts and cash-outs go to it again.'); saving another address replaces it.
+         * @description Only the member themself (anyone else gets 404). The email is kept lower-cased. The member's current `password` is required: a wrong one is 400 'Incorrect password.' on the `password` field; an account made by Google or Facebook sign-in that has no password yet gets 400 with code `password_not_set`, telling it to set one through Forgot password. Attempts are limited per member (429 with Retry-After past the limit). Every change is mailed to the account's own address, with the new email partly masked; when that mail cannot even be kept for sending the change is undone (503, code `mail_failed`; a mail server that is down only delays the mail, which waits in the outbox). A held address (`payoutAccount.held` of the wallet summary) is confirmed by saving it again with the password ('Your PayPal email is confirmed: payouts and cash-outs go to it again.'); saving another address replaces it.
          */
         post: operations["updatePaymentInfo"];
         delete?: never;
@@ -3847,6 +3847,24 @@ export interface components {
                 more: boolean;
                 /** @description The requests waiting longest, the oldest first. */
                 oldest: components["schemas"]["AdminWaitingCashOut"][];
+            };
+            /** @description The mail outbox: every mail is kept until the mail server takes it, and tried again every minute or so while it does not (an outage of the mail server); a mail not taken in 3 days is given up on. */
+            waitingMails: {
+                /**
+                 * Format: int32
+                 * @description The mails waiting for the mail server to take them.
+                 */
+                count: number;
+                /**
+                 * Format: int32
+                 * @description The mails given up on in the last 30 days.
+                 */
+                failed: number;
+                /**
+                 * Format: date-time
+                 * @description When the mail waiting longest was written; null when none is waiting.
+                 */
+                oldestAt: string | null;
             };
         };
         AdminFigures: {
@@ -10259,7 +10277,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The registration mail could not be sent ('We could not send the email. Please try again in a moment.'); nothing was published. */
+            /** @description The registration mail could not be kept for sending, the database refusing it ('We could not send the email. Please try again in a moment.'); nothing was published. A mail server that is down is no error: the mail waits in the outbox and goes out once it is back. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14326,7 +14344,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The mails could not be sent ('We could not send the email. Please try again in a moment.'); nothing changed. */
+            /** @description The mails could not be kept for sending, the database refusing them ('We could not send the email. Please try again in a moment.'); nothing changed. A mail server that is down is no error: the mails wait in the outbox and go out once it is back. */
             503: {
                 headers: {
                     [name: string]: unknown;

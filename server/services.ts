@@ -23,6 +23,7 @@ import { endFollowsBetween } from './modules/follows';
 import { createHistoryService } from './modules/history';
 import { createKnacksService } from './modules/knacks';
 import { createMailingsService } from './modules/mailings';
+import { createMailOutbox } from './modules/mail-outbox';
 import { createMediaService, type DecodeLimits } from './modules/media';
 import { createMembersService } from './modules/members';
 import { createMessagesService } from './modules/messages';
@@ -39,6 +40,7 @@ export interface ServiceDeps {
   config: Pick<Config, 'auth' | 'publicUrl' | 'payments' | 'payouts' | 'stellar'> &
     Partial<Pick<Config, 'supportEmail' | 'publicOrigins' | 'env' | 'analytics' | 'instagram'>>;
   logger: Logger;
+  /** The driver that delivers mail; the services send through the durable outbox laid over it (modules/mail-outbox). */
   mailer: Mailer;
   storage: Storage;
   /** Where files are pinned to IPFS (createIpfsPinning(config)). */
@@ -50,7 +52,10 @@ export interface ServiceDeps {
 }
 
 /** The services the routers and the jobs call, each made once per process. */
-export function buildServices({ config, logger, mailer, storage, ipfs, payoutProvider, decodeLimits }: ServiceDeps) {
+export function buildServices({ config, logger, mailer: transport, storage, ipfs, payoutProvider, decodeLimits }: ServiceDeps) {
+  // Every module's mail is kept in the outbox before it is delivered, so none is lost while the mail server is down.
+  const mailOutbox = createMailOutbox({ transport, logger, messageIdHost: new URL(config.publicUrl).hostname });
+  const mailer = mailOutbox.mailer;
   const media = createMediaService({ storage, signingSecret: config.auth.keys.mediaUrls, logger, decodeLimits });
   const contents = createContentsService(media);
   const provider = createPaymentProvider(config);
@@ -79,6 +84,7 @@ export function buildServices({ config, logger, mailer, storage, ipfs, payoutPro
     endFollowsBetween,
   });
   return {
+    mailOutbox,
     media,
     contents,
     ipfs,

@@ -14,6 +14,7 @@ import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
 import { refreshRankings } from '../modules/feeds';
 import { purgeStaleKnackRecords } from '../modules/knacks';
+import { purgeMailOutbox } from '../modules/mail-outbox';
 import { mediaHousekeeping } from '../modules/media';
 import { purgeExpiredWalletChallenges } from '../modules/stellar';
 import { PAYOUT_CRON } from '../modules/wallet';
@@ -23,7 +24,10 @@ export interface JobDeps {
   logger: Logger;
   storage: Storage;
   /** The process's services (server/services.ts): the same ones the app calls. */
-  services: Pick<Services, 'media' | 'contents' | 'payouts' | 'mailings' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'>;
+  services: Pick<
+    Services,
+    'media' | 'contents' | 'payouts' | 'mailings' | 'mailOutbox' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'
+  >;
 }
 
 export interface Job {
@@ -36,7 +40,7 @@ export interface Job {
 }
 
 export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
-  const { media, contents, payouts, mailings, provider, subscriptions, payments, account, anchors, bids } = services;
+  const { media, contents, payouts, mailings, mailOutbox, provider, subscriptions, payments, account, anchors, bids } = services;
   return [
     // Uploads left unused and waveforms left unfinished, then pieces' earlier files: switches a stopped process left
     // half-way settled, and versions past their 30 days removed with their files.
@@ -55,9 +59,13 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'payout-notices', schedule: '4-59/10 * * * *', leaseMs: 10 * 60_000, run: () => mailings.sendPayoutNotices() },
     { name: 'monthly-statements', schedule: '0 6 1 * *', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendMonthlyStatements() },
     { name: 'weekly-digest', schedule: '0 8 * * 1', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendWeeklyDigests() },
+    // Mails the mail server did not take when they were written (modules/mail-outbox): each due one tried again, once
+    // whichever instance runs (an attempt is claimed by insert), until it is delivered or given up on.
+    { name: 'mail-outbox', schedule: '* * * * *', leaseMs: 10 * 60_000, run: () => mailOutbox.deliverDue() },
     // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read and expired wallet
-    // challenges: kept small without TTL indexes (FerretDB refuses them). Waiting accounts whose registration link
-    // ended unused go too, with their songs.
+    // challenges, the outbox's records of attempts past their week and mails given up on past their month: kept small
+    // without TTL indexes (FerretDB refuses them). Waiting accounts whose registration link ended unused go too, with
+    // their songs.
     {
       name: 'expired-records',
       schedule: '7 * * * *',
@@ -67,6 +75,7 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
         spentTokens: await purgeSpentTokens(),
         knacks: await purgeStaleKnackRecords(),
         walletChallenges: await purgeExpiredWalletChallenges(),
+        mailOutbox: await purgeMailOutbox(),
         unregisteredAccounts: await account.removeUnregisteredAccounts(),
       }),
     },

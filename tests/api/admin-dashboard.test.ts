@@ -1,16 +1,18 @@
 /**
  * The admin dashboard over a small world built by the factories: the figures of today and this month as the
  * admin-stats job counts them from the facts (and only when it runs), the job safe to repeat, the open flags and the
- * waiting cash-outs with the oldest first.
+ * waiting cash-outs with the oldest first, and the mails waiting in the outbox.
  */
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { refreshAdminStats } from '../../server/modules/dashboard';
 import { AdminStatsModel } from '../../server/modules/dashboard/testing';
 import { FlagModel } from '../../server/modules/flags';
+import { OutboxMailModel } from '../../server/modules/mail-outbox/testing';
+import { smtpMailer } from '../../server/integrations/mail';
 import { post } from '../../server/modules/ledger';
 import { CashOutRequestModel } from '../../server/modules/wallet';
-import { createTestApp } from '../helpers/app';
+import { createTestApp, createTestServices } from '../helpers/app';
 import { freezeDate, type FrozenDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { adminMember, bearer, createMember, createPiece, knackBy, payListing, type TestMember, type TestPiece } from '../helpers/ledger-factory';
@@ -137,6 +139,7 @@ it('when the job has counted, then today and this month show the facts of each, 
         { id: expect.any(String), userId: bea.id, amountMicros: 12_000_000, at: new Date(TODAY - DAY).toISOString(), overdue: false },
       ],
     },
+    waitingMails: { count: 0, failed: 0, oldestAt: null },
     // No product events were sent in this world (tests/api/events.test.ts counts them): the week shows zeros.
     productEvents: ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'].map((day) => ({
       day,
@@ -166,4 +169,27 @@ it('when a member asks for the dashboard, then 403 with the admins-only message'
   // A member signed in now (Ana's token of yesterday has expired).
   const res = await dashboard(await createMember()).expect(403);
   expect(res.body).toMatchObject({ code: 'forbidden', message: 'Only admins can see the dashboard.' });
+});
+
+it('when the mail server is down, then the dashboard counts the mails waiting in the outbox, with when the oldest was written, and those given up on', async () => {
+  // A port nothing listens on: every attempt is refused, so each mail stays in the outbox.
+  const mailServerDown = createTestServices({ mailer: smtpMailer('smtp://127.0.0.1:1', 'Knack <no-reply@knack.test>') });
+  const firstAt = new Date();
+  await mailServerDown.mailOutbox.mailer.send({ to: 'kept-1@example.com', subject: 'Kept', text: 'Kept', html: '<p>Kept</p>' });
+  clock.advance(5 * 60_000);
+  await mailServerDown.mailOutbox.mailer.send({ to: 'kept-2@example.com', subject: 'Kept', text: 'Kept', html: '<p>Kept</p>' });
+  await OutboxMailModel.create({
+    _id: 'given-up',
+    messageId: '<given-up@knack.test>',
+    to: 'gone@example.com',
+    subject: 'Gone',
+    state: 'failed',
+    attempts: 80,
+    nextAttemptAt: new Date(),
+    createdAt: new Date(Date.now() - 4 * DAY),
+    failedAt: new Date(Date.now() - DAY),
+  });
+
+  const res = await dashboard(admin).expect(200);
+  expect(res.body.waitingMails).toEqual({ count: 2, failed: 1, oldestAt: firstAt.toISOString() });
 });

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
 import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
 import { OneTimeTokenModel, SessionModel } from '../../server/modules/auth';
+import { OutboxMailModel } from '../../server/modules/mail-outbox/testing';
 import { LOGIN_LIMITS } from '../../server/modules/auth/testing';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig, TEST_JWT_SECRET } from '../helpers/app';
@@ -138,12 +139,15 @@ describe('sign-up, activation and the first sign-in', () => {
     await request(app).post('/api/v2/auth/confirm').send({ token }).expect(400);
   });
 
-  it('when the mail cannot be sent, then sign-up fails with 503 and leaves no account behind', async () => {
+  it('when the mail server cannot be reached, then sign-up still succeeds and its activation mail is kept in the outbox', async () => {
     const broken = createTestApp({ mailer: smtpMailer('smtp://127.0.0.1:1', 'x@knack.test') });
     const form = newSignup();
-    const res = await request(broken).post('/api/v2/auth/signup').send(form).expect(503);
-    expect(res.body.message).toBe('We could not send the email. Please try again in a moment.');
-    expect(await UserModel.countDocuments({ email: form.email })).toBe(0);
+    const res = await request(broken).post('/api/v2/auth/signup').send(form).expect(201);
+    expect(res.body.message).toBe('Check Your Email');
+    expect(await UserModel.countDocuments({ email: form.email })).toBe(1);
+    expect(await OutboxMailModel.find({ to: form.email }).lean()).toEqual([
+      expect.objectContaining({ state: 'waiting', attempts: 1, subject: 'Activate your Knack account' }),
+    ]);
   });
 
   it('when the activation mail is asked for again, then "Email Sent" whether or not the address has an account', async () => {

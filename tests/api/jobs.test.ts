@@ -265,7 +265,7 @@ describe('the scheduler', () => {
     ]);
   });
 
-  it('when the default jobs start, then housekeeping, rankings, payouts, the mail jobs and the counts are scheduled in UTC; stop destroys every schedule', async () => {
+  it('when the default jobs start, then housekeeping, rankings, payouts, the mail jobs, the outbox retries and the counts are scheduled in UTC; stop destroys every schedule', async () => {
     const scheduler = startJobs({ logger, storage, services: createTestServices({ storage }) });
     const scheduled = scheduler.jobs();
     expect(scheduled.map(({ name, schedule, status }) => ({ name, schedule, status }))).toEqual([
@@ -275,6 +275,7 @@ describe('the scheduler', () => {
       { name: 'payout-notices', schedule: '4-59/10 * * * *', status: 'idle' },
       { name: 'monthly-statements', schedule: '0 6 1 * *', status: 'idle' },
       { name: 'weekly-digest', schedule: '0 8 * * 1', status: 'idle' },
+      { name: 'mail-outbox', schedule: '* * * * *', status: 'idle' },
       { name: 'expired-records', schedule: '7 * * * *', status: 'idle' },
       { name: 'ledger-roots', schedule: '17 * * * *', status: 'idle' },
       { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
@@ -290,7 +291,7 @@ describe('the scheduler', () => {
     expect(scheduled[1]!.nextRunAt!.getUTCMinutes() % 5).toBe(0);
 
     await scheduler.stop();
-    expect(scheduler.jobs().map((job) => job.status)).toEqual(Array.from({ length: 14 }, () => 'destroyed'));
+    expect(scheduler.jobs().map((job) => job.status)).toEqual(Array.from({ length: 15 }, () => 'destroyed'));
   });
 });
 

@@ -13,6 +13,7 @@ import { sandboxPayoutProvider } from '../../server/integrations/payouts';
 import { createLogger } from '../../server/lib/logger';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { holdPayoutEmailSetSince, UserExtModel } from '../../server/modules/users';
+import { OutboxMailModel } from '../../server/modules/mail-outbox/testing';
 import { PASSWORD_CHECK_LIMIT, PASSWORD_CHECK_MESSAGES } from '../../server/modules/auth';
 import { createPayouts, WALLET_MESSAGES } from '../../server/modules/wallet';
 import { createTestApp } from '../helpers/app';
@@ -142,15 +143,18 @@ describe('POST /user-setting/update-payment-info/{id}', () => {
     await changeAs(eli, { paypal: 'eli@paypal.example', password: GOOD_PASSWORD }).expect(200);
   }, 60_000);
 
-  it('when the mail cannot be sent, then the change is undone and the member is asked to try again', async () => {
+  it('when the mail server is down, then the change stands and its notice is kept in the outbox, to be sent once the server is back', async () => {
     const down = await startSmtpServer();
     await down.stop();
     const noMail = createTestApp({ mailer: smtpMailer(down.url, 'Knack <no-reply@knack.test>') });
     const fay = await createActiveMember(app, smtp, { firstName: 'Fay' });
     await changeAs(fay, { paypal: 'fay@paypal.example', password: GOOD_PASSWORD }).expect(200);
-    const res = await change(noMail, fay.user.id, fay.token, { paypal: 'fay.new@paypal.example', password: GOOD_PASSWORD }).expect(503);
-    expect(res.body).toMatchObject({ message: 'We could not send the email. Please try again in a moment.', code: 'mail_failed' });
-    expect(await payoutEmailOf(fay.user.id)).toBe('fay@paypal.example');
+    const res = await change(noMail, fay.user.id, fay.token, { paypal: 'fay.new@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    expect(res.body).toEqual({ message: 'Success', paypal: 'fay.new@paypal.example' });
+    expect(await payoutEmailOf(fay.user.id)).toBe('fay.new@paypal.example');
+    expect(await OutboxMailModel.find({ to: fay.form.email, state: 'waiting' }).lean()).toEqual([
+      expect.objectContaining({ subject: 'Your Knack payout email was changed' }),
+    ]);
   });
 });
 
@@ -213,7 +217,7 @@ describe('a held payout email (set while someone else may have had the account)'
     expect(await payouts.runMonthly(MARCH_1)).toMatchObject({ paid: 1, totalMicros: 12_000_000 });
   }, 60_000);
 
-  it('when a new address fails to be mailed about, then the held one is put back still held', async () => {
+  it('when the mail server is down, then a new address still replaces the held one, and the notice about it is kept', async () => {
     const down = await startSmtpServer();
     await down.stop();
     const noMail = createTestApp({ mailer: smtpMailer(down.url, 'Knack <no-reply@knack.test>') });
@@ -221,7 +225,8 @@ describe('a held payout email (set while someone else may have had the account)'
     const since = new Date();
     await changeAs(hal, { paypal: 'hal@paypal.example', password: GOOD_PASSWORD }).expect(200);
     await holdPayoutEmailSetSince(new Types.ObjectId(hal.user.id), since);
-    await change(noMail, hal.user.id, hal.token, { paypal: 'hal.new@paypal.example', password: GOOD_PASSWORD }).expect(503);
-    expect(await UserExtModel.findOne({ userId: hal.user.id }).lean()).toMatchObject({ paypal: 'hal@paypal.example', paypalHeld: true });
+    await change(noMail, hal.user.id, hal.token, { paypal: 'hal.new@paypal.example', password: GOOD_PASSWORD }).expect(200);
+    expect(await UserExtModel.findOne({ userId: hal.user.id }).lean()).toMatchObject({ paypal: 'hal.new@paypal.example', paypalHeld: false });
+    expect(await OutboxMailModel.countDocuments({ to: hal.form.email, state: 'waiting', subject: 'Your Knack payout email was changed' })).toBe(1);
   });
 });

@@ -49,6 +49,7 @@ const DASHBOARD: GetAdminDashboardResult = {
       { id: '64c0000000000000000000c2', userId: '64b0000000000000000000b2', amountMicros: 15_500_000, at: '2026-11-26T12:00:00.000Z', overdue: false },
     ],
   },
+  waitingMails: { count: 3, failed: 1, oldestAt: new Date(Date.now() - 2 * 3_600_000).toISOString() },
   productEvents: ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'].map((day, i) => ({
     day,
     counts: { login: 10 + i, signup: 2, forgot_password: 0, reset_password: 0, post_content: 1, play: 1_200 + i, knack: 30, follow: 4, comment: 5 },
@@ -155,6 +156,27 @@ describe('the dashboard', () => {
     expect(waiting.map((item) => item.textContent?.startsWith('$12.00') || item.textContent?.startsWith('$15.50'))).toEqual([true, true]);
     expect(within(waiting[0]!).getByText('Waiting over 7 days')).toBeTruthy();
     expect(within(waiting[1]!).queryByText('Waiting over 7 days')).toBeNull();
+  });
+
+  it('when mail waits in the outbox (the mail server down), then the dashboard says how many, since when, and how many were given up on', async () => {
+    signInAsAdmin();
+    renderAt('/admin');
+    const mail = await screen.findByRole('region', { name: 'Mail waiting to be sent' });
+    expect(within(mail).getByText('3')).toBeTruthy();
+    expect(
+      within(mail).getByText('The mail server has not taken them yet; the oldest was written 2 hours ago. Each is tried again until it goes.'),
+    ).toBeTruthy();
+    expect(within(mail).getByText('1 given up on after 3 days')).toBeTruthy();
+  });
+
+  it('when no mail waits, then the dashboard says every mail went out', async () => {
+    signInAsAdmin();
+    jest.mocked(getAdminDashboard).mockResolvedValue({ ...DASHBOARD, waitingMails: { count: 0, failed: 0, oldestAt: null } });
+    renderAt('/admin');
+    const mail = await screen.findByRole('region', { name: 'Mail waiting to be sent' });
+    expect(within(mail).getByText('0')).toBeTruthy();
+    expect(within(mail).getByText('Every mail went out.')).toBeTruthy();
+    expect(within(mail).queryByText(/given up on/)).toBeNull();
   });
 
   it('when product events are counted, then a table shows each event per day for the last 7 days, the oldest first', async () => {

@@ -71,10 +71,13 @@ export function createTestApp(options: TestAppOptions = {}) {
 }
 
 /** The services as the server builds them once per process, for the app and the jobs alike, with the test configuration. */
-export function createTestServices({ config, ...deps }: { config?: Partial<TestConfig> } & Partial<Pick<AppDeps, 'mailer' | 'storage' | 'ipfs'>> = {}) {
+export function createTestServices({
+  config,
+  ...deps
+}: { config?: Partial<TestConfig> } & Partial<Pick<AppDeps, 'mailer' | 'storage' | 'ipfs' | 'logger'>> = {}) {
   return buildServices({
     config: testConfig(config),
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger: deps.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     mailer: deps.mailer ?? outboxMailer(mkdtempSync(path.join(os.tmpdir(), 'knack-outbox-')), 'Knack <no-reply@knack.test>'),
     storage: deps.storage ?? localStorage(mkdtempSync(path.join(os.tmpdir(), 'knack-uploads-'))),
     ipfs: deps.ipfs ?? localIpfsPinning(mkdtempSync(path.join(os.tmpdir(), 'knack-ipfs-')), testConfig(config).publicUrl),

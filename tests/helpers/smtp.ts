@@ -35,27 +35,30 @@ function decodeQuotedPrintable(raw: string): string {
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
   const waiting: { to: string; resolve: (mail: ReceivedMail) => void }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => (raw += chunk));
-      stream.on('end', () => {
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw, text: decodeQuotedPrintable(raw), subject: subjectOf(raw) };
-        received.push(mail);
-        for (const w of waiting.filter((x) => mail.to.includes(x.to))) {
-          waiting.splice(waiting.indexOf(w), 1);
-          w.resolve(mail);
-        }
-        callback();
-      });
-    },
-  });
+  const newServer = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (raw += chunk));
+        stream.on('end', () => {
+          const mail = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw, text: decodeQuotedPrintable(raw), subject: subjectOf(raw) };
+          received.push(mail);
+          for (const w of waiting.filter((x) => mail.to.includes(x.to))) {
+            waiting.splice(waiting.indexOf(w), 1);
+            w.resolve(mail);
+          }
+          callback();
+        });
+      },
+    });
+  let server = newServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
@@ -79,7 +82,14 @@ export async function startSmtpServer() {
         });
       });
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: close,
+    /** An outage: the server stops listening, so a connection to its address is refused. */
+    goDown: close,
+    /** The end of an outage: a server listens again at the same address, keeping what was received before. */
+    async comeBack(): Promise<void> {
+      server = newServer();
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
   };
 }
 

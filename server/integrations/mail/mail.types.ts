@@ -7,9 +7,15 @@ export interface MailMessage {
   list?: { unsubscribe: string };
   /** Other headers, such as `List-Unsubscribe-Post` (RFC 8058). */
   headers?: Record<string, string>;
+  /** The Message-ID header (`<id@host>`): the outbox gives every attempt at one mail the same, so a repeat is recognisable. */
+  messageId?: string;
 }
 
-/** Sends one mail; rejects when it could not be handed over (SMTP refused, disk full). */
+/**
+ * Sends one mail. A driver rejects when it could not hand the mail over (SMTP refused, disk full); the modules are
+ * given the durable outbox's Mailer instead (server/modules/mail-outbox), which resolves once the mail is kept and
+ * rejects only when it could not be kept.
+ */
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<void>;

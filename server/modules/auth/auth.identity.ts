@@ -122,7 +122,8 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
     /**
      * Asks to change the member's own email: the link that makes the change goes to the new address, and the
      * current address is told, with a link that cancels. Nothing changes until the first link is opened; if the
-     * mails cannot be sent, nothing is recorded at all (links whose change was never recorded do nothing). The
+     * mails cannot be kept for sending (a mail server that is down only delays them: they wait in the outbox),
+     * nothing is recorded at all (links whose change was never recorded do nothing). The
      * current password is asked first, as for the payout address: whoever holds the email can reset the password,
      * so a stolen session alone must not be able to move it.
      */

@@ -186,7 +186,10 @@ export function createAuthService({ config, publicUrl, mailer, logger, onRegiste
     return bcrypt.hash(password, config.bcryptCost);
   }
 
-  /** Makes the account, inactive, and mails its activation link; with no mail sent, no account stays. */
+  /**
+   * Makes the account, inactive, and mails its activation link. A mail server that is down only delays the mail (it
+   * waits in the outbox); if the mail cannot even be kept, no account stays.
+   */
   async function createWaitingAccount(valid: ValidSignup): Promise<UserDoc> {
     if ((await findUserByEmail(valid.email)) || (await emailHeldForCancel(valid.email))) {
       throw new AppError(409, 'conflict', MESSAGES.emailTaken, [{ path: 'email', message: MESSAGES.emailTaken }]);

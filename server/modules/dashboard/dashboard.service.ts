@@ -1,14 +1,16 @@
 /**
  * The admin dashboard: the counted figures of today and this month (two reads by `_id`), then the open flags and the
  * waiting cash-out requests, read from the modules that own them. Those two are filters, not keys: each reads at most
- * COUNT_LIMIT documents, which on FerretDB scans `flags` and `cash_out_requests` (see docs/admin.md). Last, the week's
- * product events per day and event, read by `_id` from the counts the product-events job keeps.
+ * COUNT_LIMIT documents, which on FerretDB scans `flags` and `cash_out_requests` (see docs/admin.md). The mail outbox's
+ * counts read `mail_outbox` whole, which holds only the mails not delivered (small, except during a long outage).
+ * Last, the week's product events per day and event, read by `_id` from the counts the product-events job keeps.
  */
 import type { AuthContext } from '../../lib/auth-context';
 import type { Schemas } from '../../lib/openapi-types';
 import { requireAdmin } from '../../lib/permissions';
 import { productEventWeek } from '../events';
 import { openFlagCounts } from '../flags';
+import { mailOutboxCounts } from '../mail-outbox';
 import { cashOutReads, type CashOutRequestDoc } from '../wallet';
 import { adminStatsReads, type AdminFigures, type AdminStatsDoc } from './dashboard.model';
 import { dayKey, EMPTY_FIGURES, monthKey, startOfUtcDay } from './dashboard.stats';
@@ -27,7 +29,7 @@ const figuresOf = (doc: AdminStatsDoc | null): AdminFigures =>
 
 export async function adminDashboard(caller: AuthContext, now = new Date()): Promise<Schemas['AdminDashboard']> {
   requireAdmin(caller, DASHBOARD_MESSAGES.onlyAdmins);
-  const [today, month, flags, waiting, productEvents] = await Promise.all([
+  const [today, month, flags, waiting, mails, productEvents] = await Promise.all([
     adminStatsReads.byId<AdminStatsDoc>(dayKey(startOfUtcDay(now))),
     adminStatsReads.byId<AdminStatsDoc>(monthKey(now)),
     openFlagCounts({ limit: COUNT_LIMIT }),
@@ -35,6 +37,7 @@ export async function adminDashboard(caller: AuthContext, now = new Date()): Pro
       { status: 'pending' },
       { projection: { userId: 1, amountMicros: 1, at: 1 }, limit: COUNT_LIMIT + 1 },
     ),
+    mailOutboxCounts(),
     productEventWeek(now),
   ]);
   const counted = (rows: unknown[]) => rows.slice(0, COUNT_LIMIT);
@@ -55,6 +58,7 @@ export async function adminDashboard(caller: AuthContext, now = new Date()): Pro
         overdue: now.getTime() - request.at.getTime() > OVERDUE_MS,
       })),
     },
+    waitingMails: { count: mails.waiting, failed: mails.failed, oldestAt: mails.oldestWaitingSince?.toISOString() ?? null },
     productEvents,
   };
 }

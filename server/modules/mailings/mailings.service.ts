@@ -38,7 +38,7 @@ export interface MailingsDeps {
 export interface MailRunSummary {
   /** Mails this run sent. */
   sent: number;
-  /** Mails that could not be sent (the next run tries them again). */
+  /** Mails that could not be kept for sending (the next run tries them again); a mail server that is down is not this. */
   failed: number;
 }
 
@@ -75,7 +75,8 @@ export function createMailingsService({ mailer, publicUrl, unsubscribeKey, logge
 
   /**
    * Sends `mail` once under `key`: the insert of the key is the claim (of two callers, in any processes, one gets
-   * it), then the mail goes out. If the mail server refuses it, the claim is given back for the next run.
+   * it), then the mail goes out, through the outbox, which keeps it until the mail server takes it. If it cannot even
+   * be kept, the claim is given back for the next run.
    */
   async function sendOnce(key: string, kind: MailKind, userId: Types.ObjectId, mail: MailMessage): Promise<Outcome> {
     try {

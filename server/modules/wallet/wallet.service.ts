@@ -228,8 +228,9 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       try {
         await mailer.send(payoutEmailChangedMail(member.email, member.firstName, email, now, `${publicUrl}/auth/forgot-password`));
       } catch (err) {
-        // A change the member is not told of is what this notice exists to prevent: undo it (unless a newer
-        // change came meanwhile) and ask them to try again.
+        // The notice could not even be kept in the outbox (a mail server that is down only delays it). A change the
+        // member is not told of is what this notice exists to prevent: undo it (unless a newer change came meanwhile)
+        // and ask them to try again.
         logger.error({ err }, 'payout email notice failed; change undone');
         await setPayoutEmail(userId, previous, { replacing: email, held: Boolean(current?.held) });
         throw new AppError(503, 'mail_failed', WALLET_MESSAGES.mailFailed);

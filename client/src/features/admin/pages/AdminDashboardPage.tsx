@@ -100,7 +100,7 @@ function ProductEvents({ days }: { days: EventDay[] }) {
 }
 
 function Dashboard({ data }: { data: GetAdminDashboardResult }) {
-  const { openFlags, waitingCashOuts } = data;
+  const { openFlags, waitingCashOuts, waitingMails } = data;
   return (
     <>
       <p className="kn-admin__as-of">
@@ -139,6 +139,22 @@ function Dashboard({ data }: { data: GetAdminDashboardResult }) {
             <p className="kn-page-sub">Nothing is waiting.</p>
           )}
         </section>
+        <section className="kn-admin__card" aria-labelledby="kn-admin-mail">
+          <h2 id="kn-admin-mail" className="kn-section-title">
+            Mail waiting to be sent
+          </h2>
+          <p className="kn-admin__big">{count(waitingMails.count)}</p>
+          <p className="kn-page-sub">
+            {waitingMails.oldestAt
+              ? `The mail server has not taken them yet; the oldest was written ${formatTimeAgo(waitingMails.oldestAt)}. Each is tried again until it goes.`
+              : 'Every mail went out.'}
+          </p>
+          {waitingMails.failed ? (
+            <p>
+              <strong className="kn-admin__overdue">{`${count(waitingMails.failed)} given up on after 3 days`}</strong>
+            </p>
+          ) : null}
+        </section>
       </div>
       <ProductEvents days={data.productEvents} />
       <p>
@@ -148,7 +164,10 @@ function Dashboard({ data }: { data: GetAdminDashboardResult }) {
   );
 }
 
-/** `/admin`: the admin area's dashboard: today and this month, open flags, waiting cash-outs (the oldest first), the week's product events. */
+/**
+ * `/admin`: the admin area's dashboard: today and this month, open flags, waiting cash-outs (the oldest first), the mail
+ * the mail server has not taken yet, the week's product events.
+ */
 export default function AdminDashboardPage() {
   const dashboard = useGetAdminDashboardQuery({ quiet: 'the page shows the failure in place of the figures' });
   return (
