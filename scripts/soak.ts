@@ -70,6 +70,8 @@ interface Outcome {
   status: number;
   ms: number;
   at: number;
+  /** The message of an answer of 400 and over. */
+  message?: string;
 }
 
 const outcomes: Outcome[] = [];
@@ -135,7 +137,8 @@ async function call<Body = unknown>(
     } catch {
       status = 0; // no answer: the connection was refused, reset or timed out
     }
-    outcomes.push({ name, status, ms: Date.now() - started, at: Date.now() });
+    const message = status >= 400 ? (body as { message?: string } | null)?.message : undefined;
+    outcomes.push({ name, status, ms: Date.now() - started, at: Date.now(), ...(message ? { message } : {}) });
     if ((status === 503 || status === 0) && !stopping) {
       await sleep(retryAfter * 1000);
       continue;
@@ -203,7 +206,13 @@ async function act(base: string, kind: Kind, member: Member, members: Member[], 
       );
       return;
     case 'follow':
-      await call(base, 'follow', member, '/follow/make-following', json({ subjectorId: pick(members).id, myuserId: member.id, set: Math.random() < 0.7 }));
+      await call(
+        base,
+        'follow',
+        member,
+        '/follow/make-following',
+        json({ subjectorId: pick(members.filter((m) => m !== member)).id, myuserId: member.id, set: Math.random() < 0.7 }),
+      );
       return;
     case 'upload': {
       const photo = await call<{ path: string }>(base, 'upload photo', member, '/content/upload-photo', { method: 'POST', body: await uploadBody() });
@@ -397,7 +406,7 @@ function report({ started, rssStart, rssEnd, money }: { started: number; rssStar
   const statuses: Record<string, number> = {};
   for (const o of outcomes) {
     if (o.status !== 0 && o.status < 400) continue;
-    const key = `${o.status || 'no answer'} ${o.name}`;
+    const key = `${o.status || 'no answer'} ${o.name}${o.message ? `: ${o.message}` : ''}`;
     statuses[key] = (statuses[key] ?? 0) + 1;
   }
   // While the database is away the only failure allowed is a 503 (with Retry-After): no 500, no dropped connection.
