@@ -4838,10 +4838,10 @@ export interface components {
         };
         ErrorResponse: {
             /**
-             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502 (the payment provider refused), `bad_gateway` 502 (another outside service refused, such as Instagram), `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server).
+             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502 (the payment provider refused), `bad_gateway` 502 (another outside service refused, such as Instagram), `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server), `idempotency_key_in_use` (409: a request with the same Idempotency-Key is still running), `idempotency_key_reused` (422: the Idempotency-Key was used with a different request).
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "bad_gateway" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured";
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "bad_gateway" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured" | "idempotency_key_in_use" | "idempotency_key_reused";
             errors?: {
                 message: string;
                 path: string;
@@ -6450,6 +6450,17 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description It conflicts with the current state (the call's own rules say when), or (`code: idempotency_key_in_use`) a request with the same `Idempotency-Key` is still being processed: retry after `Retry-After` seconds. */
+        ConflictOrKeyInUse: {
+            headers: {
+                /** @description Seconds to wait before retrying; sent with `idempotency_key_in_use`. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description One page of pieces; `nextCursor` is null on the last page. */
         ContentPage: {
             headers: {
@@ -6484,6 +6495,15 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The `Idempotency-Key` was used in the last 24 hours with a different request (another body or another call): `code: idempotency_key_reused`. Send a new key for a new action. */
+        IdempotencyKeyReused: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -6646,6 +6666,8 @@ export interface components {
         FeedTag: string;
         /** @description The member whose followers or followings are listed. */
         FollowUserPath: components["schemas"]["ObjectId"];
+        /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+        IdempotencyKey: string;
         IdPath: components["schemas"]["ObjectId"];
         /** @description What was typed (any characters; they are matched as plain text). */
         SearchQuery: string;
@@ -6656,6 +6678,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `true` on an answer repeated from the first request made with the same `Idempotency-Key` (nothing was done again); absent on an answer the call made now. */
+        IdempotentReplayed: "true";
         /** @description Sent on every answer to an API key: what is left of the key's quota, `r` requests, and `t` seconds until the window ends and the quota is whole again. The request answered is already counted. */
         RateLimit: string;
         /** @description Sent on every answer to an API key (IETF draft-ietf-httpapi-ratelimit-headers): the key's quota, `q` requests in a window of `w` seconds, under the policy name `api-key`. Absent on answers to a member's token, and on a 401 for a key that is unknown or revoked (nothing is counted against it). */
@@ -6739,7 +6763,10 @@ export interface operations {
     declineCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -6754,6 +6781,7 @@ export interface operations {
             /** @description The declined request. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6764,14 +6792,18 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
     restoreCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -6782,6 +6814,7 @@ export interface operations {
             /** @description The request, waiting again. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6792,7 +6825,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7809,7 +7843,10 @@ export interface operations {
     approveBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7822,6 +7859,7 @@ export interface operations {
             /** @description The bid and its sale as they are now. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,7 +7869,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StellarUnavailable"];
@@ -7840,7 +7879,10 @@ export interface operations {
     cancelBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7853,6 +7895,7 @@ export interface operations {
             /** @description The bid as it is now. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7862,7 +7905,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -7922,7 +7966,10 @@ export interface operations {
     relistBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7935,6 +7982,7 @@ export interface operations {
             /** @description Open to bids again (the fee waived), or a checkout to complete. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,7 +7992,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached or refused the checkout. */
@@ -7961,7 +8010,10 @@ export interface operations {
     sellBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7974,6 +8026,7 @@ export interface operations {
             /** @description The bid and its pending sale, with the transaction to sign. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7983,7 +8036,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StellarUnavailable"];
@@ -7992,7 +8046,10 @@ export interface operations {
     updateBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8005,6 +8062,7 @@ export interface operations {
             /** @description The new bid, now the current best. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8015,7 +8073,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StellarUnavailable"];
@@ -8131,7 +8190,10 @@ export interface operations {
     redeemDiscountCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8144,6 +8206,7 @@ export interface operations {
             /** @description Paid. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8154,7 +8217,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -8767,7 +8831,10 @@ export interface operations {
     payForContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8780,6 +8847,7 @@ export interface operations {
             /** @description Paid with a credit, or a checkout to complete. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8790,7 +8858,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached or refused the checkout. */
@@ -10847,7 +10916,10 @@ export interface operations {
     createSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10860,6 +10932,7 @@ export interface operations {
             /** @description The checkout to open. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10869,7 +10942,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached or refused the checkout. */
@@ -10912,7 +10986,10 @@ export interface operations {
     updateSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10925,6 +11002,7 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10934,7 +11012,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached. */
             502: {
@@ -10950,7 +11029,10 @@ export interface operations {
     updatePlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10963,6 +11045,7 @@ export interface operations {
             /** @description The plan as it is now. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10973,6 +11056,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11169,7 +11254,10 @@ export interface operations {
     approveCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11182,6 +11270,7 @@ export interface operations {
             /** @description The approved request. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11192,14 +11281,18 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
     cancelCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11212,6 +11305,7 @@ export interface operations {
             /** @description The cancelled request. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11221,14 +11315,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
     requestCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11241,6 +11339,7 @@ export interface operations {
             /** @description The pending request. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11250,7 +11349,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11609,7 +11709,10 @@ export interface operations {
     updatePremiumCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11622,6 +11725,7 @@ export interface operations {
             /** @description The member's credits after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11632,6 +11736,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11700,7 +11806,10 @@ export interface operations {
     updateStandardCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11713,6 +11822,7 @@ export interface operations {
             /** @description The member's credits after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11723,6 +11833,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };

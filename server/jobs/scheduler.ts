@@ -13,6 +13,7 @@ import { runEarningsRollups } from '../modules/analytics';
 import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
 import { refreshRankings } from '../modules/feeds';
+import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { mediaHousekeeping } from '../modules/media';
 import { purgeExpiredWalletChallenges } from '../modules/stellar';
@@ -55,8 +56,8 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'payout-notices', schedule: '4-59/10 * * * *', leaseMs: 10 * 60_000, run: () => mailings.sendPayoutNotices() },
     { name: 'monthly-statements', schedule: '0 6 1 * *', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendMonthlyStatements() },
     { name: 'weekly-digest', schedule: '0 8 * * 1', leaseMs: 2 * 60 * 60_000, run: () => mailings.sendWeeklyDigests() },
-    // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read and expired wallet
-    // challenges: kept small without TTL indexes (FerretDB refuses them). Waiting accounts whose registration link
+    // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read, expired wallet
+    // challenges and Idempotency-Keys past their 24 hours: kept small without TTL indexes (FerretDB refuses them). Waiting accounts whose registration link
     // ended unused go too, with their songs.
     {
       name: 'expired-records',
@@ -68,6 +69,7 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
         knacks: await purgeStaleKnackRecords(),
         walletChallenges: await purgeExpiredWalletChallenges(),
         unregisteredAccounts: await account.removeUnregisteredAccounts(),
+        idempotencyKeys: await purgeExpiredIdempotencyKeys(),
       }),
     },
     // Each closed UTC day's ledger entries get one Merkle root (made once: its `_id` is the day), anchored on Stellar
