@@ -20,7 +20,13 @@ import { forgetBidChains } from '../../server/modules/bids';
 import { BidModel, BidSaleModel } from '../../server/modules/bids/testing';
 import { ContentModel } from '../../server/modules/contents';
 import { purgeExpiredIdempotencyKeys } from '../../server/modules/idempotency';
-import { IdempotencyKeyModel, IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENCY_LEASE_MS, idempotencyKeyId, requestFingerprint } from '../../server/modules/idempotency/testing';
+import {
+  IdempotencyKeyModel,
+  IDEMPOTENCY_KEY_TTL_MS,
+  IDEMPOTENCY_LEASE_MS,
+  idempotencyKeyId,
+  requestFingerprint,
+} from '../../server/modules/idempotency/testing';
 import { balanceOf, LedgerEntryModel, userAccount } from '../../server/modules/ledger';
 import { DiscountCodeModel } from '../../server/modules/payments';
 import { PlanModel, SubscriptionModel } from '../../server/modules/subscriptions';
@@ -29,6 +35,8 @@ import { CashOutRequestModel } from '../../server/modules/wallet';
 import { createTestApp, testConfig } from '../helpers/app';
 import { CONTRACT_OPERATIONS } from '../helpers/contract-operations';
 import { useTestDatabase } from '../helpers/db';
+import { startSecondApp, type SecondApp } from '../helpers/second-process';
+import { waitUntil } from '../helpers/wait';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
 import { adminMember, bearer, createMember, createPiece, credit, knackBy, type TestMember } from '../helpers/ledger-factory';
 import { linkWallet } from '../helpers/stellar-wallet';
@@ -131,13 +139,19 @@ const bidsState = async (contentId: string) => ({
 /** A subscription whose first month was paid, through the sandbox checkout as a member's browser pays it. */
 async function activeSubscription(member: TestMember) {
   const res = await send('/subscription/create', member, { planId: 1 }).expect(201);
-  const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('knack_checkout_payer='))!.split(';')[0]!;
+  const cookie = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith('knack_checkout_payer='))!
+    .split(';')[0]!;
   const page = new URL(res.body.checkoutUrl as string).pathname;
   await request(app).post(page).set('Cookie', cookie).type('form').send({ decision: 'approve' }).expect(303);
   return res.body.subscriptionId as string;
 }
 const subscriptionsOf = async (member: TestMember) =>
-  (await SubscriptionModel.find({ userId: new Types.ObjectId(member.id) }).lean()).map((s) => ({ status: s.status, cancelAtPeriodEnd: s.cancelAtPeriodEnd ?? false }));
+  (await SubscriptionModel.find({ userId: new Types.ObjectId(member.id) }).lean()).map((s) => ({
+    status: s.status,
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd ?? false,
+  }));
 
 // ---- every call the contract marks, with what it needs ----
 
@@ -414,7 +428,18 @@ const MONEY_CALLS: MoneyCall[] = [
       // Sold to the member as a settled sale leaves it: the first bid of the piece's chain, sold.
       const bidId = `${piece.id}:1`;
       const at = new Date();
-      await BidModel.create({ _id: bidId, contentId: piece.id, biderId: buyer.id, priceStroops: 250_000_000, unit: 'xlm', createdAt: at, sold: true, soldAt: at, sellerId: seller.id, transactionHash: 'ab'.repeat(32) });
+      await BidModel.create({
+        _id: bidId,
+        contentId: piece.id,
+        biderId: buyer.id,
+        priceStroops: 250_000_000,
+        unit: 'xlm',
+        createdAt: at,
+        sold: true,
+        soldAt: at,
+        sellerId: seller.id,
+        transactionHash: 'ab'.repeat(32),
+      });
       const another = await createPiece(buyer);
       return {
         caller: buyer,
@@ -429,7 +454,9 @@ const MONEY_CALLS: MoneyCall[] = [
 
 describe('the calls marked x-idempotent', () => {
   it('when the contract marks a call, then this file covers it, and only those', () => {
-    const marked = CONTRACT_OPERATIONS.filter(({ operation }) => (operation as { 'x-idempotent'?: boolean })['x-idempotent']).map(({ operation }) => operation.operationId);
+    const marked = CONTRACT_OPERATIONS.filter(({ operation }) => (operation as { 'x-idempotent'?: boolean })['x-idempotent']).map(
+      ({ operation }) => operation.operationId,
+    );
     expect(MONEY_CALLS.map((call) => call.operationId).sort()).toEqual(marked.sort());
   });
 });
@@ -510,8 +537,199 @@ describe.each(MONEY_CALLS)('$operationId with an Idempotency-Key', ({ status, ad
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(await second.moved()).not.toEqual(before);
     // Each member's key is a document of its own, with its own answer.
-    const [mine, yours] = await Promise.all([first.caller, second.caller].map((member) => IdempotencyKeyModel.findById(idempotencyKeyId(member.id, key)).lean()));
+    const [mine, yours] = await Promise.all(
+      [first.caller, second.caller].map((member) => IdempotencyKeyModel.findById(idempotencyKeyId(member.id, key)).lean()),
+    );
     expect(JSON.parse(mine!.answer!.body)).toEqual(firstAnswer.body);
     expect(JSON.parse(yours!.answer!.body)).toEqual(theirs.body);
+  });
+});
+
+describe('a request still running, for real', () => {
+  it('when an approval is held at the payout provider and its key comes again, then 409 until it answers, then its answer, and one payout', async () => {
+    const { member, historyId } = await waitingCashOut();
+    const key = newKey();
+    let letGo!: () => void;
+    hold = new Promise((resolve) => (letGo = resolve));
+    try {
+      const first = send('/user-history/approve', admin, { historyId }, key).then((res) => res);
+      await waitUntil(() => sent.length === 1, { what: 'the payout reaching the provider' });
+      const busy = await send('/user-history/approve', admin, { historyId }, key);
+      expect(busy.status).toBe(409);
+      expect(busy.headers['retry-after']).toBe('1');
+      expect(busy.body).toMatchObject({ message: IN_USE, code: 'idempotency_key_in_use' });
+      letGo();
+      const answered = await first;
+      expect(answered.status).toBe(200);
+      const again = await send('/user-history/approve', admin, { historyId }, key).expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(answered.body);
+    } finally {
+      hold = null;
+      letGo();
+    }
+    expect(sent).toHaveLength(1);
+    expect(await cashOutState(historyId)).toEqual({ status: 'approved', entries: 1 });
+    expect(await balanceOf(userAccount(member.id))).toBe(0);
+  });
+});
+
+describe('answers that are not kept', () => {
+  it('when the call fails on our side (5xx), then the key is given up and the same key may try again', async () => {
+    const buyer = await party();
+    const piece = await createPiece(await createMember());
+    const body = { contentId: piece.id, biderId: buyer.member.id, price: 5, unit: 'xlm' };
+    const key = newKey();
+    standIn.failNext(500);
+    const failed = await send('/bid/update', buyer.member, body, key);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await IdempotencyKeyModel.findById(idempotencyKeyId(buyer.member.id, key)).lean()).toBeNull();
+
+    const retried = await send('/bid/update', buyer.member, body, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect((await bidsState(piece.id)).bids).toHaveLength(1);
+  });
+
+  it('when the call answers 429, then the key is given up: the same action is sent again under it once the wait is over', async () => {
+    const caller = await createMember();
+    const key = newKey();
+    // Subscribing is limited to 20 an hour: the member has used them all.
+    for (let i = 0; i < 20; i++) await send('/subscription/create', caller, { planId: 1 }).expect(201);
+    const limited = await send('/subscription/create', caller, { planId: 1 }, key);
+    expect(limited.status).toBe(429);
+    expect(await IdempotencyKeyModel.findById(idempotencyKeyId(caller.id, key)).lean()).toBeNull();
+    await RateLimitModel.deleteMany({});
+    const retried = await send('/subscription/create', caller, { planId: 1 }, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('when the call refuses (4xx), then the refusal is kept and repeated, as Stripe does', async () => {
+    const caller = await createMember(); // no balance
+    const key = newKey();
+    const refused = await send('/user-history/earn', caller, { userId: caller.id }, key);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('You need to have a minimum balance of $10 to withdraw');
+    await credit(caller, 20_000_000);
+    const again = await send('/user-history/earn', caller, { userId: caller.id }, key);
+    expect(again.status).toBe(400);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(refused.body);
+    expect(await CashOutRequestModel.countDocuments({ userId: new Types.ObjectId(caller.id) })).toBe(0);
+  });
+
+  it('when the request fails the contract (a key over 255 characters), then 400 and no key is taken', async () => {
+    const caller = await withPaypalBalance();
+    const res = await send('/user-history/earn', caller, { userId: caller.id }, 'k'.repeat(256));
+    expect(res.status).toBe(400);
+    expect(await IdempotencyKeyModel.countDocuments({ userId: caller.id })).toBe(0);
+    expect(await CashOutRequestModel.countDocuments({ userId: new Types.ObjectId(caller.id) })).toBe(0);
+  });
+
+  it('when a visitor sends a key, then 401 as without one, and no key is taken', async () => {
+    const res = await request(app).post('/api/v2/user-history/earn').set('Idempotency-Key', newKey()).send({ userId: new Types.ObjectId().toHexString() });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe('Please log in.');
+  });
+});
+
+describe('keys left behind', () => {
+  const runningKey = (caller: TestMember, key: string, url: string, body: object, leaseEndsIn: number) => {
+    const now = Date.now();
+    return IdempotencyKeyModel.create({
+      _id: idempotencyKeyId(caller.id, key),
+      userId: caller.id,
+      fingerprint: requestFingerprint('POST', `/api/v2${url}`, body),
+      state: 'running',
+      holder: 'a-process-that-died',
+      leaseExpiresAt: new Date(now + leaseEndsIn),
+      createdAt: new Date(now - 5 * 60_000),
+      expiresAt: new Date(now + IDEMPOTENCY_KEY_TTL_MS),
+    });
+  };
+
+  it('when the process running a request died, then after its lease the same key takes it over and the call is done once', async () => {
+    const admin2 = admin;
+    const member = await createMember();
+    const body = { userId: member.id, amount: 2, note: 'A gift' };
+    const key = newKey();
+    await runningKey(admin2, key, '/user-setting/update-scredits', body, -1);
+    const taken = await send('/user-setting/update-scredits', admin2, body, key);
+    expect(taken.status).toBe(200);
+    expect(taken.headers['idempotent-replayed']).toBeUndefined();
+    expect(await creditsOf(member)).toEqual({ sCredit: 2, pCredit: 0 });
+    const again = await send('/user-setting/update-scredits', admin2, body, key).expect(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await creditsOf(member)).toEqual({ sCredit: 2, pCredit: 0 });
+  });
+
+  it('when a key is past its 24 hours, then it is new again (even for another request), and the housekeeping job removes it', async () => {
+    const caller = await withPaypalBalance();
+    const key = newKey();
+    const old = Date.now() - IDEMPOTENCY_KEY_TTL_MS - 60_000;
+    await IdempotencyKeyModel.create({
+      _id: idempotencyKeyId(caller.id, key),
+      userId: caller.id,
+      fingerprint: requestFingerprint('POST', '/api/v2/subscription/create', { planId: 2 }),
+      state: 'done',
+      holder: 'an-earlier-process',
+      leaseExpiresAt: new Date(old + IDEMPOTENCY_LEASE_MS),
+      createdAt: new Date(old),
+      expiresAt: new Date(old + IDEMPOTENCY_KEY_TTL_MS),
+      answer: { status: 201, headers: {}, body: '{"old":true}' },
+    });
+    const fresh = await send('/user-history/earn', caller, { userId: caller.id }, key);
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+
+    const expired = newKey();
+    await IdempotencyKeyModel.create({
+      _id: idempotencyKeyId(caller.id, expired),
+      userId: caller.id,
+      fingerprint: 'f',
+      state: 'done',
+      holder: 'an-earlier-process',
+      leaseExpiresAt: new Date(old),
+      createdAt: new Date(old),
+      expiresAt: new Date(old + IDEMPOTENCY_KEY_TTL_MS),
+      answer: { status: 200, headers: {}, body: '{}' },
+    });
+    expect(await purgeExpiredIdempotencyKeys()).toBeGreaterThanOrEqual(1);
+    expect(await IdempotencyKeyModel.findById(idempotencyKeyId(caller.id, expired)).lean()).toBeNull();
+    expect(await IdempotencyKeyModel.findById(idempotencyKeyId(caller.id, key)).lean()).toMatchObject({ state: 'done', answer: { status: 201 } });
+  });
+});
+
+describe('one key, two app processes', () => {
+  let second: SecondApp;
+  beforeAll(async () => {
+    second = await startSecondApp();
+  }, 120_000);
+  afterAll(() => second?.stop());
+
+  it('when the same key reaches both processes at once, then the credits move once, and both answers are that one change or 409', async () => {
+    const members = await Promise.all(Array.from({ length: 4 }, () => createMember()));
+    for (const member of members) {
+      const body = { userId: member.id, amount: 2, note: 'A gift' };
+      const key = newKey();
+      const answers = await Promise.all([app, second.url].map((through) => send('/user-setting/update-scredits', admin, body, key, through)));
+      const done = answers.filter((res) => res.status === 200);
+      const busy = answers.filter((res) => res.status === 409);
+      expect(done.length + busy.length).toBe(2);
+      expect(done.length).toBeGreaterThanOrEqual(1);
+      for (const res of busy) expect(res.body).toMatchObject({ message: IN_USE, code: 'idempotency_key_in_use' });
+      if (done.length === 2) expect(done[1]!.body).toEqual(done[0]!.body);
+      expect(await creditsOf(member)).toEqual({ sCredit: 2, pCredit: 0 });
+      // Sent again later, to either process: the one answer.
+      const later = await send('/user-setting/update-scredits', admin, body, key, second.url).expect(200);
+      expect(later.headers['idempotent-replayed']).toBe('true');
+      expect(later.body).toEqual(done[0]!.body);
+    }
+    // Without the key, the same two requests would have added 4: each is a change of its own.
+    const member = await createMember();
+    const body = { userId: member.id, amount: 2, note: 'A gift' };
+    await Promise.all([app, second.url].map((through) => send('/user-setting/update-scredits', admin, body, undefined, through).expect(200)));
+    expect(await creditsOf(member)).toEqual({ sCredit: 4, pCredit: 0 });
   });
 });
