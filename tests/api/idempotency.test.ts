@@ -28,7 +28,7 @@ import {
   requestFingerprint,
 } from '../../server/modules/idempotency/testing';
 import { balanceOf, LedgerEntryModel, userAccount } from '../../server/modules/ledger';
-import { DiscountCodeModel } from '../../server/modules/payments';
+import { DiscountUseModel } from '../../server/modules/payments';
 import { PlanModel, SubscriptionModel } from '../../server/modules/subscriptions';
 import { UserExtModel } from '../../server/modules/users';
 import { CashOutRequestModel } from '../../server/modules/wallet';
@@ -205,7 +205,7 @@ const MONEY_CALLS: MoneyCall[] = [
         url: '/code/save',
         body: { userId: caller.id, contentId: piece.id, code },
         other: { url: '/code/save', body: { userId: caller.id, contentId: another.id, code } },
-        moved: async () => ({ uses: (await DiscountCodeModel.findOne({ code }).lean())?.usedCount, piece: await pieceState(piece.id) }),
+        moved: async () => ({ uses: await DiscountUseModel.countDocuments({ code }), piece: await pieceState(piece.id) }),
       };
     },
   },
@@ -625,6 +625,16 @@ describe('answers that are not kept', () => {
     expect(res.status).toBe(400);
     expect(await IdempotencyKeyModel.countDocuments({ userId: caller.id })).toBe(0);
     expect(await CashOutRequestModel.countDocuments({ userId: new Types.ObjectId(caller.id) })).toBe(0);
+  });
+
+  it('when a refused token sends a key, then 401 as without one, and no key is taken', async () => {
+    const caller = await withPaypalBalance();
+    const res = await request(app)
+      .post('/api/v2/user-history/earn')
+      .set({ Authorization: 'Bearer not-a-token', 'Idempotency-Key': newKey() })
+      .send({ userId: caller.id });
+    expect(res.status).toBe(401);
+    expect(await IdempotencyKeyModel.countDocuments({ userId: caller.id })).toBe(0);
   });
 
   it('when a visitor sends a key, then 401 as without one, and no key is taken', async () => {

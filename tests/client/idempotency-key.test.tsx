@@ -53,7 +53,7 @@ describe('a call that moves money', () => {
     const off = registerAuthBridge({ getToken: () => 'old', renew: () => Promise.resolve('new'), sessionLost: jest.fn() });
     try {
       fakeServer(['old']);
-      await payForContent({ body: { userId: USER_ID, contentId: USER_ID } });
+      await payForContent({ body: { userId: USER_ID, contentId: USER_ID, useCredit: true } });
       expect(seen.map((call) => call.authorization)).toEqual(['Bearer old', 'Bearer new']);
       expect(seen[0]!.key).toMatch(UUID);
       expect(seen[1]!.key).toBe(seen[0]!.key);

@@ -131,10 +131,13 @@ export async function purgeExpiredIdempotencyKeys(now = new Date()): Promise<num
 /** What the contract validator leaves on a request it matched: the operation as the contract writes it. */
 type Matched = Request & { openapi?: { schema?: { 'x-idempotent'?: boolean } } };
 
-/** Sets `req.auth` for a request with a token, as the call's own guard would (a refused token answers 401 here). */
+/**
+ * Sets `req.auth` for a request with a token, as the call's own guard would: the guard goes on when the caller may act,
+ * and refuses (401) by throwing, which rejects the promise it answers.
+ */
 function authenticate(guard: RequestHandler, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => {
-    const settled = guard(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve())) as unknown;
+    const settled: unknown = guard(req, res, () => resolve());
     if (settled instanceof Promise) settled.catch(reject);
   });
 }
@@ -190,7 +193,7 @@ export function idempotentCalls(auth: AuthConfig, logger: Logger): RequestHandle
       settle();
       giveUp(id, holder).catch((err: unknown) => log.warn({ err, reqId: req.id }, 'an Idempotency-Key could not be given up'));
     });
-    const answer = res.json.bind(res) as Response['json'];
+    const answer: Response['json'] = res.json.bind(res);
     res.json = (body?: unknown) => {
       if (settled) return answer(body);
       settle();
