@@ -171,6 +171,8 @@ interface MoneyCall {
   status: number;
   /** An admin's call: the other member who sends the same key is a member, answered 403 on their own. */
   adminOnly?: true;
+  /** Its answer sets the checkout's payer cookie. */
+  setsCookie?: true;
   prepare(): Promise<Prepared>;
 }
 
@@ -288,6 +290,7 @@ const MONEY_CALLS: MoneyCall[] = [
   {
     operationId: 'createSubscription',
     status: 201,
+    setsCookie: true,
     async prepare() {
       const caller = await createMember();
       return {
@@ -461,7 +464,7 @@ describe('the calls marked x-idempotent', () => {
   });
 });
 
-describe.each(MONEY_CALLS)('$operationId with an Idempotency-Key', ({ status, adminOnly, prepare }) => {
+describe.each(MONEY_CALLS)('$operationId with an Idempotency-Key', ({ status, adminOnly, setsCookie, prepare }) => {
   it('when the same key and body come again, then the first answer is repeated, its status included, and it moved once', async () => {
     const { caller, url, body, moved } = await prepare();
     const before = await moved();
@@ -476,6 +479,9 @@ describe.each(MONEY_CALLS)('$operationId with an Idempotency-Key', ({ status, ad
     expect(again.status).toBe(status);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
+    if (setsCookie) expect(first.headers['set-cookie']).toEqual([expect.stringMatching(/^knack_checkout_payer=/)]);
+    // A checkout's payer cookie comes again too: the browser whose first answer was lost can still open the checkout.
+    expect(again.headers['set-cookie']).toEqual(first.headers['set-cookie']);
     expect(await moved()).toEqual(after);
     // Without the key, the call is made again, as an older client makes it: the call's own answer to a repeat.
     const unkeyed = await send(url, caller, body);
@@ -571,6 +577,38 @@ describe('a request still running, for real', () => {
     expect(sent).toHaveLength(1);
     expect(await cashOutState(historyId)).toEqual({ status: 'approved', entries: 1 });
     expect(await balanceOf(userAccount(member.id))).toBe(0);
+  });
+});
+
+describe('a client that hung up', () => {
+  it('when the client gives up while an approval is held, then the approval still ends, once, and the retry gets its answer', async () => {
+    const { historyId } = await waitingCashOut();
+    const key = newKey();
+    let letGo!: () => void;
+    hold = new Promise((resolve) => (letGo = resolve));
+    try {
+      const first = send('/user-history/approve', admin, { historyId }, key)
+        .timeout(500)
+        .then(
+          () => 'answered',
+          (err: Error) => err.message,
+        );
+      await waitUntil(() => sent.length === 1, { what: 'the payout reaching the provider' });
+      expect(await first).toMatch(/Timeout/);
+      expect((await send('/user-history/approve', admin, { historyId }, key)).status).toBe(409);
+      letGo();
+      await waitUntil(async () => (await IdempotencyKeyModel.findById(idempotencyKeyId(admin.id, key)).lean())?.state === 'done', {
+        what: 'the approval’s answer stored',
+      });
+    } finally {
+      hold = null;
+      letGo();
+    }
+    const retried = await send('/user-history/approve', admin, { historyId }, key).expect(200);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body.item).toMatchObject({ historyId, status: 'approved' });
+    expect(sent).toHaveLength(1);
+    expect(await cashOutState(historyId)).toEqual({ status: 'approved', entries: 1 });
   });
 });
 

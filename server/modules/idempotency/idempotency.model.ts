@@ -3,8 +3,8 @@ import { Schema, model } from 'mongoose';
 /** A stored answer, repeated to a request that comes again with the same key and body. */
 export interface StoredAnswer {
   status: number;
-  /** The few headers that say something about the answer beyond its body (Location, Retry-After). */
-  headers: Record<string, string>;
+  /** The few headers that say something about the answer beyond its body (Location, Retry-After, a checkout's cookie). */
+  headers: Record<string, string | string[]>;
   /** The body as the JSON text first sent: kept as text, so that no field name or value is changed by storing it. */
   body: string;
 }

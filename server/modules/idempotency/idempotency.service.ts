@@ -42,8 +42,17 @@ export const IDEMPOTENCY_MESSAGES = {
 /** The header that marks an answer repeated from the key's first request. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** The answer headers kept with a stored answer: the others are the transport's, or made again for each answer. */
-const KEPT_HEADERS = ['location', 'retry-after'];
+/**
+ * The answer headers kept with a stored answer: the others are the transport's, or made again for each answer. A
+ * checkout's payer cookie is kept, so that a browser whose first answer was lost can still open the checkout; the key
+ * is the member's own, so the cookie goes back to them alone.
+ */
+const KEPT_HEADERS = ['location', 'retry-after', 'set-cookie'];
+/**
+ * How long a request keeps renewing its key's lease: a handler that never answers (a stuck outside service) frees the
+ * key a lease after this, and a retry may then take it over.
+ */
+const LONGEST_RUN_MS = 10 * 60_000;
 
 /** The key document of member `userId`'s key `key`: the key itself is stored only as its hash. */
 export const idempotencyKeyId = (userId: string, key: string) => `${userId}:${createHash('sha256').update(key).digest('base64url')}`;
@@ -177,7 +186,11 @@ export function idempotentCalls(auth: AuthConfig, logger: Logger): RequestHandle
       });
     }
     const { holder } = claimed;
+    // The lease is renewed while the handler runs, also after the client hung up: the handler may still move the
+    // money, and its answer is then stored for the client's retry, which meanwhile is answered 409.
+    const runUntil = Date.now() + LONGEST_RUN_MS;
     const renewal = setInterval(() => {
+      if (Date.now() > runUntil) return clearInterval(renewal);
       renewLease(id, holder).catch((err: unknown) => log.warn({ err, reqId: req.id }, 'the lease of an Idempotency-Key could not be renewed'));
     }, IDEMPOTENCY_LEASE_MS / 3);
     renewal.unref();
@@ -186,13 +199,6 @@ export function idempotentCalls(auth: AuthConfig, logger: Logger): RequestHandle
       settled = true;
       clearInterval(renewal);
     };
-    // A request that ends without an answer through res.json (the connection cut, a crash of the handler past the
-    // error handler) leaves no answer to repeat: the key is given up, and a retry runs the call again.
-    res.on('close', () => {
-      if (settled) return;
-      settle();
-      giveUp(id, holder).catch((err: unknown) => log.warn({ err, reqId: req.id }, 'an Idempotency-Key could not be given up'));
-    });
     const answer: Response['json'] = res.json.bind(res);
     res.json = (body?: unknown) => {
       if (settled) return answer(body);
@@ -202,7 +208,7 @@ export function idempotentCalls(auth: AuthConfig, logger: Logger): RequestHandle
       const headers = Object.fromEntries(
         KEPT_HEADERS.flatMap((name) => {
           const value = res.getHeader(name);
-          return value === undefined ? [] : [[name, String(value)]];
+          return value === undefined ? [] : [[name, Array.isArray(value) ? value : String(value)]];
         }),
       );
       const write = keeps(status) ? storeAnswer(id, holder, { status, headers, body: JSON.stringify(body) ?? 'null' }) : giveUp(id, holder);
