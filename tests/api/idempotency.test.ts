@@ -712,6 +712,23 @@ describe('keys left behind', () => {
     expect(await creditsOf(member)).toEqual({ sCredit: 2, pCredit: 0 });
   });
 
+  it('when the process died after the credits moved but before its answer was stored, then the retry takes the key over and moves nothing more', async () => {
+    const member = await createMember();
+    const body = { userId: member.id, amount: 2, note: 'A gift' };
+    const key = newKey();
+    await send('/user-setting/update-scredits', admin, body, key).expect(200);
+    // As a process that died between the movement and the stored answer leaves the key: running, its lease over.
+    await IdempotencyKeyModel.updateOne(
+      { _id: idempotencyKeyId(admin.id, key) },
+      { $set: { state: 'running', holder: 'a-process-that-died', leaseExpiresAt: new Date(Date.now() - 1), answer: null } },
+    );
+    const retried = await send('/user-setting/update-scredits', admin, body, key);
+    expect(retried.status).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.body).toEqual({ credits: { sCredit: 2, pCredit: 0 } });
+    expect(await creditsOf(member)).toEqual({ sCredit: 2, pCredit: 0 });
+  });
+
   it('when a key is past its 24 hours, then it is new again (even for another request), and the housekeeping job removes it', async () => {
     const caller = await withPaypalBalance();
     const key = newKey();

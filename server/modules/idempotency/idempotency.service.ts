@@ -21,6 +21,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import mongoose from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import '../../lib/action-key';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { ours } from '../../lib/query';
@@ -186,6 +187,7 @@ export function idempotentCalls(auth: AuthConfig, logger: Logger): RequestHandle
       });
     }
     const { holder } = claimed;
+    req.actionKey = id;
     // The lease is renewed while the handler runs, also after the client hung up: the handler may still move the
     // money, and its answer is then stored for the client's retry, which meanwhile is answered 409.
     const runUntil = Date.now() + LONGEST_RUN_MS;
