@@ -86,7 +86,7 @@ type Claim = { taken: true; holder: string } | { taken: false; found: Idempotenc
  * decides, as always, which of the requests racing for it takes it.
  */
 async function claim(id: string, userId: string, fingerprint: string): Promise<Claim> {
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     const now = new Date();
     const holder = newHolder();
     try {
@@ -113,7 +113,12 @@ async function claim(id: string, userId: string, fingerprint: string): Promise<C
     if ((!stale && !abandoned) || attempt >= 2) return { taken: false, found };
     await IdempotencyKeyModel.deleteOne(ours({ _id: id, holder: found.holder, state: found.state }));
   }
+  // Taken and given up again and again meanwhile: the other requests with this key are running now.
+  throw keyInUse();
 }
+
+const keyInUse = () =>
+  Object.assign(new AppError(409, 'idempotency_key_in_use', IDEMPOTENCY_MESSAGES.inUse), { retryAfterSeconds: IDEMPOTENCY_RETRY_AFTER_SECONDS });
 
 /** Writes the answer on the key, only while `holder` still holds it. */
 async function storeAnswer(id: string, holder: string, answer: StoredAnswer): Promise<void> {
@@ -182,18 +187,19 @@ export function idempotentCalls(auth: AuthConfig, logger: Logger): RequestHandle
       const { found } = claimed;
       if (found.fingerprint !== fingerprint) throw new AppError(422, 'idempotency_key_reused', IDEMPOTENCY_MESSAGES.reused);
       if (found.state === 'done' && found.answer) return replay(res, found.answer);
-      throw Object.assign(new AppError(409, 'idempotency_key_in_use', IDEMPOTENCY_MESSAGES.inUse), {
-        retryAfterSeconds: IDEMPOTENCY_RETRY_AFTER_SECONDS,
-      });
+      throw keyInUse();
     }
     const { holder } = claimed;
     req.actionKey = id;
     // The lease is renewed while the handler runs, also after the client hung up: the handler may still move the
     // money, and its answer is then stored for the client's retry, which meanwhile is answered 409.
     const runUntil = Date.now() + LONGEST_RUN_MS;
+    // The renewal under way, if any: the answer is written after it, since on FerretDB two updates of one document
+    // can interleave, and a renewal that read the key before the answer was written would write `running` back.
+    let renewing = Promise.resolve();
     const renewal = setInterval(() => {
       if (Date.now() > runUntil) return clearInterval(renewal);
-      renewLease(id, holder).catch((err: unknown) => log.warn({ err, reqId: req.id }, 'the lease of an Idempotency-Key could not be renewed'));
+      renewing = renewLease(id, holder).catch((err: unknown) => log.warn({ err, reqId: req.id }, 'the lease of an Idempotency-Key could not be renewed'));
     }, IDEMPOTENCY_LEASE_MS / 3);
     renewal.unref();
     let settled = false;
@@ -213,7 +219,9 @@ export function idempotentCalls(auth: AuthConfig, logger: Logger): RequestHandle
           return value === undefined ? [] : [[name, Array.isArray(value) ? value : String(value)]];
         }),
       );
-      const write = keeps(status) ? storeAnswer(id, holder, { status, headers, body: JSON.stringify(body) ?? 'null' }) : giveUp(id, holder);
+      const write = renewing.then(() =>
+        keeps(status) ? storeAnswer(id, holder, { status, headers, body: JSON.stringify(body) ?? 'null' }) : giveUp(id, holder),
+      );
       // The answer goes out either way: if it could not be kept, the key stays running until its lease ends, and a
       // retry then runs the call again, which its own unique keys make safe.
       write.catch((err: unknown) => log.error({ err, reqId: req.id }, 'the answer of an Idempotency-Key could not be stored')).finally(() => answer(body));
