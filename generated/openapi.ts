@@ -4856,10 +4856,10 @@ export interface components {
         };
         ErrorResponse: {
             /**
-             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502 (the payment provider refused), `bad_gateway` 502 (another outside service refused, such as Instagram), `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server).
+             * @description A stable machine-readable code. The HTTP status says the kind of failure; most codes name it (`bad_request` 400, `unauthorized` 401, `forbidden` 403, `not_found` 404, `method_not_allowed` 405, `conflict` 409, `payload_too_large` 413, `unsupported_media_type` 415, `too_many_requests` 429, `internal` 500, `payment_provider` 502 (the payment provider refused), `bad_gateway` 502 (another outside service refused, such as Instagram), `unavailable` 503); the others say which rule refused the call: `deactivated` (the account is deactivated), `password_not_set` (an account made through Google or Facebook has no password yet), `verification_required` (the payout email is not confirmed), `plan_required` (the call needs a subscription plan), `balance_unpaid` (the balance must be cashed out or given up first), `cash_out_pending` (a cash-out request is waiting), `mail_failed` (the mail could not be sent), `not_configured` (the provider is not set up on this server), `idempotency_key_in_use` (409: a request with the same Idempotency-Key is still running), `idempotency_key_reused` (422: the Idempotency-Key was used with a different request).
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "bad_gateway" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured";
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal" | "payment_provider" | "bad_gateway" | "unavailable" | "deactivated" | "password_not_set" | "verification_required" | "plan_required" | "balance_unpaid" | "cash_out_pending" | "mail_failed" | "not_configured" | "idempotency_key_in_use" | "idempotency_key_reused";
             errors?: {
                 message: string;
                 path: string;
@@ -6468,6 +6468,17 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description It conflicts with the current state (the call's own rules say when), or (`code: idempotency_key_in_use`) a request with the same `Idempotency-Key` is still being processed: retry after `Retry-After` seconds. */
+        ConflictOrKeyInUse: {
+            headers: {
+                /** @description Seconds to wait before retrying; sent with `idempotency_key_in_use`. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description One page of pieces; `nextCursor` is null on the last page. */
         ContentPage: {
             headers: {
@@ -6502,6 +6513,15 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The `Idempotency-Key` was used in the last 24 hours with a different request (another body or another call): `code: idempotency_key_reused`. Send a new key for a new action. */
+        IdempotencyKeyReused: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -6664,6 +6684,8 @@ export interface components {
         FeedTag: string;
         /** @description The member whose followers or followings are listed. */
         FollowUserPath: components["schemas"]["ObjectId"];
+        /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+        IdempotencyKey: string;
         IdPath: components["schemas"]["ObjectId"];
         /** @description What was typed (any characters; they are matched as plain text). */
         SearchQuery: string;
@@ -6674,6 +6696,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `true` on an answer repeated from the first request made with the same `Idempotency-Key` (nothing was done again); absent on an answer the call made now. */
+        IdempotentReplayed: "true";
         /** @description Sent on every answer to an API key: what is left of the key's quota, `r` requests, and `t` seconds until the window ends and the quota is whole again. The request answered is already counted. */
         RateLimit: string;
         /** @description Sent on every answer to an API key (IETF draft-ietf-httpapi-ratelimit-headers): the key's quota, `q` requests in a window of `w` seconds, under the policy name `api-key`. Absent on answers to a member's token, and on a 401 for a key that is unknown or revoked (nothing is counted against it). */
@@ -6791,7 +6815,10 @@ export interface operations {
     declineCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -6806,6 +6833,7 @@ export interface operations {
             /** @description The declined request. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6816,7 +6844,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -6840,7 +6869,10 @@ export interface operations {
     restoreCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -6851,6 +6883,7 @@ export interface operations {
             /** @description The request, waiting again. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6861,7 +6894,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -8507,7 +8541,10 @@ export interface operations {
     approveBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8520,6 +8557,7 @@ export interface operations {
             /** @description The bid and its sale as they are now. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8529,7 +8567,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StellarUnavailable"];
@@ -8538,7 +8577,10 @@ export interface operations {
     cancelBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8551,6 +8593,7 @@ export interface operations {
             /** @description The bid as it is now. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8560,7 +8603,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
@@ -8671,7 +8715,10 @@ export interface operations {
     relistBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8684,6 +8731,7 @@ export interface operations {
             /** @description Open to bids again (the fee waived), or a checkout to complete. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8693,7 +8741,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached or refused the checkout. */
@@ -8727,7 +8776,10 @@ export interface operations {
     sellBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8740,6 +8792,7 @@ export interface operations {
             /** @description The bid and its pending sale, with the transaction to sign. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8749,7 +8802,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StellarUnavailable"];
@@ -8758,7 +8812,10 @@ export interface operations {
     updateBid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8771,6 +8828,7 @@ export interface operations {
             /** @description The new bid, now the current best. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8781,7 +8839,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StellarUnavailable"];
@@ -8965,7 +9024,10 @@ export interface operations {
     redeemDiscountCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8978,6 +9040,7 @@ export interface operations {
             /** @description Paid. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,7 +9051,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
@@ -10009,7 +10073,10 @@ export interface operations {
     payForContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10022,6 +10089,7 @@ export interface operations {
             /** @description Paid with a credit, or a checkout to complete. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10032,7 +10100,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached or refused the checkout. */
@@ -13262,7 +13331,10 @@ export interface operations {
     createSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13275,6 +13347,7 @@ export interface operations {
             /** @description The checkout to open. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13284,7 +13357,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached or refused the checkout. */
@@ -13361,7 +13435,10 @@ export interface operations {
     updateSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13374,6 +13451,7 @@ export interface operations {
             /** @description Done. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13383,7 +13461,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description The payment provider could not be reached. */
             502: {
@@ -13416,7 +13495,10 @@ export interface operations {
     updatePlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13429,6 +13511,7 @@ export interface operations {
             /** @description The plan as it is now. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13439,6 +13522,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -13754,7 +13839,10 @@ export interface operations {
     approveCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13767,6 +13855,7 @@ export interface operations {
             /** @description The approved request. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13777,7 +13866,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -13801,7 +13891,10 @@ export interface operations {
     cancelCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13814,6 +13907,7 @@ export interface operations {
             /** @description The cancelled request. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13823,7 +13917,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -13847,7 +13942,10 @@ export interface operations {
     requestCashOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13860,6 +13958,7 @@ export interface operations {
             /** @description The pending request. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13869,7 +13968,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -14398,7 +14498,10 @@ export interface operations {
     updatePremiumCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14411,6 +14514,7 @@ export interface operations {
             /** @description The member's credits after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14421,6 +14525,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -14540,7 +14646,10 @@ export interface operations {
     updateStandardCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a call that moves money or credits safe to send again (Stripe's semantics). Send a new unique value (a UUID) for each action, and the same value when the same action is retried (a timeout, a lost connection). The key belongs to the member who sends it and is kept 24 hours: the same key with the same body answers the first request's answer again, its status included (4xx too), with `Idempotent-Replayed: true`, and does the work no second time; the same key with a different body answers 422 (`idempotency_key_reused`); the same key while its first request is still running answers 409 (`idempotency_key_in_use`) with Retry-After. An answer of 500 or more is not kept, so the action may be retried under the same key. Optional, so that older clients keep working: a call without it is made each time it is sent. Another member's key of the same value is theirs alone. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14553,6 +14662,7 @@ export interface operations {
             /** @description The member's credits after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14563,6 +14673,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConflictOrKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {

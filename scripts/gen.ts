@@ -33,6 +33,8 @@ interface Operation {
   'x-invalidates'?: string[];
   /** The answer's field with the next page's cursor, when it is not `nextCursor` (a thread pages back by `earlierCursor`). */
   'x-page-cursor'?: string;
+  /** The call moves money or credits: the client sends an Idempotency-Key with it (see client/src/api/http.ts). */
+  'x-idempotent'?: boolean;
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses: Record<string, unknown>;
@@ -78,6 +80,8 @@ export interface OperationInfo {
    * long as the file takes (a long statement is streamed for longer than a call's usual 30 s).
    */
   file: boolean;
+  /** Marked `x-idempotent`: each call sends a fresh Idempotency-Key, kept across the client's own retries of it. */
+  idempotent: boolean;
 }
 
 function resolveParam(spec: Spec, p: Parameter): Parameter {
@@ -116,6 +120,7 @@ export function listOperations(spec: Spec): OperationInfo[] {
         bodyRequired: Boolean(op.requestBody?.required),
         successStatus: success,
         file: answerTypes.some((type) => type !== 'application/json'),
+        idempotent: op['x-idempotent'] === true,
       });
     }
   }
@@ -147,6 +152,13 @@ function argsType(op: OperationInfo): { type: string; optional: boolean } {
   return { type: fields.length ? `{ ${fields.join('; ')} }` : NO_ARGS, optional };
 }
 
+/** The options an operation's function passes to `request`: a file's, and the Idempotency-Key of a call that moves money. */
+function callOptions(op: OperationInfo): string {
+  if (op.file) return "{ timeout: 0, ...options, responseType: 'text' }";
+  if (op.idempotent) return '{ idempotent: true, ...options }';
+  return 'options';
+}
+
 function operationsFile(ops: OperationInfo[]): string {
   const lines = [BANNER, "import type { operations } from '../../../../generated/openapi';", "import { request, type RequestOptions } from '../http';", ''];
   for (const op of ops) {
@@ -159,7 +171,7 @@ function operationsFile(ops: OperationInfo[]): string {
         : `export type ${name}Result = operations['${op.id}']['responses'][${op.successStatus}]['content']['application/json'];`,
       `/** ${op.method.toUpperCase()} ${op.path}: ${op.summary} */`,
       `export function ${op.id}(args${optional ? '?' : ''}: ${name}Args, options?: RequestOptions): Promise<${name}Result> {`,
-      `  return request<${name}Result>('${op.method}', '${op.path}', args ?? {}, ${op.file ? "{ timeout: 0, ...options, responseType: 'text' }" : 'options'});`,
+      `  return request<${name}Result>('${op.method}', '${op.path}', args ?? {}, ${callOptions(op)});`,
       '}',
       '',
     );

@@ -2,7 +2,7 @@
  * createApp(deps): the whole HTTP surface in one Express app, with the stored public answers in front of it
  * (lib/public-responses.ts). Order matters:
  * security headers -> request log -> compression -> health -> contract docs (+ dev outbox) -> the API key gate ->
- * JSON body and cookies -> contract validator -> the audit log's recorder of admin calls -> the router of the module that serves the call (lib/contract-routes.ts) -> JSON 404 for /api -> SPA -> the one error handler.
+ * JSON body and cookies -> contract validator -> the Idempotency-Key of money calls -> the audit log's recorder of admin calls -> the router of the module that serves the call (lib/contract-routes.ts) -> JSON 404 for /api -> SPA -> the one error handler.
  */
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
@@ -56,6 +56,7 @@ import { apiKeyGate, apiKeyLimit, apiKeysRouter, confirmKeyCall } from './module
 import { analyticsRouter } from './modules/analytics';
 import { anchorsRouter } from './modules/anchors';
 import { auditAdminActions, auditRouter } from './modules/audit';
+import { idempotentCalls } from './modules/idempotency';
 import { membersRouter } from './modules/members';
 import { messagesRouter } from './modules/messages';
 import { ownsProject, projectsRouter } from './modules/projects';
@@ -175,8 +176,10 @@ export function createApp({
     canonicalIds(OPENAPI_PATH),
     confirmKeyCall,
   );
-  // Every admin call that changes something is recorded as it answers (the contract marks them `x-admin`).
-  app.use('/api/v2', auditAdminActions(logger), serveByModule(routers.json, OPENAPI_PATH));
+  // A call that moves money or credits (marked `x-idempotent`) sent with an Idempotency-Key is done once per key, and
+  // answered again from the stored answer; it comes first, so that it keeps the answer the client is sent. Every
+  // admin call that changes something is recorded as it answers (the contract marks them `x-admin`).
+  app.use('/api/v2', idempotentCalls(config.auth, logger), auditAdminActions(logger), serveByModule(routers.json, OPENAPI_PATH));
 
   app.use('/api', (req, _res, next) => {
     next(new AppError(404, 'not_found', `No API call ${req.method} ${req.originalUrl.split('?')[0]}`));

@@ -13,6 +13,7 @@ import { runEarningsRollups } from '../modules/analytics';
 import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
 import { refreshRankings } from '../modules/feeds';
+import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { purgeMailOutbox } from '../modules/mail-outbox';
 import { mediaHousekeeping } from '../modules/media';
@@ -62,10 +63,10 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // Mails the mail server did not take when they were written (modules/mail-outbox): each due one tried again, once
     // whichever instance runs (an attempt is claimed by insert), until it is delivered or given up on.
     { name: 'mail-outbox', schedule: '* * * * *', leaseMs: 10 * 60_000, run: () => mailOutbox.deliverDue() },
-    // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read and expired wallet
-    // challenges, the outbox's records of attempts past their week and mails given up on past their month: kept small
-    // without TTL indexes (FerretDB refuses them). Waiting accounts whose registration link ended unused go too, with
-    // their songs.
+    // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read, expired wallet
+    // challenges, Idempotency-Keys past their 24 hours, the outbox's records of attempts past their week and mails
+    // given up on past their month: kept small without TTL indexes (FerretDB refuses them). Waiting accounts whose
+    // registration link ended unused go too, with their songs.
     {
       name: 'expired-records',
       schedule: '7 * * * *',
@@ -77,6 +78,7 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
         walletChallenges: await purgeExpiredWalletChallenges(),
         mailOutbox: await purgeMailOutbox(),
         unregisteredAccounts: await account.removeUnregisteredAccounts(),
+        idempotencyKeys: await purgeExpiredIdempotencyKeys(),
       }),
     },
     // Each closed UTC day's ledger entries get one Merkle root (made once: its `_id` is the day), anchored on Stellar

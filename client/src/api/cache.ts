@@ -27,6 +27,11 @@ export interface CallOptions {
    * stays away. The text says why, for the reader of the call; it is not shown.
    */
   quiet?: string;
+  /**
+   * For a change that moves money (its operation is marked `x-idempotent`): the Idempotency-Key of an earlier try of
+   * the same action, so that a retry is done at most once. Left out, each call sends a key of its own.
+   */
+  idempotencyKey?: string;
 }
 
 /** A failed call as the cache keeps it: plain data (the store holds no class instances). */
@@ -45,9 +50,9 @@ async function callOperation<A, T>(
   args: (A & CallOptions) | void,
   signal: AbortSignal,
 ): Promise<{ data: T } | { error: CachedError }> {
-  const { quiet, ...rest } = (args ?? {}) as A & CallOptions;
+  const { quiet, idempotencyKey, ...rest } = (args ?? {}) as A & CallOptions;
   try {
-    return { data: await operation(rest as A, { signal, quiet }) };
+    return { data: await operation(rest as A, { signal, quiet, ...(idempotencyKey ? { idempotencyKey } : {}) }) };
   } catch (failure) {
     const { status, code, message, errors } = toApiError(failure);
     return { error: { status, code, message, errors } };

@@ -40,6 +40,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** 'text': the answer's text as it came, never parsed (a file to save); a failure's JSON body is still read. */
   responseType?: 'text';
+  /**
+   * The call moves money or credits (the contract marks it `x-idempotent`; its generated function sets this): it
+   * carries an `Idempotency-Key`, made fresh for this call unless `idempotencyKey` gives one. The server then does
+   * the action once however often the same call reaches it, and answers a repeat with the first answer.
+   */
+  idempotent?: boolean;
+  /** The key of an action sent before, to retry that same action (a "Try again" after a lost connection). */
+  idempotencyKey?: string;
 }
 
 interface RequestArgs {
@@ -129,17 +137,34 @@ export function fillPath(template: string, params: Record<string, string | numbe
 
 const isUnauthorized = (error: unknown) => error instanceof AxiosError && error.response?.status === 401;
 
+/**
+ * A new Idempotency-Key: a random UUID. `crypto.randomUUID` exists only on secure pages (https, localhost), and Knack
+ * may be served over plain http on a local network, where the same 122 random bits are drawn by getRandomValues.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export async function request<T>(method: string, template: string, args: RequestArgs, options: RequestOptions = {}): Promise<T> {
   // Each call is built in a task of its own: a page's first effects start several calls at once, and building them
   // (headers, the token, the HTTP client's first use) would otherwise add up to one long task on a slow phone.
   await nextTask();
+  // One key for the whole call: the sends below after a token renewal are the same action, which the server must
+  // not do twice.
+  const idempotencyKey = options.idempotencyKey ?? (options.idempotent ? newIdempotencyKey() : undefined);
+  const ownHeaders = idempotencyKey ? { ...options.headers, 'Idempotency-Key': idempotencyKey } : options.headers;
   const send = async (token: string | null) => {
     const response = await httpClient().request<T>({
       method,
       url: fillPath(template, args.path),
       params: args.query,
       data: args.body,
-      headers: token || options.headers ? { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) } : undefined,
+      headers: token || ownHeaders ? { ...ownHeaders, ...(token ? { Authorization: `Bearer ${token}` } : {}) } : undefined,
       signal: options.signal,
       ...(options.responseType ? { responseType: options.responseType } : {}),
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),

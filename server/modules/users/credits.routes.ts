@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { Types } from 'mongoose';
 import type { AuthConfig } from '../../config';
 import { auditDetails } from '../../lib/audit-details';
+import '../../lib/action-key';
 import { badRequest, notFound } from '../../lib/errors';
 import type { ApiRequest, ApiResponse } from '../../lib/openapi-types';
 import { requireAdmin, requireSelfOrAdmin } from '../../lib/permissions';
@@ -20,7 +21,7 @@ export function creditsRouter(config: AuthConfig): Router {
     requireAdmin(req.auth, ADMINS_ONLY);
     const { userId, amount, note } = req.body;
     if (!(await UserModel.exists({ _id: new Types.ObjectId(userId) }))) throw notFound('User not found');
-    const credits = await adjustCredits(userId, tier, amount, req.auth!.userId, note?.trim() || null);
+    const credits = await adjustCredits(userId, tier, amount, req.auth!.userId, note?.trim() || null, req.actionKey);
     if (!credits) throw badRequest(CREDIT_MESSAGES.belowZero, [{ path: 'amount', message: CREDIT_MESSAGES.belowZero }]);
     // The credits were read under the member's credit lock, just after the change: before it is exactly one amount less.
     const field = tier === 'standard' ? 'sCredit' : 'pCredit';

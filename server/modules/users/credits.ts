@@ -123,15 +123,18 @@ export const CREDIT_MESSAGES = {
 
 /**
  * An admin's correction of one tier by a signed amount, with a note saying why. Refused when it would take
- * the member below zero. Answers the member's credits after it.
+ * the member below zero. Answers the member's credits after it. `actionKey` (lib/action-key.ts), when the call came
+ * with an Idempotency-Key, names the movement: the same action run again after a crash moves nothing more.
  */
-export function adjustCredits(userId: string, tier: CreditTier, amount: number, adminId: string, note: string | null) {
+export function adjustCredits(userId: string, tier: CreditTier, amount: number, adminId: string, note: string | null, actionKey?: string) {
   return withLock(
     lockKey(userId),
     async () => {
+      const _id = `admin:${actionKey ?? randomBytes(12).toString('hex')}`;
+      if (actionKey && (await CreditMovementModel.exists({ _id }))) return creditsOf(userId);
       if ((await planCreditsLeft(userId, tier)) + amount < 0) return null;
       const change = { standard: tier === 'standard' ? amount : 0, premium: tier === 'premium' ? amount : 0 };
-      await record({ _id: `admin:${randomBytes(12).toString('hex')}`, userId, ...change, reason: 'admin', ref: adminId, note });
+      await record({ _id, userId, ...change, reason: 'admin', ref: adminId, note });
       return creditsOf(userId);
     },
     CREDIT_LOCK,

@@ -36,14 +36,14 @@ export type ApproveBidArgs = { body: NonNullable<operations['approveBid']['reque
 export type ApproveBidResult = operations['approveBid']['responses'][200]['content']['application/json'];
 /** POST /bid/approve: A party of a pending sale signs it (or says their wallet did not) */
 export function approveBid(args: ApproveBidArgs, options?: RequestOptions): Promise<ApproveBidResult> {
-  return request<ApproveBidResult>('post', '/bid/approve', args ?? {}, options);
+  return request<ApproveBidResult>('post', '/bid/approve', args ?? {}, { idempotent: true, ...options });
 }
 
 export type ApproveCashOutArgs = { body: NonNullable<operations['approveCashOut']['requestBody']>['content']['application/json'] };
 export type ApproveCashOutResult = operations['approveCashOut']['responses'][200]['content']['application/json'];
 /** POST /user-history/approve: Pay a pending cash-out request through the payout provider (admins only) */
 export function approveCashOut(args: ApproveCashOutArgs, options?: RequestOptions): Promise<ApproveCashOutResult> {
-  return request<ApproveCashOutResult>('post', '/user-history/approve', args ?? {}, options);
+  return request<ApproveCashOutResult>('post', '/user-history/approve', args ?? {}, { idempotent: true, ...options });
 }
 
 export type BlockMessageSenderArgs = { body: NonNullable<operations['blockMessageSender']['requestBody']>['content']['application/json'] };
@@ -57,14 +57,14 @@ export type CancelBidArgs = { body: NonNullable<operations['cancelBid']['request
 export type CancelBidResult = operations['cancelBid']['responses'][200]['content']['application/json'];
 /** POST /bid/cancel: Withdraw or restore a bid, or cancel a pending sale */
 export function cancelBid(args: CancelBidArgs, options?: RequestOptions): Promise<CancelBidResult> {
-  return request<CancelBidResult>('post', '/bid/cancel', args ?? {}, options);
+  return request<CancelBidResult>('post', '/bid/cancel', args ?? {}, { idempotent: true, ...options });
 }
 
 export type CancelCashOutArgs = { body: NonNullable<operations['cancelCashOut']['requestBody']>['content']['application/json'] };
 export type CancelCashOutResult = operations['cancelCashOut']['responses'][200]['content']['application/json'];
 /** POST /user-history/cancel: Cancel a pending cash-out request (an admin, or the member for their own) */
 export function cancelCashOut(args: CancelCashOutArgs, options?: RequestOptions): Promise<CancelCashOutResult> {
-  return request<CancelCashOutResult>('post', '/user-history/cancel', args ?? {}, options);
+  return request<CancelCashOutResult>('post', '/user-history/cancel', args ?? {}, { idempotent: true, ...options });
 }
 
 export type CancelEmailChangeArgs = { body: NonNullable<operations['cancelEmailChange']['requestBody']>['content']['application/json'] };
@@ -162,7 +162,7 @@ export type CreateSubscriptionArgs = { body: NonNullable<operations['createSubsc
 export type CreateSubscriptionResult = operations['createSubscription']['responses'][201]['content']['application/json'];
 /** POST /subscription/create: Subscribe to a plan (open its checkout) */
 export function createSubscription(args: CreateSubscriptionArgs, options?: RequestOptions): Promise<CreateSubscriptionResult> {
-  return request<CreateSubscriptionResult>('post', '/subscription/create', args ?? {}, options);
+  return request<CreateSubscriptionResult>('post', '/subscription/create', args ?? {}, { idempotent: true, ...options });
 }
 
 export type CreateTop50UploadPassArgs = { body: NonNullable<operations['createTop50UploadPass']['requestBody']>['content']['application/json'] };
@@ -190,7 +190,7 @@ export type DeclineCashOutArgs = { path: operations['declineCashOut']['parameter
 export type DeclineCashOutResult = operations['declineCashOut']['responses'][200]['content']['application/json'];
 /** POST /admin/cash-outs/{id}/decline: Decline a waiting cash-out request with a reason the member reads (admins) */
 export function declineCashOut(args: DeclineCashOutArgs, options?: RequestOptions): Promise<DeclineCashOutResult> {
-  return request<DeclineCashOutResult>('post', '/admin/cash-outs/{id}/decline', args ?? {}, options);
+  return request<DeclineCashOutResult>('post', '/admin/cash-outs/{id}/decline', args ?? {}, { idempotent: true, ...options });
 }
 
 export type DeleteCommentArgs = { path: operations['deleteComment']['parameters']['path'] };
@@ -912,7 +912,7 @@ export type PayForContentArgs = { body: NonNullable<operations['payForContent'][
 export type PayForContentResult = operations['payForContent']['responses'][200]['content']['application/json'];
 /** POST /content/paid: Monetize a piece (pay its listing fee) */
 export function payForContent(args: PayForContentArgs, options?: RequestOptions): Promise<PayForContentResult> {
-  return request<PayForContentResult>('post', '/content/paid', args ?? {}, options);
+  return request<PayForContentResult>('post', '/content/paid', args ?? {}, { idempotent: true, ...options });
 }
 
 export type PostToInstagramArgs = { body: NonNullable<operations['postToInstagram']['requestBody']>['content']['application/json'] };
@@ -968,14 +968,14 @@ export type RedeemDiscountCodeArgs = { body: NonNullable<operations['redeemDisco
 export type RedeemDiscountCodeResult = operations['redeemDiscountCode']['responses'][200]['content']['application/json'];
 /** POST /code/save: Monetize a piece with a discount code */
 export function redeemDiscountCode(args: RedeemDiscountCodeArgs, options?: RequestOptions): Promise<RedeemDiscountCodeResult> {
-  return request<RedeemDiscountCodeResult>('post', '/code/save', args ?? {}, options);
+  return request<RedeemDiscountCodeResult>('post', '/code/save', args ?? {}, { idempotent: true, ...options });
 }
 
 export type RelistBidArgs = { body: NonNullable<operations['relistBid']['requestBody']>['content']['application/json'] };
 export type RelistBidResult = operations['relistBid']['responses'][200]['content']['application/json'];
 /** POST /bid/relist: The owner of a sold piece opens it to bids again (paying the relisting fee) */
 export function relistBid(args: RelistBidArgs, options?: RequestOptions): Promise<RelistBidResult> {
-  return request<RelistBidResult>('post', '/bid/relist', args ?? {}, options);
+  return request<RelistBidResult>('post', '/bid/relist', args ?? {}, { idempotent: true, ...options });
 }
 
 export type RemoveFollowerArgs = { path: operations['removeFollower']['parameters']['path'] };
@@ -1010,7 +1010,7 @@ export type RequestCashOutArgs = { body: NonNullable<operations['requestCashOut'
 export type RequestCashOutResult = operations['requestCashOut']['responses'][201]['content']['application/json'];
 /** POST /user-history/earn: Ask to cash out the whole available balance (adds an Earn history item, pending) */
 export function requestCashOut(args: RequestCashOutArgs, options?: RequestOptions): Promise<RequestCashOutResult> {
-  return request<RequestCashOutResult>('post', '/user-history/earn', args ?? {}, options);
+  return request<RequestCashOutResult>('post', '/user-history/earn', args ?? {}, { idempotent: true, ...options });
 }
 
 export type RequestEmailChangeArgs = { path: operations['requestEmailChange']['parameters']['path']; body: NonNullable<operations['requestEmailChange']['requestBody']>['content']['application/json'] };
@@ -1059,7 +1059,7 @@ export type RestoreCashOutArgs = { path: operations['restoreCashOut']['parameter
 export type RestoreCashOutResult = operations['restoreCashOut']['responses'][200]['content']['application/json'];
 /** POST /admin/cash-outs/{id}/restore: Put a declined or cancelled cash-out request back to waiting (admins) */
 export function restoreCashOut(args: RestoreCashOutArgs, options?: RequestOptions): Promise<RestoreCashOutResult> {
-  return request<RestoreCashOutResult>('post', '/admin/cash-outs/{id}/restore', args ?? {}, options);
+  return request<RestoreCashOutResult>('post', '/admin/cash-outs/{id}/restore', args ?? {}, { idempotent: true, ...options });
 }
 
 export type RestoreContentVersionArgs = { path: operations['restoreContentVersion']['parameters']['path'] };
@@ -1150,7 +1150,7 @@ export type SellBidArgs = { body: NonNullable<operations['sellBid']['requestBody
 export type SellBidResult = operations['sellBid']['responses'][200]['content']['application/json'];
 /** POST /bid/sell: The owner accepts the current best bid (the sale becomes pending) */
 export function sellBid(args: SellBidArgs, options?: RequestOptions): Promise<SellBidResult> {
-  return request<SellBidResult>('post', '/bid/sell', args ?? {}, options);
+  return request<SellBidResult>('post', '/bid/sell', args ?? {}, { idempotent: true, ...options });
 }
 
 export type SellTagArgs = { body: NonNullable<operations['sellTag']['requestBody']>['content']['application/json'] };
@@ -1241,7 +1241,7 @@ export type UpdateBidArgs = { body: NonNullable<operations['updateBid']['request
 export type UpdateBidResult = operations['updateBid']['responses'][201]['content']['application/json'];
 /** POST /bid/update: Bid on a piece, in XLM */
 export function updateBid(args: UpdateBidArgs, options?: RequestOptions): Promise<UpdateBidResult> {
-  return request<UpdateBidResult>('post', '/bid/update', args ?? {}, options);
+  return request<UpdateBidResult>('post', '/bid/update', args ?? {}, { idempotent: true, ...options });
 }
 
 export type UpdateCmsPageArgs = { path: operations['updateCmsPage']['parameters']['path']; body: NonNullable<operations['updateCmsPage']['requestBody']>['content']['application/json'] };
@@ -1297,14 +1297,14 @@ export type UpdatePlanArgs = { body: NonNullable<operations['updatePlan']['reque
 export type UpdatePlanResult = operations['updatePlan']['responses'][200]['content']['application/json'];
 /** POST /subscription/update-plan: Change a plan's name, credits or monthly price (admins) */
 export function updatePlan(args: UpdatePlanArgs, options?: RequestOptions): Promise<UpdatePlanResult> {
-  return request<UpdatePlanResult>('post', '/subscription/update-plan', args ?? {}, options);
+  return request<UpdatePlanResult>('post', '/subscription/update-plan', args ?? {}, { idempotent: true, ...options });
 }
 
 export type UpdatePremiumCreditsArgs = { body: NonNullable<operations['updatePremiumCredits']['requestBody']>['content']['application/json'] };
 export type UpdatePremiumCreditsResult = operations['updatePremiumCredits']['responses'][200]['content']['application/json'];
 /** POST /user-setting/update-pcredits: Add or take premium listing credits (admins) */
 export function updatePremiumCredits(args: UpdatePremiumCreditsArgs, options?: RequestOptions): Promise<UpdatePremiumCreditsResult> {
-  return request<UpdatePremiumCreditsResult>('post', '/user-setting/update-pcredits', args ?? {}, options);
+  return request<UpdatePremiumCreditsResult>('post', '/user-setting/update-pcredits', args ?? {}, { idempotent: true, ...options });
 }
 
 export type UpdateProjectArgs = { body: NonNullable<operations['updateProject']['requestBody']>['content']['application/json'] };
@@ -1332,14 +1332,14 @@ export type UpdateStandardCreditsArgs = { body: NonNullable<operations['updateSt
 export type UpdateStandardCreditsResult = operations['updateStandardCredits']['responses'][200]['content']['application/json'];
 /** POST /user-setting/update-scredits: Add or take standard listing credits (admins) */
 export function updateStandardCredits(args: UpdateStandardCreditsArgs, options?: RequestOptions): Promise<UpdateStandardCreditsResult> {
-  return request<UpdateStandardCreditsResult>('post', '/user-setting/update-scredits', args ?? {}, options);
+  return request<UpdateStandardCreditsResult>('post', '/user-setting/update-scredits', args ?? {}, { idempotent: true, ...options });
 }
 
 export type UpdateSubscriptionArgs = { body: NonNullable<operations['updateSubscription']['requestBody']>['content']['application/json'] };
 export type UpdateSubscriptionResult = operations['updateSubscription']['responses'][200]['content']['application/json'];
 /** POST /subscription/update: Cancel (or resume) a subscription's renewals */
 export function updateSubscription(args: UpdateSubscriptionArgs, options?: RequestOptions): Promise<UpdateSubscriptionResult> {
-  return request<UpdateSubscriptionResult>('post', '/subscription/update', args ?? {}, options);
+  return request<UpdateSubscriptionResult>('post', '/subscription/update', args ?? {}, { idempotent: true, ...options });
 }
 
 export type UpdateUserHeaderImageArgs = { body: NonNullable<operations['updateUserHeaderImage']['requestBody']>['content']['application/json'] };
