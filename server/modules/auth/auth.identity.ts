@@ -29,6 +29,7 @@ import {
   userReads,
   type UserDoc,
 } from '../users';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { accountTakenBackMail, emailChangeMail, emailChangeNoticeMail, type HeldPayout } from './auth.mails';
 import { checkCurrentPassword } from './auth.password-check';
 import { MESSAGES, checkEmail, checkUsername, fail } from './auth.rules';
@@ -158,6 +159,7 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
     async confirmEmailChange(token: string): Promise<EmailLinkAnswer> {
       const link = await spendOneTimeToken(token, 'email-change');
       if (!link?.email) return badLink();
+      faultPoint(FAULT_POINTS.emailAfterSpend);
       const email = link.email;
       return oneEmailStepAtATime(link.userId, async () => {
         const member = await userReads.byId<UserDoc>(link.userId);
@@ -168,6 +170,7 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
           throw emailTaken();
         }
         if (!switched) return badLink();
+        faultPoint(FAULT_POINTS.emailAfterSwitch);
         await Promise.all([
           revokeWaitingLinks(member._id),
           extendCancelLinks(member._id, { email, previousEmail: member.email }, new Date(Date.now() + EMAIL_CHANGE_UNDO_MS)),

@@ -13,6 +13,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Types } from 'mongoose';
 import { isSubscriptionEvent, ProviderError, SignatureError, type PaymentProvider, type WebhookEvent } from '../../integrations/payments';
 import { AppError, badRequest, notFound } from '../../lib/errors';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/duplicate-key';
@@ -189,6 +190,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
             { new: true },
           ).lean<PaymentOrderDoc>()
         : order;
+    faultPoint(FAULT_POINTS.webhookAfterOrderPaid);
     // A later delivery finishes a refund that an earlier one could not make.
     if (paid?.status === 'superseded') return refundSuperseded(paid);
     if (paid?.status !== 'paid') return;
@@ -199,6 +201,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     const { entry, created } = relisting
       ? await postRelisting(relisting, paid.contentId, payerId, paid.amountMicros, ref)
       : await postListing(paid.contentId, payerId, 'card', paid.amountMicros, ref);
+    faultPoint(FAULT_POINTS.webhookAfterLedger);
     if (!created && entry.ref !== ref) {
       await PaymentOrderModel.updateOne({ _id: paid._id }, { $set: { status: 'superseded' } });
       return refundSuperseded({ ...paid, status: 'superseded' });
@@ -285,11 +288,13 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       const tier = tierOf(content);
       const use = request.useCredit === false ? null : await takePlanCredit(caller.userId, tier, String(content._id));
       if (!use) return checkout(caller, content, listingCharge(content, tier), origin);
+      faultPoint(FAULT_POINTS.listingAfterCredit);
       const { created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
       if (!created) {
         await givePlanCreditBack(caller.userId, use);
         throw alreadyPaid();
       }
+      faultPoint(FAULT_POINTS.listingAfterLedger);
       return { status: 'paid' as const, ...(await paidAnswer(await markPaidOut(content._id, caller.userId), content._id, caller)) };
     },
 

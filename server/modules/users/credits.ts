@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, Types, model } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { withLock } from '../../lib/mutex';
 import { ours } from '../../lib/query';
 import { UserExtModel } from './users.model';
@@ -77,6 +78,7 @@ async function record(movement: Omit<CreditMovementDoc, 'at' | 'userId'> & { use
     if (isDuplicateKey(err)) return false;
     throw err;
   }
+  faultPoint(FAULT_POINTS.creditAfterMovement);
   await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $inc: { sCredit: movement.standard, pCredit: movement.premium } }, { upsert: true });
   return true;
 }
