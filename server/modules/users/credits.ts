@@ -4,14 +4,17 @@
  * given back when that listing did not happen, an admin's correction) is an inserted document with a
  * deterministic `_id`, so the same grant or give-back cannot happen twice, even when a provider delivers an
  * event to two processes at once, and a member's credits can always be explained. The totals on the user
- * extension are kept under the member's credit lock, in the same step as each movement.
+ * extension are kept under the member's credit lock, right after each movement; a process that dies between the
+ * two leaves them off by that movement, so they are counted again from the movements whenever the totals decide
+ * something (before a credit is used), when a movement is recorded again (a provider's retry after the crash),
+ * and by the listing-repairs job for every member.
  */
 import { randomBytes } from 'node:crypto';
 import { Schema, Types, model } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { withLock } from '../../lib/mutex';
-import { ours } from '../../lib/query';
+import { anyOf, ours } from '../../lib/query';
 import { UserExtModel } from './users.model';
 
 export type CreditTier = 'standard' | 'premium';
@@ -21,7 +24,11 @@ const CREDIT_LOCK = { busyMessage: 'Another payment of yours is in progress. Ple
 
 const creditMovementSchema = new Schema(
   {
-    /** The movement's key: `plan:{subscriptionId}:{periodStart}`, `use:{random}`, `return:{use id}`, `admin:{random}`. */
+    /**
+     * The movement's key: `plan:{subscriptionId}:{periodStart}`, `use:{userId}:{contentId}` (one credit per member
+     * and piece, so a retried payment uses the same one; `use:{random}` before, or once that use was given back),
+     * `return:{use id}`, `admin:{random}`.
+     */
     _id: { type: String, required: true },
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
     /** Signed changes of each tier. */
@@ -70,13 +77,31 @@ export async function planCreditsLeft(userId: string, tier: CreditTier): Promise
   return credits[CREDIT_FIELD[tier]];
 }
 
-/** Records the movement and moves the totals; caller holds the member's credit lock. False when `_id` was recorded before. */
+/**
+ * Sets the member's kept totals to the sum of their movements, when they differ (a process died between a movement
+ * and its totals); caller holds the member's credit lock. Answers the totals.
+ */
+async function recount(userId: string): Promise<{ sCredit: number; pCredit: number }> {
+  const movements = await CreditMovementModel.find({ userId: memberKey(userId) }, { standard: 1, premium: 1 }).lean<Pick<CreditMovementDoc, 'standard' | 'premium'>[]>();
+  const counted = movements.reduce((sum, m) => ({ sCredit: sum.sCredit + m.standard, pCredit: sum.pCredit + m.premium }), { sCredit: 0, pCredit: 0 });
+  const kept = await creditsOf(userId);
+  if (kept.sCredit !== counted.sCredit || kept.pCredit !== counted.pCredit) {
+    await UserExtModel.updateOne({ userId: memberKey(userId) }, { $set: counted }, { upsert: true });
+  }
+  return counted;
+}
+
+/**
+ * Records the movement and moves the totals; caller holds the member's credit lock. False when `_id` was recorded
+ * before: then the totals are counted again, since a crash may have come between that first record and its totals.
+ */
 async function record(movement: Omit<CreditMovementDoc, 'at' | 'userId'> & { userId: string; at?: Date }): Promise<boolean> {
   try {
     await CreditMovementModel.create({ ...movement, userId: memberKey(movement.userId), at: movement.at ?? new Date() });
   } catch (err) {
-    if (isDuplicateKey(err)) return false;
-    throw err;
+    if (!isDuplicateKey(err)) throw err;
+    await recount(movement.userId);
+    return false;
   }
   faultPoint(FAULT_POINTS.creditAfterMovement);
   await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $inc: { sCredit: movement.standard, pCredit: movement.premium } }, { upsert: true });
@@ -88,22 +113,61 @@ export function grantCredits(userId: string, change: CreditChange, key: string, 
   return withLock(lockKey(userId), () => record({ _id: key, userId, ...change, reason: 'plan', ref, note: null }), CREDIT_LOCK);
 }
 
+/** The key of the credit a member uses for a piece: one per member and piece, so that a retried payment uses the same. */
+const useKey = (userId: string, contentId: string) => `use:${userId}:${contentId}`;
+
 /**
- * Uses one credit of the tier for a listing, never going below 0. Answers the use's key (to give it back if
- * the listing does not happen), or null when the member has none.
+ * Uses one credit of the tier for a listing, never going below 0 (counted from the movements, not only the kept
+ * totals). Answers the use's key (to give it back if the listing does not happen), or null when the member has none.
+ * The member's use for this piece that was taken and not given back (a payment that stopped before its listing, then
+ * retried) is answered again, not taken twice.
  */
 export function takePlanCredit(userId: string, tier: CreditTier, contentId: string): Promise<string | null> {
   return withLock(
     lockKey(userId),
     async () => {
-      if ((await planCreditsLeft(userId, tier)) < 1) return null;
-      const _id = `use:${randomBytes(12).toString('hex')}`;
+      const credits = await recount(userId);
+      let _id = useKey(userId, contentId);
+      const [earlier, returned] = await Promise.all([CreditMovementModel.exists({ _id }), CreditMovementModel.exists({ _id: `return:${_id}` })]);
+      if (earlier && !returned) return _id;
+      if (earlier) _id = `use:${randomBytes(12).toString('hex')}`;
+      if (credits[CREDIT_FIELD[tier]] < 1) return null;
       const change = { standard: tier === 'standard' ? -1 : 0, premium: tier === 'premium' ? -1 : 0 };
       await record({ _id, userId, ...change, reason: 'listing', ref: contentId, note: null });
       return _id;
     },
     CREDIT_LOCK,
   );
+}
+
+/**
+ * The credits used for listings and not given back, taken before `before`: what the listing-repairs job checks
+ * against the ledger (a payment that stopped between the credit and its listing, and was never retried).
+ */
+export async function creditUsesBefore(before: Date): Promise<Pick<CreditMovementDoc, '_id' | 'userId' | 'ref'>[]> {
+  const movements = await CreditMovementModel.find(ours({ reason: anyOf(['listing', 'listing-undone']) }), { userId: 1, ref: 1, reason: 1, at: 1 }).lean<
+    Pick<CreditMovementDoc, '_id' | 'userId' | 'ref' | 'reason' | 'at'>[]
+  >();
+  const returned = new Set(movements.filter((m) => m.reason === 'listing-undone').map((m) => m._id.slice('return:'.length)));
+  return movements.filter((m) => m.reason === 'listing' && m.at < before && !returned.has(m._id)).map(({ _id, userId, ref }) => ({ _id, userId, ref }));
+}
+
+/** Counts every member's kept totals again from their movements, each under their credit lock; answers how many were off. */
+export async function recountCreditTotals(): Promise<number> {
+  const movements = await CreditMovementModel.find({}, { userId: 1 }).lean<Pick<CreditMovementDoc, 'userId'>[]>();
+  let fixed = 0;
+  for (const userId of new Set(movements.map((m) => String(m.userId)))) {
+    await withLock(
+      lockKey(userId),
+      async () => {
+        const before = await creditsOf(userId);
+        const after = await recount(userId);
+        if (before.sCredit !== after.sCredit || before.pCredit !== after.pCredit) fixed += 1;
+      },
+      CREDIT_LOCK,
+    );
+  }
+  return fixed;
 }
 
 /** Gives back the credit of a use whose listing did not happen (once per use). */
@@ -131,7 +195,7 @@ export function adjustCredits(userId: string, tier: CreditTier, amount: number, 
   return withLock(
     lockKey(userId),
     async () => {
-      if ((await planCreditsLeft(userId, tier)) + amount < 0) return null;
+      if ((await recount(userId))[CREDIT_FIELD[tier]] + amount < 0) return null;
       const change = { standard: tier === 'standard' ? amount : 0, premium: tier === 'premium' ? amount : 0 };
       await record({ _id: `admin:${randomBytes(12).toString('hex')}`, userId, ...change, reason: 'admin', ref: adminId, note });
       return creditsOf(userId);
