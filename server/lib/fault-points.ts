@@ -38,10 +38,10 @@ export const FAULT_POINTS = {
   deletionAfterRecord: 'deletion.after-record',
   /** An account deletion: one of its steps done (`deletion.after-step:n` dies after the n-th), the next not started. */
   deletionAfterStep: 'deletion.after-step',
-  /** An email change's link opened: the link spent, the email not switched yet. */
-  emailAfterSpend: 'email.after-spend',
-  /** An email change's link opened: the email switched, the other waiting links not ended yet. */
+  /** An email change's link opened: the email switched, the old address's cancel links not extended, no link ended yet. */
   emailAfterSwitch: 'email.after-switch',
+  /** An email change's link opened: the email switched and the cancel links extended, the waiting links (this one too) not ended yet. */
+  emailAfterCancelLinks: 'email.after-cancel-links',
 } as const;
 
 export type FaultPointName = (typeof FAULT_POINTS)[keyof typeof FAULT_POINTS];

@@ -315,29 +315,39 @@ describe.each([FAULT_POINTS.deletionAfterRecord, `${FAULT_POINTS.deletionAfterSt
   },
 );
 
-describe.each([FAULT_POINTS.emailAfterSpend, FAULT_POINTS.emailAfterSwitch])('an email change, its link opened and crashed at %s', (point) => {
-  it('when the member opens the link again, then the email is the new one, sign-in works with it alone, and every invariant holds', async () => {
+describe.each([FAULT_POINTS.emailAfterSwitch, FAULT_POINTS.emailAfterCancelLinks])('an email change, its link opened and crashed at %s', (point) => {
+  it('when the member opens the link again, then the change is finished: sign-in works with the new email alone, no link mailed to the old one acts, and every invariant holds', async () => {
     const dir = crashFolder();
     const eve = await member();
     const newEmail = `new.${eve.email}`;
+    const mailbox = outboxMailbox(path.join(dir, 'mail'));
     const setup = await start(dir, { afterCrash: false });
+    // A password reset mailed to the old address before the change: the change must end it.
+    await request(setup.url).post('/api/v2/auth/request-reset-password').send({ email: eve.email }).expect(200);
+    const resetToken = tokenFromMail(await mailbox.nextMailTo(eve.email), '/auth/reset-password');
     await request(setup.url).post(`/api/v2/user-setting/update-email/${eve.id}`).set(bearer(eve)).send({ email: newEmail, password: PASSWORD }).expect(200);
     await setup.stop();
-    const token = tokenFromMail(await outboxMailbox(path.join(dir, 'mail')).nextMailTo(newEmail), '/confirm');
+    const token = tokenFromMail(await mailbox.nextMailTo(newEmail), '/confirm');
     const confirm = (app: CrashApp) => request(app.url).post('/api/v2/auth/confirm-email-change').send({ token });
 
     await crash(dir, point, confirm);
+    expect((await UserModel.findById(eve.id).lean())!.email).toBe(newEmail);
     const app = await restart(dir);
-    const again = await confirm(app);
-    expect({ status: again.status, email: (await UserModel.findById(eve.id).lean())!.email }).toEqual({
-      status: point === FAULT_POINTS.emailAfterSpend ? 200 : 400,
-      email: newEmail,
-    });
+    const again = await confirm(app).expect(200);
+    expect(again.body.message).toBe(`Your email is now ${newEmail}.`);
+    // Finished now: the link is used up.
+    expect((await confirm(app).expect(400)).body.message).toBe('This email change link is invalid or has expired.');
     await runJobs(app);
 
     const signin = (email: string) => request(app.url).post('/api/v2/auth/signin').send({ email, password: PASSWORD });
     await signin(newEmail).expect(200);
     expect((await signin(eve.email).expect(401)).body.message).toBe('Incorrect email or password.');
+    const reset = await request(app.url).post('/api/v2/auth/reset-password').send({ token: resetToken, newPassword: 'Th1ef!pass', passwordConfirm: 'Th1ef!pass' });
+    expect({ status: reset.status, message: reset.body.message }).toEqual({ status: 400, message: 'This reset link is invalid or has expired.' });
+    // The old address's cancel link works for 7 days from the change.
+    const cancelLinks = await mongoose.connection.collection('one_time_tokens').find({ userId: new Types.ObjectId(eve.id), purpose: 'email-cancel' }).toArray();
+    expect(cancelLinks.map((link) => (link.expiresAt as Date).getTime() - Date.now())).toEqual([expect.any(Number)]);
+    expect((cancelLinks[0]!.expiresAt as Date).getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3_600_000);
     expect(await invariants(dir)).toEqual([]);
   });
 });

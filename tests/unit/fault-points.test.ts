@@ -87,7 +87,7 @@ describe('faultPoint', () => {
 
   it('when a point is armed for its 2nd hit, then the process lives through the 1st and other points, and dies by SIGKILL at the 2nd', () => {
     const result = run(
-      "fp.armFaultPoint({ name: 'email.after-spend', hit: 2 }); fp.faultPoint('email.after-spend'); fp.faultPoint('email.after-switch'); console.log('first'); fp.faultPoint('email.after-spend'); console.log('second');",
+      "fp.armFaultPoint({ name: 'email.after-switch', hit: 2 }); fp.faultPoint('email.after-switch'); fp.faultPoint('email.after-cancel-links'); console.log('first'); fp.faultPoint('email.after-switch'); console.log('second');",
     );
     expect({ signal: result.signal, stdout: result.stdout }).toEqual({ signal: 'SIGKILL', stdout: 'first\n' });
   });
