@@ -164,6 +164,23 @@ describe.each([
     expect(listing).toMatchObject({ method: 'standard-credit', actorId: new Types.ObjectId(payer.id) });
     expect(await invariants(dir)).toEqual([]);
   });
+
+  it('when the payer never retries, then the jobs finish or undo it: the piece is monetized by the credit, or the credit is back', async () => {
+    const dir = crashFolder();
+    const payer = await member();
+    const piece = await createPiece(payer);
+    await grantCredits(payer.id, { standard: 2, premium: 0 }, `plan:crash-test:${payer.id}`, 'crash-test');
+    await crash(dir, point, (app) => request(app.url).post('/api/v2/content/paid').set(bearer(payer)).send({ userId: payer.id, contentId: piece.id }));
+    const app = await restart(dir);
+    await runJobs(app);
+
+    const listed = point === FAULT_POINTS.listingAfterLedger;
+    expect(await creditsOf(payer)).toEqual({ sCredit: listed ? 1 : 2, pCredit: 0 });
+    const quote = await request(app.url).get(`/api/v2/payments/listing-quote/${piece.id}`).set(bearer(later(payer))).expect(200);
+    expect(quote.body).toMatchObject({ isPaidOut: listed, creditsLeft: listed ? 1 : 2 });
+    expect(await entriesWithIds([`listing:${piece.id}`])).toHaveLength(listed ? 1 : 0);
+    expect(await invariants(dir)).toEqual([]);
+  });
 });
 
 describe.each([FAULT_POINTS.webhookAfterOrderPaid, FAULT_POINTS.webhookAfterLedger])('a listing fee paid by card, its webhook crashed at %s', (point) => {

@@ -9,6 +9,7 @@
  * what a restarted deployment's scheduler would run.
  */
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
 import '../../server/db/connection'; // the database settings the app runs with (request values never become operators)
@@ -29,6 +30,8 @@ export type CrashCommand = { id: number; job: string } | { id: number; jobs: 'al
 export interface JobOutcome {
   name: string;
   taken: boolean;
+  /** How long the run took, in ms. */
+  ms: number;
   result?: unknown;
   error?: string;
 }
@@ -51,11 +54,13 @@ function shiftClock(ms: number): void {
 }
 
 async function runUnderLease(job: Job): Promise<JobOutcome> {
+  const start = performance.now();
+  const ms = () => Math.round(performance.now() - start);
   try {
     const outcome = await withLease(`job:${job.name}`, job.leaseMs, job.run);
-    return outcome.taken ? { name: job.name, taken: true, result: outcome.result } : { name: job.name, taken: false };
+    return outcome.taken ? { name: job.name, taken: true, ms: ms(), result: outcome.result } : { name: job.name, taken: false, ms: ms() };
   } catch (err) {
-    return { name: job.name, taken: true, error: (err as Error).stack ?? String(err) };
+    return { name: job.name, taken: true, ms: ms(), error: (err as Error).stack ?? String(err) };
   }
 }
 
