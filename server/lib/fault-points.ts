@@ -61,7 +61,8 @@ export interface ArmedFaultPoint {
 export function parseFaultPoint(raw: string): ArmedFaultPoint | string {
   const match = /^([a-z-]+\.[a-z-]+)(?::(\d{1,4}))?$/.exec(raw.trim());
   const name = match?.[1];
-  if (!match || !name || !NAMES.has(name)) return `KNACK_FAULT_POINT must name a fault point (${[...NAMES].join(', ')}), optionally :n for its n-th hit; got "${raw}".`;
+  if (!match || !name || !NAMES.has(name))
+    return `KNACK_FAULT_POINT must name a fault point (${[...NAMES].join(', ')}), optionally :n for its n-th hit; got "${raw}".`;
   const hit = match[2] === undefined ? 1 : Number(match[2]);
   if (hit < 1) return `KNACK_FAULT_POINT's hit must be 1 or more; got "${raw}".`;
   return { name: name as FaultPointName, hit };

@@ -12,11 +12,11 @@ import path from 'node:path';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { sandboxProvider, signatureHeader, type SignedDelivery } from '../../server/integrations/payments';
-import { FAULT_POINTS } from '../../server/lib/fault-points';
+import { FAULT_POINTS, type FaultPointName } from '../../server/lib/fault-points';
 import { UserExtModel, UserModel, grantCredits } from '../../server/modules/users';
 import { testConfig } from '../helpers/app';
 import { outboxMailbox } from '../helpers/auth';
-import { crashAt, crashFolder, RESTART_LATER_MS, startCrashApp, tokenAfterRestart, type CrashApp } from '../helpers/crash';
+import { crashDuring, crashFolder, RESTART_LATER_MS, startCrashApp, tokenAfterRestart, type CrashApp } from '../helpers/crash';
 import { freezeDate } from '../helpers/clock';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { entriesWithIds, invariantProblems, ledgerBalance, walletBalanceSeen } from '../helpers/invariants';
@@ -53,19 +53,32 @@ async function member(options: { paypal?: string } = {}): Promise<TestMember> {
   return created;
 }
 
-/** The app with `point` armed, driven by `drive` until it dies there: by SIGKILL, before `drive` got its answer. */
-async function crash(dir: string, point: Parameters<typeof crashAt>[1], drive: (app: CrashApp) => Promise<unknown>) {
-  const outcome = await crashAt(dir, point, drive);
-  expect(outcome).toEqual({ signal: 'SIGKILL', driveFinished: false });
-}
+type Point = `${FaultPointName}` | `${FaultPointName}:${number}`;
 
-/** The app without a fault point: now (to set a scenario up), or started again later, after the crash. */
-async function start(dir: string, { afterCrash }: { afterCrash: boolean }): Promise<CrashApp> {
-  const app = await startCrashApp(dir, { clockShiftMs: afterCrash ? RESTART_LATER_MS : 0 });
+/** The app with `point` armed: the calls that do not reach the point set the scenario up. */
+async function armed(dir: string, point: Point): Promise<CrashApp> {
+  const app = await startCrashApp(dir, { faultPoint: point });
   started.push(app);
   return app;
 }
-const restart = (dir: string) => start(dir, { afterCrash: true });
+
+/** `drive` on the app armed with `point` until it dies there: by SIGKILL, before `drive` got its answer. */
+async function crashes(app: CrashApp, drive: () => Promise<unknown>) {
+  expect(await crashDuring(app, drive)).toEqual({ signal: 'SIGKILL', driveFinished: false });
+}
+
+/** Starts the app armed with `point` and crashes it with `drive`. */
+async function crash(dir: string, point: Point, drive: (app: CrashApp) => Promise<unknown>) {
+  const app = await armed(dir, point);
+  await crashes(app, () => drive(app));
+}
+
+/** The app started again later, after the crash, with no fault point. */
+async function restart(dir: string): Promise<CrashApp> {
+  const app = await startCrashApp(dir, { clockShiftMs: RESTART_LATER_MS });
+  started.push(app);
+  return app;
+}
 
 /**
  * A balance of `micros` for `earner`: a piece of theirs, its listing fee paid by card, and one knack by someone else
@@ -122,7 +135,9 @@ describe.each([FAULT_POINTS.knackAfterWindow, FAULT_POINTS.knackAfterLedger])('a
     await crash(dir, point, (app) => knack(app, viewer));
     const app = await restart(dir);
     const retry = await knack(app, later(viewer)).expect(200);
-    expect(retry.body.message).toBe(point === FAULT_POINTS.knackAfterWindow ? 'Thank you for being apart of our Community.' : 'You have already knacked this piece.');
+    expect(retry.body.message).toBe(
+      point === FAULT_POINTS.knackAfterWindow ? 'Thank you for being apart of our Community.' : 'You have already knacked this piece.',
+    );
     await runJobs(app);
 
     const [entry] = await entriesWithIds([`knack:${piece.id}:${viewer.id}`]);
@@ -139,67 +154,79 @@ describe.each([FAULT_POINTS.knackAfterWindow, FAULT_POINTS.knackAfterLedger])('a
   });
 });
 
-describe.each([
-  FAULT_POINTS.creditAfterMovement,
-  FAULT_POINTS.listingAfterCredit,
-  FAULT_POINTS.listingAfterLedger,
-])('a listing fee paid with a credit, crashed at %s', (point) => {
-  it('when the payer retries, then one credit pays it, the piece is monetized by them, and every invariant holds', async () => {
-    const dir = crashFolder();
-    const payer = await member();
-    const piece = await createPiece(payer);
-    await grantCredits(payer.id, { standard: 2, premium: 0 }, `plan:crash-test:${payer.id}`, 'crash-test');
-    const pay = (app: CrashApp, who: TestMember) => request(app.url).post('/api/v2/content/paid').set(bearer(who)).send({ userId: payer.id, contentId: piece.id });
+describe.each([FAULT_POINTS.creditAfterMovement, FAULT_POINTS.listingAfterCredit, FAULT_POINTS.listingAfterLedger])(
+  'a listing fee paid with a credit, crashed at %s',
+  (point) => {
+    it('when the payer retries, then one credit pays it, the piece is monetized by them, and every invariant holds', async () => {
+      const dir = crashFolder();
+      const payer = await member();
+      const piece = await createPiece(payer);
+      await grantCredits(payer.id, { standard: 2, premium: 0 }, `plan:crash-test:${payer.id}`, 'crash-test');
+      const pay = (app: CrashApp, who: TestMember) =>
+        request(app.url).post('/api/v2/content/paid').set(bearer(who)).send({ userId: payer.id, contentId: piece.id });
 
-    await crash(dir, point, (app) => pay(app, payer));
-    const app = await restart(dir);
-    const retry = await pay(app, later(payer));
-    expect({ status: retry.status, message: retry.body.message }).toEqual({ status: 200, message: 'Paid successfully' });
-    await runJobs(app);
+      await crash(dir, point, (app) => pay(app, payer));
+      const app = await restart(dir);
+      const retry = await pay(app, later(payer));
+      expect({ status: retry.status, message: retry.body.message }).toEqual({ status: 200, message: 'Paid successfully' });
+      await runJobs(app);
 
-    expect(await creditsOf(payer)).toEqual({ sCredit: 1, pCredit: 0 });
-    const seen = await request(app.url).get(`/api/v2/user-setting/credits/${payer.id}`).set(bearer(later(payer))).expect(200);
-    expect(seen.body.credits).toEqual({ sCredit: 1, pCredit: 0 });
-    const [listing] = await entriesWithIds([`listing:${piece.id}`]);
-    expect(listing).toMatchObject({ method: 'standard-credit', actorId: new Types.ObjectId(payer.id) });
-    expect(await invariants(dir)).toEqual([]);
-  });
+      expect(await creditsOf(payer)).toEqual({ sCredit: 1, pCredit: 0 });
+      const seen = await request(app.url)
+        .get(`/api/v2/user-setting/credits/${payer.id}`)
+        .set(bearer(later(payer)))
+        .expect(200);
+      expect(seen.body.credits).toEqual({ sCredit: 1, pCredit: 0 });
+      const [listing] = await entriesWithIds([`listing:${piece.id}`]);
+      expect(listing).toMatchObject({ method: 'standard-credit', actorId: new Types.ObjectId(payer.id) });
+      expect(await invariants(dir)).toEqual([]);
+    });
 
-  it('when the payer never retries, then the jobs finish or undo it: the piece is monetized by the credit, or the credit is back', async () => {
-    const dir = crashFolder();
-    const payer = await member();
-    const piece = await createPiece(payer);
-    await grantCredits(payer.id, { standard: 2, premium: 0 }, `plan:crash-test:${payer.id}`, 'crash-test');
-    await crash(dir, point, (app) => request(app.url).post('/api/v2/content/paid').set(bearer(payer)).send({ userId: payer.id, contentId: piece.id }));
-    const app = await restart(dir);
-    await runJobs(app);
+    it('when the payer never retries, then the jobs finish or undo it: the piece is monetized by the credit, or the credit is back', async () => {
+      const dir = crashFolder();
+      const payer = await member();
+      const piece = await createPiece(payer);
+      await grantCredits(payer.id, { standard: 2, premium: 0 }, `plan:crash-test:${payer.id}`, 'crash-test');
+      await crash(dir, point, (app) => request(app.url).post('/api/v2/content/paid').set(bearer(payer)).send({ userId: payer.id, contentId: piece.id }));
+      const app = await restart(dir);
+      await runJobs(app);
 
-    const listed = point === FAULT_POINTS.listingAfterLedger;
-    expect(await creditsOf(payer)).toEqual({ sCredit: listed ? 1 : 2, pCredit: 0 });
-    const quote = await request(app.url).get(`/api/v2/payments/listing-quote/${piece.id}`).set(bearer(later(payer))).expect(200);
-    expect(quote.body).toMatchObject({ isPaidOut: listed, creditsLeft: listed ? 1 : 2 });
-    expect(await entriesWithIds([`listing:${piece.id}`])).toHaveLength(listed ? 1 : 0);
-    expect(await invariants(dir)).toEqual([]);
-  });
-});
+      const listed = point === FAULT_POINTS.listingAfterLedger;
+      expect(await creditsOf(payer)).toEqual({ sCredit: listed ? 1 : 2, pCredit: 0 });
+      const quote = await request(app.url)
+        .get(`/api/v2/payments/listing-quote/${piece.id}`)
+        .set(bearer(later(payer)))
+        .expect(200);
+      expect(quote.body).toMatchObject({ isPaidOut: listed, creditsLeft: listed ? 1 : 2 });
+      expect(await entriesWithIds([`listing:${piece.id}`])).toHaveLength(listed ? 1 : 0);
+      expect(await invariants(dir)).toEqual([]);
+    });
+  },
+);
 
 describe.each([FAULT_POINTS.webhookAfterOrderPaid, FAULT_POINTS.webhookAfterLedger])('a listing fee paid by card, its webhook crashed at %s', (point) => {
   it('when the provider delivers the event again, then the piece is monetized once by the payer, and every invariant holds', async () => {
     const dir = crashFolder();
     const payer = await member();
     const piece = await createPiece(payer);
-    const setup = await start(dir, { afterCrash: false });
-    const checkout = await request(setup.url).post('/api/v2/content/paid').set(bearer(payer)).send({ userId: payer.id, contentId: piece.id, useCredit: false }).expect(200);
-    await setup.stop();
+    const crashing = await armed(dir, point);
+    const checkout = await request(crashing.url)
+      .post('/api/v2/content/paid')
+      .set(bearer(payer))
+      .send({ userId: payer.id, contentId: piece.id, useCredit: false })
+      .expect(200);
     const sessionId = new URL(checkout.body.checkoutUrl as string).pathname.split('/').pop()!;
     const delivery = (await sandbox.decide(sessionId, true))!.delivery;
 
-    await crash(dir, point, (app) => deliver(app, delivery));
+    await crashes(crashing, () => deliver(crashing, delivery));
     const app = await restart(dir);
     await deliver(app, deliveredAgain(delivery)).expect(200);
     await runJobs(app);
 
-    const order = await request(app.url).get(`/api/v2/payments/orders/${checkout.body.orderId}`).set(bearer(later(payer))).expect(200);
+    const order = await request(app.url)
+      .get(`/api/v2/payments/orders/${checkout.body.orderId}`)
+      .set(bearer(later(payer)))
+      .expect(200);
     expect(order.body.status).toBe('paid');
     const [listing] = await entriesWithIds([`listing:${piece.id}`]);
     expect(listing).toMatchObject({ method: 'card', amountMicros: 650_000, actorId: new Types.ObjectId(payer.id) });
@@ -212,22 +239,27 @@ describe.each([FAULT_POINTS.planAfterPeriod, FAULT_POINTS.creditAfterMovement])(
   it('when the provider delivers the event again, then the month’s credits are granted once, and every invariant holds', async () => {
     const dir = crashFolder();
     const subscriber = await member();
-    const setup = await start(dir, { afterCrash: false });
-    const opened = await request(setup.url).post('/api/v2/subscription/create').set(bearer(subscriber)).send({ planId: 1 }).expect(201);
-    await setup.stop();
+    const crashing = await armed(dir, point);
+    const opened = await request(crashing.url).post('/api/v2/subscription/create').set(bearer(subscriber)).send({ planId: 1 }).expect(201);
     const sessionId = new URL(opened.body.checkoutUrl as string).pathname.split('/').pop()!;
     const delivery = (await sandbox.decide(sessionId, true))!.delivery;
 
-    await crash(dir, point, (app) => deliver(app, delivery));
+    await crashes(crashing, () => deliver(crashing, delivery));
     const app = await restart(dir);
     await deliver(app, deliveredAgain(delivery)).expect(200);
     await runJobs(app);
 
     // Plan 1 (Standard) grants 3 standard credits a month.
     expect(await creditsOf(subscriber)).toEqual({ sCredit: 3, pCredit: 0 });
-    const seen = await request(app.url).get(`/api/v2/user-setting/credits/${subscriber.id}`).set(bearer(later(subscriber))).expect(200);
+    const seen = await request(app.url)
+      .get(`/api/v2/user-setting/credits/${subscriber.id}`)
+      .set(bearer(later(subscriber)))
+      .expect(200);
     expect(seen.body.credits).toEqual({ sCredit: 3, pCredit: 0 });
-    const status = await request(app.url).get(`/api/v2/subscription/status/${opened.body.subscriptionId}`).set(bearer(later(subscriber))).expect(200);
+    const status = await request(app.url)
+      .get(`/api/v2/subscription/status/${opened.body.subscriptionId}`)
+      .set(bearer(later(subscriber)))
+      .expect(200);
     expect(status.body.subscription.status).toBe('active');
     expect(await invariants(dir)).toEqual([]);
   });
@@ -242,11 +274,10 @@ describe.each([FAULT_POINTS.payoutAfterRecord, FAULT_POINTS.payoutAfterLedger, F
       await earn(ana, 12_345_678);
       await earn(bea, 20_000_000);
       // Bea asked for a cash-out that waits: the payout pays her balance and closes it.
-      const setup = await start(dir, { afterCrash: false });
-      await request(setup.url).post('/api/v2/user-history/earn').set(bearer(bea)).send({ userId: bea.id }).expect(201);
-      await setup.stop();
+      const crashing = await armed(dir, point);
+      await request(crashing.url).post('/api/v2/user-history/earn').set(bearer(bea)).send({ userId: bea.id }).expect(201);
 
-      await crash(dir, point, (app) => app.runJob('monthly-payouts'));
+      await crashes(crashing, () => crashing.runJob('monthly-payouts'));
       const app = await restart(dir);
       await runJobs(app);
 
@@ -254,57 +285,63 @@ describe.each([FAULT_POINTS.payoutAfterRecord, FAULT_POINTS.payoutAfterLedger, F
       expect(await ledgerBalance(`user:${bea.id}`)).toBe(0);
       expect(await walletBalanceSeen(app.url, later(ana))).toBe(5_678);
       expect(await ledgerBalance('external:payouts')).toBeGreaterThan(0);
-      const requests = await mongoose.connection.collection('cash_out_requests').find({ userId: new Types.ObjectId(bea.id) }).toArray();
+      const requests = await mongoose.connection
+        .collection('cash_out_requests')
+        .find({ userId: new Types.ObjectId(bea.id) })
+        .toArray();
       expect(requests.map((r) => r.status)).toEqual(['paidByPayout']);
       expect(await invariants(dir)).toEqual([]);
     });
   },
 );
 
-describe.each([
-  FAULT_POINTS.cashOutAfterRequest,
-  FAULT_POINTS.payoutAfterRecord,
-  FAULT_POINTS.payoutAfterLedger,
-  FAULT_POINTS.payoutAfterProvider,
-])('a cash-out, crashed at %s', (point) => {
-  it('when the member or the admin retries, then it is paid once, sent once, and every invariant holds', async () => {
-    const dir = crashFolder();
-    const [cam, admin] = await Promise.all([member({ paypal: 'cam@paypal.test' }), adminMember()]);
-    await earn(cam, 15_000_000);
-    const ask = (app: CrashApp, who: TestMember) => request(app.url).post('/api/v2/user-history/earn').set(bearer(who)).send({ userId: cam.id });
-    const approve = (app: CrashApp, who: TestMember, historyId: string) =>
-      request(app.url).post('/api/v2/user-history/approve').set(bearer(who)).send({ historyId });
+describe.each([FAULT_POINTS.cashOutAfterRequest, FAULT_POINTS.payoutAfterRecord, FAULT_POINTS.payoutAfterLedger, FAULT_POINTS.payoutAfterProvider])(
+  'a cash-out, crashed at %s',
+  (point) => {
+    it('when the member or the admin retries, then it is paid once, sent once, and every invariant holds', async () => {
+      const dir = crashFolder();
+      const [cam, admin] = await Promise.all([member({ paypal: 'cam@paypal.test' }), adminMember()]);
+      await earn(cam, 15_000_000);
+      const ask = (app: CrashApp, who: TestMember) => request(app.url).post('/api/v2/user-history/earn').set(bearer(who)).send({ userId: cam.id });
+      const approve = (app: CrashApp, who: TestMember, historyId: string) =>
+        request(app.url).post('/api/v2/user-history/approve').set(bearer(who)).send({ historyId });
 
-    let historyId: string;
-    let app: CrashApp;
-    if (point === FAULT_POINTS.cashOutAfterRequest) {
-      await crash(dir, point, (crashing) => ask(crashing, cam));
-      app = await restart(dir);
-      // The member's retry finds the request the crash left waiting: there is one.
-      const retry = await ask(app, later(cam)).expect(409);
-      expect(retry.body.message).toBe('You already have a cash-out request waiting for approval.');
-      const waiting = await mongoose.connection.collection('cash_out_requests').find({ userId: new Types.ObjectId(cam.id) }).toArray();
-      expect(waiting.map((r) => r.status)).toEqual(['pending']);
-      historyId = String(waiting[0]!._id);
-      await approve(app, later(admin), historyId).expect(200);
-    } else {
-      const setup = await start(dir, { afterCrash: false });
-      historyId = (await ask(setup, cam).expect(201)).body.item.historyId as string;
-      await setup.stop();
-      await crash(dir, point, (crashing) => approve(crashing, admin, historyId));
-      app = await restart(dir);
-      await approve(app, later(admin), historyId).expect(200);
-    }
-    await runJobs(app);
+      let historyId: string;
+      let app: CrashApp;
+      if (point === FAULT_POINTS.cashOutAfterRequest) {
+        await crash(dir, point, (crashing) => ask(crashing, cam));
+        app = await restart(dir);
+        // The member's retry finds the request the crash left waiting: there is one.
+        const retry = await ask(app, later(cam)).expect(409);
+        expect(retry.body.message).toBe('You already have a cash-out request waiting for approval.');
+        const waiting = await mongoose.connection
+          .collection('cash_out_requests')
+          .find({ userId: new Types.ObjectId(cam.id) })
+          .toArray();
+        expect(waiting.map((r) => r.status)).toEqual(['pending']);
+        historyId = String(waiting[0]!._id);
+        await approve(app, later(admin), historyId).expect(200);
+      } else {
+        const crashing = await armed(dir, point);
+        historyId = (await ask(crashing, cam).expect(201)).body.item.historyId as string;
+        await crashes(crashing, () => approve(crashing, admin, historyId));
+        app = await restart(dir);
+        await approve(app, later(admin), historyId).expect(200);
+      }
+      await runJobs(app);
 
-    expect(await ledgerBalance(`user:${cam.id}`)).toBe(0);
-    expect(await walletBalanceSeen(app.url, later(cam))).toBe(0);
-    const [request_] = await mongoose.connection.collection('cash_out_requests').find({ _id: historyId as unknown as Types.ObjectId }).toArray();
-    expect(request_!.status).toBe('approved');
-    expect(await entriesWithIds([`cash-out:${historyId}`])).toHaveLength(1);
-    expect(await invariants(dir)).toEqual([]);
-  });
-});
+      expect(await ledgerBalance(`user:${cam.id}`)).toBe(0);
+      expect(await walletBalanceSeen(app.url, later(cam))).toBe(0);
+      const [request_] = await mongoose.connection
+        .collection('cash_out_requests')
+        .find({ _id: historyId as unknown as Types.ObjectId })
+        .toArray();
+      expect(request_!.status).toBe('approved');
+      expect(await entriesWithIds([`cash-out:${historyId}`])).toHaveLength(1);
+      expect(await invariants(dir)).toEqual([]);
+    });
+  },
+);
 
 describe.each([FAULT_POINTS.deletionAfterRecord, `${FAULT_POINTS.deletionAfterStep}:1`, `${FAULT_POINTS.deletionAfterStep}:6`] as const)(
   'an account deletion, crashed at %s',
@@ -338,16 +375,15 @@ describe.each([FAULT_POINTS.emailAfterSwitch, FAULT_POINTS.emailAfterCancelLinks
     const eve = await member();
     const newEmail = `new.${eve.email}`;
     const mailbox = outboxMailbox(path.join(dir, 'mail'));
-    const setup = await start(dir, { afterCrash: false });
+    const crashing = await armed(dir, point);
     // A password reset mailed to the old address before the change: the change must end it.
-    await request(setup.url).post('/api/v2/auth/request-reset-password').send({ email: eve.email }).expect(200);
+    await request(crashing.url).post('/api/v2/auth/request-reset-password').send({ email: eve.email }).expect(200);
     const resetToken = tokenFromMail(await mailbox.nextMailTo(eve.email), '/auth/reset-password');
-    await request(setup.url).post(`/api/v2/user-setting/update-email/${eve.id}`).set(bearer(eve)).send({ email: newEmail, password: PASSWORD }).expect(200);
-    await setup.stop();
+    await request(crashing.url).post(`/api/v2/user-setting/update-email/${eve.id}`).set(bearer(eve)).send({ email: newEmail, password: PASSWORD }).expect(200);
     const token = tokenFromMail(await mailbox.nextMailTo(newEmail), '/confirm');
     const confirm = (app: CrashApp) => request(app.url).post('/api/v2/auth/confirm-email-change').send({ token });
 
-    await crash(dir, point, confirm);
+    await crashes(crashing, () => confirm(crashing));
     expect((await UserModel.findById(eve.id).lean())!.email).toBe(newEmail);
     const app = await restart(dir);
     const again = await confirm(app).expect(200);
@@ -359,10 +395,15 @@ describe.each([FAULT_POINTS.emailAfterSwitch, FAULT_POINTS.emailAfterCancelLinks
     const signin = (email: string) => request(app.url).post('/api/v2/auth/signin').send({ email, password: PASSWORD });
     await signin(newEmail).expect(200);
     expect((await signin(eve.email).expect(401)).body.message).toBe('Incorrect email or password.');
-    const reset = await request(app.url).post('/api/v2/auth/reset-password').send({ token: resetToken, newPassword: 'Th1ef!pass', passwordConfirm: 'Th1ef!pass' });
+    const reset = await request(app.url)
+      .post('/api/v2/auth/reset-password')
+      .send({ token: resetToken, newPassword: 'Th1ef!pass', passwordConfirm: 'Th1ef!pass' });
     expect({ status: reset.status, message: reset.body.message }).toEqual({ status: 400, message: 'This reset link is invalid or has expired.' });
     // The old address's cancel link works for 7 days from the change.
-    const cancelLinks = await mongoose.connection.collection('one_time_tokens').find({ userId: new Types.ObjectId(eve.id), purpose: 'email-cancel' }).toArray();
+    const cancelLinks = await mongoose.connection
+      .collection('one_time_tokens')
+      .find({ userId: new Types.ObjectId(eve.id), purpose: 'email-cancel' })
+      .toArray();
     expect(cancelLinks.map((link) => (link.expiresAt as Date).getTime() - Date.now())).toEqual([expect.any(Number)]);
     expect((cancelLinks[0]!.expiresAt as Date).getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3_600_000);
     expect(await invariants(dir)).toEqual([]);

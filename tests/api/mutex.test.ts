@@ -108,5 +108,4 @@ describe('purgeExpiredLocks', () => {
     expect(await purgeExpiredLocks()).toBe(2);
     expect(await MutexModel.find({}, { _id: 1, holder: 1 }).lean()).toEqual([{ _id: 'order:held', holder: 'alive' }]);
   });
-
 });

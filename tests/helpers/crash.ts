@@ -37,7 +37,11 @@ export const crashFolder = () => mkdtempSync(path.join(os.tmpdir(), 'knack-crash
 /** Starts the app process on this test file's database (after useTestDatabase connected). */
 export function startCrashApp(
   dir: string,
-  { faultPoint, clockShiftMs = 0, timeoutMs = 60_000 }: { faultPoint?: `${FaultPointName}` | `${FaultPointName}:${number}`; clockShiftMs?: number; timeoutMs?: number } = {},
+  {
+    faultPoint,
+    clockShiftMs = 0,
+    timeoutMs = 60_000,
+  }: { faultPoint?: `${FaultPointName}` | `${FaultPointName}:${number}`; clockShiftMs?: number; timeoutMs?: number } = {},
 ): Promise<CrashApp> {
   const base = new URL(process.env.KNACK_TEST_DB_URI!);
   base.pathname = '/';
@@ -90,16 +94,11 @@ export function startCrashApp(
 }
 
 /**
- * Starts the app with `faultPoint` armed and runs `drive` against it (a request, a job) until the process dies.
- * Answers how it ended: the signal must be SIGKILL (the fault point's), and `drive` must not have finished first.
+ * Runs `drive` (a request, a job) against `app`, started with a fault point armed, until the process dies. Answers
+ * how it ended: the signal must be SIGKILL (the fault point's), and `drive` must not have got its answer first.
  */
-export async function crashAt(
-  dir: string,
-  faultPoint: `${FaultPointName}` | `${FaultPointName}:${number}`,
-  drive: (app: CrashApp) => Promise<unknown>,
-): Promise<{ signal: NodeJS.Signals | null; driveFinished: boolean }> {
-  const app = await startCrashApp(dir, { faultPoint });
-  const driving = drive(app).then(
+export async function crashDuring(app: CrashApp, drive: () => Promise<unknown>): Promise<{ signal: NodeJS.Signals | null; driveFinished: boolean }> {
+  const driving = drive().then(
     () => 'finished' as const,
     () => 'failed' as const, // the connection dies with the process: what a client sees of a crash
   );

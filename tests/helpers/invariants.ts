@@ -33,7 +33,8 @@ export async function ledgerProblems(): Promise<string[]> {
     if (entry.legs.some((leg) => !Number.isSafeInteger(leg.amountMicros))) problems.push(`${entry._id}: a leg is not whole micro-dollars`);
     if (sum !== 0) problems.push(`${entry._id}: legs sum to ${sum}`);
     const named = [...new Set(entry.legs.map((leg) => leg.account))].sort();
-    if (JSON.stringify(named) !== JSON.stringify([...entry.accounts].sort())) problems.push(`${entry._id}: accounts ${entry.accounts.join(',')} are not its legs'`);
+    if (JSON.stringify(named) !== JSON.stringify([...entry.accounts].sort()))
+      problems.push(`${entry._id}: accounts ${entry.accounts.join(',')} are not its legs'`);
   }
   return problems;
 }
@@ -51,7 +52,9 @@ export async function entriesWithIds(ids: string[]): Promise<Entry[]> {
 /** Locks and leases (`mutexes`) still there although expired at `now`: a dead holder's, left for ever. */
 export async function expiredLocks(now: Date): Promise<string[]> {
   const left = await collection('mutexes').find({}).toArray();
-  return left.filter((lock) => (lock.expiresAt as Date).getTime() <= now.getTime()).map((lock) => `${String(lock._id)} (expired ${(lock.expiresAt as Date).toISOString()})`);
+  return left
+    .filter((lock) => (lock.expiresAt as Date).getTime() <= now.getTime())
+    .map((lock) => `${String(lock._id)} (expired ${(lock.expiresAt as Date).toISOString()})`);
 }
 
 /**
@@ -60,12 +63,15 @@ export async function expiredLocks(now: Date): Promise<string[]> {
  */
 export async function halfMonetizedPieces(): Promise<string[]> {
   const listings = (await entries()).filter((entry) => entry.kind === 'listing');
-  const pieces = await collection('contents').find({}, { projection: { isPaidOut: 1, payerId: 1 } }).toArray();
+  const pieces = await collection('contents')
+    .find({}, { projection: { isPaidOut: 1, payerId: 1 } })
+    .toArray();
   const problems: string[] = [];
   const byPiece = new Map(listings.map((entry) => [String(entry.contentId), entry]));
   for (const piece of pieces) {
     const listing = byPiece.get(String(piece._id));
-    if (listing && (!piece.isPaidOut || String(piece.payerId) !== String(listing.actorId))) problems.push(`piece ${String(piece._id)}: listed in the ledger, not marked paid out by its payer`);
+    if (listing && (!piece.isPaidOut || String(piece.payerId) !== String(listing.actorId)))
+      problems.push(`piece ${String(piece._id)}: listed in the ledger, not marked paid out by its payer`);
     if (!listing && piece.isPaidOut) problems.push(`piece ${String(piece._id)}: marked paid out without a listing entry`);
   }
   return problems;
@@ -77,7 +83,9 @@ export async function halfMonetizedPieces(): Promise<string[]> {
  */
 export async function creditProblems(): Promise<string[]> {
   const movements = await collection('credit_movements').find({}).toArray();
-  const exts = await collection('user_exts').find({}, { projection: { userId: 1, sCredit: 1, pCredit: 1 } }).toArray();
+  const exts = await collection('user_exts')
+    .find({}, { projection: { userId: 1, sCredit: 1, pCredit: 1 } })
+    .toArray();
   const sums = new Map<string, { standard: number; premium: number }>();
   for (const movement of movements) {
     const sum = sums.get(String(movement.userId)) ?? { standard: 0, premium: 0 };
@@ -145,6 +153,9 @@ export async function invariantProblems({ now, sandboxDir }: { now: Date; sandbo
 
 /** What the member sees of their money through the API: their wallet's balance, which must equal the ledger's. */
 export async function walletBalanceSeen(url: string, member: { id: string; token: string }): Promise<number> {
-  const res = await request(url).get(`/api/v2/wallet/summary/${member.id}`).set({ Authorization: `Bearer ${member.token}` }).expect(200);
+  const res = await request(url)
+    .get(`/api/v2/wallet/summary/${member.id}`)
+    .set({ Authorization: `Bearer ${member.token}` })
+    .expect(200);
   return res.body.balanceMicros as number;
 }

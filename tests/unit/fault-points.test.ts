@@ -23,9 +23,7 @@ describe('the fault points', () => {
       .filter((file) => !file.endsWith(path.join('lib', 'fault-points.ts')))
       .map((file) => readFileSync(file, 'utf8'))
       .join('\n');
-    const placed = Object.fromEntries(
-      Object.keys(FAULT_POINTS).map((key) => [key, code.split(`faultPoint(FAULT_POINTS.${key})`).length - 1]),
-    );
+    const placed = Object.fromEntries(Object.keys(FAULT_POINTS).map((key) => [key, code.split(`faultPoint(FAULT_POINTS.${key})`).length - 1]));
     expect(placed).toEqual(Object.fromEntries(Object.keys(FAULT_POINTS).map((key) => [key, 1])));
     // No point is placed by a bare string, which the check above would miss.
     expect(code).not.toMatch(/faultPoint\(['"`]/);
@@ -36,7 +34,9 @@ describe('the fault points', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(parseFaultPoint(name)).toEqual({ name, hit: 1 });
     expect(parseFaultPoint('deletion.after-step:6')).toEqual({ name: 'deletion.after-step', hit: 6 });
-    expect(parseFaultPoint('knack.after-lunch')).toEqual(expect.stringMatching(/^KNACK_FAULT_POINT must name a fault point \(knack\.after-window, .*got "knack\.after-lunch"\.$/));
+    expect(parseFaultPoint('knack.after-lunch')).toEqual(
+      expect.stringMatching(/^KNACK_FAULT_POINT must name a fault point \(knack\.after-window, .*got "knack\.after-lunch"\.$/),
+    );
     expect(parseFaultPoint('knack.after-window:0')).toBe('KNACK_FAULT_POINT\'s hit must be 1 or more; got "knack.after-window:0".');
   });
 });

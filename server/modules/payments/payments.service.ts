@@ -382,7 +382,10 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     async repairListings(now = new Date()): Promise<{ marked: number; creditsBack: number; creditTotals: number }> {
       const listings = await entriesOfKind('listing', { contentId: 1, actorId: 1, method: 1 });
       const pieces = listings.length
-        ? await contentReads.many<Pick<ContentDoc, '_id' | 'isPaidOut'>>({ _id: anyOf(listings.map((entry) => entry.contentId)) }, { projection: { isPaidOut: 1 } })
+        ? await contentReads.many<Pick<ContentDoc, '_id' | 'isPaidOut'>>(
+            { _id: anyOf(listings.map((entry) => entry.contentId)) },
+            { projection: { isPaidOut: 1 } },
+          )
         : [];
       const unmarked = new Set(pieces.filter((piece) => !piece.isPaidOut).map((piece) => String(piece._id)));
       let marked = 0;

@@ -82,7 +82,9 @@ export async function planCreditsLeft(userId: string, tier: CreditTier): Promise
  * and its totals); caller holds the member's credit lock. Answers the totals.
  */
 async function recount(userId: string): Promise<{ sCredit: number; pCredit: number }> {
-  const movements = await CreditMovementModel.find({ userId: memberKey(userId) }, { standard: 1, premium: 1 }).lean<Pick<CreditMovementDoc, 'standard' | 'premium'>[]>();
+  const movements = await CreditMovementModel.find({ userId: memberKey(userId) }, { standard: 1, premium: 1 }).lean<
+    Pick<CreditMovementDoc, 'standard' | 'premium'>[]
+  >();
   const counted = movements.reduce((sum, m) => ({ sCredit: sum.sCredit + m.standard, pCredit: sum.pCredit + m.premium }), { sCredit: 0, pCredit: 0 });
   const kept = await creditsOf(userId);
   if (kept.sCredit !== counted.sCredit || kept.pCredit !== counted.pCredit) {
