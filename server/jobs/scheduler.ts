@@ -79,7 +79,7 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
     // Listing payments stopped half-way (a crash between their steps): pieces whose listing is in the ledger marked
-    // monetized, credits used for a listing that never happened given back, members' kept credits counted again.
+    // monetized, credits used for a listing that never happened given back, credit movements left pending applied once.
     { name: 'listing-repairs', schedule: '6-59/10 * * * *', leaseMs: 10 * 60_000, run: () => payments.repairListings() },
     // The earnings rollups of the days not yet closed, counted again from the ledger (never added to), then once a day
     // each tag's price by the market rule, from the days just counted.

@@ -93,7 +93,7 @@ export async function creditProblems(): Promise<string[]> {
     sum.premium += movement.premium as number;
     sums.set(String(movement.userId), sum);
   }
-  const problems: string[] = [];
+  const problems: string[] = exts.filter((ext) => ext.pendingCreditMovement).map((ext) => `member ${String(ext.userId)}: a credit movement left pending`);
   for (const [userId, sum] of sums) {
     const ext = exts.find((e) => String(e.userId) === userId);
     const kept = { standard: (ext?.sCredit as number | undefined) ?? 0, premium: (ext?.pCredit as number | undefined) ?? 0 };

@@ -23,7 +23,7 @@ import { anyOf, ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
-import { creditUsesBefore, givePlanCreditBack, planCreditsLeft, recountCreditTotals, takePlanCredit } from '../users';
+import { creditUsesBefore, givePlanCreditBack, planCreditsLeft, settlePendingCredits, takePlanCredit } from '../users';
 import { entriesBy, entriesOfKind, entryExists, type LedgerEntryDoc } from '../ledger';
 import { tagsService } from '../tags';
 import { creditMethod, LISTING_FEES, postListing, postRefund, postRelisting, refundKey, tierOf, waivableFee, type Tier } from './listing';
@@ -375,11 +375,11 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     /**
      * What a payment stopped half-way leaves, finished or undone (the listing-repairs job; every step is safe to run
      * again): a piece whose listing is in the ledger is marked monetized by its payer; a credit used for a listing that
-     * never happened, longer ago than any request lasts, is given back; every member's kept credits are counted
-     * again from their movements. A card payment stopped half-way needs none of it: its provider delivers the event
+     * never happened, longer ago than any request lasts, is given back; a credit movement a process died on while
+     * recording it is applied once or dropped. A card payment stopped half-way needs none of it: its provider delivers the event
      * again until it is answered.
      */
-    async repairListings(now = new Date()): Promise<{ marked: number; creditsBack: number; creditTotals: number }> {
+    async repairListings(now = new Date()): Promise<{ marked: number; creditsBack: number; pendingCredits: number }> {
       const listings = await entriesOfKind('listing', { contentId: 1, actorId: 1, method: 1 });
       const pieces = listings.length
         ? await contentReads.many<Pick<ContentDoc, '_id' | 'isPaidOut'>>(
@@ -409,7 +409,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
         await givePlanCreditBack(userId, use._id);
         creditsBack += 1;
       }
-      return { marked, creditsBack, creditTotals: await recountCreditTotals() };
+      return { marked, creditsBack, pendingCredits: await settlePendingCredits() };
     },
 
     async order(caller: AuthContext, orderId: string) {

@@ -4,10 +4,10 @@
  * given back when that listing did not happen, an admin's correction) is an inserted document with a
  * deterministic `_id`, so the same grant or give-back cannot happen twice, even when a provider delivers an
  * event to two processes at once, and a member's credits can always be explained. The totals on the user
- * extension are kept under the member's credit lock, right after each movement; a process that dies between the
- * two leaves them off by that movement, so they are counted again from the movements whenever the totals decide
- * something (before a credit is used), when a movement is recorded again (a provider's retry after the crash),
- * and by the listing-repairs job for every member.
+ * extension are kept under the member's credit lock, in three steps that a crash anywhere leaves repairable: the
+ * movement is first written on the extension as pending, then inserted, then applied to the totals in the one update
+ * that clears it. A pending movement found later (by the member's next credit step, or the listing-repairs job) is
+ * applied once if it was inserted, and dropped if not.
  */
 import { randomBytes } from 'node:crypto';
 import { Schema, Types, model } from 'mongoose';
@@ -77,36 +77,48 @@ export async function planCreditsLeft(userId: string, tier: CreditTier): Promise
   return credits[CREDIT_FIELD[tier]];
 }
 
+type PendingMovement = { _id: string; standard: number; premium: number };
+
 /**
- * Sets the member's kept totals to the sum of their movements, when they differ (a process died between a movement
- * and its totals); caller holds the member's credit lock. Answers the totals.
+ * Finishes the movement a process died on while recording it, if any (caller holds the member's credit lock):
+ * applied to the totals once if it was inserted, dropped if it was not. Answers whether there was one.
  */
-async function recount(userId: string): Promise<{ sCredit: number; pCredit: number }> {
-  const movements = await CreditMovementModel.find({ userId: memberKey(userId) }, { standard: 1, premium: 1 }).lean<
-    Pick<CreditMovementDoc, 'standard' | 'premium'>[]
-  >();
-  const counted = movements.reduce((sum, m) => ({ sCredit: sum.sCredit + m.standard, pCredit: sum.pCredit + m.premium }), { sCredit: 0, pCredit: 0 });
-  const kept = await creditsOf(userId);
-  if (kept.sCredit !== counted.sCredit || kept.pCredit !== counted.pCredit) {
-    await UserExtModel.updateOne({ userId: memberKey(userId) }, { $set: counted }, { upsert: true });
-  }
-  return counted;
+async function settlePending(userId: string): Promise<boolean> {
+  const ext = await UserExtModel.findOne({ userId: memberKey(userId) }, { pendingCreditMovement: 1 }).lean<{
+    pendingCreditMovement?: PendingMovement | null;
+  }>();
+  const pending = ext?.pendingCreditMovement;
+  if (!pending) return false;
+  const inserted = await CreditMovementModel.exists({ _id: pending._id });
+  await UserExtModel.updateOne(
+    { userId: memberKey(userId) },
+    inserted
+      ? { $inc: { sCredit: pending.standard, pCredit: pending.premium }, $set: { pendingCreditMovement: null } }
+      : { $set: { pendingCreditMovement: null } },
+  );
+  return true;
 }
 
 /**
  * Records the movement and moves the totals; caller holds the member's credit lock. False when `_id` was recorded
- * before: then the totals are counted again, since a crash may have come between that first record and its totals.
+ * before. The movement is pending on the member's extension until the update that moves the totals clears it.
  */
 async function record(movement: Omit<CreditMovementDoc, 'at' | 'userId'> & { userId: string; at?: Date }): Promise<boolean> {
+  await settlePending(movement.userId);
+  const pending: PendingMovement = { _id: movement._id, standard: movement.standard, premium: movement.premium };
+  await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $set: { pendingCreditMovement: pending } }, { upsert: true });
   try {
     await CreditMovementModel.create({ ...movement, userId: memberKey(movement.userId), at: movement.at ?? new Date() });
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    await recount(movement.userId);
-    return false;
+    await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $set: { pendingCreditMovement: null } });
+    if (isDuplicateKey(err)) return false;
+    throw err;
   }
   faultPoint(FAULT_POINTS.creditAfterMovement);
-  await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $inc: { sCredit: movement.standard, pCredit: movement.premium } }, { upsert: true });
+  await UserExtModel.updateOne(
+    { userId: memberKey(movement.userId) },
+    { $inc: { sCredit: movement.standard, pCredit: movement.premium }, $set: { pendingCreditMovement: null } },
+  );
   return true;
 }
 
@@ -119,8 +131,7 @@ export function grantCredits(userId: string, change: CreditChange, key: string, 
 const useKey = (userId: string, contentId: string) => `use:${userId}:${contentId}`;
 
 /**
- * Uses one credit of the tier for a listing, never going below 0 (counted from the movements, not only the kept
- * totals). Answers the use's key (to give it back if the listing does not happen), or null when the member has none.
+ * Uses one credit of the tier for a listing, never going below 0. Answers the use's key (to give it back if the listing does not happen), or null when the member has none.
  * The member's use for this piece that was taken and not given back (a payment that stopped before its listing, then
  * retried) is answered again, not taken twice.
  */
@@ -128,12 +139,12 @@ export function takePlanCredit(userId: string, tier: CreditTier, contentId: stri
   return withLock(
     lockKey(userId),
     async () => {
-      const credits = await recount(userId);
+      await settlePending(userId);
       let _id = useKey(userId, contentId);
       const [earlier, returned] = await Promise.all([CreditMovementModel.exists({ _id }), CreditMovementModel.exists({ _id: `return:${_id}` })]);
       if (earlier && !returned) return _id;
       if (earlier) _id = `use:${randomBytes(12).toString('hex')}`;
-      if (credits[CREDIT_FIELD[tier]] < 1) return null;
+      if ((await planCreditsLeft(userId, tier)) < 1) return null;
       const change = { standard: tier === 'standard' ? -1 : 0, premium: tier === 'premium' ? -1 : 0 };
       await record({ _id, userId, ...change, reason: 'listing', ref: contentId, note: null });
       return _id;
@@ -154,22 +165,14 @@ export async function creditUsesBefore(before: Date): Promise<Pick<CreditMovemen
   return movements.filter((m) => m.reason === 'listing' && m.at < before && !returned.has(m._id)).map(({ _id, userId, ref }) => ({ _id, userId, ref }));
 }
 
-/** Counts every member's kept totals again from their movements, each under their credit lock; answers how many were off. */
-export async function recountCreditTotals(): Promise<number> {
-  const movements = await CreditMovementModel.find({}, { userId: 1 }).lean<Pick<CreditMovementDoc, 'userId'>[]>();
-  let fixed = 0;
-  for (const userId of new Set(movements.map((m) => String(m.userId)))) {
-    await withLock(
-      lockKey(userId),
-      async () => {
-        const before = await creditsOf(userId);
-        const after = await recount(userId);
-        if (before.sCredit !== after.sCredit || before.pCredit !== after.pCredit) fixed += 1;
-      },
-      CREDIT_LOCK,
-    );
+/** Finishes every credit movement a process died on while recording it (the listing-repairs job); answers how many. */
+export async function settlePendingCredits(): Promise<number> {
+  const exts = await UserExtModel.find(ours({ pendingCreditMovement: { $ne: null } }), { userId: 1 }).lean<{ userId: Types.ObjectId }[]>();
+  let settled = 0;
+  for (const { userId } of exts) {
+    if (await withLock(lockKey(String(userId)), () => settlePending(String(userId)), CREDIT_LOCK)) settled += 1;
   }
-  return fixed;
+  return settled;
 }
 
 /** Gives back the credit of a use whose listing did not happen (once per use). */
@@ -197,7 +200,8 @@ export function adjustCredits(userId: string, tier: CreditTier, amount: number, 
   return withLock(
     lockKey(userId),
     async () => {
-      if ((await recount(userId))[CREDIT_FIELD[tier]] + amount < 0) return null;
+      await settlePending(userId);
+      if ((await planCreditsLeft(userId, tier)) + amount < 0) return null;
       const change = { standard: tier === 'standard' ? amount : 0, premium: tier === 'premium' ? amount : 0 };
       await record({ _id: `admin:${randomBytes(12).toString('hex')}`, userId, ...change, reason: 'admin', ref: adminId, note });
       return creditsOf(userId);

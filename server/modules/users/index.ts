@@ -42,7 +42,7 @@ export {
   givePlanCreditBack,
   grantCredits,
   planCreditsLeft,
-  recountCreditTotals,
+  settlePendingCredits,
   takePlanCredit,
   CREDIT_MESSAGES,
   type CreditMovementDoc,
