@@ -6,6 +6,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseFaultPoint, type ArmedFaultPoint } from './lib/fault-points';
 import { PROJECT_ROOT } from './lib/paths';
 import { isStellarAccountId, isStellarSecretSeed } from './lib/stellar-address';
 
@@ -63,6 +64,11 @@ export interface Config {
   analytics: AnalyticsConfig;
   /** Posting pieces to members' Instagram professional accounts; undefined when no Instagram app is configured. */
   instagram: InstagramConfig | undefined;
+  /**
+   * KNACK_FAULT_POINT: the point where a crash test makes this process kill itself (lib/fault-points.ts); unset in
+   * every real deployment, and refused at start with NODE_ENV=production.
+   */
+  faultPoint: ArmedFaultPoint | undefined;
 }
 
 /**
@@ -356,7 +362,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stellar: stellarConfig(env),
     analytics: analyticsConfig(env),
     instagram: instagramConfig(env, secret),
+    faultPoint: faultPointConfig(env, mode),
   };
+}
+
+/** A crash test's fault point; never in production, where a process that kills itself on purpose is an outage. */
+function faultPointConfig(env: NodeJS.ProcessEnv, mode: Environment): ArmedFaultPoint | undefined {
+  const raw = env.KNACK_FAULT_POINT?.trim();
+  if (!raw) return undefined;
+  if (mode === 'production') {
+    throw new ConfigError('KNACK_FAULT_POINT is for crash tests only and is refused when NODE_ENV=production: unset it.');
+  }
+  const point = parseFaultPoint(raw);
+  if (typeof point === 'string') throw new ConfigError(point);
+  return point;
 }
 
 /** Both or neither: an app id without its secret (or the reverse) is a half-made setup, refused at start. */

@@ -6,7 +6,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import { isSandbox } from '../integrations/payments';
 import type { Storage } from '../integrations/storage';
 import type { Logger } from '../lib/logger';
-import { withLease } from '../lib/mutex';
+import { purgeExpiredLocks, withLease } from '../lib/mutex';
 import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
 import { runEarningsRollups } from '../modules/analytics';
@@ -65,8 +65,8 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'mail-outbox', schedule: '* * * * *', leaseMs: 10 * 60_000, run: () => mailOutbox.deliverDue() },
     // Rate-limit hits of ended windows, marks of expired tokens, knack records no longer read, expired wallet
     // challenges, Idempotency-Keys past their 24 hours, the outbox's records of attempts past their week and mails
-    // given up on past their month: kept small without TTL indexes (FerretDB refuses them). Waiting accounts whose
-    // registration link ended unused go too, with their songs.
+    // given up on past their month, and the locks and leases of holders that died: kept small without TTL indexes
+    // (FerretDB refuses them). Waiting accounts whose registration link ended unused go too, with their songs.
     {
       name: 'expired-records',
       schedule: '7 * * * *',
@@ -77,6 +77,7 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
         knacks: await purgeStaleKnackRecords(),
         walletChallenges: await purgeExpiredWalletChallenges(),
         mailOutbox: await purgeMailOutbox(),
+        locks: await purgeExpiredLocks(),
         unregisteredAccounts: await account.removeUnregisteredAccounts(),
         idempotencyKeys: await purgeExpiredIdempotencyKeys(),
       }),
@@ -88,6 +89,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },
     { name: 'account-deletions', schedule: '3-59/10 * * * *', leaseMs: 10 * 60_000, run: () => account.finishStalledDeletions() },
+    // Listing payments stopped half-way (a crash between their steps): pieces whose listing is in the ledger marked
+    // monetized, credits used for a listing that never happened given back, credit movements left pending applied once.
+    { name: 'listing-repairs', schedule: '6-59/10 * * * *', leaseMs: 10 * 60_000, run: () => payments.repairListings() },
     // The earnings rollups of the days not yet closed, counted again from the ledger (never added to), then once a day
     // each tag's price by the market rule, from the days just counted.
     { name: 'earnings-rollups', schedule: '1-59/5 * * * *', leaseMs: 10 * 60_000, run: () => runEarningsRollups() },

@@ -135,3 +135,19 @@ export async function withLease<T>(key: string, ttlMs: number, fn: () => Promise
     await release(key, holder);
   }
 }
+
+/**
+ * Deletes the locks and leases past their expiry (the expired-records job): a holder that died leaves its lock behind,
+ * and while anyone who asks for the same key clears it, a key nobody asks for again (an order's, a payout's) would
+ * otherwise stay in the collection for ever. Each is cleared by naming its holder, as `acquire` clears one, so that a
+ * lock taken anew meanwhile stays. Answers how many it deleted.
+ */
+export async function purgeExpiredLocks(now = new Date()): Promise<number> {
+  const expired = await MutexModel.find(ours({ expiresAt: { $lt: now } }), { holder: 1 }).lean();
+  let deleted = 0;
+  for (const lock of expired) {
+    const { deletedCount } = await MutexModel.deleteOne(ours({ _id: lock._id, holder: lock.holder, expiresAt: { $lt: now } }));
+    deleted += deletedCount;
+  }
+  return deleted;
+}

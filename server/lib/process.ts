@@ -1,11 +1,14 @@
 /** What the process entries (`npm start`, `npm run jobs`) share: reading config, failing clearly, stopping gracefully. */
 import { ConfigError, loadConfig, type Config } from '../config';
+import { armFaultPoint } from './fault-points';
 import type { Logger } from './logger';
 
-/** The configuration, or exit 1 with the reason. */
+/** The configuration, or exit 1 with the reason; a crash test's fault point (never in production) is armed here. */
 export function configOrExit(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    armFaultPoint(config.faultPoint);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`Configuration error: ${err.message}`);

@@ -280,6 +280,7 @@ describe('the scheduler', () => {
       { name: 'ledger-roots', schedule: '17 * * * *', status: 'idle' },
       { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
       { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
+      { name: 'listing-repairs', schedule: '6-59/10 * * * *', status: 'idle' },
       { name: 'earnings-rollups', schedule: '1-59/5 * * * *', status: 'idle' },
       { name: 'admin-stats', schedule: '2-59/5 * * * *', status: 'idle' },
       { name: 'product-events', schedule: '4-59/5 * * * *', status: 'idle' },

@@ -4,7 +4,7 @@
  * only the releasing holder's own lock. Another process is played by writing its lock document, as it would.
  */
 import { AppError } from '../../server/lib/errors';
-import { MutexModel, withLock } from '../../server/lib/mutex';
+import { MutexModel, purgeExpiredLocks, withLock } from '../../server/lib/mutex';
 import { useTestDatabase } from '../helpers/db';
 
 useTestDatabase();
@@ -95,5 +95,17 @@ describe('withLock', () => {
     const patient = withLock('member:6', async () => 'third', { waitMs: 20_000 });
     work.open();
     expect([await holding, await patient]).toEqual(['first', 'third']);
+  });
+});
+
+describe('purgeExpiredLocks', () => {
+  it('when dead holders left locks that nobody asks for again, then those past their expiry are deleted and held ones stay', async () => {
+    await MutexModel.create([
+      { _id: 'order:dead', holder: 'crashed', expiresAt: later(-1_000) },
+      { _id: 'job:dead', holder: 'crashed', expiresAt: later(-60_000) },
+      { _id: 'order:held', holder: 'alive', expiresAt: later(60_000) },
+    ]);
+    expect(await purgeExpiredLocks()).toBe(2);
+    expect(await MutexModel.find({}, { _id: 1, holder: 1 }).lean()).toEqual([{ _id: 'order:held', holder: 'alive' }]);
   });
 });

@@ -16,6 +16,7 @@ import { AppError } from '../../lib/errors';
 import type { AuditDetails } from '../../lib/audit-details';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import type { Schemas } from '../../lib/openapi-types';
 import { publicPages } from '../../lib/public-pages';
 import { clearPublicResponses } from '../../lib/public-responses';
@@ -132,6 +133,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
     for (const step of DELETION_STEPS) {
       try {
         await step.run(userId);
+        faultPoint(FAULT_POINTS.deletionAfterStep);
       } catch (err) {
         log.error({ err, userId, step: step.name }, 'account deletion stopped; the job finishes it');
         throw err;
@@ -160,6 +162,7 @@ export function createAccountService({ contents, media, subscriptions, adminEmai
       } catch (err) {
         if (!isDuplicateKey(err)) throw err; // a twin request recorded it a moment ago: finishing it again is safe
       }
+      faultPoint(FAULT_POINTS.deletionAfterRecord);
     }
     await finish(id);
   }

@@ -29,6 +29,7 @@ import {
   userReads,
   type UserDoc,
 } from '../users';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { accountTakenBackMail, emailChangeMail, emailChangeNoticeMail, type HeldPayout } from './auth.mails';
 import { checkCurrentPassword } from './auth.password-check';
 import { MESSAGES, checkEmail, checkUsername, fail } from './auth.rules';
@@ -40,6 +41,7 @@ import {
   revokeLinksButEarlierCancels,
   revokeWaitingLinks,
   spendOneTimeToken,
+  usableOneTimeToken,
 } from './auth.tokens';
 
 /**
@@ -136,7 +138,7 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
       if (await emailTakenFor(email, member._id)) throw emailTaken();
 
       const expiresAt = new Date(Date.now() + EMAIL_CHANGE_TTL_MS);
-      const confirmToken = await createOneTimeToken(member._id, 'email-change', EMAIL_CHANGE_TTL_MS, { email });
+      const confirmToken = await createOneTimeToken(member._id, 'email-change', EMAIL_CHANGE_TTL_MS, { email, previousEmail: member.email });
       const cancelToken = await createOneTimeToken(member._id, 'email-cancel', EMAIL_CHANGE_TTL_MS, { email, previousEmail: member.email });
       try {
         await mailer.send(emailChangeMail(email, member.firstName, member.username, `${publicUrl}/confirm?token=${confirmToken}&action=email`));
@@ -153,26 +155,38 @@ export function createIdentityService({ publicUrl, mailer, logger }: IdentityDep
     /**
      * The link mailed to the new address was opened: the email becomes that address, if this link is for the
      * change still waiting (not replaced by a newer request, nor cancelled) and nobody took the address meanwhile.
-     * The other links waiting to be used end (auth.tokens.ts says which), so that none mailed to the old address
-     * acts on the account any more; the old address's cancel link stays, and works for 7 days from now.
+     * The old address's cancel link then works for 7 days from now, and the other links waiting to be used end
+     * (auth.tokens.ts says which), so that none mailed to the old address acts on the account any more.
+     *
+     * The link itself ends last, with those links, not first: a process that stops after the email changed (or
+     * before) leaves the link working, and opening it again finishes the same change (the email already its
+     * address, no change waiting) instead of answering that the link is used while the old links still work. The
+     * member's email lock makes the openings one at a time.
      */
     async confirmEmailChange(token: string): Promise<EmailLinkAnswer> {
-      const link = await spendOneTimeToken(token, 'email-change');
+      const link = await usableOneTimeToken(token, 'email-change');
       if (!link?.email) return badLink();
       const email = link.email;
       return oneEmailStepAtATime(link.userId, async () => {
         const member = await userReads.byId<UserDoc>(link.userId);
-        if (!member || pendingEmailOf(member) !== email) return badLink();
-        const switched = (await emailHeldForCancel(email, member._id)) ? 'taken' : await switchEmail(member._id, email);
-        if (switched === 'taken') {
-          await dropPendingEmail(member._id);
-          throw emailTaken();
+        if (!member) return badLink();
+        // This link's change, made by an opening that stopped before its last steps: they are run again.
+        const madeBefore = member.email === email && !pendingEmailOf(member);
+        const previousEmail = madeBefore ? link.previousEmail : member.email;
+        if (!madeBefore) {
+          if (pendingEmailOf(member) !== email) return badLink();
+          const switched = (await emailHeldForCancel(email, member._id)) ? 'taken' : await switchEmail(member._id, email);
+          if (switched === 'taken') {
+            await dropPendingEmail(member._id);
+            throw emailTaken();
+          }
+          if (!switched) return badLink();
+          faultPoint(FAULT_POINTS.emailAfterSwitch);
         }
-        if (!switched) return badLink();
-        await Promise.all([
-          revokeWaitingLinks(member._id),
-          extendCancelLinks(member._id, { email, previousEmail: member.email }, new Date(Date.now() + EMAIL_CHANGE_UNDO_MS)),
-        ]);
+        // Links made before the confirm link carried its former address name only the new one.
+        await extendCancelLinks(member._id, previousEmail ? { email, previousEmail } : { email }, new Date(Date.now() + EMAIL_CHANGE_UNDO_MS));
+        faultPoint(FAULT_POINTS.emailAfterCancelLinks);
+        await revokeWaitingLinks(member._id);
         return { message: withEmail(MESSAGES.emailChanged, email), userId: String(member._id), email };
       });
     },

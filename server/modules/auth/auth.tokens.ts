@@ -156,8 +156,11 @@ export async function revokeLinksButEarlierCancels(userId: Types.ObjectId, since
   if (ending.length) await OneTimeTokenModel.deleteMany({ _id: anyOf(ending) });
 }
 
-/** Makes the cancel links of the email change from `previousEmail` to `email` work until `until` (the change is made). */
-export async function extendCancelLinks(userId: Types.ObjectId, change: Required<EmailChangeLinkFields>, until: Date): Promise<void> {
+/**
+ * Makes the cancel links of the email change from `previousEmail` to `email` work until `until` (the change is made);
+ * without `previousEmail`, those of every change to `email`.
+ */
+export async function extendCancelLinks(userId: Types.ObjectId, change: { email: string; previousEmail?: string }, until: Date): Promise<void> {
   await OneTimeTokenModel.updateMany({ userId, purpose: 'email-cancel', ...change }, { $set: { expiresAt: until } });
 }
 

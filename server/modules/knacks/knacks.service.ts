@@ -12,6 +12,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import mongoose, { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound } from '../../lib/errors';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { inTurn } from '../../lib/in-turn';
 import { createSingleFlight } from '../../lib/single-flight';
 import { isDuplicateKey } from '../../lib/duplicate-key';
@@ -190,6 +191,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       }),
     );
     if (!counted && twin) return answer(content, caller, twin, content.reactedCount, KNACK_MESSAGES.already);
+    faultPoint(FAULT_POINTS.knackAfterWindow);
 
     // The value of the tag's price in force at the knack's time (the tag market moves it daily, tags.service.ts); the
     // entry keeps it and its tag, and a later price never changes it.
@@ -209,6 +211,7 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
       ...(request.embedHost ? { embedHost: request.embedHost } : {}),
     });
     if (!created) return answer(content, caller, entry, content.reactedCount, KNACK_MESSAGES.already);
+    faultPoint(FAULT_POINTS.knackAfterLedger);
     await recordReaction(content);
     if (request.playId) await PlaySessionModel.deleteOne({ _id: request.playId });
     return answer(content, caller, entry, content.reactedCount + 1, KNACK_MESSAGES.thanks);

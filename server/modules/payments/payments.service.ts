@@ -13,17 +13,18 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Types } from 'mongoose';
 import { isSubscriptionEvent, ProviderError, SignatureError, type PaymentProvider, type WebhookEvent } from '../../integrations/payments';
 import { AppError, badRequest, notFound } from '../../lib/errors';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { withLock } from '../../lib/mutex';
 import { siteUrlFor } from '../../lib/public-origin';
-import { ours } from '../../lib/query';
+import { anyOf, ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
-import { givePlanCreditBack, planCreditsLeft, takePlanCredit } from '../users';
-import { entriesBy, entryExists } from '../ledger';
+import { creditUsesBefore, givePlanCreditBack, planCreditsLeft, settlePendingCredits, takePlanCredit } from '../users';
+import { entriesBy, entriesOfKind, entryExists, type LedgerEntryDoc } from '../ledger';
 import { tagsService } from '../tags';
 import { creditMethod, LISTING_FEES, postListing, postRefund, postRelisting, refundKey, tierOf, waivableFee, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
@@ -89,6 +90,13 @@ const listingCharge = (content: ContentDoc, tier: Tier): Charge => ({
   purpose: 'listing',
 });
 const normalizeCode = (code: string) => code.trim().toUpperCase();
+
+/** Whether a listing entry is the member's own, paid by a credit of the tier. */
+const isOwnCreditListing = (entry: Pick<LedgerEntryDoc, 'actorId' | 'method'>, userId: string, tier: Tier) =>
+  String(entry.actorId) === userId && entry.method === creditMethod(tier);
+
+/** A credit used this long ago without its listing belongs to a payment that stopped: a request takes seconds. */
+export const STALLED_CREDIT_USE_MS = 10 * 60_000;
 
 export function createPaymentsService({ provider, contents, subscriptions, publicUrl, publicOrigins, logger }: Deps) {
   /** A piece the payer can see and that is not monetized yet. */
@@ -189,6 +197,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
             { new: true },
           ).lean<PaymentOrderDoc>()
         : order;
+    faultPoint(FAULT_POINTS.webhookAfterOrderPaid);
     // A later delivery finishes a refund that an earlier one could not make.
     if (paid?.status === 'superseded') return refundSuperseded(paid);
     if (paid?.status !== 'paid') return;
@@ -199,6 +208,7 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     const { entry, created } = relisting
       ? await postRelisting(relisting, paid.contentId, payerId, paid.amountMicros, ref)
       : await postListing(paid.contentId, payerId, 'card', paid.amountMicros, ref);
+    faultPoint(FAULT_POINTS.webhookAfterLedger);
     if (!created && entry.ref !== ref) {
       await PaymentOrderModel.updateOne({ _id: paid._id }, { $set: { status: 'superseded' } });
       return refundSuperseded({ ...paid, status: 'superseded' });
@@ -285,11 +295,16 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       const tier = tierOf(content);
       const use = request.useCredit === false ? null : await takePlanCredit(caller.userId, tier, String(content._id));
       if (!use) return checkout(caller, content, listingCharge(content, tier), origin);
-      const { created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
-      if (!created) {
+      faultPoint(FAULT_POINTS.listingAfterCredit);
+      const { entry, created } = await postListing(content._id, caller.userId, creditMethod(tier), LISTING_FEES[tier], null);
+      // The member's own listing by a credit, posted by an earlier try of this payment that stopped before it marked
+      // the piece (a crash, a lost answer): the same credit paid it (takePlanCredit answers it again), and the retry
+      // finishes it. Anyone else's listing came first: this credit goes back.
+      if (!created && !isOwnCreditListing(entry, caller.userId, tier)) {
         await givePlanCreditBack(caller.userId, use);
         throw alreadyPaid();
       }
+      faultPoint(FAULT_POINTS.listingAfterLedger);
       return { status: 'paid' as const, ...(await paidAnswer(await markPaidOut(content._id, caller.userId), content._id, caller)) };
     },
 
@@ -355,6 +370,46 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
         returned,
         message: request.isSell ? (sold ? PAYMENT_MESSAGES.tagSold : PAYMENT_MESSAGES.tagNotSold) : PAYMENT_MESSAGES.failed,
       };
+    },
+
+    /**
+     * What a payment stopped half-way leaves, finished or undone (the listing-repairs job; every step is safe to run
+     * again): a piece whose listing is in the ledger is marked monetized by its payer; a credit used for a listing that
+     * never happened, longer ago than any request lasts, is given back; a credit movement a process died on while
+     * recording it is applied once or dropped. A card payment stopped half-way needs none of it: its provider delivers the event
+     * again until it is answered.
+     */
+    async repairListings(now = new Date()): Promise<{ marked: number; creditsBack: number; pendingCredits: number }> {
+      const listings = await entriesOfKind('listing', { contentId: 1, actorId: 1, method: 1 });
+      const pieces = listings.length
+        ? await contentReads.many<Pick<ContentDoc, '_id' | 'isPaidOut'>>(
+            { _id: anyOf(listings.map((entry) => entry.contentId)) },
+            { projection: { isPaidOut: 1 } },
+          )
+        : [];
+      const unmarked = new Set(pieces.filter((piece) => !piece.isPaidOut).map((piece) => String(piece._id)));
+      let marked = 0;
+      for (const entry of listings) {
+        if (!entry.contentId || !entry.actorId || !unmarked.has(String(entry.contentId))) continue;
+        await markPaidOut(entry.contentId, String(entry.actorId));
+        marked += 1;
+      }
+      const byPiece = new Map(listings.map((entry) => [String(entry.contentId), entry]));
+      let creditsBack = 0;
+      // One use per member and piece stays when their own credit listing is posted; every other is given back.
+      const kept = new Set<string>();
+      for (const use of await creditUsesBefore(new Date(now.getTime() - STALLED_CREDIT_USE_MS))) {
+        const userId = String(use.userId);
+        const listing = byPiece.get(String(use.ref));
+        const paidBy = `${userId}:${String(use.ref)}`;
+        if (listing && String(listing.actorId) === userId && listing.method?.endsWith('-credit') && !kept.has(paidBy)) {
+          kept.add(paidBy);
+          continue;
+        }
+        await givePlanCreditBack(userId, use._id);
+        creditsBack += 1;
+      }
+      return { marked, creditsBack, pendingCredits: await settlePendingCredits() };
     },
 
     async order(caller: AuthContext, orderId: string) {

@@ -20,6 +20,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import type { AuditDetails } from '../../lib/audit-details';
 import { requireAdmin, requireOwnerOrAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { withLock } from '../../lib/mutex';
@@ -119,6 +120,7 @@ export function createSubscriptionsService({ provider, publicUrl, publicOrigins,
       providerSubscriptionId: facts.providerSubscriptionId ?? subscription.providerSubscriptionId,
       paymentFailedAt: null,
     });
+    faultPoint(FAULT_POINTS.planAfterPeriod);
     const plan = await PlanModel.findOne({ planId: subscription.planId }).lean<PlanDoc>();
     if (!plan)
       return void logger.error({ subscriptionId: subscription._id, planId: subscription.planId }, 'a paid subscription has no plan: no credits granted');

@@ -4,13 +4,17 @@
  * given back when that listing did not happen, an admin's correction) is an inserted document with a
  * deterministic `_id`, so the same grant or give-back cannot happen twice, even when a provider delivers an
  * event to two processes at once, and a member's credits can always be explained. The totals on the user
- * extension are kept under the member's credit lock, in the same step as each movement.
+ * extension are kept under the member's credit lock, in three steps that a crash anywhere leaves repairable: the
+ * movement is first written on the extension as pending, then inserted, then applied to the totals in the one update
+ * that clears it. A pending movement found later (by the member's next credit step, or the listing-repairs job) is
+ * applied once if it was inserted, and dropped if not.
  */
 import { randomBytes } from 'node:crypto';
 import { Schema, Types, model } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { withLock } from '../../lib/mutex';
-import { ours } from '../../lib/query';
+import { anyOf, ours } from '../../lib/query';
 import { UserExtModel } from './users.model';
 
 export type CreditTier = 'standard' | 'premium';
@@ -20,7 +24,11 @@ const CREDIT_LOCK = { busyMessage: 'Another payment of yours is in progress. Ple
 
 const creditMovementSchema = new Schema(
   {
-    /** The movement's key: `plan:{subscriptionId}:{periodStart}`, `use:{random}`, `return:{use id}`, `admin:{random}`. */
+    /**
+     * The movement's key: `plan:{subscriptionId}:{periodStart}`, `use:{userId}:{contentId}` (one credit per member
+     * and piece, so a retried payment uses the same one; `use:{random}` before, or once that use was given back),
+     * `return:{use id}`, `admin:{random}`.
+     */
     _id: { type: String, required: true },
     userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
     /** Signed changes of each tier. */
@@ -69,15 +77,48 @@ export async function planCreditsLeft(userId: string, tier: CreditTier): Promise
   return credits[CREDIT_FIELD[tier]];
 }
 
-/** Records the movement and moves the totals; caller holds the member's credit lock. False when `_id` was recorded before. */
+type PendingMovement = { _id: string; standard: number; premium: number };
+
+/**
+ * Finishes the movement a process died on while recording it, if any (caller holds the member's credit lock):
+ * applied to the totals once if it was inserted, dropped if it was not. Answers whether there was one.
+ */
+async function settlePending(userId: string): Promise<boolean> {
+  const ext = await UserExtModel.findOne({ userId: memberKey(userId) }, { pendingCreditMovement: 1 }).lean<{
+    pendingCreditMovement?: PendingMovement | null;
+  }>();
+  const pending = ext?.pendingCreditMovement;
+  if (!pending) return false;
+  const inserted = await CreditMovementModel.exists({ _id: pending._id });
+  await UserExtModel.updateOne(
+    { userId: memberKey(userId) },
+    inserted
+      ? { $inc: { sCredit: pending.standard, pCredit: pending.premium }, $set: { pendingCreditMovement: null } }
+      : { $set: { pendingCreditMovement: null } },
+  );
+  return true;
+}
+
+/**
+ * Records the movement and moves the totals; caller holds the member's credit lock. False when `_id` was recorded
+ * before. The movement is pending on the member's extension until the update that moves the totals clears it.
+ */
 async function record(movement: Omit<CreditMovementDoc, 'at' | 'userId'> & { userId: string; at?: Date }): Promise<boolean> {
+  await settlePending(movement.userId);
+  const pending: PendingMovement = { _id: movement._id, standard: movement.standard, premium: movement.premium };
+  await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $set: { pendingCreditMovement: pending } }, { upsert: true });
   try {
     await CreditMovementModel.create({ ...movement, userId: memberKey(movement.userId), at: movement.at ?? new Date() });
   } catch (err) {
+    await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $set: { pendingCreditMovement: null } });
     if (isDuplicateKey(err)) return false;
     throw err;
   }
-  await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $inc: { sCredit: movement.standard, pCredit: movement.premium } }, { upsert: true });
+  faultPoint(FAULT_POINTS.creditAfterMovement);
+  await UserExtModel.updateOne(
+    { userId: memberKey(movement.userId) },
+    { $inc: { sCredit: movement.standard, pCredit: movement.premium }, $set: { pendingCreditMovement: null } },
+  );
   return true;
 }
 
@@ -86,22 +127,52 @@ export function grantCredits(userId: string, change: CreditChange, key: string, 
   return withLock(lockKey(userId), () => record({ _id: key, userId, ...change, reason: 'plan', ref, note: null }), CREDIT_LOCK);
 }
 
+/** The key of the credit a member uses for a piece: one per member and piece, so that a retried payment uses the same. */
+const useKey = (userId: string, contentId: string) => `use:${userId}:${contentId}`;
+
 /**
- * Uses one credit of the tier for a listing, never going below 0. Answers the use's key (to give it back if
- * the listing does not happen), or null when the member has none.
+ * Uses one credit of the tier for a listing, never going below 0. Answers the use's key (to give it back if the listing does not happen), or null when the member has none.
+ * The member's use for this piece that was taken and not given back (a payment that stopped before its listing, then
+ * retried) is answered again, not taken twice.
  */
 export function takePlanCredit(userId: string, tier: CreditTier, contentId: string): Promise<string | null> {
   return withLock(
     lockKey(userId),
     async () => {
+      await settlePending(userId);
+      let _id = useKey(userId, contentId);
+      const [earlier, returned] = await Promise.all([CreditMovementModel.exists({ _id }), CreditMovementModel.exists({ _id: `return:${_id}` })]);
+      if (earlier && !returned) return _id;
+      if (earlier) _id = `use:${randomBytes(12).toString('hex')}`;
       if ((await planCreditsLeft(userId, tier)) < 1) return null;
-      const _id = `use:${randomBytes(12).toString('hex')}`;
       const change = { standard: tier === 'standard' ? -1 : 0, premium: tier === 'premium' ? -1 : 0 };
       await record({ _id, userId, ...change, reason: 'listing', ref: contentId, note: null });
       return _id;
     },
     CREDIT_LOCK,
   );
+}
+
+/**
+ * The credits used for listings and not given back, taken before `before`: what the listing-repairs job checks
+ * against the ledger (a payment that stopped between the credit and its listing, and was never retried).
+ */
+export async function creditUsesBefore(before: Date): Promise<Pick<CreditMovementDoc, '_id' | 'userId' | 'ref'>[]> {
+  const movements = await CreditMovementModel.find(ours({ reason: anyOf(['listing', 'listing-undone']) }), { userId: 1, ref: 1, reason: 1, at: 1 }).lean<
+    Pick<CreditMovementDoc, '_id' | 'userId' | 'ref' | 'reason' | 'at'>[]
+  >();
+  const returned = new Set(movements.filter((m) => m.reason === 'listing-undone').map((m) => m._id.slice('return:'.length)));
+  return movements.filter((m) => m.reason === 'listing' && m.at < before && !returned.has(m._id)).map(({ _id, userId, ref }) => ({ _id, userId, ref }));
+}
+
+/** Finishes every credit movement a process died on while recording it (the listing-repairs job); answers how many. */
+export async function settlePendingCredits(): Promise<number> {
+  const exts = await UserExtModel.find(ours({ pendingCreditMovement: { $ne: null } }), { userId: 1 }).lean<{ userId: Types.ObjectId }[]>();
+  let settled = 0;
+  for (const { userId } of exts) {
+    if (await withLock(lockKey(String(userId)), () => settlePending(String(userId)), CREDIT_LOCK)) settled += 1;
+  }
+  return settled;
 }
 
 /** Gives back the credit of a use whose listing did not happen (once per use). */
@@ -130,6 +201,7 @@ export function adjustCredits(userId: string, tier: CreditTier, amount: number, 
   return withLock(
     lockKey(userId),
     async () => {
+      await settlePending(userId);
       const _id = `admin:${actionKey ?? randomBytes(12).toString('hex')}`;
       if (actionKey && (await CreditMovementModel.exists({ _id }))) return creditsOf(userId);
       if ((await planCreditsLeft(userId, tier)) + amount < 0) return null;

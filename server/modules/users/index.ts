@@ -37,10 +37,12 @@ export * as usersService from './users.service';
 export {
   adjustCredits,
   creditMovementsOf,
+  creditUsesBefore,
   creditsOf,
   givePlanCreditBack,
   grantCredits,
   planCreditsLeft,
+  settlePendingCredits,
   takePlanCredit,
   CREDIT_MESSAGES,
   type CreditMovementDoc,

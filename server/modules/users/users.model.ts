@@ -103,6 +103,14 @@ const userExtSchema = new Schema(
     timezone: { type: String, default: null },
     pCredit: { type: Number, default: 0, min: 0 },
     sCredit: { type: Number, default: 0, min: 0 },
+    /**
+     * The credit movement being recorded (credits.ts), written before it and cleared in the same update that moves
+     * the totals: one a process died on is applied once, or dropped, by the next credit step or the repair job.
+     */
+    pendingCreditMovement: {
+      type: new Schema({ _id: { type: String, required: true }, standard: Number, premium: Number }, { _id: false }),
+      default: null,
+    },
     /** Where payouts and cash-outs are sent (payment settings); owner and admins only. */
     paypal: { type: String, default: null },
     /** When `paypal` was last set; null when set before this was recorded. */

@@ -20,6 +20,7 @@ import type { PayoutsConfig } from '../../config';
 import type { PayoutProvider } from '../../integrations/payouts';
 import { monthBefore } from '../../lib/calendar';
 import { AppError } from '../../lib/errors';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { withLease, withLock } from '../../lib/mutex';
@@ -142,6 +143,7 @@ export function createPayouts({ provider, fees, logger, onSent }: PayoutsDeps) {
       ref: null,
       legs: payoutLegs(String(send.userId), send.amountMicros, send.feeMicros),
     });
+    faultPoint(FAULT_POINTS.payoutAfterLedger);
     if (send.requestId) {
       // A recorded send decides its request: its status is written under the funds lock that recorded it, or by a
       // later run finishing a stopped one (a twin settle writing the same values).
@@ -186,6 +188,7 @@ export function createPayouts({ provider, fees, logger, onSent }: PayoutsDeps) {
     const note = claimed.kind === 'payout' ? `Your Knack payout for ${claimed._id.slice(-7)}` : 'Your Knack cash-out';
     try {
       const { providerRef } = await provider.send({ payoutId: key, email: claimed.email, amountMicros: claimed.sentMicros, note });
+      faultPoint(FAULT_POINTS.payoutAfterProvider);
       return PayoutSendModel.findOneAndUpdate(
         { _id: key },
         { $set: { status: 'sent', providerRef, sentAt: new Date(), lastError: null, claimedUntil: new Date() } },
@@ -215,6 +218,7 @@ export function createPayouts({ provider, fees, logger, onSent }: PayoutsDeps) {
       sentMicros: amountMicros - feeMicros,
       at,
     });
+    faultPoint(FAULT_POINTS.payoutAfterRecord);
     await settle(send);
     return send;
   }

@@ -9,6 +9,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd, truncateToCents } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { anyOf } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
@@ -267,6 +268,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
           if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
           throw err;
         }
+        faultPoint(FAULT_POINTS.cashOutAfterRequest);
         await LatestCashOutModel.updateOne({ _id: userId }, { $set: { requestId: id } }, { upsert: true });
         return created;
       });
