@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../lib/logger';
+import { useClosedSocketWriteFailure } from '../lib/vendor-fixes/mongodb-closed-socket-write';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded';
 
 // Reject query operators smuggled in through request values ({ "$gt": "" }) everywhere.
@@ -8,6 +9,9 @@ mongoose.set('sanitizeFilter', true);
 mongoose.set('strictQuery', true);
 // Indexes are built by ensureIndexes, which knows which ones the database in use can make use of.
 mongoose.set('autoIndex', false);
+// A write to a connection the database closed fails instead of waiting for ever (the driver's server monitor would
+// otherwise stop checking, and the app would not serve again after a database restart): lib/vendor-fixes.
+useClosedSocketWriteFailure();
 
 /**
  * How the app connects, and how it lives through a database restart. The driver notices a server gone and

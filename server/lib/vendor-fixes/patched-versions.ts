@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 /** The version each patched package must be installed at: the one our changes were written for. */
 export const PATCHED_VERSIONS = {
   'express-openapi-validator': '5.6.2',
+  /** The driver mongoose loads (its own dependency, pinned through package.json's `overrides`). */
+  mongodb: '6.20.0',
 } as const;
 
 export type PatchedPackage = keyof typeof PATCHED_VERSIONS;
