@@ -123,7 +123,9 @@ describe('the published contract', () => {
     expect(page.text).not.toContain('knack.example');
     const ids = new Set([...page.text.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
     const anchors = [...page.text.matchAll(/href="#([^"]+)"/g)].map((match) => match[1]);
-    expect(anchors).toHaveLength(8);
+    // The contents list every section, in order (nine, with "Sending a money call again safely").
+    expect(anchors).toEqual([...page.text.matchAll(/<h2 id="([^"]+)"/g)].map((match) => match[1]));
+    expect(anchors).toHaveLength(9);
     expect(anchors.filter((anchor) => !ids.has(anchor))).toEqual([]);
     for (const section of ['Rate limits', 'Paging', 'Calls where signing in is optional', 'No CORS: call from a server, not from a web page'])
       expect(page.text).toContain(`>${section}</h2>`);
