@@ -1,0 +1,32 @@
+/**
+ * What every kept total, ranked list and running balance offers besides its fast path: a way to recompute it from
+ * the inserted facts. The fast path (kept documents read by `_id`, updated as things happen, or by a job that reads
+ * only what arrived since its checkpoint) is what requests and jobs use; the rebuild reads every fact, so it is a
+ * separate command (`npm run rebuild`), run by hand, by the seed of the large data set and by the tests that prove
+ * the fast path exact.
+ */
+export interface KeptStateReport {
+  /** How many kept documents (or figures) were compared or written. */
+  checked: number;
+  /** One line per kept figure that differs from its rebuild (empty when exact); at most a few hundred are listed. */
+  differences: string[];
+}
+
+export interface KeptState {
+  /** A short, stable name (`ledger-balances`, `follow-lists`): what `npm run rebuild -- <name>` takes. */
+  name: string;
+  /** One sentence: what is kept, and from which facts it is rebuilt. */
+  describe: string;
+  /** Recomputes from the facts and compares with what is kept, writing nothing. */
+  check(): Promise<KeptStateReport>;
+  /** Recomputes from the facts and writes what is kept (safe to repeat; meant for a quiet database). */
+  rebuild(): Promise<KeptStateReport>;
+}
+
+/** At most this many differences are listed in a report (the count of figures checked is always whole). */
+export const MAX_LISTED_DIFFERENCES = 200;
+
+/** Adds a difference to a report's list unless the list is full. */
+export function noteDifference(differences: string[], line: string): void {
+  if (differences.length < MAX_LISTED_DIFFERENCES) differences.push(line);
+}
