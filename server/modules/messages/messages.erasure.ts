@@ -6,11 +6,24 @@
 import { Types } from 'mongoose';
 import type { Schemas } from '../../lib/openapi-types';
 import { readById } from '../../lib/query';
-import { BlockModel, BoxModel, MessageModel, type BoxDoc, type MessageDoc } from './messages.model';
+import {
+  BlockModel,
+  BoxModel,
+  BoxVersionModel,
+  CountChangeModel,
+  CountSnapshotModel,
+  InboxEntryModel,
+  InboxHeadModel,
+  MessageModel,
+  type BoxDoc,
+  type MessageDoc,
+} from './messages.model';
+import { currentBox } from './messages.state';
 
 /** The messages the member sent or received, in the threads still theirs, the oldest first. */
 export async function messagesExportOf(userId: string): Promise<Schemas['DataExportMessage'][]> {
-  const boxes = await BoxModel.find({ userId: new Types.ObjectId(userId) }, { threadId: 1, subject: 1, lastN: 1, isImportant: 1 }).lean<BoxDoc[]>();
+  const kept = await BoxModel.find({ userId: new Types.ObjectId(userId) }, { threadId: 1 }).lean<BoxDoc[]>();
+  const boxes = (await Promise.all(kept.map((box) => currentBox(box.threadId, userId)))).flatMap((box) => (box ? [box] : []));
   const rows = await Promise.all(
     boxes.map(async (box) => {
       const docs = await Promise.all(Array.from({ length: box.lastN }, (_, i) => readById<MessageDoc>(MessageModel, `${box.threadId}-${i + 1}`)));
@@ -35,11 +48,19 @@ export async function messagesExportOf(userId: string): Promise<Schemas['DataExp
   return rows.flat().sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
 }
 
-/** Removes the member's side of every thread and every block by or of them; safe to repeat. */
+/**
+ * Removes the member's side of every thread (with its versions), their counts and thread list, and every block by or
+ * of them; safe to repeat. The other member's side, counts and list are theirs and stay as they are.
+ */
 export async function removeMessagesOf(userId: string): Promise<number> {
   const member = new Types.ObjectId(userId);
   const [boxes] = await Promise.all([
     BoxModel.deleteMany({ userId: member }),
+    BoxVersionModel.deleteMany({ userId: member }),
+    CountChangeModel.deleteMany({ userId: member }),
+    CountSnapshotModel.deleteOne({ _id: userId }),
+    InboxEntryModel.deleteMany({ userId: member }),
+    InboxHeadModel.deleteOne({ _id: userId }),
     BlockModel.deleteMany({ blockerId: member }),
     BlockModel.deleteMany({ blockedId: member }),
   ]);

@@ -72,10 +72,13 @@ const boxSchema = new Schema(
     readN: { type: Number, required: true },
     isImportant: { type: Boolean, default: false },
     deletedAt: { type: Date, default: null },
+    /** The version of the side (in `message_box_versions`) these fields were copied from; 0 before any. */
+    v: { type: Number, default: 0 },
   },
   { versionKey: false },
 );
-boxSchema.index({ userId: 1, at: -1, _id: -1 });
+// For "Download my data" and "Delete my account" on MongoDB (no request lists sides by member: see messages.state.ts).
+boxSchema.index({ userId: 1 });
 
 export interface BoxDoc {
   _id: string;
@@ -90,11 +93,130 @@ export interface BoxDoc {
   readN: number;
   isImportant: boolean;
   deletedAt: Date | null;
+  v?: number;
 }
 
 export const BoxModel = model<BoxDoc>('MessageBox', boxSchema, 'message_boxes');
 
 export const boxKey = (threadId: string, userId: string) => `${threadId}:${userId}`;
+
+/** What changes in a member's side of a thread: its last message, how far they read, their marks. */
+export type BoxState = Pick<BoxDoc, 'at' | 'lastN' | 'lastSenderId' | 'lastText' | 'readN' | 'isImportant' | 'deletedAt'>;
+export const BOX_STATE_FIELDS = { at: 1, lastN: 1, lastSenderId: 1, lastText: 1, readN: 1, isImportant: 1, deletedAt: 1 } as const;
+
+/**
+ * The versions of a member's side of a thread: a numbered chain `{threadId}:{userId}#{v}` (lib/numbered-chain.ts),
+ * each version the whole state after one change. Updates are not isolated on FerretDB, so the side document's own
+ * fields can be written over by a concurrent change; a version is inserted, and only one writer gets each number,
+ * so each change is applied to the state before it exactly once. The side document is a kept copy of some
+ * version (`v`): readers read it and then the versions after it.
+ */
+const boxVersionSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    threadId: { type: String, required: true },
+    userId: { type: Schema.Types.ObjectId, required: true },
+    at: { type: Date, required: true },
+    lastN: { type: Number, required: true },
+    lastSenderId: { type: Schema.Types.ObjectId, required: true },
+    lastText: { type: String, required: true },
+    readN: { type: Number, required: true },
+    isImportant: { type: Boolean, required: true },
+    deletedAt: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+
+export type BoxVersionDoc = BoxState & { _id: string; threadId: string; userId: Types.ObjectId };
+
+export const BoxVersionModel = model<BoxVersionDoc>('MessageBoxVersion', boxVersionSchema, 'message_box_versions');
+
+/** A member's counts as `message/counts` answers them. */
+export interface CountTotals {
+  unread: number;
+  important: number;
+  deleted: number;
+  total: number;
+}
+
+/**
+ * A member's count changes: a numbered chain `{userId}#{n}`, one document per version of one of their sides that
+ * changed a count, holding the counts after it (the chain's end is the member's counts). Each is appended by the
+ * writer of the version it follows from, once.
+ */
+const countChangeSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    userId: { type: Schema.Types.ObjectId, required: true },
+    threadId: { type: String, required: true },
+    /** The version of the member's side of the thread that made this change. */
+    v: { type: Number, required: true },
+    unread: { type: Number, required: true },
+    important: { type: Number, required: true },
+    deleted: { type: Number, required: true },
+    total: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+
+countChangeSchema.index({ userId: 1 });
+
+export type CountChangeDoc = CountTotals & { _id: string; userId: Types.ObjectId; threadId: string; v: number };
+
+export const CountChangeModel = model<CountChangeDoc>('MessageCountChange', countChangeSchema, 'message_count_changes');
+
+/**
+ * A member's counts as of number `n` of their count changes, `_id` the member's id: a kept snapshot written after
+ * each change, best-effort (a lost or late write only makes the reader read a few more changes after it).
+ */
+const countSnapshotSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    n: { type: Number, required: true },
+    unread: { type: Number, required: true },
+    important: { type: Number, required: true },
+    deleted: { type: Number, required: true },
+    total: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+
+export type CountSnapshotDoc = CountTotals & { _id: string; n: number };
+
+export const CountSnapshotModel = model<CountSnapshotDoc>('MessageCountSnapshot', countSnapshotSchema, 'message_counts');
+
+/**
+ * A member's thread activity: a numbered chain `{userId}#{k}`, one document per message that made one of their
+ * threads the newest (`lastN`, that message's number). The inbox lists the chain from its end down; an entry is
+ * the thread's place in the list while the member's side of the thread has that message as its last
+ * (`lastN` equal), and a newer message's entry takes over from it.
+ */
+const inboxEntrySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    userId: { type: Schema.Types.ObjectId, required: true },
+    threadId: { type: String, required: true },
+    lastN: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+
+inboxEntrySchema.index({ userId: 1 });
+
+export type InboxEntryDoc = { _id: string; userId: Types.ObjectId; threadId: string; lastN: number };
+
+export const InboxEntryModel = model<InboxEntryDoc>('MessageInboxEntry', inboxEntrySchema, 'message_inbox_entries');
+
+/** The number of a member's last thread activity entry as last written (best-effort: the reader reads on past it). */
+const inboxHeadSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    n: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+
+export const InboxHeadModel = model<{ _id: string; n: number }>('MessageInboxHead', inboxHeadSchema, 'message_inbox_heads');
 
 /** A block: `{blockerId}:{blockedId}`, inserted to block and deleted to unblock. */
 const blockSchema = new Schema(

@@ -3,10 +3,11 @@
  * important, deleted and restored per member), blocks, and the mail that tells a member a message waits.
  *
  * A thread's messages are a numbered chain (lib/numbered-chain.ts), so replies written at once, in any process, are
- * all kept in order. Each member's side of a thread is one document read and written by `_id`
- * (`{threadId}:{userId}`); only the inbox lists and the counts read a member's side documents by a filter.
+ * all kept in order. Each member's side of a thread is one document read by `_id` (`{threadId}:{userId}`), whose
+ * changes are inserted versions; a member's counts and thread lists are chains of inserted facts read by `_id`
+ * (messages.state.ts), so no request reads the sides by a filter.
  */
-import mongoose, { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound, type FieldError } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
@@ -14,9 +15,8 @@ import { isAdmin } from '../../lib/permissions';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { numberedChains } from '../../lib/numbered-chain';
-import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
-import { insertWhole, ours, readById } from '../../lib/query';
+import { insertWhole, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { Schemas } from '../../lib/openapi-types';
 import { createAccount, findUserByEmail, userReads, type UserDoc } from '../users';
@@ -34,6 +34,7 @@ import {
   type MessageDoc,
   type ThreadDoc,
 } from './messages.model';
+import { addInboxEntry, changeBox, countsOf, currentBox, firstVersion, forgetMessageStates, threadListPage } from './messages.state';
 
 export const MESSAGE_MESSAGES = {
   required: 'Enter all required input fields',
@@ -72,7 +73,11 @@ type LastOfChain = Pick<MessageDoc, 'at' | 'senderId' | 'text'>;
 
 /** A thread's messages, numbered from 1: `{threadId}-{n}`. */
 const chains = numberedChains<LastOfChain>(MessageModel, { separator: '-', projection: { at: 1, senderId: 1, text: 1 } });
-export const forgetMessageThreads = chains.forget;
+/** Forgets every chain end this process remembers (threads, sides, counts, lists), for tests that empty the collections. */
+export function forgetMessageThreads(): void {
+  chains.forget();
+  forgetMessageStates();
+}
 
 const chars = (text: string) => [...text].length;
 const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
@@ -159,22 +164,6 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     await consumeLimit(`message:${caller.userId}`, MESSAGE_LIMIT, MESSAGE_MESSAGES.tooMany, now);
   }
 
-  /**
-   * Brings a member's side of a thread to the chain's true end. Updates are not isolated, so a slower writer of an
-   * earlier reply may have written over a later one: each writer checks after its own write and repairs.
-   */
-  async function settleBox(threadId: string, userId: string): Promise<void> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const [box, end] = await Promise.all([readById<BoxDoc>(BoxModel, boxKey(threadId, userId), { lastN: 1 }), chains.end(threadId, true)]);
-      if (!box || !end.doc || box.lastN >= end.n) return;
-      const last = end.doc;
-      await BoxModel.updateOne(
-        { _id: boxKey(threadId, userId) },
-        { $set: { lastN: end.n, at: last.at, lastSenderId: last.senderId, lastText: last.text, deletedAt: null } },
-      );
-    }
-  }
-
   /** Mails the receiver about a new message, at most once per clock hour per sender, never when news is off. */
   async function mailReceiver(sender: Person, receiverId: string, subject: string, threadId: string, now: Date): Promise<void> {
     try {
@@ -205,33 +194,22 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     return { n, doc: { ...doc, _id: id } };
   }
 
-  async function countsOf(userId: string): Promise<Counts> {
-    const boxes = await BoxModel.find({ userId: new Types.ObjectId(userId) }, { lastN: 1, readN: 1, isImportant: 1, deletedAt: 1 }).lean<BoxDoc[]>();
-    const kept = boxes.filter((box) => !box.deletedAt);
-    return {
-      unread: kept.filter((box) => box.readN < box.lastN).length,
-      important: kept.filter((box) => box.isImportant).length,
-      deleted: boxes.length - kept.length,
-      total: kept.length,
-    };
-  }
-
+  /**
+   * A page of the member's threads (deleted or not), newest activity first, read by key from their thread activity
+   * (messages.state.ts). The cursor is the activity entry to read on from.
+   */
   async function listOf(userId: string, deleted: boolean, cursor: string | undefined, limit: number | undefined): Promise<Schemas['MessageThreadPage']> {
     const size = pageSize(limit);
     const list = `${deleted ? 'deleted-threads' : 'threads'}:${userId}`;
-    const rows = await BoxModel.find(
-      ours({
-        userId: new Types.ObjectId(userId),
-        deletedAt: deleted ? mongoose.trusted({ $ne: null }) : null,
-        ...afterNewest(decodeNewestCursor(list, cursor)),
-      }),
-    )
-      .sort(NEWEST_FIRST)
-      .limit(size + 1)
-      .lean<BoxDoc[]>();
-    const { items, nextCursor } = newestPage(list, rows, size);
-    const byId = await people(items.map((box) => String(box.otherId)));
-    return { threads: items.map((box) => toThreadDto(box, byId.get(String(box.otherId)))), nextCursor };
+    const below = cursor
+      ? decodePageCursor(list, cursor, (n, key) => (Number.isSafeInteger(n) && (n as number) >= 1 && key === userId ? (n as number) : null))
+      : null;
+    const page = await threadListPage(userId, deleted, below, size);
+    const byId = await people(page.boxes.map((box) => String(box.otherId)));
+    return {
+      threads: page.boxes.map((box) => toThreadDto(box, byId.get(String(box.otherId)))),
+      nextCursor: page.below === null ? null : encodePageCursor(list, page.below, userId),
+    };
   }
 
   /** A new thread of one message, with both members' sides, and the mail to the receiver. */
@@ -240,6 +218,8 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     const thread: ThreadDoc = { _id: threadId, subject, memberIds: [new Types.ObjectId(senderId), new Types.ObjectId(receiverId)], at: now };
     await insertWhole(ThreadModel, thread);
     const { doc } = await appendMessage(thread, senderId, receiverId, message, now);
+    // Each member's list gets the thread before their side exists: the list shows a thread once its side has the message.
+    await Promise.all([addInboxEntry(doc.senderId, threadId, 1), addInboxEntry(doc.receiverId, threadId, 1)]);
     const side = (userId: string, otherId: string): BoxDoc => ({
       _id: boxKey(threadId, userId),
       threadId,
@@ -253,8 +233,14 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       readN: userId === senderId ? 1 : 0,
       isImportant: false,
       deletedAt: null,
+      v: 1,
     });
-    await Promise.all([insertWhole(BoxModel, side(senderId, receiverId)), insertWhole(BoxModel, side(receiverId, senderId))]);
+    await Promise.all(
+      [side(senderId, receiverId), side(receiverId, senderId)].map(async (box) => {
+        await insertWhole(BoxModel, box);
+        await firstVersion(box);
+      }),
+    );
     const byId = await people([senderId, receiverId]);
     await mailReceiver(byId.get(senderId)!, receiverId, subject, threadId, now);
     return { threadId, doc, byId };
@@ -294,7 +280,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       await mayWrite(caller, senderId, receiverId, now);
       const { threadId, doc, byId } = await openThread(senderId, receiverId, subject!, message!, now);
       const receiver = byId.get(receiverId);
-      const senderBox = (await readById<BoxDoc>(BoxModel, boxKey(threadId, senderId)))!;
+      const senderBox = (await currentBox(threadId, senderId))!;
       return {
         message: MESSAGE_MESSAGES.sent.replace('{receiver}', await recipientName(receiverId, receiver)),
         thread: toThreadDto(senderBox, receiver),
@@ -323,17 +309,22 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       if (!(await userReads.exists({ _id: new Types.ObjectId(other) }))) throw notFound(MESSAGE_MESSAGES.noMember);
       await mayWrite(caller, senderId, other, now);
       const { n, doc } = await appendMessage(thread, senderId, other, message!, now);
-      const fresh = { at: now, lastSenderId: doc.senderId, lastText: doc.text, deletedAt: null };
-      // The sender has read their own reply; a reply brings a deleted conversation back to both inboxes.
-      await Promise.all([
-        BoxModel.updateOne({ _id: boxKey(thread._id, senderId) }, { $set: fresh, $max: { lastN: n, readN: n } }),
-        BoxModel.updateOne({ _id: boxKey(thread._id, other) }, { $set: fresh, $max: { lastN: n } }),
-      ]);
-      await Promise.all([settleBox(thread._id, senderId), settleBox(thread._id, other)]);
+      // The sender has read their own reply; a reply brings a deleted conversation back to both inboxes. A slower
+      // writer of an earlier reply leaves the newer last message in place.
+      const tookReply = (member: string) => async () => {
+        await addInboxEntry(new Types.ObjectId(member), thread._id, n);
+        await changeBox(thread._id, member, (side) => ({
+          ...side,
+          ...(n > side.lastN ? { at: doc.at, lastN: n, lastSenderId: doc.senderId, lastText: doc.text } : {}),
+          readN: member === senderId ? Math.max(side.readN, n) : side.readN,
+          deletedAt: null,
+        }));
+      };
+      await Promise.all([tookReply(senderId)(), tookReply(other)()]);
       const byId = await people([senderId, other]);
       await mailReceiver(byId.get(senderId)!, other, thread.subject, thread._id, now);
       const receiverPerson = byId.get(other);
-      const senderBox = (await readById<BoxDoc>(BoxModel, boxKey(thread._id, senderId)))!;
+      const senderBox = (await currentBox(thread._id, senderId))!;
       return {
         message: MESSAGE_MESSAGES.replied.replace('{receiver}', await recipientName(other, receiverPerson)),
         thread: toThreadDto(senderBox, receiverPerson),
@@ -365,11 +356,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       const first = Math.max(1, below - MESSAGES_PER_PAGE);
       const numbers = Array.from({ length: Math.max(0, below - first) }, (_, i) => first + i);
       const docs = await Promise.all(numbers.map((n) => readById<MessageDoc>(MessageModel, chains.idOf(thread._id, n))));
-      const [box, byId, blocked] = await Promise.all([
-        readById<BoxDoc>(BoxModel, boxKey(thread._id, me)),
-        people([me, other]),
-        readById(BlockModel, blockKey(me, other), { _id: 1 }),
-      ]);
+      const [box, byId, blocked] = await Promise.all([currentBox(thread._id, me), people([me, other]), readById(BlockModel, blockKey(me, other), { _id: 1 })]);
       if (!box) throw notFound(MESSAGE_MESSAGES.noThread);
       return {
         thread: toThreadDto(box, byId.get(other)),
@@ -381,7 +368,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
 
     async setDeleted(caller: AuthContext, id: string, deleted: boolean, now = new Date()) {
       const { thread, me } = await threadFor(caller, id);
-      await BoxModel.updateOne({ _id: boxKey(thread._id, me) }, { $set: { deletedAt: deleted ? now : null } });
+      await changeBox(thread._id, me, (side) => ({ ...side, deletedAt: deleted ? (side.deletedAt ?? now) : null }));
       return { message: deleted ? MESSAGE_MESSAGES.deleted : MESSAGE_MESSAGES.restored, counts: await countsOf(me) };
     },
 
@@ -389,7 +376,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       const userId = await actingAs(caller, request.userId);
       const { thread, me } = await threadFor(caller, request.messageId);
       if (me !== userId) throw notFound(MESSAGE_MESSAGES.noThread);
-      await BoxModel.updateOne({ _id: boxKey(thread._id, me) }, { $set: { isImportant: request.isImportant } });
+      await changeBox(thread._id, me, (side) => ({ ...side, isImportant: request.isImportant }));
       return { message: MESSAGE_MESSAGES.success, isImportant: request.isImportant, counts: await countsOf(me) };
     },
 
@@ -399,7 +386,8 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       const { thread, me } = await threadFor(caller, request.messageId);
       if (me !== userId) throw notFound(MESSAGE_MESSAGES.noThread);
       const end = (await chains.end(thread._id, true)).n;
-      await BoxModel.updateOne({ _id: boxKey(thread._id, me) }, { $set: { readN: request.isRead === false ? end - 1 : end } });
+      // Unread again: the side's own last message is the one left unread.
+      await changeBox(thread._id, me, (side) => ({ ...side, readN: request.isRead === false ? Math.max(0, side.lastN - 1) : Math.max(side.readN, end) }));
       return { message: MESSAGE_MESSAGES.success, counts: await countsOf(me) };
     },
 

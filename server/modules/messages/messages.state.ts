@@ -1,0 +1,244 @@
+/**
+ * The exact state of each member's side of a thread, their counts and their thread lists, built from inserted facts
+ * only, so that they stay exact on FerretDB (whose updates are read, change, write without isolation) with any
+ * number of app processes, and so that every read is a bounded number of reads by `_id`:
+ *
+ * - a side's changes are versions (`message_box_versions`, a numbered chain per side): a change reads the side's
+ *   last version and inserts the next number, and only one writer gets it, so concurrent changes (a reply, a read
+ *   mark, a delete) each apply to the state before them. The side document keeps a copy of a version (`v`);
+ *   readers read it, then the versions after it (usually one read that finds none);
+ * - a member's counts are a chain of count changes (`message_count_changes`), each appended by the writer of the
+ *   version that caused it and holding the counts after it, with a kept snapshot (`message_counts`) that the
+ *   reader reads first and then the few changes after it;
+ * - a member's thread list is a chain of thread activity (`message_inbox_entries`): one entry per message, read
+ *   from the end down. An entry stands for its thread while the side's last message is that entry's message; an
+ *   entry is appended before the side takes its message, so a thread keeps its older place until then and never
+ *   drops out of the list.
+ *
+ * A process that stops between a fact and the next one (a message and its versions, a version and its count change)
+ * leaves that member's counts or list behind until the next change of the same side catches the side up, or until
+ * `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts); every other interleaving is exact.
+ */
+import type { Types } from 'mongoose';
+import type { ChainEnd } from '../../lib/numbered-chain';
+import { numberedChains } from '../../lib/numbered-chain';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { readById } from '../../lib/query';
+import {
+  BOX_STATE_FIELDS,
+  boxKey,
+  BoxModel,
+  BoxVersionModel,
+  CountChangeModel,
+  CountSnapshotModel,
+  InboxEntryModel,
+  InboxHeadModel,
+  type BoxDoc,
+  type BoxState,
+  type CountSnapshotDoc,
+  type CountTotals,
+  type InboxEntryDoc,
+} from './messages.model';
+
+const boxVersions = numberedChains<BoxState>(BoxVersionModel, { separator: '#', projection: BOX_STATE_FIELDS });
+const countChanges = numberedChains<CountTotals>(CountChangeModel, {
+  separator: '#',
+  projection: { unread: 1, important: 1, deleted: 1, total: 1 },
+});
+const inboxEntries = numberedChains<Pick<InboxEntryDoc, 'threadId' | 'lastN'>>(InboxEntryModel, {
+  separator: '#',
+  projection: { threadId: 1, lastN: 1 },
+});
+
+export const NO_COUNTS: CountTotals = { unread: 0, important: 0, deleted: 0, total: 0 };
+
+/** Forgets the chain ends this process remembers, for tests that empty the collections under a running app. */
+export function forgetMessageStates(): void {
+  boxVersions.forget();
+  countChanges.forget();
+  inboxEntries.forget();
+}
+
+export const boxStateOf = (box: BoxState): BoxState => ({
+  at: box.at,
+  lastN: box.lastN,
+  lastSenderId: box.lastSenderId,
+  lastText: box.lastText,
+  readN: box.readN,
+  isImportant: Boolean(box.isImportant),
+  deletedAt: box.deletedAt ?? null,
+});
+
+/** What one side adds to its member's counts: a deleted side counts only as deleted. */
+export function countsOfSide(state: BoxState | null): CountTotals {
+  if (!state) return NO_COUNTS;
+  if (state.deletedAt) return { ...NO_COUNTS, deleted: 1 };
+  return { unread: state.readN < state.lastN ? 1 : 0, important: state.isImportant ? 1 : 0, deleted: 0, total: 1 };
+}
+
+const plus = (a: CountTotals, b: CountTotals, sign = 1): CountTotals => ({
+  unread: a.unread + sign * b.unread,
+  important: a.important + sign * b.important,
+  deleted: a.deleted + sign * b.deleted,
+  total: a.total + sign * b.total,
+});
+const isZero = (c: CountTotals) => !c.unread && !c.important && !c.deleted && !c.total;
+const totalsOf = (doc: CountTotals | null): CountTotals =>
+  doc ? { unread: doc.unread, important: doc.important, deleted: doc.deleted, total: doc.total } : NO_COUNTS;
+
+const sameState = (a: BoxState, b: BoxState) =>
+  a.at.getTime() === b.at.getTime() &&
+  a.lastN === b.lastN &&
+  String(a.lastSenderId) === String(b.lastSenderId) &&
+  a.lastText === b.lastText &&
+  a.readN === b.readN &&
+  a.isImportant === b.isImportant &&
+  (a.deletedAt?.getTime() ?? null) === (b.deletedAt?.getTime() ?? null);
+
+/**
+ * Writes a kept snapshot (a document by `_id` that readers read first and then read on past): best-effort, as
+ * a concurrent write may win with an older figure, which only costs the next reader a read or two more.
+ */
+async function keepSnapshot(model: typeof CountSnapshotModel | typeof InboxHeadModel, id: string, fields: Record<string, unknown>): Promise<void> {
+  try {
+    await model.collection.updateOne({ _id: id as never }, { $set: fields }, { upsert: true });
+  } catch (err) {
+    // Two first upserts at once: one inserted, the other finds the document now.
+    if (!isDuplicateKey(err)) throw err;
+    await model.collection.updateOne({ _id: id as never }, { $set: fields });
+  }
+}
+
+/** The side's last version, from its kept copy and the versions after it (exact whatever copy was kept). */
+async function lastVersion(box: BoxDoc): Promise<ChainEnd<BoxState>> {
+  const end = await boxVersions.end(box._id, true, { n: box.v ?? 0, doc: boxStateOf(box) });
+  return { n: end.n, doc: boxStateOf(end.doc ?? box) };
+}
+
+/** A member's side of a thread as it stands now (null when they have none), read by `_id`. */
+export async function currentBox(threadId: string, userId: string): Promise<BoxDoc | null> {
+  const box = await readById<BoxDoc>(BoxModel, boxKey(threadId, userId));
+  if (!box) return null;
+  const last = await lastVersion(box);
+  return { ...box, ...boxStateOf(last.doc!), v: last.n };
+}
+
+/** A member's counts now: their kept snapshot, then the count changes after it. */
+export async function countsOf(userId: string): Promise<CountTotals> {
+  const snapshot = await readById<CountSnapshotDoc>(CountSnapshotModel, userId);
+  const end = await countChanges.end(userId, true, snapshot ? { n: snapshot.n, doc: totalsOf(snapshot) } : undefined);
+  return totalsOf(end.doc);
+}
+
+/** Adds a version's change of counts to its member's chain, the counts after it kept in the snapshot. */
+async function recordCountChange(userId: Types.ObjectId, threadId: string, v: number, before: BoxState | null, after: BoxState): Promise<void> {
+  const change = plus(countsOfSide(after), countsOfSide(before), -1);
+  if (isZero(change)) return;
+  const member = String(userId);
+  // A process that has not written this member's changes yet starts from the snapshot, not from the chain's start.
+  if ((await countChanges.end(member, false)).n === 0) {
+    const snapshot = await readById<CountSnapshotDoc>(CountSnapshotModel, member);
+    if (snapshot) await countChanges.end(member, true, { n: snapshot.n, doc: totalsOf(snapshot) });
+  }
+  const { n, doc } = await countChanges.append(member, (_n, previous) => ({ userId, threadId, v, ...plus(totalsOf(previous.doc), change) }));
+  await keepSnapshot(CountSnapshotModel, member, { n, ...totalsOf(doc) });
+}
+
+/**
+ * Inserts a side's first version and its count change (a new thread: nobody else knows the thread yet). The side
+ * document itself is inserted by the caller, with `v: 1`.
+ */
+export async function firstVersion(box: BoxDoc): Promise<void> {
+  const state = boxStateOf(box);
+  await boxVersions.insertAt(box._id, 1, { threadId: box.threadId, userId: box.userId, ...state });
+  await recordCountChange(box.userId, box.threadId, 1, null, state);
+}
+
+/**
+ * Changes a member's side of a thread: `next` gets the state now and answers the state after (null: no change).
+ * Called again with the newer state when another change took the version first. Answers the side after it.
+ */
+export async function changeBox(threadId: string, userId: string, next: (state: BoxState) => BoxState | null): Promise<BoxDoc | null> {
+  const box = await readById<BoxDoc>(BoxModel, boxKey(threadId, userId));
+  if (!box) return null;
+  for (;;) {
+    const last = await lastVersion(box);
+    const before = last.doc!;
+    const changed = next(before);
+    const after = changed && boxStateOf(changed);
+    if (!after || sameState(before, after)) return { ...box, ...before, v: last.n };
+    const v = last.n + 1;
+    if (await boxVersions.insertAt(box._id, v, { threadId, userId: box.userId, ...after })) {
+      await recordCountChange(box.userId, threadId, v, before, after);
+      await keepBoxCopy(box._id, v, after);
+      return { ...box, ...after, v };
+    }
+  }
+}
+
+/** The side document's copy of a version (best-effort, like every kept snapshot: the reader reads on past it). */
+async function keepBoxCopy(id: string, v: number, state: BoxState): Promise<void> {
+  await BoxModel.collection.updateOne({ _id: id as never }, { $set: { ...state, v } });
+}
+
+/** Appends an entry that puts the thread at the top of the member's list for message `lastN` (before the side takes it). */
+export async function addInboxEntry(userId: Types.ObjectId, threadId: string, lastN: number): Promise<void> {
+  const member = String(userId);
+  if ((await inboxEntries.end(member, false)).n === 0) {
+    const head = await readById<{ n: number }>(InboxHeadModel, member);
+    if (head && head.n > 0) await inboxEntries.end(member, true, { n: head.n, doc: null });
+  }
+  const { n } = await inboxEntries.append(member, () => ({ userId, threadId, lastN }));
+  await keepSnapshot(InboxHeadModel, member, { n });
+}
+
+/** The number of the member's last thread activity entry now (0 for none). */
+async function lastInboxEntry(member: string): Promise<number> {
+  const head = await readById<{ n: number }>(InboxHeadModel, member);
+  return (await inboxEntries.end(member, true, head && head.n > 0 ? { n: head.n, doc: null } : undefined)).n;
+}
+
+/** At most this many activity entries are read for one page, whatever the page size: the read stays bounded. */
+export const ENTRIES_READ_PER_PAGE = 200;
+/** Entries read at once (in parallel, each by `_id`). */
+const ENTRIES_PER_BATCH = 25;
+
+export interface ThreadListPage {
+  boxes: BoxDoc[];
+  /** The entry number to read on from (below it), or null at the list's start. */
+  below: number | null;
+}
+
+/**
+ * One page of a member's threads, newest activity first: their activity entries read from `below` down (from the
+ * end when null), each kept when it still stands for its thread and the side is (or is not, for the inbox) deleted.
+ * Stops at `size` threads, or after ENTRIES_READ_PER_PAGE entries, whichever comes first; a page can then hold fewer
+ * threads than asked, with a position to read on from.
+ */
+export async function threadListPage(userId: string, deleted: boolean, below: number | null, size: number): Promise<ThreadListPage> {
+  let next = below === null ? (await lastInboxEntry(userId)) + 1 : below;
+  const sides = new Map<string, Promise<BoxDoc | null>>();
+  const sideOf = (threadId: string) => {
+    if (!sides.has(threadId)) sides.set(threadId, currentBox(threadId, userId));
+    return sides.get(threadId)!;
+  };
+  const found: { n: number; box: BoxDoc }[] = [];
+  const listed = new Set<string>();
+  let read = 0;
+  // Reads one entry past a full page when it can, so that the last page says so (below: null).
+  while (next > 1 && read < ENTRIES_READ_PER_PAGE && found.length <= size) {
+    const numbers = Array.from({ length: Math.min(ENTRIES_PER_BATCH, next - 1, ENTRIES_READ_PER_PAGE - read) }, (_, i) => next - 1 - i);
+    const entries = await Promise.all(numbers.map((n) => readById<InboxEntryDoc>(InboxEntryModel, inboxEntries.idOf(userId, n))));
+    const boxes = await Promise.all(entries.map((entry) => (entry ? sideOf(entry.threadId) : Promise.resolve(null))));
+    entries.forEach((entry, i) => {
+      const box = boxes[i];
+      if (!entry || !box || box.lastN !== entry.lastN || Boolean(box.deletedAt) !== deleted || listed.has(entry.threadId)) return;
+      listed.add(entry.threadId);
+      found.push({ n: numbers[i]!, box });
+    });
+    read += numbers.length;
+    next -= numbers.length;
+  }
+  if (found.length > size) return { boxes: found.slice(0, size).map((f) => f.box), below: found[size - 1]!.n };
+  return { boxes: found.map((f) => f.box), below: next > 1 ? next : null };
+}
