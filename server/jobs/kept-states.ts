@@ -3,8 +3,12 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { inboxListsState, unreadCountsState } from '../modules/messages';
 
-export const keptStates: KeptState[] = [];
+export const keptStates: KeptState[] = [
+  unreadCountsState, // before inbox-lists, which reads the sides it brings to their messages
+  inboxListsState,
+];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {

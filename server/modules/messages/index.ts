@@ -10,6 +10,18 @@ export {
   MESSAGE_MESSAGES,
   type MessagesService,
 } from './messages.service';
-export { BlockModel, BoxModel, MailClaimModel, MessageModel, ThreadModel } from './messages.model';
+export {
+  BlockModel,
+  BoxModel,
+  BoxVersionModel,
+  CountChangeModel,
+  CountSnapshotModel,
+  InboxEntryModel,
+  InboxHeadModel,
+  MailClaimModel,
+  MessageModel,
+  ThreadModel,
+} from './messages.model';
 export { messagesExportOf, removeMessagesOf } from './messages.erasure';
 export { repairMessageKeys } from './messages.repair';
+export { inboxListsState, unreadCountsState } from './messages.kept';
