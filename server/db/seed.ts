@@ -2,7 +2,7 @@
 import { DEFAULT_SUPPORT_EMAIL } from '../config';
 import { seedCms } from '../modules/cms';
 import { migrateContents } from '../modules/contents';
-import { ensureSupportAccount } from '../modules/messages';
+import { buildStatesOfOlderSides, ensureSupportAccount } from '../modules/messages';
 import { backfillSearchWords } from '../modules/users';
 import { seedPlans } from '../modules/subscriptions';
 import { seedTags } from '../modules/tags';
@@ -15,4 +15,6 @@ export async function seedReferenceData({ supportEmail = DEFAULT_SUPPORT_EMAIL }
   await backfillSearchWords();
   // The account behind the message modal's 'Admin' recipient.
   await ensureSupportAccount(supportEmail);
+  // Members' message counts and thread lists for sides written before they were kept.
+  await buildStatesOfOlderSides();
 }

@@ -24,4 +24,4 @@ export {
 } from './messages.model';
 export { messagesExportOf, removeMessagesOf } from './messages.erasure';
 export { repairMessageKeys } from './messages.repair';
-export { inboxListsState, unreadCountsState } from './messages.kept';
+export { buildStatesOfOlderSides, inboxListsState, unreadCountsState } from './messages.kept';

@@ -16,6 +16,7 @@ import { Types } from 'mongoose';
 import type { Collection, Document } from 'mongoose';
 import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { ours } from '../../lib/query';
 import {
   BOX_STATE_FIELDS,
   BoxModel,
@@ -236,3 +237,17 @@ export const inboxListsState: KeptState = {
   check: () => compareLists(false),
   rebuild: () => compareLists(true),
 };
+
+/**
+ * Sides written before versions, counts and thread lists existed (no `v`: an older database, or sides written in
+ * bulk): builds what their members lack, then marks them, so that it runs once (at start; a scan of the sides, as the
+ * other start-up steps do).
+ */
+export async function buildStatesOfOlderSides(): Promise<boolean> {
+  const older = () => ours({ v: { $exists: false } });
+  if (!(await BoxModel.exists(older()))) return false;
+  await unreadCountsState.rebuild();
+  await inboxListsState.rebuild();
+  await BoxModel.updateMany(older(), { $set: { v: 0 } });
+  return true;
+}

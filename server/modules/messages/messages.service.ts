@@ -183,6 +183,13 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     }
   }
 
+  /**
+   * A thread's last message, read on from the member's side (whose last message exists), so that a process that has
+   * not seen the thread reads a message or two rather than searching from the thread's start.
+   */
+  const threadEnd = (threadId: string, box: BoxDoc) =>
+    chains.end(threadId, true, box.lastN > 0 ? { n: box.lastN, doc: { at: box.at, senderId: box.lastSenderId, text: box.lastText } } : undefined);
+
   async function appendMessage(thread: Pick<ThreadDoc, '_id' | 'subject'>, senderId: string, receiverId: string, text: string, now: Date) {
     const { n, id, doc } = await chains.append(thread._id, () => ({
       threadId: thread._id,
@@ -252,8 +259,9 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
 
   async function receiverOf(receiverId: string): Promise<string> {
     if (receiverId === ADMIN_RECIPIENT) return supportAccountId();
-    if (!isObjectId(receiverId) || !(await userReads.exists({ _id: new Types.ObjectId(receiverId), isActive: true })))
-      throw notFound(MESSAGE_MESSAGES.noMember);
+    // By `_id` alone (any other field in the filter would scan the members on FerretDB), then its flag.
+    const receiver = isObjectId(receiverId) ? await userReads.byId<Pick<UserDoc, 'isActive'>>(new Types.ObjectId(receiverId), { isActive: 1 }) : null;
+    if (!receiver?.isActive) throw notFound(MESSAGE_MESSAGES.noMember);
     return receiverId;
   }
 
@@ -308,6 +316,9 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       if (receiver !== other) throw badRequest(MESSAGE_MESSAGES.wrongReceiver, [{ path: 'receiverId', message: MESSAGE_MESSAGES.wrongReceiver }]);
       if (!(await userReads.exists({ _id: new Types.ObjectId(other) }))) throw notFound(MESSAGE_MESSAGES.noMember);
       await mayWrite(caller, senderId, other, now);
+      // A process that has not seen this thread reads on from the sender's side, not from the thread's start.
+      const mine = (await chains.end(thread._id, false)).n === 0 ? await currentBox(thread._id, senderId) : null;
+      if (mine) await threadEnd(thread._id, mine);
       const { n, doc } = await appendMessage(thread, senderId, other, message!, now);
       // The sender has read their own reply; a reply brings a deleted conversation back to both inboxes. A slower
       // writer of an earlier reply leaves the newer last message in place.
@@ -347,7 +358,9 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     /** A thread's messages, the oldest first, a page at a time going back (by number: reads by `_id`). */
     async thread(caller: AuthContext, id: string, cursor?: string): Promise<Schemas['MessageThreadView']> {
       const { thread, me, other } = await threadFor(caller, id);
-      const end = (await chains.end(thread._id, true)).n;
+      const box = await currentBox(thread._id, me);
+      if (!box) throw notFound(MESSAGE_MESSAGES.noThread);
+      const end = (await threadEnd(thread._id, box)).n;
       const below = cursor
         ? (decodePageCursor(`thread:${thread._id}`, cursor, (n, key) =>
             Number.isSafeInteger(n) && (n as number) >= 1 && key === thread._id ? (n as number) : null,
@@ -356,8 +369,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       const first = Math.max(1, below - MESSAGES_PER_PAGE);
       const numbers = Array.from({ length: Math.max(0, below - first) }, (_, i) => first + i);
       const docs = await Promise.all(numbers.map((n) => readById<MessageDoc>(MessageModel, chains.idOf(thread._id, n))));
-      const [box, byId, blocked] = await Promise.all([currentBox(thread._id, me), people([me, other]), readById(BlockModel, blockKey(me, other), { _id: 1 })]);
-      if (!box) throw notFound(MESSAGE_MESSAGES.noThread);
+      const [byId, blocked] = await Promise.all([people([me, other]), readById(BlockModel, blockKey(me, other), { _id: 1 })]);
       return {
         thread: toThreadDto(box, byId.get(other)),
         messages: docs.flatMap((doc, i) => (doc ? [toMessageDto(doc, numbers[i]!, byId)] : [])),
@@ -385,7 +397,9 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       const userId = await actingAs(caller, request.userId);
       const { thread, me } = await threadFor(caller, request.messageId);
       if (me !== userId) throw notFound(MESSAGE_MESSAGES.noThread);
-      const end = (await chains.end(thread._id, true)).n;
+      const box = await currentBox(thread._id, me);
+      if (!box) throw notFound(MESSAGE_MESSAGES.noThread);
+      const end = (await threadEnd(thread._id, box)).n;
       // Unread again: the side's own last message is the one left unread.
       await changeBox(thread._id, me, (side) => ({ ...side, readN: request.isRead === false ? Math.max(0, side.lastN - 1) : Math.max(side.readN, end) }));
       return { message: MESSAGE_MESSAGES.success, counts: await countsOf(me) };
