@@ -6546,7 +6546,7 @@ export interface components {
                 "application/json": components["schemas"]["MessageChanged"];
             };
         };
-        /** @description One page of threads; `nextCursor` is null on the last page. */
+        /** @description One page of threads, at most `limit`. A page reads a bounded part of the member's activity, so it can hold fewer threads, even none, while `nextCursor` is not null (when most recent messages are in a few threads, or few threads are deleted): read on until `nextCursor` is null, which it is on the last page. */
         MessageThreadPage: {
             headers: {
                 [name: string]: unknown;
