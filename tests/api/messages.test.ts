@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { MailMessage, Mailer } from '../../server/integrations/mail';
 import { signAccessToken } from '../../server/lib/access-token';
 import { countHit } from '../../server/lib/rate-limit';
-import { BoxModel, MESSAGE_LIMIT, MESSAGE_MESSAGES, MessageModel, messagesExportOf, removeMessagesOf } from '../../server/modules/messages';
+import { BoxModel, InboxEntryModel, MESSAGE_LIMIT, MESSAGE_MESSAGES, MessageModel, messagesExportOf, removeMessagesOf } from '../../server/modules/messages';
 import { FollowModel } from '../../server/modules/follows';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';
@@ -161,6 +161,42 @@ describe('replies and threads', () => {
       expect(page1.threads.map((t: Thread) => t.id)).toEqual([first, third]);
       const page2 = (await get(ana, `by-receiverId/${ana.id}?limit=2&cursor=${encodeURIComponent(page1.nextCursor)}`).expect(200)).body;
       expect(page2).toEqual({ threads: [expect.objectContaining({ id: second })], nextCursor: null });
+    } finally {
+      clock.restore();
+    }
+  });
+});
+
+describe('a thread far busier than the others', () => {
+  it('when one thread gets many more messages than the others, then the older threads are still listed, and a pointer past the entries that stand for nothing lets later readers skip them', async () => {
+    const clock = freezeDate();
+    try {
+      const older = await start('Older');
+      clock.advance(1000);
+      const busy = await start('Busy');
+      for (let group = 0; group < 2; group++) {
+        clock.advance(MESSAGE_LIMIT.windowMs + 1000);
+        await Promise.all(Array.from({ length: 15 }, (_, i) => reply(bea, { messageId: busy, receiverId: ana.id, message: `Busy ${group}-${i}` }).expect(201)));
+      }
+      // Ana's thread activity: Older (1), Busy (2), then one entry per reply (3 to 32), of which only the last stands.
+      const page1 = (await get(ana, `by-receiverId/${ana.id}?limit=1`).expect(200)).body;
+      expect(page1.threads.map((t: Thread) => t.id)).toEqual([busy]);
+      expect((await InboxEntryModel.findById(`${ana.id}#32`).lean())?.below).toBe(1);
+      const page2 = (await get(ana, `by-receiverId/${ana.id}?limit=1&cursor=${encodeURIComponent(page1.nextCursor)}`).expect(200)).body;
+      expect(page2).toEqual({ threads: [expect.objectContaining({ id: older, messagesCount: 1 })], nextCursor: null });
+
+      // The older thread's turn: its first entry stands for nothing now, and the pointer that led to it still holds.
+      clock.advance(MESSAGE_LIMIT.windowMs + 1000);
+      await reply(bea, { messageId: older, receiverId: ana.id, message: 'Back to the older one' }).expect(201);
+      expect((await inboxOf(ana)).map((t) => [t.id, t.messagesCount])).toEqual([
+        [older, 2],
+        [busy, 31],
+      ]);
+      const first = (await get(ana, `by-receiverId/${ana.id}?limit=1`).expect(200)).body;
+      const second = (await get(ana, `by-receiverId/${ana.id}?limit=1&cursor=${encodeURIComponent(first.nextCursor)}`).expect(200)).body;
+      expect([...first.threads, ...second.threads].map((t: Thread) => t.id)).toEqual([older, busy]);
+      expect(second.nextCursor).toBeNull();
+      expect(await countsOf(ana)).toEqual({ unread: 2, important: 0, deleted: 0, total: 2 });
     } finally {
       clock.restore();
     }

@@ -13,7 +13,10 @@
  * end finds the new one at its next write. Meant for a quiet database, as every rebuild.
  */
 import { Types } from 'mongoose';
-import type { Collection, Document } from 'mongoose';
+import type { Collection } from 'mongoose';
+
+/** A document as the driver writes it. */
+type Stored = Record<string, unknown>;
 import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { ours } from '../../lib/query';
@@ -51,7 +54,7 @@ async function inBatches<T>(items: T[], write: (batch: T[]) => Promise<unknown>)
 }
 
 /** Inserts in batches; a document whose `_id` was taken meanwhile (an app writing) is skipped and counted. */
-async function insertAll(collection: Collection, docs: Document[]): Promise<number> {
+async function insertAll(collection: Collection, docs: Stored[]): Promise<number> {
   let taken = 0;
   await inBatches(docs, async (batch) => {
     try {
@@ -204,7 +207,7 @@ async function compareLists(write: boolean): Promise<KeptStateReport> {
   }
   if (write) {
     // The missing threads go on top of each list, the newest last so that it is listed first.
-    const entries: Document[] = [];
+    const entries: Stored[] = [];
     const heads: { member: string; n: number }[] = [];
     for (const [member, missed] of missing) {
       let n = ends.get(member) ?? 0;

@@ -197,13 +197,18 @@ const inboxEntrySchema = new Schema(
     userId: { type: Schema.Types.ObjectId, required: true },
     threadId: { type: String, required: true },
     lastN: { type: Number, required: true },
+    /**
+     * Set by a reader that found every entry between this one and `below` standing for nothing (their threads have
+     * newer messages, which stays so): the next reader goes straight there. The one field written after the insert.
+     */
+    below: { type: Number },
   },
   { versionKey: false },
 );
 
 inboxEntrySchema.index({ userId: 1 });
 
-export type InboxEntryDoc = { _id: string; userId: Types.ObjectId; threadId: string; lastN: number };
+export type InboxEntryDoc = { _id: string; userId: Types.ObjectId; threadId: string; lastN: number; below?: number };
 
 export const InboxEntryModel = model<InboxEntryDoc>('MessageInboxEntry', inboxEntrySchema, 'message_inbox_entries');
 

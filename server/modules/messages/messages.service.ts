@@ -203,19 +203,24 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
 
   /**
    * A page of the member's threads (deleted or not), newest activity first, read by key from their thread activity
-   * (messages.state.ts). The cursor is the activity entry to read on from.
+   * (messages.state.ts). The cursor holds the activity entry to read on from and the last one read that still
+   * stands (for the pointer past a run of entries that stand for nothing, should the run go on into the next page).
    */
   async function listOf(userId: string, deleted: boolean, cursor: string | undefined, limit: number | undefined): Promise<Schemas['MessageThreadPage']> {
     const size = pageSize(limit);
     const list = `${deleted ? 'deleted-threads' : 'threads'}:${userId}`;
-    const below = cursor
-      ? decodePageCursor(list, cursor, (n, key) => (Number.isSafeInteger(n) && (n as number) >= 1 && key === userId ? (n as number) : null))
-      : null;
-    const page = await threadListPage(userId, deleted, below, size);
+    const start = decodePageCursor(list, cursor, (below, key) => {
+      const [owner, above] = typeof key === 'string' ? key.split('|') : [];
+      const position = { below: typeof below === 'number' ? below : NaN, above: Number(above) };
+      return owner === userId && Number.isSafeInteger(position.below) && position.below >= 1 && Number.isSafeInteger(position.above) && position.above >= 0
+        ? position
+        : null;
+    });
+    const page = await threadListPage(userId, deleted, start, size);
     const byId = await people(page.boxes.map((box) => String(box.otherId)));
     return {
       threads: page.boxes.map((box) => toThreadDto(box, byId.get(String(box.otherId)))),
-      nextCursor: page.below === null ? null : encodePageCursor(list, page.below, userId),
+      nextCursor: page.next && encodePageCursor(list, page.next.below, `${userId}|${page.next.above}`),
     };
   }
 

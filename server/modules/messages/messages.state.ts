@@ -202,11 +202,21 @@ async function lastInboxEntry(member: string): Promise<number> {
 export const ENTRIES_READ_PER_PAGE = 200;
 /** Entries read at once (in parallel, each by `_id`). */
 const ENTRIES_PER_BATCH = 25;
+/** A run of at least this many entries that stand for nothing gets a pointer past it (InboxEntryDoc's `below`). */
+const SKIP_AFTER = 8;
+
+/** Where a page of a member's thread list starts. */
+export interface ThreadListPosition {
+  /** The entry to read on from (below it). */
+  below: number;
+  /** The last entry read that still stands (0 for none), for the pointer past a run that goes on into this page. */
+  above: number;
+}
 
 export interface ThreadListPage {
   boxes: BoxDoc[];
-  /** The entry number to read on from (below it), or null at the list's start. */
-  below: number | null;
+  /** Where the next page starts, or null at the list's start. */
+  next: ThreadListPosition | null;
 }
 
 /**
@@ -215,8 +225,8 @@ export interface ThreadListPage {
  * Stops at `size` threads, or after ENTRIES_READ_PER_PAGE entries, whichever comes first; a page can then hold fewer
  * threads than asked, with a position to read on from.
  */
-export async function threadListPage(userId: string, deleted: boolean, below: number | null, size: number): Promise<ThreadListPage> {
-  let next = below === null ? (await lastInboxEntry(userId)) + 1 : below;
+export async function threadListPage(userId: string, deleted: boolean, start: ThreadListPosition | null, size: number): Promise<ThreadListPage> {
+  let next = start ? start.below : (await lastInboxEntry(userId)) + 1;
   const sides = new Map<string, Promise<BoxDoc | null>>();
   const sideOf = (threadId: string) => {
     if (!sides.has(threadId)) sides.set(threadId, currentBox(threadId, userId));
@@ -224,21 +234,63 @@ export async function threadListPage(userId: string, deleted: boolean, below: nu
   };
   const found: { n: number; box: BoxDoc }[] = [];
   const listed = new Set<string>();
+  const pointers: Promise<void>[] = [];
+  /** The pointers past runs known in this read (found on entries or written): entry number to the entry it skips to. */
+  const skips = new Map<number, number>();
+  // The last entry read that still stands (or may: its side not written yet); every entry read since it stands for nothing.
+  let above: { n: number; below?: number } | null = start && start.above > 0 ? { n: start.above } : null;
   let read = 0;
   // Reads one entry past a full page when it can, so that the last page says so (below: null).
-  while (next > 1 && read < ENTRIES_READ_PER_PAGE && found.length <= size) {
+  reading: while (next > 1 && read < ENTRIES_READ_PER_PAGE) {
     const numbers = Array.from({ length: Math.min(ENTRIES_PER_BATCH, next - 1, ENTRIES_READ_PER_PAGE - read) }, (_, i) => next - 1 - i);
     const entries = await Promise.all(numbers.map((n) => readById<InboxEntryDoc>(InboxEntryModel, inboxEntries.idOf(userId, n))));
     const boxes = await Promise.all(entries.map((entry) => (entry ? sideOf(entry.threadId) : Promise.resolve(null))));
-    entries.forEach((entry, i) => {
-      const box = boxes[i];
-      if (!entry || !box || box.lastN !== entry.lastN || Boolean(box.deletedAt) !== deleted || listed.has(entry.threadId)) return;
-      listed.add(entry.threadId);
-      found.push({ n: numbers[i]!, box });
-    });
     read += numbers.length;
-    next -= numbers.length;
+    for (const [i, n] of numbers.entries()) {
+      const entry = entries[i];
+      const box = boxes[i];
+      next = n;
+      // A newer message of the thread has taken over: this entry stands for nothing, now and for good.
+      if (entry && box && box.lastN > entry.lastN) continue;
+      if (above && above.n - n - 1 >= SKIP_AFTER && above.below !== n) {
+        pointers.push(keepSkip(userId, above.n, n));
+        skips.set(above.n, n);
+      }
+      above = entry ? { n, below: entry.below } : null;
+      if (entry?.below !== undefined) skips.set(n, entry.below);
+      if (entry && box && box.lastN === entry.lastN && Boolean(box.deletedAt) === deleted && !listed.has(entry.threadId)) {
+        listed.add(entry.threadId);
+        found.push({ n, box });
+        if (found.length > size) break reading;
+      }
+      // Past a run of entries that stand for nothing, as a reader before found it.
+      if (entry?.below !== undefined && entry.below < n - 1) {
+        next = entry.below + 1;
+        continue reading;
+      }
+    }
   }
-  if (found.length > size) return { boxes: found.slice(0, size).map((f) => f.box), below: found[size - 1]!.n };
-  return { boxes: found.map((f) => f.box), below: next > 1 ? next : null };
+  await Promise.all(pointers);
+  if (found.length > size) {
+    // The next page starts past the run below the page's last thread when a pointer skips it.
+    const last = found[size - 1]!.n;
+    const skip = skips.get(last);
+    return {
+      boxes: found.slice(0, size).map((f) => f.box),
+      next: skip !== undefined && skip < last ? { below: skip + 1, above: last } : { below: last, above: last },
+    };
+  }
+  return { boxes: found.map((f) => f.box), next: next > 1 ? { below: next, above: above?.n ?? 0 } : null };
+}
+
+/**
+ * Notes on entry `from` that the entries between it and `to` stand for nothing (each thread's newer message took
+ * over, which no later change undoes), so that the next reader goes from `from` straight to `to`. Best-effort: a
+ * pointer that is lost or written over by a shorter one only means more entries read.
+ */
+async function keepSkip(userId: string, from: number, to: number): Promise<void> {
+  await InboxEntryModel.collection.updateOne({ _id: inboxEntries.idOf(userId, from) as never }, { $set: { below: to } }).then(
+    () => undefined,
+    () => undefined,
+  );
 }
