@@ -16,8 +16,9 @@
  *   drops out of the list.
  *
  * A process that stops between a fact and the next one (a message and its versions, a version and its count change)
- * leaves that member's counts or list behind until the next change of the same side catches the side up, or until
- * `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts); every other interleaving is exact.
+ * leaves that member's counts or list behind (a side behind its thread catches up at the thread's next message; a
+ * count change never written stays missing) until `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts);
+ * every interleaving of processes that do not stop is exact.
  */
 import type { Types } from 'mongoose';
 import type { ChainEnd } from '../../lib/numbered-chain';
