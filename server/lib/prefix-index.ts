@@ -21,7 +21,7 @@
  * other words are then checked on the candidates), so a query misses only when every one of its words is that common.
  */
 import { Schema, type AnyBulkWriteOperation, type Collection } from 'mongoose';
-import { isDuplicateKey } from './duplicate-key';
+import { duplicateKeyPlaces } from './duplicate-key';
 import { type KeptStateReport, noteDifference } from './kept-state';
 import { numberedChains } from './numbered-chain';
 import { readById } from './query';
@@ -146,29 +146,37 @@ export function prefixIndex(model: Stored, { maxPrefixLength, keptPerPrefix }: P
     return tail.length ? foldEntries(snapshot, tail, keptPerPrefix) : { ids: snapshot.ids, dropped: snapshot.dropped };
   }
 
-  /** Folds the prefix's snapshot forward to number `n` (which exists, and so every number before it). */
-  async function foldTo(prefix: string, n: number): Promise<void> {
-    const snapshot = await readSnapshot(prefix);
-    if (snapshot.n >= n) return;
-    const numbers = Array.from({ length: n - snapshot.n }, (_, i) => snapshot.n + 1 + i);
-    const entries = await Promise.all(numbers.map((number) => readEntry(prefix, number)));
-    if (entries.some((entry) => !entry)) return; // the collection was emptied meanwhile (a test): nothing to fold
-    const folded = foldEntries(snapshot, entries as PrefixEntry[], keptPerPrefix);
+  /**
+   * Folds each prefix's snapshot forward to the number its last entry got (`appended`), reading the snapshots and any
+   * entries between, and writes them all in one bulk write. A snapshot already past it is left as it is.
+   */
+  async function foldTo(appended: Map<string, number>, entry: PrefixEntry): Promise<void> {
+    const writes = await Promise.all(
+      [...appended].map(async ([prefix, n]) => {
+        const snapshot = await readSnapshot(prefix);
+        if (snapshot.n >= n) return null;
+        const between = Array.from({ length: n - 1 - snapshot.n }, (_, i) => snapshot.n + 1 + i);
+        const entries = await Promise.all(between.map((number) => readEntry(prefix, number)));
+        if (entries.some((one) => !one)) return null; // the collection was emptied meanwhile (a test): nothing to fold
+        const folded = foldEntries(snapshot, [...(entries as PrefixEntry[]), entry], keptPerPrefix);
+        return { replaceOne: { filter: { _id: snapshotId(prefix) }, replacement: { n, ...folded }, upsert: true } };
+      }),
+    );
+    const chosen = writes.filter((write) => write !== null);
+    if (!chosen.length) return;
     try {
-      await model.collection.replaceOne({ _id: snapshotId(prefix) as never }, { n, ...folded }, { upsert: true });
+      await model.collection.bulkWrite(chosen as never, { ordered: false });
     } catch (err) {
-      // Another writer made the snapshot at the same moment: theirs stands, and readers fold the rest.
-      if (!isDuplicateKey(err)) throw err;
+      // Another writer made a snapshot at the same moment: theirs stands, and readers fold the rest from its number.
+      if (!duplicateKeyPlaces(err)) throw err;
     }
   }
 
+  /** Appends the entry to every prefix's chain in one insert, then folds their snapshots forward in one write. */
   async function append(prefixes: string[], id: string, add: boolean): Promise<void> {
-    await Promise.all(
-      prefixes.map(async (prefix) => {
-        const { n } = await chains.append(prefix, () => ({ id, add }));
-        await foldTo(prefix, n);
-      }),
-    );
+    if (!prefixes.length) return;
+    const entry = { id, add };
+    await foldTo(await chains.appendToEach(prefixes, () => entry), entry);
   }
 
   /** Reads the whole index: each prefix's snapshot and chain entries (for check and rebuild, not for requests). */
