@@ -1,6 +1,6 @@
 /**
  * Title search over the title index (contents.title-index.ts): the candidates it holds are read by `_id` and checked
- * exactly, so a search reads at most the index's few documents and 200 pieces, however many pieces there are.
+ * exactly, so a search reads at most the index's few documents and 100 pieces, however many pieces there are.
  */
 import { Types } from 'mongoose';
 import type { KeptStateReport } from '../../lib/kept-state';

@@ -10,11 +10,12 @@ import { prefixIndex, prefixIndexSchema } from '../../lib/prefix-index';
 const TitlePrefixModel = model('ContentTitlePrefix', prefixIndexSchema(), 'content_title_prefixes');
 
 /**
- * Eight characters tell most words apart (a longer word is checked in full on the candidates); 200 ids per prefix
- * bound a search to 200 reads of pieces by `_id`, and only a prefix shared by more listed pieces than that (one or
+ * Eight characters tell most words apart (a longer word is checked in full on the candidates). 100 ids per prefix
+ * bound a search to 100 reads of pieces by `_id` (each read costs about as much as any other on FerretDB, so this,
+ * not the size of what is read, is a search's cost); only a prefix shared by more listed pieces than that (one or
  * two letters, or a word in very many titles, at 100,000 pieces) leaves its oldest out.
  */
-export const titleIndex = prefixIndex(TitlePrefixModel, { maxPrefixLength: 8, keptPerPrefix: 200 });
+export const titleIndex = prefixIndex(TitlePrefixModel, { maxPrefixLength: 8, keptPerPrefix: 100 });
 
 /** The terms a piece is indexed by: its title's words while it is listed, none otherwise. */
 export const titleTermsOf = (piece: { listed?: boolean | null; titleWords?: string[] | null }): string[] => (piece.listed ? [...(piece.titleWords ?? [])] : []);

@@ -1,6 +1,6 @@
 /**
  * Member search over the name index (users.name-index.ts): the candidates it holds are read by `_id` and checked
- * exactly, so a search reads at most the index's few documents and 200 members, however many members there are.
+ * exactly, so a search reads at most the index's few documents and 100 members, however many members there are.
  */
 import { Types } from 'mongoose';
 import type { KeptStateReport } from '../../lib/kept-state';
@@ -25,9 +25,15 @@ export async function membersMatching(query: string): Promise<{ members: UserDoc
   return { members: members.filter((member) => startsEveryWord(words, member.searchWords ?? [])), complete };
 }
 
-/** The members whose username starts with `start` (a whole username's start, as usernames are kept), in no order. */
+/**
+ * The members whose username starts with `start` (as usernames are kept), in no order: found through the words of
+ * `start` (each starts a word of the username, the last maybe cut short), then checked whole. A start without a
+ * letter or digit finds no one.
+ */
 export async function membersWithUsernameStart<T extends Pick<UserDoc, '_id' | 'username'>>(start: string, projection: Record<string, 1>): Promise<T[]> {
-  const { ids } = await nameIndex.candidates([start]);
+  const words = queryWords(start);
+  if (!words.length) return [];
+  const { ids } = await nameIndex.candidates(words);
   const members = (await readMembers(ids, { ...projection, username: 1 })) as unknown as T[];
   return members.filter((member) => member.username.startsWith(start));
 }

@@ -48,7 +48,7 @@ export type MemberMatch = Pick<UserDoc, '_id' | 'username' | 'fullName' | 'image
  * At most `limit` members who can receive messages (activated accounts) whose username starts with `typed`, as
  * usernames are kept (lower-cased, spaces as underscores), the caller left out, in username order. A closed
  * account is inactive and nameless, so it is never among them. Read through the name index (users.search.ts):
- * when more than its 200 members per prefix share the start typed, the newest of them are the ones ordered.
+ * when more than its 100 members per prefix share the start typed, the newest of them are the ones ordered.
  */
 export async function membersByUsernameStart(typed: string, callerId: string, limit: number): Promise<MemberMatch[]> {
   const start = normalizeUsername(typed);
