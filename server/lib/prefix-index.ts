@@ -126,7 +126,9 @@ export const prefixIndexSchema = () =>
 type Stored = { collection: Collection };
 
 export function prefixIndex(model: Stored, { maxPrefixLength, keptPerPrefix }: PrefixIndexOptions) {
-  const chains = numberedChains<PrefixEntry>(model, { separator: SEPARATOR, projection: { id: 1, add: 1 } });
+  // Ends of up to 100,000 prefixes remembered per process (an index has tens of thousands): a remembered end makes
+  // an append one insert; a forgotten one costs a refused insert and a few reads to find the end again.
+  const chains = numberedChains<PrefixEntry>(model, { separator: SEPARATOR, projection: { id: 1, add: 1 }, kept: 100_000 });
   const snapshotId = (prefix: string) => `${prefix}${SNAPSHOT}`;
   const readEntry = (prefix: string, n: number) => readById<PrefixEntry>(model, chains.idOf(prefix, n), { id: 1, add: 1 });
 
