@@ -3663,7 +3663,7 @@ export interface paths {
         };
         /**
          * Members whose username starts with what is typed (the message modal's recipient list)
-         * @description Anchored at the start of the username and case-insensitive (what is typed is lower-cased, its spaces made underscores, as usernames are kept, and matched as plain text). Only members who can receive messages (activated accounts), without the caller, in username order, at most `limit`. Each answers only what every profile shows: id, username, name and photo. Reads every member on the embedded database (a scan).
+         * @description Anchored at the start of the username and case-insensitive (what is typed is lower-cased, its spaces made underscores, as usernames are kept, and matched as plain text). Only members who can receive messages (activated accounts), without the caller, in username order, at most `limit`. Each answers only what every profile shows: id, username, name and photo. Members are found through an index of their names' words (at most 100 read per search): what is typed with no letter or digit finds no one, and when more than 100 members share the start of every word typed, the newest 100 of them are the ones put in order.
          */
         get: operations["searchMembers"];
         put?: never;

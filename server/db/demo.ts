@@ -22,7 +22,7 @@ import { ContentModel } from '../modules/contents';
 import { recordFollows } from '../modules/follows';
 import { addOutsideReactions } from '../modules/knacks';
 import { encodeWav } from '../modules/media';
-import { UserModel } from '../modules/users';
+import { nameIndexState, UserModel } from '../modules/users';
 import type { Services } from '../services';
 import { seedDemoEconomy } from './demo.economy';
 
@@ -179,6 +179,8 @@ export async function seedDemoContent({ services, logger }: DemoDeps): Promise<n
     artists.map((artist) => artist._id),
     passwordHash,
   );
+  // The accounts above are written in bulk, past the name index's hooks: it is recounted once for them.
+  await nameIndexState.rebuild();
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'knack-demo-'));
   try {

@@ -4,10 +4,12 @@
  */
 import type { KeptState } from '../lib/kept-state';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
+import { searchIndexState } from '../modules/feeds';
 
 export const keptStates: KeptState[] = [
   unreadCountsState, // before inbox-lists, which reads the sides it brings to their messages
   inboxListsState,
+  searchIndexState,
 ];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */

@@ -7,3 +7,15 @@ export const isDuplicateKey = (err: unknown) => {
   const { code, message } = (err ?? {}) as { code?: number; message?: string };
   return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 };
+
+/**
+ * The places in a batch (insertMany, bulkWrite; unordered) of the documents refused for a taken key, when every
+ * refusal was that; null when the error is anything else. The driver lists one refusal alone as an object, not a list.
+ */
+export function duplicateKeyPlaces(err: unknown): number[] | null {
+  const listed = (err as { writeErrors?: unknown } | null)?.writeErrors;
+  const refused = ([] as { index: number; code?: number; errmsg?: string; message?: string }[]).concat((listed ?? []) as never);
+  if (!refused.length) return null;
+  const duplicate = (one: (typeof refused)[number]) => isDuplicateKey({ code: one.code, message: one.errmsg ?? one.message });
+  return refused.every(duplicate) ? refused.map((one) => one.index) : null;
+}

@@ -14,7 +14,7 @@
  * chain is deleted only as a whole, once nothing reads it, and a test that empties the collection calls `forget`.
  */
 import type { Collection } from 'mongoose';
-import { isDuplicateKey } from './duplicate-key';
+import { duplicateKeyPlaces, isDuplicateKey } from './duplicate-key';
 import { insertWhole, readById } from './query';
 
 /** The last document of a chain: its number (0 for none yet) and the fields read of it. */
@@ -106,11 +106,47 @@ export function numberedChains<T extends object>(model: Stored, { separator, pro
     }
   }
 
+  /**
+   * Appends to each of `chains` the document `make` builds for its next number, all in one insert of them all (one
+   * round trip, as against one per chain); the chains whose number was taken meanwhile are read to their end and
+   * tried again. Answers the number each got.
+   */
+  async function appendToEach<D extends T>(chains: readonly string[], make: (chain: string, n: number) => D): Promise<Map<string, number>> {
+    const placed = new Map<string, number>();
+    let pending = [...new Set(chains)];
+    let exact = false;
+    while (pending.length) {
+      const numbers = await Promise.all(pending.map(async (chain) => (await end(chain, exact)).n + 1));
+      const docs = pending.map((chain, i) => make(chain, numbers[i]!));
+      const taken = new Set<number>();
+      try {
+        await model.collection.insertMany(
+          docs.map((doc, i) => ({ ...doc, _id: idOf(pending[i]!, numbers[i]!) }) as never),
+          { ordered: false },
+        );
+      } catch (err) {
+        const places = duplicateKeyPlaces(err);
+        if (!places) throw err;
+        for (const place of places) taken.add(place);
+      }
+      pending.forEach((chain, i) => {
+        if (!taken.has(i)) {
+          remember(chain, { n: numbers[i]!, doc: docs[i]! });
+          placed.set(chain, numbers[i]!);
+        }
+      });
+      pending = pending.filter((_, i) => taken.has(i));
+      exact = true;
+    }
+    return placed;
+  }
+
   return {
     idOf,
     end,
     insertAt,
     append,
+    appendToEach,
     /** Forgets every chain this process knows, for tests that empty the collection under a running app. */
     forget: () => known.clear(),
   };

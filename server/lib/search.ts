@@ -10,6 +10,13 @@ export function wordsOf(...texts: string[]): string[] {
   return [...new Set(words)];
 }
 
+/** The words of a query that a search matches (at most MAX_QUERY_WORDS), lower-cased. */
+export const queryWords = (query: string): string[] => wordsOf(query).slice(0, MAX_QUERY_WORDS);
+
+/** Whether each of `words` starts one of `terms` (lower-cased words, as wordsOf gives them). */
+export const startsEveryWord = (words: readonly string[], terms: readonly string[]): boolean =>
+  words.every((word) => terms.some((term) => term.startsWith(word)));
+
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A condition on a lower-cased field: it starts with `text` (lower-cased here), taken as plain text. */

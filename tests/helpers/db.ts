@@ -5,6 +5,8 @@ import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/testing';
 import { forgetCommentThreads } from '../../server/modules/comments';
 import { forgetMessageThreads } from '../../server/modules/messages';
+import { titleIndexState } from '../../server/modules/contents';
+import { nameIndexState } from '../../server/modules/users';
 
 /** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
 export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS?: number } = {}): void {
@@ -37,6 +39,8 @@ export async function clearDatabase(): Promise<void> {
   forgetKnackWindows();
   forgetCommentThreads();
   forgetMessageThreads();
+  titleIndexState.forget();
+  nameIndexState.forget();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

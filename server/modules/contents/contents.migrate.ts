@@ -9,6 +9,7 @@ import { type UploadDoc, uploadReads } from '../media';
 import { setMemberTotals, type UserDoc, userReads } from '../users';
 import { ContentModel, type ContentDoc } from './contents.model';
 import { mediaOf } from './contents.files';
+import { changeTitleTerms } from './contents.title-index';
 
 const missing = (field: string) => ({ [field]: mongoose.trusted({ $exists: false }) });
 
@@ -25,20 +26,22 @@ export async function migrateContents(): Promise<number> {
     ]);
     if (!owner || !photo) continue;
     const uploadedAt: Date = piece.uploadedAt ?? piece._id.getTimestamp();
-    await ContentModel.collection.updateOne(
-      { _id: piece._id },
-      {
-        $set: {
-          ownerUsername: owner.username,
-          ownerName: owner.fullName,
-          slug: `${slugOf(piece.title) || piece._id}-${String(piece._id).slice(-6)}`,
-          titleWords: wordsOf(piece.title),
-          media: mediaOf(photo, audio),
-          listed: Boolean(piece.setting?.public ?? true) && !piece.isHide,
-          featuredAt: null,
-          ...initialRanking(uploadedAt, owner.followersCount ?? 0),
+    const searchable = { titleWords: wordsOf(piece.title), listed: Boolean(piece.setting?.public ?? true) && !piece.isHide };
+    await changeTitleTerms(piece._id, {}, searchable, () =>
+      ContentModel.collection.updateOne(
+        { _id: piece._id },
+        {
+          $set: {
+            ownerUsername: owner.username,
+            ownerName: owner.fullName,
+            slug: `${slugOf(piece.title) || piece._id}-${String(piece._id).slice(-6)}`,
+            ...searchable,
+            media: mediaOf(photo, audio),
+            featuredAt: null,
+            ...initialRanking(uploadedAt, owner.followersCount ?? 0),
+          },
         },
-      },
+      ),
     );
   }
   if (old.length) {

@@ -1,5 +1,6 @@
 import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+import { changeTitleTerms } from './contents.title-index';
 
 const settingSchema = new Schema(
   {
@@ -117,6 +118,11 @@ contentSchema.index({ ownerId: 1, _id: -1 });
 contentSchema.index({ payerId: 1, _id: -1 });
 contentSchema.index({ ownerUsername: 1, slug: 1 }, { unique: true });
 contentSchema.index({ titleWords: 1 });
+// A new listed piece is put in the title index before it is inserted (an insert that fails leaves an id that every
+// search checks and drops); the changes of a stored piece record theirs where they are made (changeTitleTerms).
+contentSchema.pre('save', async function indexNewPiece() {
+  if (this.isNew) await changeTitleTerms(this._id, {}, this);
+});
 for (const key of ['featureRank', 'reactedCount', 'trendScore', 'radarScore'] as const) contentSchema.index({ listed: 1, [key]: -1, _id: -1 });
 contentSchema.index({ listed: 1, _id: -1 });
 // The weekly digest reads the pieces published in a week.

@@ -9,6 +9,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { slugOf, wordsOf } from '../../lib/search';
+import { changeTitleTerms } from './contents.title-index';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import type { UploadPass } from '../../lib/upload-pass';
 import type { AuthContext } from '../../lib/auth-context';
@@ -284,17 +285,20 @@ export function createContentsService(media: MediaService) {
     async publishWaitingPiecesOf(owner: Pick<UserDoc, '_id' | 'username' | 'fullName'>): Promise<number> {
       const waiting = await ContentModel.find({ ownerId: owner._id, awaitingOwner: true }).lean<ContentDoc[]>();
       for (const piece of waiting) {
-        await ContentModel.updateOne(
-          { _id: piece._id },
-          {
-            $set: {
-              ownerUsername: owner.username,
-              ownerName: owner.fullName,
-              awaitingOwner: false,
-              setting: { ...piece.setting, public: true, private: false, followers: false },
-              listed: !piece.isHide && !piece.takenDown,
+        const listed = !piece.isHide && !piece.takenDown;
+        await changeTitleTerms(piece._id, piece, { ...piece, listed }, () =>
+          ContentModel.updateOne(
+            { _id: piece._id },
+            {
+              $set: {
+                ownerUsername: owner.username,
+                ownerName: owner.fullName,
+                awaitingOwner: false,
+                setting: { ...piece.setting, public: true, private: false, followers: false },
+                listed,
+              },
             },
-          },
+          ),
         );
         await media.setVisibility(uploadsOf(piece), piece.takenDown ? 'restricted' : 'public');
       }
@@ -362,11 +366,9 @@ export function createContentsService(media: MediaService) {
       if (chosen !== 1) fail(MESSAGES.privacyExclusive, 'setting');
       if (!isAdmin(caller) && !(await hasPlanAboveFirst(caller.userId))) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       const listed = isListed({ ...content, setting });
-      const updated = await ContentModel.findOneAndUpdate(
-        { _id: contentId, listed: content.listed },
-        { $set: { setting, listed } },
-        { new: true },
-      ).lean<ContentDoc>();
+      const updated = await changeTitleTerms(content._id, content, { ...content, listed }, () =>
+        ContentModel.findOneAndUpdate({ _id: contentId, listed: content.listed }, { $set: { setting, listed } }, { new: true }).lean<ContentDoc>(),
+      );
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
       publicPages.clear();
@@ -383,7 +385,7 @@ export function createContentsService(media: MediaService) {
       if (!content) return null;
       const change = { isHide: review !== 'released', takenDown: review === 'takenDown' || (review === 'held' && content.takenDown) };
       const listed = isListed({ ...content, ...change });
-      await ContentModel.updateOne({ _id: contentId }, { $set: { ...change, listed } });
+      await changeTitleTerms(contentId, content, { ...content, listed }, () => ContentModel.updateOne({ _id: contentId }, { $set: { ...change, listed } }));
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
       if (change.takenDown !== content.takenDown) await media.setVisibility(uploadsOf(content), filesVisibility({ ...content, ...change }));
       publicPages.clear();

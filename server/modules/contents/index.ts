@@ -30,3 +30,4 @@ export {
   setPieceTotals,
   type PieceTotals,
 } from './contents.ranking';
+export { listedPiecesMatching, titleIndexState } from './contents.search';

@@ -7,21 +7,20 @@ import { Types } from 'mongoose';
 import { AppError, notFound } from '../../lib/errors';
 import type { Schemas } from '../../lib/openapi-types';
 import { ours } from '../../lib/query';
-import { wordStartConditions } from '../../lib/search';
 import type { AuthContext } from '../../lib/auth-context';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { isFollower } from '../follows';
-import { canView, type ContentDoc, type ContentsService, contentReads, pieceByFormerLink } from '../contents';
+import { canView, type ContentDoc, type ContentsService, contentReads, listedPiecesMatching, pieceByFormerLink } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
-import { resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
+import { membersMatching, resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, pageOf, sortOf } from './feeds.cursor';
 import { RANKINGS, type FeedKind } from './feeds.rankings';
+import { byKeyThenId, meetsCondition, rowsAfter } from './feeds.search';
 
 export const MAX_PAGE = 50;
 export const TOP_50 = 50;
-const SUGGESTION_POOL = 50;
 const NO_MEMBER = 'This member does not exist.';
 
 export interface FeedFilter {
@@ -114,6 +113,17 @@ export function createFeedsService(contents: ContentsService) {
     return { contents: await Promise.all(items.map((item) => contents.dto(item, reader))), nextCursor };
   }
 
+  /**
+   * A page of the list `list` taken from pieces already read (a search's, bounded by its index): the same order and
+   * cursors as contentPage, for the public (hidden counts stay hidden).
+   */
+  async function candidatePage(list: string, pieces: ContentDoc[], key: string | null, cursor: string | undefined, limit: number | undefined) {
+    const size = pageSize(limit);
+    const rows = rowsAfter(pieces, key, decodeCursor(list, cursor), size + 1);
+    const { items, nextCursor } = pageOf(list, rows, size, (row) => (key ? (row[key as keyof ContentDoc] as number) : null));
+    return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
+  }
+
   async function userPage(
     list: string,
     filter: Record<string, unknown>,
@@ -137,17 +147,26 @@ export function createFeedsService(contents: ContentsService) {
       return publicPages.get(`feed:${JSON.stringify(query)}`, async () => {
         const { key, where } = RANKINGS[query.kind];
         const { type, subTags } = await resolveTags(query.tag, query.subTags);
-        const words = query.q ? wordStartConditions('titleWords', query.q) : [];
-        if (query.q && !words.length) return { contents: [], nextCursor: null }; // nothing searchable typed
+        const list = feedListOf({ kind: query.kind, type, subTags, ownerId: query.ownerId, q: query.q });
+        if (query.q) {
+          // A search reads its candidates through the title index (bounded) and applies the feed's filters to them.
+          const { pieces } = await listedPiecesMatching(query.q);
+          const chosen = pieces.filter(
+            (piece) =>
+              meetsCondition(piece, where) &&
+              (!type || piece.type === type) &&
+              (!subTags || subTags.includes(piece.subTag)) &&
+              (!query.ownerId || String(piece.ownerId) === query.ownerId),
+          );
+          return candidatePage(list, chosen, key, query.cursor, query.limit);
+        }
         const filter = {
           listed: true,
           ...where,
           ...(type ? { type } : {}),
           ...(subTags ? { subTag: subTags.length === 1 ? subTags[0] : { $in: subTags } } : {}),
           ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
-          ...(words.length ? { $and: words } : {}),
         };
-        const list = feedListOf({ kind: query.kind, type, subTags, ownerId: query.ownerId, q: query.q });
         return contentPage(list, filter, key, query.cursor, query.limit, null);
       });
     },
@@ -183,14 +202,14 @@ export function createFeedsService(contents: ContentsService) {
       return { artist: toUserCard(artist), contents: await Promise.all(rows.map((row) => contents.dto(row, viewer))) };
     },
 
-    /** At most `limit` titles whose words start with the query's words, the most reacted of the first matches first. */
+    /**
+     * At most `limit` titles whose words start with the query's words, the most reacted first (of the candidates the
+     * title index holds: all the matches unless every word of the query is in very many titles).
+     */
     suggestions(q: string, limit: number): Promise<Schemas['TitleSuggestionsResponse']> {
       return publicPages.get(`titles:${limit}:${q.toLowerCase()}`, async () => {
-        const words = wordStartConditions('titleWords', q);
-        if (!words.length) return { titles: [] };
-        // The first SUGGESTION_POOL matches in index order, most reacted first: a typeahead stays one short read.
-        const pool = await contentReads.many(ours({ listed: true, $and: words }), { limit: SUGGESTION_POOL });
-        const rows = pool.sort((a, b) => b.reactedCount - a.reactedCount || String(b._id).localeCompare(String(a._id))).slice(0, limit);
+        const { pieces } = await listedPiecesMatching(q);
+        const rows = pieces.sort(byKeyThenId('reactedCount')).slice(0, limit);
         const dtos = await Promise.all(rows.map((row) => contents.dto(row, null)));
         return {
           titles: dtos.map((c) => ({
@@ -207,10 +226,19 @@ export function createFeedsService(contents: ContentsService) {
       });
     },
 
-    searchOwners(q: string, cursor?: string, limit?: number) {
-      const words = wordStartConditions('searchWords', q);
-      if (!words.length) return Promise.resolve({ users: [], nextCursor: null });
-      return userPage(`owners:${q.trim().toLowerCase()}`, artists({ $and: words }), null, cursor, limit);
+    /** Artists whose names have words starting with the query's words, newest first, read through the name index. */
+    async searchOwners(q: string, cursor?: string, limit?: number) {
+      const list = `owners:${q.trim().toLowerCase()}`;
+      const { members } = await membersMatching(q);
+      const size = pageSize(limit);
+      const rows = rowsAfter(
+        members.filter((member) => member.contentsCount > 0),
+        null,
+        decodeCursor(list, cursor),
+        size + 1,
+      );
+      const { items, nextCursor } = pageOf(list, rows, size, () => null);
+      return { users: items.map(toUserCard), nextCursor };
     },
 
     artists: (cursor?: string, limit?: number) => userPage('artists:newest', artists(), null, cursor, limit),

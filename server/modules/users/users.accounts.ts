@@ -7,6 +7,7 @@ import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { wordsOf } from '../../lib/search';
 import { UserModel, type UserDoc } from './users.model';
+import { changeNameTerms } from './users.name-index';
 import { normalizeEmail } from './users.service';
 
 /** The fields a new account starts with; `username` and `email` are unique (a taken one throws the duplicate-key error). */
@@ -94,20 +95,17 @@ export async function waitingAccountFor(email: string, chart: string): Promise<{
  * account, or null when it is not waiting (any more). A username taken meanwhile throws the duplicate-key error.
  */
 export async function registerWaitingAccount(userId: Types.ObjectId, username: string, passwordHash: string): Promise<UserDoc | null> {
-  return UserModel.findOneAndUpdate(
-    { _id: userId, awaitsRegistration: true },
-    {
-      $set: {
-        username,
-        fullName: username,
-        passwordHash,
-        isActive: true,
-        awaitsRegistration: false,
-        registrationChart: null,
-        searchWords: wordsOf(username, username),
+  const waiting = await UserModel.findById(userId, { username: 1, searchWords: 1 }).lean<Pick<UserDoc, 'username' | 'searchWords'>>();
+  const searchWords = wordsOf(username, username);
+  const registered = await changeNameTerms(userId, waiting ?? {}, { username, searchWords }, () =>
+    UserModel.findOneAndUpdate(
+      { _id: userId, awaitsRegistration: true },
+      {
+        $set: { username, fullName: username, passwordHash, isActive: true, awaitsRegistration: false, registrationChart: null, searchWords },
+        $inc: { tokenVersion: 1 },
       },
-      $inc: { tokenVersion: 1 },
-    },
-    { new: true },
-  ).lean<UserDoc>();
+      { new: true },
+    ).lean<UserDoc>(),
+  );
+  return registered ?? null;
 }

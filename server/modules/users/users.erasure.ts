@@ -9,6 +9,7 @@ import type { Schemas } from '../../lib/openapi-types';
 import { FormerUsernameModel } from './users.identity';
 import { roleOf, toUserDto, toUserExtDto } from './users.mapper';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
+import { changeNameTerms } from './users.name-index';
 
 /** The account as the member sees it, without its password hash, token version or provider ids. */
 export async function accountExportOf(userId: string, adminEmails: readonly string[]): Promise<Schemas['DataExportAccount'] | null> {
@@ -33,6 +34,12 @@ export async function accountExportOf(userId: string, adminEmails: readonly stri
  * real domain). Safe to repeat.
  */
 export async function closeAccount(userId: string): Promise<void> {
+  const named = await UserModel.findById(userId, { username: 1, searchWords: 1 }).lean<Pick<UserDoc, 'username' | 'searchWords'>>();
+  await changeNameTerms(userId, named ?? {}, {}, () => closeAccountFields(userId));
+}
+
+/** What closing an account writes: every personal field cleared, and the names it gave up let go. */
+async function closeAccountFields(userId: string): Promise<void> {
   await UserModel.updateOne(
     { _id: new Types.ObjectId(userId) },
     {

@@ -7,6 +7,7 @@ import { Schema, model, type Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { withLock } from '../../lib/mutex';
 import { wordsOf } from '../../lib/search';
+import { changeNameTerms } from './users.name-index';
 import { UserModel, type UserDoc } from './users.model';
 import { PATTERNS } from '../../../generated/validation';
 
@@ -75,11 +76,10 @@ export function renameAccount(userId: Types.ObjectId, username: string): Promise
       if (await usernameHeldByAnother(username, userId)) return { taken: true };
       await keepFormerName(user.username, userId);
       try {
-        const renamed = await UserModel.findByIdAndUpdate(
-          userId,
-          { $set: { username, searchWords: wordsOf(username, user.fullName) } },
-          { new: true },
-        ).lean<UserDoc>();
+        const searchWords = wordsOf(username, user.fullName);
+        const renamed = await changeNameTerms(userId, user, { username, searchWords }, () =>
+          UserModel.findByIdAndUpdate(userId, { $set: { username, searchWords } }, { new: true }).lean<UserDoc>(),
+        );
         return renamed ? { renamed: true, user: renamed } : null;
       } catch (err) {
         // A sign-up or another member's change took the name since the check: the unique index decides.

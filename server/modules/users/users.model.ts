@@ -1,6 +1,7 @@
 import { readerOf } from '../../lib/query';
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { wordsOf } from '../../lib/search';
+import { changeNameTerms } from './users.name-index';
 
 const userSchema = new Schema(
   {
@@ -82,6 +83,11 @@ userSchema.index({ googleId: 1 }, { unique: true, sparse: true });
 userSchema.index({ facebookId: 1 }, { unique: true, sparse: true });
 userSchema.pre('save', function keepSearchWords() {
   if (this.isModified('username') || this.isModified('fullName')) this.searchWords = wordsOf(this.username, this.fullName);
+});
+// A new account is put in the name index before it is inserted (after its words are set, above); the changes of a
+// stored account record theirs where they are made (changeNameTerms).
+userSchema.pre('save', async function indexNewMember() {
+  if (this.isNew) await changeNameTerms(this._id, {}, this);
 });
 userSchema.index({ searchWords: 1 });
 userSchema.index({ contentsCount: 1, _id: -1 });

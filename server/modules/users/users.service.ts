@@ -2,8 +2,10 @@ import { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import { ours } from '../../lib/query';
-import { startsWith, wordsOf } from '../../lib/search';
+import { wordsOf } from '../../lib/search';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
+import { changeNameTerms } from './users.name-index';
+import { membersWithUsernameStart } from './users.search';
 import { usernameHeldByAnother } from './users.identity';
 
 /** Usernames are trimmed, lower-cased, with spaces as underscores. */
@@ -45,19 +47,18 @@ export type MemberMatch = Pick<UserDoc, '_id' | 'username' | 'fullName' | 'image
 /**
  * At most `limit` members who can receive messages (activated accounts) whose username starts with `typed`, as
  * usernames are kept (lower-cased, spaces as underscores), the caller left out, in username order. A closed
- * account is inactive and nameless, so it is never among them. Scans the members on the embedded database.
+ * account is inactive and nameless, so it is never among them. Read through the name index (users.search.ts):
+ * when more than its 100 members per prefix share the start typed, the newest of them are the ones ordered.
  */
 export async function membersByUsernameStart(typed: string, callerId: string, limit: number): Promise<MemberMatch[]> {
   const start = normalizeUsername(typed);
   if (!start) return [];
-  return UserModel.find(ours({ isActive: true, username: startsWith(start), _id: { $ne: new Types.ObjectId(callerId) } }), {
-    username: 1,
-    fullName: 1,
-    image: 1,
-  })
-    .sort({ username: 1 })
-    .limit(limit)
-    .lean<MemberMatch[]>();
+  const found = await membersWithUsernameStart<MemberMatch & Pick<UserDoc, 'isActive'>>(start, { fullName: 1, image: 1, isActive: 1 });
+  return found
+    .filter((member) => member.isActive && String(member._id) !== callerId)
+    .sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0))
+    .slice(0, limit)
+    .map(({ _id, username, fullName, image }) => ({ _id, username, fullName, image }));
 }
 
 export async function getUserExt(userId: string): Promise<UserExtDoc | null> {
@@ -95,5 +96,8 @@ export async function setFollowTotals(changes: ({ userId: Types.ObjectId } & Par
 /** Gives accounts written before search words existed their words (run at start, once per such account). */
 export async function backfillSearchWords(): Promise<void> {
   const unsearchable = await UserModel.find(ours({ searchWords: { $exists: false } }), { username: 1, fullName: 1 }).lean();
-  for (const user of unsearchable) await UserModel.updateOne({ _id: user._id }, { $set: { searchWords: wordsOf(user.username, user.fullName) } });
+  for (const user of unsearchable) {
+    const searchWords = wordsOf(user.username, user.fullName);
+    await changeNameTerms(user._id, {}, { username: user.username, searchWords }, () => UserModel.updateOne({ _id: user._id }, { $set: { searchWords } }));
+  }
 }
