@@ -28,22 +28,14 @@ import { followTotals, repairFollowKeys } from '../follows';
 import { repairMessageKeys } from '../messages';
 import { commentTotals } from '../comments';
 import { setMemberTotals, type MemberTotals, type UserDoc, userReads } from '../users';
+import { buildFeedLists } from './feeds.lists';
 import { ReactionDayModel, type ReactionDayDoc } from './reactions.model';
 import { utcDayOf } from '../../lib/calendar';
 
-export type FeedKind = 'featured' | 'popular' | 'trending' | 'radar' | 'new';
+export { RANKINGS, type FeedKind } from './feeds.kinds';
 
 export const TREND_WINDOW_DAYS = 7;
 const DAY_MS = 86_400_000;
-
-/** The sort key of each feed (null: `_id` alone) and the extra condition a piece must meet to be in it. */
-export const RANKINGS: Record<FeedKind, { key: 'featureRank' | 'reactedCount' | 'trendScore' | 'radarScore' | null; where?: Record<string, unknown> }> = {
-  featured: { key: 'featureRank' },
-  popular: { key: 'reactedCount' },
-  trending: { key: 'trendScore' },
-  radar: { key: 'radarScore', where: { radarScore: { $gt: 0 } } },
-  new: { key: null },
-};
 
 const dayOf = utcDayOf;
 
@@ -56,7 +48,7 @@ type Piece = Pick<ContentDoc, '_id' | 'ownerId' | 'uploadedAt' | 'listed' | 'rea
  * window after 7 days and pieces off the radar after 30. Sets only what differs. Idempotent; runs under a lease.
  * Answers how many pieces, members and reaction days it changed.
  */
-export async function refreshRankings(now = new Date()): Promise<{ contents: number; users: number; days: number }> {
+export async function refreshRankings(now = new Date()): Promise<{ contents: number; users: number; days: number; lists: number }> {
   // Facts that older code keyed by an id spelled in capitals are put back under their keys first, so that each is
   // counted once.
   await Promise.all([repairFollowKeys(), repairEmbedPlayKeys(), repairMessageKeys()]);
@@ -143,8 +135,10 @@ export async function refreshRankings(now = new Date()): Promise<{ contents: num
   await setMemberTotals(userUpdates);
 
   const days = await refreshReactionDays(perDay, ownerOf);
+  // The ranked lists the feeds page by key, from the totals just set.
+  const lists = await buildFeedLists();
   publicPages.clear();
-  return { contents: contentUpdates.length, users: userUpdates.length, days };
+  return { contents: contentUpdates.length, users: userUpdates.length, days, lists: lists.lists };
 }
 
 /** Makes the reactions-per-day documents match the knack entries' days (`perDay`: `{contentId}:{day}` -> count). */

@@ -4,3 +4,4 @@ export { createFeedsService, type FeedsService } from './feeds.service';
 export { RANKINGS, refreshRankings, type FeedKind } from './feeds.rankings';
 export { createLinkPreviews, previewTags, type LinkPreview } from './feeds.previews';
 export { exploreFirstPaint } from './feeds.firstPaint';
+export { buildFeedLists, feedListsState } from './feeds.lists';
