@@ -5,6 +5,7 @@ import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/testing';
 import { forgetCommentThreads } from '../../server/modules/comments';
 import { forgetPieceChains } from '../../server/modules/contents';
+import { forgetLedgerChains } from '../../server/modules/ledger';
 
 /** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
 export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS?: number } = {}): void {
@@ -37,6 +38,7 @@ export async function clearDatabase(): Promise<void> {
   forgetKnackWindows();
   forgetCommentThreads();
   forgetPieceChains();
+  forgetLedgerChains();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

@@ -4,7 +4,9 @@
  */
 import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
+import { appendJournalSlot } from './ledger.journal';
 import { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
 
 export const userAccount = (userId: unknown) => `user:${String(userId)}`;
@@ -36,22 +38,33 @@ export interface Posting {
 
 /**
  * Posts one movement. Its legs must be whole micro-dollars summing to zero. A duplicate key (a retry, a
- * concurrent twin) writes nothing and answers the original entry.
+ * concurrent twin) writes nothing more and answers the original entry.
+ *
+ * Each entry is first written to the journal (ledger.journal.ts: a numbered slot holding the whole entry), then
+ * inserted carrying the slot's number as `seq`: a crash between the two leaves a slot that the journal's readers
+ * complete once its grace period is over, so an entry is never lost from the journal nor written twice.
  */
-export async function post(entry: Omit<LedgerEntryDoc, 'accounts'>): Promise<Posting> {
+export async function post(entry: Omit<LedgerEntryDoc, 'accounts' | 'seq'>): Promise<Posting> {
   if (entry.legs.some((leg) => !Number.isSafeInteger(leg.amountMicros))) throw new RangeError(`${entry._id}: legs must be whole micro-dollars`);
   if (entry.legs.reduce((sum, leg) => sum + leg.amountMicros, 0) !== 0) throw new RangeError(`${entry._id}: legs must sum to zero`);
-  const doc = { ...entry, accounts: [...new Set(entry.legs.map((leg) => leg.account))] };
+  // A retry of a movement already posted writes nothing, not even a slot.
+  const existing = await entryById(entry._id);
+  if (existing) return { entry: existing, created: false };
+  // Every field written here (post is the ledger's one writer), straight through the driver (lib/query.ts).
+  const whole = { method: null, amountMicros: null, ref: null, ...entry, accounts: [...new Set(entry.legs.map((leg) => leg.account))] };
+  const seq = await appendJournalSlot(whole);
+  faultPoint(FAULT_POINTS.ledgerAfterSlot);
+  const doc: LedgerEntryDoc = { ...whole, seq };
   try {
-    // Every field written here (post is the ledger's one writer), straight through the driver (lib/query.ts).
-    await insertWhole(LedgerEntryModel, { method: null, amountMicros: null, ref: null, ...doc });
-    return { entry: doc, created: true };
+    await insertWhole(LedgerEntryModel, doc);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    const original = await LedgerEntryModel.findById(entry._id).lean<LedgerEntryDoc>();
+    // A concurrent twin (or the journal's completion of an earlier slot) won: this slot is a dud.
+    const original = await entryById(entry._id);
     if (!original) throw err;
     return { entry: original, created: false };
   }
+  return { entry: doc, created: true };
 }
 
 /** What an entry credited in all: the sum of its positive legs (for a knack, the value it paid out). */

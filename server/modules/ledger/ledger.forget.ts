@@ -1,0 +1,6 @@
+/** What this process remembers of the ledger's chains, forgotten by tests that empty the collections under a running app. */
+import { forgetJournal } from './ledger.journal';
+
+export function forgetLedgerChains(): void {
+  forgetJournal();
+}
