@@ -3,9 +3,9 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
-import { feedListsState } from '../modules/feeds';
+import { feedListsState, rankingsState } from '../modules/feeds';
 
-export const keptStates: KeptState[] = [feedListsState];
+export const keptStates: KeptState[] = [rankingsState, feedListsState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {

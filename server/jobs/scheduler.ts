@@ -12,7 +12,7 @@ import { purgeSpentTokens } from '../modules/auth';
 import { runEarningsRollups } from '../modules/analytics';
 import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
-import { refreshRankings } from '../modules/feeds';
+import { updateRankings } from '../modules/feeds';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { purgeMailOutbox } from '../modules/mail-outbox';
@@ -51,7 +51,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
       leaseMs: 10 * 60_000,
       run: async () => ({ ...(await mediaHousekeeping({ media, storage, logger })), versions: await contents.sweepFileVersions() }),
     },
-    { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
+    // The knacks since the last run counted into the rankings (the ledger's journal from the job's checkpoint), the
+    // pieces whose trend or radar window moved settled, then the feeds' ranked lists built.
+    { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => updateRankings() },
     // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
     { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },
     // The members' mails, each once per member and period (`mail_sends`): the notice of every payout or cash-out the

@@ -64,6 +64,13 @@ export async function pieceChangesSince(mark: number, cap: number): Promise<Piec
   return found.filter((entry): entry is PieceChainEntry => entry !== null);
 }
 
+/** The changes numbered `from`..`to` (both included), oldest first: a job that follows the changes from its checkpoint. */
+export async function pieceChangesBetween(from: number, to: number): Promise<PieceChainEntry[]> {
+  const numbers = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+  const found = await Promise.all(numbers.map((n) => readById<PieceChainEntry>(PieceChainModel, chains.idOf(CHANGES, n))));
+  return found.filter((entry): entry is PieceChainEntry => entry !== null);
+}
+
 /** The end of a member's list (0 when empty). */
 export const ownerChainEnd = async (ownerId: unknown, type?: string) => (await chains.end(ownerChainOf(ownerId, type), true)).n;
 

@@ -26,7 +26,16 @@ export {
   type Posting,
 } from './ledger';
 export { ledgerExportOf } from './ledger.export';
-export { JOURNAL_GRACE_MS, journalEnd, readJournal, type JournalPass, type JournalPosition, type ReadJournalOptions } from './ledger.journal';
+export {
+  JOURNAL_GRACE_MS,
+  checkpointOf,
+  journalEnd,
+  readJournal,
+  saveCheckpoint,
+  type JournalPass,
+  type JournalPosition,
+  type ReadJournalOptions,
+} from './ledger.journal';
 export { forgetLedgerChains } from './ledger.forget';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';

@@ -11,9 +11,12 @@ export async function reactedContentIds(userId: string): Promise<string[]> {
   return entries.map((entry) => String(entry.contentId));
 }
 
-/** Every knack there is, as (piece, time): the facts the feeds' counts are recounted from. */
-export async function knackFacts(): Promise<Pick<LedgerEntryDoc, 'contentId' | 'at'>[]> {
-  return entriesOfKind('knack', { _id: 0, contentId: 1, at: 1 });
+/**
+ * Every knack there is, as (piece, time, journal number): the facts the feeds' counts are recounted from. The number
+ * lets a recount stop at a journal checkpoint, so that the rankings job goes on from there without counting twice.
+ */
+export async function knackFacts(): Promise<Pick<LedgerEntryDoc, 'contentId' | 'at' | 'seq'>[]> {
+  return entriesOfKind('knack', { _id: 0, contentId: 1, at: 1, seq: 1 });
 }
 
 /** Whether a member has knacked a piece. */
