@@ -1,2 +1,2 @@
 /** For the tests only: the journal's own models, and a slot written without its entry (a post that died half-way). */
-export { appendJournalSlot, JournalCheckpointModel, JournalSlotModel } from './ledger.journal';
+export { appendJournalSlot, insertJournalSlots, JournalCheckpointModel, JournalSlotModel } from './ledger.journal';
