@@ -52,7 +52,15 @@ async function append(entries: LedgerEntryDoc[]): Promise<void> {
   }
 }
 
-async function measure(history: number): Promise<{ history: number; recountMs: number; jobMs: number; knacks: number }> {
+interface Measured {
+  history: number;
+  recountMs: number;
+  jobMs: number;
+  knacks: number;
+  parts: { journal: number; settle: number; lists: number };
+}
+
+async function measure(history: number): Promise<Measured> {
   const child = await startBenchChild(`rankings-${history}`);
   try {
     const owners = await UserModel.insertMany(
@@ -87,13 +95,11 @@ async function measure(history: number): Promise<{ history: number; recountMs: n
     await append(knacks(pieces, history + 1, NEW, () => new Date()));
     started = Date.now();
     const run = await updateRankings();
-    return { history, recountMs, jobMs: Date.now() - started, knacks: run.knacks };
+    return { history, recountMs, jobMs: Date.now() - started, knacks: run.knacks, parts: run.ms };
   } finally {
     await child.close();
   }
 }
-
-type Measured = Awaited<ReturnType<typeof measure>>;
 
 /** Each history in a process of its own (its own connection and database), answering its figures as a message. */
 function measureApart(history: number): Promise<Measured> {
@@ -113,10 +119,10 @@ async function main(): Promise<void> {
   console.log(`Rankings job: ${PIECES} pieces, ${OWNERS} owners; history H = ${HISTORY} and 10 x H knacks, then ${NEW} new ones each`);
   const rows: Measured[] = [];
   for (const history of [HISTORY, 10 * HISTORY]) rows.push(await measureApart(history));
-  console.log('history   new  counted  job run (ms)  full recount (ms)');
+  console.log('history   new  counted  job run (ms)  full recount (ms)  job run parts (ms): journal + counts / settle / lists');
   for (const row of rows)
     console.log(
-      `${String(row.history).padStart(7)} ${String(NEW).padStart(5)} ${String(row.knacks).padStart(8)} ${String(row.jobMs).padStart(13)} ${String(row.recountMs).padStart(18)}`,
+      `${String(row.history).padStart(7)} ${String(NEW).padStart(5)} ${String(row.knacks).padStart(8)} ${String(row.jobMs).padStart(13)} ${String(row.recountMs).padStart(18)}  ${row.parts.journal} / ${row.parts.settle} / ${row.parts.lists}`,
     );
   console.log(
     `job run ratio (10 x H / H): ${(rows[1]!.jobMs / rows[0]!.jobMs).toFixed(2)}; full recount ratio: ${(rows[1]!.recountMs / rows[0]!.recountMs).toFixed(2)}`,

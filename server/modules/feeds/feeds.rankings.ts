@@ -291,7 +291,10 @@ async function indexUploads(now: Date): Promise<void> {
  * it 30 days after it was published, so the job keeps the pieces published per day of the last 30 and settles them
  * as their day reaches the boundary.
  */
-export async function updateRankings(now = new Date()): Promise<{ knacks: number; contents: number; users: number; lists: number }> {
+export async function updateRankings(
+  now = new Date(),
+): Promise<{ knacks: number; contents: number; users: number; lists: number; ms: { journal: number; settle: number; lists: number } }> {
+  const started = Date.now();
   const since = trendSinceOf(now);
   const radarDay = radarDayOf(now);
   const touched = new Set<string>();
@@ -306,6 +309,7 @@ export async function updateRankings(now = new Date()): Promise<{ knacks: number
   const indexes = await Promise.all([...leaving.map(dayIndexId), ...radarDays.map(uploadsIndexId)].map((id) => readState<DayIndex>(id)));
   for (const index of indexes) for (const id of index?.contentIds ?? []) touched.add(id);
 
+  const counted = Date.now();
   const settled = await settlePieces(touched, now);
   await writeState<StateDoc>([{ _id: WINDOW_ID, trendSince: since, radarDay }]);
   // Days that left their window are settled: their indexes are no longer read.
@@ -316,9 +320,11 @@ export async function updateRankings(now = new Date()): Promise<{ knacks: number
       { ordered: false },
     );
 
+  const listsFrom = Date.now();
   const lists = await buildFeedLists();
   publicPages.clear();
-  return { knacks: pass.entries, ...settled, lists: lists.lists };
+  const ms = { journal: counted - started, settle: listsFrom - counted, lists: Date.now() - listsFrom };
+  return { knacks: pass.entries, ...settled, lists: lists.lists, ms };
 }
 
 /** What the full recount finds, and (when `write`) sets. */
