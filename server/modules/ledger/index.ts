@@ -15,6 +15,8 @@ export {
   knackEarningsBetween,
   knackEarningsOf,
   knackLegs,
+  ledgerSumOf,
+  memberTotalsOf,
   memberEntriesCursor,
   memberBalancesFrom,
   pageOfEntries,
@@ -28,6 +30,8 @@ export {
 export { ledgerExportOf } from './ledger.export';
 export { JOURNAL_GRACE_MS, journalEnd, readJournal, type JournalPass, type JournalPosition, type ReadJournalOptions } from './ledger.journal';
 export { forgetLedgerChains } from './ledger.forget';
+export { ledgerKeptStates } from './ledger.kept';
+export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';
 export { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
