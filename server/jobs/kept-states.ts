@@ -4,8 +4,10 @@
  */
 import type { KeptState } from '../lib/kept-state';
 import { feedListsState, rankingsState } from '../modules/feeds';
+import { ledgerKeptStates } from '../modules/ledger';
 
-export const keptStates: KeptState[] = [rankingsState, feedListsState];
+// The ledger's first: the rankings count from the ledger's entries.
+export const keptStates: KeptState[] = [...ledgerKeptStates, rankingsState, feedListsState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {
