@@ -3,10 +3,15 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { feedListsState, rankingsState, searchIndexState } from '../modules/feeds';
+import { ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
-import { searchIndexState } from '../modules/feeds';
 
 export const keptStates: KeptState[] = [
+  // The ledger's first: the rankings count from the ledger's entries.
+  ...ledgerKeptStates,
+  rankingsState,
+  feedListsState,
   unreadCountsState, // before inbox-lists, which reads the sides it brings to their messages
   inboxListsState,
   searchIndexState,

@@ -12,9 +12,10 @@ import { purgeSpentTokens } from '../modules/auth';
 import { runEarningsRollups } from '../modules/analytics';
 import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
-import { refreshRankings } from '../modules/feeds';
+import { updateRankings } from '../modules/feeds';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { purgeStaleKnackRecords } from '../modules/knacks';
+import { followLedgerBalances } from '../modules/ledger';
 import { purgeMailOutbox } from '../modules/mail-outbox';
 import { mediaHousekeeping } from '../modules/media';
 import { purgeExpiredWalletChallenges } from '../modules/stellar';
@@ -51,7 +52,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
       leaseMs: 10 * 60_000,
       run: async () => ({ ...(await mediaHousekeeping({ media, storage, logger })), versions: await contents.sweepFileVersions() }),
     },
-    { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => refreshRankings() },
+    // The knacks since the last run counted into the rankings (the ledger's journal from the job's checkpoint), the
+    // pieces whose trend or radar window moved settled, then the feeds' ranked lists built.
+    { name: 'refresh-rankings', schedule: '*/5 * * * *', leaseMs: 5 * 60_000, run: () => updateRankings() },
     // 00:00 UTC on the 1st: every balance of at least $10 paid once (`payout:{userId}:{yyyy-mm}`).
     { name: 'monthly-payouts', schedule: PAYOUT_CRON, leaseMs: 30 * 60_000, run: () => payouts.runMonthly() },
     // The members' mails, each once per member and period (`mail_sends`): the notice of every payout or cash-out the
@@ -85,6 +88,10 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // Each closed UTC day's ledger entries get one Merkle root (made once: its `_id` is the day), anchored on Stellar
     // when STELLAR_ANCHOR_SECRET is set. Hourly, so that an anchor Horizon refused or could not take is tried again soon.
     { name: 'ledger-roots', schedule: '17 * * * *', leaseMs: 30 * 60_000, run: () => anchors.run() },
+    // The members' running balances, the pieces' earnings and the knacked lists (modules/ledger): the entries since
+    // the job's checkpoint in the ledger's journal, each past its 5-minute grace, checked against their postings, and
+    // the postings a crash left missing appended.
+    { name: 'ledger-balances', schedule: '* * * * *', leaseMs: 10 * 60_000, run: () => followLedgerBalances() },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },

@@ -42,6 +42,12 @@ export const FAULT_POINTS = {
   emailAfterSwitch: 'email.after-switch',
   /** An email change's link opened: the email switched and the cancel links extended, the waiting links (this one too) not ended yet. */
   emailAfterCancelLinks: 'email.after-cancel-links',
+  /** Any ledger post: its journal slot written, the entry itself not inserted yet (the journal's readers complete it). */
+  ledgerAfterSlot: 'ledger.after-slot',
+  /** Any ledger post: the entry inserted, none of its running totals (balances, the piece's, the knacked list) posted yet. */
+  ledgerAfterEntry: 'ledger.after-entry',
+  /** A running total's posting claimed, not appended yet (the ledger-balances job appends it). */
+  ledgerAfterClaim: 'ledger.after-claim',
 } as const;
 
 export type FaultPointName = (typeof FAULT_POINTS)[keyof typeof FAULT_POINTS];

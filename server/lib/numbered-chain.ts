@@ -26,16 +26,22 @@ export interface ChainEnd<T> {
 /** A model, as the chain reads and writes it: its collection, straight through the driver (lib/query.ts). */
 type Stored = { collection: Collection };
 
-export interface NumberedChainsOptions {
+export interface NumberedChainsOptions<T = object> {
   /** Between the chain's name and the number: a character that no chain name contains. */
   separator: string;
   /** The fields remembered of each chain's last document. */
   projection: Record<string, 1>;
   /** At most this many chains remembered per process (then forgotten all at once, and found again by reads). */
   kept?: number;
+  /**
+   * Where to start looking for the end of a chain this process does not know: a kept hint (a document written after
+   * each append, best-effort) naming a number that exists and that document's fields. A hint behind the true end
+   * only costs reads forward; it must never name a number that does not exist.
+   */
+  hint?: (chain: string) => Promise<ChainEnd<T> | null>;
 }
 
-export function numberedChains<T extends object>(model: Stored, { separator, projection, kept = 10_000 }: NumberedChainsOptions) {
+export function numberedChains<T extends object>(model: Stored, { separator, projection, kept = 10_000, hint }: NumberedChainsOptions<T>) {
   const known = new Map<string, ChainEnd<T>>();
   const idOf = (chain: string, n: number) => `${chain}${separator}${n}`;
   const read = (chain: string, n: number) => readById<T>(model, idOf(chain, n), projection);
@@ -56,6 +62,10 @@ export function numberedChains<T extends object>(model: Stored, { separator, pro
     const remembered = known.get(chain);
     let last: ChainEnd<T> = from && from.n > (remembered?.n ?? 0) ? from : (remembered ?? { n: 0, doc: null });
     if (!exact) return last;
+    if (hint && !known.has(chain)) {
+      const hinted = await hint(chain);
+      if (hinted && hinted.n > last.n) last = hinted;
+    }
     let step = 1;
     let missing = 0;
     for (;;) {

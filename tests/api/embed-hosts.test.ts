@@ -15,6 +15,7 @@ import { EarningsDayModel, hostsDayId } from '../../server/modules/analytics/tes
 import { ContentModel } from '../../server/modules/contents';
 import { KNACK_MESSAGES } from '../../server/modules/knacks';
 import { balanceOf, canonicalEntry, LedgerEntryModel, PLATFORM_KNACKS, userAccount, type LedgerEntryDoc } from '../../server/modules/ledger';
+import { clearLedger } from '../../server/modules/ledger/testing';
 import { EmbedPlayModel } from '../../server/modules/share';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -76,7 +77,7 @@ beforeAll(async () => {
 afterAll(async () => smtp.stop());
 
 beforeEach(async () => {
-  await Promise.all([EmbedPlayModel.deleteMany({}), LedgerEntryModel.deleteMany({}), EarningsDayModel.deleteMany({})]);
+  await Promise.all([EmbedPlayModel.deleteMany({}), clearLedger(), EarningsDayModel.deleteMany({})]);
   await runEarningsRollups(); // forgets the answers kept from an earlier test
 });
 

@@ -4,12 +4,13 @@
  * wallet are 404), the $10 minimum, one pending request whatever the concurrency, approval that pays once,
  * and the rules of cancelling. The payout account is tested in payout-account.test.ts.
  */
+import { Types } from 'mongoose';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { sandboxPayoutProvider, type PayoutProvider, type PayoutRequest } from '../../server/integrations/payouts';
-import { balanceOf, LedgerEntryModel } from '../../server/modules/ledger';
+import { balanceOf, LedgerEntryModel, post } from '../../server/modules/ledger';
 import { CashOutRequestModel, PayoutSendModel, WALLET_MESSAGES } from '../../server/modules/wallet';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -299,16 +300,16 @@ describe('cash-out requests', () => {
     await credit(member, 10_000_000);
     const { historyId } = (await postAs('/user-history/earn', member, { userId: member.id }).expect(201)).body.item;
     // Its balance went elsewhere meanwhile (a payout of another kind).
-    await LedgerEntryModel.create({
+    await post({
       _id: `payout:${member.id}:2024-12`,
       kind: 'payout',
       at: new Date(),
-      actorId: member.id,
+      actorId: new Types.ObjectId(member.id),
+      contentId: null,
       legs: [
         { account: userAccount(member.id), amountMicros: -5_000_000 },
         { account: 'external:payouts', amountMicros: 5_000_000 },
       ],
-      accounts: [userAccount(member.id), 'external:payouts'],
     });
     expect((await postAs('/user-history/approve', admin, { historyId }).expect(409)).body.message).toBe(WALLET_MESSAGES.notCovered);
     expect(sent).toHaveLength(0);

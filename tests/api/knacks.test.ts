@@ -14,6 +14,7 @@ import { refreshRankings } from '../../server/modules/feeds';
 import { UploadModel } from '../../server/modules/media';
 import { KNACK_MESSAGES, purgeStaleKnackRecords } from '../../server/modules/knacks';
 import { balanceOf, LedgerEntryModel, PLATFORM_KNACKS, post, userAccount } from '../../server/modules/ledger';
+import { clearLedger } from '../../server/modules/ledger/testing';
 import { forgetKnackWindows, KnackCodeAttemptModel, KnackCodeModel, KnackWindowModel, PlaySessionModel } from '../../server/modules/knacks/testing';
 import { createTestApp, testConfig } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -67,7 +68,7 @@ afterAll(async () => smtp.stop());
 
 beforeEach(async () => {
   await Promise.all([
-    LedgerEntryModel.deleteMany({}),
+    clearLedger(),
     KnackCodeModel.deleteMany({}),
     KnackWindowModel.deleteMany({}),
     KnackCodeAttemptModel.deleteMany({}),

@@ -7,6 +7,8 @@ import { forgetCommentThreads } from '../../server/modules/comments';
 import { forgetMessageThreads } from '../../server/modules/messages';
 import { titleIndexState } from '../../server/modules/contents';
 import { nameIndexState } from '../../server/modules/users';
+import { forgetPieceChains } from '../../server/modules/contents';
+import { forgetLedgerChains } from '../../server/modules/ledger';
 
 /** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
 export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS?: number } = {}): void {
@@ -41,6 +43,8 @@ export async function clearDatabase(): Promise<void> {
   forgetMessageThreads();
   titleIndexState.forget();
   nameIndexState.forget();
+  forgetPieceChains();
+  forgetLedgerChains();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

@@ -9,7 +9,7 @@ import { Types } from 'mongoose';
 import { signAccessToken } from '../../server/lib/access-token';
 import { wordsOf } from '../../server/lib/search';
 import { BidModel } from '../../server/modules/bids/testing';
-import { ContentModel } from '../../server/modules/contents';
+import { ContentModel, notePieceOwned } from '../../server/modules/contents';
 import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';
 import { testConfig } from './app';
@@ -79,6 +79,8 @@ export async function createPiece(
     featureRank: Date.now(),
     ...(options.uploadedAt ? { uploadedAt: options.uploadedAt } : {}),
   });
+  // On its owner's list and in the feeds before their next build, as a piece published through the app is.
+  await notePieceOwned(piece);
   return { id: String(piece._id), title, ownerId: owner.id, payerId: null, knackRateMicros, type };
 }
 

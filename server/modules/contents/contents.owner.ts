@@ -3,6 +3,7 @@ import { Schema, model, type Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { publicPages } from '../../lib/public-pages';
 import { insertWhole, ours, readById } from '../../lib/query';
+import { notePieceOwned } from './contents.chains';
 import { ContentModel, contentReads, type ContentDoc } from './contents.model';
 
 /**
@@ -39,7 +40,8 @@ export async function renameOwner(ownerId: Types.ObjectId, username: string): Pr
  * owner it already has changes nothing, so a settlement seen twice, or finished after a crash, ends the same.
  */
 export async function transferOwner(contentId: Types.ObjectId, newOwner: { id: Types.ObjectId; username: string; fullName: string }): Promise<void> {
-  const piece = await ContentModel.findById(contentId, { ownerId: 1, ownerUsername: 1, slug: 1 }).lean<{
+  const piece = await ContentModel.findById(contentId, { ownerId: 1, ownerUsername: 1, slug: 1, type: 1 }).lean<{
+    type: string;
     ownerId: Types.ObjectId;
     ownerUsername: string;
     slug: string;
@@ -55,5 +57,7 @@ export async function transferOwner(contentId: Types.ObjectId, newOwner: { id: T
   const taken = await ContentModel.exists(ours({ ownerUsername: newOwner.username, slug: piece.slug, _id: { $ne: contentId } }));
   const slug = taken ? `${piece.slug}-${String(contentId).slice(-6)}` : piece.slug;
   await ContentModel.updateOne({ _id: contentId }, { $set: { ownerId: newOwner.id, ownerUsername: newOwner.username, ownerName: newOwner.fullName, slug } });
+  // On the new owner's list from now (the former owner's list skips it: it reads each piece's owner).
+  await notePieceOwned({ _id: contentId, ownerId: newOwner.id, type: piece.type });
   publicPages.clear();
 }

@@ -27,6 +27,7 @@ import { removePiece, uploadsOf } from './contents.erasure';
 import { createPieceFiles, FILE_CHANGE_LIMIT, FILE_MESSAGES, filesVisibility, mediaOf, requireReplaceable, type PieceFileKind } from './contents.files';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
+import { notePieceChange, notePieceOwned } from './contents.chains';
 import type { ProjectOwnerCheck } from './contents.projects';
 
 export type SaveMode = 'classic' | 'top50' | 'artist';
@@ -270,6 +271,8 @@ export function createContentsService(media: MediaService) {
         await media.detach(uploads, usedBy);
         throw err;
       }
+      // On its owner's list (which shows them their waiting pieces too), and at the top of Newest at once.
+      await notePieceOwned(content);
       // A waiting piece is counted and shown when its owner registers (publishWaitingPiecesOf).
       if (waiting) return content.toObject();
       await adjustContentsCount(ownerId, 1);
@@ -300,6 +303,7 @@ export function createContentsService(media: MediaService) {
             },
           ),
         );
+        await notePieceChange(piece);
         await media.setVisibility(uploadsOf(piece), piece.takenDown ? 'restricted' : 'public');
       }
       const shown = waiting.filter((piece) => !piece.isHide && !piece.takenDown).length;
@@ -371,6 +375,7 @@ export function createContentsService(media: MediaService) {
       );
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
+      if (listed && !content.listed) await notePieceChange(content);
       publicPages.clear();
       await media.setVisibility(uploadsOf(content), filesVisibility({ ...content, setting }));
       return updated;
@@ -387,6 +392,7 @@ export function createContentsService(media: MediaService) {
       const listed = isListed({ ...content, ...change });
       await changeTitleTerms(contentId, content, { ...content, listed }, () => ContentModel.updateOne({ _id: contentId }, { $set: { ...change, listed } }));
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
+      if (listed && !content.listed) await notePieceChange(content);
       if (change.takenDown !== content.takenDown) await media.setVisibility(uploadsOf(content), filesVisibility({ ...content, ...change }));
       publicPages.clear();
       return content;
@@ -477,12 +483,13 @@ export function createContentsService(media: MediaService) {
     /** An admin's re-post to the top of Featured, or taking it off again. Answers the message the client shows. */
     async setFeatured(caller: AuthContext, contentId: string, featured: boolean): Promise<{ message: string; audit: AuditDetails }> {
       requireAdmin(caller, 'Only admins can re-post pieces.');
-      const content = await ContentModel.findById(contentId, { type: 1, uploadedAt: 1, featuredAt: 1 }).lean<
-        Pick<ContentDoc, 'type' | 'uploadedAt' | 'featuredAt'>
+      const content = await ContentModel.findById(contentId, { type: 1, uploadedAt: 1, featuredAt: 1, ownerId: 1 }).lean<
+        Pick<ContentDoc, '_id' | 'type' | 'uploadedAt' | 'featuredAt' | 'ownerId'>
       >();
       if (!content) throw notFound('Content not found');
       const featuredAt = featured ? new Date() : null;
       await ContentModel.updateOne({ _id: contentId }, { $set: { featuredAt, featureRank: featureRankOf(featuredAt, content.uploadedAt) } });
+      await notePieceChange(content);
       publicPages.clear();
       const audit: AuditDetails = {
         target: { kind: 'piece', id: contentId },

@@ -18,12 +18,28 @@ export { contentLink, shownCount, type CountReader } from './contents.mapper';
 export { FormerLinkModel, pieceByFormerLink, renameOwner, transferOwner } from './contents.owner';
 export { handOverSupportedPieces, piecesExportOf, removePiecesOf } from './contents.erasure';
 export { migrateContents } from './contents.migrate';
+export {
+  deleteChainEntries,
+  everyOwnerChainEntry,
+  forgetPieceChains,
+  notePieceOwned,
+  ownerChainDown,
+  ownerChainEnd,
+  ownerChainOf,
+  pieceChainEntryId,
+  pieceChangesBetween,
+  pieceChangesEnd,
+  pieceChangesSince,
+  rewriteOwnerChains,
+  type PieceChainEntry,
+} from './contents.chains';
 export { clearProject, setPieceProject, type ProjectOwnerCheck } from './contents.projects';
 export {
   countEmbedPlay,
   featureRankOf,
   initialRanking,
   markPaidOut,
+  RADAR_WINDOW_DAYS,
   radarScoreOf,
   recordComment,
   recordReaction,

@@ -10,17 +10,29 @@ import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { isFollower } from '../follows';
-import { canView, type ContentDoc, type ContentsService, contentReads, listedPiecesMatching, pieceByFormerLink } from '../contents';
+import {
+  canView,
+  type ContentDoc,
+  type ContentsService,
+  contentReads,
+  listedPiecesMatching,
+  ownerChainDown,
+  ownerChainEnd,
+  pieceByFormerLink,
+} from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
 import { membersMatching, resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
-import { after, decodeCursor, pageOf, sortOf } from './feeds.cursor';
-import { RANKINGS, type FeedKind } from './feeds.rankings';
+import { after, decodeCursor, encodeCursor, pageOf, sortOf } from './feeds.cursor';
+import { artistSpec, changesReader, pieceSpec, rankedPage, top50Of, type ArtistOrder } from './feeds.lists';
+import { RANKINGS, type FeedKind } from './feeds.kinds';
 import { byKeyThenId, meetsCondition, rowsAfter } from './feeds.search';
 
 export const MAX_PAGE = 50;
 export const TOP_50 = 50;
+/** At most this many entries of a member's list are read for one page (pieces hidden from the viewer are skipped). */
+const MAX_SCANNED = 200;
 const NO_MEMBER = 'This member does not exist.';
 
 export interface FeedFilter {
@@ -124,22 +136,11 @@ export function createFeedsService(contents: ContentsService) {
     return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
   }
 
-  async function userPage(
-    list: string,
-    filter: Record<string, unknown>,
-    key: 'followersCount' | 'trendScore' | null,
-    cursor: string | undefined,
-    limit: number | undefined,
-  ) {
-    const size = pageSize(limit);
-    const conditions = [filter, after(key, decodeCursor(list, cursor))].filter((c) => Object.keys(c).length);
-    const rows = await userReads.many(ours({ $and: conditions }), { sort: sortOf(key), limit: size + 1 });
-    const { items, nextCursor } = pageOf(list, rows, size, (row) => (key ? row[key] : null));
+  /** Artists (members with at least one public piece) by newest, fans or trend: their ranked list, paged by key. */
+  async function artistPage(order: ArtistOrder, cursor: string | undefined, limit: number | undefined) {
+    const { items, nextCursor } = await rankedPage(artistSpec(order, `artists:${order}`, changesReader()), cursor, pageSize(limit));
     return { users: items.map(toUserCard), nextCursor };
   }
-
-  /** Artists: members with at least one public piece. */
-  const artists = (extra: Record<string, unknown> = {}) => ({ contentsCount: { $gt: 0 }, ...extra });
 
   return {
     /** A public feed: the same for every visitor, so served from the short cache (counts hidden from anyone are hidden here). */
@@ -167,6 +168,12 @@ export function createFeedsService(contents: ContentsService) {
           ...(subTags ? { subTag: subTags.length === 1 ? subTags[0] : { $in: subTags } } : {}),
           ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
         };
+        if (!subTags && !query.ownerId) {
+          // A ranking over all pieces or one main tag: its ranked list, paged by key.
+          const { items, nextCursor } = await rankedPage(pieceSpec(query.kind, type, list, changesReader()), query.cursor, pageSize(query.limit));
+          return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
+        }
+        // Sub-tags and an artist: a sorted read of the pieces that match (no list is kept per sub-tag or artist).
         return contentPage(list, filter, key, query.cursor, query.limit, null);
       });
     },
@@ -180,8 +187,35 @@ export function createFeedsService(contents: ContentsService) {
       const ownerId = String(owner._id);
       const all = isSelfOrAdmin(viewer, ownerId);
       const follower = !all && viewer ? await isFollower(viewer.userId, ownerId) : false;
-      const shown = all ? {} : follower ? { $or: [{ listed: true }, { 'setting.followers': true, takenDown: { $ne: true } }] } : { listed: true };
-      return contentPage(`by-owner:${ownerId}:${type ?? 'all'}`, { ownerId: owner._id, ...shown, ...(type ? { type } : {}) }, null, cursor, limit, viewer);
+      const shown = (piece: ContentDoc) => all || piece.listed || (follower && Boolean(piece.setting?.followers) && !piece.takenDown);
+      const list = `by-owner:${ownerId}:${type ?? 'all'}`;
+      const size = pageSize(limit);
+      // The member's list of their pieces (of the type asked), newest last: paged from its end down by number, each
+      // piece read by `_id` and shown if it is still theirs and this viewer may see it.
+      const position = decodeCursor(list, cursor);
+      let from = position ? (position.key ?? 0) - 1 : await ownerChainEnd(owner._id, type);
+      const found: { doc: ContentDoc; n: number }[] = [];
+      const seen = new Set<string>();
+      let scanned = 0;
+      while (found.length <= size && from >= 1 && scanned < MAX_SCANNED) {
+        const rows = await ownerChainDown(owner._id, type, from, Math.min(size + 1 - found.length, MAX_SCANNED - scanned));
+        const count = Math.min(size + 1 - found.length, MAX_SCANNED - scanned, from);
+        scanned += count;
+        from -= count;
+        const docs = await Promise.all(rows.map((row) => contentReads.byId<ContentDoc>(row.entry.contentId)));
+        rows.forEach((row, i) => {
+          const doc = docs[i];
+          if (!doc || String(doc.ownerId) !== ownerId || (type && doc.type !== type) || !shown(doc) || seen.has(String(doc._id))) return;
+          seen.add(String(doc._id));
+          found.push({ doc, n: row.n });
+        });
+      }
+      const page = found.slice(0, size);
+      const last = page[page.length - 1];
+      const more = found.length > size || (from >= 1 && scanned >= MAX_SCANNED);
+      const lastN = last?.n ?? from + 1;
+      const nextCursor = more && lastN > 1 ? encodeCursor(list, { key: lastN, id: last?.doc._id ?? owner._id }) : null;
+      return { contents: await Promise.all(page.map(({ doc }) => contents.dto(doc, viewer))), nextCursor };
     },
 
     /** The pieces of others the member paid the listing fee for (their collection): for the member and admins only. */
@@ -194,11 +228,8 @@ export function createFeedsService(contents: ContentsService) {
     async top50(username: string, viewer: AuthContext | undefined): Promise<Schemas['Top50Response']> {
       const artist = await findUser(username);
       // The artist's own songs, and the songs others entered in their chart (a visitor's once registered: until
-      // then it is not listed).
-      const rows = await contentReads.many(
-        { type: 'music', listed: true, $or: [{ ownerId: artist._id }, { top50ArtistId: artist._id }] },
-        { sort: { reactedCount: -1, _id: -1 }, limit: TOP_50 },
-      );
+      // then it is not listed), from the chart's ranked list.
+      const rows = await top50Of(artist._id);
       return { artist: toUserCard(artist), contents: await Promise.all(rows.map((row) => contents.dto(row, viewer))) };
     },
 
@@ -241,9 +272,9 @@ export function createFeedsService(contents: ContentsService) {
       return { users: items.map(toUserCard), nextCursor };
     },
 
-    artists: (cursor?: string, limit?: number) => userPage('artists:newest', artists(), null, cursor, limit),
-    artistsByFans: (cursor?: string, limit?: number) => userPage('artists:by-fans', artists(), 'followersCount', cursor, limit),
-    trendingArtists: (cursor?: string, limit?: number) => userPage('artists:trending', artists(), 'trendScore', cursor, limit),
+    artists: (cursor?: string, limit?: number) => artistPage('newest', cursor, limit),
+    artistsByFans: (cursor?: string, limit?: number) => artistPage('by-fans', cursor, limit),
+    trendingArtists: (cursor?: string, limit?: number) => artistPage('trending', cursor, limit),
 
     async profile(username: string): Promise<UserCard> {
       return toUserCard(await findUser(username));

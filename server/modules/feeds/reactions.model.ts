@@ -2,8 +2,8 @@ import { Schema, model, type Types } from 'mongoose';
 
 /**
  * Reactions to a piece per UTC day (`_id` `{contentId}:{yyyy-mm-dd}`), counted from the knack entries'
- * dates by the refresh job (feeds.rankings.ts), which alone writes them: a knack does not, so it costs one
- * write less. Old days are kept (they are small) and simply fall out of the trending window.
+ * dates by the rankings job (feeds.rankings.ts, from the ledger's journal), which alone writes them: a knack does
+ * not, so it costs one write less. Old days are kept (they are small) and simply fall out of the trending window.
  */
 const reactionDaySchema = new Schema(
   {
@@ -12,6 +12,8 @@ const reactionDaySchema = new Schema(
     ownerId: { type: Schema.Types.ObjectId, required: true },
     day: { type: String, required: true },
     count: { type: Number, default: 0 },
+    /** The journal number of the last knack counted in `count` (the rankings job counts each knack once by it). */
+    through: { type: Number, default: 0 },
   },
   { versionKey: false },
 );
@@ -23,5 +25,6 @@ export interface ReactionDayDoc {
   ownerId: Types.ObjectId;
   day: string;
   count: number;
+  through?: number;
 }
 export const ReactionDayModel = model<ReactionDayDoc>('ReactionDay', reactionDaySchema, 'reaction_days');

@@ -15,6 +15,8 @@ export {
   knackEarningsBetween,
   knackEarningsOf,
   knackLegs,
+  ledgerSumOf,
+  memberTotalsOf,
   memberEntriesCursor,
   memberBalancesFrom,
   pageOfEntries,
@@ -26,6 +28,19 @@ export {
   type Posting,
 } from './ledger';
 export { ledgerExportOf } from './ledger.export';
+export {
+  JOURNAL_GRACE_MS,
+  checkpointOf,
+  journalEnd,
+  readJournal,
+  saveCheckpoint,
+  type JournalPass,
+  type JournalPosition,
+  type ReadJournalOptions,
+} from './ledger.journal';
+export { forgetLedgerChains } from './ledger.forget';
+export { ledgerKeptStates } from './ledger.kept';
+export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';
 export { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';

@@ -2,7 +2,9 @@
  * The canonical encoding of a ledger entry: the exact text a day's Merkle tree holds as the entry's leaf (its UTF-8
  * bytes), so that anyone holding the entry can recompute its leaf, and any change to a stored field changes it.
  *
- * - every field stored on the entry, except `accounts` (the legs' accounts again, kept for indexed reads);
+ * - every field stored on the entry, except `accounts` (the legs' accounts again, kept for indexed reads) and `seq`
+ *   (where the ledger's journal holds it: bookkeeping of the ledger, not part of the movement, and set on older
+ *   entries after they were written);
  * - JSON with no spaces, the keys of every object in code-point order, arrays (the legs) in their stored order;
  * - an ObjectId as its 24 lower-case hex digits, a date as ISO 8601 in UTC with milliseconds
  *   (`2026-11-26T09:30:00.000Z`), numbers as JSON writes them (amounts are whole micro-dollars or stroops),
@@ -12,8 +14,8 @@
  */
 import type { LedgerEntryDoc } from './ledger.model';
 
-/** Stored, but derived from the legs: the legs themselves are in the encoding. */
-const DERIVED_FIELDS = new Set(['accounts']);
+/** Stored, but not part of the movement: the legs' accounts again, and the entry's place in the journal. */
+const DERIVED_FIELDS = new Set(['accounts', 'seq']);
 
 const isObjectId = (value: object): value is { toHexString(): string } =>
   (value as { _bsontype?: unknown })._bsontype === 'ObjectId' && typeof (value as { toHexString?: unknown }).toHexString === 'function';

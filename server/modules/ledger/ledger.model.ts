@@ -61,6 +61,8 @@ const ledgerEntrySchema = new Schema(
     embedHost: { type: String, default: undefined },
     /** The legs' accounts, top level so that a member's entries are one indexed read. */
     accounts: { type: [String], default: [] },
+    /** The number of the journal slot (ledger.journal.ts) that holds this entry: its place in the ledger's order. */
+    seq: { type: Number, default: undefined },
   },
   { versionKey: false },
 );
@@ -95,6 +97,8 @@ export interface LedgerEntryDoc {
   tagId?: Types.ObjectId | null;
   /** knack: the site that framed the embeddable player it was made in; absent for Knack itself. */
   embedHost?: string;
+  /** The journal slot that holds this entry (ledger.journal.ts); absent on entries written before the journal, until its rebuild. */
+  seq?: number;
 }
 
 export const LedgerEntryModel = model<LedgerEntryDoc>('LedgerEntry', ledgerEntrySchema, 'ledger_entries');

@@ -4,7 +4,10 @@
  */
 import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
+import { appendJournalSlot } from './ledger.journal';
+import { chainTotals, pieceChain, postMoves } from './ledger.postings';
 import { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
 
 export const userAccount = (userId: unknown) => `user:${String(userId)}`;
@@ -36,22 +39,37 @@ export interface Posting {
 
 /**
  * Posts one movement. Its legs must be whole micro-dollars summing to zero. A duplicate key (a retry, a
- * concurrent twin) writes nothing and answers the original entry.
+ * concurrent twin) writes nothing more and answers the original entry.
+ *
+ * Each entry is first written to the journal (ledger.journal.ts: a numbered slot holding the whole entry), then
+ * inserted carrying the slot's number as `seq`: a crash between the two leaves a slot that the journal's readers
+ * complete once its grace period is over, so an entry is never lost from the journal nor written twice.
  */
-export async function post(entry: Omit<LedgerEntryDoc, 'accounts'>): Promise<Posting> {
+export async function post(entry: Omit<LedgerEntryDoc, 'accounts' | 'seq'>): Promise<Posting> {
   if (entry.legs.some((leg) => !Number.isSafeInteger(leg.amountMicros))) throw new RangeError(`${entry._id}: legs must be whole micro-dollars`);
   if (entry.legs.reduce((sum, leg) => sum + leg.amountMicros, 0) !== 0) throw new RangeError(`${entry._id}: legs must sum to zero`);
-  const doc = { ...entry, accounts: [...new Set(entry.legs.map((leg) => leg.account))] };
+  // A retry of a movement already posted writes nothing, not even a slot.
+  const existing = await entryById(entry._id);
+  if (existing) return { entry: existing, created: false };
+  // Every field written here (post is the ledger's one writer), straight through the driver (lib/query.ts).
+  const whole = { method: null, amountMicros: null, ref: null, ...entry, accounts: [...new Set(entry.legs.map((leg) => leg.account))] };
+  const seq = await appendJournalSlot(whole);
+  faultPoint(FAULT_POINTS.ledgerAfterSlot);
+  const doc: LedgerEntryDoc = { ...whole, seq };
   try {
-    // Every field written here (post is the ledger's one writer), straight through the driver (lib/query.ts).
-    await insertWhole(LedgerEntryModel, { method: null, amountMicros: null, ref: null, ...doc });
-    return { entry: doc, created: true };
+    await insertWhole(LedgerEntryModel, doc);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    const original = await LedgerEntryModel.findById(entry._id).lean<LedgerEntryDoc>();
+    // A concurrent twin (or the journal's completion of an earlier slot) won: this slot is a dud.
+    const original = await entryById(entry._id);
     if (!original) throw err;
     return { entry: original, created: false };
   }
+  faultPoint(FAULT_POINTS.ledgerAfterEntry);
+  // Only the winner of the entry's insert posts its running totals (ledger.postings.ts); what a crash leaves undone
+  // here, the ledger-balances job finishes.
+  await postMoves(doc);
+  return { entry: doc, created: true };
 }
 
 /** What an entry credited in all: the sum of its positive legs (for a knack, the value it paid out). */
@@ -61,10 +79,35 @@ export const creditedBy = (entry: Pick<LedgerEntryDoc, 'legs'>) => entry.legs.re
 export const amountFor = (entries: Pick<LedgerEntryDoc, 'legs'>[], account: string) =>
   entries.reduce((sum, entry) => sum + entry.legs.reduce((legs, leg) => legs + (leg.account === account ? leg.amountMicros : 0), 0), 0);
 
-/** An account's balance: the sum of its legs over the whole ledger. */
+/**
+ * An account's balance. A member's (`user:{id}`) is the end of their running balance (ledger.postings.ts): a few reads
+ * by `_id`, whatever their history. Knack's own accounts have no running balance (every knack moves one of them, and a
+ * chain would make every post wait for every other); only admins read them, as the sum of the ledger.
+ *
+ * The running balance trails an entry for as long as its post takes to append the posting (or, after a crash, until
+ * the ledger-balances job does). What it shows a member is fine to trail; a decision that moves money (a payout, a
+ * cash-out, closing an account) uses `ledgerSumOf` instead: a payout whose posting had not landed yet would leave
+ * the balance too high, and paying from it could pay twice.
+ */
 export async function balanceOf(account: string): Promise<number> {
+  if (account.startsWith('user:')) return (await chainTotals(account)).totalMicros;
+  return ledgerSumOf(account);
+}
+
+/**
+ * An account's balance summed from every entry with a leg on it: exact the moment an entry is inserted. For the
+ * decisions that move money (under the member's funds lock): on MongoDB the `accounts` index reads only the member's
+ * entries; FerretDB reads the whole ledger (rare calls: a monthly payout per member, a cash-out, an account closing).
+ */
+export async function ledgerSumOf(account: string): Promise<number> {
   const entries = await LedgerEntryModel.find({ accounts: account }, { legs: 1 }).lean<Pick<LedgerEntryDoc, 'legs'>[]>();
   return amountFor(entries, account);
+}
+
+/** A member's running totals (ledger.postings.ts): their balance, what knacks of their own pieces brought, what was paid out. */
+export async function memberTotalsOf(userId: string): Promise<{ balanceMicros: number; uploadsMicros: number; paidOutMicros: number }> {
+  const totals = await chainTotals(userAccount(userId));
+  return { balanceMicros: totals.totalMicros, uploadsMicros: totals.uploadsMicros, paidOutMicros: totals.paidOutMicros };
 }
 
 /** One entry by its key, straight through the driver (lib/query.ts): the knack path reads it on every knack. */
@@ -86,12 +129,11 @@ export const entriesOfKind = (kind: LedgerKind, fields: Partial<Record<keyof Led
   LedgerEntryModel.find({ kind }, fields).lean<LedgerEntryDoc[]>();
 
 /**
- * What a piece's knacks have credited so far, owner and payer together: its knack entries alone, since other
- * entries name the piece too (the listing fee its supporter paid, which goes to the platform, not to them).
+ * What a piece's knacks have credited so far, owner and payer together: the end of the piece's running total
+ * (ledger.postings.ts), a few reads by `_id`.
  */
 export async function knackEarningsOf(contentId: Types.ObjectId): Promise<number> {
-  const knacks = await LedgerEntryModel.find({ contentId, kind: 'knack' }, { legs: 1 }).lean<Pick<LedgerEntryDoc, 'legs'>[]>();
-  return knacks.reduce((sum, entry) => sum + creditedBy(entry), 0);
+  return (await chainTotals(pieceChain(contentId))).totalMicros;
 }
 
 /**

@@ -26,7 +26,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { withLease, withLock } from '../../lib/mutex';
 import { truncateToCents } from '../../lib/money';
 import { anyOf, ours } from '../../lib/query';
-import { balanceOf, memberBalancesFrom, post, userAccount } from '../ledger';
+import { ledgerSumOf, memberBalancesFrom, post, userAccount } from '../ledger';
 import { MIN_CASH_OUT_MICROS } from '../knacks';
 import { PLATFORM_FEES } from '../payments';
 import { userExtReads } from '../users';
@@ -282,7 +282,7 @@ export function createPayouts({ provider, fees, logger, onSent }: PayoutsDeps) {
         try {
           send = await withFundsLock(userId, async () => {
             if (await PayoutSendModel.exists({ _id: key })) return null; // this month's payout exists already
-            const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
+            const amountMicros = truncateToCents(await ledgerSumOf(userAccount(userId)));
             if (amountMicros < MIN_PAYOUT_MICROS) return null;
             return prepare('payout', key, userId, amountMicros, email, await waitingRequestOf(userId, asked.get(userId)), now);
           });

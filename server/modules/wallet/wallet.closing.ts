@@ -8,7 +8,7 @@
 import { Types } from 'mongoose';
 import { AppError } from '../../lib/errors';
 import { truncateToCents } from '../../lib/money';
-import { balanceOf, post, userAccount } from '../ledger';
+import { ledgerSumOf, post, userAccount } from '../ledger';
 import { MIN_PAYOUT_MICROS, withFundsLock } from './payouts';
 import { CashOutRequestModel } from './wallet.model';
 
@@ -34,7 +34,7 @@ export async function checkBalanceSettled(userId: string, giveUpBalance: boolean
   if (await CashOutRequestModel.exists({ userId: new Types.ObjectId(userId), status: 'pending' })) {
     throw new AppError(409, 'cash_out_pending', byAdmin ? CLOSING_MESSAGES.memberCashOutPending : CLOSING_MESSAGES.cashOutPending);
   }
-  const balanceMicros = await balanceOf(userAccount(userId));
+  const balanceMicros = await ledgerSumOf(userAccount(userId));
   if (!giveUpBalance && truncateToCents(balanceMicros) >= MIN_PAYOUT_MICROS) {
     const message = (byAdmin ? CLOSING_MESSAGES.memberUnpaid : CLOSING_MESSAGES.unpaid)(balanceMicros);
     throw new AppError(409, 'balance_unpaid', message, [{ path: 'giveUpBalance', message }]);
@@ -49,7 +49,7 @@ export async function checkBalanceSettled(userId: string, giveUpBalance: boolean
 export async function forfeitBalance(userId: string, now = new Date()): Promise<number> {
   return withFundsLock(userId, async () => {
     const account = userAccount(userId);
-    const balanceMicros = await balanceOf(account);
+    const balanceMicros = await ledgerSumOf(account);
     if (balanceMicros <= 0) return 0;
     const { created } = await post({
       _id: forfeitKey(userId),

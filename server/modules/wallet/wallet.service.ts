@@ -15,7 +15,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { checkCurrentPassword } from '../auth';
 import { contentReads } from '../contents';
-import { amountFor, balanceOf, entriesBy, entriesOfAccount, userAccount } from '../ledger';
+import { entriesBy, ledgerSumOf, memberTotalsOf, userAccount } from '../ledger';
 import { payoutAccountOf, releasePayoutHold, setPayoutEmail, userReads } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
 import { cashOutDeclinedMail, cashOutRestoredMail, payoutEmailChangedMail } from './wallet.mails';
@@ -147,7 +147,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       const current = await requestOf(request._id);
       if (current.status === 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.waitingAlready);
       if (current.status === 'approved' || current.status === 'paidByPayout') throw new AppError(409, 'conflict', WALLET_MESSAGES.paidNotRestorable);
-      if ((await balanceOf(userAccount(userId))) < current.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
+      if ((await ledgerSumOf(userAccount(userId))) < current.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
       let reopened: CashOutRequestDoc;
       try {
         reopened = (await CashOutRequestModel.findByIdAndUpdate(
@@ -167,26 +167,15 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
   return {
     async summary(caller: AuthContext, userId: string, now = new Date()) {
       await checkCanRead(caller, userId);
-      const account = userAccount(userId);
-      const [entries, listings, pending, payoutAccount] = await Promise.all([
-        entriesOfAccount(account, { kind: 1, legs: 1, contentId: 1 }),
+      // The member's running totals (the ledger's kept chain of their postings): a few reads by `_id`, not their history.
+      const [{ balanceMicros, uploadsMicros, paidOutMicros }, listings, pending, payoutAccount] = await Promise.all([
+        memberTotalsOf(userId),
         listingsPaidBy(userId),
         CashOutRequestModel.findOne({ userId: new Types.ObjectId(userId), status: 'pending' }, { amountMicros: 1 }).lean(),
         payoutAccountOf(userId),
       ]);
-      const knacks = entries.filter((entry) => entry.kind === 'knack');
-      const owners = await ownersOf(knacks.map((entry) => entry.contentId));
-      const balanceMicros = amountFor(entries, account);
-      const uploadsMicros = amountFor(
-        knacks.filter((entry) => String(owners.get(String(entry.contentId))?.ownerId) === userId),
-        account,
-      );
       const supportedMicros = listings.filter((l) => l.supported).reduce((sum, l) => sum + (l.entry.amountMicros ?? 0), 0);
       const collectionsMicros = Math.floor((supportedMicros * COLLECTIONS_PERCENT) / 100);
-      const paidOutMicros = -amountFor(
-        entries.filter((entry) => entry.kind === 'payout' || entry.kind === 'cash-out'),
-        account,
-      );
       const pendingCashOutMicros = pending?.amountMicros ?? 0;
       return {
         balance: usd(balanceMicros),
@@ -246,7 +235,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
     async requestCashOut(caller: AuthContext, userId: string, now = new Date()): Promise<CashOutRequestDoc> {
       if (caller.userId !== userId) throw new AppError(403, 'forbidden', WALLET_MESSAGES.forSelf);
       return withFundsLock(userId, async () => {
-        const amountMicros = truncateToCents(await balanceOf(userAccount(userId)));
+        const amountMicros = truncateToCents(await ledgerSumOf(userAccount(userId)));
         if (amountMicros < MIN_PAYOUT_MICROS) throw badRequest(WALLET_MESSAGES.minimum);
         const payoutAccount = await payoutAccountOf(userId);
         if (!payoutAccount) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
@@ -297,7 +286,7 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
           return;
         }
         checkWaiting(request);
-        if ((await balanceOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
+        if ((await ledgerSumOf(userAccount(userId))) < request.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
         const payoutAccount = await payoutAccountOf(userId);
         if (!payoutAccount) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberNoAccount);
         if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.memberHeld);

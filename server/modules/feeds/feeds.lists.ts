@@ -1,0 +1,490 @@
+/**
+ * The feeds' ranked lists: each public feed (a ranking of feeds.rankings.ts, over all pieces or one main tag), the
+ * artists' lists and each artist's Top 50, built by a job from one read of the listed pieces and the artists, and
+ * stored as numbered page documents read by `_id` (`page:{list}@{version}:{p}`, PAGE_IDS ids each, with the sort key
+ * each piece had at the build). A reader reads the list's head (`head:{list}`: its version, length and mark), the one
+ * or two pages its cursor falls in, and each piece by `_id`: a page costs a bounded number of reads whatever the
+ * catalogue's size, where a sorted read of `contents` reads every piece on FerretDB.
+ *
+ * A build is a picture of one moment; two things keep the answers current between builds:
+ * - every piece is read by `_id` to be shown, and one no longer in the list (hidden, made private, removed, taken
+ *   down, an artist without public pieces left) is skipped: a hidden piece leaves every feed at once;
+ * - the pieces changed since the build (contents' `changes` chain after the build's mark: published, re-listed,
+ *   re-posted, handed over) are read with their keys as they are now and merged in by key, wherever they fall: a new
+ *   piece tops Newest at once, a re-posted one tops Featured. They are taken from the list where the build had them,
+ *   so none shows twice. At most FRESH_CAP of them are merged (the newest), a few minutes' worth at most.
+ * What a build alone moves: the order of pieces already listed by reactions and trend (the rankings job recounts
+ * them and rebuilds the lists every 5 minutes), and artists' order by fans and trend.
+ *
+ * A cursor holds the build's version, the build position to go on from and the last position shown, so that a reader
+ * pages through one build: the build before the current one is kept until the next build, so a cursor outlives one
+ * build; an older one goes on from the same index in the current build.
+ */
+import { Schema, Types, model } from 'mongoose';
+import type { KeptState, KeptStateReport } from '../../lib/kept-state';
+import { noteDifference } from '../../lib/kept-state';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
+import { publicPages } from '../../lib/public-pages';
+import { ours, readById } from '../../lib/query';
+import {
+  contentReads,
+  deleteChainEntries,
+  everyOwnerChainEntry,
+  ownerChainOf,
+  pieceChainEntryId,
+  pieceChangesEnd,
+  pieceChangesSince,
+  rewriteOwnerChains,
+  type ContentDoc,
+  type PieceChainEntry,
+} from '../contents';
+import type { TagType } from '../tags';
+import { userReads, type UserDoc } from '../users';
+import { RANKINGS, type FeedKind } from './feeds.kinds';
+
+/** Ids per stored page of a list. */
+export const PAGE_IDS = 250;
+/** At most this many changes since a build are merged into a read (the newest). */
+export const FRESH_CAP = 500;
+/** At most this many build entries are read for one page (a run of pieces hidden since the build ends it early). */
+const MAX_SCANNED = 200;
+/** Songs kept per artist's Top 50 list: a few more than shown, for those hidden since the build. */
+const TOP50_KEPT = 60;
+const TOP_50 = 50;
+
+const FEED_KINDS: FeedKind[] = ['featured', 'popular', 'trending', 'radar', 'new'];
+const FEED_TYPES: (TagType | undefined)[] = [undefined, 'music', 'art', 'photos'];
+export type ArtistOrder = 'newest' | 'by-fans' | 'trending';
+const ARTIST_KEYS: Record<ArtistOrder, 'followersCount' | 'trendScore' | null> = { newest: null, 'by-fans': 'followersCount', trending: 'trendScore' };
+
+export const pieceListOf = (kind: FeedKind, type: TagType | undefined) => `pieces:${kind}:${type ?? 'all'}`;
+export const artistListOf = (order: ArtistOrder) => `artists:${order}`;
+const headId = (list: string) => `head:${list}`;
+const pageId = (list: string, version: number, page: number) => `page:${list}@${version}:${page}`;
+const top50Id = (artistId: unknown) => `top50:${String(artistId)}`;
+/** The last build's mark and the artists that have a Top 50 list (to remove those that no longer do). */
+const BUILD_ID = 'build';
+
+interface ListHead {
+  _id: string;
+  version: number;
+  pages: number;
+  count: number;
+  mark: number;
+  previous: { version: number; pages: number } | null;
+}
+interface ListPage {
+  _id: string;
+  ids: string[];
+  keys: (number | null)[];
+  count: number;
+  mark: number;
+}
+interface Top50List {
+  _id: string;
+  ids: string[];
+}
+interface BuildRecord {
+  _id: string;
+  mark: number;
+  version: number;
+  top50Artists: string[];
+}
+
+/** Heads, pages, Top 50 lists and the build record: written by the build alone, read by `_id`. */
+const feedListSchema = new Schema({ _id: { type: String, required: true } }, { strict: false, versionKey: false });
+export const FeedListModel = model('FeedList', feedListSchema, 'feed_lists');
+
+/** A place in a list, in its order: the greater key first, then the greater id (hex ids compare as ObjectIds do). */
+interface Position {
+  key: number | null;
+  id: string;
+}
+const comesBefore = (a: Position, b: Position) => ((a.key ?? 0) !== (b.key ?? 0) ? (a.key ?? 0) > (b.key ?? 0) : a.id > b.id);
+const inOrder = (a: Position, b: Position) => (comesBefore(a, b) ? -1 : comesBefore(b, a) ? 1 : 0);
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a list holds: one rule for the build, the check and the reader.
+
+type ListedPiece = Pick<ContentDoc, '_id' | 'type' | 'listed' | 'featureRank' | 'reactedCount' | 'trendScore' | 'radarScore' | 'ownerId' | 'top50ArtistId'>;
+type ListedArtist = Pick<UserDoc, '_id' | 'contentsCount' | 'followersCount' | 'trendScore'>;
+
+const pieceKeyOf = (kind: FeedKind) => (piece: ListedPiece) => {
+  const key = RANKINGS[kind].key;
+  return key ? Number(piece[key] ?? 0) : null;
+};
+const pieceBelongs = (kind: FeedKind, type: TagType | undefined) => (piece: ListedPiece) =>
+  piece.listed === true && (!type || piece.type === type) && (kind !== 'radar' || (piece.radarScore ?? 0) > 0);
+const artistKeyOf = (order: ArtistOrder) => (artist: ListedArtist) => {
+  const key = ARTIST_KEYS[order];
+  return key ? Number(artist[key] ?? 0) : null;
+};
+const artistBelongs = (artist: ListedArtist) => (artist.contentsCount ?? 0) > 0;
+const isChartSongOf = (artistId: string) => (piece: ListedPiece) =>
+  piece.listed === true && piece.type === 'music' && (String(piece.ownerId) === artistId || String(piece.top50ArtistId ?? '') === artistId);
+const byReactions = (a: ListedPiece, b: ListedPiece) => inOrder({ key: a.reactedCount, id: String(a._id) }, { key: b.reactedCount, id: String(b._id) });
+
+const PIECE_FIELDS = { type: 1, listed: 1, featureRank: 1, reactedCount: 1, trendScore: 1, radarScore: 1, ownerId: 1, top50ArtistId: 1 } as const;
+
+interface SortedList {
+  ids: string[];
+  keys: (number | null)[];
+}
+
+function sortedList<T extends { _id: Types.ObjectId }>(rows: T[], keyOf: (row: T) => number | null): SortedList {
+  const positions = rows.map((row) => ({ key: keyOf(row), id: String(row._id) })).sort(inOrder);
+  return { ids: positions.map((p) => p.id), keys: positions.map((p) => p.key) };
+}
+
+/** Every list as a sorted read of the pieces and artists gives it now: what a build writes and a check compares. */
+async function expectedLists(): Promise<{ lists: Map<string, SortedList>; top50: Map<string, string[]> }> {
+  const [pieces, artists] = await Promise.all([
+    contentReads.many<ListedPiece>({ listed: true }, { projection: PIECE_FIELDS }),
+    userReads.many<ListedArtist>(ours({ contentsCount: { $gt: 0 } }), { projection: { contentsCount: 1, followersCount: 1, trendScore: 1 } }),
+  ]);
+  const lists = new Map<string, SortedList>();
+  for (const kind of FEED_KINDS)
+    for (const type of FEED_TYPES) lists.set(pieceListOf(kind, type), sortedList(pieces.filter(pieceBelongs(kind, type)), pieceKeyOf(kind)));
+  for (const order of Object.keys(ARTIST_KEYS) as ArtistOrder[]) lists.set(artistListOf(order), sortedList(artists.filter(artistBelongs), artistKeyOf(order)));
+
+  const songsOf = new Map<string, ListedPiece[]>();
+  for (const piece of pieces) {
+    if (piece.type !== 'music') continue;
+    const artists = new Set([String(piece.ownerId), ...(piece.top50ArtistId ? [String(piece.top50ArtistId)] : [])]);
+    for (const artist of artists) songsOf.set(artist, [...(songsOf.get(artist) ?? []), piece]);
+  }
+  const top50 = new Map(
+    [...songsOf].map(([artist, songs]) => [
+      artist,
+      songs
+        .sort(byReactions)
+        .slice(0, TOP50_KEPT)
+        .map((song) => String(song._id)),
+    ]),
+  );
+  return { lists, top50 };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The build (the rankings job, after it has recounted the totals) and the kept state.
+
+async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) await write(rows.slice(i, i + 1000));
+}
+
+/**
+ * Builds every list again from the pieces and artists as they are: new page documents under a new version, then the
+ * heads that point readers at them, then the pages of the build before the previous one removed (the previous stays
+ * for the cursors given from it). Runs under the rankings job's lease, or alone on a quiet database (the rebuild).
+ */
+export async function buildFeedLists(): Promise<{ lists: number; entries: number }> {
+  // The mark first: a piece changed while the pieces are read is then merged by readers too (merging twice is harmless).
+  const mark = await pieceChangesEnd();
+  const { lists, top50 } = await expectedLists();
+  const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+  const heads = new Map(
+    (await Promise.all([...lists.keys()].map((list) => readById<ListHead>(FeedListModel, headId(list))))).flatMap((head) => (head ? [[head._id, head]] : [])),
+  );
+  const version = Math.max(Date.now(), (build?.version ?? 0) + 1);
+
+  const pages: ListPage[] = [];
+  let entries = 0;
+  for (const [list, { ids, keys }] of lists) {
+    entries += ids.length;
+    for (let p = 0; p * PAGE_IDS < Math.max(ids.length, 1); p += 1)
+      pages.push({
+        _id: pageId(list, version, p),
+        ids: ids.slice(p * PAGE_IDS, (p + 1) * PAGE_IDS),
+        keys: keys.slice(p * PAGE_IDS, (p + 1) * PAGE_IDS),
+        count: ids.length,
+        mark,
+      });
+  }
+  await inBatches(pages, (batch) => FeedListModel.collection.insertMany(batch as never[], { ordered: false }));
+
+  const newHeads: ListHead[] = [...lists].map(([list, { ids }]) => {
+    const old = heads.get(headId(list));
+    return {
+      _id: headId(list),
+      version,
+      pages: Math.max(1, Math.ceil(ids.length / PAGE_IDS)),
+      count: ids.length,
+      mark,
+      previous: old ? { version: old.version, pages: old.pages } : null,
+    };
+  });
+  const chart: Top50List[] = [...top50].map(([artist, ids]) => ({ _id: top50Id(artist), ids }));
+  await inBatches([...newHeads, ...chart], (batch) =>
+    FeedListModel.bulkWrite(
+      batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
+      { ordered: false },
+    ),
+  );
+  const gone = (build?.top50Artists ?? []).filter((artist) => !top50.has(artist)).map(top50Id);
+  await FeedListModel.collection.replaceOne({ _id: BUILD_ID as never }, { mark, version, top50Artists: [...top50.keys()] }, { upsert: true });
+
+  // The build before the previous one: no cursor pages it any more.
+  const stale = [...heads.values()].flatMap((head) =>
+    head.previous ? Array.from({ length: head.previous.pages }, (_, p) => pageId(head._id.slice(5), head.previous!.version, p)) : [],
+  );
+  await inBatches([...stale, ...gone], (batch) =>
+    FeedListModel.bulkWrite(
+      batch.map((id) => ({ deleteOne: { filter: { _id: id } } })),
+      { ordered: false },
+    ),
+  );
+  return { lists: lists.size, entries };
+}
+
+/** The stored list as its head names it (the ids in order), or null when it was never built. */
+async function storedList(list: string): Promise<string[] | null> {
+  const head = await readById<ListHead>(FeedListModel, headId(list));
+  if (!head) return null;
+  const pages = await Promise.all(Array.from({ length: head.pages }, (_, p) => readById<ListPage>(FeedListModel, pageId(list, head.version, p))));
+  return pages.flatMap((page) => page?.ids ?? []);
+}
+
+/** A member's pieces in the order they became theirs, as their lists must hold them (oldest first). */
+async function expectedOwnerChains(): Promise<Map<string, { contentId: Types.ObjectId; ownerId: Types.ObjectId; at: Date }[]>> {
+  const pieces = await contentReads.many<Pick<ContentDoc, '_id' | 'ownerId' | 'type' | 'uploadedAt'>>(
+    {},
+    { projection: { ownerId: 1, type: 1, uploadedAt: 1 }, sort: { _id: 1 } },
+  );
+  const chains = new Map<string, { contentId: Types.ObjectId; ownerId: Types.ObjectId; at: Date }[]>();
+  for (const piece of pieces) {
+    const entry = { contentId: piece._id, ownerId: piece.ownerId, at: piece.uploadedAt ?? piece._id.getTimestamp() };
+    for (const chain of [ownerChainOf(piece.ownerId), ownerChainOf(piece.ownerId, piece.type)]) chains.set(chain, [...(chains.get(chain) ?? []), entry]);
+  }
+  return chains;
+}
+
+/**
+ * Compares each member's lists with their pieces: every piece they own must be on their list and on its type's list,
+ * once. The order is the order the pieces became theirs (a piece bought later comes later), which the pieces alone do
+ * not tell, so it is not compared; an entry of a piece since handed to another member, or removed, is allowed (the
+ * reader skips it).
+ */
+async function checkOwnerChains(differences: string[]): Promise<{ checked: number; wrong: Set<string> }> {
+  const [expected, stored] = await Promise.all([expectedOwnerChains(), everyOwnerChainEntry()]);
+  const held = new Map<string, string[]>();
+  for (const row of stored) held.set(row.chain, [...(held.get(row.chain) ?? []), String(row.contentId)]);
+  const wrong = new Set<string>();
+  for (const [chain, entries] of expected) {
+    const owned = new Set(entries.map((entry) => String(entry.contentId)));
+    const kept = (held.get(chain) ?? []).filter((id) => owned.has(id));
+    if (kept.length !== owned.size || new Set(kept).size !== owned.size) {
+      wrong.add(chain);
+      noteDifference(
+        differences,
+        `${chain}: holds ${new Set(kept).size} of the member's ${owned.size} pieces${kept.length > new Set(kept).size ? ', some twice' : ''}`,
+      );
+    }
+  }
+  return { checked: expected.size, wrong };
+}
+
+export const feedListsState: KeptState = {
+  name: 'feed-lists',
+  describe:
+    'The ranked lists the feeds page by _id (every ranking over all pieces and per main tag, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
+  async check(): Promise<KeptStateReport> {
+    const differences: string[] = [];
+    const { lists, top50 } = await expectedLists();
+    for (const [list, { ids }] of lists) {
+      const stored = await storedList(list);
+      if (!stored) noteDifference(differences, `${list}: never built`);
+      else if (stored.join() !== ids.join())
+        noteDifference(differences, `${list}: ${stored.length} pieces stored, ${ids.length} in the sorted read, or another order`);
+    }
+    for (const [artist, ids] of top50) {
+      const stored = await readById<Top50List>(FeedListModel, top50Id(artist));
+      if ((stored?.ids ?? []).join() !== ids.join()) noteDifference(differences, `${top50Id(artist)}: not the artist's songs by reactions`);
+    }
+    const owners = await checkOwnerChains(differences);
+    return { checked: lists.size + top50.size + owners.checked, differences };
+  },
+  async rebuild(): Promise<KeptStateReport> {
+    const differences: string[] = [];
+    const { wrong } = await checkOwnerChains(differences);
+    if (wrong.size) {
+      // A member's list that misses pieces or has them out of order is written again whole, in the order of their ids.
+      const expected = await expectedOwnerChains();
+      const stored = await everyOwnerChainEntry();
+      await deleteChainEntries(stored.filter((row) => wrong.has(row.chain)).map((row) => pieceChainEntryId(row.chain, row.n)));
+      await rewriteOwnerChains(new Map([...wrong].map((chain) => [chain, expected.get(chain) ?? []])));
+    }
+    const { lists, entries } = await buildFeedLists();
+    publicPages.clear();
+    return { checked: lists + wrong.size + entries, differences };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The reader.
+
+/** The changes since a build's mark, read once per mark within one request. */
+export function changesReader() {
+  const read = new Map<number, Promise<PieceChainEntry[]>>();
+  return (mark: number) => {
+    if (!read.has(mark)) read.set(mark, pieceChangesSince(mark, FRESH_CAP));
+    return read.get(mark)!;
+  };
+}
+
+interface RankedCursor {
+  v: number;
+  i: number;
+  k: number | null;
+}
+
+const encodeRanked = (cursorList: string, at: RankedCursor, lastId: string) => encodePageCursor(cursorList, at, lastId);
+const decodeRanked = (cursorList: string, cursor: string | undefined) =>
+  decodePageCursor(cursorList, cursor, (at, id) => {
+    const { v, i, k } = (at ?? {}) as Partial<RankedCursor>;
+    const valid =
+      Number.isSafeInteger(v) &&
+      Number.isSafeInteger(i) &&
+      i! >= 0 &&
+      (k === null || Number.isFinite(k)) &&
+      typeof id === 'string' &&
+      Types.ObjectId.isValid(id) &&
+      id.length === 24;
+    return valid ? { v: v!, i: i!, last: { key: k!, id } } : null;
+  });
+
+export interface RankedSpec<D extends { _id: Types.ObjectId }> {
+  /** The stored list (pieceListOf, artistListOf). */
+  list: string;
+  /** The name its cursors are bound to (lib/page-cursor.ts). */
+  cursorList: string;
+  keyOf(doc: D): number | null;
+  belongs(doc: D): boolean;
+  read(id: string): Promise<D | null>;
+  /** The ids (of this list's documents) that the changes name. */
+  freshIds(changes: PieceChainEntry[]): string[];
+  changes(mark: number): Promise<PieceChainEntry[]>;
+}
+
+/**
+ * A page of a ranked list: the build's entries from the cursor's place, each read by `_id` and kept if it still
+ * belongs, merged by key with the documents changed since the build. Reads the head, at most two stored pages, at most
+ * MAX_SCANNED documents of the build and the changed ones (at most FRESH_CAP).
+ */
+export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: RankedSpec<D>, cursor: string | undefined, limit: number) {
+  const position = decodeRanked(spec.cursorList, cursor);
+  const head = await readById<ListHead>(FeedListModel, headId(spec.list));
+  let build = { version: head?.version ?? 0, count: head?.count ?? 0, mark: head?.mark ?? (await buildMark()) };
+  const pages = new Map<number, Promise<ListPage | null>>();
+  const pageOf = (version: number, p: number) => {
+    if (!pages.has(p)) pages.set(p, readById<ListPage>(FeedListModel, pageId(spec.list, version, p)));
+    return pages.get(p)!;
+  };
+  if (position && position.v !== build.version) {
+    // The cursor's build while it is kept (the previous one is); else the current one, from the same index.
+    const kept = await readById<ListPage>(FeedListModel, pageId(spec.list, position.v, Math.floor(position.i / PAGE_IDS)));
+    if (kept) {
+      build = { version: position.v, count: kept.count, mark: kept.mark };
+      pages.set(Math.floor(position.i / PAGE_IDS), Promise.resolve(kept));
+    }
+  }
+
+  const upper = position?.last ?? null;
+  const freshIds = [...new Set(spec.freshIds(await spec.changes(build.mark)))];
+  const changed = new Set(freshIds);
+  const freshDocs: (D | null)[] = await Promise.all(freshIds.map((id) => spec.read(id)));
+  const fresh = freshDocs
+    .filter((doc): doc is D => doc !== null && spec.belongs(doc))
+    .map((doc) => ({ doc, pos: { key: spec.keyOf(doc), id: String(doc._id) } }))
+    .filter(({ pos }) => !upper || comesBefore(upper, pos))
+    .sort((a, b) => inOrder(a.pos, b.pos));
+
+  const buffer: { doc: D; pos: Position; index: number }[] = [];
+  let next = position?.i ?? 0;
+  let scanned = 0;
+  async function readAhead(count: number): Promise<void> {
+    const indices = Array.from({ length: Math.min(count, build.count - next, MAX_SCANNED - scanned) }, (_, j) => next + j);
+    next += indices.length;
+    scanned += indices.length;
+    const rows = await Promise.all(
+      indices.map(async (index) => {
+        const page = await pageOf(build.version, Math.floor(index / PAGE_IDS));
+        const id = page?.ids[index % PAGE_IDS];
+        if (!page || !id || changed.has(id)) return null;
+        const doc: D | null = await spec.read(id);
+        return doc && spec.belongs(doc) ? { doc, pos: { key: page.keys[index % PAGE_IDS] ?? null, id }, index } : null;
+      }),
+    );
+    buffer.push(...rows.filter((row): row is NonNullable<typeof row> => row !== null));
+  }
+  const canRead = () => next < build.count && scanned < MAX_SCANNED;
+
+  const items: D[] = [];
+  let last: Position | null = null;
+  let f = 0;
+  while (items.length < limit) {
+    if (!buffer.length && canRead()) {
+      await readAhead(limit - items.length + 1);
+      continue;
+    }
+    const b = buffer[0];
+    const c = fresh[f];
+    if (!b && !c) break;
+    if (b && (!c || comesBefore(b.pos, c.pos))) {
+      items.push(b.doc);
+      last = b.pos;
+      buffer.shift();
+    } else {
+      items.push(c!.doc);
+      last = c!.pos;
+      f += 1;
+    }
+  }
+  // Whether anything is left: a few more entries read when none is at hand, so that the last page says it is the last.
+  while (!buffer.length && f >= fresh.length && canRead()) await readAhead(limit + 1);
+  const resume = buffer[0]?.index ?? next;
+  const more = buffer.length > 0 || f < fresh.length || next < build.count;
+  const at = last ?? upper;
+  return { items, nextCursor: more && at ? encodeRanked(spec.cursorList, { v: build.version, i: resume, k: at.key }, at.id) : null };
+}
+
+/** The last build's mark (0 before any): where a list never built takes its changes from. */
+async function buildMark(): Promise<number> {
+  return (await readById<BuildRecord>(FeedListModel, BUILD_ID))?.mark ?? 0;
+}
+
+const readPiece = (id: string) => contentReads.byId<ContentDoc>(new Types.ObjectId(id));
+const readArtist = (id: string) => userReads.byId<UserDoc>(new Types.ObjectId(id));
+
+export const pieceSpec = (
+  kind: FeedKind,
+  type: TagType | undefined,
+  cursorList: string,
+  changes: (mark: number) => Promise<PieceChainEntry[]>,
+): RankedSpec<ContentDoc> => ({
+  list: pieceListOf(kind, type),
+  cursorList,
+  keyOf: pieceKeyOf(kind),
+  belongs: pieceBelongs(kind, type),
+  read: readPiece,
+  freshIds: (changes) => changes.map((change) => String(change.contentId)),
+  changes,
+});
+
+export const artistSpec = (order: ArtistOrder, cursorList: string, changes: (mark: number) => Promise<PieceChainEntry[]>): RankedSpec<UserDoc> => ({
+  list: artistListOf(order),
+  cursorList,
+  keyOf: artistKeyOf(order),
+  belongs: artistBelongs,
+  read: readArtist,
+  freshIds: (changes) => changes.map((change) => String(change.ownerId)),
+  changes,
+});
+
+/** An artist's Top 50: their chart list as built, with the songs changed since, read by `_id` and ordered by reactions now. */
+export async function top50Of(artistId: Types.ObjectId): Promise<ContentDoc[]> {
+  const [chart, mark] = await Promise.all([readById<Top50List>(FeedListModel, top50Id(artistId)), buildMark()]);
+  const changed = await pieceChangesSince(mark, FRESH_CAP);
+  const ids = [...new Set([...(chart?.ids ?? []), ...changed.map((change) => String(change.contentId))])];
+  const songs = (await Promise.all(ids.map(readPiece))).filter((doc): doc is ContentDoc => doc !== null && isChartSongOf(String(artistId))(doc as ListedPiece));
+  return songs.sort((a, b) => byReactions(a, b)).slice(0, TOP_50);
+}

@@ -1,0 +1,270 @@
+/**
+ * The feeds' ranked lists and the rankings job that keeps them, on the real database with two app processes: knacks,
+ * uploads and hides sent to both at once show in the feeds at once where they must (a new piece on top of Newest, a
+ * hidden one gone), and after one run of the job every kept total equals its recount from the facts, every list
+ * equals the sorted read it replaces, and each feed's answers page through exactly that sorted read. The job counts
+ * from the ledger's journal: run twice, or handed the same knacks again, it counts each knack once; what it counts
+ * equals the full rebuild, also once the trend window has moved past the knacks.
+ */
+import { Types } from 'mongoose';
+import request from 'supertest';
+import { seedReferenceData } from '../../server/db/seed';
+import { ours } from '../../server/lib/query';
+import { ContentModel, type ContentDoc } from '../../server/modules/contents';
+import { rankingsState, refreshRankings, updateRankings, RANKINGS_CONSUMER } from '../../server/modules/feeds';
+import { checkRankings, feedListsState } from '../../server/modules/feeds/testing';
+import { saveCheckpoint } from '../../server/modules/ledger';
+import { UserModel, type UserDoc } from '../../server/modules/users';
+import { createTestApp } from '../helpers/app';
+import { useTestDatabase } from '../helpers/db';
+import { adminMember, bearer, createMember, createPiece, knackBy, type TestMember, type TestPiece } from '../helpers/ledger-factory';
+import { png } from '../helpers/media';
+import { startSecondApp, type SecondApp } from '../helpers/second-process';
+
+useTestDatabase();
+
+let app: ReturnType<typeof createTestApp>;
+let second: SecondApp;
+
+beforeAll(async () => {
+  await seedReferenceData();
+  app = createTestApp();
+  second = await startSecondApp();
+}, 60_000);
+
+afterAll(async () => second?.stop());
+
+type Through = Parameters<typeof request>[0];
+
+/** Publishes a photo through the real calls of one process (its upload kept by that process). */
+async function publish(through: Through, member: TestMember, title: string): Promise<string> {
+  const photo = await request(through)
+    .post('/api/v2/content/upload-photo')
+    .set(bearer(member))
+    .attach('file', await png(32, 24), 'p.png')
+    .expect(201);
+  const saved = await request(through)
+    .post('/api/v2/content/save')
+    .set(bearer(member))
+    .send({ title, description: `About ${title}`, tags: [{ name: 'Photos' }], subTag: 'Travel', photoPath: photo.body.path })
+    .expect(201);
+  return saved.body.content.id as string;
+}
+
+/** Every id a feed answers, page after page of `limit` (alternating between the processes). */
+async function pageThrough(url: string, limit: number, field: 'contents' | 'users' = 'contents'): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const sep = url.includes('?') ? '&' : '?';
+    const through = pages % 2 ? second.url : app;
+    const res: request.Response = await request(through)
+      .get(`/api/v2${url}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      .expect(200);
+    const rows = res.body[field] as { id?: string; user?: { id: string } }[];
+    seen.push(...rows.map((row) => (field === 'users' ? row.user!.id : row.id!)));
+    cursor = res.body.nextCursor;
+    pages += 1;
+  } while (cursor && pages < 100);
+  return seen;
+}
+
+const sortedIds = <T extends { _id: Types.ObjectId }>(rows: T[], key: ((row: T) => number) | null) =>
+  rows
+    .map((row) => ({ key: key ? key(row) : 0, id: String(row._id) }))
+    .sort((a, b) => b.key - a.key || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map((row) => row.id);
+
+describe('feeds from ranked lists, with two app processes', () => {
+  it('when knacks, uploads and hides reach both processes at once, then new pieces top Newest and hidden ones are gone at once, and after one job run every total and list equals its recount and every feed pages through the sorted read', async () => {
+    const [ana, ben] = await Promise.all([createMember(), createMember()]);
+    const admin = await adminMember();
+    const pieces: TestPiece[] = [];
+    for (const owner of [ana!, ben!, ana!, ben!, ana!, ben!]) pieces.push(await createPiece(owner));
+    const crowd = await Promise.all(Array.from({ length: 8 }, () => createMember()));
+    // A first build, so that the job and the readers go on from a checkpoint and a built list.
+    await refreshRankings();
+
+    // Knacks by the crowd (member i knacks the first i+1 pieces), each through one process; two uploads per process;
+    // one piece hidden through each process: all at once.
+    const knacks = crowd.flatMap((member, i) =>
+      pieces.slice(0, Math.min(i + 1, pieces.length)).map((piece, j) =>
+        request((i + j) % 2 ? second.url : app)
+          .post('/api/v2/knack/add')
+          .set(bearer(member))
+          .send({ contentId: piece.id, userId: member.id }),
+      ),
+    );
+    const uploads = [
+      publish(app, ana!, 'Fresh one'),
+      publish(second.url, ben!, 'Fresh two'),
+      publish(app, ben!, 'Fresh three'),
+      publish(second.url, ana!, 'Fresh four'),
+    ];
+    const hides = [
+      request(app).post('/api/v2/admin/pieces/hide').set(bearer(admin)).send({ contentId: pieces[4]!.id }),
+      request(second.url).post('/api/v2/admin/pieces/hide').set(bearer(admin)).send({ contentId: pieces[5]!.id }),
+    ];
+    const [knacked, published, hidden] = await Promise.all([Promise.all(knacks), Promise.all(uploads), Promise.all(hides)]);
+    expect(knacked.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body])).toEqual([]);
+    expect(hidden.map((answer) => answer.status)).toEqual([200, 200]);
+
+    // Before the job: the four new pieces top Newest (newest first) through either process; the hidden two are gone.
+    for (const through of [app, second.url]) {
+      const newest = (await request(through).get('/api/v2/content/get-all?limit=50').expect(200)).body.contents.map((c: { id: string }) => c.id);
+      expect(newest.slice(0, 4)).toEqual([...published].sort().reverse());
+      expect(newest).not.toContain(pieces[4]!.id);
+      expect(newest).not.toContain(pieces[5]!.id);
+      expect(newest).toHaveLength(8);
+    }
+    // The kept totals are not yet what the facts say (the job has not run): the check sees it.
+    expect((await rankingsState.check()).differences).not.toEqual([]);
+
+    const run = await updateRankings();
+    expect(run.knacks).toBe(knacked.length);
+    expect((await rankingsState.check()).differences).toEqual([]);
+    expect((await feedListsState.check()).differences).toEqual([]);
+
+    // Each piece's reactions are its knacks: piece j was knacked by the crowd members i >= j.
+    const stored = await ContentModel.find({}, { reactedCount: 1, listed: 1, type: 1, featureRank: 1, trendScore: 1, radarScore: 1 }).lean<ContentDoc[]>();
+    const reacted = new Map(stored.map((piece) => [String(piece._id), piece.reactedCount]));
+    expect(pieces.map((piece) => reacted.get(piece.id))).toEqual([8, 7, 6, 5, 4, 3]);
+
+    const listed = stored.filter((piece) => piece.listed);
+    for (const [kind, key] of [
+      ['popular', (p: ContentDoc) => p.reactedCount],
+      ['trending', (p: ContentDoc) => p.trendScore],
+      ['featured', (p: ContentDoc) => p.featureRank],
+      ['new', null],
+    ] as const) {
+      expect(await pageThrough(`/content/get-by-kind/${kind}`, 3)).toEqual(sortedIds(listed, key));
+      expect(await pageThrough(`/content/get-by-tag?kind=${kind}&tag=Photos`, 4)).toEqual(sortedIds(listed, key));
+    }
+    expect(await pageThrough('/content/get-by-kind/radar', 5)).toEqual(
+      sortedIds(
+        listed.filter((p) => p.radarScore > 0),
+        (p) => p.radarScore,
+      ),
+    );
+
+    const artists = await UserModel.find(ours({ contentsCount: { $gt: 0 } }), { followersCount: 1, trendScore: 1 }).lean<UserDoc[]>();
+    expect(artists).toHaveLength(2);
+    expect(await pageThrough('/user/get-users', 1, 'users')).toEqual(sortedIds(artists, null));
+    expect(await pageThrough('/user/get-trending-users', 1, 'users')).toEqual(sortedIds(artists, (u) => u.trendScore));
+
+    // A member's own list, as a visitor sees it: their listed pieces, newest first.
+    const anaAll = await ContentModel.find({ ownerId: new Types.ObjectId(ana!.id), listed: true }, { _id: 1 }).lean();
+    expect(anaAll).toHaveLength(4); // two of her first three (one hidden) and her two uploads
+    expect(await pageThrough(`/content/get-by-username/${ana!.username}`, 2)).toEqual(sortedIds(anaAll, null));
+  }, 180_000);
+});
+
+describe('the rankings job reads the journal', () => {
+  it('when run twice, or handed the same knacks again, then each knack is counted once; its totals equal the full rebuild, also a week later', async () => {
+    const owner = await createMember();
+    const song = await createPiece(owner, { type: 'music' });
+    const photo = await createPiece(owner);
+    await refreshRankings();
+    const fans = await Promise.all(Array.from({ length: 5 }, () => createMember()));
+    for (const fan of fans) await knackBy(fan, song);
+    await knackBy(fans[0]!, photo);
+
+    const first = await updateRankings();
+    expect(first.knacks).toBe(6);
+    const again = await updateRankings();
+    expect(again.knacks).toBe(0);
+    // As after a crash before the checkpoint moved: the same knacks handed again count nothing more.
+    await saveCheckpoint(RANKINGS_CONSUMER, 0);
+    await updateRankings();
+
+    const totals = async () =>
+      (await ContentModel.find({}, { reactedCount: 1, trendScore: 1, radarScore: 1 }).lean())
+        .filter((p) => [song.id, photo.id].includes(String(p._id)))
+        .map((p) => [String(p._id), p.reactedCount, p.trendScore, p.radarScore])
+        .sort();
+    const ownerTrend = async () => (await UserModel.findById(owner.id, { trendScore: 1 }).lean())!.trendScore;
+    expect(await totals()).toEqual(
+      [
+        [song.id, 5, 5, 6],
+        [photo.id, 1, 1, 2],
+      ].sort(),
+    );
+    expect(await ownerTrend()).toBe(6);
+    expect((await rankingsState.check()).differences).toEqual([]);
+
+    // The full rebuild finds the same figures.
+    await refreshRankings();
+    expect(await totals()).toEqual(
+      [
+        [song.id, 5, 5, 6],
+        [photo.id, 1, 1, 2],
+      ].sort(),
+    );
+
+    // Eight days later, with one new knack: the old ones have left the trend window; the radar is 1 + the week's.
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    const late = await createMember();
+    await knackBy(late, photo, later);
+    await updateRankings(later);
+    expect(await totals()).toEqual(
+      [
+        [song.id, 5, 0, 1],
+        [photo.id, 2, 1, 2],
+      ].sort(),
+    );
+    expect(await ownerTrend()).toBe(1);
+    expect((await checkRankings(later)).differences).toEqual([]);
+    await refreshRankings(later);
+    expect(await totals()).toEqual(
+      [
+        [song.id, 5, 0, 1],
+        [photo.id, 2, 1, 2],
+      ].sort(),
+    );
+
+    // 31 days after publishing, both pieces leave the radar at the job's next run.
+    const month = new Date(Date.now() + 31 * 86_400_000);
+    await updateRankings(month);
+    expect((await totals()).map((row) => row[3])).toEqual([0, 0]);
+    expect((await checkRankings(month)).differences).toEqual([]);
+  }, 120_000);
+});
+
+describe("the feed lists' rebuild", () => {
+  it('when pieces were written without their lists (a bulk load), then the check names what is missing and the rebuild makes the profile and the feeds show them', async () => {
+    const owner = await createMember();
+    // Written straight to the collection, as a bulk seed does: on no member's list, and no list built since.
+    const [loaded] = await ContentModel.insertMany([
+      {
+        ownerId: new Types.ObjectId(owner.id),
+        ownerUsername: owner.username,
+        title: 'Bulk loaded',
+        slug: `bulk-loaded-${owner.id}`,
+        titleWords: ['bulk', 'loaded'],
+        description: 'About it',
+        tags: [{ name: 'Photos' }],
+        type: 'photos',
+        photoUploadId: new Types.ObjectId(),
+        media: { photoKey: 'x.png', thumbKeys: {}, fileSize: 1, fileType: 'image/png' },
+        knackRateMicros: 50_000,
+        listed: true,
+        featureRank: Date.now(),
+      },
+    ]);
+    const profile = async () =>
+      (await request(app).get(`/api/v2/content/get-by-username/${owner.username}`).expect(200)).body.contents.map((c: { id: string }) => c.id);
+    expect(await profile()).toEqual([]);
+    const check = await feedListsState.check();
+    expect(check.differences).toEqual(
+      expect.arrayContaining([`owner:${owner.id}: holds 0 of the member's 1 pieces`, `owner:${owner.id}:photos: holds 0 of the member's 1 pieces`]),
+    );
+
+    await feedListsState.rebuild();
+    expect((await feedListsState.check()).differences).toEqual([]);
+    expect(await profile()).toEqual([String(loaded!._id)]);
+    // Through this process, whose stored public answers the rebuild cleared (the other's last 10 s at most).
+    const newest = (await request(app).get('/api/v2/content/get-all?limit=50').expect(200)).body.contents.map((c: { id: string }) => c.id);
+    expect(newest[0]).toBe(String(loaded!._id));
+  }, 120_000);
+});
