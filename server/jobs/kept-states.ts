@@ -3,8 +3,9 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { followListsKeptState } from '../modules/follows';
 
-export const keptStates: KeptState[] = [];
+export const keptStates: KeptState[] = [followListsKeptState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {

@@ -4,6 +4,7 @@ import mongoose from 'mongoose';
 import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/testing';
 import { forgetCommentThreads } from '../../server/modules/comments';
+import { forgetFollowLists } from '../../server/modules/follows';
 
 /** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
 export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS?: number } = {}): void {
@@ -35,6 +36,7 @@ export async function clearDatabase(): Promise<void> {
   await Promise.all(Object.values(mongoose.connection.collections).map((c) => c.deleteMany({})));
   forgetKnackWindows();
   forgetCommentThreads();
+  forgetFollowLists();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

@@ -21,7 +21,7 @@ import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { Schemas } from '../../lib/openapi-types';
 import { canView, contentReads, recordComment, type ContentDoc } from '../contents';
-import { followedIds } from '../follows';
+import { latestFollowed } from '../follows';
 import { userReads, type UserDoc } from '../users';
 import { CommentModel, CommentRemovalModel, type CommentDoc } from './comments.model';
 
@@ -270,7 +270,7 @@ export async function commentsOfMember(userId: string, viewer: AuthContext | und
 
 /** Comments and shares on the pieces of the artists the caller follows, the newest first. */
 export async function commentFeed(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
-  const artists = await followedIds(caller.userId);
+  const artists = await latestFollowed(caller.userId, 50);
   if (!artists.length) return { comments: [], nextCursor: null, total: null };
   return listPage(`comment-feed:${caller.userId}`, { ownerId: anyOf(artists) }, caller, cursor, limit);
 }

@@ -1,0 +1,216 @@
+/**
+ * The follow lists as a kept state (lib/kept-state.ts): each member's followers and followings chains, their heads,
+ * and the members' `followersCount` / `followingsCount`, checked against and rebuilt from the `follows` documents.
+ *
+ * A chain is right when its count (its last event's) is the number of follows, each follow has exactly one `followed`
+ * event naming its instance (so the list shows it), its numbers run 1..n without a gap, and its head is not past its
+ * end (nor, at its end, of another count). The rebuild writes a member's chain in bulk when there is none (the large
+ * seed writes only the follows), and otherwise appends what a lost event left out: a `followed` event for each follow
+ * the list misses, then a `recount` event if the count is still wrong. It never renumbers a chain, so processes that
+ * remember a chain's end stay right, and it is safe to repeat.
+ */
+import { Types, type AnyBulkWriteOperation } from 'mongoose';
+import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { setFollowTotals, userReads, type UserDoc } from '../users';
+import { FollowEventModel, FollowHeadModel, FollowModel, type FollowDoc, type FollowEventDoc, type FollowHeadDoc, type FollowSide } from './follows.model';
+import { appendListEvent, eventId, listName } from './follows.lists';
+
+const BATCH = 1_000;
+
+/** A follow as one of its members' lists holds it. */
+interface Entry {
+  other: string;
+  instance: string | null;
+  at: Date;
+}
+
+/** What a chain holds, folded from its events. */
+interface Chain {
+  end: number;
+  events: number;
+  endCount: number;
+  /** `{other}|{instance}` of each `followed` event -> how many. */
+  followed: Map<string, number>;
+}
+
+const entryKey = (other: string, instance: string | null) => `${other}|${instance ?? ''}`;
+
+/** Every member's lists as the follows say (chain name -> entries). */
+async function listsFromFollows(): Promise<Map<string, Entry[]>> {
+  const lists = new Map<string, Entry[]>();
+  const add = (chain: string, entry: Entry) => {
+    const entries = lists.get(chain);
+    if (entries) entries.push(entry);
+    else lists.set(chain, [entry]);
+  };
+  const follows = FollowModel.collection.find({}, { projection: { followerId: 1, followedId: 1, instance: 1, at: 1 }, batchSize: BATCH });
+  for await (const raw of follows) {
+    const follow = raw as unknown as FollowDoc;
+    const [follower, followed] = [String(follow.followerId), String(follow.followedId)];
+    add(listName('followers', followed), { other: follower, instance: follow.instance ?? null, at: follow.at });
+    add(listName('followings', follower), { other: followed, instance: follow.instance ?? null, at: follow.at });
+  }
+  return lists;
+}
+
+/** Every chain as its events hold it. */
+async function keptChains(): Promise<Map<string, Chain>> {
+  const chains = new Map<string, Chain>();
+  const events = FollowEventModel.collection.find({}, { projection: { kind: 1, other: 1, instance: 1, count: 1 }, batchSize: BATCH });
+  for await (const raw of events) {
+    const event = raw as unknown as FollowEventDoc;
+    const cut = event._id.lastIndexOf('#');
+    const name = event._id.slice(0, cut);
+    const n = Number(event._id.slice(cut + 1));
+    let chain = chains.get(name);
+    if (!chain) chains.set(name, (chain = { end: 0, events: 0, endCount: 0, followed: new Map() }));
+    chain.events += 1;
+    if (n > chain.end) [chain.end, chain.endCount] = [n, event.count];
+    if (event.kind === 'followed' && event.other) {
+      const key = entryKey(String(event.other), event.instance);
+      chain.followed.set(key, (chain.followed.get(key) ?? 0) + 1);
+    }
+  }
+  return chains;
+}
+
+async function keptHeads(): Promise<Map<string, FollowHeadDoc>> {
+  const heads = new Map<string, FollowHeadDoc>();
+  for await (const raw of FollowHeadModel.collection.find({}, { batchSize: BATCH })) heads.set(String(raw._id), raw as unknown as FollowHeadDoc);
+  return heads;
+}
+
+type Totals = Pick<UserDoc, '_id' | 'followersCount' | 'followingsCount'>;
+
+/** The members' kept totals that differ from the follows' counts. */
+async function wrongTotals(lists: Map<string, Entry[]>): Promise<{ user: Totals; followersCount: number; followingsCount: number }[]> {
+  const wrong: { user: Totals; followersCount: number; followingsCount: number }[] = [];
+  // Every member's two totals in one read (a few fields each: 100,000 members are a few megabytes).
+  for (const user of await userReads.many<Totals>({}, { projection: { followersCount: 1, followingsCount: 1 } })) {
+    const followersCount = lists.get(listName('followers', String(user._id)))?.length ?? 0;
+    const followingsCount = lists.get(listName('followings', String(user._id)))?.length ?? 0;
+    if ((user.followersCount ?? 0) !== followersCount || (user.followingsCount ?? 0) !== followingsCount) wrong.push({ user, followersCount, followingsCount });
+  }
+  return wrong;
+}
+
+interface Compared {
+  lists: Map<string, Entry[]>;
+  chains: Map<string, Chain>;
+  heads: Map<string, FollowHeadDoc>;
+  report: KeptStateReport;
+  /** Chains to write or mend: name -> the entries their list misses. */
+  missing: Map<string, Entry[]>;
+  totals: Awaited<ReturnType<typeof wrongTotals>>;
+}
+
+async function compare(): Promise<Compared> {
+  const [lists, chains, heads] = await Promise.all([listsFromFollows(), keptChains(), keptHeads()]);
+  const totals = await wrongTotals(lists);
+  const differences: string[] = [];
+  const missing = new Map<string, Entry[]>();
+  for (const name of new Set([...lists.keys(), ...chains.keys()])) {
+    const entries = lists.get(name) ?? [];
+    const chain = chains.get(name) ?? { end: 0, events: 0, endCount: 0, followed: new Map<string, number>() };
+    if (chain.events !== chain.end) noteDifference(differences, `${name}: events numbered up to ${chain.end}, but ${chain.events} of them`);
+    if (chain.endCount !== entries.length) noteDifference(differences, `${name}: count ${chain.endCount}, follows ${entries.length}`);
+    const unlisted = entries.filter((entry) => chain.followed.get(entryKey(entry.other, entry.instance)) !== 1);
+    for (const entry of unlisted) {
+      const times = chain.followed.get(entryKey(entry.other, entry.instance)) ?? 0;
+      noteDifference(differences, `${name}: the follow of ${entry.other} has ${times} followed events, not 1`);
+    }
+    if (unlisted.length)
+      missing.set(
+        name,
+        unlisted.filter((entry) => !chain.followed.has(entryKey(entry.other, entry.instance))),
+      );
+    const head = heads.get(name);
+    if (head && (head.n > chain.end || (head.n === chain.end && head.count !== chain.endCount))) {
+      noteDifference(differences, `${name}: head at ${head.n} (count ${head.count}), chain ends at ${chain.end} (count ${chain.endCount})`);
+    }
+  }
+  for (const { user, followersCount, followingsCount } of totals) {
+    noteDifference(
+      differences,
+      `user ${String(user._id)}: followersCount ${user.followersCount}, followingsCount ${user.followingsCount}; follows ${followersCount}, ${followingsCount}`,
+    );
+  }
+  const checked = new Set([...lists.keys(), ...chains.keys()]).size + totals.length;
+  return { lists, chains, heads, report: { checked, differences }, missing, totals };
+}
+
+const sideAndMember = (name: string): [FollowSide, string] => {
+  const [side, userId] = name.split(':') as [FollowSide, string];
+  return [side, userId];
+};
+
+const byAt = (a: Entry, b: Entry) => a.at.getTime() - b.at.getTime() || (a.other < b.other ? -1 : 1);
+
+async function rebuild(): Promise<KeptStateReport> {
+  const { lists, chains, heads, report, missing, totals } = await compare();
+  // Chains that do not exist yet are written whole, in batches; their heads with them.
+  let events: FollowEventDoc[] = [];
+  const flush = async () => {
+    if (events.length) await FollowEventModel.collection.insertMany(events as never[], { ordered: false });
+    events = [];
+  };
+  const headWrites: AnyBulkWriteOperation<FollowHeadDoc>[] = [];
+  const ends = new Map<string, { n: number; count: number }>();
+  for (const [name, entries] of lists) {
+    if (chains.has(name)) continue;
+    const [side, userId] = sideAndMember(name);
+    entries.sort(byAt).forEach((entry, i) => {
+      events.push({
+        _id: eventId(side, userId, i + 1),
+        kind: 'followed',
+        other: new Types.ObjectId(entry.other),
+        instance: entry.instance,
+        count: i + 1,
+        at: entry.at,
+      });
+    });
+    ends.set(name, { n: entries.length, count: entries.length });
+    if (events.length >= BATCH) await flush();
+  }
+  await flush();
+  // Chains that exist get what they miss appended, as a follow through the API would, then a recount if still wrong.
+  for (const [name, chain] of chains) {
+    const [side, userId] = sideAndMember(name);
+    let end = { n: chain.end, count: chain.endCount };
+    for (const entry of (missing.get(name) ?? []).sort(byAt)) {
+      const appended = await appendListEvent(
+        side,
+        userId,
+        { kind: 'followed', other: new Types.ObjectId(entry.other), instance: entry.instance, at: entry.at },
+        1,
+      );
+      end = { n: appended.n, count: appended.doc!.count };
+    }
+    const count = lists.get(name)?.length ?? 0;
+    if (end.count !== count) {
+      end = { n: (await appendListEvent(side, userId, { kind: 'recount', other: null, instance: null, at: new Date() }, 0, count)).n, count };
+    }
+    ends.set(name, end);
+  }
+  for (const [name, end] of ends) {
+    const head = heads.get(name);
+    if (!head || head.n !== end.n || head.count !== end.count) {
+      headWrites.push({ updateOne: { filter: { _id: name }, update: { $set: { n: end.n, count: end.count } }, upsert: true } });
+    }
+  }
+  for (let i = 0; i < headWrites.length; i += BATCH) await FollowHeadModel.bulkWrite(headWrites.slice(i, i + BATCH), { ordered: false });
+  for (let i = 0; i < totals.length; i += BATCH) {
+    await setFollowTotals(
+      totals.slice(i, i + BATCH).map(({ user, followersCount, followingsCount }) => ({ userId: user._id, followersCount, followingsCount })),
+    );
+  }
+  return report;
+}
+
+export const followListsKeptState: KeptState = {
+  name: 'follow-lists',
+  describe:
+    "Each member's follower and following chains (counts and listed follows), their heads, and the members' followersCount and followingsCount, from the follows.",
+  check: async () => (await compare()).report,
+  rebuild,
+};

@@ -1,0 +1,221 @@
+/**
+ * The follower and following lists and their counts, kept by key so that no request reads the `follows` collection
+ * by anything but `_id`.
+ *
+ * Each member has two numbered chains of events (follows.model.ts): `followers:{id}` and `followings:{id}`. A follow
+ * appends a `followed` event to the followed member's followers chain and to the follower's followings chain; an
+ * unfollow appends `unfollowed` events. Only the call that won the follow document's insert (or its delete: of two
+ * deletes at once one deletes it) appends, so each change is in each chain once, and each event holds the count after
+ * it: a count is the chain's last event, exact whatever ran at once in however many processes. A kept head per chain
+ * (its number and count as of a recent event) lets a process that has not seen the chain find its end in a few reads.
+ *
+ * A list is read from the chain's end down: a `followed` event is shown while the follow it names (same pair, same
+ * instance) is still there, one read by `_id`; an unfollow, or an older follow of a pair followed again, is skipped.
+ * A page reads at most MAX_EVENTS_PER_PAGE events: past a long run of unfollows it answers a shorter page with a
+ * cursor to go on from.
+ *
+ * The members' `followersCount` and `followingsCount` (which feeds sort on) are set from the chains' counts after each
+ * event, and set again if the chain moved on meanwhile; an update can still be lost on the embedded database, so the
+ * rankings job and the follow-lists rebuild set them from the facts.
+ */
+import { randomBytes } from 'node:crypto';
+import { Types } from 'mongoose';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { numberedChains, type ChainEnd } from '../../lib/numbered-chain';
+import { insertWhole, readById } from '../../lib/query';
+import { setFollowTotals } from '../users';
+import {
+  FollowEventModel,
+  FollowHeadModel,
+  followKey,
+  FollowModel,
+  type FollowDoc,
+  type FollowEventDoc,
+  type FollowHeadDoc,
+  type FollowSide,
+} from './follows.model';
+
+/** Events one page of a list reads at most, however many of them are unfollows. */
+export const MAX_EVENTS_PER_PAGE = 250;
+
+type Tip = Pick<FollowEventDoc, 'count'>;
+type NewEvent = Omit<FollowEventDoc, '_id' | 'count'>;
+
+const chains = numberedChains<Tip>(FollowEventModel, { separator: '#', projection: { count: 1 } });
+
+/** Forgets the list ends this process knows, for tests that empty the collections under a running app. */
+export const forgetFollowLists = chains.forget;
+
+export const listName = (side: FollowSide, userId: string) => `${side}:${userId}`;
+export const eventId = (side: FollowSide, userId: string, n: number) => chains.idOf(listName(side, userId), n);
+
+const readTip = (chain: string, n: number) => readById<Tip>(FollowEventModel, chains.idOf(chain, n), { count: 1 });
+
+/** The chain's true end, read forward from a number known to exist: steps that double, then halve. */
+async function endFrom(chain: string, from: ChainEnd<Tip>): Promise<ChainEnd<Tip>> {
+  let last = from;
+  let step = 1;
+  let missing: number;
+  for (;;) {
+    const found = await readTip(chain, last.n + step);
+    if (!found) {
+      missing = last.n + step;
+      break;
+    }
+    last = { n: last.n + step, doc: found };
+    step *= 2;
+  }
+  while (missing - last.n > 1) {
+    const middle = Math.floor((last.n + missing) / 2);
+    const found = await readTip(chain, middle);
+    if (found) last = { n: middle, doc: found };
+    else missing = middle;
+  }
+  return last;
+}
+
+/** The exact end of a member's list: from what this process knows, else from the kept head, then forward. */
+export async function listEnd(side: FollowSide, userId: string): Promise<ChainEnd<Tip>> {
+  const chain = listName(side, userId);
+  let from = await chains.end(chain, false);
+  if (from.n === 0) {
+    const head = await readById<FollowHeadDoc>(FollowHeadModel, chain, { n: 1, count: 1 });
+    if (head && head.n > 0) from = { n: head.n, doc: { count: head.count } };
+  }
+  return endFrom(chain, from);
+}
+
+/** A list's count as the API shows it (a count below 0 can only come of a lost event, which the rebuild mends). */
+export const countOf = (end: ChainEnd<Tip>) => Math.max(0, end.doc?.count ?? 0);
+
+/**
+ * Appends an event to a member's list, its count the previous event's plus `delta` (or `setCount` for a recount),
+ * whatever else is appended at once; then sets the list's head (best-effort).
+ */
+export async function appendListEvent(side: FollowSide, userId: string, event: NewEvent, delta: number, setCount?: number): Promise<ChainEnd<Tip>> {
+  const chain = listName(side, userId);
+  let last = await chains.end(chain, false);
+  if (last.n === 0) last = await listEnd(side, userId);
+  for (;;) {
+    const count = setCount ?? (last.doc?.count ?? 0) + delta;
+    const doc = { ...event, count };
+    if (await chains.insertAt(chain, last.n + 1, doc)) {
+      const end = { n: last.n + 1, doc: { count } };
+      await FollowHeadModel.collection.updateOne({ _id: chain as never }, { $set: { n: end.n, count } }, { upsert: true });
+      return end;
+    }
+    last = await endFrom(chain, last);
+  }
+}
+
+/** The members' kept totals from their lists' counts, set again from a later end should one have come meanwhile. */
+async function setUserTotals(followedId: string, followersEnd: ChainEnd<Tip>, followerId: string, followingsEnd: ChainEnd<Tip>): Promise<void> {
+  const followed = new Types.ObjectId(followedId);
+  const follower = new Types.ObjectId(followerId);
+  await setFollowTotals([
+    { userId: followed, followersCount: countOf(followersEnd) },
+    { userId: follower, followingsCount: countOf(followingsEnd) },
+  ]);
+  // An event appended meanwhile may have set its count before this call set an older one: read past the ends once
+  // more and set what moved on (the later appender's own check runs after its set, so the last set is the newest).
+  const [followersNow, followingsNow] = await Promise.all([
+    endFrom(listName('followers', followedId), followersEnd),
+    endFrom(listName('followings', followerId), followingsEnd),
+  ]);
+  const again = [
+    ...(followersNow.n > followersEnd.n ? [{ userId: followed, followersCount: countOf(followersNow) }] : []),
+    ...(followingsNow.n > followingsEnd.n ? [{ userId: follower, followingsCount: countOf(followingsNow) }] : []),
+  ];
+  if (again.length) await setFollowTotals(again);
+}
+
+/** The events of one follow change, in both members' lists, and the members' kept totals after them. */
+async function appendChange(kind: 'followed' | 'unfollowed', followerId: string, followedId: string, instance: string | null, at: Date): Promise<void> {
+  const delta = kind === 'followed' ? 1 : -1;
+  const [followersEnd, followingsEnd] = await Promise.all([
+    appendListEvent('followers', followedId, { kind, other: new Types.ObjectId(followerId), instance, at }, delta),
+    appendListEvent('followings', followerId, { kind, other: new Types.ObjectId(followedId), instance, at }, delta),
+  ]);
+  await setUserTotals(followedId, followersEnd, followerId, followingsEnd);
+}
+
+/** Makes `followerId` follow `followedId`: true when this call made the follow, false when it was there already. */
+export async function recordFollow(followerId: string, followedId: string, at: Date): Promise<boolean> {
+  const instance = randomBytes(8).toString('hex');
+  const follow: FollowDoc = {
+    _id: followKey(followerId, followedId),
+    followerId: new Types.ObjectId(followerId),
+    followedId: new Types.ObjectId(followedId),
+    at,
+    instance,
+  };
+  try {
+    await insertWhole(FollowModel, follow);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return false;
+  }
+  await appendChange('followed', followerId, followedId, instance, at);
+  return true;
+}
+
+/** Ends the follow of `followerId` of `followedId`: true when this call deleted it, false when there was none. */
+export async function recordUnfollow(followerId: string, followedId: string, at: Date): Promise<boolean> {
+  const _id = followKey(followerId, followedId);
+  const follow = await readById<Pick<FollowDoc, 'instance'>>(FollowModel, _id, { instance: 1 });
+  if (!follow) return false;
+  const { deletedCount } = await FollowModel.collection.deleteOne({ _id: _id as never });
+  if (!deletedCount) return false; // another call deleted it at once, and appends its events
+  await appendChange('unfollowed', followerId, followedId, follow.instance ?? null, at);
+  return true;
+}
+
+/** A member's two counts, each its list's last event. */
+export async function listCounts(userId: string): Promise<{ followersCount: number; followingsCount: number }> {
+  const [followers, followings] = await Promise.all([listEnd('followers', userId), listEnd('followings', userId)]);
+  return { followersCount: countOf(followers), followingsCount: countOf(followings) };
+}
+
+/** Whether the follow an event names is still there (the same pair, the same instance). */
+async function stillFollowing(side: FollowSide, userId: string, event: FollowEventDoc): Promise<boolean> {
+  if (event.kind !== 'followed' || !event.other) return false;
+  const other = String(event.other);
+  const follow = await readById<Pick<FollowDoc, 'instance'>>(FollowModel, side === 'followers' ? followKey(other, userId) : followKey(userId, other), {
+    instance: 1,
+  });
+  return Boolean(follow) && (follow!.instance ?? null) === (event.instance ?? null);
+}
+
+/**
+ * One page of a member's list, the latest follow first: the other members' ids, and the number to go on below (null
+ * at the list's start). `below` is where the previous page stopped (none: the list's end).
+ */
+export async function listPage(
+  side: FollowSide,
+  userId: string,
+  below: number | null,
+  size: number,
+): Promise<{ others: Types.ObjectId[]; below: number | null }> {
+  const start = below ?? (await listEnd(side, userId)).n + 1;
+  const others: Types.ObjectId[] = [];
+  let next = start - 1; // the next number to read
+  while (next >= 1 && others.length < size && start - 1 - next < MAX_EVENTS_PER_PAGE) {
+    const numbers = Array.from({ length: Math.min(size, next, MAX_EVENTS_PER_PAGE - (start - 1 - next)) }, (_, i) => next - i);
+    const events = await Promise.all(numbers.map((n) => readById<FollowEventDoc>(FollowEventModel, eventId(side, userId, n))));
+    const live = await Promise.all(events.map(async (event) => Boolean(event) && (await stillFollowing(side, userId, event!))));
+    for (let i = 0; i < numbers.length; i += 1) {
+      next = numbers[i]! - 1;
+      if (live[i]) others.push(events[i]!.other!);
+      if (others.length === size) break;
+    }
+  }
+  return { others, below: next >= 1 ? next + 1 : null };
+}
+
+/**
+ * Up to `max` members `userId` follows, the latest followed first (one bounded page of their followings list), for
+ * lists that read what those members wrote (the comment feed).
+ */
+export async function latestFollowed(userId: string, max: number): Promise<Types.ObjectId[]> {
+  return (await listPage('followings', userId, null, max)).others;
+}
