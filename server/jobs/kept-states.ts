@@ -4,8 +4,9 @@
  */
 import type { KeptState } from '../lib/kept-state';
 import { followListsKeptState } from '../modules/follows';
+import { commentListsKeptState } from '../modules/comments';
 
-export const keptStates: KeptState[] = [followListsKeptState];
+export const keptStates: KeptState[] = [followListsKeptState, commentListsKeptState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {

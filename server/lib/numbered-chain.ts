@@ -48,9 +48,13 @@ export function numberedChains<T extends object>(model: Stored, { separator, pro
   /**
    * The end of a chain. Without `exact`, what this process knows is trusted without a read, even that a chain has
    * nothing yet (should a later number exist, the next insert finds out); `exact` reads to the true end.
+   * `from` is a number known to exist and its fields (a kept snapshot another process wrote): the search starts
+   * there when this process knows less, so that a chain this process never saw costs a read or two, not a search
+   * from its start.
    */
-  async function end(chain: string, exact: boolean): Promise<ChainEnd<T>> {
-    let last: ChainEnd<T> = known.get(chain) ?? { n: 0, doc: null };
+  async function end(chain: string, exact: boolean, from?: ChainEnd<T>): Promise<ChainEnd<T>> {
+    const remembered = known.get(chain);
+    let last: ChainEnd<T> = from && from.n > (remembered?.n ?? 0) ? from : (remembered ?? { n: 0, doc: null });
     if (!exact) return last;
     let step = 1;
     let missing = 0;
@@ -86,12 +90,17 @@ export function numberedChains<T extends object>(model: Stored, { separator, pro
     return true;
   }
 
-  /** Inserts the document `make` builds for the chain's next number, whatever else is appended at once. */
-  async function append<D extends T>(chain: string, make: (n: number) => D): Promise<{ n: number; id: string; doc: D }> {
+  /**
+   * Inserts the document `make` builds for the chain's next number, whatever else is appended at once. `make` gets
+   * the end it follows (for a running total: the document before holds the total to add to); it is called again
+   * with the new end when another writer took the number.
+   */
+  async function append<D extends T>(chain: string, make: (n: number, previous: ChainEnd<T>) => D): Promise<{ n: number; id: string; doc: D }> {
     let exact = false;
     for (;;) {
-      const n = (await end(chain, exact)).n + 1;
-      const doc = make(n);
+      const previous = await end(chain, exact);
+      const n = previous.n + 1;
+      const doc = make(n, previous);
       if (await insertAt(chain, n, doc)) return { n, id: idOf(chain, n), doc };
       exact = true;
     }

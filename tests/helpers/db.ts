@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/testing';
-import { forgetCommentThreads } from '../../server/modules/comments';
+import { forgetCommentLists, forgetCommentThreads } from '../../server/modules/comments';
 import { forgetFollowLists } from '../../server/modules/follows';
 
 /** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
@@ -36,6 +36,7 @@ export async function clearDatabase(): Promise<void> {
   await Promise.all(Object.values(mongoose.connection.collections).map((c) => c.deleteMany({})));
   forgetKnackWindows();
   forgetCommentThreads();
+  forgetCommentLists();
   forgetFollowLists();
 }
 

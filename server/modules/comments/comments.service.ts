@@ -17,13 +17,14 @@ import { numberedChains } from '../../lib/numbered-chain';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
 import { clearPublicResponses } from '../../lib/public-responses';
-import { anyOf, insertWhole, ours, readById } from '../../lib/query';
+import { insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { Schemas } from '../../lib/openapi-types';
 import { canView, contentReads, recordComment, type ContentDoc } from '../contents';
-import { latestFollowed } from '../follows';
+import { latestFollowed, stillFollowed } from '../follows';
 import { userReads, type UserDoc } from '../users';
 import { CommentModel, CommentRemovalModel, type CommentDoc } from './comments.model';
+import { FEED_ARTISTS, feedPage, listComment, memberCommentsPage, startingPlaces, type FeedPlace } from './comments.lists';
 
 export const COMMENT_MESSAGES = {
   required: MESSAGES.commentRequired,
@@ -136,10 +137,18 @@ async function toDtos(docs: CommentDoc[], knownPieces: Piece[] = []): Promise<Co
   });
 }
 
-/**
- * A page of a list read with a filter (a member's comments, the feed, all): only what the viewer may see. `list`
- * names the list: its cursors page only it.
- */
+/** Of `docs`, those on pieces the viewer may see, as the lists show them. */
+async function shownTo(docs: CommentDoc[], viewer: AuthContext | undefined): Promise<CommentDto[]> {
+  const pieces = await Promise.all(
+    [...new Set(docs.map((doc) => String(doc.contentId)))].map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS)),
+  );
+  const seen = await Promise.all(pieces.map(async (piece) => (piece && (await canView(piece, viewer)) ? piece : null)));
+  const visible = seen.flatMap((piece) => (piece ? [piece] : []));
+  const shown = docs.filter((doc) => visible.some((piece) => piece._id.equals(doc.contentId)));
+  return toDtos(shown, visible);
+}
+
+/** A page of every comment (read with a sort: admins only): only what the viewer may see. */
 async function listPage(
   list: string,
   filter: Record<string, unknown>,
@@ -153,13 +162,7 @@ async function listPage(
     .limit(size + 1)
     .lean<CommentDoc[]>();
   const { items, nextCursor } = newestPage(list, rows, size);
-  const pieces = await Promise.all(
-    [...new Set(items.map((doc) => String(doc.contentId)))].map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS)),
-  );
-  const seen = await Promise.all(pieces.map(async (piece) => (piece && (await canView(piece, viewer)) ? piece : null)));
-  const visible = seen.flatMap((piece) => (piece ? [piece] : []));
-  const shown = items.filter((doc) => visible.some((piece) => piece._id.equals(doc.contentId)));
-  return { comments: await toDtos(shown, visible), nextCursor, total: null };
+  return { comments: await shownTo(items, viewer), nextCursor, total: null };
 }
 
 interface NewComment {
@@ -196,7 +199,7 @@ async function write(caller: AuthContext, kind: CommentDoc['kind'], request: New
     at: now,
     removedAt: null,
   }));
-  await recordComment(piece._id, 1);
+  await Promise.all([recordComment(piece._id, 1), listComment({ ...doc, _id: id })]);
   clearPublicResponses();
   const [comment] = await toDtos([{ ...doc, _id: id }], [piece]);
   return { message: COMMENT_MESSAGES.added, comment: comment!, commentsCount: piece.commentsCount + 1 };
@@ -261,18 +264,54 @@ export async function commentsOfPiece(contentId: string, viewer: AuthContext | u
   return { comments: await toDtos(found, [piece]), nextCursor: next >= 1 ? encodePageCursor(list, next + 1, id) : null, total: piece.commentsCount };
 }
 
-/** A member's comments and shares on the pieces the viewer may see, the newest first. */
+/** A member's comments and shares on the pieces the viewer may see, the newest first (their list, by key). */
 export async function commentsOfMember(userId: string, viewer: AuthContext | undefined, cursor?: string, limit?: number): Promise<Page> {
-  const member = new Types.ObjectId(userId);
-  if (!(await userReads.exists({ _id: member }))) throw notFound(COMMENT_MESSAGES.noMember);
-  return listPage(`comments-of-member:${userId}`, { commentorId: member }, viewer, cursor, limit);
+  if (!(await userReads.byId(new Types.ObjectId(userId), { _id: 1 }))) throw notFound(COMMENT_MESSAGES.noMember);
+  const list = `comments-of-member:${userId}`;
+  const page = await memberCommentsPage(userId, decodePageCursor(list, cursor, acceptNumber(userId)), pageSize(limit));
+  return { comments: await shownTo(page.docs, viewer), nextCursor: page.below ? encodePageCursor(list, page.below, userId) : null, total: null };
 }
 
-/** Comments and shares on the pieces of the artists the caller follows, the newest first. */
+/** The cursor's place of each artist: `{event}.{below}` in base 36, comma-separated. */
+const encodePlaces = (places: FeedPlace[]) => places.map((place) => `${place.event.toString(36)}.${place.below.toString(36)}`).join(',');
+
+function decodePlaces(key: unknown, id: unknown): { event: number; below: number }[] | null {
+  if (typeof key !== 'string' || id !== 'feed') return null;
+  const places = key.split(',').map((pair) => pair.split('.').map((part) => parseInt(part, 36)));
+  const valid = places.length <= FEED_ARTISTS && places.every((pair) => pair.length === 2 && pair.every((n) => Number.isSafeInteger(n) && n >= 1));
+  return valid ? places.map(([event, below]) => ({ event: event!, below: below! })) : null;
+}
+
+/** The longest cursor the contract allows. */
+const MAX_CURSOR = 200;
+
+/**
+ * Comments and shares on the pieces of the artists the caller follows, the newest first: the lists of the
+ * FEED_ARTISTS artists they followed last, merged (comments.lists.ts). The cursor holds each artist's place, so a
+ * later page reads the same artists (less any the caller unfollowed since).
+ */
 export async function commentFeed(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
-  const artists = await latestFollowed(caller.userId, 50);
-  if (!artists.length) return { comments: [], nextCursor: null, total: null };
-  return listPage(`comment-feed:${caller.userId}`, { ownerId: anyOf(artists) }, caller, cursor, limit);
+  const list = `comment-feed:${caller.userId}`;
+  const saved = decodePageCursor(list, cursor, decodePlaces);
+  let places: FeedPlace[];
+  if (saved) {
+    const followed = await stillFollowed(
+      caller.userId,
+      saved.map((place) => place.event),
+    );
+    places = followed.map(({ memberId, event }) => ({ artistId: memberId, event, below: saved.find((place) => place.event === event)!.below }));
+  } else {
+    places = await startingPlaces((await latestFollowed(caller.userId, FEED_ARTISTS)).map(({ memberId, event }) => ({ artistId: memberId, event, below: 0 })));
+  }
+  const page = await feedPage(places, pageSize(limit));
+  // The places of the artists followed longest ago go first should the cursor not fit (only with lists of millions).
+  let left = page.places;
+  let nextCursor = left.length ? encodePageCursor(list, encodePlaces(left), 'feed') : null;
+  while (nextCursor && nextCursor.length > MAX_CURSOR) {
+    left = left.slice(0, -1);
+    nextCursor = left.length ? encodePageCursor(list, encodePlaces(left), 'feed') : null;
+  }
+  return { comments: await shownTo(page.docs, caller), nextCursor, total: null };
 }
 
 /** Every comment and share, the newest first, for admins. */

@@ -49,40 +49,12 @@ export const forgetFollowLists = chains.forget;
 export const listName = (side: FollowSide, userId: string) => `${side}:${userId}`;
 export const eventId = (side: FollowSide, userId: string, n: number) => chains.idOf(listName(side, userId), n);
 
-const readTip = (chain: string, n: number) => readById<Tip>(FollowEventModel, chains.idOf(chain, n), { count: 1 });
-
-/** The chain's true end, read forward from a number known to exist: steps that double, then halve. */
-async function endFrom(chain: string, from: ChainEnd<Tip>): Promise<ChainEnd<Tip>> {
-  let last = from;
-  let step = 1;
-  let missing: number;
-  for (;;) {
-    const found = await readTip(chain, last.n + step);
-    if (!found) {
-      missing = last.n + step;
-      break;
-    }
-    last = { n: last.n + step, doc: found };
-    step *= 2;
-  }
-  while (missing - last.n > 1) {
-    const middle = Math.floor((last.n + missing) / 2);
-    const found = await readTip(chain, middle);
-    if (found) last = { n: middle, doc: found };
-    else missing = middle;
-  }
-  return last;
-}
-
 /** The exact end of a member's list: from what this process knows, else from the kept head, then forward. */
 export async function listEnd(side: FollowSide, userId: string): Promise<ChainEnd<Tip>> {
   const chain = listName(side, userId);
-  let from = await chains.end(chain, false);
-  if (from.n === 0) {
-    const head = await readById<FollowHeadDoc>(FollowHeadModel, chain, { n: 1, count: 1 });
-    if (head && head.n > 0) from = { n: head.n, doc: { count: head.count } };
-  }
-  return endFrom(chain, from);
+  if ((await chains.end(chain, false)).n > 0) return chains.end(chain, true);
+  const head = await readById<FollowHeadDoc>(FollowHeadModel, chain, { n: 1, count: 1 });
+  return chains.end(chain, true, head && head.n > 0 ? { n: head.n, doc: { count: head.count } } : undefined);
 }
 
 /** A list's count as the API shows it (a count below 0 can only come of a lost event, which the rebuild mends). */
@@ -94,18 +66,10 @@ export const countOf = (end: ChainEnd<Tip>) => Math.max(0, end.doc?.count ?? 0);
  */
 export async function appendListEvent(side: FollowSide, userId: string, event: NewEvent, delta: number, setCount?: number): Promise<ChainEnd<Tip>> {
   const chain = listName(side, userId);
-  let last = await chains.end(chain, false);
-  if (last.n === 0) last = await listEnd(side, userId);
-  for (;;) {
-    const count = setCount ?? (last.doc?.count ?? 0) + delta;
-    const doc = { ...event, count };
-    if (await chains.insertAt(chain, last.n + 1, doc)) {
-      const end = { n: last.n + 1, doc: { count } };
-      await FollowHeadModel.collection.updateOne({ _id: chain as never }, { $set: { n: end.n, count } }, { upsert: true });
-      return end;
-    }
-    last = await endFrom(chain, last);
-  }
+  if ((await chains.end(chain, false)).n === 0) await listEnd(side, userId);
+  const { n, doc } = await chains.append(chain, (_n, previous) => ({ ...event, count: setCount ?? (previous.doc?.count ?? 0) + delta }));
+  await FollowHeadModel.collection.updateOne({ _id: chain as never }, { $set: { n, count: doc.count } }, { upsert: true });
+  return { n, doc };
 }
 
 /** The members' kept totals from their lists' counts, set again from a later end should one have come meanwhile. */
@@ -118,10 +82,7 @@ async function setUserTotals(followedId: string, followersEnd: ChainEnd<Tip>, fo
   ]);
   // An event appended meanwhile may have set its count before this call set an older one: read past the ends once
   // more and set what moved on (the later appender's own check runs after its set, so the last set is the newest).
-  const [followersNow, followingsNow] = await Promise.all([
-    endFrom(listName('followers', followedId), followersEnd),
-    endFrom(listName('followings', followerId), followingsEnd),
-  ]);
+  const [followersNow, followingsNow] = await Promise.all([listEnd('followers', followedId), listEnd('followings', followerId)]);
   const again = [
     ...(followersNow.n > followersEnd.n ? [{ userId: followed, followersCount: countOf(followersNow) }] : []),
     ...(followingsNow.n > followingsEnd.n ? [{ userId: follower, followingsCount: countOf(followingsNow) }] : []),
@@ -195,9 +156,10 @@ export async function listPage(
   userId: string,
   below: number | null,
   size: number,
-): Promise<{ others: Types.ObjectId[]; below: number | null }> {
+): Promise<{ others: Types.ObjectId[]; numbers: number[]; below: number | null }> {
   const start = below ?? (await listEnd(side, userId)).n + 1;
   const others: Types.ObjectId[] = [];
+  const found: number[] = [];
   let next = start - 1; // the next number to read
   while (next >= 1 && others.length < size && start - 1 - next < MAX_EVENTS_PER_PAGE) {
     const numbers = Array.from({ length: Math.min(size, next, MAX_EVENTS_PER_PAGE - (start - 1 - next)) }, (_, i) => next - i);
@@ -205,17 +167,35 @@ export async function listPage(
     const live = await Promise.all(events.map(async (event) => Boolean(event) && (await stillFollowing(side, userId, event!))));
     for (let i = 0; i < numbers.length; i += 1) {
       next = numbers[i]! - 1;
-      if (live[i]) others.push(events[i]!.other!);
+      if (live[i]) {
+        others.push(events[i]!.other!);
+        found.push(numbers[i]!);
+      }
       if (others.length === size) break;
     }
   }
-  return { others, below: next >= 1 ? next + 1 : null };
+  return { others, numbers: found, below: next >= 1 ? next + 1 : null };
+}
+
+/** A member `userId` follows, named by the number of its event in their followings list. */
+export interface Followed {
+  memberId: Types.ObjectId;
+  /** The number of the `followed` event in the follower's followings list: a short, lasting name for this follow. */
+  event: number;
 }
 
 /**
  * Up to `max` members `userId` follows, the latest followed first (one bounded page of their followings list), for
  * lists that read what those members wrote (the comment feed).
  */
-export async function latestFollowed(userId: string, max: number): Promise<Types.ObjectId[]> {
-  return (await listPage('followings', userId, null, max)).others;
+export async function latestFollowed(userId: string, max: number): Promise<Followed[]> {
+  const page = await listPage('followings', userId, null, max);
+  return page.others.map((memberId, i) => ({ memberId, event: page.numbers[i]! }));
+}
+
+/** The members named by followed events of `userId`'s followings list that `userId` still follows (the rest left out). */
+export async function stillFollowed(userId: string, events: number[]): Promise<Followed[]> {
+  const docs = await Promise.all(events.map((n) => readById<FollowEventDoc>(FollowEventModel, eventId('followings', userId, n))));
+  const live = await Promise.all(docs.map(async (doc) => Boolean(doc) && (await stillFollowing('followings', userId, doc!))));
+  return events.flatMap((event, i) => (live[i] ? [{ memberId: docs[i]!.other!, event }] : []));
 }
