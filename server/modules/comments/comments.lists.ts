@@ -89,7 +89,7 @@ export async function memberCommentsPage(userId: string, below: number | null, s
 /** An artist's place in a feed: the follow that put them in it, and the number of their list to go on below. */
 export interface FeedPlace {
   artistId: Types.ObjectId;
-  /** The follow's event number in the member's followings list (what the cursor names the artist by). */
+  /** The follow's name in the member's followings list (follows' latestFollowed): what the cursor names the artist by. */
   event: number;
   below: number;
 }

@@ -272,14 +272,25 @@ export async function commentsOfMember(userId: string, viewer: AuthContext | und
   return { comments: await shownTo(page.docs, viewer), nextCursor: page.below ? encodePageCursor(list, page.below, userId) : null, total: null };
 }
 
-/** The cursor's place of each artist: `{event}.{below}` in base 36, comma-separated. */
-const encodePlaces = (places: FeedPlace[]) => places.map((place) => `${place.event.toString(36)}.${place.below.toString(36)}`).join(',');
+/**
+ * The cursor's places: the followings list's copy the artists' names refer to, then each artist's name (their follow's
+ * place in the caller's followings list, follows' latestFollowed) and the number of their list to go on below, in
+ * base 36: `{copy}|{name}.{below},...` (a name in a copy is negative).
+ */
+const encodePlaces = (copy: number, places: FeedPlace[]) =>
+  `${copy.toString(36)}|${places.map((place) => `${place.event.toString(36)}.${place.below.toString(36)}`).join(',')}`;
 
-function decodePlaces(key: unknown, id: unknown): { event: number; below: number }[] | null {
+function decodePlaces(key: unknown, id: unknown): { copy: number; places: { event: number; below: number }[] } | null {
   if (typeof key !== 'string' || id !== 'feed') return null;
-  const places = key.split(',').map((pair) => pair.split('.').map((part) => parseInt(part, 36)));
-  const valid = places.length <= FEED_ARTISTS && places.every((pair) => pair.length === 2 && pair.every((n) => Number.isSafeInteger(n) && n >= 1));
-  return valid ? places.map(([event, below]) => ({ event: event!, below: below! })) : null;
+  const [copyPart, list] = key.split('|');
+  const copy = parseInt(copyPart ?? '', 36);
+  const places = (list ?? '').split(',').map((pair) => pair.split('.').map((part) => parseInt(part, 36)));
+  const valid =
+    Number.isSafeInteger(copy) &&
+    copy >= 0 &&
+    places.length <= FEED_ARTISTS &&
+    places.every(([event, below, ...rest]) => !rest.length && Number.isSafeInteger(event) && event !== 0 && Number.isSafeInteger(below) && below! >= 1);
+  return valid ? { copy, places: places.map(([event, below]) => ({ event: event!, below: below! })) } : null;
 }
 
 /** The longest cursor the contract allows. */
@@ -294,22 +305,27 @@ export async function commentFeed(caller: AuthContext, cursor?: string, limit?: 
   const list = `comment-feed:${caller.userId}`;
   const saved = decodePageCursor(list, cursor, decodePlaces);
   let places: FeedPlace[];
+  let copy: number;
   if (saved) {
+    copy = saved.copy;
     const followed = await stillFollowed(
       caller.userId,
-      saved.map((place) => place.event),
+      saved.places.map((place) => place.event),
+      copy,
     );
-    places = followed.map(({ memberId, event }) => ({ artistId: memberId, event, below: saved.find((place) => place.event === event)!.below }));
+    places = followed.map(({ memberId, event }) => ({ artistId: memberId, event, below: saved.places.find((place) => place.event === event)!.below }));
   } else {
-    places = await startingPlaces((await latestFollowed(caller.userId, FEED_ARTISTS)).map(({ memberId, event }) => ({ artistId: memberId, event, below: 0 })));
+    const latest = await latestFollowed(caller.userId, FEED_ARTISTS);
+    copy = latest.copy;
+    places = await startingPlaces(latest.followed.map(({ memberId, event }) => ({ artistId: memberId, event, below: 0 })));
   }
   const page = await feedPage(places, pageSize(limit));
   // The places of the artists followed longest ago go first should the cursor not fit (only with lists of millions).
   let left = page.places;
-  let nextCursor = left.length ? encodePageCursor(list, encodePlaces(left), 'feed') : null;
+  let nextCursor = left.length ? encodePageCursor(list, encodePlaces(copy, left), 'feed') : null;
   while (nextCursor && nextCursor.length > MAX_CURSOR) {
     left = left.slice(0, -1);
-    nextCursor = left.length ? encodePageCursor(list, encodePlaces(left), 'feed') : null;
+    nextCursor = left.length ? encodePageCursor(list, encodePlaces(copy, left), 'feed') : null;
   }
   return { comments: await shownTo(page.docs, caller), nextCursor, total: null };
 }

@@ -12,7 +12,19 @@
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
 import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
 import { setFollowTotals, userReads, type UserDoc } from '../users';
-import { FollowEventModel, FollowHeadModel, FollowModel, type FollowDoc, type FollowEventDoc, type FollowHeadDoc, type FollowSide } from './follows.model';
+import {
+  FollowCopyItemModel,
+  FollowCopyPointerModel,
+  FollowEventModel,
+  FollowHeadModel,
+  FollowModel,
+  type FollowCopyItemDoc,
+  type FollowCopyPointerDoc,
+  type FollowDoc,
+  type FollowEventDoc,
+  type FollowHeadDoc,
+  type FollowSide,
+} from './follows.model';
 import { appendListEvent, eventId, listName } from './follows.lists';
 
 const BATCH = 1_000;
@@ -29,8 +41,8 @@ interface Chain {
   end: number;
   events: number;
   endCount: number;
-  /** `{other}|{instance}` of each `followed` event -> how many. */
-  followed: Map<string, number>;
+  /** `{other}|{instance}` of each `followed` event -> their numbers. */
+  followed: Map<string, number[]>;
 }
 
 const entryKey = (other: string, instance: string | null) => `${other}|${instance ?? ''}`;
@@ -68,7 +80,7 @@ async function keptChains(): Promise<Map<string, Chain>> {
     if (n > chain.end) [chain.end, chain.endCount] = [n, event.count];
     if (event.kind === 'followed' && event.other) {
       const key = entryKey(String(event.other), event.instance);
-      chain.followed.set(key, (chain.followed.get(key) ?? 0) + 1);
+      chain.followed.set(key, [...(chain.followed.get(key) ?? []), n]);
     }
   }
   return chains;
@@ -78,6 +90,25 @@ async function keptHeads(): Promise<Map<string, FollowHeadDoc>> {
   const heads = new Map<string, FollowHeadDoc>();
   for await (const raw of FollowHeadModel.collection.find({}, { batchSize: BATCH })) heads.set(String(raw._id), raw as unknown as FollowHeadDoc);
   return heads;
+}
+
+/** Each list's latest copy (follows.lists.ts, compactList): its pointer, and `{other}|{instance}` -> how many of its items. */
+async function keptCopies(): Promise<Map<string, { pointer: FollowCopyPointerDoc; items: number; named: Map<string, number> }>> {
+  const copies = new Map<string, { pointer: FollowCopyPointerDoc; items: number; named: Map<string, number> }>();
+  for await (const raw of FollowCopyPointerModel.collection.find({}, { batchSize: BATCH })) {
+    const pointer = raw as unknown as FollowCopyPointerDoc;
+    copies.set(pointer._id, { pointer, items: 0, named: new Map() });
+  }
+  for await (const raw of FollowCopyItemModel.collection.find({}, { batchSize: BATCH })) {
+    const item = raw as unknown as FollowCopyItemDoc;
+    const name = item._id.slice(0, item._id.lastIndexOf('@'));
+    const copy = copies.get(name);
+    if (!copy || !item._id.startsWith(`${name}@${copy.pointer.at}#`)) continue; // an earlier copy
+    copy.items += 1;
+    const key = entryKey(String(item.other), item.instance);
+    copy.named.set(key, (copy.named.get(key) ?? 0) + 1);
+  }
+  return copies;
 }
 
 type Totals = Pick<UserDoc, '_id' | 'followersCount' | 'followingsCount'>;
@@ -98,6 +129,7 @@ interface Compared {
   lists: Map<string, Entry[]>;
   chains: Map<string, Chain>;
   heads: Map<string, FollowHeadDoc>;
+  copies: Awaited<ReturnType<typeof keptCopies>>;
   report: KeptStateReport;
   /** Chains to write or mend: name -> the entries their list misses. */
   missing: Map<string, Entry[]>;
@@ -105,24 +137,29 @@ interface Compared {
 }
 
 async function compare(): Promise<Compared> {
-  const [lists, chains, heads] = await Promise.all([listsFromFollows(), keptChains(), keptHeads()]);
+  const [lists, chains, heads, copies] = await Promise.all([listsFromFollows(), keptChains(), keptHeads(), keptCopies()]);
   const totals = await wrongTotals(lists);
   const differences: string[] = [];
   const missing = new Map<string, Entry[]>();
   for (const name of new Set([...lists.keys(), ...chains.keys()])) {
     const entries = lists.get(name) ?? [];
-    const chain = chains.get(name) ?? { end: 0, events: 0, endCount: 0, followed: new Map<string, number>() };
+    const chain = chains.get(name) ?? { end: 0, events: 0, endCount: 0, followed: new Map<string, number[]>() };
+    const copy = copies.get(name);
+    const floor = copy?.pointer.at ?? 0;
+    if (copy && copy.pointer.at > chain.end) noteDifference(differences, `${name}: copy at ${copy.pointer.at}, past the end ${chain.end}`);
+    if (copy && copy.items !== copy.pointer.size) noteDifference(differences, `${name}: copy at ${floor} holds ${copy.items} items, not ${copy.pointer.size}`);
+    // How often a reader finds a follow: its `followed` events after the copy's event number, and its items in the copy.
+    const times = (key: string) => (chain.followed.get(key) ?? []).filter((n) => n > floor).length + (copy?.named.get(key) ?? 0);
     if (chain.events !== chain.end) noteDifference(differences, `${name}: events numbered up to ${chain.end}, but ${chain.events} of them`);
     if (chain.endCount !== entries.length) noteDifference(differences, `${name}: count ${chain.endCount}, follows ${entries.length}`);
-    const unlisted = entries.filter((entry) => chain.followed.get(entryKey(entry.other, entry.instance)) !== 1);
+    const unlisted = entries.filter((entry) => times(entryKey(entry.other, entry.instance)) !== 1);
     for (const entry of unlisted) {
-      const times = chain.followed.get(entryKey(entry.other, entry.instance)) ?? 0;
-      noteDifference(differences, `${name}: the follow of ${entry.other} has ${times} followed events, not 1`);
+      noteDifference(differences, `${name}: the follow of ${entry.other} is listed ${times(entryKey(entry.other, entry.instance))} times, not once`);
     }
     if (unlisted.length)
       missing.set(
         name,
-        unlisted.filter((entry) => !chain.followed.has(entryKey(entry.other, entry.instance))),
+        unlisted.filter((entry) => times(entryKey(entry.other, entry.instance)) === 0),
       );
     const head = heads.get(name);
     if (head && (head.n > chain.end || (head.n === chain.end && head.count !== chain.endCount))) {
@@ -136,7 +173,7 @@ async function compare(): Promise<Compared> {
     );
   }
   const checked = new Set([...lists.keys(), ...chains.keys()]).size + totals.length;
-  return { lists, chains, heads, report: { checked, differences }, missing, totals };
+  return { lists, chains, heads, copies, report: { checked, differences }, missing, totals };
 }
 
 const sideAndMember = (name: string): [FollowSide, string] => {
@@ -147,7 +184,9 @@ const sideAndMember = (name: string): [FollowSide, string] => {
 const byAt = (a: Entry, b: Entry) => a.at.getTime() - b.at.getTime() || (a.other < b.other ? -1 : 1);
 
 async function rebuild(): Promise<KeptStateReport> {
-  const { lists, chains, heads, report, missing, totals } = await compare();
+  const { lists, chains, heads, copies, report, missing, totals } = await compare();
+  // A copy of a list whose events are gone (a rebuild from the follows alone) would be read in place of its new events.
+  for (const name of copies.keys()) if (!chains.has(name)) await FollowCopyPointerModel.deleteOne({ _id: name });
   // Chains that do not exist yet are written whole, in batches; their heads with them.
   let events: FollowEventDoc[] = [];
   const flush = async () => {

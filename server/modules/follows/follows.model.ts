@@ -89,3 +89,44 @@ export interface FollowHeadDoc {
 }
 
 export const FollowHeadModel = model<FollowHeadDoc>('FollowHead', followHeadSchema, 'follow_heads');
+
+/**
+ * A compacted copy of a member's list: the follows it held as of its event number `at` (those not unfollowed by
+ * then), oldest first, each an item `{side}:{userId}@{at}#{i}`. A list that many unfollows made long to read is read
+ * from its events after `at`, then from its copy, so that a page does not wade through unfollows. Items are written
+ * once and never changed; a copy is used once its pointer (below) names it.
+ */
+const followCopyItemSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    other: { type: Schema.Types.ObjectId, required: true },
+    instance: { type: String, default: null },
+  },
+  { versionKey: false },
+);
+
+export interface FollowCopyItemDoc {
+  _id: string;
+  other: Types.ObjectId;
+  instance: string | null;
+}
+
+export const FollowCopyItemModel = model<FollowCopyItemDoc>('FollowCopyItem', followCopyItemSchema, 'follow_copies');
+
+/** The latest complete copy of a list, `_id` `{side}:{userId}`: its event number and its number of items. */
+const followCopyPointerSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Number, required: true },
+    size: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+
+export interface FollowCopyPointerDoc {
+  _id: string;
+  at: number;
+  size: number;
+}
+
+export const FollowCopyPointerModel = model<FollowCopyPointerDoc>('FollowCopyPointer', followCopyPointerSchema, 'follow_copy_pointers');

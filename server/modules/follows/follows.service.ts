@@ -10,9 +10,9 @@ import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
 import { anyOf, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import { hasBlocked } from '../messages';
-import { toPublicUserDto, userReads, type UserDoc } from '../users';
+import { setFollowTotals, toPublicUserDto, userReads, type UserDoc } from '../users';
 import { FollowModel, followKey, type FollowDoc } from './follows.model';
-import { listCounts, listPage, recordFollow, recordUnfollow } from './follows.lists';
+import { listCounts, listPage, recordFollow, recordUnfollow, type ListPlace } from './follows.lists';
 import type { Schemas } from '../../lib/openapi-types';
 
 export const FOLLOW_MESSAGES = {
@@ -106,8 +106,18 @@ export async function followCounts(id: string, viewer?: AuthContext): Promise<Sc
   return { ...counts, isFollowing: Boolean(follow) };
 }
 
-/** What a page of a follow list goes on below: the event number in its cursor. */
-const acceptNumber = (userId: string) => (n: unknown, id: unknown) => (Number.isSafeInteger(n) && (n as number) >= 1 && id === userId ? (n as number) : null);
+/** A follow list's place in a cursor: `{copy}.{below}.{floor}` in base 36 (follows.lists.ts, ListPlace). */
+const encodePlace = ({ copy, below, floor }: ListPlace) => [copy, below, floor].map((n) => n.toString(36)).join('.');
+
+const acceptPlace =
+  (userId: string) =>
+  (key: unknown, id: unknown): ListPlace | null => {
+    if (typeof key !== 'string' || id !== userId) return null;
+    const numbers = key.split('.').map((part) => parseInt(part, 36));
+    if (numbers.length !== 3 || !numbers.every((n) => Number.isSafeInteger(n) && n >= 0)) return null;
+    const [copy, below, floor] = numbers as [number, number, number];
+    return below >= 1 ? { copy, below, floor } : null;
+  };
 
 /**
  * One page of `userId`'s followers (`side: 'followers'`) or followings, the latest follow first. Each entry says
@@ -125,7 +135,7 @@ export async function followPage(
   await existingMember(userId);
   const size = Math.min(Math.max(limit, 1), MAX_PAGE);
   const list = `${side}:${userId}`;
-  const page = await listPage(side, userId, decodePageCursor(list, cursor, acceptNumber(userId)), size);
+  const page = await listPage(side, userId, decodePageCursor(list, cursor, acceptPlace(userId)), size);
   const viewer = caller?.userId;
   // Each member and the viewer's follow of each by `_id`: the one filter the embedded database serves from an index
   // (an `$in` would scan the collection).
@@ -138,7 +148,7 @@ export async function followPage(
     if (!user) return []; // an account deleted since
     return [{ user: toPublicUserDto(user), isFollowing: followedByViewer[index]!, isMe: String(id) === viewer }];
   });
-  return { entries, nextCursor: page.below ? encodePageCursor(list, page.below, userId) : null };
+  return { entries, nextCursor: page.place ? encodePageCursor(list, encodePlace(page.place), userId) : null };
 }
 
 /** Whether `followerId` follows `followedId` (one read by the follow's key). */
@@ -163,7 +173,15 @@ export async function followsAmong(followerIds: Types.ObjectId[], followedIds: T
  * follow through the API is recorded (its events in both members' lists, their kept totals).
  */
 export async function recordFollows(pairs: { followerId: Types.ObjectId; followedId: Types.ObjectId }[], at = new Date()): Promise<void> {
-  for (const { followerId, followedId } of pairs) await recordFollow(String(followerId), String(followedId), at);
+  // A few at once: follows of one member at once take turns in their list (each number is taken by one insert).
+  for (let i = 0; i < pairs.length; i += 8) {
+    await Promise.all(pairs.slice(i, i + 8).map(({ followerId, followedId }) => recordFollow(String(followerId), String(followedId), at)));
+  }
+  // Totals set at once on one member's document can land out of order on the embedded database: set once more from
+  // the lists' ends, now that nothing else moves them.
+  const members = [...new Set(pairs.flatMap(({ followerId, followedId }) => [String(followerId), String(followedId)]))];
+  const counts = await Promise.all(members.map(async (id) => ({ userId: new Types.ObjectId(id), ...(await listCounts(id)) })));
+  await setFollowTotals(counts);
 }
 
 /** Every member's follow counts, counted from the follows (the rankings job repairs the kept totals from them). */

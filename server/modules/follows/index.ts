@@ -1,7 +1,7 @@
 /** Follows: members following members, the counts and the lists. */
 export { followsRouter } from './follows.routes';
 export { endFollowsBetween, FOLLOW_LIMIT, FOLLOW_MESSAGES, followCounts, followsAmong, followTotals, isFollower, recordFollows } from './follows.service';
-export { forgetFollowLists, latestFollowed, recordFollow, recordUnfollow, stillFollowed, type Followed } from './follows.lists';
+export { compactList, forgetFollowLists, latestFollowed, recordFollow, recordUnfollow, stillFollowed, type Followed } from './follows.lists';
 export { followListsKeptState } from './follows.kept';
 export { repairFollowKeys } from './follows.repair';
 export { FollowModel, type FollowDoc } from './follows.model';
