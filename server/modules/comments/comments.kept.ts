@@ -9,6 +9,7 @@
  * to repeat. (An entry naming a comment of another list cannot be removed without renumbering: it is reported.)
  */
 import type { AnyBulkWriteOperation } from 'mongoose';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
 import {
   CommentListEntryModel,
@@ -21,6 +22,10 @@ import {
 import { byList, entryId, listComment, onList } from './comments.lists';
 
 const BATCH = 1_000;
+
+const unlessDuplicate = (err: unknown) => {
+  if (!isDuplicateKey(err)) throw err;
+};
 
 type Fact = Pick<CommentDoc, '_id' | 'commentorId' | 'ownerId' | 'at'>;
 
@@ -100,7 +105,8 @@ async function rebuild(): Promise<KeptStateReport> {
   // Lists that do not exist yet are written whole, oldest first, in batches.
   let entries: CommentListEntryDoc[] = [];
   const flush = async () => {
-    if (entries.length) await CommentListEntryModel.collection.insertMany(entries as never[], { ordered: false });
+    // A rebuild run at once elsewhere (two instances starting on a database of comments alone) writes the same entries.
+    if (entries.length) await CommentListEntryModel.collection.insertMany(entries as never[], { ordered: false }).catch(unlessDuplicate);
     entries = [];
   };
   const ends = new Map<string, number>();
@@ -132,3 +138,18 @@ export const commentListsKeptState: KeptState = {
   check: async () => (await compare()).report,
   rebuild,
 };
+
+/**
+ * Builds the comment lists when there are comments but no list entries yet (a database from before the lists were
+ * kept, or one the large seed filled with comments alone). Run at start, before requests are served; two reads when
+ * there is nothing to do.
+ */
+export async function buildCommentListsIfNone(): Promise<boolean> {
+  const [entry, comment] = await Promise.all([
+    CommentListEntryModel.collection.findOne({}, { projection: { _id: 1 } }),
+    CommentModel.collection.findOne({}, { projection: { _id: 1 } }),
+  ]);
+  if (entry || !comment) return false;
+  await rebuild();
+  return true;
+}

@@ -3,5 +3,5 @@ export { commentsRouter } from './comments.routes';
 export { addComment, COMMENT_LIMIT, COMMENT_MESSAGES, commentsOfPieceList, commentTotals, forgetCommentThreads } from './comments.service';
 export { CommentModel, type CommentDoc } from './comments.model';
 export { forgetCommentLists } from './comments.lists';
-export { commentListsKeptState } from './comments.kept';
+export { buildCommentListsIfNone, commentListsKeptState } from './comments.kept';
 export { commentsExportOf, removeCommentsOf } from './comments.erasure';

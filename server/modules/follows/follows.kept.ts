@@ -10,6 +10,7 @@
  * remember a chain's end stay right, and it is safe to repeat.
  */
 import { Types, type AnyBulkWriteOperation } from 'mongoose';
+import { isDuplicateKey } from '../../lib/duplicate-key';
 import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
 import { setFollowTotals, userReads, type UserDoc } from '../users';
 import {
@@ -28,6 +29,10 @@ import {
 import { appendListEvent, eventId, listName } from './follows.lists';
 
 const BATCH = 1_000;
+
+const unlessDuplicate = (err: unknown) => {
+  if (!isDuplicateKey(err)) throw err;
+};
 
 /** A follow as one of its members' lists holds it. */
 interface Entry {
@@ -190,7 +195,8 @@ async function rebuild(): Promise<KeptStateReport> {
   // Chains that do not exist yet are written whole, in batches; their heads with them.
   let events: FollowEventDoc[] = [];
   const flush = async () => {
-    if (events.length) await FollowEventModel.collection.insertMany(events as never[], { ordered: false });
+    // A rebuild run at once elsewhere (two instances starting on a database of follows alone) writes the same events.
+    if (events.length) await FollowEventModel.collection.insertMany(events as never[], { ordered: false }).catch(unlessDuplicate);
     events = [];
   };
   const headWrites: AnyBulkWriteOperation<FollowHeadDoc>[] = [];
@@ -253,3 +259,18 @@ export const followListsKeptState: KeptState = {
   check: async () => (await compare()).report,
   rebuild,
 };
+
+/**
+ * Builds the follow lists when there are follows but no events yet (a database from before the lists were kept, or
+ * one the large seed filled with follows alone), so that no count reads 0 until someone runs the rebuild. Run at
+ * start, before requests are served; two reads when there is nothing to do.
+ */
+export async function buildFollowListsIfNone(): Promise<boolean> {
+  const [event, follow] = await Promise.all([
+    FollowEventModel.collection.findOne({}, { projection: { _id: 1 } }),
+    FollowModel.collection.findOne({}, { projection: { _id: 1 } }),
+  ]);
+  if (event || !follow) return false;
+  await rebuild();
+  return true;
+}
