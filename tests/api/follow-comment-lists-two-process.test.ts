@@ -11,7 +11,7 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { CommentModel, commentListsKeptState, type CommentDoc } from '../../server/modules/comments';
-import { compactList, followListsKeptState, FollowModel, recordFollow, recordUnfollow, type FollowDoc } from '../../server/modules/follows';
+import { compactList, followListsKeptState, FollowModel, recordFollow, recordUnfollow, removeFollowsOf, type FollowDoc } from '../../server/modules/follows';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
@@ -165,6 +165,26 @@ describe('the follow lists, changed from two processes at once', () => {
     const events = await mongoose.connection.collection('follow_events').countDocuments({});
     await followListsKeptState.rebuild();
     expect(await mongoose.connection.collection('follow_events').countDocuments({})).toBe(events);
+  }, 60_000);
+});
+
+describe('the follow lists when follows end without an unfollow', () => {
+  it('when a member blocks another through one process and their account is deleted through the other, then the check finds nothing and the others’ counts and lists say so', async () => {
+    const [gone, ana, bea, cara] = await Promise.all([createMember(), createMember(), createMember(), createMember()]);
+    await Promise.all([
+      follow(app, ana, gone, true).expect(200),
+      follow(second.url, bea, gone, true).expect(200),
+      follow(app, gone, cara, true).expect(200),
+      follow(second.url, gone, ana, true).expect(200),
+      follow(app, bea, cara, true).expect(200),
+    ]);
+    // Bea blocks the member (both follows between them end), then the account's follows are removed as its deletion does.
+    await request(second.url).post('/api/v2/message/block').set(bearer(bea)).send({ userId: bea.id, blockedId: gone.id, block: true }).expect(200);
+    expect(await removeFollowsOf(gone.id)).toBe(3);
+
+    expect((await followListsKeptState.check()).differences).toEqual([]);
+    expect(await followFacts()).toHaveLength(1);
+    await expectFollowAnswersEqualFacts([gone, ana, bea, cara]);
   }, 60_000);
 });
 

@@ -36,17 +36,32 @@ export const byList = (userId: string) => `by:${String(userId)}`;
 export const onList = (ownerId: string) => `on:${String(ownerId)}`;
 export const entryId = (chain: string, n: number) => lists.idOf(chain, n);
 
-/** The last number of a list: from what this process knows, else from the kept head, then forward. */
-export async function listEnd(chain: string): Promise<number> {
-  if ((await lists.end(chain, false)).n > 0) return (await lists.end(chain, true)).n;
-  const head = await readById<CommentListHeadDoc>(CommentListHeadModel, chain, { n: 1 });
-  return (await lists.end(chain, true, head && head.n > 0 ? { n: head.n, doc: null } : undefined)).n;
+/** What `chainEnd` needs of a set of numbered chains (lib/numbered-chain.ts). */
+interface Ends {
+  end(chain: string, exact: boolean, from?: { n: number; doc: null }): Promise<{ n: number }>;
 }
+
+/**
+ * The last number of a chain: from what this process knows, else from its kept head (`headId` in
+ * `comment_list_heads`), then forward; so a process that never saw a long chain finds its end in a read or two.
+ */
+export async function chainEnd(chains: Ends, chain: string, headId = chain): Promise<number> {
+  if ((await chains.end(chain, false)).n > 0) return (await chains.end(chain, true)).n;
+  const head = await readById<CommentListHeadDoc>(CommentListHeadModel, headId, { n: 1 });
+  return (await chains.end(chain, true, head && head.n > 0 ? { n: head.n, doc: null } : undefined)).n;
+}
+
+/** Sets a chain's kept head after an append (best-effort: a late write may leave it a few behind, never ahead). */
+export const setHead = async (headId: string, n: number) =>
+  void (await CommentListHeadModel.collection.updateOne({ _id: headId as never }, { $set: { n } }, { upsert: true }));
+
+/** The last number of one of a member's lists. */
+export const listEnd = (chain: string) => chainEnd(lists, chain);
 
 async function appendEntry(chain: string, entry: Omit<CommentListEntryDoc, '_id'>): Promise<void> {
   if ((await lists.end(chain, false)).n === 0) await listEnd(chain);
   const { n } = await lists.append(chain, () => entry);
-  await CommentListHeadModel.collection.updateOne({ _id: chain as never }, { $set: { n } }, { upsert: true });
+  await setHead(chain, n);
 }
 
 /** Puts a new comment in its author's list and in its piece owner's (or, for the rebuild, in one of them). */

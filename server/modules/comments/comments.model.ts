@@ -84,8 +84,9 @@ export interface CommentListEntryDoc {
 export const CommentListEntryModel = model<CommentListEntryDoc>('CommentListEntry', commentListEntrySchema, 'comment_lists');
 
 /**
- * The kept snapshot of a comment list's end, `_id` the chain's name: set after each entry, best-effort (it may be a
- * few entries behind, never ahead); a reader starts from it and reads the numbers after it until one is missing.
+ * The kept snapshot of a chain's end, `_id` a member's list's name (`by:{userId}`, `on:{ownerId}`) or a piece's thread's
+ * (`thread:{contentId}`): set after each append, best-effort (it may be a few behind, never ahead); a process that
+ * does not know the chain starts from it and reads the numbers after it until one is missing.
  */
 const commentListHeadSchema = new Schema({ _id: { type: String, required: true }, n: { type: Number, required: true } }, { versionKey: false });
 

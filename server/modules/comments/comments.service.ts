@@ -24,7 +24,7 @@ import { canView, contentReads, recordComment, type ContentDoc } from '../conten
 import { latestFollowed, stillFollowed } from '../follows';
 import { userReads, type UserDoc } from '../users';
 import { CommentModel, CommentRemovalModel, type CommentDoc } from './comments.model';
-import { FEED_ARTISTS, feedPage, listComment, memberCommentsPage, startingPlaces, type FeedPlace } from './comments.lists';
+import { chainEnd, FEED_ARTISTS, feedPage, listComment, memberCommentsPage, setHead, startingPlaces, type FeedPlace } from './comments.lists';
 
 export const COMMENT_MESSAGES = {
   required: MESSAGES.commentRequired,
@@ -60,6 +60,9 @@ const PERSON_FIELDS = { username: 1, fullName: 1, firstName: 1, lastName: 1, ima
 
 /** A piece's comments, numbered from 1: `{contentId}-{n}`. */
 const threads = numberedChains<Pick<CommentDoc, 'at'>>(CommentModel, { separator: '-', projection: { at: 1 } });
+
+/** A piece's thread's kept head (comments.lists.ts), so that a process that never saw the thread finds its end at once. */
+const threadHead = (contentId: string) => `thread:${contentId}`;
 
 /** Forgets the comment threads this process knows, for tests that empty the collection under a running app. */
 export const forgetCommentThreads = threads.forget;
@@ -188,7 +191,8 @@ async function write(caller: AuthContext, kind: CommentDoc['kind'], request: New
   }
   await consumeLimit(`comment:${caller.userId}`, COMMENT_LIMIT, COMMENT_MESSAGES.tooMany, now);
 
-  const { id, doc } = await threads.append(String(piece._id), () => ({
+  if ((await threads.end(String(piece._id), false)).n === 0) await chainEnd(threads, String(piece._id), threadHead(String(piece._id)));
+  const { n, id, doc } = await threads.append(String(piece._id), () => ({
     kind,
     contentId: piece._id,
     ownerId: piece.ownerId,
@@ -199,7 +203,7 @@ async function write(caller: AuthContext, kind: CommentDoc['kind'], request: New
     at: now,
     removedAt: null,
   }));
-  await Promise.all([recordComment(piece._id, 1), listComment({ ...doc, _id: id })]);
+  await Promise.all([recordComment(piece._id, 1), listComment({ ...doc, _id: id }), setHead(threadHead(String(piece._id)), n)]);
   clearPublicResponses();
   const [comment] = await toDtos([{ ...doc, _id: id }], [piece]);
   return { message: COMMENT_MESSAGES.added, comment: comment!, commentsCount: piece.commentsCount + 1 };
@@ -252,7 +256,7 @@ export async function commentsOfPiece(contentId: string, viewer: AuthContext | u
   const id = String(piece._id);
   const size = pageSize(limit);
   const list = commentsOfPieceList(id);
-  const below = cursor ? decodePageCursor(list, cursor, acceptNumber(id))! : (await threads.end(id, true)).n + 1;
+  const below = cursor ? decodePageCursor(list, cursor, acceptNumber(id))! : (await chainEnd(threads, id, threadHead(id))) + 1;
   const found: CommentDoc[] = [];
   let next = below - 1;
   while (next >= 1 && found.length < size && below - next <= MAX_READS_PER_PAGE) {
