@@ -26,7 +26,7 @@ import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { numberedChains, type ChainEnd } from '../../lib/numbered-chain';
 import { insertWhole, readById } from '../../lib/query';
-import { setFollowTotals } from '../users';
+import { setFollowTotals, userReads, type UserDoc } from '../users';
 import {
   FollowCopyItemModel,
   FollowCopyPointerModel,
@@ -46,6 +46,7 @@ import {
 export const MAX_EVENTS_PER_PAGE = 250;
 
 type Tip = Pick<FollowEventDoc, 'count'>;
+type Counts = { followersCount: number; followingsCount: number };
 type NewEvent = Omit<FollowEventDoc, '_id' | 'count'>;
 
 const chains = numberedChains<Tip>(FollowEventModel, { separator: '#', projection: { count: 1 } });
@@ -79,22 +80,39 @@ export async function appendListEvent(side: FollowSide, userId: string, event: N
   return { n, doc };
 }
 
-/** The members' kept totals from their lists' counts, set again from a later end should one have come meanwhile. */
-async function setUserTotals(followedId: string, followersEnd: ChainEnd<Tip>, followerId: string, followingsEnd: ChainEnd<Tip>): Promise<void> {
+/** Rounds of setting and reading back the members' totals before leaving them to the repairs. */
+const TOTAL_ROUNDS = 3;
+
+/**
+ * Sets the kept totals of a follow's two members (`followersCount` of the followed, `followingsCount` of the follower)
+ * from their lists' counts, and reads them back: on the embedded database an update rewrites the whole document
+ * without isolation, so a set made at once by another change (of these totals or of another field of the member)
+ * can land over this one. A few rounds of set-then-read end right unless the member is changed without pause; what
+ * is still wrong then is mended by the rankings job and the follow-lists rebuild, which set them from the follows.
+ */
+export async function settleUserTotals(followedId: string, followerId: string): Promise<{ followed: Counts; follower: Counts }> {
   const followed = new Types.ObjectId(followedId);
   const follower = new Types.ObjectId(followerId);
-  await setFollowTotals([
-    { userId: followed, followersCount: countOf(followersEnd) },
-    { userId: follower, followingsCount: countOf(followingsEnd) },
-  ]);
-  // An event appended meanwhile may have set its count before this call set an older one: read past the ends once
-  // more and set what moved on (the later appender's own check runs after its set, so the last set is the newest).
-  const [followersNow, followingsNow] = await Promise.all([listEnd('followers', followedId), listEnd('followings', followerId)]);
-  const again = [
-    ...(followersNow.n > followersEnd.n ? [{ userId: followed, followersCount: countOf(followersNow) }] : []),
-    ...(followingsNow.n > followingsEnd.n ? [{ userId: follower, followingsCount: countOf(followingsNow) }] : []),
-  ];
-  if (again.length) await setFollowTotals(again);
+  let counts: { followed: Counts; follower: Counts } | null = null;
+  for (let round = 0; round < TOTAL_ROUNDS; round += 1) {
+    const [followedCounts, followerCounts] = await Promise.all([listCounts(followedId), listCounts(followerId)]);
+    counts = { followed: followedCounts, follower: followerCounts };
+    await setFollowTotals([
+      { userId: followed, followersCount: followedCounts.followersCount },
+      { userId: follower, followingsCount: followerCounts.followingsCount },
+    ]);
+    const [followedNow, followerNow, followedAfter, followerAfter] = await Promise.all([
+      userReads.byId<Pick<UserDoc, 'followersCount'>>(followed, { followersCount: 1 }),
+      userReads.byId<Pick<UserDoc, 'followingsCount'>>(follower, { followingsCount: 1 }),
+      listCounts(followedId),
+      listCounts(followerId),
+    ]);
+    const settled =
+      (followedNow?.followersCount ?? 0) === followedAfter.followersCount && (followerNow?.followingsCount ?? 0) === followerAfter.followingsCount;
+    counts = { followed: followedAfter, follower: followerAfter };
+    if (settled || !followedNow || !followerNow) break;
+  }
+  return counts!;
 }
 
 /** The events of one follow change, in both members' lists, and the members' kept totals after them. */
@@ -104,7 +122,7 @@ async function appendChange(kind: 'followed' | 'unfollowed', followerId: string,
     appendListEvent('followers', followedId, { kind, other: new Types.ObjectId(followerId), instance, at }, delta),
     appendListEvent('followings', followerId, { kind, other: new Types.ObjectId(followedId), instance, at }, delta),
   ]);
-  await setUserTotals(followedId, followersEnd, followerId, followingsEnd);
+  await settleUserTotals(followedId, followerId);
   if (kind === 'unfollowed') {
     compactIfDue('followers', followedId, followersEnd);
     compactIfDue('followings', followerId, followingsEnd);

@@ -12,7 +12,7 @@ import { consumeLimit } from '../../lib/rate-limit';
 import { hasBlocked } from '../messages';
 import { setFollowTotals, toPublicUserDto, userReads, type UserDoc } from '../users';
 import { FollowModel, followKey, type FollowDoc } from './follows.model';
-import { listCounts, listPage, recordFollow, recordUnfollow, type ListPlace } from './follows.lists';
+import { listCounts, listPage, recordFollow, recordUnfollow, settleUserTotals, type ListPlace } from './follows.lists';
 import type { Schemas } from '../../lib/openapi-types';
 
 export const FOLLOW_MESSAGES = {
@@ -41,11 +41,12 @@ async function existingMember(id: string): Promise<Types.ObjectId> {
   return _id;
 }
 
-/** The counts of a follow's two members, each read from its lists' ends. */
-async function countsOfPair(followedId: string, followerId: string): Promise<{ followed: Counts; follower: Counts }> {
-  const [followed, follower] = await Promise.all([listCounts(followedId), listCounts(followerId)]);
-  return { followed, follower };
-}
+/**
+ * The counts of a follow's two members after a follow call, each read from its lists' ends; their kept totals are set
+ * from them again (follows.lists.ts, settleUserTotals), so that a call that changed nothing (already following) still
+ * mends a total that a set landing out of order left behind.
+ */
+const countsOfPair = (followedId: string, followerId: string) => settleUserTotals(followedId, followerId);
 
 /** The refusal of a follow while either member blocks the other (two reads by the blocks' keys); null when neither does. */
 async function blockedFollow(followerId: string, followedId: string): Promise<AppError | null> {
