@@ -116,21 +116,31 @@ export async function settleUserTotals(followedId: string, followerId: string): 
 }
 
 /** The events of one follow change, in both members' lists, and the members' kept totals after them. */
-async function appendChange(kind: 'followed' | 'unfollowed', followerId: string, followedId: string, instance: string | null, at: Date): Promise<void> {
+async function appendChange(
+  kind: 'followed' | 'unfollowed',
+  followerId: string,
+  followedId: string,
+  instance: string | null,
+  at: Date,
+  settle = true,
+): Promise<void> {
   const delta = kind === 'followed' ? 1 : -1;
   const [followersEnd, followingsEnd] = await Promise.all([
     appendListEvent('followers', followedId, { kind, other: new Types.ObjectId(followerId), instance, at }, delta),
     appendListEvent('followings', followerId, { kind, other: new Types.ObjectId(followedId), instance, at }, delta),
   ]);
-  await settleUserTotals(followedId, followerId);
+  if (settle) await settleUserTotals(followedId, followerId);
   if (kind === 'unfollowed') {
     compactIfDue('followers', followedId, followersEnd);
     compactIfDue('followings', followerId, followingsEnd);
   }
 }
 
-/** Makes `followerId` follow `followedId`: true when this call made the follow, false when it was there already. */
-export async function recordFollow(followerId: string, followedId: string, at: Date): Promise<boolean> {
+/**
+ * Makes `followerId` follow `followedId`: true when this call made the follow, false when it was there already.
+ * `settleTotals: false` leaves the members' kept totals to the caller (a batch that sets them once at its end).
+ */
+export async function recordFollow(followerId: string, followedId: string, at: Date, { settleTotals = true } = {}): Promise<boolean> {
   const instance = randomBytes(8).toString('hex');
   const follow: FollowDoc = {
     _id: followKey(followerId, followedId),
@@ -145,7 +155,7 @@ export async function recordFollow(followerId: string, followedId: string, at: D
     if (!isDuplicateKey(err)) throw err;
     return false;
   }
-  await appendChange('followed', followerId, followedId, instance, at);
+  await appendChange('followed', followerId, followedId, instance, at, settleTotals);
   return true;
 }
 

@@ -176,7 +176,9 @@ export async function followsAmong(followerIds: Types.ObjectId[], followedIds: T
 export async function recordFollows(pairs: { followerId: Types.ObjectId; followedId: Types.ObjectId }[], at = new Date()): Promise<void> {
   // A few at once: follows of one member at once take turns in their list (each number is taken by one insert).
   for (let i = 0; i < pairs.length; i += 8) {
-    await Promise.all(pairs.slice(i, i + 8).map(({ followerId, followedId }) => recordFollow(String(followerId), String(followedId), at)));
+    await Promise.all(
+      pairs.slice(i, i + 8).map(({ followerId, followedId }) => recordFollow(String(followerId), String(followedId), at, { settleTotals: false })),
+    );
   }
   // Totals set at once on one member's document can land out of order on the embedded database: set once more from
   // the lists' ends, now that nothing else moves them.
