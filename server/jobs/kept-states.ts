@@ -3,7 +3,9 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { commentListsKeptState } from '../modules/comments';
 import { feedListsState, rankingsState, searchIndexState } from '../modules/feeds';
+import { followListsKeptState } from '../modules/follows';
 import { ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 
@@ -12,6 +14,8 @@ export const keptStates: KeptState[] = [
   ...ledgerKeptStates,
   rankingsState,
   feedListsState,
+  followListsKeptState,
+  commentListsKeptState,
   unreadCountsState, // before inbox-lists, which reads the sides it brings to their messages
   inboxListsState,
   searchIndexState,

@@ -11,7 +11,7 @@ import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
 import { COMMENT_LIMIT, COMMENT_MESSAGES, CommentModel } from '../../server/modules/comments';
 import { ContentModel } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
-import { FollowModel } from '../../server/modules/follows';
+import { recordFollow } from '../../server/modules/follows';
 import { createTestApp } from '../helpers/app';
 import { freezeInWindow } from '../helpers/clock';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
@@ -280,7 +280,7 @@ describe('the lists of a member, the feed and the admins', () => {
   it('when members comment, then a member’s list, the follower’s feed and the admins’ list show what each should', async () => {
     const dan = await createMember();
     const dansPiece = await createPiece(dan, { title: 'Dan’s' });
-    await FollowModel.create({ _id: `${cara.id}:${ana.id}`, followerId: cara.id, followedId: ana.id, at: new Date() });
+    await recordFollow(cara.id, ana.id, new Date());
     await say(bea, photo, 'On Ana’s photo').expect(201);
     await say(bea, dansPiece, 'On Dan’s piece').expect(201);
     await share(dan, song, 'Sharing Ana’s song').expect(201);

@@ -8,7 +8,8 @@ import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
 import { refreshRankings } from '../../server/modules/feeds';
-import { FOLLOW_LIMIT, FOLLOW_MESSAGES, FollowModel } from '../../server/modules/follows';
+import { FOLLOW_LIMIT, FOLLOW_MESSAGES, FollowModel, forgetFollowLists } from '../../server/modules/follows';
+import mongoose from 'mongoose';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -50,7 +51,9 @@ beforeAll(async () => {
 afterAll(async () => smtp.stop());
 
 beforeEach(async () => {
-  await Promise.all([FollowModel.deleteMany({}), RateLimitModel.deleteMany({})]);
+  const lists = ['follow_events', 'follow_heads'].map((name) => mongoose.connection.collection(name).deleteMany({}));
+  await Promise.all([FollowModel.deleteMany({}), RateLimitModel.deleteMany({}), ...lists]);
+  forgetFollowLists();
   await UserModel.updateMany({}, { $set: { followersCount: 0, followingsCount: 0 } });
 });
 

@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/testing';
-import { forgetCommentThreads } from '../../server/modules/comments';
 import { forgetMessageThreads } from '../../server/modules/messages';
-import { titleIndexState } from '../../server/modules/contents';
+import { forgetPieceChains, titleIndexState } from '../../server/modules/contents';
 import { nameIndexState } from '../../server/modules/users';
-import { forgetPieceChains } from '../../server/modules/contents';
 import { forgetLedgerChains } from '../../server/modules/ledger';
+import { forgetCommentLists, forgetCommentThreads } from '../../server/modules/comments';
+import { forgetFollowLists } from '../../server/modules/follows';
 
 /** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
 export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS?: number } = {}): void {
@@ -45,6 +45,8 @@ export async function clearDatabase(): Promise<void> {
   nameIndexState.forget();
   forgetPieceChains();
   forgetLedgerChains();
+  forgetCommentLists();
+  forgetFollowLists();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

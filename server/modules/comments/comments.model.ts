@@ -58,3 +58,41 @@ const removalSchema = new Schema(
 );
 
 export const CommentRemovalModel = model('CommentRemoval', removalSchema, 'comment_removals');
+
+/**
+ * A comment's place in a member's lists: numbered chains (lib/numbered-chain.ts) `by:{userId}#{n}` (the comments the
+ * member wrote) and `on:{ownerId}#{n}` (the comments on the member's pieces, which the comment feed of their followers
+ * merges), each number taken by its insert. An entry names its comment; a removed comment stays as a tombstone, which
+ * the readers skip, so an entry is never deleted.
+ */
+const commentListEntrySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    commentId: { type: String, required: true },
+    /** The comment's time, for merging several members' lists newest first. */
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+export interface CommentListEntryDoc {
+  _id: string;
+  commentId: string;
+  at: Date;
+}
+
+export const CommentListEntryModel = model<CommentListEntryDoc>('CommentListEntry', commentListEntrySchema, 'comment_lists');
+
+/**
+ * The kept snapshot of a chain's end, `_id` a member's list's name (`by:{userId}`, `on:{ownerId}`) or a piece's thread's
+ * (`thread:{contentId}`): set after each append, best-effort (it may be a few behind, never ahead); a process that
+ * does not know the chain starts from it and reads the numbers after it until one is missing.
+ */
+const commentListHeadSchema = new Schema({ _id: { type: String, required: true }, n: { type: Number, required: true } }, { versionKey: false });
+
+export interface CommentListHeadDoc {
+  _id: string;
+  n: number;
+}
+
+export const CommentListHeadModel = model<CommentListHeadDoc>('CommentListHead', commentListHeadSchema, 'comment_list_heads');

@@ -17,13 +17,14 @@ import { numberedChains } from '../../lib/numbered-chain';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
 import { clearPublicResponses } from '../../lib/public-responses';
-import { anyOf, insertWhole, ours, readById } from '../../lib/query';
+import { insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { Schemas } from '../../lib/openapi-types';
 import { canView, contentReads, recordComment, type ContentDoc } from '../contents';
-import { followedIds } from '../follows';
+import { latestFollowed, stillFollowed } from '../follows';
 import { userReads, type UserDoc } from '../users';
 import { CommentModel, CommentRemovalModel, type CommentDoc } from './comments.model';
+import { chainEnd, FEED_ARTISTS, feedPage, listComment, memberCommentsPage, setHead, startingPlaces, type FeedPlace } from './comments.lists';
 
 export const COMMENT_MESSAGES = {
   required: MESSAGES.commentRequired,
@@ -59,6 +60,9 @@ const PERSON_FIELDS = { username: 1, fullName: 1, firstName: 1, lastName: 1, ima
 
 /** A piece's comments, numbered from 1: `{contentId}-{n}`. */
 const threads = numberedChains<Pick<CommentDoc, 'at'>>(CommentModel, { separator: '-', projection: { at: 1 } });
+
+/** A piece's thread's kept head (comments.lists.ts), so that a process that never saw the thread finds its end at once. */
+const threadHead = (contentId: string) => `thread:${contentId}`;
 
 /** Forgets the comment threads this process knows, for tests that empty the collection under a running app. */
 export const forgetCommentThreads = threads.forget;
@@ -136,10 +140,18 @@ async function toDtos(docs: CommentDoc[], knownPieces: Piece[] = []): Promise<Co
   });
 }
 
-/**
- * A page of a list read with a filter (a member's comments, the feed, all): only what the viewer may see. `list`
- * names the list: its cursors page only it.
- */
+/** Of `docs`, those on pieces the viewer may see, as the lists show them. */
+async function shownTo(docs: CommentDoc[], viewer: AuthContext | undefined): Promise<CommentDto[]> {
+  const pieces = await Promise.all(
+    [...new Set(docs.map((doc) => String(doc.contentId)))].map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS)),
+  );
+  const seen = await Promise.all(pieces.map(async (piece) => (piece && (await canView(piece, viewer)) ? piece : null)));
+  const visible = seen.flatMap((piece) => (piece ? [piece] : []));
+  const shown = docs.filter((doc) => visible.some((piece) => piece._id.equals(doc.contentId)));
+  return toDtos(shown, visible);
+}
+
+/** A page of every comment (read with a sort: admins only): only what the viewer may see. */
 async function listPage(
   list: string,
   filter: Record<string, unknown>,
@@ -153,13 +165,7 @@ async function listPage(
     .limit(size + 1)
     .lean<CommentDoc[]>();
   const { items, nextCursor } = newestPage(list, rows, size);
-  const pieces = await Promise.all(
-    [...new Set(items.map((doc) => String(doc.contentId)))].map((id) => contentReads.byIdShared<Piece>(new Types.ObjectId(id), PIECE_FIELDS)),
-  );
-  const seen = await Promise.all(pieces.map(async (piece) => (piece && (await canView(piece, viewer)) ? piece : null)));
-  const visible = seen.flatMap((piece) => (piece ? [piece] : []));
-  const shown = items.filter((doc) => visible.some((piece) => piece._id.equals(doc.contentId)));
-  return { comments: await toDtos(shown, visible), nextCursor, total: null };
+  return { comments: await shownTo(items, viewer), nextCursor, total: null };
 }
 
 interface NewComment {
@@ -185,7 +191,8 @@ async function write(caller: AuthContext, kind: CommentDoc['kind'], request: New
   }
   await consumeLimit(`comment:${caller.userId}`, COMMENT_LIMIT, COMMENT_MESSAGES.tooMany, now);
 
-  const { id, doc } = await threads.append(String(piece._id), () => ({
+  if ((await threads.end(String(piece._id), false)).n === 0) await chainEnd(threads, String(piece._id), threadHead(String(piece._id)));
+  const { n, id, doc } = await threads.append(String(piece._id), () => ({
     kind,
     contentId: piece._id,
     ownerId: piece.ownerId,
@@ -196,7 +203,7 @@ async function write(caller: AuthContext, kind: CommentDoc['kind'], request: New
     at: now,
     removedAt: null,
   }));
-  await recordComment(piece._id, 1);
+  await Promise.all([recordComment(piece._id, 1), listComment({ ...doc, _id: id }), setHead(threadHead(String(piece._id)), n)]);
   clearPublicResponses();
   const [comment] = await toDtos([{ ...doc, _id: id }], [piece]);
   return { message: COMMENT_MESSAGES.added, comment: comment!, commentsCount: piece.commentsCount + 1 };
@@ -249,7 +256,7 @@ export async function commentsOfPiece(contentId: string, viewer: AuthContext | u
   const id = String(piece._id);
   const size = pageSize(limit);
   const list = commentsOfPieceList(id);
-  const below = cursor ? decodePageCursor(list, cursor, acceptNumber(id))! : (await threads.end(id, true)).n + 1;
+  const below = cursor ? decodePageCursor(list, cursor, acceptNumber(id))! : (await chainEnd(threads, id, threadHead(id))) + 1;
   const found: CommentDoc[] = [];
   let next = below - 1;
   while (next >= 1 && found.length < size && below - next <= MAX_READS_PER_PAGE) {
@@ -261,18 +268,70 @@ export async function commentsOfPiece(contentId: string, viewer: AuthContext | u
   return { comments: await toDtos(found, [piece]), nextCursor: next >= 1 ? encodePageCursor(list, next + 1, id) : null, total: piece.commentsCount };
 }
 
-/** A member's comments and shares on the pieces the viewer may see, the newest first. */
+/** A member's comments and shares on the pieces the viewer may see, the newest first (their list, by key). */
 export async function commentsOfMember(userId: string, viewer: AuthContext | undefined, cursor?: string, limit?: number): Promise<Page> {
-  const member = new Types.ObjectId(userId);
-  if (!(await userReads.exists({ _id: member }))) throw notFound(COMMENT_MESSAGES.noMember);
-  return listPage(`comments-of-member:${userId}`, { commentorId: member }, viewer, cursor, limit);
+  if (!(await userReads.byId(new Types.ObjectId(userId), { _id: 1 }))) throw notFound(COMMENT_MESSAGES.noMember);
+  const list = `comments-of-member:${userId}`;
+  const page = await memberCommentsPage(userId, decodePageCursor(list, cursor, acceptNumber(userId)), pageSize(limit));
+  return { comments: await shownTo(page.docs, viewer), nextCursor: page.below ? encodePageCursor(list, page.below, userId) : null, total: null };
 }
 
-/** Comments and shares on the pieces of the artists the caller follows, the newest first. */
+/**
+ * The cursor's places: the followings list's copy the artists' names refer to, then each artist's name (their follow's
+ * place in the caller's followings list, follows' latestFollowed) and the number of their list to go on below, in
+ * base 36: `{copy}|{name}.{below},...` (a name in a copy is negative).
+ */
+const encodePlaces = (copy: number, places: FeedPlace[]) =>
+  `${copy.toString(36)}|${places.map((place) => `${place.event.toString(36)}.${place.below.toString(36)}`).join(',')}`;
+
+function decodePlaces(key: unknown, id: unknown): { copy: number; places: { event: number; below: number }[] } | null {
+  if (typeof key !== 'string' || id !== 'feed') return null;
+  const [copyPart, list] = key.split('|');
+  const copy = parseInt(copyPart ?? '', 36);
+  const places = (list ?? '').split(',').map((pair) => pair.split('.').map((part) => parseInt(part, 36)));
+  const valid =
+    Number.isSafeInteger(copy) &&
+    copy >= 0 &&
+    places.length <= FEED_ARTISTS &&
+    places.every(([event, below, ...rest]) => !rest.length && Number.isSafeInteger(event) && event !== 0 && Number.isSafeInteger(below) && below! >= 1);
+  return valid ? { copy, places: places.map(([event, below]) => ({ event: event!, below: below! })) } : null;
+}
+
+/** The longest cursor the contract allows. */
+const MAX_CURSOR = 200;
+
+/**
+ * Comments and shares on the pieces of the artists the caller follows, the newest first: the lists of the
+ * FEED_ARTISTS artists they followed last, merged (comments.lists.ts). The cursor holds each artist's place, so a
+ * later page reads the same artists (less any the caller unfollowed since).
+ */
 export async function commentFeed(caller: AuthContext, cursor?: string, limit?: number): Promise<Page> {
-  const artists = await followedIds(caller.userId);
-  if (!artists.length) return { comments: [], nextCursor: null, total: null };
-  return listPage(`comment-feed:${caller.userId}`, { ownerId: anyOf(artists) }, caller, cursor, limit);
+  const list = `comment-feed:${caller.userId}`;
+  const saved = decodePageCursor(list, cursor, decodePlaces);
+  let places: FeedPlace[];
+  let copy: number;
+  if (saved) {
+    copy = saved.copy;
+    const followed = await stillFollowed(
+      caller.userId,
+      saved.places.map((place) => place.event),
+      copy,
+    );
+    places = followed.map(({ memberId, event }) => ({ artistId: memberId, event, below: saved.places.find((place) => place.event === event)!.below }));
+  } else {
+    const latest = await latestFollowed(caller.userId, FEED_ARTISTS);
+    copy = latest.copy;
+    places = await startingPlaces(latest.followed.map(({ memberId, event }) => ({ artistId: memberId, event, below: 0 })));
+  }
+  const page = await feedPage(places, pageSize(limit));
+  // The places of the artists followed longest ago go first should the cursor not fit (only with lists of millions).
+  let left = page.places;
+  let nextCursor = left.length ? encodePageCursor(list, encodePlaces(copy, left), 'feed') : null;
+  while (nextCursor && nextCursor.length > MAX_CURSOR) {
+    left = left.slice(0, -1);
+    nextCursor = left.length ? encodePageCursor(list, encodePlaces(copy, left), 'feed') : null;
+  }
+  return { comments: await shownTo(page.docs, caller), nextCursor, total: null };
 }
 
 /** Every comment and share, the newest first, for admins. */

@@ -1,26 +1,29 @@
-/** Removing a member's follows, both ways, when their account is deleted: the other members' counts follow. */
+/** Removing a member's follows, both ways, when their account is deleted: the other members' lists and counts follow. */
 import { Types } from 'mongoose';
-import { anyOf } from '../../lib/query';
-import { setFollowTotals } from '../users';
 import { FollowModel, type FollowDoc } from './follows.model';
-import { followTotals } from './follows.service';
+import { recordUnfollow } from './follows.lists';
 
-/** Removes whom the member follows and who follows them, then sets those members' totals from what is left; safe to repeat. */
-export async function removeFollowsOf(userId: string): Promise<number> {
+/** Follows ended at once while a deletion runs: a bounded load on the database however many followers there are. */
+const AT_ONCE = 8;
+
+/**
+ * Ends whom the member follows and who follows them, each as an unfollow is (its events in both members' lists, their
+ * kept totals), so every list and count stays exact; safe to repeat. Answers how many this call ended.
+ */
+export async function removeFollowsOf(userId: string, now = new Date()): Promise<number> {
   const member = new Types.ObjectId(userId);
+  // A deletion reads the member's follows by a field (a scan on the embedded database): it runs once per account.
   const [following, followers] = await Promise.all([
-    FollowModel.find({ followerId: member }, { followedId: 1 }).lean<Pick<FollowDoc, '_id' | 'followedId'>[]>(),
-    FollowModel.find({ followedId: member }, { followerId: 1 }).lean<Pick<FollowDoc, '_id' | 'followerId'>[]>(),
+    FollowModel.find({ followerId: member }, { followerId: 1, followedId: 1 }).lean<Pick<FollowDoc, 'followerId' | 'followedId'>[]>(),
+    FollowModel.find({ followedId: member }, { followerId: 1, followedId: 1 }).lean<Pick<FollowDoc, 'followerId' | 'followedId'>[]>(),
   ]);
-  const ids = [...following, ...followers].map((follow) => follow._id);
-  if (!ids.length) return 0;
-  await FollowModel.deleteMany({ _id: anyOf(ids) });
-  // Counted from the follows left (one read of them all, as the rankings job counts), so that a follow made
-  // meanwhile is counted too.
-  const totals = await followTotals();
-  await setFollowTotals([
-    ...following.map(({ followedId }) => ({ userId: followedId, followersCount: totals.get(String(followedId))?.followersCount ?? 0 })),
-    ...followers.map(({ followerId }) => ({ userId: followerId, followingsCount: totals.get(String(followerId))?.followingsCount ?? 0 })),
-  ]);
-  return ids.length;
+  const pairs = [...following, ...followers];
+  let ended = 0;
+  for (let i = 0; i < pairs.length; i += AT_ONCE) {
+    const done = await Promise.all(
+      pairs.slice(i, i + AT_ONCE).map(({ followerId, followedId }) => recordUnfollow(String(followerId), String(followedId), now)),
+    );
+    ended += done.filter(Boolean).length;
+  }
+  return ended;
 }

@@ -1,18 +1,18 @@
 /**
- * Follows: a member follows or unfollows another, and the lists and counts of who follows whom. Counts are counted
- * from the follow documents, so they are exact whatever ran at once; the members' kept totals (which the feeds rank
- * on) are set from those counts after each change.
+ * Follows: a member follows or unfollows another, and the lists and counts of who follows whom. The counts and lists
+ * are read from each member's chains of follow events (follows.lists.ts), by `_id` only; the members' kept totals
+ * (which the feeds rank on) are set from those counts after each change.
  */
 import { Types } from 'mongoose';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
-import { isDuplicateKey } from '../../lib/duplicate-key';
-import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
-import { anyOf, insertWhole, ours, readById } from '../../lib/query';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
+import { anyOf, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import { hasBlocked } from '../messages';
 import { setFollowTotals, toPublicUserDto, userReads, type UserDoc } from '../users';
 import { FollowModel, followKey, type FollowDoc } from './follows.model';
+import { listCounts, listPage, recordFollow, recordUnfollow, settleUserTotals, type ListPlace } from './follows.lists';
 import type { Schemas } from '../../lib/openapi-types';
 
 export const FOLLOW_MESSAGES = {
@@ -33,29 +33,20 @@ const MAX_PAGE = 50;
 type Counts = Schemas['FollowCounts'];
 type Page = Schemas['FollowPage'];
 
-async function countsOf(userId: Types.ObjectId): Promise<Counts> {
-  const [followersCount, followingsCount] = await Promise.all([
-    FollowModel.countDocuments({ followedId: userId }),
-    FollowModel.countDocuments({ followerId: userId }),
-  ]);
-  return { followersCount, followingsCount };
-}
-
+/** The member, read by `_id` (a filter with `isActive` too would scan the members on the embedded database). */
 async function existingMember(id: string): Promise<Types.ObjectId> {
   const _id = new Types.ObjectId(id);
-  if (!(await userReads.exists({ _id, isActive: true }))) throw notFound(FOLLOW_MESSAGES.noMember);
+  const member = await userReads.byId<Pick<UserDoc, 'isActive'>>(_id, { isActive: 1 });
+  if (!member?.isActive) throw notFound(FOLLOW_MESSAGES.noMember);
   return _id;
 }
 
-/** Sets the kept totals of a follow's two members from the follows, and answers their counts. */
-async function settleTotals(followed: Types.ObjectId, follower: Types.ObjectId): Promise<{ followed: Counts; follower: Counts }> {
-  const [followedCounts, followerCounts] = await Promise.all([countsOf(followed), countsOf(follower)]);
-  await setFollowTotals([
-    { userId: followed, followersCount: followedCounts.followersCount },
-    { userId: follower, followingsCount: followerCounts.followingsCount },
-  ]);
-  return { followed: followedCounts, follower: followerCounts };
-}
+/**
+ * The counts of a follow's two members after a follow call, each read from its lists' ends; their kept totals are set
+ * from them again (follows.lists.ts, settleUserTotals), so that a call that changed nothing (already following) still
+ * mends a total that a set landing out of order left behind.
+ */
+const countsOfPair = (followedId: string, followerId: string) => settleUserTotals(followedId, followerId);
 
 /** The refusal of a follow while either member blocks the other (two reads by the blocks' keys); null when neither does. */
 async function blockedFollow(followerId: string, followedId: string): Promise<AppError | null> {
@@ -69,30 +60,25 @@ export async function makeFollowing(caller: AuthContext, request: { subjectorId:
   if (request.myuserId !== caller.userId) throw new AppError(403, 'forbidden', FOLLOW_MESSAGES.forSelf);
   if (request.subjectorId === caller.userId) throw badRequest(FOLLOW_MESSAGES.self, [{ path: 'subjectorId', message: FOLLOW_MESSAGES.self }]);
   await consumeLimit(`follow:${caller.userId}`, FOLLOW_LIMIT, FOLLOW_MESSAGES.tooMany, now);
-  const followed = await existingMember(request.subjectorId);
-  const follower = new Types.ObjectId(caller.userId);
-  const _id = followKey(caller.userId, request.subjectorId);
+  const followed = String(await existingMember(request.subjectorId));
+  const follower = caller.userId;
   if (request.set) {
-    const refused = await blockedFollow(caller.userId, request.subjectorId);
+    const refused = await blockedFollow(follower, followed);
     if (refused) throw refused;
-    await insertWhole(FollowModel, { _id, followerId: follower, followedId: followed, at: now }).catch((err: unknown) => {
-      if (!isDuplicateKey(err)) throw err; // already following: nothing to change
-    });
+    await recordFollow(follower, followed, now); // false: already following, nothing to change
     // A block made meanwhile may have ended the follows between the two before this one was there: looked for again
     // now that it is, and then this follow goes too. (The block is inserted before its follows are ended, so one of
     // the two always sees the other.)
-    const blockedMeanwhile = await blockedFollow(caller.userId, request.subjectorId);
+    const blockedMeanwhile = await blockedFollow(follower, followed);
     if (blockedMeanwhile) {
-      await FollowModel.deleteOne({ _id });
-      await settleTotals(followed, follower);
+      await recordUnfollow(follower, followed, now);
       throw blockedMeanwhile;
     }
   } else {
-    await FollowModel.deleteOne({ _id });
+    await recordUnfollow(follower, followed, now);
   }
-  const counts = await settleTotals(followed, follower);
-  const isFollowing = Boolean(await FollowModel.exists({ _id }));
-  return { isFollowing, subjector: counts.followed, me: counts.follower };
+  const [counts, follow] = await Promise.all([countsOfPair(followed, follower), readById(FollowModel, followKey(follower, followed), { _id: 1 })]);
+  return { isFollowing: Boolean(follow), subjector: counts.followed, me: counts.follower };
 }
 
 /**
@@ -103,33 +89,36 @@ export async function makeFollowing(caller: AuthContext, request: { subjectorId:
 export async function removeFollower(caller: AuthContext, followerId: string, now = new Date()): Promise<Schemas['FollowerRemoved']> {
   if (followerId === caller.userId) throw badRequest(FOLLOW_MESSAGES.removeSelf, [{ path: 'id', message: FOLLOW_MESSAGES.removeSelf }]);
   await consumeLimit(`follow:${caller.userId}`, FOLLOW_LIMIT, FOLLOW_MESSAGES.tooMany, now);
-  const follower = await existingMember(followerId);
-  await FollowModel.deleteOne({ _id: followKey(followerId, caller.userId) });
-  const counts = await settleTotals(new Types.ObjectId(caller.userId), follower);
+  const follower = String(await existingMember(followerId));
+  await recordUnfollow(follower, caller.userId, now);
+  const counts = await countsOfPair(caller.userId, follower);
   return { isFollower: false, follower: counts.follower, me: counts.followed };
 }
 
-/**
- * Ends the follows between two members, both ways (a block: neither follows the other any more), and sets their kept
- * totals from what is left. Safe to repeat.
- */
-export async function endFollowsBetween(memberId: string, otherId: string): Promise<void> {
-  // One delete by `_id` each (an `$in` would scan the collection on the embedded database).
-  await Promise.all([FollowModel.deleteOne({ _id: followKey(memberId, otherId) }), FollowModel.deleteOne({ _id: followKey(otherId, memberId) })]);
-  const [member, other] = [new Types.ObjectId(memberId), new Types.ObjectId(otherId)];
-  const [memberCounts, otherCounts] = await Promise.all([countsOf(member), countsOf(other)]);
-  await setFollowTotals([
-    { userId: member, ...memberCounts },
-    { userId: other, ...otherCounts },
-  ]);
+/** Ends the follows between two members, both ways (a block: neither follows the other any more). Safe to repeat. */
+export async function endFollowsBetween(memberId: string, otherId: string, now = new Date()): Promise<void> {
+  await Promise.all([recordUnfollow(memberId, otherId, now), recordUnfollow(otherId, memberId, now)]);
 }
 
 /** A member's counts, and whether the viewer follows them (read by the follow's key). */
 export async function followCounts(id: string, viewer?: AuthContext): Promise<Schemas['FollowCountsView']> {
-  const member = await existingMember(id);
-  const [counts, follow] = await Promise.all([countsOf(member), viewer ? readById(FollowModel, followKey(viewer.userId, id), { _id: 1 }) : null]);
+  await existingMember(id);
+  const [counts, follow] = await Promise.all([listCounts(id), viewer ? readById(FollowModel, followKey(viewer.userId, id), { _id: 1 }) : null]);
   return { ...counts, isFollowing: Boolean(follow) };
 }
+
+/** A follow list's place in a cursor: `{copy}.{below}.{floor}` in base 36 (follows.lists.ts, ListPlace). */
+const encodePlace = ({ copy, below, floor }: ListPlace) => [copy, below, floor].map((n) => n.toString(36)).join('.');
+
+const acceptPlace =
+  (userId: string) =>
+  (key: unknown, id: unknown): ListPlace | null => {
+    if (typeof key !== 'string' || id !== userId) return null;
+    const numbers = key.split('.').map((part) => parseInt(part, 36));
+    if (numbers.length !== 3 || !numbers.every((n) => Number.isSafeInteger(n) && n >= 0)) return null;
+    const [copy, below, floor] = numbers as [number, number, number];
+    return below >= 1 ? { copy, below, floor } : null;
+  };
 
 /**
  * One page of `userId`'s followers (`side: 'followers'`) or followings, the latest follow first. Each entry says
@@ -144,40 +133,27 @@ export async function followPage(
   limit = 20,
 ): Promise<Page> {
   if (caller && caller.userId !== viewerId) throw new AppError(403, 'forbidden', FOLLOW_MESSAGES.notYourList);
-  const member = await existingMember(userId);
+  await existingMember(userId);
   const size = Math.min(Math.max(limit, 1), MAX_PAGE);
-  const mine = side === 'followers' ? 'followedId' : 'followerId';
   const list = `${side}:${userId}`;
-  const rows = await FollowModel.find(ours({ [mine]: member, ...afterNewest(decodeNewestCursor(list, cursor)) }))
-    .sort(NEWEST_FIRST)
-    .limit(size + 1)
-    .lean<FollowDoc[]>();
-  const { items: page, nextCursor } = newestPage(list, rows, size);
-  const otherIds = page.map((row) => (side === 'followers' ? row.followerId : row.followedId));
+  const page = await listPage(side, userId, decodePageCursor(list, cursor, acceptPlace(userId)), size);
   const viewer = caller?.userId;
-  // The viewer's follow of each entry is read by its key: a filter on `_id` alone is the one that uses an index on
-  // the embedded database (an `$in` would scan the collection).
+  // Each member and the viewer's follow of each by `_id`: the one filter the embedded database serves from an index
+  // (an `$in` would scan the collection).
   const [users, followedByViewer] = await Promise.all([
-    otherIds.length ? userReads.many<UserDoc>({ _id: anyOf(otherIds) }) : [],
-    Promise.all(otherIds.map(async (id) => (viewer ? Boolean(await readById(FollowModel, followKey(viewer, String(id)), { _id: 1 })) : false))),
+    Promise.all(page.others.map((id) => userReads.byIdShared<UserDoc>(id))),
+    Promise.all(page.others.map(async (id) => (viewer ? Boolean(await readById(FollowModel, followKey(viewer, String(id)), { _id: 1 })) : false))),
   ]);
-  const byId = new Map(users.map((user) => [String(user._id), user]));
-  const entries = otherIds.flatMap((id, index) => {
-    const user = byId.get(String(id));
+  const entries = page.others.flatMap((id, index) => {
+    const user = users[index];
     if (!user) return []; // an account deleted since
     return [{ user: toPublicUserDto(user), isFollowing: followedByViewer[index]!, isMe: String(id) === viewer }];
   });
-  return { entries, nextCursor };
+  return { entries, nextCursor: page.place ? encodePageCursor(list, encodePlace(page.place), userId) : null };
 }
 
 /** Whether `followerId` follows `followedId` (one read by the follow's key). */
 export const isFollower = async (followerId: string, followedId: string) => Boolean(await readById(FollowModel, followKey(followerId, followedId), { _id: 1 }));
-
-/** The members `userId` follows. */
-export async function followedIds(userId: string): Promise<Types.ObjectId[]> {
-  const rows = await FollowModel.find({ followerId: new Types.ObjectId(userId) }, { followedId: 1 }).lean<Pick<FollowDoc, 'followedId'>[]>();
-  return rows.map((row) => row.followedId);
-}
 
 /**
  * Which of `followerIds` follow which of `followedIds`: follower id -> the followed ids among those. A job's page of
@@ -194,22 +170,21 @@ export async function followsAmong(followerIds: Types.ObjectId[], followedIds: T
 }
 
 /**
- * Records follows that no member's request made (the demo catalogue's listeners), keeping any that exist, then sets
- * the kept totals of every member in them from the follow documents, as a follow through the API does.
+ * Records follows that no member's request made (the demo catalogue's listeners), keeping any that exist, each as a
+ * follow through the API is recorded (its events in both members' lists, their kept totals).
  */
 export async function recordFollows(pairs: { followerId: Types.ObjectId; followedId: Types.ObjectId }[], at = new Date()): Promise<void> {
-  if (!pairs.length) return;
-  await FollowModel.bulkWrite(
-    pairs.map(({ followerId, followedId }) => {
-      // An insert takes its `_id` from the filter.
-      const filter = { _id: followKey(String(followerId), String(followedId)) };
-      return { updateOne: { filter, update: { $setOnInsert: { followerId, followedId, at } }, upsert: true } };
-    }),
-    { ordered: false },
-  );
-  const totals = await followTotals();
-  const members = new Set(pairs.flatMap(({ followerId, followedId }) => [String(followerId), String(followedId)]));
-  await setFollowTotals([...members].map((id) => ({ userId: new Types.ObjectId(id), ...(totals.get(id) ?? { followersCount: 0, followingsCount: 0 }) })));
+  // A few at once: follows of one member at once take turns in their list (each number is taken by one insert).
+  for (let i = 0; i < pairs.length; i += 8) {
+    await Promise.all(
+      pairs.slice(i, i + 8).map(({ followerId, followedId }) => recordFollow(String(followerId), String(followedId), at, { settleTotals: false })),
+    );
+  }
+  // Totals set at once on one member's document can land out of order on the embedded database: set once more from
+  // the lists' ends, now that nothing else moves them.
+  const members = [...new Set(pairs.flatMap(({ followerId, followedId }) => [String(followerId), String(followedId)]))];
+  const counts = await Promise.all(members.map(async (id) => ({ userId: new Types.ObjectId(id), ...(await listCounts(id)) })));
+  await setFollowTotals(counts);
 }
 
 /** Every member's follow counts, counted from the follows (the rankings job repairs the kept totals from them). */
