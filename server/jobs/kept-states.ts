@@ -3,8 +3,9 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { memberKeysState } from '../modules/users';
 
-export const keptStates: KeptState[] = [];
+export const keptStates: KeptState[] = [memberKeysState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {

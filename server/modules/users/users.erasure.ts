@@ -7,6 +7,7 @@
 import { Types } from 'mongoose';
 import type { Schemas } from '../../lib/openapi-types';
 import { FormerUsernameModel } from './users.identity';
+import { claimMemberKey, confirmMemberKey, releaseAccountKeys, releaseMemberKey } from './users.keys';
 import { roleOf, toUserDto, toUserExtDto } from './users.mapper';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
@@ -33,47 +34,53 @@ export async function accountExportOf(userId: string, adminEmails: readonly stri
  * real domain). Safe to repeat.
  */
 export async function closeAccount(userId: string): Promise<void> {
-  await UserModel.updateOne(
-    { _id: new Types.ObjectId(userId) },
-    {
-      $set: {
-        email: `deleted.${userId}@knack.invalid`,
-        username: `deleted.${userId}`,
-        firstName: '',
-        lastName: '',
-        fullName: '',
-        passwordHash: null,
-        isActive: false,
-        image: null,
-        headerImage: null,
-        headerImageOriginal: null,
-        bio: '',
-        social: { facebook: '', twitter: '', linkedin: '', instagram: '' },
-        sex: null,
-        birthday: null,
-        willReceiveNews: false,
-        willReceivePromotes: false,
-        willReceiveDigest: false,
-        willReceiveStatements: false,
-        willReceivePayoutNotices: false,
-        metaTitle: '',
-        metaDescription: '',
-        onesignalUserId: null,
-        pendingEmail: null,
-        pendingEmailExpiresAt: null,
-        searchWords: [],
-        // A waiting account being removed can no longer be registered from its link.
-        awaitsRegistration: false,
-        registrationChart: null,
-        contentsCount: 0,
-        followersCount: 0,
-        followingsCount: 0,
-        trendScore: 0,
-      },
-      $unset: { googleId: 1, facebookId: 1 },
-      $inc: { tokenVersion: 1 },
+  const _id = new Types.ObjectId(userId);
+  const standIn = { email: `deleted.${userId}@knack.invalid`, username: `deleted.${userId}` };
+  // The stand-ins are keyed like any value (no one else can have them), the member's own values freed after.
+  await Promise.all([claimMemberKey('email', standIn.email, _id), claimMemberKey('username', standIn.username, _id)]);
+  const before = await UserModel.findByIdAndUpdate(_id, {
+    $set: {
+      ...standIn,
+      firstName: '',
+      lastName: '',
+      fullName: '',
+      passwordHash: null,
+      isActive: false,
+      image: null,
+      headerImage: null,
+      headerImageOriginal: null,
+      bio: '',
+      social: { facebook: '', twitter: '', linkedin: '', instagram: '' },
+      sex: null,
+      birthday: null,
+      willReceiveNews: false,
+      willReceivePromotes: false,
+      willReceiveDigest: false,
+      willReceiveStatements: false,
+      willReceivePayoutNotices: false,
+      metaTitle: '',
+      metaDescription: '',
+      onesignalUserId: null,
+      pendingEmail: null,
+      pendingEmailExpiresAt: null,
+      searchWords: [],
+      // A waiting account being removed can no longer be registered from its link.
+      awaitsRegistration: false,
+      registrationChart: null,
+      contentsCount: 0,
+      followersCount: 0,
+      followingsCount: 0,
+      trendScore: 0,
     },
-  );
+    $unset: { googleId: 1, facebookId: 1 },
+    $inc: { tokenVersion: 1 },
+  }).lean<UserDoc>();
+  if (before) {
+    await Promise.all([confirmMemberKey('email', standIn.email, _id), confirmMemberKey('username', standIn.username, _id)]);
+    if (before.email !== standIn.email) await releaseAccountKeys(before);
+  } else {
+    await Promise.all([releaseMemberKey('email', standIn.email, _id), releaseMemberKey('username', standIn.username, _id)]);
+  }
   // The names the member gave up are theirs alone while the account lives (users.identity.ts); free with it.
   await FormerUsernameModel.deleteMany({ userId: new Types.ObjectId(userId) });
 }
@@ -81,6 +88,8 @@ export async function closeAccount(userId: string): Promise<void> {
 /** Removes the account and its extension (location, credits, payout email). Safe to repeat. */
 export async function removeAccount(userId: string): Promise<void> {
   const _id = new Types.ObjectId(userId);
+  const user = await UserModel.findById(_id, { email: 1, username: 1, googleId: 1, facebookId: 1 }).lean<UserDoc>();
   await UserExtModel.deleteOne({ userId: _id });
   await UserModel.deleteOne({ _id });
+  if (user) await releaseAccountKeys(user);
 }

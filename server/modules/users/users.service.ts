@@ -5,6 +5,7 @@ import { ours } from '../../lib/query';
 import { startsWith, wordsOf } from '../../lib/search';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 import { usernameHeldByAnother } from './users.identity';
+import { memberByKey } from './users.keys';
 
 /** Usernames are trimmed, lower-cased, with spaces as underscores. */
 export function normalizeUsername(raw: string): string {
@@ -15,8 +16,9 @@ export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }
 
+/** The account of an email address, read by its key (users.keys.ts). */
 export async function findUserByEmail(email: string): Promise<UserDoc | null> {
-  return UserModel.findOne({ email: normalizeEmail(email) }).lean<UserDoc>();
+  return memberByKey('email', normalizeEmail(email));
 }
 
 /**
@@ -24,7 +26,7 @@ export async function findUserByEmail(email: string): Promise<UserDoc | null> {
  * has no password, and the sign-up with its address mails its registration link again.
  */
 export async function emailExists(email: string): Promise<boolean> {
-  const user = await UserModel.findOne({ email: normalizeEmail(email) }, { awaitsRegistration: 1 }).lean<Pick<UserDoc, 'awaitsRegistration'>>();
+  const user = await findUserByEmail(email);
   return user !== null && !user.awaitsRegistration;
 }
 
