@@ -9,7 +9,8 @@
 import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
 import { ensureMemberKeys, memberKeysState, UserModel } from '../../server/modules/users';
-import { CLAIM_GRACE_MS, MemberKeyModel } from '../../server/modules/users/testing';
+import { CLAIM_GRACE_MS } from '../../server/lib/key-documents';
+import { MemberKeyModel } from '../../server/modules/users/testing';
 import { Types } from 'mongoose';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember, GOOD_PASSWORD, newSignup } from '../helpers/auth';
@@ -132,7 +133,7 @@ describe('keys the accounts no longer match', () => {
   it('when a claim was left by a process that stopped, then it holds the email for a short while only', async () => {
     const email = `left.${Date.now()}@example.com`;
     const nobody = new Types.ObjectId();
-    await MemberKeyModel.collection.insertOne({ _id: `email:${email}` as never, userId: nobody, state: 'claimed', at: new Date() });
+    await MemberKeyModel.collection.insertOne({ _id: `email:${email}` as never, ref: nobody, state: 'claimed', at: new Date() });
     // Fresh: taken to be a sign-up in progress.
     expect((await request(app).post('/api/v2/auth/signup').send(newSignup({ email })).expect(409)).body.message).toBe(EMAIL_TAKEN);
     await MemberKeyModel.collection.updateOne({ _id: `email:${email}` as never }, { $set: { at: new Date(Date.now() - CLAIM_GRACE_MS - 1_000) } });

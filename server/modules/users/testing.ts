@@ -5,4 +5,4 @@
  */
 export { FormerUsernameModel } from './users.identity';
 export { LOOKUP_LIMIT } from './users.routes';
-export { MemberKeyModel, CLAIM_GRACE_MS } from './users.keys';
+export { MemberKeyModel } from './users.keys';
