@@ -3,9 +3,10 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { pieceLinksState } from '../modules/contents';
 import { memberKeysState } from '../modules/users';
 
-export const keptStates: KeptState[] = [memberKeysState];
+export const keptStates: KeptState[] = [memberKeysState, pieceLinksState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {

@@ -55,10 +55,26 @@ export interface KeyDocumentsOptions {
 export function keyDocuments({ model, holds }: KeyDocumentsOptions) {
   const keys = () => model.collection;
 
-  /** The document id a key names, if the document still has the value; else null. */
-  async function refOf(id: string): Promise<Types.ObjectId | null> {
+  /**
+   * The document a key names, read by `_id`, if it still has the value (`has` checks it on the document read);
+   * else null. On a database whose keys are not complete, a miss calls `scan` (a read by the field, the way
+   * before keys) and keeps the key of what it finds.
+   */
+  async function lookUp<T extends { _id: Types.ObjectId }>(
+    id: string,
+    read: (ref: Types.ObjectId) => Promise<T | null>,
+    has: (doc: T) => boolean,
+    scan: () => Promise<T | null>,
+  ): Promise<T | null> {
     const key = await readById<KeyDoc>(model, id, { ref: 1 });
-    return key && (await holds(id, key.ref)) ? key.ref : null;
+    if (key) {
+      const doc = await read(key.ref);
+      if (doc && has(doc)) return doc;
+    }
+    if (await complete()) return null;
+    const found = await scan();
+    if (found) await keep(id, found._id);
+    return found;
   }
 
   /** Whether every document has its keys (the rebuild has run once on this database). */
@@ -169,5 +185,5 @@ export function keyDocuments({ model, holds }: KeyDocumentsOptions) {
     return { checked, differences };
   }
 
-  return { refOf, complete, keep, claim, confirm, release, compare };
+  return { lookUp, complete, claim, confirm, release, compare };
 }

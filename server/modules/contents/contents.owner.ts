@@ -2,7 +2,8 @@
 import { Schema, model, type Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { publicPages } from '../../lib/public-pages';
-import { insertWhole, ours, readById } from '../../lib/query';
+import { insertWhole, readById } from '../../lib/query';
+import { claimSlugOrOwn, confirmPieceLink, releasePieceLink } from './contents.links';
 import { ContentModel, contentReads, type ContentDoc } from './contents.model';
 
 /**
@@ -52,8 +53,9 @@ export async function transferOwner(contentId: Types.ObjectId, newOwner: { id: T
     if (!isDuplicateKey(err)) throw err;
     await FormerLinkModel.updateOne({ _id: linkKey(piece.ownerUsername, piece.slug) }, { $set: { contentId } });
   }
-  const taken = await ContentModel.exists(ours({ ownerUsername: newOwner.username, slug: piece.slug, _id: { $ne: contentId } }));
-  const slug = taken ? `${piece.slug}-${String(contentId).slice(-6)}` : piece.slug;
+  // The link under the new owner is claimed by insert (contents.links.ts); the old one's key goes after the move.
+  const slug = await claimSlugOrOwn(newOwner.id, piece.slug, contentId);
   await ContentModel.updateOne({ _id: contentId }, { $set: { ownerId: newOwner.id, ownerUsername: newOwner.username, ownerName: newOwner.fullName, slug } });
+  await Promise.all([confirmPieceLink(newOwner.id, slug, contentId), releasePieceLink(piece.ownerId, piece.slug, contentId)]);
   publicPages.clear();
 }

@@ -18,6 +18,7 @@ export { contentLink, shownCount, type CountReader } from './contents.mapper';
 export { FormerLinkModel, pieceByFormerLink, renameOwner, transferOwner } from './contents.owner';
 export { handOverSupportedPieces, piecesExportOf, removePiecesOf } from './contents.erasure';
 export { migrateContents } from './contents.migrate';
+export { ensurePieceLinks, pieceAtLink, pieceLinksState } from './contents.links';
 export { clearProject, setPieceProject, type ProjectOwnerCheck } from './contents.projects';
 export {
   countEmbedPlay,

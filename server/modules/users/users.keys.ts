@@ -58,18 +58,14 @@ const memberKeys = keyDocuments({
  * null. Two reads by `_id`; on a database whose keys are not complete yet, a miss reads the accounts and keeps
  * the key it finds.
  */
-export async function memberByKey(kind: MemberKeyKind, value: string): Promise<UserDoc | null> {
-  const id = keyId(kind, value);
-  const ref = await memberKeys.refOf(id);
-  if (ref) {
-    const user = await readById<UserDoc>(UserModel, ref);
-    // Read again: the account may have given the value up between the two reads.
-    if (user && user[FIELD_OF[kind]] === value) return user;
-  }
-  if (await memberKeys.complete()) return null;
-  const found = await UserModel.findOne({ [FIELD_OF[kind]]: value }).lean<UserDoc>();
-  if (found) await memberKeys.keep(id, found._id);
-  return found;
+export function memberByKey(kind: MemberKeyKind, value: string): Promise<UserDoc | null> {
+  const field = FIELD_OF[kind];
+  return memberKeys.lookUp(
+    keyId(kind, value),
+    (ref) => readById<UserDoc>(UserModel, ref),
+    (user) => user[field] === value,
+    () => UserModel.findOne({ [field]: value }).lean<UserDoc>(),
+  );
 }
 
 /** Claims `value` as `kind` for the account `userId` (lib/key-documents.ts); false when another account has it or is taking it. */
