@@ -185,5 +185,5 @@ export function keyDocuments({ model, holds }: KeyDocumentsOptions) {
     return { checked, differences };
   }
 
-  return { lookUp, complete, claim, confirm, release, compare };
+  return { lookUp, complete, keep, claim, confirm, release, compare };
 }

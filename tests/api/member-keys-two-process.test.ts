@@ -8,7 +8,7 @@
  */
 import request from 'supertest';
 import { smtpMailer } from '../../server/integrations/mail';
-import { ensureMemberKeys, memberKeysState, UserModel } from '../../server/modules/users';
+import { ensureMemberKeys, memberKeysState, UserExtModel, UserModel } from '../../server/modules/users';
 import { CLAIM_GRACE_MS } from '../../server/lib/key-documents';
 import { MemberKeyModel } from '../../server/modules/users/testing';
 import { Types } from 'mongoose';
@@ -108,6 +108,34 @@ describe('renames racing through two app processes', () => {
     expect(signin.body.user).toMatchObject({ id: winner.user.id, username: wanted });
     await expectKeysExact();
   }, 90_000);
+});
+
+describe('a member’s extension by key', () => {
+  it('when a new member saves regional settings 6 times at once through two processes, then one extension is made, found by its key, and the keys are exact', async () => {
+    const gil = await createActiveMember(app, smtp);
+    const places = [
+      { country: 'PT', state: 'Lisboa', city: 'Lisbon', timezone: 'Europe/Lisbon' },
+      { country: 'PT', state: 'Porto', city: 'Porto', timezone: 'Europe/Lisbon' },
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        request(either(i))
+          .post(`/api/v2/user-setting/update-regional/${gil.user.id}`)
+          .set('Authorization', `Bearer ${gil.token}`)
+          .send(places[i % 2]),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(await UserExtModel.countDocuments({ userId: gil.user.id })).toBe(1);
+    const ext = await request(second.url).get(`/api/v2/user-setting/get-ext/${gil.user.id}`).set('Authorization', `Bearer ${gil.token}`).expect(200);
+    expect(places).toContainEqual({
+      country: ext.body.userExt.country,
+      state: ext.body.userExt.state,
+      city: ext.body.userExt.city,
+      timezone: ext.body.userExt.timezone,
+    });
+    await expectKeysExact();
+  }, 60_000);
 });
 
 describe('keys the accounts no longer match', () => {

@@ -7,17 +7,14 @@
 import { Types } from 'mongoose';
 import type { Schemas } from '../../lib/openapi-types';
 import { FormerUsernameModel } from './users.identity';
-import { claimMemberKey, confirmMemberKey, releaseAccountKeys, releaseMemberKey } from './users.keys';
+import { claimMemberKey, confirmMemberKey, extensionOf, releaseAccountKeys, releaseExtensionKey, releaseMemberKey } from './users.keys';
 import { roleOf, toUserDto, toUserExtDto } from './users.mapper';
-import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
+import { UserExtModel, UserModel, type UserDoc } from './users.model';
 
 /** The account as the member sees it, without its password hash, token version or provider ids. */
 export async function accountExportOf(userId: string, adminEmails: readonly string[]): Promise<Schemas['DataExportAccount'] | null> {
   const _id = new Types.ObjectId(userId);
-  const [user, ext] = await Promise.all([
-    UserModel.findById(_id).lean<UserDoc & { createdAt: Date }>(),
-    UserExtModel.findOne({ userId: _id }).lean<UserExtDoc>(),
-  ]);
+  const [user, ext] = await Promise.all([UserModel.findById(_id).lean<UserDoc & { createdAt: Date }>(), extensionOf(_id)]);
   if (!user) return null;
   return {
     user: toUserDto(user, roleOf(adminEmails, user.email)),
@@ -89,7 +86,11 @@ export async function closeAccount(userId: string): Promise<void> {
 export async function removeAccount(userId: string): Promise<void> {
   const _id = new Types.ObjectId(userId);
   const user = await UserModel.findById(_id, { email: 1, username: 1, googleId: 1, facebookId: 1 }).lean<UserDoc>();
-  await UserExtModel.deleteOne({ userId: _id });
+  const ext = await extensionOf(_id);
+  if (ext) {
+    await UserExtModel.deleteOne({ _id: ext._id });
+    await releaseExtensionKey(_id, ext._id);
+  }
   await UserModel.deleteOne({ _id });
   if (user) await releaseAccountKeys(user);
 }

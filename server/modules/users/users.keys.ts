@@ -12,11 +12,12 @@
  * A database written before keys existed has none: the app runs the rebuild at start while the keys are not
  * marked complete, and until then a read that finds no key falls back to the account's field and keeps the key.
  */
-import { Schema, model, type Types } from 'mongoose';
+import { Schema, model, Types } from 'mongoose';
 import { keyDocuments } from '../../lib/key-documents';
 import type { KeptState } from '../../lib/kept-state';
 import { readById } from '../../lib/query';
-import { UserModel, type UserDoc } from './users.model';
+import { isDuplicateKey } from '../../lib/duplicate-key';
+import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
 const memberKeySchema = new Schema(
   {
@@ -43,9 +44,17 @@ function partsOf(id: string): [MemberKeyKind, string] {
   return [id.slice(0, colon) as MemberKeyKind, id.slice(colon + 1)];
 }
 
+/** The key of a member's extension (`user_exts`, whose `_id` is its own): `ext:{userId}`, naming the extension. */
+const EXT = 'ext';
+const extKeyId = (userId: Types.ObjectId | string) => `${EXT}:${String(userId)}`;
+
 const memberKeys = keyDocuments({
   model: MemberKeyModel,
   async holds(id, ref) {
+    if (id.startsWith(`${EXT}:`)) {
+      const ext = await readById<Pick<UserExtDoc, 'userId'>>(UserExtModel, ref, { userId: 1 });
+      return Boolean(ext && extKeyId(ext.userId) === id);
+    }
     const [kind, value] = partsOf(id);
     const field = FIELD_OF[kind];
     const user = await readById<Partial<UserDoc>>(UserModel, ref, { [field]: 1 });
@@ -66,6 +75,49 @@ export function memberByKey(kind: MemberKeyKind, value: string): Promise<UserDoc
     (user) => user[field] === value,
     () => UserModel.findOne({ [field]: value }).lean<UserDoc>(),
   );
+}
+
+/**
+ * The member's extension (location, credits, payout account), read by its key: two reads by `_id`, where a filter on
+ * `user_exts.userId` would read every member's. Null when the member has none yet.
+ */
+export function extensionOf(userId: Types.ObjectId | string): Promise<StoredExt | null> {
+  const id = extKeyId(userId);
+  return memberKeys.lookUp(
+    id,
+    (ref) => readById<StoredExt>(UserExtModel, ref),
+    (ext) => extKeyId(ext.userId) === id,
+    () => UserExtModel.findOne({ userId: new Types.ObjectId(String(userId)) }).lean<StoredExt>(),
+  );
+}
+type StoredExt = UserExtDoc & { _id: Types.ObjectId };
+
+/**
+ * The `_id` of the member's extension, made on first use (its key written with it), for the writes that change it by
+ * `_id`. The unique index on `userId` makes one extension per member: of two first uses at once, one inserts and
+ * the other reads the one made (by its field, once: a race at creation only), keeping its key.
+ */
+export async function extensionIdOf(userId: Types.ObjectId | string): Promise<Types.ObjectId> {
+  const found = await extensionOf(userId);
+  if (found) return found._id;
+  const member = new Types.ObjectId(String(userId));
+  const _id = new Types.ObjectId();
+  try {
+    await UserExtModel.create({ _id, userId: member });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const made = await UserExtModel.findOne({ userId: member }, { _id: 1 }).lean<{ _id: Types.ObjectId }>();
+    if (!made) throw err;
+    await memberKeys.keep(extKeyId(member), made._id);
+    return made._id;
+  }
+  await memberKeys.keep(extKeyId(member), _id);
+  return _id;
+}
+
+/** Removes the key of a member's extension (removed with the account). */
+export async function releaseExtensionKey(userId: Types.ObjectId, extId: Types.ObjectId): Promise<void> {
+  await memberKeys.release(extKeyId(userId), extId);
 }
 
 /** Claims `value` as `kind` for the account `userId` (lib/key-documents.ts); false when another account has it or is taking it. */
@@ -121,12 +173,18 @@ export async function releaseAccountKeys(user: Partial<UserDoc> & { _id: Types.O
   await Promise.all(keyedValuesOf(user).map(([kind, value]) => releaseMemberKey(kind, value, user._id)));
 }
 
-/** Every key the accounts call for, by id, with its member's id (streamed: a few hundred thousand fit in memory). */
+/**
+ * Every key the accounts and extensions call for, by id, with the document's id (streamed: a few hundred thousand
+ * fit in memory).
+ */
 async function expectedKeys(): Promise<Map<string, string>> {
   const expected = new Map<string, string>();
   const cursor = UserModel.collection.find({}, { projection: { email: 1, username: 1, googleId: 1, facebookId: 1 }, batchSize: 1_000 });
   for await (const user of cursor) {
     for (const [kind, value] of keyedValuesOf(user)) expected.set(keyId(kind, value), String(user._id));
+  }
+  for await (const ext of UserExtModel.collection.find({}, { projection: { userId: 1 }, batchSize: 1_000 })) {
+    if (ext.userId) expected.set(extKeyId(ext.userId as Types.ObjectId), String(ext._id));
   }
   return expected;
 }
@@ -134,7 +192,7 @@ async function expectedKeys(): Promise<Map<string, string>> {
 /** The member keys as a kept state (`npm run rebuild -- member-keys`). */
 export const memberKeysState: KeptState = {
   name: 'member-keys',
-  describe: "Each member's email, username and Google and Facebook ids as key documents (member_keys), rebuilt from the accounts.",
+  describe: "Each member's email, username, Google and Facebook ids and extension as key documents (member_keys), rebuilt from the accounts and extensions.",
   check: async () => memberKeys.compare(await expectedKeys(), false),
   rebuild: async () => memberKeys.compare(await expectedKeys(), true),
 };

@@ -3,9 +3,9 @@ import { notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import { ours } from '../../lib/query';
 import { startsWith, wordsOf } from '../../lib/search';
-import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
+import { UserModel, type UserDoc, type UserExtDoc } from './users.model';
 import { usernameHeldByAnother } from './users.identity';
-import { memberByKey } from './users.keys';
+import { extensionOf, memberByKey } from './users.keys';
 
 /** Usernames are trimmed, lower-cased, with spaces as underscores. */
 export function normalizeUsername(raw: string): string {
@@ -63,7 +63,7 @@ export async function membersByUsernameStart(typed: string, callerId: string, li
 }
 
 export async function getUserExt(userId: string): Promise<UserExtDoc | null> {
-  return UserExtModel.findOne({ userId }).lean<UserExtDoc>();
+  return extensionOf(userId);
 }
 
 /**
