@@ -94,10 +94,12 @@ export async function claimSlugOrOwn(ownerId: Types.ObjectId | string, slug: str
 }
 
 /** Marks the piece's claimed link held: the piece is at it now. */
-export const confirmPieceLink = (ownerId: Types.ObjectId | string, slug: string, contentId: Types.ObjectId) => pieceLinks.confirm(linkId(ownerId, slug), contentId);
+export const confirmPieceLink = (ownerId: Types.ObjectId | string, slug: string, contentId: Types.ObjectId) =>
+  pieceLinks.confirm(linkId(ownerId, slug), contentId);
 
 /** Removes the piece's key of a link it left (removed, sold) or never took (its write failed); another piece's key stays. */
-export const releasePieceLink = (ownerId: Types.ObjectId | string, slug: string, contentId: Types.ObjectId) => pieceLinks.release(linkId(ownerId, slug), contentId);
+export const releasePieceLink = (ownerId: Types.ObjectId | string, slug: string, contentId: Types.ObjectId) =>
+  pieceLinks.release(linkId(ownerId, slug), contentId);
 
 /** Every key the pieces call for, by id, with the piece's id (streamed in batches). */
 async function expectedLinks(): Promise<Map<string, string>> {
