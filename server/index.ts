@@ -11,6 +11,8 @@ import { createStorage } from './integrations/storage';
 import { startJobs } from './jobs/scheduler';
 import { createLogger } from './lib/logger';
 import { configOrExit, exitWith, runMain, stopGracefully } from './lib/process';
+import { ensurePieceLinks } from './modules/contents';
+import { ensureMemberKeys } from './modules/users';
 import { buildServices } from './services';
 
 runMain(async () => {
@@ -35,6 +37,10 @@ runMain(async () => {
   // Built once: the app, the jobs and the demo seed call the same services.
   const services = buildServices({ config, logger, mailer, storage, ipfs });
   if (config.seedDemo) await seedDemoContent({ services, logger });
+  // A database written before member keys and piece links existed gets them once, before the app serves
+  // (users/users.keys.ts, contents/contents.links.ts).
+  if (await ensureMemberKeys()) logger.info('member keys built');
+  if (await ensurePieceLinks()) logger.info('piece links built');
   const app = createApp({ config, logger, pingDatabase: () => db.ping(), mailer, storage, ipfs, services });
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();

@@ -4,12 +4,17 @@
  */
 import type { KeptState } from '../lib/kept-state';
 import { commentListsKeptState } from '../modules/comments';
+import { pieceLinksState } from '../modules/contents';
 import { feedListsState, rankingsState, searchIndexState } from '../modules/feeds';
 import { followListsKeptState } from '../modules/follows';
 import { ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
+import { memberKeysState } from '../modules/users';
 
 export const keptStates: KeptState[] = [
+  // Keys first: the other rebuilds may look members and pieces up by them.
+  memberKeysState,
+  pieceLinksState,
   // The ledger's first: the rankings count from the ledger's entries.
   ...ledgerKeptStates,
   rankingsState,

@@ -25,6 +25,7 @@ import {
   dropPendingEmail,
   deleteAccount,
   linkSocialId,
+  memberBySocialId,
   markActivationSent,
   registerWaitingAccount,
   waitingAccountFor,
@@ -417,7 +418,7 @@ export function createAuthService({ config, publicUrl, mailer, logger, onRegiste
      */
     async socialSignin(profile: SocialProfile): Promise<SignedIn> {
       const idField = profile.provider === 'google' ? 'googleId' : 'facebookId';
-      let user = await userReads.one<UserDoc>({ [idField]: profile.providerId });
+      let user = await memberBySocialId(idField, profile.providerId);
       if (!user && profile.email) {
         const existing = await findUserByEmail(profile.email);
         // A waiting account is registered from its mailed link (or "Forgot password", which mails it again).

@@ -8,11 +8,12 @@ import { anyOf } from '../../lib/query';
 import type { Schemas } from '../../lib/openapi-types';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { adjustContentsCount } from '../users';
+import { releasePieceLink } from './contents.links';
 import { ContentModel, ContentVersionModel, type ContentDoc, type ContentVersionDoc } from './contents.model';
 import { changeTitleTerms } from './contents.title-index';
 import type { ContentsService } from './contents.service';
 
-type Removable = Pick<ContentDoc, '_id' | 'ownerId' | 'listed' | 'titleWords' | 'photoUploadId' | 'audioUploadId'>;
+type Removable = Pick<ContentDoc, '_id' | 'ownerId' | 'slug' | 'listed' | 'titleWords' | 'photoUploadId' | 'audioUploadId'>;
 
 /** The uploads a piece's files come from. */
 export const uploadsOf = (content: Pick<ContentDoc, 'photoUploadId' | 'audioUploadId'>) =>
@@ -21,6 +22,7 @@ export const uploadsOf = (content: Pick<ContentDoc, 'photoUploadId' | 'audioUplo
 /** Removes a piece and its files, its earlier files (versions) included. The listing fee is not refunded. */
 export async function removePiece(content: Removable, media: Pick<MediaService, 'remove'>): Promise<void> {
   const { deletedCount } = (await changeTitleTerms(content._id, content, {}, () => ContentModel.deleteOne({ _id: content._id })))!;
+  await releasePieceLink(content.ownerId, content.slug, content._id);
   if (deletedCount && content.listed) await adjustContentsCount(content.ownerId, -1);
   publicPages.clear();
   // Read after the piece is gone: a replacement under way now finds no piece, and the housekeeping job settles it.
@@ -34,7 +36,7 @@ export async function removePiece(content: Removable, media: Pick<MediaService, 
 export async function removePiecesOf(ownerId: string, media: Pick<MediaService, 'remove'>): Promise<number> {
   const pieces = await ContentModel.find(
     { ownerId: new Types.ObjectId(ownerId) },
-    { ownerId: 1, listed: 1, titleWords: 1, photoUploadId: 1, audioUploadId: 1 },
+    { ownerId: 1, slug: 1, listed: 1, titleWords: 1, photoUploadId: 1, audioUploadId: 1 },
   ).lean<Removable[]>();
   for (const piece of pieces) await removePiece(piece, media);
   return pieces.length;

@@ -2,8 +2,9 @@
 import { Schema, model, type Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { publicPages } from '../../lib/public-pages';
-import { insertWhole, ours, readById } from '../../lib/query';
+import { insertWhole, readById } from '../../lib/query';
 import { notePieceOwned } from './contents.chains';
+import { claimSlugOrOwn, confirmPieceLink, releasePieceLink } from './contents.links';
 import { ContentModel, contentReads, type ContentDoc } from './contents.model';
 
 /**
@@ -54,10 +55,11 @@ export async function transferOwner(contentId: Types.ObjectId, newOwner: { id: T
     if (!isDuplicateKey(err)) throw err;
     await FormerLinkModel.updateOne({ _id: linkKey(piece.ownerUsername, piece.slug) }, { $set: { contentId } });
   }
-  const taken = await ContentModel.exists(ours({ ownerUsername: newOwner.username, slug: piece.slug, _id: { $ne: contentId } }));
-  const slug = taken ? `${piece.slug}-${String(contentId).slice(-6)}` : piece.slug;
+  // The link under the new owner is claimed by insert (contents.links.ts); the old one's key goes after the move.
+  const slug = await claimSlugOrOwn(newOwner.id, piece.slug, contentId);
   await ContentModel.updateOne({ _id: contentId }, { $set: { ownerId: newOwner.id, ownerUsername: newOwner.username, ownerName: newOwner.fullName, slug } });
   // On the new owner's list from now (the former owner's list skips it: it reads each piece's owner).
   await notePieceOwned({ _id: contentId, ownerId: newOwner.id, type: piece.type });
+  await Promise.all([confirmPieceLink(newOwner.id, slug, contentId), releasePieceLink(piece.ownerId, piece.slug, contentId)]);
   publicPages.clear();
 }

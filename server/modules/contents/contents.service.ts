@@ -8,7 +8,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
-import { slugOf, wordsOf } from '../../lib/search';
+import { wordsOf } from '../../lib/search';
 import { changeTitleTerms } from './contents.title-index';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import type { UploadPass } from '../../lib/upload-pass';
@@ -24,6 +24,7 @@ import { isFollower } from '../follows';
 import { type CountReader, toContentDto } from './contents.mapper';
 import { ADMIN_PIECE_MESSAGES, adminPiecePage, deletionAudit, pieceForAdmin, reviewFieldsOf, type AdminPieceQuery } from './contents.admin';
 import { removePiece, uploadsOf } from './contents.erasure';
+import { claimFreeSlug, confirmPieceLink, releasePieceLink } from './contents.links';
 import { createPieceFiles, FILE_CHANGE_LIMIT, FILE_MESSAGES, filesVisibility, mediaOf, requireReplaceable, type PieceFileKind } from './contents.files';
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
@@ -110,16 +111,6 @@ export async function canView(content: Pick<ContentDoc, 'ownerId' | 'setting' | 
 
 /** In the public feeds: public, not held for review, not taken down. */
 const isListed = (content: Pick<ContentDoc, 'setting' | 'isHide' | 'takenDown'>) => content.setting.public && !content.isHide && !content.takenDown;
-
-/** A slug for the title that no other piece of the owner uses (`sunset`, `sunset-2`, …). */
-async function freeSlug(ownerUsername: string, title: string, id: Types.ObjectId): Promise<string> {
-  const base = slugOf(title) || String(id);
-  for (let n = 1; n < 50; n += 1) {
-    const slug = n === 1 ? base : `${base}-${n}`;
-    if (!(await ContentModel.exists({ ownerUsername, slug }))) return slug;
-  }
-  return `${base}-${id}`;
-}
 
 /** Copies a finished waveform and the decoded duration (audio processed after the upload answered) onto the piece. */
 export async function withFinishedMedia(content: ContentDoc): Promise<ContentDoc> {
@@ -238,7 +229,8 @@ export function createContentsService(media: MediaService) {
         ownerUsername: owner.username,
         ownerName: owner.fullName,
         title,
-        slug: await freeSlug(owner.username, title, _id),
+        // Claimed by insert (contents.links.ts): two pieces with one title published at once get two slugs.
+        slug: await claimFreeSlug(ownerId, title, _id),
         titleWords: wordsOf(title),
         media: mediaOf(photo, audio),
         description: piece.description,
@@ -265,14 +257,16 @@ export function createContentsService(media: MediaService) {
       try {
         await content.save();
       } catch (err) {
-        // Published already under this id: that piece holds the uploads, and is the answer.
+        // Published already under this id: that piece holds the uploads and its link, and is the answer.
         const already = id && isDuplicateKey(err) ? await ContentModel.findById(id).lean<ContentDoc>() : null;
         if (already) return already;
         await media.detach(uploads, usedBy);
+        await releasePieceLink(ownerId, content.slug, _id);
         throw err;
       }
       // On its owner's list (which shows them their waiting pieces too), and at the top of Newest at once.
       await notePieceOwned(content);
+      await confirmPieceLink(ownerId, content.slug, _id);
       // A waiting piece is counted and shown when its owner registers (publishWaitingPiecesOf).
       if (waiting) return content.toObject();
       await adjustContentsCount(ownerId, 1);

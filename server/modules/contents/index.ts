@@ -33,6 +33,7 @@ export {
   rewriteOwnerChains,
   type PieceChainEntry,
 } from './contents.chains';
+export { ensurePieceLinks, pieceAtLink, pieceLinksState } from './contents.links';
 export { clearProject, setPieceProject, type ProjectOwnerCheck } from './contents.projects';
 export {
   countEmbedPlay,

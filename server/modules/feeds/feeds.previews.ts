@@ -7,7 +7,7 @@
  */
 import { PATTERNS } from '../../../generated/validation';
 import type { Schemas } from '../../lib/openapi-types';
-import { canView, type ContentDoc, type ContentsService, contentReads } from '../contents';
+import { canView, type ContentsService, pieceAtLink } from '../contents';
 import { resolveUsername, type UserDoc } from '../users';
 import { escapeHtml } from '../../lib/html';
 import type { Visitor } from '../../lib/firstPaint';
@@ -74,7 +74,9 @@ export function createLinkPreviews(contents: ContentsService, feeds: FeedsServic
     const path = decodeURIComponent(pathname).toLowerCase();
     const link = CONTENT_LINK.exec(path);
     if (link && !path.endsWith('-music-top-50')) {
-      const piece = await contentReads.one<ContentDoc>({ ownerUsername: link[1], slug: link[2] });
+      // Only the piece whose link this is now gets a preview; a former name's link moves to the name now.
+      const found = await pieceAtLink(link[1]!, link[2]!);
+      const piece = found?.ownerUsername === link[1] ? found : null;
       if (piece) return (await canView(piece, undefined)) ? ofContent(await contents.dto(piece, null), visitor) : null;
       const owner = await resolveUsername(link[1]!);
       return owner && moveOf(pathname, link[1]!, owner);

@@ -18,6 +18,7 @@ import {
   listedPiecesMatching,
   ownerChainDown,
   ownerChainEnd,
+  pieceAtLink,
   pieceByFormerLink,
 } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
@@ -90,18 +91,12 @@ async function findUser(username: string): Promise<UserDoc> {
 }
 
 /**
- * The piece of a share link `/{username}-{slug}`. The pieces keep their owner's username, so a link with a former
- * name is tried under the owner's name now; the name as given is tried first, which also finds a piece published
- * while its owner's name was changing (it may keep the old name).
+ * The piece of a share link `/{username}-{slug}`: the username's member (a former name leads to the member as they
+ * are now), then their piece by the slug, each read by key; else a link from before the piece was sold to another
+ * member leads to it under its new owner.
  */
 async function pieceByLink(username: string, slug: string): Promise<ContentDoc | null> {
-  const name = username.toLowerCase();
-  const piece = await contentReads.one<ContentDoc>({ ownerUsername: name, slug: slug.toLowerCase() });
-  if (piece) return piece;
-  const owner = await resolveUsername(name);
-  const renamed = owner && owner.username !== name ? await contentReads.one<ContentDoc>({ ownerUsername: owner.username, slug: slug.toLowerCase() }) : null;
-  // A link shared before the piece was sold to another member leads to it under its new owner.
-  return renamed ?? pieceByFormerLink(name, slug);
+  return (await pieceAtLink(username, slug)) ?? pieceByFormerLink(username.toLowerCase(), slug);
 }
 
 export function createFeedsService(contents: ContentsService) {

@@ -15,6 +15,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { withLock } from '../../lib/mutex';
 import { anyOf, ours } from '../../lib/query';
+import { extensionIdOf, extensionOf } from './users.keys';
 import { UserExtModel } from './users.model';
 
 export type CreditTier = 'standard' | 'premium';
@@ -67,7 +68,7 @@ const lockKey = (userId: string) => `credit:${userId}`;
 
 /** The member's credits of each tier (0 without a user extension). */
 export async function creditsOf(userId: string): Promise<{ sCredit: number; pCredit: number }> {
-  const ext = await UserExtModel.findOne({ userId: memberKey(userId) }, { sCredit: 1, pCredit: 1 }).lean();
+  const ext = await extensionOf(userId);
   return { sCredit: ext?.sCredit ?? 0, pCredit: ext?.pCredit ?? 0 };
 }
 
@@ -84,14 +85,12 @@ type PendingMovement = { _id: string; standard: number; premium: number };
  * applied to the totals once if it was inserted, dropped if it was not. Answers whether there was one.
  */
 async function settlePending(userId: string): Promise<boolean> {
-  const ext = await UserExtModel.findOne({ userId: memberKey(userId) }, { pendingCreditMovement: 1 }).lean<{
-    pendingCreditMovement?: PendingMovement | null;
-  }>();
-  const pending = ext?.pendingCreditMovement;
-  if (!pending) return false;
+  const ext = await extensionOf(userId);
+  const pending = ext?.pendingCreditMovement as PendingMovement | null | undefined;
+  if (!ext || !pending) return false;
   const inserted = await CreditMovementModel.exists({ _id: pending._id });
   await UserExtModel.updateOne(
-    { userId: memberKey(userId) },
+    { _id: ext._id },
     inserted
       ? { $inc: { sCredit: pending.standard, pCredit: pending.premium }, $set: { pendingCreditMovement: null } }
       : { $set: { pendingCreditMovement: null } },
@@ -106,19 +105,18 @@ async function settlePending(userId: string): Promise<boolean> {
 async function record(movement: Omit<CreditMovementDoc, 'at' | 'userId'> & { userId: string; at?: Date }): Promise<boolean> {
   await settlePending(movement.userId);
   const pending: PendingMovement = { _id: movement._id, standard: movement.standard, premium: movement.premium };
-  await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $set: { pendingCreditMovement: pending } }, { upsert: true });
+  // The member's extension by its `_id` (made on first use): every write below is by `_id`.
+  const extId = await extensionIdOf(movement.userId);
+  await UserExtModel.updateOne({ _id: extId }, { $set: { pendingCreditMovement: pending } });
   try {
     await CreditMovementModel.create({ ...movement, userId: memberKey(movement.userId), at: movement.at ?? new Date() });
   } catch (err) {
-    await UserExtModel.updateOne({ userId: memberKey(movement.userId) }, { $set: { pendingCreditMovement: null } });
+    await UserExtModel.updateOne({ _id: extId }, { $set: { pendingCreditMovement: null } });
     if (isDuplicateKey(err)) return false;
     throw err;
   }
   faultPoint(FAULT_POINTS.creditAfterMovement);
-  await UserExtModel.updateOne(
-    { userId: memberKey(movement.userId) },
-    { $inc: { sCredit: movement.standard, pCredit: movement.premium }, $set: { pendingCreditMovement: null } },
-  );
+  await UserExtModel.updateOne({ _id: extId }, { $inc: { sCredit: movement.standard, pCredit: movement.premium }, $set: { pendingCreditMovement: null } });
   return true;
 }
 

@@ -6,6 +6,7 @@ export {
   deleteAccount,
   linkSocialId,
   markActivationSent,
+  memberBySocialId,
   registerWaitingAccount,
   revokeAccessTokens,
   waitingAccountFor,
@@ -71,6 +72,7 @@ export {
   type MemberStatus,
   type MemberStatusFilter,
 } from './users.members';
+export { ensureMemberKeys, memberKeysState } from './users.keys';
 export { MAIL_CHOICE_FIELDS, setMailChoice, type MailChoice } from './users.settings';
 export { profileImagesRouter } from './profile-images.routes';
 export { creditsRouter } from './credits.routes';

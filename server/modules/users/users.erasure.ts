@@ -7,17 +7,15 @@
 import { Types } from 'mongoose';
 import type { Schemas } from '../../lib/openapi-types';
 import { FormerUsernameModel } from './users.identity';
+import { claimMemberKey, confirmMemberKey, extensionOf, releaseAccountKeys, releaseExtensionKey, releaseMemberKey } from './users.keys';
 import { roleOf, toUserDto, toUserExtDto } from './users.mapper';
-import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
+import { UserExtModel, UserModel, type UserDoc } from './users.model';
 import { changeNameTerms } from './users.name-index';
 
 /** The account as the member sees it, without its password hash, token version or provider ids. */
 export async function accountExportOf(userId: string, adminEmails: readonly string[]): Promise<Schemas['DataExportAccount'] | null> {
   const _id = new Types.ObjectId(userId);
-  const [user, ext] = await Promise.all([
-    UserModel.findById(_id).lean<UserDoc & { createdAt: Date }>(),
-    UserExtModel.findOne({ userId: _id }).lean<UserExtDoc>(),
-  ]);
+  const [user, ext] = await Promise.all([UserModel.findById(_id).lean<UserDoc & { createdAt: Date }>(), extensionOf(_id)]);
   if (!user) return null;
   return {
     user: toUserDto(user, roleOf(adminEmails, user.email)),
@@ -34,18 +32,16 @@ export async function accountExportOf(userId: string, adminEmails: readonly stri
  * real domain). Safe to repeat.
  */
 export async function closeAccount(userId: string): Promise<void> {
-  const named = await UserModel.findById(userId, { username: 1, searchWords: 1 }).lean<Pick<UserDoc, 'username' | 'searchWords'>>();
-  await changeNameTerms(userId, named ?? {}, {}, () => closeAccountFields(userId));
-}
-
-/** What closing an account writes: every personal field cleared, and the names it gave up let go. */
-async function closeAccountFields(userId: string): Promise<void> {
-  await UserModel.updateOne(
-    { _id: new Types.ObjectId(userId) },
-    {
+  const _id = new Types.ObjectId(userId);
+  const standIn = { email: `deleted.${userId}@knack.invalid`, username: `deleted.${userId}` };
+  // The stand-ins are keyed like any value (no one else can have them), the member's own values freed after.
+  await Promise.all([claimMemberKey('email', standIn.email, _id), claimMemberKey('username', standIn.username, _id)]);
+  const named = await UserModel.findById(_id, { username: 1, searchWords: 1 }).lean<Pick<UserDoc, 'username' | 'searchWords'>>();
+  // The name index loses the member's words around the write that clears them.
+  const before = await changeNameTerms(userId, named ?? {}, {}, () =>
+    UserModel.findByIdAndUpdate(_id, {
       $set: {
-        email: `deleted.${userId}@knack.invalid`,
-        username: `deleted.${userId}`,
+        ...standIn,
         firstName: '',
         lastName: '',
         fullName: '',
@@ -79,8 +75,14 @@ async function closeAccountFields(userId: string): Promise<void> {
       },
       $unset: { googleId: 1, facebookId: 1 },
       $inc: { tokenVersion: 1 },
-    },
+    }).lean<UserDoc>(),
   );
+  if (before) {
+    await Promise.all([confirmMemberKey('email', standIn.email, _id), confirmMemberKey('username', standIn.username, _id)]);
+    if (before.email !== standIn.email) await releaseAccountKeys(before);
+  } else {
+    await Promise.all([releaseMemberKey('email', standIn.email, _id), releaseMemberKey('username', standIn.username, _id)]);
+  }
   // The names the member gave up are theirs alone while the account lives (users.identity.ts); free with it.
   await FormerUsernameModel.deleteMany({ userId: new Types.ObjectId(userId) });
 }
@@ -88,6 +90,12 @@ async function closeAccountFields(userId: string): Promise<void> {
 /** Removes the account and its extension (location, credits, payout email). Safe to repeat. */
 export async function removeAccount(userId: string): Promise<void> {
   const _id = new Types.ObjectId(userId);
-  await UserExtModel.deleteOne({ userId: _id });
+  const user = await UserModel.findById(_id, { email: 1, username: 1, googleId: 1, facebookId: 1 }).lean<UserDoc>();
+  const ext = await extensionOf(_id);
+  if (ext) {
+    await UserExtModel.deleteOne({ _id: ext._id });
+    await releaseExtensionKey(_id, ext._id);
+  }
   await UserModel.deleteOne({ _id });
+  if (user) await releaseAccountKeys(user);
 }

@@ -3,11 +3,12 @@
  * when and checks the sign-up's rules first (auth/auth.identity.ts); these functions keep the names given up and
  * the address a change waits for, and give an account back to an address it had before.
  */
-import { Schema, model, type Types } from 'mongoose';
+import { Schema, model, type Types, type UpdateQuery } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { withLock } from '../../lib/mutex';
 import { wordsOf } from '../../lib/search';
 import { changeNameTerms } from './users.name-index';
+import { claimMemberKey, confirmMemberKey, memberByKey, releaseMemberKey } from './users.keys';
 import { UserModel, type UserDoc } from './users.model';
 import { PATTERNS } from '../../../generated/validation';
 
@@ -42,7 +43,7 @@ async function formerHolderOf(username: string): Promise<Types.ObjectId | null> 
  */
 export async function usernameHeldByAnother(username: string, userId?: Types.ObjectId): Promise<boolean> {
   if (PATTERNS.appScreens.test(username)) return true;
-  const holder = await UserModel.findOne({ username }, { _id: 1 }).lean();
+  const holder = await memberByKey('username', username);
   if (holder && !(userId && holder._id.equals(userId))) return true;
   const former = await formerHolderOf(username);
   return Boolean(former && !(userId && former.equals(userId)));
@@ -51,7 +52,7 @@ export async function usernameHeldByAnother(username: string, userId?: Types.Obj
 /** The member a username names: the one who has it now, else the one who gave it up (whose name now differs). */
 export async function resolveUsername(username: string): Promise<UserDoc | null> {
   const name = username.toLowerCase();
-  const current = await UserModel.findOne({ username: name }).lean<UserDoc>();
+  const current = await memberByKey('username', name);
   if (current) return current;
   const holder = await formerHolderOf(name);
   return holder ? UserModel.findById(holder).lean<UserDoc>() : null;
@@ -74,18 +75,29 @@ export function renameAccount(userId: Types.ObjectId, username: string): Promise
       if (!user) return null;
       if (user.username === username) return { renamed: false, user };
       if (await usernameHeldByAnother(username, userId)) return { taken: true };
+      // The new name's key is claimed by insert: of two members (or a sign-up) taking it at once, one has it.
+      if (!(await claimMemberKey('username', username, userId))) return { taken: true };
       await keepFormerName(user.username, userId);
+      let renamed: UserDoc | null;
       try {
         const searchWords = wordsOf(username, user.fullName);
-        const renamed = await changeNameTerms(userId, user, { username, searchWords }, () =>
-          UserModel.findByIdAndUpdate(userId, { $set: { username, searchWords } }, { new: true }).lean<UserDoc>(),
-        );
-        return renamed ? { renamed: true, user: renamed } : null;
+        renamed =
+          (await changeNameTerms(userId, user, { username, searchWords }, () =>
+            UserModel.findByIdAndUpdate(userId, { $set: { username, searchWords } }, { new: true }).lean<UserDoc>(),
+          )) ?? null;
       } catch (err) {
+        await releaseMemberKey('username', username, userId);
         // A sign-up or another member's change took the name since the check: the unique index decides.
         if (isDuplicateKey(err)) return { taken: true };
         throw err;
       }
+      if (!renamed) {
+        await releaseMemberKey('username', username, userId);
+        return null;
+      }
+      // The old name is found through the former names from now on (formerHolderOf).
+      await Promise.all([confirmMemberKey('username', username, userId), releaseMemberKey('username', user.username, userId)]);
+      return { renamed: true, user: renamed };
     },
     { busyMessage: 'Another change of this username is in progress. Please try again.' },
   );
@@ -119,13 +131,36 @@ export async function dropPendingEmail(userId: Types.ObjectId): Promise<void> {
  * Makes `email` the account's email and ends the waiting change; 'taken' when another account has the address
  * (its unique index decides, so two accounts can never end with one address). Null when there is no such member.
  */
-export async function switchEmail(userId: Types.ObjectId, email: string): Promise<UserDoc | 'taken' | null> {
+export function switchEmail(userId: Types.ObjectId, email: string): Promise<UserDoc | 'taken' | null> {
+  return changeEmail(userId, email, { $set: { email, pendingEmail: null, pendingEmailExpiresAt: null } });
+}
+
+/**
+ * Writes an update that gives the account `email`, its key claimed first (users.keys.ts) and the old address's
+ * key released after: 'taken' when another account has the address or is taking it; null when there is no such
+ * member.
+ */
+async function changeEmail(userId: Types.ObjectId, email: string, update: UpdateQuery<UserDoc>): Promise<UserDoc | 'taken' | null> {
+  if (!(await claimMemberKey('email', email, userId))) return 'taken';
+  let before: UserDoc | null;
   try {
-    return await UserModel.findByIdAndUpdate(userId, { $set: { email, pendingEmail: null, pendingEmailExpiresAt: null } }, { new: true }).lean<UserDoc>();
+    before = await UserModel.findByIdAndUpdate(userId, update).lean<UserDoc>();
   } catch (err) {
+    await releaseMemberKey('email', email, userId);
     if (isDuplicateKey(err)) return 'taken';
     throw err;
   }
+  if (!before) {
+    await releaseMemberKey('email', email, userId);
+    return null;
+  }
+  await confirmMemberKey('email', email, userId);
+  const gone: Promise<void>[] = [];
+  if (before.email !== email) gone.push(releaseMemberKey('email', before.email, userId));
+  // Taking an account back unlinks its Google and Facebook sign-in: their keys go with them.
+  if ('$unset' in update) gone.push(releaseMemberKey('google', before.googleId, userId), releaseMemberKey('facebook', before.facebookId, userId));
+  await Promise.all(gone);
+  return UserModel.findById(userId).lean<UserDoc>();
 }
 
 /**
@@ -137,19 +172,10 @@ export async function switchEmail(userId: Types.ObjectId, email: string): Promis
  * its address. 'taken' when another account has the address (its unique index decides); null when there is no
  * such member.
  */
-export async function takeBackAccount(userId: Types.ObjectId, email: string): Promise<UserDoc | 'taken' | null> {
-  try {
-    return await UserModel.findByIdAndUpdate(
-      userId,
-      {
-        $set: { email, pendingEmail: null, pendingEmailExpiresAt: null, passwordHash: null },
-        $unset: { googleId: 1, facebookId: 1 },
-        $inc: { tokenVersion: 1 },
-      },
-      { new: true },
-    ).lean<UserDoc>();
-  } catch (err) {
-    if (isDuplicateKey(err)) return 'taken';
-    throw err;
-  }
+export function takeBackAccount(userId: Types.ObjectId, email: string): Promise<UserDoc | 'taken' | null> {
+  return changeEmail(userId, email, {
+    $set: { email, pendingEmail: null, pendingEmailExpiresAt: null, passwordHash: null },
+    $unset: { googleId: 1, facebookId: 1 },
+    $inc: { tokenVersion: 1 },
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { Types } from 'mongoose';
 import { anyOf } from '../../lib/query';
+import { extensionIdOf, extensionOf } from './users.keys';
 import { UserExtModel } from './users.model';
 
 export interface PayoutAccount {
@@ -15,7 +16,7 @@ export interface PayoutAccount {
 
 /** Where the member's payouts go, and whether that address is held; null when they have none. */
 export async function payoutAccountOf(userId: string): Promise<PayoutAccount | null> {
-  const ext = await UserExtModel.findOne({ userId: new Types.ObjectId(userId) }, { paypal: 1, paypalHeld: 1 }).lean();
+  const ext = await extensionOf(userId);
   return ext?.paypal ? { paypal: ext.paypal, held: Boolean(ext.paypalHeld) } : null;
 }
 
@@ -39,8 +40,9 @@ export async function payoutEmailOf(userId: string): Promise<string | null> {
 export async function setPayoutEmail(userId: string, email: string | null, undo?: { replacing: string; held: boolean }): Promise<void> {
   const memberId = new Types.ObjectId(userId);
   const changed = { paypal: email, paypalChangedAt: new Date() };
-  if (!undo) await UserExtModel.updateOne({ userId: memberId }, { $set: { ...changed, paypalHeld: false } }, { upsert: true });
-  else await UserExtModel.updateOne({ userId: memberId, paypal: undo.replacing }, { $set: { ...changed, paypalHeld: undo.held } });
+  const extId = await extensionIdOf(memberId);
+  if (!undo) await UserExtModel.updateOne({ _id: extId }, { $set: { ...changed, paypalHeld: false } });
+  else await UserExtModel.updateOne({ _id: extId, paypal: undo.replacing }, { $set: { ...changed, paypalHeld: undo.held } });
 }
 
 /**
@@ -48,7 +50,7 @@ export async function setPayoutEmail(userId: string, email: string | null, undo?
  * set, or null when nothing was held. An address set before the change times were recorded is taken as older.
  */
 export async function holdPayoutEmailSetSince(userId: Types.ObjectId, since: Date): Promise<{ paypal: string; changedAt: Date } | null> {
-  const ext = await UserExtModel.findOne({ userId }, { paypal: 1, paypalChangedAt: 1 }).lean();
+  const ext = await extensionOf(userId);
   if (!ext?.paypal || !ext.paypalChangedAt || ext.paypalChangedAt < since) return null;
   await UserExtModel.updateOne({ _id: ext._id }, { $set: { paypalHeld: true } });
   return { paypal: ext.paypal, changedAt: ext.paypalChangedAt };
@@ -56,5 +58,6 @@ export async function holdPayoutEmailSetSince(userId: Types.ObjectId, since: Dat
 
 /** Lets payouts go to the member's address again (they confirmed it with their password). */
 export async function releasePayoutHold(userId: string): Promise<void> {
-  await UserExtModel.updateOne({ userId: new Types.ObjectId(userId) }, { $set: { paypalHeld: false } });
+  const ext = await extensionOf(userId);
+  if (ext) await UserExtModel.updateOne({ _id: ext._id }, { $set: { paypalHeld: false } });
 }

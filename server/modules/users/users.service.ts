@@ -3,10 +3,11 @@ import { notFound } from '../../lib/errors';
 import { inTurn } from '../../lib/in-turn';
 import { ours } from '../../lib/query';
 import { wordsOf } from '../../lib/search';
-import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
+import { UserModel, type UserDoc, type UserExtDoc } from './users.model';
 import { changeNameTerms } from './users.name-index';
 import { membersWithUsernameStart } from './users.search';
 import { usernameHeldByAnother } from './users.identity';
+import { extensionOf, memberByKey } from './users.keys';
 
 /** Usernames are trimmed, lower-cased, with spaces as underscores. */
 export function normalizeUsername(raw: string): string {
@@ -17,8 +18,9 @@ export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }
 
+/** The account of an email address, read by its key (users.keys.ts). */
 export async function findUserByEmail(email: string): Promise<UserDoc | null> {
-  return UserModel.findOne({ email: normalizeEmail(email) }).lean<UserDoc>();
+  return memberByKey('email', normalizeEmail(email));
 }
 
 /**
@@ -26,7 +28,7 @@ export async function findUserByEmail(email: string): Promise<UserDoc | null> {
  * has no password, and the sign-up with its address mails its registration link again.
  */
 export async function emailExists(email: string): Promise<boolean> {
-  const user = await UserModel.findOne({ email: normalizeEmail(email) }, { awaitsRegistration: 1 }).lean<Pick<UserDoc, 'awaitsRegistration'>>();
+  const user = await findUserByEmail(email);
   return user !== null && !user.awaitsRegistration;
 }
 
@@ -62,7 +64,7 @@ export async function membersByUsernameStart(typed: string, callerId: string, li
 }
 
 export async function getUserExt(userId: string): Promise<UserExtDoc | null> {
-  return UserExtModel.findOne({ userId }).lean<UserExtDoc>();
+  return extensionOf(userId);
 }
 
 /**

@@ -8,7 +8,7 @@ import { Types } from 'mongoose';
 import { badRequest, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireSelfOrAdmin } from '../../lib/permissions';
-import { isDuplicateKey } from '../../lib/duplicate-key';
+import { extensionIdOf } from './users.keys';
 import { UserExtModel, UserModel, type UserDoc, type UserExtDoc } from './users.model';
 
 export const SETTINGS_MESSAGES = {
@@ -59,13 +59,11 @@ async function ownMember(caller: AuthContext, id: string): Promise<Types.ObjectI
   return _id;
 }
 
-/** Sets fields of the member's extension, creating it on first use (a second creation at once saves into the first). */
+/** Sets fields of the member's extension, made on first use (a second creation at once saves into the first). */
 async function saveExt(userId: Types.ObjectId, fields: Partial<UserExtDoc>): Promise<UserExtDoc> {
-  const save = () => UserExtModel.findOneAndUpdate({ userId }, { $set: fields }, { upsert: true, new: true }).lean<UserExtDoc>();
-  return await save().catch((err: unknown) => {
-    if (!isDuplicateKey(err)) throw err;
-    return save();
-  });
+  const saved = await UserExtModel.findByIdAndUpdate(await extensionIdOf(userId), { $set: fields }, { new: true }).lean<UserExtDoc>();
+  if (!saved) throw notFound(SETTINGS_MESSAGES.noMember);
+  return saved;
 }
 
 const invalid = (path: string, message: string) => badRequest(message, [{ path, message }]);
