@@ -18,7 +18,7 @@ import { testConfig } from '../helpers/app';
 import { outboxMailbox } from '../helpers/auth';
 import { crashDuring, crashFolder, RESTART_LATER_MS, startCrashApp, tokenAfterRestart, type CrashApp } from '../helpers/crash';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
-import { entriesWithIds, invariantProblems, ledgerBalance, walletBalanceSeen } from '../helpers/invariants';
+import { entriesWithIds, invariantProblems, ledgerBalance, ledgerKeptProblems, walletBalanceSeen } from '../helpers/invariants';
 import { adminMember, bearer, createMember, createPiece, knackBy, payListing, type TestMember } from '../helpers/ledger-factory';
 import { tokenFromMail } from '../helpers/smtp';
 
@@ -144,6 +144,39 @@ describe.each([FAULT_POINTS.knackAfterWindow, FAULT_POINTS.knackAfterLedger])('a
     expect(await walletBalanceSeen(app.url, later(owner))).toBe(retry.body.earnedMicros);
     const counted = await mongoose.connection.collection('contents').findOne({ _id: new Types.ObjectId(piece.id) });
     expect(counted!.reactedCount).toBe(1);
+    expect(await invariants(dir)).toEqual([]);
+  });
+});
+
+describe.each([FAULT_POINTS.ledgerAfterSlot, FAULT_POINTS.ledgerAfterEntry, FAULT_POINTS.ledgerAfterClaim])('a ledger post, crashed at %s', (point) => {
+  it('when the jobs run before any retry, then the entry is in the ledger once, in one live journal slot, its running totals posted once, the retry changes nothing, and every invariant holds', async () => {
+    const dir = crashFolder();
+    const [owner, viewer] = await Promise.all([member(), member()]);
+    const piece = await payListing(await createPiece(owner), owner);
+    const knack = (app: CrashApp, who: TestMember) =>
+      request(app.url).post('/api/v2/knack/add').set(bearer(who)).send({ contentId: piece.id, userId: viewer.id });
+
+    await crash(dir, point, (app) => knack(app, viewer));
+    const app = await restart(dir);
+    // The journal's readers (the ledger-balances job, past the 5-minute grace by the restarted clock) finish the post.
+    await runJobs(app);
+    const [entry] = await entriesWithIds([`knack:${piece.id}:${viewer.id}`]);
+    const value = entry!.legs[1]!.amountMicros;
+    expect(value).toBeGreaterThan(0);
+    expect(entry!.legs).toEqual([
+      { account: 'platform:knacks', amountMicros: -value },
+      { account: `user:${owner.id}`, amountMicros: value },
+    ]);
+    const retry = await knack(app, later(viewer)).expect(200);
+    expect(retry.body.message).toBe('You have already knacked this piece.');
+
+    expect(await ledgerKeptProblems()).toEqual({ 'ledger-journal': [], 'ledger-balances': [], 'piece-earnings': [], 'reacted-pieces': [] });
+    expect(await walletBalanceSeen(app.url, later(owner))).toBe(value);
+    const money = await request(app.url)
+      .get(`/api/v2/knack/get-money/${piece.id}`)
+      .set(bearer(later(owner)))
+      .expect(200);
+    expect(money.body.earnedMicros).toBe(value);
     expect(await invariants(dir)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import request from 'supertest';
+import { keptStates } from '../../server/jobs/kept-states';
 
 interface Leg {
   account: string;
@@ -140,6 +141,12 @@ export async function payoutProblems(sandboxDir: string): Promise<string[]> {
   return problems;
 }
 
+/** The ledger's kept states (its journal and running totals: server/modules/ledger/ledger.kept.ts), each check's differences by name. */
+export async function ledgerKeptProblems(): Promise<Record<string, string[]>> {
+  const states = keptStates.filter((state) => ['ledger-journal', 'ledger-balances', 'piece-earnings', 'reacted-pieces'].includes(state.name));
+  return Object.fromEntries(await Promise.all(states.map(async (state) => [state.name, (await state.check()).differences] as const)));
+}
+
 /** Every check above at once; `now` is the clock of the process that ran the jobs after the crash. */
 export async function invariantProblems({ now, sandboxDir }: { now: Date; sandboxDir: string }): Promise<string[]> {
   return [
@@ -148,6 +155,7 @@ export async function invariantProblems({ now, sandboxDir }: { now: Date; sandbo
     ...(await creditProblems()),
     ...(await payoutProblems(sandboxDir)),
     ...(await expiredLocks(now)),
+    ...Object.values(await ledgerKeptProblems()).flat(),
   ];
 }
 
