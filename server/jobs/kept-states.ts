@@ -3,8 +3,10 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { ledgerRootsState } from '../modules/anchors';
+import { ledgerDaysState } from '../modules/ledger';
 
-export const keptStates: KeptState[] = [];
+export const keptStates: KeptState[] = [ledgerDaysState, ledgerRootsState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {

@@ -27,6 +27,7 @@ export {
 } from './ledger';
 export { ledgerExportOf } from './ledger.export';
 export { JOURNAL_GRACE_MS, journalEnd, readJournal, type JournalPass, type JournalPosition, type ReadJournalOptions } from './ledger.journal';
+export { entriesOfDay, entriesOfDays, firstListedDay, isDaySettled, ledgerDaysState, syncLedgerDays } from './ledger.days';
 export { forgetLedgerChains } from './ledger.forget';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';
