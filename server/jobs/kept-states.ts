@@ -4,9 +4,10 @@
  */
 import type { KeptState } from '../lib/kept-state';
 import { ledgerRootsState } from '../modules/anchors';
+import { adminStatsState } from '../modules/dashboard';
 import { ledgerDaysState } from '../modules/ledger';
 
-export const keptStates: KeptState[] = [ledgerDaysState, ledgerRootsState];
+export const keptStates: KeptState[] = [ledgerDaysState, ledgerRootsState, adminStatsState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {
