@@ -3,11 +3,12 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { earningsRollupsState } from '../modules/analytics';
 import { ledgerRootsState } from '../modules/anchors';
 import { adminStatsState } from '../modules/dashboard';
 import { ledgerDaysState } from '../modules/ledger';
 
-export const keptStates: KeptState[] = [ledgerDaysState, ledgerRootsState, adminStatsState];
+export const keptStates: KeptState[] = [ledgerDaysState, ledgerRootsState, adminStatsState, earningsRollupsState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {
