@@ -7,8 +7,9 @@ import { earningsRollupsState } from '../modules/analytics';
 import { ledgerRootsState } from '../modules/anchors';
 import { adminStatsState } from '../modules/dashboard';
 import { ledgerDaysState } from '../modules/ledger';
+import { listingMarksState } from '../modules/payments';
 
-export const keptStates: KeptState[] = [ledgerDaysState, ledgerRootsState, adminStatsState, earningsRollupsState];
+export const keptStates: KeptState[] = [ledgerDaysState, ledgerRootsState, adminStatsState, earningsRollupsState, listingMarksState];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
 export function keptStatesNamed(names: string[]): KeptState[] {
