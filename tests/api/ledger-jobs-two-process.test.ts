@@ -28,6 +28,7 @@ import { JournalCheckpointModel } from '../../server/modules/ledger/testing';
 import { listingMarksState } from '../../server/modules/payments';
 import { UserModel } from '../../server/modules/users';
 import { createTestApp, createTestServices, testConfig } from '../helpers/app';
+import { freezeDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { adminMember, bearer, createMember, createPiece, payListing, type TestMember, type TestPiece } from '../helpers/ledger-factory';
 import { startSecondApp, type SecondApp } from '../helpers/second-process';
@@ -60,7 +61,7 @@ const NO_DIFFERENCES = Object.fromEntries(STATES.map((state) => [state.name, []]
 /** Today's ledger entries recounted from the whole ledger by `at`. */
 async function entriesOfToday(): Promise<LedgerEntryDoc[]> {
   const today = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-  return LedgerEntryModel.find({ at: { $gte: today, $lt: new Date(today.getTime() + DAY_MS) } }).lean<LedgerEntryDoc[]>();
+  return LedgerEntryModel.collection.find({ at: { $gte: today, $lt: new Date(today.getTime() + DAY_MS) } }).toArray() as unknown as Promise<LedgerEntryDoc[]>;
 }
 
 describe('the jobs that read the ledger, after entries posted through two app processes', () => {
@@ -138,13 +139,21 @@ describe('the jobs that read the ledger, after entries posted through two app pr
     const root = (await LedgerRootModel.findById(day).lean<LedgerRootDoc>())!;
     expect(root).toMatchObject({ root: recounted, count: entries.length });
 
-    for (const entry of entries.slice(0, 5)) {
-      const res = await request(app)
-        .get(`/api/v2/ledger/proofs/${encodeURIComponent(entry._id)}`)
-        .set(bearer(admin))
-        .expect(200);
-      const path = (res.body.path as string[]).map((node) => Buffer.from(node, 'hex'));
-      expect(rootFromInclusionPath(Buffer.from(res.body.entry, 'utf8'), res.body.leafIndex, res.body.treeSize, path)?.toString('hex')).toBe(recounted);
+    // A proof is answered once the day is over: asked at the time of the run, with a token of that time.
+    const clock = freezeDate(afterDay.getTime());
+    try {
+      const token = signAccessToken(testConfig().auth, { userId: admin.id, tokenVersion: 0 });
+      for (const entry of entries.slice(0, 5)) {
+        const res = await request(app)
+          .get(`/api/v2/ledger/proofs/${encodeURIComponent(entry._id)}`)
+          .set({ Authorization: `Bearer ${token}` });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ entryId: entry._id, day, treeSize: entries.length, root: recounted });
+        const path = (res.body.path as string[]).map((node) => Buffer.from(node, 'hex'));
+        expect(rootFromInclusionPath(Buffer.from(res.body.entry, 'utf8'), res.body.leafIndex, res.body.treeSize, path)?.toString('hex')).toBe(recounted);
+      }
+    } finally {
+      clock.restore();
     }
     expect(await checks()).toEqual(NO_DIFFERENCES);
   });

@@ -57,10 +57,10 @@ const madeBetween = (from: Date, to: Date) =>
   ours({ _id: { $gte: Types.ObjectId.createFromTime(from.getTime() / 1000), $lt: Types.ObjectId.createFromTime(to.getTime() / 1000) } });
 
 /** One day's figures, counted from what was inserted that day (its ledger entries read by `_id` from the ledger's list of the day). */
-async function countDay(day: Date, fromWholeLedger = false): Promise<AdminFigures> {
+async function countDay(day: Date, recounted?: Map<string, LedgerEntryDoc[]>): Promise<AdminFigures> {
   const end = new Date(day.getTime() + DAY_MS);
   const [entries, members, pieces] = await Promise.all([
-    fromWholeLedger ? entriesBetween(day, end) : entriesOfDay(utcDayOf(day)),
+    recounted ? (recounted.get(utcDayOf(day)) ?? []) : entriesOfDay(utcDayOf(day)),
     userReads.many(madeBetween(day, end), { projection: { _id: 1 } }),
     contentReads.many(madeBetween(day, end), { projection: { _id: 1 } }),
   ]);
@@ -116,9 +116,15 @@ async function recountAdminStats(writeAll: boolean, now = new Date()): Promise<K
   const { days } = keptDays(now);
   const kept = new Map((await adminStatsReads.many<AdminStatsDoc>(ours({ _id: anyOf(days.map(dayKey)) }))).map((doc) => [doc._id, doc] as const));
   const differences: string[] = [];
+  // The kept days' entries in one read of the whole ledger by `at`, by day.
+  const byDay = new Map<string, LedgerEntryDoc[]>();
+  for (const entry of await entriesBetween(days[0]!, new Date(days[days.length - 1]!.getTime() + DAY_MS))) {
+    const day = utcDayOf(new Date(entry.at));
+    byDay.set(day, [...(byDay.get(day) ?? []), entry]);
+  }
   const recounted = new Map<string, AdminFigures>();
   for (const day of days) {
-    const figures = await countDay(day, true);
+    const figures = await countDay(day, byDay);
     recounted.set(dayKey(day), figures);
     const doc = kept.get(dayKey(day));
     const differing = FIGURES.filter((key) => (doc?.[key] ?? 0) !== figures[key]);
