@@ -3,12 +3,16 @@
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
 import type { KeptState } from '../lib/kept-state';
+import { earningsRollupsState } from '../modules/analytics';
+import { ledgerRootsState } from '../modules/anchors';
 import { commentListsKeptState } from '../modules/comments';
 import { pieceLinksState } from '../modules/contents';
+import { adminStatsState } from '../modules/dashboard';
 import { feedListsState, rankingsState, searchIndexState } from '../modules/feeds';
 import { followListsKeptState } from '../modules/follows';
-import { ledgerKeptStates } from '../modules/ledger';
+import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
+import { listingMarksState } from '../modules/payments';
 import { memberKeysState } from '../modules/users';
 
 export const keptStates: KeptState[] = [
@@ -17,6 +21,12 @@ export const keptStates: KeptState[] = [
   pieceLinksState,
   // The ledger's first: the rankings count from the ledger's entries.
   ...ledgerKeptStates,
+  // The days' lists before the jobs that read a day from them.
+  ledgerDaysState,
+  ledgerRootsState,
+  adminStatsState,
+  earningsRollupsState,
+  listingMarksState,
   rankingsState,
   feedListsState,
   followListsKeptState,

@@ -3,11 +3,17 @@
  * members' days by site, from the embed plays), every day not yet closed (always yesterday and today: a knack is stamped when its request began, so one may land just after
  * midnight), writes each day's rollups whole, and closes the days before yesterday for good. A crash between two
  * writes leaves a day half-written only until the next run counts it again.
+ *
+ * A day's entries are read by `_id` from the ledger's list of the day (ledger.days.ts, a journal consumer brought up to
+ * date at the start of each run), so a run reads the open days' entries, never the whole ledger. Counting every day
+ * again (the repair, once a weekly part of the job) is the kept state `earnings-rollups` (`npm run rebuild`), which
+ * reads every day a week at a time and writes in bulk.
  */
 import { addDays, startOfUtcDay, utcDayOf } from '../../lib/calendar';
 import { readById } from '../../lib/query';
 import { contentReads, type ContentDoc } from '../contents';
-import { creditedBy, entriesBetween, firstEntryAt, type LedgerEntryDoc } from '../ledger';
+import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { creditedBy, entriesBetween, entriesOfDays, firstListedDay, syncLedgerDays, type LedgerEntryDoc } from '../ledger';
 import { embedPlaysBetween, firstEmbedPlayAt, type EmbedPlayDoc } from '../share';
 import { tagsService } from '../tags';
 import {
@@ -153,12 +159,34 @@ const writeWhole = <T extends { _id: string }>(doc: T) => EarningsDayModel.repla
  * holds each tag's knacks of the day, so that pricing every tag reads one document a day, not one per tag and day.
  */
 async function writeDay(day: string, docs: RollupDoc[]): Promise<void> {
-  for (const doc of docs) await writeWhole(doc);
   const ids = docs.map((doc) => doc._id);
   const before = await readById<DayIndex>(EarningsDayModel, dayIndexId(day));
   const kept = new Set(ids);
-  for (const gone of before?.ids.filter((id) => !kept.has(id)) ?? []) await EarningsDayModel.deleteOne({ _id: gone });
-  await writeWhole<DayIndex>({ _id: dayIndexId(day), day: null, ids, tagKnacks: Object.fromEntries(tagKnacks(docs)) });
+  const gone = before?.ids.filter((id) => !kept.has(id)) ?? [];
+  const index: DayIndex = { _id: dayIndexId(day), day: null, ids, tagKnacks: Object.fromEntries(tagKnacks(docs)) };
+  // The index last: a crash before it leaves the day to be counted again by the next run, as a whole.
+  await EarningsDayModel.collection.bulkWrite(
+    [
+      ...docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id as never }, replacement: doc as never, upsert: true } })),
+      ...gone.map((id) => ({ deleteOne: { filter: { _id: id as never } } })),
+      { replaceOne: { filter: { _id: index._id as never }, replacement: index, upsert: true } },
+    ],
+    { ordered: true },
+  );
+}
+
+/** The rollups of the days from `from` to `to` (UTC day starts, both included), by day, from their entries and plays. */
+async function countDays(from: Date, to: Date, now: Date, readEntries = entriesOfDays): Promise<Map<string, RollupDoc[]>> {
+  const [entries, plays] = await Promise.all([
+    readEntries(from, to).then((all) => all.filter((entry) => entry.kind === 'knack')),
+    embedPlaysBetween(from, addDays(to, 1)),
+  ]);
+  const docs: RollupDoc[] = [...rollupsOf(entries, await tagResolver(entries), now).values()];
+  docs.push(...hostRollupsOf(entries, plays, await ownerResolver(plays), now).values());
+  const byDay = new Map<string, RollupDoc[]>();
+  for (let day = from; day <= to; day = addDays(day, 1)) byDay.set(utcDayOf(day), []);
+  for (const doc of docs) byDay.get(doc.day)?.push(doc);
+  return byDay;
 }
 
 /** The rollups' state: the last closed day and each tag's knacks through it (null before the first run). */
@@ -175,21 +203,13 @@ export interface RollupRun {
 
 /** One run of the job (see above). Answers what it counted. */
 export async function refreshRollups(now = new Date()): Promise<RollupRun> {
+  await syncLedgerDays();
   const today = startOfUtcDay(now);
   const yesterday = addDays(today, -1);
   const state = await rollupState();
   const firstOpen = state ? addDays(new Date(`${state.closedThrough}T00:00:00.000Z`), 1) : startOfUtcDay((await firstFactAt()) ?? yesterday);
   const from = firstOpen < yesterday ? firstOpen : yesterday;
-  const [entries, plays] = await Promise.all([
-    entriesBetween(from, addDays(today, 1)).then((all) => all.filter((entry) => entry.kind === 'knack')),
-    embedPlaysBetween(from, addDays(today, 1)),
-  ]);
-  const docs: RollupDoc[] = [...rollupsOf(entries, await tagResolver(entries), now).values()];
-  docs.push(...hostRollupsOf(entries, plays, await ownerResolver(plays), now).values());
-
-  const byDay = new Map<string, RollupDoc[]>();
-  for (let day = from; day <= today; day = addDays(day, 1)) byDay.set(utcDayOf(day), []);
-  for (const doc of docs) byDay.get(doc.day)?.push(doc);
+  const byDay = await countDays(from, today, now);
   for (const [day, ofDay] of byDay) await writeDay(day, ofDay);
 
   // The days before yesterday are closed: their tag knacks join the totals, and they are never counted again.
@@ -209,30 +229,95 @@ export async function refreshRollups(now = new Date()): Promise<RollupRun> {
   const tagTotals = new Map(totals);
   for (const [tagId, knacks] of tagKnacks(open)) tagTotals.set(tagId, (tagTotals.get(tagId) ?? 0) + knacks);
   await tagsService.setKnackTotals(tagTotals);
-  return { daysCounted: byDay.size, rollups: docs.length, tagTotals };
+  return { daysCounted: byDay.size, rollups: [...byDay.values()].reduce((sum, ofDay) => sum + ofDay.length, 0), tagTotals };
 }
 
-/** The first fact the rollups count: the ledger's first entry or the first embed play, whichever came first. */
+/** The first fact the rollups count: the first day of the ledger's lists or the first embed play, whichever came first. */
 async function firstFactAt(): Promise<Date | null> {
-  const firsts = (await Promise.all([firstEntryAt(), firstEmbedPlayAt()])).filter((at): at is Date => at !== null);
+  const firstDay = await firstListedDay();
+  const firsts = [firstDay ? new Date(`${firstDay}T00:00:00.000Z`) : null, await firstEmbedPlayAt()].filter((at): at is Date => at !== null);
   return firsts.length ? new Date(Math.min(...firsts.map((at) => at.getTime()))) : null;
 }
 
-/** Counts every day again from the first entry of the ledger: the repair when a count is in doubt. */
+/** Counts every day again from the first fact: the repair when a count is in doubt (the kept state's rebuild). */
 export async function rebuildRollups(now = new Date()): Promise<RollupRun> {
   await EarningsDayModel.deleteOne({ _id: STATE_ID });
   return refreshRollups(now);
 }
 
-/** How often the job counts every day again rather than the open ones: a closed day that was miscounted is mended. */
-export const REBUILD_EVERY_MS = 7 * 86_400_000;
+/** The days counted together by the kept state's check and rebuild: a week of entries in memory at a time. */
+const RECOUNT_WINDOW_DAYS = 7;
 
-/** The job's counting: the open days, or every day once a week (see REBUILD_EVERY_MS). */
-export async function countRollups(now = new Date()): Promise<RollupRun & { rebuilt: boolean }> {
-  const state = await rollupState();
-  const rebuild = Boolean(state && now.getTime() - (state.rebuiltAt ?? new Date(0)).getTime() >= REBUILD_EVERY_MS);
-  return { ...(await (rebuild ? rebuildRollups(now) : refreshRollups(now))), rebuilt: rebuild };
+/**
+ * A rollup as compared: without when it was counted, its keys and its rows (by tag, by site) in one order, since the
+ * order they were met in depends on the order the entries were read.
+ */
+function comparable(doc: RollupDoc | null | undefined): string {
+  if (!doc) return 'none';
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+    if (value && typeof value === 'object' && !(value instanceof Date)) {
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([key, field]) => key !== 'countedAt' && field !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([key, field]) => [key, canonical(field)]),
+      );
+    }
+    return value;
+  };
+  return JSON.stringify(canonical(doc));
 }
+
+/**
+ * Every day from the first fact to today recounted from the whole ledger by `at` (not the lists of days), a week at a
+ * time: `check` compares each day's rollups and index with the kept ones; `rebuild` writes them, then the state (the
+ * days before yesterday closed, their tag knacks in the totals) and the tags' totals.
+ */
+async function recountRollups(writeAll: boolean, now = new Date()): Promise<KeptStateReport> {
+  if (writeAll) await syncLedgerDays();
+  const today = startOfUtcDay(now);
+  const yesterday = utcDayOf(addDays(today, -1));
+  const first = startOfUtcDay((await firstFactAt()) ?? today);
+  const differences: string[] = [];
+  const totals = new Map<string, number>();
+  let checked = 0;
+  for (let from = first; from <= today; from = addDays(from, RECOUNT_WINDOW_DAYS)) {
+    const last = addDays(from, RECOUNT_WINDOW_DAYS - 1);
+    const to = last < today ? last : today;
+    const byDay = await countDays(from, to, now, (start, end) => entriesBetween(start, addDays(end, 1)));
+    for (const [day, docs] of byDay) {
+      if (day < yesterday) for (const [tagId, knacks] of tagKnacks(docs)) totals.set(tagId, (totals.get(tagId) ?? 0) + knacks);
+      checked += docs.length;
+      if (writeAll) {
+        await writeDay(day, docs);
+        continue;
+      }
+      const index = await readById<DayIndex>(EarningsDayModel, dayIndexId(day));
+      const ids = docs.map((doc) => doc._id).sort();
+      if (JSON.stringify([...(index?.ids ?? [])].sort()) !== JSON.stringify(ids))
+        noteDifference(differences, `${day}: kept rollups ${index?.ids.length ?? 0}, recounted ${ids.length}`);
+      const kept = await rollupsById<RollupDoc>(ids);
+      for (const doc of docs) {
+        if (comparable(kept.get(doc._id)) !== comparable(doc))
+          noteDifference(differences, `${doc._id}: kept ${comparable(kept.get(doc._id))}, recounted ${comparable(doc)}`);
+      }
+    }
+  }
+  if (writeAll) {
+    const closedThrough = utcDayOf(addDays(today, -2));
+    if (first <= addDays(today, -2)) await writeWhole<RollupState>({ _id: STATE_ID, closedThrough, tagTotals: Object.fromEntries(totals), rebuiltAt: now });
+    await refreshRollups(now);
+  }
+  return { checked, differences };
+}
+
+export const earningsRollupsState: KeptState = {
+  name: 'earnings-rollups',
+  describe: "The daily earnings rollups per member, piece, tag and site (earnings_days), recounted from the whole ledger's knacks and the embed plays.",
+  check: () => recountRollups(false),
+  rebuild: () => recountRollups(true),
+};
 
 /** Rollups by `_id`, each one read on the fast path; missing ones (a day without knacks) are left out. */
 export async function rollupsById<T extends RollupDoc = DayRollup>(ids: string[]): Promise<Map<string, T>> {

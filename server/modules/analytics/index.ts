@@ -4,19 +4,19 @@
  * and the tag market's daily prices set from them.
  */
 import { applyDailyPrices, clearAnalyticsAnswers } from './analytics.service';
-import { countRollups } from './analytics.rollups';
+import { refreshRollups } from './analytics.rollups';
 
 export { analyticsRouter } from './analytics.routes';
 export { ANALYTICS_MESSAGES, applyDailyPrices, earningsAnalytics, embedHostEarnings, listingForecast, PERIOD_DAYS, type Period } from './analytics.service';
-export { countRollups, hostRollupsOf, rebuildRollups, refreshRollups, rollupsOf, REBUILD_EVERY_MS, type RollupRun } from './analytics.rollups';
+export { earningsRollupsState, hostRollupsOf, rebuildRollups, refreshRollups, rollupsOf, type RollupRun } from './analytics.rollups';
 
 /**
- * The `earnings-rollups` job: the rollups counted again from the ledger (the open days; every day once a week), then
+ * The `earnings-rollups` job: the rollups of the open days counted again from the ledger's lists of days, then
  * the day's tag prices set (once per tag and day) from the days now counted, and this process's kept answers cleared.
  */
 export async function runEarningsRollups(now = new Date()) {
-  const run = await countRollups(now);
+  const run = await refreshRollups(now);
   const priced = await applyDailyPrices(now);
   clearAnalyticsAnswers();
-  return { daysCounted: run.daysCounted, rollups: run.rollups, rebuilt: run.rebuilt, tagsPriced: priced };
+  return { daysCounted: run.daysCounted, rollups: run.rollups, tagsPriced: priced };
 }

@@ -1,6 +1,6 @@
 /** UTC days as the daily roots name them (`2026-11-26`), and the Merkle tree of one day's entries. */
 import { merkleRoot } from '../../lib/merkle';
-import { byEntryId, canonicalEntry, entriesBetween } from '../ledger';
+import { byEntryId, canonicalEntry, entriesOfDay, type LedgerEntryDoc } from '../ledger';
 import { utcDayOf } from '../../lib/calendar';
 
 const DAY_MS = 86_400_000;
@@ -22,11 +22,16 @@ export interface DayTree {
   root: Buffer;
 }
 
-/** The tree of a day's entries as they are stored now: each one's canonical encoding, in `_id` order. */
-export async function treeOfDay(day: string): Promise<DayTree> {
-  const from = startOf(day);
-  const entries = await entriesBetween(from, new Date(from.getTime() + DAY_MS));
+/** The tree of entries: each one's canonical encoding, in `_id` order. */
+function treeOf(entries: LedgerEntryDoc[]): DayTree {
   entries.sort(byEntryId);
   const leaves = entries.map((entry) => Buffer.from(canonicalEntry(entry), 'utf8'));
   return { ids: entries.map((entry) => entry._id), leaves, root: merkleRoot(leaves) };
 }
+
+/**
+ * The tree of a day's entries as they are stored now, read by `_id` from the ledger's list of the day (those listed
+ * at journal numbers up to `throughSeq`, where the root recorded its position; a root made before the lists holds
+ * every entry of its day).
+ */
+export const treeOfDay = async (day: string, throughSeq?: number): Promise<DayTree> => treeOf(await entriesOfDay(day, throughSeq ?? Infinity));

@@ -14,6 +14,12 @@ const ledgerRootSchema = new Schema(
     /** How many entries the tree holds. */
     count: { type: Number, required: true },
     madeAt: { type: Date, required: true },
+    /**
+     * The ledger's list of the day was read up to this journal number (ledger.days.ts): the tree is the day's entries
+     * listed up to it, so an entry stamped on the day but posted after its root (a stall past the journal's grace
+     * period) never changes the tree of a root made. Absent on roots made before the lists: every entry of the day.
+     */
+    throughSeq: { type: Number, default: undefined },
     /** anchored; pending (sent, not yet seen in a ledger); not-anchored (no anchor account, a failed try, or a day without entries). */
     status: { type: String, enum: ['anchored', 'pending', 'not-anchored'], required: true },
     network: { type: String, default: null },
@@ -39,6 +45,7 @@ export interface LedgerRootDoc {
   root: string;
   count: number;
   madeAt: Date;
+  throughSeq?: number;
   status: AnchorStatus;
   network: string | null;
   networkPassphrase: string | null;

@@ -19,7 +19,7 @@ import { insertWhole, ours, updateById } from '../../lib/query';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { isSelfOrAdmin } from '../../lib/permissions';
 import { HorizonRefusedError, HorizonUnavailableError, loadStellarSdk, type HorizonDriver, type StellarConfig } from '../../integrations/horizon';
-import { canonicalEntry, entryById, firstEntryAt, userAccount } from '../ledger';
+import { canonicalEntry, entryById, firstListedDay, isDaySettled, syncLedgerDays, userAccount } from '../ledger';
 import { dayAfter, dayOf, treeOfDay } from './anchors.days';
 import { LedgerRootModel, ledgerRootReads, type LedgerRootDoc } from './anchors.model';
 
@@ -83,21 +83,27 @@ export function createAnchorsService({ horizon, stellar, logger }: AnchorsDeps) 
   async function firstDayToRoot(): Promise<string | null> {
     const [latest] = await LedgerRootModel.find({}, { _id: 1 }).sort({ _id: -1 }).limit(1).lean<Pick<LedgerRootDoc, '_id'>[]>();
     if (latest) return dayAfter(latest._id);
-    const first = await firstEntryAt();
-    return first ? dayOf(first) : null;
+    return firstListedDay();
   }
 
-  /** Roots every closed day not rooted yet, oldest first; a day another run rooted meanwhile is left as it is. */
+  /**
+   * Roots every settled day not rooted yet, oldest first; a day another run rooted meanwhile is left as it is. The
+   * ledger's lists of days are brought up to date first (what arrived in the journal since), and a day is rooted only
+   * once it is settled: over for the journal's grace period, with every slot written until then listed.
+   */
   async function makeRoots(now: Date): Promise<string[]> {
-    const today = dayOf(now);
+    await syncLedgerDays();
     const rooted: string[] = [];
-    for (let day = await firstDayToRoot(); day && day < today && rooted.length < MAX_DAYS_PER_RUN; day = dayAfter(day)) {
-      const tree = await treeOfDay(day);
+    for (let day = await firstDayToRoot(); day && rooted.length < MAX_DAYS_PER_RUN; day = dayAfter(day)) {
+      const { settled, throughSeq } = await isDaySettled(day, now);
+      if (!settled) break;
+      const tree = await treeOfDay(day, throughSeq);
       const doc: LedgerRootDoc = {
         _id: day,
         root: tree.root.toString('hex'),
         count: tree.leaves.length,
         madeAt: now,
+        throughSeq,
         status: 'not-anchored',
         network: network.name,
         networkPassphrase: network.passphrase,
@@ -230,8 +236,13 @@ export function createAnchorsService({ horizon, stellar, logger }: AnchorsDeps) 
       if (day >= dayOf(now)) throw new AppError(409, 'conflict', ANCHOR_MESSAGES.dayOpen);
       const rootDoc = await ledgerRootReads.byId<LedgerRootDoc>(day);
       if (!rootDoc) throw new AppError(409, 'conflict', ANCHOR_MESSAGES.rootNotMade);
-      const tree = await treeOfDay(day);
+      const tree = await treeOfDay(day, rootDoc.throughSeq);
       const leafIndex = tree.ids.indexOf(entryId);
+      if (leafIndex === -1) {
+        // Stamped on the day but listed after its root was made (its post stalled past the journal's grace period).
+        log.error({ day, entryId, throughSeq: rootDoc.throughSeq }, "an entry of a rooted day is not in the day's root");
+        throw new AppError(409, 'conflict', ANCHOR_MESSAGES.rootNotMade);
+      }
       if (tree.root.toString('hex') !== rootDoc.root) {
         // The proof is still answered: it will not verify, which is what a member should learn.
         log.error({ day, recorded: rootDoc.root, now: tree.root.toString('hex'), count: tree.leaves.length }, "a closed day's entries no longer give its root");

@@ -10,4 +10,5 @@ export {
   type AnchorsService,
 } from './anchors.service';
 export { dayOf, treeOfDay } from './anchors.days';
+export { ledgerRootsState } from './anchors.state';
 export { LedgerRootModel, ledgerRootReads, type AnchorStatus, type LedgerRootDoc } from './anchors.model';

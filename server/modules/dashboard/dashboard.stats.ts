@@ -3,11 +3,14 @@
  * days. Every document is counted whole and written over the last one (never added to), so a run repeated, or run
  * again after a crash, writes the same figures. A run recounts today and yesterday (an entry written just before
  * midnight may have arrived after the last count), and any day since the start of yesterday's month that has no
- * document yet (the first run, or days the job did not run); a closed day once counted is kept.
+ * document yet (the first run, or days the job did not run); a closed day once counted is kept. A day's ledger entries
+ * are read by `_id` from the ledger's list of the day (kept from the journal), so a run reads the days it counts, not
+ * the whole ledger.
  */
 import { Types } from 'mongoose';
 import { anyOf, ours } from '../../lib/query';
-import { creditedBy, entriesBetween, type LedgerEntryDoc } from '../ledger';
+import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { creditedBy, entriesBetween, entriesOfDay, syncLedgerDays, type LedgerEntryDoc } from '../ledger';
 import { contentReads } from '../contents';
 import { userReads } from '../users';
 import { AdminStatsModel, adminStatsReads, type AdminFigures, type AdminStatsDoc } from './dashboard.model';
@@ -53,11 +56,11 @@ export function figuresOfEntries(entries: Pick<LedgerEntryDoc, 'kind' | 'legs' |
 const madeBetween = (from: Date, to: Date) =>
   ours({ _id: { $gte: Types.ObjectId.createFromTime(from.getTime() / 1000), $lt: Types.ObjectId.createFromTime(to.getTime() / 1000) } });
 
-/** One day's figures, counted from what was inserted that day. */
-async function countDay(day: Date): Promise<AdminFigures> {
+/** One day's figures, counted from what was inserted that day (its ledger entries read by `_id` from the ledger's list of the day). */
+async function countDay(day: Date, recounted?: Map<string, LedgerEntryDoc[]>): Promise<AdminFigures> {
   const end = new Date(day.getTime() + DAY_MS);
   const [entries, members, pieces] = await Promise.all([
-    entriesBetween(day, end),
+    recounted ? (recounted.get(utcDayOf(day)) ?? []) : entriesOfDay(utcDayOf(day)),
     userReads.many(madeBetween(day, end), { projection: { _id: 1 } }),
     contentReads.many(madeBetween(day, end), { projection: { _id: 1 } }),
   ]);
@@ -72,13 +75,20 @@ const sum = (all: AdminFigures[]): AdminFigures =>
 
 const write = (doc: AdminStatsDoc) => AdminStatsModel.replaceOne({ _id: doc._id }, doc, { upsert: true });
 
-/** Counts the days and months the dashboard shows (see above); answers how many days were counted. */
-export async function refreshAdminStats(now = new Date()): Promise<{ daysCounted: number }> {
+/** The days the dashboard keeps: from the start of yesterday's month to today. */
+function keptDays(now: Date): { days: Date[]; yesterday: Date } {
   const today = startOfUtcDay(now);
   const yesterday = new Date(today.getTime() - DAY_MS);
-  const first = startOfUtcMonth(yesterday);
   const days: Date[] = [];
-  for (let day = first; day <= today; day = new Date(day.getTime() + DAY_MS)) days.push(day);
+  for (let day = startOfUtcMonth(yesterday); day <= today; day = new Date(day.getTime() + DAY_MS)) days.push(day);
+  return { days, yesterday };
+}
+
+/** Counts the days and months the dashboard shows (see above); answers how many days were counted. */
+export async function refreshAdminStats(now = new Date()): Promise<{ daysCounted: number }> {
+  // The ledger's lists of days take in what arrived in the journal since their last pass (ledger.days.ts).
+  await syncLedgerDays();
+  const { days, yesterday } = keptDays(now);
   const kept = new Map((await adminStatsReads.many<AdminStatsDoc>(ours({ _id: anyOf(days.map(dayKey)) }))).map((doc) => [doc._id, doc] as const));
   let daysCounted = 0;
   for (const day of days) {
@@ -94,3 +104,50 @@ export async function refreshAdminStats(now = new Date()): Promise<{ daysCounted
   }
   return { daysCounted };
 }
+
+const FIGURES = Object.keys(EMPTY_FIGURES) as (keyof AdminFigures)[];
+
+/**
+ * Each kept day of the dashboard (and its months) recounted with its ledger entries read from the whole ledger by `at`
+ * instead of the lists of days: `check` compares, `rebuild` writes them all. The days are those the job keeps (since
+ * the start of yesterday's month), a few dozen.
+ */
+async function recountAdminStats(writeAll: boolean, now = new Date()): Promise<KeptStateReport> {
+  const { days } = keptDays(now);
+  const kept = new Map((await adminStatsReads.many<AdminStatsDoc>(ours({ _id: anyOf(days.map(dayKey)) }))).map((doc) => [doc._id, doc] as const));
+  const differences: string[] = [];
+  // The kept days' entries in one read of the whole ledger by `at`, by day.
+  const byDay = new Map<string, LedgerEntryDoc[]>();
+  for (const entry of await entriesBetween(days[0]!, new Date(days[days.length - 1]!.getTime() + DAY_MS))) {
+    const day = utcDayOf(new Date(entry.at));
+    byDay.set(day, [...(byDay.get(day) ?? []), entry]);
+  }
+  const recounted = new Map<string, AdminFigures>();
+  for (const day of days) {
+    const figures = await countDay(day, byDay);
+    recounted.set(dayKey(day), figures);
+    const doc = kept.get(dayKey(day));
+    const differing = FIGURES.filter((key) => (doc?.[key] ?? 0) !== figures[key]);
+    if (differing.length)
+      noteDifference(differences, `${dayKey(day)}: ${differing.map((key) => `${key} kept ${doc?.[key] ?? 'none'}, recounted ${figures[key]}`).join('; ')}`);
+  }
+  if (writeAll) {
+    await AdminStatsModel.bulkWrite(
+      days.map((day) => ({
+        replaceOne: { filter: { _id: dayKey(day) }, replacement: { _id: dayKey(day), ...recounted.get(dayKey(day))!, countedAt: now }, upsert: true },
+      })),
+    );
+    for (const month of new Set(days.map(monthKey))) {
+      await write({ _id: month, ...sum(days.filter((day) => monthKey(day) === month).map((day) => recounted.get(dayKey(day))!)), countedAt: now });
+    }
+  }
+  return { checked: days.length, differences };
+}
+
+export const adminStatsState: KeptState = {
+  name: 'admin-stats',
+  describe:
+    "The admin dashboard's figures of each day since the start of yesterday's month (admin_stats), recounted from the members, pieces and whole ledger.",
+  check: () => recountAdminStats(false),
+  rebuild: () => recountAdminStats(true),
+};

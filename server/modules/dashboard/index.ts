@@ -4,4 +4,4 @@
  */
 export { dashboardRouter } from './dashboard.routes';
 export { adminDashboard, COUNT_LIMIT, DASHBOARD_MESSAGES, OVERDUE_MS } from './dashboard.service';
-export { refreshAdminStats } from './dashboard.stats';
+export { adminStatsState, refreshAdminStats } from './dashboard.stats';

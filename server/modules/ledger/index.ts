@@ -38,6 +38,7 @@ export {
   type JournalPosition,
   type ReadJournalOptions,
 } from './ledger.journal';
+export { entriesOfDay, entriesOfDays, firstListedDay, isDaySettled, ledgerDaysState, syncLedgerDays } from './ledger.days';
 export { forgetLedgerChains } from './ledger.forget';
 export { ledgerKeptStates } from './ledger.kept';
 export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';

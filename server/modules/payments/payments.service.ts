@@ -17,15 +17,16 @@ import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/duplicate-key';
-import { withLock } from '../../lib/mutex';
+import { withLease, withLock } from '../../lib/mutex';
 import { siteUrlFor } from '../../lib/public-origin';
-import { anyOf, ours } from '../../lib/query';
+import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
 import { creditUsesBefore, givePlanCreditBack, planCreditsLeft, settlePendingCredits, takePlanCredit } from '../users';
-import { entriesBy, entriesOfKind, entryExists, type LedgerEntryDoc } from '../ledger';
+import { entriesBy, entryById, entryExists, readJournal, type LedgerEntryDoc } from '../ledger';
 import { tagsService } from '../tags';
+import { LISTING_REPAIRS, LISTING_REPAIRS_LEASE_MS, markListed } from './listing-marks';
 import { creditMethod, LISTING_FEES, postListing, postRefund, postRelisting, refundKey, tierOf, waivableFee, type Tier } from './listing';
 import { toOrderDto } from './payments.mapper';
 import { coverOf, coversTier, listDiscountCodes, notCoveredMessage } from './discount-codes';
@@ -380,27 +381,21 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
      * again until it is answered.
      */
     async repairListings(now = new Date()): Promise<{ marked: number; creditsBack: number; pendingCredits: number }> {
-      const listings = await entriesOfKind('listing', { contentId: 1, actorId: 1, method: 1 });
-      const pieces = listings.length
-        ? await contentReads.many<Pick<ContentDoc, '_id' | 'isPaidOut'>>(
-            { _id: anyOf(listings.map((entry) => entry.contentId)) },
-            { projection: { isPaidOut: 1 } },
-          )
-        : [];
-      const unmarked = new Set(pieces.filter((piece) => !piece.isPaidOut).map((piece) => String(piece._id)));
+      // The listings posted since the last run, read from the ledger's journal (a consumer with its checkpoint), not
+      // the whole ledger: each piece is marked by its payer unless it is already (a repeat, at least once, changes nothing).
       let marked = 0;
-      for (const entry of listings) {
-        if (!entry.contentId || !entry.actorId || !unmarked.has(String(entry.contentId))) continue;
-        await markPaidOut(entry.contentId, String(entry.actorId));
-        marked += 1;
-      }
-      const byPiece = new Map(listings.map((entry) => [String(entry.contentId), entry]));
+      await withLease(`journal:${LISTING_REPAIRS}`, LISTING_REPAIRS_LEASE_MS, () =>
+        readJournal(LISTING_REPAIRS, async (entries) => {
+          marked += await markListed(entries.filter((entry) => entry.kind === 'listing'));
+        }),
+      );
       let creditsBack = 0;
-      // One use per member and piece stays when their own credit listing is posted; every other is given back.
+      // One use per member and piece stays when their own credit listing is posted; every other is given back. The
+      // piece's listing is read by its key.
       const kept = new Set<string>();
       for (const use of await creditUsesBefore(new Date(now.getTime() - STALLED_CREDIT_USE_MS))) {
         const userId = String(use.userId);
-        const listing = byPiece.get(String(use.ref));
+        const listing = await entryById(`listing:${String(use.ref)}`);
         const paidBy = `${userId}:${String(use.ref)}`;
         if (listing && String(listing.actorId) === userId && listing.method?.endsWith('-credit') && !kept.has(paidBy)) {
           kept.add(paidBy);
