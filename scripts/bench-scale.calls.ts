@@ -57,7 +57,12 @@ export const SCALE_CALLS: ScaleCall[] = [
   // Explore, search, a piece.
   { operationId: 'getContentsByKind', pages: 'Explore (each tab), piece strips', as: 'member', path: () => '/content/get-by-kind/featured?limit=24' },
   { operationId: 'getContentsByKind', pages: 'Explore (Trending)', as: 'member', path: () => '/content/get-by-kind/trending?limit=24' },
-  { operationId: 'getContentsByKind', pages: 'Explore (a sub-tag)', as: 'member', path: (f) => `/content/get-by-kind/new?limit=24&tag=${q(f.mainTag.label)}&subTag=${q(f.subTag.label)}` },
+  {
+    operationId: 'getContentsByKind',
+    pages: 'Explore (a sub-tag)',
+    as: 'member',
+    path: (f) => `/content/get-by-kind/new?limit=24&tag=${q(f.mainTag.label)}&subTag=${q(f.subTag.label)}`,
+  },
   { operationId: 'getArtists', pages: 'Explore (artists strip)', as: 'member', path: () => '/user/get-users?limit=12' },
   { operationId: 'getTrendingArtists', pages: 'Explore, piece strips', as: 'member', path: () => '/user/get-trending-users?limit=12' },
   { operationId: 'getTitleSuggestions', pages: 'Explore (search box)', as: 'member', path: () => '/content/get-all-titles?q=blu&limit=8' },
@@ -72,10 +77,25 @@ export const SCALE_CALLS: ScaleCall[] = [
   // Profiles.
   { operationId: 'getProfileByUsername', pages: 'a profile (heavy artist)', as: 'member', path: (f) => `/user/profile/${f.artist.username}` },
   { operationId: 'getProfileByUsername', pages: 'own profile', as: 'member', path: (f) => `/user/profile/${f.member.username}` },
-  { operationId: 'getContentsByUsername', pages: 'a profile, Projects, Analytics', as: 'member', path: (f) => `/content/get-by-username/${f.artist.username}?limit=24` },
+  {
+    operationId: 'getContentsByUsername',
+    pages: 'a profile, Projects, Analytics',
+    as: 'member',
+    path: (f) => `/content/get-by-username/${f.artist.username}?limit=24`,
+  },
   { operationId: 'getSupportedContents', pages: 'a profile (supported)', as: 'member', path: (f) => `/content/get-supported/${f.member.id}?limit=24` },
-  { operationId: 'getFollowers', pages: 'a profile (followers)', as: 'member', path: (f) => `/follow/get-followers/${f.artist.id}/myuserId/${f.member.id}?limit=20` },
-  { operationId: 'getFollowings', pages: 'a profile (following)', as: 'member', path: (f) => `/follow/get-followings/${f.member.id}/myuserId/${f.member.id}?limit=20` },
+  {
+    operationId: 'getFollowers',
+    pages: 'a profile (followers)',
+    as: 'member',
+    path: (f) => `/follow/get-followers/${f.artist.id}/myuserId/${f.member.id}?limit=20`,
+  },
+  {
+    operationId: 'getFollowings',
+    pages: 'a profile (following)',
+    as: 'member',
+    path: (f) => `/follow/get-followings/${f.member.id}/myuserId/${f.member.id}?limit=20`,
+  },
   { operationId: 'getTop50Chart', pages: 'Top 50', as: 'member', path: (f) => `/content/top50/${f.artist.username}` },
   { operationId: 'getProjectContents', pages: 'Projects', as: 'artist', path: (f) => `/project/content/${f.artistPiece.id}` },
   // Messages.
@@ -89,7 +109,12 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'getUserHistory', pages: 'Wallet (history)', as: 'member', path: (f) => `/user-history/get-all/${f.member.id}?limit=20` },
   { operationId: 'getUserHistory', pages: 'Wallet (history, heavy artist)', as: 'artist', path: (f) => `/user-history/get-all/${f.artist.id}?limit=20` },
   { operationId: 'getPaidHistory', pages: 'Wallet (paid)', as: 'artist', path: (f) => `/user-history/get-paid/${f.artist.id}?limit=20` },
-  { operationId: 'downloadStatement', pages: 'Wallet (statement download)', as: 'artist', path: (f) => `/wallet/statement/${f.artist.id}?format=json&month=${f.lastMonth}` },
+  {
+    operationId: 'downloadStatement',
+    pages: 'Wallet (statement download)',
+    as: 'artist',
+    path: (f) => `/wallet/statement/${f.artist.id}?format=json&month=${f.lastMonth}`,
+  },
   { operationId: 'getLedgerProof', pages: 'Wallet (proof download)', as: 'member', path: (f) => `/ledger/proofs/${q(f.entryId)}` },
   { operationId: 'getEarningsAnalytics', pages: 'Analytics', as: 'artist', path: (f) => `/analytics/earnings/${f.artist.id}?period=month&type=music` },
   { operationId: 'getEmbedHostEarnings', pages: 'Analytics (embeds)', as: 'artist', path: (f) => `/analytics/embed-hosts/${f.artist.id}?period=month` },
@@ -105,7 +130,12 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'listApiKeys', pages: 'Settings (API keys)', as: 'artist', path: () => '/api-keys' },
   { operationId: 'getInstagramConnection', pages: 'share to Instagram', as: 'member', path: () => '/instagram/connection' },
   { operationId: 'downloadMyData', pages: 'Settings (your data download)', as: 'member', path: (f) => `/user-setting/download-data/${f.member.id}` },
-  { operationId: 'getUserByUsername', pages: 'sign-up, Settings (username check)', as: 'member', path: (f) => `/user/get-user-by-username/${f.member.username}` },
+  {
+    operationId: 'getUserByUsername',
+    pages: 'sign-up, Settings (username check)',
+    as: 'member',
+    path: (f) => `/user/get-user-by-username/${f.member.username}`,
+  },
   { operationId: 'getAuthProviders', pages: 'sign-in', as: 'anonymous', path: () => '/auth/providers' },
   // Content pages.
   { operationId: 'getCmsPage', pages: 'How it works, Earn, guide', as: 'member', path: () => '/cms-pages/become' },
@@ -134,5 +164,10 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'getTopSubTags', pages: 'integrators', as: 'key', path: (f) => `/tag/get-top-sub-tags/${f.mainTag.id}?limit=10` },
   { operationId: 'getTagHistory', pages: 'integrators', as: 'key', path: (f) => `/tag-history/${f.subTag.id}/month` },
   { operationId: 'getUserHistory', pages: 'integrators (earnings key)', as: 'key', path: (f) => `/user-history/get-all/${f.artist.id}?limit=20` },
-  { operationId: 'getContentsByUsername', pages: 'integrators (catalogue key)', as: 'key', path: (f) => `/content/get-by-username/${f.artist.username}?limit=24` },
+  {
+    operationId: 'getContentsByUsername',
+    pages: 'integrators (catalogue key)',
+    as: 'key',
+    path: (f) => `/content/get-by-username/${f.artist.username}?limit=24`,
+  },
 ];

@@ -90,7 +90,8 @@ function startServer(site: Site) {
   return startServerProcess(
     {
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      // Info, not less: the server's "Knack is running at" line is how startServerProcess knows it listens.
+      LOG_LEVEL: 'info',
       JWT_SECRET,
       PAYMENTS_PROVIDER: 'sandbox',
       MONGODB_URI: site.uri,
@@ -117,7 +118,9 @@ async function pickFixture(): Promise<Omit<Fixture, 'threadId'>> {
   const large = (await UserModel.exists({ email: /@large\.knack\.example$/ })) !== null;
   const domain = large ? /@large\.knack\.example$/ : /@demo\.knack\.example$/;
   const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
-  const candidates = await UserModel.find({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }, { username: 1 }).limit(50).lean();
+  const candidates = await UserModel.find({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }, { username: 1 })
+    .limit(50)
+    .lean();
   let member = candidates[0]!;
   let entryId = '';
   for (const candidate of candidates) {
@@ -194,7 +197,8 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promi
     await mongoose.connect(withDatabaseName(site.uri, site.dbName));
     const picked = await pickFixture();
     // The admin the admin pages are asked as (ADMIN_EMAILS names it): made once, straight in the database.
-    if (!(await UserModel.exists({ email: ADMIN_EMAIL }))) await UserModel.create({ email: ADMIN_EMAIL, username: 'bench_admin', fullName: 'Bench Admin', isActive: true });
+    if (!(await UserModel.exists({ email: ADMIN_EMAIL })))
+      await UserModel.create({ email: ADMIN_EMAIL, username: 'bench_admin', fullName: 'Bench Admin', isActive: true });
     const admin = (await UserModel.findOne({ email: ADMIN_EMAIL }, { tokenVersion: 1 }).lean())!;
     const users = await UserModel.find({ _id: { $in: [picked.member.id, picked.artist.id] } }, { tokenVersion: 1 }).lean();
     await mongoose.disconnect();
@@ -232,7 +236,9 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promi
       const timing = await measure(server.url, call, fixture, auth);
       results.set(call, timing);
       const odd = Object.entries(timing.statuses).map(([status, count]) => `${status}x${count}`);
-      console.log(`  ${call.operationId} (${call.pages}): p50 ${timing.p50.toFixed(1)} ms, p99 ${timing.p99.toFixed(1)} ms, n ${timing.n}${odd.length ? `, ${odd.join(' ')}` : ''}`);
+      console.log(
+        `  ${call.operationId} (${call.pages}): p50 ${timing.p50.toFixed(1)} ms, p99 ${timing.p99.toFixed(1)} ms, n ${timing.n}${odd.length ? `, ${odd.join(' ')}` : ''}`,
+      );
     }
   } finally {
     await mongoose.disconnect();
