@@ -33,6 +33,7 @@ import { withDatabaseName } from '../server/db/connection';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../server/db/embedded';
 import { signAccessToken } from '../server/lib/access-token';
 import { PROJECT_ROOT } from '../server/lib/paths';
+import { anyOf, ours } from '../server/lib/query';
 import { ContentModel } from '../server/modules/contents';
 import { LedgerEntryModel } from '../server/modules/ledger';
 import { TagModel } from '../server/modules/tags';
@@ -118,7 +119,7 @@ async function pickFixture(): Promise<Omit<Fixture, 'threadId'>> {
   const large = (await UserModel.exists({ email: /@large\.knack\.example$/ })) !== null;
   const domain = large ? /@large\.knack\.example$/ : /@demo\.knack\.example$/;
   const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
-  const candidates = await UserModel.find({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }, { username: 1 })
+  const candidates = await UserModel.find(ours({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }), { username: 1 })
     .limit(50)
     .lean();
   let member = candidates[0]!;
@@ -132,9 +133,9 @@ async function pickFixture(): Promise<Omit<Fixture, 'threadId'>> {
     }
   }
   if (!member) throw new Error('No member to measure as: is the database seeded?');
-  const pieceFilter = { listed: true, isPaidOut: true, ownerId: { $ne: artist._id }, reactedCount: { $gte: 2, $lte: 60 } };
+  const pieceFilter = ours({ listed: true, isPaidOut: true, ownerId: { $ne: artist._id }, reactedCount: { $gte: 2, $lte: 60 } });
   const piece =
-    (await ContentModel.findOne(large ? { ...pieceFilter, ownerUsername: /_\d+$/ } : pieceFilter, { slug: 1, ownerUsername: 1 }).lean()) ??
+    (await ContentModel.findOne(large ? ours({ ...pieceFilter, ownerUsername: /_\d+$/ }) : pieceFilter, { slug: 1, ownerUsername: 1 }).lean()) ??
     (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1 }).lean())!;
   const artistPiece = (await ContentModel.findOne({ ownerId: artist._id }, { _id: 1 }).lean())!;
   const subTagLabel = (await ContentModel.findById(piece._id, { subTag: 1 }).lean())!.subTag || 'Jazz';
@@ -200,7 +201,7 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promi
     if (!(await UserModel.exists({ email: ADMIN_EMAIL })))
       await UserModel.create({ email: ADMIN_EMAIL, username: 'bench_admin', fullName: 'Bench Admin', isActive: true });
     const admin = (await UserModel.findOne({ email: ADMIN_EMAIL }, { tokenVersion: 1 }).lean())!;
-    const users = await UserModel.find({ _id: { $in: [picked.member.id, picked.artist.id] } }, { tokenVersion: 1 }).lean();
+    const users = await UserModel.find({ _id: anyOf([picked.member.id, picked.artist.id]) }, { tokenVersion: 1 }).lean();
     await mongoose.disconnect();
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET, PAYMENTS_PROVIDER: 'sandbox' });
     const bearer = (id: string, tokenVersion = users.find((user) => String(user._id) === id)?.tokenVersion ?? 0) =>

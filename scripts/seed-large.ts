@@ -837,10 +837,11 @@ async function main() {
       await services.events.forwarded();
     }
     const report = await buildLargeDataSet({ sizes, now, payoutFees: config.payouts, log: say });
+    say(`built in ${((Date.now() - started) / 1000).toFixed(0)} s; counting the documents`);
     const counts = await Promise.all(
       Object.keys(report.inserted).map(async (name) => `${name} ${(await mongoose.connection.collection(name).estimatedDocumentCount()).toLocaleString('en')}`),
     );
-    say(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; documents now: ${counts.join(', ')}`);
+    say(`documents now: ${counts.join(', ')}`);
   } finally {
     await db.close();
   }
