@@ -220,13 +220,14 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promi
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET, PAYMENTS_PROVIDER: 'sandbox' });
     const bearer = (id: string, tokenVersion = users.find((user) => String(user._id) === id)?.tokenVersion ?? 0) =>
       `Bearer ${signAccessToken(config.auth, { userId: id, tokenVersion })}`;
-    const auth: Record<Caller, string | undefined> = {
-      member: bearer(picked.member.id),
-      artist: bearer(picked.artist.id),
-      admin: bearer(String(admin._id), admin.tokenVersion),
-      key: undefined,
-      anonymous: undefined,
+    // Signed again before each call: an access token lasts minutes, the large size's calls take longer in all.
+    const auth: Record<Caller, string | undefined> = { member: undefined, artist: undefined, admin: undefined, key: undefined, anonymous: undefined };
+    const signIn = () => {
+      auth.member = bearer(picked.member.id);
+      auth.artist = bearer(picked.artist.id);
+      auth.admin = bearer(String(admin._id), admin.tokenVersion);
     };
+    signIn();
     const post = async <T>(as: string, route: string, body: unknown): Promise<T> => {
       const res = await fetch(`${server.url}/api/v2${route}`, {
         method: 'POST',
@@ -248,6 +249,7 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promi
     const fixture: Fixture = { ...picked, threadId: sent.thread.id };
     console.log(`${label}: member ${fixture.member.username}, artist ${fixture.artist.username}, piece ${fixture.piece.ownerUsername}/${fixture.piece.slug}`);
     for (const call of calls) {
+      signIn();
       const timing = await measure(server.url, call, fixture, auth);
       results.set(call, timing);
       const odd = Object.entries(timing.statuses).map(([status, count]) => `${status}x${count}`);
