@@ -1,0 +1,343 @@
+/**
+ * `npm run bench:scale -- [options]`: how each call a page or an integrator makes grows with the data. Every call of
+ * scripts/bench-scale.calls.ts is timed against a server started as `npm start` runs it (production settings, the
+ * demo seeded at start) on the demo data, then on the large data set (`npm run seed:large`, on top of the demo), and
+ * the table gives each call's p50 and p99 at both sizes and their ratio (large / demo), sorted by the ratio; a ratio
+ * over 1.5 is marked. The goal (docs/scaling.md): every call a page makes stays at 1.5 or under.
+ *
+ * Each call is asked `--warmups` times unmeasured, then `--requests` times one after the other, by the one who asks
+ * it in the app (a typical member, the heavy artist, an admin, the artist's API key), about the same kind of thing
+ * in both databases (bench-scale.ts `pickFixture`). A call that takes long stops after `--budget` seconds of
+ * measuring (at least one request): the table says how many were measured. Answers other than 2xx are counted in
+ * the table's last column (a 404 of a call whose subject the demo lacks still measures its reads).
+ *
+ * Options:
+ *   --scale s            the large set's size when this run builds it (default 1: 100k members, 1M ledger entries)
+ *   --large-data-dir d   measure the large set that `DATA_DIR=d npm run seed:large` built (its database is started
+ *                        from d/db, named by --large-db, default knack), instead of building one
+ *   --requests n         measured requests per call (default 30); --warmups n (default 3)
+ *   --budget s           seconds of measuring per call and size at most (default 60); a call whose warm-up
+ *                        takes longer is measured by that one request
+ *   --timeout s          a request unanswered after this long (default 120) counts as this long, status `timeout`
+ *   --only a,b           only these operationIds
+ *   --jobs               run the jobs in the server process, as `npm start` does by default (off: the jobs' own
+ *                        work would be measured with the calls' at random)
+ *   --report path        also write the table (markdown) there
+ * The databases are the embedded FerretDB (built under data/bin), in temporary folders removed at the end.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import { loadConfig } from '../server/config';
+import { withDatabaseName } from '../server/db/connection';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../server/db/embedded';
+import { signAccessToken } from '../server/lib/access-token';
+import { PROJECT_ROOT } from '../server/lib/paths';
+import { anyOf, ours } from '../server/lib/query';
+import { ContentModel } from '../server/modules/contents';
+import { LedgerEntryModel } from '../server/modules/ledger';
+import { TagModel } from '../server/modules/tags';
+import { UserModel } from '../server/modules/users';
+import { startServerProcess } from '../tests/helpers/server-process';
+import { SCALE_CALLS, type Caller, type Fixture, type ScaleCall } from './bench-scale.calls';
+
+const JWT_SECRET = 'bench-scale-secret-bench-scale-secret!!';
+const ADMIN_EMAIL = 'bench-admin@knack.example';
+const RATIO_GOAL = 1.5;
+const BIN_DIR = path.join(PROJECT_ROOT, 'data', 'bin');
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+const numberOption = (name: string, fallback: number) => {
+  const value = Number(option(name) ?? fallback);
+  if (!(value >= 0)) throw new Error(`--${name} must be a number, not ${option(name)}`);
+  return value;
+};
+
+const REQUESTS = numberOption('requests', 30);
+const WARMUPS = numberOption('warmups', 3);
+const BUDGET_MS = numberOption('budget', 60) * 1000;
+const ONLY = option('only')?.split(',');
+const JOBS = process.argv.includes('--jobs');
+const TIMEOUT_MS = numberOption('timeout', 120) * 1000;
+
+/** One call's figures at one size. */
+export interface Timing {
+  p50: number;
+  p99: number;
+  n: number;
+  /** Answers other than 2xx, by status. */
+  statuses: Record<string, number>;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+
+interface Site {
+  db: EmbeddedDatabase;
+  uri: string;
+  dataDir: string;
+  dbName: string;
+}
+
+/** The embedded database on a data folder, as `npm start` would start it there. */
+async function openSite(dataDir: string, dbName: string): Promise<Site> {
+  const db = await startEmbeddedDatabase({ dataDir, binDir: BIN_DIR });
+  return { db, uri: db.uri, dataDir, dbName };
+}
+
+/** The server as `npm start` runs it on the site (its own process, production settings, the demo seeded if empty). */
+function startServer(site: Site) {
+  return startServerProcess(
+    {
+      NODE_ENV: 'production',
+      // Info, not less: the server's "Knack is running at" line is how startServerProcess knows it listens.
+      LOG_LEVEL: 'info',
+      JWT_SECRET,
+      PAYMENTS_PROVIDER: 'sandbox',
+      MONGODB_URI: site.uri,
+      DB_NAME: site.dbName,
+      DATA_DIR: site.dataDir,
+      SEED_DEMO: 'true',
+      JOBS_IN_PROCESS: JOBS ? 'true' : 'false',
+      TRUST_PROXY: 'loopback',
+      PUBLIC_URL: 'http://127.0.0.1',
+      ADMIN_EMAILS: ADMIN_EMAIL,
+    },
+    { timeoutMs: 1_800_000 },
+  );
+}
+
+const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+
+/**
+ * What the calls are about, by the same rules in both databases: the large set's members and pieces when it has
+ * them (else the demo's), a member who follows a few and has knacked, the member with the most followers, a listed
+ * and monetized piece of another artist with a few knacks.
+ */
+async function pickFixture(): Promise<Omit<Fixture, 'threadId'>> {
+  const large = (await UserModel.exists({ email: /@large\.knack\.example$/ })) !== null;
+  const domain = large ? /@large\.knack\.example$/ : /@demo\.knack\.example$/;
+  const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
+  const candidates = await UserModel.find(ours({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }), { username: 1 })
+    .limit(50)
+    .lean();
+  let member = candidates[0]!;
+  let entryId = '';
+  for (const candidate of candidates) {
+    const knack = await LedgerEntryModel.findOne({ kind: 'knack', actorId: candidate._id }, { _id: 1 }).lean();
+    if (knack) {
+      member = candidate;
+      entryId = knack._id;
+      break;
+    }
+  }
+  if (!member) throw new Error('No member to measure as: is the database seeded?');
+  const pieceFilter = ours({ listed: true, isPaidOut: true, ownerId: { $ne: artist._id }, reactedCount: { $gte: 2, $lte: 60 } });
+  const piece =
+    (await ContentModel.findOne(large ? ours({ ...pieceFilter, ownerUsername: /_\d+$/ }) : pieceFilter, { slug: 1, ownerUsername: 1 }).lean()) ??
+    (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1 }).lean())!;
+  const artistPiece = (await ContentModel.findOne({ ownerId: artist._id }, { _id: 1 }).lean())!;
+  const subTagLabel = (await ContentModel.findById(piece._id, { subTag: 1 }).lean())!.subTag || 'Jazz';
+  const subTag = (await TagModel.findOne({ labelLower: subTagLabel.toLowerCase() }, { label: 1, parentTag: 1 }).lean())!;
+  const mainTag = (await TagModel.findById(subTag.parentTag, { label: 1 }).lean())!;
+  return {
+    member: { id: String(member._id), username: member.username },
+    artist: { id: String(artist._id), username: artist.username },
+    piece: { id: String(piece._id), slug: piece.slug, ownerUsername: piece.ownerUsername },
+    artistPiece: { id: String(artistPiece._id) },
+    mainTag: { id: String(mainTag._id), label: mainTag.label },
+    subTag: { id: String(subTag._id), label: subTag.label },
+    entryId: entryId || `knack:${String(piece._id)}:${String(member._id)}`,
+    lastMonth: lastMonthOf(new Date()),
+  };
+}
+
+let clientNumber = 0;
+
+/** One request, as a client behind the proxy (each its own address, as members are), timed in ms; status 0 when it timed out. */
+async function timed(base: string, pathAndQuery: string, authorization: string | undefined): Promise<{ ms: number; status: number }> {
+  clientNumber += 1;
+  const headers: Record<string, string> = { 'X-Forwarded-For': `10.${(clientNumber >> 16) & 255}.${(clientNumber >> 8) & 255}.${clientNumber & 255}` };
+  if (authorization) headers.Authorization = authorization;
+  const started = performance.now();
+  try {
+    const res = await fetch(`${base}/api/v2${pathAndQuery}`, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    await res.arrayBuffer();
+    return { ms: performance.now() - started, status: res.status };
+  } catch (err) {
+    if ((err as Error).name !== 'TimeoutError') throw err;
+    return { ms: TIMEOUT_MS, status: 0 };
+  }
+}
+
+async function measure(base: string, call: ScaleCall, fixture: Fixture, auth: Record<Caller, string | undefined>): Promise<Timing> {
+  const target = call.path(fixture);
+  const statuses: Record<string, number> = {};
+  const note = (status: number) => {
+    if (status < 200 || status >= 300) statuses[status === 0 ? 'timeout' : status] = (statuses[status === 0 ? 'timeout' : status] ?? 0) + 1;
+  };
+  const times: number[] = [];
+  for (let i = 0; i < WARMUPS; i++) {
+    const warm = await timed(base, target, auth[call.as]);
+    // A call slower than the whole budget is measured by this one request (a second would take as long again);
+    // one slower than a tenth of it is warm after one request, and the budget goes to measuring it.
+    if (warm.ms > BUDGET_MS) {
+      times.push(warm.ms);
+      note(warm.status);
+    }
+    if (warm.ms > BUDGET_MS / 10) break;
+  }
+  const measuredByWarmUp = times.length > 0;
+  const started = Date.now();
+  while (!measuredByWarmUp && times.length < REQUESTS && (times.length === 0 || Date.now() - started < BUDGET_MS)) {
+    const { ms, status } = await timed(base, target, auth[call.as]);
+    times.push(ms);
+    note(status);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length, statuses };
+}
+
+/** Every call timed on one site: its server started, the callers signed in, the fixture picked, the server stopped. */
+async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promise<Map<ScaleCall, Timing>> {
+  const startedAt = Date.now();
+  const server = await startServer(site);
+  console.log(`${label}: server ready in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
+  const results = new Map<ScaleCall, Timing>();
+  try {
+    await mongoose.connect(withDatabaseName(site.uri, site.dbName));
+    const picked = await pickFixture();
+    // The admin the admin pages are asked as (ADMIN_EMAILS names it): made once, straight in the database.
+    if (!(await UserModel.exists({ email: ADMIN_EMAIL })))
+      await UserModel.create({ email: ADMIN_EMAIL, username: 'bench_admin', fullName: 'Bench Admin', isActive: true });
+    const admin = (await UserModel.findOne({ email: ADMIN_EMAIL }, { tokenVersion: 1 }).lean())!;
+    const users = await UserModel.find({ _id: anyOf([picked.member.id, picked.artist.id]) }, { tokenVersion: 1 }).lean();
+    await mongoose.disconnect();
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET, PAYMENTS_PROVIDER: 'sandbox' });
+    const bearer = (id: string, tokenVersion = users.find((user) => String(user._id) === id)?.tokenVersion ?? 0) =>
+      `Bearer ${signAccessToken(config.auth, { userId: id, tokenVersion })}`;
+    // Signed again before each call: an access token lasts minutes, the large size's calls take longer in all.
+    const auth: Record<Caller, string | undefined> = { member: undefined, artist: undefined, admin: undefined, key: undefined, anonymous: undefined };
+    const signIn = () => {
+      auth.member = bearer(picked.member.id);
+      auth.artist = bearer(picked.artist.id);
+      auth.admin = bearer(String(admin._id), admin.tokenVersion);
+    };
+    signIn();
+    const post = async <T>(as: string, route: string, body: unknown): Promise<T> => {
+      const res = await fetch(`${server.url}/api/v2${route}`, {
+        method: 'POST',
+        headers: { Authorization: as, 'Content-Type': 'application/json', 'X-Forwarded-For': '10.255.0.1' },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as T;
+    };
+    // The member's thread with the artist, and the artist's API key, made through the API as a member would.
+    const sent = await post<{ thread: { id: string } }>(auth.member!, '/message/create', {
+      senderId: picked.member.id,
+      receiverId: picked.artist.id,
+      subject: 'Hello',
+      message: 'I love your work.',
+    });
+    const key = await post<{ secret: string }>(auth.artist!, '/api-keys', { name: `bench ${Date.now()}`, scopes: ['catalogue:read', 'earnings:read'] });
+    auth.key = `Bearer ${key.secret}`;
+    const fixture: Fixture = { ...picked, threadId: sent.thread.id };
+    console.log(`${label}: member ${fixture.member.username}, artist ${fixture.artist.username}, piece ${fixture.piece.ownerUsername}/${fixture.piece.slug}`);
+    for (const call of calls) {
+      signIn();
+      const timing = await measure(server.url, call, fixture, auth);
+      results.set(call, timing);
+      const odd = Object.entries(timing.statuses).map(([status, count]) => `${status}x${count}`);
+      console.log(
+        `  ${call.operationId} (${call.pages}): p50 ${timing.p50.toFixed(1)} ms, p99 ${timing.p99.toFixed(1)} ms, n ${timing.n}${odd.length ? `, ${odd.join(' ')}` : ''}`,
+      );
+    }
+  } finally {
+    await mongoose.disconnect();
+    await server.stop();
+  }
+  return results;
+}
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
+/** The markdown table: one row per call, sorted by the larger of its two ratios, the ones over the goal marked. */
+export function scaleTable(calls: ScaleCall[], demo: Map<ScaleCall, Timing>, large: Map<ScaleCall, Timing>): string {
+  const rows = calls
+    .map((call) => {
+      const a = demo.get(call)!;
+      const b = large.get(call)!;
+      const r50 = b.p50 / Math.max(a.p50, 0.001);
+      const r99 = b.p99 / Math.max(a.p99, 0.001);
+      return { call, a, b, r50, r99, worst: Math.max(r50, r99) };
+    })
+    .sort((x, y) => y.worst - x.worst);
+  const statuses = (t: Timing) =>
+    Object.entries(t.statuses)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
+  const lines = [
+    '| call | pages | p50 / p99 demo (ms) | p50 / p99 large (ms) | ratio p50 / p99 | n demo / large | not 2xx (demo; large) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(({ call, a, b, r50, r99, worst }) => {
+      const mark = worst > RATIO_GOAL ? ' **over 1.5**' : '';
+      const odd = statuses(a) || statuses(b) ? `${statuses(a) || '-'}; ${statuses(b) || '-'}` : '';
+      return `| ${call.operationId} \`${call.as}\` | ${call.pages} | ${ms(a.p50)} / ${ms(a.p99)} | ${ms(b.p50)} / ${ms(b.p99)} | ${r50.toFixed(2)} / ${r99.toFixed(2)}${mark} | ${a.n} / ${b.n} | ${odd} |`;
+    }),
+  ];
+  return lines.join('\n');
+}
+
+async function main() {
+  const calls = SCALE_CALLS.filter((call) => !ONLY || ONLY.includes(call.operationId));
+  const scale = numberOption('scale', 1);
+  const largeDir = option('large-data-dir');
+  const temp = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-scale-'));
+  const started = Date.now();
+  try {
+    const demoSite = await openSite(path.join(temp, 'demo'), 'knack');
+    let demo: Map<ScaleCall, Timing>;
+    try {
+      demo = await measureSite('demo', demoSite, calls);
+    } finally {
+      await demoSite.db.stop();
+    }
+
+    const largeSite = await openSite(largeDir ?? path.join(temp, 'large'), largeDir ? (option('large-db') ?? 'knack') : 'knack');
+    let large: Map<ScaleCall, Timing>;
+    try {
+      if (!largeDir) {
+        console.log(`large: building the data set at scale ${scale} (npm run seed:large)`);
+        execFileSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/seed-large.ts'), '--scale', String(scale)], {
+          cwd: PROJECT_ROOT,
+          stdio: 'inherit',
+          env: { ...process.env, MONGODB_URI: withDatabaseName(largeSite.uri, largeSite.dbName), DATA_DIR: largeSite.dataDir, JWT_SECRET, LOG_LEVEL: 'warn' },
+        });
+      }
+      large = await measureSite('large', largeSite, calls);
+    } finally {
+      await largeSite.db.stop();
+    }
+
+    const table = scaleTable(calls, demo, large);
+    const over = calls.filter((call) => Math.max(large.get(call)!.p50 / demo.get(call)!.p50, large.get(call)!.p99 / demo.get(call)!.p99) > RATIO_GOAL);
+    const summary = `${calls.length} calls, ${over.length} over ${RATIO_GOAL}; ${REQUESTS} requests each after ${WARMUPS} warm-ups (at most ${BUDGET_MS / 1000} s of measuring per call); jobs ${JOBS ? 'in the server process' : 'off'}; took ${((Date.now() - started) / 60_000).toFixed(0)} min.`;
+    console.log(`\n${table}\n\n${summary}`);
+    const report = option('report');
+    if (report) writeFileSync(report, `${table}\n\n${summary}\n`);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  });
+}
