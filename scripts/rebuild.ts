@@ -6,6 +6,7 @@
 import { loadConfig } from '../server/config';
 import { connectDatabase } from '../server/db/connection';
 import { keptStatesNamed } from '../server/jobs/kept-states';
+import { rebuildKeptState } from '../server/lib/kept-state';
 import { createLogger } from '../server/lib/logger';
 
 async function main() {
@@ -18,7 +19,7 @@ async function main() {
   try {
     for (const state of states) {
       const started = Date.now();
-      const report = checkOnly ? await state.check() : await state.rebuild();
+      const report = checkOnly ? await state.check() : await rebuildKeptState(state);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       console.log(`${state.name}: ${report.checked} ${checkOnly ? 'checked' : 'written'}, ${report.differences.length} differing (${seconds} s)`);
       for (const line of report.differences) console.log(`  ${line}`);

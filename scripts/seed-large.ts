@@ -35,6 +35,7 @@ import { createIpfsPinning } from '../server/integrations/ipfs';
 import { createMailer } from '../server/integrations/mail';
 import { createStorage } from '../server/integrations/storage';
 import { keptStates } from '../server/jobs/kept-states';
+import { rebuildKeptState } from '../server/lib/kept-state';
 import { utcDayOf } from '../server/lib/calendar';
 import { isDuplicateKey } from '../server/lib/duplicate-key';
 import { LISTING_FEES, PREMIUM_KNACK_MICROS } from '../server/lib/listing-fees';
@@ -791,7 +792,7 @@ export async function buildLargeDataSet({ sizes, now: asOf, seed = 40, payoutFee
 
   for (const state of keptStates) {
     const started = Date.now();
-    const rebuilt = await state.rebuild();
+    const rebuilt = await rebuildKeptState(state);
     const seconds = (Date.now() - started) / 1000;
     report.seconds[`rebuild ${state.name}`] = seconds;
     log(`rebuild ${state.name}: ${rebuilt.checked.toLocaleString('en')} written in ${seconds.toFixed(1)} s`);

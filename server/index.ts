@@ -13,6 +13,7 @@ import { createLogger } from './lib/logger';
 import { configOrExit, exitWith, runMain, stopGracefully } from './lib/process';
 import { ensurePieceLinks } from './modules/contents';
 import { ensureMemberKeys } from './modules/users';
+import { buildMissingKeptStates } from './jobs/kept-states';
 import { buildServices } from './services';
 
 runMain(async () => {
@@ -21,6 +22,11 @@ runMain(async () => {
   const db: Database = await connectDatabase(config, logger).catch((err: Error) =>
     exitWith(logger, err instanceof NoDatabaseError ? err.message : `Could not connect to the database: ${err.message}`),
   );
+
+  // Before any seed: a database with no member yet is only marked, as its writers keep every state from the first
+  // fact; one whose facts an older release wrote gets each state it never had built from them, once.
+  const builtStates = await buildMissingKeptStates();
+  if (builtStates.length) logger.info({ states: builtStates }, 'kept states built from the facts');
 
   if (config.seedOnStart) {
     await seedReferenceData({ supportEmail: config.supportEmail });

@@ -2,7 +2,8 @@
  * Every kept total, ranked list and running balance that can be rebuilt from the facts (lib/kept-state.ts), in the
  * order a full rebuild runs them: a later one may read what an earlier one keeps.
  */
-import type { KeptState } from '../lib/kept-state';
+import { isKeptStateMarked, markKeptStates, rebuildKeptState, type KeptState } from '../lib/kept-state';
+import { withLock } from '../lib/mutex';
 import { earningsRollupsState } from '../modules/analytics';
 import { ledgerRootsState } from '../modules/anchors';
 import { commentListsKeptState } from '../modules/comments';
@@ -13,7 +14,7 @@ import { followListsKeptState } from '../modules/follows';
 import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 import { listingMarksState } from '../modules/payments';
-import { memberKeysState } from '../modules/users';
+import { anyMemberExists, memberKeysState } from '../modules/users';
 
 export const keptStates: KeptState[] = [
   // Keys first: the other rebuilds may look members and pieces up by them.
@@ -44,4 +45,30 @@ export function keptStatesNamed(names: string[]): KeptState[] {
     if (!found) throw new Error(`Unknown kept state "${name}". Known: ${keptStates.map((state) => state.name).join(', ') || 'none'}.`);
     return found;
   });
+}
+
+/** Building every state of a large database takes minutes; instances starting together wait for the first. */
+const FIRST_BUILD_MS = 6 * 60 * 60_000;
+
+/**
+ * Run at start, before the app serves: a database that has never had a kept state built (its facts written by an
+ * older release) gets it built from the facts, in order, once; a database with no member yet is empty, and its
+ * states are kept by their writers from the first fact, so they are only marked. Answers the names built.
+ */
+export async function buildMissingKeptStates(): Promise<string[]> {
+  return withLock(
+    'kept-states:first-build',
+    async () => {
+      const missing: KeptState[] = [];
+      for (const state of keptStates) if (!(await isKeptStateMarked(state.name))) missing.push(state);
+      if (!missing.length) return [];
+      if (!(await anyMemberExists())) {
+        await markKeptStates(missing.map((state) => state.name));
+        return [];
+      }
+      for (const state of missing) await rebuildKeptState(state);
+      return missing.map((state) => state.name);
+    },
+    { ttlMs: FIRST_BUILD_MS, waitMs: FIRST_BUILD_MS, busyMessage: 'Another instance is building the kept states.' },
+  );
 }

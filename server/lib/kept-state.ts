@@ -5,6 +5,9 @@
  * separate command (`npm run rebuild`), run by hand, by the seed of the large data set and by the tests that prove
  * the fast path exact.
  */
+import { Schema, model } from 'mongoose';
+import { readById } from './query';
+
 export interface KeptStateReport {
   /** How many kept documents (or figures) were compared or written. */
   checked: number;
@@ -29,4 +32,29 @@ export const MAX_LISTED_DIFFERENCES = 200;
 /** Adds a difference to a report's list unless the list is full. */
 export function noteDifference(differences: string[], line: string): void {
   if (differences.length < MAX_LISTED_DIFFERENCES) differences.push(line);
+}
+
+/**
+ * Which kept states this database has had built (`_id` = the state's name). A database whose facts were written
+ * before a kept state existed (an older release's, or one loaded from a backup of it) has the facts and not the kept
+ * documents: the state is built once from them, and marked here. A database that starts empty is marked at once,
+ * since its writers keep every state from its first fact.
+ */
+const keptStateMarkSchema = new Schema({ _id: { type: String, required: true }, builtAt: { type: Date, required: true } }, { versionKey: false });
+export const KeptStateMarkModel = model('KeptStateMark', keptStateMarkSchema, 'kept_state_marks');
+
+/** Whether the state named has been built in this database, or kept from its first fact. */
+export const isKeptStateMarked = async (name: string) => Boolean(await readById(KeptStateMarkModel, name));
+
+/** Marks the states named as built (or kept from the start). */
+export async function markKeptStates(names: string[]): Promise<void> {
+  const builtAt = new Date();
+  await Promise.all(names.map((name) => KeptStateMarkModel.collection.replaceOne({ _id: name as never }, { builtAt }, { upsert: true })));
+}
+
+/** Rebuilds a state from the facts and marks it built. */
+export async function rebuildKeptState(state: KeptState): Promise<KeptStateReport> {
+  const report = await state.rebuild();
+  await markKeptStates([state.name]);
+  return report;
 }

@@ -103,3 +103,8 @@ export async function backfillSearchWords(): Promise<void> {
     await changeNameTerms(user._id, {}, { username: user.username, searchWords }, () => UserModel.updateOne({ _id: user._id }, { $set: { searchWords } }));
   }
 }
+
+/** Whether the database holds any account at all (a start on an empty database; one read, stopped at the first). */
+export async function anyMemberExists(): Promise<boolean> {
+  return Boolean(await UserModel.exists({}));
+}
