@@ -17,7 +17,7 @@ import { saveCheckpoint } from '../../server/modules/ledger';
 import { UserModel, type UserDoc } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { adminMember, bearer, createMember, createPiece, knackBy, type TestMember, type TestPiece } from '../helpers/ledger-factory';
+import { adminMember, bearer, createMember, createPiece, knackBy, type TestMember, type TestPiece, publishPhoto } from '../helpers/ledger-factory';
 import { png } from '../helpers/media';
 import { startSecondApp, type SecondApp } from '../helpers/second-process';
 
@@ -37,19 +37,7 @@ afterAll(async () => second?.stop());
 type Through = Parameters<typeof request>[0];
 
 /** Publishes a photo through the real calls of one process (its upload kept by that process). */
-async function publish(through: Through, member: TestMember, title: string): Promise<string> {
-  const photo = await request(through)
-    .post('/api/v2/content/upload-photo')
-    .set(bearer(member))
-    .attach('file', await png(32, 24), 'p.png')
-    .expect(201);
-  const saved = await request(through)
-    .post('/api/v2/content/save')
-    .set(bearer(member))
-    .send({ title, description: `About ${title}`, tags: [{ name: 'Photos' }], subTag: 'Travel', photoPath: photo.body.path })
-    .expect(201);
-  return saved.body.content.id as string;
-}
+const publish = async (through: Through, member: TestMember, title: string) => (await publishPhoto(through, member, title)).id;
 
 /** Every id a feed answers, page after page of `limit` (alternating between the processes). */
 async function pageThrough(url: string, limit: number, field: 'contents' | 'users' = 'contents'): Promise<string[]> {

@@ -18,7 +18,7 @@ import { ContentModel, type ContentDoc } from '../../server/modules/contents';
 import { searchIndexState } from '../../server/modules/feeds';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
-import { adminMember, bearer, createMember, type TestMember } from '../helpers/ledger-factory';
+import { adminMember, bearer, createMember, type TestMember, publishPhoto } from '../helpers/ledger-factory';
 import { png } from '../helpers/media';
 import { startSecondApp, type SecondApp } from '../helpers/second-process';
 
@@ -38,19 +38,7 @@ interface Piece {
 }
 
 /** Publishes through the real calls of one process: the cover is uploaded to it, then the piece saved. */
-async function publish(through: Through, member: TestMember, title: string): Promise<Piece> {
-  const photo = await request(through)
-    .post('/api/v2/content/upload-photo')
-    .set(bearer(member))
-    .attach('file', await png(32, 24), 'p.png')
-    .expect(201);
-  const saved = await request(through)
-    .post('/api/v2/content/save')
-    .set(bearer(member))
-    .send({ title, description: `About ${title}`, tags: [{ name: 'Photos' }], subTag: 'Travel', photoPath: photo.body.path })
-    .expect(201);
-  return saved.body.content as Piece;
-}
+const publish = (through: Through, member: TestMember, title: string): Promise<Piece> => publishPhoto(through, member, title);
 
 const rename = (through: Through, member: TestMember, username: string) =>
   request(through).post(`/api/v2/user-setting/update-username/${member.id}`).set(bearer(member)).send({ username }).expect(200);

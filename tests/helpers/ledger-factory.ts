@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
+import request from 'supertest';
 import { signAccessToken } from '../../server/lib/access-token';
 import { wordsOf } from '../../server/lib/search';
 import { BidModel } from '../../server/modules/bids/testing';
@@ -13,6 +14,7 @@ import { ContentModel, notePieceOwned } from '../../server/modules/contents';
 import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';
 import { testConfig } from './app';
+import { png } from './media';
 
 export interface TestMember {
   id: string;
@@ -197,3 +199,18 @@ export async function credit(member: TestMember, micros: number, at = new Date()
 }
 
 export { userAccount, PLATFORM_KNACKS };
+
+/** Publishes a photo piece through the real calls of one app (a supertest app or a second process's URL): its cover is uploaded to that app, then the piece saved. */
+export async function publishPhoto(through: Parameters<typeof request>[0], member: TestMember, title: string): Promise<{ id: string; title: string }> {
+  const photo = await request(through)
+    .post('/api/v2/content/upload-photo')
+    .set(bearer(member))
+    .attach('file', await png(32, 24), 'p.png')
+    .expect(201);
+  const saved = await request(through)
+    .post('/api/v2/content/save')
+    .set(bearer(member))
+    .send({ title, description: `About ${title}`, tags: [{ name: 'Photos' }], subTag: 'Travel', photoPath: photo.body.path })
+    .expect(201);
+  return saved.body.content as { id: string; title: string };
+}
