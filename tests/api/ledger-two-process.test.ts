@@ -30,13 +30,15 @@ let passwordHash: string;
 beforeAll(async () => {
   passwordHash = await bcrypt.hash(PASSWORD, 4);
   app = createTestApp();
-  second = await startSecondApp();
 }, 60_000);
-afterAll(async () => second?.stop());
+// A second process per test: one that outlived the emptied database would still remember the ends of chains the
+// database no longer has (a running app never sees its database emptied under it) and number its slots after them.
 beforeEach(async () => {
   await clearDatabase();
   await seedReferenceData();
-});
+  second = await startSecondApp();
+}, 60_000);
+afterEach(async () => second?.stop());
 
 const states = () => keptStates.filter((state) => LEDGER_STATES.includes(state.name));
 const checks = async () => Object.fromEntries(await Promise.all(states().map(async (state) => [state.name, (await state.check()).differences] as const)));
