@@ -35,7 +35,7 @@ import { createIpfsPinning } from '../server/integrations/ipfs';
 import { createMailer } from '../server/integrations/mail';
 import { createStorage } from '../server/integrations/storage';
 import { keptStates } from '../server/jobs/kept-states';
-import { rebuildKeptState } from '../server/lib/kept-state';
+import { isKeptStateMarked, rebuildKeptState } from '../server/lib/kept-state';
 import { utcDayOf } from '../server/lib/calendar';
 import { isDuplicateKey } from '../server/lib/duplicate-key';
 import { LISTING_FEES, PREMIUM_KNACK_MICROS } from '../server/lib/listing-fees';
@@ -790,7 +790,10 @@ export async function buildLargeDataSet({ sizes, now: asOf, seed = 40, payoutFee
     ),
   );
 
+  // A run that inserted nothing (the same options again) leaves the states it built before as they are.
+  const insertedAny = Object.values(report.inserted).some((count) => count > 0);
   for (const state of keptStates) {
+    if (!insertedAny && (await isKeptStateMarked(state.name))) continue;
     const started = Date.now();
     const rebuilt = await rebuildKeptState(state);
     const seconds = (Date.now() - started) / 1000;
