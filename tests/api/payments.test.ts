@@ -451,7 +451,7 @@ describe('POST /payments/webhook/{provider}', () => {
       expect.objectContaining({ checkoutId: second.sessionId, orderId: second.orderId, amountMicros: 650_000, key: `refund:${second.orderId}` }),
     ]);
     const entriesOfPiece = () =>
-      LedgerEntryModel.find({ contentId: new Types.ObjectId(photo.id) }, { at: 0, accounts: 0 })
+      LedgerEntryModel.find({ contentId: new Types.ObjectId(photo.id) }, { at: 0, accounts: 0, seq: 0 })
         .sort({ _id: 1 })
         .lean();
     const entries = await entriesOfPiece();
