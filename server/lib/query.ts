@@ -1,4 +1,5 @@
 import mongoose, { type Collection, type UpdateQuery } from 'mongoose';
+import { isDuplicateKey } from './duplicate-key';
 import { createSingleFlight } from './single-flight';
 
 /**
@@ -53,6 +54,19 @@ const readsInFlight = createSingleFlight<unknown>();
 
 /** Inserts a complete document (every field and default written by the caller); a taken `_id` throws the duplicate-key error. */
 export const insertWhole = async <T extends { _id: unknown }>(model: Stored, doc: T) => void (await model.collection.insertOne(doc as never));
+
+/**
+ * Sets fields of a kept hint (a document by `_id` that readers read first and then read on past), making it when
+ * missing. Best-effort: two first writes at once make one insert and a duplicate-key error for the other, which is
+ * dropped, as is any write that loses to a concurrent one: a hint behind costs the next reader a read or two more.
+ */
+export async function keepHint(model: Stored, id: unknown, fields: Record<string, unknown>): Promise<void> {
+  try {
+    await model.collection.updateOne({ _id: id as never }, { $set: fields }, { upsert: true });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+}
 
 /** Applies an update to the document with this `_id`. */
 export const updateById = async (model: Stored, id: unknown, update: UpdateQuery<unknown>) =>

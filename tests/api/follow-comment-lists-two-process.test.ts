@@ -27,13 +27,15 @@ let second: SecondApp;
 beforeAll(async () => {
   await seedReferenceData();
   app = createTestApp();
-  second = await startSecondApp();
 }, 120_000);
-afterAll(async () => second?.stop());
+// A second process per test: one that outlived the emptied database would still remember the ends of chains the
+// database no longer has (a running app never sees its database emptied under it).
 beforeEach(async () => {
   await clearDatabase();
   await seedReferenceData();
-});
+  second = await startSecondApp();
+}, 120_000);
+afterEach(async () => second?.stop());
 
 type Through = Parameters<typeof request>[0];
 

@@ -12,7 +12,7 @@
  */
 import type { Types } from 'mongoose';
 import { numberedChains } from '../../lib/numbered-chain';
-import { readById } from '../../lib/query';
+import { keepHint, readById } from '../../lib/query';
 import {
   CommentListEntryModel,
   CommentListHeadModel,
@@ -52,8 +52,7 @@ export async function chainEnd(chains: Ends, chain: string, headId = chain): Pro
 }
 
 /** Sets a chain's kept head after an append (best-effort: a late write may leave it a few behind, never ahead). */
-export const setHead = async (headId: string, n: number) =>
-  void (await CommentListHeadModel.collection.updateOne({ _id: headId as never }, { $set: { n } }, { upsert: true }));
+export const setHead = async (headId: string, n: number) => keepHint(CommentListHeadModel, headId, { n });
 
 /** The last number of one of a member's lists. */
 export const listEnd = (chain: string) => chainEnd(lists, chain);

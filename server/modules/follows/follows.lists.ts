@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { numberedChains, type ChainEnd } from '../../lib/numbered-chain';
-import { insertWhole, readById } from '../../lib/query';
+import { insertWhole, keepHint, readById } from '../../lib/query';
 import { setFollowTotals, userReads, type UserDoc } from '../users';
 import {
   FollowCopyItemModel,
@@ -76,7 +76,7 @@ export async function appendListEvent(side: FollowSide, userId: string, event: N
   const chain = listName(side, userId);
   if ((await chains.end(chain, false)).n === 0) await listEnd(side, userId);
   const { n, doc } = await chains.append(chain, (_n, previous) => ({ ...event, count: setCount ?? (previous.doc?.count ?? 0) + delta }));
-  await FollowHeadModel.collection.updateOne({ _id: chain as never }, { $set: { n, count: doc.count } }, { upsert: true });
+  await keepHint(FollowHeadModel, chain, { n, count: doc.count });
   return { n, doc };
 }
 
@@ -245,8 +245,7 @@ export async function compactList(side: FollowSide, userId: string, force = fals
   }
   // Only a later copy replaces the pointer (a late write of an earlier one would only cost readers some reads).
   const now = await readById<FollowCopyPointerDoc>(FollowCopyPointerModel, chain);
-  if (!now || now.at < end.n)
-    await FollowCopyPointerModel.collection.updateOne({ _id: chain as never }, { $set: { at: end.n, size: items.length } }, { upsert: true });
+  if (!now || now.at < end.n) await keepHint(FollowCopyPointerModel, chain, { at: end.n, size: items.length });
   return end.n;
 }
 

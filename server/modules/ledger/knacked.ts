@@ -1,5 +1,5 @@
 /** Who knacked what, from the ledger's knack entries (sign-in, the feeds and the knack path ask). */
-import { readById } from '../../lib/query';
+import { keepHint, readById } from '../../lib/query';
 import { entriesOfKind, entryExists } from './ledger';
 import { ChainHeadModel, knackedChain, listId, postingsOf, type ChainHeadDoc } from './ledger.postings';
 import type { LedgerEntryDoc } from './ledger.model';
@@ -30,7 +30,7 @@ export async function reactedContentIds(userId: string): Promise<string[]> {
     if (page.length < size) break;
   }
   if (n - from >= TAIL_PAGE) {
-    await ChainHeadModel.collection.updateOne({ _id: listId(chain) as never }, { $set: { n, contentIds: pieces } }, { upsert: true });
+    await keepHint(ChainHeadModel, listId(chain), { n, contentIds: pieces });
   }
   return pieces;
 }

@@ -28,7 +28,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { inTurn } from '../../lib/in-turn';
 import { numberedChains, type ChainEnd } from '../../lib/numbered-chain';
-import { insertWhole, readById } from '../../lib/query';
+import { insertWhole, keepHint, readById } from '../../lib/query';
 import type { LedgerEntryDoc } from './ledger.model';
 
 export interface PostingDoc {
@@ -191,7 +191,7 @@ async function appendPosting(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'at'>,
   });
   await Promise.all([
     PostingClaimModel.collection.updateOne({ _id: claimId(move.chain, entry._id) as never }, { $set: { n } }),
-    ChainHeadModel.collection.updateOne({ _id: move.chain as never }, { $set: { n, ...totalsOf(doc) } }, { upsert: true }),
+    keepHint(ChainHeadModel, move.chain, { n, ...totalsOf(doc) }),
   ]);
   return n;
 }

@@ -7,6 +7,7 @@
  * changes are inserted versions; a member's counts and thread lists are chains of inserted facts read by `_id`
  * (messages.state.ts), so no request reads the sides by a filter.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Types } from 'mongoose';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, badRequest, notFound, type FieldError } from '../../lib/errors';
@@ -96,11 +97,19 @@ export async function ensureSupportAccount(supportEmail: string): Promise<string
     return String((await createAccount({ email: supportEmail.toLowerCase(), username: 'knack_support', ...fields }))._id);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    const raced = await findUserByEmail(supportEmail);
-    if (!raced) throw err;
-    return String(raced._id);
+    // Another process claimed the email's key first and may still be inserting the account: it is there within
+    // moments (or its claim is given back and then this lookup still finds nobody, and the error stands).
+    for (let tries = 0; tries < SUPPORT_RACE_TRIES; tries += 1) {
+      const raced = await findUserByEmail(supportEmail);
+      if (raced) return String(raced._id);
+      await sleep(100);
+    }
+    throw err;
   }
 }
+
+/** How many times (100 ms apart) a process that lost the race to make the support account looks for the winner's. */
+const SUPPORT_RACE_TRIES = 50;
 
 /** Whether `blockerId` blocks `blockedId` (one read by the block's key). */
 export const hasBlocked = async (blockerId: string, blockedId: string) => Boolean(await readById(BlockModel, blockKey(blockerId, blockedId), { _id: 1 }));

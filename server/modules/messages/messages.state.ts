@@ -23,8 +23,7 @@
 import type { Types } from 'mongoose';
 import type { ChainEnd } from '../../lib/numbered-chain';
 import { numberedChains } from '../../lib/numbered-chain';
-import { isDuplicateKey } from '../../lib/duplicate-key';
-import { readById } from '../../lib/query';
+import { keepHint, readById } from '../../lib/query';
 import {
   BOX_STATE_FIELDS,
   boxKey,
@@ -101,13 +100,7 @@ const sameState = (a: BoxState, b: BoxState) =>
  * a concurrent write may win with an older figure, which only costs the next reader a read or two more.
  */
 async function keepSnapshot(model: typeof CountSnapshotModel | typeof InboxHeadModel, id: string, fields: Record<string, unknown>): Promise<void> {
-  try {
-    await model.collection.updateOne({ _id: id as never }, { $set: fields }, { upsert: true });
-  } catch (err) {
-    // Two first upserts at once: one inserted, the other finds the document now.
-    if (!isDuplicateKey(err)) throw err;
-    await model.collection.updateOne({ _id: id as never }, { $set: fields });
-  }
+  await keepHint(model, id, fields);
 }
 
 /** The side's last version, from its kept copy and the versions after it (exact whatever copy was kept). */
