@@ -37,7 +37,8 @@ const shot = (page: Page, name: string, fullPage = false) => screenshot(page, `e
 
 /** The titles of the feed's cards, in order. */
 async function cardTitles(grid: Locator): Promise<string[]> {
-  await grid.locator('.kn-card__title').first().waitFor();
+  // A card shows its frame before its title: wait for a title with text (on a busy machine the frame can come first).
+  await grid.locator('.kn-card__title').filter({ hasText: /\S/ }).first().waitFor();
   return grid.locator('.kn-card__title').allInnerTexts();
 }
 
