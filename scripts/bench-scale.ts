@@ -35,13 +35,11 @@ import { withDatabaseName } from '../server/db/connection';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../server/db/embedded';
 import { signAccessToken } from '../server/lib/access-token';
 import { PROJECT_ROOT } from '../server/lib/paths';
-import { anyOf, ours } from '../server/lib/query';
-import { ContentModel } from '../server/modules/contents';
-import { LedgerEntryModel } from '../server/modules/ledger';
-import { TagModel } from '../server/modules/tags';
+import { anyOf } from '../server/lib/query';
 import { UserModel } from '../server/modules/users';
 import { startServerProcess } from '../tests/helpers/server-process';
 import { SCALE_CALLS, type Caller, type Fixture, type ScaleCall } from './bench-scale.calls';
+import { pickFixture, writeFixtureExtras } from './bench-scale.fixture';
 
 const JWT_SECRET = 'bench-scale-secret-bench-scale-secret!!';
 const ADMIN_EMAIL = 'bench-admin@knack.example';
@@ -109,51 +107,6 @@ function startServer(site: Site) {
     },
     { timeoutMs: 1_800_000 },
   );
-}
-
-const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-
-/**
- * What the calls are about, by the same rules in both databases: the large set's members and pieces when it has
- * them (else the demo's), a member who follows a few and has knacked, the member with the most followers, a listed
- * and monetized piece of another artist with a few knacks.
- */
-async function pickFixture(): Promise<Omit<Fixture, 'threadId'>> {
-  const large = (await UserModel.exists({ email: /@large\.knack\.example$/ })) !== null;
-  const domain = large ? /@large\.knack\.example$/ : /@demo\.knack\.example$/;
-  const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
-  const candidates = await UserModel.find(ours({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }), { username: 1 })
-    .limit(50)
-    .lean();
-  let member = candidates[0]!;
-  let entryId = '';
-  for (const candidate of candidates) {
-    const knack = await LedgerEntryModel.findOne({ kind: 'knack', actorId: candidate._id }, { _id: 1 }).lean();
-    if (knack) {
-      member = candidate;
-      entryId = knack._id;
-      break;
-    }
-  }
-  if (!member) throw new Error('No member to measure as: is the database seeded?');
-  const pieceFilter = ours({ listed: true, isPaidOut: true, ownerId: { $ne: artist._id }, reactedCount: { $gte: 2, $lte: 60 } });
-  const piece =
-    (await ContentModel.findOne(large ? ours({ ...pieceFilter, ownerUsername: /_\d+$/ }) : pieceFilter, { slug: 1, ownerUsername: 1 }).lean()) ??
-    (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1 }).lean())!;
-  const artistPiece = (await ContentModel.findOne({ ownerId: artist._id }, { _id: 1 }).lean())!;
-  const subTagLabel = (await ContentModel.findById(piece._id, { subTag: 1 }).lean())!.subTag || 'Jazz';
-  const subTag = (await TagModel.findOne({ labelLower: subTagLabel.toLowerCase() }, { label: 1, parentTag: 1 }).lean())!;
-  const mainTag = (await TagModel.findById(subTag.parentTag, { label: 1 }).lean())!;
-  return {
-    member: { id: String(member._id), username: member.username },
-    artist: { id: String(artist._id), username: artist.username },
-    piece: { id: String(piece._id), slug: piece.slug, ownerUsername: piece.ownerUsername },
-    artistPiece: { id: String(artistPiece._id) },
-    mainTag: { id: String(mainTag._id), label: mainTag.label },
-    subTag: { id: String(subTag._id), label: subTag.label },
-    entryId: entryId || `knack:${String(piece._id)}:${String(member._id)}`,
-    lastMonth: lastMonthOf(new Date()),
-  };
 }
 
 let clientNumber = 0;
@@ -237,16 +190,8 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promi
       if (!res.ok) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as T;
     };
-    // The member's thread with the artist, and the artist's API key, made through the API as a member would.
-    const sent = await post<{ thread: { id: string } }>(auth.member!, '/message/create', {
-      senderId: picked.member.id,
-      receiverId: picked.artist.id,
-      subject: 'Hello',
-      message: 'I love your work.',
-    });
-    const key = await post<{ secret: string }>(auth.artist!, '/api-keys', { name: `bench ${Date.now()}`, scopes: ['catalogue:read', 'earnings:read'] });
-    auth.key = `Bearer ${key.secret}`;
-    const fixture: Fixture = { ...picked, threadId: sent.thread.id };
+    const { fixture, keySecret } = await writeFixtureExtras(post, picked, { member: auth.member!, artist: auth.artist! });
+    auth.key = `Bearer ${keySecret}`;
     console.log(`${label}: member ${fixture.member.username}, artist ${fixture.artist.username}, piece ${fixture.piece.ownerUsername}/${fixture.piece.slug}`);
     for (const call of calls) {
       signIn();

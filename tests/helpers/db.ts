@@ -10,8 +10,11 @@ import { forgetLedgerChains } from '../../server/modules/ledger';
 import { forgetCommentLists, forgetCommentThreads } from '../../server/modules/comments';
 import { forgetFollowLists } from '../../server/modules/follows';
 
-/** `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one). */
-export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS?: number } = {}): void {
+/**
+ * `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one).
+ * `monitorCommands`: the driver reports each command it sends, for tests/helpers/read-meter.ts.
+ */
+export function useTestDatabase({ heartbeatFrequencyMS, monitorCommands }: { heartbeatFrequencyMS?: number; monitorCommands?: boolean } = {}): void {
   beforeAll(async () => {
     const base = process.env.KNACK_TEST_DB_URI;
     if (!base) throw new Error('No test database: the jest globalSetup did not run');
@@ -25,6 +28,7 @@ export function useTestDatabase({ heartbeatFrequencyMS }: { heartbeatFrequencyMS
       serverSelectionTimeoutMS: 10_000,
       bufferCommands: false,
       ...(heartbeatFrequencyMS !== undefined && { heartbeatFrequencyMS }),
+      ...(monitorCommands && { monitorCommands }),
     });
     await ensureIndexes();
   });

@@ -69,6 +69,7 @@ test("each entry is a GET of the contract, asked at the operation's path", () =>
     mainTag: { id, label: 'Music' },
     subTag: { id, label: 'Hip Hop' },
     threadId: id,
+    projectId: id,
     entryId: `knack:${id}:${id}`,
     lastMonth: '2026-10',
   };

@@ -1,0 +1,83 @@
+/**
+ * What the scale benchmark's calls are about (scripts/bench-scale.calls.ts `Fixture`), picked from the database by the
+ * same rules at any size, so the demo and the large data set are measured about the same kind of member and piece.
+ * tests/api/bounded-reads.test.ts picks the same on the demo.
+ */
+import { ours } from '../server/lib/query';
+import { ContentModel } from '../server/modules/contents';
+import { LedgerEntryModel } from '../server/modules/ledger';
+import { TagModel } from '../server/modules/tags';
+import { UserModel } from '../server/modules/users';
+import type { Fixture } from './bench-scale.calls';
+
+const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+
+/**
+ * What the calls are about, by the same rules in both databases: the large set's members and pieces when it has
+ * them (else the demo's), a member who follows a few and has knacked, the member with the most followers, a listed
+ * and monetized piece of another artist with a few knacks.
+ */
+export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'projectId'>> {
+  const large = (await UserModel.exists({ email: /@large\.knack\.example$/ })) !== null;
+  const domain = large ? /@large\.knack\.example$/ : /@demo\.knack\.example$/;
+  const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
+  const candidates = await UserModel.find(ours({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }), { username: 1 })
+    .limit(50)
+    .lean();
+  let member = candidates[0]!;
+  let entryId = '';
+  for (const candidate of candidates) {
+    const knack = await LedgerEntryModel.findOne({ kind: 'knack', actorId: candidate._id }, { _id: 1 }).lean();
+    if (knack) {
+      member = candidate;
+      entryId = knack._id;
+      break;
+    }
+  }
+  if (!member) throw new Error('No member to measure as: is the database seeded?');
+  const pieceFilter = ours({ listed: true, isPaidOut: true, ownerId: { $ne: artist._id }, reactedCount: { $gte: 2, $lte: 60 } });
+  const piece =
+    (await ContentModel.findOne(large ? ours({ ...pieceFilter, ownerUsername: /_\d+$/ }) : pieceFilter, { slug: 1, ownerUsername: 1 }).lean()) ??
+    (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1 }).lean())!;
+  const artistPiece = (await ContentModel.findOne({ ownerId: artist._id }, { _id: 1 }).lean())!;
+  const subTagLabel = (await ContentModel.findById(piece._id, { subTag: 1 }).lean())!.subTag || 'Jazz';
+  const subTag = (await TagModel.findOne({ labelLower: subTagLabel.toLowerCase() }, { label: 1, parentTag: 1 }).lean())!;
+  const mainTag = (await TagModel.findById(subTag.parentTag, { label: 1 }).lean())!;
+  return {
+    member: { id: String(member._id), username: member.username },
+    artist: { id: String(artist._id), username: artist.username },
+    piece: { id: String(piece._id), slug: piece.slug, ownerUsername: piece.ownerUsername },
+    artistPiece: { id: String(artistPiece._id) },
+    mainTag: { id: String(mainTag._id), label: mainTag.label },
+    subTag: { id: String(subTag._id), label: subTag.label },
+    entryId: entryId || `knack:${String(piece._id)}:${String(member._id)}`,
+    lastMonth: lastMonthOf(new Date()),
+  };
+}
+
+/** Sends a POST as a caller (an Authorization header value) and gives the answer's body; throws on an error. */
+export type Poster = <T>(authorization: string, route: string, body: unknown) => Promise<T>;
+
+/**
+ * What the calls are about that the data sets lack, made through the API as a member would: the member's thread to
+ * the artist, the artist's project holding their piece, and the artist's API key (its secret).
+ */
+export async function writeFixtureExtras(
+  post: Poster,
+  picked: Omit<Fixture, 'threadId' | 'projectId'>,
+  auth: { member: string; artist: string },
+): Promise<{ fixture: Fixture; keySecret: string }> {
+  const sent = await post<{ thread: { id: string } }>(auth.member, '/message/create', {
+    senderId: picked.member.id,
+    receiverId: picked.artist.id,
+    subject: 'Hello',
+    message: 'I love your work.',
+  });
+  const project = await post<{ project: { id: string } }>(auth.artist, '/project/save', {
+    userId: picked.artist.id,
+    projectName: `Bench ${Date.now()}`,
+    contentIds: JSON.stringify([picked.artistPiece.id]),
+  });
+  const key = await post<{ secret: string }>(auth.artist, '/api-keys', { name: `bench ${Date.now()}`, scopes: ['catalogue:read', 'earnings:read'] });
+  return { fixture: { ...picked, threadId: sent.thread.id, projectId: project.project.id }, keySecret: key.secret };
+}
