@@ -86,14 +86,13 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'a piece by its link',
     as: 'member',
     path: (f) => `/content/get-by-link/${f.piece.ownerUsername}/${f.piece.slug}`,
-    scans: NOT_YET,
   },
   { operationId: 'getCommentsByContent', pages: 'a piece (comments)', as: 'member', path: (f) => `/comment/get-by-content/${f.piece.id}?limit=20` },
   { operationId: 'getBidsByContent', pages: 'a piece (bids)', as: 'member', path: (f) => `/bid/getAllByContent/${f.piece.id}` },
   { operationId: 'getMyFlag', pages: 'a piece (flag)', as: 'member', path: (f) => `/flag/get-mine/${f.piece.id}` },
   // Profiles.
-  { operationId: 'getProfileByUsername', pages: 'a profile (heavy artist)', as: 'member', path: (f) => `/user/profile/${f.artist.username}`, scans: NOT_YET },
-  { operationId: 'getProfileByUsername', pages: 'own profile', as: 'member', path: (f) => `/user/profile/${f.member.username}`, scans: NOT_YET },
+  { operationId: 'getProfileByUsername', pages: 'a profile (heavy artist)', as: 'member', path: (f) => `/user/profile/${f.artist.username}` },
+  { operationId: 'getProfileByUsername', pages: 'own profile', as: 'member', path: (f) => `/user/profile/${f.member.username}` },
   {
     operationId: 'getContentsByUsername',
     pages: 'a profile, Projects, Analytics',

@@ -14,7 +14,9 @@ import request from 'supertest';
 import { DEMO_PASSWORD, seedDemoContent } from '../../server/db/demo';
 import { seedReferenceData } from '../../server/db/seed';
 import { createLogger } from '../../server/lib/logger';
+import { ensurePieceLinks } from '../../server/modules/contents';
 import { refreshRankings } from '../../server/modules/feeds';
+import { ensureMemberKeys } from '../../server/modules/users';
 import { SCALE_CALLS, type Caller, type Fixture, type ScaleCall } from '../../scripts/bench-scale.calls';
 import { pickFixture, writeFixtureExtras, type Poster } from '../../scripts/bench-scale.fixture';
 import { createTestApp, createTestServices } from '../helpers/app';
@@ -44,6 +46,9 @@ const found = new Map<ScaleCall, Scan[]>();
 beforeAll(async () => {
   await seedReferenceData();
   await seedDemoContent({ services: createTestServices(), logger: createLogger('silent') });
+  // As the server's start does after the demo (server/index.ts): the demo writes its members and pieces directly.
+  await ensureMemberKeys();
+  await ensurePieceLinks();
   await refreshRankings();
   const picked = await pickFixture();
   const signIn = async (username: string) =>
