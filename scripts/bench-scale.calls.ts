@@ -150,7 +150,6 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Analytics (asked by an admin: the artist needs a plan)',
     as: 'admin',
     path: (f) => `/analytics/earnings/${f.artist.id}?period=month&type=music`,
-    scans: NOT_YET,
   },
   {
     operationId: 'getEmbedHostEarnings',
@@ -208,7 +207,7 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'getTagById', pages: 'integrators', as: 'key', path: (f) => `/tag/${f.subTag.id}` },
   { operationId: 'getTagByLabel', pages: 'integrators', as: 'key', path: (f) => `/tag/label/${q(f.subTag.label)}` },
   { operationId: 'getTopSubTags', pages: 'integrators', as: 'key', path: (f) => `/tag/get-top-sub-tags/${f.mainTag.id}?limit=10` },
-  { operationId: 'getTagHistory', pages: 'integrators', as: 'key', path: (f) => `/tag-history/${f.subTag.id}/month`, scans: NOT_YET },
+  { operationId: 'getTagHistory', pages: 'integrators', as: 'key', path: (f) => `/tag-history/${f.subTag.id}/month` },
   {
     operationId: 'getUserHistory',
     pages: 'integrators (earnings key)',

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { Types } from 'mongoose';
 import { seedReferenceData } from '../../server/db/seed';
-import { TagHistoryModel, TagModel } from '../../server/modules/tags';
+import { utcDayOf } from '../../server/lib/calendar';
+import { priceEntryId, TagHistoryModel, TagModel, tagsService } from '../../server/modules/tags';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 
@@ -155,11 +156,14 @@ describe('GET /api/v2/tag-history/{id}/{period}', () => {
     const pop = await tagByLabel('Pop');
     const now = Date.now();
     await TagHistoryModel.deleteMany({ tagId: pop.id });
-    await TagHistoryModel.create([
-      { _id: `${pop.id}:a`, tagId: pop.id, priceMicros: 500_000, createdAt: new Date(now - 20 * DAY) },
-      { _id: `${pop.id}:b`, tagId: pop.id, priceMicros: 600_000, createdAt: new Date(now - 3 * DAY) },
-      { _id: `${pop.id}:c`, tagId: pop.id, priceMicros: 625_000, createdAt: new Date(now - 1 * DAY) },
-    ]);
+    // Entries as a release before they carried the price before them wrote them: the week's start is looked back for.
+    const entry = (priceMicros: number, at: number) => ({
+      _id: priceEntryId(pop.id, utcDayOf(new Date(at))),
+      tagId: pop.id,
+      priceMicros,
+      createdAt: new Date(at),
+    });
+    await TagHistoryModel.create([entry(500_000, now - 20 * DAY), entry(600_000, now - 3 * DAY), entry(625_000, now - 1 * DAY)]);
 
     const week = await request(app).get(`/api/v2/tag-history/${pop.id}/week`).expect(200);
     expect(week.body.tagId).toBe(pop.id);
@@ -172,6 +176,22 @@ describe('GET /api/v2/tag-history/{id}/{period}', () => {
     const month = await request(app).get(`/api/v2/tag-history/${pop.id}/month`).expect(200);
     expect(month.body.tagHistory.map((e: { priceMicros: number }) => e.priceMicros)).toEqual([500_000, 600_000, 625_000]);
     expect(month.body.tagHistory[0].createdAt).toBe(new Date(now - 20 * DAY).toISOString());
+  });
+
+  it('when the daily job priced a tag after weeks without a price, then the month starts at the price in force before its first change, read by key', async () => {
+    const soul = await tagByLabel('Country');
+    const seeded = (await TagModel.findById(soul.id).lean())!.priceMicros;
+    const now = Date.now();
+    // The seed's price is older than the month and the lookback; then nothing until three days ago.
+    await TagHistoryModel.updateOne({ _id: priceEntryId(soul.id, 'seed') }, { $set: { createdAt: new Date(now - 90 * DAY) } });
+    await tagsService.priceTagForDay(new Types.ObjectId(soul.id), utcDayOf(new Date(now - 3 * DAY)), 700_000, new Date(now - 3 * DAY));
+    const month = await request(app).get(`/api/v2/tag-history/${soul.id}/month`).expect(200);
+    expect(month.body.tagHistory.map((e: { priceMicros: number }) => e.priceMicros)).toEqual([seeded, 700_000]);
+    // With no change in the period, the price in force all along.
+    await TagHistoryModel.deleteOne({ _id: priceEntryId(soul.id, utcDayOf(new Date(now - 3 * DAY))) });
+    await TagModel.updateOne({ _id: soul.id }, { $set: { priceMicros: seeded, priceFrom: new Date(now - 90 * DAY), previousPriceMicros: null } });
+    const week = await request(app).get(`/api/v2/tag-history/${soul.id}/week`).expect(200);
+    expect(week.body.tagHistory.map((e: { priceMicros: number }) => e.priceMicros)).toEqual([seeded]);
   });
 
   it('when a tag was just seeded, then its history is the seeded price', async () => {

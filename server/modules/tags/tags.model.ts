@@ -42,6 +42,12 @@ const tagHistorySchema = new Schema({
   _id: { type: String, required: true },
   tagId: { type: Schema.Types.ObjectId, ref: 'Tag', required: true },
   priceMicros: { type: Number, required: true, min: 0 },
+  /**
+   * The price in force just before this one took effect: a chart's starting price, read from the period's first
+   * entry, however long ago the entry before it was written. Absent on the seed's entry, and on entries written
+   * before this field was (a reader then looks back a bounded number of days).
+   */
+  previousPriceMicros: { type: Number, min: 0 },
   createdAt: { type: Date, required: true, default: () => new Date() },
 });
 tagHistorySchema.index({ tagId: 1, createdAt: 1 });

@@ -1,7 +1,8 @@
-import mongoose, { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { notFound } from '../../lib/errors';
 import { clearPublicResponses } from '../../lib/public-responses';
 import { knackPriceMicros, tagPriceForKnackPrice } from '../../lib/money';
+import { addDays, DAY_MS, startOfUtcDay, utcDayOf } from '../../lib/calendar';
 import { insertWhole, readById } from '../../lib/query';
 import { createTtlCache } from '../../lib/ttl-cache';
 import { seedKnackPriceMicros } from './price-rule';
@@ -9,7 +10,6 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { priceEntryId, TagHistoryModel, TagModel, type TagDoc } from './tags.model';
 import type { TagHistoryDoc } from './tags.model';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 export const HISTORY_PERIOD_DAYS = { week: 7, month: 30 } as const;
 export type HistoryPeriod = keyof typeof HISTORY_PERIOD_DAYS;
 
@@ -60,21 +60,54 @@ export async function getTopSubTags(mainTagId: string, limit: number): Promise<T
 }
 
 /**
+ * How far before a period its starting price is looked for in entries that do not carry the price before them
+ * (written before they did): the daily prices job writes every tag's entry each day, so the entry in force when the
+ * period began is normally the day before it.
+ */
+const HISTORY_LOOKBACK_DAYS = 31;
+
+type PricePoint = Pick<TagHistoryDoc, 'createdAt' | 'priceMicros'>;
+
+/**
  * The price history of a tag over the period: the price in force when the period began (if the tag
  * existed then), then every change inside the period, oldest first — what a price chart needs.
+ *
+ * The tag's entries are keyed by day (`priceEntryId`), so the period's days are each read by `_id` (with the seed's
+ * first price): about 30 reads whatever the history's length, where a filter on `tagId` would read every tag's
+ * history. The starting price is the one the period's first entry says was in force before it; with no entry in the
+ * period, the tag's own price in force then. Entries written before they said so are looked back on for
+ * HISTORY_LOOKBACK_DAYS more days; a tag left unpriced for longer than that then shows no starting price.
  */
-export async function getTagHistory(tagId: string, period: HistoryPeriod, now = new Date()): Promise<Pick<TagHistoryDoc, 'createdAt' | 'priceMicros'>[]> {
+export async function getTagHistory(tagId: string, period: HistoryPeriod, now = new Date()): Promise<PricePoint[]> {
   const tag = await getTag(tagId);
   const since = new Date(now.getTime() - HISTORY_PERIOD_DAYS[period] * DAY_MS);
-  const [before, inside] = await Promise.all([
-    TagHistoryModel.findOne({ tagId: tag._id, createdAt: mongoose.trusted({ $lt: since }) })
-      .sort({ createdAt: -1 })
-      .lean<TagHistoryDoc>(),
-    TagHistoryModel.find({ tagId: tag._id, createdAt: mongoose.trusted({ $gte: since, $lte: now }) })
-      .sort({ createdAt: 1 })
-      .lean<TagHistoryDoc[]>(),
+  const entriesFrom = async (first: Date, last: Date) => {
+    const days = Array.from({ length: Math.round((last.getTime() - first.getTime()) / DAY_MS) + 1 }, (_, i) => utcDayOf(addDays(first, i)));
+    const read = await Promise.all(days.map((day) => readById<TagHistoryDoc>(TagHistoryModel, priceEntryId(tag._id, day))));
+    return read.filter((entry) => entry !== null);
+  };
+  const byTime = (a: PricePoint, b: PricePoint) => a.createdAt.getTime() - b.createdAt.getTime();
+  // An entry takes effect PRICE_NOTICE_MS after it is written, so the day before the period's may be in force in it.
+  const [seed, recent] = await Promise.all([
+    readById<TagHistoryDoc>(TagHistoryModel, priceEntryId(tag._id, 'seed')),
+    entriesFrom(startOfUtcDay(addDays(since, -1)), startOfUtcDay(now)),
   ]);
-  return before ? [{ createdAt: since, priceMicros: before.priceMicros }, ...inside] : inside;
+  const known = [...(seed ? [seed] : []), ...recent].sort(byTime);
+  const inside = known.filter((entry) => entry.createdAt >= since && entry.createdAt <= now).map(({ createdAt, priceMicros }) => ({ createdAt, priceMicros }));
+  const start = (priceMicros: number) => [{ createdAt: since, priceMicros }, ...inside];
+
+  const lastBefore = known.filter((entry) => entry.createdAt < since).at(-1);
+  if (lastBefore && lastBefore !== seed) return start(lastBefore.priceMicros);
+  const firstInside = known.find((entry) => entry.createdAt >= since);
+  if (firstInside?.previousPriceMicros != null) return start(firstInside.previousPriceMicros);
+  if (!firstInside) return seed || tag.priceFrom ? start(priceInForce(tag, since)) : [];
+  if (firstInside === seed) return inside;
+  // Entries from before they carried the price before them: the last one in the lookback before the period, or the
+  // seed's when it is that old and nothing came between (every day read).
+  const firstDay = startOfUtcDay(addDays(since, -HISTORY_LOOKBACK_DAYS));
+  const older = (await entriesFrom(firstDay, startOfUtcDay(addDays(since, -2)))).sort(byTime).at(-1);
+  if (older) return start(older.priceMicros);
+  return seed && seed.createdAt >= firstDay ? start(seed.priceMicros) : inside;
 }
 
 /** A piece as its pricing sees it: its sub-tag's label ('' for none) and its main tag. */
@@ -161,7 +194,7 @@ export async function priceTagForDay(tagId: Types.ObjectId, day: string, priceMi
   let from = new Date(now.getTime() + PRICE_NOTICE_MS);
   let priced = true;
   try {
-    await insertWhole(TagHistoryModel, { _id, tagId, priceMicros, createdAt: from });
+    await insertWhole(TagHistoryModel, { _id, tagId, priceMicros, previousPriceMicros: before, createdAt: from });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     priced = false;
