@@ -66,7 +66,7 @@ export async function buildMissingKeptStates(): Promise<string[]> {
         await markKeptStates(missing.map((state) => state.name));
         return [];
       }
-      for (const state of missing) await rebuildKeptState(state);
+      for (const state of missing) await rebuildKeptState(state, { compare: false });
       return missing.map((state) => state.name);
     },
     { ttlMs: FIRST_BUILD_MS, waitMs: FIRST_BUILD_MS, busyMessage: 'Another instance is building the kept states.' },

@@ -23,7 +23,15 @@ export interface KeptState {
   /** Recomputes from the facts and compares with what is kept, writing nothing. */
   check(): Promise<KeptStateReport>;
   /** Recomputes from the facts and writes what is kept (safe to repeat; meant for a quiet database). */
-  rebuild(): Promise<KeptStateReport>;
+  rebuild(options?: RebuildOptions): Promise<KeptStateReport>;
+}
+
+export interface RebuildOptions {
+  /**
+   * False to skip comparing what is kept with the rebuild first (its report then lists no differences): for a first
+   * build, where nothing is kept yet and the comparison would cost a whole extra read of the facts. Default true.
+   */
+  compare?: boolean;
 }
 
 /** At most this many differences are listed in a report (the count of figures checked is always whole). */
@@ -53,8 +61,8 @@ export async function markKeptStates(names: string[]): Promise<void> {
 }
 
 /** Rebuilds a state from the facts and marks it built. */
-export async function rebuildKeptState(state: KeptState): Promise<KeptStateReport> {
-  const report = await state.rebuild();
+export async function rebuildKeptState(state: KeptState, options: RebuildOptions = {}): Promise<KeptStateReport> {
+  const report = await state.rebuild(options);
   await markKeptStates([state.name]);
   return report;
 }

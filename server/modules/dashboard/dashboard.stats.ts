@@ -56,15 +56,35 @@ export function figuresOfEntries(entries: Pick<LedgerEntryDoc, 'kind' | 'legs' |
 const madeBetween = (from: Date, to: Date) =>
   ours({ _id: { $gte: Types.ObjectId.createFromTime(from.getTime() / 1000), $lt: Types.ObjectId.createFromTime(to.getTime() / 1000) } });
 
+/** What a recount read once for all its days: the ledger entries, and the members and pieces made, by day. */
+interface Recounted {
+  entries: Map<string, LedgerEntryDoc[]>;
+  members: Map<string, number>;
+  pieces: Map<string, number>;
+}
+
 /** One day's figures, counted from what was inserted that day (its ledger entries read by `_id` from the ledger's list of the day). */
-async function countDay(day: Date, recounted?: Map<string, LedgerEntryDoc[]>): Promise<AdminFigures> {
+async function countDay(day: Date, recounted?: Recounted): Promise<AdminFigures> {
   const end = new Date(day.getTime() + DAY_MS);
+  const key = utcDayOf(day);
+  if (recounted)
+    return { members: recounted.members.get(key) ?? 0, pieces: recounted.pieces.get(key) ?? 0, ...figuresOfEntries(recounted.entries.get(key) ?? []) };
   const [entries, members, pieces] = await Promise.all([
-    recounted ? (recounted.get(utcDayOf(day)) ?? []) : entriesOfDay(utcDayOf(day)),
+    entriesOfDay(key),
     userReads.many(madeBetween(day, end), { projection: { _id: 1 } }),
     contentReads.many(madeBetween(day, end), { projection: { _id: 1 } }),
   ]);
   return { members: members.length, pieces: pieces.length, ...figuresOfEntries(entries) };
+}
+
+/** How many of `made` (ids, which start with the second they were made) were made on each UTC day. */
+function madePerDay(made: { _id: Types.ObjectId }[]): Map<string, number> {
+  const perDay = new Map<string, number>();
+  for (const { _id } of made) {
+    const day = utcDayOf(_id.getTimestamp());
+    perDay.set(day, (perDay.get(day) ?? 0) + 1);
+  }
+  return perDay;
 }
 
 const sum = (all: AdminFigures[]): AdminFigures =>
@@ -116,15 +136,24 @@ async function recountAdminStats(writeAll: boolean, now = new Date()): Promise<K
   const { days } = keptDays(now);
   const kept = new Map((await adminStatsReads.many<AdminStatsDoc>(ours({ _id: anyOf(days.map(dayKey)) }))).map((doc) => [doc._id, doc] as const));
   const differences: string[] = [];
-  // The kept days' entries in one read of the whole ledger by `at`, by day.
+  // The kept days' entries, members and pieces in one read each of the whole collection, by day.
+  const end = new Date(days[days.length - 1]!.getTime() + DAY_MS);
+  const [entries, members, pieces] = await Promise.all([
+    entriesBetween(days[0]!, end),
+    userReads.many<{ _id: Types.ObjectId }>(madeBetween(days[0]!, end), { projection: { _id: 1 } }),
+    contentReads.many<{ _id: Types.ObjectId }>(madeBetween(days[0]!, end), { projection: { _id: 1 } }),
+  ]);
   const byDay = new Map<string, LedgerEntryDoc[]>();
-  for (const entry of await entriesBetween(days[0]!, new Date(days[days.length - 1]!.getTime() + DAY_MS))) {
+  for (const entry of entries) {
     const day = utcDayOf(new Date(entry.at));
-    byDay.set(day, [...(byDay.get(day) ?? []), entry]);
+    const ofDay = byDay.get(day);
+    if (ofDay) ofDay.push(entry);
+    else byDay.set(day, [entry]);
   }
+  const read: Recounted = { entries: byDay, members: madePerDay(members), pieces: madePerDay(pieces) };
   const recounted = new Map<string, AdminFigures>();
   for (const day of days) {
-    const figures = await countDay(day, byDay);
+    const figures = await countDay(day, read);
     recounted.set(dayKey(day), figures);
     const doc = kept.get(dayKey(day));
     const differing = FIGURES.filter((key) => (doc?.[key] ?? 0) !== figures[key]);

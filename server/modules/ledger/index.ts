@@ -11,6 +11,7 @@ export {
   entryById,
   entryExists,
   entriesBetween,
+  entriesInOrderFrom,
   firstEntryAt,
   knackEarningsBetween,
   knackEarningsOf,

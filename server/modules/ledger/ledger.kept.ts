@@ -6,7 +6,7 @@
  * registry's order (the journal first, since the postings' claims are keyed by what the journal's consumer has seen).
  * They stream the entries in the ledger's order (`at`, `_id`) and write in batches of 1,000.
  */
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { noteDifference, type KeptState, type KeptStateReport, type RebuildOptions } from '../../lib/kept-state';
 import { ours } from '../../lib/query';
 import { LEDGER_BALANCES_CONSUMER } from './ledger.balances-job';
 import { forgetLedgerChains } from './ledger.forget';
@@ -198,8 +198,8 @@ async function checkFamily(prefix: string): Promise<KeptStateReport> {
  * from the entries in the ledger's order. Claims are written only for the entries the balances job has still to
  * read (after its checkpoint), which it would otherwise take for never posted.
  */
-async function rebuildFamily(prefix: string): Promise<KeptStateReport> {
-  const report = await checkFamily(prefix);
+async function rebuildFamily(prefix: string, { compare = true }: RebuildOptions = {}): Promise<KeptStateReport> {
+  const report = compare ? await checkFamily(prefix) : null;
   await Promise.all([PostingModel, PostingClaimModel, ChainHeadModel].map((m) => m.collection.deleteMany(ofFamily(prefix) as never)));
   forgetLedgerChains();
   const checkpoint = await checkpointOf(LEDGER_BALANCES_CONSUMER);
@@ -247,14 +247,14 @@ async function rebuildFamily(prefix: string): Promise<KeptStateReport> {
   })();
   await inBatches([...heads], async (batch) => void (await ChainHeadModel.collection.insertMany(batch as never[], { ordered: false })));
   forgetLedgerChains();
-  return report;
+  return report ?? { checked: ends.size, differences: [] };
 }
 
 const family = ({ name, describe, prefix }: ChainFamily): KeptState => ({
   name,
   describe,
   check: () => checkFamily(prefix),
-  rebuild: () => rebuildFamily(prefix),
+  rebuild: (options) => rebuildFamily(prefix, options),
 });
 
 export const ledgerBalancesState = family({

@@ -228,6 +228,18 @@ export async function balancesOf(accounts: string[]): Promise<Map<string, number
  */
 export const entriesBetween = (from: Date, to: Date) => LedgerEntryModel.find(ours({ at: { $gte: from, $lt: to } })).lean<LedgerEntryDoc[]>();
 
+/**
+ * Every entry of `kinds` from `from` on, in the ledger's order, as a cursor read in batches: one pass over the
+ * ledger for a recount of all its history (the rollups' rebuild), where a read per span would read the whole
+ * collection once per span on FerretDB.
+ */
+export function entriesInOrderFrom(from: Date, kinds: LedgerKind[], batchSize = 1_000): AsyncIterable<LedgerEntryDoc> {
+  return LedgerEntryModel.find(ours({ kind: anyOf(kinds), at: { $gte: from } }))
+    .sort(LEDGER_ORDER)
+    .lean<LedgerEntryDoc>()
+    .cursor({ batchSize });
+}
+
 /** When the first entry of all was written, or null for an empty ledger (where the daily roots start). */
 export async function firstEntryAt(): Promise<Date | null> {
   const [first] = await LedgerEntryModel.find({}, { at: 1 }).sort({ at: 1 }).limit(1).lean<Pick<LedgerEntryDoc, 'at'>[]>();
