@@ -11,7 +11,7 @@ import { signAccessToken } from '../../server/lib/access-token';
 import { CommentModel } from '../../server/modules/comments';
 import { ContentModel } from '../../server/modules/contents';
 import { FollowModel } from '../../server/modules/follows';
-import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
+import { journalEnd, LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
 import { BoxModel, MessageModel, ThreadModel } from '../../server/modules/messages';
 import { UserModel } from '../../server/modules/users';
 import { MIN_PAYOUT_MICROS, PayoutSendModel } from '../../server/modules/wallet';
@@ -182,8 +182,15 @@ test("the API answers from them: a famous artist's follow counts and a member's 
   expect(balanceMicros).toBeGreaterThan(0);
 });
 
+test('the entries are numbered in the journal in the ledger order, as posting them one by one would have', async () => {
+  const entries = await LedgerEntryModel.find({}, { at: 1, seq: 1 }).sort({ at: 1, _id: 1 }).lean<LedgerEntryDoc[]>();
+  expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, i) => i + 1));
+  expect(await journalEnd()).toBe(SIZES.ledger);
+});
+
 test('a second run writes nothing new: the same options make the same documents', async () => {
   const again = await buildLargeDataSet({ sizes: SIZES, now: NOW });
   expect(Object.values(again.inserted).every((count) => count === 0)).toBe(true);
   expect(await LedgerEntryModel.countDocuments({})).toBe(SIZES.ledger);
+  expect(await journalEnd()).toBe(SIZES.ledger);
 }, 120_000);

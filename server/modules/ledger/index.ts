@@ -41,7 +41,7 @@ export {
 } from './ledger.journal';
 export { entriesOfDay, entriesOfDays, firstListedDay, isDaySettled, ledgerDaysState, syncLedgerDays } from './ledger.days';
 export { forgetLedgerChains } from './ledger.forget';
-export { ledgerKeptStates } from './ledger.kept';
+export { ledgerKeptStates, storeImportedEntries } from './ledger.kept';
 export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';

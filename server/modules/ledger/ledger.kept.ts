@@ -6,6 +6,7 @@
  * registry's order (the journal first, since the postings' claims are keyed by what the journal's consumer has seen).
  * They stream the entries in the ledger's order (`at`, `_id`) and write in batches of 1,000.
  */
+import { duplicateKeyPlaces } from '../../lib/duplicate-key';
 import { noteDifference, type KeptState, type KeptStateReport, type RebuildOptions } from '../../lib/kept-state';
 import { ours } from '../../lib/query';
 import { LEDGER_BALANCES_CONSUMER } from './ledger.balances-job';
@@ -34,7 +35,7 @@ const entriesInOrder = <T>(fields: Record<string, 1>) =>
   LedgerEntryModel.find({}, fields).sort(LEDGER_ORDER).lean<T>().cursor({ batchSize: BATCH }) as unknown as AsyncIterable<T>;
 
 /** `fn` over `items` in batches of BATCH. */
-async function inBatches<T>(items: AsyncIterable<T> | T[], fn: (batch: T[]) => Promise<void>): Promise<void> {
+async function inBatches<T>(items: AsyncIterable<T> | Iterable<T>, fn: (batch: T[]) => Promise<void>): Promise<void> {
   let batch: T[] = [];
   for await (const item of items) {
     batch.push(item);
@@ -94,27 +95,64 @@ export const ledgerJournalState: KeptState = {
    */
   async rebuild() {
     const findings = await examineJournal();
-    const end = await journalEnd();
-    const consumerWasAtEnd = (await checkpointOf(LEDGER_BALANCES_CONSUMER)) === end;
     const wanted = new Set(findings.unslotted);
-    let next = end + 1;
     const missing = (async function* () {
       for await (const entry of entriesInOrder<LedgerEntryDoc>({})) if (wanted.has(entry._id)) yield entry;
     })();
-    const writtenAt = new Date();
-    await inBatches(missing, async (batch) => {
-      await insertJournalSlots(next, batch, writtenAt);
+    await appendSlots(missing, async (batch, firstN) => {
       await LedgerEntryModel.collection.bulkWrite(
-        batch.map((entry, i) => ({ updateOne: { filter: { _id: entry._id }, update: { $set: { seq: next + i } } } })) as never[],
+        batch.map((entry, i) => ({ updateOne: { filter: { _id: entry._id }, update: { $set: { seq: firstN + i } } } })) as never[],
         { ordered: false },
       );
-      next += batch.length;
     });
-    if (consumerWasAtEnd && next - 1 > end) await saveCheckpoint(LEDGER_BALANCES_CONSUMER, next - 1);
-    forgetLedgerChains();
     return { checked: findings.entries, differences: findings.differences };
   },
 };
+
+/**
+ * Appends a slot for each of `entries` at the journal's end, in their order, calling `afterBatch` with each batch
+ * and its first number. When the balances job had read the whole journal before, it is moved past the new slots:
+ * their running totals come from the postings' rebuilds, run next, not from the job.
+ */
+async function appendSlots(
+  entries: AsyncIterable<LedgerEntryDoc> | Iterable<LedgerEntryDoc>,
+  afterBatch: (batch: LedgerEntryDoc[], firstN: number) => Promise<void>,
+): Promise<number> {
+  const end = await journalEnd();
+  const consumerWasAtEnd = (await checkpointOf(LEDGER_BALANCES_CONSUMER)) === end;
+  let next = end + 1;
+  const writtenAt = new Date();
+  await inBatches(entries, async (batch) => {
+    await insertJournalSlots(next, batch, writtenAt);
+    await afterBatch(batch, next);
+    next += batch.length;
+  });
+  if (consumerWasAtEnd && next - 1 > end) await saveCheckpoint(LEDGER_BALANCES_CONSUMER, next - 1);
+  forgetLedgerChains();
+  return next - 1 - end;
+}
+
+/**
+ * Stores entries of a bulk import (the large seed) with their journal slots, as `post` writes them one at a time:
+ * numbered from the journal's end in the order given (which must be the ledger's), each slot before its entry.
+ * Entries whose `_id` is taken are left as they are, and their slots stand for nothing (as the slot of a retried
+ * post does). Answers how many entries were stored. Meant for a quiet database: the ledger-journal rebuild would
+ * number entries stored without slots the same way, at the cost of an update of each.
+ */
+export async function storeImportedEntries(entries: Iterable<LedgerEntryDoc>): Promise<number> {
+  let stored = 0;
+  await appendSlots(entries, async (batch, firstN) => {
+    const numbered = batch.map((entry, i) => ({ ...entry, seq: firstN + i }));
+    try {
+      stored += (await LedgerEntryModel.collection.insertMany(numbered as never[], { ordered: false })).insertedCount;
+    } catch (err) {
+      const places = duplicateKeyPlaces(err);
+      if (!places) throw err;
+      stored += batch.length - places.length;
+    }
+  });
+  return stored;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The running totals: chains of postings, one family per kept state.
