@@ -14,7 +14,8 @@ import request from 'supertest';
 import { DEMO_PASSWORD, seedDemoContent } from '../../server/db/demo';
 import { seedReferenceData } from '../../server/db/seed';
 import { createLogger } from '../../server/lib/logger';
-import { ensurePieceLinks } from '../../server/modules/contents';
+import { ContentModel, ensurePieceLinks } from '../../server/modules/contents';
+import { knackKey, LedgerEntryModel } from '../../server/modules/ledger';
 import { refreshRankings } from '../../server/modules/feeds';
 import { ensureMemberKeys } from '../../server/modules/users';
 import { SCALE_CALLS, type Caller, type Fixture, type ScaleCall } from '../../scripts/bench-scale.calls';
@@ -126,4 +127,71 @@ test('the calls answer as a page expects', async () => {
     if (res.status !== (EXPECTED_STATUS[call.operationId] ?? 200)) failed.push(`${label(call)}: ${res.status}`);
   }
   expect(failed).toEqual([]);
+});
+
+/** The writes a member makes most, each as the app sends it: they too read only by `_id`. */
+test('a member’s everyday writes read only by _id', async () => {
+  const meter = startReadMeter();
+  const as = (who: 'member' | 'artist') => ({ Authorization: auth[who]! });
+  const scans: Record<string, string[]> = {};
+  const measure = async (name: string, send: () => Promise<unknown>) => {
+    meter.take();
+    await send();
+    scans[name] = describeScans(meter.take().filter((scan) => !(scan.collection in SMALL_COLLECTIONS)));
+  };
+  try {
+    const { member, artist, piece } = fixture;
+    await measure('sign in', () =>
+      request(app)
+        .post('/api/v2/auth/signin')
+        .send({ email: `${member.username}@demo.knack.example`, password: DEMO_PASSWORD })
+        .expect(200),
+    );
+    // A picture the member has not knacked yet (a song counts only after a play).
+    const pictures = await ContentModel.find({ type: 'photos', listed: true }, { _id: 1, ownerId: 1 }).lean();
+    const unknacked = [];
+    for (const picture of pictures)
+      if (String(picture.ownerId) !== member.id && !(await LedgerEntryModel.exists({ _id: knackKey(String(picture._id), member.id) }))) unknacked.push(picture);
+    await measure('knack', () =>
+      request(app)
+        .post('/api/v2/knack/add')
+        .set(as('member'))
+        .send({ contentId: String(unknacked[0]!._id), userId: member.id })
+        .expect(200),
+    );
+    await measure('follow', () =>
+      request(app).post('/api/v2/follow/make-following').set(as('member')).send({ subjectorId: artist.id, myuserId: member.id, set: true }).expect(200),
+    );
+    await measure('unfollow', () =>
+      request(app).post('/api/v2/follow/make-following').set(as('member')).send({ subjectorId: artist.id, myuserId: member.id, set: false }).expect(200),
+    );
+    const pieceOwner = (await request(app).get(`/api/v2/content/get-by-id/${piece.id}`).expect(200)).body.content.ownerId as string;
+    let commentId = '';
+    await measure('comment', async () => {
+      const res = await request(app)
+        .post('/api/v2/comment/add')
+        .set(as('member'))
+        .send({ comment: 'Lovely', userId: member.id, ownerId: pieceOwner, contentId: piece.id })
+        .expect(201);
+      commentId = res.body.comment?.id ?? res.body.id;
+    });
+    await measure('comment removed', () => request(app).post(`/api/v2/comment/delete/${commentId}`).set(as('member')).expect(200));
+    await measure('message', () =>
+      request(app)
+        .post('/api/v2/message/create')
+        .set(as('member'))
+        .send({ senderId: member.id, receiverId: artist.id, subject: 'Again', message: 'Hello again' })
+        .expect(201),
+    );
+    await measure('reply', () =>
+      request(app)
+        .post('/api/v2/message/reply')
+        .set(as('artist'))
+        .send({ senderId: artist.id, messageId: fixture.threadId, receiverId: member.id, message: 'Thanks!' })
+        .expect(201),
+    );
+  } finally {
+    meter.stop();
+  }
+  expect(Object.entries(scans).filter(([, found]) => found.length)).toEqual([]);
 });
