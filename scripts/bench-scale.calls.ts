@@ -161,8 +161,8 @@ export const SCALE_CALLS: ScaleCall[] = [
   },
   { operationId: 'getListingForecast', pages: 'Analytics, monetize', as: 'artist', path: (f) => `/analytics/forecast/${f.artistPiece.id}` },
   { operationId: 'getListingQuote', pages: 'monetize', as: 'artist', path: (f) => `/payments/listing-quote/${f.artistPiece.id}` },
-  { operationId: 'getPaymentOrder', pages: 'order return', as: 'member', path: (f) => `/payments/orders/${f.artistPiece.id}`, scans: NOT_YET },
-  { operationId: 'getCreditMovements', pages: 'plan, admin member', as: 'member', path: (f) => `/user-setting/credits/${f.member.id}`, scans: NOT_YET },
+  { operationId: 'getPaymentOrder', pages: 'order return', as: 'member', path: (f) => `/payments/orders/${f.artistPiece.id}` },
+  { operationId: 'getCreditMovements', pages: 'plan, admin member', as: 'member', path: (f) => `/user-setting/credits/${f.member.id}` },
   { operationId: 'getSubscriptionStatus', pages: 'subscription return', as: 'member', path: () => '/subscription/status/sub_0123456789abcdef0123' },
   { operationId: 'getContentVersions', pages: 'replace file', as: 'artist', path: (f) => `/content/versions/${f.artistPiece.id}`, scans: NOT_YET },
   // Settings.

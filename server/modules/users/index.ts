@@ -73,6 +73,7 @@ export {
   type MemberStatusFilter,
 } from './users.members';
 export { ensureMemberKeys, memberKeysState } from './users.keys';
+export { creditListsState } from './credits.kept';
 export { anyMemberExists } from './users.service';
 export { MAIL_CHOICE_FIELDS, setMailChoice, type MailChoice } from './users.settings';
 export { profileImagesRouter } from './profile-images.routes';
