@@ -14,6 +14,7 @@ import { followListsKeptState } from '../modules/follows';
 import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 import { listingMarksState } from '../modules/payments';
+import { currentPlansState } from '../modules/subscriptions';
 import { anyMemberExists, creditListsState, memberKeysState } from '../modules/users';
 
 export const keptStates: KeptState[] = [
@@ -36,6 +37,7 @@ export const keptStates: KeptState[] = [
   inboxListsState,
   searchIndexState,
   creditListsState,
+  currentPlansState,
 ];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */

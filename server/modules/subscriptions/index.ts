@@ -3,9 +3,9 @@ export { PlanModel, planReads } from './plans.model';
 export { SubscriptionModel, subscriptionReads, givesPlan, type SubscriptionDoc } from './subscriptions.model';
 export { seedPlans, PLANS } from './plans.seed';
 export { subscriptionsRouter, SUBSCRIBE_LIMIT } from './subscriptions.routes';
+export { currentPlansState, currentSubscriptionOf } from './subscriptions.current';
 export {
   createSubscriptionsService,
-  currentSubscriptionOf,
   hasListedPlan,
   hasPlanAboveFirst,
   SUBSCRIPTION_MESSAGES,
