@@ -47,8 +47,11 @@ const deliver = (through: Through, delivery: SignedDelivery) =>
     .send(delivery.rawBody.toString());
 
 const planOf = async (through: Through, member: TestMember) =>
-  ((await request(through).get(`/api/v2/subscription/${member.id}`).set(bearer(member)).expect(200)).body as { subscription: { subscriptionId: string } | null })
-    .subscription?.subscriptionId ?? null;
+  (
+    (await request(through).get(`/api/v2/subscription/${member.id}`).set(bearer(member)).expect(200)).body as {
+      subscription: { subscriptionId: string } | null;
+    }
+  ).subscription?.subscriptionId ?? null;
 
 /** Opens a checkout for `planId` through `through`, and the provider's delivery of its first paid month. */
 async function paidCheckout(through: Through, member: TestMember, planId: number): Promise<{ subscriptionId: string; delivery: SignedDelivery }> {
@@ -90,7 +93,11 @@ describe('the current plan, changed from two processes at once', () => {
     // Two members cancel their renewal and take the other plan through the other process; its payment raced as above.
     const movers = members.slice(0, 2);
     for (const [i, member] of movers.entries()) {
-      await request(second.url).post('/api/v2/subscription/update').set(bearer(member)).send({ subscriptionId: first[i]!.subscriptionId, cancelAtPeriodEnd: true }).expect(200);
+      await request(second.url)
+        .post('/api/v2/subscription/update')
+        .set(bearer(member))
+        .send({ subscriptionId: first[i]!.subscriptionId, cancelAtPeriodEnd: true })
+        .expect(200);
     }
     const next = await Promise.all(movers.map((member) => paidCheckout(second.url, member, 2)));
     await Promise.all(

@@ -4,10 +4,4 @@ export { SubscriptionModel, subscriptionReads, givesPlan, type SubscriptionDoc }
 export { seedPlans, PLANS } from './plans.seed';
 export { subscriptionsRouter, SUBSCRIBE_LIMIT } from './subscriptions.routes';
 export { currentPlansState, currentSubscriptionOf } from './subscriptions.current';
-export {
-  createSubscriptionsService,
-  hasListedPlan,
-  hasPlanAboveFirst,
-  SUBSCRIPTION_MESSAGES,
-  type SubscriptionsService,
-} from './subscriptions.service';
+export { createSubscriptionsService, hasListedPlan, hasPlanAboveFirst, SUBSCRIPTION_MESSAGES, type SubscriptionsService } from './subscriptions.service';

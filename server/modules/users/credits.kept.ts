@@ -69,10 +69,12 @@ async function compare(write: boolean): Promise<KeptStateReport> {
   const inserts: CreditListEntryDoc[] = [];
   const hintSets: AnyBulkWriteOperation[] = [];
   const flushInserts = async (all = false) => {
-    if (write && (all || inserts.length >= BATCH) && inserts.length) await CreditListEntryModel.collection.insertMany(inserts.splice(0) as never[], { ordered: false });
+    if (write && (all || inserts.length >= BATCH) && inserts.length)
+      await CreditListEntryModel.collection.insertMany(inserts.splice(0) as never[], { ordered: false });
   };
   const flushHints = async (all = false) => {
-    if (write && (all || hintSets.length >= BATCH) && hintSets.length) await UserExtModel.collection.bulkWrite(hintSets.splice(0) as never[], { ordered: false });
+    if (write && (all || hintSets.length >= BATCH) && hintSets.length)
+      await UserExtModel.collection.bulkWrite(hintSets.splice(0) as never[], { ordered: false });
   };
   let checked = 0;
   for (const userId of new Set([...facts.keys(), ...lists.keys()])) {

@@ -81,13 +81,16 @@ const creditLists = numberedChains<ListTip>(CreditListEntryModel, { separator: '
 
 /** Forgets the list ends this process knows, for tests that empty the collections under a running app. */
 export const forgetCreditLists = creditLists.forget;
-export const creditListEntryId = (userId: string, n: number) => creditLists.idOf(userId, n);
+const memberKey = (userId: string) => new Types.ObjectId(userId);
+/** A member's list is named by their id as stored (the lower-case hex of the ObjectId), however a caller wrote it. */
+const listName = (userId: string) => memberKey(userId).toHexString();
+export const creditListEntryId = (userId: string, n: number) => creditLists.idOf(listName(userId), n);
 
 /** The exact end of a member's movement list, searched from the extension's hint when this process does not know it. */
 async function creditListEnd(userId: string, hint?: number | null): Promise<ChainEnd<ListTip>> {
-  const known = await creditLists.end(userId, false);
+  const known = await creditLists.end(listName(userId), false);
   const from = hint && hint > known.n ? { n: hint, doc: null } : undefined;
-  return creditLists.end(userId, true, from);
+  return creditLists.end(listName(userId), true, from);
 }
 
 /**
@@ -95,8 +98,8 @@ async function creditListEnd(userId: string, hint?: number | null): Promise<Chai
  * only asked for when this process does not know the list.
  */
 async function listMovement(userId: string, movementId: string, hint: () => Promise<number | null | undefined>): Promise<number> {
-  if ((await creditLists.end(userId, false)).n === 0) await creditListEnd(userId, await hint());
-  return (await creditLists.append(userId, () => ({ movementId }))).n;
+  if ((await creditLists.end(listName(userId), false)).n === 0) await creditListEnd(userId, await hint());
+  return (await creditLists.append(listName(userId), () => ({ movementId }))).n;
 }
 
 /** Appends a movement to the member's list (the rebuild's, for a movement the list misses); answers its number. */
@@ -109,7 +112,7 @@ export const appendToCreditList = (userId: string, movementId: string) =>
  */
 async function listMovementOnce(userId: string, movementId: string, hint?: number | null): Promise<number> {
   const end = await creditListEnd(userId, hint);
-  const last = end.n > 0 ? (end.doc ?? (await readById<ListTip>(CreditListEntryModel, creditLists.idOf(userId, end.n), { movementId: 1 }))) : null;
+  const last = end.n > 0 ? (end.doc ?? (await readById<ListTip>(CreditListEntryModel, creditLists.idOf(listName(userId), end.n), { movementId: 1 }))) : null;
   return last?.movementId === movementId ? end.n : listMovement(userId, movementId, async () => end.n);
 }
 
@@ -118,7 +121,6 @@ export interface CreditChange {
   premium: number;
 }
 
-const memberKey = (userId: string) => new Types.ObjectId(userId);
 const lockKey = (userId: string) => `credit:${userId}`;
 
 /** The member's credits of each tier (0 without a user extension). */
@@ -281,8 +283,8 @@ export async function creditMovementsOf(userId: string, limit = CREDIT_MOVEMENTS
   const ext = await extensionOf(userId);
   const end = await creditListEnd(userId, ext?.creditListEnd);
   const numbers = Array.from({ length: Math.min(limit, end.n) }, (_, i) => end.n - i);
-  const entries = await Promise.all(numbers.map((n) => readById<ListTip>(CreditListEntryModel, creditLists.idOf(userId, n), { movementId: 1 })));
+  const entries = await Promise.all(numbers.map((n) => readById<ListTip>(CreditListEntryModel, creditLists.idOf(listName(userId), n), { movementId: 1 })));
   const ids = [...new Set(entries.flatMap((entry) => (entry ? [entry.movementId] : [])))];
   const movements = await Promise.all(ids.map((id) => readById<CreditMovementDoc>(CreditMovementModel, id)));
-  return movements.filter((movement): movement is CreditMovementDoc => movement !== null && String(movement.userId) === userId);
+  return movements.filter((movement): movement is CreditMovementDoc => movement !== null && String(movement.userId) === listName(userId));
 }
