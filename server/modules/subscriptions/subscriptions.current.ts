@@ -25,6 +25,9 @@ import {
   type SubscriptionDoc,
 } from './subscriptions.model';
 
+/** Forgets the plan start chains this process knows, for tests that empty the collections under a running app. */
+export const forgetPlanStarts = () => planStarts.forget();
+
 /** The member's id as heads and starts are keyed by (the lower-case hex of the ObjectId). */
 const memberKey = (userId: string) => new Types.ObjectId(userId).toHexString();
 

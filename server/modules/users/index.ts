@@ -38,6 +38,7 @@ export * as usersService from './users.service';
 export {
   adjustCredits,
   creditMovementsOf,
+  forgetCreditLists,
   creditUsesBefore,
   creditsOf,
   givePlanCreditBack,
