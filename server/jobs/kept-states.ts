@@ -14,7 +14,8 @@ import { followListsKeptState } from '../modules/follows';
 import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 import { listingMarksState } from '../modules/payments';
-import { anyMemberExists, memberKeysState } from '../modules/users';
+import { currentPlansState } from '../modules/subscriptions';
+import { anyMemberExists, creditListsState, memberKeysState } from '../modules/users';
 
 export const keptStates: KeptState[] = [
   // Keys first: the other rebuilds may look members and pieces up by them.
@@ -35,6 +36,8 @@ export const keptStates: KeptState[] = [
   unreadCountsState, // before inbox-lists, which reads the sides it brings to their messages
   inboxListsState,
   searchIndexState,
+  creditListsState,
+  currentPlansState,
 ];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */

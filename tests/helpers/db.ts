@@ -5,7 +5,8 @@ import { ensureIndexes, withDatabaseName } from '../../server/db/connection';
 import { forgetKnackWindows } from '../../server/modules/knacks/testing';
 import { forgetMessageThreads } from '../../server/modules/messages';
 import { forgetPieceChains, titleIndexState } from '../../server/modules/contents';
-import { nameIndexState } from '../../server/modules/users';
+import { forgetCreditLists, nameIndexState } from '../../server/modules/users';
+import { forgetPlanStarts } from '../../server/modules/subscriptions';
 import { forgetLedgerChains } from '../../server/modules/ledger';
 import { forgetCommentLists, forgetCommentThreads } from '../../server/modules/comments';
 import { forgetFollowLists } from '../../server/modules/follows';
@@ -51,6 +52,8 @@ export async function clearDatabase(): Promise<void> {
   forgetLedgerChains();
   forgetCommentLists();
   forgetFollowLists();
+  forgetCreditLists();
+  forgetPlanStarts();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

@@ -147,6 +147,12 @@ export async function ledgerKeptProblems(): Promise<Record<string, string[]>> {
   return Object.fromEntries(await Promise.all(states.map(async (state) => [state.name, (await state.check()).differences] as const)));
 }
 
+/** The members' current plans and credit movement lists (their kept states' checks), as lines of differences. */
+export async function planAndCreditKeptProblems(): Promise<string[]> {
+  const states = keptStates.filter((state) => ['current-plans', 'credit-movement-lists'].includes(state.name));
+  return (await Promise.all(states.map(async (state) => (await state.check()).differences.map((line) => `${state.name}: ${line}`)))).flat();
+}
+
 /** Every check above at once; `now` is the clock of the process that ran the jobs after the crash. */
 export async function invariantProblems({ now, sandboxDir }: { now: Date; sandboxDir: string }): Promise<string[]> {
   return [
@@ -156,6 +162,7 @@ export async function invariantProblems({ now, sandboxDir }: { now: Date; sandbo
     ...(await payoutProblems(sandboxDir)),
     ...(await expiredLocks(now)),
     ...Object.values(await ledgerKeptProblems()).flat(),
+    ...(await planAndCreditKeptProblems()),
   ];
 }
 

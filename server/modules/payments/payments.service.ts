@@ -150,8 +150,9 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       await PaymentOrderModel.updateOne({ _id: orderId }, { $set: { sessionId: session.sessionId } });
       return { status: 'checkout' as const, orderId, checkoutUrl: session.url, payerCookie: session.payerCookie };
     } catch (err) {
-      // No checkout session exists, so no webhook can have changed this order meanwhile: the guard is enough.
-      await PaymentOrderModel.updateOne({ _id: orderId, status: 'pending' }, { $set: { status: 'failed' } });
+      // No checkout session exists, so no webhook can have changed this order meanwhile: it is still pending, and is
+      // written by `_id` alone (a filter on `_id` and another field reads the whole collection on FerretDB).
+      await PaymentOrderModel.updateOne({ _id: orderId }, { $set: { status: 'failed' } });
       if (!(err instanceof ProviderError)) throw err;
       logger.error({ err, orderId }, 'payment provider refused the checkout');
       throw new AppError(502, 'payment_provider', PAYMENT_MESSAGES.providerDown);
@@ -242,10 +243,14 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
     );
   }
 
-  /** The code, if it exists, has not expired and has uses left. */
+  /**
+   * The code, if it exists, has not expired and has uses left. The code is read by `_id` alone and its expiry checked
+   * here: a filter on `_id` and another field reads the whole collection on FerretDB.
+   */
   async function usableCode(code: string, now: Date): Promise<DiscountCodeDoc | null> {
-    const found = await DiscountCodeModel.findOne(ours({ _id: code, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] })).lean<DiscountCodeDoc>();
-    return found && (await DiscountUseModel.countDocuments({ code })) < found.maxUses ? found : null;
+    const found = await DiscountCodeModel.findById(code).lean<DiscountCodeDoc>();
+    if (!found || (found.expiresAt && found.expiresAt <= now)) return null;
+    return (await DiscountUseModel.countDocuments({ code })) < found.maxUses ? found : null;
   }
 
   /** Takes a free use slot of the code (see DiscountUseModel); null when all are taken. Answers the use's id. */
@@ -407,9 +412,13 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
       return { marked, creditsBack, pendingCredits: await settlePendingCredits() };
     },
 
+    /**
+     * An order of the caller's. Read by `_id` alone (with the member too, the filter would read every order on
+     * FerretDB); another member's order answers 404, as one that does not exist.
+     */
     async order(caller: AuthContext, orderId: string) {
-      const order = await PaymentOrderModel.findOne({ _id: orderId, userId: new Types.ObjectId(caller.userId) }).lean<PaymentOrderDoc>();
-      if (!order) throw notFound(PAYMENT_MESSAGES.orderNotFound);
+      const order = await PaymentOrderModel.findById(orderId).lean<PaymentOrderDoc>();
+      if (!order || String(order.userId) !== caller.userId) throw notFound(PAYMENT_MESSAGES.orderNotFound);
       const relisting = order.purpose === 'relisting';
       return toOrderDto(order, relisting ? { ...PAYMENT_MESSAGES, superseded: PAYMENT_MESSAGES.relistingSuperseded } : PAYMENT_MESSAGES);
     },

@@ -9,7 +9,8 @@ import { requireSelfOrAdmin } from '../../lib/permissions';
 import { requestOrigin } from '../../lib/public-origin';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { requireAuth } from '../users';
-import { allPlans, currentSubscriptionOf, SUBSCRIPTION_MESSAGES, toPlanDto, toSubscriptionDto, type SubscriptionsService } from './subscriptions.service';
+import { currentSubscriptionOf } from './subscriptions.current';
+import { allPlans, SUBSCRIPTION_MESSAGES, toPlanDto, toSubscriptionDto, type SubscriptionsService } from './subscriptions.service';
 
 /**
  * Subscription checkouts a member may open in an hour: each opens a checkout at the provider, and someone

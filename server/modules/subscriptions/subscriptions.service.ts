@@ -6,7 +6,6 @@
  * concurrent event grants nothing more); cancelling stops the renewals; a failed renewal ends the plan when
  * the paid month ends.
  */
-import { Types } from 'mongoose';
 import {
   isSandbox,
   nextMonth,
@@ -25,9 +24,9 @@ import type { Logger } from '../../lib/logger';
 import { microsToUsd } from '../../lib/money';
 import { withLock } from '../../lib/mutex';
 import { siteUrlFor } from '../../lib/public-origin';
-import { ours } from '../../lib/query';
 import { grantCredits } from '../users';
 import { PlanModel, type PlanDoc } from './plans.model';
+import { currentSubscriptionOf, startPlan } from './subscriptions.current';
 import { givesPlan, newSubscriptionId, SubscriptionModel, type SubscriptionDoc } from './subscriptions.model';
 
 export const SUBSCRIPTION_MESSAGES = {
@@ -74,14 +73,6 @@ export const toSubscriptionDto = (subscription: SubscriptionDoc) => ({
   renewalFailed: subscription.paymentFailedAt !== null,
 });
 
-/** The subscription that gives the member a plan now (the newest, if there were ever two), or null. */
-export async function currentSubscriptionOf(userId: string, now = new Date()): Promise<SubscriptionDoc | null> {
-  const subscriptions = await SubscriptionModel.find(ours({ userId: new Types.ObjectId(userId), status: 'active' }))
-    .sort({ createdAt: -1 })
-    .lean<SubscriptionDoc[]>();
-  return subscriptions.find((subscription) => givesPlan(subscription, now)) ?? null;
-}
-
 /** The plans, lowest first. */
 export const allPlans = () => PlanModel.find().sort({ planId: 1 }).lean<PlanDoc[]>();
 
@@ -120,6 +111,9 @@ export function createSubscriptionsService({ provider, publicUrl, publicOrigins,
       providerSubscriptionId: facts.providerSubscriptionId ?? subscription.providerSubscriptionId,
       paymentFailedAt: null,
     });
+    // After the write, so that whoever finds the start finds the plan given. A process that stops between the two
+    // answers no 2xx, and the provider delivers the event again, which appends it.
+    await startPlan(subscription);
     faultPoint(FAULT_POINTS.planAfterPeriod);
     const plan = await PlanModel.findOne({ planId: subscription.planId }).lean<PlanDoc>();
     if (!plan)

@@ -8,13 +8,20 @@
  * movement is first written on the extension as pending, then inserted, then applied to the totals in the one update
  * that clears it. A pending movement found later (by the member's next credit step, or the listing-repairs job) is
  * applied once if it was inserted, and dropped if not.
+ *
+ * Each member's movements are also listed in the order they were recorded, a numbered chain (lib/numbered-chain.ts)
+ * `{userId}#{n}` in `credit_movement_lists`, each entry naming its movement: the newest page is read from the list's
+ * end down, by `_id` only, however many movements there are (a filter on the member would read every movement on
+ * the embedded database). The entry is appended after the movement's insert and before the totals move, so a
+ * movement a process died on is listed by whoever settles it.
  */
 import { randomBytes } from 'node:crypto';
 import { Schema, Types, model } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { withLock } from '../../lib/mutex';
-import { anyOf, ours } from '../../lib/query';
+import { numberedChains, type ChainEnd } from '../../lib/numbered-chain';
+import { anyOf, ours, readById } from '../../lib/query';
 import { extensionIdOf, extensionOf } from './users.keys';
 import { UserExtModel } from './users.model';
 
@@ -58,12 +65,62 @@ export interface CreditMovementDoc {
 
 export const CreditMovementModel = model<CreditMovementDoc>('CreditMovement', creditMovementSchema, 'credit_movements');
 
+/** An entry of a member's credit movement list: `{userId}#{n}`, naming the movement recorded n-th. */
+const creditListEntrySchema = new Schema({ _id: { type: String, required: true }, movementId: { type: String, required: true } }, { versionKey: false });
+export interface CreditListEntryDoc {
+  _id: string;
+  movementId: string;
+}
+export const CreditListEntryModel = model<CreditListEntryDoc>('CreditListEntry', creditListEntrySchema, 'credit_movement_lists');
+
+/** The newest movements a member's credit page shows (the contract's "last 100"). */
+export const CREDIT_MOVEMENTS_SHOWN = 100;
+
+type ListTip = Pick<CreditListEntryDoc, 'movementId'>;
+const creditLists = numberedChains<ListTip>(CreditListEntryModel, { separator: '#', projection: { movementId: 1 } });
+
+/** Forgets the list ends this process knows, for tests that empty the collections under a running app. */
+export const forgetCreditLists = creditLists.forget;
+const memberKey = (userId: string) => new Types.ObjectId(userId);
+/** A member's list is named by their id as stored (the lower-case hex of the ObjectId), however a caller wrote it. */
+const listName = (userId: string) => memberKey(userId).toHexString();
+export const creditListEntryId = (userId: string, n: number) => creditLists.idOf(listName(userId), n);
+
+/** The exact end of a member's movement list, searched from the extension's hint when this process does not know it. */
+async function creditListEnd(userId: string, hint?: number | null): Promise<ChainEnd<ListTip>> {
+  const known = await creditLists.end(listName(userId), false);
+  const from = hint && hint > known.n ? { n: hint, doc: null } : undefined;
+  return creditLists.end(listName(userId), true, from);
+}
+
+/**
+ * Appends the movement to the member's list; answers its number. `hint` (where the extension says the list ends) is
+ * only asked for when this process does not know the list.
+ */
+async function listMovement(userId: string, movementId: string, hint: () => Promise<number | null | undefined>): Promise<number> {
+  if ((await creditLists.end(listName(userId), false)).n === 0) await creditListEnd(userId, await hint());
+  return (await creditLists.append(listName(userId), () => ({ movementId }))).n;
+}
+
+/** Appends a movement to the member's list (the rebuild's, for a movement the list misses); answers its number. */
+export const appendToCreditList = (userId: string, movementId: string) =>
+  listMovement(userId, movementId, async () => (await extensionOf(userId))?.creditListEnd);
+
+/**
+ * Lists the movement unless it is the list's last already (caller holds the member's credit lock, under which every
+ * movement of the member is recorded, so the one being settled is the last listed if it was listed at all).
+ */
+async function listMovementOnce(userId: string, movementId: string, hint?: number | null): Promise<number> {
+  const end = await creditListEnd(userId, hint);
+  const last = end.n > 0 ? (end.doc ?? (await readById<ListTip>(CreditListEntryModel, creditLists.idOf(listName(userId), end.n), { movementId: 1 }))) : null;
+  return last?.movementId === movementId ? end.n : listMovement(userId, movementId, async () => end.n);
+}
+
 export interface CreditChange {
   standard: number;
   premium: number;
 }
 
-const memberKey = (userId: string) => new Types.ObjectId(userId);
 const lockKey = (userId: string) => `credit:${userId}`;
 
 /** The member's credits of each tier (0 without a user extension). */
@@ -89,10 +146,11 @@ async function settlePending(userId: string): Promise<boolean> {
   const pending = ext?.pendingCreditMovement as PendingMovement | null | undefined;
   if (!ext || !pending) return false;
   const inserted = await CreditMovementModel.exists({ _id: pending._id });
+  const listed = inserted ? await listMovementOnce(userId, pending._id, ext.creditListEnd) : null;
   await UserExtModel.updateOne(
     { _id: ext._id },
-    inserted
-      ? { $inc: { sCredit: pending.standard, pCredit: pending.premium }, $set: { pendingCreditMovement: null } }
+    listed
+      ? { $inc: { sCredit: pending.standard, pCredit: pending.premium }, $set: { pendingCreditMovement: null, creditListEnd: listed } }
       : { $set: { pendingCreditMovement: null } },
   );
   return true;
@@ -115,8 +173,13 @@ async function record(movement: Omit<CreditMovementDoc, 'at' | 'userId'> & { use
     if (isDuplicateKey(err)) return false;
     throw err;
   }
+  const hint = async () => (await readById<{ creditListEnd?: number }>(UserExtModel, extId, { creditListEnd: 1 }))?.creditListEnd;
+  const listed = await listMovement(movement.userId, movement._id, hint);
   faultPoint(FAULT_POINTS.creditAfterMovement);
-  await UserExtModel.updateOne({ _id: extId }, { $inc: { sCredit: movement.standard, pCredit: movement.premium }, $set: { pendingCreditMovement: null } });
+  await UserExtModel.updateOne(
+    { _id: extId },
+    { $inc: { sCredit: movement.standard, pCredit: movement.premium }, $set: { pendingCreditMovement: null, creditListEnd: listed } },
+  );
   return true;
 }
 
@@ -211,10 +274,17 @@ export function adjustCredits(userId: string, tier: CreditTier, amount: number, 
   );
 }
 
-/** The member's credit movements, newest first (a page of at most `limit`). */
-export function creditMovementsOf(userId: string, limit = 100): Promise<CreditMovementDoc[]> {
-  return CreditMovementModel.find(ours({ userId: memberKey(userId) }))
-    .sort({ at: -1, _id: -1 })
-    .limit(limit)
-    .lean<CreditMovementDoc[]>();
+/**
+ * The member's credit movements, newest first (at most `limit`): the last entries of their list and the movements
+ * they name, each read by `_id`. A movement listed twice (a settle that overlapped a lock given up as abandoned) is
+ * shown once.
+ */
+export async function creditMovementsOf(userId: string, limit = CREDIT_MOVEMENTS_SHOWN): Promise<CreditMovementDoc[]> {
+  const ext = await extensionOf(userId);
+  const end = await creditListEnd(userId, ext?.creditListEnd);
+  const numbers = Array.from({ length: Math.min(limit, end.n) }, (_, i) => end.n - i);
+  const entries = await Promise.all(numbers.map((n) => readById<ListTip>(CreditListEntryModel, creditLists.idOf(listName(userId), n), { movementId: 1 })));
+  const ids = [...new Set(entries.flatMap((entry) => (entry ? [entry.movementId] : [])))];
+  const movements = await Promise.all(ids.map((id) => readById<CreditMovementDoc>(CreditMovementModel, id)));
+  return movements.filter((movement): movement is CreditMovementDoc => movement !== null && String(movement.userId) === listName(userId));
 }

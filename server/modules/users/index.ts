@@ -38,6 +38,7 @@ export * as usersService from './users.service';
 export {
   adjustCredits,
   creditMovementsOf,
+  forgetCreditLists,
   creditUsesBefore,
   creditsOf,
   givePlanCreditBack,
@@ -73,6 +74,7 @@ export {
   type MemberStatusFilter,
 } from './users.members';
 export { ensureMemberKeys, memberKeysState } from './users.keys';
+export { creditListsState } from './credits.kept';
 export { anyMemberExists } from './users.service';
 export { MAIL_CHOICE_FIELDS, setMailChoice, type MailChoice } from './users.settings';
 export { profileImagesRouter } from './profile-images.routes';

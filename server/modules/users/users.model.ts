@@ -117,6 +117,12 @@ const userExtSchema = new Schema(
       type: new Schema({ _id: { type: String, required: true }, standard: Number, premium: Number }, { _id: false }),
       default: null,
     },
+    /**
+     * The number of the last entry of the member's credit movement list that this extension was told of (credits.ts):
+     * where a reader starts looking for the list's end. Set after each entry, best-effort: it may lag behind the end,
+     * never pass it.
+     */
+    creditListEnd: { type: Number, default: 0 },
     /** Where payouts and cash-outs are sent (payment settings); owner and admins only. */
     paypal: { type: String, default: null },
     /** When `paypal` was last set; null when set before this was recorded. */

@@ -4,7 +4,7 @@
  * an address set while someone else may have had the account (an email change undone by its cancel link).
  */
 import { Types } from 'mongoose';
-import { anyOf } from '../../lib/query';
+import { anyOf, readById } from '../../lib/query';
 import { extensionIdOf, extensionOf } from './users.keys';
 import { UserExtModel } from './users.model';
 
@@ -41,8 +41,11 @@ export async function setPayoutEmail(userId: string, email: string | null, undo?
   const memberId = new Types.ObjectId(userId);
   const changed = { paypal: email, paypalChangedAt: new Date() };
   const extId = await extensionIdOf(memberId);
-  if (!undo) await UserExtModel.updateOne({ _id: extId }, { $set: { ...changed, paypalHeld: false } });
-  else await UserExtModel.updateOne({ _id: extId, paypal: undo.replacing }, { $set: { ...changed, paypalHeld: undo.held } });
+  if (!undo) return void (await UserExtModel.updateOne({ _id: extId }, { $set: { ...changed, paypalHeld: false } }));
+  // Read, compared, then written by `_id` alone: a filter on `_id` and `paypal` would read every extension on the
+  // embedded database, whose guarded update is no more exclusive than this anyway.
+  const now = await readById<{ paypal?: string | null }>(UserExtModel, extId, { paypal: 1 });
+  if (now?.paypal === undo.replacing) await UserExtModel.updateOne({ _id: extId }, { $set: { ...changed, paypalHeld: undo.held } });
 }
 
 /**
