@@ -149,7 +149,7 @@ test('a member’s everyday writes read only by _id', async () => {
     );
     // A picture the member has not knacked yet (a song counts only after a play).
     const pictures = await ContentModel.find({ type: 'photos', listed: true }, { _id: 1, ownerId: 1 }).lean();
-    const unknacked = [];
+    const unknacked: { _id: unknown }[] = [];
     for (const picture of pictures)
       if (String(picture.ownerId) !== member.id && !(await LedgerEntryModel.exists({ _id: knackKey(String(picture._id), member.id) }))) unknacked.push(picture);
     await measure('knack', () =>
