@@ -16,26 +16,18 @@ import { UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { bearer, createMember, createPiece, type TestMember, type TestPiece } from '../helpers/ledger-factory';
-import { startSecondApp, type SecondApp } from '../helpers/second-process';
+import { useSecondAppPerTest } from '../helpers/second-process';
 import { waitUntil } from '../helpers/wait';
 
 useTestDatabase();
 
 let app: ReturnType<typeof createTestApp>;
-let second: SecondApp;
 
 beforeAll(async () => {
   await seedReferenceData();
   app = createTestApp();
 }, 120_000);
-// A second process per test: one that outlived the emptied database would still remember the ends of chains the
-// database no longer has (a running app never sees its database emptied under it).
-beforeEach(async () => {
-  await clearDatabase();
-  await seedReferenceData();
-  second = await startSecondApp();
-}, 120_000);
-afterEach(async () => second?.stop());
+const second = useSecondAppPerTest();
 
 type Through = Parameters<typeof request>[0];
 

@@ -15,7 +15,7 @@ import { UserModel } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { bearer, createMember, createPiece, payListing, type TestMember, type TestPiece } from '../helpers/ledger-factory';
-import { startSecondApp, type SecondApp } from '../helpers/second-process';
+import { useSecondAppPerTest } from '../helpers/second-process';
 
 useTestDatabase();
 
@@ -24,21 +24,13 @@ const CROWD = 12;
 const LEDGER_STATES = ['ledger-journal', 'ledger-balances', 'piece-earnings', 'reacted-pieces'];
 
 let app: ReturnType<typeof createTestApp>;
-let second: SecondApp;
 let passwordHash: string;
 
 beforeAll(async () => {
   passwordHash = await bcrypt.hash(PASSWORD, 4);
   app = createTestApp();
 }, 60_000);
-// A second process per test: one that outlived the emptied database would still remember the ends of chains the
-// database no longer has (a running app never sees its database emptied under it) and number its slots after them.
-beforeEach(async () => {
-  await clearDatabase();
-  await seedReferenceData();
-  second = await startSecondApp();
-}, 60_000);
-afterEach(async () => second?.stop());
+const second = useSecondAppPerTest();
 
 const states = () => keptStates.filter((state) => LEDGER_STATES.includes(state.name));
 const checks = async () => Object.fromEntries(await Promise.all(states().map(async (state) => [state.name, (await state.check()).differences] as const)));

@@ -16,7 +16,7 @@ import { creditListsState, UserExtModel } from '../../server/modules/users';
 import { createTestApp, testConfig } from '../helpers/app';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { adminMember, bearer, createMember, type TestMember } from '../helpers/ledger-factory';
-import { startSecondApp, type SecondApp } from '../helpers/second-process';
+import { useSecondAppPerTest } from '../helpers/second-process';
 
 useTestDatabase();
 
@@ -25,20 +25,13 @@ const config = testConfig();
 const sandbox = sandboxProvider({ publicUrl: config.publicUrl, webhookSecret: config.payments.webhookSecret, payerKey: config.payments.sandboxPayerKey });
 
 let app: ReturnType<typeof createTestApp>;
-let second: SecondApp;
 type Through = Parameters<typeof request>[0];
 
 beforeAll(async () => {
   await seedReferenceData();
   app = createTestApp();
 }, 120_000);
-// A second process per test: one that outlived the emptied database would remember the ends of chains it no longer has.
-beforeEach(async () => {
-  await clearDatabase();
-  await seedReferenceData();
-  second = await startSecondApp();
-}, 120_000);
-afterEach(async () => second?.stop());
+const second = useSecondAppPerTest();
 
 const deliver = (through: Through, delivery: SignedDelivery) =>
   request(through)

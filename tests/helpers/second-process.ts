@@ -8,6 +8,8 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { withDatabaseName } from '../../server/db/connection';
+import { seedReferenceData } from '../../server/db/seed';
+import { clearDatabase } from './db';
 
 export interface SecondApp {
   /** Its base URL, for supertest: `request(second.url)`. */
@@ -44,4 +46,26 @@ export function startSecondApp({ timeoutMs = 60_000 } = {}): Promise<SecondApp> 
       reject(new Error(`the second app process stopped before it listened (exit code ${code})`));
     });
   });
+}
+
+/**
+ * For a test file whose tests each start from an empty database, shared with a second process: before each test the
+ * database is emptied, the reference data seeded and a new second process started; after it, the process stops. A
+ * process that outlived the emptied database would still remember the ends of chains the database no longer has (a
+ * running app never sees its database emptied under it). Answers the current second process (its `url`).
+ */
+export function useSecondAppPerTest({ timeoutMs = 120_000 } = {}): Pick<SecondApp, 'url'> {
+  let current: SecondApp | undefined;
+  beforeEach(async () => {
+    await clearDatabase();
+    await seedReferenceData();
+    current = await startSecondApp();
+  }, timeoutMs);
+  afterEach(async () => current?.stop());
+  return {
+    get url() {
+      if (!current) throw new Error('The second app runs only inside a test');
+      return current.url;
+    },
+  };
 }
