@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../lib/logger';
+import { serverIsFerretDB } from '../lib/guarded-write';
 import { useClosedSocketWriteFailure } from '../lib/vendor-fixes/mongodb-closed-socket-write';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded';
 
@@ -61,12 +62,6 @@ export async function connectDatabase(config: Pick<Config, 'mongodbUri' | 'dataD
   };
 }
 
-/** Whether the server is FerretDB (the embedded database and the tests'), which says so in its build info. */
-async function isFerretDB(): Promise<boolean> {
-  const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
-  return typeof info.ferretdbVersion === 'string';
-}
-
 /**
  * Creates every registered model's collection and builds the indexes it declares: all of them on MongoDB, where the
  * hot reads are indexed reads. On FerretDB only the unique ones, for the rule each enforces. Its SQLite backend
@@ -75,7 +70,7 @@ async function isFerretDB(): Promise<boolean> {
  * nine of them. Those an older embedded database still has are dropped.
  */
 export async function ensureIndexes(): Promise<void> {
-  const ferret = await isFerretDB();
+  const ferret = await serverIsFerretDB();
   await Promise.all(
     Object.values(mongoose.models).map(async (model) => {
       await model.init();

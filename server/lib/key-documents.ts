@@ -17,6 +17,7 @@
  */
 import { Types, type Collection } from 'mongoose';
 import { isDuplicateKey } from './duplicate-key';
+import { deleteWhileStill, updateWhileStill } from './guarded-write';
 import { noteDifference, type KeptStateReport } from './kept-state';
 import { readById } from './query';
 
@@ -106,19 +107,19 @@ export function keyDocuments({ model, holds }: KeyDocumentsOptions) {
       if (await holds(id, key.ref)) return false;
       const inProgress = key.state === 'claimed' && Date.now() - new Date(key.at).getTime() < CLAIM_GRACE_MS;
       if (inProgress) return false;
-      await keys().deleteOne({ _id: id as never, ref: key.ref });
+      await deleteWhileStill(model, id, { ref: key.ref });
     }
     return false;
   }
 
   /** Marks the claimed key held: the document has the value now. */
   async function confirm(id: string, ref: Types.ObjectId): Promise<void> {
-    await keys().updateOne({ _id: id as never, ref }, { $set: { state: 'held' } });
+    await updateWhileStill(model, id, { ref }, { $set: { state: 'held' } });
   }
 
   /** Removes the key if it is `ref`'s (a value given up, or a claim whose write failed); another's stays. */
   async function release(id: string, ref: Types.ObjectId): Promise<void> {
-    await keys().deleteOne({ _id: id as never, ref });
+    await deleteWhileStill(model, id, { ref });
   }
 
   /**

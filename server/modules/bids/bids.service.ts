@@ -14,6 +14,7 @@
  *   marked sold and the pending sale removed; each step can be repeated, so a settlement cut short is finished by
  *   the next look. A sale whose time bound passed with no transaction in a ledger goes back to open.
  */
+import { deleteWhileStill, updateWhileStill } from '../../lib/guarded-write';
 import { Types } from 'mongoose';
 import type { Transaction } from '@stellar/stellar-sdk';
 import { MESSAGES } from '../../../generated/validation';
@@ -244,7 +245,7 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
 
   /** The sale goes back to open: bidding opens again. */
   async function release(sale: BidSaleDoc, reason: string): Promise<void> {
-    await BidSaleModel.deleteOne({ _id: sale._id, bidId: sale.bidId });
+    await deleteWhileStill(BidSaleModel, sale._id, { bidId: sale.bidId });
     log.info({ bidId: sale.bidId, contentId: sale._id, transactionHash: sale.transactionHash, reason }, 'bid sale released');
   }
 
@@ -338,7 +339,7 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
     if (buyer)
       await transferOwner(new Types.ObjectId(sale._id), { id: new Types.ObjectId(sale.buyerId), username: buyer.username, fullName: buyer.fullName ?? '' });
     await BidModel.updateOne({ _id: sale.bidId }, { $set: { sold: true, soldAt: now, sellerId: sale.sellerId, transactionHash: hash } });
-    await BidSaleModel.deleteOne({ _id: sale._id, bidId: sale.bidId });
+    await deleteWhileStill(BidSaleModel, sale._id, { bidId: sale.bidId });
     if (created) log.info({ bidId: sale.bidId, contentId: sale._id, transactionHash: hash, priceStroops: price }, 'bid sale settled');
   }
 
@@ -373,14 +374,19 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
     const merged: BidSaleDoc = { ...sale, transaction: tx.toXDR() };
     signedBy.add(address);
     const complete = neededSigners(sale).every((signer) => signedBy.has(signer));
-    await BidSaleModel.updateOne({ _id: sale._id, bidId: sale.bidId }, { $set: { transaction: merged.transaction, ...(complete && { status: 'submitted' }) } });
+    await updateWhileStill(
+      BidSaleModel,
+      sale._id,
+      { bidId: sale.bidId },
+      { $set: { transaction: merged.transaction, ...(complete && { status: 'submitted' }) } },
+    );
     if (!complete) return merged;
     try {
       await horizon.submit(tx);
     } catch (err) {
       if (!(err instanceof HorizonRefusedError)) throw answerHorizonFailure(err, logger);
       if (await settleIfSeen(merged, now)) return { ...merged, status: 'submitted' };
-      await BidSaleModel.updateOne({ _id: sale._id, bidId: sale.bidId }, { $set: { status: 'pending' } });
+      await updateWhileStill(BidSaleModel, sale._id, { bidId: sale.bidId }, { $set: { status: 'pending' } });
       log.info({ bidId: sale.bidId, resultCodes: err.resultCodes }, 'the network refused a bid sale');
       throw refusalInWords(err, BID_MESSAGES.refused, REFUSAL_WORDS);
     }
@@ -399,8 +405,10 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
       throw badRequest(message, [{ path: 'transactionHash', message }]);
     }
     const taken: BidSaleDoc = { ...sale, transactionHash: found.hash, transaction: found.envelopeXdr, status: 'submitted' };
-    await BidSaleModel.updateOne(
-      { _id: sale._id, bidId: sale.bidId },
+    await updateWhileStill(
+      BidSaleModel,
+      sale._id,
+      { bidId: sale.bidId },
       { $set: { transactionHash: found.hash, transaction: found.envelopeXdr, status: 'submitted' } },
     );
     return taken;

@@ -24,7 +24,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import '../../lib/action-key';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { ours } from '../../lib/query';
+import { deleteWhileStill, updateWhileStill } from '../../lib/guarded-write';
 import { requireAuth } from '../users';
 import { IdempotencyKeyModel, type IdempotencyKeyDoc, type StoredAnswer } from './idempotency.model';
 
@@ -111,7 +111,7 @@ async function claim(id: string, userId: string, fingerprint: string): Promise<C
     const abandoned = found.state === 'running' && found.leaseExpiresAt.getTime() <= now.getTime() && found.fingerprint === fingerprint;
     // Three rounds are plenty for a key given up or cleared meanwhile; past them, whoever holds it now is answered.
     if ((!stale && !abandoned) || attempt >= 2) return { taken: false, found };
-    await IdempotencyKeyModel.deleteOne(ours({ _id: id, holder: found.holder, state: found.state }));
+    await deleteWhileStill(IdempotencyKeyModel, id, { holder: found.holder, state: found.state });
   }
   // Taken and given up again and again meanwhile: the other requests with this key are running now.
   throw keyInUse();
@@ -122,19 +122,24 @@ const keyInUse = () =>
 
 /** Writes the answer on the key, only while `holder` still holds it. */
 async function storeAnswer(id: string, holder: string, answer: StoredAnswer): Promise<void> {
-  await IdempotencyKeyModel.updateOne(ours({ _id: id, holder, state: 'running' }), { $set: { state: 'done', answer } });
+  await updateWhileStill(IdempotencyKeyModel, id, { holder, state: 'running' }, { $set: { state: 'done', answer } });
 }
 
 /** Gives the key up, only while `holder` still holds it: the same action may then be sent again under it. */
 async function giveUp(id: string, holder: string): Promise<void> {
-  await IdempotencyKeyModel.deleteOne(ours({ _id: id, holder, state: 'running' }));
+  await deleteWhileStill(IdempotencyKeyModel, id, { holder, state: 'running' });
 }
 
 /** Keeps the key's lease while its request runs in this process. */
 async function renewLease(id: string, holder: string): Promise<void> {
-  await IdempotencyKeyModel.updateOne(ours({ _id: id, holder, state: 'running' }), {
-    $set: { leaseExpiresAt: new Date(Date.now() + IDEMPOTENCY_LEASE_MS) },
-  });
+  await updateWhileStill(
+    IdempotencyKeyModel,
+    id,
+    { holder, state: 'running' },
+    {
+      $set: { leaseExpiresAt: new Date(Date.now() + IDEMPOTENCY_LEASE_MS) },
+    },
+  );
 }
 
 /** Deletes the keys past their 24 hours (the expired-records job); answers how many went. */

@@ -3,6 +3,7 @@
  * when (a sign-up, an emailed link opened, a reset, a social sign-in) and these functions change the account.
  * Raising `tokenVersion` ends every access token issued before (the session check compares it).
  */
+import { updateWhileStill } from '../../lib/guarded-write';
 import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { wordsOf } from '../../lib/search';
@@ -132,7 +133,7 @@ export async function waitingAccountFor(email: string, chart: string): Promise<{
     const user = await accountBeingMadeFor(address);
     if (!user) throw err;
     if (user.awaitsRegistration && user.registrationChart !== chart) {
-      await UserModel.updateOne({ _id: user._id, awaitsRegistration: true }, { $set: { registrationChart: chart } });
+      await updateWhileStill(UserModel, user._id, { awaitsRegistration: true }, { $set: { registrationChart: chart } });
       return { user: { ...user, registrationChart: chart }, created: false };
     }
     return { user, created: false };
