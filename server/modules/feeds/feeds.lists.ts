@@ -1,8 +1,8 @@
 /**
- * The feeds' ranked lists: each public feed (a ranking of feeds.rankings.ts, over all pieces or one main tag), the
- * artists' lists and each artist's Top 50, built by a job from one read of the listed pieces and the artists, and
- * stored as numbered page documents read by `_id` (`page:{list}@{version}:{p}`, PAGE_IDS ids each, with the sort key
- * each piece had at the build). A reader reads the list's head (`head:{list}`: its version, length and mark), the one
+ * The feeds' ranked lists: each public feed (a ranking of feeds.rankings.ts, over all pieces, one main tag or one
+ * sub-tag), the artists' lists and each artist's Top 50, built by a job from one read of the listed pieces and the
+ * artists, and stored as numbered page documents read by `_id` (`page:{list}@{version}:{p}`, PAGE_IDS ids each, with
+ * the sort key each piece had at the build). A reader reads the list's head (`head:{list}`: its version, length and mark), the one
  * or two pages its cursor falls in, and each piece by `_id`: a page costs a bounded number of reads whatever the
  * catalogue's size, where a sorted read of `contents` reads every piece on FerretDB.
  *
@@ -58,6 +58,8 @@ export type ArtistOrder = 'newest' | 'by-fans' | 'trending';
 const ARTIST_KEYS: Record<ArtistOrder, 'followersCount' | 'trendScore' | null> = { newest: null, 'by-fans': 'followersCount', trending: 'trendScore' };
 
 export const pieceListOf = (kind: FeedKind, type: TagType | undefined) => `pieces:${kind}:${type ?? 'all'}`;
+/** A ranking over the pieces of one sub-tag (by its label, as pieces hold it: a piece's sub-tag never changes). */
+export const subTagListOf = (kind: FeedKind, subTag: string) => `pieces:${kind}:sub:${subTag}`;
 export const artistListOf = (order: ArtistOrder) => `artists:${order}`;
 const headId = (list: string) => `head:${list}`;
 const pageId = (list: string, version: number, page: number) => `page:${list}@${version}:${page}`;
@@ -89,6 +91,11 @@ interface BuildRecord {
   mark: number;
   version: number;
   top50Artists: string[];
+  /**
+   * The sub-tags that have lists (to empty those whose pieces have all gone). Absent on a build made before the
+   * feeds kept lists per sub-tag: readers then use the sorted read until the next build.
+   */
+  subTags?: string[];
 }
 
 /** Heads, pages, Top 50 lists and the build record: written by the build alone, read by `_id`. */
@@ -106,15 +113,21 @@ const inOrder = (a: Position, b: Position) => (comesBefore(a, b) ? -1 : comesBef
 // ---------------------------------------------------------------------------------------------------------------
 // What a list holds: one rule for the build, the check and the reader.
 
-type ListedPiece = Pick<ContentDoc, '_id' | 'type' | 'listed' | 'featureRank' | 'reactedCount' | 'trendScore' | 'radarScore' | 'ownerId' | 'top50ArtistId'>;
+type ListedPiece = Pick<
+  ContentDoc,
+  '_id' | 'type' | 'subTag' | 'listed' | 'featureRank' | 'reactedCount' | 'trendScore' | 'radarScore' | 'ownerId' | 'top50ArtistId'
+>;
 type ListedArtist = Pick<UserDoc, '_id' | 'contentsCount' | 'followersCount' | 'trendScore'>;
 
 const pieceKeyOf = (kind: FeedKind) => (piece: ListedPiece) => {
   const key = RANKINGS[kind].key;
   return key ? Number(piece[key] ?? 0) : null;
 };
-const pieceBelongs = (kind: FeedKind, type: TagType | undefined) => (piece: ListedPiece) =>
-  piece.listed === true && (!type || piece.type === type) && (kind !== 'radar' || (piece.radarScore ?? 0) > 0);
+const pieceBelongs = (kind: FeedKind, type: TagType | undefined, subTag?: string) => (piece: ListedPiece) =>
+  piece.listed === true &&
+  (!type || piece.type === type) &&
+  (subTag === undefined || piece.subTag === subTag) &&
+  (kind !== 'radar' || (piece.radarScore ?? 0) > 0);
 const artistKeyOf = (order: ArtistOrder) => (artist: ListedArtist) => {
   const key = ARTIST_KEYS[order];
   return key ? Number(artist[key] ?? 0) : null;
@@ -124,7 +137,7 @@ const isChartSongOf = (artistId: string) => (piece: ListedPiece) =>
   piece.listed === true && piece.type === 'music' && (String(piece.ownerId) === artistId || String(piece.top50ArtistId ?? '') === artistId);
 const byReactions = (a: ListedPiece, b: ListedPiece) => inOrder({ key: a.reactedCount, id: String(a._id) }, { key: b.reactedCount, id: String(b._id) });
 
-const PIECE_FIELDS = { type: 1, listed: 1, featureRank: 1, reactedCount: 1, trendScore: 1, radarScore: 1, ownerId: 1, top50ArtistId: 1 } as const;
+const PIECE_FIELDS = { type: 1, subTag: 1, listed: 1, featureRank: 1, reactedCount: 1, trendScore: 1, radarScore: 1, ownerId: 1, top50ArtistId: 1 } as const;
 
 interface SortedList {
   ids: string[];
@@ -136,8 +149,11 @@ function sortedList<T extends { _id: Types.ObjectId }>(rows: T[], keyOf: (row: T
   return { ids: positions.map((p) => p.id), keys: positions.map((p) => p.key) };
 }
 
-/** Every list as a sorted read of the pieces and artists gives it now: what a build writes and a check compares. */
-async function expectedLists(): Promise<{ lists: Map<string, SortedList>; top50: Map<string, string[]> }> {
+/**
+ * Every list as a sorted read of the pieces and artists gives it now: what a build writes and a check compares.
+ * `formerSubTags` are the sub-tags the last build kept lists for: one whose pieces have all gone gets an empty list.
+ */
+async function expectedLists(formerSubTags: string[] = []): Promise<{ lists: Map<string, SortedList>; top50: Map<string, string[]>; subTags: string[] }> {
   const [pieces, artists] = await Promise.all([
     contentReads.many<ListedPiece>({ listed: true }, { projection: PIECE_FIELDS }),
     userReads.many<ListedArtist>(ours({ contentsCount: { $gt: 0 } }), { projection: { contentsCount: 1, followersCount: 1, trendScore: 1 } }),
@@ -145,6 +161,17 @@ async function expectedLists(): Promise<{ lists: Map<string, SortedList>; top50:
   const lists = new Map<string, SortedList>();
   for (const kind of FEED_KINDS)
     for (const type of FEED_TYPES) lists.set(pieceListOf(kind, type), sortedList(pieces.filter(pieceBelongs(kind, type)), pieceKeyOf(kind)));
+  // The sub-tags' lists from the same read, the pieces grouped by sub-tag in one pass: each piece is sorted into its
+  // own sub-tag's lists only, so these cost what the main tags' lists cost, whatever the number of sub-tags.
+  const bySubTag = new Map<string, ListedPiece[]>(formerSubTags.map((subTag) => [subTag, []]));
+  for (const piece of pieces) {
+    if (!piece.subTag) continue;
+    const group = bySubTag.get(piece.subTag);
+    if (group) group.push(piece);
+    else bySubTag.set(piece.subTag, [piece]);
+  }
+  for (const [subTag, group] of bySubTag)
+    for (const kind of FEED_KINDS) lists.set(subTagListOf(kind, subTag), sortedList(group.filter(pieceBelongs(kind, undefined)), pieceKeyOf(kind)));
   for (const order of Object.keys(ARTIST_KEYS) as ArtistOrder[]) lists.set(artistListOf(order), sortedList(artists.filter(artistBelongs), artistKeyOf(order)));
 
   const songsOf = new Map<string, ListedPiece[]>();
@@ -162,7 +189,7 @@ async function expectedLists(): Promise<{ lists: Map<string, SortedList>; top50:
         .map((song) => String(song._id)),
     ]),
   );
-  return { lists, top50 };
+  return { lists, top50, subTags: [...bySubTag.keys()] };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -180,8 +207,8 @@ async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>):
 export async function buildFeedLists(): Promise<{ lists: number; entries: number }> {
   // The mark first: a piece changed while the pieces are read is then merged by readers too (merging twice is harmless).
   const mark = await pieceChangesEnd();
-  const { lists, top50 } = await expectedLists();
   const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+  const { lists, top50, subTags } = await expectedLists(build?.subTags);
   const heads = new Map(
     (await Promise.all([...lists.keys()].map((list) => readById<ListHead>(FeedListModel, headId(list))))).flatMap((head) => (head ? [[head._id, head]] : [])),
   );
@@ -221,7 +248,7 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
     ),
   );
   const gone = (build?.top50Artists ?? []).filter((artist) => !top50.has(artist)).map(top50Id);
-  await FeedListModel.collection.replaceOne({ _id: BUILD_ID as never }, { mark, version, top50Artists: [...top50.keys()] }, { upsert: true });
+  await FeedListModel.collection.replaceOne({ _id: BUILD_ID as never }, { mark, version, top50Artists: [...top50.keys()], subTags }, { upsert: true });
 
   // The build before the previous one: no cursor pages it any more.
   const stale = [...heads.values()].flatMap((head) =>
@@ -286,10 +313,10 @@ async function checkOwnerChains(differences: string[]): Promise<{ checked: numbe
 export const feedListsState: KeptState = {
   name: 'feed-lists',
   describe:
-    'The ranked lists the feeds page by _id (every ranking over all pieces and per main tag, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
+    'The ranked lists the feeds page by _id (every ranking over all pieces, per main tag and per sub-tag, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
   async check(): Promise<KeptStateReport> {
     const differences: string[] = [];
-    const { lists, top50 } = await expectedLists();
+    const { lists, top50 } = await expectedLists((await readById<BuildRecord>(FeedListModel, BUILD_ID))?.subTags);
     for (const [list, { ids }] of lists) {
       const stored = await storedList(list);
       if (!stored) noteDifference(differences, `${list}: never built`);
@@ -447,6 +474,15 @@ export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: Ranked
   return { items, nextCursor: more && at ? encodeRanked(spec.cursorList, { v: build.version, i: resume, k: at.key }, at.id) : null };
 }
 
+/**
+ * Whether the sub-tags' lists can be read: not when the last build was made before the feeds kept them (a database
+ * of an older release, until the rankings job's next build), where a sub-tag's feed uses the sorted read.
+ */
+export async function subTagListsBuilt(): Promise<boolean> {
+  const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+  return !build || Array.isArray(build.subTags);
+}
+
 /** The last build's mark (0 before any): where a list never built takes its changes from. */
 async function buildMark(): Promise<number> {
   return (await readById<BuildRecord>(FeedListModel, BUILD_ID))?.mark ?? 0;
@@ -455,16 +491,21 @@ async function buildMark(): Promise<number> {
 const readPiece = (id: string) => contentReads.byId<ContentDoc>(new Types.ObjectId(id));
 const readArtist = (id: string) => userReads.byId<UserDoc>(new Types.ObjectId(id));
 
+/**
+ * A ranking over all pieces, one main tag (`type`) or one sub-tag (`subTag`, with `type` when both were asked: a
+ * piece must then be of both). A sub-tag's list holds its pieces of every type, so the type is checked per piece.
+ */
 export const pieceSpec = (
   kind: FeedKind,
   type: TagType | undefined,
   cursorList: string,
   changes: (mark: number) => Promise<PieceChainEntry[]>,
+  subTag?: string,
 ): RankedSpec<ContentDoc> => ({
-  list: pieceListOf(kind, type),
+  list: subTag === undefined ? pieceListOf(kind, type) : subTagListOf(kind, subTag),
   cursorList,
   keyOf: pieceKeyOf(kind),
-  belongs: pieceBelongs(kind, type),
+  belongs: pieceBelongs(kind, type, subTag),
   read: readPiece,
   freshIds: (changes) => changes.map((change) => String(change.contentId)),
   changes,
