@@ -73,6 +73,18 @@ export const SCALE_CALLS: ScaleCall[] = [
     as: 'member',
     path: (f) => `/content/get-by-kind/new?limit=24&tag=${q(f.mainTag.label)}&subTag=${q(f.subTag.label)}`,
   },
+  {
+    operationId: 'getContentsByKind',
+    pages: 'a piece (more by the artist), Explore (an artist)',
+    as: 'member',
+    path: (f) => `/content/get-by-kind/new?limit=12&ownerId=${f.artist.id}`,
+  },
+  {
+    operationId: 'getContentsByKind',
+    pages: 'Explore (an artist and a sub-tag)',
+    as: 'member',
+    path: (f) => `/content/get-by-kind/popular?limit=24&ownerId=${f.artist.id}&tag=${q(f.mainTag.label)}&subTag=${q(f.subTag.label)}`,
+  },
   { operationId: 'getArtists', pages: 'Explore (artists strip)', as: 'member', path: () => '/user/get-users?limit=12' },
   { operationId: 'getTrendingArtists', pages: 'Explore, piece strips', as: 'member', path: () => '/user/get-trending-users?limit=12' },
   { operationId: 'getTitleSuggestions', pages: 'Explore (search box)', as: 'member', path: () => '/content/get-all-titles?q=blu&limit=7' },

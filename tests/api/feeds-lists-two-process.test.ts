@@ -14,7 +14,7 @@ import { publicPages } from '../../server/lib/public-pages';
 import { ours } from '../../server/lib/query';
 import { ContentModel, type ContentDoc } from '../../server/modules/contents';
 import { rankingsState, refreshRankings, updateRankings, RANKINGS_CONSUMER } from '../../server/modules/feeds';
-import { checkRankings, FeedListModel, feedListsState } from '../../server/modules/feeds/testing';
+import { checkRankings, FeedListModel, feedListsState, PAGE_IDS } from '../../server/modules/feeds/testing';
 import { saveCheckpoint } from '../../server/modules/ledger';
 import { UserModel, type UserDoc } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
@@ -115,6 +115,11 @@ describe('feeds from ranked lists, with two app processes', () => {
       );
       expect(travel).toEqual([...[...published].sort().reverse(), pieces[2]!.id, pieces[0]!.id]);
       expect((await request(through).get('/api/v2/content/get-by-tag?tag=Nature').expect(200)).body.contents).toEqual([]);
+      // And her own uploads top an artist's Newest (her pieces 0, 2 and 4; 4 is hidden).
+      const hers = (await request(through).get(`/api/v2/content/get-by-kind/new?ownerId=${ana!.id}`).expect(200)).body.contents.map(
+        (c: { id: string }) => c.id,
+      );
+      expect(hers).toEqual([...[published[0]!, published[3]!].sort().reverse(), pieces[2]!.id, pieces[0]!.id]);
     }
     // The kept totals are not yet what the facts say (the job has not run): the check sees it.
     expect((await rankingsState.check()).differences).not.toEqual([]);
@@ -125,9 +130,10 @@ describe('feeds from ranked lists, with two app processes', () => {
     expect((await feedListsState.check()).differences).toEqual([]);
 
     // Each piece's reactions are its knacks: piece j was knacked by the crowd members i >= j.
-    const stored = await ContentModel.find({}, { reactedCount: 1, listed: 1, type: 1, subTag: 1, featureRank: 1, trendScore: 1, radarScore: 1 }).lean<
-      ContentDoc[]
-    >();
+    const stored = await ContentModel.find(
+      {},
+      { reactedCount: 1, listed: 1, type: 1, subTag: 1, ownerId: 1, featureRank: 1, trendScore: 1, radarScore: 1 },
+    ).lean<ContentDoc[]>();
     const reacted = new Map(stored.map((piece) => [String(piece._id), piece.reactedCount]));
     expect(pieces.map((piece) => reacted.get(piece.id))).toEqual([8, 7, 6, 5, 4, 3]);
 
@@ -148,6 +154,17 @@ describe('feeds from ranked lists, with two app processes', () => {
         );
         expect(await pageThrough(`/content/get-by-kind/${kind}?tag=Photos&subTag=${subTag}`, 2)).toEqual(ofSubTag);
         expect(await pageThrough(`/content/get-by-tag?kind=${kind}&tag=${subTag}`, 3)).toEqual(ofSubTag);
+      }
+      // Each artist's feed (a profile's and a piece's strips), alone and with a sub-tag.
+      for (const owner of [ana!, ben!]) {
+        const theirs = listed.filter((p) => String(p.ownerId) === owner.id);
+        expect(await pageThrough(`/content/get-by-kind/${kind}?ownerId=${owner.id}`, 2)).toEqual(sortedIds(theirs, key));
+        expect(await pageThrough(`/content/get-by-kind/${kind}?ownerId=${owner.id}&tag=Photos&subTag=Travel`, 2)).toEqual(
+          sortedIds(
+            theirs.filter((p) => p.subTag === 'Travel'),
+            key,
+          ),
+        );
       }
     }
     expect(listed.filter((p) => p.subTag === 'Travel')).toHaveLength(6);
@@ -256,6 +273,54 @@ describe('the rankings job reads the journal', () => {
 });
 
 describe("the feed lists' rebuild", () => {
+  it('when an artist and a sub-tag have more pieces than a stored page, then their feeds page through all of them in order, and on from a cursor given before the next build', async () => {
+    const owner = await createMember();
+    const count = PAGE_IDS + 12;
+    // Written straight to the collection, as a bulk seed does (the rebuild then writes their owner's lists).
+    await ContentModel.insertMany(
+      Array.from({ length: count }, (_, i) => ({
+        ownerId: new Types.ObjectId(owner.id),
+        ownerUsername: owner.username,
+        title: `Plane ${i}`,
+        slug: `plane-${i}-${owner.id}`,
+        titleWords: ['plane', String(i)],
+        description: 'About it',
+        tags: [{ name: 'Photos' }],
+        subTag: 'Planes',
+        type: 'photos',
+        photoUploadId: new Types.ObjectId(),
+        media: { photoKey: 'x.png', thumbKeys: {}, fileSize: 1, fileType: 'image/png' },
+        knackRateMicros: 50_000,
+        listed: true,
+        featureRank: Date.now() + (i % 7),
+      })),
+    );
+    await feedListsState.rebuild();
+    expect((await feedListsState.check()).differences).toEqual([]);
+    const planes = await ContentModel.find({ subTag: 'Planes', listed: true }, { featureRank: 1 }).lean<ContentDoc[]>();
+    expect(planes).toHaveLength(count);
+    expect(await pageThrough(`/content/get-by-kind/featured?ownerId=${owner.id}`, 50)).toEqual(sortedIds(planes, (p) => p.featureRank));
+    expect(await pageThrough('/content/get-by-tag?tag=Planes&kind=new', 50)).toEqual(sortedIds(planes, null));
+
+    // A cursor into the second stored page, given before a build, goes on in the build it was given from.
+    const url = `/api/v2/content/get-by-kind/new?ownerId=${owner.id}&limit=50`;
+    let cursor: string | null = null;
+    const seen: string[] = [];
+    for (let page = 0; page < 6; page += 1) {
+      const res: request.Response = await request(app)
+        .get(`${url}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+        .expect(200);
+      seen.push(...res.body.contents.map((c: { id: string }) => c.id));
+      cursor = res.body.nextCursor;
+      if (page === 4) {
+        await refreshRankings();
+        publicPages.clear();
+      }
+    }
+    expect(cursor).toBeNull();
+    expect(seen).toEqual(sortedIds(planes, null));
+  }, 120_000);
+
   it('when the last build was made before the feeds kept lists per sub-tag, then a sub-tag feed still answers all its pieces, and from its lists after the next build', async () => {
     const owner = await createMember();
     const first = await createPiece(owner, { subTag: 'Trains' });

@@ -60,6 +60,10 @@ const ARTIST_KEYS: Record<ArtistOrder, 'followersCount' | 'trendScore' | null> =
 export const pieceListOf = (kind: FeedKind, type: TagType | undefined) => `pieces:${kind}:${type ?? 'all'}`;
 /** A ranking over the pieces of one sub-tag (by its label, as pieces hold it: a piece's sub-tag never changes). */
 export const subTagListOf = (kind: FeedKind, subTag: string) => `pieces:${kind}:sub:${subTag}`;
+/** A ranking over one artist's pieces (its pages after the first: the first is in the artist's document). */
+const ownerListOf = (kind: FeedKind, artistId: string) => `pieces:${kind}:owner:${artistId}`;
+/** An artist's lists, every kind's first page in one document (most artists have a few pieces). */
+const ownerListsId = (artistId: string) => `owner:${artistId}`;
 export const artistListOf = (order: ArtistOrder) => `artists:${order}`;
 const headId = (list: string) => `head:${list}`;
 const pageId = (list: string, version: number, page: number) => `page:${list}@${version}:${page}`;
@@ -96,6 +100,23 @@ interface BuildRecord {
    * feeds kept lists per sub-tag: readers then use the sorted read until the next build.
    */
   subTags?: string[];
+  /** The artists that have lists (absent on a build from before the artists' lists, as `subTags` is) (to remove those of artists who no longer have a listed piece). */
+  owners?: string[];
+  /** The artists' pages after the first, of this build and the one before (older ones are removed). */
+  ownerPages?: { list: string; version: number; pages: number }[];
+}
+
+/**
+ * An artist's ranked lists (`owner:{artistId}`), rewritten whole by each build: for each kind its length, its number
+ * of pages and its first page inline (the few artists with more pieces than a page have their further pages as
+ * `page:{ownerListOf}@{version}:{p}`). One document per artist and build, where a head and a page per kind would be
+ * ten: the build writes as many documents for the artists' lists as it does for their Top 50 lists.
+ */
+interface OwnerLists {
+  _id: string;
+  version: number;
+  mark: number;
+  lists: Partial<Record<FeedKind, { count: number; pages: number; ids: string[]; keys: (number | null)[] }>>;
 }
 
 /** Heads, pages, Top 50 lists and the build record: written by the build alone, read by `_id`. */
@@ -153,7 +174,9 @@ function sortedList<T extends { _id: Types.ObjectId }>(rows: T[], keyOf: (row: T
  * Every list as a sorted read of the pieces and artists gives it now: what a build writes and a check compares.
  * `formerSubTags` are the sub-tags the last build kept lists for: one whose pieces have all gone gets an empty list.
  */
-async function expectedLists(formerSubTags: string[] = []): Promise<{ lists: Map<string, SortedList>; top50: Map<string, string[]>; subTags: string[] }> {
+async function expectedLists(
+  formerSubTags: string[] = [],
+): Promise<{ lists: Map<string, SortedList>; owners: Map<string, Map<FeedKind, SortedList>>; top50: Map<string, string[]>; subTags: string[] }> {
   const [pieces, artists] = await Promise.all([
     contentReads.many<ListedPiece>({ listed: true }, { projection: PIECE_FIELDS }),
     userReads.many<ListedArtist>(ours({ contentsCount: { $gt: 0 } }), { projection: { contentsCount: 1, followersCount: 1, trendScore: 1 } }),
@@ -164,21 +187,26 @@ async function expectedLists(formerSubTags: string[] = []): Promise<{ lists: Map
   // The sub-tags' lists from the same read, the pieces grouped by sub-tag in one pass: each piece is sorted into its
   // own sub-tag's lists only, so these cost what the main tags' lists cost, whatever the number of sub-tags.
   const bySubTag = new Map<string, ListedPiece[]>(formerSubTags.map((subTag) => [subTag, []]));
-  for (const piece of pieces) {
-    if (!piece.subTag) continue;
-    const group = bySubTag.get(piece.subTag);
-    if (group) group.push(piece);
-    else bySubTag.set(piece.subTag, [piece]);
-  }
+  for (const piece of pieces) if (piece.subTag) pushTo(bySubTag, piece.subTag, piece);
   for (const [subTag, group] of bySubTag)
     for (const kind of FEED_KINDS) lists.set(subTagListOf(kind, subTag), sortedList(group.filter(pieceBelongs(kind, undefined)), pieceKeyOf(kind)));
   for (const order of Object.keys(ARTIST_KEYS) as ArtistOrder[]) lists.set(artistListOf(order), sortedList(artists.filter(artistBelongs), artistKeyOf(order)));
+
+  // Each artist's lists (the feeds filtered by artist), from the same read grouped by owner in one pass.
+  const byOwner = new Map<string, ListedPiece[]>();
+  for (const piece of pieces) pushTo(byOwner, String(piece.ownerId), piece);
+  const owners = new Map(
+    [...byOwner].map(([owner, group]) => [
+      owner,
+      new Map(FEED_KINDS.map((kind) => [kind, sortedList(group.filter(pieceBelongs(kind, undefined)), pieceKeyOf(kind))])),
+    ]),
+  );
 
   const songsOf = new Map<string, ListedPiece[]>();
   for (const piece of pieces) {
     if (piece.type !== 'music') continue;
     const artists = new Set([String(piece.ownerId), ...(piece.top50ArtistId ? [String(piece.top50ArtistId)] : [])]);
-    for (const artist of artists) songsOf.set(artist, [...(songsOf.get(artist) ?? []), piece]);
+    for (const artist of artists) pushTo(songsOf, artist, piece);
   }
   const top50 = new Map(
     [...songsOf].map(([artist, songs]) => [
@@ -189,7 +217,13 @@ async function expectedLists(formerSubTags: string[] = []): Promise<{ lists: Map
         .map((song) => String(song._id)),
     ]),
   );
-  return { lists, top50, subTags: [...bySubTag.keys()] };
+  return { lists, owners, top50, subTags: [...bySubTag.keys()] };
+}
+
+function pushTo<T>(groups: Map<string, T[]>, key: string, row: T): void {
+  const group = groups.get(key);
+  if (group) group.push(row);
+  else groups.set(key, [row]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -208,7 +242,7 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
   // The mark first: a piece changed while the pieces are read is then merged by readers too (merging twice is harmless).
   const mark = await pieceChangesEnd();
   const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
-  const { lists, top50, subTags } = await expectedLists(build?.subTags);
+  const { lists, owners, top50, subTags } = await expectedLists(build?.subTags);
   const heads = new Map(
     (await Promise.all([...lists.keys()].map((list) => readById<ListHead>(FeedListModel, headId(list))))).flatMap((head) => (head ? [[head._id, head]] : [])),
   );
@@ -227,6 +261,27 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
         mark,
       });
   }
+  // The artists' lists: one document each, with the further pages of the longest ones.
+  const ownerDocs: OwnerLists[] = [];
+  const ownerPages: NonNullable<BuildRecord['ownerPages']> = [];
+  for (const [owner, kinds] of owners) {
+    const doc: OwnerLists = { _id: ownerListsId(owner), version, mark, lists: {} };
+    for (const [kind, { ids, keys }] of kinds) {
+      entries += ids.length;
+      const count = Math.max(1, Math.ceil(ids.length / PAGE_IDS));
+      doc.lists[kind] = { count: ids.length, pages: count, ids: ids.slice(0, PAGE_IDS), keys: keys.slice(0, PAGE_IDS) };
+      if (count > 1) ownerPages.push({ list: ownerListOf(kind, owner), version, pages: count });
+      for (let p = 1; p < count; p += 1)
+        pages.push({
+          _id: pageId(ownerListOf(kind, owner), version, p),
+          ids: ids.slice(p * PAGE_IDS, (p + 1) * PAGE_IDS),
+          keys: keys.slice(p * PAGE_IDS, (p + 1) * PAGE_IDS),
+          count: ids.length,
+          mark,
+        });
+    }
+    ownerDocs.push(doc);
+  }
   await inBatches(pages, (batch) => FeedListModel.collection.insertMany(batch as never[], { ordered: false }));
 
   const newHeads: ListHead[] = [...lists].map(([list, { ids }]) => {
@@ -241,19 +296,37 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
     };
   });
   const chart: Top50List[] = [...top50].map(([artist, ids]) => ({ _id: top50Id(artist), ids }));
-  await inBatches([...newHeads, ...chart], (batch) =>
+  await inBatches([...newHeads, ...chart, ...ownerDocs], (batch) =>
     FeedListModel.bulkWrite(
       batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
       { ordered: false },
     ),
   );
-  const gone = (build?.top50Artists ?? []).filter((artist) => !top50.has(artist)).map(top50Id);
-  await FeedListModel.collection.replaceOne({ _id: BUILD_ID as never }, { mark, version, top50Artists: [...top50.keys()], subTags }, { upsert: true });
+  const gone = [
+    ...(build?.top50Artists ?? []).filter((artist) => !top50.has(artist)).map(top50Id),
+    ...(build?.owners ?? []).filter((owner) => !owners.has(owner)).map(ownerListsId),
+  ];
+  // The artists' further pages of the build before this one stay, for the cursors given from it.
+  const keptOwnerPages = (build?.ownerPages ?? []).filter((entry) => entry.version === build?.version);
+  const record: Omit<BuildRecord, '_id'> = {
+    mark,
+    version,
+    top50Artists: [...top50.keys()],
+    subTags,
+    owners: [...owners.keys()],
+    ownerPages: [...keptOwnerPages, ...ownerPages],
+  };
+  await FeedListModel.collection.replaceOne({ _id: BUILD_ID as never }, record, { upsert: true });
 
   // The build before the previous one: no cursor pages it any more.
-  const stale = [...heads.values()].flatMap((head) =>
-    head.previous ? Array.from({ length: head.previous.pages }, (_, p) => pageId(head._id.slice(5), head.previous!.version, p)) : [],
-  );
+  const stale = [
+    ...[...heads.values()].flatMap((head) =>
+      head.previous ? Array.from({ length: head.previous.pages }, (_, p) => pageId(head._id.slice(5), head.previous!.version, p)) : [],
+    ),
+    ...(build?.ownerPages ?? [])
+      .filter((entry) => entry.version !== build?.version)
+      .flatMap((entry) => Array.from({ length: entry.pages - 1 }, (_, p) => pageId(entry.list, entry.version, p + 1))),
+  ];
   await inBatches([...stale, ...gone], (batch) =>
     FeedListModel.bulkWrite(
       batch.map((id) => ({ deleteOne: { filter: { _id: id } } })),
@@ -261,6 +334,17 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
     ),
   );
   return { lists: lists.size, entries };
+}
+
+/** An artist's stored list of one kind (the ids in order), or null when it was never built. */
+async function storedOwnerList(owner: string, kind: FeedKind): Promise<string[] | null> {
+  const doc = await readById<OwnerLists>(FeedListModel, ownerListsId(owner));
+  const list = doc?.lists[kind];
+  if (!doc || !list) return null;
+  const pages = await Promise.all(
+    Array.from({ length: list.pages - 1 }, (_, p) => readById<ListPage>(FeedListModel, pageId(ownerListOf(kind, owner), doc.version, p + 1))),
+  );
+  return [...list.ids, ...pages.flatMap((page) => page?.ids ?? [])];
 }
 
 /** The stored list as its head names it (the ids in order), or null when it was never built. */
@@ -316,19 +400,28 @@ export const feedListsState: KeptState = {
     'The ranked lists the feeds page by _id (every ranking over all pieces, per main tag and per sub-tag, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
   async check(): Promise<KeptStateReport> {
     const differences: string[] = [];
-    const { lists, top50 } = await expectedLists((await readById<BuildRecord>(FeedListModel, BUILD_ID))?.subTags);
-    for (const [list, { ids }] of lists) {
-      const stored = await storedList(list);
+    const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+    const { lists, owners, top50 } = await expectedLists(build?.subTags);
+    const compare = (list: string, stored: string[] | null, ids: string[]) => {
       if (!stored) noteDifference(differences, `${list}: never built`);
       else if (stored.join() !== ids.join())
         noteDifference(differences, `${list}: ${stored.length} pieces stored, ${ids.length} in the sorted read, or another order`);
-    }
+    };
+    for (const [list, { ids }] of lists) compare(list, await storedList(list), ids);
+    for (const [owner, kinds] of owners) for (const [kind, { ids }] of kinds) compare(ownerListOf(kind, owner), await storedOwnerList(owner, kind), ids);
+    // An artist with no listed piece left: their lists are gone or empty.
+    for (const owner of build?.owners ?? [])
+      if (!owners.has(owner))
+        for (const kind of FEED_KINDS) {
+          const stored = await storedOwnerList(owner, kind);
+          if (stored?.length) compare(ownerListOf(kind, owner), stored, []);
+        }
     for (const [artist, ids] of top50) {
       const stored = await readById<Top50List>(FeedListModel, top50Id(artist));
       if ((stored?.ids ?? []).join() !== ids.join()) noteDifference(differences, `${top50Id(artist)}: not the artist's songs by reactions`);
     }
-    const owners = await checkOwnerChains(differences);
-    return { checked: lists.size + top50.size + owners.checked, differences };
+    const chains = await checkOwnerChains(differences);
+    return { checked: lists.size + owners.size + top50.size + chains.checked, differences };
   },
   async rebuild(): Promise<KeptStateReport> {
     const differences: string[] = [];
@@ -390,6 +483,42 @@ export interface RankedSpec<D extends { _id: Types.ObjectId }> {
   /** The ids (of this list's documents) that the changes name. */
   freshIds(changes: PieceChainEntry[]): string[];
   changes(mark: number): Promise<PieceChainEntry[]>;
+  /** Where the list is stored: its head and pages by `_id` unless told (an artist's lists: ownerStore). */
+  store?: ListStore;
+}
+
+/** How a reader finds a built list: its head (version, length, mark) and its pages by number, each by `_id`. */
+interface ListStore {
+  head(): Promise<Pick<ListHead, 'version' | 'count' | 'mark'> | null>;
+  page(version: number, p: number): Promise<ListPage | null>;
+}
+
+const headAndPages = (list: string): ListStore => ({
+  head: () => readById<ListHead>(FeedListModel, headId(list)),
+  page: (version, p) => readById<ListPage>(FeedListModel, pageId(list, version, p)),
+});
+
+/**
+ * An artist's list of one kind: the artist's document (read once) is its head and holds its first page; its further
+ * pages are page documents. The first page is the current build's only (the document is rewritten by each build): a
+ * cursor of an earlier build in it goes on from the same index in the current one.
+ */
+function ownerStore(kind: FeedKind, artistId: string): ListStore {
+  let doc: Promise<OwnerLists | null> | null = null;
+  const read = () => (doc ??= readById<OwnerLists>(FeedListModel, ownerListsId(artistId)));
+  return {
+    async head() {
+      const lists = await read();
+      return lists ? { version: lists.version, count: lists.lists[kind]?.count ?? 0, mark: lists.mark } : null;
+    },
+    async page(version, p) {
+      if (p > 0) return readById<ListPage>(FeedListModel, pageId(ownerListOf(kind, artistId), version, p));
+      const lists = await read();
+      const list = lists?.lists[kind];
+      if (!lists || !list || lists.version !== version) return null;
+      return { _id: ownerListsId(artistId), ids: list.ids, keys: list.keys, count: list.count, mark: lists.mark };
+    },
+  };
 }
 
 /**
@@ -399,16 +528,17 @@ export interface RankedSpec<D extends { _id: Types.ObjectId }> {
  */
 export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: RankedSpec<D>, cursor: string | undefined, limit: number) {
   const position = decodeRanked(spec.cursorList, cursor);
-  const head = await readById<ListHead>(FeedListModel, headId(spec.list));
+  const store = spec.store ?? headAndPages(spec.list);
+  const head = await store.head();
   let build = { version: head?.version ?? 0, count: head?.count ?? 0, mark: head?.mark ?? (await buildMark()) };
   const pages = new Map<number, Promise<ListPage | null>>();
   const pageOf = (version: number, p: number) => {
-    if (!pages.has(p)) pages.set(p, readById<ListPage>(FeedListModel, pageId(spec.list, version, p)));
+    if (!pages.has(p)) pages.set(p, store.page(version, p));
     return pages.get(p)!;
   };
   if (position && position.v !== build.version) {
     // The cursor's build while it is kept (the previous one is); else the current one, from the same index.
-    const kept = await readById<ListPage>(FeedListModel, pageId(spec.list, position.v, Math.floor(position.i / PAGE_IDS)));
+    const kept = await store.page(position.v, Math.floor(position.i / PAGE_IDS));
     if (kept) {
       build = { version: position.v, count: kept.count, mark: kept.mark };
       pages.set(Math.floor(position.i / PAGE_IDS), Promise.resolve(kept));
@@ -475,12 +605,12 @@ export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: Ranked
 }
 
 /**
- * Whether the sub-tags' lists can be read: not when the last build was made before the feeds kept them (a database
- * of an older release, until the rankings job's next build), where a sub-tag's feed uses the sorted read.
+ * Whether the sub-tags' and the artists' lists can be read: not when the last build was made before the feeds kept
+ * them (a database of an older release, until the rankings job's next build), where those feeds use the sorted read.
  */
-export async function subTagListsBuilt(): Promise<boolean> {
+export async function keptListsBuilt(): Promise<{ subTags: boolean; owners: boolean }> {
   const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
-  return !build || Array.isArray(build.subTags);
+  return { subTags: !build || Array.isArray(build.subTags), owners: !build || Array.isArray(build.owners) };
 }
 
 /** The last build's mark (0 before any): where a list never built takes its changes from. */
@@ -510,6 +640,31 @@ export const pieceSpec = (
   freshIds: (changes) => changes.map((change) => String(change.contentId)),
   changes,
 });
+
+/**
+ * A ranking over one artist's pieces (with a main tag or one sub-tag too when asked: a piece must then be of them):
+ * the artist's list, with the artist's pieces changed since the build.
+ */
+export const ownerPieceSpec = (
+  kind: FeedKind,
+  artistId: string,
+  filters: { type?: TagType; subTag?: string },
+  cursorList: string,
+  changes: (mark: number) => Promise<PieceChainEntry[]>,
+): RankedSpec<ContentDoc> => {
+  const belongs = pieceBelongs(kind, filters.type, filters.subTag);
+  return {
+    list: ownerListOf(kind, artistId),
+    cursorList,
+    keyOf: pieceKeyOf(kind),
+    belongs: (piece) => String(piece.ownerId) === artistId && belongs(piece),
+    read: readPiece,
+    // A change names the piece's owner as of the change (the new one when it was handed over).
+    freshIds: (changes) => changes.filter((change) => String(change.ownerId) === artistId).map((change) => String(change.contentId)),
+    changes,
+    store: ownerStore(kind, artistId),
+  };
+};
 
 export const artistSpec = (order: ArtistOrder, cursorList: string, changes: (mark: number) => Promise<PieceChainEntry[]>): RankedSpec<UserDoc> => ({
   list: artistListOf(order),

@@ -26,7 +26,7 @@ import { tagsService, type TagType } from '../tags';
 import { membersMatching, resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, encodeCursor, pageOf, sortOf } from './feeds.cursor';
-import { artistSpec, changesReader, pieceSpec, rankedPage, subTagListsBuilt, top50Of, type ArtistOrder } from './feeds.lists';
+import { artistSpec, changesReader, pieceSpec, keptListsBuilt, ownerPieceSpec, rankedPage, top50Of, type ArtistOrder } from './feeds.lists';
 import { RANKINGS, type FeedKind } from './feeds.kinds';
 import { byKeyThenId, meetsCondition, rowsAfter } from './feeds.search';
 
@@ -170,14 +170,20 @@ export function createFeedsService(contents: ContentsService) {
           ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
         };
         const subTag = subTags?.length === 1 ? subTags[0] : undefined;
-        if (!query.ownerId && (!subTags || (subTag !== undefined && (await subTagListsBuilt())))) {
-          // A ranking over all pieces, one main tag or one sub-tag: its ranked list, paged by key.
-          const spec = pieceSpec(query.kind, type, list, changesReader(), subTag);
-          const { items, nextCursor } = await rankedPage(spec, query.cursor, pageSize(query.limit));
-          return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
+        const built = await keptListsBuilt();
+        if (!subTags || subTag !== undefined) {
+          // A ranking over all pieces, one main tag or one sub-tag, or one artist's pieces (of a main tag or a
+          // sub-tag too when asked): its ranked list, paged by key.
+          const spec = query.ownerId
+            ? built.owners && ownerPieceSpec(query.kind, query.ownerId, { type, subTag }, list, changesReader())
+            : (!subTag || built.subTags) && pieceSpec(query.kind, type, list, changesReader(), subTag);
+          if (spec) {
+            const { items, nextCursor } = await rankedPage(spec, query.cursor, pageSize(query.limit));
+            return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
+          }
         }
-        // Several sub-tags at once (an integrator's call), and an artist's pieces: a sorted read of the pieces that
-        // match (no list is kept per artist, and lists of several sub-tags are not merged).
+        // Several sub-tags at once (an integrator's call; their lists are not merged), or lists not built yet by
+        // this release: a sorted read of the pieces that match.
         return contentPage(list, filter, key, query.cursor, query.limit, null);
       });
     },
