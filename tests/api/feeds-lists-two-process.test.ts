@@ -321,25 +321,31 @@ describe("the feed lists' rebuild", () => {
     expect(seen).toEqual(sortedIds(planes, null));
   }, 120_000);
 
-  it('when the last build was made before the feeds kept lists per sub-tag, then a sub-tag feed still answers all its pieces, and from its lists after the next build', async () => {
+  it('when the last build was made before the feeds kept lists per sub-tag and per artist, then those feeds still answer all their pieces, and from their lists after the next build', async () => {
     const owner = await createMember();
     const first = await createPiece(owner, { subTag: 'Trains' });
     const second = await createPiece(owner, { subTag: 'Trains' });
     await refreshRankings();
-    // As an older release left it: a build record without the sub-tags, and no sub-tag list.
-    await FeedListModel.collection.updateOne({ _id: 'build' as never }, { $unset: { subTags: 1 } });
-    await FeedListModel.collection.deleteMany({ _id: { $regex: '^(head|page):pieces:[a-z]+:sub:' } as never });
-    const trains = async () =>
-      (await request(app).get('/api/v2/content/get-by-tag?tag=Trains&kind=new').expect(200)).body.contents.map((c: { id: string }) => c.id);
+    // As an older release left it: a build record without the sub-tags and artists' lists, and none of those lists.
+    await FeedListModel.collection.updateOne({ _id: 'build' as never }, { $unset: { subTags: 1, artistLists: 1 } });
+    await FeedListModel.collection.deleteMany({ _id: { $regex: '^((head|page):pieces:[a-z]+:sub:|artist:)' } as never });
+    publicPages.clear();
+    const ids = (res: request.Response) => res.body.contents.map((c: { id: string }) => c.id);
+    const trains = async () => ids(await request(app).get('/api/v2/content/get-by-tag?tag=Trains&kind=new').expect(200));
+    const theirs = async () => ids(await request(app).get(`/api/v2/content/get-by-kind/new?ownerId=${owner.id}`).expect(200));
     expect(await trains()).toEqual([second.id, first.id]);
-    expect((await feedListsState.check()).differences).toEqual(expect.arrayContaining(['pieces:new:sub:Trains: never built']));
+    expect(await theirs()).toEqual([second.id, first.id]);
+    expect((await feedListsState.check()).differences).toEqual(
+      expect.arrayContaining(['pieces:new:sub:Trains: never built', `pieces:new:owner:${owner.id}: never built`]),
+    );
 
     await updateRankings();
     expect((await feedListsState.check()).differences).toEqual([]);
-    await FeedListModel.collection.deleteMany({ _id: { $regex: '^page:pieces:new:sub:Trains@' } as never });
-    // Read from the list alone now: with its pages gone (as a test of where it reads), the feed is empty.
+    // Read from the lists alone now: with them gone (as a test of where it reads), the feeds are empty.
+    await FeedListModel.collection.deleteMany({ _id: { $regex: '^(page:pieces:new:sub:Trains@|artist:)' } as never });
     publicPages.clear();
     expect(await trains()).toEqual([]);
+    expect(await theirs()).toEqual([]);
   }, 120_000);
 
   it('when pieces were written without their lists (a bulk load), then the check names what is missing and the rebuild makes the profile and the feeds show them', async () => {

@@ -62,14 +62,17 @@ export const pieceListOf = (kind: FeedKind, type: TagType | undefined) => `piece
 export const subTagListOf = (kind: FeedKind, subTag: string) => `pieces:${kind}:sub:${subTag}`;
 /** A ranking over one artist's pieces (its pages after the first: the first is in the artist's document). */
 const ownerListOf = (kind: FeedKind, artistId: string) => `pieces:${kind}:owner:${artistId}`;
-/** An artist's lists, every kind's first page in one document (most artists have a few pieces). */
-const ownerListsId = (artistId: string) => `owner:${artistId}`;
+/** An artist's lists of one build (ArtistLists). */
+const artistListsId = (artistId: string, version: number) => `artist:${artistId}@${version}`;
 export const artistListOf = (order: ArtistOrder) => `artists:${order}`;
 const headId = (list: string) => `head:${list}`;
 const pageId = (list: string, version: number, page: number) => `page:${list}@${version}:${page}`;
-const top50Id = (artistId: unknown) => `top50:${String(artistId)}`;
-/** The last build's mark and the artists that have a Top 50 list (to remove those that no longer do). */
+/** An artist's Top 50 list as builds before ArtistLists kept it (removed by the first build that has them). */
+const legacyTop50Id = (artistId: unknown) => `top50:${String(artistId)}`;
+/** The last build's version and mark: what every reader of an artist's lists reads first. */
 const BUILD_ID = 'build';
+/** What the last two builds wrote per artist, for later builds to remove (BuiltArtists). */
+const BUILT_ARTISTS_ID = 'build:artists';
 
 interface ListHead {
   _id: string;
@@ -86,40 +89,47 @@ interface ListPage {
   count: number;
   mark: number;
 }
-interface Top50List {
-  _id: string;
-  ids: string[];
-}
 interface BuildRecord {
   _id: string;
   mark: number;
   version: number;
-  top50Artists: string[];
   /**
    * The sub-tags that have lists (to empty those whose pieces have all gone). Absent on a build made before the
    * feeds kept lists per sub-tag: readers then use the sorted read until the next build.
    */
   subTags?: string[];
-  /** The artists that have lists (absent on a build from before the artists' lists, as `subTags` is) (to remove those of artists who no longer have a listed piece). */
-  owners?: string[];
-  /** The artists' pages after the first, of this build and the one before (older ones are removed). */
-  ownerPages?: { list: string; version: number; pages: number }[];
+  /** Whether this build wrote ArtistLists (absent on a build from before them, as `subTags` is). */
+  artistLists?: boolean;
+  /** Builds before ArtistLists: the artists with a Top 50 list under legacyTop50Id. */
+  top50Artists?: string[];
 }
 
 /**
- * An artist's ranked lists (`owner:{artistId}`), rewritten whole by each build: for each kind its length, its number
- * of pages and its first page inline (the few artists with more pieces than a page have their further pages as
- * `page:{ownerListOf}@{version}:{p}`). One document per artist and build, where a head and a page per kind would be
- * ten: the build writes as many documents for the artists' lists as it does for their Top 50 lists.
+ * An artist's lists of one build (`artist:{artistId}@{version}`): for each kind, the ranking over their pieces (its
+ * length, its number of pages and its first page inline; the few artists with more pieces than a page have their
+ * further pages as `page:{ownerListOf}@{version}:{p}`), and their Top 50 chart. One document per artist and build,
+ * inserted under the build's version (an insert costs far less than a replace on FerretDB) and removed two builds
+ * later, so that a cursor outlives one build as on the other lists.
  */
-interface OwnerLists {
+interface ArtistLists {
   _id: string;
   version: number;
   mark: number;
   lists: Partial<Record<FeedKind, { count: number; pages: number; ids: string[]; keys: (number | null)[] }>>;
+  /** The songs of the artist's Top 50 chart by reactions (a few more than shown): absent when they have none. */
+  top50?: string[];
 }
 
-/** Heads, pages, Top 50 lists and the build record: written by the build alone, read by `_id`. */
+/**
+ * The artists whose lists the last two builds wrote, and those lists' further pages: read by the build (to remove
+ * the older build's) and by the check, never by a request (it grows with the artists).
+ */
+interface BuiltArtists {
+  _id: string;
+  builds: { version: number; artists: string[]; pages: { list: string; pages: number }[] }[];
+}
+
+/** Heads, pages, the artists' lists and the build's records: written by the build alone, read by `_id`. */
 const feedListSchema = new Schema({ _id: { type: String, required: true } }, { strict: false, versionKey: false });
 export const FeedListModel = model('FeedList', feedListSchema, 'feed_lists');
 
@@ -241,7 +251,7 @@ async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>):
 export async function buildFeedLists(): Promise<{ lists: number; entries: number }> {
   // The mark first: a piece changed while the pieces are read is then merged by readers too (merging twice is harmless).
   const mark = await pieceChangesEnd();
-  const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+  const [build, built] = await Promise.all([readById<BuildRecord>(FeedListModel, BUILD_ID), readById<BuiltArtists>(FeedListModel, BUILT_ARTISTS_ID)]);
   const { lists, owners, top50, subTags } = await expectedLists(build?.subTags);
   const heads = new Map(
     (await Promise.all([...lists.keys()].map((list) => readById<ListHead>(FeedListModel, headId(list))))).flatMap((head) => (head ? [[head._id, head]] : [])),
@@ -261,16 +271,20 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
         mark,
       });
   }
-  // The artists' lists: one document each, with the further pages of the longest ones.
-  const ownerDocs: OwnerLists[] = [];
-  const ownerPages: NonNullable<BuildRecord['ownerPages']> = [];
+  // The artists' lists: one document each (their rankings and their chart), with the further pages of the longest.
+  const artistDocs = new Map<string, ArtistLists>();
+  const docOf = (artist: string) => {
+    if (!artistDocs.has(artist)) artistDocs.set(artist, { _id: artistListsId(artist, version), version, mark, lists: {} });
+    return artistDocs.get(artist)!;
+  };
+  const furtherPages: BuiltArtists['builds'][number]['pages'] = [];
   for (const [owner, kinds] of owners) {
-    const doc: OwnerLists = { _id: ownerListsId(owner), version, mark, lists: {} };
+    const doc = docOf(owner);
     for (const [kind, { ids, keys }] of kinds) {
       entries += ids.length;
       const count = Math.max(1, Math.ceil(ids.length / PAGE_IDS));
       doc.lists[kind] = { count: ids.length, pages: count, ids: ids.slice(0, PAGE_IDS), keys: keys.slice(0, PAGE_IDS) };
-      if (count > 1) ownerPages.push({ list: ownerListOf(kind, owner), version, pages: count });
+      if (count > 1) furtherPages.push({ list: ownerListOf(kind, owner), pages: count });
       for (let p = 1; p < count; p += 1)
         pages.push({
           _id: pageId(ownerListOf(kind, owner), version, p),
@@ -280,9 +294,9 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
           mark,
         });
     }
-    ownerDocs.push(doc);
   }
-  await inBatches(pages, (batch) => FeedListModel.collection.insertMany(batch as never[], { ordered: false }));
+  for (const [artist, ids] of top50) docOf(artist).top50 = ids;
+  await inBatches([...pages, ...artistDocs.values()], (batch) => FeedListModel.collection.insertMany(batch as never[], { ordered: false }));
 
   const newHeads: ListHead[] = [...lists].map(([list, { ids }]) => {
     const old = heads.get(headId(list));
@@ -295,27 +309,21 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
       previous: old ? { version: old.version, pages: old.pages } : null,
     };
   });
-  const chart: Top50List[] = [...top50].map(([artist, ids]) => ({ _id: top50Id(artist), ids }));
-  await inBatches([...newHeads, ...chart, ...ownerDocs], (batch) =>
+  await inBatches(newHeads, (batch) =>
     FeedListModel.bulkWrite(
       batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
       { ordered: false },
     ),
   );
-  const gone = [
-    ...(build?.top50Artists ?? []).filter((artist) => !top50.has(artist)).map(top50Id),
-    ...(build?.owners ?? []).filter((owner) => !owners.has(owner)).map(ownerListsId),
-  ];
-  // The artists' further pages of the build before this one stay, for the cursors given from it.
-  const keptOwnerPages = (build?.ownerPages ?? []).filter((entry) => entry.version === build?.version);
-  const record: Omit<BuildRecord, '_id'> = {
-    mark,
-    version,
-    top50Artists: [...top50.keys()],
-    subTags,
-    owners: [...owners.keys()],
-    ownerPages: [...keptOwnerPages, ...ownerPages],
-  };
+  // What this build wrote per artist before it is read: the next build removes the one before this.
+  const previous = (built?.builds ?? []).filter((entry) => entry.version === build?.version);
+  const older = (built?.builds ?? []).filter((entry) => entry.version !== build?.version);
+  await FeedListModel.collection.replaceOne(
+    { _id: BUILT_ARTISTS_ID as never },
+    { builds: [...previous, { version, artists: [...artistDocs.keys()], pages: furtherPages }] },
+    { upsert: true },
+  );
+  const record: Omit<BuildRecord, '_id'> = { mark, version, subTags, artistLists: true };
   await FeedListModel.collection.replaceOne({ _id: BUILD_ID as never }, record, { upsert: true });
 
   // The build before the previous one: no cursor pages it any more.
@@ -323,22 +331,24 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
     ...[...heads.values()].flatMap((head) =>
       head.previous ? Array.from({ length: head.previous.pages }, (_, p) => pageId(head._id.slice(5), head.previous!.version, p)) : [],
     ),
-    ...(build?.ownerPages ?? [])
-      .filter((entry) => entry.version !== build?.version)
-      .flatMap((entry) => Array.from({ length: entry.pages - 1 }, (_, p) => pageId(entry.list, entry.version, p + 1))),
+    ...older.flatMap((entry) => [
+      ...entry.artists.map((artist) => artistListsId(artist, entry.version)),
+      ...entry.pages.flatMap(({ list, pages: count }) => Array.from({ length: count - 1 }, (_, p) => pageId(list, entry.version, p + 1))),
+    ]),
+    ...(build?.top50Artists ?? []).map(legacyTop50Id),
   ];
-  await inBatches([...stale, ...gone], (batch) =>
+  await inBatches(stale, (batch) =>
     FeedListModel.bulkWrite(
       batch.map((id) => ({ deleteOne: { filter: { _id: id } } })),
       { ordered: false },
     ),
   );
-  return { lists: lists.size, entries };
+  return { lists: lists.size + artistDocs.size, entries };
 }
 
-/** An artist's stored list of one kind (the ids in order), or null when it was never built. */
-async function storedOwnerList(owner: string, kind: FeedKind): Promise<string[] | null> {
-  const doc = await readById<OwnerLists>(FeedListModel, ownerListsId(owner));
+/** An artist's stored list of one kind in the build `version` (the ids in order), or null when it was never built. */
+async function storedOwnerList(owner: string, kind: FeedKind, version: number): Promise<string[] | null> {
+  const doc = await readById<ArtistLists>(FeedListModel, artistListsId(owner, version));
   const list = doc?.lists[kind];
   if (!doc || !list) return null;
   const pages = await Promise.all(
@@ -400,7 +410,8 @@ export const feedListsState: KeptState = {
     'The ranked lists the feeds page by _id (every ranking over all pieces, per main tag and per sub-tag, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
   async check(): Promise<KeptStateReport> {
     const differences: string[] = [];
-    const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+    const [build, built] = await Promise.all([readById<BuildRecord>(FeedListModel, BUILD_ID), readById<BuiltArtists>(FeedListModel, BUILT_ARTISTS_ID)]);
+    const version = build?.version ?? 0;
     const { lists, owners, top50 } = await expectedLists(build?.subTags);
     const compare = (list: string, stored: string[] | null, ids: string[]) => {
       if (!stored) noteDifference(differences, `${list}: never built`);
@@ -408,20 +419,20 @@ export const feedListsState: KeptState = {
         noteDifference(differences, `${list}: ${stored.length} pieces stored, ${ids.length} in the sorted read, or another order`);
     };
     for (const [list, { ids }] of lists) compare(list, await storedList(list), ids);
-    for (const [owner, kinds] of owners) for (const [kind, { ids }] of kinds) compare(ownerListOf(kind, owner), await storedOwnerList(owner, kind), ids);
-    // An artist with no listed piece left: their lists are gone or empty.
-    for (const owner of build?.owners ?? [])
-      if (!owners.has(owner))
-        for (const kind of FEED_KINDS) {
-          const stored = await storedOwnerList(owner, kind);
-          if (stored?.length) compare(ownerListOf(kind, owner), stored, []);
-        }
-    for (const [artist, ids] of top50) {
-      const stored = await readById<Top50List>(FeedListModel, top50Id(artist));
-      if ((stored?.ids ?? []).join() !== ids.join()) noteDifference(differences, `${top50Id(artist)}: not the artist's songs by reactions`);
+    for (const [owner, kinds] of owners)
+      for (const [kind, { ids }] of kinds) compare(ownerListOf(kind, owner), await storedOwnerList(owner, kind, version), ids);
+    // Every artist's chart, and no lists for an artist with neither a listed piece nor a chart song left.
+    const artists = new Set([...owners.keys(), ...top50.keys()]);
+    for (const artist of artists) {
+      const stored = await readById<ArtistLists>(FeedListModel, artistListsId(artist, version));
+      if ((stored?.top50 ?? []).join() !== (top50.get(artist) ?? []).join())
+        noteDifference(differences, `${artistListsId(artist, version)}: its Top 50 is not the artist's songs by reactions`);
     }
+    const writtenFor = built?.builds.find((entry) => entry.version === version)?.artists ?? [];
+    for (const artist of writtenFor.filter((id) => !artists.has(id)))
+      noteDifference(differences, `${artistListsId(artist, version)}: lists of an artist with no listed piece`);
     const chains = await checkOwnerChains(differences);
-    return { checked: lists.size + owners.size + top50.size + chains.checked, differences };
+    return { checked: lists.size + artists.size + chains.checked, differences };
   },
   async rebuild(): Promise<KeptStateReport> {
     const differences: string[] = [];
@@ -499,24 +510,29 @@ const headAndPages = (list: string): ListStore => ({
 });
 
 /**
- * An artist's list of one kind: the artist's document (read once) is its head and holds its first page; its further
- * pages are page documents. The first page is the current build's only (the document is rewritten by each build): a
- * cursor of an earlier build in it goes on from the same index in the current one.
+ * An artist's list of one kind: the build record names the current build, whose document of the artist's lists is
+ * the list's head and holds its first page; its further pages are page documents. The build before stays until the
+ * next one, for its cursors. An artist without a document in the current build (no listed piece then) has an empty
+ * list, with the build's mark: what they published since is merged in.
  */
 function ownerStore(kind: FeedKind, artistId: string): ListStore {
-  let doc: Promise<OwnerLists | null> | null = null;
-  const read = () => (doc ??= readById<OwnerLists>(FeedListModel, ownerListsId(artistId)));
+  const docs = new Map<number, Promise<ArtistLists | null>>();
+  const docOf = (version: number) => {
+    if (!docs.has(version)) docs.set(version, readById<ArtistLists>(FeedListModel, artistListsId(artistId, version)));
+    return docs.get(version)!;
+  };
   return {
     async head() {
-      const lists = await read();
-      return lists ? { version: lists.version, count: lists.lists[kind]?.count ?? 0, mark: lists.mark } : null;
+      const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+      if (!build) return null;
+      const lists = await docOf(build.version);
+      return { version: build.version, count: lists?.lists[kind]?.count ?? 0, mark: lists?.mark ?? build.mark };
     },
     async page(version, p) {
       if (p > 0) return readById<ListPage>(FeedListModel, pageId(ownerListOf(kind, artistId), version, p));
-      const lists = await read();
+      const lists = await docOf(version);
       const list = lists?.lists[kind];
-      if (!lists || !list || lists.version !== version) return null;
-      return { _id: ownerListsId(artistId), ids: list.ids, keys: list.keys, count: list.count, mark: lists.mark };
+      return lists && list ? { _id: lists._id, ids: list.ids, keys: list.keys, count: list.count, mark: lists.mark } : null;
     },
   };
 }
@@ -610,7 +626,7 @@ export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: Ranked
  */
 export async function keptListsBuilt(): Promise<{ subTags: boolean; owners: boolean }> {
   const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
-  return { subTags: !build || Array.isArray(build.subTags), owners: !build || Array.isArray(build.owners) };
+  return { subTags: !build || Array.isArray(build.subTags), owners: !build || build.artistLists === true };
 }
 
 /** The last build's mark (0 before any): where a list never built takes its changes from. */
@@ -678,9 +694,13 @@ export const artistSpec = (order: ArtistOrder, cursorList: string, changes: (mar
 
 /** An artist's Top 50: their chart list as built, with the songs changed since, read by `_id` and ordered by reactions now. */
 export async function top50Of(artistId: Types.ObjectId): Promise<ContentDoc[]> {
-  const [chart, mark] = await Promise.all([readById<Top50List>(FeedListModel, top50Id(artistId)), buildMark()]);
-  const changed = await pieceChangesSince(mark, FRESH_CAP);
-  const ids = [...new Set([...(chart?.ids ?? []), ...changed.map((change) => String(change.contentId))])];
+  const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
+  // The artist's lists of the current build; a build from before them kept the chart alone.
+  const chart = build?.artistLists
+    ? (await readById<ArtistLists>(FeedListModel, artistListsId(String(artistId), build.version)))?.top50
+    : (await readById<{ _id: string; ids: string[] }>(FeedListModel, legacyTop50Id(artistId)))?.ids;
+  const changed = await pieceChangesSince(build?.mark ?? 0, FRESH_CAP);
+  const ids = [...new Set([...(chart ?? []), ...changed.map((change) => String(change.contentId))])];
   const songs = (await Promise.all(ids.map(readPiece))).filter((doc): doc is ContentDoc => doc !== null && isChartSongOf(String(artistId))(doc as ListedPiece));
   return songs.sort((a, b) => byReactions(a, b)).slice(0, TOP_50);
 }
