@@ -20,6 +20,7 @@
  * pages through one build: the build before the current one is kept until the next build, so a cursor outlives one
  * build; an older one goes on from the same index in the current build.
  */
+import { createHash } from 'node:crypto';
 import { Schema, Types, model } from 'mongoose';
 import type { KeptState, KeptStateReport } from '../../lib/kept-state';
 import { noteDifference } from '../../lib/kept-state';
@@ -62,8 +63,8 @@ export const pieceListOf = (kind: FeedKind, type: TagType | undefined) => `piece
 export const subTagListOf = (kind: FeedKind, subTag: string) => `pieces:${kind}:sub:${subTag}`;
 /** A ranking over one artist's pieces (its pages after the first: the first is in the artist's document). */
 const ownerListOf = (kind: FeedKind, artistId: string) => `pieces:${kind}:owner:${artistId}`;
-/** An artist's lists of one build (ArtistLists). */
-const artistListsId = (artistId: string, version: number) => `artist:${artistId}@${version}`;
+/** An artist's lists (ArtistLists). */
+const artistListsId = (artistId: string) => `artist:${artistId}`;
 export const artistListOf = (order: ArtistOrder) => `artists:${order}`;
 const headId = (list: string) => `head:${list}`;
 const pageId = (list: string, version: number, page: number) => `page:${list}@${version}:${page}`;
@@ -71,8 +72,10 @@ const pageId = (list: string, version: number, page: number) => `page:${list}@${
 const legacyTop50Id = (artistId: unknown) => `top50:${String(artistId)}`;
 /** The last build's version and mark: what every reader of an artist's lists reads first. */
 const BUILD_ID = 'build';
-/** What the last two builds wrote per artist, for later builds to remove (BuiltArtists). */
-const BUILT_ARTISTS_ID = 'build:artists';
+/** What the builds wrote per artist (BuiltArtists), in 16 documents by the last hex digit of the artist's id. */
+const ARTIST_SHARDS = [...'0123456789abcdef'];
+const builtArtistsId = (shard: string) => `build:artists:${shard}`;
+const shardOf = (artistId: string) => artistId.slice(-1);
 
 interface ListHead {
   _id: string;
@@ -105,11 +108,12 @@ interface BuildRecord {
 }
 
 /**
- * An artist's lists of one build (`artist:{artistId}@{version}`): for each kind, the ranking over their pieces (its
- * length, its number of pages and its first page inline; the few artists with more pieces than a page have their
- * further pages as `page:{ownerListOf}@{version}:{p}`), and their Top 50 chart. One document per artist and build,
- * inserted under the build's version (an insert costs far less than a replace on FerretDB) and removed two builds
- * later, so that a cursor outlives one build as on the other lists.
+ * An artist's lists (`artist:{artistId}`): for each kind, the ranking over their pieces (its length, its number of
+ * pages and its first page inline; the few artists with more pieces than a page have their further pages as
+ * `page:{ownerListOf}@{version}:{p}`), and their Top 50 chart. One document per artist, written by a build only when
+ * what it holds changed (most artists' pieces do not move between two builds), with that build's version and mark.
+ * Every build compares every artist's lists, so a document not written by the last build is as that build found it:
+ * a reader takes the changes since the later of its mark and the last build's.
  */
 interface ArtistLists {
   _id: string;
@@ -121,12 +125,17 @@ interface ArtistLists {
 }
 
 /**
- * The artists whose lists the last two builds wrote, and those lists' further pages: read by the build (to remove
- * the older build's) and by the check, never by a request (it grows with the artists).
+ * What the builds wrote for the artists of one shard: read by the build and the check, never by a request (it grows
+ * with the artists).
  */
 interface BuiltArtists {
   _id: string;
-  builds: { version: number; artists: string[]; pages: { list: string; pages: number }[] }[];
+  /** Each artist's digest of their lists and chart as their document holds them: unchanged ones are not written. */
+  digests: Record<string, string>;
+  /** The further pages written, of each list's two newest versions (the older one for the cursors given from it). */
+  pages: { artist: string; list: string; version: number; pages: number }[];
+  /** Set while a build writes the artists' documents: one that stopped midway leaves the digests unsure. */
+  writing?: boolean;
 }
 
 /** Heads, pages, the artists' lists and the build's records: written by the build alone, read by `_id`. */
@@ -248,10 +257,13 @@ async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>):
  * heads that point readers at them, then the pages of the build before the previous one removed (the previous stays
  * for the cursors given from it). Runs under the rankings job's lease, or alone on a quiet database (the rebuild).
  */
-export async function buildFeedLists(): Promise<{ lists: number; entries: number }> {
+export async function buildFeedLists({ rewriteAll = false } = {}): Promise<{ lists: number; entries: number; artistsWritten: number }> {
   // The mark first: a piece changed while the pieces are read is then merged by readers too (merging twice is harmless).
   const mark = await pieceChangesEnd();
-  const [build, built] = await Promise.all([readById<BuildRecord>(FeedListModel, BUILD_ID), readById<BuiltArtists>(FeedListModel, BUILT_ARTISTS_ID)]);
+  const [build, shards] = await Promise.all([
+    readById<BuildRecord>(FeedListModel, BUILD_ID),
+    Promise.all(ARTIST_SHARDS.map((shard) => readById<BuiltArtists>(FeedListModel, builtArtistsId(shard)))),
+  ]);
   const { lists, owners, top50, subTags } = await expectedLists(build?.subTags);
   const heads = new Map(
     (await Promise.all([...lists.keys()].map((list) => readById<ListHead>(FeedListModel, headId(list))))).flatMap((head) => (head ? [[head._id, head]] : [])),
@@ -271,33 +283,53 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
         mark,
       });
   }
-  // The artists' lists: one document each (their rankings and their chart), with the further pages of the longest.
-  const artistDocs = new Map<string, ArtistLists>();
-  const docOf = (artist: string) => {
-    if (!artistDocs.has(artist)) artistDocs.set(artist, { _id: artistListsId(artist, version), version, mark, lists: {} });
-    return artistDocs.get(artist)!;
-  };
-  const furtherPages: BuiltArtists['builds'][number]['pages'] = [];
-  for (const [owner, kinds] of owners) {
-    const doc = docOf(owner);
-    for (const [kind, { ids, keys }] of kinds) {
+
+  // The artists' lists: each artist's rankings and chart, written only when their digest differs from the last
+  // written (all of them after a build that stopped midway, and on a rebuild).
+  const known = new Map<string, string>();
+  for (const shard of shards)
+    if (shard && !shard.writing && !rewriteAll) for (const [artist, digest] of Object.entries(shard.digests ?? {})) known.set(artist, digest);
+  const formerArtists = new Set(shards.flatMap((shard) => Object.keys(shard?.digests ?? {})));
+  const digests = new Map<string, string>();
+  const written: ArtistLists[] = [];
+  const newPages: BuiltArtists['pages'] = [];
+  for (const artist of new Set([...owners.keys(), ...top50.keys()])) {
+    const doc: ArtistLists = { _id: artistListsId(artist), version, mark, lists: {}, ...(top50.has(artist) ? { top50: top50.get(artist) } : {}) };
+    const further: ListPage[] = [];
+    const furtherLists: BuiltArtists['pages'] = [];
+    for (const [kind, { ids, keys }] of owners.get(artist) ?? []) {
       entries += ids.length;
       const count = Math.max(1, Math.ceil(ids.length / PAGE_IDS));
       doc.lists[kind] = { count: ids.length, pages: count, ids: ids.slice(0, PAGE_IDS), keys: keys.slice(0, PAGE_IDS) };
-      if (count > 1) furtherPages.push({ list: ownerListOf(kind, owner), pages: count });
+      if (count > 1) furtherLists.push({ artist, list: ownerListOf(kind, artist), version, pages: count });
       for (let p = 1; p < count; p += 1)
-        pages.push({
-          _id: pageId(ownerListOf(kind, owner), version, p),
+        further.push({
+          _id: pageId(ownerListOf(kind, artist), version, p),
           ids: ids.slice(p * PAGE_IDS, (p + 1) * PAGE_IDS),
           keys: keys.slice(p * PAGE_IDS, (p + 1) * PAGE_IDS),
           count: ids.length,
           mark,
         });
     }
+    const digest = createHash('sha1')
+      .update(JSON.stringify([doc.lists, doc.top50 ?? null]))
+      .digest('base64')
+      .slice(0, 16);
+    digests.set(artist, digest);
+    if (known.get(artist) === digest) continue;
+    written.push(doc);
+    pages.push(...further);
+    newPages.push(...furtherLists);
   }
-  for (const [artist, ids] of top50) docOf(artist).top50 = ids;
-  await inBatches([...pages, ...artistDocs.values()], (batch) => FeedListModel.collection.insertMany(batch as never[], { ordered: false }));
+  await inBatches(pages, (batch) => FeedListModel.collection.insertMany(batch as never[], { ordered: false }));
 
+  // The digests are unsure while the documents are written: a build that stops here makes the next one write all.
+  const marked = ARTIST_SHARDS.filter((_, i) => shards[i]);
+  if (written.length && marked.length)
+    await FeedListModel.collection.bulkWrite(
+      marked.map((shard) => ({ updateOne: { filter: { _id: builtArtistsId(shard) as never }, update: { $set: { writing: true } } } })),
+      { ordered: false },
+    );
   const newHeads: ListHead[] = [...lists].map(([list, { ids }]) => {
     const old = heads.get(headId(list));
     return {
@@ -309,19 +341,36 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
       previous: old ? { version: old.version, pages: old.pages } : null,
     };
   });
-  await inBatches(newHeads, (batch) =>
-    FeedListModel.bulkWrite(
-      batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
+  // Written as they are (the driver's own write: an artist's empty `lists` must stay an empty object).
+  await inBatches([...newHeads, ...written], (batch) =>
+    FeedListModel.collection.bulkWrite(
+      batch.map((doc) => ({ replaceOne: { filter: { _id: doc._id as never }, replacement: doc as never, upsert: true } })),
       { ordered: false },
     ),
   );
-  // What this build wrote per artist before it is read: the next build removes the one before this.
-  const previous = (built?.builds ?? []).filter((entry) => entry.version === build?.version);
-  const older = (built?.builds ?? []).filter((entry) => entry.version !== build?.version);
-  await FeedListModel.collection.replaceOne(
-    { _id: BUILT_ARTISTS_ID as never },
-    { builds: [...previous, { version, artists: [...artistDocs.keys()], pages: furtherPages }] },
-    { upsert: true },
+
+  // Each list's further pages of its two newest versions stay; those of older versions and of artists gone do not.
+  const byList = new Map<string, BuiltArtists['pages']>();
+  for (const entry of [...newPages, ...shards.flatMap((shard) => shard?.pages ?? [])]) pushTo(byList, entry.list, entry);
+  const keptPages: BuiltArtists['pages'] = [];
+  const stalePages: BuiltArtists['pages'] = [];
+  for (const entries of byList.values()) {
+    const newest = [...new Map(entries.map((entry) => [entry.version, entry])).values()].sort((a, b) => b.version - a.version);
+    for (const [i, entry] of newest.entries()) (i < 2 && digests.has(entry.artist) ? keptPages : stalePages).push(entry);
+  }
+  const gone = [...formerArtists].filter((artist) => !digests.has(artist));
+  await FeedListModel.collection.bulkWrite(
+    ARTIST_SHARDS.map((shard) => ({
+      replaceOne: {
+        filter: { _id: builtArtistsId(shard) as never },
+        replacement: {
+          digests: Object.fromEntries([...digests].filter(([artist]) => shardOf(artist) === shard)),
+          pages: keptPages.filter((entry) => shardOf(entry.artist) === shard),
+        },
+        upsert: true,
+      },
+    })),
+    { ordered: false },
   );
   const record: Omit<BuildRecord, '_id'> = { mark, version, subTags, artistLists: true };
   await FeedListModel.collection.replaceOne({ _id: BUILD_ID as never }, record, { upsert: true });
@@ -331,10 +380,8 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
     ...[...heads.values()].flatMap((head) =>
       head.previous ? Array.from({ length: head.previous.pages }, (_, p) => pageId(head._id.slice(5), head.previous!.version, p)) : [],
     ),
-    ...older.flatMap((entry) => [
-      ...entry.artists.map((artist) => artistListsId(artist, entry.version)),
-      ...entry.pages.flatMap(({ list, pages: count }) => Array.from({ length: count - 1 }, (_, p) => pageId(list, entry.version, p + 1))),
-    ]),
+    ...stalePages.flatMap(({ list, version: old, pages: count }) => Array.from({ length: count - 1 }, (_, p) => pageId(list, old, p + 1))),
+    ...gone.map(artistListsId),
     ...(build?.top50Artists ?? []).map(legacyTop50Id),
   ];
   await inBatches(stale, (batch) =>
@@ -343,18 +390,16 @@ export async function buildFeedLists(): Promise<{ lists: number; entries: number
       { ordered: false },
     ),
   );
-  return { lists: lists.size + artistDocs.size, entries };
+  return { lists: lists.size + digests.size, entries, artistsWritten: written.length };
 }
 
-/** An artist's stored list of one kind in the build `version` (the ids in order), or null when it was never built. */
-async function storedOwnerList(owner: string, kind: FeedKind, version: number): Promise<string[] | null> {
-  const doc = await readById<ArtistLists>(FeedListModel, artistListsId(owner, version));
+/** An artist's stored list of one kind (the ids in order), or null when it was never built. */
+function storedOwnerList(doc: ArtistLists | null, owner: string, kind: FeedKind): Promise<string[] | null> | null {
   const list = doc?.lists[kind];
   if (!doc || !list) return null;
-  const pages = await Promise.all(
+  return Promise.all(
     Array.from({ length: list.pages - 1 }, (_, p) => readById<ListPage>(FeedListModel, pageId(ownerListOf(kind, owner), doc.version, p + 1))),
-  );
-  return [...list.ids, ...pages.flatMap((page) => page?.ids ?? [])];
+  ).then((pages) => [...list.ids, ...pages.flatMap((page) => page?.ids ?? [])]);
 }
 
 /** The stored list as its head names it (the ids in order), or null when it was never built. */
@@ -410,8 +455,10 @@ export const feedListsState: KeptState = {
     'The ranked lists the feeds page by _id (every ranking over all pieces, per main tag and per sub-tag, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
   async check(): Promise<KeptStateReport> {
     const differences: string[] = [];
-    const [build, built] = await Promise.all([readById<BuildRecord>(FeedListModel, BUILD_ID), readById<BuiltArtists>(FeedListModel, BUILT_ARTISTS_ID)]);
-    const version = build?.version ?? 0;
+    const [build, shards] = await Promise.all([
+      readById<BuildRecord>(FeedListModel, BUILD_ID),
+      Promise.all(ARTIST_SHARDS.map((shard) => readById<BuiltArtists>(FeedListModel, builtArtistsId(shard)))),
+    ]);
     const { lists, owners, top50 } = await expectedLists(build?.subTags);
     const compare = (list: string, stored: string[] | null, ids: string[]) => {
       if (!stored) noteDifference(differences, `${list}: never built`);
@@ -419,18 +466,17 @@ export const feedListsState: KeptState = {
         noteDifference(differences, `${list}: ${stored.length} pieces stored, ${ids.length} in the sorted read, or another order`);
     };
     for (const [list, { ids }] of lists) compare(list, await storedList(list), ids);
-    for (const [owner, kinds] of owners)
-      for (const [kind, { ids }] of kinds) compare(ownerListOf(kind, owner), await storedOwnerList(owner, kind, version), ids);
-    // Every artist's chart, and no lists for an artist with neither a listed piece nor a chart song left.
+    // Every artist's lists and chart, and no lists for an artist with neither a listed piece nor a chart song left.
     const artists = new Set([...owners.keys(), ...top50.keys()]);
     for (const artist of artists) {
-      const stored = await readById<ArtistLists>(FeedListModel, artistListsId(artist, version));
-      if ((stored?.top50 ?? []).join() !== (top50.get(artist) ?? []).join())
-        noteDifference(differences, `${artistListsId(artist, version)}: its Top 50 is not the artist's songs by reactions`);
+      const doc = await readById<ArtistLists>(FeedListModel, artistListsId(artist));
+      for (const [kind, { ids }] of owners.get(artist) ?? []) compare(ownerListOf(kind, artist), await storedOwnerList(doc, artist, kind), ids);
+      if ((doc?.top50 ?? []).join() !== (top50.get(artist) ?? []).join())
+        noteDifference(differences, `${artistListsId(artist)}: its Top 50 is not the artist's songs by reactions`);
     }
-    const writtenFor = built?.builds.find((entry) => entry.version === version)?.artists ?? [];
-    for (const artist of writtenFor.filter((id) => !artists.has(id)))
-      noteDifference(differences, `${artistListsId(artist, version)}: lists of an artist with no listed piece`);
+    for (const artist of shards.flatMap((shard) => Object.keys(shard?.digests ?? {})))
+      if (!artists.has(artist) && (await readById<ArtistLists>(FeedListModel, artistListsId(artist))))
+        noteDifference(differences, `${artistListsId(artist)}: lists of an artist with no listed piece`);
     const chains = await checkOwnerChains(differences);
     return { checked: lists.size + artists.size + chains.checked, differences };
   },
@@ -444,7 +490,8 @@ export const feedListsState: KeptState = {
       await deleteChainEntries(stored.filter((row) => wrong.has(row.chain)).map((row) => pieceChainEntryId(row.chain, row.n)));
       await rewriteOwnerChains(new Map([...wrong].map((chain) => [chain, expected.get(chain) ?? []])));
     }
-    const { lists, entries } = await buildFeedLists();
+    // Every artist's lists written again, whatever the digests kept say.
+    const { lists, entries } = await buildFeedLists({ rewriteAll: true });
     publicPages.clear();
     return { checked: lists + wrong.size + entries, differences };
   },
@@ -510,29 +557,25 @@ const headAndPages = (list: string): ListStore => ({
 });
 
 /**
- * An artist's list of one kind: the build record names the current build, whose document of the artist's lists is
- * the list's head and holds its first page; its further pages are page documents. The build before stays until the
- * next one, for its cursors. An artist without a document in the current build (no listed piece then) has an empty
- * list, with the build's mark: what they published since is merged in.
+ * An artist's list of one kind: the artist's document is its head and holds its first page; its further pages are
+ * page documents, kept one build after a newer version for the cursors given from them. The changes are taken from
+ * the later of the document's mark and the last build's (which compared it and found it current). An artist without
+ * a document (no listed piece at the last build) has an empty list: what they published since is merged in.
  */
 function ownerStore(kind: FeedKind, artistId: string): ListStore {
-  const docs = new Map<number, Promise<ArtistLists | null>>();
-  const docOf = (version: number) => {
-    if (!docs.has(version)) docs.set(version, readById<ArtistLists>(FeedListModel, artistListsId(artistId, version)));
-    return docs.get(version)!;
-  };
+  const doc = readById<ArtistLists>(FeedListModel, artistListsId(artistId));
   return {
     async head() {
-      const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
-      if (!build) return null;
-      const lists = await docOf(build.version);
-      return { version: build.version, count: lists?.lists[kind]?.count ?? 0, mark: lists?.mark ?? build.mark };
+      const [build, lists] = await Promise.all([readById<BuildRecord>(FeedListModel, BUILD_ID), doc]);
+      if (!build && !lists) return null;
+      const mark = Math.max(lists?.mark ?? 0, build?.mark ?? 0);
+      return { version: lists?.version ?? build?.version ?? 0, count: lists?.lists[kind]?.count ?? 0, mark };
     },
     async page(version, p) {
       if (p > 0) return readById<ListPage>(FeedListModel, pageId(ownerListOf(kind, artistId), version, p));
-      const lists = await docOf(version);
+      const lists = await doc;
       const list = lists?.lists[kind];
-      return lists && list ? { _id: lists._id, ids: list.ids, keys: list.keys, count: list.count, mark: lists.mark } : null;
+      return lists && list && lists.version === version ? { _id: lists._id, ids: list.ids, keys: list.keys, count: list.count, mark: lists.mark } : null;
     },
   };
 }
@@ -697,7 +740,7 @@ export async function top50Of(artistId: Types.ObjectId): Promise<ContentDoc[]> {
   const build = await readById<BuildRecord>(FeedListModel, BUILD_ID);
   // The artist's lists of the current build; a build from before them kept the chart alone.
   const chart = build?.artistLists
-    ? (await readById<ArtistLists>(FeedListModel, artistListsId(String(artistId), build.version)))?.top50
+    ? (await readById<ArtistLists>(FeedListModel, artistListsId(String(artistId))))?.top50
     : (await readById<{ _id: string; ids: string[] }>(FeedListModel, legacyTop50Id(artistId)))?.ids;
   const changed = await pieceChangesSince(build?.mark ?? 0, FRESH_CAP);
   const ids = [...new Set([...(chart ?? []), ...changed.map((change) => String(change.contentId))])];
