@@ -1,10 +1,11 @@
 /**
- * The feeds' ranked lists: each public feed (a ranking of feeds.rankings.ts, over all pieces, one main tag or one
- * sub-tag), the artists' lists and each artist's Top 50, built by a job from one read of the listed pieces and the
- * artists, and stored as numbered page documents read by `_id` (`page:{list}@{version}:{p}`, PAGE_IDS ids each, with
- * the sort key each piece had at the build). A reader reads the list's head (`head:{list}`: its version, length and mark), the one
- * or two pages its cursor falls in, and each piece by `_id`: a page costs a bounded number of reads whatever the
- * catalogue's size, where a sorted read of `contents` reads every piece on FerretDB.
+ * The feeds' ranked lists: each public feed (a ranking of feeds.rankings.ts, over all pieces, one main tag, one
+ * sub-tag or one artist's pieces), the artists' lists and each artist's Top 50, built by a job from one read of the
+ * listed pieces and the artists, and stored as numbered page documents read by `_id` (`page:{list}@{version}:{p}`,
+ * PAGE_IDS ids each, with the sort key each piece had at the build; an artist's lists and chart in one document of
+ * theirs, ArtistLists). A reader reads the list's head (`head:{list}`: its version, length and mark), the one or two
+ * pages its cursor falls in, and each piece by `_id`: a page costs a bounded number of reads whatever the catalogue's
+ * size, where a sorted read of `contents` reads every piece on FerretDB.
  *
  * A build is a picture of one moment; two things keep the answers current between builds:
  * - every piece is read by `_id` to be shown, and one no longer in the list (hidden, made private, removed, taken
@@ -255,7 +256,8 @@ async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>):
 /**
  * Builds every list again from the pieces and artists as they are: new page documents under a new version, then the
  * heads that point readers at them, then the pages of the build before the previous one removed (the previous stays
- * for the cursors given from it). Runs under the rankings job's lease, or alone on a quiet database (the rebuild).
+ * for the cursors given from it). The artists' documents are written only for the artists whose lists changed (every
+ * one with `rewriteAll`). Runs under the rankings job's lease, or alone on a quiet database (the rebuild).
  */
 export async function buildFeedLists({ rewriteAll = false } = {}): Promise<{ lists: number; entries: number; artistsWritten: number }> {
   // The mark first: a piece changed while the pieces are read is then merged by readers too (merging twice is harmless).
@@ -452,7 +454,7 @@ async function checkOwnerChains(differences: string[]): Promise<{ checked: numbe
 export const feedListsState: KeptState = {
   name: 'feed-lists',
   describe:
-    'The ranked lists the feeds page by _id (every ranking over all pieces, per main tag and per sub-tag, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
+    'The ranked lists the feeds page by _id (every ranking over all pieces, per main tag, per sub-tag and per artist, the artists by newest, fans and trend, each artist\u2019s Top 50) and each member\u2019s lists of their pieces, rebuilt from a sorted read of the pieces and members.',
   async check(): Promise<KeptStateReport> {
     const differences: string[] = [];
     const [build, shards] = await Promise.all([
@@ -558,7 +560,8 @@ const headAndPages = (list: string): ListStore => ({
 
 /**
  * An artist's list of one kind: the artist's document is its head and holds its first page; its further pages are
- * page documents, kept one build after a newer version for the cursors given from them. The changes are taken from
+ * page documents, kept one build after a newer version for the cursors given from them (the first page is the
+ * document's current one only: a cursor into it from an earlier version goes on from the same index). The changes are taken from
  * the later of the document's mark and the last build's (which compared it and found it current). An artist without
  * a document (no listed piece at the last build) has an empty list: what they published since is merged in.
  */

@@ -149,7 +149,10 @@ export function createFeedsService(contents: ContentsService) {
         const { key, where } = RANKINGS[query.kind];
         const { type, subTags, none } = await resolveTags(query.tag, query.subTags);
         const list = feedListOf({ kind: query.kind, type, subTags, ownerId: query.ownerId, q: query.q });
-        if (none) return { contents: [], nextCursor: null };
+        if (none) {
+          decodeCursor(list, query.cursor); // a cursor of another list is refused as on any list
+          return { contents: [], nextCursor: null };
+        }
         if (query.q) {
           // A search reads its candidates through the title index (bounded) and applies the feed's filters to them.
           const { pieces } = await listedPiecesMatching(query.q);
@@ -170,7 +173,7 @@ export function createFeedsService(contents: ContentsService) {
           ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
         };
         const subTag = subTags?.length === 1 ? subTags[0] : undefined;
-        const built = await keptListsBuilt();
+        const built = subTag !== undefined || query.ownerId ? await keptListsBuilt() : { subTags: true, owners: true };
         if (!subTags || subTag !== undefined) {
           // A ranking over all pieces, one main tag or one sub-tag, or one artist's pieces (of a main tag or a
           // sub-tag too when asked): its ranked list, paged by key.
