@@ -72,7 +72,18 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Explore (a sub-tag)',
     as: 'member',
     path: (f) => `/content/get-by-kind/new?limit=24&tag=${q(f.mainTag.label)}&subTag=${q(f.subTag.label)}`,
-    scans: NOT_YET,
+  },
+  {
+    operationId: 'getContentsByKind',
+    pages: 'a piece (more by the artist), Explore (an artist)',
+    as: 'member',
+    path: (f) => `/content/get-by-kind/new?limit=12&ownerId=${f.artist.id}`,
+  },
+  {
+    operationId: 'getContentsByKind',
+    pages: 'Explore (an artist and a sub-tag)',
+    as: 'member',
+    path: (f) => `/content/get-by-kind/popular?limit=24&ownerId=${f.artist.id}&tag=${q(f.mainTag.label)}&subTag=${q(f.subTag.label)}`,
   },
   { operationId: 'getArtists', pages: 'Explore (artists strip)', as: 'member', path: () => '/user/get-users?limit=12' },
   { operationId: 'getTrendingArtists', pages: 'Explore, piece strips', as: 'member', path: () => '/user/get-trending-users?limit=12' },
@@ -202,7 +213,7 @@ export const SCALE_CALLS: ScaleCall[] = [
   // Integrators (API key), besides the catalogue and earnings calls the pages make above.
   { operationId: 'getAllContents', pages: 'integrators', as: 'key', path: () => '/content/get-all?limit=24' },
   { operationId: 'getFeaturedContents', pages: 'integrators', as: 'key', path: () => '/content/get-featured?limit=24' },
-  { operationId: 'getContentsByTag', pages: 'integrators', as: 'key', path: (f) => `/content/get-by-tag?tag=${q(f.subTag.label)}&limit=24`, scans: NOT_YET },
+  { operationId: 'getContentsByTag', pages: 'integrators', as: 'key', path: (f) => `/content/get-by-tag?tag=${q(f.subTag.label)}&limit=24` },
   { operationId: 'getArtistsByFans', pages: 'integrators', as: 'key', path: () => '/user/get-users-by-fans?limit=12' },
   { operationId: 'getTagById', pages: 'integrators', as: 'key', path: (f) => `/tag/${f.subTag.id}` },
   { operationId: 'getTagByLabel', pages: 'integrators', as: 'key', path: (f) => `/tag/label/${q(f.subTag.label)}` },

@@ -1,18 +1,20 @@
 /**
  * The feeds' ranked lists and the rankings job that keeps them, on the real database with two app processes: knacks,
  * uploads and hides sent to both at once show in the feeds at once where they must (a new piece on top of Newest, a
- * hidden one gone), and after one run of the job every kept total equals its recount from the facts, every list
- * equals the sorted read it replaces, and each feed's answers page through exactly that sorted read. The job counts
+ * hidden one gone), also in the feeds of a sub-tag, and after one run of the job every kept total equals its recount
+ * from the facts, every list (per main tag and per sub-tag too) equals the sorted read it replaces, and each feed's
+ * answers page through exactly that sorted read. The job counts
  * from the ledger's journal: run twice, or handed the same knacks again, it counts each knack once; what it counts
  * equals the full rebuild, also once the trend window has moved past the knacks.
  */
 import { Types } from 'mongoose';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
+import { publicPages } from '../../server/lib/public-pages';
 import { ours } from '../../server/lib/query';
 import { ContentModel, type ContentDoc } from '../../server/modules/contents';
-import { rankingsState, refreshRankings, updateRankings, RANKINGS_CONSUMER } from '../../server/modules/feeds';
-import { checkRankings, feedListsState } from '../../server/modules/feeds/testing';
+import { buildFeedLists, rankingsState, refreshRankings, updateRankings, RANKINGS_CONSUMER } from '../../server/modules/feeds';
+import { checkRankings, FeedListModel, feedListsState, PAGE_IDS } from '../../server/modules/feeds/testing';
 import { saveCheckpoint } from '../../server/modules/ledger';
 import { UserModel, type UserDoc } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
@@ -69,7 +71,9 @@ describe('feeds from ranked lists, with two app processes', () => {
     const [ana, ben] = await Promise.all([createMember(), createMember()]);
     const admin = await adminMember();
     const pieces: TestPiece[] = [];
-    for (const owner of [ana!, ben!, ana!, ben!, ana!, ben!]) pieces.push(await createPiece(owner));
+    // Under three sub-tags of Photos; the only Nature piece is hidden below, so Nature's lists end up empty.
+    const subTags = ['Travel', 'Cars', 'Travel', 'Cars', 'Travel', 'Nature'];
+    for (const [i, owner] of [ana!, ben!, ana!, ben!, ana!, ben!].entries()) pieces.push(await createPiece(owner, { subTag: subTags[i] }));
     const crowd = await Promise.all(Array.from({ length: 8 }, () => createMember()));
     // A first build, so that the job and the readers go on from a checkpoint and a built list.
     await refreshRankings();
@@ -105,6 +109,17 @@ describe('feeds from ranked lists, with two app processes', () => {
       expect(newest).not.toContain(pieces[4]!.id);
       expect(newest).not.toContain(pieces[5]!.id);
       expect(newest).toHaveLength(8);
+      // The uploads are Travel pieces: they top that sub-tag's Newest too, above its built pieces but the hidden one.
+      const travel = (await request(through).get('/api/v2/content/get-by-kind/new?tag=Photos&subTag=Travel&limit=50').expect(200)).body.contents.map(
+        (c: { id: string }) => c.id,
+      );
+      expect(travel).toEqual([...[...published].sort().reverse(), pieces[2]!.id, pieces[0]!.id]);
+      expect((await request(through).get('/api/v2/content/get-by-tag?tag=Nature').expect(200)).body.contents).toEqual([]);
+      // And her own uploads top an artist's Newest (her pieces 0, 2 and 4; 4 is hidden).
+      const hers = (await request(through).get(`/api/v2/content/get-by-kind/new?ownerId=${ana!.id}`).expect(200)).body.contents.map(
+        (c: { id: string }) => c.id,
+      );
+      expect(hers).toEqual([...[published[0]!, published[3]!].sort().reverse(), pieces[2]!.id, pieces[0]!.id]);
     }
     // The kept totals are not yet what the facts say (the job has not run): the check sees it.
     expect((await rankingsState.check()).differences).not.toEqual([]);
@@ -115,7 +130,10 @@ describe('feeds from ranked lists, with two app processes', () => {
     expect((await feedListsState.check()).differences).toEqual([]);
 
     // Each piece's reactions are its knacks: piece j was knacked by the crowd members i >= j.
-    const stored = await ContentModel.find({}, { reactedCount: 1, listed: 1, type: 1, featureRank: 1, trendScore: 1, radarScore: 1 }).lean<ContentDoc[]>();
+    const stored = await ContentModel.find(
+      {},
+      { reactedCount: 1, listed: 1, type: 1, subTag: 1, ownerId: 1, featureRank: 1, trendScore: 1, radarScore: 1 },
+    ).lean<ContentDoc[]>();
     const reacted = new Map(stored.map((piece) => [String(piece._id), piece.reactedCount]));
     expect(pieces.map((piece) => reacted.get(piece.id))).toEqual([8, 7, 6, 5, 4, 3]);
 
@@ -128,7 +146,37 @@ describe('feeds from ranked lists, with two app processes', () => {
     ] as const) {
       expect(await pageThrough(`/content/get-by-kind/${kind}`, 3)).toEqual(sortedIds(listed, key));
       expect(await pageThrough(`/content/get-by-tag?kind=${kind}&tag=Photos`, 4)).toEqual(sortedIds(listed, key));
+      // Each sub-tag's feed, asked as Explore's chips ask it (with its main tag) and as integrators do (the sub-tag alone).
+      for (const subTag of ['Travel', 'Cars', 'Nature']) {
+        const ofSubTag = sortedIds(
+          listed.filter((p) => p.subTag === subTag),
+          key,
+        );
+        expect(await pageThrough(`/content/get-by-kind/${kind}?tag=Photos&subTag=${subTag}`, 2)).toEqual(ofSubTag);
+        expect(await pageThrough(`/content/get-by-tag?kind=${kind}&tag=${subTag}`, 3)).toEqual(ofSubTag);
+      }
+      // Each artist's feed (a profile's and a piece's strips), alone and with a sub-tag.
+      for (const owner of [ana!, ben!]) {
+        const theirs = listed.filter((p) => String(p.ownerId) === owner.id);
+        expect(await pageThrough(`/content/get-by-kind/${kind}?ownerId=${owner.id}`, 2)).toEqual(sortedIds(theirs, key));
+        expect(await pageThrough(`/content/get-by-kind/${kind}?ownerId=${owner.id}&tag=Photos&subTag=Travel`, 2)).toEqual(
+          sortedIds(
+            theirs.filter((p) => p.subTag === 'Travel'),
+            key,
+          ),
+        );
+      }
     }
+    expect(listed.filter((p) => p.subTag === 'Travel')).toHaveLength(6);
+    expect(listed.filter((p) => p.subTag === 'Nature')).toHaveLength(0);
+    expect(await pageThrough('/content/get-by-kind/radar?subTag=Cars', 1)).toEqual(
+      sortedIds(
+        listed.filter((p) => p.subTag === 'Cars' && p.radarScore > 0),
+        (p) => p.radarScore,
+      ),
+    );
+    // A sub-tag under another main tag than the one asked: no piece is of both.
+    expect((await request(app).get('/api/v2/content/get-by-kind/new?tag=Music&subTag=Travel').expect(200)).body).toEqual({ contents: [], nextCursor: null });
     expect(await pageThrough('/content/get-by-kind/radar', 5)).toEqual(
       sortedIds(
         listed.filter((p) => p.radarScore > 0),
@@ -225,6 +273,90 @@ describe('the rankings job reads the journal', () => {
 });
 
 describe("the feed lists' rebuild", () => {
+  it('when an artist and a sub-tag have more pieces than a stored page, then their feeds page through all of them in order, and on from a cursor given before the next build', async () => {
+    const owner = await createMember();
+    const count = PAGE_IDS + 12;
+    // Written straight to the collection, as a bulk seed does (the rebuild then writes their owner's lists).
+    await ContentModel.insertMany(
+      Array.from({ length: count }, (_, i) => ({
+        ownerId: new Types.ObjectId(owner.id),
+        ownerUsername: owner.username,
+        title: `Plane ${i}`,
+        slug: `plane-${i}-${owner.id}`,
+        titleWords: ['plane', String(i)],
+        description: 'About it',
+        tags: [{ name: 'Photos' }],
+        subTag: 'Planes',
+        type: 'photos',
+        photoUploadId: new Types.ObjectId(),
+        media: { photoKey: 'x.png', thumbKeys: {}, fileSize: 1, fileType: 'image/png' },
+        knackRateMicros: 50_000,
+        listed: true,
+        featureRank: Date.now() + (i % 7),
+      })),
+    );
+    await feedListsState.rebuild();
+    expect((await feedListsState.check()).differences).toEqual([]);
+    const planes = await ContentModel.find({ subTag: 'Planes', listed: true }, { featureRank: 1 }).lean<ContentDoc[]>();
+    expect(planes).toHaveLength(count);
+    expect(await pageThrough(`/content/get-by-kind/featured?ownerId=${owner.id}`, 50)).toEqual(sortedIds(planes, (p) => p.featureRank));
+    expect(await pageThrough('/content/get-by-tag?tag=Planes&kind=new', 50)).toEqual(sortedIds(planes, null));
+
+    // A build with nothing changed writes no artist's lists again.
+    expect((await buildFeedLists()).artistsWritten).toBe(0);
+    expect((await feedListsState.check()).differences).toEqual([]);
+
+    // A cursor into the second stored page, given before a build that rewrote the artist's lists (their oldest piece
+    // was hidden), goes on in the build it was given from, without the hidden piece.
+    const newest = sortedIds(planes, null);
+    const url = `/api/v2/content/get-by-kind/new?ownerId=${owner.id}&limit=50`;
+    let cursor: string | null = null;
+    const seen: string[] = [];
+    for (let page = 0; page < 6; page += 1) {
+      const res: request.Response = await request(app)
+        .get(`${url}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+        .expect(200);
+      seen.push(...res.body.contents.map((c: { id: string }) => c.id));
+      cursor = res.body.nextCursor;
+      if (page === 4) {
+        await ContentModel.updateOne({ _id: new Types.ObjectId(newest[count - 1]) }, { $set: { listed: false } });
+        expect((await buildFeedLists()).artistsWritten).toBe(1);
+        publicPages.clear();
+      }
+    }
+    expect(cursor).toBeNull();
+    expect(seen).toEqual(newest.slice(0, -1));
+    expect((await feedListsState.check()).differences).toEqual([]);
+    expect(await pageThrough(`/content/get-by-kind/new?ownerId=${owner.id}`, 50)).toEqual(newest.slice(0, -1));
+  }, 120_000);
+
+  it('when the last build was made before the feeds kept lists per sub-tag and per artist, then those feeds still answer all their pieces, and from their lists after the next build', async () => {
+    const owner = await createMember();
+    const first = await createPiece(owner, { subTag: 'Trains' });
+    const second = await createPiece(owner, { subTag: 'Trains' });
+    await refreshRankings();
+    // As an older release left it: a build record without the sub-tags and artists' lists, and none of those lists.
+    await FeedListModel.collection.updateOne({ _id: 'build' as never }, { $unset: { subTags: 1, artistLists: 1 } });
+    await FeedListModel.collection.deleteMany({ _id: { $regex: '^((head|page):pieces:[a-z]+:sub:|artist:|build:artists:)' } as never });
+    publicPages.clear();
+    const ids = (res: request.Response) => res.body.contents.map((c: { id: string }) => c.id);
+    const trains = async () => ids(await request(app).get('/api/v2/content/get-by-tag?tag=Trains&kind=new').expect(200));
+    const theirs = async () => ids(await request(app).get(`/api/v2/content/get-by-kind/new?ownerId=${owner.id}`).expect(200));
+    expect(await trains()).toEqual([second.id, first.id]);
+    expect(await theirs()).toEqual([second.id, first.id]);
+    expect((await feedListsState.check()).differences).toEqual(
+      expect.arrayContaining(['pieces:new:sub:Trains: never built', `pieces:new:owner:${owner.id}: never built`]),
+    );
+
+    await updateRankings();
+    expect((await feedListsState.check()).differences).toEqual([]);
+    // Read from the lists alone now: with them gone (as a test of where it reads), the feeds are empty.
+    await FeedListModel.collection.deleteMany({ _id: { $regex: '^(page:pieces:new:sub:Trains@|artist:)' } as never });
+    publicPages.clear();
+    expect(await trains()).toEqual([]);
+    expect(await theirs()).toEqual([]);
+  }, 120_000);
+
   it('when pieces were written without their lists (a bulk load), then the check names what is missing and the rebuild makes the profile and the feeds show them', async () => {
     const owner = await createMember();
     // Written straight to the collection, as a bulk seed does: on no member's list, and no list built since.

@@ -26,7 +26,7 @@ import { tagsService, type TagType } from '../tags';
 import { membersMatching, resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, encodeCursor, pageOf, sortOf } from './feeds.cursor';
-import { artistSpec, changesReader, pieceSpec, rankedPage, top50Of, type ArtistOrder } from './feeds.lists';
+import { artistSpec, changesReader, pieceSpec, keptListsBuilt, ownerPieceSpec, rankedPage, top50Of, type ArtistOrder } from './feeds.lists';
 import { RANKINGS, type FeedKind } from './feeds.kinds';
 import { byKeyThenId, meetsCondition, rowsAfter } from './feeds.search';
 
@@ -68,8 +68,11 @@ export const feedListOf = (feed: { kind: FeedKind; type?: TagType; subTags?: str
 
 const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? 20, 1), MAX_PAGE);
 
-/** Canonical labels of a main tag and sub-tags given in any case; 404 for a label that is no tag. */
-async function resolveTags(tag: string | undefined, subTags: string[] | undefined): Promise<{ type?: TagType; subTags?: string[] }> {
+/**
+ * Canonical labels of a main tag and sub-tags given in any case; 404 for a label that is no tag. `none` when no piece
+ * can match: every sub-tag asked is under another main tag than the one asked.
+ */
+async function resolveTags(tag: string | undefined, subTags: string[] | undefined): Promise<{ type?: TagType; subTags?: string[]; none?: boolean }> {
   if (!tag && !subTags?.length) return {};
   const tags = await tagsService.listTags();
   const byLabel = new Map(tags.map((t) => [t.labelLower, t]));
@@ -80,7 +83,9 @@ async function resolveTags(tag: string | undefined, subTags: string[] | undefine
   };
   const main = tag ? find(tag) : undefined;
   if (main?.parentTag) return { subTags: [main.label] }; // a sub-tag given as `tag`
-  return { type: main?.type, subTags: subTags?.map((label) => find(label).label) };
+  const subs = subTags?.map(find);
+  const none = Boolean(main && subs?.length && subs.every((sub) => sub.type !== main.type));
+  return { type: main?.type, subTags: subs?.map((sub) => sub.label), none };
 }
 
 /** The member a username names: its holder, or the member who gave it up (old links keep working). */
@@ -142,8 +147,12 @@ export function createFeedsService(contents: ContentsService) {
     feed(query: FeedFilter): Promise<ContentPage> {
       return publicPages.get(`feed:${JSON.stringify(query)}`, async () => {
         const { key, where } = RANKINGS[query.kind];
-        const { type, subTags } = await resolveTags(query.tag, query.subTags);
+        const { type, subTags, none } = await resolveTags(query.tag, query.subTags);
         const list = feedListOf({ kind: query.kind, type, subTags, ownerId: query.ownerId, q: query.q });
+        if (none) {
+          decodeCursor(list, query.cursor); // a cursor of another list is refused as on any list
+          return { contents: [], nextCursor: null };
+        }
         if (query.q) {
           // A search reads its candidates through the title index (bounded) and applies the feed's filters to them.
           const { pieces } = await listedPiecesMatching(query.q);
@@ -163,12 +172,21 @@ export function createFeedsService(contents: ContentsService) {
           ...(subTags ? { subTag: subTags.length === 1 ? subTags[0] : { $in: subTags } } : {}),
           ...(query.ownerId ? { ownerId: new Types.ObjectId(query.ownerId) } : {}),
         };
-        if (!subTags && !query.ownerId) {
-          // A ranking over all pieces or one main tag: its ranked list, paged by key.
-          const { items, nextCursor } = await rankedPage(pieceSpec(query.kind, type, list, changesReader()), query.cursor, pageSize(query.limit));
-          return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
+        const subTag = subTags?.length === 1 ? subTags[0] : undefined;
+        const built = subTag !== undefined || query.ownerId ? await keptListsBuilt() : { subTags: true, owners: true };
+        if (!subTags || subTag !== undefined) {
+          // A ranking over all pieces, one main tag or one sub-tag, or one artist's pieces (of a main tag or a
+          // sub-tag too when asked): its ranked list, paged by key.
+          const spec = query.ownerId
+            ? built.owners && ownerPieceSpec(query.kind, query.ownerId, { type, subTag }, list, changesReader())
+            : (!subTag || built.subTags) && pieceSpec(query.kind, type, list, changesReader(), subTag);
+          if (spec) {
+            const { items, nextCursor } = await rankedPage(spec, query.cursor, pageSize(query.limit));
+            return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
+          }
         }
-        // Sub-tags and an artist: a sorted read of the pieces that match (no list is kept per sub-tag or artist).
+        // Several sub-tags at once (an integrator's call; their lists are not merged), or lists not built yet by
+        // this release: a sorted read of the pieces that match.
         return contentPage(list, filter, key, query.cursor, query.limit, null);
       });
     },

@@ -6,5 +6,5 @@
 export { encodeCursor } from './feeds.cursor';
 export { feedListOf } from './feeds.service';
 export { ReactionDayModel } from './reactions.model';
-export { FeedListModel, feedListsState } from './feeds.lists';
+export { FeedListModel, feedListsState, PAGE_IDS } from './feeds.lists';
 export { RankingStateModel, checkRankings } from './feeds.rankings';
