@@ -7,13 +7,14 @@ import { withLock } from '../lib/mutex';
 import { earningsRollupsState } from '../modules/analytics';
 import { ledgerRootsState } from '../modules/anchors';
 import { commentListsKeptState } from '../modules/comments';
-import { pieceLinksState } from '../modules/contents';
+import { contentVersionsState, pieceLinksState, projectPiecesState, supportedPiecesState } from '../modules/contents';
 import { adminStatsState } from '../modules/dashboard';
 import { feedListsState, rankingsState, searchIndexState } from '../modules/feeds';
 import { followListsKeptState } from '../modules/follows';
 import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 import { listingMarksState } from '../modules/payments';
+import { projectListsState } from '../modules/projects';
 import { anyMemberExists, memberKeysState } from '../modules/users';
 
 export const keptStates: KeptState[] = [
@@ -35,6 +36,10 @@ export const keptStates: KeptState[] = [
   unreadCountsState, // before inbox-lists, which reads the sides it brings to their messages
   inboxListsState,
   searchIndexState,
+  projectListsState,
+  projectPiecesState,
+  supportedPiecesState,
+  contentVersionsState,
 ];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */
