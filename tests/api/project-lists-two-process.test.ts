@@ -15,9 +15,17 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
-import { ContentModel, contentVersionsState, projectPiecesState, supportedPiecesState, type ContentDoc } from '../../server/modules/contents';
+import {
+  ContentModel,
+  contentVersionsState,
+  MAX_PIECES_PER_PROJECT,
+  projectPiecesState,
+  setPiecesProject,
+  supportedPiecesState,
+  type ContentDoc,
+} from '../../server/modules/contents';
 import { ContentVersionModel } from '../../server/modules/contents/testing';
-import { ProjectModel, projectListsState, type ProjectDoc } from '../../server/modules/projects';
+import { MAX_PROJECTS_PER_MEMBER, ProjectModel, projectListsState, type ProjectDoc } from '../../server/modules/projects';
 import { grantCredits } from '../../server/modules/users';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
@@ -57,7 +65,8 @@ const auth = (caller: Caller) => ({ Authorization: `Bearer ${caller.token}` });
 const post = (through: Through, caller: Caller, url: string, body: object) => request(through).post(`/api/v2${url}`).set(auth(caller)).send(body);
 const get = (caller: Caller | null, url: string) => (caller ? request(app).get(`/api/v2${url}`).set(auth(caller)) : request(app).get(`/api/v2${url}`));
 const sorted = (ids: string[]) => [...ids].sort();
-const checks = async (...states: { check(): Promise<{ differences: string[] }> }[]) => Promise.all(states.map(async (state) => (await state.check()).differences));
+const checks = async (...states: { check(): Promise<{ differences: string[] }> }[]) =>
+  Promise.all(states.map(async (state) => (await state.check()).differences));
 
 describe('projects and their pieces', () => {
   const states = [projectListsState, projectPiecesState];
@@ -144,6 +153,54 @@ describe('projects and their pieces', () => {
   });
 });
 
+describe('the limits that keep a project list bounded', () => {
+  it('when a project holds 200 pieces, then one more answers 409 and stays where it was; a piece that left makes room', async () => {
+    const ana = await createMember();
+    const pieces: TestPiece[] = [];
+    for (let i = 0; i <= MAX_PIECES_PER_PROJECT; i += 1) pieces.push(await createPiece(ana, { title: `Piece ${i}` }));
+    const full = pieces.slice(0, MAX_PIECES_PER_PROJECT).map((piece) => piece.id);
+    // Half through the call (its text has room for about 180 ids), half through the contents module's writer.
+    const saved = await post(app, ana, '/project/save', { userId: ana.id, projectName: 'Full', contentIds: JSON.stringify(full.slice(0, 100)) }).expect(201);
+    await setPiecesProject(full.slice(100), saved.body.project.id);
+    const project = (await get(ana, `/project/content/${saved.body.project.id}`).expect(200)).body.project as { id: string; pieceCount: number };
+    expect(project.pieceCount).toBe(MAX_PIECES_PER_PROJECT);
+    const extra = pieces[MAX_PIECES_PER_PROJECT]!.id;
+    for (const [url, body] of [
+      ['/project/add-to-project', { projectId: project.id, contentId: extra }],
+      ['/content/update-projectid', { contentId: extra, projectId: project.id }],
+    ] as const) {
+      expect((await post(second.url, ana, url, body).expect(409)).body.message).toBe('A project holds at most 200 pieces.');
+    }
+    expect((await ContentModel.findById(extra).lean<ContentDoc>())!.projectId).toBeNull();
+    // A piece that left (behind the list, as a move that stopped half-way leaves it) is cleared from the list to make room.
+    await ContentModel.updateOne({ _id: full[0] }, { $set: { projectId: null } });
+    await post(app, ana, '/project/add-to-project', { projectId: project.id, contentId: extra }).expect(200);
+    const page = (await get(ana, `/project/content/${project.id}`).expect(200)).body as { project: { pieceCount: number; contentIds: string[] } };
+    expect(page.project.pieceCount).toBe(MAX_PIECES_PER_PROJECT);
+    expect(page.project.contentIds.at(-1)).toBe(extra);
+    expect(await checks(projectPiecesState)).toEqual([[]]);
+  }, 180_000);
+
+  it('when a member has 100 projects, then another answers 409 and is not kept; removing one makes room', async () => {
+    const ana = await createMember();
+    const made: string[] = [];
+    for (let i = 0; i < MAX_PROJECTS_PER_MEMBER; i += 1) {
+      made.push(
+        (await post(i % 2 ? second.url : app, ana, '/project/save', { userId: ana.id, projectName: `P${i}`, contentIds: '[]' }).expect(201)).body.project.id,
+      );
+    }
+    const refused = await post(app, ana, '/project/save', { userId: ana.id, projectName: 'One more', contentIds: '[]' }).expect(409);
+    expect(refused.body.message).toBe('A member has at most 100 projects.');
+    expect(await ProjectModel.countDocuments({ userId: ana.id })).toBe(MAX_PROJECTS_PER_MEMBER);
+    await post(second.url, ana, '/project/delete', { projectId: made[0] }).expect(200);
+    await post(app, ana, '/project/save', { userId: ana.id, projectName: 'One more', contentIds: '[]' }).expect(201);
+    const list = (await get(ana, `/project/${ana.id}`).expect(200)).body.projects as { projectName: string }[];
+    expect(list).toHaveLength(MAX_PROJECTS_PER_MEMBER);
+    expect(list[0]!.projectName).toBe('One more');
+    expect(await checks(projectListsState)).toEqual([[]]);
+  }, 180_000);
+});
+
 describe('a member’s collection', () => {
   /** Every page of the member's collection, through the API (small pages, so that paging is part of what is checked). */
   async function collection(member: TestMember): Promise<string[]> {
@@ -151,7 +208,10 @@ describe('a member’s collection', () => {
     let cursor: string | null = null;
     for (let pages = 0; pages < 50; pages += 1) {
       const query: string = `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const body = (await get(member, `/content/get-supported/${member.id}${query}`).expect(200)).body as { contents: { id: string }[]; nextCursor: string | null };
+      const body = (await get(member, `/content/get-supported/${member.id}${query}`).expect(200)).body as {
+        contents: { id: string }[];
+        nextCursor: string | null;
+      };
       ids.push(...body.contents.map((piece) => piece.id));
       cursor = body.nextCursor;
       if (!cursor) return ids;

@@ -15,6 +15,7 @@
  * A project holds at most MAX_PIECES_PER_PROJECT pieces, so that reading one stays bounded.
  */
 import { Schema, Types, model } from 'mongoose';
+import { MESSAGES } from '../../../generated/validation';
 import { AppError } from '../../lib/errors';
 import type { KeptState, KeptStateReport } from '../../lib/kept-state';
 import { publicPages } from '../../lib/public-pages';
@@ -25,9 +26,8 @@ import { ContentModel, type ContentDoc } from './contents.model';
 /** Whether `projectId` is a project of `ownerId` (the projects module answers; it is handed to the contents routes). */
 export type ProjectOwnerCheck = (projectId: string, ownerId: string) => Promise<boolean>;
 
-/** How many pieces one project may hold: its page and the member's project list read each of them. */
+/** How many pieces one project may hold: its page and the member's project list read each of them (the contract's message says it). */
 export const MAX_PIECES_PER_PROJECT = 200;
-export const PROJECT_FULL_MESSAGE = `A project holds at most ${MAX_PIECES_PER_PROJECT} pieces.`;
 
 const projectPiecesSchema = new Schema(
   { _id: { type: String, required: true }, ids: { type: [String], default: [] }, n: Number, at: Date },
@@ -49,8 +49,8 @@ async function stillIn(projectId: string, ids: string[]): Promise<string[]> {
 }
 
 /**
- * Makes room check for `adding` pieces: a list that would pass the limit is first cleared of pieces that left it; if
- * it is still too full, 409. Two adds at once may both pass on the same list: the limit is then passed by what was
+ * Checks that the project has room for `adding` pieces: a list that would pass the limit is first cleared of pieces
+ * that left it; if it is still too full, 409 before anything moves. Two adds at once may both pass on the same list: the limit is then passed by what was
  * added at that moment, not more.
  */
 async function requireRoom(projectId: string, adding: string[]): Promise<void> {
@@ -62,7 +62,7 @@ async function requireRoom(projectId: string, adding: string[]): Promise<void> {
     return staying.length === now.length ? null : staying;
   });
   if (kept.ids.length + adding.filter((id) => !kept.ids.includes(id)).length > MAX_PIECES_PER_PROJECT)
-    throw new AppError(409, 'conflict', PROJECT_FULL_MESSAGE);
+    throw new AppError(409, 'conflict', MESSAGES.projectFull);
 }
 
 /** Drops the piece from the list of the project it was in, unless it points at that project again. */

@@ -39,7 +39,6 @@ export {
   forgetProjectPieces,
   MAX_PIECES_PER_PROJECT,
   piecesOfProject,
-  PROJECT_FULL_MESSAGE,
   projectPiecesState,
   setPieceProject,
   setPiecesProject,

@@ -6,15 +6,15 @@
  * one listed (readers skip it). A member has at most MAX_PROJECTS_PER_MEMBER projects, so reading them stays bounded.
  */
 import { Schema, Types, model } from 'mongoose';
+import { MESSAGES } from '../../../generated/validation';
 import { AppError } from '../../lib/errors';
 import type { KeptState, KeptStateReport } from '../../lib/kept-state';
 import { readById } from '../../lib/query';
 import { versionedLists } from '../../lib/versioned-list';
 import { ProjectModel, type ProjectDoc } from './projects.model';
 
-/** How many projects a member may have: the side menu lists them all on every signed-in page. */
+/** How many projects a member may have: the side menu lists them all on every signed-in page (the contract's message says it). */
 export const MAX_PROJECTS_PER_MEMBER = 100;
-export const TOO_MANY_PROJECTS_MESSAGE = `A member has at most ${MAX_PROJECTS_PER_MEMBER} projects.`;
 
 const projectListSchema = new Schema(
   { _id: { type: String, required: true }, ids: { type: [String], default: [] }, n: Number, at: Date },
@@ -43,7 +43,7 @@ export async function listProject(userId: Types.ObjectId, projectId: Types.Objec
   });
   if (full) {
     await ProjectModel.deleteOne({ _id: projectId });
-    throw new AppError(409, 'conflict', TOO_MANY_PROJECTS_MESSAGE);
+    throw new AppError(409, 'conflict', MESSAGES.tooManyProjects);
   }
 }
 
