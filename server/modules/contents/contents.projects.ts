@@ -84,7 +84,8 @@ export async function setPiecesProject(contentIds: (Types.ObjectId | string)[], 
   const left = await Promise.all(ids.map(projectOf));
   for (const id of ids) await updateById(ContentModel, new Types.ObjectId(id), { $set: { projectId: target ? new Types.ObjectId(target) : null } });
   if (target) await projectLists.change(target, (now) => [...now, ...ids.filter((id) => !now.includes(id))]);
-  await Promise.all(ids.map((id, i) => (left[i] && left[i] !== target ? dropFrom(left[i]!, id) : null)));
+  const moved = ids.flatMap((id, i) => (left[i] && left[i] !== target ? [{ id, from: left[i] }] : []));
+  await Promise.all(moved.map(({ id, from }) => dropFrom(from, id)));
   publicPages.clear();
 }
 

@@ -64,7 +64,7 @@ async function compareChains(write: boolean): Promise<KeptStateReport> {
   const differences: string[] = [];
   const batch: Record<string, unknown>[] = [];
   const flush = async () => {
-    if (batch.length) await SupportedEntryModel.collection.insertMany(batch.splice(0) as never[], { ordered: false });
+    if (batch.length) await SupportedEntryModel.collection.insertMany(batch.splice(0), { ordered: false });
   };
   let checked = 0;
   const pieces = ContentModel.collection.find({ payerId: { $ne: null } }, { projection: { payerId: 1 }, sort: { _id: 1 }, batchSize: 1_000 });

@@ -109,7 +109,7 @@ async function compareChains(write: boolean): Promise<KeptStateReport> {
       batch.push({ _id: chains.idOf(piece, chain.end), versionId: version._id, keepUntil: version.keepUntil });
     }
   }
-  for (let i = 0; i < batch.length; i += 1_000) await VersionEntryModel.collection.insertMany(batch.slice(i, i + 1_000) as never[], { ordered: false });
+  for (let i = 0; i < batch.length; i += 1_000) await VersionEntryModel.collection.insertMany(batch.slice(i, i + 1_000), { ordered: false });
   if (write) chains.forget();
   return { checked: byPiece.size, differences };
 }
