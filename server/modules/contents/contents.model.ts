@@ -162,7 +162,7 @@ const contentVersionSchema = new Schema(
   },
   { versionKey: false },
 );
-// A piece's versions are read through their chain (contents.versions.ts); the housekeeping job reads them by state.
-contentVersionSchema.index({ state: 1, keepUntil: 1 });
+// A piece's versions are read through their chain (contents.versions.ts); by piece only when the piece is removed.
+contentVersionSchema.index({ contentId: 1 });
 export type ContentVersionDoc = InferSchemaType<typeof contentVersionSchema> & { _id: Types.ObjectId };
 export const ContentVersionModel = model('ContentVersion', contentVersionSchema, 'content_versions');
