@@ -1664,7 +1664,7 @@ export interface paths {
         put?: never;
         /**
          * Put a piece in a project or take it out
-         * @description The project must exist and belong to the piece's owner (404 otherwise, as for a piece the caller may not change). An empty `projectId` takes the piece out of its project.
+         * @description The project must exist and belong to the piece's owner (404 otherwise, as for a piece the caller may not change). An empty `projectId` takes the piece out of its project. A project holds at most 200 pieces (409 'A project holds at most 200 pieces.').
          */
         post: operations["updateContentProject"];
         delete?: never;
@@ -2628,7 +2628,7 @@ export interface paths {
         put?: never;
         /**
          * Put one of one's pieces in one of one's projects
-         * @description An empty `projectId` answers 'Project should be selected.'. The project and the piece must both be the caller's (404 otherwise). A piece already in another project moves to this one.
+         * @description An empty `projectId` answers 'Project should be selected.'. The project and the piece must both be the caller's (404 otherwise). A piece already in another project moves to this one. A project holds at most 200 pieces (409 'A project holds at most 200 pieces.').
          */
         post: operations["addToProject"];
         delete?: never;
@@ -2708,7 +2708,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project from some of one's own pieces
-         * @description `contentIds` is a JSON list of piece ids as text (`["…","…"]`, may be `[]`); every piece must be the member's own (another member's piece answers 404, as one that does not exist). `userId` must be the caller (404 otherwise). The name must not be empty ('Project name should not be empty'). A piece already in another project moves to the new one.
+         * @description `contentIds` is a JSON list of piece ids as text (`["…","…"]`, may be `[]`); every piece must be the member's own (another member's piece answers 404, as one that does not exist). `userId` must be the caller (404 otherwise). The name must not be empty ('Project name should not be empty'). A piece already in another project moves to the new one. A member has at most 100 projects (409 'A member has at most 100 projects.').
          */
         post: operations["saveProject"];
         delete?: never;
@@ -10610,6 +10610,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -12812,6 +12813,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {
@@ -12968,6 +12970,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
             /** @description Something the call needs is down for a moment: the database is restarting or unreachable, or the file storage failed. Nothing was changed, or what was started was undone; send the same request again after `Retry-After` seconds. Every operation may answer it (`x-shared-responses`). */
             503: {

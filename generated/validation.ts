@@ -92,6 +92,8 @@ export const MESSAGES = {
   "contentAddedToProject": "The content is added to project successfully.",
   "projectRemoved": "The project is removed successfully.",
   "projectRenamed": "The project is renamed.",
+  "projectFull": "A project holds at most 200 pieces.",
+  "tooManyProjects": "A member has at most 100 projects.",
   "bidPriceRequired": "You must input the price.",
   "bidBelowBest": "The price must be bigger than the current best bid price.",
   "bidBelowEarning": "The price must be bigger than the current earning.",

@@ -55,7 +55,7 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'getWalletSummary', pages: 'side menu, Wallet, Settings', as: 'member', path: (f) => `/wallet/summary/${f.member.id}`, scans: NOT_YET },
   { operationId: 'getWalletSummary', pages: 'side menu, Wallet (heavy artist)', as: 'artist', path: (f) => `/wallet/summary/${f.artist.id}`, scans: NOT_YET },
   { operationId: 'getUserExt', pages: 'account head, Settings, Pricing', as: 'member', path: (f) => `/user-setting/get-ext/${f.member.id}` },
-  { operationId: 'getProjectsOfUser', pages: 'side menu, Projects', as: 'artist', path: (f) => `/project/${f.artist.id}`, scans: NOT_YET },
+  { operationId: 'getProjectsOfUser', pages: 'side menu, Projects', as: 'artist', path: (f) => `/project/${f.artist.id}` },
   { operationId: 'getWalletLink', pages: 'side menu, NFT, Settings', as: 'member', path: () => '/stellar/wallet' },
   { operationId: 'getSubscription', pages: 'sign-in, plan, Privacy', as: 'member', path: (f) => `/subscription/${f.member.id}` },
   { operationId: 'getAllPlans', pages: 'sign-in, plan, Privacy', as: 'member', path: () => '/subscription/all-plans' },
@@ -115,7 +115,6 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'a profile (supported)',
     as: 'member',
     path: (f) => `/content/get-supported/${f.member.id}?limit=24`,
-    scans: NOT_YET,
   },
   {
     operationId: 'getFollowers',
@@ -130,7 +129,7 @@ export const SCALE_CALLS: ScaleCall[] = [
     path: (f) => `/follow/get-followings/${f.member.id}/myuserId/${f.member.id}?limit=20`,
   },
   { operationId: 'getTop50Chart', pages: 'Top 50', as: 'member', path: (f) => `/content/top50/${f.artist.username}` },
-  { operationId: 'getProjectContents', pages: 'Projects', as: 'artist', path: (f) => `/project/content/${f.projectId}`, scans: NOT_YET },
+  { operationId: 'getProjectContents', pages: 'Projects', as: 'artist', path: (f) => `/project/content/${f.projectId}` },
   // Messages.
   { operationId: 'getMessagesByReceiver', pages: 'Inbox', as: 'member', path: (f) => `/message/by-receiverId/${f.member.id}?limit=20` },
   { operationId: 'getMessagesByReceiver', pages: 'Inbox (heavy artist)', as: 'artist', path: (f) => `/message/by-receiverId/${f.artist.id}?limit=20` },
@@ -173,7 +172,7 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'getPaymentOrder', pages: 'order return', as: 'member', path: (f) => `/payments/orders/${f.artistPiece.id}` },
   { operationId: 'getCreditMovements', pages: 'plan, admin member', as: 'member', path: (f) => `/user-setting/credits/${f.member.id}` },
   { operationId: 'getSubscriptionStatus', pages: 'subscription return', as: 'member', path: () => '/subscription/status/sub_0123456789abcdef0123' },
-  { operationId: 'getContentVersions', pages: 'replace file', as: 'artist', path: (f) => `/content/versions/${f.artistPiece.id}`, scans: NOT_YET },
+  { operationId: 'getContentVersions', pages: 'replace file', as: 'artist', path: (f) => `/content/versions/${f.artistPiece.id}` },
   // Settings.
   { operationId: 'getCountries', pages: 'Settings (region)', as: 'member', path: () => '/user-setting/countries' },
   { operationId: 'getRegions', pages: 'Settings (region)', as: 'member', path: () => '/user-setting/regions/PT' },

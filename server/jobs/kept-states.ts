@@ -7,13 +7,14 @@ import { withLock } from '../lib/mutex';
 import { earningsRollupsState } from '../modules/analytics';
 import { ledgerRootsState } from '../modules/anchors';
 import { commentListsKeptState } from '../modules/comments';
-import { pieceLinksState } from '../modules/contents';
+import { contentVersionsState, pieceLinksState, projectPiecesState, supportedPiecesState } from '../modules/contents';
 import { adminStatsState } from '../modules/dashboard';
 import { feedListsState, rankingsState, searchIndexState } from '../modules/feeds';
 import { followListsKeptState } from '../modules/follows';
 import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 import { listingMarksState } from '../modules/payments';
+import { projectListsState } from '../modules/projects';
 import { currentPlansState } from '../modules/subscriptions';
 import { anyMemberExists, creditListsState, memberKeysState } from '../modules/users';
 
@@ -38,6 +39,10 @@ export const keptStates: KeptState[] = [
   searchIndexState,
   creditListsState,
   currentPlansState,
+  projectListsState,
+  projectPiecesState,
+  supportedPiecesState,
+  contentVersionsState,
 ];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
-import { ContentModel, migrateContents } from '../../server/modules/contents';
+import { ContentModel, markPaidOut, migrateContents } from '../../server/modules/contents';
 import { publicPages } from '../../server/lib/public-pages';
 import { refreshRankings } from '../../server/modules/feeds';
 import { addOutsideReactions } from '../../server/modules/knacks';
@@ -395,8 +395,9 @@ describe('detail, artists, charts and collections', () => {
     const supported = await publish(ana, 'Supported');
     await publish(ana, 'Not supported');
     const own = await publish(bea, 'Own');
-    await ContentModel.updateOne({ _id: supported.id }, { $set: { isPaidOut: true, payerId: bea.user.id } });
-    await ContentModel.updateOne({ _id: own.id }, { $set: { isPaidOut: true, payerId: bea.user.id } });
+    // Paid through the contents module's writer, which also puts the piece in the payer's collection.
+    await markPaidOut(new Types.ObjectId(supported.id), bea.user.id);
+    await markPaidOut(new Types.ObjectId(own.id), bea.user.id);
     expect(titles((await api(`/content/get-supported/${bea.user.id}`, bea).expect(200)).body)).toEqual(['Supported']);
     expect((await api(`/content/get-supported/${bea.user.id}`, ana).expect(404)).body.message).toBe('This member does not exist.');
     await api(`/content/get-supported/${bea.user.id}`).expect(401);

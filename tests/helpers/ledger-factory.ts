@@ -10,7 +10,7 @@ import request from 'supertest';
 import { signAccessToken } from '../../server/lib/access-token';
 import { wordsOf } from '../../server/lib/search';
 import { BidModel } from '../../server/modules/bids/testing';
-import { ContentModel, notePieceOwned } from '../../server/modules/contents';
+import { ContentModel, noteSupported, notePieceOwned } from '../../server/modules/contents';
 import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';
 import { testConfig } from './app';
@@ -103,6 +103,7 @@ const cardFee = (piece: TestPiece, payer: TestMember, feeMicros: number, at: Dat
 /** The listing fee `payer` paid by card for `piece` (ledger `listing:{contentId}`); the piece is then paid out by them. */
 export async function payListing(piece: TestPiece, payer: TestMember, feeMicros = 650_000, at = new Date()): Promise<TestPiece> {
   await post({ _id: `listing:${piece.id}`, kind: 'listing', ...cardFee(piece, payer, feeMicros, at) });
+  await noteSupported(new Types.ObjectId(piece.id), payer.id);
   await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(payer.id) } });
   return { ...piece, payerId: payer.id };
 }
@@ -194,6 +195,7 @@ export async function knackBy(viewer: TestMember | string, piece: TestPiece, at 
 export async function credit(member: TestMember, micros: number, at = new Date()) {
   const piece = await createPiece(member, { title: `Earner ${randomBytes(3).toString('hex')}`, knackRateMicros: micros });
   const paid = { ...piece, payerId: member.id };
+  await noteSupported(new Types.ObjectId(piece.id), member.id);
   await ContentModel.updateOne({ _id: piece.id }, { $set: { isPaidOut: true, payerId: new Types.ObjectId(member.id) } });
   return knackBy(new Types.ObjectId().toHexString(), paid, at);
 }

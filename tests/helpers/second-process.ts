@@ -17,13 +17,21 @@ export interface SecondApp {
   stop(): Promise<void>;
 }
 
-/** Starts the app in a child process on this test file's database (call after useTestDatabase has connected). */
-export function startSecondApp({ timeoutMs = 60_000 } = {}): Promise<SecondApp> {
+/**
+ * Starts the app in a child process on this test file's database (call after useTestDatabase has connected).
+ * `storageRoot`: the folder of the test app's local file storage, for tests whose two processes change the same
+ * files (else the second process stores files in a folder of its own).
+ */
+export function startSecondApp({ timeoutMs = 60_000, storageRoot }: { timeoutMs?: number; storageRoot?: string } = {}): Promise<SecondApp> {
   const base = new URL(process.env.KNACK_TEST_DB_URI!);
   base.pathname = '/';
   const child = fork(path.join(__dirname, 'app-process.ts'), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, KNACK_SECOND_APP_DB_URI: withDatabaseName(base.toString(), mongoose.connection.name) },
+    env: {
+      ...process.env,
+      KNACK_SECOND_APP_DB_URI: withDatabaseName(base.toString(), mongoose.connection.name),
+      ...(storageRoot ? { KNACK_SECOND_APP_STORAGE_ROOT: storageRoot } : {}),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const stop = () =>

@@ -19,6 +19,7 @@ import { anyOf, ours } from '../../lib/query';
 import type { Limit } from '../../lib/rate-limit';
 import { type MediaService, type UploadDoc, uploadReads, type Visibility } from '../media';
 import { ContentModel, ContentVersionModel, type ContentDoc, type ContentVersionDoc } from './contents.model';
+import { noteVersion, recentVersions } from './contents.versions';
 
 /** Which file of a piece: a song's audio, or its picture (a song's cover, the image of art and photos). */
 export type PieceFileKind = 'audio' | 'image';
@@ -99,7 +100,10 @@ export function createPieceFiles(media: MediaService) {
   async function finish(version: ContentVersionDoc, content: ContentDoc): Promise<void> {
     await media.setVisibility([version.replacedBy], filesVisibility(content));
     await media.setVisibility([version.uploadId], 'owner');
-    await ContentVersionModel.deleteMany(ours({ contentId: version.contentId, uploadId: version.replacedBy, _id: { $ne: version._id } }));
+    if (version.restores) await ContentVersionModel.deleteOne({ _id: version.restores });
+    // A record written before records named the version they restore: found by its upload (a scan, for those only).
+    else if (version.restores === undefined)
+      await ContentVersionModel.deleteMany(ours({ contentId: version.contentId, uploadId: version.replacedBy, _id: { $ne: version._id } }));
     await ContentVersionModel.updateOne({ _id: version._id }, { $set: { state: 'kept' } });
   }
 
@@ -108,24 +112,32 @@ export function createPieceFiles(media: MediaService) {
    * version stays a version, and the record goes (last, so that a stop in between leaves it to settle again).
    */
   async function undo(version: ContentVersionDoc): Promise<void> {
-    const restoring = await ContentVersionModel.exists(ours({ contentId: version.contentId, uploadId: version.replacedBy, _id: { $ne: version._id } }));
+    const restoring =
+      version.restores === undefined
+        ? await ContentVersionModel.exists(ours({ contentId: version.contentId, uploadId: version.replacedBy, _id: { $ne: version._id } }))
+        : Boolean(version.restores);
     if (!restoring) await media.detach([{ _id: version.replacedBy }], usedByOf(version.contentId));
     await ContentVersionModel.deleteOne({ _id: version._id });
   }
 
   /**
    * Makes `next` the piece's file of `kind`, the file it had becoming a version. `next` is a new upload of the
-   * owner (claimed here for the piece), or the upload of a version being restored (claimed by the piece already).
+   * owner (claimed here for the piece), or the upload of the version `restoring` (claimed by the piece already).
    * Runs under the piece's lock; answers the piece as it is now.
    */
-  async function switchFile(content: ContentDoc, kind: PieceFileKind, next: UploadDoc, restoring: boolean): Promise<ContentDoc> {
+  async function switchFile(content: ContentDoc, kind: PieceFileKind, next: UploadDoc, restoring: ContentVersionDoc | null): Promise<ContentDoc> {
     const current = await uploadOf(content, kind);
     const other = await uploadOf(content, kind === 'audio' ? 'image' : 'audio');
     if (!current || (kind === 'audio' && !other)) throw new Error(`piece ${String(content._id)} has lost an upload of its files`);
     const [photo, audio] = kind === 'image' ? [next, other] : [other!, next];
     const now = Date.now();
+    const versionId = new Types.ObjectId();
+    const keepUntil = new Date(now + FILE_VERSION_KEPT_MS);
+    // Its place in the piece's versions first: a record is never missing from them.
+    await noteVersion(content._id, versionId, keepUntil);
     const version = (
       await ContentVersionModel.create({
+        _id: versionId,
         contentId: content._id,
         kind,
         uploadId: current._id,
@@ -135,8 +147,9 @@ export function createPieceFiles(media: MediaService) {
         mimeType: current.mimeType,
         duration: current.duration ?? null,
         replacedAt: new Date(now),
-        keepUntil: new Date(now + FILE_VERSION_KEPT_MS),
+        keepUntil,
         state: 'switching',
+        restores: restoring?._id ?? null,
       })
     ).toObject<ContentVersionDoc>();
     try {
@@ -157,7 +170,7 @@ export function createPieceFiles(media: MediaService) {
    * neither held nor kept.
    */
   async function settleStalledOf(contentId: Types.ObjectId): Promise<void> {
-    const stalled = await ContentVersionModel.find({ contentId, state: 'switching' }).lean<ContentVersionDoc[]>();
+    const stalled = (await recentVersions(contentId)).filter((version) => version.state === 'switching');
     for (const version of stalled) await settle(version);
   }
 
@@ -218,7 +231,7 @@ export function createPieceFiles(media: MediaService) {
         lockOf(content._id),
         async () => {
           await settleStalledOf(content._id);
-          return switchFile(await lockedPiece(content._id, kind), kind, next, false);
+          return switchFile(await lockedPiece(content._id, kind), kind, next, null);
         },
         LOCK,
       );
@@ -233,7 +246,7 @@ export function createPieceFiles(media: MediaService) {
           const version = await restorableVersion(content._id, versionId);
           const upload = version && (await uploadReads.byId<UploadDoc>(version.uploadId));
           if (!version || !upload) throw notFound(FILE_MESSAGES.versionNotFound);
-          return switchFile(await lockedPiece(content._id, version.kind), version.kind, upload, true);
+          return switchFile(await lockedPiece(content._id, version.kind), version.kind, upload, version);
         },
         LOCK,
       );
@@ -242,8 +255,8 @@ export function createPieceFiles(media: MediaService) {
     /** The piece's versions that can still be restored, the latest replaced first, with signed links for its owner. */
     async versions(content: ContentDoc): Promise<Schemas['ContentVersion'][]> {
       const now = Date.now();
-      const kept = (await ContentVersionModel.find({ contentId: content._id, state: 'kept' }).lean<ContentVersionDoc[]>())
-        .filter((version) => version.keepUntil.getTime() > now)
+      const kept = (await recentVersions(content._id, now))
+        .filter((version) => version.state === 'kept' && version.keepUntil.getTime() > now)
         .sort((a, b) => b.replacedAt.getTime() - a.replacedAt.getTime());
       const listed: Schemas['ContentVersion'][] = [];
       for (const version of kept) {

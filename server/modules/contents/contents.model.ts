@@ -157,10 +157,12 @@ const contentVersionSchema = new Schema(
     replacedAt: { type: Date, required: true },
     keepUntil: { type: Date, required: true },
     state: { type: String, enum: ['switching', 'kept'], required: true },
+    /** The version this switch restores (null for a new file); absent on records written before it was kept. */
+    restores: { type: Schema.Types.ObjectId, default: null },
   },
   { versionKey: false },
 );
-// A piece's versions are few and last 30 days: the collection stays small, and is read by piece only by its owner.
+// A piece's versions are read through their chain (contents.versions.ts); by piece only when the piece is removed.
 contentVersionSchema.index({ contentId: 1 });
 export type ContentVersionDoc = InferSchemaType<typeof contentVersionSchema> & { _id: Types.ObjectId };
 export const ContentVersionModel = model('ContentVersion', contentVersionSchema, 'content_versions');

@@ -9,6 +9,7 @@ import { incInTurn, inTurn } from '../../lib/in-turn';
 import { publicPages } from '../../lib/public-pages';
 import { updateById } from '../../lib/query';
 import { ContentModel, type ContentDoc } from './contents.model';
+import { noteSupported } from './contents.supported';
 
 export const RADAR_WINDOW_DAYS = 30;
 export const RADAR_MAX_FOLLOWERS = 100;
@@ -60,6 +61,8 @@ export async function markPaidOut(contentId: Types.ObjectId, payerId: string): P
   // that payer's calls get here, so two writers at once write the same values.
   const current = await ContentModel.findById(contentId).lean<ContentDoc>();
   if (!current || current.isPaidOut) return current;
+  // The payer's collection names the piece first: a piece never has a payer whose collection lacks it.
+  await noteSupported(contentId, payerId);
   const updated = await ContentModel.findByIdAndUpdate(
     contentId,
     { $set: { isPaidOut: true, payerId: new Types.ObjectId(payerId) } },

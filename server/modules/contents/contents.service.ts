@@ -29,7 +29,7 @@ import { createPieceFiles, FILE_CHANGE_LIMIT, FILE_MESSAGES, filesVisibility, me
 import { featureRankOf, initialRanking } from './contents.ranking';
 import { ContentModel, type ContentDoc } from './contents.model';
 import { notePieceChange, notePieceOwned } from './contents.chains';
-import type { ProjectOwnerCheck } from './contents.projects';
+import { setPieceProject, type ProjectOwnerCheck } from './contents.projects';
 
 export type SaveMode = 'classic' | 'top50' | 'artist';
 
@@ -427,9 +427,8 @@ export function createContentsService(media: MediaService) {
     async updateProject(caller: AuthContext, contentId: string, projectId: string, ownsProject: ProjectOwnerCheck): Promise<ContentDoc> {
       const content = await editable(contentId, caller);
       if (projectId && !(await ownsProject(projectId, String(content.ownerId)))) throw notFound('Project not found');
-      const value = projectId ? new Types.ObjectId(projectId) : null;
-      publicPages.clear();
-      return (await ContentModel.findByIdAndUpdate(contentId, { $set: { projectId: value } }, { new: true }).lean<ContentDoc>())!;
+      await setPieceProject(content._id, projectId || null);
+      return (await ContentModel.findById(contentId).lean<ContentDoc>())!;
     },
 
     /**

@@ -34,7 +34,18 @@ export {
   type PieceChainEntry,
 } from './contents.chains';
 export { ensurePieceLinks, pieceAtLink, pieceLinksState } from './contents.links';
-export { clearProject, setPieceProject, type ProjectOwnerCheck } from './contents.projects';
+export {
+  clearProject,
+  forgetProjectPieces,
+  MAX_PIECES_PER_PROJECT,
+  piecesOfProject,
+  projectPiecesState,
+  setPieceProject,
+  setPiecesProject,
+  type ProjectOwnerCheck,
+} from './contents.projects';
+export { contentVersionsState, forgetVersionChains } from './contents.versions';
+export { forgetSupportedPieces, noteSupported, supportedPiecesDown, supportedPiecesEnd, supportedPiecesState } from './contents.supported';
 export {
   countEmbedPlay,
   featureRankOf,

@@ -20,6 +20,8 @@ import {
   ownerChainEnd,
   pieceAtLink,
   pieceByFormerLink,
+  supportedPiecesDown,
+  supportedPiecesEnd,
 } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
@@ -126,6 +128,48 @@ export function createFeedsService(contents: ContentsService) {
   }
 
   /**
+   * One page of a numbered chain of pieces (newest last), read from its end down by number: each entry's piece read by
+   * `_id` and kept when `keeps` says it still belongs (a piece is shown once). At most MAX_SCANNED entries are read
+   * for a page, which may then hold fewer pieces than asked, with a cursor to read on from.
+   */
+  async function chainPage(
+    list: string,
+    cursor: string | undefined,
+    size: number,
+    anchor: Types.ObjectId | string,
+    chain: {
+      end: () => Promise<number>;
+      down: (from: number, count: number) => Promise<{ n: number; entry: { contentId: Types.ObjectId } }[]>;
+      keeps: (doc: ContentDoc) => boolean;
+    },
+  ): Promise<{ pieces: ContentDoc[]; nextCursor: string | null }> {
+    const position = decodeCursor(list, cursor);
+    let from = position ? (position.key ?? 0) - 1 : await chain.end();
+    const found: { doc: ContentDoc; n: number }[] = [];
+    const seen = new Set<string>();
+    let scanned = 0;
+    while (found.length <= size && from >= 1 && scanned < MAX_SCANNED) {
+      const rows = await chain.down(from, Math.min(size + 1 - found.length, MAX_SCANNED - scanned));
+      const count = Math.min(size + 1 - found.length, MAX_SCANNED - scanned, from);
+      scanned += count;
+      from -= count;
+      const docs = await Promise.all(rows.map((row) => contentReads.byId<ContentDoc>(row.entry.contentId)));
+      rows.forEach((row, i) => {
+        const doc = docs[i];
+        if (!doc || !chain.keeps(doc) || seen.has(String(doc._id))) return;
+        seen.add(String(doc._id));
+        found.push({ doc, n: row.n });
+      });
+    }
+    const page = found.slice(0, size);
+    const last = page[page.length - 1];
+    const more = found.length > size || (from >= 1 && scanned >= MAX_SCANNED);
+    const lastN = last?.n ?? from + 1;
+    const nextCursor = more && lastN > 1 ? encodeCursor(list, { key: lastN, id: last?.doc._id ?? new Types.ObjectId(String(anchor)) }) : null;
+    return { pieces: page.map(({ doc }) => doc), nextCursor };
+  }
+
+  /**
    * A page of the list `list` taken from pieces already read (a search's, bounded by its index): the same order and
    * cursors as contentPage, for the public (hidden counts stay hidden).
    */
@@ -203,39 +247,26 @@ export function createFeedsService(contents: ContentsService) {
       const shown = (piece: ContentDoc) => all || piece.listed || (follower && Boolean(piece.setting?.followers) && !piece.takenDown);
       const list = `by-owner:${ownerId}:${type ?? 'all'}`;
       const size = pageSize(limit);
-      // The member's list of their pieces (of the type asked), newest last: paged from its end down by number, each
-      // piece read by `_id` and shown if it is still theirs and this viewer may see it.
-      const position = decodeCursor(list, cursor);
-      let from = position ? (position.key ?? 0) - 1 : await ownerChainEnd(owner._id, type);
-      const found: { doc: ContentDoc; n: number }[] = [];
-      const seen = new Set<string>();
-      let scanned = 0;
-      while (found.length <= size && from >= 1 && scanned < MAX_SCANNED) {
-        const rows = await ownerChainDown(owner._id, type, from, Math.min(size + 1 - found.length, MAX_SCANNED - scanned));
-        const count = Math.min(size + 1 - found.length, MAX_SCANNED - scanned, from);
-        scanned += count;
-        from -= count;
-        const docs = await Promise.all(rows.map((row) => contentReads.byId<ContentDoc>(row.entry.contentId)));
-        rows.forEach((row, i) => {
-          const doc = docs[i];
-          if (!doc || String(doc.ownerId) !== ownerId || (type && doc.type !== type) || !shown(doc) || seen.has(String(doc._id))) return;
-          seen.add(String(doc._id));
-          found.push({ doc, n: row.n });
-        });
-      }
-      const page = found.slice(0, size);
-      const last = page[page.length - 1];
-      const more = found.length > size || (from >= 1 && scanned >= MAX_SCANNED);
-      const lastN = last?.n ?? from + 1;
-      const nextCursor = more && lastN > 1 ? encodeCursor(list, { key: lastN, id: last?.doc._id ?? owner._id }) : null;
-      return { contents: await Promise.all(page.map(({ doc }) => contents.dto(doc, viewer))), nextCursor };
+      // The member's list of their pieces (of the type asked), newest last: shown if still theirs and this viewer may see it.
+      const page = await chainPage(list, cursor, size, owner._id, {
+        end: () => ownerChainEnd(owner._id, type),
+        down: (from, count) => ownerChainDown(owner._id, type, from, count),
+        keeps: (doc) => String(doc.ownerId) === ownerId && (!type || doc.type === type) && shown(doc),
+      });
+      return { contents: await Promise.all(page.pieces.map((doc) => contents.dto(doc, viewer))), nextCursor: page.nextCursor };
     },
 
     /** The pieces of others the member paid the listing fee for (their collection): for the member and admins only. */
     async supported(userId: string, viewer: AuthContext, cursor?: string, limit?: number): Promise<ContentPage> {
       requireSelfOrAdmin(viewer, userId, NO_MEMBER);
-      const payer = new Types.ObjectId(userId);
-      return contentPage(`supported:${userId}`, { payerId: payer, ownerId: { $ne: payer }, listed: true }, null, cursor, limit, viewer);
+      // Their chain of paid pieces (contents' supported_pieces), newest last: shown while they are still its payer, it is
+      // another member's and listed.
+      const page = await chainPage(`supported:${userId}`, cursor, pageSize(limit), userId, {
+        end: () => supportedPiecesEnd(userId),
+        down: (from, count) => supportedPiecesDown(userId, from, count),
+        keeps: (doc) => String(doc.payerId) === userId && String(doc.ownerId) !== userId && doc.listed,
+      });
+      return { contents: await Promise.all(page.pieces.map((doc) => contents.dto(doc, viewer))), nextCursor: page.nextCursor };
     },
 
     async top50(username: string, viewer: AuthContext | undefined): Promise<Schemas['Top50Response']> {

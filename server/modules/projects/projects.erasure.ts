@@ -3,6 +3,7 @@ import { Types } from 'mongoose';
 import type { Schemas } from '../../lib/openapi-types';
 import { ours } from '../../lib/query';
 import { clearProject, contentReads, type ContentDoc } from '../contents';
+import { unlistProject } from './projects.lists';
 import { ProjectModel, type ProjectDoc } from './projects.model';
 
 /** The member's projects, the oldest first, each with the ids of the member's pieces in it. */
@@ -26,6 +27,7 @@ export async function removeProjectsOf(userId: string): Promise<number> {
   const projects = await ProjectModel.find({ userId: new Types.ObjectId(userId) }, { _id: 1 }).lean<Pick<ProjectDoc, '_id'>[]>();
   for (const project of projects) {
     await ProjectModel.deleteOne({ _id: project._id });
+    await unlistProject(new Types.ObjectId(userId), project._id);
     await clearProject(project._id);
   }
   return projects.length;

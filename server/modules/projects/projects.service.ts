@@ -4,8 +4,11 @@
  * project shows follows its own visibility (contents' canView and the feeds' mapping), so a private,
  * followers-only or taken-down piece, or a count its owner hides, never shows through a project.
  *
- * Reads that scan on the embedded database (they filter on other fields than `_id`): a member's projects
- * (`project/{userId}`), a project's pieces (`project/content/{id}`) and the ranking (`project/project-for-ranking`).
+ * A member's projects (`project/{userId}`, which the side menu asks on every signed-in page) and a project's pieces
+ * (`project/content/{id}`) are read by `_id` only: the member's list of projects (projects.lists.ts), then each
+ * project's list of pieces (kept by the contents module), then each piece. Both lists are bounded (at most
+ * MAX_PROJECTS_PER_MEMBER projects of at most MAX_PIECES_PER_PROJECT pieces), so these reads do not grow with the
+ * catalogue. The ranking (`project/project-for-ranking`) still scans the listed pieces.
  */
 import { Types } from 'mongoose';
 import { MESSAGES } from '../../../generated/validation';
@@ -14,8 +17,19 @@ import { requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
 import type { Schemas } from '../../lib/openapi-types';
 import { anyOf, ours } from '../../lib/query';
-import { canView, clearProject, contentReads, setPieceProject, shownCount, type ContentDoc, type ContentsService } from '../contents';
+import {
+  canView,
+  clearProject,
+  contentReads,
+  piecesOfProject,
+  setPieceProject,
+  setPiecesProject,
+  shownCount,
+  type ContentDoc,
+  type ContentsService,
+} from '../contents';
 import { type UserDoc, userReads } from '../users';
+import { listProject, projectsOfMember, unlistProject } from './projects.lists';
 import { toProjectDto } from './projects.mapper';
 import { ProjectModel, type ProjectDoc } from './projects.model';
 
@@ -79,19 +93,14 @@ export function createProjectsService(contents: Pick<ContentsService, 'dto'>) {
     return { ownerName: owner?.fullName ?? '', ownerUsername: owner?.username ?? '' };
   }
 
-  /** The pieces the caller may see, mapped as the feeds map them (hidden counts stay hidden), the oldest first. */
+  /** The pieces the caller may see, in the order given, mapped as the feeds map them (hidden counts stay hidden). */
   async function shown(pieces: ContentDoc[], caller: AuthContext | undefined): Promise<Schemas['Content'][]> {
-    const sorted = [...pieces].sort((a, b) => String(a._id).localeCompare(String(b._id)));
-    const visible: Schemas['Content'][] = [];
-    for (const piece of sorted) if (await canView(piece, caller)) visible.push(await contents.dto(piece, caller));
-    return visible;
+    const seen = await Promise.all(pieces.map((piece) => canView(piece, caller)));
+    return Promise.all(pieces.filter((_, i) => seen[i]).map((piece) => contents.dto(piece, caller)));
   }
 
-  /** The project's pieces: those pointing at it, of its owner (a scan of the pieces). */
-  const piecesIn = (project: ProjectDoc) => contentReads.many<ContentDoc>({ projectId: project._id, ownerId: project.userId });
-
   async function projectDto(project: ProjectDoc, caller: AuthContext | undefined) {
-    const pieces = await shown(await piecesIn(project), caller);
+    const pieces = await shown(await piecesOfProject(project._id, project.userId), caller);
     return { dto: toProjectDto(project, { contents: pieces, ...(await ownerNames(project.userId)) }), pieces };
   }
 
@@ -106,7 +115,11 @@ export function createProjectsService(contents: Pick<ContentsService, 'dto'>) {
       for (const id of ids) pieces.push(await pieceOf(userId, id));
       const project: ProjectDoc = { _id: new Types.ObjectId(), userId, projectName, createdAt: new Date() };
       await ProjectModel.create(project);
-      for (const piece of pieces) await setPieceProject(piece._id, project._id);
+      await listProject(userId, project._id);
+      await setPiecesProject(
+        pieces.map((piece) => piece._id),
+        project._id,
+      );
       return { project: (await projectDto(project, caller)).dto, message: MESSAGES.projectAdded };
     },
 
@@ -132,6 +145,7 @@ export function createProjectsService(contents: Pick<ContentsService, 'dto'>) {
     async remove(caller: AuthContext, projectId: string): Promise<void> {
       const project = await changeable(projectId, caller);
       await ProjectModel.deleteOne({ _id: project._id });
+      await unlistProject(project.userId, project._id);
       await clearProject(project._id);
     },
 
@@ -139,15 +153,9 @@ export function createProjectsService(contents: Pick<ContentsService, 'dto'>) {
       const ownerId = new Types.ObjectId(userId);
       const names = await ownerNames(ownerId);
       if (!names.ownerUsername) throw notFound(PROJECT_MESSAGES.memberNotFound);
-      const projects = await ProjectModel.find({ userId: ownerId }).sort({ createdAt: -1, _id: -1 }).lean<ProjectDoc[]>();
-      // One read of the member's pieces in any project, rather than one per project.
-      const pieces = await contentReads.many<ContentDoc>(ours({ ownerId, projectId: { $ne: null } }));
-      const out: Schemas['Project'][] = [];
-      for (const project of projects) {
-        const inProject = pieces.filter((piece) => piece.projectId?.equals(project._id));
-        out.push(toProjectDto(project, { contents: await shown(inProject, caller), ...names }));
-      }
-      return { projects: out };
+      const projects = await projectsOfMember(ownerId);
+      const shownOf = await Promise.all(projects.map(async (project) => shown(await piecesOfProject(project._id, project.userId), caller)));
+      return { projects: projects.map((project, i) => toProjectDto(project, { contents: shownOf[i]!, ...names })) };
     },
 
     async contentsOf(projectId: string, caller: AuthContext | undefined): Promise<Schemas['ProjectContents']> {
@@ -180,6 +188,7 @@ export function createProjectsService(contents: Pick<ContentsService, 'dto'>) {
         .slice(0, RANKING_SIZE);
       const out: Schemas['Project'][] = [];
       for (const { project, pieces: own } of ranked) {
+        own.sort((a, b) => String(a._id).localeCompare(String(b._id)));
         out.push(toProjectDto(project, { contents: await shown(own, undefined), ...(await ownerNames(project.userId)) }));
       }
       return { projects: out };
