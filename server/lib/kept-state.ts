@@ -34,6 +34,17 @@ export interface RebuildOptions {
   compare?: boolean;
 }
 
+/**
+ * A kept state whose check and rebuild are one comparison of what is kept with the facts, writing what differs or
+ * not: the usual shape of one.
+ */
+export const comparedState = (name: string, describe: string, compare: (write: boolean) => Promise<KeptStateReport>): KeptState => ({
+  name,
+  describe,
+  check: () => compare(false),
+  rebuild: () => compare(true),
+});
+
 /** At most this many differences are listed in a report (the count of figures checked is always whole). */
 export const MAX_LISTED_DIFFERENCES = 200;
 

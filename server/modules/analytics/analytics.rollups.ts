@@ -13,7 +13,7 @@ import { addDays, startOfUtcDay, utcDayOf } from '../../lib/calendar';
 import { duplicateKeyPlaces } from '../../lib/duplicate-key';
 import { readById } from '../../lib/query';
 import { contentReads, type ContentDoc } from '../contents';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { creditedBy, entriesInOrderFrom, entriesOfDays, firstListedDay, syncLedgerDays, type LedgerEntryDoc } from '../ledger';
 import { embedPlaysBetween, firstEmbedPlayAt, type EmbedPlayDoc } from '../share';
 import { tagsService } from '../tags';
@@ -355,12 +355,11 @@ async function recountRollups(writeAll: boolean, now = new Date()): Promise<Kept
   return { checked, differences };
 }
 
-export const earningsRollupsState: KeptState = {
-  name: 'earnings-rollups',
-  describe: "The daily earnings rollups per member, piece, tag and site (earnings_days), recounted from the whole ledger's knacks and the embed plays.",
-  check: () => recountRollups(false),
-  rebuild: () => recountRollups(true),
-};
+export const earningsRollupsState = comparedState(
+  'earnings-rollups',
+  "The daily earnings rollups per member, piece, tag and site (earnings_days), recounted from the whole ledger's knacks and the embed plays.",
+  recountRollups,
+);
 
 /** Rollups by `_id`, each one read on the fast path; missing ones (a day without knacks) are left out. */
 export async function rollupsById<T extends RollupDoc = DayRollup>(ids: string[]): Promise<Map<string, T>> {

@@ -17,7 +17,7 @@
 import { Schema, Types, model } from 'mongoose';
 import { MESSAGES } from '../../../generated/validation';
 import { AppError } from '../../lib/errors';
-import type { KeptState, KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport } from '../../lib/kept-state';
 import { publicPages } from '../../lib/public-pages';
 import { readById, updateById } from '../../lib/query';
 import { versionedLists } from '../../lib/versioned-list';
@@ -136,12 +136,11 @@ async function compareLists(write: boolean): Promise<KeptStateReport> {
 }
 
 /** Each project's list of pieces as a kept state (`npm run rebuild -- project-pieces`). */
-export const projectPiecesState: KeptState = {
-  name: 'project-pieces',
-  describe: "Each project's list of its pieces (project_pieces, versioned lists), rebuilt from the pieces' projectId.",
-  check: () => compareLists(false),
-  rebuild: () => compareLists(true),
-};
+export const projectPiecesState = comparedState(
+  'project-pieces',
+  "Each project's list of its pieces (project_pieces, versioned lists), rebuilt from the pieces' projectId.",
+  compareLists,
+);
 
 /** Forgets the list ends this process knows, for tests that empty the collections under a running app. */
 export const forgetProjectPieces = () => projectLists.forget();

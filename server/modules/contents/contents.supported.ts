@@ -7,7 +7,7 @@
  * the piece's payer, so a piece never has a payer whose chain lacks it, in any interleaving of processes.
  */
 import { Schema, model, type Types } from 'mongoose';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { numberedChains } from '../../lib/numbered-chain';
 import { readById } from '../../lib/query';
 import { ContentModel } from './contents.model';
@@ -87,12 +87,11 @@ async function compareChains(write: boolean): Promise<KeptStateReport> {
 }
 
 /** The members' collections as a kept state (`npm run rebuild -- supported-pieces`). */
-export const supportedPiecesState: KeptState = {
-  name: 'supported-pieces',
-  describe: "Each member's chain of the pieces they paid the listing fee for (supported_pieces), rebuilt from the pieces' payerId.",
-  check: () => compareChains(false),
-  rebuild: () => compareChains(true),
-};
+export const supportedPiecesState = comparedState(
+  'supported-pieces',
+  "Each member's chain of the pieces they paid the listing fee for (supported_pieces), rebuilt from the pieces' payerId.",
+  compareChains,
+);
 
 /** Forgets the chain ends this process knows, for tests that empty the collection under a running app. */
 export const forgetSupportedPieces = () => chains.forget();

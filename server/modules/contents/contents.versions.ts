@@ -10,7 +10,7 @@
  * MAX_VERSIONS_READ entries whatever the piece's history.
  */
 import { Schema, model, type Types } from 'mongoose';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { numberedChains } from '../../lib/numbered-chain';
 import { readById } from '../../lib/query';
 import { ContentVersionModel, type ContentVersionDoc } from './contents.model';
@@ -115,12 +115,11 @@ async function compareChains(write: boolean): Promise<KeptStateReport> {
 }
 
 /** The pieces' version chains as a kept state (`npm run rebuild -- content-versions`). */
-export const contentVersionsState: KeptState = {
-  name: 'content-versions',
-  describe: "Each piece's chain of its file versions (content_version_numbers), rebuilt from the version records.",
-  check: () => compareChains(false),
-  rebuild: () => compareChains(true),
-};
+export const contentVersionsState = comparedState(
+  'content-versions',
+  "Each piece's chain of its file versions (content_version_numbers), rebuilt from the version records.",
+  compareChains,
+);
 
 /** Forgets the chain ends this process knows, for tests that empty the collections under a running app. */
 export const forgetVersionChains = () => chains.forget();

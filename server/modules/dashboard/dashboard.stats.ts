@@ -9,7 +9,7 @@
  */
 import { Types } from 'mongoose';
 import { anyOf, ours } from '../../lib/query';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { creditedBy, entriesBetween, entriesOfDay, syncLedgerDays, type LedgerEntryDoc } from '../ledger';
 import { contentReads } from '../contents';
 import { userReads } from '../users';
@@ -173,10 +173,8 @@ async function recountAdminStats(writeAll: boolean, now = new Date()): Promise<K
   return { checked: days.length, differences };
 }
 
-export const adminStatsState: KeptState = {
-  name: 'admin-stats',
-  describe:
-    "The admin dashboard's figures of each day since the start of yesterday's month (admin_stats), recounted from the members, pieces and whole ledger.",
-  check: () => recountAdminStats(false),
-  rebuild: () => recountAdminStats(true),
-};
+export const adminStatsState = comparedState(
+  'admin-stats',
+  "The admin dashboard's figures of each day since the start of yesterday's month (admin_stats), recounted from the members, pieces and whole ledger.",
+  recountAdminStats,
+);

@@ -17,7 +17,7 @@ import type { Collection } from 'mongoose';
 
 /** A document as the driver writes it. */
 type Stored = Record<string, unknown>;
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { ours } from '../../lib/query';
 import {
@@ -225,21 +225,17 @@ async function compareLists(write: boolean): Promise<KeptStateReport> {
   return { checked: sides.length, differences };
 }
 
-export const unreadCountsState: KeptState = {
-  name: 'unread-counts',
-  describe:
-    "Each member's message counts (unread, important, deleted, total: the end of their count changes) and each side's last version, from the threads' messages and the sides' versions.",
-  check: () => compareCounts(false),
-  rebuild: () => compareCounts(true),
-};
+export const unreadCountsState = comparedState(
+  'unread-counts',
+  "Each member's message counts (unread, important, deleted, total: the end of their count changes) and each side's last version, from the threads' messages and the sides' versions.",
+  compareCounts,
+);
 
-export const inboxListsState: KeptState = {
-  name: 'inbox-lists',
-  describe:
-    "Each member's thread lists (inbox and deleted: their thread activity entries), holding every side they have at its last message; after unread-counts, which brings the sides to their messages.",
-  check: () => compareLists(false),
-  rebuild: () => compareLists(true),
-};
+export const inboxListsState = comparedState(
+  'inbox-lists',
+  "Each member's thread lists (inbox and deleted: their thread activity entries), holding every side they have at its last message; after unread-counts, which brings the sides to their messages.",
+  compareLists,
+);
 
 /**
  * Sides written before versions, counts and thread lists existed (no `v`: an older database, or sides written in

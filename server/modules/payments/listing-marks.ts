@@ -7,7 +7,7 @@
  * As a kept state (lib/kept-state.ts), the marks are checked against every listing entry of the ledger.
  */
 import type { Types } from 'mongoose';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { contentReads, markPaidOut, type ContentDoc } from '../contents';
 import { entriesOfKind, type LedgerEntryDoc } from '../ledger';
 
@@ -41,9 +41,8 @@ async function recountMarks(writeAll: boolean): Promise<KeptStateReport> {
   return { checked: listings.length, differences };
 }
 
-export const listingMarksState: KeptState = {
-  name: 'listing-marks',
-  describe: "Each piece whose listing fee is in the ledger marked paid out by its payer (contents' isPaidOut), checked against every listing entry.",
-  check: () => recountMarks(false),
-  rebuild: () => recountMarks(true),
-};
+export const listingMarksState = comparedState(
+  'listing-marks',
+  "Each piece whose listing fee is in the ledger marked paid out by its payer (contents' isPaidOut), checked against every listing entry.",
+  recountMarks,
+);

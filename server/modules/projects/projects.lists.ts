@@ -8,7 +8,7 @@
 import { Schema, Types, model } from 'mongoose';
 import { MESSAGES } from '../../../generated/validation';
 import { AppError } from '../../lib/errors';
-import type { KeptState, KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport } from '../../lib/kept-state';
 import { readById } from '../../lib/query';
 import { versionedLists } from '../../lib/versioned-list';
 import { ProjectModel, type ProjectDoc } from './projects.model';
@@ -72,12 +72,11 @@ async function compareLists(write: boolean): Promise<KeptStateReport> {
 }
 
 /** The members' project lists as a kept state (`npm run rebuild -- project-lists`). */
-export const projectListsState: KeptState = {
-  name: 'project-lists',
-  describe: "Each member's list of their projects (project_lists, versioned lists), rebuilt from the projects.",
-  check: () => compareLists(false),
-  rebuild: () => compareLists(true),
-};
+export const projectListsState = comparedState(
+  'project-lists',
+  "Each member's list of their projects (project_lists, versioned lists), rebuilt from the projects.",
+  compareLists,
+);
 
 /** Forgets the list ends this process knows, for tests that empty the collections under a running app. */
 export const forgetProjectLists = () => memberLists.forget();

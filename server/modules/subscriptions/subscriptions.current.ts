@@ -11,7 +11,7 @@
  * start is appended reads a number below it, and finds it next time).
  */
 import { Types } from 'mongoose';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { keepHint, readById } from '../../lib/query';
 import {
   givesPlan,
@@ -126,9 +126,8 @@ async function compare(write: boolean): Promise<KeptStateReport> {
   return { checked: members.size, differences };
 }
 
-export const currentPlansState: KeptState = {
-  name: 'current-plans',
-  describe: "Each member's subscriptions that give a plan, kept as a head (subscription_plan_heads) over their plan starts, rebuilt from the subscriptions.",
-  check: () => compare(false),
-  rebuild: () => compare(true),
-};
+export const currentPlansState = comparedState(
+  'current-plans',
+  "Each member's subscriptions that give a plan, kept as a head (subscription_plan_heads) over their plan starts, rebuilt from the subscriptions.",
+  compare,
+);

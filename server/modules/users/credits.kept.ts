@@ -10,7 +10,7 @@
  * removed without renumbering: it is reported, and readers skip it.)
  */
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { comparedState, type KeptStateReport, noteDifference } from '../../lib/kept-state';
 import { creditListEntryId, CreditListEntryModel, CreditMovementModel, appendToCreditList, type CreditListEntryDoc, type CreditMovementDoc } from './credits';
 import { UserExtModel } from './users.model';
 
@@ -113,9 +113,8 @@ async function compare(write: boolean): Promise<KeptStateReport> {
   return { checked, differences };
 }
 
-export const creditListsState: KeptState = {
-  name: 'credit-movement-lists',
-  describe: "Each member's credit movements listed newest last (credit_movement_lists) with its end on the extension, rebuilt from credit_movements.",
-  check: () => compare(false),
-  rebuild: () => compare(true),
-};
+export const creditListsState = comparedState(
+  'credit-movement-lists',
+  "Each member's credit movements listed newest last (credit_movement_lists) with its end on the extension, rebuilt from credit_movements.",
+  compare,
+);
