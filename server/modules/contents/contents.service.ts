@@ -5,6 +5,8 @@
 import { Types } from 'mongoose';
 import { MESSAGES } from '../../../generated/validation';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { updateWhileStill } from '../../lib/guarded-write';
+import { readById } from '../../lib/query';
 import { AppError, notFound } from '../../lib/errors';
 import { knackPriceMicros } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
@@ -364,8 +366,18 @@ export function createContentsService(media: MediaService) {
       if (chosen !== 1) fail(MESSAGES.privacyExclusive, 'setting');
       if (!isAdmin(caller) && !(await hasPlanAboveFirst(caller.userId))) throw new AppError(403, 'forbidden', MESSAGES.privacyNeedsPlan);
       const listed = isListed({ ...content, setting });
-      const updated = await changeTitleTerms(content._id, content, { ...content, listed }, () =>
-        ContentModel.findOneAndUpdate({ _id: contentId, listed: content.listed }, { $set: { setting, listed } }, { new: true }).lean<ContentDoc>(),
+      const stored = {
+        public: setting.public,
+        private: setting.private,
+        followers: setting.followers,
+        hidePlayCount: setting.hidePlayCount,
+        hideViewCount: setting.hideViewCount,
+      };
+      // Only while the piece is still listed as it was read: the listed count moves by this change below.
+      const updated = await changeTitleTerms(content._id, content, { ...content, listed }, async () =>
+        (await updateWhileStill(ContentModel, content._id, { listed: content.listed }, { $set: { setting: stored, listed } }))
+          ? readById<ContentDoc>(ContentModel, content._id)
+          : null,
       );
       if (!updated) throw new AppError(409, 'conflict', 'This piece was changed at the same moment. Please try again.');
       if (listed !== content.listed) await adjustContentsCount(content.ownerId, listed ? 1 : -1);
