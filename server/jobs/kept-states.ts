@@ -15,6 +15,7 @@ import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 import { listingMarksState } from '../modules/payments';
 import { anyMemberExists, memberKeysState } from '../modules/users';
+import { cashOutListsState, walletCollectionsState } from '../modules/wallet';
 
 export const keptStates: KeptState[] = [
   // Keys first: the other rebuilds may look members and pieces up by them.
@@ -22,6 +23,9 @@ export const keptStates: KeptState[] = [
   pieceLinksState,
   // The ledger's first: the rankings count from the ledger's entries.
   ...ledgerKeptStates,
+  // After the ledger's: the collections count from the fees-paid chains.
+  cashOutListsState,
+  walletCollectionsState,
   // The days' lists before the jobs that read a day from them.
   ledgerDaysState,
   ledgerRootsState,

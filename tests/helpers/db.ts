@@ -9,6 +9,7 @@ import { nameIndexState } from '../../server/modules/users';
 import { forgetLedgerChains } from '../../server/modules/ledger';
 import { forgetCommentLists, forgetCommentThreads } from '../../server/modules/comments';
 import { forgetFollowLists } from '../../server/modules/follows';
+import { forgetCashOutLists } from '../../server/modules/wallet';
 
 /**
  * `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one).
@@ -51,6 +52,7 @@ export async function clearDatabase(): Promise<void> {
   forgetLedgerChains();
   forgetCommentLists();
   forgetFollowLists();
+  forgetCashOutLists();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

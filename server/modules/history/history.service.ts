@@ -1,34 +1,135 @@
 /**
  * A member's history items, derived from the ledger and the cash-out requests: Paid0 = listing fees the
  * member paid, Paid1 = knacks that credited them, Payout = monthly payouts, Earn = cash-out requests, Refund =
- * card payments paid back (someone else had monetized the piece first). Three indexed reads (each at most a page
- * long), merged newest first.
+ * card payments paid back (someone else had monetized the piece first).
+ *
+ * Each comes from one of three numbered chains of the member, read by `_id` only: their account's postings
+ * (ledger `user:{id}`: the knacks and payouts among them), the fees they paid (ledger `paid:{id}`: listings,
+ * relistings, refunds) and their cash-out requests (wallet: in the order asked). A page walks the three from their
+ * newest numbers down, merged newest first, reading a bounded number of each; its cursor holds where each chain is
+ * left, so that the next page goes on from there, whatever was added since.
  */
 import { Types } from 'mongoose';
 import { microsToUsd } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
-import { anyOf, ours } from '../../lib/query';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
 import type { AuthContext } from '../../lib/auth-context';
-import { amountFor, creditedBy, pageOfEntries, userAccount, type LedgerEntryDoc } from '../ledger';
+import { amountFor, chainLength, creditedBy, entryById, paidChain, postingsOf, userAccount, type LedgerEntryDoc, type LedgerKind } from '../ledger';
 import { userReads } from '../users';
 import {
   cashOutKey,
+  cashOutListEntries,
+  cashOutListLength,
   checkCanRead,
   EXTERNAL_PAYOUTS,
   isSupport,
-  ownersOf,
   payoutFee,
+  piecesById,
   type CashOutRequestDoc,
   type PayoutFees,
   type PayoutSendDoc,
   cashOutReads,
   payoutSendReads,
 } from '../wallet';
-import { afterNewest, compareNewestFirst, decodeNewestCursor, encodeNewestCursor, NEWEST_FIRST } from '../../lib/newest-first';
+import { compareNewestFirst } from '../../lib/newest-first';
 
 export type HistoryItem = Schemas['HistoryItem'];
 
 type Row = { at: Date; id: string } & ({ source: 'ledger'; entry: LedgerEntryDoc } | { source: 'request'; request: CashOutRequestDoc });
+
+/** One item found on a chain, before its page is chosen: where it is, and what orders it. */
+type Found = { n: number; at: Date; id: string; request?: CashOutRequestDoc };
+
+/** A member's chain as a page reads it: its numbers n..1, of which `read` answers those that are items. */
+interface Chain {
+  /** Items among numbers from..to (newest first), read by `_id`. */
+  read(from: number, to: number): Promise<Found[]>;
+}
+
+/** The chains a page reads, in the order of the cursor's positions. */
+const CHAIN_COUNT = 3;
+/** A page reads at most this many windows of each chain (a window is the page's size, plus one). */
+const WINDOWS_PER_PAGE = 3;
+
+/** A page's cursor: where each chain is left (its numbers from 1 to there are still to read). */
+const encodeChainsCursor = (list: string, positions: number[]) => encodePageCursor(list, positions, 'chains');
+const decodeChainsCursor = (list: string, cursor: string | undefined): number[] | null =>
+  decodePageCursor(list, cursor, (key, id) =>
+    id === 'chains' && Array.isArray(key) && key.length === CHAIN_COUNT && key.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) ? (key as number[]) : null,
+  );
+
+/** A ledger chain's items: its postings of the kinds shown. */
+const ledgerChain = (chain: string, kinds: LedgerKind[]): Chain => ({
+  async read(from, to) {
+    const postings = await postingsOf(chain, from, to);
+    return postings
+      .filter((posting) => kinds.includes(posting.kind))
+      .map((posting) => ({ n: posting.n, at: new Date(posting.at), id: posting.entryId }))
+      .reverse();
+  },
+});
+
+/** The member's cash-out requests: each number's request, read by `_id` (a number whose request was never written is skipped). */
+const requestChain = (userId: string): Chain => ({
+  async read(from, to) {
+    const entries = await cashOutListEntries(userId, from, to);
+    const requests = await Promise.all(entries.map((entry) => cashOutReads.byId<CashOutRequestDoc>(entry.requestId)));
+    return entries
+      .flatMap((entry, i) => {
+        const request = requests[i];
+        return request && String(request.userId) === userId ? [{ n: entry.n, at: request.at, id: request._id, request }] : [];
+      })
+      .reverse();
+  },
+});
+
+const nothing: Chain = { read: async () => [] };
+
+/**
+ * One page of `limit` items merged newest first from the chains, each walked down from `positions` (its numbers
+ * 1..position are still to read). Each chain is read a window at a time, at most WINDOWS_PER_PAGE windows per page:
+ * past that, the page ends short with a cursor (a long run of numbers that are not items, as a member's many
+ * cash-outs on their account chain). Answers the page and where each chain is left, or null when all are read.
+ */
+async function mergePage(chains: Chain[], positions: number[], limit: number): Promise<{ page: Found[]; sources: number[]; next: number[] | null }> {
+  const window = limit + 1;
+  const state = chains.map((chain, i) => ({ chain, buffer: [] as Found[], readDown: positions[i]!, left: positions[i]!, windows: 0 }));
+  const page: Found[] = [];
+  const sources: number[] = [];
+  let stalled = false;
+  for (;;) {
+    // Every chain whose read items are used up reads its next window, so that its next item is known.
+    await Promise.all(
+      state.map(async (one) => {
+        while (!one.buffer.length && one.readDown > 0 && one.windows < WINDOWS_PER_PAGE) {
+          const from = Math.max(1, one.readDown - window + 1);
+          one.buffer.push(...(await one.chain.read(from, one.readDown)));
+          one.readDown = from - 1;
+          one.windows += 1;
+          if (!one.buffer.length) one.left = one.readDown;
+        }
+      }),
+    );
+    if (page.length === limit) break;
+    // A chain with numbers left unread but no item known cannot be compared: the page ends here.
+    if (state.some((one) => !one.buffer.length && one.readDown > 0)) {
+      stalled = true;
+      break;
+    }
+    let newest = -1;
+    state.forEach((one, i) => {
+      if (one.buffer.length && (newest < 0 || compareNewestFirst(one.buffer[0]!, state[newest]!.buffer[0]!) < 0)) newest = i;
+    });
+    if (newest < 0) break;
+    const taken = state[newest]!;
+    const item = taken.buffer.shift()!;
+    page.push(item);
+    sources.push(newest);
+    taken.left = taken.buffer.length ? item.n - 1 : taken.readDown;
+  }
+  const more = stalled || state.some((one) => one.buffer.length > 0 || one.readDown > 0);
+  return { page, sources, next: more ? state.map((one) => one.left) : null };
+}
 
 const DEFAULT_LIMIT = 20;
 const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
@@ -65,18 +166,20 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
     };
   }
 
-  /** Turns one page of rows into items, with the pieces, viewers and payouts they name (three reads at most). */
+  /** Turns one page of rows into items, with the pieces, viewers and payouts they name. */
   async function itemsOf(userId: string, rows: Row[]): Promise<HistoryItem[]> {
     const entries = rows.flatMap((row) => (row.source === 'ledger' ? [row.entry] : []));
     const requests = rows.flatMap((row) => (row.source === 'request' ? [row.request] : []));
     const viewerIds = entries.filter((entry) => entry.kind === 'knack').map((entry) => entry.actorId);
+    // Each by `_id`, in parallel: a filter on a list of ids reads the whole collection on FerretDB.
+    const viewerKeys = [...new Set(viewerIds.map(String))];
     const [pieces, viewers, sends] = await Promise.all([
-      ownersOf(entries.map((entry) => entry.contentId)),
-      viewerIds.length ? userReads.many({ _id: anyOf(viewerIds) }, { projection: { username: 1 } }) : [],
-      requests.length ? payoutSendReads.many({ _id: anyOf(requests.map((r) => cashOutKey(r._id))) }) : [],
+      piecesById(entries.map((entry) => entry.contentId)),
+      Promise.all(viewerKeys.map((id) => userReads.byId<{ _id: Types.ObjectId; username: string }>(new Types.ObjectId(id), { username: 1 }))),
+      Promise.all(requests.map((r) => payoutSendReads.byId<PayoutSendDoc>(cashOutKey(r._id)))),
     ]);
-    const usernames = new Map(viewers.map((viewer) => [String(viewer._id), viewer.username]));
-    const sendOf = new Map(sends.map((send) => [send._id, send]));
+    const usernames = new Map(viewers.flatMap((viewer) => (viewer ? [[String(viewer._id), viewer.username] as const] : [])));
+    const sendOf = new Map(sends.flatMap((send) => (send ? [[send._id, send] as const] : [])));
     const account = userAccount(userId);
 
     return rows.map((row): HistoryItem => {
@@ -144,24 +247,20 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       await checkCanRead(caller, userId);
       const limit = Math.min(50, Math.max(1, query.limit ?? DEFAULT_LIMIT));
       const list = `${paidOnly ? 'paid-history' : 'history'}:${userId}`;
-      const position = decodeNewestCursor(list, query.cursor);
-      const member = new Types.ObjectId(userId);
-      const after = afterNewest(position);
-      const [listings, credits, requests] = await Promise.all([
-        pageOfEntries({ kinds: paidOnly ? ['listing'] : ['listing', 'refund', 'relisting'], actorId: userId }, after, NEWEST_FIRST, limit + 1),
-        paidOnly ? [] : pageOfEntries({ kinds: ['knack', 'payout'], account: userAccount(userId) }, after, NEWEST_FIRST, limit + 1),
-        paidOnly ? [] : cashOutReads.many(ours({ userId: member, ...after }), { sort: NEWEST_FIRST, limit: limit + 1 }),
-      ]);
-      const rows: Row[] = [
-        ...[...listings, ...credits].map((entry) => ({ source: 'ledger' as const, entry, at: entry.at, id: entry._id })),
-        ...requests.map((request) => ({ source: 'request' as const, request, at: request.at, id: request._id })),
-      ].sort(compareNewestFirst);
-      const pageRows = rows.slice(0, limit);
-      const last = pageRows[pageRows.length - 1];
-      return {
-        items: await itemsOf(userId, pageRows),
-        nextCursor: rows.length > limit && last ? encodeNewestCursor(list, { at: last.at.getTime(), id: last.id }) : null,
-      };
+      const chains: Chain[] = paidOnly
+        ? [ledgerChain(paidChain(userId), ['listing']), nothing, nothing]
+        : [ledgerChain(paidChain(userId), ['listing', 'refund', 'relisting']), ledgerChain(userAccount(userId), ['knack', 'payout']), requestChain(userId)];
+      const positions =
+        decodeChainsCursor(list, query.cursor) ??
+        (await Promise.all([chainLength(paidChain(userId)), paidOnly ? 0 : chainLength(userAccount(userId)), paidOnly ? 0 : cashOutListLength(userId)]));
+      const { page, sources, next } = await mergePage(chains, positions, limit);
+      const entries = await Promise.all(page.map((found, i) => (sources[i] === 2 ? Promise.resolve(null) : entryById(found.id))));
+      const rows: Row[] = page.flatMap((found, i): Row[] => {
+        if (found.request) return [{ source: 'request', request: found.request, at: found.at, id: found.id }];
+        const entry = entries[i];
+        return entry ? [{ source: 'ledger', entry, at: entry.at, id: entry._id }] : [];
+      });
+      return { items: await itemsOf(userId, rows), nextCursor: next ? encodeChainsCursor(list, next) : null };
     },
   };
 }

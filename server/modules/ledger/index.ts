@@ -4,6 +4,7 @@ export {
   balanceBefore,
   balanceOf,
   balancesOf,
+  chainLength,
   creditedBy,
   entriesBy,
   entriesOfAccount,
@@ -20,6 +21,7 @@ export {
   memberEntriesCursor,
   memberBalancesFrom,
   pageOfEntries,
+  postingsOfFamily,
   post,
   userAccount,
   PLATFORM_KNACKS,
@@ -41,6 +43,7 @@ export {
 export { entriesOfDay, entriesOfDays, firstListedDay, isDaySettled, ledgerDaysState, syncLedgerDays } from './ledger.days';
 export { forgetLedgerChains } from './ledger.forget';
 export { ledgerKeptStates } from './ledger.kept';
+export { PAID_KINDS, paidChain, postingsOf, type PostingDoc } from './ledger.postings';
 export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';

@@ -27,7 +27,7 @@ import {
 
 const BATCH = 1_000;
 const LEDGER_ORDER = { at: 1, _id: 1 } as const;
-const MOVE_FIELDS = { _id: 1, kind: 1, at: 1, legs: 1, contentId: 1, actorId: 1, currency: 1, seq: 1 } as const;
+const MOVE_FIELDS = { _id: 1, kind: 1, at: 1, legs: 1, contentId: 1, actorId: 1, currency: 1, amountMicros: 1, seq: 1 } as const;
 
 /** Every entry, in the ledger's order, with the fields asked, a batch at a time. */
 const entriesInOrder = <T>(fields: Record<string, 1>) =>
@@ -205,16 +205,18 @@ async function rebuildFamily(prefix: string): Promise<KeptStateReport> {
   const checkpoint = await checkpointOf(LEDGER_BALANCES_CONSUMER);
   const ends = new Map<string, { n: number; totalMicros: number; uploadsMicros: number; paidOutMicros: number; contentIds?: string[] }>();
   const isUser = prefix === 'user:';
+  // Only the knacked pieces keep a snapshot of their list (sign-in reads it whole); other chains with pieces are paged.
+  const keepsList = prefix === 'knacked:';
   const postings = (async function* () {
     for await (const entry of entriesInOrder<LedgerEntryDoc>(MOVE_FIELDS)) {
       for (const move of movesOf(entry)) {
         if (!move.chain.startsWith(prefix)) continue;
-        const end = ends.get(move.chain) ?? { n: 0, totalMicros: 0, uploadsMicros: 0, paidOutMicros: 0, ...(move.contentId ? { contentIds: [] } : {}) };
+        const end = ends.get(move.chain) ?? { n: 0, totalMicros: 0, uploadsMicros: 0, paidOutMicros: 0, ...(keepsList ? { contentIds: [] } : {}) };
         end.n += 1;
         end.totalMicros += move.amountMicros;
         end.uploadsMicros += move.uploadsMicros;
         end.paidOutMicros += move.paidOutMicros;
-        if (move.contentId) end.contentIds!.push(move.contentId);
+        if (keepsList && move.contentId) end.contentIds!.push(move.contentId);
         ends.set(move.chain, end);
         const posting: PostingDoc = {
           _id: postingId(move.chain, end.n),
@@ -273,4 +275,10 @@ export const reactedPiecesState = family({
   prefix: 'knacked:',
 });
 
-export const ledgerKeptStates: KeptState[] = [ledgerJournalState, ledgerBalancesState, pieceEarningsState, reactedPiecesState];
+export const listingFeesPaidState = family({
+  name: 'listing-fees-paid',
+  describe: "Members' fees paid: a chain per payer of their listing and relisting fees and card refunds (the total the fees), rebuilt from those entries.",
+  prefix: 'paid:',
+});
+
+export const ledgerKeptStates: KeptState[] = [ledgerJournalState, ledgerBalancesState, pieceEarningsState, reactedPiecesState, listingFeesPaidState];

@@ -7,7 +7,11 @@
  * - `user:{id}`: a member's balance (each entry's legs on the account, summed); also the running part of it that
  *   came from knacks of their own pieces (`uploadsMicros`) and what left it as payouts and cash-outs (`paidOutMicros`);
  * - `piece:{contentId}`: what a piece's knacks have credited in all, owner and supporter together;
- * - `knacked:{userId}`: the pieces a member has knacked, one posting each (`contentId`), the total their count.
+ * - `knacked:{userId}`: the pieces a member has knacked, one posting each (`contentId`), the total their count;
+ * - `paid:{userId}`: the fees a member paid as the entry's actor, which move no balance of theirs (listing and
+ *   relisting fees, and the refunds of card payments that came too late), one posting each (`contentId`), the total
+ *   the listing and relisting fees paid (a refund's posting moves it by 0: the payment it returns never became a fee).
+ *   Their history's Paid0 and Refund items page through it, and the wallet's collections figure counts from it.
  * Knack's own accounts (`platform:…`, `external:…`) have no chain: every knack moves `platform:knacks`, so one chain
  * would make every post wait for every other; only admins read them, and those reads still sum the ledger.
  *
@@ -45,7 +49,7 @@ export interface PostingDoc {
   /** `user:` chains: running totals of the knacks of the member's own pieces, and of their payouts and cash-outs. */
   uploadsMicros?: number;
   paidOutMicros?: number;
-  /** `knacked:` chains: the piece knacked. */
+  /** `knacked:` chains: the piece knacked; `paid:` chains: the piece whose fee it is. */
   contentId?: string;
 }
 
@@ -135,6 +139,7 @@ export const postingId = (chain: string, n: number) => chains.idOf(chain, n);
 export const claimId = (chain: string, entryId: string) => `${chain}|${entryId}`;
 export const pieceChain = (contentId: unknown) => `piece:${String(contentId)}`;
 export const knackedChain = (userId: unknown) => `knacked:${String(userId)}`;
+export const paidChain = (userId: unknown) => `paid:${String(userId)}`;
 export const listId = (chain: string) => `${chain}|list`;
 
 /** What one entry moves on one chain. */
@@ -146,12 +151,16 @@ export interface ChainMove {
   contentId?: string;
 }
 
+/** The kinds whose actor paid a fee that moves no balance of theirs: one posting each on the actor's `paid:` chain. */
+export const PAID_KINDS: readonly LedgerEntryDoc['kind'][] = ['listing', 'relisting', 'refund'];
+
 /**
  * The chains an entry moves and by how much: each member account on its legs (summed per account); a knack's piece
- * (what it credited in all) and its maker's knacked pieces. A knack's owner is its second leg, as knackLegs builds
- * them (Knack's account, the owner, then the supporter), so the owner's share counts as earned on their own piece.
+ * (what it credited in all) and its maker's knacked pieces; a fee's payer (listing, relisting, refund). A knack's owner
+ * is its second leg, as knackLegs builds them (Knack's account, the owner, then the supporter), so the owner's share
+ * counts as earned on their own piece.
  */
-export function movesOf(entry: Pick<LedgerEntryDoc, 'kind' | 'legs' | 'contentId' | 'actorId' | 'currency'>): ChainMove[] {
+export function movesOf(entry: Pick<LedgerEntryDoc, 'kind' | 'legs' | 'contentId' | 'actorId' | 'currency' | 'amountMicros'>): ChainMove[] {
   const moves = new Map<string, ChainMove>();
   if (!entry.currency) {
     entry.legs.forEach((leg, i) => {
@@ -168,6 +177,10 @@ export function movesOf(entry: Pick<LedgerEntryDoc, 'kind' | 'legs' | 'contentId
     const credited = entry.legs.reduce((sum, leg) => sum + Math.max(0, leg.amountMicros), 0);
     list.push({ chain: pieceChain(entry.contentId), amountMicros: credited, uploadsMicros: 0, paidOutMicros: 0 });
     list.push({ chain: knackedChain(entry.actorId), amountMicros: 1, uploadsMicros: 0, paidOutMicros: 0, contentId: String(entry.contentId) });
+  }
+  if (PAID_KINDS.includes(entry.kind) && !entry.currency) {
+    const fee = entry.kind === 'refund' ? 0 : (entry.amountMicros ?? 0);
+    list.push({ chain: paidChain(entry.actorId), amountMicros: fee, uploadsMicros: 0, paidOutMicros: 0, contentId: String(entry.contentId) });
   }
   return list;
 }
