@@ -31,7 +31,6 @@ import {
   cashOutReads,
   payoutSendReads,
 } from '../wallet';
-import { compareNewestFirst } from '../../lib/newest-first';
 
 export type HistoryItem = Schemas['HistoryItem'];
 
@@ -40,32 +39,61 @@ type Row = { at: Date; id: string } & ({ source: 'ledger'; entry: LedgerEntryDoc
 /** One item found on a chain, before its page is chosen: where it is, and what orders it. */
 type Found = { n: number; at: Date; id: string; request?: CashOutRequestDoc };
 
-/** A member's chain as a page reads it: its numbers n..1, of which `read` answers those that are items. */
-interface Chain {
-  /** Items among numbers from..to (newest first), read by `_id`. */
-  read(from: number, to: number): Promise<Found[]>;
+/** What a read of numbers from..to of a chain found: its items, and how late anything below them can be. */
+interface Window {
+  items: Found[];
+  /** The latest `at` of every number below those read (ms), or null when none of them was found. */
+  bound: number | null;
 }
+
+/** A member's chain as a page reads it, by `_id`. */
+interface Chain {
+  read(from: number, to: number): Promise<Window>;
+}
+
+/** The position after which a page starts: the last item given, as the list orders them. */
+type Key = { at: number; id: string };
+
+/** The list's order: newest first, then the greater id first. */
+const isBefore = (a: Key, b: Key) => a.at > b.at || (a.at === b.at && a.id > b.id);
+const keyOf = (found: Found): Key => ({ at: found.at.getTime(), id: found.id });
 
 /** The chains a page reads, in the order of the cursor's positions. */
 const CHAIN_COUNT = 3;
-/** A page reads at most this many windows of each chain (a window is the page's size, plus one). */
-const WINDOWS_PER_PAGE = 3;
+/** A page reads at most this many windows of each chain (a window is the page's size, plus one)... */
+const WINDOWS_PER_PAGE = 4;
+/** ...unless it has found no item yet: then it reads on, up to this many, rather than answer an empty page. */
+const WINDOWS_FOR_ONE_ITEM = 40;
 
-/** A page's cursor: where each chain is left (its numbers from 1 to there are still to read). */
-const encodeChainsCursor = (list: string, positions: number[]) => encodePageCursor(list, positions, 'chains');
-const decodeChainsCursor = (list: string, cursor: string | undefined): number[] | null =>
-  decodePageCursor(list, cursor, (key, id) =>
-    id === 'chains' && Array.isArray(key) && key.length === CHAIN_COUNT && key.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) ? (key as number[]) : null,
-  );
+/**
+ * A page's cursor: the last item given, and per chain the highest number that may hold an item still to give (every
+ * item after the last one given is at or below it).
+ */
+interface ChainsCursor {
+  after: Key | null;
+  positions: number[];
+}
+const encodeChainsCursor = (list: string, { after, positions }: ChainsCursor) => encodePageCursor(list, [after?.at ?? null, ...positions], after?.id ?? '');
+const decodeChainsCursor = (list: string, cursor: string | undefined): ChainsCursor | null =>
+  decodePageCursor(list, cursor, (key, id) => {
+    if (!Array.isArray(key) || key.length !== CHAIN_COUNT + 1 || typeof id !== 'string' || id.length > 120) return null;
+    const [at, ...positions] = key as unknown[];
+    if (!positions.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) return null;
+    if (at === null) return id === '' ? { after: null, positions: positions as number[] } : null;
+    return Number.isSafeInteger(at) && id ? { after: { at: at as number, id }, positions: positions as number[] } : null;
+  });
+
+const latestOf = (maxAt: Date | undefined, at: Date) => new Date(maxAt ?? at).getTime();
 
 /** A ledger chain's items: its postings of the kinds shown. */
 const ledgerChain = (chain: string, kinds: LedgerKind[]): Chain => ({
   async read(from, to) {
     const postings = await postingsOf(chain, from, to);
-    return postings
-      .filter((posting) => kinds.includes(posting.kind))
-      .map((posting) => ({ n: posting.n, at: new Date(posting.at), id: posting.entryId }))
-      .reverse();
+    const lowest = postings[0];
+    return {
+      items: postings.filter((posting) => kinds.includes(posting.kind)).map((posting) => ({ n: posting.n, at: new Date(posting.at), id: posting.entryId })),
+      bound: lowest ? latestOf(lowest.maxAt, lowest.at) : null,
+    };
   },
 });
 
@@ -74,61 +102,76 @@ const requestChain = (userId: string): Chain => ({
   async read(from, to) {
     const entries = await cashOutListEntries(userId, from, to);
     const requests = await Promise.all(entries.map((entry) => cashOutReads.byId<CashOutRequestDoc>(entry.requestId)));
-    return entries
-      .flatMap((entry, i) => {
+    const lowest = entries[0];
+    return {
+      items: entries.flatMap((entry, i) => {
         const request = requests[i];
-        return request && String(request.userId) === userId ? [{ n: entry.n, at: request.at, id: request._id, request }] : [];
-      })
-      .reverse();
+        return request && String(request.userId) === userId ? [{ n: entry.n, at: new Date(request.at), id: request._id, request }] : [];
+      }),
+      bound: lowest ? latestOf(lowest.maxAt, lowest.at) : null,
+    };
   },
 });
 
-const nothing: Chain = { read: async () => [] };
+const nothing: Chain = { read: async () => ({ items: [], bound: null }) };
 
 /**
- * One page of `limit` items merged newest first from the chains, each walked down from `positions` (its numbers
- * 1..position are still to read). Each chain is read a window at a time, at most WINDOWS_PER_PAGE windows per page:
- * past that, the page ends short with a cursor (a long run of numbers that are not items, as a member's many
- * cash-outs on their account chain). Answers the page and where each chain is left, or null when all are read.
+ * One page of `limit` items after `after`, merged newest first from the chains, each walked down from its position,
+ * a window of numbers at a time, read by `_id`. Appends made at once can land a little out of time order on a chain,
+ * so an item is given only once no number still unread on any chain can be newer (each number holds the latest time
+ * of those below it). A page reads a bounded number of windows: past that it ends short, with a cursor.
  */
-async function mergePage(chains: Chain[], positions: number[], limit: number): Promise<{ page: Found[]; sources: number[]; next: number[] | null }> {
+async function mergePage(
+  chains: Chain[],
+  { after, positions }: ChainsCursor,
+  limit: number,
+): Promise<{ page: Found[]; sources: number[]; next: ChainsCursor | null }> {
   const window = limit + 1;
-  const state = chains.map((chain, i) => ({ chain, buffer: [] as Found[], readDown: positions[i]!, left: positions[i]!, windows: 0 }));
+  const state = chains.map((chain, i) => ({
+    chain,
+    buffer: [] as Found[],
+    readDown: positions[i]!,
+    bound: positions[i]! > 0 ? Infinity : -Infinity,
+    windows: 0,
+  }));
+  const load = async (one: (typeof state)[number]) => {
+    const from = Math.max(1, one.readDown - window + 1);
+    const { items, bound } = await one.chain.read(from, one.readDown);
+    one.buffer.push(...items.filter((item) => !after || isBefore(after, keyOf(item))));
+    one.buffer.sort((a, b) => (isBefore(keyOf(a), keyOf(b)) ? -1 : 1));
+    one.readDown = from - 1;
+    one.bound = one.readDown === 0 ? -Infinity : (bound ?? one.bound);
+    one.windows += 1;
+  };
   const page: Found[] = [];
   const sources: number[] = [];
-  let stalled = false;
   for (;;) {
-    // Every chain whose read items are used up reads its next window, so that its next item is known.
-    await Promise.all(
-      state.map(async (one) => {
-        while (!one.buffer.length && one.readDown > 0 && one.windows < WINDOWS_PER_PAGE) {
-          const from = Math.max(1, one.readDown - window + 1);
-          one.buffer.push(...(await one.chain.read(from, one.readDown)));
-          one.readDown = from - 1;
-          one.windows += 1;
-          if (!one.buffer.length) one.left = one.readDown;
-        }
-      }),
-    );
-    if (page.length === limit) break;
-    // A chain with numbers left unread but no item known cannot be compared: the page ends here.
-    if (state.some((one) => !one.buffer.length && one.readDown > 0)) {
-      stalled = true;
-      break;
-    }
-    let newest = -1;
+    let best = -1;
     state.forEach((one, i) => {
-      if (one.buffer.length && (newest < 0 || compareNewestFirst(one.buffer[0]!, state[newest]!.buffer[0]!) < 0)) newest = i;
+      if (one.buffer.length && (best < 0 || isBefore(keyOf(one.buffer[0]!), keyOf(state[best]!.buffer[0]!)))) best = i;
     });
-    if (newest < 0) break;
-    const taken = state[newest]!;
-    const item = taken.buffer.shift()!;
-    page.push(item);
-    sources.push(newest);
-    taken.left = taken.buffer.length ? item.n - 1 : taken.readDown;
+    const newest = best >= 0 ? keyOf(state[best]!.buffer[0]!) : null;
+    // The chains whose unread numbers could hold an item newer than the newest read (an equal time could sort first).
+    const blocking = state.filter((one) => one.readDown > 0 && (!newest || one.bound >= newest.at));
+    const allowed = page.length ? WINDOWS_PER_PAGE : WINDOWS_FOR_ONE_ITEM;
+    const loadable = blocking.filter((one) => one.windows < allowed);
+    if (newest && (!blocking.length || (!loadable.length && !page.length))) {
+      // Given: nothing unread can be newer (or, past every window allowed, the newest read all the same).
+      page.push(state[best]!.buffer.shift()!);
+      sources.push(best);
+      if (page.length === limit) break;
+      continue;
+    }
+    if (!loadable.length) break;
+    await Promise.all(loadable.map(load));
   }
-  const more = stalled || state.some((one) => one.buffer.length > 0 || one.readDown > 0);
-  return { page, sources, next: more ? state.map((one) => one.left) : null };
+  const last = page[page.length - 1];
+  const more = state.some((one) => one.buffer.length > 0 || one.readDown > 0);
+  return {
+    page,
+    sources,
+    next: more ? { after: last ? keyOf(last) : after, positions: state.map((one) => Math.max(one.readDown, ...one.buffer.map((item) => item.n))) } : null,
+  };
 }
 
 const DEFAULT_LIMIT = 20;
@@ -250,10 +293,15 @@ export function createHistoryService({ fees }: { fees: PayoutFees }) {
       const chains: Chain[] = paidOnly
         ? [ledgerChain(paidChain(userId), ['listing']), nothing, nothing]
         : [ledgerChain(paidChain(userId), ['listing', 'refund', 'relisting']), ledgerChain(userAccount(userId), ['knack', 'payout']), requestChain(userId)];
-      const positions =
-        decodeChainsCursor(list, query.cursor) ??
-        (await Promise.all([chainLength(paidChain(userId)), paidOnly ? 0 : chainLength(userAccount(userId)), paidOnly ? 0 : cashOutListLength(userId)]));
-      const { page, sources, next } = await mergePage(chains, positions, limit);
+      const position = decodeChainsCursor(list, query.cursor) ?? {
+        after: null,
+        positions: await Promise.all([
+          chainLength(paidChain(userId)),
+          paidOnly ? 0 : chainLength(userAccount(userId)),
+          paidOnly ? 0 : cashOutListLength(userId),
+        ]),
+      };
+      const { page, sources, next } = await mergePage(chains, position, limit);
       const entries = await Promise.all(page.map((found, i) => (sources[i] === 2 ? Promise.resolve(null) : entryById(found.id))));
       const rows: Row[] = page.flatMap((found, i): Row[] => {
         if (found.request) return [{ source: 'request', request: found.request, at: found.at, id: found.id }];

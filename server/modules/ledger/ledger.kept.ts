@@ -166,9 +166,16 @@ async function checkFamily(prefix: string): Promise<KeptStateReport> {
     const list = (postings.get(chain) ?? []).sort((a, b) => a.n - b.n);
     const seen = new Set<string>();
     let total = 0;
+    let maxAt = 0;
     list.forEach((posting, i) => {
       if (posting.n !== i + 1) noteDifference(differences, `${chain}: posting ${i + 1} is missing (the chain has a gap)`);
       total += posting.amountMicros;
+      maxAt = Math.max(maxAt, new Date(posting.at).getTime());
+      if (posting.maxAt && new Date(posting.maxAt).getTime() !== maxAt)
+        noteDifference(
+          differences,
+          `${posting._id}: its latest time ${new Date(posting.maxAt).toISOString()} is not its postings' (${new Date(maxAt).toISOString()})`,
+        );
       if (posting.totalMicros !== total) noteDifference(differences, `${posting._id}: total ${posting.totalMicros}, its postings sum to ${total}`);
       const move = expected.get(posting.entryId);
       if (!move) noteDifference(differences, `${posting._id}: entry ${posting.entryId} does not move ${chain}`);
@@ -203,7 +210,7 @@ async function rebuildFamily(prefix: string): Promise<KeptStateReport> {
   await Promise.all([PostingModel, PostingClaimModel, ChainHeadModel].map((m) => m.collection.deleteMany(ofFamily(prefix) as never)));
   forgetLedgerChains();
   const checkpoint = await checkpointOf(LEDGER_BALANCES_CONSUMER);
-  const ends = new Map<string, { n: number; totalMicros: number; uploadsMicros: number; paidOutMicros: number; contentIds?: string[] }>();
+  const ends = new Map<string, { n: number; totalMicros: number; uploadsMicros: number; paidOutMicros: number; maxAt: Date; contentIds?: string[] }>();
   const isUser = prefix === 'user:';
   // Only the knacked pieces keep a snapshot of their list (sign-in reads it whole); other chains with pieces are paged.
   const keepsList = prefix === 'knacked:';
@@ -211,8 +218,16 @@ async function rebuildFamily(prefix: string): Promise<KeptStateReport> {
     for await (const entry of entriesInOrder<LedgerEntryDoc>(MOVE_FIELDS)) {
       for (const move of movesOf(entry)) {
         if (!move.chain.startsWith(prefix)) continue;
-        const end = ends.get(move.chain) ?? { n: 0, totalMicros: 0, uploadsMicros: 0, paidOutMicros: 0, ...(keepsList ? { contentIds: [] } : {}) };
+        const end = ends.get(move.chain) ?? {
+          n: 0,
+          totalMicros: 0,
+          uploadsMicros: 0,
+          paidOutMicros: 0,
+          maxAt: entry.at,
+          ...(keepsList ? { contentIds: [] } : {}),
+        };
         end.n += 1;
+        if (entry.at.getTime() > end.maxAt.getTime()) end.maxAt = entry.at;
         end.totalMicros += move.amountMicros;
         end.uploadsMicros += move.uploadsMicros;
         end.paidOutMicros += move.paidOutMicros;
@@ -226,6 +241,7 @@ async function rebuildFamily(prefix: string): Promise<KeptStateReport> {
           at: entry.at,
           amountMicros: move.amountMicros,
           totalMicros: end.totalMicros,
+          maxAt: end.maxAt,
           ...(isUser ? { uploadsMicros: end.uploadsMicros, paidOutMicros: end.paidOutMicros } : {}),
           ...(move.contentId ? { contentId: move.contentId } : {}),
         };

@@ -46,6 +46,12 @@ export interface PostingDoc {
   amountMicros: number;
   /** The chain's total after this posting (a balance, a piece's earnings, a count of knacked pieces). */
   totalMicros: number;
+  /**
+   * The latest `at` of postings 1..n: a reader walking a chain down from its newest numbers (a member's history) knows
+   * that nothing below this posting is newer, though appends at once may land a little out of `at` order. Absent on
+   * postings written before it was kept.
+   */
+  maxAt?: Date;
   /** `user:` chains: running totals of the knacks of the member's own pieces, and of their payouts and cash-outs. */
   uploadsMicros?: number;
   paidOutMicros?: number;
@@ -62,6 +68,7 @@ const postingSchema = new Schema(
     at: { type: Date, required: true },
     amountMicros: { type: Number, required: true },
     totalMicros: { type: Number, required: true },
+    maxAt: { type: Date, default: undefined },
     uploadsMicros: { type: Number, default: undefined },
     paidOutMicros: { type: Number, default: undefined },
     contentId: { type: String, default: undefined },
@@ -97,6 +104,8 @@ export interface ChainHeadDoc {
   totalMicros?: number;
   uploadsMicros?: number;
   paidOutMicros?: number;
+  /** The chain's posting n's `maxAt`. */
+  maxAt?: Date;
   /** Snapshots: the pieces of postings 1..n, in order. */
   contentIds?: string[];
 }
@@ -107,6 +116,7 @@ const chainHeadSchema = new Schema(
     totalMicros: { type: Number, default: undefined },
     uploadsMicros: { type: Number, default: undefined },
     paidOutMicros: { type: Number, default: undefined },
+    maxAt: { type: Date, default: undefined },
     contentIds: { type: [String], default: undefined },
   },
   { versionKey: false },
@@ -118,7 +128,16 @@ interface Totals {
   uploadsMicros: number;
   paidOutMicros: number;
 }
-const TOTALS_PROJECTION = { totalMicros: 1, uploadsMicros: 1, paidOutMicros: 1 } as const;
+const TOTALS_PROJECTION = { totalMicros: 1, uploadsMicros: 1, paidOutMicros: 1, maxAt: 1, at: 1 } as const;
+
+/** What a process remembers of a chain's last posting: its totals and how late its postings go. */
+type ChainTail = Partial<Totals> & { maxAt?: Date; at?: Date };
+
+/** The `maxAt` of a posting at `at` after `previous` (whose own may be missing on postings older than the field). */
+const maxAtAfter = (previous: ChainTail | null, at: Date): Date => {
+  const before = previous?.maxAt ?? previous?.at;
+  return before && new Date(before).getTime() > new Date(at).getTime() ? new Date(before) : new Date(at);
+};
 
 const totalsOf = (doc: Partial<Totals> | null): Totals => ({
   totalMicros: doc?.totalMicros ?? 0,
@@ -126,12 +145,12 @@ const totalsOf = (doc: Partial<Totals> | null): Totals => ({
   paidOutMicros: doc?.paidOutMicros ?? 0,
 });
 
-const chains = numberedChains<Partial<Totals>>(PostingModel, {
+const chains = numberedChains<ChainTail>(PostingModel, {
   separator: '#',
   projection: TOTALS_PROJECTION,
   hint: async (chain) => {
     const head = await readById<ChainHeadDoc>(ChainHeadModel, chain);
-    return head && head.n > 0 ? { n: head.n, doc: totalsOf(head) } : null;
+    return head && head.n > 0 ? { n: head.n, doc: { ...totalsOf(head), ...(head.maxAt ? { maxAt: head.maxAt } : {}) } } : null;
   },
 });
 
@@ -196,6 +215,7 @@ async function appendPosting(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'at'>,
       at: entry.at,
       amountMicros: move.amountMicros,
       totalMicros: before.totalMicros + move.amountMicros,
+      maxAt: maxAtAfter(previous.doc, entry.at),
       ...(move.chain.startsWith('user:')
         ? { uploadsMicros: before.uploadsMicros + move.uploadsMicros, paidOutMicros: before.paidOutMicros + move.paidOutMicros }
         : {}),
@@ -204,7 +224,7 @@ async function appendPosting(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'at'>,
   });
   await Promise.all([
     PostingClaimModel.collection.updateOne({ _id: claimId(move.chain, entry._id) as never }, { $set: { n } }),
-    keepHint(ChainHeadModel, move.chain, { n, ...totalsOf(doc) }),
+    keepHint(ChainHeadModel, move.chain, { n, ...totalsOf(doc), maxAt: doc.maxAt }),
   ]);
   return n;
 }
@@ -277,7 +297,7 @@ export async function settleMove(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'a
 
 /** A chain's last posting's totals (all 0 for none): from the head hint forward, by `_id`. */
 export async function chainTotals(chain: string): Promise<Totals & { n: number }> {
-  const end: ChainEnd<Partial<Totals>> = await chains.end(chain, true);
+  const end: ChainEnd<ChainTail> = await chains.end(chain, true);
   return { n: end.n, ...totalsOf(end.doc) };
 }
 

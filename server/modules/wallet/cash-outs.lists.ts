@@ -7,6 +7,9 @@
  * so a request never exists without its number; a number whose request was never written (a crash in between, or a
  * twin refused by the unique waiting slot) is skipped by every reader, as a request that no longer exists would be.
  *
+ * Each number also holds `maxAt`, the latest `at` of numbers 1..n, so that a reader walking down knows nothing below
+ * is newer (the ledger's chains keep the same, ledger.postings.ts).
+ *
  * `cash_out_list_heads` keeps, per member, a hint of their chain's end (best-effort, never ahead of it).
  *
  * The waiting request: a member has at most one (wallet.model.ts: the unique `pending:{userId}` slot, and every path
@@ -28,6 +31,8 @@ export interface CashOutListEntryDoc {
   userId: string;
   requestId: string;
   at: Date;
+  /** The latest `at` of numbers 1..n. */
+  maxAt: Date;
 }
 const cashOutListEntrySchema = new Schema(
   {
@@ -36,6 +41,7 @@ const cashOutListEntrySchema = new Schema(
     userId: { type: String, required: true },
     requestId: { type: String, required: true },
     at: { type: Date, required: true },
+    maxAt: { type: Date, required: true },
   },
   { versionKey: false },
 );
@@ -46,19 +52,25 @@ interface CashOutListHeadDoc {
   _id: string;
   n: number;
   requestId: string;
+  maxAt: Date;
 }
 const cashOutListHeadSchema = new Schema(
-  { _id: { type: String, required: true }, n: { type: Number, required: true }, requestId: { type: String, required: true } },
+  {
+    _id: { type: String, required: true },
+    n: { type: Number, required: true },
+    requestId: { type: String, required: true },
+    maxAt: { type: Date, required: true },
+  },
   { versionKey: false },
 );
 export const CashOutListHeadModel = model<CashOutListHeadDoc>('CashOutListHead', cashOutListHeadSchema, 'cash_out_list_heads');
 
-const chains = numberedChains<Pick<CashOutListEntryDoc, 'requestId'>>(CashOutListEntryModel, {
+const chains = numberedChains<Pick<CashOutListEntryDoc, 'requestId' | 'maxAt'>>(CashOutListEntryModel, {
   separator: '#',
-  projection: { requestId: 1 },
+  projection: { requestId: 1, maxAt: 1 },
   hint: async (userId) => {
     const head = await readById<CashOutListHeadDoc>(CashOutListHeadModel, userId);
-    return head && head.n > 0 ? { n: head.n, doc: { requestId: head.requestId } } : null;
+    return head && head.n > 0 ? { n: head.n, doc: { requestId: head.requestId, maxAt: head.maxAt } } : null;
   },
 });
 
@@ -67,8 +79,11 @@ const NEWEST_READ = 3;
 
 /** Takes the next number of the member's chain for a request about to be written (under their funds lock). */
 export async function appendCashOutRequest(userId: string, requestId: string, at: Date): Promise<number> {
-  const { n } = await chains.append(userId, (n) => ({ n, userId, requestId, at }));
-  await keepHint(CashOutListHeadModel, userId, { n, requestId });
+  const { n, doc } = await chains.append(userId, (n, previous) => {
+    const before = previous.doc?.maxAt ? new Date(previous.doc.maxAt) : null;
+    return { n, userId, requestId, at, maxAt: before && before.getTime() > at.getTime() ? before : at };
+  });
+  await keepHint(CashOutListHeadModel, userId, { n, requestId, maxAt: doc.maxAt });
   return n;
 }
 
@@ -122,7 +137,10 @@ async function checkLists(): Promise<KeptStateReport> {
   const numberOf = new Map<string, number>();
   for (const [userId, list] of chainsOf) {
     list.sort((a, b) => a.n - b.n);
+    let maxAt = 0;
     list.forEach((entry, i) => {
+      maxAt = Math.max(maxAt, new Date(entry.at).getTime());
+      if (new Date(entry.maxAt).getTime() !== maxAt) noteDifference(differences, `cash-outs of ${userId}: number ${entry.n}'s latest time is not its numbers'`);
       if (entry.n !== i + 1) noteDifference(differences, `cash-outs of ${userId}: number ${i + 1} is missing (the chain has a gap)`);
       if (numberOf.has(entry.requestId)) noteDifference(differences, `cash-outs of ${userId}: request ${entry.requestId} is on the chain twice`);
       numberOf.set(entry.requestId, entry.n);
@@ -153,7 +171,7 @@ async function rebuildLists(): Promise<KeptStateReport> {
   const report = await checkLists();
   await Promise.all([CashOutListEntryModel.collection.deleteMany({}), CashOutListHeadModel.collection.deleteMany({})]);
   forgetCashOutLists();
-  const ends = new Map<string, { n: number; requestId: string; waiting?: string }>();
+  const ends = new Map<string, { n: number; requestId: string; at: Date; waiting?: string }>();
   let batch: CashOutListEntryDoc[] = [];
   const flush = async () => {
     if (batch.length) await CashOutListEntryModel.collection.insertMany(batch as never[], { ordered: false });
@@ -161,21 +179,26 @@ async function rebuildLists(): Promise<KeptStateReport> {
   };
   for await (const request of requestsInOrder()) {
     const userId = String(request.userId);
-    const end = ends.get(userId) ?? { n: 0, requestId: request._id };
+    const end = ends.get(userId) ?? { n: 0, requestId: request._id, at: request.at };
     end.n += 1;
     end.requestId = request._id;
+    end.at = request.at;
     if (request.status === 'pending') end.waiting = request._id;
     ends.set(userId, end);
-    batch.push({ _id: chains.idOf(userId, end.n), n: end.n, userId, requestId: request._id, at: request.at });
+    // In the order asked, so each number's latest time is its own.
+    batch.push({ _id: chains.idOf(userId, end.n), n: end.n, userId, requestId: request._id, at: request.at, maxAt: request.at });
     if (batch.length === BATCH) await flush();
   }
   await flush();
   const members = [...ends];
   for (let i = 0; i < members.length; i += BATCH) {
     const slice = members.slice(i, i + BATCH);
-    await CashOutListHeadModel.collection.insertMany(slice.map(([userId, end]) => ({ _id: userId, n: end.n, requestId: end.requestId })) as never[], {
-      ordered: false,
-    });
+    await CashOutListHeadModel.collection.insertMany(
+      slice.map(([userId, end]) => ({ _id: userId, n: end.n, requestId: end.requestId, maxAt: end.at })) as never[],
+      {
+        ordered: false,
+      },
+    );
     await LatestCashOutModel.collection.bulkWrite(
       slice.map(([userId, end]) => ({
         updateOne: { filter: { _id: userId }, update: { $set: { requestId: end.waiting ?? end.requestId } }, upsert: true },

@@ -93,7 +93,9 @@ async function ownersOf(contentIds: string[]): Promise<Map<string, string>> {
 
 /** The sum a payer's first `n` postings give, judged by the pieces' owners now. */
 const supportedUpTo = (payer: string, list: { n: number; amountMicros: number; contentId: string }[], n: number, owners: Map<string, string>) =>
-  list.filter((item) => item.n <= n && item.contentId && owners.has(item.contentId) && owners.get(item.contentId) !== payer).reduce((sum, item) => sum + item.amountMicros, 0);
+  list
+    .filter((item) => item.n <= n && item.contentId && owners.has(item.contentId) && owners.get(item.contentId) !== payer)
+    .reduce((sum, item) => sum + item.amountMicros, 0);
 
 async function checkCollections(): Promise<KeptStateReport> {
   const byPayer = await listingsByPayer();
@@ -128,7 +130,8 @@ async function rebuildCollections(): Promise<KeptStateReport> {
 
 export const walletCollectionsState: KeptState = {
   name: 'wallet-collections',
-  describe: "Members' listing fees paid on others' pieces (the wallet's collections): a snapshot per payer over their chain of fees paid, rebuilt from it and the pieces' owners.",
+  describe:
+    "Members' listing fees paid on others' pieces (the wallet's collections): a snapshot per payer over their chain of fees paid, rebuilt from it and the pieces' owners.",
   check: checkCollections,
   rebuild: rebuildCollections,
 };
