@@ -143,8 +143,16 @@ export async function payoutProblems(sandboxDir: string): Promise<string[]> {
 
 /** The ledger's kept states (its journal and running totals: server/modules/ledger/ledger.kept.ts), each check's differences by name. */
 export async function ledgerKeptProblems(): Promise<Record<string, string[]>> {
-  const states = keptStates.filter((state) => ['ledger-journal', 'ledger-balances', 'piece-earnings', 'reacted-pieces'].includes(state.name));
+  const states = keptStates.filter((state) =>
+    ['ledger-journal', 'ledger-balances', 'piece-earnings', 'reacted-pieces', 'listing-fees-paid'].includes(state.name),
+  );
   return Object.fromEntries(await Promise.all(states.map(async (state) => [state.name, (await state.check()).differences] as const)));
+}
+
+/** The wallet's kept lists (members' cash-out chains and collections snapshots), each check's differences. */
+export async function walletKeptProblems(): Promise<string[]> {
+  const states = keptStates.filter((state) => ['cash-out-lists', 'wallet-collections'].includes(state.name));
+  return (await Promise.all(states.map(async (state) => (await state.check()).differences))).flat();
 }
 
 /** Every check above at once; `now` is the clock of the process that ran the jobs after the crash. */
@@ -156,6 +164,7 @@ export async function invariantProblems({ now, sandboxDir }: { now: Date; sandbo
     ...(await payoutProblems(sandboxDir)),
     ...(await expiredLocks(now)),
     ...Object.values(await ledgerKeptProblems()).flat(),
+    ...(await walletKeptProblems()),
   ];
 }
 
