@@ -52,8 +52,8 @@ const q = encodeURIComponent;
 export const SCALE_CALLS: ScaleCall[] = [
   // Every signed-in page: the side menu, the account head, the unread badge.
   { operationId: 'getMessageCounts', pages: 'every signed-in page (unread badge, polled)', as: 'member', path: (f) => `/message/counts/${f.member.id}` },
-  { operationId: 'getWalletSummary', pages: 'side menu, Wallet, Settings', as: 'member', path: (f) => `/wallet/summary/${f.member.id}`, scans: NOT_YET },
-  { operationId: 'getWalletSummary', pages: 'side menu, Wallet (heavy artist)', as: 'artist', path: (f) => `/wallet/summary/${f.artist.id}`, scans: NOT_YET },
+  { operationId: 'getWalletSummary', pages: 'side menu, Wallet, Settings', as: 'member', path: (f) => `/wallet/summary/${f.member.id}` },
+  { operationId: 'getWalletSummary', pages: 'side menu, Wallet (heavy artist)', as: 'artist', path: (f) => `/wallet/summary/${f.artist.id}` },
   { operationId: 'getUserExt', pages: 'account head, Settings, Pricing', as: 'member', path: (f) => `/user-setting/get-ext/${f.member.id}` },
   { operationId: 'getProjectsOfUser', pages: 'side menu, Projects', as: 'artist', path: (f) => `/project/${f.artist.id}` },
   { operationId: 'getWalletLink', pages: 'side menu, NFT, Settings', as: 'member', path: () => '/stellar/wallet' },
@@ -138,15 +138,14 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'getSupportAccount', pages: 'Inbox, admin support', as: 'member', path: () => '/message/support-account' },
   { operationId: 'searchMembers', pages: 'Inbox (new message)', as: 'member', path: () => '/user/search-members?q=ana&limit=8' },
   // Wallet, analytics, payments.
-  { operationId: 'getUserHistory', pages: 'Wallet (history)', as: 'member', path: (f) => `/user-history/get-all/${f.member.id}?limit=20`, scans: NOT_YET },
+  { operationId: 'getUserHistory', pages: 'Wallet (history)', as: 'member', path: (f) => `/user-history/get-all/${f.member.id}?limit=20` },
   {
     operationId: 'getUserHistory',
     pages: 'Wallet (history, heavy artist)',
     as: 'artist',
     path: (f) => `/user-history/get-all/${f.artist.id}?limit=20`,
-    scans: NOT_YET,
   },
-  { operationId: 'getPaidHistory', pages: 'Wallet (paid)', as: 'artist', path: (f) => `/user-history/get-paid/${f.artist.id}?limit=20`, scans: NOT_YET },
+  { operationId: 'getPaidHistory', pages: 'Wallet (paid)', as: 'artist', path: (f) => `/user-history/get-paid/${f.artist.id}?limit=20` },
   {
     operationId: 'downloadStatement',
     pages: 'Wallet (statement download)',
@@ -223,7 +222,6 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'integrators (earnings key)',
     as: 'key',
     path: (f) => `/user-history/get-all/${f.artist.id}?limit=20`,
-    scans: NOT_YET,
   },
   {
     operationId: 'getContentsByUsername',

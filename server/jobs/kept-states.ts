@@ -17,6 +17,7 @@ import { listingMarksState } from '../modules/payments';
 import { projectListsState } from '../modules/projects';
 import { currentPlansState } from '../modules/subscriptions';
 import { anyMemberExists, creditListsState, memberKeysState } from '../modules/users';
+import { cashOutListsState, walletCollectionsState } from '../modules/wallet';
 
 export const keptStates: KeptState[] = [
   // Keys first: the other rebuilds may look members and pieces up by them.
@@ -24,6 +25,9 @@ export const keptStates: KeptState[] = [
   pieceLinksState,
   // The ledger's first: the rankings count from the ledger's entries.
   ...ledgerKeptStates,
+  // After the ledger's: the collections count from the fees-paid chains.
+  cashOutListsState,
+  walletCollectionsState,
   // The days' lists before the jobs that read a day from them.
   ledgerDaysState,
   ledgerRootsState,

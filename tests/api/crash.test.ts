@@ -170,7 +170,13 @@ describe.each([FAULT_POINTS.ledgerAfterSlot, FAULT_POINTS.ledgerAfterEntry, FAUL
     const retry = await knack(app, later(viewer)).expect(200);
     expect(retry.body.message).toBe('You have already knacked this piece.');
 
-    expect(await ledgerKeptProblems()).toEqual({ 'ledger-journal': [], 'ledger-balances': [], 'piece-earnings': [], 'reacted-pieces': [] });
+    expect(await ledgerKeptProblems()).toEqual({
+      'ledger-journal': [],
+      'ledger-balances': [],
+      'piece-earnings': [],
+      'reacted-pieces': [],
+      'listing-fees-paid': [],
+    });
     expect(await walletBalanceSeen(app.url, later(owner))).toBe(value);
     const money = await request(app.url)
       .get(`/api/v2/knack/get-money/${piece.id}`)

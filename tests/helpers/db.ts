@@ -11,6 +11,7 @@ import { forgetPlanStarts } from '../../server/modules/subscriptions';
 import { forgetLedgerChains } from '../../server/modules/ledger';
 import { forgetCommentLists, forgetCommentThreads } from '../../server/modules/comments';
 import { forgetFollowLists } from '../../server/modules/follows';
+import { forgetCashOutLists } from '../../server/modules/wallet';
 
 /**
  * `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one).
@@ -59,6 +60,7 @@ export async function clearDatabase(): Promise<void> {
   forgetFollowLists();
   forgetCreditLists();
   forgetPlanStarts();
+  forgetCashOutLists();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

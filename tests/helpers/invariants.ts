@@ -143,13 +143,16 @@ export async function payoutProblems(sandboxDir: string): Promise<string[]> {
 
 /** The ledger's kept states (its journal and running totals: server/modules/ledger/ledger.kept.ts), each check's differences by name. */
 export async function ledgerKeptProblems(): Promise<Record<string, string[]>> {
-  const states = keptStates.filter((state) => ['ledger-journal', 'ledger-balances', 'piece-earnings', 'reacted-pieces'].includes(state.name));
+  const states = keptStates.filter((state) =>
+    ['ledger-journal', 'ledger-balances', 'piece-earnings', 'reacted-pieces', 'listing-fees-paid'].includes(state.name),
+  );
   return Object.fromEntries(await Promise.all(states.map(async (state) => [state.name, (await state.check()).differences] as const)));
 }
 
-/** The members' current plans and credit movement lists (their kept states' checks), as lines of differences. */
-export async function planAndCreditKeptProblems(): Promise<string[]> {
-  const states = keptStates.filter((state) => ['current-plans', 'credit-movement-lists'].includes(state.name));
+/** The members' kept lists: current plans, credit movements, cash-out chains and collections snapshots (their checks' differences). */
+export async function memberKeptListProblems(): Promise<string[]> {
+  const names = ['current-plans', 'credit-movement-lists', 'cash-out-lists', 'wallet-collections'];
+  const states = keptStates.filter((state) => names.includes(state.name));
   return (await Promise.all(states.map(async (state) => (await state.check()).differences.map((line) => `${state.name}: ${line}`)))).flat();
 }
 
@@ -162,7 +165,7 @@ export async function invariantProblems({ now, sandboxDir }: { now: Date; sandbo
     ...(await payoutProblems(sandboxDir)),
     ...(await expiredLocks(now)),
     ...Object.values(await ledgerKeptProblems()).flat(),
-    ...(await planAndCreditKeptProblems()),
+    ...(await memberKeptListProblems()),
   ];
 }
 

@@ -4,6 +4,7 @@ export {
   balanceBefore,
   balanceOf,
   balancesOf,
+  chainLength,
   creditedBy,
   entriesBy,
   entriesOfAccount,
@@ -21,6 +22,7 @@ export {
   memberEntriesCursor,
   memberBalancesFrom,
   pageOfEntries,
+  postingsOfFamily,
   post,
   userAccount,
   PLATFORM_KNACKS,
@@ -42,6 +44,7 @@ export {
 export { entriesOfDay, entriesOfDays, firstListedDay, isDaySettled, ledgerDaysState, syncLedgerDays } from './ledger.days';
 export { forgetLedgerChains } from './ledger.forget';
 export { ledgerKeptStates, storeImportedEntries } from './ledger.kept';
+export { PAID_KINDS, paidChain, postingsOf, type PostingDoc } from './ledger.postings';
 export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';

@@ -28,7 +28,7 @@ import {
 
 const BATCH = 1_000;
 const LEDGER_ORDER = { at: 1, _id: 1 } as const;
-const MOVE_FIELDS = { _id: 1, kind: 1, at: 1, legs: 1, contentId: 1, actorId: 1, currency: 1, seq: 1 } as const;
+const MOVE_FIELDS = { _id: 1, kind: 1, at: 1, legs: 1, contentId: 1, actorId: 1, currency: 1, amountMicros: 1, seq: 1 } as const;
 
 /** Every entry, in the ledger's order, with the fields asked, a batch at a time. */
 const entriesInOrder = <T>(fields: Record<string, 1>) =>
@@ -204,9 +204,16 @@ async function checkFamily(prefix: string): Promise<KeptStateReport> {
     const list = (postings.get(chain) ?? []).sort((a, b) => a.n - b.n);
     const seen = new Set<string>();
     let total = 0;
+    let maxAt = 0;
     list.forEach((posting, i) => {
       if (posting.n !== i + 1) noteDifference(differences, `${chain}: posting ${i + 1} is missing (the chain has a gap)`);
       total += posting.amountMicros;
+      maxAt = Math.max(maxAt, new Date(posting.at).getTime());
+      if (posting.maxAt && new Date(posting.maxAt).getTime() !== maxAt)
+        noteDifference(
+          differences,
+          `${posting._id}: its latest time ${new Date(posting.maxAt).toISOString()} is not its postings' (${new Date(maxAt).toISOString()})`,
+        );
       if (posting.totalMicros !== total) noteDifference(differences, `${posting._id}: total ${posting.totalMicros}, its postings sum to ${total}`);
       const move = expected.get(posting.entryId);
       if (!move) noteDifference(differences, `${posting._id}: entry ${posting.entryId} does not move ${chain}`);
@@ -241,18 +248,28 @@ async function rebuildFamily(prefix: string, { compare = true }: RebuildOptions 
   await Promise.all([PostingModel, PostingClaimModel, ChainHeadModel].map((m) => m.collection.deleteMany(ofFamily(prefix) as never)));
   forgetLedgerChains();
   const checkpoint = await checkpointOf(LEDGER_BALANCES_CONSUMER);
-  const ends = new Map<string, { n: number; totalMicros: number; uploadsMicros: number; paidOutMicros: number; contentIds?: string[] }>();
+  const ends = new Map<string, { n: number; totalMicros: number; uploadsMicros: number; paidOutMicros: number; maxAt: Date; contentIds?: string[] }>();
   const isUser = prefix === 'user:';
+  // Only the knacked pieces keep a snapshot of their list (sign-in reads it whole); other chains with pieces are paged.
+  const keepsList = prefix === 'knacked:';
   const postings = (async function* () {
     for await (const entry of entriesInOrder<LedgerEntryDoc>(MOVE_FIELDS)) {
       for (const move of movesOf(entry)) {
         if (!move.chain.startsWith(prefix)) continue;
-        const end = ends.get(move.chain) ?? { n: 0, totalMicros: 0, uploadsMicros: 0, paidOutMicros: 0, ...(move.contentId ? { contentIds: [] } : {}) };
+        const end = ends.get(move.chain) ?? {
+          n: 0,
+          totalMicros: 0,
+          uploadsMicros: 0,
+          paidOutMicros: 0,
+          maxAt: entry.at,
+          ...(keepsList ? { contentIds: [] } : {}),
+        };
         end.n += 1;
+        if (entry.at.getTime() > end.maxAt.getTime()) end.maxAt = entry.at;
         end.totalMicros += move.amountMicros;
         end.uploadsMicros += move.uploadsMicros;
         end.paidOutMicros += move.paidOutMicros;
-        if (move.contentId) end.contentIds!.push(move.contentId);
+        if (keepsList && move.contentId) end.contentIds!.push(move.contentId);
         ends.set(move.chain, end);
         const posting: PostingDoc = {
           _id: postingId(move.chain, end.n),
@@ -262,6 +279,7 @@ async function rebuildFamily(prefix: string, { compare = true }: RebuildOptions 
           at: entry.at,
           amountMicros: move.amountMicros,
           totalMicros: end.totalMicros,
+          maxAt: end.maxAt,
           ...(isUser ? { uploadsMicros: end.uploadsMicros, paidOutMicros: end.paidOutMicros } : {}),
           ...(move.contentId ? { contentId: move.contentId } : {}),
         };
@@ -311,4 +329,10 @@ export const reactedPiecesState = family({
   prefix: 'knacked:',
 });
 
-export const ledgerKeptStates: KeptState[] = [ledgerJournalState, ledgerBalancesState, pieceEarningsState, reactedPiecesState];
+export const listingFeesPaidState = family({
+  name: 'listing-fees-paid',
+  describe: "Members' fees paid: a chain per payer of their listing and relisting fees and card refunds (the total the fees), rebuilt from those entries.",
+  prefix: 'paid:',
+});
+
+export const ledgerKeptStates: KeptState[] = [ledgerJournalState, ledgerBalancesState, pieceEarningsState, reactedPiecesState, listingFeesPaidState];

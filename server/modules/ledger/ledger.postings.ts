@@ -7,7 +7,11 @@
  * - `user:{id}`: a member's balance (each entry's legs on the account, summed); also the running part of it that
  *   came from knacks of their own pieces (`uploadsMicros`) and what left it as payouts and cash-outs (`paidOutMicros`);
  * - `piece:{contentId}`: what a piece's knacks have credited in all, owner and supporter together;
- * - `knacked:{userId}`: the pieces a member has knacked, one posting each (`contentId`), the total their count.
+ * - `knacked:{userId}`: the pieces a member has knacked, one posting each (`contentId`), the total their count;
+ * - `paid:{userId}`: the fees a member paid as the entry's actor, which move no balance of theirs (listing and
+ *   relisting fees, and the refunds of card payments that came too late), one posting each (`contentId`), the total
+ *   the listing and relisting fees paid (a refund's posting moves it by 0: the payment it returns never became a fee).
+ *   Their history's Paid0 and Refund items page through it, and the wallet's collections figure counts from it.
  * Knack's own accounts (`platform:…`, `external:…`) have no chain: every knack moves `platform:knacks`, so one chain
  * would make every post wait for every other; only admins read them, and those reads still sum the ledger.
  *
@@ -42,10 +46,16 @@ export interface PostingDoc {
   amountMicros: number;
   /** The chain's total after this posting (a balance, a piece's earnings, a count of knacked pieces). */
   totalMicros: number;
+  /**
+   * The latest `at` of postings 1..n: a reader walking a chain down from its newest numbers (a member's history) knows
+   * that nothing below this posting is newer, though appends at once may land a little out of `at` order. Absent on
+   * postings written before it was kept.
+   */
+  maxAt?: Date;
   /** `user:` chains: running totals of the knacks of the member's own pieces, and of their payouts and cash-outs. */
   uploadsMicros?: number;
   paidOutMicros?: number;
-  /** `knacked:` chains: the piece knacked. */
+  /** `knacked:` chains: the piece knacked; `paid:` chains: the piece whose fee it is. */
   contentId?: string;
 }
 
@@ -58,6 +68,7 @@ const postingSchema = new Schema(
     at: { type: Date, required: true },
     amountMicros: { type: Number, required: true },
     totalMicros: { type: Number, required: true },
+    maxAt: { type: Date, default: undefined },
     uploadsMicros: { type: Number, default: undefined },
     paidOutMicros: { type: Number, default: undefined },
     contentId: { type: String, default: undefined },
@@ -93,6 +104,8 @@ export interface ChainHeadDoc {
   totalMicros?: number;
   uploadsMicros?: number;
   paidOutMicros?: number;
+  /** The chain's posting n's `maxAt`. */
+  maxAt?: Date;
   /** Snapshots: the pieces of postings 1..n, in order. */
   contentIds?: string[];
 }
@@ -103,6 +116,7 @@ const chainHeadSchema = new Schema(
     totalMicros: { type: Number, default: undefined },
     uploadsMicros: { type: Number, default: undefined },
     paidOutMicros: { type: Number, default: undefined },
+    maxAt: { type: Date, default: undefined },
     contentIds: { type: [String], default: undefined },
   },
   { versionKey: false },
@@ -114,7 +128,16 @@ interface Totals {
   uploadsMicros: number;
   paidOutMicros: number;
 }
-const TOTALS_PROJECTION = { totalMicros: 1, uploadsMicros: 1, paidOutMicros: 1 } as const;
+const TOTALS_PROJECTION = { totalMicros: 1, uploadsMicros: 1, paidOutMicros: 1, maxAt: 1, at: 1 } as const;
+
+/** What a process remembers of a chain's last posting: its totals and how late its postings go. */
+type ChainTail = Partial<Totals> & { maxAt?: Date; at?: Date };
+
+/** The `maxAt` of a posting at `at` after `previous` (whose own may be missing on postings older than the field). */
+const maxAtAfter = (previous: ChainTail | null, at: Date): Date => {
+  const before = previous?.maxAt ?? previous?.at;
+  return before && new Date(before).getTime() > new Date(at).getTime() ? new Date(before) : new Date(at);
+};
 
 const totalsOf = (doc: Partial<Totals> | null): Totals => ({
   totalMicros: doc?.totalMicros ?? 0,
@@ -122,12 +145,12 @@ const totalsOf = (doc: Partial<Totals> | null): Totals => ({
   paidOutMicros: doc?.paidOutMicros ?? 0,
 });
 
-const chains = numberedChains<Partial<Totals>>(PostingModel, {
+const chains = numberedChains<ChainTail>(PostingModel, {
   separator: '#',
   projection: TOTALS_PROJECTION,
   hint: async (chain) => {
     const head = await readById<ChainHeadDoc>(ChainHeadModel, chain);
-    return head && head.n > 0 ? { n: head.n, doc: totalsOf(head) } : null;
+    return head && head.n > 0 ? { n: head.n, doc: { ...totalsOf(head), ...(head.maxAt ? { maxAt: head.maxAt } : {}) } } : null;
   },
 });
 
@@ -135,6 +158,7 @@ export const postingId = (chain: string, n: number) => chains.idOf(chain, n);
 export const claimId = (chain: string, entryId: string) => `${chain}|${entryId}`;
 export const pieceChain = (contentId: unknown) => `piece:${String(contentId)}`;
 export const knackedChain = (userId: unknown) => `knacked:${String(userId)}`;
+export const paidChain = (userId: unknown) => `paid:${String(userId)}`;
 export const listId = (chain: string) => `${chain}|list`;
 
 /** What one entry moves on one chain. */
@@ -146,12 +170,16 @@ export interface ChainMove {
   contentId?: string;
 }
 
+/** The kinds whose actor paid a fee that moves no balance of theirs: one posting each on the actor's `paid:` chain. */
+export const PAID_KINDS: readonly LedgerEntryDoc['kind'][] = ['listing', 'relisting', 'refund'];
+
 /**
  * The chains an entry moves and by how much: each member account on its legs (summed per account); a knack's piece
- * (what it credited in all) and its maker's knacked pieces. A knack's owner is its second leg, as knackLegs builds
- * them (Knack's account, the owner, then the supporter), so the owner's share counts as earned on their own piece.
+ * (what it credited in all) and its maker's knacked pieces; a fee's payer (listing, relisting, refund). A knack's owner
+ * is its second leg, as knackLegs builds them (Knack's account, the owner, then the supporter), so the owner's share
+ * counts as earned on their own piece.
  */
-export function movesOf(entry: Pick<LedgerEntryDoc, 'kind' | 'legs' | 'contentId' | 'actorId' | 'currency'>): ChainMove[] {
+export function movesOf(entry: Pick<LedgerEntryDoc, 'kind' | 'legs' | 'contentId' | 'actorId' | 'currency' | 'amountMicros'>): ChainMove[] {
   const moves = new Map<string, ChainMove>();
   if (!entry.currency) {
     entry.legs.forEach((leg, i) => {
@@ -169,6 +197,10 @@ export function movesOf(entry: Pick<LedgerEntryDoc, 'kind' | 'legs' | 'contentId
     list.push({ chain: pieceChain(entry.contentId), amountMicros: credited, uploadsMicros: 0, paidOutMicros: 0 });
     list.push({ chain: knackedChain(entry.actorId), amountMicros: 1, uploadsMicros: 0, paidOutMicros: 0, contentId: String(entry.contentId) });
   }
+  if (PAID_KINDS.includes(entry.kind) && !entry.currency) {
+    const fee = entry.kind === 'refund' ? 0 : (entry.amountMicros ?? 0);
+    list.push({ chain: paidChain(entry.actorId), amountMicros: fee, uploadsMicros: 0, paidOutMicros: 0, contentId: String(entry.contentId) });
+  }
   return list;
 }
 
@@ -183,6 +215,7 @@ async function appendPosting(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'at'>,
       at: entry.at,
       amountMicros: move.amountMicros,
       totalMicros: before.totalMicros + move.amountMicros,
+      maxAt: maxAtAfter(previous.doc, entry.at),
       ...(move.chain.startsWith('user:')
         ? { uploadsMicros: before.uploadsMicros + move.uploadsMicros, paidOutMicros: before.paidOutMicros + move.paidOutMicros }
         : {}),
@@ -191,7 +224,7 @@ async function appendPosting(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'at'>,
   });
   await Promise.all([
     PostingClaimModel.collection.updateOne({ _id: claimId(move.chain, entry._id) as never }, { $set: { n } }),
-    keepHint(ChainHeadModel, move.chain, { n, ...totalsOf(doc) }),
+    keepHint(ChainHeadModel, move.chain, { n, ...totalsOf(doc), maxAt: doc.maxAt }),
   ]);
   return n;
 }
@@ -264,7 +297,7 @@ export async function settleMove(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'a
 
 /** A chain's last posting's totals (all 0 for none): from the head hint forward, by `_id`. */
 export async function chainTotals(chain: string): Promise<Totals & { n: number }> {
-  const end: ChainEnd<Partial<Totals>> = await chains.end(chain, true);
+  const end: ChainEnd<ChainTail> = await chains.end(chain, true);
   return { n: end.n, ...totalsOf(end.doc) };
 }
 

@@ -7,7 +7,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { appendJournalSlot } from './ledger.journal';
-import { chainTotals, pieceChain, postMoves } from './ledger.postings';
+import { chainTotals, PostingModel, pieceChain, postMoves, type PostingDoc } from './ledger.postings';
 import { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
 
 export const userAccount = (userId: unknown) => `user:${String(userId)}`;
@@ -109,6 +109,20 @@ export async function memberTotalsOf(userId: string): Promise<{ balanceMicros: n
   const totals = await chainTotals(userAccount(userId));
   return { balanceMicros: totals.totalMicros, uploadsMicros: totals.uploadsMicros, paidOutMicros: totals.paidOutMicros };
 }
+
+/** How many postings a chain holds (ledger.postings.ts: `user:{id}`, `paid:{id}`…): its last number, read by `_id`. */
+export async function chainLength(chain: string): Promise<number> {
+  return (await chainTotals(chain)).n;
+}
+
+/**
+ * Every posting of the chains whose name starts with `prefix` (`paid:`), streamed in no order: for the kept states
+ * built on a family of chains (a check or rebuild, never a request).
+ */
+export const postingsOfFamily = (prefix: string) =>
+  PostingModel.find(ours({ _id: { $regex: `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` } }))
+    .lean<PostingDoc>()
+    .cursor({ batchSize: 1_000 }) as unknown as AsyncIterable<PostingDoc>;
 
 /** One entry by its key, straight through the driver (lib/query.ts): the knack path reads it on every knack. */
 export const entryById = (id: string) => readById<LedgerEntryDoc>(LedgerEntryModel, id);

@@ -2,7 +2,19 @@
 export { walletRouter } from './wallet.routes';
 export { CASH_OUT_LIST_MESSAGES, CASH_OUT_OVERDUE_MS, listCashOuts } from './cash-outs.admin';
 export { checkBalanceSettled, forfeitBalance, forfeitKey, CLOSING_MESSAGES, PLATFORM_FORFEITS } from './wallet.closing';
-export { createWalletService, checkCanRead, isSupport, listingsPaidBy, ownersOf, WALLET_MESSAGES, type WalletDeps, type WalletService } from './wallet.service';
+export {
+  createWalletService,
+  checkCanRead,
+  isSupport,
+  ownersOf,
+  piecesById,
+  WALLET_MESSAGES,
+  type PieceFacts,
+  type WalletDeps,
+  type WalletService,
+} from './wallet.service';
+export { cashOutListEntries, cashOutListLength, cashOutListsState, forgetCashOutLists, pendingCashOutOf, type CashOutListEntryDoc } from './cash-outs.lists';
+export { supportedFeesOf, walletCollectionsState } from './wallet.collections';
 export {
   cashOutKey,
   createPayouts,

@@ -30,7 +30,8 @@ import { ledgerSumOf, memberBalancesFrom, post, userAccount } from '../ledger';
 import { MIN_CASH_OUT_MICROS } from '../knacks';
 import { PLATFORM_FEES } from '../payments';
 import { userExtReads } from '../users';
-import { CashOutRequestModel, LatestCashOutModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
+import { pendingCashOutOf } from './cash-outs.lists';
+import { CashOutRequestModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
 
 /** Payouts are made from a balance of $10, the same threshold as cash-out (the knacks module's canCashOut). */
 export const MIN_PAYOUT_MICROS = MIN_CASH_OUT_MICROS;
@@ -224,16 +225,15 @@ export function createPayouts({ provider, fees, logger, onSent }: PayoutsDeps) {
   }
 
   /**
-   * The member's request that waits, if any: the latest one (read by `_id`), or `asked`, a waiting request the
-   * run found before it started (one asked before the latest-request record was kept). Under the funds lock.
+   * The member's request that waits, if any: found by `_id` (cash-outs.lists.ts), or `asked`, a waiting request the run
+   * found before it started. Under the funds lock.
    */
   async function waitingRequestOf(userId: string, asked: string | undefined): Promise<string | null> {
-    const latest = await LatestCashOutModel.findById(userId).lean();
-    for (const id of new Set([latest?.requestId, asked].filter((id): id is string => Boolean(id)))) {
-      const request = await CashOutRequestModel.findById(id, { status: 1 }).lean<Pick<CashOutRequestDoc, 'status'>>();
-      if (request?.status === 'pending') return id;
-    }
-    return null;
+    const waiting = await pendingCashOutOf(userId);
+    if (waiting) return waiting._id;
+    if (!asked) return null;
+    const request = await CashOutRequestModel.findById(asked, { status: 1 }).lean<Pick<CashOutRequestDoc, 'status'>>();
+    return request?.status === 'pending' ? asked : null;
   }
 
   /** Finishes payouts left half-way (recorded but not sent) by a stopped run or a provider that failed. */

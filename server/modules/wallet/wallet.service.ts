@@ -10,16 +10,18 @@ import type { Logger } from '../../lib/logger';
 import { microsToUsd, truncateToCents } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
-import { anyOf } from '../../lib/query';
+import { anyOf, readById } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { checkCurrentPassword } from '../auth';
 import { contentReads } from '../contents';
-import { entriesBy, ledgerSumOf, memberTotalsOf, userAccount } from '../ledger';
+import { ledgerSumOf, memberTotalsOf, userAccount } from '../ledger';
 import { payoutAccountOf, releasePayoutHold, setPayoutEmail, userReads } from '../users';
 import { cashOutKey, MIN_PAYOUT_MICROS, nextPayoutAt, withFundsLock, type Payouts } from './payouts';
 import { cashOutDeclinedMail, cashOutRestoredMail, payoutEmailChangedMail } from './wallet.mails';
-import { CashOutRequestModel, LatestCashOutModel, PayoutSendModel, type CashOutRequestDoc, type PayoutSendDoc } from './wallet.model';
+import { appendCashOutRequest, pendingCashOutOf } from './cash-outs.lists';
+import { supportedFeesOf } from './wallet.collections';
+import { CashOutRequestModel, LatestCashOutModel, PayoutSendModel, type CashOutRequestDoc, type LatestCashOutDoc, type PayoutSendDoc } from './wallet.model';
 
 export const WALLET_MESSAGES = {
   minimum: 'You need to have a minimum balance of $10 to withdraw',
@@ -64,14 +66,20 @@ export async function checkCanRead(caller: AuthContext, userId: string): Promise
   if (caller.userId !== userId && !(await userReads.exists({ _id: new Types.ObjectId(userId) }))) throw notFound(WALLET_MESSAGES.notFound);
 }
 
-/** Listing entries the member paid, with whether each supported another member's piece (not their own). */
-export async function listingsPaidBy(userId: string) {
-  const listings = await entriesBy('listing', userId, { contentId: 1, amountMicros: 1 });
-  const owners = await ownersOf(listings.map((entry) => entry.contentId));
-  return listings.map((entry) => ({ entry, supported: isSupport(owners.get(String(entry.contentId)), userId) }));
+/** What the history shows of a piece: its owner, payer, title and type. */
+export type PieceFacts = { _id: Types.ObjectId; ownerId: Types.ObjectId; payerId: Types.ObjectId | null; title: string; type: string };
+
+/**
+ * Owner (and title, type, payer) of each of a few pieces (a page's), by id; removed pieces are missing. Each is read by
+ * `_id`, in parallel: a filter on a list of ids reads the whole collection on FerretDB.
+ */
+export async function piecesById(contentIds: (Types.ObjectId | string | null)[]): Promise<Map<string, PieceFacts>> {
+  const ids = [...new Set(contentIds.filter(Boolean).map(String))];
+  const pieces = await Promise.all(ids.map((id) => contentReads.byId<PieceFacts>(new Types.ObjectId(id), { ownerId: 1, title: 1, type: 1, payerId: 1 })));
+  return new Map(pieces.filter((piece): piece is PieceFacts => piece !== null).map((piece) => [String(piece._id), piece]));
 }
 
-/** Owner (and title, type) of each piece, by id; removed pieces are missing. */
+/** Owner (and title, type) of each piece, by id; removed pieces are missing. One read of them all (a statement's many). */
 export async function ownersOf(contentIds: (Types.ObjectId | null)[]) {
   const ids = [...new Set(contentIds.filter(Boolean).map(String))].map((id) => new Types.ObjectId(id));
   const pieces = ids.length ? await contentReads.many({ _id: anyOf(ids) }, { projection: { ownerId: 1, title: 1, type: 1, payerId: 1 } }) : [];
@@ -148,19 +156,23 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
       if (current.status === 'pending') throw new AppError(409, 'conflict', WALLET_MESSAGES.waitingAlready);
       if (current.status === 'approved' || current.status === 'paidByPayout') throw new AppError(409, 'conflict', WALLET_MESSAGES.paidNotRestorable);
       if ((await ledgerSumOf(userAccount(userId))) < current.amountMicros) throw new AppError(409, 'conflict', WALLET_MESSAGES.notCovered);
-      let reopened: CashOutRequestDoc;
+      if (await pendingCashOutOf(userId)) throw new AppError(409, 'conflict', WALLET_MESSAGES.otherWaiting);
+      // Named the member's latest before it waits again: a waiting request deep in their list is found by this pointer
+      // (cash-outs.lists.ts), so no moment exists in which it waits and cannot be found.
+      const previous = await readById<LatestCashOutDoc>(LatestCashOutModel, userId);
+      await LatestCashOutModel.updateOne({ _id: userId }, { $set: { requestId: current._id } }, { upsert: true });
       try {
-        reopened = (await CashOutRequestModel.findByIdAndUpdate(
+        return (await CashOutRequestModel.findByIdAndUpdate(
           current._id,
           { $set: { status: 'pending', slot: `pending:${userId}`, decidedAt: null, decidedBy: null, reason: null } },
           { new: true },
         ).lean<CashOutRequestDoc>())!;
       } catch (err) {
-        if (isDuplicateKey(err)) throw new AppError(409, 'conflict', WALLET_MESSAGES.otherWaiting);
-        throw err;
+        if (!isDuplicateKey(err)) throw err;
+        // Another request waits after all: the pointer goes back to the one it named, which may be that one.
+        if (previous) await LatestCashOutModel.updateOne({ _id: userId }, { $set: { requestId: previous.requestId } });
+        throw new AppError(409, 'conflict', WALLET_MESSAGES.otherWaiting);
       }
-      await LatestCashOutModel.updateOne({ _id: userId }, { $set: { requestId: current._id } }, { upsert: true });
-      return reopened;
     });
   }
 
@@ -168,13 +180,13 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
     async summary(caller: AuthContext, userId: string, now = new Date()) {
       await checkCanRead(caller, userId);
       // The member's running totals (the ledger's kept chain of their postings): a few reads by `_id`, not their history.
-      const [{ balanceMicros, uploadsMicros, paidOutMicros }, listings, pending, payoutAccount] = await Promise.all([
+      // The fees they paid on others' pieces (wallet.collections.ts) and their waiting request (cash-outs.lists.ts): by `_id` too.
+      const [{ balanceMicros, uploadsMicros, paidOutMicros }, supportedMicros, pending, payoutAccount] = await Promise.all([
         memberTotalsOf(userId),
-        listingsPaidBy(userId),
-        CashOutRequestModel.findOne({ userId: new Types.ObjectId(userId), status: 'pending' }, { amountMicros: 1 }).lean(),
+        supportedFeesOf(userId),
+        pendingCashOutOf(userId),
         payoutAccountOf(userId),
       ]);
-      const supportedMicros = listings.filter((l) => l.supported).reduce((sum, l) => sum + (l.entry.amountMicros ?? 0), 0);
       const collectionsMicros = Math.floor((supportedMicros * COLLECTIONS_PERCENT) / 100);
       const pendingCashOutMicros = pending?.amountMicros ?? 0;
       return {
@@ -240,7 +252,12 @@ export function createWalletService(payouts: Payouts, { mailer, publicUrl, logge
         const payoutAccount = await payoutAccountOf(userId);
         if (!payoutAccount) throw badRequest(WALLET_MESSAGES.noAccount, [{ path: 'paypal', message: WALLET_MESSAGES.noAccount }]);
         if (payoutAccount.held) throw new AppError(409, 'conflict', WALLET_MESSAGES.held, [{ path: 'paypal', message: WALLET_MESSAGES.held }]);
+        // The waiting request is found by `_id` (cash-outs.lists.ts); the unique waiting slot refuses a twin regardless.
+        if (await pendingCashOutOf(userId)) throw new AppError(409, 'conflict', WALLET_MESSAGES.pendingExists);
         const id = new Types.ObjectId().toHexString();
+        // Its number on the member's list first: a request is never written without one (a number whose request is
+        // not written is skipped by the readers).
+        await appendCashOutRequest(userId, id, now);
         let created: CashOutRequestDoc;
         try {
           created = (

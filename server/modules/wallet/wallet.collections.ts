@@ -1,0 +1,137 @@
+/**
+ * The listing fees a member paid to support others' pieces (the wallet's `collections` is 10% of them), counted from
+ * the member's chain of fees paid (ledger: `paid:{userId}`, one posting per listing, relisting or refund) and kept as
+ * a snapshot per member in `wallet_collections`: `{_id: userId, n, supportedMicros}`, the sum over postings 1..n.
+ * A reader takes the snapshot and reads on from posting n + 1 by `_id` until a number is missing, judging each new
+ * listing fee by its piece (support when the piece exists and its owner is not the payer), then writes the snapshot
+ * again (best-effort: a lost or late write only leaves the next reader a longer tail). So the figure costs a few
+ * reads by `_id` however many fees the member paid.
+ *
+ * A fee is judged when it is first counted. A piece removed, or sold to its supporter, after that no longer counts as
+ * support in the history's items, which read the piece each time; the kept figure keeps it until the
+ * `wallet-collections` rebuild, whose check lists such a member.
+ */
+import { Schema, model, Types } from 'mongoose';
+import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
+import { anyOf, keepHint, readById } from '../../lib/query';
+import { contentReads } from '../contents';
+import { paidChain, postingsOf, postingsOfFamily, type PostingDoc } from '../ledger';
+
+interface CollectionsDoc {
+  _id: string;
+  n: number;
+  supportedMicros: number;
+}
+const collectionsSchema = new Schema(
+  { _id: { type: String, required: true }, n: { type: Number, required: true }, supportedMicros: { type: Number, required: true } },
+  { versionKey: false },
+);
+export const CollectionsModel = model<CollectionsDoc>('WalletCollections', collectionsSchema, 'wallet_collections');
+
+/** How many postings of the tail are read per round (in parallel, by `_id`). */
+const TAIL_PAGE = 16;
+
+type Piece = { _id: Types.ObjectId; ownerId: Types.ObjectId };
+
+/** A listing fee paid on a piece the payer does not own supports it; a removed piece supports no one. */
+const supports = (piece: Piece | null | undefined, payerId: string) => Boolean(piece && String(piece.ownerId) !== payerId);
+
+/** What the listing fees among `postings` supported, their pieces read by `_id` in parallel. */
+async function supportedIn(userId: string, postings: PostingDoc[]): Promise<number> {
+  const listings = postings.filter((posting) => posting.kind === 'listing');
+  const pieces = await Promise.all(listings.map((posting) => contentReads.byId<Piece>(new Types.ObjectId(posting.contentId), { ownerId: 1 })));
+  return listings.reduce((sum, posting, i) => sum + (supports(pieces[i], userId) ? posting.amountMicros : 0), 0);
+}
+
+/** The listing fees the member paid on others' pieces, in micro-dollars: the kept snapshot and the postings after it. */
+export async function supportedFeesOf(userId: string): Promise<number> {
+  const chain = paidChain(userId);
+  const snapshot = await readById<CollectionsDoc>(CollectionsModel, userId);
+  let supportedMicros = snapshot?.supportedMicros ?? 0;
+  let n = snapshot?.n ?? 0;
+  const from = n;
+  // One read first: most reads find the snapshot whole.
+  for (let size = 1; ; size = TAIL_PAGE) {
+    const page = await postingsOf(chain, n + 1, n + size);
+    supportedMicros += await supportedIn(userId, page);
+    n += page.length;
+    if (page.length < size) break;
+  }
+  if (n > from) await keepHint(CollectionsModel, userId, { n, supportedMicros });
+  return supportedMicros;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The kept state: each snapshot equals the sum its postings give, judged by the pieces as they are now.
+
+const BATCH = 1_000;
+
+/** Per payer, their listing postings in order (number, fee, piece), from every `paid:` chain. */
+async function listingsByPayer(): Promise<Map<string, { n: number; amountMicros: number; contentId: string }[]>> {
+  const byPayer = new Map<string, { n: number; amountMicros: number; contentId: string }[]>();
+  for await (const posting of postingsOfFamily('paid:')) {
+    const payer = posting._id.slice('paid:'.length, posting._id.lastIndexOf('#'));
+    let list = byPayer.get(payer);
+    if (!list) byPayer.set(payer, (list = []));
+    if (posting.kind === 'listing') list.push({ n: posting.n, amountMicros: posting.amountMicros, contentId: String(posting.contentId) });
+    else list.push({ n: posting.n, amountMicros: 0, contentId: '' });
+  }
+  for (const list of byPayer.values()) list.sort((a, b) => a.n - b.n);
+  return byPayer;
+}
+
+/** The owner of each piece named, by id (missing when removed), read in batches. */
+async function ownersOf(contentIds: string[]): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  const ids = [...new Set(contentIds.filter(Boolean))];
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const pieces = await contentReads.many<Piece>({ _id: anyOf(ids.slice(i, i + BATCH).map((id) => new Types.ObjectId(id))) }, { projection: { ownerId: 1 } });
+    for (const piece of pieces) owners.set(String(piece._id), String(piece.ownerId));
+  }
+  return owners;
+}
+
+/** The sum a payer's first `n` postings give, judged by the pieces' owners now. */
+const supportedUpTo = (payer: string, list: { n: number; amountMicros: number; contentId: string }[], n: number, owners: Map<string, string>) =>
+  list
+    .filter((item) => item.n <= n && item.contentId && owners.has(item.contentId) && owners.get(item.contentId) !== payer)
+    .reduce((sum, item) => sum + item.amountMicros, 0);
+
+async function checkCollections(): Promise<KeptStateReport> {
+  const byPayer = await listingsByPayer();
+  const owners = await ownersOf([...byPayer.values()].flatMap((list) => list.map((item) => item.contentId)));
+  const differences: string[] = [];
+  let checked = 0;
+  const snapshots = CollectionsModel.find({}).lean<CollectionsDoc>().cursor({ batchSize: BATCH });
+  for await (const snapshot of snapshots as AsyncIterable<CollectionsDoc>) {
+    checked += 1;
+    const list = byPayer.get(snapshot._id) ?? [];
+    if (snapshot.n > list.length) {
+      noteDifference(differences, `collections of ${snapshot._id}: kept as of posting ${snapshot.n}, the chain has ${list.length}`);
+      continue;
+    }
+    const expected = supportedUpTo(snapshot._id, list, snapshot.n, owners);
+    if (expected !== snapshot.supportedMicros)
+      noteDifference(differences, `collections of ${snapshot._id}: kept ${snapshot.supportedMicros} as of posting ${snapshot.n}, the fees give ${expected}`);
+  }
+  return { checked, differences };
+}
+
+/** Writes every payer's snapshot as of their chain's end (so no reader has a long tail), and drops the others. */
+async function rebuildCollections(): Promise<KeptStateReport> {
+  const report = await checkCollections();
+  const byPayer = await listingsByPayer();
+  const owners = await ownersOf([...byPayer.values()].flatMap((list) => list.map((item) => item.contentId)));
+  await CollectionsModel.collection.deleteMany({});
+  const docs = [...byPayer].map(([payer, list]) => ({ _id: payer, n: list.length, supportedMicros: supportedUpTo(payer, list, list.length, owners) }));
+  for (let i = 0; i < docs.length; i += BATCH) await CollectionsModel.collection.insertMany(docs.slice(i, i + BATCH) as never[], { ordered: false });
+  return report;
+}
+
+export const walletCollectionsState: KeptState = {
+  name: 'wallet-collections',
+  describe:
+    "Members' listing fees paid on others' pieces (the wallet's collections): a snapshot per payer over their chain of fees paid, rebuilt from it and the pieces' owners.",
+  check: checkCollections,
+  rebuild: rebuildCollections,
+};
