@@ -45,7 +45,6 @@ export interface ScaleCall {
 }
 
 const ADMIN_PAGE = 'an admin page, read by a few staff: its filtered, sorted pages are served by indexes on MongoDB (docs/scaling.md)';
-const NOT_YET = 'not yet bounded';
 
 const q = encodeURIComponent;
 
