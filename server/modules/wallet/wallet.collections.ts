@@ -12,8 +12,8 @@
  * `wallet-collections` rebuild, whose check lists such a member.
  */
 import { Schema, model, Types } from 'mongoose';
-import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
-import { anyOf, keepHint, readById } from '../../lib/query';
+import { noteDifference, type KeptState, type KeptStateReport, type RebuildOptions } from '../../lib/kept-state';
+import { keepHint, readById } from '../../lib/query';
 import { contentReads } from '../contents';
 import { paidChain, postingsOf, postingsOfFamily, type PostingDoc } from '../ledger';
 
@@ -80,13 +80,16 @@ async function listingsByPayer(): Promise<Map<string, { n: number; amountMicros:
   return byPayer;
 }
 
-/** The owner of each piece named, by id (missing when removed), read in batches. */
+/**
+ * The owner of each piece named, by id (missing when removed): each piece read by `_id`, a batch at a time in
+ * parallel. A filter with `$in` on the ids would read every piece once per batch on FerretDB.
+ */
 async function ownersOf(contentIds: string[]): Promise<Map<string, string>> {
   const owners = new Map<string, string>();
   const ids = [...new Set(contentIds.filter(Boolean))];
   for (let i = 0; i < ids.length; i += BATCH) {
-    const pieces = await contentReads.many<Piece>({ _id: anyOf(ids.slice(i, i + BATCH).map((id) => new Types.ObjectId(id))) }, { projection: { ownerId: 1 } });
-    for (const piece of pieces) owners.set(String(piece._id), String(piece.ownerId));
+    const pieces = await Promise.all(ids.slice(i, i + BATCH).map((id) => contentReads.byId<Piece>(new Types.ObjectId(id), { ownerId: 1 })));
+    for (const piece of pieces) if (piece) owners.set(String(piece._id), String(piece.ownerId));
   }
   return owners;
 }
@@ -118,8 +121,8 @@ async function checkCollections(): Promise<KeptStateReport> {
 }
 
 /** Writes every payer's snapshot as of their chain's end (so no reader has a long tail), and drops the others. */
-async function rebuildCollections(): Promise<KeptStateReport> {
-  const report = await checkCollections();
+async function rebuildCollections({ compare = true }: RebuildOptions = {}): Promise<KeptStateReport> {
+  const report = compare ? await checkCollections() : { checked: 0, differences: [] };
   const byPayer = await listingsByPayer();
   const owners = await ownersOf([...byPayer.values()].flatMap((list) => list.map((item) => item.contentId)));
   await CollectionsModel.collection.deleteMany({});
