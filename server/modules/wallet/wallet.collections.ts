@@ -122,13 +122,13 @@ async function checkCollections(): Promise<KeptStateReport> {
 
 /** Writes every payer's snapshot as of their chain's end (so no reader has a long tail), and drops the others. */
 async function rebuildCollections({ compare = true }: RebuildOptions = {}): Promise<KeptStateReport> {
-  const report = compare ? await checkCollections() : { checked: 0, differences: [] };
+  const report = compare ? await checkCollections() : null;
   const byPayer = await listingsByPayer();
   const owners = await ownersOf([...byPayer.values()].flatMap((list) => list.map((item) => item.contentId)));
   await CollectionsModel.collection.deleteMany({});
   const docs = [...byPayer].map(([payer, list]) => ({ _id: payer, n: list.length, supportedMicros: supportedUpTo(payer, list, list.length, owners) }));
   for (let i = 0; i < docs.length; i += BATCH) await CollectionsModel.collection.insertMany(docs.slice(i, i + BATCH) as never[], { ordered: false });
-  return report;
+  return report ?? { checked: docs.length, differences: [] };
 }
 
 export const walletCollectionsState: KeptState = {
