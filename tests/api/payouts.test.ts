@@ -22,19 +22,23 @@ import { localStorage } from '../../server/integrations/storage';
 import { defaultJobs } from '../../server/jobs/scheduler';
 import { createLogger } from '../../server/lib/logger';
 import { PROVIDER_ATTEMPTS } from '../../server/lib/provider-retry';
-import { balanceOf, LedgerEntryModel } from '../../server/modules/ledger';
+import { balanceOf, LedgerEntryModel, ledgerKeptStates } from '../../server/modules/ledger';
+import { ChainHeadModel } from '../../server/modules/ledger/testing';
+import { rebuildKeptState } from '../../server/lib/kept-state';
 import { CashOutRequestModel, createPayouts, paidMonth, payoutFee, PayoutSendModel, type PayoutFees } from '../../server/modules/wallet';
 import { createTestApp, createTestServices, testConfig } from '../helpers/app';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
 import { bearer, createMember, credit, userAccount, type TestMember } from '../helpers/ledger-factory';
 import { startPayPalStandIn } from '../helpers/paypal-standin';
+import { startReadMeter } from '../helpers/read-meter';
 
-useTestDatabase();
+useTestDatabase({ monitorCommands: true });
 
 const logger = createLogger('silent');
 const FEES: PayoutFees = { feeBasisPoints: 200, feeMaxMicros: 1_000_000 };
 const MARCH_1 = new Date('2025-03-01T00:00:00.000Z');
 const balance = (m: TestMember) => balanceOf(userAccount(m.id));
+const randomHex = () => Math.random().toString(16).slice(2, 10);
 
 /** The sandbox driver in a fresh folder, counting the calls that reach it. */
 function countingSandbox() {
@@ -121,6 +125,39 @@ describe('the monthly payout job', () => {
     });
     const wallet = await request(app).get(`/api/v2/wallet/summary/${member.id}`).set(bearer(member)).expect(200);
     expect(wallet.body).toMatchObject({ balanceMicros: 0, paidOutMicros: 50_000_000, canCashOut: false });
+  });
+
+  it("when it looks for balances of at least $10, then it reads the members' kept running balances, and the ledger only by each payee's account", async () => {
+    const payees = await Promise.all([createMember({ paypal: 'p1@example.com' }), createMember({ paypal: 'p2@example.com' })]);
+    const small = await Promise.all(Array.from({ length: 12 }, () => createMember({ paypal: `s${randomHex()}@example.com` })));
+    await Promise.all([...payees.map((m) => credit(m, 11_000_000)), ...small.map((m) => credit(m, 2_000_000))]);
+    const { provider } = countingSandbox();
+    const meter = startReadMeter();
+    try {
+      expect(await createPayouts({ provider, fees: FEES, logger }).runMonthly(MARCH_1)).toMatchObject({ paid: 2, totalMicros: 22_000_000 });
+      // Every member with a balance is found from the heads of the running balances; only the two payees' amounts
+      // are decided from the ledger itself (by their account: an index on MongoDB), under their funds lock.
+      const ledgerReads = meter.take().filter((scan) => scan.collection === 'ledger_entries');
+      expect(ledgerReads.map((scan) => scan.filter).sort()).toEqual(payees.map((m) => JSON.stringify({ accounts: userAccount(m.id) })).sort());
+    } finally {
+      meter.stop();
+    }
+  });
+
+  it("when a member's running balance has lost its head hint, then the balances' check reports it and the rebuild writes it, and the payout finds the member again", async () => {
+    const member = await createMember({ paypal: 'head@example.com' });
+    await credit(member, 30_000_000);
+    await ChainHeadModel.collection.deleteOne({ _id: userAccount(member.id) as never });
+    const balances = ledgerKeptStates.find((state) => state.name === 'ledger-balances')!;
+    expect((await balances.check()).differences).toEqual([
+      `${userAccount(member.id)}: has postings but no head hint (the payouts find members by their heads)`,
+    ]);
+    const { provider } = countingSandbox();
+    const payouts = createPayouts({ provider, fees: FEES, logger });
+    expect(await payouts.runMonthly(MARCH_1)).toMatchObject({ paid: 0 }); // not found: paid once the head is back
+    await rebuildKeptState(balances);
+    expect((await balances.check()).differences).toEqual([]);
+    expect(await payouts.runMonthly(MARCH_1)).toMatchObject({ paid: 1, totalMicros: 30_000_000 });
   });
 
   it('is scheduled at 00:00 UTC on the 1st of each month', () => {

@@ -226,6 +226,7 @@ async function checkFamily(prefix: string): Promise<KeptStateReport> {
     const sum = [...expected.values()].reduce((s, move) => s + move.amountMicros, 0);
     if (total !== sum) noteDifference(differences, `${chain}: ends at ${total}, its entries sum to ${sum}`);
     const head = heads.get(chain);
+    if (!head && list.length) noteDifference(differences, `${chain}: has postings but no head hint (the payouts find members by their heads)`);
     if (head && (head.n > list.length || (head.n > 0 && head.totalMicros !== list[head.n - 1]?.totalMicros)))
       noteDifference(differences, `${chain}: its head hint (${head.n}, ${head.totalMicros}) is not one of its postings`);
     const snapshot = heads.get(listId(chain));

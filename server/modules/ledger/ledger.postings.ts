@@ -267,6 +267,7 @@ export async function settleMove(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'a
   const claim = await readById<PostingClaimDoc>(PostingClaimModel, claimId(move.chain, entry._id));
   if (!claim) return (await postMove(entry, move)) ? 'appended' : settleMove(entry, move);
   let n = claim.n;
+  const finishedHere = n === null;
   if (n === null) {
     // The claim's posting, if it was appended, is after `after`: read forward to the chain's end.
     for (let k = claim.after + 1; ; k++) {
@@ -287,6 +288,11 @@ export async function settleMove(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'a
     readById<PostingDoc>(PostingModel, postingId(move.chain, n)),
     n > 1 ? readById<PostingDoc>(PostingModel, postingId(move.chain, n - 1)) : Promise.resolve(null),
   ]);
+  // A process stopped between an append and its hint can leave a chain without a head (when it was the first posting,
+  // or no later one came), and the payouts find the members by their heads (ledger.ts memberBalancesFrom): the job
+  // writes a missing one, never over one that exists.
+  if ((finishedHere || n === 1) && posting && !(await readById(ChainHeadModel, move.chain, { _id: 1 })))
+    await keepHint(ChainHeadModel, move.chain, { n, ...totalsOf(posting), maxAt: posting.maxAt ?? posting.at });
   const where = `${postingId(move.chain, n)} (${entry._id})`;
   if (!posting || posting.entryId !== entry._id) return `${where}: the claim names a posting of another entry`;
   if (posting.amountMicros !== move.amountMicros) return `${where}: moves ${posting.amountMicros}, the entry ${move.amountMicros}`;

@@ -7,7 +7,7 @@ import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { anyOf, insertWhole, ours, readById } from '../../lib/query';
 import { appendJournalSlot } from './ledger.journal';
-import { chainTotals, PostingModel, pieceChain, postMoves, type PostingDoc } from './ledger.postings';
+import { ChainHeadModel, chainTotals, PostingModel, pieceChain, postMoves, type PostingDoc } from './ledger.postings';
 import { LedgerEntryModel, type LedgerEntryDoc, type LedgerKind, type LedgerLeg } from './ledger.model';
 
 export const userAccount = (userId: unknown) => `user:${String(userId)}`;
@@ -210,14 +210,40 @@ export function memberEntriesCursor({ userId, madeKinds, soldBidIds }: MemberEnt
   return LedgerEntryModel.find(filter, fields).sort(LEDGER_ORDER).lean<LedgerEntryDoc>().cursor({ batchSize });
 }
 
-/** Every member account whose balance is at least `minMicros`: `user:{id}` with its balance. */
-export const memberBalancesFrom = (minMicros: number) =>
-  LedgerEntryModel.aggregate<{ _id: string; balanceMicros: number }>([
-    { $unwind: '$legs' },
-    { $match: { 'legs.account': { $regex: '^user:' } } },
-    { $group: { _id: '$legs.account', balanceMicros: { $sum: '$legs.amountMicros' } } },
-    { $match: { balanceMicros: { $gte: minMicros } } },
-  ]);
+/** How many members' running balances the payouts' look-up reads at once (each a few reads by `_id`). */
+const BALANCES_AT_ONCE = 50;
+
+/**
+ * Every member whose running balance is at least `minMicros` (`user:{id}` with that balance), for the monthly payouts:
+ * read from the members' kept running balances (ledger.postings.ts), never from the ledger's entries, so that its
+ * work grows with the number of members who ever had a posting, not with the ledger's history. It lists their chains'
+ * head hints (`ledger_heads`, `_id` from `user:`: a range of the `_id` index on MongoDB, one read of the heads on
+ * FerretDB), then reads each chain's end by `_id` from its hint. A running balance may trail an entry by the time its
+ * post takes to append the posting (or, after a crash, until the ledger-balances job does): the payouts decide the
+ * amount from `ledgerSumOf` under the member's funds lock, and a member a trailing balance leaves out is paid the
+ * next month.
+ */
+export async function memberBalancesFrom(minMicros: number): Promise<{ _id: string; balanceMicros: number }[]> {
+  const found: { _id: string; balanceMicros: number }[] = [];
+  let batch: string[] = [];
+  const readBatch = async () => {
+    const totals = await Promise.all(batch.map((chain) => chainTotals(chain)));
+    batch.forEach((chain, i) => {
+      if (totals[i]!.totalMicros >= minMicros) found.push({ _id: chain, balanceMicros: totals[i]!.totalMicros });
+    });
+    batch = [];
+  };
+  // `user;` is the first text after every `user:…` one (';' follows ':'), so the range holds exactly the members' chains.
+  const heads = ChainHeadModel.collection.find({ _id: { $gte: 'user:', $lt: 'user;' } } as object, { projection: { _id: 1 }, batchSize: 1_000 });
+  for await (const head of heads) {
+    const chain = String(head._id);
+    if (chain.includes('|')) continue; // a snapshot kept beside a chain, not a chain's end
+    batch.push(chain);
+    if (batch.length >= BALANCES_AT_ONCE) await readBatch();
+  }
+  await readBatch();
+  return found;
+}
 
 /**
  * The balances of a few accounts (a page of a list) in one read: each account's sum, 0 for one without entries. On
