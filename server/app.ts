@@ -6,7 +6,7 @@
  */
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { SDF_NETWORKS, type Config } from './config';
 import { docsRouter } from './docs/docs.routes';
@@ -85,6 +85,38 @@ export interface AppDeps {
   services?: Services;
 }
 
+/**
+ * The contract's validator, made once per process for each setting of `validateResponses` and shared by every app the
+ * process makes: it compiles the contract's schemas at its first request (about a second), which the test suite would
+ * otherwise pay again for each of its hundreds of apps. What differs per app, how a response that breaks the contract
+ * is answered (with that app's logger), is found on the app the request reached (`app.locals.contractBreach`).
+ */
+const contractValidators = new Map<boolean, RequestHandler[]>();
+function contractValidator(validateResponses: boolean): RequestHandler[] {
+  let validator = contractValidators.get(validateResponses);
+  if (!validator) {
+    const isUploadPath = multipartPathMatcher(OPENAPI_PATH);
+    validator = OpenApiValidator.middleware({
+      // The parsed contract, copied because the validator changes the document it is given. Its check of the
+      // contract against the OpenAPI schema (half a second at every start) runs in the test suite instead, with
+      // the two contract linters.
+      apiSpec: structuredClone(readContractDocument(OPENAPI_PATH)) as ValidatorOptions['apiSpec'],
+      validateApiSpec: false,
+      // The validator always turns query and path values into the contract's types (they arrive as text);
+      // coerceTypes is for JSON bodies, which must already have them: no "12345" for 12345, no null for "".
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+      validateResponses: validateResponses && {
+        onError: (err: Error, body: unknown, req: Request) => (req.app.locals.contractBreach as ReturnType<typeof answerContractBreach>)(err, body, req),
+      },
+      validateSecurity: false,
+      ignoreUndocumented: false,
+      ignorePaths: (path: string) => !path.startsWith('/api/v2') || isUploadPath(path) || WEBHOOK_PATH.test(path),
+    }) as RequestHandler[];
+    contractValidators.set(validateResponses, validator);
+  }
+  return validator;
+}
+
 export function createApp({
   config,
   logger,
@@ -156,26 +188,8 @@ export function createApp({
   app.use('/api/v2', express.json({ limit: '1mb' }), cookieParser());
   useFasterOperationLookup();
   useLeanSchemaRegistration();
-  const isUploadPath = multipartPathMatcher(OPENAPI_PATH);
-  app.use(
-    OpenApiValidator.middleware({
-      // The parsed contract, copied because the validator changes the document it is given. Its check of the
-      // contract against the OpenAPI schema (half a second at every start) runs in the test suite instead, with
-      // the two contract linters.
-      apiSpec: structuredClone(readContractDocument(OPENAPI_PATH)) as ValidatorOptions['apiSpec'],
-      validateApiSpec: false,
-      // The validator always turns query and path values into the contract's types (they arrive as text);
-      // coerceTypes is for JSON bodies, which must already have them: no "12345" for 12345, no null for "".
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-      validateResponses: config.validateResponses && { onError: answerContractBreach(logger) },
-      validateSecurity: false,
-      ignoreUndocumented: false,
-      ignorePaths: (path: string) => !path.startsWith('/api/v2') || isUploadPath(path) || WEBHOOK_PATH.test(path),
-    }),
-    strictQueryNumbers,
-    canonicalIds(OPENAPI_PATH),
-    confirmKeyCall,
-  );
+  app.locals.contractBreach = answerContractBreach(logger);
+  app.use(contractValidator(Boolean(config.validateResponses)), strictQueryNumbers, canonicalIds(OPENAPI_PATH), confirmKeyCall);
   // A call that moves money or credits (marked `x-idempotent`) sent with an Idempotency-Key is done once per key, and
   // answered again from the stored answer; it comes first, so that it keeps the answer the client is sent. Every
   // admin call that changes something is recorded as it answers (the contract marks them `x-admin`).
