@@ -11,7 +11,8 @@ import { anyOf } from '../../server/lib/query';
 import { seedReferenceData } from '../../server/db/seed';
 import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
 import { PostingModel } from '../../server/modules/ledger/testing';
-import { ContentModel } from '../../server/modules/contents';
+import { Types } from 'mongoose';
+import { ContentModel, transferOwner } from '../../server/modules/contents';
 import { CashOutRequestModel, type CashOutRequestDoc } from '../../server/modules/wallet';
 import { CashOutListEntryModel, CollectionsModel } from '../../server/modules/wallet/testing';
 import { createTestApp } from '../helpers/app';
@@ -189,6 +190,32 @@ describe('the wallet and history lists after concurrent changes from two process
     const [supporter] = supporters;
     expect((await expectedWallet(supporter!.id)).collectionsMicros).toBeGreaterThan(0);
     await expectApiEqualsFacts([...owners, ...supporters, crowd[0]!, ...askers]);
+    expect(await checks()).toEqual(allExact);
+  });
+
+  it("when a supported piece is removed, or changes hands to its supporter, then the supporter's collections drop at once, through either process", async () => {
+    await request(app).post('/api/v2/code/create').set(bearer(admin)).send({ code: 'SCENE', maxUses: 10 }).expect(201);
+    const [owner, supporter] = await Promise.all([createMember(), createMember()]);
+    const pieces = await Promise.all(Array.from({ length: 3 }, () => createPiece(owner)));
+    for (const piece of pieces) await redeem(app, supporter, piece).expect(200);
+    const collections = async (through: Through) =>
+      (await request(through).get(`/api/v2/wallet/summary/${supporter.id}`).set(bearer(supporter)).expect(200)).body.collectionsMicros as number;
+    // Read through both processes: each has counted the three fees, and the snapshot is kept.
+    const all = (await expectedWallet(supporter.id)).collectionsMicros;
+    expect([await collections(app), await collections(second.url)]).toEqual([all, all]);
+
+    // The owner removes one piece through the second process; the first process's next read counts it no more.
+    await request(second.url).post('/api/v2/content/delete').set(bearer(owner)).send({ contentId: pieces[0]!.id }).expect(200);
+    const afterRemoval = (await expectedWallet(supporter.id)).collectionsMicros;
+    expect(afterRemoval).toBeLessThan(all);
+    expect(await collections(app)).toBe(afterRemoval);
+
+    // Another piece changes hands to its supporter (what a sale's settlement does): it is the supporter's own now.
+    await transferOwner(new Types.ObjectId(pieces[1]!.id), { id: new Types.ObjectId(supporter.id), username: supporter.username, fullName: 'Supporter' });
+    const afterSale = (await expectedWallet(supporter.id)).collectionsMicros;
+    expect(afterSale).toBeLessThan(afterRemoval);
+    expect(afterSale).toBeGreaterThan(0);
+    expect([await collections(second.url), await collections(app)]).toEqual([afterSale, afterSale]);
     expect(await checks()).toEqual(allExact);
   });
 

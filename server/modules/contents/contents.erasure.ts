@@ -9,11 +9,12 @@ import type { Schemas } from '../../lib/openapi-types';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { adjustContentsCount } from '../users';
 import { releasePieceLink } from './contents.links';
+import { noteSupportChange } from './contents.supported';
 import { ContentModel, ContentVersionModel, type ContentDoc, type ContentVersionDoc } from './contents.model';
 import { changeTitleTerms } from './contents.title-index';
 import type { ContentsService } from './contents.service';
 
-type Removable = Pick<ContentDoc, '_id' | 'ownerId' | 'slug' | 'listed' | 'titleWords' | 'photoUploadId' | 'audioUploadId'>;
+type Removable = Pick<ContentDoc, '_id' | 'ownerId' | 'payerId' | 'slug' | 'listed' | 'titleWords' | 'photoUploadId' | 'audioUploadId'>;
 
 /** The uploads a piece's files come from. */
 export const uploadsOf = (content: Pick<ContentDoc, 'photoUploadId' | 'audioUploadId'>) =>
@@ -24,6 +25,9 @@ export async function removePiece(content: Removable, media: Pick<MediaService, 
   const { deletedCount } = (await changeTitleTerms(content._id, content, {}, () => ContentModel.deleteOne({ _id: content._id })))!;
   await releasePieceLink(content.ownerId, content.slug, content._id);
   if (deletedCount && content.listed) await adjustContentsCount(content.ownerId, -1);
+  // Its listing fee no longer supports anything: the payer's collections figure is counted again. (A process stopped
+  // just before this leaves the figure counting it until the wallet-collections rebuild, whose check reports it.)
+  if (deletedCount && content.payerId) await noteSupportChange(content._id, content.payerId);
   publicPages.clear();
   // Read after the piece is gone: a replacement under way now finds no piece, and the housekeeping job settles it.
   const versions = await ContentVersionModel.find({ contentId: content._id }, { uploadId: 1, replacedBy: 1 }).lean<ContentVersionDoc[]>();
@@ -36,7 +40,7 @@ export async function removePiece(content: Removable, media: Pick<MediaService, 
 export async function removePiecesOf(ownerId: string, media: Pick<MediaService, 'remove'>): Promise<number> {
   const pieces = await ContentModel.find(
     { ownerId: new Types.ObjectId(ownerId) },
-    { ownerId: 1, slug: 1, listed: 1, titleWords: 1, photoUploadId: 1, audioUploadId: 1 },
+    { ownerId: 1, payerId: 1, slug: 1, listed: 1, titleWords: 1, photoUploadId: 1, audioUploadId: 1 },
   ).lean<Removable[]>();
   for (const piece of pieces) await removePiece(piece, media);
   return pieces.length;
@@ -49,7 +53,10 @@ export async function removePiecesOf(ownerId: string, media: Pick<MediaService, 
  */
 export async function handOverSupportedPieces(payerId: string): Promise<number> {
   const supported = await ContentModel.find({ payerId: new Types.ObjectId(payerId) }, { ownerId: 1 }).lean<Pick<ContentDoc, '_id' | 'ownerId'>[]>();
-  for (const piece of supported) await ContentModel.updateOne({ _id: piece._id }, { $set: { payerId: piece.ownerId } });
+  for (const piece of supported) {
+    await ContentModel.updateOne({ _id: piece._id }, { $set: { payerId: piece.ownerId } });
+    await noteSupportChange(piece._id, payerId);
+  }
   if (supported.length) publicPages.clear();
   return supported.length;
 }

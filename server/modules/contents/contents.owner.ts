@@ -6,6 +6,7 @@ import { insertWhole, readById } from '../../lib/query';
 import { notePieceOwned } from './contents.chains';
 import { claimSlugOrOwn, confirmPieceLink, releasePieceLink } from './contents.links';
 import { ContentModel, contentReads, type ContentDoc } from './contents.model';
+import { noteSupportChange } from './contents.supported';
 
 /**
  * The share links a piece had under an owner it left (`_id` = `{username}-{slug}`, lower case), so that a link shared
@@ -41,13 +42,19 @@ export async function renameOwner(ownerId: Types.ObjectId, username: string): Pr
  * owner it already has changes nothing, so a settlement seen twice, or finished after a crash, ends the same.
  */
 export async function transferOwner(contentId: Types.ObjectId, newOwner: { id: Types.ObjectId; username: string; fullName: string }): Promise<void> {
-  const piece = await ContentModel.findById(contentId, { ownerId: 1, ownerUsername: 1, slug: 1, type: 1 }).lean<{
+  const piece = await ContentModel.findById(contentId, { ownerId: 1, payerId: 1, ownerUsername: 1, slug: 1, type: 1 }).lean<{
     type: string;
     ownerId: Types.ObjectId;
+    payerId: Types.ObjectId | null;
     ownerUsername: string;
     slug: string;
   }>();
-  if (!piece || String(piece.ownerId) === String(newOwner.id)) return;
+  if (!piece) return;
+  if (String(piece.ownerId) === String(newOwner.id)) {
+    // Seen again, or finished after a crash: the change of hands may not have been noted for the payer yet.
+    if (piece.payerId) await noteSupportChange(contentId, piece.payerId);
+    return;
+  }
   // Kept before the piece leaves its link, so that no moment exists in which the old link names nothing.
   try {
     await insertWhole(FormerLinkModel, { _id: linkKey(piece.ownerUsername, piece.slug), contentId });
@@ -61,5 +68,8 @@ export async function transferOwner(contentId: Types.ObjectId, newOwner: { id: T
   // On the new owner's list from now (the former owner's list skips it: it reads each piece's owner).
   await notePieceOwned({ _id: contentId, ownerId: newOwner.id, type: piece.type });
   await Promise.all([confirmPieceLink(newOwner.id, slug, contentId), releasePieceLink(piece.ownerId, piece.slug, contentId)]);
+  // Whose the piece is decides whether its listing fee supports someone else's work: the payer's collections figure
+  // is counted again.
+  if (piece.payerId) await noteSupportChange(contentId, piece.payerId);
   publicPages.clear();
 }

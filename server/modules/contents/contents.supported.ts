@@ -30,6 +30,31 @@ const SupportedEntryModel = model('SupportedEntry', supportedEntrySchema, 'suppo
 const SEPARATOR = '#';
 const chains = numberedChains<SupportedEntry>(SupportedEntryModel, { separator: SEPARATOR, projection: { contentId: 1, at: 1 } });
 
+/**
+ * Each payer's chain of changes to pieces they paid for (`support_changes`, `{payerId}#{n}`): appended after such a
+ * piece is removed or changes hands, which can end or begin its counting as support (a listing fee supports a piece
+ * that exists and that the payer does not own). The wallet's kept collections figure, judged piece by piece when a fee
+ * is first counted, is counted again once this chain has moved past the number it was counted at.
+ */
+const supportChangeSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    contentId: { type: Schema.Types.ObjectId, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+const SupportChangeModel = model('SupportChange', supportChangeSchema, 'support_changes');
+const changeChains = numberedChains<SupportedEntry>(SupportChangeModel, { separator: SEPARATOR, projection: { contentId: 1, at: 1 } });
+
+/** Notes that a piece `payerId` paid for was removed or changed hands (after the change). */
+export async function noteSupportChange(contentId: Types.ObjectId, payerId: Types.ObjectId | string): Promise<void> {
+  await changeChains.append(String(payerId), () => ({ contentId, at: new Date() }));
+}
+
+/** How many changes the pieces the member paid for have had (0 for none): the end of their chain, read by `_id`. */
+export const supportChangesEnd = async (payerId: Types.ObjectId | string) => (await changeChains.end(String(payerId), true)).n;
+
 /** Notes that `payerId` pays for the piece (before the piece's payer is set). */
 export async function noteSupported(contentId: Types.ObjectId, payerId: Types.ObjectId | string): Promise<void> {
   await chains.append(String(payerId), () => ({ contentId, at: new Date() }));
@@ -94,4 +119,7 @@ export const supportedPiecesState = comparedState(
 );
 
 /** Forgets the chain ends this process knows, for tests that empty the collection under a running app. */
-export const forgetSupportedPieces = () => chains.forget();
+export const forgetSupportedPieces = () => {
+  chains.forget();
+  changeChains.forget();
+};

@@ -45,7 +45,7 @@ export {
   type ProjectOwnerCheck,
 } from './contents.projects';
 export { contentVersionsState, forgetVersionChains } from './contents.versions';
-export { forgetSupportedPieces, noteSupported, supportedPiecesDown, supportedPiecesEnd, supportedPiecesState } from './contents.supported';
+export { forgetSupportedPieces, noteSupported, supportChangesEnd, supportedPiecesDown, supportedPiecesEnd, supportedPiecesState } from './contents.supported';
 export {
   countEmbedPlay,
   featureRankOf,

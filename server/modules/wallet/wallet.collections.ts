@@ -7,23 +7,33 @@
  * again (best-effort: a lost or late write only leaves the next reader a longer tail). So the figure costs a few
  * reads by `_id` however many fees the member paid.
  *
- * A fee is judged when it is first counted. A piece removed, or sold to its supporter, after that no longer counts as
- * support in the history's items, which read the piece each time; the kept figure keeps it until the
- * `wallet-collections` rebuild, whose check lists such a member.
+ * A fee is judged when it is first counted. A piece removed, or changing hands, can end or begin its counting as
+ * support: the contents module then appends to the payer's chain of support changes (`supportChangesEnd`), and the
+ * snapshot keeps the number of that chain it was counted at (`changes`). A reader that finds the chain moved on counts
+ * every posting again, from the first (the reads of the member's fees paid, once per such change), so the figure is
+ * exact after every change. The change is read before the pieces: one that lands during a count is counted again by
+ * the next reader.
  */
 import { Schema, model, Types } from 'mongoose';
 import { noteDifference, type KeptState, type KeptStateReport, type RebuildOptions } from '../../lib/kept-state';
 import { keepHint, readById } from '../../lib/query';
-import { contentReads } from '../contents';
+import { contentReads, supportChangesEnd } from '../contents';
 import { paidChain, postingsOf, postingsOfFamily, type PostingDoc } from '../ledger';
 
 interface CollectionsDoc {
   _id: string;
   n: number;
   supportedMicros: number;
+  /** The payer's chain of support changes as of this count (absent: 0). */
+  changes?: number;
 }
 const collectionsSchema = new Schema(
-  { _id: { type: String, required: true }, n: { type: Number, required: true }, supportedMicros: { type: Number, required: true } },
+  {
+    _id: { type: String, required: true },
+    n: { type: Number, required: true },
+    supportedMicros: { type: Number, required: true },
+    changes: { type: Number, default: undefined },
+  },
   { versionKey: false },
 );
 export const CollectionsModel = model<CollectionsDoc>('WalletCollections', collectionsSchema, 'wallet_collections');
@@ -46,7 +56,9 @@ async function supportedIn(userId: string, postings: PostingDoc[]): Promise<numb
 /** The listing fees the member paid on others' pieces, in micro-dollars: the kept snapshot and the postings after it. */
 export async function supportedFeesOf(userId: string): Promise<number> {
   const chain = paidChain(userId);
-  const snapshot = await readById<CollectionsDoc>(CollectionsModel, userId);
+  const [kept, changes] = await Promise.all([readById<CollectionsDoc>(CollectionsModel, userId), supportChangesEnd(userId)]);
+  // Counted before a piece it names was removed or changed hands: counted again from the first posting.
+  const snapshot = kept && (kept.changes ?? 0) === changes ? kept : null;
   let supportedMicros = snapshot?.supportedMicros ?? 0;
   let n = snapshot?.n ?? 0;
   const from = n;
@@ -57,7 +69,7 @@ export async function supportedFeesOf(userId: string): Promise<number> {
     n += page.length;
     if (page.length < size) break;
   }
-  if (n > from) await keepHint(CollectionsModel, userId, { n, supportedMicros });
+  if (n > from || (kept && !snapshot)) await keepHint(CollectionsModel, userId, { n, supportedMicros, changes });
   return supportedMicros;
 }
 
@@ -108,6 +120,8 @@ async function checkCollections(): Promise<KeptStateReport> {
   const snapshots = CollectionsModel.find({}).lean<CollectionsDoc>().cursor({ batchSize: BATCH });
   for await (const snapshot of snapshots as AsyncIterable<CollectionsDoc>) {
     checked += 1;
+    // Counted before a change its next reader will count again from the start: not kept as it stands.
+    if ((snapshot.changes ?? 0) !== (await supportChangesEnd(snapshot._id))) continue;
     const list = byPayer.get(snapshot._id) ?? [];
     if (snapshot.n > list.length) {
       noteDifference(differences, `collections of ${snapshot._id}: kept as of posting ${snapshot.n}, the chain has ${list.length}`);
@@ -124,9 +138,21 @@ async function checkCollections(): Promise<KeptStateReport> {
 async function rebuildCollections({ compare = true }: RebuildOptions = {}): Promise<KeptStateReport> {
   const report = compare ? await checkCollections() : null;
   const byPayer = await listingsByPayer();
+  // Each payer's changes are read before the pieces' owners, as a reader reads them.
+  const payers = [...byPayer.keys()];
+  const changes = new Map<string, number>();
+  for (let i = 0; i < payers.length; i += BATCH) {
+    const ends = await Promise.all(payers.slice(i, i + BATCH).map((payer) => supportChangesEnd(payer)));
+    ends.forEach((end, j) => changes.set(payers[i + j]!, end));
+  }
   const owners = await ownersOf([...byPayer.values()].flatMap((list) => list.map((item) => item.contentId)));
   await CollectionsModel.collection.deleteMany({});
-  const docs = [...byPayer].map(([payer, list]) => ({ _id: payer, n: list.length, supportedMicros: supportedUpTo(payer, list, list.length, owners) }));
+  const docs = [...byPayer].map(([payer, list]) => ({
+    _id: payer,
+    n: list.length,
+    supportedMicros: supportedUpTo(payer, list, list.length, owners),
+    changes: changes.get(payer) ?? 0,
+  }));
   for (let i = 0; i < docs.length; i += BATCH) await CollectionsModel.collection.insertMany(docs.slice(i, i + BATCH) as never[], { ordered: false });
   return report ?? { checked: docs.length, differences: [] };
 }
