@@ -22,11 +22,15 @@
  *   --only a,b           only these operationIds
  *   --jobs               run the jobs in the server process, as `npm start` does by default (off: the jobs' own
  *                        work would be measured with the calls' at random)
+ *   --load s             then, at each size, --clients c (default 8) clients ask the calls that read by key (every
+ *                        call without a `scans` reason) in turn for s seconds: the requests per second, and the CPU
+ *                        time per request of the server's process and of the database's (from /proc), for the
+ *                        capacity estimate of docs/scaling.md (default 0: none)
  *   --report path        also write the table (markdown) there
  * The databases are the embedded FerretDB (built under data/bin), in temporary folders removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
@@ -62,6 +66,8 @@ const BUDGET_MS = numberOption('budget', 60) * 1000;
 const ONLY = option('only')?.split(',');
 const JOBS = process.argv.includes('--jobs');
 const TIMEOUT_MS = numberOption('timeout', 120) * 1000;
+const LOAD_MS = numberOption('load', 0) * 1000;
+const CLIENTS = numberOption('clients', 8);
 
 /** One call's figures at one size. */
 export interface Timing {
@@ -155,8 +161,82 @@ async function measure(base: string, call: ScaleCall, fixture: Fixture, auth: Re
   return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length, statuses };
 }
 
+/** A process's CPU time so far (user and system), in ms, from /proc (Linux); null when it cannot be read. */
+function cpuMsOf(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields 14 and 15 of /proc/{pid}/stat, after the command in parentheses (which may hold spaces).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** The process listening on the database's port (the embedded FerretDB), found by its command line in /proc. */
+function databasePid(uri: string): number | undefined {
+  const port = new URL(uri).port;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (command.includes(`--listen-addr=127.0.0.1:${port}`)) return Number(entry);
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** What the load phase measured at one size. */
+export interface Load {
+  requests: number;
+  seconds: number;
+  notOk: number;
+  /** CPU ms per request of the server's process, and of the database's (null when not found). */
+  serverCpuMs: number | null;
+  databaseCpuMs: number | null;
+}
+
+/** `CLIENTS` clients asking `calls` in turn (each client from its own place in the list) for LOAD_MS. */
+async function load(
+  base: string,
+  calls: ScaleCall[],
+  fixture: Fixture,
+  auth: Record<Caller, string | undefined>,
+  serverPid: number,
+  dbPid: number | undefined,
+): Promise<Load> {
+  const before = { server: cpuMsOf(serverPid), database: cpuMsOf(dbPid) };
+  const started = Date.now();
+  let requests = 0;
+  let notOk = 0;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let i = client; Date.now() - started < LOAD_MS; i++) {
+        const call = calls[i % calls.length]!;
+        const { status } = await timed(base, call.path(fixture), auth[call.as]);
+        requests += 1;
+        if (status < 200 || status >= 300) notOk += 1;
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const after = { server: cpuMsOf(serverPid), database: cpuMsOf(dbPid) };
+  const perRequest = (a: number | null, b: number | null) => (a === null || b === null ? null : (b - a) / Math.max(1, requests));
+  return { requests, seconds, notOk, serverCpuMs: perRequest(before.server, after.server), databaseCpuMs: perRequest(before.database, after.database) };
+}
+
+/** One line of the load phase's figures. */
+export function loadLine(label: string, figures: Load): string {
+  const cpu = (value: number | null) => (value === null ? 'unknown' : `${value.toFixed(2)} ms`);
+  return `${label}: ${(figures.requests / figures.seconds).toFixed(1)} requests/s with ${CLIENTS} clients for ${figures.seconds.toFixed(0)} s (${figures.requests} requests, ${figures.notOk} not 2xx); CPU per request: server ${cpu(figures.serverCpuMs)}, database ${cpu(figures.databaseCpuMs)}`;
+}
+
 /** Every call timed on one site: its server started, the callers signed in, the fixture picked, the server stopped. */
-async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promise<Map<ScaleCall, Timing>> {
+async function measureSite(label: string, site: Site, calls: ScaleCall[], loads: Map<string, Load>): Promise<Map<ScaleCall, Timing>> {
   const startedAt = Date.now();
   const server = await startServer(site);
   console.log(`${label}: server ready in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
@@ -202,6 +282,19 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[]): Promi
         `  ${call.operationId} (${call.pages}): p50 ${timing.p50.toFixed(1)} ms, p99 ${timing.p99.toFixed(1)} ms, n ${timing.n}${odd.length ? `, ${odd.join(' ')}` : ''}`,
       );
     }
+    if (LOAD_MS > 0) {
+      signIn();
+      const figures = await load(
+        server.url,
+        calls.filter((call) => !call.scans && call.as !== 'admin'),
+        fixture,
+        auth,
+        server.pid,
+        databasePid(site.uri),
+      );
+      loads.set(label, figures);
+      console.log(loadLine(label, figures));
+    }
   } finally {
     await mongoose.disconnect();
     await server.stop();
@@ -244,11 +337,12 @@ async function main() {
   const largeDir = option('large-data-dir');
   const temp = mkdtempSync(path.join(os.tmpdir(), 'knack-bench-scale-'));
   const started = Date.now();
+  const loads = new Map<string, Load>();
   try {
     const demoSite = await openSite(path.join(temp, 'demo'), 'knack');
     let demo: Map<ScaleCall, Timing>;
     try {
-      demo = await measureSite('demo', demoSite, calls);
+      demo = await measureSite('demo', demoSite, calls, loads);
     } finally {
       await demoSite.db.stop();
     }
@@ -264,7 +358,7 @@ async function main() {
           env: { ...process.env, MONGODB_URI: withDatabaseName(largeSite.uri, largeSite.dbName), DATA_DIR: largeSite.dataDir, JWT_SECRET, LOG_LEVEL: 'warn' },
         });
       }
-      large = await measureSite('large', largeSite, calls);
+      large = await measureSite('large', largeSite, calls, loads);
     } finally {
       await largeSite.db.stop();
     }
@@ -272,9 +366,10 @@ async function main() {
     const table = scaleTable(calls, demo, large);
     const over = calls.filter((call) => Math.max(large.get(call)!.p50 / demo.get(call)!.p50, large.get(call)!.p99 / demo.get(call)!.p99) > RATIO_GOAL);
     const summary = `${calls.length} calls, ${over.length} over ${RATIO_GOAL}; ${REQUESTS} requests each after ${WARMUPS} warm-ups (at most ${BUDGET_MS / 1000} s of measuring per call); jobs ${JOBS ? 'in the server process' : 'off'}; took ${((Date.now() - started) / 60_000).toFixed(0)} min.`;
-    console.log(`\n${table}\n\n${summary}`);
+    const loadLines = [...loads].map(([label, figures]) => loadLine(label, figures)).join('\n');
+    console.log(`\n${table}\n\n${summary}${loadLines ? `\n\n${loadLines}` : ''}`);
     const report = option('report');
-    if (report) writeFileSync(report, `${table}\n\n${summary}\n`);
+    if (report) writeFileSync(report, `${table}\n\n${summary}\n${loadLines ? `\n${loadLines}\n` : ''}`);
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
