@@ -31,20 +31,13 @@ const SEPARATOR = '#';
 const chains = numberedChains<SupportedEntry>(SupportedEntryModel, { separator: SEPARATOR, projection: { contentId: 1, at: 1 } });
 
 /**
- * Each payer's chain of changes to pieces they paid for (`support_changes`, `{payerId}#{n}`): appended after such a
- * piece is removed or changes hands, which can end or begin its counting as support (a listing fee supports a piece
- * that exists and that the payer does not own). The wallet's kept collections figure, judged piece by piece when a fee
- * is first counted, is counted again once this chain has moved past the number it was counted at.
+ * Each payer's chain of changes to pieces they paid for (`support_changes`, `{payerId}#{n}`, entries of the same shape:
+ * a piece and when): appended after such a piece is removed or changes hands, which can end or begin its counting as
+ * support (a listing fee supports a piece that exists and that the payer does not own). The wallet's kept collections
+ * figure, judged piece by piece when a fee is first counted, is counted again once this chain has moved past the
+ * number it was counted at.
  */
-const supportChangeSchema = new Schema(
-  {
-    _id: { type: String, required: true },
-    contentId: { type: Schema.Types.ObjectId, required: true },
-    at: { type: Date, required: true },
-  },
-  { versionKey: false },
-);
-const SupportChangeModel = model('SupportChange', supportChangeSchema, 'support_changes');
+const SupportChangeModel = model('SupportChange', supportedEntrySchema, 'support_changes');
 const changeChains = numberedChains<SupportedEntry>(SupportChangeModel, { separator: SEPARATOR, projection: { contentId: 1, at: 1 } });
 
 /** Notes that a piece `payerId` paid for was removed or changed hands (after the change). */
