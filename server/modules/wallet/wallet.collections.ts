@@ -112,16 +112,26 @@ const supportedUpTo = (payer: string, list: { n: number; amountMicros: number; c
     .filter((item) => item.n <= n && item.contentId && owners.has(item.contentId) && owners.get(item.contentId) !== payer)
     .reduce((sum, item) => sum + item.amountMicros, 0);
 
+/** Each payer's count of support changes (contents' chain end), read by `_id`, a batch at a time in parallel. */
+async function changesOf(payers: string[]): Promise<Map<string, number>> {
+  const changes = new Map<string, number>();
+  for (let i = 0; i < payers.length; i += BATCH) {
+    const ends = await Promise.all(payers.slice(i, i + BATCH).map((payer) => supportChangesEnd(payer)));
+    ends.forEach((end, j) => changes.set(payers[i + j]!, end));
+  }
+  return changes;
+}
+
+/** Each payer's changes are read before the pieces' owners, as a reader reads them. */
 async function checkCollections(): Promise<KeptStateReport> {
   const byPayer = await listingsByPayer();
+  const snapshots = await CollectionsModel.find({}).lean<CollectionsDoc[]>();
+  const changes = await changesOf(snapshots.map((snapshot) => snapshot._id));
   const owners = await ownersOf([...byPayer.values()].flatMap((list) => list.map((item) => item.contentId)));
   const differences: string[] = [];
-  let checked = 0;
-  const snapshots = CollectionsModel.find({}).lean<CollectionsDoc>().cursor({ batchSize: BATCH });
-  for await (const snapshot of snapshots as AsyncIterable<CollectionsDoc>) {
-    checked += 1;
+  for (const snapshot of snapshots) {
     // Counted before a change its next reader will count again from the start: not kept as it stands.
-    if ((snapshot.changes ?? 0) !== (await supportChangesEnd(snapshot._id))) continue;
+    if ((snapshot.changes ?? 0) !== changes.get(snapshot._id)) continue;
     const list = byPayer.get(snapshot._id) ?? [];
     if (snapshot.n > list.length) {
       noteDifference(differences, `collections of ${snapshot._id}: kept as of posting ${snapshot.n}, the chain has ${list.length}`);
@@ -131,20 +141,14 @@ async function checkCollections(): Promise<KeptStateReport> {
     if (expected !== snapshot.supportedMicros)
       noteDifference(differences, `collections of ${snapshot._id}: kept ${snapshot.supportedMicros} as of posting ${snapshot.n}, the fees give ${expected}`);
   }
-  return { checked, differences };
+  return { checked: snapshots.length, differences };
 }
 
 /** Writes every payer's snapshot as of their chain's end (so no reader has a long tail), and drops the others. */
 async function rebuildCollections({ compare = true }: RebuildOptions = {}): Promise<KeptStateReport> {
   const report = compare ? await checkCollections() : null;
   const byPayer = await listingsByPayer();
-  // Each payer's changes are read before the pieces' owners, as a reader reads them.
-  const payers = [...byPayer.keys()];
-  const changes = new Map<string, number>();
-  for (let i = 0; i < payers.length; i += BATCH) {
-    const ends = await Promise.all(payers.slice(i, i + BATCH).map((payer) => supportChangesEnd(payer)));
-    ends.forEach((end, j) => changes.set(payers[i + j]!, end));
-  }
+  const changes = await changesOf([...byPayer.keys()]);
   const owners = await ownersOf([...byPayer.values()].flatMap((list) => list.map((item) => item.contentId)));
   await CollectionsModel.collection.deleteMany({});
   const docs = [...byPayer].map(([payer, list]) => ({
