@@ -835,7 +835,7 @@ export interface paths {
         };
         /**
          * A piece's bids, newest first, and its buy/sell panel's figures
-         * @description Anyone who can see the piece. The 50 newest bids (withdrawn ones included, marked `deleted`), `count` of all bids, the current best bid (`currentBidId`, `highestPrice`: 0.00 with none), whether a sale is pending, and the reserve: the piece's earnings in XLM at the current rate, which a bid must beat (null when no rate can be read right now). For the sale's parties, the pending sale.
+         * @description Anyone who can see the piece. The 50 newest bids (withdrawn ones included, marked `deleted`), `count` of all bids, the current best bid (`currentBidId`, `highestPrice`: 0.00 with none), whether a sale is pending, and the reserve: the piece's earnings in XLM at the rate last read from the Stellar network (at most ten minutes old; null when none can be read). A bid must beat the reserve at a fresh reading, which placing it checks. For the sale's parties, the pending sale.
          */
         get: operations["getBidsByContent"];
         put?: never;
@@ -4131,7 +4131,7 @@ export interface components {
             pending: boolean;
             /** @description For the owner of a closed piece: the relisting fee in dollars (10% of the reserve, rounded up to the cent; 0 when waived, under the card minimum of $0.50). Null for anyone else, or when the piece is open. */
             relistFee: number | null;
-            /** @description The piece's earnings in XLM at the current rate, which a bid must beat; null when no rate can be read. */
+            /** @description The piece's earnings in XLM at the rate last read (at most ten minutes old), about what a bid must beat (placing one checks a fresh reading); null when no rate can be read. */
             reserve: number | null;
             sale?: components["schemas"]["BidSale"];
             /** @enum {string} */

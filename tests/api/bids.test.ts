@@ -12,12 +12,14 @@ import { Account, Asset, Keypair, Memo, Operation, Transaction, TransactionBuild
 import request, { type Response } from 'supertest';
 import { Types } from 'mongoose';
 import { seedReferenceData } from '../../server/db/seed';
+import { RATE_TTL_MS } from '../../server/integrations/horizon';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { forgetBidChains } from '../../server/modules/bids';
 import { BidModel, BidSaleModel } from '../../server/modules/bids/testing';
 import { ContentModel } from '../../server/modules/contents';
 import { balanceOf, LedgerEntryModel, userAccount } from '../../server/modules/ledger';
 import { createTestApp, createTestServices } from '../helpers/app';
+import { freezeDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
 import { bearer, createMember, createPiece, knackBy, payListing, type TestMember, type TestPiece } from '../helpers/ledger-factory';
@@ -145,6 +147,20 @@ describe('bidding', () => {
     expect(await bid(b, piece, 20.01)).toMatchObject({ status: 400, body: { message: BELOW_BEST } });
     const panel = await list(piece).expect(200);
     expect(panel.body).toMatchObject({ count: 1, highestPrice: 20.01, unit: 'xlm', pending: false, reserve: 20, xlmPerUsd: 10 });
+
+    // Horizon unreachable: the list still shows the reserve at the reading kept (pages never wait on Horizon), but a
+    // bid, which must beat the reserve at a fresh reading, cannot be placed until one can be read.
+    const clock = freezeDate();
+    await standIn.stop();
+    try {
+      clock.advance(RATE_TTL_MS + 1_000);
+      expect((await list(piece).expect(200)).body).toMatchObject({ reserve: 20, xlmPerUsd: 10 });
+      expect((await bid(b, piece, 30)).status).toBe(503);
+      expect((await list(piece).expect(200)).body).toMatchObject({ reserve: 20, xlmPerUsd: 10, highestPrice: 20.01 });
+    } finally {
+      clock.restore();
+      await standIn.restart();
+    }
   });
 
   it("when the owner reads a piece's bids, then the rate comes with them (for what a sale brings in dollars); when Horizon has none, it is null and the list still answers", async () => {

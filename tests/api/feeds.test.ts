@@ -8,6 +8,7 @@ import { smtpMailer } from '../../server/integrations/mail';
 import { localStorage } from '../../server/integrations/storage';
 import { ContentModel, markPaidOut, migrateContents } from '../../server/modules/contents';
 import { publicPages } from '../../server/lib/public-pages';
+import { anyOf } from '../../server/lib/query';
 import { refreshRankings } from '../../server/modules/feeds';
 import { addOutsideReactions } from '../../server/modules/knacks';
 import { LedgerEntryModel } from '../../server/modules/ledger';
@@ -353,6 +354,41 @@ describe('search', () => {
     expect(res.body.users.map((u: { user: { username: string } }) => u.user.username)).toEqual([bea.form.username]);
     expect(res.body.users[0]).toMatchObject({ contentsCount: 1, followersCount: 0 });
     expect((await api('/content/get-all-owners?q=lima').expect(200)).body.users).toEqual([]);
+  });
+
+  it('when many artists match, then pages go newest first past members without pieces, reading about a page of members each', async () => {
+    // Seven members share the word "zephyrine", newest last; the 2nd and 5th have no pieces.
+    const made = [];
+    for (let i = 1; i <= 7; i += 1) {
+      made.push(
+        await UserModel.create({
+          email: `zephyrine${i}@knack.example`,
+          username: `zephyrine_${i}`,
+          fullName: `Zephyrine Number${i}`,
+          isActive: true,
+          contentsCount: i === 2 || i === 5 ? 0 : 1,
+        }),
+      );
+    }
+    const expected = ['zephyrine_7', 'zephyrine_6', 'zephyrine_4', 'zephyrine_3', 'zephyrine_1'];
+    const memberReads = jest.spyOn(UserModel.collection, 'findOne');
+    const pages: string[][] = [];
+    const readsPerPage: number[] = [];
+    let cursor: string | null = null;
+    do {
+      memberReads.mockClear();
+      const query: string = `/content/get-all-owners?q=zephyrine&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await api(query).expect(200);
+      readsPerPage.push(memberReads.mock.calls.length);
+      pages.push(res.body.users.map((u: { user: { username: string } }) => u.user.username));
+      cursor = res.body.nextCursor;
+    } while (cursor && pages.length < 5);
+    memberReads.mockRestore();
+    expect(pages).toEqual([expected.slice(0, 2), expected.slice(2, 4), expected.slice(4)]);
+    // A page of 2 reads the candidates in batches of 3 (the page and one more, to know whether a next page exists)
+    // until 3 are accepted, starting after the cursor: 7-6-5 then 4-3-2; 5-4-3 then 2-1; 2-1. Never all seven.
+    expect(readsPerPage).toEqual([6, 5, 2]);
+    await UserModel.deleteMany({ _id: anyOf(made.map((member) => member._id)) });
   });
 });
 

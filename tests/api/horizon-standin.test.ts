@@ -6,8 +6,19 @@
  * HorizonUnavailableError.
  */
 import { Account, Asset, Keypair, Memo, Networks, Operation, TransactionBuilder, type Horizon, type Transaction, type xdr } from '@stellar/stellar-sdk';
-import { createHorizon, FALLBACK_BASE_FEE, HorizonRefusedError, HorizonUnavailableError, type HorizonDriver } from '../../server/integrations/horizon';
+import {
+  createHorizon,
+  FALLBACK_BASE_FEE,
+  RATE_FAILURE_MS,
+  RATE_SHOWN_MS,
+  RATE_TTL_MS,
+  HorizonRefusedError,
+  HorizonUnavailableError,
+  type HorizonDriver,
+} from '../../server/integrations/horizon';
+import { freezeDate } from '../helpers/clock';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
+import { waitUntil } from '../helpers/wait';
 
 let standIn: HorizonStandIn;
 let horizon: HorizonDriver;
@@ -394,5 +405,76 @@ describe('when Horizon cannot be reached', () => {
     }
     await horizon.submit(payment);
     expect(standIn.balance(other.publicKey())).toBe(20_000_000n);
+  });
+});
+
+describe('the rate pages show (shownUsdRate)', () => {
+  const bookReads = () => standIn.requests.filter((r) => r.path === '/order_book').length;
+  const shownRate = async (driver: HorizonDriver) => (await driver.shownUsdRate())?.xlmPerUsd ?? null;
+
+  it('when a reading is kept, then it is shown without waiting on Horizon for ten minutes, read again in the background after the first minute', async () => {
+    const clock = freezeDate();
+    // Its own driver (its own readings), patient for half a second: a stalled request fails after that.
+    const driver = createHorizon({ stellar: standIn.stellarConfig }, { timeoutMs: 500 });
+    try {
+      standIn.setOrderBook({ asks: [{ price: '0.1', amount: '100' }] });
+      expect(await shownRate(driver)).toBe(10);
+      const reads = bookReads();
+      standIn.setOrderBook({ asks: [{ price: '0.125', amount: '100' }] });
+      clock.advance(RATE_TTL_MS - 1_000);
+      expect(await shownRate(driver)).toBe(10);
+      expect(bookReads()).toBe(reads);
+
+      // Past the minute: the kept reading at once, and a new one read in the background.
+      clock.advance(2_000);
+      expect(await shownRate(driver)).toBe(10);
+      await waitUntil(async () => (await shownRate(driver)) === 8, { what: 'the reading made in the background' });
+      expect(bookReads()).toBe(reads + 1);
+
+      // Horizon hangs: the kept reading is shown while the background read waits, and after it fails.
+      clock.advance(RATE_TTL_MS + 1_000);
+      standIn.stallNext();
+      expect(await shownRate(driver)).toBe(8);
+      await waitUntil(() => bookReads() === reads + 2, { what: 'the background read' });
+      expect(await shownRate(driver)).toBe(8);
+
+      // Ten minutes after the reading, it is no longer shown.
+      clock.advance(RATE_SHOWN_MS);
+      await standIn.stop();
+      expect(await shownRate(driver)).toBeNull();
+    } finally {
+      clock.restore();
+      await standIn.restart();
+    }
+  });
+
+  it('when Horizon failed lately and no reading is kept, then null at once, without asking it again until the failure is half a minute old', async () => {
+    const clock = freezeDate();
+    const driver = createHorizon({ stellar: standIn.stellarConfig }, { timeoutMs: 500 });
+    try {
+      standIn.setOrderBook({ asks: [{ price: '0.2', amount: '100' }] });
+      // The first reading of a process waits for its answer: here, a failure.
+      standIn.failNext(503);
+      expect(await shownRate(driver)).toBeNull();
+      const reads = bookReads();
+      clock.advance(RATE_FAILURE_MS - 1_000);
+      expect(await shownRate(driver)).toBeNull();
+      expect(bookReads()).toBe(reads);
+
+      // Half a minute on: still null at once, while a reading is tried in the background; then that reading.
+      clock.advance(2_000);
+      standIn.stallNext();
+      expect(await shownRate(driver)).toBeNull();
+      // The background read, shared by a caller that waits for it (one read at a time): it fails after half a second.
+      await expect(driver.usdRate()).rejects.toThrow(HorizonUnavailableError);
+      expect(bookReads()).toBe(reads + 1);
+      clock.advance(RATE_FAILURE_MS + 1_000);
+      expect(await shownRate(driver)).toBeNull();
+      await waitUntil(async () => (await shownRate(driver)) === 5, { what: 'the reading after Horizon answered again' });
+      // What a check must rely on is still a fresh reading, asked of Horizon.
+      expect(await driver.xlmPerUsd()).toBe(5);
+    } finally {
+      clock.restore();
+    }
   });
 });

@@ -30,6 +30,13 @@ export function loadStellarSdk(): Promise<Sdk> {
 export const FALLBACK_BASE_FEE = 200;
 /** How long a rate read from Horizon is answered again. */
 export const RATE_TTL_MS = 60_000;
+/**
+ * How old a reading may be and still be shown (a piece's bids list shows the reserve in XLM at it): market rates
+ * move little in ten minutes, and a page must not wait on Horizon. Placing a bid still checks a fresh reading.
+ */
+export const RATE_SHOWN_MS = 10 * 60_000;
+/** How long a failure to read the rate is remembered: meanwhile a page that shows it answers without one at once. */
+export const RATE_FAILURE_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** One USDC in its smallest units: Stellar assets have 7 decimals, as XLM has. */
 const ONE_DOLLAR = STROOPS_PER_XLM;
@@ -112,7 +119,24 @@ export function createHorizon(config: Pick<Config, 'stellar'>, { timeoutMs = REQ
     return { xlmPerUsd: Number(formatStroops(best)), source: 'paths', at: new Date() };
   }
 
-  const usdRate = () => rates.get('usd', readUsdRate);
+  // The last reading and the last failure, for what pages show (shownUsdRate), kept past the fresh cache's minute.
+  let lastReading: UsdRate | null = null;
+  let failedAt: number | null = null;
+  const usdRate = () =>
+    rates.get('usd', () =>
+      readUsdRate().then(
+        (reading) => {
+          lastReading = reading;
+          failedAt = null;
+          return reading;
+        },
+        (err: unknown) => {
+          failedAt = Date.now();
+          throw err;
+        },
+      ),
+    );
+  const readInBackground = () => void usdRate().catch(() => undefined);
 
   return {
     network,
@@ -175,5 +199,19 @@ export function createHorizon(config: Pick<Config, 'stellar'>, { timeoutMs = REQ
     },
 
     usdRate,
+
+    async shownUsdRate() {
+      const now = Date.now();
+      const failedLately = failedAt !== null && now - failedAt < RATE_FAILURE_MS;
+      if (lastReading && now - lastReading.at.getTime() < RATE_SHOWN_MS) {
+        if (now - lastReading.at.getTime() >= RATE_TTL_MS && !failedLately) readInBackground();
+        return lastReading;
+      }
+      if (failedAt !== null) {
+        if (!failedLately) readInBackground();
+        return null;
+      }
+      return usdRate().catch(() => null);
+    },
   };
 }

@@ -66,4 +66,11 @@ export interface HorizonDriver {
   xlmPerUsd(): Promise<number>;
   /** The same rate with where and when it was read; the same cached reading. */
   usdRate(): Promise<UsdRate>;
+  /**
+   * A rate to show, which never keeps a page waiting on a Horizon that fails: the last reading while it is under
+   * RATE_SHOWN_MS old (read again in the background once past the minute); else null while a failure is under
+   * RATE_FAILURE_MS old (and after that, null while a new reading is tried in the background). Only the very first
+   * reading of a process waits for Horizon. Not for a check that must hold at the current rate.
+   */
+  shownUsdRate(): Promise<UsdRate | null>;
 }

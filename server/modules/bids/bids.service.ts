@@ -633,10 +633,11 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
       const bids = (await Promise.all(numbers.map((i) => readBid(chains.idOf(contentId, i))))).filter((bid): bid is BidDoc => Boolean(bid));
       const names = await usernames(bids.flatMap((bid) => [bid.biderId, bid.sellerId ?? '']));
       const earnings = await earningsMicrosOf(content);
-      // The rate is read (cached a minute by the driver) only when the reserve needs it or the owner reads, who sees a
-      // sale's worth in dollars; a rate that cannot be read leaves both null rather than failing the list.
+      // The rate is read only when the reserve needs it or the owner reads, who sees a sale's worth in dollars. It is
+      // the reading shown on pages (up to ten minutes old, never waiting on a failing Horizon); one that cannot be
+      // read leaves both null rather than failing the list. Placing a bid checks the reserve at a fresh reading.
       const wantsRate = earnings > 0 || caller?.userId === String(content.ownerId);
-      const xlmPerUsd = wantsRate ? await horizon.xlmPerUsd().catch(() => null) : null;
+      const xlmPerUsd = wantsRate ? ((await horizon.shownUsdRate())?.xlmPerUsd ?? null) : null;
       const reserve = earnings === 0 ? 0 : xlmPerUsd === null ? null : stroopsToPrice(usdMicrosToStroops(earnings, xlmPerUsd));
       const party = caller && sale && (caller.userId === sale.buyerId || caller.userId === sale.sellerId);
       const lastSold = bids.find((bid) => bid.sold) ?? null;

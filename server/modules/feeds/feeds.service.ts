@@ -25,7 +25,7 @@ import {
 } from '../contents';
 import { hasKnacked, knackStatusOf } from '../ledger';
 import { tagsService, type TagType } from '../tags';
-import { membersMatching, resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
+import { newestMembersMatching, resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, encodeCursor, pageOf, sortOf } from './feeds.cursor';
 import { artistSpec, changesReader, pieceSpec, keptListsBuilt, ownerPieceSpec, rankedPage, top50Of, type ArtistOrder } from './feeds.lists';
@@ -304,14 +304,13 @@ export function createFeedsService(contents: ContentsService) {
     /** Artists whose names have words starting with the query's words, newest first, read through the name index. */
     async searchOwners(q: string, cursor?: string, limit?: number) {
       const list = `owners:${q.trim().toLowerCase()}`;
-      const { members } = await membersMatching(q);
       const size = pageSize(limit);
-      const rows = rowsAfter(
-        members.filter((member) => member.contentsCount > 0),
-        null,
-        decodeCursor(list, cursor),
-        size + 1,
-      );
+      const position = decodeCursor(list, cursor);
+      const rows = await newestMembersMatching(q, {
+        before: position ? String(position.id) : undefined,
+        count: size + 1,
+        accept: (member) => member.contentsCount > 0,
+      });
       const { items, nextCursor } = pageOf(list, rows, size, () => null);
       return { users: items.map(toUserCard), nextCursor };
     },

@@ -80,4 +80,4 @@ export { MAIL_CHOICE_FIELDS, setMailChoice, type MailChoice } from './users.sett
 export { profileImagesRouter } from './profile-images.routes';
 export { creditsRouter } from './credits.routes';
 export { memberWhoMayAct, optionalAuth, requireAuth } from './users.guards';
-export { membersMatching, nameIndexState } from './users.search';
+export { nameIndexState, newestMembersMatching } from './users.search';

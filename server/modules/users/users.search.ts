@@ -14,15 +14,25 @@ const readMembers = async (ids: string[], projection?: Record<string, 1>) =>
   (await Promise.all(ids.map((id) => readById<UserDoc>(UserModel, new Types.ObjectId(id), projection)))).filter((user): user is UserDoc => Boolean(user));
 
 /**
- * The members whose username or full name has a word starting with each word of `query` (none when it has no
- * words), in no particular order. `complete` as for titles (contents.search.ts).
+ * Up to `count` members whose username or full name has a word starting with each word of `query` and who meet
+ * `accept`, newest first (highest `_id`), after the member `before` when given. The index holds its candidates
+ * newest first, so they are read by `_id` a batch at a time until the page is full: a first page reads about as
+ * many members as it shows (more when `accept` turns many away), not every candidate.
  */
-export async function membersMatching(query: string): Promise<{ members: UserDoc[]; complete: boolean }> {
+export async function newestMembersMatching(
+  query: string,
+  { before, count, accept = () => true }: { before?: string; count: number; accept?: (member: UserDoc) => boolean },
+): Promise<UserDoc[]> {
   const words = queryWords(query);
-  if (!words.length) return { members: [], complete: true };
-  const { ids, complete } = await nameIndex.candidates(words);
-  const members = await readMembers(ids);
-  return { members: members.filter((member) => startsEveryWord(words, member.searchWords ?? [])), complete };
+  if (!words.length || count < 1) return [];
+  const { ids } = await nameIndex.candidates(words);
+  const after = before === undefined ? ids : ids.filter((id) => id < before);
+  const page: UserDoc[] = [];
+  for (let at = 0; at < after.length && page.length < count; at += count) {
+    const batch = await readMembers(after.slice(at, at + count));
+    page.push(...batch.filter((member) => startsEveryWord(words, member.searchWords ?? []) && accept(member)));
+  }
+  return page.slice(0, count);
 }
 
 /**
