@@ -15,6 +15,10 @@
  *   --scale s            the large set's size when this run builds it (default 1: 100k members, 1M ledger entries)
  *   --large-data-dir d   measure the large set that `DATA_DIR=d npm run seed:large` built (its database is started
  *                        from d/db, named by --large-db, default knack), instead of building one
+ *   --base-data-dir d    measure against a set built the same way at a smaller scale (e.g. `--scale 0.1`), not
+ *                        the demo: the demo's pages and windows are far from full (a member with three threads,
+ *                        a chart of 30 pieces), so against it a call whose work is bounded by a page still seems to
+ *                        grow. Two built sets fill the same pages, and their ratio is what grows with the data alone.
  *   --requests n         measured requests per call (default 30); --warmups n (default 3)
  *   --budget s           seconds of measuring per call and size at most (default 60); a call whose warm-up
  *                        takes longer is measured by that one request
@@ -29,10 +33,11 @@
  *                        `scans` reason are timed last, so that one of theirs that times out (and goes on in the
  *                        server) shares the machine with nothing measured after it.
  *   --report path        also write the table (markdown) there
+ * Before each size is timed, its database's files are read once, so that both are timed from memory.
  * The databases are the embedded FerretDB (built under data/bin), in temporary folders removed at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
@@ -238,7 +243,23 @@ export function loadLine(label: string, figures: Load): string {
 }
 
 /** Every call timed on one site: its server started, the callers signed in, the fixture picked, the server stopped. */
+/**
+ * Reads every file of the site's database once, so that both sizes are timed with their data in memory, as a
+ * database's working set is in production: otherwise the calls timed first at the large size pay for the disk
+ * reads of a 7 GB file that another set's run pushed out of the page cache, and the load phase after them does not.
+ */
+async function warmPageCache(dir: string): Promise<void> {
+  const started = Date.now();
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    for await (const chunk of createReadStream(path.join(entry.parentPath, entry.name), { highWaterMark: 1 << 20 })) bytes += (chunk as Buffer).length;
+  }
+  console.log(`  read ${(bytes / 2 ** 30).toFixed(1)} GiB of ${dir} into the page cache in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
 async function measureSite(label: string, site: Site, calls: ScaleCall[], loads: Map<string, Load>): Promise<Map<ScaleCall, Timing>> {
+  await warmPageCache(path.join(site.dataDir, 'db'));
   const startedAt = Date.now();
   const server = await startServer(site);
   console.log(`${label}: server ready in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
@@ -311,7 +332,7 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[], loads:
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 
 /** The markdown table: one row per call, sorted by the larger of its two ratios, the ones over the goal marked. */
-export function scaleTable(calls: ScaleCall[], demo: Map<ScaleCall, Timing>, large: Map<ScaleCall, Timing>): string {
+export function scaleTable(calls: ScaleCall[], demo: Map<ScaleCall, Timing>, large: Map<ScaleCall, Timing>, baseLabel = 'demo'): string {
   const rows = calls
     .map((call) => {
       const a = demo.get(call)!;
@@ -326,7 +347,7 @@ export function scaleTable(calls: ScaleCall[], demo: Map<ScaleCall, Timing>, lar
       .map(([status, count]) => `${status}×${count}`)
       .join(' ');
   const lines = [
-    '| call | pages | p50 / p99 demo (ms) | p50 / p99 large (ms) | ratio p50 / p99 | n demo / large | not 2xx (demo; large) |',
+    `| call | pages | p50 / p99 ${baseLabel} (ms) | p50 / p99 large (ms) | ratio p50 / p99 | n ${baseLabel} / large | not 2xx (${baseLabel}; large) |`,
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(({ call, a, b, r50, r99, worst }) => {
       const mark = worst > RATIO_GOAL ? ' **over 1.5**' : '';
@@ -345,10 +366,12 @@ async function main() {
   const started = Date.now();
   const loads = new Map<string, Load>();
   try {
-    const demoSite = await openSite(path.join(temp, 'demo'), 'knack');
+    const baseDir = option('base-data-dir');
+    const baseLabel = baseDir ? 'base' : 'demo';
+    const demoSite = await openSite(baseDir ?? path.join(temp, 'demo'), 'knack');
     let demo: Map<ScaleCall, Timing>;
     try {
-      demo = await measureSite('demo', demoSite, calls, loads);
+      demo = await measureSite(baseLabel, demoSite, calls, loads);
     } finally {
       await demoSite.db.stop();
     }
@@ -369,7 +392,7 @@ async function main() {
       await largeSite.db.stop();
     }
 
-    const table = scaleTable(calls, demo, large);
+    const table = scaleTable(calls, demo, large, baseLabel);
     const over = calls.filter((call) => Math.max(large.get(call)!.p50 / demo.get(call)!.p50, large.get(call)!.p99 / demo.get(call)!.p99) > RATIO_GOAL);
     const summary = `${calls.length} calls, ${over.length} over ${RATIO_GOAL}; ${REQUESTS} requests each after ${WARMUPS} warm-ups (at most ${BUDGET_MS / 1000} s of measuring per call); jobs ${JOBS ? 'in the server process' : 'off'}; took ${((Date.now() - started) / 60_000).toFixed(0)} min.`;
     const loadLines = [...loads].map(([label, figures]) => loadLine(label, figures)).join('\n');

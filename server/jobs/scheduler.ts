@@ -13,6 +13,7 @@ import { runEarningsRollups } from '../modules/analytics';
 import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
 import { updateRankings } from '../modules/feeds';
+import { repairLostFollowEvents } from '../modules/follows';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { followLedgerBalances } from '../modules/ledger';
@@ -92,6 +93,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // the job's checkpoint in the ledger's journal, each past its 5-minute grace, checked against their postings, and
     // the postings a crash left missing appended.
     { name: 'ledger-balances', schedule: '* * * * *', leaseMs: 10 * 60_000, run: () => followLedgerBalances() },
+    // Follows and unfollows whose process died between the follow document and the members' list events (marked
+    // before the one and cleared after the other): the missing events appended, so the lists and counts are exact.
+    { name: 'follow-repairs', schedule: '*/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostFollowEvents() },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },

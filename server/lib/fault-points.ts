@@ -48,6 +48,8 @@ export const FAULT_POINTS = {
   ledgerAfterEntry: 'ledger.after-entry',
   /** A running total's posting claimed, not appended yet (the ledger-balances job appends it). */
   ledgerAfterClaim: 'ledger.after-claim',
+  /** A follow or unfollow: the follow document inserted or deleted, neither member's list given its event yet. */
+  followAfterFact: 'follow.after-fact',
 } as const;
 
 export type FaultPointName = (typeof FAULT_POINTS)[keyof typeof FAULT_POINTS];

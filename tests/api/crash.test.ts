@@ -13,6 +13,7 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { sandboxProvider, signatureHeader, type SignedDelivery } from '../../server/integrations/payments';
 import { FAULT_POINTS, type FaultPointName } from '../../server/lib/fault-points';
+import { FollowModel, followListsKeptState } from '../../server/modules/follows';
 import { UserExtModel, UserModel, grantCredits } from '../../server/modules/users';
 import { testConfig } from '../helpers/app';
 import { outboxMailbox } from '../helpers/auth';
@@ -448,6 +449,42 @@ describe.each([FAULT_POINTS.emailAfterSwitch, FAULT_POINTS.emailAfterCancelLinks
       .toArray();
     expect(cancelLinks.map((link) => (link.expiresAt as Date).getTime() - Date.now())).toEqual([expect.any(Number)]);
     expect((cancelLinks[0]!.expiresAt as Date).getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3_600_000);
+    expect(await invariants(dir)).toEqual([]);
+  });
+});
+
+describe.each([
+  // Hits of the point: the other member's follow, then the fan's follow, then the fan's unfollow.
+  { change: 'a follow', point: `${FAULT_POINTS.followAfterFact}:2` as Point, following: true },
+  { change: 'an unfollow', point: `${FAULT_POINTS.followAfterFact}:3` as Point, following: false },
+])('$change, crashed between the follow document and the list events', ({ point, following }) => {
+  it('when no one retries, then the follow-repairs job appends the missing events: both lists and both counts are right, and every invariant holds', async () => {
+    const dir = crashFolder();
+    const [fan, artist, other] = await Promise.all([member(), member(), member()]);
+    const follow = (app: CrashApp, who: TestMember, subject: TestMember, set: boolean) =>
+      request(app.url).post('/api/v2/follow/make-following').set(bearer(who)).send({ subjectorId: subject.id, myuserId: who.id, set });
+    const crashing = await armed(dir, point);
+    // Another follower first, so that the artist's list and count have something to be wrong against.
+    await follow(crashing, other, artist, true).expect(200);
+    await crashes(crashing, async () => {
+      if (!following) await follow(crashing, fan, artist, true).expect(200);
+      return follow(crashing, fan, artist, following);
+    });
+    // The fact is there, its events are not: the lists and counts miss the change.
+    expect(Boolean(await FollowModel.exists({ _id: `${fan.id}:${artist.id}` }))).toBe(following);
+    expect((await followListsKeptState.check()).differences).not.toEqual([]);
+
+    const app = await restart(dir);
+    await runJobs(app);
+
+    const as = (viewer: TestMember) => bearer(later(viewer));
+    const counts = async (subject: TestMember) => (await request(app.url).get(`/api/v2/follow/get-count/${subject.id}`).set(as(fan)).expect(200)).body;
+    const followers = await request(app.url).get(`/api/v2/follow/get-followers/${artist.id}/myuserId/${fan.id}`).set(as(fan)).expect(200);
+    expect(followers.body.entries.map((entry: { user: { id: string } }) => entry.user.id)).toEqual(following ? [fan.id, other.id] : [other.id]);
+    expect(await counts(artist)).toMatchObject({ followersCount: following ? 2 : 1, isFollowing: following });
+    expect(await counts(fan)).toMatchObject({ followingsCount: following ? 1 : 0 });
+    expect((await followListsKeptState.check()).differences).toEqual([]);
+    expect(await mongoose.connection.collection('follow_pending').countDocuments()).toBe(0);
     expect(await invariants(dir)).toEqual([]);
   });
 });

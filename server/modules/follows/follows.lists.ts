@@ -24,6 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { numberedChains, type ChainEnd } from '../../lib/numbered-chain';
 import { insertWhole, keepHint, readById } from '../../lib/query';
 import { setFollowTotals, userReads, type UserDoc } from '../users';
@@ -41,6 +42,7 @@ import {
   type FollowHeadDoc,
   type FollowSide,
 } from './follows.model';
+import { clearFollowChange, markFollowChange } from './follows.pending';
 
 /** Events one page of a list reads at most, however many of them are unfollows. */
 export const MAX_EVENTS_PER_PAGE = 250;
@@ -124,6 +126,7 @@ async function appendChange(
   at: Date,
   settle = true,
 ): Promise<void> {
+  faultPoint(FAULT_POINTS.followAfterFact);
   const delta = kind === 'followed' ? 1 : -1;
   const [followersEnd, followingsEnd] = await Promise.all([
     appendListEvent('followers', followedId, { kind, other: new Types.ObjectId(followerId), instance, at }, delta),
@@ -149,13 +152,16 @@ export async function recordFollow(followerId: string, followedId: string, at: D
     at,
     instance,
   };
+  const mark = await markFollowChange('followed', followerId, followedId, instance, at);
   try {
     await insertWhole(FollowModel, follow);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
+    await clearFollowChange(mark); // already following: this call's instance names nothing
     return false;
   }
   await appendChange('followed', followerId, followedId, instance, at, settleTotals);
+  await clearFollowChange(mark);
   return true;
 }
 
@@ -164,9 +170,13 @@ export async function recordUnfollow(followerId: string, followedId: string, at:
   const _id = followKey(followerId, followedId);
   const follow = await readById<Pick<FollowDoc, 'instance'>>(FollowModel, _id, { instance: 1 });
   if (!follow) return false;
+  // Marked before the delete. Of two unfollows at once, the one that loses the delete leaves the mark (shared: it
+  // names the same change) to the one that won, which clears it after its events.
+  const mark = await markFollowChange('unfollowed', followerId, followedId, follow.instance ?? null, at);
   const { deletedCount } = await FollowModel.collection.deleteOne({ _id: _id as never });
   if (!deletedCount) return false; // another call deleted it at once, and appends its events
   await appendChange('unfollowed', followerId, followedId, follow.instance ?? null, at);
+  await clearFollowChange(mark);
   return true;
 }
 

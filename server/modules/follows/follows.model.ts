@@ -130,3 +130,36 @@ export interface FollowCopyPointerDoc {
 }
 
 export const FollowCopyPointerModel = model<FollowCopyPointerDoc>('FollowCopyPointer', followCopyPointerSchema, 'follow_copy_pointers');
+
+/**
+ * A follow change on its way (follows.pending.ts): written before the follow document is inserted or deleted, and
+ * deleted once both members' lists have the change's event. One that stays past its grace names a change whose
+ * process died between the fact and its events; the follow-repairs job appends what is missing. `_id` is
+ * `{kind}|{followerId}:{followedId}|{instance}`, so a change is marked once however often it is tried.
+ */
+const followPendingSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, enum: ['followed', 'unfollowed'], required: true },
+    followerId: { type: Schema.Types.ObjectId, required: true },
+    followedId: { type: Schema.Types.ObjectId, required: true },
+    instance: { type: String, default: null },
+    /** The change's time, as its events carry it. */
+    at: { type: Date, required: true },
+    /** When the mark was written (the real clock): its grace runs from here. */
+    writtenAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+export interface FollowPendingDoc {
+  _id: string;
+  kind: 'followed' | 'unfollowed';
+  followerId: Types.ObjectId;
+  followedId: Types.ObjectId;
+  instance: string | null;
+  at: Date;
+  writtenAt: Date;
+}
+
+export const FollowPendingModel = model<FollowPendingDoc>('FollowPending', followPendingSchema, 'follow_pending');
