@@ -10,6 +10,7 @@ import { purgeExpiredLocks, withLease } from '../lib/mutex';
 import { purgeExpiredLimits } from '../lib/rate-limit';
 import { purgeSpentTokens } from '../modules/auth';
 import { runEarningsRollups } from '../modules/analytics';
+import { repairLostCommentSteps } from '../modules/comments';
 import { refreshAdminStats } from '../modules/dashboard';
 import { countProductEvents, purgeOldProductEvents } from '../modules/events';
 import { updateRankings } from '../modules/feeds';
@@ -96,6 +97,9 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // Follows and unfollows whose process died between the follow document and the members' list events (marked
     // before the one and cleared after the other): the missing events appended, so the lists and counts are exact.
     { name: 'follow-repairs', schedule: '*/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostFollowEvents() },
+    // Comments and removals whose process died between the comment (or its removal's claim) and the rest: listed in
+    // the author's and the owner's lists where missing, a removed comment's text emptied, the piece's count recounted.
+    { name: 'comment-repairs', schedule: '1-59/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostCommentSteps() },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },

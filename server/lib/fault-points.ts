@@ -50,6 +50,10 @@ export const FAULT_POINTS = {
   ledgerAfterClaim: 'ledger.after-claim',
   /** A follow or unfollow: the follow document inserted or deleted, neither member's list given its event yet. */
   followAfterFact: 'follow.after-fact',
+  /** A comment or share: its number in the piece's thread taken, the piece's count and the two members' lists not moved yet. */
+  commentAfterNumber: 'comment.after-number',
+  /** A comment's removal claimed, its text not emptied and the piece's count not taken down yet. */
+  commentAfterRemovalClaim: 'comment.after-removal-claim',
 } as const;
 
 export type FaultPointName = (typeof FAULT_POINTS)[keyof typeof FAULT_POINTS];

@@ -13,6 +13,7 @@ import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { sandboxProvider, signatureHeader, type SignedDelivery } from '../../server/integrations/payments';
 import { FAULT_POINTS, type FaultPointName } from '../../server/lib/fault-points';
+import { commentListsKeptState } from '../../server/modules/comments';
 import { FollowModel, followListsKeptState } from '../../server/modules/follows';
 import { UserExtModel, UserModel, grantCredits } from '../../server/modules/users';
 import { testConfig } from '../helpers/app';
@@ -485,6 +486,49 @@ describe.each([
     expect(await counts(fan)).toMatchObject({ followingsCount: following ? 1 : 0 });
     expect((await followListsKeptState.check()).differences).toEqual([]);
     expect(await mongoose.connection.collection('follow_pending').countDocuments()).toBe(0);
+    expect(await invariants(dir)).toEqual([]);
+  });
+});
+
+describe.each([
+  // Hits of the point: the other member's comment, then the fan's.
+  { change: 'a comment', point: `${FAULT_POINTS.commentAfterNumber}:2` as Point, removed: false },
+  // The removal's claim is hit once: the fan's removal of their comment.
+  { change: "a comment's removal", point: `${FAULT_POINTS.commentAfterRemovalClaim}:1` as Point, removed: true },
+])('$change, crashed after its fact and before the rest', ({ point, removed }) => {
+  it("when no one retries, then the comment-repairs job finishes it: the piece's comments, its count and both members' lists are right, and every invariant holds", async () => {
+    const dir = crashFolder();
+    const [fan, artist, other] = await Promise.all([member(), member(), member()]);
+    const piece = await createPiece(artist);
+    const say = (app: CrashApp, who: TestMember, comment: string) =>
+      request(app.url).post('/api/v2/comment/add').set(bearer(who)).send({ comment, userId: who.id, ownerId: artist.id, contentId: piece.id });
+    const crashing = await armed(dir, point);
+    await say(crashing, other, 'First!').expect(201);
+    await crashes(crashing, async () => {
+      const said = await say(crashing, fan, 'Lovely light.');
+      return removed
+        ? request(crashing.url)
+            .post(`/api/v2/comment/delete/${said.body.comment.id as string}`)
+            .set(bearer(fan))
+        : said;
+    });
+
+    const app = await restart(dir);
+    await runJobs(app);
+
+    const onPiece = (await request(app.url).get(`/api/v2/comment/get-by-content/${piece.id}`).expect(200)).body;
+    expect(onPiece.comments.map((comment: { description: string }) => comment.description)).toEqual(removed ? ['First!'] : ['Lovely light.', 'First!']);
+    expect(onPiece.total).toBe(removed ? 1 : 2);
+    const byFan = (await request(app.url).get(`/api/v2/comment/get-by-user/${fan.id}`).expect(200)).body;
+    expect(byFan.comments.map((comment: { description: string }) => comment.description)).toEqual(removed ? [] : ['Lovely light.']);
+    const written = await mongoose.connection
+      .collection('comments')
+      .findOne({ contentId: new Types.ObjectId(piece.id), commentorId: new Types.ObjectId(fan.id) });
+    expect(removed ? { text: written!.text, removed: written!.removedAt instanceof Date } : { text: written!.text, removed: false }).toEqual(
+      removed ? { text: '', removed: true } : { text: 'Lovely light.', removed: false },
+    );
+    expect((await commentListsKeptState.check()).differences).toEqual([]);
+    expect(await mongoose.connection.collection('comment_pending').countDocuments()).toBe(0);
     expect(await invariants(dir)).toEqual([]);
   });
 });

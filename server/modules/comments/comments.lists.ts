@@ -63,6 +63,19 @@ async function appendEntry(chain: string, entry: Omit<CommentListEntryDoc, '_id'
   await setHead(chain, n);
 }
 
+/**
+ * Whether a member's list names the comment among its entries dated `since` or later: read from the list's end down,
+ * so what is read is the list's entries since then.
+ */
+export async function listNamesSince(chain: string, commentId: string, since: Date): Promise<boolean> {
+  for (let n = await listEnd(chain); n >= 1; n -= 1) {
+    const entry = await readById<CommentListEntryDoc>(CommentListEntryModel, entryId(chain, n), { commentId: 1, at: 1 });
+    if (!entry || entry.at < since) return false;
+    if (entry.commentId === commentId) return true;
+  }
+  return false;
+}
+
 /** Puts a new comment in its author's list and in its piece owner's (or, for the rebuild, in one of them). */
 export async function listComment(comment: Pick<CommentDoc, '_id' | 'commentorId' | 'ownerId' | 'at'>, only?: 'by' | 'on'): Promise<void> {
   const entry = { commentId: comment._id, at: comment.at };

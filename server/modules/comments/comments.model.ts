@@ -60,6 +60,38 @@ const removalSchema = new Schema(
 export const CommentRemovalModel = model('CommentRemoval', removalSchema, 'comment_removals');
 
 /**
+ * A comment's writing or removal on its way (comments.pending.ts): marked before its first write, cleared after its
+ * last. `_id` is `add|{contentId}|{commentorId}|{at}|{nonce}` or `remove|{commentId}`.
+ */
+const commentPendingSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, enum: ['add', 'remove'], required: true },
+    contentId: { type: Schema.Types.ObjectId, required: true },
+    /** The writer (add). */
+    commentorId: { type: Schema.Types.ObjectId, default: null },
+    /** The comment removed (remove). */
+    commentId: { type: String, default: null },
+    /** The change's time: a new comment's `at`. */
+    at: { type: Date, required: true },
+    writtenAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+export interface CommentPendingDoc {
+  _id: string;
+  kind: 'add' | 'remove';
+  contentId: Types.ObjectId;
+  commentorId: Types.ObjectId | null;
+  commentId: string | null;
+  at: Date;
+  writtenAt: Date;
+}
+
+export const CommentPendingModel = model<CommentPendingDoc>('CommentPending', commentPendingSchema, 'comment_pending');
+
+/**
  * A comment's place in a member's lists: numbered chains (lib/numbered-chain.ts) `by:{userId}#{n}` (the comments the
  * member wrote) and `on:{ownerId}#{n}` (the comments on the member's pieces, which the comment feed of their followers
  * merges), each number taken by its insert. An entry names its comment; a removed comment stays as a tombstone, which

@@ -13,6 +13,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import { isOwnerOrAdmin, requireAdmin } from '../../lib/permissions';
 import { MESSAGES, LIMITS } from '../../../generated/validation';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { numberedChains } from '../../lib/numbered-chain';
 import { afterNewest, decodeNewestCursor, NEWEST_FIRST, newestPage } from '../../lib/newest-first';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
@@ -20,10 +21,11 @@ import { clearPublicResponses } from '../../lib/public-responses';
 import { insertWhole, ours, readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { Schemas } from '../../lib/openapi-types';
-import { canView, contentReads, recordComment, type ContentDoc } from '../contents';
+import { canView, contentReads, recordComment, setPieceTotals, type ContentDoc } from '../contents';
 import { latestFollowed, stillFollowed } from '../follows';
 import { userReads, type UserDoc } from '../users';
 import { CommentModel, CommentRemovalModel, type CommentDoc } from './comments.model';
+import { commentChanges, markCommentAdd, markCommentRemoval } from './comments.pending';
 import { chainEnd, FEED_ARTISTS, feedPage, listComment, memberCommentsPage, setHead, startingPlaces, type FeedPlace } from './comments.lists';
 
 export const COMMENT_MESSAGES = {
@@ -191,6 +193,7 @@ async function write(caller: AuthContext, kind: CommentDoc['kind'], request: New
   }
   await consumeLimit(`comment:${caller.userId}`, COMMENT_LIMIT, COMMENT_MESSAGES.tooMany, now);
 
+  const mark = await markCommentAdd(piece._id, caller.userId, now);
   if ((await threads.end(String(piece._id), false)).n === 0) await chainEnd(threads, String(piece._id), threadHead(String(piece._id)));
   const { n, id, doc } = await threads.append(String(piece._id), () => ({
     kind,
@@ -203,7 +206,9 @@ async function write(caller: AuthContext, kind: CommentDoc['kind'], request: New
     at: now,
     removedAt: null,
   }));
+  faultPoint(FAULT_POINTS.commentAfterNumber);
   await Promise.all([recordComment(piece._id, 1), listComment({ ...doc, _id: id }), setHead(threadHead(String(piece._id)), n)]);
+  await commentChanges.clear(mark);
   clearPublicResponses();
   const [comment] = await toDtos([{ ...doc, _id: id }], [piece]);
   return { message: COMMENT_MESSAGES.added, comment: comment!, commentsCount: piece.commentsCount + 1 };
@@ -230,6 +235,8 @@ export async function removeComment(caller: AuthContext, commentId: string, now 
  * Answers false when it was removed before (by this call's twin or earlier).
  */
 export async function tombstone(doc: Pick<CommentDoc, '_id' | 'contentId'>, by: Types.ObjectId, now: Date): Promise<boolean> {
+  // Marked first; of two removals at once, the one that loses the claim leaves the shared mark to the winner.
+  const mark = await markCommentRemoval(doc.contentId, doc._id, now);
   try {
     // The removal is claimed by its insert: of two at once, anywhere, one takes the count down.
     await insertWhole(CommentRemovalModel, { _id: doc._id, by, at: now });
@@ -237,10 +244,50 @@ export async function tombstone(doc: Pick<CommentDoc, '_id' | 'contentId'>, by: 
     if (!isDuplicateKey(err)) throw err;
     return false;
   }
-  await CommentModel.updateOne({ _id: doc._id }, { $set: { text: '', removedAt: now } });
+  faultPoint(FAULT_POINTS.commentAfterRemovalClaim);
+  await emptyRemoved(doc._id, now);
   // A removed piece has no count to take down: the update finds nothing.
   await recordComment(doc.contentId, -1);
+  await commentChanges.clear(mark);
   return true;
+}
+
+/** Empties a removed comment's text (its removal claimed at `at`); the same on a second call. */
+export async function emptyRemoved(commentId: string, at: Date): Promise<void> {
+  await CommentModel.updateOne({ _id: commentId }, { $set: { text: '', removedAt: at } });
+}
+
+/**
+ * Counts a piece's comments that are not removed, reading its thread by `_id` from the first to the last, and sets
+ * the piece's kept count to it: for a change that a crash left half-made (its count moved or not, which a move by
+ * one cannot tell), so its cost is the thread's length, once per crash.
+ */
+export async function recountPieceComments(contentId: Types.ObjectId): Promise<number> {
+  const end = await chainEnd(threads, String(contentId), threadHead(String(contentId)));
+  let live = 0;
+  for (let from = 1; from <= end; from += 100) {
+    const numbers = Array.from({ length: Math.min(100, end - from + 1) }, (_, i) => from + i);
+    const docs = await Promise.all(
+      numbers.map((n) => readById<Pick<CommentDoc, 'removedAt'>>(CommentModel, threads.idOf(String(contentId), n), { removedAt: 1 })),
+    );
+    live += docs.filter((doc) => doc && !doc.removedAt).length;
+  }
+  await setPieceTotals([{ contentId, totals: { commentsCount: live } }]);
+  return live;
+}
+
+/**
+ * The comments of a piece's thread written at or after `since`, newest first: read from the thread's end down, so
+ * what is read is the thread's comments since then, not its history.
+ */
+export async function threadCommentsSince(contentId: Types.ObjectId, since: Date): Promise<CommentDoc[]> {
+  const found: CommentDoc[] = [];
+  for (let n = await chainEnd(threads, String(contentId), threadHead(String(contentId))); n >= 1; n -= 1) {
+    const doc = await readById<CommentDoc>(CommentModel, threads.idOf(String(contentId), n));
+    if (!doc || doc.at < since) break;
+    found.push(doc);
+  }
+  return found;
 }
 
 /** What a page of a piece's comments starts below: the number in its cursor, or past the thread's end. */

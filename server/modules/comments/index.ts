@@ -5,3 +5,4 @@ export { CommentModel, type CommentDoc } from './comments.model';
 export { forgetCommentLists } from './comments.lists';
 export { buildCommentListsIfNone, commentListsKeptState } from './comments.kept';
 export { commentsExportOf, removeCommentsOf } from './comments.erasure';
+export { repairLostCommentSteps } from './comments.repair';

@@ -42,7 +42,7 @@ import {
   type FollowHeadDoc,
   type FollowSide,
 } from './follows.model';
-import { clearFollowChange, markFollowChange } from './follows.pending';
+import { followChanges, markFollowChange } from './follows.pending';
 
 /** Events one page of a list reads at most, however many of them are unfollows. */
 export const MAX_EVENTS_PER_PAGE = 250;
@@ -157,11 +157,11 @@ export async function recordFollow(followerId: string, followedId: string, at: D
     await insertWhole(FollowModel, follow);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    await clearFollowChange(mark); // already following: this call's instance names nothing
+    await followChanges.clear(mark); // already following: this call's instance names nothing
     return false;
   }
   await appendChange('followed', followerId, followedId, instance, at, settleTotals);
-  await clearFollowChange(mark);
+  await followChanges.clear(mark);
   return true;
 }
 
@@ -176,7 +176,7 @@ export async function recordUnfollow(followerId: string, followedId: string, at:
   const { deletedCount } = await FollowModel.collection.deleteOne({ _id: _id as never });
   if (!deletedCount) return false; // another call deleted it at once, and appends its events
   await appendChange('unfollowed', followerId, followedId, follow.instance ?? null, at);
-  await clearFollowChange(mark);
+  await followChanges.clear(mark);
   return true;
 }
 

@@ -6,29 +6,14 @@ import { Types } from 'mongoose';
 import { readById } from '../../lib/query';
 import { rekeyDocuments } from '../../lib/rekey';
 import { appendListEvent, eventId, listEnd, settleUserTotals } from './follows.lists';
-import {
-  followKey,
-  FollowEventModel,
-  FollowModel,
-  FollowPendingModel,
-  type FollowDoc,
-  type FollowEventDoc,
-  type FollowPendingDoc,
-  type FollowSide,
-} from './follows.model';
-import { clearFollowChange } from './follows.pending';
+import { followKey, FollowEventModel, FollowModel, type FollowDoc, type FollowEventDoc, type FollowPendingDoc, type FollowSide } from './follows.model';
+import { FOLLOW_CHANGE_GRACE_MS, followChanges } from './follows.pending';
 
 /** Merges follows keyed by an id in capitals into the one follow of their pair, and deletes follows of oneself; safe to repeat. */
 export const repairFollowKeys = () =>
   rekeyDocuments<FollowDoc>(FollowModel, /[A-F]/, ({ followerId, followedId }) =>
     followerId.equals(followedId) ? null : followKey(String(followerId), String(followedId)),
   );
-
-/**
- * How long a change's mark is left to its own process: a follow's steps take milliseconds, so a mark this old names
- * a process that died (or a call stuck far past any request's time).
- */
-export const FOLLOW_CHANGE_GRACE_MS = 2 * 60_000;
 
 /**
  * The kinds of the events of a member's list that name `instance`, among those appended since `since`: read from the
@@ -85,16 +70,14 @@ async function repairChange(mark: FollowPendingDoc): Promise<number> {
  * time), so its work grows with the changes that crashed, not with the follows. Safe to run again at any point.
  */
 export async function repairLostFollowEvents(now = new Date()): Promise<{ marks: number; repaired: number; events: number }> {
-  const due = (await FollowPendingModel.find({}).lean<FollowPendingDoc[]>()).filter(
-    (mark) => now.getTime() - mark.writtenAt.getTime() >= FOLLOW_CHANGE_GRACE_MS,
-  );
+  const due = await followChanges.due(now);
   let repaired = 0;
   let events = 0;
   for (const mark of due) {
     const appended = await repairChange(mark);
     if (appended) repaired += 1;
     events += appended;
-    await clearFollowChange(mark._id);
+    await followChanges.clear(mark._id);
   }
   return { marks: due.length, repaired, events };
 }
