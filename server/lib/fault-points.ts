@@ -54,6 +54,8 @@ export const FAULT_POINTS = {
   commentAfterNumber: 'comment.after-number',
   /** A comment's removal claimed, its text not emptied and the piece's count not taken down yet. */
   commentAfterRemovalClaim: 'comment.after-removal-claim',
+  /** A change of a member's side of a thread (a message, a read mark, a delete): its version inserted, the member's count change not appended yet. */
+  messageAfterVersion: 'message.after-version',
 } as const;
 
 export type FaultPointName = (typeof FAULT_POINTS)[keyof typeof FAULT_POINTS];

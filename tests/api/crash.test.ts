@@ -15,6 +15,7 @@ import { sandboxProvider, signatureHeader, type SignedDelivery } from '../../ser
 import { FAULT_POINTS, type FaultPointName } from '../../server/lib/fault-points';
 import { commentListsKeptState } from '../../server/modules/comments';
 import { FollowModel, followListsKeptState } from '../../server/modules/follows';
+import { unreadCountsState } from '../../server/modules/messages';
 import { UserExtModel, UserModel, grantCredits } from '../../server/modules/users';
 import { testConfig } from '../helpers/app';
 import { outboxMailbox } from '../helpers/auth';
@@ -529,6 +530,37 @@ describe.each([
     );
     expect((await commentListsKeptState.check()).differences).toEqual([]);
     expect(await mongoose.connection.collection('comment_pending').countDocuments()).toBe(0);
+    expect(await invariants(dir)).toEqual([]);
+  });
+});
+
+describe('a read mark, crashed between the side’s new version and the member’s count change', () => {
+  it('when no one retries, then the message-repairs job appends the count change: the unread badge and the inbox counts are right, and every invariant holds', async () => {
+    const dir = crashFolder();
+    const [ana, bea] = await Promise.all([member(), member()]);
+    const post = (app: CrashApp, who: TestMember, route: string, body: object) => request(app.url).post(`/api/v2/message/${route}`).set(bearer(who)).send(body);
+    // Hits of the point: the thread's two first versions (Ana's side, Bea's side), then Bea's read mark.
+    const crashing = await armed(dir, `${FAULT_POINTS.messageAfterVersion}:3`);
+    const sent = await post(crashing, ana, 'create', { senderId: ana.id, receiverId: bea.id, subject: 'Hello', message: 'A song for you.' }).expect(201);
+    const threadId = sent.body.thread.id as string;
+    await crashes(crashing, () => post(crashing, bea, 'update-read', { userId: bea.id, messageId: threadId }));
+    // The read is in Bea's side, but her counts still say unread.
+    expect((await unreadCountsState.check()).differences).not.toEqual([]);
+
+    const app = await restart(dir);
+    await runJobs(app);
+
+    const counts = async (who: TestMember) =>
+      (
+        await request(app.url)
+          .get(`/api/v2/message/counts/${who.id}`)
+          .set(bearer(later(who)))
+          .expect(200)
+      ).body;
+    expect(await counts(bea)).toEqual({ unread: 0, important: 0, deleted: 0, total: 1 });
+    expect(await counts(ana)).toEqual({ unread: 0, important: 0, deleted: 0, total: 1 });
+    expect((await unreadCountsState.check()).differences).toEqual([]);
+    expect(await mongoose.connection.collection('message_pending').countDocuments()).toBe(0);
     expect(await invariants(dir)).toEqual([]);
   });
 });

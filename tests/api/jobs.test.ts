@@ -281,6 +281,7 @@ describe('the scheduler', () => {
       { name: 'ledger-balances', schedule: '* * * * *', status: 'idle' },
       { name: 'follow-repairs', schedule: '*/2 * * * *', status: 'idle' },
       { name: 'comment-repairs', schedule: '1-59/2 * * * *', status: 'idle' },
+      { name: 'message-repairs', schedule: '*/2 * * * *', status: 'idle' },
       { name: 'bid-sales', schedule: '* * * * *', status: 'idle' },
       { name: 'account-deletions', schedule: '3-59/10 * * * *', status: 'idle' },
       { name: 'listing-repairs', schedule: '6-59/10 * * * *', status: 'idle' },

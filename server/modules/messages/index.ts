@@ -24,4 +24,5 @@ export {
 } from './messages.model';
 export { messagesExportOf, removeMessagesOf } from './messages.erasure';
 export { repairMessageKeys } from './messages.repair';
+export { repairLostCountChanges } from './messages.state';
 export { buildStatesOfOlderSides, inboxListsState, unreadCountsState } from './messages.kept';

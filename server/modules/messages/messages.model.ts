@@ -155,13 +155,15 @@ const countChangeSchema = new Schema(
     important: { type: Number, required: true },
     deleted: { type: Number, required: true },
     total: { type: Number, required: true },
+    /** When it was written (absent on changes from before it was kept): where a repair's read back stops. */
+    writtenAt: { type: Date },
   },
   { versionKey: false },
 );
 
 countChangeSchema.index({ userId: 1 });
 
-export type CountChangeDoc = CountTotals & { _id: string; userId: Types.ObjectId; threadId: string; v: number };
+export type CountChangeDoc = CountTotals & { _id: string; userId: Types.ObjectId; threadId: string; v: number; writtenAt?: Date };
 
 export const CountChangeModel = model<CountChangeDoc>('MessageCountChange', countChangeSchema, 'message_count_changes');
 
@@ -251,3 +253,29 @@ const mailClaimSchema = new Schema(
 );
 
 export const MailClaimModel = model('MessageMailClaim', mailClaimSchema, 'message_mail_claims');
+
+/**
+ * A side's version on its way (messages.pending.ts): marked before the version is inserted, cleared once its count
+ * change is appended. `_id` is `version|{threadId}:{userId}|{v}|{nonce}`: each writer marks its own try, so one that
+ * loses the number to another clears only its own mark.
+ */
+const messagePendingSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    threadId: { type: String, required: true },
+    userId: { type: Schema.Types.ObjectId, required: true },
+    v: { type: Number, required: true },
+    writtenAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+export interface MessagePendingDoc {
+  _id: string;
+  threadId: string;
+  userId: Types.ObjectId;
+  v: number;
+  writtenAt: Date;
+}
+
+export const MessagePendingModel = model<MessagePendingDoc>('MessagePending', messagePendingSchema, 'message_pending');

@@ -15,14 +15,16 @@
  *   entry is appended before the side takes its message, so a thread keeps its older place until then and never
  *   drops out of the list.
  *
- * A process that stops between a fact and the next one (a message and its versions, a version and its count change)
- * leaves that member's counts or list behind (a side behind its thread catches up at the thread's next message; a
- * count change never written stays missing) until `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts);
- * every interleaving of processes that do not stop is exact.
+ * A process that stops between a fact and the next one leaves that member's counts or list behind: a side behind its
+ * thread (a message its versions never took) catches up at the thread's next message; a version whose count change
+ * was never written is found by its mark (messages.pending.ts) and given it by `repairLostCountChanges`, the
+ * message-repairs job. `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts) puts both right; every
+ * interleaving of processes that do not stop is exact.
  */
 import type { Types } from 'mongoose';
 import type { ChainEnd } from '../../lib/numbered-chain';
 import { numberedChains } from '../../lib/numbered-chain';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { keepHint, readById } from '../../lib/query';
 import {
   BOX_STATE_FIELDS,
@@ -30,6 +32,8 @@ import {
   BoxModel,
   BoxVersionModel,
   CountChangeModel,
+  type BoxVersionDoc,
+  type CountChangeDoc,
   CountSnapshotModel,
   InboxEntryModel,
   InboxHeadModel,
@@ -39,6 +43,7 @@ import {
   type CountTotals,
   type InboxEntryDoc,
 } from './messages.model';
+import { MESSAGE_CHANGE_GRACE_MS, markVersion, versionChanges } from './messages.pending';
 
 const boxVersions = numberedChains<BoxState>(BoxVersionModel, { separator: '#', projection: BOX_STATE_FIELDS });
 const countChanges = numberedChains<CountTotals>(CountChangeModel, {
@@ -125,17 +130,25 @@ export async function countsOf(userId: string): Promise<CountTotals> {
 }
 
 /** Adds a version's change of counts to its member's chain, the counts after it kept in the snapshot. */
-async function recordCountChange(userId: Types.ObjectId, threadId: string, v: number, before: BoxState | null, after: BoxState): Promise<void> {
+async function recordCountChange(userId: Types.ObjectId, threadId: string, v: number, before: BoxState | null, after: BoxState): Promise<boolean> {
   const change = plus(countsOfSide(after), countsOfSide(before), -1);
-  if (isZero(change)) return;
+  if (isZero(change)) return false;
   const member = String(userId);
   // A process that has not written this member's changes yet starts from the snapshot, not from the chain's start.
   if ((await countChanges.end(member, false)).n === 0) {
     const snapshot = await readById<CountSnapshotDoc>(CountSnapshotModel, member);
     if (snapshot) await countChanges.end(member, true, { n: snapshot.n, doc: totalsOf(snapshot) });
   }
-  const { n, doc } = await countChanges.append(member, (_n, previous) => ({ userId, threadId, v, ...plus(totalsOf(previous.doc), change) }));
+  faultPoint(FAULT_POINTS.messageAfterVersion);
+  const { n, doc } = await countChanges.append(member, (_n, previous) => ({
+    userId,
+    threadId,
+    v,
+    ...plus(totalsOf(previous.doc), change),
+    writtenAt: new Date(),
+  }));
   await keepSnapshot(CountSnapshotModel, member, { n, ...totalsOf(doc) });
+  return true;
 }
 
 /**
@@ -144,8 +157,10 @@ async function recordCountChange(userId: Types.ObjectId, threadId: string, v: nu
  */
 export async function firstVersion(box: BoxDoc): Promise<void> {
   const state = boxStateOf(box);
+  const mark = await markVersion(box.threadId, box.userId, 1);
   await boxVersions.insertAt(box._id, 1, { threadId: box.threadId, userId: box.userId, ...state });
   await recordCountChange(box.userId, box.threadId, 1, null, state);
+  await versionChanges.clear(mark);
 }
 
 /**
@@ -162,12 +177,54 @@ export async function changeBox(threadId: string, userId: string, next: (state: 
     const after = changed && boxStateOf(changed);
     if (!after || sameState(before, after)) return { ...box, ...before, v: last.n };
     const v = last.n + 1;
-    if (await boxVersions.insertAt(box._id, v, { threadId, userId: box.userId, ...after })) {
-      await recordCountChange(box.userId, threadId, v, before, after);
+    const mark = await markVersion(threadId, box.userId, v);
+    const inserted = await boxVersions.insertAt(box._id, v, { threadId, userId: box.userId, ...after });
+    if (inserted) await recordCountChange(box.userId, threadId, v, before, after);
+    await versionChanges.clear(mark);
+    if (inserted) {
       await keepBoxCopy(box._id, v, after);
       return { ...box, ...after, v };
     }
   }
+}
+
+/**
+ * Whether the member's count changes written since `since` hold the one of version `v` of their side of the thread:
+ * read from the chain's end down, until a change written before `since` (or one from before changes kept their time).
+ */
+async function hasCountChange(member: string, threadId: string, v: number, since: Date): Promise<boolean> {
+  const snapshot = await readById<CountSnapshotDoc>(CountSnapshotModel, member);
+  const end = await countChanges.end(member, true, snapshot ? { n: snapshot.n, doc: totalsOf(snapshot) } : undefined);
+  for (let n = end.n; n >= 1; n -= 1) {
+    const change = await readById<CountChangeDoc>(CountChangeModel, countChanges.idOf(member, n), { threadId: 1, v: 1, writtenAt: 1 });
+    if (!change || !change.writtenAt || change.writtenAt < since) return false;
+    if (change.threadId === threadId && change.v === v) return true;
+  }
+  return false;
+}
+
+/**
+ * The message-repairs job: for each side's version marked more than MESSAGE_CHANGE_GRACE_MS ago whose version is
+ * there but whose count change is not (its process died between the two), appends that change, from the version
+ * before it to this one. It reads the marks whole (only the changes under way) and each member's count changes since
+ * the mark. Safe to run again at any point.
+ */
+export async function repairLostCountChanges(now = new Date()): Promise<{ marks: number; appended: number }> {
+  const due = await versionChanges.due(now);
+  let appended = 0;
+  for (const mark of due) {
+    const id = boxKey(mark.threadId, String(mark.userId));
+    const [version, previous] = await Promise.all([
+      readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v)),
+      mark.v > 1 ? readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v - 1)) : Promise.resolve(null),
+    ]);
+    const since = new Date(mark.writtenAt.getTime() - MESSAGE_CHANGE_GRACE_MS);
+    if (version && !(await hasCountChange(String(mark.userId), mark.threadId, mark.v, since))) {
+      if (await recordCountChange(mark.userId, mark.threadId, mark.v, previous && boxStateOf(previous), boxStateOf(version))) appended += 1;
+    }
+    await versionChanges.clear(mark._id);
+  }
+  return { marks: due.length, appended };
 }
 
 /** The side document's copy of a version (best-effort, like every kept snapshot: the reader reads on past it). */
