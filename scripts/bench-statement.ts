@@ -1,15 +1,15 @@
 /**
  * `npm run bench` (part 7): the earnings statement of a member with BENCH_STATEMENT_ENTRIES (default 1,000,000)
  * ledger entries, downloaded whole through the app as CSV (BENCH_STATEMENT_FORMATS=csv,json adds JSON), against the bare read of the same entries
- * (the same cursor, in the same order, counted and dropped: no pieces, no lines, no HTTP), in one run. Prints each
+ * (the same read of the member's chains, in the same order, counted and dropped: no pieces, no lines, no HTTP), in one run. Prints each
  * one's time and the server process's RSS growth while it ran (sampled every 20 ms from a collected heap; goal
  * under 50 MB for the app), and checks that the file's last balance is the member's balance.
  *
  * The entries are written straight to the database as the app writes them, by a process of its own (so that the
  * server's memory does not start out grown by the writing): knacks of the member's 30 pieces (90%
  * to them, 10% to a supporter) spread over the last 365 days, and on each 1st of a month the payout of the whole
- * balance in cents. Uses MONGODB_URI, or a throw-away embedded database (FerretDB: it sorts the member's entries in
- * its own process, whose memory is printed beside ours). BENCH_ONLY=statement runs only this part.
+ * balance in cents; then the member's running balance is rebuilt from them. Uses MONGODB_URI, or a throw-away embedded
+ * database (FerretDB, whose memory is printed beside ours). BENCH_ONLY=statement runs only this part.
  */
 import { execFile, fork } from 'node:child_process';
 import http from 'node:http';
@@ -19,7 +19,8 @@ import { withDatabaseName } from '../server/db/connection';
 import { signAccessToken } from '../server/lib/access-token';
 import { truncateToCents } from '../server/lib/money';
 import { ContentModel } from '../server/modules/contents';
-import { balanceOf, knackLegs, LedgerEntryModel, memberEntriesCursor, userAccount } from '../server/modules/ledger';
+import { rebuildKeptState } from '../server/lib/kept-state';
+import { balanceOf, knackLegs, ledgerBalancesState, LedgerEntryModel, openMemberEntries, userAccount } from '../server/modules/ledger';
 import { UserModel } from '../server/modules/users';
 import { onMessage, startBenchChild } from './bench-child';
 
@@ -132,6 +133,8 @@ async function fillLedger(now: Date) {
     if (batch.length >= 2_000) await flush();
   }
   await flush();
+  // The member's running balance, which the statement reads, built from the entries as the rebuild command does.
+  await rebuildKeptState(ledgerBalancesState, { compare: false });
   return { member, from: new Date(start).toISOString().slice(0, 10), to: now.toISOString().slice(0, 10), balance };
 }
 
@@ -232,14 +235,9 @@ async function serve() {
       process.send!(stopSampling());
     } else if (message.type === 'raw') {
       await startSampling();
-      const cursor = memberEntriesCursor(
-        { userId, madeKinds: ['listing', 'relisting', 'refund', 'sale'], soldBidIds: [] },
-        new Date(`${from}T00:00:00.000Z`),
-        new Date(),
-        500,
-      );
+      const { batches } = await openMemberEntries(userId, new Date(`${from}T00:00:00.000Z`), new Date());
       let count = 0;
-      for await (const entry of cursor) if (entry) count += 1;
+      for await (const batch of batches) count += batch.length;
       const measured = stopSampling();
       process.send!({ ...measured, count });
     } else {

@@ -10,6 +10,7 @@ import { Types } from 'mongoose';
 import { anyOf } from '../../server/lib/query';
 import { ContentModel } from '../../server/modules/contents';
 import { LedgerEntryModel } from '../../server/modules/ledger';
+import { PostingModel } from '../../server/modules/ledger/testing';
 import { forfeitBalance, PayoutSendModel } from '../../server/modules/wallet';
 import { createTestApp, createTestServices } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
@@ -491,5 +492,68 @@ describe('bad periods and the limit', () => {
     const other = await createMember();
     for (let i = 0; i < 25; i++) await statement(other, other.id, { from: '2025-02-01', to: '2025-01-01' }).expect(400);
     await statement(other, other.id, { month: '2025-01' }).expect(200);
+  });
+});
+
+describe("a statement read from the member's running balance, not from the ledger", () => {
+  let eva: TestMember;
+  let lines: Line[];
+  let postingReads: number;
+  let ledgerPasses: number;
+  const may = { start: at(5, 1, 0), end: at(6, 1, 0) };
+  const posted: Record<string, string> = {};
+
+  beforeAll(async () => {
+    app ??= createTestApp();
+    eva = await createMember();
+    const piece = { ...(await createPiece(eva, { title: 'Echo', type: 'music', knackRateMicros: 1_000_000 })), payerId: eva.id };
+    const play = (label: string, when: Date) => knackBy(new Types.ObjectId().toHexString(), piece, when).then((entry) => void (posted[label] = entry._id));
+    // Forty plays in April, in their order; then plays appended out of their time's order, as posts that race or
+    // a repair after a crash append them: an April play after a May one, a May play after a June one.
+    for (let i = 0; i < 40; i++) await play(`april ${i}`, at(4, 1 + (i % 28), 1 + Math.floor(i / 28)));
+    await play('may 10', at(5, 10));
+    await play('april 30, late', at(4, 30, 23));
+    await play('may 20', at(5, 20));
+    await play('june 2', at(6, 2));
+    await play('may 31, late', at(5, 31, 23));
+    await play('june 5', at(6, 5));
+
+    const postings = jest.spyOn(PostingModel.collection, 'findOne');
+    const passes = [jest.spyOn(LedgerEntryModel, 'find'), jest.spyOn(LedgerEntryModel, 'aggregate'), jest.spyOn(LedgerEntryModel.collection, 'find')];
+    const res = await statement(eva, eva.id, { format: 'json', month: '2025-05' }).expect(200);
+    postingReads = postings.mock.calls.length;
+    ledgerPasses = passes.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    [postings, ...passes].forEach((spy) => spy.mockRestore());
+    lines = (res.body as { lines: Line[] }).lines;
+  });
+
+  it('when Eva asks for May, then it opens with every April play (the late one too) and lists the May plays in time order, each balance adding up', () => {
+    expect(lines.map((line) => [line.kind, line.entryId, line.balanceMicros])).toEqual([
+      ['opening balance', null, 41_000_000],
+      ['play', posted['may 10'], 42_000_000],
+      ['play', posted['may 20'], 43_000_000],
+      ['play', posted['may 31, late'], 44_000_000],
+    ]);
+    expect(lines.slice(1).every((line) => line.at >= may.start.toISOString() && line.at < may.end.toISOString())).toBe(true);
+  });
+
+  it('when it is read, then no pass over the ledger is made, and the postings read are a few halvings and the month, not her history', () => {
+    expect(ledgerPasses).toBe(0);
+    // 46 postings: the halving to May's start (about 6), the posting before it, her chain's end, and the 6 from there on.
+    expect(postingReads).toBeGreaterThan(0);
+    expect(postingReads).toBeLessThan(25);
+  });
+
+  it('when she downloads her data, then its ledger part is every play of hers in time order, read the same way', async () => {
+    const passes = [jest.spyOn(LedgerEntryModel, 'find'), jest.spyOn(LedgerEntryModel, 'aggregate')];
+    const res = await request(app).get(`/api/v2/user-setting/download-data/${eva.id}`).set(bearer(eva)).expect(200);
+    const calls = passes.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    passes.forEach((spy) => spy.mockRestore());
+    const entries = (res.body as { ledgerEntries: { id: string; at: string; balanceChangeMicros: number }[] }).ledgerEntries;
+    expect(entries).toHaveLength(46);
+    expect(entries.map((entry) => entry.at)).toEqual(entries.map((entry) => entry.at).sort());
+    expect(entries.map((entry) => entry.id)).toEqual(expect.arrayContaining(Object.values(posted)));
+    expect(entries.every((entry) => entry.balanceChangeMicros === 1_000_000)).toBe(true);
+    expect(calls).toBe(0);
   });
 });

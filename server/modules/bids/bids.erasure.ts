@@ -1,7 +1,7 @@
 /**
  * A member's bids in "Download my data", and when their account is deleted: each bid keeps its place in its piece's
  * chain (the chain's numbers must stay without gaps), withdrawn and no longer naming the member; the pending sales
- * they are the buyer of end. And the bids a member sold to, whose sales their wallet statement lists.
+ * they are the buyer of end. And the sales a member bought or sold, which their wallet statement lists.
  */
 import type { Schemas } from '../../lib/openapi-types';
 import { stroopsToPrice } from './bids.amounts';
@@ -27,10 +27,19 @@ export async function bidsExportOf(userId: string): Promise<Schemas['DataExportB
     }));
 }
 
-/** The bids the member sold a piece to (their sale's ledger entry names the bid as its `ref`). */
-export async function soldBidIdsOf(sellerId: string): Promise<string[]> {
-  const sold = await BidModel.find({ sellerId, sold: true }, { _id: 1 }).lean<Pick<BidDoc, '_id'>[]>();
-  return sold.map((bid) => bid._id);
+/**
+ * The ledger entries of the member's sales in XLM, as buyer or as seller: a sale moves no dollar balance, so it is on
+ * none of the member's running chains, and the sold bid names its entry (`xlm:{txHash}:0`, the settling transaction).
+ * The member's bids are read by bidder and by seller: indexed on MongoDB; on FerretDB a pass over the bids, which hold
+ * offers only, far fewer than the ledger's entries.
+ */
+export async function saleEntryIdsOf(userId: string): Promise<string[]> {
+  const fields = { transactionHash: 1 } as const;
+  const [bought, sold] = await Promise.all([
+    BidModel.find({ biderId: userId, sold: true }, fields).lean<Pick<BidDoc, 'transactionHash'>[]>(),
+    BidModel.find({ sellerId: userId, sold: true }, fields).lean<Pick<BidDoc, 'transactionHash'>[]>(),
+  ]);
+  return [...bought, ...sold].flatMap((bid) => (bid.transactionHash ? [`xlm:${bid.transactionHash}:0`] : []));
 }
 
 /** Withdraws the member's bids and forgets who made them, and who sold to them; safe to repeat. */

@@ -13,4 +13,4 @@ export {
   type BidsService,
 } from './bids.service';
 export { priceToStroops, saleMemoHash, stroopsToPrice, usdMicrosToStroops } from './bids.amounts';
-export { bidsExportOf, removeBidsOf, soldBidIdsOf } from './bids.erasure';
+export { bidsExportOf, removeBidsOf, saleEntryIdsOf } from './bids.erasure';

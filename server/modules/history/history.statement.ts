@@ -4,9 +4,11 @@
  * before the period, each line adds its share, and the last line's balance is the balance at the period's end (the
  * wallet's, for a period that ends now).
  *
- * The file is written as the entries are read: a cursor in the ledger's order, a batch at a time, each batch's
- * pieces read once (a few titles kept between batches), and the text handed to the response only as fast as the
- * member downloads it. So a statement of a million entries holds one batch in memory, never the statement.
+ * The file is written as the entries are read: the member's own entries of the period, from their running chains in
+ * the ledger's order (ledger.member-entries.ts), a batch at a time, each batch's pieces read once (a few titles kept
+ * between batches), and the text handed to the response only as fast as the member downloads it. So a statement reads
+ * the member's postings from the period's start, never the rest of the ledger, and holds a batch or two in memory,
+ * never the statement.
  */
 import { Types } from 'mongoose';
 import type { AuthContext } from '../../lib/auth-context';
@@ -15,8 +17,8 @@ import { badRequest } from '../../lib/errors';
 import { formatMicros, formatStroops } from '../../lib/money';
 import type { Schemas } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
-import { soldBidIdsOf } from '../bids';
-import { amountFor, balanceBefore, creditedBy, memberEntriesCursor, userAccount, type LedgerEntryDoc, type LedgerKind } from '../ledger';
+import { saleEntryIdsOf } from '../bids';
+import { amountFor, creditedBy, openMemberEntries, userAccount, type LedgerEntryDoc, type LedgerKind } from '../ledger';
 import { checkCanRead, ownersOf } from '../wallet';
 
 type StatementLine = Schemas['StatementLine'];
@@ -34,13 +36,8 @@ export const STATEMENT_MESSAGES = {
 /** Statements per caller: each reads every entry of the member's period, so a script cannot loop on it. */
 export const STATEMENT_LIMIT: Limit = { max: 20, windowMs: 60 * 60_000 };
 
-/** Entries read and written out together: one read of their pieces, one piece of text for the response. */
-const BATCH = 500;
 /** Pieces whose title and type are kept between batches; past it, the next batch starts afresh. */
 const PIECES_KEPT = 10_000;
-
-/** Kinds the member takes part in without a leg on their balance: the fees they paid, refunds, the pieces they bought. */
-const MADE_KINDS: LedgerKind[] = ['listing', 'relisting', 'refund', 'sale'];
 
 interface PieceFacts {
   title: string;
@@ -199,24 +196,22 @@ const openingLine = (period: Period, balanceMicros: number): StatementLine => ({
   priceStroops: null,
 });
 
-type EntriesCursor = ReturnType<typeof memberEntriesCursor>;
-
 /**
  * The statement's text in pieces, one batch of entries each, pulled by the response as it is sent: the opening line,
- * then `first` and the rest of the cursor's entries, each with the balance after it.
+ * then the period's entries, each with the balance after it.
  */
 async function* statementText(
   format: StatementFormat,
   userId: string,
   period: Period,
   openingMicros: number,
-  cursor: EntriesCursor,
-  first: StatementEntry | null,
+  batches: AsyncIterable<StatementEntry[]>,
 ): AsyncGenerator<string> {
   const writer = WRITERS[format];
   const pieces = pieceFacts();
   let balance = openingMicros;
-  const writeBatch = async (batch: StatementEntry[]) => {
+  yield writer.open(userId, period) + writer.line(openingLine(period, balance), true);
+  for await (const batch of batches) {
     await pieces.load(batch);
     let text = '';
     for (const entry of batch) {
@@ -224,17 +219,9 @@ async function* statementText(
       balance = line.balanceMicros;
       text += writer.line(line, false);
     }
-    return text;
-  };
-  yield writer.open(userId, period) + writer.line(openingLine(period, balance), true);
-  let batch: StatementEntry[] = [];
-  for (let entry = first; entry; entry = (await cursor.next()) as StatementEntry | null) {
-    batch.push(entry);
-    if (batch.length < BATCH) continue;
-    yield await writeBatch(batch);
-    batch = [];
+    yield text;
   }
-  yield (await writeBatch(batch)) + writer.close(balance);
+  yield writer.close(balance);
 }
 
 export interface Statement {
@@ -248,9 +235,8 @@ export interface Statement {
 /**
  * Opens the statement of `userId` for the period `query` names, in `format`: the period checked (400), the caller
  * (the member or an admin, else 404), then the limit counted before anything is read (429). Then the opening balance
- * and the first of the entries are read side by side (on FerretDB each is a pass over the ledger, and they overlap),
- * so that a read that fails still answers an error rather than a file cut short; the rest of the entries are read
- * as the response is sent.
+ * and where the period starts on the member's chains are read, so that a read that fails still answers an error
+ * rather than a file cut short; the entries are read as the response is sent.
  */
 export async function openStatement(
   caller: AuthContext,
@@ -262,14 +248,12 @@ export async function openStatement(
   await checkCanRead(caller, userId);
   await consumeLimit(`statement:${caller.userId}`, STATEMENT_LIMIT, STATEMENT_MESSAGES.tooMany, now);
   const format = query.format ?? 'csv';
-  const soldBidIds = await soldBidIdsOf(userId);
-  const cursor = memberEntriesCursor({ userId, madeKinds: MADE_KINDS, soldBidIds }, period.start, period.end, BATCH);
-  const close = () => cursor.close();
-  try {
-    const [openingMicros, first] = await Promise.all([balanceBefore(userAccount(userId), period.start), cursor.next() as Promise<StatementEntry | null>]);
-    return { filename: `knack-statement-${period.name}.${format}`, body: statementText(format, userId, period, openingMicros, cursor, first), close };
-  } catch (err) {
-    await close();
-    throw err;
-  }
+  const { openingMicros, batches } = await openMemberEntries(userId, period.start, period.end, await saleEntryIdsOf(userId));
+  return {
+    filename: `knack-statement-${period.name}.${format}`,
+    body: statementText(format, userId, period, openingMicros, batches),
+    close: async () => {
+      await batches.return(undefined);
+    },
+  };
 }

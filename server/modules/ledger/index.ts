@@ -1,13 +1,11 @@
 /** The money ledger: every movement of value as one immutable entry whose legs sum to zero, and the balances summed from it. */
 export {
   amountFor,
-  balanceBefore,
   balanceOf,
   balancesOf,
   chainLength,
   creditedBy,
   entriesBy,
-  entriesOfAccount,
   entriesOfKind,
   entryById,
   entryExists,
@@ -19,18 +17,17 @@ export {
   knackLegs,
   ledgerSumOf,
   memberTotalsOf,
-  memberEntriesCursor,
   memberBalancesFrom,
   pageOfEntries,
   postingsOfFamily,
   post,
   userAccount,
   PLATFORM_KNACKS,
-  type MemberEntries,
   type PieceEarnings,
   type Posting,
 } from './ledger';
 export { ledgerExportOf } from './ledger.export';
+export { openMemberEntries, type MemberEntries } from './ledger.member-entries';
 export {
   JOURNAL_GRACE_MS,
   checkpointOf,
@@ -43,7 +40,7 @@ export {
 } from './ledger.journal';
 export { entriesOfDay, entriesOfDays, firstListedDay, isDaySettled, ledgerDaysState, syncLedgerDays } from './ledger.days';
 export { forgetLedgerChains } from './ledger.forget';
-export { ledgerKeptStates, storeImportedEntries } from './ledger.kept';
+export { ledgerBalancesState, ledgerKeptStates, storeImportedEntries } from './ledger.kept';
 export { PAID_KINDS, paidChain, postingsOf, type PostingDoc } from './ledger.postings';
 export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';
 export { byEntryId, canonicalEntry } from './ledger.canonical';

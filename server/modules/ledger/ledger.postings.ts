@@ -155,6 +155,8 @@ const chains = numberedChains<ChainTail>(PostingModel, {
 });
 
 export const postingId = (chain: string, n: number) => chains.idOf(chain, n);
+/** Posting `n` of a chain, or null. */
+export const readPosting = (chain: string, n: number) => readById<PostingDoc>(PostingModel, postingId(chain, n));
 export const claimId = (chain: string, entryId: string) => `${chain}|${entryId}`;
 export const pieceChain = (contentId: unknown) => `piece:${String(contentId)}`;
 export const knackedChain = (userId: unknown) => `knacked:${String(userId)}`;
@@ -271,7 +273,7 @@ export async function settleMove(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'a
   if (n === null) {
     // The claim's posting, if it was appended, is after `after`: read forward to the chain's end.
     for (let k = claim.after + 1; ; k++) {
-      const posting = await readById<PostingDoc>(PostingModel, postingId(move.chain, k));
+      const posting = await readPosting(move.chain, k);
       if (!posting) break;
       if (posting.entryId === entry._id) {
         n = k;
@@ -284,10 +286,7 @@ export async function settleMove(entry: Pick<LedgerEntryDoc, '_id' | 'kind' | 'a
     }
     await PostingClaimModel.collection.updateOne({ _id: claim._id as never }, { $set: { n } });
   }
-  const [posting, previous] = await Promise.all([
-    readById<PostingDoc>(PostingModel, postingId(move.chain, n)),
-    n > 1 ? readById<PostingDoc>(PostingModel, postingId(move.chain, n - 1)) : Promise.resolve(null),
-  ]);
+  const [posting, previous] = await Promise.all([readPosting(move.chain, n), n > 1 ? readPosting(move.chain, n - 1) : Promise.resolve(null)]);
   // A process stopped between an append and its hint can leave a chain without a head (when it was the first posting,
   // or no later one came), and the payouts find the members by their heads (ledger.ts memberBalancesFrom): the job
   // writes a missing one, never over one that exists.
@@ -310,7 +309,7 @@ export async function chainTotals(chain: string): Promise<Totals & { n: number }
 /** Postings `from`..`to` of a chain (both included; those missing are left out), read by `_id` in parallel. */
 export async function postingsOf(chain: string, from: number, to: number): Promise<PostingDoc[]> {
   if (to < from) return [];
-  const read = await Promise.all(Array.from({ length: to - from + 1 }, (_, i) => readById<PostingDoc>(PostingModel, postingId(chain, from + i))));
+  const read = await Promise.all(Array.from({ length: to - from + 1 }, (_, i) => readPosting(chain, from + i)));
   return read.filter((posting): posting is PostingDoc => posting !== null);
 }
 

@@ -130,10 +130,6 @@ export const entryById = (id: string) => readById<LedgerEntryDoc>(LedgerEntryMod
 /** Whether an entry with this key exists. */
 export const entryExists = async (id: string) => Boolean(await LedgerEntryModel.exists({ _id: id }));
 
-/** Every entry with a leg on `account`, with the fields asked. */
-export const entriesOfAccount = (account: string, fields: Partial<Record<keyof LedgerEntryDoc, 1>>) =>
-  LedgerEntryModel.find({ accounts: account }, fields).lean<LedgerEntryDoc[]>();
-
 /** Every entry of a kind that a member made (a listing fee they paid, a knack they gave), with the fields asked. */
 export const entriesBy = (kind: LedgerKind, actorId: string, fields: Partial<Record<keyof LedgerEntryDoc, 1 | 0>>) =>
   LedgerEntryModel.find(ours({ kind, actorId: new Types.ObjectId(actorId) }), fields).lean<LedgerEntryDoc[]>();
@@ -171,44 +167,6 @@ export function pageOfEntries(
 
 /** The ledger's order: by time, then by key (the order of entries written at the same instant). */
 export const LEDGER_ORDER: Record<string, 1> = { at: 1, _id: 1 };
-
-/** An account's balance just before `at`: the sum of its legs on the entries written earlier. */
-export async function balanceBefore(account: string, at: Date): Promise<number> {
-  const [sum] = await LedgerEntryModel.aggregate<{ balanceMicros: number }>([
-    { $match: { accounts: account, at: { $lt: at } } },
-    { $unwind: '$legs' },
-    { $match: { 'legs.account': account } },
-    { $group: { _id: null, balanceMicros: { $sum: '$legs.amountMicros' } } },
-  ]);
-  return sum?.balanceMicros ?? 0;
-}
-
-/** What a member's statement lists: the entries with a leg on their account, and those they took part in without one. */
-export interface MemberEntries {
-  userId: string;
-  /** Kinds the member made that move no money of their balance (a listing fee paid by card, a piece bought in XLM). */
-  madeKinds: LedgerKind[];
-  /** Sales whose seller was the member, by their bid (a sale's `ref`): its legs are on Stellar accounts, its actor the buyer. */
-  soldBidIds: string[];
-}
-
-/**
- * The member's entries written in [from, to), in the ledger's order, as a cursor read in batches: a statement of a
- * million entries holds one batch at a time. On MongoDB the `accounts, at` and `kind, actorId, at` indexes find them;
- * FerretDB reads the whole collection for it (a download, not a hot path).
- */
-export function memberEntriesCursor({ userId, madeKinds, soldBidIds }: MemberEntries, from: Date, to: Date, batchSize = 1_000) {
-  const filter = ours({
-    $or: [
-      { accounts: userAccount(userId) },
-      { kind: anyOf(madeKinds), actorId: new Types.ObjectId(userId) },
-      ...(soldBidIds.length ? [{ kind: 'sale', ref: anyOf(soldBidIds) }] : []),
-    ],
-    at: { $gte: from, $lt: to },
-  });
-  const fields = { kind: 1, at: 1, actorId: 1, contentId: 1, legs: 1, amountMicros: 1 } as const;
-  return LedgerEntryModel.find(filter, fields).sort(LEDGER_ORDER).lean<LedgerEntryDoc>().cursor({ batchSize });
-}
 
 /** How many members' running balances the payouts' look-up reads at once (each a few reads by `_id`). */
 const BALANCES_AT_ONCE = 50;
