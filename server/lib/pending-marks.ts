@@ -36,10 +36,24 @@ export function pendingMarks<T extends PendingMark>(model: { collection: Collect
       await model.collection.deleteOne({ _id: id as never });
     },
 
-    /** The marks older than the grace at `now`: changes whose process died between their writes. */
-    async due(now = new Date()): Promise<T[]> {
+    /**
+     * The repair job's pass: each mark older than the grace at `now` (a change whose process died between its writes)
+     * is finished by `finish`, which answers how much it wrote (0 when nothing was missing), and then cleared. Marks
+     * are read whole: they are only the changes under way. Safe to run again at any point, since `finish` writes only
+     * what is missing. Answers the marks seen, the changes that needed writes, and the writes.
+     */
+    async repairDue(finish: (mark: T) => Promise<number>, now = new Date()): Promise<{ marks: number; repaired: number; writes: number }> {
       const marks = (await model.collection.find({}).toArray()) as unknown as T[];
-      return marks.filter((mark) => now.getTime() - mark.writtenAt.getTime() >= graceMs);
+      const due = marks.filter((mark) => now.getTime() - mark.writtenAt.getTime() >= graceMs);
+      let repaired = 0;
+      let writes = 0;
+      for (const mark of due) {
+        const written = await finish(mark);
+        if (written) repaired += 1;
+        writes += written;
+        await model.collection.deleteOne({ _id: mark._id as never });
+      }
+      return { marks: due.length, repaired, writes };
     },
   };
 }

@@ -36,11 +36,6 @@ async function finishRemoval(mark: CommentPendingDoc): Promise<boolean> {
 
 /** Each comment change marked more than COMMENT_CHANGE_GRACE_MS ago, finished; safe to run again at any point. */
 export async function repairLostCommentSteps(now = new Date()): Promise<{ marks: number; finished: number }> {
-  const due = await commentChanges.due(now);
-  let finished = 0;
-  for (const mark of due) {
-    if (await (mark.kind === 'add' ? finishAdd(mark) : finishRemoval(mark))) finished += 1;
-    await commentChanges.clear(mark._id);
-  }
-  return { marks: due.length, finished };
+  const { marks, repaired } = await commentChanges.repairDue(async (mark) => Number(await (mark.kind === 'add' ? finishAdd(mark) : finishRemoval(mark))), now);
+  return { marks, finished: repaired };
 }

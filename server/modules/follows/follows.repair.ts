@@ -70,14 +70,6 @@ async function repairChange(mark: FollowPendingDoc): Promise<number> {
  * time), so its work grows with the changes that crashed, not with the follows. Safe to run again at any point.
  */
 export async function repairLostFollowEvents(now = new Date()): Promise<{ marks: number; repaired: number; events: number }> {
-  const due = await followChanges.due(now);
-  let repaired = 0;
-  let events = 0;
-  for (const mark of due) {
-    const appended = await repairChange(mark);
-    if (appended) repaired += 1;
-    events += appended;
-    await followChanges.clear(mark._id);
-  }
-  return { marks: due.length, repaired, events };
+  const { marks, repaired, writes } = await followChanges.repairDue(repairChange, now);
+  return { marks, repaired, events: writes };
 }

@@ -23,8 +23,8 @@ import type { LedgerEntryDoc } from './ledger.model';
 import { entryById, userAccount } from './ledger';
 import { chainTotals, paidChain, postingsOf, readPosting, type PostingDoc } from './ledger.postings';
 
-/** Postings read at once on a chain, entries read at once, and the out-of-order slack described above. */
-const WINDOW = 500;
+/** Postings or entries read at once (by `_id`, in parallel), and the out-of-order slack described above. */
+const WINDOW = 100;
 export const REORDER = 500;
 
 /** The latest time of a posting and of those below it; a posting written before `maxAt` was kept may not know it. */

@@ -210,21 +210,17 @@ async function hasCountChange(member: string, threadId: string, v: number, since
  * the mark. Safe to run again at any point.
  */
 export async function repairLostCountChanges(now = new Date()): Promise<{ marks: number; appended: number }> {
-  const due = await versionChanges.due(now);
-  let appended = 0;
-  for (const mark of due) {
+  const { marks, repaired } = await versionChanges.repairDue(async (mark) => {
     const id = boxKey(mark.threadId, String(mark.userId));
     const [version, previous] = await Promise.all([
       readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v)),
       mark.v > 1 ? readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v - 1)) : Promise.resolve(null),
     ]);
     const since = new Date(mark.writtenAt.getTime() - MESSAGE_CHANGE_GRACE_MS);
-    if (version && !(await hasCountChange(String(mark.userId), mark.threadId, mark.v, since))) {
-      if (await recordCountChange(mark.userId, mark.threadId, mark.v, previous && boxStateOf(previous), boxStateOf(version))) appended += 1;
-    }
-    await versionChanges.clear(mark._id);
-  }
-  return { marks: due.length, appended };
+    if (!version || (await hasCountChange(String(mark.userId), mark.threadId, mark.v, since))) return 0;
+    return Number(await recordCountChange(mark.userId, mark.threadId, mark.v, previous && boxStateOf(previous), boxStateOf(version)));
+  }, now);
+  return { marks, appended: repaired };
 }
 
 /** The side document's copy of a version (best-effort, like every kept snapshot: the reader reads on past it). */
