@@ -2,6 +2,9 @@
  * "Download my data" and "Delete my account" (settings) on the real database:
  * - the download is a JSON attachment with the account, pieces, comments, messages and ledger entries, and no
  *   password hash, token or provider id; for oneself or an admin, another member's id is 404;
+ * - it reads the member's pieces, comments and messages by `_id` through their lists, never by a filter on those
+ *   collections, and leaves out what is no longer theirs (a piece sold or removed, a comment removed, a thread whose
+ *   side is gone), each once, oldest first as before;
  * - deleting asks for the caller's password (the password change's message, wrong tries limited), refuses a
  *   balance of $10 or more until it is cashed out or given up, and a cash-out waiting for approval;
  * - after a deletion: nobody signs in to the account or uses its sessions, the profile is 404, the pieces and
@@ -15,6 +18,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import bcrypt from 'bcrypt';
+import { Types } from 'mongoose';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { localStorage, type Storage } from '../../server/integrations/storage';
@@ -23,11 +27,12 @@ import { defaultJobs } from '../../server/jobs/scheduler';
 import { AccountDeletionModel, STALLED_DELETION_MS } from '../../server/modules/account';
 import { PASSWORD_CHECK_LIMIT } from '../../server/modules/auth';
 import { CommentModel } from '../../server/modules/comments';
-import { ContentModel } from '../../server/modules/contents';
+import { ContentModel, transferOwner } from '../../server/modules/contents';
 import { FlagModel, HOLD_AT_FLAGS } from '../../server/modules/flags';
 import { FollowModel } from '../../server/modules/follows';
 import { ProductEventModel } from '../../server/modules/events/testing';
 import { LedgerEntryModel, type LedgerEntryDoc } from '../../server/modules/ledger';
+import { BoxModel } from '../../server/modules/messages';
 import { UploadModel } from '../../server/modules/media';
 import { SubscriptionModel } from '../../server/modules/subscriptions';
 import { newSubscriptionId } from '../../server/modules/subscriptions/testing';
@@ -50,6 +55,7 @@ import {
   type TestPiece,
 } from '../helpers/ledger-factory';
 import { png } from '../helpers/media';
+import { spyOnScans } from '../helpers/read-meter';
 
 useTestDatabase();
 
@@ -215,6 +221,145 @@ describe('GET /user-setting/download-data/{id}', () => {
     } finally {
       clock.restore();
     }
+  });
+});
+
+/** A piece handed to another member, as a sale settled on the Stellar network hands it. */
+const sell = (piece: TestPiece, to: TestMember) =>
+  transferOwner(new Types.ObjectId(piece.id), { id: new Types.ObjectId(to.id), username: to.username, fullName: 'Test Member' });
+
+/**
+ * Ana's download, with its reads of the collections named: those that were not of one document by `_id` (each of
+ * which reads the whole collection on FerretDB), and how many reads there were in all (some, or the spy saw nothing).
+ */
+async function downloadWatching(ana: TestMember, ...collections: string[]) {
+  const spy = spyOnScans(...collections);
+  try {
+    const data = (await download(ana, ana.id).expect(200)).body;
+    return { data, scans: spy.scans(), reads: spy.reads() };
+  } finally {
+    spy.restore();
+  }
+}
+
+describe('GET /user-setting/download-data/{id}: each part read by key', () => {
+  it('when Ana downloads her pieces, then they are read through her list by _id: one she bought is in, one sold or removed is not, each once, oldest first', async () => {
+    const [ana, bea] = await Promise.all([member(), member()]);
+    const bought = await createPiece(bea, { title: 'Bought from Bea' });
+    const kept = await createPiece(ana, { title: 'Kept' });
+    const sold = await createPiece(ana, { title: 'Sold to Bea' });
+    const removed = await createPiece(ana, { title: 'Removed' });
+    const privatePiece = await createPiece(ana, { title: 'Only mine' });
+    // Made private (as a member on a plan may): off every list but hers.
+    const onlyHers = { public: false, private: true, followers: false, hidePlayCount: false, hideViewCount: false };
+    await ContentModel.updateOne({ _id: privatePiece.id }, { $set: { setting: onlyHers, listed: false } });
+    await sell(bought, ana);
+    await sell(sold, bea);
+    // Sold and bought back: on her list twice.
+    await sell(kept, bea);
+    await sell(kept, ana);
+    await request(app).post('/api/v2/content/delete').set(bearer(ana)).send({ contentId: removed.id }).expect(200);
+
+    const { data, scans, reads } = await downloadWatching(ana, 'contents', 'piece_chains');
+    expect(scans).toEqual([]);
+    expect(reads).toBeGreaterThan(0);
+    // Oldest first by id, as before: Bea's piece is older than Ana's own, though it became hers last.
+    expect(data.pieces.map((piece: { id: string }) => piece.id)).toEqual([bought.id, kept.id, privatePiece.id]);
+    expect(data.pieces[0]).toMatchObject({ title: 'Bought from Bea', ownerId: ana.id });
+    expect(data.pieces[2]).toMatchObject({ title: 'Only mine' });
+    expect((await download(bea, bea.id).expect(200)).body.pieces.map((piece: { id: string }) => piece.id)).toEqual([sold.id]);
+  });
+
+  it('when Ana downloads her comments, then they are read through her list by _id: a removed one and a missing one are left out, by time', async () => {
+    const [ana, bea, cal] = await Promise.all([member(), member(), member()]);
+    const [beas, cals] = [await createPiece(bea), await createPiece(cal)];
+    const comment = async (piece: TestPiece, text: string) =>
+      (
+        await request(app)
+          .post('/api/v2/comment/add')
+          .set(bearer(ana))
+          .send({ comment: text, userId: ana.id, ownerId: piece.ownerId, contentId: piece.id })
+          .expect(201)
+      ).body.comment.id as string;
+    // Written first but dated a minute later (another instance's clock ahead): listed first, exported after.
+    const base = Date.now();
+    const clock = freezeDate(base + 60_000);
+    let later: string;
+    let first: string;
+    let removed: string;
+    let lost: string;
+    try {
+      later = await comment(beas, 'Written first, dated later');
+      clock.advance(-60_000);
+      first = await comment(cals, 'On Cal’s piece');
+      clock.advance(1_000);
+      removed = await comment(beas, 'Taken back');
+      clock.advance(1_000);
+      lost = await comment(beas, 'Gone from the thread');
+    } finally {
+      clock.restore();
+    }
+    await request(app).post(`/api/v2/comment/delete/${removed}`).set(bearer(ana)).expect(200);
+    // A comment is never deleted by the app (removing leaves a tombstone): one gone all the same leaves its entry naming nothing.
+    await CommentModel.deleteOne({ _id: lost });
+
+    const { data, scans, reads } = await downloadWatching(ana, 'comments', 'comment_lists');
+    expect(scans).toEqual([]);
+    expect(reads).toBeGreaterThan(0);
+    expect(data.comments.map((c: { id: string; text: string }) => [c.id, c.text])).toEqual([
+      [first, 'On Cal’s piece'],
+      [later, 'Written first, dated later'],
+    ]);
+    expect(data.comments[0]).toEqual({
+      id: first,
+      kind: 'comment',
+      contentId: cals.id,
+      text: 'On Cal’s piece',
+      atSeconds: null,
+      sharedCommentId: null,
+      at: expect.any(String),
+    });
+    // Bea wrote none.
+    expect((await download(bea, bea.id).expect(200)).body.comments).toEqual([]);
+  });
+
+  it('when Ana downloads her messages, then her threads come from her thread list by _id, each once: one she moved to Deleted is in, one whose side is gone is not', async () => {
+    const [ana, bea, cal] = await Promise.all([member(), member(), member()]);
+    const write = async (from: TestMember, to: TestMember, subject: string, message: string) =>
+      (await request(app).post('/api/v2/message/create').set(bearer(from)).send({ senderId: from.id, receiverId: to.id, subject, message }).expect(201)).body
+        .thread.id as string;
+    const reply = (from: TestMember, to: TestMember, threadId: string, message: string) =>
+      request(app).post('/api/v2/message/reply').set(bearer(from)).send({ senderId: from.id, messageId: threadId, receiverId: to.id, message }).expect(201);
+    const toBea = await write(ana, bea, 'Hello Bea', 'Hi!');
+    const fromCal = await write(cal, ana, 'From Cal', 'Hey Ana');
+    await reply(ana, cal, fromCal, 'Hey Cal');
+    await reply(cal, ana, fromCal, 'How are you?');
+    const gone = await write(bea, ana, 'Gone', 'Not for long');
+    await write(bea, cal, 'Not Ana’s', 'Between us');
+    // Moved to her Deleted list: still her thread (she can restore it), so still in her data.
+    await request(app).post(`/api/v2/message/delete/${toBea}`).set(bearer(ana)).expect(200);
+    // Her side of a thread gone while its list entries stay (nothing in the app does this; a side is what makes a thread hers).
+    await BoxModel.deleteOne({ _id: `${gone}:${ana.id}` });
+
+    const { data, scans, reads } = await downloadWatching(ana, 'message_boxes', 'message_inbox_entries', 'messages', 'message_box_versions');
+    expect(scans).toEqual([]);
+    expect(reads).toBeGreaterThan(0);
+    expect(data.messages.map((m: { id: string; message: string }) => [m.id, m.message])).toEqual([
+      [`${toBea}-1`, 'Hi!'],
+      [`${fromCal}-1`, 'Hey Ana'],
+      [`${fromCal}-2`, 'Hey Cal'],
+      [`${fromCal}-3`, 'How are you?'],
+    ]);
+    expect(data.messages[2]).toEqual({
+      id: `${fromCal}-2`,
+      senderId: ana.id,
+      receiverId: cal.id,
+      subject: 'From Cal',
+      message: 'Hey Cal',
+      replyTo: `${fromCal}-1`,
+      isImportant: false,
+      at: expect.any(String),
+    });
   });
 });
 

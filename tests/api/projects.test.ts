@@ -2,18 +2,21 @@
  * Projects on the real database: a member groups their own pieces under a name (never another member's piece),
  * adds, renames and removes; removing keeps the pieces playable; content/update-projectid takes only a project of
  * the piece's owner; a project shows each piece as its own visibility allows; the ranking orders public projects
- * by the reactions of their pieces; "Download my data" and "Delete my account" take the member's projects.
+ * by the reactions of their pieces; "Download my data" and "Delete my account" take the member's projects (the
+ * download reads them and their pieces by `_id` through the lists, never by a filter).
  */
+import { Types } from 'mongoose';
 import request from 'supertest';
 import { seedReferenceData } from '../../server/db/seed';
 import { smtpMailer } from '../../server/integrations/mail';
-import { ContentModel, type ContentDoc } from '../../server/modules/contents';
+import { ContentModel, transferOwner, type ContentDoc } from '../../server/modules/contents';
 import { addOutsideReactions } from '../../server/modules/knacks';
 import { ProjectModel, removeProjectsOf } from '../../server/modules/projects';
 import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member, type PublishedPiece } from '../helpers/e2e-pieces';
+import { spyOnScans } from '../helpers/read-meter';
 import { startSmtpServer } from '../helpers/smtp';
 
 useTestDatabase();
@@ -264,5 +267,37 @@ describe('"Download my data" and "Delete my account"', () => {
     expect(await projectIdOf(anaSong)).toBeNull();
     expect(await ProjectModel.countDocuments({ userId: bea.user.id })).toBe(1);
     expect(await removeProjectsOf(ana.user.id)).toBe(0);
+  });
+
+  it('when Ana downloads her projects, then they and their pieces are read by _id through her lists: a removed project and a piece sold are left out, in the same order as before', async () => {
+    const first = (await save(ana, 'First', [anaSong, anaPhoto]).expect(201)).body.project.id;
+    const second = (await save(ana, 'Second', [anaArt]).expect(201)).body.project.id;
+    const gone = (await save(ana, 'Gone', []).expect(201)).body.project.id;
+    await post(ana, '/project/delete', { projectId: gone }).expect(200);
+    // Moved from First into Second, after the piece already there (which is newer).
+    await post(ana, '/project/add-to-project', { projectId: second, contentId: anaPhoto.id }).expect(200);
+    // A piece in First sold to Bea: it stays in the project's list but is no longer Ana's.
+    const sold = await publishPiece(app, ana, { title: 'Harbor Lights', tag: 'Photos', subTag: 'Travel', hue: 80 });
+    await post(ana, '/project/add-to-project', { projectId: first, contentId: sold.id }).expect(200);
+    await transferOwner(new Types.ObjectId(sold.id), { id: new Types.ObjectId(bea.user.id), username: bea.form.username, fullName: 'Bea Moon' });
+    await save(bea, 'Moon', [beaSong]).expect(201);
+    // Second dated before First (as its time says, not as it was listed): the export goes by the time.
+    await ProjectModel.updateOne({ _id: second }, { $set: { createdAt: new Date(Date.now() - 60_000) } });
+
+    const spy = spyOnScans('projects', 'project_lists', 'project_pieces', 'contents');
+    let data: { projects: { id: string; projectName: string; contentIds: string[] }[] };
+    try {
+      data = (await get(ana, `/user-setting/download-data/${ana.user.id}`).expect(200)).body;
+      expect(spy.scans()).toEqual([]);
+      expect(spy.reads()).toBeGreaterThan(0);
+    } finally {
+      spy.restore();
+    }
+    // Each project's pieces oldest first (by id), as before, whatever order they joined it in.
+    expect(data.projects.map(({ projectName, contentIds }) => [projectName, contentIds])).toEqual([
+      ['Second', [anaPhoto.id, anaArt.id]],
+      ['First', [anaSong.id]],
+    ]);
+    expect(data.projects[1]!.id).toBe(first);
   });
 });

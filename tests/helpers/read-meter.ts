@@ -82,3 +82,31 @@ export function startReadMeter(): ReadMeter {
     },
   };
 }
+
+export interface ScanSpy {
+  /** Each `find` and `findOne` on the collections since the spy started whose filter is not one document by `_id`. */
+  scans(): Scan[];
+  /** How many `find` and `findOne` calls the collections had in all. */
+  reads(): number;
+  restore(): void;
+}
+
+/**
+ * Spies on `find` and `findOne` of the collections named, with no need for `monitorCommands`: mongoose's queries on
+ * a model and our own calls on its collection (lib/query.ts) both go through the one collection object per name
+ * that the connection keeps, so each read of the collection is seen, with its filter.
+ */
+export function spyOnScans(...names: string[]): ScanSpy {
+  const spies = names.flatMap((name) => {
+    const collection = mongoose.connection.collection(name);
+    return (['find', 'findOne'] as const).map((command) => ({ name, command, spy: jest.spyOn(collection, command) }));
+  });
+  return {
+    scans: () =>
+      spies.flatMap(({ name, command, spy }) =>
+        (spy.mock.calls as unknown[][]).filter(([filter]) => !isByIdFilter(filter)).map(([filter]) => ({ collection: name, command, filter: show(filter) })),
+      ),
+    reads: () => spies.reduce((sum, { spy }) => sum + spy.mock.calls.length, 0),
+    restore: () => spies.forEach(({ spy }) => spy.mockRestore()),
+  };
+}

@@ -4,10 +4,11 @@
  */
 import { Types } from 'mongoose';
 import { publicPages } from '../../lib/public-pages';
-import { anyOf } from '../../lib/query';
+import { anyOf, readById } from '../../lib/query';
 import type { Schemas } from '../../lib/openapi-types';
 import { type MediaService, type UploadDoc, uploadReads } from '../media';
 import { adjustContentsCount } from '../users';
+import { ownerChainDown, ownerChainEnd } from './contents.chains';
 import { releasePieceLink } from './contents.links';
 import { noteSupportChange } from './contents.supported';
 import { ContentModel, ContentVersionModel, type ContentDoc, type ContentVersionDoc } from './contents.model';
@@ -61,11 +62,30 @@ export async function handOverSupportedPieces(payerId: string): Promise<number> 
   return supported.length;
 }
 
-/** Every piece of the member, the oldest first, as the member sees it (private ones included). */
+/** How many entries of the member's list are read at once (each by `_id`), and then their pieces. */
+const EXPORT_READS_AT_ONCE = 100;
+
+/**
+ * Every piece of the member, the oldest first, as the member sees it (private ones included). Found through their
+ * list of pieces (contents.chains.ts, the one their profile pages through), then each piece read by `_id`: a filter
+ * on the owner would read every piece there is on FerretDB (the test and dev database). The list names every piece
+ * that was ever theirs, so a piece is kept only if it is still theirs (not sold or removed since), and once (a piece
+ * sold and bought back is named twice). A piece whose process stopped between its insert and its list entry is
+ * missing, as on their profile, until `npm run rebuild -- feed-lists` writes the member's list again from the pieces.
+ */
 export async function piecesExportOf(ownerId: string, contents: Pick<ContentsService, 'dto'>): Promise<Schemas['Content'][]> {
-  const pieces = await ContentModel.find({ ownerId: new Types.ObjectId(ownerId) })
-    .sort({ _id: 1 })
-    .lean<ContentDoc[]>();
+  const owner = new Types.ObjectId(ownerId);
+  const seen = new Set<string>();
+  const pieces: ContentDoc[] = [];
+  for (let from = await ownerChainEnd(owner); from >= 1; from -= EXPORT_READS_AT_ONCE) {
+    const entries = await ownerChainDown(owner, undefined, from, EXPORT_READS_AT_ONCE);
+    const fresh = [...new Set(entries.map(({ entry }) => String(entry.contentId)))].filter((id) => !seen.has(id));
+    fresh.forEach((id) => seen.add(id));
+    const read = await Promise.all(fresh.map((id) => readById<ContentDoc>(ContentModel, new Types.ObjectId(id))));
+    pieces.push(...read.filter((piece): piece is ContentDoc => Boolean(piece?.ownerId.equals(owner))));
+  }
+  // The list is in the order the pieces became theirs; the export has always been by id (oldest published first).
+  pieces.sort((a, b) => (String(a._id) < String(b._id) ? -1 : 1));
   // Read as their owner: the counts they hide from others are theirs to see.
   return Promise.all(pieces.map((piece) => contents.dto(piece, { userId: ownerId, role: 'user' })));
 }

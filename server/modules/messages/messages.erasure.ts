@@ -15,15 +15,21 @@ import {
   InboxEntryModel,
   InboxHeadModel,
   MessageModel,
-  type BoxDoc,
   type MessageDoc,
 } from './messages.model';
-import { currentBox } from './messages.state';
+import { currentBox, threadIdsListed } from './messages.state';
 
-/** The messages the member sent or received, in the threads still theirs, the oldest first. */
+/**
+ * The messages the member sent or received, in the threads still theirs (in their inbox or their deleted list), the
+ * oldest first. Their threads are found through their thread activity (the list their inbox pages through), each
+ * thread once, and it is theirs while they have a side of it (deleted or not): all read by `_id`, where a filter on
+ * the member would read every side there is on FerretDB (the test and dev database). A thread is put on the list
+ * before the member's side of it is written, so a process that stops in between leaves no side off the list (and
+ * `npm run rebuild -- inbox-lists` lists any side that a list lacks).
+ */
 export async function messagesExportOf(userId: string): Promise<Schemas['DataExportMessage'][]> {
-  const kept = await BoxModel.find({ userId: new Types.ObjectId(userId) }, { threadId: 1 }).lean<BoxDoc[]>();
-  const boxes = (await Promise.all(kept.map((box) => currentBox(box.threadId, userId)))).flatMap((box) => (box ? [box] : []));
+  const threadIds = await threadIdsListed(userId);
+  const boxes = (await Promise.all(threadIds.map((threadId) => currentBox(threadId, userId)))).flatMap((box) => (box ? [box] : []));
   const rows = await Promise.all(
     boxes.map(async (box) => {
       const docs = await Promise.all(Array.from({ length: box.lastN }, (_, i) => readById<MessageDoc>(MessageModel, `${box.threadId}-${i + 1}`)));

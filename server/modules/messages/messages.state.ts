@@ -252,6 +252,22 @@ const ENTRIES_PER_BATCH = 25;
 /** A run of at least this many entries that stand for nothing gets a pointer past it (InboxEntryDoc's `below`). */
 const SKIP_AFTER = 8;
 
+/**
+ * Every thread the member's thread activity names, each once: the whole list, read by `_id` a batch at a time from
+ * its end down. For "Download my data", which then reads every message of these threads: the list has one entry per
+ * message, so this costs about as many reads again. An entry that no longer stands for its thread (a newer message
+ * took over) still names it, so no thread is passed over; whether the member still has it is for their side to say.
+ */
+export async function threadIdsListed(userId: string): Promise<string[]> {
+  const threads = new Set<string>();
+  for (let from = await lastInboxEntry(userId); from >= 1; from -= ENTRIES_PER_BATCH) {
+    const numbers = Array.from({ length: Math.min(ENTRIES_PER_BATCH, from) }, (_, i) => from - i);
+    const entries = await Promise.all(numbers.map((n) => readById<InboxEntryDoc>(InboxEntryModel, inboxEntries.idOf(userId, n), { threadId: 1 })));
+    for (const entry of entries) if (entry) threads.add(entry.threadId);
+  }
+  return [...threads];
+}
+
 /** Where a page of a member's thread list starts. */
 export interface ThreadListPosition {
   /** The entry to read on from (below it). */
