@@ -19,7 +19,7 @@ import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { followLedgerBalances } from '../modules/ledger';
 import { purgeMailOutbox } from '../modules/mail-outbox';
-import { repairLostCountChanges } from '../modules/messages';
+import { repairLostMessageSteps } from '../modules/messages';
 import { mediaHousekeeping } from '../modules/media';
 import { purgeExpiredWalletChallenges } from '../modules/stellar';
 import { PAYOUT_CRON } from '../modules/wallet';
@@ -101,9 +101,10 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     // Comments and removals whose process died between the comment (or its removal's claim) and the rest: listed in
     // the author's and the owner's lists where missing, a removed comment's text emptied, the piece's count recounted.
     { name: 'comment-repairs', schedule: '1-59/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostCommentSteps() },
-    // Changes of a member's side of a thread whose process died between the side's new version and the change of the
-    // member's counts it makes: the count change appended, so the unread badge and the inbox counts are exact.
-    { name: 'message-repairs', schedule: '*/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostCountChanges() },
+    // Changes of messages whose process died half-way: a side's new version given the change of the member's counts
+    // it makes (so the unread badge and the inbox counts are exact), a reply taken by the sides that lack it, a new
+    // thread's missing sides written.
+    { name: 'message-repairs', schedule: '*/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostMessageSteps() },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },

@@ -56,6 +56,8 @@ export const FAULT_POINTS = {
   commentAfterRemovalClaim: 'comment.after-removal-claim',
   /** A change of a member's side of a thread (a message, a read mark, a delete): its version inserted, the member's count change not appended yet. */
   messageAfterVersion: 'message.after-version',
+  /** A reply or a new thread: its message appended, neither member's side (nor, for a new thread, either side at all) written yet. */
+  messageAfterAppend: 'message.after-append',
 } as const;
 
 export type FaultPointName = (typeof FAULT_POINTS)[keyof typeof FAULT_POINTS];

@@ -18,11 +18,14 @@ export interface PendingMark {
   writtenAt: Date;
 }
 
+/** A mark as its writer gives it (each kind of mark of a union keeps its own fields). */
+type Unwritten<T> = T extends unknown ? Omit<T, 'writtenAt'> : never;
+
 /** The marks of one module's changes, in its own collection. */
 export function pendingMarks<T extends PendingMark>(model: { collection: Collection }, graceMs: number) {
   return {
     /** Marks a change before its first write (a mark already there is kept); answers its `_id`. */
-    async mark(change: Omit<T, 'writtenAt'>): Promise<string> {
+    async mark(change: Unwritten<T>): Promise<string> {
       try {
         await insertWhole(model, { ...change, writtenAt: new Date() } as T);
       } catch (err) {

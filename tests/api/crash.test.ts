@@ -15,7 +15,7 @@ import { sandboxProvider, signatureHeader, type SignedDelivery } from '../../ser
 import { FAULT_POINTS, type FaultPointName } from '../../server/lib/fault-points';
 import { commentListsKeptState } from '../../server/modules/comments';
 import { FollowModel, followListsKeptState } from '../../server/modules/follows';
-import { unreadCountsState } from '../../server/modules/messages';
+import { inboxListsState, unreadCountsState } from '../../server/modules/messages';
 import { UserExtModel, UserModel, grantCredits } from '../../server/modules/users';
 import { testConfig } from '../helpers/app';
 import { outboxMailbox } from '../helpers/auth';
@@ -562,5 +562,66 @@ describe('a read mark, crashed between the side’s new version and the member�
     expect((await unreadCountsState.check()).differences).toEqual([]);
     expect(await mongoose.connection.collection('message_pending').countDocuments()).toBe(0);
     expect(await invariants(dir)).toEqual([]);
+  });
+});
+
+describe('a message, crashed between the message and the members’ sides', () => {
+  const post = (app: CrashApp, who: TestMember, route: string, body: object) => request(app.url).post(`/api/v2/message/${route}`).set(bearer(who)).send(body);
+  const get = (app: CrashApp, who: TestMember, route: string) =>
+    request(app.url)
+      .get(`/api/v2/message/${route}`)
+      .set(bearer(later(who)))
+      .expect(200)
+      .then((res) => res.body);
+  /** What a member's inbox shows of their threads: the subject, the last message and whether it is read. */
+  const inbox = async (app: CrashApp, who: TestMember) =>
+    ((await get(app, who, `by-receiverId/${who.id}`)) as { threads: { subject: string; lastMessage: string; isRead: boolean }[] }).threads.map((thread) => ({
+      subject: thread.subject,
+      lastMessage: thread.lastMessage,
+      isRead: thread.isRead,
+    }));
+  const settled = async (dir: string) => {
+    expect((await unreadCountsState.check()).differences).toEqual([]);
+    expect((await inboxListsState.check()).differences).toEqual([]);
+    expect(await mongoose.connection.collection('message_pending').countDocuments()).toBe(0);
+    expect(await invariants(dir)).toEqual([]);
+  };
+
+  it('when a reply crashed and no one retries, then the message-repairs job has both sides take it: it is in both inboxes, unread for the receiver', async () => {
+    const dir = crashFolder();
+    const [ana, bea] = await Promise.all([member(), member()]);
+    // Hits of the point: the thread's first message, then Ana's reply.
+    const crashing = await armed(dir, `${FAULT_POINTS.messageAfterAppend}:2`);
+    const sent = await post(crashing, ana, 'create', { senderId: ana.id, receiverId: bea.id, subject: 'Hello', message: 'A song for you.' }).expect(201);
+    const threadId = sent.body.thread.id as string;
+    await post(crashing, bea, 'update-read', { userId: bea.id, messageId: threadId }).expect(200);
+    await crashes(crashing, () => post(crashing, ana, 'reply', { senderId: ana.id, messageId: threadId, receiverId: bea.id, message: 'And another.' }));
+
+    const app = await restart(dir);
+    // Before the job: the reply is written, but neither inbox shows it.
+    expect(await inbox(app, bea)).toEqual([{ subject: 'Hello', lastMessage: 'A song for you.', isRead: true }]);
+    await runJobs(app);
+
+    expect(await inbox(app, bea)).toEqual([{ subject: 'Hello', lastMessage: 'And another.', isRead: false }]);
+    expect(await inbox(app, ana)).toEqual([{ subject: 'Hello', lastMessage: 'And another.', isRead: true }]);
+    expect(await get(app, bea, `counts/${bea.id}`)).toEqual({ unread: 1, important: 0, deleted: 0, total: 1 });
+    expect(await get(app, ana, `counts/${ana.id}`)).toEqual({ unread: 0, important: 0, deleted: 0, total: 1 });
+    await settled(dir);
+  });
+
+  it('when a new thread crashed and no one retries, then the message-repairs job writes both sides: the thread is in both inboxes, unread for the receiver', async () => {
+    const dir = crashFolder();
+    const [ana, bea] = await Promise.all([member(), member()]);
+    const crashing = await armed(dir, `${FAULT_POINTS.messageAfterAppend}:1`);
+    await crashes(crashing, () => post(crashing, ana, 'create', { senderId: ana.id, receiverId: bea.id, subject: 'Hello', message: 'A song for you.' }));
+
+    const app = await restart(dir);
+    expect(await inbox(app, bea)).toEqual([]);
+    await runJobs(app);
+
+    expect(await inbox(app, bea)).toEqual([{ subject: 'Hello', lastMessage: 'A song for you.', isRead: false }]);
+    expect(await inbox(app, ana)).toEqual([{ subject: 'Hello', lastMessage: 'A song for you.', isRead: true }]);
+    expect(await get(app, bea, `counts/${bea.id}`)).toEqual({ unread: 1, important: 0, deleted: 0, total: 1 });
+    await settled(dir);
   });
 });

@@ -8,6 +8,7 @@ export {
   hasBlocked,
   MESSAGE_LIMIT,
   MESSAGE_MESSAGES,
+  repairLostMessageSteps,
   type MessagesService,
 } from './messages.service';
 export {
@@ -24,5 +25,5 @@ export {
 } from './messages.model';
 export { messagesExportOf, removeMessagesOf } from './messages.erasure';
 export { repairMessageKeys } from './messages.repair';
-export { repairLostCountChanges } from './messages.state';
+
 export { buildStatesOfOlderSides, inboxListsState, unreadCountsState } from './messages.kept';

@@ -255,27 +255,46 @@ const mailClaimSchema = new Schema(
 export const MailClaimModel = model('MessageMailClaim', mailClaimSchema, 'message_mail_claims');
 
 /**
- * A side's version on its way (messages.pending.ts): marked before the version is inserted, cleared once its count
- * change is appended. `_id` is `version|{threadId}:{userId}|{v}|{nonce}`: each writer marks its own try, so one that
- * loses the number to another clears only its own mark.
+ * A change of messages on its way (messages.pending.ts), marked before its first write and cleared after its last:
+ * - `version|{threadId}:{userId}|{v}|{nonce}`: a side's version, cleared once its count change is appended (each
+ *   writer marks its own try, so one that loses the number to another clears only its own mark);
+ * - `message|{threadId}|{senderId}|{nonce}`: a reply, cleared once both members' sides took it;
+ * - `thread|{threadId}`: a new thread, cleared once both members' sides exist.
  */
 const messagePendingSchema = new Schema(
   {
     _id: { type: String, required: true },
+    kind: { type: String, enum: ['version', 'message', 'thread'], default: undefined },
     threadId: { type: String, required: true },
-    userId: { type: Schema.Types.ObjectId, required: true },
-    v: { type: Number, required: true },
+    userId: { type: Schema.Types.ObjectId, default: undefined },
+    v: { type: Number, default: undefined },
+    senderId: { type: String, default: undefined },
+    receiverId: { type: String, default: undefined },
     writtenAt: { type: Date, required: true },
   },
   { versionKey: false },
 );
 
-export interface MessagePendingDoc {
+/** A version's mark. */
+export interface VersionPendingDoc {
   _id: string;
+  kind: 'version';
   threadId: string;
   userId: Types.ObjectId;
   v: number;
   writtenAt: Date;
 }
+
+/** A reply's (`message`) or a new thread's (`thread`) mark: the two members whose sides must take its message. */
+export interface MessageStepPendingDoc<Kind extends 'message' | 'thread' = 'message' | 'thread'> {
+  _id: string;
+  kind: Kind;
+  threadId: string;
+  senderId: string;
+  receiverId: string;
+  writtenAt: Date;
+}
+
+export type MessagePendingDoc = VersionPendingDoc | MessageStepPendingDoc<'message'> | MessageStepPendingDoc<'thread'>;
 
 export const MessagePendingModel = model<MessagePendingDoc>('MessagePending', messagePendingSchema, 'message_pending');

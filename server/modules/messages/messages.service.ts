@@ -15,6 +15,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import { isAdmin } from '../../lib/permissions';
 import type { Logger } from '../../lib/logger';
 import { isDuplicateKey } from '../../lib/duplicate-key';
+import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { numberedChains } from '../../lib/numbered-chain';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor';
 import { insertWhole, readById } from '../../lib/query';
@@ -35,7 +36,8 @@ import {
   type MessageDoc,
   type ThreadDoc,
 } from './messages.model';
-import { addInboxEntry, changeBox, countsOf, currentBox, firstVersion, forgetMessageStates, threadListPage } from './messages.state';
+import { markReply, markThread, messageSteps } from './messages.pending';
+import { addInboxEntry, changeBox, countsOf, currentBox, finishVersion, firstVersion, forgetMessageStates, threadListPage } from './messages.state';
 
 export const MESSAGE_MESSAGES = {
   required: 'Enter all required input fields',
@@ -74,6 +76,100 @@ type LastOfChain = Pick<MessageDoc, 'at' | 'senderId' | 'text'>;
 
 /** A thread's messages, numbered from 1: `{threadId}-{n}`. */
 const chains = numberedChains<LastOfChain>(MessageModel, { separator: '-', projection: { at: 1, senderId: 1, text: 1 } });
+/**
+ * A member's side takes message `n` of the thread (`last`: its time, sender and text): an entry at the top of their
+ * list first, then the side's new version. The sender has read their own message; a message brings a deleted
+ * conversation back to the inbox; a slower writer of an earlier message leaves the newer last message in place.
+ */
+async function takeMessage(threadId: string, member: string, n: number, last: LastOfChain): Promise<void> {
+  await addInboxEntry(new Types.ObjectId(member), threadId, n);
+  await changeBox(threadId, member, (side) => ({
+    ...side,
+    ...(n > side.lastN ? { at: last.at, lastN: n, lastSenderId: last.senderId, lastText: last.text } : {}),
+    readN: member === String(last.senderId) ? Math.max(side.readN, n) : side.readN,
+    deletedAt: null,
+  }));
+}
+
+/**
+ * A member's side of a new thread, holding its first message: the thread goes on their list before the side exists
+ * (the list shows a thread once its side has the message), then the side and its first version. Answers whether it
+ * wrote the side (false: it was there already, and is left as it is).
+ */
+async function openSide(thread: Pick<ThreadDoc, '_id' | 'subject'>, userId: string, otherId: string, first: LastOfChain): Promise<boolean> {
+  await addInboxEntry(new Types.ObjectId(userId), thread._id, 1);
+  const box: BoxDoc = {
+    _id: boxKey(thread._id, userId),
+    threadId: thread._id,
+    userId: new Types.ObjectId(userId),
+    otherId: new Types.ObjectId(otherId),
+    subject: thread.subject,
+    at: first.at,
+    lastN: 1,
+    lastSenderId: first.senderId,
+    lastText: first.text,
+    readN: userId === String(first.senderId) ? 1 : 0,
+    isImportant: false,
+    deletedAt: null,
+    v: 1,
+  };
+  try {
+    await insertWhole(BoxModel, box);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return false;
+  }
+  await firstVersion(box);
+  return true;
+}
+
+/**
+ * A reply whose process died before both members' sides took it: each side behind the thread's last message takes
+ * it, as the reply would have (the thread's end, which a later reply may have moved on: its sides then have it, and
+ * nothing is written). A side that has the last message is not touched, so a conversation its member deleted since
+ * stays deleted. Answers how many sides it moved.
+ */
+async function finishReply(threadId: string, members: string[]): Promise<number> {
+  const end = await chains.end(threadId, true);
+  if (!end.doc) return 0;
+  let moved = 0;
+  for (const member of members) {
+    const side = await currentBox(threadId, member);
+    if (side && side.lastN < end.n) {
+      await takeMessage(threadId, member, end.n, end.doc);
+      moved += 1;
+    }
+  }
+  return moved;
+}
+
+/**
+ * A new thread whose process died before both sides were written: when its first message is there, each missing side
+ * is written (the sender was answered an error, but the message was sent). Without its first message nothing was
+ * sent, and the thread stays out of sight. Answers how many sides it wrote.
+ */
+async function finishThread(threadId: string, senderId: string, receiverId: string): Promise<number> {
+  const [thread, first] = await Promise.all([readById<ThreadDoc>(ThreadModel, threadId), readById<MessageDoc>(MessageModel, chains.idOf(threadId, 1))]);
+  if (!thread || !first) return 0;
+  const written = await Promise.all([openSide(thread, senderId, receiverId, first), openSide(thread, receiverId, senderId, first)]);
+  return written.filter(Boolean).length;
+}
+
+/**
+ * The message-repairs job: every change of messages marked more than MESSAGE_CHANGE_GRACE_MS ago (messages.pending.ts)
+ * is finished (a version's count change, a reply's sides, a new thread's sides), then its mark cleared. It reads the
+ * marks whole: only the changes under way. Safe to run again at any point. Answers the marks seen and those finished.
+ */
+export async function repairLostMessageSteps(now = new Date()): Promise<{ marks: number; finished: number }> {
+  const { marks, repaired } = await messageSteps.repairDue((mark) => {
+    if (mark.kind === 'message') return finishReply(mark.threadId, [mark.senderId, mark.receiverId]);
+    if (mark.kind === 'thread') return finishThread(mark.threadId, mark.senderId, mark.receiverId);
+    // A version's (marks written before replies and threads were marked have no `kind`, and are all versions).
+    return finishVersion(mark);
+  }, now);
+  return { marks, finished: repaired };
+}
+
 /** Forgets every chain end this process remembers (threads, sides, counts, lists), for tests that empty the collections. */
 export function forgetMessageThreads(): void {
   chains.forget();
@@ -207,6 +303,7 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       text,
       at: now,
     }));
+    faultPoint(FAULT_POINTS.messageAfterAppend);
     return { n, doc: { ...doc, _id: id } };
   }
 
@@ -233,35 +330,18 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
     };
   }
 
-  /** A new thread of one message, with both members' sides, and the mail to the receiver. */
+  /**
+   * A new thread of one message, with both members' sides, and the mail to the receiver. Marked before its first write
+   * and cleared after the sides: a process that dies between them leaves the rest to the message-repairs job.
+   */
   async function openThread(senderId: string, receiverId: string, subject: string, message: string, now: Date) {
     const threadId = new Types.ObjectId().toHexString();
     const thread: ThreadDoc = { _id: threadId, subject, memberIds: [new Types.ObjectId(senderId), new Types.ObjectId(receiverId)], at: now };
+    const mark = await markThread(threadId, senderId, receiverId);
     await insertWhole(ThreadModel, thread);
     const { doc } = await appendMessage(thread, senderId, receiverId, message, now);
-    // Each member's list gets the thread before their side exists: the list shows a thread once its side has the message.
-    await Promise.all([addInboxEntry(doc.senderId, threadId, 1), addInboxEntry(doc.receiverId, threadId, 1)]);
-    const side = (userId: string, otherId: string): BoxDoc => ({
-      _id: boxKey(threadId, userId),
-      threadId,
-      userId: new Types.ObjectId(userId),
-      otherId: new Types.ObjectId(otherId),
-      subject: subject,
-      at: now,
-      lastN: 1,
-      lastSenderId: doc.senderId,
-      lastText: doc.text,
-      readN: userId === senderId ? 1 : 0,
-      isImportant: false,
-      deletedAt: null,
-      v: 1,
-    });
-    await Promise.all(
-      [side(senderId, receiverId), side(receiverId, senderId)].map(async (box) => {
-        await insertWhole(BoxModel, box);
-        await firstVersion(box);
-      }),
-    );
+    await Promise.all([openSide(thread, senderId, receiverId, doc), openSide(thread, receiverId, senderId, doc)]);
+    await messageSteps.clear(mark);
     const byId = await people([senderId, receiverId]);
     await mailReceiver(byId.get(senderId)!, receiverId, subject, threadId, now);
     return { threadId, doc, byId };
@@ -333,19 +413,12 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
       // A process that has not seen this thread reads on from the sender's side, not from the thread's start.
       const mine = (await chains.end(thread._id, false)).n === 0 ? await currentBox(thread._id, senderId) : null;
       if (mine) await threadEnd(thread._id, mine);
+      // Marked before the message and cleared once both sides took it: the message-repairs job finishes the rest of
+      // a reply whose process died in between.
+      const mark = await markReply(thread._id, senderId, other);
       const { n, doc } = await appendMessage(thread, senderId, other, message!, now);
-      // The sender has read their own reply; a reply brings a deleted conversation back to both inboxes. A slower
-      // writer of an earlier reply leaves the newer last message in place.
-      const tookReply = (member: string) => async () => {
-        await addInboxEntry(new Types.ObjectId(member), thread._id, n);
-        await changeBox(thread._id, member, (side) => ({
-          ...side,
-          ...(n > side.lastN ? { at: doc.at, lastN: n, lastSenderId: doc.senderId, lastText: doc.text } : {}),
-          readN: member === senderId ? Math.max(side.readN, n) : side.readN,
-          deletedAt: null,
-        }));
-      };
-      await Promise.all([tookReply(senderId)(), tookReply(other)()]);
+      await Promise.all([takeMessage(thread._id, senderId, n, doc), takeMessage(thread._id, other, n, doc)]);
+      await messageSteps.clear(mark);
       const byId = await people([senderId, other]);
       await mailReceiver(byId.get(senderId)!, other, thread.subject, thread._id, now);
       const receiverPerson = byId.get(other);

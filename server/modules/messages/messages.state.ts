@@ -16,9 +16,8 @@
  *   drops out of the list.
  *
  * A process that stops between a fact and the next one leaves that member's counts or list behind: a side behind its
- * thread (a message its versions never took) catches up at the thread's next message; a version whose count change
- * was never written is found by its mark (messages.pending.ts) and given it by `repairLostCountChanges`, the
- * message-repairs job. `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts) puts both right; every
+ * thread (a message its versions never took), and a version whose count change was never written, are found by their
+ * marks (messages.pending.ts) and finished by the message-repairs job (messages.service.ts `repairLostMessageSteps`). `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts) puts both right; every
  * interleaving of processes that do not stop is exact.
  */
 import type { Types } from 'mongoose';
@@ -38,12 +37,13 @@ import {
   InboxEntryModel,
   InboxHeadModel,
   type BoxDoc,
+  type VersionPendingDoc,
   type BoxState,
   type CountSnapshotDoc,
   type CountTotals,
   type InboxEntryDoc,
 } from './messages.model';
-import { MESSAGE_CHANGE_GRACE_MS, markVersion, versionChanges } from './messages.pending';
+import { MESSAGE_CHANGE_GRACE_MS, markVersion, messageSteps } from './messages.pending';
 
 const boxVersions = numberedChains<BoxState>(BoxVersionModel, { separator: '#', projection: BOX_STATE_FIELDS });
 const countChanges = numberedChains<CountTotals>(CountChangeModel, {
@@ -160,7 +160,7 @@ export async function firstVersion(box: BoxDoc): Promise<void> {
   const mark = await markVersion(box.threadId, box.userId, 1);
   await boxVersions.insertAt(box._id, 1, { threadId: box.threadId, userId: box.userId, ...state });
   await recordCountChange(box.userId, box.threadId, 1, null, state);
-  await versionChanges.clear(mark);
+  await messageSteps.clear(mark);
 }
 
 /**
@@ -180,7 +180,7 @@ export async function changeBox(threadId: string, userId: string, next: (state: 
     const mark = await markVersion(threadId, box.userId, v);
     const inserted = await boxVersions.insertAt(box._id, v, { threadId, userId: box.userId, ...after });
     if (inserted) await recordCountChange(box.userId, threadId, v, before, after);
-    await versionChanges.clear(mark);
+    await messageSteps.clear(mark);
     if (inserted) {
       await keepBoxCopy(box._id, v, after);
       return { ...box, ...after, v };
@@ -204,23 +204,19 @@ async function hasCountChange(member: string, threadId: string, v: number, since
 }
 
 /**
- * The message-repairs job: for each side's version marked more than MESSAGE_CHANGE_GRACE_MS ago whose version is
- * there but whose count change is not (its process died between the two), appends that change, from the version
- * before it to this one. It reads the marks whole (only the changes under way) and each member's count changes since
- * the mark. Safe to run again at any point.
+ * The message-repairs job's step for a side's version marked more than MESSAGE_CHANGE_GRACE_MS ago: when the version
+ * is there but its count change is not (its process died between the two), appends that change, from the version
+ * before it to this one; it reads the member's count changes since the mark. Answers how many it appended (0 or 1).
  */
-export async function repairLostCountChanges(now = new Date()): Promise<{ marks: number; appended: number }> {
-  const { marks, repaired } = await versionChanges.repairDue(async (mark) => {
-    const id = boxKey(mark.threadId, String(mark.userId));
-    const [version, previous] = await Promise.all([
-      readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v)),
-      mark.v > 1 ? readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v - 1)) : Promise.resolve(null),
-    ]);
-    const since = new Date(mark.writtenAt.getTime() - MESSAGE_CHANGE_GRACE_MS);
-    if (!version || (await hasCountChange(String(mark.userId), mark.threadId, mark.v, since))) return 0;
-    return Number(await recordCountChange(mark.userId, mark.threadId, mark.v, previous && boxStateOf(previous), boxStateOf(version)));
-  }, now);
-  return { marks, appended: repaired };
+export async function finishVersion(mark: VersionPendingDoc): Promise<number> {
+  const id = boxKey(mark.threadId, String(mark.userId));
+  const [version, previous] = await Promise.all([
+    readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v)),
+    mark.v > 1 ? readById<BoxVersionDoc>(BoxVersionModel, boxVersions.idOf(id, mark.v - 1)) : Promise.resolve(null),
+  ]);
+  const since = new Date(mark.writtenAt.getTime() - MESSAGE_CHANGE_GRACE_MS);
+  if (!version || (await hasCountChange(String(mark.userId), mark.threadId, mark.v, since))) return 0;
+  return Number(await recordCountChange(mark.userId, mark.threadId, mark.v, previous && boxStateOf(previous), boxStateOf(version)));
 }
 
 /** The side document's copy of a version (best-effort, like every kept snapshot: the reader reads on past it). */
