@@ -150,7 +150,8 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Wallet (statement download)',
     as: 'artist',
     path: (f) => `/wallet/statement/${f.artist.id}?format=json&month=${f.lastMonth}`,
-    scans: "the member's entries come from their own running chains by `_id`; only their sales in XLM are found by a filter on their bids (by bidder and by seller; indexed on MongoDB), a collection of offers far smaller than the ledger",
+    scans:
+      "the member's entries come from their own running chains by `_id`; only their sales in XLM are found by a filter on their bids (by bidder and by seller; indexed on MongoDB), a collection of offers far smaller than the ledger",
   },
   { operationId: 'getLedgerProof', pages: 'Wallet (proof download)', as: 'member', path: (f) => `/ledger/proofs/${q(f.entryId)}` },
   {
@@ -181,7 +182,8 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Settings (your data download)',
     as: 'member',
     path: (f) => `/user-setting/download-data/${f.member.id}`,
-    scans: "the member's data export, asked rarely and limited per hour: their ledger, pieces, projects, comments and messages come through their own lists by `_id`; their bids, NFT mints and product events are still found by a filter on the member (indexed on MongoDB)",
+    scans:
+      "the member's data export, asked rarely and limited per hour: their ledger, pieces, projects, comments and messages come through their own lists by `_id`; their bids, NFT mints and product events are still found by a filter on the member (indexed on MongoDB)",
   },
   {
     operationId: 'getUserByUsername',
