@@ -25,11 +25,12 @@ export function cmsRouter(config: AuthConfig): Router {
   });
 
   router.get('/pages-metas/:page', async (req: ApiRequest<'getPageMeta'>, res: ApiResponse<'getPageMeta'>) => {
-    res.json({ pageMeta: toPageMetaDto(await cms.getPageMeta(req.params.page)) });
+    // Asked by every page as it opens, the same for every visitor: a kept answer, as the content pages are.
+    sendPublicJson(req, res, { pageMeta: toPageMetaDto(await cms.getPageMeta(req.params.page)) });
   });
 
   router.get('/page-ui/:name', async (req: ApiRequest<'getPageUi'>, res: ApiResponse<'getPageUi'>) => {
-    res.json({ pageUi: toPageUiDto(await cms.getPageUi(req.params.name)) });
+    sendPublicJson(req, res, { pageUi: toPageUiDto(await cms.getPageUi(req.params.name)) });
   });
 
   router.get('/admin/cms-pages/:page', signedIn, async (req: ApiRequest<'getCmsPageSource'>, res: ApiResponse<'getCmsPageSource'>) => {
