@@ -13,6 +13,7 @@ import { LedgerEntryModel } from '../../server/modules/ledger';
 import { PostingModel } from '../../server/modules/ledger/testing';
 import { forfeitBalance, PayoutSendModel } from '../../server/modules/wallet';
 import { createTestApp, createTestServices } from '../helpers/app';
+import { spyOnScans } from '../helpers/read-meter';
 import { useTestDatabase } from '../helpers/db';
 import {
   adminMember,
@@ -500,6 +501,7 @@ describe("a statement read from the member's running balance, not from the ledge
   let lines: Line[];
   let postingReads: number;
   let ledgerPasses: number;
+  let scans: string[];
   const may = { start: at(5, 1, 0), end: at(6, 1, 0) };
   const posted: Record<string, string> = {};
 
@@ -519,11 +521,14 @@ describe("a statement read from the member's running balance, not from the ledge
     await play('june 5', at(6, 5));
 
     const postings = jest.spyOn(PostingModel.collection, 'findOne');
-    const passes = [jest.spyOn(LedgerEntryModel, 'find'), jest.spyOn(LedgerEntryModel, 'aggregate'), jest.spyOn(LedgerEntryModel.collection, 'find')];
+    const aggregates = jest.spyOn(LedgerEntryModel, 'aggregate');
+    const reads = spyOnScans('ledger_entries', 'ledger_postings', 'contents');
     const res = await statement(eva, eva.id, { format: 'json', month: '2025-05' }).expect(200);
     postingReads = postings.mock.calls.length;
-    ledgerPasses = passes.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
-    [postings, ...passes].forEach((spy) => spy.mockRestore());
+    scans = reads.scans().map((scan) => `${scan.collection} ${scan.filter}`);
+    ledgerPasses = scans.length + aggregates.mock.calls.length;
+    [postings, aggregates].forEach((spy) => spy.mockRestore());
+    reads.restore();
     lines = (res.body as { lines: Line[] }).lines;
   });
 
@@ -537,7 +542,8 @@ describe("a statement read from the member's running balance, not from the ledge
     expect(lines.slice(1).every((line) => line.at >= may.start.toISOString() && line.at < may.end.toISOString())).toBe(true);
   });
 
-  it('when it is read, then no pass over the ledger is made, and the postings read are a few halvings and the month, not her history', () => {
+  it('when it is read, then no pass over the ledger or the pieces is made, and the postings read are a few halvings and the month, not her history', () => {
+    expect(scans).toEqual([]);
     expect(ledgerPasses).toBe(0);
     // 46 postings: the halving to May's start (about 6), the posting before it, her chain's end, and the 6 from there on.
     expect(postingReads).toBeGreaterThan(0);

@@ -10,7 +10,6 @@
  * the member's postings from the period's start, never the rest of the ledger, and holds a batch or two in memory,
  * never the statement.
  */
-import { Types } from 'mongoose';
 import type { AuthContext } from '../../lib/auth-context';
 import { csvRow, csvText } from '../../lib/csv';
 import { badRequest } from '../../lib/errors';
@@ -19,7 +18,7 @@ import type { Schemas } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { saleEntryIdsOf } from '../bids';
 import { amountFor, creditedBy, openMemberEntries, userAccount, type LedgerEntryDoc, type LedgerKind } from '../ledger';
-import { checkCanRead, ownersOf } from '../wallet';
+import { checkCanRead, piecesById } from '../wallet';
 
 type StatementLine = Schemas['StatementLine'];
 export type StatementFormat = 'csv' | 'json';
@@ -152,7 +151,7 @@ function pieceFacts() {
       const missing = [...new Set(entries.flatMap((entry) => (entry.contentId ? [String(entry.contentId)] : [])))].filter((id) => !known.has(id));
       if (!missing.length) return;
       if (known.size + missing.length > PIECES_KEPT) known.clear();
-      const found = await ownersOf(missing.map((id) => new Types.ObjectId(id)));
+      const found = await piecesById(missing);
       for (const id of missing) {
         const piece = found.get(id);
         known.set(id, piece ? { title: piece.title, type: piece.type } : null);

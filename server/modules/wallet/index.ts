@@ -6,7 +6,6 @@ export {
   createWalletService,
   checkCanRead,
   isSupport,
-  ownersOf,
   piecesById,
   WALLET_MESSAGES,
   type PieceFacts,

@@ -10,7 +10,7 @@ import type { Logger } from '../../lib/logger';
 import { microsToUsd, truncateToCents } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
-import { anyOf, readById } from '../../lib/query';
+import { readById } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin, requireOwnerOrAdmin, requireSelfOrAdmin } from '../../lib/permissions';
 import { checkCurrentPassword } from '../auth';
@@ -70,20 +70,13 @@ export async function checkCanRead(caller: AuthContext, userId: string): Promise
 export type PieceFacts = { _id: Types.ObjectId; ownerId: Types.ObjectId; payerId: Types.ObjectId | null; title: string; type: string };
 
 /**
- * Owner (and title, type, payer) of each of a few pieces (a page's), by id; removed pieces are missing. Each is read by
- * `_id`, in parallel: a filter on a list of ids reads the whole collection on FerretDB.
+ * Owner (and title, type, payer) of each piece named (a history page's, a statement batch's), by id; removed pieces are
+ * missing. Each is read by `_id`, in parallel: a filter on a list of ids reads the whole collection on FerretDB.
  */
 export async function piecesById(contentIds: (Types.ObjectId | string | null)[]): Promise<Map<string, PieceFacts>> {
   const ids = [...new Set(contentIds.filter(Boolean).map(String))];
   const pieces = await Promise.all(ids.map((id) => contentReads.byId<PieceFacts>(new Types.ObjectId(id), { ownerId: 1, title: 1, type: 1, payerId: 1 })));
   return new Map(pieces.filter((piece): piece is PieceFacts => piece !== null).map((piece) => [String(piece._id), piece]));
-}
-
-/** Owner (and title, type) of each piece, by id; removed pieces are missing. One read of them all (a statement's many). */
-export async function ownersOf(contentIds: (Types.ObjectId | null)[]) {
-  const ids = [...new Set(contentIds.filter(Boolean).map(String))].map((id) => new Types.ObjectId(id));
-  const pieces = ids.length ? await contentReads.many({ _id: anyOf(ids) }, { projection: { ownerId: 1, title: 1, type: 1, payerId: 1 } }) : [];
-  return new Map(pieces.map((piece) => [String(piece._id), piece]));
 }
 
 /** A listing fee paid on a piece the payer does not own supports it ('You supported …'). */
