@@ -7,8 +7,8 @@
  * The file is written as the entries are read: the member's own entries of the period, from their running chains in
  * the ledger's order (ledger.member-entries.ts), a batch at a time, each batch's pieces read once (a few titles kept
  * between batches), and the text handed to the response only as fast as the member downloads it. So a statement reads
- * the member's postings from the period's start, never the rest of the ledger, and holds a batch or two in memory,
- * never the statement.
+ * the member's postings from the period's start, never the rest of the ledger, and holds a batch or two in memory
+ * (and the keys of the entries written, so that each is written once), never the statement.
  */
 import type { AuthContext } from '../../lib/auth-context';
 import { csvRow, csvText } from '../../lib/csv';
