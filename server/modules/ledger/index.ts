@@ -5,7 +5,6 @@ export {
   balancesOf,
   chainLength,
   creditedBy,
-  entriesBy,
   entriesOfKind,
   entryById,
   entryExists,
@@ -41,7 +40,7 @@ export {
 export { entriesOfDay, entriesOfDays, firstListedDay, isDaySettled, ledgerDaysState, syncLedgerDays } from './ledger.days';
 export { forgetLedgerChains } from './ledger.forget';
 export { ledgerBalancesState, ledgerKeptStates, storeImportedEntries } from './ledger.kept';
-export { PAID_KINDS, paidChain, postingsOf, type PostingDoc } from './ledger.postings';
+export { PAID_KINDS, paidChain, piecesListedBy, postingsOf, type PostingDoc } from './ledger.postings';
 export { followLedgerBalances, type LedgerBalancesRun } from './ledger.balances-job';
 export { byEntryId, canonicalEntry } from './ledger.canonical';
 export { hasKnacked, knackFacts, knackKey, knackStatusOf, reactedContentIds, type KnackStatus } from './knacked';

@@ -313,5 +313,21 @@ export async function postingsOf(chain: string, from: number, to: number): Promi
   return read.filter((posting): posting is PostingDoc => posting !== null);
 }
 
+/**
+ * The pieces whose listing fee the member paid, from their `paid:` chain (one posting per fee), read by `_id` a hundred
+ * at a time: their own fees, never a pass over the ledger.
+ */
+export async function piecesListedBy(userId: string): Promise<string[]> {
+  const chain = paidChain(userId);
+  const { n } = await chainTotals(chain);
+  const pieces: string[] = [];
+  for (let from = 1; from <= n; from += 100) {
+    for (const posting of await postingsOf(chain, from, Math.min(n, from + 99))) {
+      if (posting.kind === 'listing' && posting.contentId) pieces.push(posting.contentId);
+    }
+  }
+  return pieces;
+}
+
 /** Forgets the chains' ends this process remembers (tests that empty the collections). */
 export const forgetPostingChains = () => chains.forget();

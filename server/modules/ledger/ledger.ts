@@ -130,10 +130,6 @@ export const entryById = (id: string) => readById<LedgerEntryDoc>(LedgerEntryMod
 /** Whether an entry with this key exists. */
 export const entryExists = async (id: string) => Boolean(await LedgerEntryModel.exists({ _id: id }));
 
-/** Every entry of a kind that a member made (a listing fee they paid, a knack they gave), with the fields asked. */
-export const entriesBy = (kind: LedgerKind, actorId: string, fields: Partial<Record<keyof LedgerEntryDoc, 1 | 0>>) =>
-  LedgerEntryModel.find(ours({ kind, actorId: new Types.ObjectId(actorId) }), fields).lean<LedgerEntryDoc[]>();
-
 /** Every entry of a kind, with the fields asked (the rankings job recounts reactions from the knacks). */
 export const entriesOfKind = (kind: LedgerKind, fields: Partial<Record<keyof LedgerEntryDoc, 1 | 0>>) =>
   LedgerEntryModel.find({ kind }, fields).lean<LedgerEntryDoc[]>();

@@ -24,7 +24,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
 import { creditUsesBefore, givePlanCreditBack, planCreditsLeft, settlePendingCredits, takePlanCredit } from '../users';
-import { entriesBy, entryById, entryExists, readJournal, type LedgerEntryDoc } from '../ledger';
+import { entryById, entryExists, piecesListedBy, readJournal, type LedgerEntryDoc } from '../ledger';
 import { tagsService } from '../tags';
 import { LISTING_REPAIRS, LISTING_REPAIRS_LEASE_MS, markListed } from './listing-marks';
 import { creditMethod, LISTING_FEES, postListing, postRefund, postRelisting, refundKey, tierOf, waivableFee, type Tier } from './listing';
@@ -344,15 +344,16 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
         const pricing = piece ? await tagsService.pricingTagOf(piece) : null;
         return Boolean(pricing && String(pricing._id) === String(tag._id));
       };
-      // Read by member (scans on FerretDB): a call made on the way back from a checkout, not on a page.
-      const [pending, listings] = await Promise.all([
+      // The pending orders are read by member (a scan on FerretDB): a call made on the way back from a checkout, not on
+      // a page. The listings paid come from the member's own fees by `_id`.
+      const [pending, listedPieces] = await Promise.all([
         PaymentOrderModel.find(ours({ userId: new Types.ObjectId(caller.userId), purpose: 'listing', status: 'pending' }), { contentId: 1 }).lean<
           Pick<PaymentOrderDoc, '_id' | 'contentId'>[]
         >(),
-        entriesBy('listing', caller.userId, { contentId: 1 }),
+        piecesListedBy(caller.userId),
       ]);
       let sold = false;
-      for (const listing of listings) if (!sold && (await pricedByTag(listing.contentId))) sold = true;
+      for (const contentId of listedPieces) if (!sold && (await pricedByTag(contentId))) sold = true;
       let returned = 0;
       if (!request.isSell) {
         for (const order of pending) {
