@@ -19,7 +19,6 @@ import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { purgeStaleKnackRecords } from '../modules/knacks';
 import { followLedgerBalances } from '../modules/ledger';
 import { purgeMailOutbox } from '../modules/mail-outbox';
-import { repairLostMessageSteps } from '../modules/messages';
 import { mediaHousekeeping } from '../modules/media';
 import { purgeExpiredWalletChallenges } from '../modules/stellar';
 import { PAYOUT_CRON } from '../modules/wallet';
@@ -31,7 +30,7 @@ export interface JobDeps {
   /** The process's services (server/services.ts): the same ones the app calls. */
   services: Pick<
     Services,
-    'media' | 'contents' | 'payouts' | 'mailings' | 'mailOutbox' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids'
+    'media' | 'contents' | 'payouts' | 'mailings' | 'mailOutbox' | 'provider' | 'subscriptions' | 'payments' | 'account' | 'anchors' | 'bids' | 'messages'
   >;
 }
 
@@ -45,7 +44,7 @@ export interface Job {
 }
 
 export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
-  const { media, contents, payouts, mailings, mailOutbox, provider, subscriptions, payments, account, anchors, bids } = services;
+  const { media, contents, payouts, mailings, mailOutbox, provider, subscriptions, payments, account, anchors, bids, messages } = services;
   return [
     // Uploads left unused and waveforms left unfinished, then pieces' earlier files: switches a stopped process left
     // half-way settled, and versions past their 30 days removed with their files.
@@ -103,8 +102,8 @@ export function defaultJobs({ logger, storage, services }: JobDeps): Job[] {
     { name: 'comment-repairs', schedule: '1-59/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostCommentSteps() },
     // Changes of messages whose process died half-way: a side's new version given the change of the member's counts
     // it makes (so the unread badge and the inbox counts are exact), a reply taken by the sides that lack it, a new
-    // thread's missing sides written.
-    { name: 'message-repairs', schedule: '*/2 * * * *', leaseMs: 10 * 60_000, run: () => repairLostMessageSteps() },
+    // thread's missing sides written; the receiver mailed as the request would have.
+    { name: 'message-repairs', schedule: '*/2 * * * *', leaseMs: 10 * 60_000, run: () => messages.repairLostSteps() },
     // Account deletions stopped half-way (a crash, a restart) are finished: every step is safe to run again.
     // Pending bid sales: settled once their transaction is in a ledger, back to open once their time bound passed.
     { name: 'bid-sales', schedule: '* * * * *', leaseMs: 60_000, run: () => bids.settlePending() },

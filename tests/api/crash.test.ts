@@ -18,6 +18,7 @@ import { FollowModel, followListsKeptState } from '../../server/modules/follows'
 import { inboxListsState, unreadCountsState } from '../../server/modules/messages';
 import { UserExtModel, UserModel, grantCredits } from '../../server/modules/users';
 import { testConfig } from '../helpers/app';
+import { listOutbox } from '../../server/integrations/mail/outbox.driver';
 import { outboxMailbox } from '../helpers/auth';
 import { crashDuring, crashFolder, RESTART_LATER_MS, startCrashApp, tokenAfterRestart, type CrashApp } from '../helpers/crash';
 import { clearDatabase, useTestDatabase } from '../helpers/db';
@@ -609,7 +610,7 @@ describe('a message, crashed between the message and the members’ sides', () =
     await settled(dir);
   });
 
-  it('when a new thread crashed and no one retries, then the message-repairs job writes both sides: the thread is in both inboxes, unread for the receiver', async () => {
+  it('when a new thread crashed and no one retries, then the message-repairs job writes both sides: the thread is in both inboxes, unread for the receiver, who is mailed', async () => {
     const dir = crashFolder();
     const [ana, bea] = await Promise.all([member(), member()]);
     const crashing = await armed(dir, `${FAULT_POINTS.messageAfterAppend}:1`);
@@ -617,7 +618,10 @@ describe('a message, crashed between the message and the members’ sides', () =
 
     const app = await restart(dir);
     expect(await inbox(app, bea)).toEqual([]);
+    expect((await listOutbox(path.join(dir, 'mail'))).filter((mail) => mail.to === bea.email)).toEqual([]);
     await runJobs(app);
+    // The new-message mail the request did not live to send.
+    expect((await outboxMailbox(path.join(dir, 'mail')).nextMailTo(bea.email)).text).toContain('“Hello”');
 
     expect(await inbox(app, bea)).toEqual([{ subject: 'Hello', lastMessage: 'A song for you.', isRead: false }]);
     expect(await inbox(app, ana)).toEqual([{ subject: 'Hello', lastMessage: 'A song for you.', isRead: true }]);

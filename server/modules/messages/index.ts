@@ -8,7 +8,6 @@ export {
   hasBlocked,
   MESSAGE_LIMIT,
   MESSAGE_MESSAGES,
-  repairLostMessageSteps,
   type MessagesService,
 } from './messages.service';
 export {

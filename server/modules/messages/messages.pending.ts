@@ -1,6 +1,6 @@
 /**
  * Marks of changes of messages on their way (lib/pending-marks.ts), each made of several writes, so that the
- * message-repairs job finishes the ones a process died in the middle of (messages.service.ts `repairLostMessageSteps`):
+ * message-repairs job finishes the ones a process died in the middle of (messages.service.ts `repairLostSteps`):
  * - a change of a member's side of a thread is two writes: the side's next version (the fact), then the change of the
  *   member's counts it makes. A process that dies between them leaves the counts short of that change for good (no
  *   later change carries it): the job appends it;

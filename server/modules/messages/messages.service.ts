@@ -127,17 +127,17 @@ async function openSide(thread: Pick<ThreadDoc, '_id' | 'subject'>, userId: stri
  * A reply whose process died before both members' sides took it: each side behind the thread's last message takes
  * it, as the reply would have (the thread's end, which a later reply may have moved on: its sides then have it, and
  * nothing is written). A side that has the last message is not touched, so a conversation its member deleted since
- * stays deleted. Answers how many sides it moved.
+ * stays deleted. Answers the members whose side it moved.
  */
-async function finishReply(threadId: string, members: string[]): Promise<number> {
+async function finishReply(threadId: string, members: string[]): Promise<string[]> {
   const end = await chains.end(threadId, true);
-  if (!end.doc) return 0;
-  let moved = 0;
+  if (!end.doc) return [];
+  const moved: string[] = [];
   for (const member of members) {
     const side = await currentBox(threadId, member);
     if (side && side.lastN < end.n) {
       await takeMessage(threadId, member, end.n, end.doc);
-      moved += 1;
+      moved.push(member);
     }
   }
   return moved;
@@ -146,28 +146,13 @@ async function finishReply(threadId: string, members: string[]): Promise<number>
 /**
  * A new thread whose process died before both sides were written: when its first message is there, each missing side
  * is written (the sender was answered an error, but the message was sent). Without its first message nothing was
- * sent, and the thread stays out of sight. Answers how many sides it wrote.
+ * sent, and the thread stays out of sight. Answers the members whose side it wrote.
  */
-async function finishThread(threadId: string, senderId: string, receiverId: string): Promise<number> {
+async function finishThread(threadId: string, senderId: string, receiverId: string): Promise<string[]> {
   const [thread, first] = await Promise.all([readById<ThreadDoc>(ThreadModel, threadId), readById<MessageDoc>(MessageModel, chains.idOf(threadId, 1))]);
-  if (!thread || !first) return 0;
+  if (!thread || !first) return [];
   const written = await Promise.all([openSide(thread, senderId, receiverId, first), openSide(thread, receiverId, senderId, first)]);
-  return written.filter(Boolean).length;
-}
-
-/**
- * The message-repairs job: every change of messages marked more than MESSAGE_CHANGE_GRACE_MS ago (messages.pending.ts)
- * is finished (a version's count change, a reply's sides, a new thread's sides), then its mark cleared. It reads the
- * marks whole: only the changes under way. Safe to run again at any point. Answers the marks seen and those finished.
- */
-export async function repairLostMessageSteps(now = new Date()): Promise<{ marks: number; finished: number }> {
-  const { marks, repaired } = await messageSteps.repairDue((mark) => {
-    if (mark.kind === 'message') return finishReply(mark.threadId, [mark.senderId, mark.receiverId]);
-    if (mark.kind === 'thread') return finishThread(mark.threadId, mark.senderId, mark.receiverId);
-    // A version's (marks written before replies and threads were marked have no `kind`, and are all versions).
-    return finishVersion(mark);
-  }, now);
-  return { marks, finished: repaired };
+  return [senderId, receiverId].filter((_, i) => written[i]);
 }
 
 /** Forgets every chain end this process remembers (threads, sides, counts, lists), for tests that empty the collections. */
@@ -396,6 +381,29 @@ export function createMessagesService({ mailer, publicUrl, supportEmail, logger,
      */
     async notify(receiverId: string, subject: string, text: string, now = new Date()): Promise<void> {
       await openThread(await supportAccountId(), receiverId, subject, text, now);
+    },
+
+    /**
+     * The message-repairs job: every change of messages marked more than MESSAGE_CHANGE_GRACE_MS ago
+     * (messages.pending.ts) is finished (a version's count change, a reply's sides, a new thread's sides), then its
+     * mark cleared; a receiver whose side it gave the message gets the new-message mail the request would have sent.
+     * It reads the marks whole: only the changes under way. Safe to run again at any point. Answers the marks seen and
+     * those finished.
+     */
+    async repairLostSteps(now = new Date()): Promise<{ marks: number; finished: number }> {
+      const { marks, repaired } = await messageSteps.repairDue(async (mark) => {
+        // Marks written before replies and threads were marked have no `kind`: they are all versions.
+        if (mark.kind !== 'message' && mark.kind !== 'thread') return finishVersion(mark);
+        const { threadId, senderId, receiverId } = mark;
+        const took = mark.kind === 'message' ? await finishReply(threadId, [senderId, receiverId]) : await finishThread(threadId, senderId, receiverId);
+        if (took.includes(receiverId)) {
+          const [thread, byId] = await Promise.all([readById<ThreadDoc>(ThreadModel, threadId), people([senderId])]);
+          const sender = byId.get(senderId);
+          if (thread && sender) await mailReceiver(sender, receiverId, thread.subject, threadId, now);
+        }
+        return took.length;
+      }, now);
+      return { marks, finished: repaired };
     },
 
     async reply(caller: AuthContext, request: { senderId: string; messageId: string; receiverId?: string; message?: string }, now = new Date()) {

@@ -17,7 +17,7 @@
  *
  * A process that stops between a fact and the next one leaves that member's counts or list behind: a side behind its
  * thread (a message its versions never took), and a version whose count change was never written, are found by their
- * marks (messages.pending.ts) and finished by the message-repairs job (messages.service.ts `repairLostMessageSteps`). `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts) puts both right; every
+ * marks (messages.pending.ts) and finished by the message-repairs job (messages.service.ts `repairLostSteps`). `npm run rebuild -- unread-counts inbox-lists` (messages.kept.ts) puts both right; every
  * interleaving of processes that do not stop is exact.
  */
 import type { Types } from 'mongoose';
