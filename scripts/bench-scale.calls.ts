@@ -42,7 +42,16 @@ export interface ScaleCall {
    * without one, and on a reason that no longer holds). Only for calls no member's page makes, or downloads.
    */
   scans?: string;
+  /**
+   * A download limited per caller and clock hour: its warm-up and measured requests stay within this many, so that
+   * no answer measured is the limit's 429 (a second run in the same clock hour still meets it).
+   */
+  perHour?: number;
 }
+
+/** The statement's limit (history.statement.ts STATEMENT_LIMIT) and the data export's (account.service.ts DOWNLOAD_LIMIT). */
+const STATEMENTS_PER_HOUR = 20;
+const EXPORTS_PER_HOUR = 10;
 
 const ADMIN_PAGE = 'an admin page, read by a few staff: its filtered, sorted pages are served by indexes on MongoDB (docs/scaling.md)';
 
@@ -155,6 +164,7 @@ export const SCALE_CALLS: ScaleCall[] = [
     as: 'member',
     path: (f) => `/wallet/statement/${f.member.id}?format=json&month=${f.lastMonth}`,
     scans: STATEMENT_SCANS,
+    perHour: STATEMENTS_PER_HOUR,
   },
   {
     // The heavy artist's month is ten times longer at the large size (a tenth of the members, a tenth of the plays):
@@ -164,6 +174,7 @@ export const SCALE_CALLS: ScaleCall[] = [
     as: 'artist',
     path: (f) => `/wallet/statement/${f.artist.id}?format=json&month=${f.lastMonth}`,
     scans: STATEMENT_SCANS,
+    perHour: STATEMENTS_PER_HOUR,
   },
   { operationId: 'getLedgerProof', pages: 'Wallet (proof download)', as: 'member', path: (f) => `/ledger/proofs/${q(f.entryId)}` },
   {
@@ -196,6 +207,7 @@ export const SCALE_CALLS: ScaleCall[] = [
     path: (f) => `/user-setting/download-data/${f.member.id}`,
     scans:
       "the member's data export, asked rarely and limited per hour: their ledger, pieces, projects, comments and messages come through their own lists by `_id`; their bids, NFT mints and product events are still found by a filter on the member (indexed on MongoDB)",
+    perHour: EXPORTS_PER_HOUR,
   },
   {
     operationId: 'getUserByUsername',

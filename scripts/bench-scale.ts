@@ -19,7 +19,8 @@
  *                        the demo: the demo's pages and windows are far from full (a member with three threads,
  *                        a chart of 30 pieces), so against it a call whose work is bounded by a page still seems to
  *                        grow. Two built sets fill the same pages, and their ratio is what grows with the data alone.
- *   --requests n         measured requests per call (default 30); --warmups n (default 3)
+ *   --requests n         measured requests per call (default 30); --warmups n (default 3); a download limited per
+ *                        caller and hour (`perHour` in the calls list) gets one warm-up and the rest of the hour's allowance
  *   --budget s           seconds of measuring per call and size at most (default 60); a call whose warm-up
  *                        takes longer is measured by that one request
  *   --timeout s          a request unanswered after this long (default 120) counts as this long, status `timeout`
@@ -147,7 +148,10 @@ async function measure(base: string, call: ScaleCall, fixture: Fixture, auth: Re
     if (status < 200 || status >= 300) statuses[status === 0 ? 'timeout' : status] = (statuses[status === 0 ? 'timeout' : status] ?? 0) + 1;
   };
   const times: number[] = [];
-  for (let i = 0; i < WARMUPS; i++) {
+  // A download limited per hour: one warm-up, and the rest of the hour's allowance measured.
+  const warmups = call.perHour ? Math.min(WARMUPS, 1) : WARMUPS;
+  const requests = call.perHour ? Math.min(REQUESTS, call.perHour - warmups) : REQUESTS;
+  for (let i = 0; i < warmups; i++) {
     const warm = await timed(base, target, auth[call.as]);
     // A call slower than the whole budget is measured by this one request (a second would take as long again);
     // one slower than a tenth of it is warm after one request, and the budget goes to measuring it.
@@ -159,7 +163,7 @@ async function measure(base: string, call: ScaleCall, fixture: Fixture, auth: Re
   }
   const measuredByWarmUp = times.length > 0;
   const started = Date.now();
-  while (!measuredByWarmUp && times.length < REQUESTS && (times.length === 0 || Date.now() - started < BUDGET_MS)) {
+  while (!measuredByWarmUp && times.length < requests && (times.length === 0 || Date.now() - started < BUDGET_MS)) {
     const { ms, status } = await timed(base, target, auth[call.as]);
     times.push(ms);
     note(status);
