@@ -151,8 +151,14 @@ async function finishReply(threadId: string, members: string[]): Promise<string[
 async function finishThread(threadId: string, senderId: string, receiverId: string): Promise<string[]> {
   const [thread, first] = await Promise.all([readById<ThreadDoc>(ThreadModel, threadId), readById<MessageDoc>(MessageModel, chains.idOf(threadId, 1))]);
   if (!thread || !first) return [];
-  const written = await Promise.all([openSide(thread, senderId, receiverId, first), openSide(thread, receiverId, senderId, first)]);
-  return [senderId, receiverId].filter((_, i) => written[i]);
+  const pairs: [string, string][] = [
+    [senderId, receiverId],
+    [receiverId, senderId],
+  ];
+  // Only a side that is missing: one already written keeps its list as it is (no second entry for the thread).
+  const missing = await Promise.all(pairs.map(async ([userId]) => !(await readById(BoxModel, boxKey(threadId, userId), { _id: 1 }))));
+  const written = await Promise.all(pairs.map(([userId, otherId], i) => (missing[i] ? openSide(thread, userId, otherId, first) : Promise.resolve(false))));
+  return pairs.flatMap(([userId], i) => (written[i] ? [userId] : []));
 }
 
 /** Forgets every chain end this process remembers (threads, sides, counts, lists), for tests that empty the collections. */
