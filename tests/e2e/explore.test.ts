@@ -37,9 +37,14 @@ const shot = (page: Page, name: string, fullPage = false) => screenshot(page, `e
 
 /** The titles of the feed's cards, in order. */
 async function cardTitles(grid: Locator): Promise<string[]> {
-  // A card shows its frame before its title: wait for a title with text (on a busy machine the frame can come first).
-  await grid.locator('.kn-card__title').filter({ hasText: /\S/ }).first().waitFor();
-  return grid.locator('.kn-card__title').allInnerTexts();
+  // A card shows its frame before its title, and a list refreshed from the server draws its cards again: the titles are
+  // read in one step in the page, once every card there has its title.
+  const element = await grid.elementHandle();
+  const titles = await grid.page().waitForFunction((root) => {
+    const texts = [...(root as Element).querySelectorAll<HTMLElement>('.kn-card__title')].map((title) => title.innerText.trim());
+    return texts.length > 0 && texts.every(Boolean) ? texts : null;
+  }, element);
+  return (await titles.jsonValue()) as string[];
 }
 
 /** The feed (a list named "{Tab} pieces") once the titles of `tab` show. */
