@@ -58,9 +58,6 @@ const ADMIN_PAGE = 'an admin page, read by a few staff: its filtered, sorted pag
 const q = encodeURIComponent;
 
 /** Why the statement still reads by a filter: its sales. */
-const STATEMENT_SCANS =
-  "the member's entries come from their own running chains by `_id`; only their sales in XLM are found by a filter on their bids (by bidder and by seller; indexed on MongoDB), a collection of offers far smaller than the ledger";
-
 export const SCALE_CALLS: ScaleCall[] = [
   // Every signed-in page: the side menu, the account head, the unread badge.
   { operationId: 'getMessageCounts', pages: 'every signed-in page (unread badge, polled)', as: 'member', path: (f) => `/message/counts/${f.member.id}` },
@@ -163,7 +160,6 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Wallet (statement download)',
     as: 'member',
     path: (f) => `/wallet/statement/${f.member.id}?format=json&month=${f.lastMonth}`,
-    scans: STATEMENT_SCANS,
     perHour: STATEMENTS_PER_HOUR,
   },
   {
@@ -173,7 +169,6 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Wallet (statement download, heavy artist)',
     as: 'artist',
     path: (f) => `/wallet/statement/${f.artist.id}?format=json&month=${f.lastMonth}`,
-    scans: STATEMENT_SCANS,
     perHour: STATEMENTS_PER_HOUR,
   },
   { operationId: 'getLedgerProof', pages: 'Wallet (proof download)', as: 'member', path: (f) => `/ledger/proofs/${q(f.entryId)}` },
@@ -205,8 +200,6 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Settings (your data download)',
     as: 'member',
     path: (f) => `/user-setting/download-data/${f.member.id}`,
-    scans:
-      "the member's data export, asked rarely and limited per hour: their ledger, pieces, projects, comments and messages come through their own lists by `_id`; their bids, NFT mints and product events are still found by a filter on the member (indexed on MongoDB)",
     perHour: EXPORTS_PER_HOUR,
   },
   {

@@ -6,13 +6,16 @@ import { isKeptStateMarked, markKeptStates, rebuildKeptState, type KeptState } f
 import { withLock } from '../lib/mutex';
 import { earningsRollupsState } from '../modules/analytics';
 import { ledgerRootsState } from '../modules/anchors';
+import { bidListsState } from '../modules/bids';
 import { commentListsKeptState } from '../modules/comments';
 import { contentVersionsState, pieceLinksState, projectPiecesState, supportedPiecesState } from '../modules/contents';
 import { adminStatsState } from '../modules/dashboard';
+import { productEventListsState } from '../modules/events';
 import { feedListsState, rankingsState, searchIndexState } from '../modules/feeds';
 import { followListsKeptState } from '../modules/follows';
 import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
+import { nftMintListsState } from '../modules/nft';
 import { listingMarksState } from '../modules/payments';
 import { projectListsState } from '../modules/projects';
 import { currentPlansState } from '../modules/subscriptions';
@@ -47,6 +50,9 @@ export const keptStates: KeptState[] = [
   projectPiecesState,
   supportedPiecesState,
   contentVersionsState,
+  bidListsState,
+  nftMintListsState,
+  productEventListsState,
 ];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */

@@ -52,6 +52,19 @@ export function readByIdShared<T>(model: Stored, id: { toString(): string }, pro
 }
 const readsInFlight = createSingleFlight<unknown>();
 
+/**
+ * Documents by `_id`, in the order of `ids`, leaving out those missing: read `window` at a time in parallel, so a long
+ * list costs round trips by the hundred and holds no more than a window of reads open at once.
+ */
+export async function readEachById<T>(model: Stored, ids: readonly unknown[], window = 100): Promise<T[]> {
+  const found: T[] = [];
+  for (let i = 0; i < ids.length; i += window) {
+    const read = await Promise.all(ids.slice(i, i + window).map((id) => readById<T>(model, id)));
+    for (const doc of read) if (doc) found.push(doc);
+  }
+  return found;
+}
+
 /** Inserts a complete document (every field and default written by the caller); a taken `_id` throws the duplicate-key error. */
 export const insertWhole = async <T extends { _id: unknown }>(model: Stored, doc: T) => void (await model.collection.insertOne(doc as never));
 

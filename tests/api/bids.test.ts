@@ -14,7 +14,7 @@ import { Types } from 'mongoose';
 import { seedReferenceData } from '../../server/db/seed';
 import { RATE_TTL_MS } from '../../server/integrations/horizon';
 import { RateLimitModel } from '../../server/lib/rate-limit';
-import { forgetBidChains } from '../../server/modules/bids';
+import { bidListsState, forgetBidChains } from '../../server/modules/bids';
 import { BidModel, BidSaleModel } from '../../server/modules/bids/testing';
 import { ContentModel } from '../../server/modules/contents';
 import { balanceOf, LedgerEntryModel, userAccount } from '../../server/modules/ledger';
@@ -23,6 +23,7 @@ import { freezeDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-standin';
 import { bearer, createMember, createPiece, knackBy, payListing, type TestMember, type TestPiece } from '../helpers/ledger-factory';
+import { spyOnScans } from '../helpers/read-meter';
 import { linkWallet } from '../helpers/stellar-wallet';
 
 useTestDatabase();
@@ -195,6 +196,15 @@ describe('bidding', () => {
     expect(panel.body.bids.filter((b: { current: boolean }) => b.current)).toHaveLength(1);
     expect(panel.body.currentBidId).toBe(chain[chain.length - 1]!._id);
     expect(panel.body.highestPrice).toBe(Number(BigInt(chain[chain.length - 1]!.priceStroops) / 100_000n) / 100);
+    // Each bidder's download has their own bid and no other: a number one of them noted and another took is theirs only.
+    const exported = await Promise.all(
+      bidders.map(async ({ member }) => (await request(app).get(`/api/v2/user-setting/download-data/${member.id}`).set(bearer(member)).expect(200)).body.bids),
+    );
+    const byBidder = new Map(chain.map((b) => [b.biderId, b._id]));
+    bidders.forEach(({ member }, i) =>
+      expect(exported[i].map((row: { id: string }) => row.id)).toEqual(byBidder.has(member.id) ? [byBidder.get(member.id)] : []),
+    );
+    expect(await bidListsState.check()).toMatchObject({ differences: [] });
   });
 
   it('when the bidder withdraws, the bid before is current; restoring works only while it would still be the best', async () => {
@@ -312,10 +322,18 @@ describe('selling', () => {
         transactionHash: sale.transactionHash,
       },
     ]);
-    expect((await exported(seller)).bids.map((row: { id: string; role: string }) => [row.id, row.role])).toEqual([
+    const reads = spyOnScans('bids', 'bid_lists');
+    const sellers = await exported(seller);
+    // Read through the seller's list by `_id`: no pass over the bids, however many other members made.
+    expect(reads.scans()).toEqual([]);
+    expect(reads.reads()).toBeGreaterThan(0);
+    reads.restore();
+    expect(sellers.bids.map((row: { id: string; role: string }) => [row.id, row.role])).toEqual([
       [bidId, 'seller'],
       [`${piece.id}:2`, 'bidder'],
     ]);
+    // Every bid naming a member is on that member's list.
+    expect(await bidListsState.check()).toMatchObject({ differences: [] });
     expect((await exported(buyer)).ledgerEntries).toContainEqual(expect.objectContaining({ id: `relisting:${bidId}`, kind: 'relisting', amountMicros: 0 }));
   });
 

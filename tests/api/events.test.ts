@@ -11,13 +11,14 @@ import { Types } from 'mongoose';
 import pino from 'pino';
 import request from 'supertest';
 import { countHit, RateLimitModel } from '../../server/lib/rate-limit';
-import { countProductEvents, EVENTS_LIMITS } from '../../server/modules/events';
-import { ProductEventCountModel, ProductEventModel } from '../../server/modules/events/testing';
+import { countProductEvents, EVENTS_LIMITS, productEventListsState, purgeOldProductEvents } from '../../server/modules/events';
+import { noteEventsOf, ProductEventCountModel, ProductEventListModel, ProductEventModel } from '../../server/modules/events/testing';
 import { createTestApp } from '../helpers/app';
 import { freezeDate, freezeInWindow } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
 import { adminMember, bearer, createMember, type TestMember } from '../helpers/ledger-factory';
 import { startPostHogStandIn } from '../helpers/posthog-standin';
+import { spyOnScans } from '../helpers/read-meter';
 import { waitUntil } from '../helpers/wait';
 
 useTestDatabase();
@@ -37,7 +38,12 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  await Promise.all([ProductEventModel.deleteMany({}), ProductEventCountModel.deleteMany({}), RateLimitModel.deleteMany({})]);
+  await Promise.all([
+    ProductEventModel.deleteMany({}),
+    ProductEventListModel.deleteMany({}),
+    ProductEventCountModel.deleteMany({}),
+    RateLimitModel.deleteMany({}),
+  ]);
 });
 
 const now = () => new Date().toISOString();
@@ -61,6 +67,89 @@ describe('a member’s events in their data', () => {
       { name: 'login', at: first },
       { name: 'play', at: expect.any(String), props: { contentId } },
     ]);
+  });
+});
+
+describe('a member’s events, read through their lists', () => {
+  const download = async (member: TestMember) =>
+    (await request(app).get(`/api/v2/user-setting/download-data/${member.id}`).set(bearer(member)).expect(200)).body.productEvents as { name: string }[];
+
+  it('when Ana sends ten batches at once, then her download has all twenty events, read by _id, and every event is on its member’s list', async () => {
+    const batch = (i: number) => ({
+      events: [
+        { name: 'play', at: now(), props: { contentId } },
+        { name: 'knack', at: now(), props: { contentId: `${i}`.padStart(24, '0') } },
+      ],
+    });
+    await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => send(batch(i), bearer(ana)).expect(202)),
+      ...Array.from({ length: 3 }, (_, i) => send(batch(i), bearer(bea)).expect(202)),
+    ]);
+
+    const reads = spyOnScans('product_events', 'product_event_lists');
+    let anas: { name: string }[];
+    try {
+      anas = await download(ana);
+      // No pass over the events or the lists: a download costs the member's own events, however many others sent.
+      expect(reads.scans()).toEqual([]);
+      expect(reads.reads()).toBeGreaterThan(20);
+    } finally {
+      reads.restore();
+    }
+    expect(anas.filter((event) => event.name === 'play')).toHaveLength(10);
+    expect(anas.filter((event) => event.name === 'knack')).toHaveLength(10);
+    expect(await download(bea)).toHaveLength(6);
+    expect(await productEventListsState.check()).toEqual({ checked: 26, differences: [] });
+  });
+
+  it('when a process stopped between noting a batch and storing it, then the download leaves out what was never stored, and the check finds nothing missing', async () => {
+    await send({ events: [{ name: 'login', at: now() }] }, bearer(ana)).expect(202);
+    // What a process that died after the note and before the insert leaves: ids on Ana's list, no events.
+    await noteEventsOf(ana.id, [new Types.ObjectId(), new Types.ObjectId()], new Date());
+    expect((await download(ana)).map((event) => event.name)).toEqual(['login']);
+    expect(await productEventListsState.check()).toEqual({ checked: 1, differences: [] });
+  });
+
+  it('when the lists are lost, then the check names each event missing, and the rebuild writes lists that give the same download', async () => {
+    await send(
+      {
+        events: [
+          { name: 'login', at: now() },
+          { name: 'follow', at: now() },
+        ],
+      },
+      bearer(ana),
+    ).expect(202);
+    await send({ events: [{ name: 'comment', at: now() }] }, bearer(bea)).expect(202);
+    await send({ events: [{ name: 'signup', at: now() }] }).expect(202);
+    const before = await download(ana);
+
+    await ProductEventListModel.deleteMany({});
+    const lost = await productEventListsState.check();
+    expect(lost.checked).toBe(3);
+    expect(lost.differences).toHaveLength(3);
+    expect(lost.differences[0]).toMatch(new RegExp(`^product-event-lists: [0-9a-f]{24} is not on the list of ${ana.id}:\\d{4}-\\d{2}$`));
+
+    await productEventListsState.rebuild();
+    expect(await productEventListsState.check()).toEqual({ checked: 3, differences: [] });
+    expect(await download(ana)).toEqual(before);
+    expect(await download(bea)).toHaveLength(1);
+  });
+
+  it('when the facts are purged after ninety days, then the lists of the months before go with them, and the newer month stays', async () => {
+    const old = freezeDate(Date.now() - 150 * DAY);
+    try {
+      await send({ events: [{ name: 'login', at: now() }] }, bearer(ana)).expect(202);
+    } finally {
+      old.restore();
+    }
+    await send({ events: [{ name: 'play', at: now(), props: { contentId } }] }, bearer(ana)).expect(202);
+    expect(await ProductEventListModel.countDocuments({})).toBe(2);
+
+    expect(await purgeOldProductEvents()).toBe(1);
+    const left = await ProductEventListModel.find({}).lean();
+    expect(left.map((listed) => listed.key)).toEqual([`${ana.id}:${new Date().toISOString().slice(0, 7)}`]);
+    expect((await download(ana)).map((event) => event.name)).toEqual(['play']);
   });
 });
 

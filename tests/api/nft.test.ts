@@ -26,8 +26,8 @@ import { localStorage } from '../../server/integrations/storage';
 import { anyOf } from '../../server/lib/query';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
-import { removeNftMintsOf } from '../../server/modules/nft';
-import { issuerKeypairOf, NftMintModel } from '../../server/modules/nft/testing';
+import { nftMintListsState, removeNftMintsOf } from '../../server/modules/nft';
+import { issuerKeypairOf, NftMintListModel, NftMintModel } from '../../server/modules/nft/testing';
 import { createTestApp, testConfig } from '../helpers/app';
 import { freezeDate } from '../helpers/clock';
 import { useTestDatabase } from '../helpers/db';
@@ -35,6 +35,7 @@ import { startHorizonStandIn, type HorizonStandIn } from '../helpers/horizon-sta
 import { independentCid } from '../helpers/ipfs';
 import { bearer, createMember, type TestMember } from '../helpers/ledger-factory';
 import { png } from '../helpers/media';
+import { spyOnScans } from '../helpers/read-meter';
 import { linkWallet } from '../helpers/stellar-wallet';
 
 useTestDatabase();
@@ -410,14 +411,26 @@ describe('submit refusals', () => {
 });
 
 describe("the member's data", () => {
-  it('when a member downloads their data, then their mints are in it; when their account goes, so do the mints', async () => {
+  it('when a member downloads their data, then their mints are in it, read through their list by _id; when their account goes, so do the mints and the list', async () => {
     const hal = await minter();
     const { mint } = await prepared(hal, 'MYDATA');
+    const second = (await post(hal.member, '/nft/mints', { tokenCode: 'MYDATA2' })).body;
+    const reads = spyOnScans('nft_mints', 'nft_mint_lists');
     const data = await get(hal.member, `/user-setting/download-data/${hal.member.id}`);
+    // No pass over every member's mints: only Hal's, each by `_id`.
+    expect(reads.scans()).toEqual([]);
+    expect(reads.reads()).toBeGreaterThan(0);
+    reads.restore();
     expect(data.status).toBe(200);
-    expect(data.body.nftMints).toEqual([expect.objectContaining({ id: mint.id, status: 'prepared', tokenCode: 'MYDATA' })]);
+    expect(data.body.nftMints).toEqual([
+      expect.objectContaining({ id: mint.id, status: 'prepared', tokenCode: 'MYDATA' }),
+      expect.objectContaining({ id: second.id, status: 'started', tokenCode: 'MYDATA2' }),
+    ]);
+    expect(await nftMintListsState.check()).toMatchObject({ differences: [] });
     await removeNftMintsOf(hal.member.id);
     expect(await NftMintModel.countDocuments({ memberId: hal.member.id })).toBe(0);
+    expect(await NftMintListModel.countDocuments({ key: hal.member.id })).toBe(0);
+    expect((await get(hal.member, `/user-setting/download-data/${hal.member.id}`)).body.nftMints).toEqual([]);
   });
 });
 

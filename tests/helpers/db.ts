@@ -12,6 +12,9 @@ import { forgetLedgerChains } from '../../server/modules/ledger';
 import { forgetCommentLists, forgetCommentThreads } from '../../server/modules/comments';
 import { forgetFollowLists } from '../../server/modules/follows';
 import { forgetCashOutLists } from '../../server/modules/wallet';
+import { forgetBidLists } from '../../server/modules/bids';
+import { forgetNftMintLists } from '../../server/modules/nft';
+import { forgetProductEventLists } from '../../server/modules/events';
 
 /**
  * `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one).
@@ -61,6 +64,9 @@ export async function clearDatabase(): Promise<void> {
   forgetCreditLists();
   forgetPlanStarts();
   forgetCashOutLists();
+  forgetBidLists();
+  forgetNftMintLists();
+  forgetProductEventLists();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

@@ -9,7 +9,7 @@ import { Types } from 'mongoose';
 import request from 'supertest';
 import { signAccessToken } from '../../server/lib/access-token';
 import { wordsOf } from '../../server/lib/search';
-import { BidModel } from '../../server/modules/bids/testing';
+import { BidModel, noteBidOf } from '../../server/modules/bids/testing';
 import { ContentModel, noteSupported, notePieceOwned } from '../../server/modules/contents';
 import { knackLegs, post, userAccount, PLATFORM_KNACKS } from '../../server/modules/ledger';
 import { UserExtModel, UserModel } from '../../server/modules/users';
@@ -143,6 +143,7 @@ const stellarAddress = () => `G${Array.from(randomBytes(55), (byte) => 'ABCDEFGH
 export async function sellPiece(piece: TestPiece, seller: TestMember, buyer: TestMember, priceStroops: number, at = new Date()) {
   const bidId = `${piece.id}:${randomBytes(3).toString('hex')}`;
   const hash = randomBytes(32).toString('hex');
+  await Promise.all([noteBidOf(buyer.id, bidId, at), noteBidOf(seller.id, bidId, at)]);
   await BidModel.create({
     _id: bidId,
     contentId: piece.id,

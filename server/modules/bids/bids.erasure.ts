@@ -5,13 +5,12 @@
  */
 import type { Schemas } from '../../lib/openapi-types';
 import { stroopsToPrice } from './bids.amounts';
-import { BidModel, BidSaleModel, type BidDoc } from './bids.model';
+import { bidsOfMember, DELETED_MEMBER, removeBidListOf } from './bids.lists';
+import { BidModel, BidSaleModel } from './bids.model';
 
-/** The bids the member made, and those they sold a piece to as its owner, oldest first. */
+/** The bids the member made, and those they sold a piece to as its owner, oldest first (read through their list). */
 export async function bidsExportOf(userId: string): Promise<Schemas['DataExportBid'][]> {
-  const [made, sold] = await Promise.all([BidModel.find({ biderId: userId }).lean<BidDoc[]>(), BidModel.find({ sellerId: userId }).lean<BidDoc[]>()]);
-  const rows = [...made.map((bid) => ({ bid, role: 'bidder' as const })), ...sold.map((bid) => ({ bid, role: 'seller' as const }))];
-  return rows
+  return (await bidsOfMember(userId))
     .sort((a, b) => a.bid.createdAt.getTime() - b.bid.createdAt.getTime() || a.bid._id.localeCompare(b.bid._id))
     .map(({ bid, role }) => ({
       id: bid._id,
@@ -30,22 +29,22 @@ export async function bidsExportOf(userId: string): Promise<Schemas['DataExportB
 /**
  * The ledger entries of the member's sales in XLM, as buyer or as seller: a sale moves no dollar balance, so it is on
  * none of the member's running chains, and the sold bid names its entry (`xlm:{txHash}:0`, the settling transaction).
- * The member's bids are read by bidder and by seller: indexed on MongoDB; on FerretDB a pass over the bids, which hold
- * offers only, far fewer than the ledger's entries.
+ * The member's bids are read through their list, by `_id`.
  */
 export async function saleEntryIdsOf(userId: string): Promise<string[]> {
-  const fields = { transactionHash: 1 } as const;
-  const [bought, sold] = await Promise.all([
-    BidModel.find({ biderId: userId, sold: true }, fields).lean<Pick<BidDoc, 'transactionHash'>[]>(),
-    BidModel.find({ sellerId: userId, sold: true }, fields).lean<Pick<BidDoc, 'transactionHash'>[]>(),
-  ]);
-  return [...bought, ...sold].flatMap((bid) => (bid.transactionHash ? [`xlm:${bid.transactionHash}:0`] : []));
+  const hashes = (await bidsOfMember(userId)).flatMap(({ bid }) => (bid.sold && bid.transactionHash ? [bid.transactionHash] : []));
+  return [...new Set(hashes)].map((hash) => `xlm:${hash}:0`);
 }
 
-/** Withdraws the member's bids and forgets who made them, and who sold to them; safe to repeat. */
+/**
+ * Withdraws the member's bids and forgets who made them, and who sold to them; then removes their list. Safe to
+ * repeat. The bids are found by a filter on the member, not through their list: a deletion runs in the background,
+ * once, and must reach every bid naming them, even one made before the lists were kept.
+ */
 export async function removeBidsOf(userId: string): Promise<number> {
   await BidSaleModel.deleteMany({ buyerId: userId });
-  const { modifiedCount } = await BidModel.updateMany({ biderId: userId }, { $set: { deleted: true, biderId: 'deleted' } });
-  await BidModel.updateMany({ sellerId: userId }, { $set: { sellerId: 'deleted' } });
+  const { modifiedCount } = await BidModel.updateMany({ biderId: userId }, { $set: { deleted: true, biderId: DELETED_MEMBER } });
+  await BidModel.updateMany({ sellerId: userId }, { $set: { sellerId: DELETED_MEMBER } });
+  await removeBidListOf(userId);
   return modifiedCount;
 }

@@ -38,6 +38,7 @@ import { userReads } from '../users';
 import { priceToStroops, saleMemoHash, stroopsToPrice, usdMicrosToStroops } from './bids.amounts';
 import { bidLinkToken, readBidLinkToken } from './bids.links';
 import { BidModel, BidSaleModel, type BidDoc, type BidSaleDoc } from './bids.model';
+import { noteBidOf } from './bids.lists';
 
 export const BID_MESSAGES = {
   priceRequired: MESSAGES.bidPriceRequired,
@@ -338,6 +339,7 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
     const buyer = await userReads.byId<{ username: string; fullName?: string }>(new Types.ObjectId(sale.buyerId), { username: 1, fullName: 1 });
     if (buyer)
       await transferOwner(new Types.ObjectId(sale._id), { id: new Types.ObjectId(sale.buyerId), username: buyer.username, fullName: buyer.fullName ?? '' });
+    await noteBidOf(sale.sellerId, sale.bidId, now);
     await BidModel.updateOne({ _id: sale.bidId }, { $set: { sold: true, soldAt: now, sellerId: sale.sellerId, transactionHash: hash } });
     await deleteWhileStill(BidSaleModel, sale._id, { bidId: sale.bidId });
     if (created) log.info({ bidId: sale.bidId, contentId: sale._id, transactionHash: hash, priceStroops: price }, 'bid sale settled');
@@ -457,6 +459,9 @@ export function createBidsService({ horizon, wallets, payments, notify, linksKey
           sellerId: null,
           transactionHash: null,
         };
+        // On the bidder's list first, so that no bid is ever theirs without being on it (an id whose insert loses
+        // to another bidder's stays on the list, and their readers skip it: that bid names someone else).
+        await noteBidOf(caller.userId, bid._id, now);
         if (await chains.insertAt(request.contentId, n + 1, bid)) {
           const id = chains.idOf(request.contentId, n + 1);
           // A sale made pending while this bid was being checked wins: this bid is withdrawn.

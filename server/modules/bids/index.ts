@@ -14,3 +14,4 @@ export {
 } from './bids.service';
 export { priceToStroops, saleMemoHash, stroopsToPrice, usdMicrosToStroops } from './bids.amounts';
 export { bidsExportOf, removeBidsOf, saleEntryIdsOf } from './bids.erasure';
+export { bidListsState, forgetBidLists } from './bids.lists';

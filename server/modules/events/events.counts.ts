@@ -13,6 +13,7 @@ import { ours } from '../../lib/query';
 import type { Schemas } from '../../lib/openapi-types';
 import { ProductEventCountModel, ProductEventModel, productEventCountReads, type ProductEventCountDoc } from './events.model';
 import { startOfUtcDay, utcDayOf } from '../../lib/calendar';
+import { purgeEventListsBefore } from './events.lists';
 
 type EventName = Schemas['ProductEventName'];
 type EventCounts = Schemas['ProductEventCounts'];
@@ -73,10 +74,15 @@ export async function countProductEvents(now = new Date()): Promise<{ daysCounte
   return { daysCounted };
 }
 
-/** Deletes the facts older than FACTS_KEPT_DAYS (their days stay counted); answers how many went. */
+/**
+ * Deletes the facts older than FACTS_KEPT_DAYS (their days stay counted), and the members' lists of the months before
+ * (each names only facts older than that); answers how many facts went.
+ */
 export async function purgeOldProductEvents(now = new Date()): Promise<number> {
-  const before = idFrom(new Date(startOfUtcDay(now).getTime() - FACTS_KEPT_DAYS * DAY_MS));
-  return (await ProductEventModel.deleteMany(ours({ _id: { $lt: before } }))).deletedCount;
+  const cutoff = new Date(startOfUtcDay(now).getTime() - FACTS_KEPT_DAYS * DAY_MS);
+  const { deletedCount } = await ProductEventModel.deleteMany(ours({ _id: { $lt: idFrom(cutoff) } }));
+  await purgeEventListsBefore(cutoff);
+  return deletedCount;
 }
 
 /** The dashboard's week: each day's count of each event as the job last counted it (0 before), by `_id`. */

@@ -12,6 +12,7 @@ import { AppError, badRequest } from '../../lib/errors';
 import type { Schemas } from '../../lib/openapi-types';
 import { consumeLimit, type Limit } from '../../lib/rate-limit';
 import { userReads, type UserDoc } from '../users';
+import { noteEventsOf } from './events.lists';
 import { ProductEventModel, type ProductEventDoc } from './events.model';
 import { uuidOfFact, type EventForwarder } from './events.forwarding';
 import { EVENTS_TOKEN_TTL_SECONDS, memberOfEventsToken, signEventsToken, type EventsTokenKey } from './events.token';
@@ -78,6 +79,13 @@ export function createEventsService({ tokenKey, forwarder }: EventsServiceDeps) 
         props: event.props?.contentId ? { contentId: event.props.contentId } : {},
       }));
       if (facts.some((fact) => Math.abs(fact.at.getTime() - now.getTime()) > CLOCK_SLACK_MS)) throw badRequest(EVENTS_MESSAGES.outOfTime);
+      // On the member's list first, so that none of their events is stored without being on it.
+      if (memberId)
+        await noteEventsOf(
+          memberId,
+          facts.map((fact) => fact._id),
+          now,
+        );
       // One insert of whole documents our code built: each under a fresh id, so none can collide.
       await ProductEventModel.collection.insertMany(facts, { ordered: true });
       const anonymousId = `anonymous:${randomUUID()}`;

@@ -9,3 +9,4 @@ export { createEventsService, EVENTS_BODY_LIMIT_BYTES, EVENTS_LIMITS, EVENTS_MES
 export { createEventForwarder, type EventForwarder } from './events.forwarding';
 export { countProductEvents, EVENT_NAMES, productEventWeek, purgeOldProductEvents } from './events.counts';
 export { forgetMemberInProductEvents, productEventsExportOf } from './events.erasure';
+export { forgetProductEventLists, productEventListsState } from './events.lists';

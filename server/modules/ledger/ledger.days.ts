@@ -22,7 +22,7 @@ import { Schema, model, type mongo } from 'mongoose';
 import { addDays, utcDayOf } from '../../lib/calendar';
 import { noteDifference, type KeptState, type KeptStateReport } from '../../lib/kept-state';
 import { withLock } from '../../lib/mutex';
-import { readById } from '../../lib/query';
+import { readById, readEachById } from '../../lib/query';
 import {
   checkpointOf,
   JOURNAL_GRACE_MS,
@@ -165,13 +165,7 @@ export async function entryIdsOfDay(day: string, throughSeq = Infinity): Promise
 
 /** `day`'s entries as stored (every field), read by `_id` (see entryIdsOfDay). */
 export async function entriesOfDay(day: string, throughSeq = Infinity): Promise<LedgerEntryDoc[]> {
-  const ids = await entryIdsOfDay(day, throughSeq);
-  const entries: LedgerEntryDoc[] = [];
-  for (let i = 0; i < ids.length; i += READ_PARALLEL) {
-    const read = await Promise.all(ids.slice(i, i + READ_PARALLEL).map((id) => readById<LedgerEntryDoc>(LedgerEntryModel, id)));
-    for (const entry of read) if (entry) entries.push(entry);
-  }
-  return entries;
+  return readEachById<LedgerEntryDoc>(LedgerEntryModel, await entryIdsOfDay(day, throughSeq), READ_PARALLEL);
 }
 
 /** The entries of the days from `from` to `to` (UTC day starts, both included), day by day. */

@@ -6,3 +6,4 @@ export { nftRouter } from './nft.routes';
 export { createNftService, NFT_MESSAGES, NFT_PREPARE_LIMIT, NFT_START_LIMIT, shortIpfsHash, type NftDeps, type NftService } from './nft.service';
 export { stellarTomlRouter, TOML_MINTS, TOML_TTL_MS, type StellarTomlDeps } from './nft.toml';
 export { nftMintsExportOf, removeNftMintsOf } from './nft.erasure';
+export { forgetNftMintLists, nftMintListsState } from './nft.lists';

@@ -34,6 +34,7 @@ import { contentReads, type ContentDoc, type ContentNft, type ContentsService, t
 import type { MediaService, UploadDoc } from '../media';
 import { answerHorizonFailure, refusalInWords, shortAddress, STELLAR_MESSAGES, type StellarService, type WalletsService } from '../stellar';
 import { issuerKeypairOf } from './nft.issuer';
+import { noteMintOf } from './nft.lists';
 import { NftMintModel, type NftMintDoc } from './nft.model';
 
 export const NFT_MESSAGES = {
@@ -266,6 +267,7 @@ export function createNftService({ horizon, stellar, wallets, contents, media, i
         submittedAt: null,
         publishedAt: null,
       };
+      await noteMintOf(caller.userId, id, now);
       await insertWhole(NftMintModel, mint);
       log.info({ mintId: id, memberId: caller.userId, tokenCode, issuer: shortAddress(mint.tokenIssuer) }, 'nft mint started');
       return nftMintView(mint);
