@@ -5,28 +5,41 @@
  */
 import { ours } from '../server/lib/query';
 import { ContentModel } from '../server/modules/contents';
-import { LedgerEntryModel } from '../server/modules/ledger';
+import { chainLength, LedgerEntryModel, userAccount } from '../server/modules/ledger';
 import { TagModel } from '../server/modules/tags';
 import { UserModel } from '../server/modules/users';
 import type { Fixture } from './bench-scale.calls';
+
+/** The member is one of at most this many who follow a few and have at most this many followers themselves. */
+const CANDIDATES = 200;
+const FEW_FOLLOWERS = 3;
+/** The history page the calls ask for (`limit=20`). */
+const HISTORY_PAGE = 20;
 
 const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
 
 /**
  * What the calls are about, by the same rules in both databases: the large set's members and pieces when it has
- * them (else the demo's), a member who follows a few and has knacked, the member with the most followers, a listed
- * and monetized piece of another artist with a few knacks.
+ * them (else the demo's), a member who follows a few, has few followers, has knacked and whose history fills a page,
+ * the member with the most followers, a listed and monetized piece of another artist with a few knacks.
  */
 export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'projectId'>> {
   const large = (await UserModel.exists({ email: /@large\.knack\.example$/ })) !== null;
   const domain = large ? /@large\.knack\.example$/ : /@demo\.knack\.example$/;
   const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
-  const candidates = await UserModel.find(ours({ email: domain, followersCount: 0, followingsCount: { $gte: 2 } }), { username: 1 })
-    .limit(50)
+  const candidates = await UserModel.find(ours({ email: domain, followersCount: { $lte: FEW_FOLLOWERS }, followingsCount: { $gte: 2 } }), {
+    username: 1,
+  })
+    .limit(CANDIDATES)
     .lean();
-  let member = candidates[0]!;
+  if (!candidates.length) throw new Error('No member to measure as: is the database seeded?');
+  // Their history's first page as full at both sizes: the first whose account holds a page of items and who has
+  // knacked, else the one whose account holds the most (a page of one item against one of none is not the same page).
+  const lengths = await Promise.all(candidates.map((candidate) => chainLength(userAccount(candidate._id))));
+  let member = candidates[lengths.indexOf(Math.max(...lengths))]!;
   let entryId = '';
-  for (const candidate of candidates) {
+  for (const [i, candidate] of candidates.entries()) {
+    if (lengths[i]! < HISTORY_PAGE) continue;
     const knack = await LedgerEntryModel.findOne({ kind: 'knack', actorId: candidate._id }, { _id: 1 }).lean();
     if (knack) {
       member = candidate;
@@ -34,7 +47,6 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
       break;
     }
   }
-  if (!member) throw new Error('No member to measure as: is the database seeded?');
   const pieceFilter = ours({ listed: true, isPaidOut: true, ownerId: { $ne: artist._id }, reactedCount: { $gte: 2, $lte: 60 } });
   const piece =
     (await ContentModel.findOne(large ? ours({ ...pieceFilter, ownerUsername: /_\d+$/ }) : pieceFilter, { slug: 1, ownerUsername: 1 }).lean()) ??

@@ -16,7 +16,7 @@ import { followListsKeptState } from '../modules/follows';
 import { ledgerDaysState, ledgerKeptStates } from '../modules/ledger';
 import { inboxListsState, unreadCountsState } from '../modules/messages';
 import { nftMintListsState } from '../modules/nft';
-import { listingMarksState } from '../modules/payments';
+import { listingMarksState, paymentOrderListsState } from '../modules/payments';
 import { projectListsState } from '../modules/projects';
 import { currentPlansState } from '../modules/subscriptions';
 import { anyMemberExists, creditListsState, memberKeysState } from '../modules/users';
@@ -53,6 +53,7 @@ export const keptStates: KeptState[] = [
   bidListsState,
   nftMintListsState,
   productEventListsState,
+  paymentOrderListsState,
 ];
 
 /** The kept states named (all of them for none); an unknown name throws, listing the known ones. */

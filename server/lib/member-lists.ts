@@ -47,6 +47,8 @@ export interface MemberListsOptions {
 /** How many ids a rebuilt note holds, and how many notes are removed at once. */
 const REBUILT_NOTE_IDS = 500;
 const REMOVE_WINDOW = 100;
+/** How many of a list's newest notes are read at a time for the recent ones. */
+const RECENT_WINDOW = 10;
 const BATCH = 1_000;
 
 /** The model of a module's member lists, in the collection it names (each module owns its own). */
@@ -83,6 +85,23 @@ export function memberLists(stored: { collection: Collection }, { name, describe
   /** Every id the list names, each once, in the order noted (some may name facts that were never written). */
   async function idsOf(key: string): Promise<string[]> {
     return [...new Set((await notesOf(key)).flatMap((listed) => listed.ids))];
+  }
+
+  /**
+   * The ids noted at or after `since`, the newest notes first: the list is read down from its end and stops at the
+   * first window that holds an older note. Notes are appended in about the order of their time (the clocks of two
+   * instances may differ a little), so a caller asks with a margin.
+   */
+  async function idsSince(key: string, since: Date): Promise<string[]> {
+    const { n } = await chains.end(key, true);
+    const ids: string[] = [];
+    for (let to = n; to >= 1; to -= RECENT_WINDOW) {
+      const numbers = Array.from({ length: Math.min(RECENT_WINDOW, to) }, (_, i) => chains.idOf(key, to - i));
+      const notes = await readEachById<MemberListNoteDoc>(stored, numbers);
+      for (const listed of notes) if (new Date(listed.at) >= since) ids.push(...listed.ids);
+      if (notes.some((listed) => new Date(listed.at) < since)) break;
+    }
+    return [...new Set(ids)];
   }
 
   /** Removes a member's list (once their facts no longer name them), by `_id`. */
@@ -150,5 +169,5 @@ export function memberLists(stored: { collection: Collection }, { name, describe
   }
 
   const state: KeptState = { name, describe, check, rebuild };
-  return { note, idsOf, remove, state, forget: () => chains.forget() };
+  return { note, idsOf, idsSince, remove, state, forget: () => chains.forget() };
 }

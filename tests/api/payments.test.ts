@@ -16,13 +16,21 @@ import { PROVIDER_ATTEMPTS } from '../../server/lib/provider-retry';
 import { RateLimitModel } from '../../server/lib/rate-limit';
 import { ContentModel } from '../../server/modules/contents';
 import { LedgerEntryModel } from '../../server/modules/ledger';
-import { DiscountCodeModel, DiscountUseModel, PAYMENT_MESSAGES, PaymentEventModel, PaymentOrderModel } from '../../server/modules/payments';
+import {
+  DiscountCodeModel,
+  DiscountUseModel,
+  PAYMENT_MESSAGES,
+  PaymentEventModel,
+  PaymentOrderModel,
+  paymentOrderListsState,
+} from '../../server/modules/payments';
 import { UserExtModel } from '../../server/modules/users';
 import { createTestApp, testConfig, TEST_JWT_SECRET } from '../helpers/app';
 import { freezeInWindow, type FrozenDate } from '../helpers/clock';
 import { createActiveMember } from '../helpers/auth';
 import { useTestDatabase } from '../helpers/db';
 import { publishPiece, type Member, type PublishedPiece } from '../helpers/e2e-pieces';
+import { spyOnScans } from '../helpers/read-meter';
 import { startSmtpServer } from '../helpers/smtp';
 import { startStripeStandIn } from '../helpers/stripe-standin';
 
@@ -939,8 +947,14 @@ describe('POST /tag/sell (a listing in a tag, sold or returned to unsold)', () =
     const left = await sandboxOrder(dan, harbour);
     const other = await sandboxOrder(dan, nature);
 
+    const reads = spyOnScans('payment_orders', 'payment_order_lists');
     const answer = await sell(dan, { tagId: travel, isSell: false }).expect(200);
+    // Dan's orders come through his own list, by `_id`: no pass over every member's orders.
+    expect(reads.scans()).toEqual([]);
+    expect(reads.reads()).toBeGreaterThan(0);
+    reads.restore();
     expect(answer.body).toEqual({ tagId: travel, isSell: false, returned: 1, message: 'Payment Failed' });
+    expect(await paymentOrderListsState.check()).toMatchObject({ differences: [] });
     expect((await orderOf(dan, left.orderId).expect(200)).body).toMatchObject({ status: 'failed', message: 'Payment Failed' });
     expect((await PaymentOrderModel.findById(other.orderId).lean())!.status).toBe('pending');
     expect(await contentOf(harbour)).toMatchObject({ isPaidOut: false });

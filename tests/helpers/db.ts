@@ -15,6 +15,7 @@ import { forgetCashOutLists } from '../../server/modules/wallet';
 import { forgetBidLists } from '../../server/modules/bids';
 import { forgetNftMintLists } from '../../server/modules/nft';
 import { forgetProductEventLists } from '../../server/modules/events';
+import { forgetPaymentOrderLists } from '../../server/modules/payments';
 
 /**
  * `heartbeatFrequencyMS`: how often the driver checks the server (its default, 10 s, unless a test waits for one).
@@ -67,6 +68,7 @@ export async function clearDatabase(): Promise<void> {
   forgetBidLists();
   forgetNftMintLists();
   forgetProductEventLists();
+  forgetPaymentOrderLists();
 }
 
 /** Every document of every collection, as stored, to be put back by `restoreDatabase`. */

@@ -151,10 +151,19 @@ export async function ledgerKeptProblems(): Promise<Record<string, string[]>> {
 
 /**
  * The members' kept lists: current plans, credit movements, cash-out chains, collections snapshots, and the lists of
- * their bids, mints and product events (their checks' differences).
+ * their bids, mints, product events and card orders (their checks' differences).
  */
 export async function memberKeptListProblems(): Promise<string[]> {
-  const names = ['current-plans', 'credit-movement-lists', 'cash-out-lists', 'wallet-collections', 'bid-lists', 'nft-mint-lists', 'product-event-lists'];
+  const names = [
+    'current-plans',
+    'credit-movement-lists',
+    'cash-out-lists',
+    'wallet-collections',
+    'bid-lists',
+    'nft-mint-lists',
+    'product-event-lists',
+    'payment-order-lists',
+  ];
   const states = keptStates.filter((state) => names.includes(state.name));
   return (await Promise.all(states.map(async (state) => (await state.check()).differences.map((line) => `${state.name}: ${line}`)))).flat();
 }

@@ -19,7 +19,6 @@ import { microsToUsd } from '../../lib/money';
 import { isDuplicateKey } from '../../lib/duplicate-key';
 import { withLease, withLock } from '../../lib/mutex';
 import { siteUrlFor } from '../../lib/public-origin';
-import { ours } from '../../lib/query';
 import type { AuthContext } from '../../lib/auth-context';
 import { requireAdmin } from '../../lib/permissions';
 import { canView, type ContentDoc, type ContentsService, markPaidOut, contentReads } from '../contents';
@@ -39,6 +38,7 @@ import {
   type DiscountCover,
   type PaymentOrderDoc,
 } from './payments.model';
+import { noteOrderOf, recentOrdersOf } from './payment-orders.lists';
 
 export const PAYMENT_MESSAGES = {
   paid: 'Paid successfully',
@@ -99,6 +99,12 @@ const isOwnCreditListing = (entry: Pick<LedgerEntryDoc, 'actorId' | 'method'>, u
 /** A credit used this long ago without its listing belongs to a payment that stopped: a request takes seconds. */
 export const STALLED_CREDIT_USE_MS = 10 * 60_000;
 
+/**
+ * How far back `tag/sell` looks for the member's pending orders to fail: a card checkout lasts 24 hours at most (the
+ * provider then reports it expired, and the webhook fails its order), so two days hold every checkout still open.
+ */
+const RETURNABLE_ORDER_MS = 2 * 24 * 60 * 60_000;
+
 export function createPaymentsService({ provider, contents, subscriptions, publicUrl, publicOrigins, logger }: Deps) {
   /** A piece the payer can see and that is not monetized yet. */
   async function payable(caller: AuthContext, userId: string, contentId: string): Promise<ContentDoc> {
@@ -122,6 +128,8 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
   async function checkout(caller: AuthContext, content: ContentDoc, charge: Charge, origin: string | undefined) {
     const orderId = randomBytes(12).toString('hex');
     const { amountMicros, description, purpose, soldBidId = null } = charge;
+    // On the member's list first, so that no order of theirs exists without being on it.
+    await noteOrderOf(caller.userId, orderId);
     await PaymentOrderModel.create({
       _id: orderId,
       userId: caller.userId,
@@ -344,14 +352,13 @@ export function createPaymentsService({ provider, contents, subscriptions, publi
         const pricing = piece ? await tagsService.pricingTagOf(piece) : null;
         return Boolean(pricing && String(pricing._id) === String(tag._id));
       };
-      // The pending orders are read by member (a scan on FerretDB): a call made on the way back from a checkout, not on
-      // a page. The listings paid come from the member's own fees by `_id`.
-      const [pending, listedPieces] = await Promise.all([
-        PaymentOrderModel.find(ours({ userId: new Types.ObjectId(caller.userId), purpose: 'listing', status: 'pending' }), { contentId: 1 }).lean<
-          Pick<PaymentOrderDoc, '_id' | 'contentId'>[]
-        >(),
+      // The member's orders of the last days, through their list by `_id`: an order left pending longer than a
+      // checkout lasts is failed by the provider's own expiry. The listings paid come from the member's own fees by `_id`.
+      const [recent, listedPieces] = await Promise.all([
+        recentOrdersOf(caller.userId, new Date(Date.now() - RETURNABLE_ORDER_MS)),
         piecesListedBy(caller.userId),
       ]);
+      const pending = recent.filter((order) => (order.purpose ?? 'listing') === 'listing' && order.status === 'pending');
       let sold = false;
       for (const contentId of listedPieces) if (!sold && (await pricedByTag(contentId))) sold = true;
       let returned = 0;
