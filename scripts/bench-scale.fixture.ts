@@ -33,13 +33,13 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
     .limit(CANDIDATES)
     .lean();
   if (!candidates.length) throw new Error('No member to measure as: is the database seeded?');
-  // Their history's first page as full at both sizes: the first whose account holds a page of items and who has
-  // knacked, else the one whose account holds the most (a page of one item against one of none is not the same page).
-  const lengths = await Promise.all(candidates.map((candidate) => chainLength(userAccount(candidate._id))));
-  let member = candidates[lengths.indexOf(Math.max(...lengths))]!;
+  // Their history's first page as full at both sizes (a page of one item against one of none is not the same page):
+  // the first who has knacked among those whose account holds a page of items, else among the fullest.
+  const lengths = await Promise.all(candidates.map(async (candidate) => Math.min(HISTORY_PAGE, await chainLength(userAccount(candidate._id)))));
+  const fullestFirst = candidates.map((candidate, i) => ({ candidate, length: lengths[i]! })).sort((a, b) => b.length - a.length);
+  let member = fullestFirst[0]!.candidate;
   let entryId = '';
-  for (const [i, candidate] of candidates.entries()) {
-    if (lengths[i]! < HISTORY_PAGE) continue;
+  for (const { candidate } of fullestFirst) {
     const knack = await LedgerEntryModel.findOne({ kind: 'knack', actorId: candidate._id }, { _id: 1 }).lean();
     if (knack) {
       member = candidate;
