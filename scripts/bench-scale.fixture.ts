@@ -11,16 +11,19 @@ import { UserModel } from '../server/modules/users';
 import type { Fixture } from './bench-scale.calls';
 
 /** The member is one of at most this many who follow a few and have at most this many followers themselves. */
-const CANDIDATES = 200;
+const CANDIDATES = 1_000;
 const FEW_FOLLOWERS = 3;
-/** The history page the calls ask for (`limit=20`). */
-const HISTORY_PAGE = 20;
+/**
+ * How many items the member's history holds: fewer than the page the calls ask for (`limit=20`), and a number that
+ * many members have at any size (the members' histories are drawn alike at every scale), so both pages hold as many.
+ */
+const HISTORY_ITEMS = 12;
 
 const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
 
 /**
  * What the calls are about, by the same rules in both databases: the large set's members and pieces when it has
- * them (else the demo's), a member who follows a few, has few followers, has knacked and whose history fills a page,
+ * them (else the demo's), a member who follows a few, has few followers, has knacked and whose history holds a dozen items,
  * the member with the most followers, a listed and monetized piece of another artist with a few knacks.
  */
 export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'projectId'>> {
@@ -34,12 +37,12 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
     .lean();
   if (!candidates.length) throw new Error('No member to measure as: is the database seeded?');
   // Their history's first page as full at both sizes (a page of one item against one of none is not the same page):
-  // the first who has knacked among those whose account holds a page of items, else among the fullest.
-  const lengths = await Promise.all(candidates.map(async (candidate) => Math.min(HISTORY_PAGE, await chainLength(userAccount(candidate._id)))));
-  const fullestFirst = candidates.map((candidate, i) => ({ candidate, length: lengths[i]! })).sort((a, b) => b.length - a.length);
-  let member = fullestFirst[0]!.candidate;
+  // the first who has knacked among those whose account holds HISTORY_ITEMS postings, else the nearest number.
+  const lengths = await Promise.all(candidates.map((candidate) => chainLength(userAccount(candidate._id))));
+  const nearestFirst = candidates.map((candidate, i) => ({ candidate, off: Math.abs(lengths[i]! - HISTORY_ITEMS) })).sort((a, b) => a.off - b.off);
+  let member = nearestFirst[0]!.candidate;
   let entryId = '';
-  for (const { candidate } of fullestFirst) {
+  for (const { candidate } of nearestFirst) {
     const knack = await LedgerEntryModel.findOne({ kind: 'knack', actorId: candidate._id }, { _id: 1 }).lean();
     if (knack) {
       member = candidate;
