@@ -8,7 +8,7 @@ import { memberListModel, memberLists } from '../../lib/member-lists';
 import { readEachById } from '../../lib/query';
 import { PaymentOrderModel, type PaymentOrderDoc } from './payments.model';
 
-const PaymentOrderListModel = memberListModel('PaymentOrderList', 'payment_order_lists');
+export const PaymentOrderListModel = memberListModel('PaymentOrderList', 'payment_order_lists');
 
 type OrderFacts = Pick<PaymentOrderDoc, '_id' | 'userId' | 'createdAt'>;
 
