@@ -104,11 +104,16 @@ export function memberLists(stored: { collection: Collection }, { name, describe
     return [...new Set(ids)];
   }
 
-  /** Removes a member's list (once their facts no longer name them), by `_id`. */
+  /**
+   * Removes a member's list whole, by `_id`, once nothing adds to it any more (their account is going): a note a
+   * process added after it would follow numbers that no longer exist, where a reader that does not know the list
+   * never looks. The newest go first, so that a removal cut short leaves the list's start, which readers find.
+   */
   async function remove(key: string): Promise<void> {
-    const notes = await notesOf(key);
+    const notes = (await notesOf(key)).reverse();
     for (let i = 0; i < notes.length; i += REMOVE_WINDOW)
       await Promise.all(notes.slice(i, i + REMOVE_WINDOW).map((listed) => stored.collection.deleteOne({ _id: listed._id as never })));
+    chains.forgetChain(key);
   }
 
   /** Every list as it is kept: key → the ids it names. */

@@ -159,5 +159,7 @@ export function numberedChains<T extends object>(model: Stored, { separator, pro
     appendToEach,
     /** Forgets every chain this process knows, for tests that empty the collection under a running app. */
     forget: () => known.clear(),
+    /** Forgets one chain's end, once the chain is deleted whole: a later append starts again at number 1. */
+    forgetChain: (chain: string) => void known.delete(chain),
   };
 }
