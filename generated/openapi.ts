@@ -6037,6 +6037,7 @@ export interface components {
             subscription: components["schemas"]["Subscription"];
         };
         SubTagsRequest: {
+            /** @description nextCursor of the page before, as it came. It holds a place in each sub-tag's list, so it is longer than the cursors of one list. */
             cursor?: string;
             kind?: components["schemas"]["FeedKind"];
             /**

@@ -19,6 +19,7 @@ import { createTestApp } from '../helpers/app';
 import { createActiveMember } from '../helpers/auth';
 import { copyDatabase, restoreDatabase, useTestDatabase, type DatabaseCopy } from '../helpers/db';
 import { png, wav } from '../helpers/media';
+import { spyOnScans } from '../helpers/read-meter';
 import { startSmtpServer } from '../helpers/smtp';
 
 useTestDatabase();
@@ -284,6 +285,69 @@ describe('filters', () => {
     expect(titles((await api(`/content/get-by-kind/new?ownerId=${bea.user.id}`).expect(200)).body)).toEqual(['Pixels', 'Blue']);
     const unknown = await api('/content/get-by-tag?tag=Polka').expect(404);
     expect(unknown.body.message).toBe('There is no tag named Polka.');
+  });
+});
+
+describe('several sub-tags at once', () => {
+  const bySubTags = (body: object) => request(app).post('/api/v2/content/get-by-subtags').send(body);
+
+  it('when a feed of several sub-tags is paged, then their ranked lists are merged by key, with no repeat, no pass over the pieces, and the pieces published since the build', async () => {
+    publicPages.clear();
+    await ContentModel.deleteMany({});
+    const built = [];
+    for (const [title, subTag] of [
+      ['Quay', 'Travel'],
+      ['Fern', 'Nature'],
+      ['Pier', 'Travel'],
+      ['Moss', 'Nature'],
+      ['Kitten', 'Animals and Pets'],
+      ['Dune', 'Travel'],
+    ])
+      built.push(await publish(ana, title!, 'Photos', subTag));
+    await react(built[1]!, 5);
+    await react(built[2]!, 3);
+    await react(built[5]!, 1);
+    await refreshRankings();
+    // Published after the build: merged in from the changes, as in a feed of one sub-tag.
+    await publish(bea, 'Lake', 'Photos', 'Nature');
+    await publish(bea, 'Harbour', 'Photos', 'Travel');
+
+    const reads = spyOnScans('contents');
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    try {
+      do {
+        const res: request.Response = await bySubTags({ subTags: ['Travel', 'Nature'], kind: 'new', limit: 2, ...(cursor ? { cursor } : {}) }).expect(200);
+        seen.push(...titles(res.body));
+        cursor = res.body.nextCursor;
+        pages += 1;
+      } while (cursor && pages < 10);
+      expect(reads.scans()).toEqual([]);
+    } finally {
+      reads.restore();
+    }
+    expect(seen).toEqual(['Harbour', 'Lake', 'Dune', 'Moss', 'Pier', 'Fern', 'Quay']);
+    expect(pages).toBe(4);
+    // By reactions: the built keys first, then the new pieces with none; the same sub-tag twice counts once.
+    const popular = titles((await bySubTags({ subTags: ['Nature', 'Travel', 'travel'], kind: 'popular', limit: 4 }).expect(200)).body);
+    expect(popular).toEqual(['Fern', 'Pier', 'Dune', expect.stringMatching(/^(Quay|Moss|Lake|Harbour)$/)]);
+  });
+
+  it('when a merged feed’s cursor is altered, or given to a feed of other sub-tags, then 400', async () => {
+    await publish(ana, 'Road', 'Photos', 'Travel');
+    await publish(ana, 'Fern', 'Photos', 'Nature');
+    const first = await bySubTags({ subTags: ['Travel', 'Nature'], kind: 'new', limit: 1 }).expect(200);
+    const cursor = first.body.nextCursor as string;
+    expect(cursor.length).toBeGreaterThan(0);
+    const other = await bySubTags({ subTags: ['Travel', 'Animals and Pets'], kind: 'new', limit: 1, cursor }).expect(400);
+    expect(other.body.message).toBe(
+      'This cursor belongs to another list: it pages only the list, with the same filters, that gave it. Start this list again without a cursor.',
+    );
+    const altered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await bySubTags({ subTags: ['Travel', 'Nature'], kind: 'new', limit: 1, cursor: altered }).expect(400)).body.message).toMatch(
+      /^This cursor is not one this server gave/,
+    );
   });
 });
 

@@ -583,13 +583,32 @@ function ownerStore(kind: FeedKind, artistId: string): ListStore {
   };
 }
 
+/** Where a read of a ranked list starts: the build version and index of its next entry, and the last item given. */
+interface RunStart {
+  v: number;
+  i: number;
+  last: Position | null;
+}
+
+/** Up to `limit` items of a ranked list from a start, in order, each with its place (null for one changed since the build). */
+interface RankedRun<D> {
+  items: { doc: D; pos: Position; index: number | null }[];
+  /** The build the run read (the start's while it is kept, else the current one, from the same index). */
+  version: number;
+  /** The index it started from in that build. */
+  start: number;
+  /** The index to go on from after the whole run. */
+  resume: number;
+  /** Whether anything is left after the run. */
+  more: boolean;
+}
+
 /**
- * A page of a ranked list: the build's entries from the cursor's place, each read by `_id` and kept if it still
- * belongs, merged by key with the documents changed since the build. Reads the head, at most two stored pages, at most
- * MAX_SCANNED documents of the build and the changed ones (at most FRESH_CAP).
+ * Up to `limit` items of a ranked list: the build's entries from the start's place, each read by `_id` and kept if it
+ * still belongs, merged by key with the documents changed since the build. Reads the head, at most two stored pages,
+ * at most MAX_SCANNED documents of the build and the changed ones (at most FRESH_CAP).
  */
-export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: RankedSpec<D>, cursor: string | undefined, limit: number) {
-  const position = decodeRanked(spec.cursorList, cursor);
+async function rankedRun<D extends { _id: Types.ObjectId }>(spec: RankedSpec<D>, position: RunStart | null, limit: number): Promise<RankedRun<D>> {
   const store = spec.store ?? headAndPages(spec.list);
   const head = await store.head();
   let build = { version: head?.version ?? 0, count: head?.count ?? 0, mark: head?.mark ?? (await buildMark()) };
@@ -613,12 +632,13 @@ export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: Ranked
   const freshDocs: (D | null)[] = await Promise.all(freshIds.map((id) => spec.read(id)));
   const fresh = freshDocs
     .filter((doc): doc is D => doc !== null && spec.belongs(doc))
-    .map((doc) => ({ doc, pos: { key: spec.keyOf(doc), id: String(doc._id) } }))
+    .map((doc) => ({ doc, pos: { key: spec.keyOf(doc), id: String(doc._id) }, index: null }))
     .filter(({ pos }) => !upper || comesBefore(upper, pos))
     .sort((a, b) => inOrder(a.pos, b.pos));
 
   const buffer: { doc: D; pos: Position; index: number }[] = [];
-  let next = position?.i ?? 0;
+  const start = position?.i ?? 0;
+  let next = start;
   let scanned = 0;
   async function readAhead(count: number): Promise<void> {
     const indices = Array.from({ length: Math.min(count, build.count - next, MAX_SCANNED - scanned) }, (_, j) => next + j);
@@ -637,8 +657,7 @@ export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: Ranked
   }
   const canRead = () => next < build.count && scanned < MAX_SCANNED;
 
-  const items: D[] = [];
-  let last: Position | null = null;
+  const items: RankedRun<D>['items'] = [];
   let f = 0;
   while (items.length < limit) {
     if (!buffer.length && canRead()) {
@@ -649,21 +668,90 @@ export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: Ranked
     const c = fresh[f];
     if (!b && !c) break;
     if (b && (!c || comesBefore(b.pos, c.pos))) {
-      items.push(b.doc);
-      last = b.pos;
+      items.push(b);
       buffer.shift();
     } else {
-      items.push(c!.doc);
-      last = c!.pos;
+      items.push(c!);
       f += 1;
     }
   }
   // Whether anything is left: a few more entries read when none is at hand, so that the last page says it is the last.
   while (!buffer.length && f >= fresh.length && canRead()) await readAhead(limit + 1);
-  const resume = buffer[0]?.index ?? next;
   const more = buffer.length > 0 || f < fresh.length || next < build.count;
-  const at = last ?? upper;
-  return { items, nextCursor: more && at ? encodeRanked(spec.cursorList, { v: build.version, i: resume, k: at.key }, at.id) : null };
+  return { items, version: build.version, start, resume: buffer[0]?.index ?? next, more };
+}
+
+/** A page of a ranked list from a cursor it gave (see rankedRun). */
+export async function rankedPage<D extends { _id: Types.ObjectId }>(spec: RankedSpec<D>, cursor: string | undefined, limit: number) {
+  const position = decodeRanked(spec.cursorList, cursor);
+  const run = await rankedRun(spec, position, limit);
+  const at = run.items.at(-1)?.pos ?? position?.last ?? null;
+  return {
+    items: run.items.map((item) => item.doc),
+    nextCursor: run.more && at ? encodeRanked(spec.cursorList, { v: run.version, i: run.resume, k: at.key }, at.id) : null,
+  };
+}
+
+/** Where a merged page goes on: each list's build version and index, and the last item's key. */
+interface MergedCursor {
+  s: [number, number][];
+  k: number | null;
+}
+
+const decodeMerged = (cursorList: string, cursor: string | undefined, lists: number) =>
+  decodePageCursor(cursorList, cursor, (at, id) => {
+    const { s, k } = (at ?? {}) as Partial<MergedCursor>;
+    const valid =
+      Array.isArray(s) &&
+      s.length === lists &&
+      s.every((place) => Array.isArray(place) && place.length === 2 && place.every((n) => Number.isSafeInteger(n) && n >= 0)) &&
+      (k === null || Number.isFinite(k)) &&
+      typeof id === 'string' &&
+      Types.ObjectId.isValid(id) &&
+      id.length === 24;
+    return valid ? { s: s!, last: { key: k!, id } as Position } : null;
+  });
+
+/**
+ * One page over several ranked lists of the same order (the feeds of several sub-tags at once), merged by key: each
+ * list gives up to `limit` items from its own place (see rankedRun), and the page takes the first `limit` of them all
+ * in order, each document once. Its cursor holds each list's place after what the page took from it, so the work is
+ * that of one page per list, whatever the number of pieces.
+ */
+export async function mergedRankedPage<D extends { _id: Types.ObjectId }>(
+  specs: RankedSpec<D>[],
+  cursorList: string,
+  cursor: string | undefined,
+  limit: number,
+) {
+  const position = decodeMerged(cursorList, cursor, specs.length);
+  const upper = position?.last ?? null;
+  const runs = await Promise.all(specs.map((spec, j) => rankedRun(spec, position ? { v: position.s[j]![0], i: position.s[j]![1], last: upper } : null, limit)));
+  const taken = runs.map(() => 0);
+  const places = runs.map((run): [number, number] => [run.version, run.start]);
+  const items: D[] = [];
+  const given = new Set<string>();
+  let last = upper;
+  while (items.length < limit) {
+    let best = -1;
+    runs.forEach((run, j) => {
+      const item = run.items[taken[j]!];
+      if (item && (best < 0 || comesBefore(item.pos, runs[best]!.items[taken[best]!]!.pos))) best = j;
+    });
+    if (best < 0) break;
+    const item = runs[best]!.items[taken[best]!]!;
+    taken[best]! += 1;
+    if (item.index !== null) places[best]![1] = item.index + 1;
+    if (given.has(item.pos.id)) continue;
+    given.add(item.pos.id);
+    items.push(item.doc);
+    last = item.pos;
+  }
+  const more = runs.some((run, j) => taken[j]! < run.items.length || run.more);
+  return {
+    items,
+    nextCursor: more && last ? encodePageCursor(cursorList, { s: places, k: last.key } satisfies MergedCursor, last.id) : null,
+  };
 }
 
 /**

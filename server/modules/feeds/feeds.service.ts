@@ -28,7 +28,18 @@ import { tagsService, type TagType } from '../tags';
 import { newestMembersMatching, resolveUsername, toPublicUserDto, type UserDoc, userReads } from '../users';
 import { publicPages } from '../../lib/public-pages';
 import { after, decodeCursor, encodeCursor, pageOf, sortOf } from './feeds.cursor';
-import { artistSpec, changesReader, pieceSpec, keptListsBuilt, ownerPieceSpec, rankedPage, top50Of, type ArtistOrder } from './feeds.lists';
+import {
+  artistSpec,
+  changesReader,
+  pieceSpec,
+  keptListsBuilt,
+  mergedRankedPage,
+  ownerPieceSpec,
+  rankedPage,
+  top50Of,
+  type ArtistOrder,
+  type RankedSpec,
+} from './feeds.lists';
 import { RANKINGS, type FeedKind } from './feeds.kinds';
 import { byKeyThenId, meetsCondition, rowsAfter } from './feeds.search';
 
@@ -218,19 +229,25 @@ export function createFeedsService(contents: ContentsService) {
         };
         const subTag = subTags?.length === 1 ? subTags[0] : undefined;
         const built = subTag !== undefined || query.ownerId ? await keptListsBuilt() : { subTags: true, owners: true };
+        const specOf = (sub: string | undefined) =>
+          query.ownerId
+            ? built.owners && ownerPieceSpec(query.kind, query.ownerId, { type, subTag: sub }, list, changesReader())
+            : (!sub || built.subTags) && pieceSpec(query.kind, type, list, changesReader(), sub);
+        const page = async ({ items, nextCursor }: { items: ContentDoc[]; nextCursor: string | null }) => ({
+          contents: await Promise.all(items.map((item) => contents.dto(item, null))),
+          nextCursor,
+        });
         if (!subTags || subTag !== undefined) {
           // A ranking over all pieces, one main tag or one sub-tag, or one artist's pieces (of a main tag or a
           // sub-tag too when asked): its ranked list, paged by key.
-          const spec = query.ownerId
-            ? built.owners && ownerPieceSpec(query.kind, query.ownerId, { type, subTag }, list, changesReader())
-            : (!subTag || built.subTags) && pieceSpec(query.kind, type, list, changesReader(), subTag);
-          if (spec) {
-            const { items, nextCursor } = await rankedPage(spec, query.cursor, pageSize(query.limit));
-            return { contents: await Promise.all(items.map((item) => contents.dto(item, null))), nextCursor };
-          }
+          const spec = specOf(subTag);
+          if (spec) return page(await rankedPage(spec, query.cursor, pageSize(query.limit)));
+        } else {
+          // Several sub-tags at once (an integrator's call): their ranked lists, merged by key.
+          const specs = [...new Set(subTags)].map(specOf);
+          if (specs.every(Boolean)) return page(await mergedRankedPage(specs as RankedSpec<ContentDoc>[], list, query.cursor, pageSize(query.limit)));
         }
-        // Several sub-tags at once (an integrator's call; their lists are not merged), or lists not built yet by
-        // this release: a sorted read of the pieces that match.
+        // Lists not built yet by this release: a sorted read of the pieces that match.
         return contentPage(list, filter, key, query.cursor, query.limit, null);
       });
     },
