@@ -709,7 +709,7 @@ const decodeMerged = (cursorList: string, cursor: string | undefined, lists: num
       typeof id === 'string' &&
       Types.ObjectId.isValid(id) &&
       id.length === 24;
-    return valid ? { s: s!, last: { key: k!, id } as Position } : null;
+    return valid ? { s: s, last: { key: k!, id } } : null;
   });
 
 /**
