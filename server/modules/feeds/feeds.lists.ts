@@ -709,7 +709,7 @@ const decodeMerged = (cursorList: string, cursor: string | undefined, lists: num
       typeof id === 'string' &&
       Types.ObjectId.isValid(id) &&
       id.length === 24;
-    return valid ? { s: s, last: { key: k!, id } } : null;
+    return valid ? { s, last: { key: k ?? null, id } } : null;
   });
 
 /**
@@ -731,7 +731,7 @@ export async function mergedRankedPage<D extends { _id: Types.ObjectId }>(
   const places = runs.map((run): [number, number] => [run.version, run.start]);
   const items: D[] = [];
   const given = new Set<string>();
-  let last = upper;
+  let last: Position | null = upper;
   while (items.length < limit) {
     let best = -1;
     runs.forEach((run, j) => {
