@@ -79,7 +79,7 @@ export function memberLists(stored: { collection: Collection }, { name, describe
 
   /** Notes the ids of facts about to be written (call it before writing them). */
   async function note(key: string, ids: readonly string[], at = new Date()): Promise<void> {
-    if (ids.length) await chains.append(key, (n) => ({ n, key, ids: [...ids], at }));
+    if (ids.length) await chains.append(key, () => ({ key, ids: [...ids], at }));
   }
 
   /** Every id the list names, each once, in the order noted (some may name facts that were never written). */
