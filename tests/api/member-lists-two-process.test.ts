@@ -4,7 +4,6 @@
  * missing, the download and `tag/sell` find every fact by `_id`, and a rebuild from the facts lists the same ids.
  */
 import request from 'supertest';
-import { seedReferenceData } from '../../server/db/seed';
 import type { KeptState } from '../../server/lib/kept-state';
 import type { MemberListNoteDoc } from '../../server/lib/member-lists';
 import { productEventListsState } from '../../server/modules/events';
@@ -14,19 +13,12 @@ import { PaymentOrderListModel } from '../../server/modules/payments/testing';
 import { createTestApp } from '../helpers/app';
 import { useTestDatabase } from '../helpers/db';
 import { bearer, createMember, createPiece, type TestMember } from '../helpers/ledger-factory';
-import { startSecondApp, type SecondApp } from '../helpers/second-process';
+import { useSecondAppPerFile } from '../helpers/second-process';
 
 useTestDatabase();
 
-let app: ReturnType<typeof createTestApp>;
-let second: SecondApp;
-
-beforeAll(async () => {
-  await seedReferenceData();
-  app = createTestApp();
-  second = await startSecondApp();
-}, 60_000);
-afterAll(async () => second?.stop());
+const app = createTestApp();
+const second = useSecondAppPerFile();
 
 type Through = Parameters<typeof request>[0];
 

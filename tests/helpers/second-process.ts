@@ -57,19 +57,19 @@ export function startSecondApp({ timeoutMs = 60_000, storageRoot }: { timeoutMs?
 }
 
 /**
- * For a test file whose tests each start from an empty database, shared with a second process: before each test the
- * database is emptied, the reference data seeded and a new second process started; after it, the process stops. A
- * process that outlived the emptied database would still remember the ends of chains the database no longer has (a
- * running app never sees its database emptied under it). Answers the current second process (its `url`).
+ * A second process around each test or the whole file: before, the reference data seeded (for each test, on a database
+ * emptied first: a process that outlived an emptied database would still remember the ends of chains the database no
+ * longer has, as a running app never sees its database emptied under it) and a new second process started; after, it
+ * stops. Answers the current second process (its `url`).
  */
-export function useSecondAppPerTest({ timeoutMs = 120_000 } = {}): Pick<SecondApp, 'url'> {
+function useSecondApp(per: 'test' | 'file', timeoutMs: number): Pick<SecondApp, 'url'> {
   let current: SecondApp | undefined;
-  beforeEach(async () => {
-    await clearDatabase();
+  (per === 'test' ? beforeEach : beforeAll)(async () => {
+    if (per === 'test') await clearDatabase();
     await seedReferenceData();
     current = await startSecondApp();
   }, timeoutMs);
-  afterEach(async () => current?.stop());
+  (per === 'test' ? afterEach : afterAll)(async () => current?.stop());
   return {
     get url() {
       if (!current) throw new Error('The second app runs only inside a test');
@@ -77,3 +77,9 @@ export function useSecondAppPerTest({ timeoutMs = 120_000 } = {}): Pick<SecondAp
     },
   };
 }
+
+/** For a test file whose tests each start from an empty database, shared with a second process. */
+export const useSecondAppPerTest = ({ timeoutMs = 120_000 } = {}) => useSecondApp('test', timeoutMs);
+
+/** For a test file whose tests share one database, and one second process started before them. */
+export const useSecondAppPerFile = ({ timeoutMs = 60_000 } = {}) => useSecondApp('file', timeoutMs);
