@@ -6,6 +6,9 @@ export const DAY_MS = 86_400_000;
 export const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
 /** The UTC day of `at`, as `2026-11-27`: how daily documents and keys name a day. */
+/** The start of `at`'s month, UTC. */
+export const startOfUtcMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+
 export const utcDayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /** `at` moved by whole days (negative: back). */

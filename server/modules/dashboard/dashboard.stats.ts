@@ -14,7 +14,7 @@ import { creditedBy, entriesBetween, entriesOfDay, syncLedgerDays, type LedgerEn
 import { contentReads } from '../contents';
 import { userReads } from '../users';
 import { AdminStatsModel, adminStatsReads, type AdminFigures, type AdminStatsDoc } from './dashboard.model';
-import { startOfUtcDay, utcDayOf } from '../../lib/calendar';
+import { startOfUtcDay, startOfUtcMonth, utcDayOf } from '../../lib/calendar';
 
 const DAY_MS = 86_400_000;
 
@@ -30,7 +30,6 @@ export const EMPTY_FIGURES: AdminFigures = {
 };
 
 export { startOfUtcDay };
-const startOfUtcMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
 export const dayKey = (at: Date) => `day:${utcDayOf(at)}`;
 export const monthKey = (at: Date) => `month:${at.toISOString().slice(0, 7)}`;
 

@@ -3,13 +3,14 @@
  * off every event they sent, which stay counted as a visitor's.
  */
 import { Types } from 'mongoose';
+import { addDays } from '../../lib/calendar';
 import type { Schemas } from '../../lib/openapi-types';
 import { FACTS_KEPT_DAYS } from './events.counts';
 import { eventsOfMember, removeEventListsOf } from './events.lists';
 import { ProductEventModel } from './events.model';
 
 /** The earliest a kept event can have arrived (a day more than the facts are kept, for a purge not yet run). */
-const oldestKept = (now: Date) => new Date(now.getTime() - (FACTS_KEPT_DAYS + 1) * 86_400_000);
+const oldestKept = (now: Date) => addDays(now, -(FACTS_KEPT_DAYS + 1));
 
 /** The events the member sent while signed in, the oldest first (ids are the order Knack received them). */
 export async function productEventsExportOf(userId: string, now = new Date()): Promise<Schemas['ProductEvent'][]> {

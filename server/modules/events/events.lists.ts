@@ -7,6 +7,7 @@
  * facts. A reader reads the months a kept fact can be from, a handful of lists whatever the member's history.
  */
 import { Types } from 'mongoose';
+import { startOfUtcMonth } from '../../lib/calendar';
 import { memberListModel, memberLists } from '../../lib/member-lists';
 import { ours, readEachById } from '../../lib/query';
 import { ProductEventModel, type ProductEventDoc } from './events.model';
@@ -15,12 +16,11 @@ export const ProductEventListModel = memberListModel('ProductEventList', 'produc
 
 const monthOf = (at: Date) => at.toISOString().slice(0, 7);
 const listKey = (memberId: string, month: string) => `${memberId}:${month}`;
-const startOfMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
 
 /** The months from `from`'s to `to`'s, both included, the oldest first. */
 function monthsBetween(from: Date, to: Date): string[] {
   const months: string[] = [];
-  for (let at = startOfMonth(from); at <= to; at = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1))) months.push(monthOf(at));
+  for (let at = startOfUtcMonth(from); at <= to; at = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1))) months.push(monthOf(at));
   return months;
 }
 
@@ -65,7 +65,7 @@ export async function removeEventListsOf(memberId: string, since: Date, now = ne
 
 /** Removes every list of the months before `before`'s: each names only events received before it. */
 export async function purgeEventListsBefore(before: Date): Promise<number> {
-  return (await ProductEventListModel.deleteMany(ours({ at: { $lt: startOfMonth(before) } }))).deletedCount;
+  return (await ProductEventListModel.deleteMany(ours({ at: { $lt: startOfUtcMonth(before) } }))).deletedCount;
 }
 
 export const productEventListsState = lists.state;
