@@ -14,6 +14,7 @@ import { signAccessToken } from '../../server/lib/access-token';
 import type { FaultPointName } from '../../server/lib/fault-points';
 import { testConfig } from './app';
 import { freezeDate } from './clock';
+import { processEntry } from './process-entries';
 import type { CrashCommand, CrashReply, JobOutcome } from './crash-process';
 
 /** How far ahead the restarted process's clock runs: past the longest lock or lease a crash can leave (a payout run's 30 minutes). */
@@ -46,8 +47,9 @@ export function startCrashApp(
   const base = new URL(process.env.KNACK_TEST_DB_URI!);
   base.pathname = '/';
   const { KNACK_FAULT_POINT: _unset, ...env } = process.env;
-  const child: ChildProcess = fork(path.join(__dirname, 'crash-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+  const entry = processEntry('crash-process');
+  const child: ChildProcess = fork(entry.file, [], {
+    execArgv: entry.execArgv,
     env: {
       ...env,
       KNACK_CRASH_DB_URI: withDatabaseName(base.toString(), mongoose.connection.name),

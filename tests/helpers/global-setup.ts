@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../server/db/embedded';
+import { bundleProcessEntries } from './process-entries';
 
 declare global {
   var knackTestDatabase: { db?: EmbeddedDatabase; dir: string } | undefined;
@@ -21,6 +22,7 @@ export default async function globalSetup(): Promise<void> {
     globalThis.knackTestRunDir = { dir, previousTmpdir: process.env.TMPDIR };
     process.env.TMPDIR = dir;
   }
+  await bundleProcessEntries();
   if (process.env.KNACK_TEST_DB_URI) return; // started already by another jest project of this run
   if (process.env.MONGODB_URI) {
     process.env.KNACK_TEST_DB_URI = process.env.MONGODB_URI;

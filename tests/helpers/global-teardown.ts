@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
+import { removeProcessBundles } from './process-entries';
 
 export default async function globalTeardown(): Promise<void> {
+  removeProcessBundles();
   const started = globalThis.knackTestDatabase;
   if (started) {
     globalThis.knackTestDatabase = undefined;

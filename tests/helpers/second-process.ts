@@ -5,11 +5,11 @@
  * database).
  */
 import { fork } from 'node:child_process';
-import path from 'node:path';
 import mongoose from 'mongoose';
 import { withDatabaseName } from '../../server/db/connection';
 import { seedReferenceData } from '../../server/db/seed';
 import { clearDatabase } from './db';
+import { processEntry } from './process-entries';
 
 export interface SecondApp {
   /** Its base URL, for supertest: `request(second.url)`. */
@@ -25,8 +25,9 @@ export interface SecondApp {
 export function startSecondApp({ timeoutMs = 60_000, storageRoot }: { timeoutMs?: number; storageRoot?: string } = {}): Promise<SecondApp> {
   const base = new URL(process.env.KNACK_TEST_DB_URI!);
   base.pathname = '/';
-  const child = fork(path.join(__dirname, 'app-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+  const entry = processEntry('app-process');
+  const child = fork(entry.file, [], {
+    execArgv: entry.execArgv,
     env: {
       ...process.env,
       KNACK_SECOND_APP_DB_URI: withDatabaseName(base.toString(), mongoose.connection.name),

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { processEntry } from './process-entries';
 
 export interface ServerProcess {
   url: string;
@@ -17,7 +18,8 @@ const REPO_ROOT = path.resolve(__dirname, '../..');
 
 /** Starts server/index.ts with `env` over the test's environment, and answers once it listens (on a free port). */
 export function startServerProcess(env: Record<string, string>, { timeoutMs = 60_000 } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/index.ts')], {
+  const entry = processEntry('server');
+  const child = spawn(process.execPath, [...entry.execArgv, entry.file], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', JOBS_IN_PROCESS: 'false', SEED_DEMO: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
