@@ -18,6 +18,15 @@ const FEW_FOLLOWERS = 3;
  * many members have at any size (the members' histories are drawn alike at every scale), so both pages hold as many.
  */
 const HISTORY_ITEMS = 12;
+/**
+ * How many members the member follows, and how many comments the piece has: each fewer than the page the calls ask
+ * for (`limit=20`) and about the average at any size (five follows a member, two to twenty comments a commented piece),
+ * so that the member's followings and the piece's comments fill as much of a page in both sets.
+ */
+const FOLLOWINGS = 5;
+const PIECE_COMMENTS = 5;
+/** The piece is the one with the nearest number of comments among this many that match. */
+const PIECE_CANDIDATES = 200;
 
 const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
 
@@ -32,14 +41,18 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
   const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
   const candidates = await UserModel.find(ours({ email: domain, followersCount: { $lte: FEW_FOLLOWERS }, followingsCount: { $gte: 2 } }), {
     username: 1,
+    followingsCount: 1,
   })
     .limit(CANDIDATES)
     .lean();
   if (!candidates.length) throw new Error('No member to measure as: is the database seeded?');
-  // Their history's first page as full at both sizes (a page of one item against one of none is not the same page):
-  // the first who has knacked among those whose account holds HISTORY_ITEMS postings, else the nearest number.
+  // Their history's and followings' first pages as full at both sizes (a page of one item against one of none is not
+  // the same page): the first who has knacked among those whose account holds HISTORY_ITEMS postings and who follow
+  // FOLLOWINGS members, else the nearest.
   const lengths = await Promise.all(candidates.map((candidate) => chainLength(userAccount(candidate._id))));
-  const nearestFirst = candidates.map((candidate, i) => ({ candidate, off: Math.abs(lengths[i]! - HISTORY_ITEMS) })).sort((a, b) => a.off - b.off);
+  const nearestFirst = candidates
+    .map((candidate, i) => ({ candidate, off: Math.abs(lengths[i]! - HISTORY_ITEMS) + Math.abs((candidate.followingsCount ?? 0) - FOLLOWINGS) }))
+    .sort((a, b) => a.off - b.off);
   let member = nearestFirst[0]!.candidate;
   let entryId = '';
   for (const { candidate } of nearestFirst) {
@@ -51,9 +64,15 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
     }
   }
   const pieceFilter = ours({ listed: true, isPaidOut: true, ownerId: { $ne: artist._id }, reactedCount: { $gte: 2, $lte: 60 } });
-  const piece =
-    (await ContentModel.findOne(large ? ours({ ...pieceFilter, ownerUsername: /_\d+$/ }) : pieceFilter, { slug: 1, ownerUsername: 1 }).lean()) ??
-    (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1 }).lean())!;
+  const pieces = await ContentModel.find(large ? ours({ ...pieceFilter, ownerUsername: /_\d+$/ }) : pieceFilter, {
+    slug: 1,
+    ownerUsername: 1,
+    commentsCount: 1,
+  })
+    .limit(PIECE_CANDIDATES)
+    .lean();
+  const nearestComments = pieces.sort((a, b) => Math.abs((a.commentsCount ?? 0) - PIECE_COMMENTS) - Math.abs((b.commentsCount ?? 0) - PIECE_COMMENTS))[0];
+  const piece = nearestComments ?? (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1 }).lean())!;
   const artistPiece = (await ContentModel.findOne({ ownerId: artist._id }, { _id: 1 }).lean())!;
   const subTagLabel = (await ContentModel.findById(piece._id, { subTag: 1 }).lean())!.subTag || 'Jazz';
   const subTag = (await TagModel.findOne({ labelLower: subTagLabel.toLowerCase() }, { label: 1, parentTag: 1 }).lean())!;

@@ -28,7 +28,8 @@
  *   --jobs               run the jobs in the server process, as `npm start` does by default (off: the jobs' own
  *                        work would be measured with the calls' at random)
  *   --load s             at each size, once the calls that read by key (those without a `scans` reason) are
- *                        timed, --clients c (default 8) clients ask them in turn for s seconds: the requests per
+ *                        timed, --clients c (default 8) clients ask them (but the admins' and the downloads limited
+ *                        per hour) in turn for s seconds: the requests per
  *                        second, and the CPU time per request of the server's process and of the database's (from
  *                        /proc), for the capacity estimate of docs/scaling.md (default 0: none). The calls with a
  *                        `scans` reason are timed last, so that one of theirs that times out (and goes on in the
@@ -307,9 +308,12 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[], loads:
     for (const [index, call] of ordered.entries()) {
       if (index === bounded.length && LOAD_MS > 0) {
         signIn();
+        // The load is the pages' traffic: not the admins' calls, nor the downloads a member may ask a few times an
+        // hour (a heavy artist's statement is seconds of work that grows with their own entries, and asked in a loop
+        // by eight clients it would be most of the load's CPU).
         const figures = await load(
           server.url,
-          bounded.filter((each) => each.as !== 'admin'),
+          bounded.filter((each) => each.as !== 'admin' && !each.perHour),
           fixture,
           auth,
           server.pid,
