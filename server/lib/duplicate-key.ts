@@ -19,3 +19,18 @@ export function duplicateKeyPlaces(err: unknown): number[] | null {
   const duplicate = (one: (typeof refused)[number]) => isDuplicateKey({ code: one.code, message: one.errmsg ?? one.message });
   return refused.every(duplicate) ? refused.map((one) => one.index) : null;
 }
+
+/**
+ * Runs an upsert (a write to the document with one `_id`, which makes it when missing) once more if it lost the race
+ * to make it. Two first writes at once both find no document and both insert; the later insert meets the key
+ * (always on FerretDB; MongoDB retries some of these itself, not all). Tried again, the write finds the document the
+ * other made and updates or replaces it, as if the two had come one after the other.
+ */
+export async function retryLostUpsert<T>(upsert: () => Promise<T>): Promise<T> {
+  try {
+    return await upsert();
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return upsert();
+  }
+}

@@ -16,7 +16,7 @@
  * documents' field (the caller's choice) and keep the key it finds (`keep`).
  */
 import { Types, type Collection } from 'mongoose';
-import { isDuplicateKey } from './duplicate-key';
+import { isDuplicateKey, retryLostUpsert } from './duplicate-key';
 import { deleteWhileStill, updateWhileStill } from './guarded-write';
 import { noteDifference, type KeptStateReport } from './kept-state';
 import { readById } from './query';
@@ -83,9 +83,9 @@ export function keyDocuments({ model, holds }: KeyDocumentsOptions) {
     return Boolean(await readById(model, COMPLETE_MARK, { _id: 1 }));
   }
 
-  /** Writes the held key of a value a document has (a fallback read's find). */
+  /** Writes the held key of a value a document has (a fallback read's find); two keeps at once leave one key. */
   async function keep(id: string, ref: Types.ObjectId): Promise<void> {
-    await keys().replaceOne({ _id: id as never }, { ref, state: 'held', at: new Date() }, { upsert: true });
+    await retryLostUpsert(() => keys().replaceOne({ _id: id as never }, { ref, state: 'held', at: new Date() }, { upsert: true }));
   }
 
   /**

@@ -8,7 +8,7 @@
  * each event arrived.
  */
 import { Types } from 'mongoose';
-import { isDuplicateKey } from '../../lib/duplicate-key';
+import { retryLostUpsert } from '../../lib/duplicate-key';
 import { ours } from '../../lib/query';
 import type { Schemas } from '../../lib/openapi-types';
 import { ProductEventCountModel, ProductEventModel, productEventCountReads, type ProductEventCountDoc } from './events.model';
@@ -47,14 +47,9 @@ async function countDay(day: Date): Promise<Map<string, number>> {
   return counts;
 }
 
+/** Two runs creating the same day at once: the later count replaces the other's. */
 async function write(doc: ProductEventCountDoc): Promise<void> {
-  try {
-    await ProductEventCountModel.replaceOne({ _id: doc._id }, doc, { upsert: true });
-  } catch (err) {
-    // Two runs creating the same day at once: the other inserted it, and this count replaces it.
-    if (!isDuplicateKey(err)) throw err;
-    await ProductEventCountModel.replaceOne({ _id: doc._id }, doc);
-  }
+  await retryLostUpsert(() => ProductEventCountModel.replaceOne({ _id: doc._id }, doc, { upsert: true }));
 }
 
 /** Counts the days described above; answers how many days were counted. */

@@ -11,7 +11,7 @@ import type { AuthContext } from '../../lib/auth-context';
 import type { AuditDetails } from '../../lib/audit-details';
 import { requireAdmin } from '../../lib/permissions';
 import { AppError, notFound } from '../../lib/errors';
-import { isDuplicateKey } from '../../lib/duplicate-key';
+import { retryLostUpsert } from '../../lib/duplicate-key';
 import type { Schemas } from '../../lib/openapi-types';
 import { readById } from '../../lib/query';
 import { consumeLimit } from '../../lib/rate-limit';
@@ -107,10 +107,7 @@ export function createFlagsService({ contents, mailer, logger }: { contents: Con
       const counts = await flagCounts(caller.userId, piece._id, now);
       const flag = { contentId: piece._id, userId, reason: request.reason, at: now, counts, resolvedAt: null, reviewedVersion: null };
       // One document per member and piece: replaced whole, so a second flag at once leaves one flag with one reason.
-      await FlagModel.replaceOne({ _id }, flag, { upsert: true }).catch(async (err: unknown) => {
-        if (!isDuplicateKey(err)) throw err;
-        await FlagModel.replaceOne({ _id }, flag);
-      });
+      await retryLostUpsert(() => FlagModel.replaceOne({ _id }, flag, { upsert: true }));
       await settleHold(piece._id, { contents, mailer }, now);
       return { reason: request.reason, message: FLAG_MESSAGES.flagged };
     },

@@ -11,7 +11,7 @@ import type { InstagramConfig } from '../../config';
 import { InstagramError, instagramGraph, type InstagramGraph } from '../../integrations/instagram';
 import type { Storage } from '../../integrations/storage';
 import type { AuthContext } from '../../lib/auth-context';
-import { isDuplicateKey } from '../../lib/duplicate-key';
+import { isDuplicateKey, retryLostUpsert } from '../../lib/duplicate-key';
 import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
@@ -229,7 +229,8 @@ export function createInstagramService({ config, storage, publicUrl, logger, pol
           expiresAt: token.expiresAt,
           connectedAt: now,
         };
-        await InstagramLinkModel.replaceOne({ _id: userId }, link, { upsert: true });
+        // Two connections of one member at once (a callback opened twice): the later link replaces the other's.
+        await retryLostUpsert(() => InstagramLinkModel.replaceOne({ _id: userId }, link, { upsert: true }));
         log.info({ userId, instagramUserId: me.userId }, 'Instagram connected');
         return to({ instagram: 'connected' });
       } catch (err) {

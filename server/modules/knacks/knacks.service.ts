@@ -15,7 +15,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import { FAULT_POINTS, faultPoint } from '../../lib/fault-points';
 import { inTurn } from '../../lib/in-turn';
 import { createSingleFlight } from '../../lib/single-flight';
-import { isDuplicateKey } from '../../lib/duplicate-key';
+import { isDuplicateKey, retryLostUpsert } from '../../lib/duplicate-key';
 import { changeRatePercent, microsToUsd } from '../../lib/money';
 import { consumeLimit } from '../../lib/rate-limit';
 import type { AuthContext } from '../../lib/auth-context';
@@ -252,12 +252,8 @@ export function createKnacksService({ mailer, secret }: { mailer: Mailer; secret
         codeId: randomBytes(9).toString('base64url'),
         expiresAt: new Date(Date.now() + CODE_TTL_MS),
       };
-      const save = () => KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: sent }, { upsert: true });
-      // Two first codes of a member asked at once both try to create the document: the loser saves into it.
-      await save().catch((err: unknown) => {
-        if (!isDuplicateKey(err)) throw err;
-        return save();
-      });
+      // Two first codes of a member asked at once both try to create the document: the later one saves into it.
+      await retryLostUpsert(() => KnackCodeModel.updateOne({ _id: new Types.ObjectId(userId) }, { $set: sent }, { upsert: true }));
       await mailer.send(knackCodeMail(user.email, user.firstName ?? '', code));
       return { message: KNACK_MESSAGES.codeSent };
     },

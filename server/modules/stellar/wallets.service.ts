@@ -19,7 +19,7 @@ import type { Keypair, Transaction } from '@stellar/stellar-sdk';
 import mongoose from 'mongoose';
 import type { StellarConfig } from '../../config';
 import type { AuthContext } from '../../lib/auth-context';
-import { isDuplicateKey } from '../../lib/duplicate-key';
+import { isDuplicateKey, retryLostUpsert } from '../../lib/duplicate-key';
 import { AppError, badRequest } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Schemas } from '../../lib/openapi-types';
@@ -163,13 +163,8 @@ export function createWalletsService({ network, publicUrl, signingSeed, logger }
   /** Writes the member's one link: the first one inserted, a later one replacing it. */
   async function writeLink(link: WalletLinkDoc): Promise<void> {
     const { _id, ...fields } = link;
-    try {
-      await WalletLinkModel.replaceOne({ _id }, fields, { upsert: true });
-    } catch (err) {
-      // Two first links of one member at once: both tried to insert; this one replaces the other's.
-      if (!isDuplicateKey(err)) throw err;
-      await WalletLinkModel.replaceOne({ _id }, fields);
-    }
+    // Two first links of one member at once: both try to insert; the later one replaces the other's.
+    await retryLostUpsert(() => WalletLinkModel.replaceOne({ _id }, fields, { upsert: true }));
   }
 
   /**
