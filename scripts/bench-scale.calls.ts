@@ -43,15 +43,22 @@ export interface ScaleCall {
    */
   scans?: string;
   /**
-   * A download limited per caller and clock hour: its warm-up and measured requests stay within this many, so that
-   * no answer measured is the limit's 429 (a second run in the same clock hour still meets it).
+   * A call limited per caller (a download per clock hour, the member search and a proof per minute): its warm-up and
+   * measured requests stay within this many, so that no answer measured is the limit's 429, and the load leaves it
+   * out. (A second run within the same clock hour still meets an hourly limit.)
    */
-  perHour?: number;
+  limitPerCaller?: number;
 }
 
-/** The statement's limit (history.statement.ts STATEMENT_LIMIT) and the data export's (account.service.ts DOWNLOAD_LIMIT). */
+/**
+ * The limits per caller: the statement's (history.statement.ts STATEMENT_LIMIT) and the data export's
+ * (account.service.ts DOWNLOAD_LIMIT) per hour, the member search's (users.routes.ts MEMBER_SEARCH_LIMIT) and a
+ * proof's (anchors.service.ts PROOF_LIMIT) per minute.
+ */
 const STATEMENTS_PER_HOUR = 20;
 const EXPORTS_PER_HOUR = 10;
+const MEMBER_SEARCHES_PER_MINUTE = 60;
+const PROOFS_PER_MINUTE = 30;
 
 const ADMIN_PAGE = 'an admin page, read by a few staff: its filtered, sorted pages are served by indexes on MongoDB (docs/scaling.md)';
 
@@ -145,7 +152,13 @@ export const SCALE_CALLS: ScaleCall[] = [
   { operationId: 'getDeletedMessages', pages: 'Inbox (deleted)', as: 'member', path: (f) => `/message/deleted-messages/${f.member.id}?limit=20` },
   { operationId: 'getMessageThread', pages: 'Inbox (a thread)', as: 'member', path: (f) => `/message/thread/${f.threadId}` },
   { operationId: 'getSupportAccount', pages: 'Inbox, admin support', as: 'member', path: () => '/message/support-account' },
-  { operationId: 'searchMembers', pages: 'Inbox (new message)', as: 'member', path: () => '/user/search-members?q=ana&limit=8' },
+  {
+    operationId: 'searchMembers',
+    pages: 'Inbox (new message)',
+    as: 'member',
+    path: () => '/user/search-members?q=ana&limit=8',
+    limitPerCaller: MEMBER_SEARCHES_PER_MINUTE,
+  },
   // Wallet, analytics, payments.
   { operationId: 'getUserHistory', pages: 'Wallet (history)', as: 'member', path: (f) => `/user-history/get-all/${f.member.id}?limit=20` },
   {
@@ -160,7 +173,7 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Wallet (statement download)',
     as: 'member',
     path: (f) => `/wallet/statement/${f.member.id}?format=json&month=${f.lastMonth}`,
-    perHour: STATEMENTS_PER_HOUR,
+    limitPerCaller: STATEMENTS_PER_HOUR,
   },
   {
     // The heavy artist's month is ten times longer at the large size (a tenth of the members, a tenth of the plays):
@@ -169,9 +182,15 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Wallet (statement download, heavy artist)',
     as: 'artist',
     path: (f) => `/wallet/statement/${f.artist.id}?format=json&month=${f.lastMonth}`,
-    perHour: STATEMENTS_PER_HOUR,
+    limitPerCaller: STATEMENTS_PER_HOUR,
   },
-  { operationId: 'getLedgerProof', pages: 'Wallet (proof download)', as: 'member', path: (f) => `/ledger/proofs/${q(f.entryId)}` },
+  {
+    operationId: 'getLedgerProof',
+    pages: 'Wallet (proof download)',
+    as: 'member',
+    path: (f) => `/ledger/proofs/${q(f.entryId)}`,
+    limitPerCaller: PROOFS_PER_MINUTE,
+  },
   {
     operationId: 'getEarningsAnalytics',
     pages: 'Analytics (asked by an admin: the artist needs a plan)',
@@ -200,7 +219,7 @@ export const SCALE_CALLS: ScaleCall[] = [
     pages: 'Settings (your data download)',
     as: 'member',
     path: (f) => `/user-setting/download-data/${f.member.id}`,
-    perHour: EXPORTS_PER_HOUR,
+    limitPerCaller: EXPORTS_PER_HOUR,
   },
   {
     operationId: 'getUserByUsername',

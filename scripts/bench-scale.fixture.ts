@@ -28,6 +28,13 @@ const PIECE_COMMENTS = 5;
 /** The piece is the one with the nearest number of comments among this many that match. */
 const PIECE_CANDIDATES = 200;
 
+/** The items ordered by how far each is from what is wanted (`off`), the nearest first. */
+const nearestFirst = <T>(items: T[], off: (item: T) => number): T[] =>
+  items
+    .map((item) => ({ item, off: off(item) }))
+    .sort((a, b) => a.off - b.off)
+    .map(({ item }) => item);
+
 const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
 
 /**
@@ -35,7 +42,7 @@ const lastMonthOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.g
  * them (else the demo's), a member who follows a few, has few followers, has knacked and whose history holds a dozen items,
  * the member with the most followers, a listed and monetized piece of another artist with a few knacks.
  */
-export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'projectId'>> {
+export async function pickFixture(): Promise<PickedFixture> {
   const large = (await UserModel.exists({ email: /@large\.knack\.example$/ })) !== null;
   const domain = large ? /@large\.knack\.example$/ : /@demo\.knack\.example$/;
   const artist = (await UserModel.findOne({ email: domain }, { username: 1 }).sort({ followersCount: -1 }).lean())!;
@@ -49,13 +56,14 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
   // Their history's and followings' first pages as full at both sizes (a page of one item against one of none is not
   // the same page): the first who has knacked among those whose account holds HISTORY_ITEMS postings and who follow
   // FOLLOWINGS members, else the nearest.
-  const lengths = await Promise.all(candidates.map((candidate) => chainLength(userAccount(candidate._id))));
-  const nearestFirst = candidates
-    .map((candidate, i) => ({ candidate, off: Math.abs(lengths[i]! - HISTORY_ITEMS) + Math.abs((candidate.followingsCount ?? 0) - FOLLOWINGS) }))
-    .sort((a, b) => a.off - b.off);
-  let member = nearestFirst[0]!.candidate;
+  const lengths = new Map(await Promise.all(candidates.map(async (candidate) => [candidate, await chainLength(userAccount(candidate._id))] as const)));
+  const ranked = nearestFirst(
+    candidates,
+    (candidate) => Math.abs(lengths.get(candidate)! - HISTORY_ITEMS) + Math.abs((candidate.followingsCount ?? 0) - FOLLOWINGS),
+  );
+  let member = ranked[0]!;
   let entryId = '';
-  for (const { candidate } of nearestFirst) {
+  for (const candidate of ranked) {
     const knack = await LedgerEntryModel.findOne({ kind: 'knack', actorId: candidate._id }, { _id: 1 }).lean();
     if (knack) {
       member = candidate;
@@ -71,8 +79,9 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
   })
     .limit(PIECE_CANDIDATES)
     .lean();
-  const nearestComments = pieces.sort((a, b) => Math.abs((a.commentsCount ?? 0) - PIECE_COMMENTS) - Math.abs((b.commentsCount ?? 0) - PIECE_COMMENTS))[0];
-  const piece = nearestComments ?? (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1 }).lean())!;
+  const piece =
+    nearestFirst(pieces, (candidate) => Math.abs((candidate.commentsCount ?? 0) - PIECE_COMMENTS))[0] ??
+    (await ContentModel.findOne({ listed: true }, { slug: 1, ownerUsername: 1, commentsCount: 1 }).lean())!;
   const artistPiece = (await ContentModel.findOne({ ownerId: artist._id }, { _id: 1 }).lean())!;
   const subTagLabel = (await ContentModel.findById(piece._id, { subTag: 1 }).lean())!.subTag || 'Jazz';
   const subTag = (await TagModel.findOne({ labelLower: subTagLabel.toLowerCase() }, { label: 1, parentTag: 1 }).lean())!;
@@ -86,8 +95,17 @@ export async function pickFixture(): Promise<Omit<Fixture, 'threadId' | 'project
     subTag: { id: String(subTag._id), label: subTag.label },
     entryId: entryId || `knack:${String(piece._id)}:${String(member._id)}`,
     lastMonth: lastMonthOf(new Date()),
+    shape: { historyItems: lengths.get(member)!, followings: member.followingsCount ?? 0, pieceComments: piece.commentsCount ?? 0 },
   };
 }
+
+/**
+ * What `pickFixture` picks, with how full the pages about it are (`shape`): printed by the benchmark, so that two
+ * sizes' picks that differ (one member's history fuller than the other's) show beside the figures they explain.
+ */
+export type PickedFixture = Omit<Fixture, 'threadId' | 'projectId'> & {
+  shape: { historyItems: number; followings: number; pieceComments: number };
+};
 
 /** Sends a POST as a caller (an Authorization header value) and gives the answer's body; throws on an error. */
 export type Poster = <T>(authorization: string, route: string, body: unknown) => Promise<T>;
@@ -98,7 +116,7 @@ export type Poster = <T>(authorization: string, route: string, body: unknown) =>
  */
 export async function writeFixtureExtras(
   post: Poster,
-  picked: Omit<Fixture, 'threadId' | 'projectId'>,
+  picked: PickedFixture,
   auth: { member: string; artist: string },
 ): Promise<{ fixture: Fixture; keySecret: string }> {
   const sent = await post<{ thread: { id: string } }>(auth.member, '/message/create', {

@@ -19,8 +19,10 @@
  *                        the demo: the demo's pages and windows are far from full (a member with three threads,
  *                        a chart of 30 pieces), so against it a call whose work is bounded by a page still seems to
  *                        grow. Two built sets fill the same pages, and their ratio is what grows with the data alone.
- *   --requests n         measured requests per call (default 30); --warmups n (default 3); a download limited per
- *                        caller and hour (`perHour` in the calls list) gets one warm-up and the rest of the hour's allowance
+ *   --requests n         measured requests per call (default 30); --warmups n (default 3); a call limited per
+ *                        caller (`limitPerCaller` in the calls list) gets one warm-up and the rest of its allowance.
+ *                        The server allows an API key the most requests a minute it may (API_KEY_REQUESTS_PER_MINUTE):
+ *                        its gate counts every one as usual, and a key's calls are measured, not its limit's 429.
  *   --budget s           seconds of measuring per call and size at most (default 60); a call whose warm-up
  *                        takes longer is measured by that one request
  *   --timeout s          a request unanswered after this long (default 120) counts as this long, status `timeout`
@@ -28,8 +30,8 @@
  *   --jobs               run the jobs in the server process, as `npm start` does by default (off: the jobs' own
  *                        work would be measured with the calls' at random)
  *   --load s             at each size, once the calls that read by key (those without a `scans` reason) are
- *                        timed, --clients c (default 8) clients ask them (but the admins' and the downloads limited
- *                        per hour) in turn for s seconds: the requests per
+ *                        timed, --clients c (default 8) clients ask them (but the admins' and those limited
+ *                        per caller) in turn for s seconds: the requests per
  *                        second, and the CPU time per request of the server's process and of the database's (from
  *                        /proc), for the capacity estimate of docs/scaling.md (default 0: none). The calls with a
  *                        `scans` reason are timed last, so that one of theirs that times out (and goes on in the
@@ -57,6 +59,8 @@ import { pickFixture, writeFixtureExtras } from './bench-scale.fixture';
 const JWT_SECRET = 'bench-scale-secret-bench-scale-secret!!';
 const ADMIN_EMAIL = 'bench-admin@knack.example';
 const RATIO_GOAL = 1.5;
+/** The most an API key may be allowed (server/config.ts): the benchmark's key asks thousands of requests a minute. */
+const API_KEY_REQUESTS_PER_MINUTE = 100_000;
 const BIN_DIR = path.join(PROJECT_ROOT, 'data', 'bin');
 
 function option(name: string): string | undefined {
@@ -119,6 +123,7 @@ function startServer(site: Site) {
       TRUST_PROXY: 'loopback',
       PUBLIC_URL: 'http://127.0.0.1',
       ADMIN_EMAILS: ADMIN_EMAIL,
+      API_KEY_REQUESTS_PER_MINUTE: String(API_KEY_REQUESTS_PER_MINUTE),
     },
     { timeoutMs: 1_800_000 },
   );
@@ -149,9 +154,9 @@ async function measure(base: string, call: ScaleCall, fixture: Fixture, auth: Re
     if (status < 200 || status >= 300) statuses[status === 0 ? 'timeout' : status] = (statuses[status === 0 ? 'timeout' : status] ?? 0) + 1;
   };
   const times: number[] = [];
-  // A download limited per hour: one warm-up, and the rest of the hour's allowance measured.
-  const warmups = call.perHour ? Math.min(WARMUPS, 1) : WARMUPS;
-  const requests = call.perHour ? Math.min(REQUESTS, call.perHour - warmups) : REQUESTS;
+  // A call limited per caller: one warm-up, and the rest of the allowance measured.
+  const warmups = call.limitPerCaller ? Math.min(WARMUPS, 1) : WARMUPS;
+  const requests = call.limitPerCaller ? Math.min(REQUESTS, call.limitPerCaller - warmups) : REQUESTS;
   for (let i = 0; i < warmups; i++) {
     const warm = await timed(base, target, auth[call.as]);
     // A call slower than the whole budget is measured by this one request (a second would take as long again);
@@ -300,7 +305,11 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[], loads:
     };
     const { fixture, keySecret } = await writeFixtureExtras(post, picked, { member: auth.member!, artist: auth.artist! });
     auth.key = `Bearer ${keySecret}`;
-    console.log(`${label}: member ${fixture.member.username}, artist ${fixture.artist.username}, piece ${fixture.piece.ownerUsername}/${fixture.piece.slug}`);
+    const { historyItems, followings, pieceComments } = picked.shape;
+    console.log(
+      `${label}: member ${fixture.member.username} (${historyItems} history items, follows ${followings}), artist ${fixture.artist.username}, ` +
+        `piece ${fixture.piece.ownerUsername}/${fixture.piece.slug} (${pieceComments} comments)`,
+    );
     // The calls that read by key first, then the load, then those that may read a collection whole (the admin pages,
     // the downloads): a request of theirs that times out goes on in the server, and would share it with what follows.
     const bounded = calls.filter((call) => !call.scans);
@@ -308,12 +317,12 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[], loads:
     for (const [index, call] of ordered.entries()) {
       if (index === bounded.length && LOAD_MS > 0) {
         signIn();
-        // The load is the pages' traffic: not the admins' calls, nor the downloads a member may ask a few times an
-        // hour (a heavy artist's statement is seconds of work that grows with their own entries, and asked in a loop
-        // by eight clients it would be most of the load's CPU).
+        // The load is the pages' traffic: not the admins' calls, nor those limited per caller, whose loop would
+        // measure their limit's 429 (and a heavy artist's statement, a download a member may ask a few times an hour,
+        // is seconds of work that grows with their own entries: asked by eight clients it would be most of the CPU).
         const figures = await load(
           server.url,
-          bounded.filter((each) => each.as !== 'admin' && !each.perHour),
+          bounded.filter((each) => each.as !== 'admin' && !each.limitPerCaller),
           fixture,
           auth,
           server.pid,
