@@ -1,14 +1,17 @@
 /**
  * `npm run bench:scale -- [options]`: how each call a page or an integrator makes grows with the data. Every call of
  * scripts/bench-scale.calls.ts is timed against a server started as `npm start` runs it (production settings, the
- * demo seeded at start) on the demo data, then on the large data set (`npm run seed:large`, on top of the demo), and
+ * demo seeded at start) on the demo data and on the large data set (`npm run seed:large`, on top of the demo), and
  * the table gives each call's p50 and p99 at both sizes and their ratio (large / demo), sorted by the ratio; a ratio
  * over 1.5 is marked. The goal (docs/scaling.md): every call a page makes stays at 1.5 or under.
  *
- * Each call is asked `--warmups` times unmeasured, then `--requests` times one after the other, by the one who asks
- * it in the app (a typical member, the heavy artist, an admin, the artist's API key), about the same kind of thing
- * in both databases (bench-scale.ts `pickFixture`). A call that takes long stops after `--budget` seconds of
- * measuring (at least one request): the table says how many were measured. Answers other than 2xx are counted in
+ * Both servers run side by side. Each call is asked `--warmups` times unmeasured, then `--requests` times one after
+ * the other, by the one who asks it in the app (a typical member, the heavy artist, an admin, the artist's API key),
+ * about the same kind of thing in both databases (bench-scale.fixture.ts `pickFixture`); a call that reads by key is
+ * asked of the two servers in turn, so that whatever slows the machine for a moment slows both sizes alike, and the
+ * ratio is the data's doing (a p99 of a call of a millisecond is otherwise the machine's moment more than the call).
+ * A call that takes long stops after `--budget` seconds of measuring per size (at least one request): the table says
+ * how many were measured. Answers other than 2xx are counted in
  * the table's last column (a 404 of a call whose subject the demo lacks still measures its reads).
  *
  * Options:
@@ -54,7 +57,7 @@ import { PROJECT_ROOT } from '../server/lib/paths';
 import { anyOf } from '../server/lib/query';
 import { RateLimitModel } from '../server/lib/rate-limit';
 import { UserModel } from '../server/modules/users';
-import { startServerProcess } from '../tests/helpers/server-process';
+import { startServerProcess, type ServerProcess } from '../tests/helpers/server-process';
 import { SCALE_CALLS, type Caller, type Fixture, type ScaleCall } from './bench-scale.calls';
 import { pickFixture, writeFixtureExtras } from './bench-scale.fixture';
 
@@ -149,35 +152,62 @@ async function timed(base: string, pathAndQuery: string, authorization: string |
   }
 }
 
-async function measure(base: string, call: ScaleCall, fixture: Fixture, auth: Record<Caller, string | undefined>): Promise<Timing> {
-  const target = call.path(fixture);
-  const statuses: Record<string, number> = {};
-  const note = (status: number) => {
-    if (status < 200 || status >= 300) statuses[status === 0 ? 'timeout' : status] = (statuses[status === 0 ? 'timeout' : status] ?? 0) + 1;
-  };
-  const times: number[] = [];
-  // A call limited per caller: one warm-up, and the rest of the allowance measured.
-  const warmups = call.limitPerCaller ? Math.min(WARMUPS, 1) : WARMUPS;
-  const requests = call.limitPerCaller ? Math.min(REQUESTS, call.limitPerCaller - warmups) : REQUESTS;
-  for (let i = 0; i < warmups; i++) {
-    const warm = await timed(base, target, auth[call.as]);
+/** The times of a call's requests, sorted, with the answers other than 2xx by status. */
+class Samples {
+  readonly times: number[] = [];
+  readonly statuses: Record<string, number> = {};
+
+  add({ ms, status }: { ms: number; status: number }): void {
+    this.times.push(ms);
+    if (status < 200 || status >= 300) this.statuses[status === 0 ? 'timeout' : status] = (this.statuses[status === 0 ? 'timeout' : status] ?? 0) + 1;
+  }
+
+  timing(): Timing {
+    const sorted = [...this.times].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), n: sorted.length, statuses: this.statuses };
+  }
+}
+
+/** A call limited per caller gets one warm-up and the rest of its allowance measured. */
+const warmupsOf = (call: ScaleCall) => (call.limitPerCaller ? Math.min(WARMUPS, 1) : WARMUPS);
+const requestsOf = (call: ScaleCall) => (call.limitPerCaller ? Math.min(REQUESTS, call.limitPerCaller - warmupsOf(call)) : REQUESTS);
+
+/** One call on one site: its warm-ups, then its requests one after the other, within the budget. */
+async function measure(site: ReadySite, call: ScaleCall): Promise<Timing> {
+  const target = call.path(site.fixture);
+  const samples = new Samples();
+  for (let i = 0; i < warmupsOf(call); i++) {
+    const warm = await timed(site.server.url, target, site.auth[call.as]);
     // A call slower than the whole budget is measured by this one request (a second would take as long again);
     // one slower than a tenth of it is warm after one request, and the budget goes to measuring it.
-    if (warm.ms > BUDGET_MS) {
-      times.push(warm.ms);
-      note(warm.status);
-    }
+    if (warm.ms > BUDGET_MS) samples.add(warm);
     if (warm.ms > BUDGET_MS / 10) break;
   }
-  const measuredByWarmUp = times.length > 0;
+  const measuredByWarmUp = samples.times.length > 0;
   const started = Date.now();
-  while (!measuredByWarmUp && times.length < requests && (times.length === 0 || Date.now() - started < BUDGET_MS)) {
-    const { ms, status } = await timed(base, target, auth[call.as]);
-    times.push(ms);
-    note(status);
+  while (!measuredByWarmUp && samples.times.length < requestsOf(call) && (samples.times.length === 0 || Date.now() - started < BUDGET_MS)) {
+    samples.add(await timed(site.server.url, target, site.auth[call.as]));
   }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length, statuses };
+  return samples.timing();
+}
+
+/**
+ * One call on both sites at once, their requests taken in turn (the base's and the large set's, then the other way
+ * round): whatever slows the machine for a moment (another process, a flush of the page cache, the clock's speed)
+ * falls on both alike, so that their ratio is the data's doing. Within the budget of both sizes together.
+ */
+async function measurePair(call: ScaleCall, pair: [ReadySite, ReadySite]): Promise<[Timing, Timing]> {
+  const samples = [new Samples(), new Samples()] as const;
+  const ask = (side: 0 | 1) => timed(pair[side].server.url, call.path(pair[side].fixture), pair[side].auth[call.as]);
+  for (let i = 0; i < warmupsOf(call); i++) {
+    await ask(0);
+    await ask(1);
+  }
+  const started = Date.now();
+  for (let i = 0; i < requestsOf(call) && (i === 0 || Date.now() - started < 2 * BUDGET_MS); i++) {
+    for (const side of i % 2 ? ([1, 0] as const) : ([0, 1] as const)) samples[side].add(await ask(side));
+  }
+  return [samples[0].timing(), samples[1].timing()];
 }
 
 /** A process's CPU time so far (user and system), in ms, from /proc (Linux); null when it cannot be read. */
@@ -270,12 +300,23 @@ async function warmPageCache(dir: string): Promise<void> {
   console.log(`  read ${(bytes / 2 ** 30).toFixed(1)} GiB of ${dir} into the page cache in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-async function measureSite(label: string, site: Site, calls: ScaleCall[], loads: Map<string, Load>): Promise<Map<ScaleCall, Timing>> {
+/** A site ready to be asked: its server, what the calls are about in its database, and its callers' credentials. */
+interface ReadySite {
+  label: string;
+  site: Site;
+  server: ServerProcess;
+  fixture: Fixture;
+  auth: Record<Caller, string | undefined>;
+  /** Signs the callers in again: an access token lasts minutes, and a run takes longer. */
+  signIn: () => void;
+}
+
+/** Starts the site's server, and picks and writes what its calls are about, signed in as the ones who ask them. */
+async function prepareSite(label: string, site: Site): Promise<ReadySite> {
   await warmPageCache(path.join(site.dataDir, 'db'));
   const startedAt = Date.now();
   const server = await startServer(site);
   console.log(`${label}: server ready in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
-  const results = new Map<ScaleCall, Timing>();
   try {
     await mongoose.connect(withDatabaseName(site.uri, site.dbName));
     // A built data set outlives the run: the hits an earlier run counted this hour are removed (the way an operator
@@ -291,7 +332,6 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[], loads:
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET, PAYMENTS_PROVIDER: 'sandbox' });
     const bearer = (id: string, tokenVersion = users.find((user) => String(user._id) === id)?.tokenVersion ?? 0) =>
       `Bearer ${signAccessToken(config.auth, { userId: id, tokenVersion })}`;
-    // Signed again before each call: an access token lasts minutes, the large size's calls take longer in all.
     const auth: Record<Caller, string | undefined> = { member: undefined, artist: undefined, admin: undefined, key: undefined, anonymous: undefined };
     const signIn = () => {
       auth.member = bearer(picked.member.id);
@@ -315,40 +355,67 @@ async function measureSite(label: string, site: Site, calls: ScaleCall[], loads:
       `${label}: member ${fixture.member.username} (${historyItems} history items, follows ${followings}), artist ${fixture.artist.username}, ` +
         `piece ${fixture.piece.ownerUsername}/${fixture.piece.slug} (${pieceComments} comments)`,
     );
-    // The calls that read by key first, then the load, then those that may read a collection whole (the admin pages,
-    // the downloads): a request of theirs that times out goes on in the server, and would share it with what follows.
-    const bounded = calls.filter((call) => !call.scans);
-    const ordered = [...bounded, ...calls.filter((call) => call.scans)];
-    for (const [index, call] of ordered.entries()) {
-      if (index === bounded.length && LOAD_MS > 0) {
-        signIn();
-        // The load is the pages' traffic: not the admins' calls, nor those limited per caller, whose loop would
-        // measure their limit's 429 (and a heavy artist's statement, a download a member may ask a few times an hour,
-        // is seconds of work that grows with their own entries: asked by eight clients it would be most of the CPU).
-        const figures = await load(
-          server.url,
-          bounded.filter((each) => each.as !== 'admin' && !each.limitPerCaller),
-          fixture,
-          auth,
-          server.pid,
-          databasePid(site.uri),
-        );
-        loads.set(label, figures);
-        console.log(loadLine(label, figures));
-      }
-      signIn();
-      const timing = await measure(server.url, call, fixture, auth);
-      results.set(call, timing);
-      const odd = Object.entries(timing.statuses).map(([status, count]) => `${status}x${count}`);
-      console.log(
-        `  ${call.operationId} (${call.pages}): p50 ${timing.p50.toFixed(1)} ms, p99 ${timing.p99.toFixed(1)} ms, n ${timing.n}${odd.length ? `, ${odd.join(' ')}` : ''}`,
-      );
-    }
-  } finally {
+    return { label, site, server, fixture, auth, signIn };
+  } catch (err) {
     await mongoose.disconnect();
     await server.stop();
+    throw err;
   }
-  return results;
+}
+
+const timingLine = (label: string, call: ScaleCall, timing: Timing) => {
+  const odd = Object.entries(timing.statuses).map(([status, count]) => `${status}x${count}`);
+  return `  ${label} ${call.operationId} (${call.pages}): p50 ${timing.p50.toFixed(1)} ms, p99 ${timing.p99.toFixed(1)} ms, n ${timing.n}${odd.length ? `, ${odd.join(' ')}` : ''}`;
+};
+
+/**
+ * Every call timed on both sites, whose servers run side by side. The calls that read by key are asked of both in
+ * turn (measurePair). Then each site's load on its own, then the calls that may read a collection whole (the admin
+ * pages, the downloads), one site after the other: a request of theirs that times out goes on in the server, and
+ * would share the machine with what is measured after it.
+ */
+async function measureSites(
+  pair: [ReadySite, ReadySite],
+  calls: ScaleCall[],
+  loads: Map<string, Load>,
+): Promise<[Map<ScaleCall, Timing>, Map<ScaleCall, Timing>]> {
+  const results = [new Map<ScaleCall, Timing>(), new Map<ScaleCall, Timing>()] as const;
+  const bounded = calls.filter((call) => !call.scans);
+  for (const call of bounded) {
+    for (const ready of pair) ready.signIn();
+    const timings = await measurePair(call, pair);
+    for (const side of [0, 1] as const) {
+      results[side].set(call, timings[side]);
+      console.log(timingLine(pair[side].label, call, timings[side]));
+    }
+  }
+  if (LOAD_MS > 0) {
+    for (const ready of pair) {
+      ready.signIn();
+      // The load is the pages' traffic: not the admins' calls, nor those limited per caller, whose loop would
+      // measure their limit's 429 (and a heavy artist's statement, a download a member may ask a few times an hour,
+      // is seconds of work that grows with their own entries: asked by eight clients it would be most of the CPU).
+      const figures = await load(
+        ready.server.url,
+        bounded.filter((each) => each.as !== 'admin' && !each.limitPerCaller),
+        ready.fixture,
+        ready.auth,
+        ready.server.pid,
+        databasePid(ready.site.uri),
+      );
+      loads.set(ready.label, figures);
+      console.log(loadLine(ready.label, figures));
+    }
+  }
+  for (const side of [0, 1] as const) {
+    for (const call of calls.filter((each) => each.scans)) {
+      pair[side].signIn();
+      const timing = await measure(pair[side], call);
+      results[side].set(call, timing);
+      console.log(timingLine(pair[side].label, call, timing));
+    }
+  }
+  return [results[0], results[1]];
 }
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
@@ -390,17 +457,15 @@ async function main() {
   try {
     const baseDir = option('base-data-dir');
     const baseLabel = baseDir ? 'base' : 'demo';
-    const demoSite = await openSite(baseDir ?? path.join(temp, 'demo'), 'knack');
+    const opened: Site[] = [];
+    const ready: ReadySite[] = [];
     let demo: Map<ScaleCall, Timing>;
-    try {
-      demo = await measureSite(baseLabel, demoSite, calls, loads);
-    } finally {
-      await demoSite.db.stop();
-    }
-
-    const largeSite = await openSite(largeDir ?? path.join(temp, 'large'), largeDir ? (option('large-db') ?? 'knack') : 'knack');
     let large: Map<ScaleCall, Timing>;
     try {
+      const demoSite = await openSite(baseDir ?? path.join(temp, 'demo'), 'knack');
+      opened.push(demoSite);
+      const largeSite = await openSite(largeDir ?? path.join(temp, 'large'), largeDir ? (option('large-db') ?? 'knack') : 'knack');
+      opened.push(largeSite);
       if (!largeDir) {
         console.log(`large: building the data set at scale ${scale} (npm run seed:large)`);
         execFileSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/seed-large.ts'), '--scale', String(scale)], {
@@ -409,9 +474,12 @@ async function main() {
           env: { ...process.env, MONGODB_URI: withDatabaseName(largeSite.uri, largeSite.dbName), DATA_DIR: largeSite.dataDir, JWT_SECRET, LOG_LEVEL: 'warn' },
         });
       }
-      large = await measureSite('large', largeSite, calls, loads);
+      ready.push(await prepareSite(baseLabel, demoSite));
+      ready.push(await prepareSite('large', largeSite));
+      [demo, large] = await measureSites([ready[0]!, ready[1]!], calls, loads);
     } finally {
-      await largeSite.db.stop();
+      for (const each of ready) await each.server.stop();
+      for (const site of opened) await site.db.stop();
     }
 
     const table = scaleTable(calls, demo, large, baseLabel);
