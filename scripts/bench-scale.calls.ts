@@ -64,7 +64,7 @@ const ADMIN_PAGE = 'an admin page, read by a few staff: its filtered, sorted pag
 
 const q = encodeURIComponent;
 
-/** Why the statement still reads by a filter: its sales. */
+/** Every call measured, by the pages that make it; the ones that may read a collection whole last. */
 export const SCALE_CALLS: ScaleCall[] = [
   // Every signed-in page: the side menu, the account head, the unread badge.
   { operationId: 'getMessageCounts', pages: 'every signed-in page (unread badge, polled)', as: 'member', path: (f) => `/message/counts/${f.member.id}` },
