@@ -6,9 +6,9 @@
  *
  * The bundles are written under node_modules/.cache (the packages stay outside the bundle and must resolve from
  * there, and the server finds the project root by walking up to openapi.yaml), one folder per run, removed by the
- * teardown. Without a bundle (a script importing these helpers outside jest), the TypeScript entry runs through tsx.
+ * teardown (and, if a run was killed before it, by a run a day later). Without a bundle (a script importing these helpers outside jest), the TypeScript entry runs through tsx.
  */
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -24,13 +24,26 @@ export type ProcessEntryName = keyof typeof ENTRIES;
 
 /** The variable through which jest's workers learn the run's bundle folder from the global setup. */
 const BUNDLE_DIR_VARIABLE = 'KNACK_TEST_PROCESS_BUNDLES';
+const BUNDLE_DIR_PREFIX = 'knack-test-processes-';
+/** A run takes well under this: a bundle folder older is one a killed run never removed. */
+const LEFT_OVER_AFTER_MS = 24 * 60 * 60_000;
+
+/** Removes the bundle folders of runs killed before their teardown (never a live run's: those are younger). */
+function removeLeftOverBundles(cache: string): void {
+  for (const name of readdirSync(cache)) {
+    if (!name.startsWith(BUNDLE_DIR_PREFIX)) continue;
+    const dir = path.join(cache, name);
+    if (Date.now() - statSync(dir).mtimeMs > LEFT_OVER_AFTER_MS) rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Bundles every entry into a folder of this run's own (global setup; once, however many jest projects run). */
 export async function bundleProcessEntries(): Promise<void> {
   if (process.env[BUNDLE_DIR_VARIABLE]) return;
   const cache = path.join(REPO_ROOT, 'node_modules/.cache');
   mkdirSync(cache, { recursive: true });
-  const outdir = mkdtempSync(path.join(cache, 'knack-test-processes-'));
+  removeLeftOverBundles(cache);
+  const outdir = mkdtempSync(path.join(cache, BUNDLE_DIR_PREFIX));
   await build({
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(REPO_ROOT, file)])),
     outdir,
