@@ -159,7 +159,9 @@ class Samples {
 
   add({ ms, status }: { ms: number; status: number }): void {
     this.times.push(ms);
-    if (status < 200 || status >= 300) this.statuses[status === 0 ? 'timeout' : status] = (this.statuses[status === 0 ? 'timeout' : status] ?? 0) + 1;
+    if (status >= 200 && status < 300) return;
+    const key = status === 0 ? 'timeout' : String(status);
+    this.statuses[key] = (this.statuses[key] ?? 0) + 1;
   }
 
   timing(): Timing {
@@ -172,12 +174,14 @@ class Samples {
 const warmupsOf = (call: ScaleCall) => (call.limitPerCaller ? Math.min(WARMUPS, 1) : WARMUPS);
 const requestsOf = (call: ScaleCall) => (call.limitPerCaller ? Math.min(REQUESTS, call.limitPerCaller - warmupsOf(call)) : REQUESTS);
 
+/** One request of the call to the site, about its fixture, as the one who asks it. */
+const ask = (site: ReadySite, call: ScaleCall) => timed(site.server.url, call.path(site.fixture), site.auth[call.as]);
+
 /** One call on one site: its warm-ups, then its requests one after the other, within the budget. */
 async function measure(site: ReadySite, call: ScaleCall): Promise<Timing> {
-  const target = call.path(site.fixture);
   const samples = new Samples();
   for (let i = 0; i < warmupsOf(call); i++) {
-    const warm = await timed(site.server.url, target, site.auth[call.as]);
+    const warm = await ask(site, call);
     // A call slower than the whole budget is measured by this one request (a second would take as long again);
     // one slower than a tenth of it is warm after one request, and the budget goes to measuring it.
     if (warm.ms > BUDGET_MS) samples.add(warm);
@@ -186,7 +190,7 @@ async function measure(site: ReadySite, call: ScaleCall): Promise<Timing> {
   const measuredByWarmUp = samples.times.length > 0;
   const started = Date.now();
   while (!measuredByWarmUp && samples.times.length < requestsOf(call) && (samples.times.length === 0 || Date.now() - started < BUDGET_MS)) {
-    samples.add(await timed(site.server.url, target, site.auth[call.as]));
+    samples.add(await ask(site, call));
   }
   return samples.timing();
 }
@@ -198,14 +202,13 @@ async function measure(site: ReadySite, call: ScaleCall): Promise<Timing> {
  */
 async function measurePair(call: ScaleCall, pair: [ReadySite, ReadySite]): Promise<[Timing, Timing]> {
   const samples = [new Samples(), new Samples()] as const;
-  const ask = (side: 0 | 1) => timed(pair[side].server.url, call.path(pair[side].fixture), pair[side].auth[call.as]);
   for (let i = 0; i < warmupsOf(call); i++) {
-    await ask(0);
-    await ask(1);
+    await ask(pair[0], call);
+    await ask(pair[1], call);
   }
   const started = Date.now();
   for (let i = 0; i < requestsOf(call) && (i === 0 || Date.now() - started < 2 * BUDGET_MS); i++) {
-    for (const side of i % 2 ? ([1, 0] as const) : ([0, 1] as const)) samples[side].add(await ask(side));
+    for (const side of i % 2 ? ([1, 0] as const) : ([0, 1] as const)) samples[side].add(await ask(pair[side], call));
   }
   return [samples[0].timing(), samples[1].timing()];
 }
